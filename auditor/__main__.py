@@ -1,0 +1,5 @@
+"""Entry point for `python -m auditor`."""
+
+from auditor.cli import main
+
+main()

@@ -1,0 +1,1 @@
+"""Analysis: absences, mismatches and behavioural-authority paths derived from extracted facts."""

@@ -1,0 +1,245 @@
+"""Evaluate the absence probes of kb/absences.yaml over the boundary; say so when one does not hold."""
+
+from __future__ import annotations
+
+import re
+
+from auditor.analyse.fields import record_fields, uses
+from auditor.extract.facts import Program
+from auditor.extract.records import at, line, record
+from auditor.extract.syntax import callee_text, member_chain, text
+from auditor.model import Anchor, Record
+
+
+def _norm_module(src: str) -> str:
+    src = src[5:] if src.startswith("node:") else src
+    return src
+
+
+def _module_matches(src: str, names: list[str]) -> bool:
+    src = _norm_module(src)
+    return any(src == _norm_module(n) or src.startswith(_norm_module(n) + "/") for n in names)
+
+
+def _impl_files(p: Program) -> list[str]:
+    return [m.path for m in p.modules]
+
+
+def _effects(p: Program, probe: dict):
+    search = probe.get("search", {})
+    hits: list[tuple[Anchor, str]] = []
+    for m in p.modules:
+        for src, node in m.imports:
+            if _module_matches(src, search.get("modules", [])):
+                hits.append((at(m.path, node), f"imports {src}"))
+        for node in m.nodes("member"):
+            chain = member_chain(node)
+            joined = ".".join(chain) if chain else ""
+            if any(joined == g for g in search.get("members", [])):
+                hits.append((at(m.path, node), f"reads {joined}"))
+        for node in m.nodes("call") + m.nodes("new"):
+            name = callee_text(node) if node.type == "call_expression" else text(node.child_by_field_name("constructor"))
+            if name.split(".")[-1] in search.get("calls", []) and (name.count(".") == 0 or name.split(".")[0] in {"globalThis", "window"}):
+                hits.append((at(m.path, node), f"calls {name}"))
+    evidence = [at(m.path, node) for m in p.modules for _, node in m.imports]
+    imported = {_norm_module(src) for m in p.modules for src, _ in m.imports}
+    notes = {}
+    declared = set()
+    for doc in p.manifests():
+        declared |= set((doc.value or {}).get("dependencies") or {}) if isinstance(doc.value, dict) else set()
+    unused = sorted(d for d in declared if _module_matches(d, search.get("modules", [])) and not any(
+        i == d or i.startswith(d + "/") for i in imported))
+    if unused:
+        notes["declared_never_imported"] = unused
+    query = "imports of " + ", ".join(search.get("modules", [])) + "; reads of " + ", ".join(search.get("members", []) or ["(none)"]) \
+        + "; calls of " + ", ".join(search.get("calls", []) or ["(none)"])
+    imports = sorted({src for m in p.modules for src, _ in m.imports})
+    detail = f"the only imports are {', '.join(imports)}" if imports else "the boundary imports nothing"
+    if unused:
+        detail += f"; declared but never imported: {', '.join(unused)}"
+    return hits, evidence, query, detail, notes
+
+
+def _state_reads(p: Program, probe: dict):
+    hits, evidence = [], []
+    for c in p.containers:
+        for a in c.accesses:
+            anchor = line(c.module.path, a.line, a.end_line)
+            if a.kind == "content-read":
+                hits.append((anchor, f"{c.key}: {a.how} in {a.function}"))
+            elif a.kind == "metadata-read":
+                evidence.append(anchor)
+    n = sum(len(c.accesses) for c in p.containers)
+    detail = (f"{len(p.containers)} state container(s), {n} site(s) in all; every read is a metadata read "
+              f"({', '.join(sorted({a.how for c in p.containers for a in c.accesses if a.kind == 'metadata-read'})) or 'none'})"
+              if p.containers else "no state containers in the boundary")
+    return hits, evidence, "every reference to each state container, classified as write, content read or metadata read", detail, {}
+
+
+def _unconsumed(p: Program, probe: dict):
+    hits, evidence, notes = [], [], {}
+    unconsumed = []
+    for rtype, fields in record_fields(p).items():
+        for f in fields:
+            us = uses(p, f["name"])
+            consumers = [u for u in us if u.kind not in {"copy", "write"}]
+            if not consumers:
+                unconsumed.append(f["name"])
+                evidence.append(Anchor(path=f["path"], start_line=f["line"], end_line=f["line"]))
+                evidence += [Anchor(path=u.path, start_line=u.line, end_line=u.line) for u in us]
+                evidence += _schema_lines(p, f["name"]) + _prose_lines(p, f["name"])
+    # The absence here is "a consumer of these fields": it holds only when such fields exist.
+    notes["fields"] = unconsumed
+    notes["holds"] = bool(unconsumed)
+    holds_text = ", ".join(unconsumed) if unconsumed else "(none: every field has a consumer)"
+    return hits, evidence, "every read of each field of the validated record types (member access and destructuring), " \
+        "excluding copies into a record", f"fields with no consumer: {holds_text}", notes
+
+
+def _schema_lines(p: Program, name: str) -> list[Anchor]:
+    out = []
+    for t in p.tools:
+        if t.schema_node is None:
+            continue
+        for n in _walk_pairs(t.schema_node):
+            if text(n.child_by_field_name("key")).strip("'\"") == name:
+                out.append(at(t.module.path, n))
+    return out
+
+
+def _prose_lines(p: Program, name: str) -> list[Anchor]:
+    """Lines of tool descriptions that mention a field, in its own or its snake_case spelling."""
+    snake = re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+    words = re.compile(rf"\b({re.escape(name)}|{re.escape(snake)})\b")
+    out = []
+    for t in p.tools:
+        if t.description and t.description_node is not None:
+            start = t.description_node.start_point[0] + 1
+            out += [Anchor(path=t.module.path, start_line=start + i, end_line=start + i)
+                    for i, ln in enumerate(t.description.splitlines()) if words.search(ln)]
+    return out
+
+
+def _walk_pairs(node):
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n.type == "pair":
+            yield n
+        stack.extend(n.named_children)
+
+
+def _gate_validators(p: Program) -> set[str]:
+    return {g.name for f in p.flows for g in f.gates}
+
+
+def _content_evaluator(p: Program, probe: dict):
+    validators = _gate_validators(p)
+    methods = set(probe.get("search", {}).get("methods", []))
+    hits, evidence = [], []
+    content = [f for fs in record_fields(p).values() for f in fs if f["type"] == "string" and not f["optional"]]
+    for f in content:
+        for u in uses(p, f["name"]):
+            parent = u.node.parent
+            if u.kind == "condition" and u.function not in validators:
+                hits.append((Anchor(path=u.path, start_line=u.line, end_line=u.line), f"{f['name']} decides a branch in {u.function}"))
+            elif parent is not None and parent.type == "member_expression" and text(parent.child_by_field_name("property")) in methods:
+                hits.append((Anchor(path=u.path, start_line=u.line, end_line=u.line), f"{f['name']}.{text(parent.child_by_field_name('property'))}()"))
+    for f in p.flows:
+        for g in f.gates:
+            evidence.append(at(f.module.path, g.validator))
+    names = ", ".join(f["name"] for f in content) or "(no required string field)"
+    return hits, evidence, f"uses of the content field(s) {names} in conditions outside the validation gate, and calls of {', '.join(sorted(methods))} on them", \
+        f"content field(s) {names}: checked only for presence and type by the gate", {"content_fields": [f["name"] for f in content]}
+
+
+def _reference_linkage(p: Program, probe: dict):
+    patterns = [re.compile(x) for x in probe.get("search", {}).get("reference_fields", [])]
+    refs = [f for fs in record_fields(p).values() for f in fs if any(r.search(f["name"]) for r in patterns)]
+    hits, evidence = [], []
+    for f in refs:
+        evidence.append(Anchor(path=f["path"], start_line=f["line"], end_line=f["line"]))
+        for u in uses(p, f["name"]):
+            if u.kind == "index" or (u.node.parent is not None and u.node.parent.type == "arguments"):
+                hits.append((Anchor(path=u.path, start_line=u.line, end_line=u.line), f"{f['name']} used to look up a record"))
+            elif u.kind in {"render", "destructure", "condition"}:
+                evidence.append(Anchor(path=u.path, start_line=u.line, end_line=u.line))
+    names = ", ".join(f["name"] for f in refs) or "(none)"
+    return hits, evidence, "uses of reference fields (" + ", ".join(x.pattern for x in patterns) + ") as an index or lookup argument", \
+        f"reference field(s) {names}: stored and rendered, never used to find, mark or supersede the record they name", {"reference_fields": [f["name"] for f in refs]}
+
+
+def _scheduling(p: Program, probe: dict):
+    calls = set(probe.get("search", {}).get("calls", []))
+    hits = [(at(m.path, n), f"calls {callee_text(n)}") for m in p.modules for n in m.nodes("call") if callee_text(n) in calls]
+    validators = _gate_validators(p)
+    passthrough, evidence = [], []
+    for f in p.flows:
+        for r in f.results:
+            for k, src in r.fields:
+                chain = src.split(".")
+                if len(chain) == 2 and chain[1] == k:
+                    us = uses(p, k)
+                    if not any(u.kind == "condition" and u.function not in validators for u in us):
+                        passthrough.append(k)
+                        evidence += [Anchor(path=u.path, start_line=u.line, end_line=u.line) for u in us if u.kind in {"copy", "output"}]
+    detail = (f"field(s) copied from input to output unchanged and never branched on: {', '.join(sorted(set(passthrough)))}"
+              if passthrough else "no input field is passed through to the output unchanged")
+    return hits, evidence, f"calls of {', '.join(sorted(calls))}; input fields echoed to the output and their uses in conditions", detail, {"passthrough_fields": sorted(set(passthrough))}
+
+
+def _tests(p: Program, probe: dict):
+    hits = [(Anchor(path=e.file.path, start_line=1, end_line=max(e.lines, 1)), e.rel) for e in p.entries if e.layer == "test" and not e.context]
+    files = [e for e in p.entries if not e.context]
+    evidence = [Anchor(path=e.file.path, start_line=1, end_line=max(e.lines, 1)) for e in files]
+    return hits, evidence, "every file of the boundary at the pinned revision, by the test globs of kb/method.yaml", \
+        f"the boundary holds exactly {len(files)} file(s): {', '.join(e.rel for e in files)}", {}
+
+
+def _selection(p: Program, probe: dict):
+    methods = set(probe.get("search", {}).get("methods", []))
+    hits = []
+    for f in p.flows:
+        for n in f.module.nodes("call"):
+            fn = n.child_by_field_name("function")
+            if fn is not None and fn.type == "member_expression" and text(fn.child_by_field_name("property")) in methods \
+                    and f.fn.start_byte <= n.start_byte < f.fn.end_byte:
+                hits.append((at(f.module.path, n), f"{callee_text(n)} in {f.name}"))
+    evidence = [at(f.module.path, w.node) for f in p.flows for w in f.writes if w.condition is None]
+    return sorted(set(hits), key=lambda h: h[0]), evidence, f"calls of {', '.join(sorted(methods))} in every traced tool implementation", \
+        "every accepted call is retained; nothing is filtered or ranked", {}
+
+
+def _capabilities(p: Program, probe: dict):
+    declared = {c for s in p.servers for c in (s.capabilities or [])}
+    handled = {h.method for h in p.handlers}
+    missing = [c for c, methods in p.vocab["capabilities"].items() if c not in declared and not (set(methods) & handled)]
+    evidence = [at(s.module.path, s.caps_node or s.node) for s in p.servers]
+    hits = [] if missing else [(a, "all capabilities declared") for a in evidence]
+    return hits, evidence, "the capabilities literal of every server instance, and the request handlers registered", \
+        f"declared: {', '.join(sorted(declared)) or '(none)'}; not declared: {', '.join(missing) or '(none)'}", {"declared": sorted(declared), "not_declared": missing}
+
+
+PROBES = {"effects": _effects, "state-content-reads": _state_reads, "unconsumed-fields": _unconsumed,
+          "content-evaluator": _content_evaluator, "reference-linkage": _reference_linkage, "scheduling": _scheduling,
+          "tests": _tests, "selection": _selection, "capabilities": _capabilities}
+
+
+def absences(p: Program, kb: dict) -> list[Record]:
+    out = []
+    files = [e.file.path for e in p.entries if not e.context]
+    for probe in kb["probes"]:
+        evaluate = PROBES[probe["probe"]]  # the schema's enum guarantees the key
+        hits, evidence, query, detail, notes = evaluate(p, probe)
+        holds = notes.pop("holds", not hits)
+        summary = (f"{probe['title']}: holds. {detail}" if holds else
+                   f"{probe['title']}: does NOT hold at this revision (" + (f"{len(hits)} hit(s): "
+                   + "; ".join(sorted({h for _, h in hits})[:5]) if hits else detail) + ")")
+        anchors = evidence if holds else [a for a, _ in hits]
+        if not anchors:
+            anchors = [Anchor(path=f, start_line=1, end_line=1) for f in files[:1]]
+        out.append(record("absence", "ABS", probe["probe"], probe["id"], summary, anchors, f"kb/absences.yaml#{probe['id']}",
+                          status="holds" if holds else "does not hold", title=probe["title"],
+                          boundary={"files": files, "query": query}, prevents=probe["prevents"],
+                          hits=[{"anchor": a.as_json(), "what": h} for a, h in sorted(hits, key=lambda x: x[0])], detail=detail, **notes))
+    return out

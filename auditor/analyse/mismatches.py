@@ -1,0 +1,239 @@
+"""Mismatches the code itself shows: schema against runtime, prose against schema, docs against code."""
+
+from __future__ import annotations
+
+import re
+
+from auditor.analyse.fields import record_fields, uses
+from auditor.extract.facts import Program
+from auditor.extract.objects import schema_properties
+from auditor.extract.records import at, line, record
+from auditor.extract.routes import launch_snippets
+from auditor.extract.syntax import text
+from auditor.model import Anchor, Record
+
+SNAKE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
+TYPE_EXAMPLE = {"string": '""', "number": "0", "integer": "0"}
+
+
+def _camel(snake: str) -> str:
+    head, *rest = snake.split("_")
+    return head + "".join(w[:1].upper() + w[1:] for w in rest)
+
+
+def _gates_for(p: Program, tool) -> list:
+    """Validation gates on the path from the tool's dispatch to its implementation."""
+    out = []
+    for d in p.dispatches:
+        if d.tool != tool.name or d.target is None:
+            continue
+        for f in p.flows:
+            if f.fn == d.target:
+                out += [(f.module.path, g) for g in f.gates]
+    return out
+
+
+def _prop_line(tool, name: str) -> Anchor:
+    from auditor.analyse.absences import _walk_pairs
+    for n in _walk_pairs(tool.schema_node):
+        if text(n.child_by_field_name("key")).strip("'\"") == name:
+            return at(tool.module.path, n)
+    return at(tool.module.path, tool.schema_node)
+
+
+def mismatches(p: Program, absences_kb: dict) -> list[Record]:
+    out: list[Record] = []
+    for tool in p.tools:
+        props = {x["name"]: x for x in schema_properties(tool.schema)}
+        for gate_path, g in _gates_for(p, tool):
+            checked: dict[str, list] = {}
+            for pr in g.predicates:
+                checked.setdefault(pr.field, []).append(pr)
+            gate_anchor = at(gate_path, g.validator)
+            for name, spec in props.items():
+                preds = checked.get(name, [])
+                forms = {pr.form for pr in preds}
+                types = {pr.expected for pr in preds if pr.form == "type-check"}
+                declared = []
+                if spec["type"]:
+                    declared.append(f"type {spec['type']}")
+                declared += [f"{k} {v}" for k, v in spec["constraints"].items() if k in {"minimum", "maximum", "minLength", "maxLength", "pattern", "enum", "exclusiveMinimum", "exclusiveMaximum", "minItems", "maxItems"}]
+                unenforced = []
+                if not preds:
+                    unenforced = declared
+                else:
+                    if spec["type"] == "integer" and "integer" not in types:
+                        unenforced.append("type integer (the check accepts any number)")
+                    if spec["type"] and spec["type"] != "integer" and spec["type"] not in types and "falsy-guard" not in forms:
+                        unenforced.append(f"type {spec['type']}")
+                    for k, v in spec["constraints"].items():
+                        if k in {"minimum", "exclusiveMinimum"}:
+                            unenforced.append(f"{k} {v}" + (" (the falsy guard rejects only 0; negative numbers pass)" if "falsy-guard" in forms else ""))
+                        elif k in {"maximum", "exclusiveMaximum", "minLength", "maxLength", "pattern", "enum"}:
+                            if not (k == "minLength" and v == 1 and "falsy-guard" in forms):
+                                unenforced.append(f"{k} {v!r}")
+                if unenforced:
+                    kind = "unchecked-optional" if not preds and not spec["required"] else "schema-unenforced"
+                    what = ("optional field stored with no runtime check" if kind == "unchecked-optional" else
+                            f"runtime check ({', '.join(sorted(forms)) or 'none'}) does not enforce")
+                    out.append(record("finding", "FND", kind, f"{tool.name}/{name}",
+                                      f"`{name}` of tool {tool.name!r}: schema declares {', '.join(declared)}; {what}: {', '.join(unenforced)}",
+                                      [_prop_line(tool, name), gate_anchor], "analyse.mismatches.schema",
+                                      tool=tool.name, field=name, declared=declared, unenforced=unenforced, checks=sorted(forms)))
+            for name, preds in checked.items():
+                falsy = [pr for pr in preds if pr.form == "falsy-guard"]
+                typed = [pr.expected for pr in preds if pr.form == "type-check"]
+                if not falsy or not typed or typed[0] not in TYPE_EXAMPLE:
+                    continue
+                example = TYPE_EXAMPLE[typed[0]]
+                spec = props.get(name, {})
+                conforming = not (example == "0" and any(k in spec.get("constraints", {}) and spec["constraints"][k] >= 1 for k in ("minimum",) if isinstance(spec.get("constraints", {}).get(k), (int, float))))
+                if example == '""' and "minLength" in spec.get("constraints", {}):
+                    conforming = False
+                msg = falsy[0].message or "(no message)"
+                out.append(record("finding", "FND", "false-diagnostic", f"{tool.name}/{name}",
+                                  f"`{falsy[0].source}` rejects {example}, which is a {typed[0]}, with {msg!r}: the message is false for that input"
+                                  + (" and the input conforms to the advertised schema" if conforming else " (the schema itself excludes it, so only a caller that bypasses schema validation reaches it)"),
+                                  [line(gate_path, falsy[0].line)] + ([_prop_line(tool, name)] if name in props else []),
+                                  "analyse.mismatches.diagnostics", tool=tool.name, field=name, input=example, message=msg,
+                                  schema_conforming=conforming))
+        out += _prose_names(tool, props)
+    out += _tool_names(p)
+    out += _write_before_throw(p)
+    out += render_unchecked(p)
+    out += _unchecked_references(p, absences_kb)
+    out += _unused_dependencies(p)
+    out += _unpinned_launch(p)
+    return out
+
+
+def _prose_names(tool, props: dict) -> list[Record]:
+    if not tool.description or not props or tool.description_node is None:
+        return []
+    start = tool.description_node.start_point[0] + 1
+    hits: dict[str, list[int]] = {}
+    for i, ln in enumerate(tool.description.splitlines()):
+        for m in SNAKE.finditer(ln):
+            word = m.group(0)
+            if word not in props and _camel(word) in props:
+                hits.setdefault(word, []).append(start + i)
+    if not hits:
+        return []
+    anchors = [line(tool.module.path, ln) for lines in hits.values() for ln in lines] + [at(tool.module.path, tool.schema_node)]
+    return [record("finding", "FND", "param-name-mismatch", tool.name,
+                   f"the description of tool {tool.name!r} names {len(hits)} parameter(s) the schema does not accept: "
+                   + ", ".join(f"{w} (schema: {_camel(w)})" for w in hits), anchors, "analyse.mismatches.prose",
+                   tool=tool.name, names={w: _camel(w) for w in hits})]
+
+
+def _norm(name: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", name.lower())
+
+
+def _tool_names(p: Program) -> list[Record]:
+    registered = {t.name for t in p.tools}
+    if not registered:
+        return []
+    out = []
+    for path, doc in sorted(p.docs.items()):
+        heads = list(doc.headings)
+        for i, h in enumerate(heads):
+            if not re.fullmatch(r"(?i)\s*tools?\s*", h.text):
+                continue
+            for sub in heads[i + 1:]:
+                if sub.level <= h.level:
+                    break
+                name = sub.text.strip("` ")
+                if not re.fullmatch(r"[\w.-]+", name) or name in registered:
+                    continue
+                near = [r for r in registered if _norm(r) == _norm(name)]
+                out.append(record("finding", "FND", "tool-name-mismatch", f"{doc.path.rsplit('/', 1)[-1]}/{name}",
+                                  f"{path} documents a tool named {name!r}; the server registers " + (f"{near[0]!r}" if near else ", ".join(sorted(map(repr, registered))))
+                                  + f": a call by the documented name reaches the unknown-tool fallback",
+                                  [line(path, sub.line)] + [at(t.module.path, t.node.child_by_field_name('name') or t.node) for t in p.tools if t.name in near][:1]
+                                  + [at(d.handler.module.path, d.node) for d in p.dispatches if d.tool in near][:1],
+                                  "analyse.mismatches.tool_names", documented=name, registered=sorted(registered)))
+    return out
+
+
+def _write_before_throw(p: Program) -> list[Record]:
+    out = []
+    for f in p.flows:
+        for c in f.captures:
+            if not c.throwing_after_write:
+                continue
+            out.append(record("finding", "FND", "write-before-throw", f"{f.module.name}#{f.name}",
+                              f"`{f.name}` writes state at line {c.first_write_line} and then calls "
+                              + ", ".join(f"{n} (line {ln})" for n, ln in c.throwing_after_write)
+                              + " inside the same try: a throw from them returns an error result with the state already written",
+                              [line(f.module.path, c.first_write_line)] + [line(f.module.path, ln) for _, ln in c.throwing_after_write] + [at(f.module.path, c.node)],
+                              "analyse.mismatches.write_before_throw", function=f.name,
+                              calls=[{"call": n, "line": ln} for n, ln in c.throwing_after_write]))
+    return out
+
+
+def _unchecked_references(p: Program, absences_kb: dict) -> list[Record]:
+    # coupling: the reference-field patterns live with the reference-linkage probe in kb/absences.yaml.
+    out = []
+    patterns = []
+    for probe in absences_kb.get("probes", []):
+        if probe["probe"] == "reference-linkage":
+            patterns += [re.compile(x) for x in probe.get("search", {}).get("reference_fields", [])]
+    for rtype, fields in record_fields(p).items():
+        for f in fields:
+            if not any(r.search(f["name"]) for r in patterns):
+                continue
+            us = uses(p, f["name"])
+            if any(u.kind in {"index"} for u in us):
+                continue
+            out.append(record("finding", "FND", "unchecked-reference", f"{rtype}/{f['name']}",
+                              f"`{rtype}.{f['name']}` names another record but nothing checks that the record exists or relates to it",
+                              [Anchor(path=f["path"], start_line=f["line"], end_line=f["line"])] + [Anchor(path=u.path, start_line=u.line, end_line=u.line) for u in us],
+                              "analyse.mismatches.references", record_type=rtype, field=f["name"]))
+    return out
+
+
+def _unused_dependencies(p: Program) -> list[Record]:
+    imported = {src[5:] if src.startswith("node:") else src for m in p.modules for src, _ in m.imports}
+    out = []
+    for doc in p.manifests():
+        deps = (doc.value or {}).get("dependencies") or {} if isinstance(doc.value, dict) else {}
+        span = doc.keys.get("dependencies")
+        for dep in sorted(deps):
+            if any(i == dep or i.startswith(dep + "/") for i in imported):
+                continue
+            out.append(record("finding", "FND", "unused-dependency", f"{p.entry(doc.path).rel}/{dep}",
+                              f"dependency {dep!r} ({deps[dep]}) is declared but never imported by the implementation",
+                              [line(doc.path, *span)] if span else [line(doc.path, 1)], "analyse.mismatches.dependencies",
+                              dependency=dep, version=deps[dep]))
+    return out
+
+
+def _unpinned_launch(p: Program) -> list[Record]:
+    names = {(doc.value or {}).get("name") for doc in p.manifests() if isinstance(doc.value, dict)}
+    out = []
+    for path, fence, command, args in launch_snippets(p):
+        for a in args:
+            if a in names:
+                out.append(record("finding", "FND", "unpinned-launch", f"{path.rsplit('/', 1)[-1]}/{a}",
+                                  f"{path} tells operators to launch `{command} {' '.join(args)}` with no version: "
+                                  "a deployment that follows it runs whatever is latest, not the audited revision",
+                                  [line(path, fence.line, fence.end_line)], "analyse.mismatches.launch", command=command, args=args))
+    return out
+
+
+def render_unchecked(p: Program) -> list[Record]:
+    """Renderers whose output depends on fields the gate copied without a check."""
+    out = []
+    for f in p.flows:
+        unchecked = {c.field for g in f.gates for c in g.copies if not c.checked}
+        for e in f.emits:
+            if not e.renderer or not unchecked:
+                continue
+            used = sorted({u.field for name in unchecked for u in uses(p, name) if u.function == e.renderer})
+            if used:
+                out.append(record("finding", "FND", "render-unchecked", f"{f.module.name}#{e.renderer}",
+                                  f"`{e.renderer}` builds its {e.stream} text from field(s) never checked at runtime: {', '.join(used)}; "
+                                  "a value of any type is rendered as if it conformed to the schema",
+                                  [at(f.module.path, e.renderer_node)], "analyse.mismatches.render", renderer=e.renderer, fields=used))
+    return out

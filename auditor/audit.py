@@ -1,0 +1,64 @@
+"""The orchestrator: pinned target -> register -> facts -> findings -> Audit. No I/O beyond kb/."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable
+
+from auditor import kb, sources
+from auditor.model import SCHEMA_VERSION, Audit, Record, Target
+
+
+def _regions(objects: list[Record], method: dict) -> list[Record]:
+    """Regions of implementation files whose layer differs: text addressed to the model."""
+    out = []
+    for o in objects:
+        if o.kind == "tool-description":
+            layer = method["region_layers"]["tool-description"]
+            a = o.anchors[0]
+            out.append(Record(category="source", id=f"SRC:{a.path}#tool-description:{o.attrs['tool']}", kind="region",
+                              summary=f"region {a}: description of tool {o.attrs['tool']!r}; {layer}",
+                              anchors=o.anchors, rule="sources.regions", attrs={"layer": layer, "region_of": f"SRC:{a.path}"}))
+    return out
+
+
+def _dependencies(program) -> list[Record]:
+    """Declared runtime dependencies: sources the audit names but does not inspect."""
+    from auditor.model import Anchor
+    out = []
+    for doc in program.manifests():
+        deps = doc.value.get("dependencies") or {} if isinstance(doc.value, dict) else {}
+        start, end = doc.keys.get("dependencies", (1, 1))
+        for name in sorted(deps):
+            out.append(Record(category="source", id=f"SRC:dependency:{name}", kind="declared-dependency",
+                              summary=f"declared dependency {name} {deps[name]}: not inspected (not part of the boundary)",
+                              anchors=(Anchor(path=doc.path, start_line=start, end_line=end),), rule="sources.dependencies",
+                              attrs={"layer": "none (uninspected)", "version": deps[name]}))
+    return out
+
+
+def run(target: Target, kb_dir: Path, progress: Callable[[str], None] = lambda _: None) -> Audit:
+    from auditor.analyse.absences import absences
+    from auditor.analyse.mismatches import mismatches
+    from auditor.analyse.paths import paths
+    from auditor.extract import facts
+    from auditor.extract.components import components
+    from auditor.extract.objects import objects
+    from auditor.extract.routes import routes
+
+    method, vocab, absence_kb = kb.load(kb_dir, "method"), kb.load(kb_dir, "sdk"), kb.load(kb_dir, "absences")
+    progress(f"register: {len(target.files)} file(s) in the boundary")
+    entries = sources.register(target, method)
+    progress("extract: parsing and tracing")
+    program = facts.build(entries, target.subtree, vocab)
+    cmps, objs, rtes = components(program), objects(program), routes(program)
+    progress("analyse: absences, mismatches, paths")
+    abss = absences(program, absence_kb)
+    fnds = mismatches(program, absence_kb)
+    baps = paths(program, rtes, method)
+    return Audit(target=target, sources=sources.source_records(entries, _regions(objs, method) + _dependencies(program)),
+                 components=tuple(cmps), objects=tuple(objs), routes=tuple(rtes), absences=tuple(abss),
+                 paths=tuple(baps), findings=tuple(sorted(fnds, key=Record.sort_key)), claims=(), gaps=program.gaps)
+
+
+__all__ = ["run", "SCHEMA_VERSION"]

@@ -1,0 +1,139 @@
+"""Command line: the only place that touches argv, files and stdout. Exit codes: 0 ok, 1 drift, 2 input error."""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+import click
+
+from auditor import __version__
+from auditor.errors import AuditorError
+
+EXIT_OK, EXIT_DRIFT, EXIT_INPUT = 0, 1, 2
+
+
+def _renderers(fmt: str) -> dict[str, callable]:
+    """File name -> renderer for a --format choice; fails loudly on a missing case."""
+    from auditor.report import json as json_report
+
+    table = {
+        "json": {"audit.json": json_report.render},
+    }
+    try:
+        table["all"] = dict(table["json"])
+        try:
+            from auditor.report import markdown
+            table["md"] = markdown.RENDERERS
+            table["all"].update(markdown.RENDERERS)
+        except ImportError:
+            pass
+        return table[fmt]
+    except KeyError:
+        raise AuditorError(f"--format {fmt}: no renderer for this format") from None
+
+
+def _write_all(out: Path, files: dict[str, str]) -> None:
+    """Write every file or none: render into a temporary folder beside OUTDIR, then move into place."""
+    out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=out, prefix=".auditor-") as tmp:
+        for name, body in files.items():
+            (Path(tmp) / name).write_text(body, encoding="utf-8")
+        for name in files:
+            os.replace(Path(tmp) / name, out / name)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="auditor")
+def main() -> None:
+    """Audit what an MCP server says it does against what its TypeScript code does.
+
+    Reads the server's files at a pinned revision (never checking out, never running its code),
+    extracts components, objects, routes and evidenced absences with tree-sitter, and writes an
+    anchored inventory as JSON (and Markdown reports).
+
+    Exit status: 0 success; 1 --check found drift; 2 usage or input error.
+    """
+
+
+@main.command()
+@click.argument("target")
+@click.option("--revision", "-r", default="HEAD", show_default=True,
+              help="Commit-ish to audit (hash, tag, branch); resolved to a full commit hash in the report.")
+@click.option("--subtree", "-s", default="", help="Folder of the server inside the repository, e.g. src/myserver.")
+@click.option("--out", "-o", "out", type=click.Path(file_okay=False, path_type=Path), required=True,
+              help="Folder to write the reports into (created if missing).")
+@click.option("--format", "fmt", type=click.Choice(["all", "json", "md"]), default="all", show_default=True,
+              help="Which reports to write.")
+@click.option("--kb", "kb_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Knowledge base folder (default: the kb/ of this checkout, or $AUDITOR_KB).")
+@click.option("--check", is_flag=True, help="Write nothing; exit 1 if the files in --out differ from a fresh run.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress messages on stderr.")
+def audit(target: str, revision: str, subtree: str, out: Path, fmt: str, kb_dir: Path | None, check: bool, quiet: bool) -> None:
+    """Audit TARGET: a git repository (bare or not) at --revision, or npm:NAME@VERSION.
+
+    \b
+    Examples:
+      auditor audit ../servers --revision 2ecb382a --subtree src/sequentialthinking --out out/
+      auditor audit npm:@modelcontextprotocol/server-sequential-thinking@0.6.2 --out out/
+    """
+    from auditor import audit as audit_mod
+    from auditor import kb, target as target_mod
+
+    def progress(msg: str) -> None:
+        if not quiet:
+            click.echo(f"auditor: {msg}", err=True)
+
+    try:
+        kb_path = kb_dir or kb.default_kb_dir()
+        if not kb_path.is_dir():
+            raise AuditorError(f"{kb_path}: knowledge base folder not found (use --kb)")
+        if target.startswith("npm:"):
+            if subtree or revision != "HEAD":
+                raise AuditorError("--revision and --subtree do not apply to npm: targets (the tarball is pinned by its integrity hash)")
+            progress(f"fetching {target[4:]} with npm pack")
+            pinned = target_mod.open_npm(target[4:])
+        else:
+            pinned = target_mod.open_git(target, revision, subtree)
+        progress(f"pinned {pinned.kind} target at {pinned.revision[:20]}")
+        result = audit_mod.run(pinned, kb_path, progress)
+        files = {name: render(result) for name, render in _renderers(fmt).items()}
+    except AuditorError as exc:
+        click.echo(f"auditor: error: {exc}", err=True)
+        sys.exit(EXIT_INPUT)
+    if check:
+        drift = [n for n, body in files.items() if not (out / n).is_file() or (out / n).read_text(encoding="utf-8") != body]
+        for n in drift:
+            click.echo(f"auditor: drift: {out / n} differs from a fresh run", err=True)
+        sys.exit(EXIT_DRIFT if drift else EXIT_OK)
+    try:
+        _write_all(out, files)
+    except OSError as exc:
+        click.echo(f"auditor: error: {out}: cannot write reports ({exc.strerror})", err=True)
+        sys.exit(EXIT_INPUT)
+    for gap in result.gaps:
+        progress(f"coverage gap: {gap.anchor}: {gap.kind}: {gap.detail}")
+    progress(f"wrote {', '.join(sorted(files))} to {out}")
+
+
+@main.command("check-kb")
+@click.option("--kb", "kb_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Knowledge base folder (default: the kb/ of this checkout, or $AUDITOR_KB).")
+def check_kb(kb_dir: Path | None) -> None:
+    """Validate every file under kb/ against its schema; print each problem as FILE:LINE: FIELD: MESSAGE."""
+    from auditor import kb
+
+    kb_path = kb_dir or kb.default_kb_dir()
+    try:
+        problems = kb.check_all(kb_path)
+    except AuditorError as exc:
+        click.echo(f"auditor: error: {exc}", err=True)
+        sys.exit(EXIT_INPUT)
+    for p in problems:
+        click.echo(str(p), err=True)
+    if problems:
+        click.echo(f"auditor: {len(problems)} problem(s) in {kb_path}", err=True)
+        sys.exit(EXIT_INPUT)
+    click.echo(f"auditor: {kb_path}: all files valid")

@@ -1,0 +1,1 @@
+"""Extraction: tree-sitter facts out of the source files of the boundary."""

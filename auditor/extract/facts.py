@@ -1,0 +1,114 @@
+"""Build the program model once: parse every file, index it, and trace each tool implementation."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import tree_sitter as ts
+
+from auditor.extract import flow, parse, program, server, state
+from auditor.extract.manifest import JsonDoc, read_json
+from auditor.extract.readme import MarkdownDoc, read_markdown
+from auditor.model import Anchor, Gap
+from auditor.sources import Entry
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class FunctionFlow:
+    module: program.Module
+    fn: ts.Node
+    name: str
+    gates: tuple[flow.Gate, ...]
+    mutations: tuple[flow.Mutation, ...]
+    writes: tuple[flow.WriteGroup, ...]
+    emits: tuple[flow.Emit, ...]
+    results: tuple[flow.Result, ...]
+    captures: tuple[flow.Capture, ...]
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Program:
+    entries: tuple[Entry, ...]
+    modules: tuple[program.Module, ...]
+    jsons: dict[str, JsonDoc]
+    docs: dict[str, MarkdownDoc]
+    gaps: tuple[Gap, ...]
+    vocab: dict
+    servers: tuple[server.ServerDecl, ...]
+    handlers: tuple[server.Handler, ...]
+    tools: tuple[server.ToolDecl, ...]
+    dispatches: tuple[server.Dispatch, ...]
+    fallbacks: tuple[server.Fallback, ...]
+    launches: tuple[server.Launch, ...]
+    containers: tuple[state.Container, ...]
+    flows: tuple[FunctionFlow, ...]
+
+    def entry(self, path: str) -> Entry | None:
+        return next((e for e in self.entries if e.file.path == path), None)
+
+    def manifests(self) -> list[JsonDoc]:
+        return [self.jsons[e.file.path] for e in self.entries
+                if not e.context and e.rel.split("/")[-1] == "package.json" and e.file.path in self.jsons]
+
+
+def build(entries: tuple[Entry, ...], subtree: str, vocab: dict) -> Program:
+    modules, jsons, docs, gaps = [], {}, {}, []
+    for e in entries:
+        path = e.file.path
+        if e.text is None:
+            gaps.append(Gap(kind="encoding", detail="not valid UTF-8; not analysed",
+                            anchor=Anchor(path=path, start_line=1, end_line=1)))
+            continue
+        lang = parse.language_for(path)
+        if lang == "json":
+            jsons[path] = read_json(path, e.file.data)
+        elif lang is not None and e.layer in {"implementation", "test"} and not e.context:
+            tree = parse.parse(e.file.data, lang)
+            for start, end, what in parse.error_regions(tree):
+                gaps.append(Gap(kind="parse", detail=f"{what}: region not analysed",
+                                anchor=Anchor(path=path, start_line=start, end_line=end)))
+            if e.layer == "implementation":
+                modules.append(program.build(path, program.module_name(path, subtree), tree, lang))
+        elif path.lower().endswith((".md", ".markdown")):
+            docs[path] = read_markdown(path, e.text)
+    servers, handlers, tools, dispatches, fallbacks, launches, containers, flows = [], [], [], [], [], [], [], []
+    for m in modules:
+        s = server.servers(m, vocab)
+        servers += s
+        hs = server.handlers(m, vocab)
+        handlers += hs
+        tools += server.tools(m)
+        launches += server.launches(m, s, vocab)
+        cs = state.containers(m, vocab)
+        containers += cs
+        resolve = flow.resolver(m)
+        roots = []
+        for h in hs:
+            if h.fn is not None:
+                roots.append(h.fn)
+            if h.method == "tools/call":
+                ds, fs = server.dispatches(h, resolve)
+                dispatches += ds
+                fallbacks += fs
+                roots += [d.target for d in ds if d.target is not None]
+        for fn in flow.reachable(m, roots):
+            flows.append(_trace(m, fn, cs, vocab))
+    return Program(entries=entries, modules=tuple(modules), jsons=jsons, docs=docs, gaps=tuple(gaps), vocab=vocab,
+                   servers=tuple(servers), handlers=tuple(handlers), tools=tuple(tools), dispatches=tuple(dispatches),
+                   fallbacks=tuple(fallbacks), launches=tuple(launches), containers=tuple(containers),
+                   flows=tuple(flows))
+
+
+def _trace(m: program.Module, fn: ts.Node, containers: list[state.Container], vocab: dict) -> FunctionFlow:
+    name = m.qualified(fn)
+    resolve = flow.resolver(m)
+    gates = []
+    for n in flow.walk(fn):
+        if n.type == "call_expression" and flow.enclosing_function(n) == fn:
+            hit = resolve(n)
+            if hit is not None and flow.is_validator(hit[0]):
+                gates.append(flow.gate(m, hit[0], n, name))
+    return FunctionFlow(module=m, fn=fn, name=name, gates=tuple(gates),
+                        mutations=tuple(flow.mutations(m, fn)), writes=tuple(flow.write_groups(m, fn, containers)),
+                        emits=tuple(flow.emits(m, fn, vocab)), results=tuple(flow.results(m, fn, containers)),
+                        captures=tuple(flow.captures(m, fn, containers, vocab)))

@@ -1,0 +1,386 @@
+"""What a tool implementation does, statement by statement: gate, mutations, writes, emits, results."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import tree_sitter as ts
+
+from auditor.extract.program import Module
+from auditor.extract.state import Access, Container
+from auditor.extract.syntax import (FUNCTION_TYPES, call_args, callee_text, condition_terms, enclosing,
+                                    enclosing_function, is_cast, lines, member_chain, object_pairs, pair_value,
+                                    string_value, strip_casts, text, walk)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Predicate:
+    field: str
+    form: str  # falsy-guard | type-check | presence-check | other
+    expected: str  # the type a type check asks for, '' otherwise
+    message: str | None
+    line: int
+    source: str
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Copy:
+    field: str
+    checked: bool
+    cast: bool
+    line: int
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Gate:
+    validator: ts.Node
+    name: str
+    call: ts.Node  # the call site inside the tool implementation
+    caller: str
+    predicates: tuple[Predicate, ...]
+    copies: tuple[Copy, ...]
+    record_type: str
+    result_node: ts.Node | None  # the returned record literal
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Mutation:
+    function: str
+    node: ts.Node  # the statement (if statement for a guarded assignment)
+    target: str  # variable.field
+    form: str  # raise-only clamp | lower-only clamp | assignment
+    condition: str
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class WriteGroup:
+    function: str
+    container: Container
+    node: ts.Node  # outermost guarding if statement, or the write statement
+    condition: str | None
+    lazy_init: bool
+    hows: tuple[str, ...]
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Emit:
+    function: str
+    stream: str  # stderr | stdout
+    call: ts.Node
+    argument: str
+    renderer: str | None
+    renderer_node: ts.Node | None
+    producer: ts.Node | None  # statement that computed the argument
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Result:
+    function: str
+    node: ts.Node
+    kind: str  # success | error
+    in_catch: bool
+    fields: tuple[tuple[str, str], ...]  # serialized payload key -> source expression
+    reads: tuple[tuple[str, str, str], ...]  # (container, kind, how)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Capture:
+    function: str
+    node: ts.Node  # catch clause
+    returns_error: bool
+    throwing_after_write: tuple[tuple[str, int], ...]  # calls still able to throw after a state write
+    first_write_line: int | None
+
+
+def _stmt_in(fn: ts.Node, node: ts.Node) -> bool:
+    return enclosing_function(node) == fn
+
+
+def resolver(module: Module):
+    """Map a call expression to (function node, qualified name) inside the module."""
+    def resolve(call: ts.Node):
+        chain = member_chain(call.child_by_field_name("function"))
+        if not chain:
+            return None
+        if len(chain) == 2 and chain[0] == "this":
+            cls = enclosing(call, {"class_declaration", "class"})
+            info = module.classes.get(text(cls.child_by_field_name("name"))) if cls is not None else None
+            if info and chain[1] in info.methods:
+                return info.methods[chain[1]], f"{info.name}.{chain[1]}"
+        if len(chain) == 2 and chain[0] in module.instances:
+            info = module.classes.get(module.instances[chain[0]])
+            if info and chain[1] in info.methods:
+                return info.methods[chain[1]], f"{info.name}.{chain[1]}"
+        if len(chain) == 1 and chain[0] in module.functions:
+            return module.functions[chain[0]], chain[0]
+        return None
+    return resolve
+
+
+def reachable(module: Module, roots: list[ts.Node]) -> list[ts.Node]:
+    resolve = resolver(module)
+    seen: list[ts.Node] = []
+    todo = list(roots)
+    while todo:
+        fn = todo.pop(0)
+        if fn in seen:
+            continue
+        seen.append(fn)
+        for n in walk(fn):
+            if n.type == "call_expression":
+                hit = resolve(n)
+                if hit is not None and hit[0] not in seen:
+                    todo.append(hit[0])
+    return seen
+
+
+def is_validator(fn: ts.Node) -> bool:
+    body = fn.child_by_field_name("body")
+    if body is None or body.type != "statement_block":
+        return False
+    guards = [s for s in body.named_children if s.type == "if_statement" and _throws(s.child_by_field_name("consequence"))]
+    returns = [s for s in body.named_children if s.type == "return_statement" and s.named_children
+               and strip_casts(s.named_children[0]).type == "object"]
+    return bool(guards) and bool(returns)
+
+
+def _throws(node: ts.Node | None) -> ts.Node | None:
+    if node is None:
+        return None
+    if node.type == "throw_statement":
+        return node
+    if node.type == "statement_block" and node.named_children and node.named_children[0].type == "throw_statement":
+        return node.named_children[0]
+    return None
+
+
+def _field_of(node: ts.Node | None) -> str | None:
+    chain = member_chain(node)
+    return chain[-1] if chain and len(chain) >= 2 else (chain[0] if chain else None)
+
+
+def _predicate(term: ts.Node, message: str | None) -> Predicate:
+    line = term.start_point[0] + 1
+    src = text(term)
+    if term.type == "unary_expression" and text(term.child_by_field_name("operator")) == "!":
+        arg = strip_casts(term.child_by_field_name("argument"))
+        if arg.type == "call_expression" and callee_text(arg) == "Array.isArray":
+            args = call_args(arg)
+            return Predicate(field=_field_of(args[0]) or src, form="type-check", expected="array", message=message, line=line, source=src)
+        return Predicate(field=_field_of(arg) or src, form="falsy-guard", expected="", message=message, line=line, source=src)
+    if term.type == "binary_expression":
+        op = text(term.child_by_field_name("operator"))
+        left, right = term.child_by_field_name("left"), term.child_by_field_name("right")
+        if op in {"!==", "!="}:
+            for a, b in ((left, right), (right, left)):
+                if a.type == "unary_expression" and text(a.child_by_field_name("operator")) == "typeof" and string_value(b) is not None:
+                    return Predicate(field=_field_of(a.child_by_field_name("argument")) or src, form="type-check",
+                                     expected=string_value(b), message=message, line=line, source=src)
+        if op in {"===", "=="}:
+            for a, b in ((left, right), (right, left)):
+                if text(b) in {"undefined", "null"}:
+                    return Predicate(field=_field_of(a) or src, form="presence-check", expected="", message=message, line=line, source=src)
+    return Predicate(field=_field_of(term) or src, form="other", expected="", message=message, line=line, source=src)
+
+
+def gate(module: Module, validator: ts.Node, call: ts.Node, caller: str) -> Gate:
+    body = validator.child_by_field_name("body")
+    predicates: list[Predicate] = []
+    for stmt in body.named_children:
+        if stmt.type != "if_statement":
+            continue
+        throw = _throws(stmt.child_by_field_name("consequence"))
+        if throw is None:
+            continue
+        err = next((n for n in walk(throw) if n.type == "new_expression"), None)
+        message = string_value(call_args(err)[0]) if err is not None and call_args(err) else None
+        for term in condition_terms(stmt.child_by_field_name("condition")):
+            predicates.append(_predicate(term, message))
+    checked = {p.field for p in predicates}
+    ret = next(s for s in body.named_children if s.type == "return_statement" and s.named_children
+               and strip_casts(s.named_children[0]).type == "object")
+    result = strip_casts(ret.named_children[0])
+    copies = []
+    for key, pair in object_pairs(result).items():
+        value = pair_value(pair)
+        source = _field_of(strip_casts(value))
+        if source is None:
+            continue
+        copies.append(Copy(field=key, checked=source in checked, cast=is_cast(value), line=pair.start_point[0] + 1))
+    rtype = validator.child_by_field_name("return_type")
+    return Gate(validator=validator, name=module.qualified(validator), call=call, caller=caller,
+                predicates=tuple(predicates), copies=tuple(copies),
+                record_type=text(rtype).lstrip(":").strip() if rtype is not None else "", result_node=result)
+
+
+def mutations(module: Module, fn: ts.Node) -> list[Mutation]:
+    out = []
+    name = module.qualified(fn)
+    for node in walk(fn):
+        if node.type != "assignment_expression" or not _stmt_in(fn, node):
+            continue
+        left = node.child_by_field_name("left")
+        chain = member_chain(left)
+        if not chain or len(chain) < 2 or chain[0] == "this" or left.type != "member_expression":
+            continue
+        right = node.child_by_field_name("right")
+        guard = enclosing(node, {"if_statement"})
+        form, cond, stmt = "assignment", "", node.parent if node.parent is not None else node
+        if guard is not None and _stmt_in(fn, guard):
+            c = strip_casts(guard.child_by_field_name("condition"))
+            cond = text(c)
+            if c.type == "binary_expression":
+                op = text(c.child_by_field_name("operator"))
+                l, r = text(c.child_by_field_name("left")), text(c.child_by_field_name("right"))
+                if text(left) == r and text(right) == l:
+                    form = {">": "raise-only clamp", ">=": "raise-only clamp", "<": "lower-only clamp", "<=": "lower-only clamp"}.get(op, form)
+                elif text(left) == l and text(right) == r:
+                    form = {"<": "raise-only clamp", "<=": "raise-only clamp", ">": "lower-only clamp", ">=": "lower-only clamp"}.get(op, form)
+            stmt = guard
+        elif right is not None and strip_casts(right).type == "call_expression":
+            callee = callee_text(strip_casts(right))
+            form = {"Math.max": "raise-only clamp", "Math.min": "lower-only clamp"}.get(callee, form)
+        out.append(Mutation(function=name, node=stmt, target=".".join(chain), form=form, condition=cond))
+    return out
+
+
+def write_groups(module: Module, fn: ts.Node, containers: list[Container]) -> list[WriteGroup]:
+    name = module.qualified(fn)
+    groups: dict[tuple[str, int], list[Access]] = {}
+    anchors: dict[tuple[str, int], ts.Node] = {}
+    by_key = {c.key: c for c in containers}
+    for c in containers:
+        for a in c.writes:
+            if a.node is None or enclosing_function(a.node) != fn:
+                continue
+            ifs = [n for n in _ancestors_until(a.node, fn) if n.type == "if_statement"]
+            outer = ifs[-1] if ifs else _statement(a.node, fn)
+            key = (c.key, outer.start_byte)
+            groups.setdefault(key, []).append(a)
+            anchors[key] = outer
+    out = []
+    for (ckey, _), accesses in sorted(groups.items(), key=lambda kv: kv[0][1]):
+        node = anchors[(ckey, _)]
+        conditional = node.type == "if_statement"
+        lazy = conditional and any(a.how == "index-assign" for a in accesses) and any(a.how.startswith("[]") for a in accesses)
+        out.append(WriteGroup(function=name, container=by_key[ckey], node=node,
+                              condition=text(strip_casts(node.child_by_field_name("condition"))) if conditional else None,
+                              lazy_init=lazy, hows=tuple(a.how for a in accesses)))
+    return out
+
+
+def _ancestors_until(node: ts.Node, fn: ts.Node):
+    cur = node.parent
+    while cur is not None and cur != fn:
+        yield cur
+        cur = cur.parent
+
+
+def _statement(node: ts.Node, fn: ts.Node) -> ts.Node:
+    cur = node
+    while cur.parent is not None and cur.parent != fn and cur.parent.type != "statement_block":
+        cur = cur.parent
+    return cur
+
+
+def emits(module: Module, fn: ts.Node, vocab: dict) -> list[Emit]:
+    out = []
+    resolve = resolver(module)
+    name = module.qualified(fn)
+    streams = {c: "stderr" for c in vocab["stderr_calls"]} | {c: "stdout" for c in vocab["stdout_calls"]}
+    for node in walk(fn):
+        if node.type != "call_expression" or enclosing_function(node) != fn:
+            continue
+        stream = streams.get(callee_text(node))
+        if stream is None:
+            continue
+        args = call_args(node)
+        arg = args[0] if args else None
+        renderer = renderer_node = producer = None
+        if arg is not None and arg.type == "identifier":
+            for decl in walk(fn):
+                if decl.type == "variable_declarator" and text(decl.child_by_field_name("name")) == text(arg):
+                    value = strip_casts(decl.child_by_field_name("value"))
+                    producer = decl.parent
+                    if value is not None and value.type == "call_expression":
+                        hit = resolve(value)
+                        if hit is not None:
+                            renderer_node, renderer = hit
+                    break
+        elif arg is not None and strip_casts(arg).type == "call_expression":
+            hit = resolve(strip_casts(arg))
+            if hit is not None:
+                renderer_node, renderer = hit
+        out.append(Emit(function=name, stream=stream, call=node, argument=text(arg) if arg is not None else "",
+                        renderer=renderer, renderer_node=renderer_node, producer=producer))
+    return out
+
+
+def results(module: Module, fn: ts.Node, containers: list[Container]) -> list[Result]:
+    out = []
+    name = module.qualified(fn)
+    sites = {}
+    for c in containers:
+        for a in c.accesses:
+            if a.node is not None and a.kind != "declaration":
+                sites[(a.node.start_byte, a.node.end_byte)] = (c.key, a.kind, a.how)
+    for node in walk(fn):
+        if node.type != "return_statement" or enclosing_function(node) != fn or not node.named_children:
+            continue
+        obj = strip_casts(node.named_children[0])
+        pairs = object_pairs(obj)
+        if "content" not in pairs:
+            continue
+        in_catch = enclosing(node, {"catch_clause"}) is not None and _stmt_in(fn, enclosing(node, {"catch_clause"}))
+        is_error = "isError" in pairs and text(pair_value(pairs["isError"])) != "false"
+        reads = tuple(sorted({v for n in walk(obj) for k, v in sites.items() if k == (n.start_byte, n.end_byte)}))
+        fields: list[tuple[str, str]] = []
+        for n in walk(obj):
+            if n.type == "call_expression" and callee_text(n) == "JSON.stringify" and call_args(n):
+                for key, pair in object_pairs(call_args(n)[0]).items():
+                    fields.append((key, text(pair_value(pair))))
+                break
+        out.append(Result(function=name, node=node, kind="error" if is_error or in_catch else "success",
+                          in_catch=in_catch, fields=tuple(fields), reads=reads))
+    return out
+
+
+def captures(module: Module, fn: ts.Node, containers: list[Container], vocab: dict) -> list[Capture]:
+    out = []
+    name = module.qualified(fn)
+    write_lines = sorted(a.line for c in containers for a in c.writes if a.node is not None and enclosing_function(a.node) == fn)
+    benign = set(vocab["stderr_calls"]) | set(vocab["stdout_calls"]) | set(vocab["metadata_functions"])
+    for node in walk(fn):
+        if node.type != "try_statement" or enclosing_function(node) != fn:
+            continue
+        handler = node.child_by_field_name("handler")
+        if handler is None:
+            continue
+        body = node.child_by_field_name("body")
+        first = next((ln for ln in write_lines if body.start_point[0] < ln <= body.end_point[0] + 1), None)
+        after: list[tuple[str, int]] = []
+        if first is not None:
+            written = {(a.node.start_byte) for c in containers for a in c.writes if a.node is not None}
+            for n in walk(body):
+                if n.type != "call_expression" or n.start_point[0] + 1 <= first or enclosing_function(n) != fn:
+                    continue
+                callee = callee_text(n)
+                if callee in benign or n.start_byte in written or _inside_call(n, body):
+                    continue
+                after.append((callee, n.start_point[0] + 1))
+        returns_error = any(n.type == "pair" and text(n.child_by_field_name("key")) == "isError" for n in walk(handler))
+        out.append(Capture(function=name, node=handler, returns_error=returns_error,
+                           throwing_after_write=tuple(after), first_write_line=first))
+    return out
+
+
+def _inside_call(node: ts.Node, stop: ts.Node) -> bool:
+    """True when `node` is an argument of another call (counted once, at the outer call)."""
+    cur = node.parent
+    while cur is not None and cur != stop:
+        if cur.type == "call_expression":
+            return True
+        if cur.type in FUNCTION_TYPES:
+            return False
+        cur = cur.parent
+    return False

@@ -1,0 +1,109 @@
+"""Objects: tool descriptors, record types, state containers, result payloads, stderr text, docs, manifest."""
+
+from __future__ import annotations
+
+from auditor.extract.facts import Program
+from auditor.extract.records import at, key, line, record, unique
+from auditor.extract.syntax import NOT_LITERAL, enclosing, text
+from auditor.model import Record
+
+
+def schema_properties(schema) -> list[dict]:
+    """Properties of a literal JSON Schema: name, type, required, description and constraints."""
+    if not isinstance(schema, dict):
+        return []
+    required = set(schema.get("required") or [])
+    out = []
+    for name, spec in (schema.get("properties") or {}).items():
+        spec = spec if isinstance(spec, dict) else {}
+        constraints = {k: v for k, v in spec.items() if k not in {"type", "description"}}
+        out.append({"name": name, "type": spec.get("type"), "required": name in required,
+                    "description": spec.get("description"), "constraints": constraints})
+    return out
+
+
+def objects(p: Program) -> list[Record]:
+    out: list[Record] = []
+    for t in p.tools:
+        if t.description_node is not None:
+            n = len((t.description or "").splitlines())
+            out.append(record("object", "OBJ", "tool-description", t.name,
+                              f"description of tool {t.name!r}: natural-language text, {n} lines, shipped to the model by tools/list",
+                              [at(t.module.path, t.description_node)], "extract.server.tools",
+                              tool=t.name, text=t.description, form="natural-language"))
+        props = schema_properties(t.schema)
+        req = [x["name"] for x in props if x["required"]]
+        literal = t.schema is not NOT_LITERAL
+        out.append(record("object", "OBJ", "tool-schema", t.name,
+                          f"input schema of tool {t.name!r}: {len(props)} properties, {len(req)} required" if literal
+                          else f"input schema of tool {t.name!r}: not a literal ({text(t.schema_node)[:40]}…)",
+                          [at(t.module.path, t.schema_node)], "extract.server.tools",
+                          tool=t.name, properties=props, required=req, literal=literal, form="symbolic"))
+    gates_by_type = {}
+    for f in p.flows:
+        for g in f.gates:
+            if g.record_type and g.result_node is not None:
+                gates_by_type.setdefault(g.record_type, []).append((f.module, g))
+    for m in p.modules:
+        for node in m.nodes("interface"):
+            name = text(node.child_by_field_name("name"))
+            body = node.child_by_field_name("body") or node.child_by_field_name("value")
+            fields = []
+            for sig in body.named_children if body is not None else []:
+                if sig.type == "property_signature":
+                    optional = any(c.type == "?" for c in sig.children)
+                    fields.append({"name": text(sig.child_by_field_name("name")), "optional": optional,
+                                   "type": text(sig.child_by_field_name("type")).lstrip(":").strip()})
+            built = [at(gm.path, g.result_node) for gm, g in gates_by_type.get(name, [])]
+            out.append(record("object", "OBJ", "record", key(m.name, name),
+                              f"record type `{name}`: {len(fields)} fields ({sum(1 for f in fields if not f['optional'])} required)"
+                              + (f"; built by {', '.join(g.name for _, g in gates_by_type[name])}" if name in gates_by_type else ""),
+                              [at(m.path, node)] + built, "extract.objects.interfaces", fields=fields))
+    for c in p.containers:
+        writes = c.writes
+        accesses = [{"kind": a.kind, "how": a.how, "function": a.function,
+                     "anchor": line(c.module.path, a.line, a.end_line).as_json()} for a in c.accesses]
+        counts = {k: sum(1 for a in c.accesses if a.kind == k) for k in ("write", "content-read", "metadata-read")}
+        out.append(record("object", "OBJ", "state", key(c.module.name, c.key),
+                          f"state container `{c.key}`" + (f": {c.type_text}" if c.type_text else "") + f" = {c.init_text}; "
+                          f"{counts['write']} write(s), {counts['content-read']} content read(s), {counts['metadata-read']} metadata read(s)",
+                          [at(c.module.path, c.node)] + [line(c.module.path, a.line, a.end_line) for a in writes],
+                          "extract.state.containers", accesses=accesses, **{k.replace("-", "_"): v for k, v in counts.items()}))
+    for f in p.flows:
+        for r in f.results:
+            keys = ", ".join(k for k, _ in r.fields) or "plain text"
+            out.append(record("object", "OBJ", "result", key(f.module.name, f"{f.name}:{r.kind}"),
+                              f"{r.kind} result of `{f.name}`: {{{keys}}}" + (" with isError: true" if r.kind == "error" else "")
+                              + " in one text content block",
+                              [at(f.module.path, enclosing(r.node, {"catch_clause"}) if r.in_catch else r.node)], "extract.flow.results",
+                              fields=[{"key": k, "source": v} for k, v in r.fields], reads=[list(x) for x in r.reads]))
+        for e in f.emits:
+            anchors = [at(f.module.path, e.call)]
+            if e.renderer_node is not None:
+                anchors.append(at(f.module.path, e.renderer_node))
+            what = f"rendered by `{e.renderer}`" if e.renderer else f"`{e.argument[:60]}`"
+            out.append(record("object", "OBJ", e.stream, key(f.module.name, f.name),
+                              f"text written to {e.stream} by `{f.name}`: {what}", anchors, "extract.flow.emits",
+                              argument=e.argument, renderer=e.renderer))
+    for l in p.launches:
+        for call, message in l.logs:
+            out.append(record("object", "OBJ", "stderr", key(l.module.name, l.fn_name),
+                              f"text written by `{l.fn_name}`: {message[:80]!r}", [at(l.module.path, call)], "extract.server.launches",
+                              argument=message))
+    for path, doc in sorted(p.docs.items()):
+        entry = p.entry(path)
+        if entry is None or entry.context:
+            continue
+        sections = [h.text for h in doc.headings]
+        out.append(record("object", "OBJ", "readme", entry.rel,
+                          f"documentation text {entry.rel}: {len(doc.headings)} headings, {len(doc.items)} list items, {len(doc.fences)} code blocks",
+                          [line(path, 1, max(doc.total_lines, 1))], "extract.readme", sections=sections, form="natural-language"))
+    for doc in p.manifests():
+        value = doc.value if isinstance(doc.value, dict) else {}
+        out.append(record("object", "OBJ", "manifest", p.entry(doc.path).rel,
+                          f"package manifest {value.get('name')!r} version {value.get('version')!r}: "
+                          f"{len(value.get('dependencies') or {})} dependencies, bin {sorted((value.get('bin') or {}) if isinstance(value.get('bin'), dict) else [value.get('bin')])}",
+                          [line(doc.path, 1, doc.total_lines)], "extract.manifest", name=value.get("name"),
+                          version=value.get("version"), description=value.get("description"),
+                          dependencies=value.get("dependencies") or {}, bin=value.get("bin")))
+    return unique(out)

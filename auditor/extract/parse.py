@@ -1,0 +1,87 @@
+"""The one place that wraps py-tree-sitter: languages, parsing and the combined query."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from importlib import resources
+
+import tree_sitter as ts
+
+# Languages are chosen by file suffix. JavaScript is parsed with the TypeScript grammar
+# (a superset for our purposes) so that one set of queries serves both.
+_TSX = {".tsx", ".jsx"}
+SCRIPT_SUFFIXES = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
+
+
+@lru_cache(maxsize=None)
+def language(name: str) -> ts.Language:
+    if name == "json":
+        import tree_sitter_json
+
+        return ts.Language(tree_sitter_json.language())
+    import tree_sitter_typescript as tst
+
+    return ts.Language(tst.language_tsx() if name == "tsx" else tst.language_typescript())
+
+
+def language_for(path: str) -> str | None:
+    lower = path.lower()
+    if lower.endswith(".json"):
+        return "json"
+    for suffix in SCRIPT_SUFFIXES:
+        if lower.endswith(suffix) and not lower.endswith(".d.ts"):
+            return "tsx" if suffix in _TSX else "typescript"
+    return None
+
+
+def parse(data: bytes, lang: str) -> ts.Tree:
+    return ts.Parser(language(lang)).parse(data)
+
+
+@lru_cache(maxsize=None)
+def _query(lang: str, names: tuple[str, ...]) -> ts.Query:
+    # All query files of one language are compiled into one query: each query is a full
+    # pass over the tree, so one combined pass is much cheaper than several.
+    base = resources.files("auditor.extract") / "queries"
+    source = "\n".join((base / f"{n}.scm").read_text(encoding="utf-8") for n in names)
+    return ts.Query(language("typescript" if lang == "tsx" else lang), source)
+
+
+SCRIPT_QUERIES = ("index",)
+
+
+def captures(tree: ts.Tree, lang: str) -> dict[str, list[ts.Node]]:
+    """Run the combined query of a language; captures sorted by position."""
+    if lang == "tsx":
+        # tsx has its own grammar object: compile the same text against it.
+        query = _query_for_tsx()
+    else:
+        query = _query(lang, SCRIPT_QUERIES if lang == "typescript" else ("json",))
+    found = ts.QueryCursor(query).captures(tree.root_node)
+    return {name: sorted(nodes, key=lambda n: (n.start_byte, -n.end_byte)) for name, nodes in found.items()}
+
+
+@lru_cache(maxsize=None)
+def _query_for_tsx() -> ts.Query:
+    base = resources.files("auditor.extract") / "queries"
+    source = "\n".join((base / f"{n}.scm").read_text(encoding="utf-8") for n in SCRIPT_QUERIES)
+    return ts.Query(language("tsx"), source)
+
+
+def error_regions(tree: ts.Tree) -> list[tuple[int, int, str]]:
+    """Rows (1-based) of ERROR and MISSING nodes: the coverage gaps of a parse."""
+    out: list[tuple[int, int, str]] = []
+    if not tree.root_node.has_error:
+        return out
+    stack = [tree.root_node]
+    while stack:
+        node = stack.pop()
+        if node.is_error:
+            out.append((node.start_point[0] + 1, node.end_point[0] + 1, "syntax error"))
+            continue
+        if node.is_missing:
+            out.append((node.start_point[0] + 1, node.end_point[0] + 1, f"missing {node.type}"))
+            continue
+        if node.has_error:
+            stack.extend(node.children)
+    return sorted(out)

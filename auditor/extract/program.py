@@ -1,0 +1,102 @@
+"""Index of one parsed script: classes, functions, top-level bindings, imports and calls."""
+
+from __future__ import annotations
+
+import posixpath
+from dataclasses import dataclass, field
+
+import tree_sitter as ts
+
+from auditor.extract import parse
+from auditor.extract.syntax import FUNCTION_TYPES, callee_text, enclosing, strip_casts, text
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ClassInfo:
+    name: str
+    node: ts.Node
+    fields: dict[str, ts.Node]
+    methods: dict[str, ts.Node]
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Module:
+    """A parsed script of the boundary and the entry points the combined query found."""
+
+    path: str  # relative to the repository root (anchors use it)
+    name: str  # relative to the subtree, without suffix: the prefix of stable ids
+    tree: ts.Tree
+    caps: dict[str, list[ts.Node]]
+    classes: dict[str, ClassInfo] = field(default_factory=dict)
+    functions: dict[str, ts.Node] = field(default_factory=dict)
+    toplevel: dict[str, ts.Node] = field(default_factory=dict)  # name -> value node
+    instances: dict[str, str] = field(default_factory=dict)  # top-level var -> class name
+    imports: tuple[tuple[str, ts.Node], ...] = ()
+
+    def nodes(self, capture: str) -> list[ts.Node]:
+        return self.caps.get(capture, [])
+
+    def qualified(self, func: ts.Node | None) -> str:
+        """Stable name of a function node: `Class.method`, `name`, or `<module>` at top level."""
+        if func is None:
+            return "<module>"
+        name = func.child_by_field_name("name")
+        if func.type == "method_definition":
+            cls = enclosing(func, {"class_declaration", "class"})
+            cname = text(cls.child_by_field_name("name")) if cls is not None else "<class>"
+            return f"{cname}.{text(name)}"
+        if name is not None:
+            return text(name)
+        parent = func.parent
+        if parent is not None and parent.type == "variable_declarator":
+            return text(parent.child_by_field_name("name"))
+        if parent is not None and parent.type == "arguments":
+            call = parent.parent
+            outer = enclosing(func, FUNCTION_TYPES)
+            prefix = self.qualified(outer) + "/" if outer is not None else ""
+            args = [a for a in parent.named_children if a.type != "comment"]
+            # Name a callback by what it is registered for, never by its line: ids must be stable.
+            label = text(args[0]) if args and args[0] != func and len(text(args[0])) <= 60 else "callback"
+            return f"{prefix}{callee_text(call)}({label})" if call is not None else "<anonymous>"
+        return "<anonymous>"
+
+
+def module_name(path: str, subtree: str) -> str:
+    rel = path[len(subtree) + 1:] if subtree and path.startswith(subtree + "/") else path
+    stem, ext = posixpath.splitext(rel)
+    return stem if ext else rel
+
+
+def build(path: str, name: str, tree: ts.Tree, lang: str) -> Module:
+    caps = parse.captures(tree, lang)
+    classes: dict[str, ClassInfo] = {}
+    for cls in caps.get("class", []):
+        cname = text(cls.child_by_field_name("name"))
+        body = cls.child_by_field_name("body")
+        fields, methods = {}, {}
+        for member in body.named_children if body is not None else []:
+            if member.type in {"public_field_definition", "field_definition"}:
+                key = member.child_by_field_name("name") or member.child_by_field_name("property")
+                if key is not None:
+                    fields[text(key).lstrip("#")] = member
+            elif member.type == "method_definition":
+                methods[text(member.child_by_field_name("name"))] = member
+        classes[cname] = ClassInfo(name=cname, node=cls, fields=fields, methods=methods)
+    functions = {text(f.child_by_field_name("name")): f for f in caps.get("function", [])
+                 if f.parent is not None and f.parent.type in {"program", "export_statement"}}
+    toplevel: dict[str, ts.Node] = {}
+    instances: dict[str, str] = {}
+    for decl in caps.get("toplevel.var", []):
+        vname, value = decl.child_by_field_name("name"), decl.child_by_field_name("value")
+        if vname is None or value is None or vname.type != "identifier":
+            continue
+        toplevel[text(vname)] = value
+        inner = strip_casts(value)
+        if inner.type in {"arrow_function", "function_expression", "function"}:
+            functions.setdefault(text(vname), inner)
+        if inner.type == "new_expression":
+            instances[text(vname)] = text(inner.child_by_field_name("constructor"))
+    imports = tuple((src, imp) for src, imp in zip(
+        [text(s)[1:-1] for s in caps.get("import.source", [])], caps.get("import", [])))
+    return Module(path=path, name=name, tree=tree, caps=caps, classes=classes, functions=functions,
+                  toplevel=toplevel, instances=instances, imports=imports)

@@ -1,0 +1,28 @@
+; One capture vocabulary for TypeScript and JavaScript; every capture is an entry point
+; that the extractors inspect further in Python (extract/program.py).
+(import_statement source: (string) @import.source) @import
+(call_expression
+  function: (identifier) @_require (#eq? @_require "require")
+  arguments: (arguments . (string) @import.source)) @import
+(call_expression
+  function: (import)
+  arguments: (arguments . (string) @import.source)) @import
+(class_declaration) @class
+(interface_declaration) @interface
+(type_alias_declaration value: (object_type)) @interface
+(function_declaration) @function
+(new_expression) @new
+(call_expression) @call
+(member_expression) @member
+(subscript_expression) @member
+(assignment_expression) @assign
+(augmented_assignment_expression) @assign
+(update_expression) @assign
+(pair key: (_) @_k (#match? @_k "^[\"']?inputSchema[\"']?$")) @descriptor.schema
+(program (lexical_declaration (variable_declarator) @toplevel.var))
+(program (variable_declaration (variable_declarator) @toplevel.var))
+(program (export_statement (lexical_declaration (variable_declarator) @toplevel.var)))
+(program (expression_statement) @toplevel.stmt)
+(try_statement) @try
+(identifier) @ident
+(shorthand_property_identifier_pattern) @destructure

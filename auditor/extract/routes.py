@@ -1,0 +1,189 @@
+"""Routes: each path a request or the process takes, with its trigger, endpoints and anchors."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from auditor.extract.facts import Program
+from auditor.extract.manifest import key_span
+from auditor.extract.records import at, key, line, record, unique
+from auditor.extract.syntax import call_args, callee_text, text, walk
+from auditor.model import Record
+
+
+def _route(kind, k, summary, anchors, rule, trigger, endpoints, function, **attrs) -> Record:
+    return record("route", "RTE", kind, k, summary, anchors, rule, trigger=trigger,
+                  endpoints=endpoints, function=function, **attrs)
+
+
+def routes(p: Program) -> list[Record]:
+    out: list[Record] = []
+    for l in p.launches:
+        ready = "; ".join(repr(m) for _, m in l.logs) or "no ready log"
+        out.append(_route("launch", key(l.module.name, l.fn_name),
+                          f"process launch -> new {l.transport or '?'} -> {text(l.connect.child_by_field_name('function'))}() -> ready log {ready}",
+                          [at(l.module.path, l.fn)], "extract.server.launches", "host spawns the process",
+                          ["host", f"CMP:entrypoint:{key(l.module.name, l.fn_name)}"], "admission/dispatch",
+                          transport=l.transport, ready_logs=[m for _, m in l.logs]))
+        if l.fatal is not None:
+            msgs = [text(call_args(n)[0]) if call_args(n) else "" for n in walk(l.fatal)
+                    if n.type == "call_expression" and callee_text(n) in p.vocab["stderr_calls"]]
+            out.append(_route("fatal-exit", key(l.module.name, l.fn_name),
+                              f"rejection of `{l.fn_name}()` -> stderr {', '.join(msgs) or '(nothing)'} -> process.exit({l.exit_code}); no retry",
+                              [at(l.module.path, l.fatal)], "extract.server.launches", f"`{l.fn_name}()` rejects",
+                              [f"CMP:entrypoint:{key(l.module.name, l.fn_name)}", "stderr", "process exit"], "lineage/recovery",
+                              exit_code=l.exit_code))
+    tools_by_binding = {(t.module.path, t.binding): t for t in p.tools if t.binding}
+    for h in p.handlers:
+        hkey = key(h.module.name, h.method)
+        if h.method.endswith("/list"):
+            listed = [t for (path, b), t in tools_by_binding.items() if path == h.module.path and h.fn is not None
+                      and any(n.type == "identifier" and text(n) == b for n in walk(h.fn))]
+            params = h.fn.child_by_field_name("parameters") if h.fn is not None else None
+            static = params is not None and not params.named_children and h.fn is not None
+            what = ", ".join(t.name for t in listed) or "(no literal descriptor found)"
+            ends = ["host", f"CMP:handler:{hkey}"] + [f"OBJ:tool-description:{t.name}" for t in listed] \
+                + [f"OBJ:tool-schema:{t.name}" for t in listed] + ["host"]
+            out.append(_route("list", hkey, f"{h.method} -> returns {'a static' if static else 'a'} descriptor list: {what}"
+                              + ("; the handler ignores its request" if static else ""),
+                              [at(h.module.path, h.node)], "extract.server.handlers", f"host {h.method} request", ends,
+                              "admission/dispatch", static=static, tools=[t.name for t in listed]))
+    for d in p.dispatches:
+        h = d.handler
+        target = f"`{d.target_name}`" if d.target_name else "(inline code)"
+        ends = ["host", f"CMP:handler:{key(h.module.name, h.method)}"] + \
+            ([f"CMP:method:{key(h.module.name, d.target_name)}"] if d.target_name and "." in d.target_name else [])
+        out.append(_route("dispatch", key(h.module.name, d.tool),
+                          f"{h.method} -> `{d.subject} === {d.tool!r}` -> {target}",
+                          [line(h.module.path, h.node.start_point[0] + 1), at(h.module.path, d.node)],
+                          "extract.server.dispatches", f"host {h.method} with name {d.tool!r}", ends, "admission/dispatch",
+                          tool=d.tool, subject=d.subject, target=d.target_name))
+    for fb in p.fallbacks:
+        h = fb.handler
+        out.append(_route("fallback", key(h.module.name, h.method),
+                          f"any other tool name -> {fb.form.replace('-', ' ')}" + (f": {_first_text(fb.node)}" if _first_text(fb.node) else ""),
+                          [at(h.module.path, fb.node)], "extract.server.dispatches", f"host {h.method} with an unknown name",
+                          [f"CMP:handler:{key(h.module.name, h.method)}", "host"], "admission/dispatch", form=fb.form))
+    for f in p.flows:
+        mk = f.module.name
+        for g in f.gates:
+            preds = [{"field": x.field, "form": x.form, "expected": x.expected, "message": x.message, "line": x.line, "source": x.source}
+                     for x in g.predicates]
+            fields = sorted({x.field for x in g.predicates})
+            out.append(_route("gate", key(mk, g.name),
+                              f"validation gate `{g.name}`: {len(fields)} field(s) checked ("
+                              + ", ".join(f"{fl}: " + "+".join(x.form for x in g.predicates if x.field == fl) for fl in fields)
+                              + "); a failed predicate throws",
+                              [at(f.module.path, g.validator), at(f.module.path, g.call)], "extract.flow.gate",
+                              f"every call of `{f.name}`", [f"CMP:method:{key(mk, g.name)}", f"OBJ:record:{key(mk, g.record_type)}" if g.record_type else "record", "thrown Error"],
+                              "check/evidence production", predicates=preds, record_type=g.record_type))
+            unchecked = [c for c in g.copies if not c.checked]
+            if unchecked:
+                out.append(_route("unchecked-copy", key(mk, g.name),
+                                  f"{len(unchecked)} field(s) copied from input with no runtime check"
+                                  + (" (type cast only)" if all(c.cast for c in unchecked) else "") + ": "
+                                  + ", ".join(c.field for c in unchecked),
+                                  [line(f.module.path, c.line) for c in unchecked], "extract.flow.gate",
+                                  f"every call of `{f.name}`", ["input", f"OBJ:record:{key(mk, g.record_type)}" if g.record_type else "record"],
+                                  "retention", fields=[{"field": c.field, "cast": c.cast, "line": c.line} for c in unchecked]))
+        for mu in f.mutations:
+            out.append(_route("mutate", key(mk, f"{f.name}/{mu.target}"),
+                              f"mutation of input field `{mu.target}`: {mu.form}" + (f" when `{mu.condition}`" if mu.condition else ""),
+                              [at(f.module.path, mu.node)], "extract.flow.mutations", f"every call of `{f.name}`" + (f" where `{mu.condition}`" if mu.condition else ""),
+                              [f"CMP:method:{key(mk, f.name)}", mu.target], "policy adaptation", form=mu.form, condition=mu.condition))
+        for w in f.writes:
+            ops = sorted(set(w.hows))
+            cond = f"conditional on `{w.condition}`" if w.condition else "unconditional on every call that reaches it"
+            out.append(_route("state-write", key(mk, w.container.key),
+                              f"write to `{w.container.key}` ({', '.join(ops)}), {cond}" + ("; lazy bucket creation" if w.lazy_init else ""),
+                              [at(f.module.path, w.node)], "extract.flow.write_groups", f"`{f.name}`" + (f" when `{w.condition}`" if w.condition else ""),
+                              [f"CMP:method:{key(mk, f.name)}", f"OBJ:state:{key(mk, w.container.key)}"], "retention",
+                              operations=ops, condition=w.condition, lazy_init=w.lazy_init, writer=f.name))
+        for e in f.emits:
+            anchors = ([at(f.module.path, e.producer)] if e.producer is not None else []) + [at(f.module.path, e.call)]
+            out.append(_route(f"emit-{e.stream}", key(mk, f.name),
+                              f"{('render with `' + e.renderer + '` and ') if e.renderer else ''}write `{e.argument[:60]}` to {e.stream}",
+                              anchors, "extract.flow.emits", f"`{f.name}`", [f"CMP:method:{key(mk, f.name)}", f"OBJ:{e.stream}:{key(mk, f.name)}", e.stream],
+                              "content transformation", renderer=e.renderer))
+        for r in f.results:
+            if r.kind != "success":
+                continue
+            reads = "; ".join(f"{c} ({how}, {kind})" for c, kind, how in r.reads) or "no state"
+            out.append(_route("respond", key(mk, f.name),
+                              f"build and return the success result of `{f.name}`; reads {reads}",
+                              [at(f.module.path, r.node)], "extract.flow.results", f"`{f.name}` completes",
+                              [f"CMP:method:{key(mk, f.name)}", f"OBJ:result:{key(mk, f.name + ':success')}", "host"],
+                              "retention" if r.reads else "admission/dispatch",
+                              reads=[{"container": c, "kind": kind, "how": how} for c, kind, how in r.reads],
+                              fields=[{"key": k, "source": v} for k, v in r.fields]))
+        for c in f.captures:
+            after = ", ".join(f"{n} (line {ln})" for n, ln in c.throwing_after_write)
+            out.append(_route("error-capture", key(mk, f.name),
+                              f"a throw inside the try of `{f.name}` -> " + ("error result with isError: true" if c.returns_error else "catch handler")
+                              + (f"; state is first written at line {c.first_write_line}, and {after} can still throw after it" if after else
+                                 "; no state is written before the calls that can throw"),
+                              [at(f.module.path, c.node)], "extract.flow.captures", "a throw in the try block",
+                              [f"CMP:method:{key(mk, f.name)}", f"OBJ:result:{key(mk, f.name + ':error')}", "host"], "lineage/recovery",
+                              first_write_line=c.first_write_line, throwing_after_write=[{"call": n, "line": ln} for n, ln in c.throwing_after_write]))
+    out += _build_routes(p)
+    return unique(out)
+
+
+def _first_text(node) -> str:
+    """The text a fallback returns or throws: the `text` property, else the first template or string."""
+    for n in walk(node):
+        if n.type == "pair" and text(n.child_by_field_name("key")) == "text":
+            return text(n.child_by_field_name("value"))[:80]
+    for n in walk(node):
+        if n.type in {"template_string", "string"}:
+            return text(n)[:80]
+    return ""
+
+
+def launch_snippets(p: Program):
+    """README code blocks that configure a host to launch the server: (doc path, fence, command, args)."""
+    for path, doc in sorted(p.docs.items()):
+        for fence in doc.fences:
+            for command, args in _commands(fence.content):
+                yield path, fence, command, args
+
+
+def _commands(content: str):
+    try:
+        value = json.loads(content)
+    except ValueError:
+        value = None
+    if value is not None:
+        stack = [value]
+        while stack:
+            cur = stack.pop()
+            if isinstance(cur, dict):
+                if isinstance(cur.get("command"), str):
+                    yield cur["command"], [a for a in cur.get("args") or [] if isinstance(a, str)]
+                stack.extend(cur.values())
+            elif isinstance(cur, list):
+                stack.extend(cur)
+        return
+    for raw in content.splitlines():
+        parts = raw.strip().lstrip("$ ").split()
+        if parts and re.fullmatch(r"npx|node|docker|uvx|bunx|pnpm|yarn", parts[0]):
+            yield parts[0], parts[1:]
+
+
+def _build_routes(p: Program) -> list[Record]:
+    out = []
+    snippets = list(launch_snippets(p))
+    for doc in p.manifests():
+        value = doc.value if isinstance(doc.value, dict) else {}
+        span = key_span(doc, ["bin", "main", "files", "scripts"])
+        anchors = [line(doc.path, *span)] if span else [line(doc.path, 1, doc.total_lines)]
+        mine = [(path, f, c, a) for path, f, c, a in snippets if value.get("name") and any(value["name"] in x for x in a)]
+        anchors += [line(path, f.line, f.end_line) for path, f, _, _ in mine]
+        build = (value.get("scripts") or {}).get("build")
+        launch = "; ".join(f"{c} {' '.join(a)}" for _, _, c, a in mine) or "no launch command documented"
+        rel = p.entry(doc.path).rel
+        out.append(_route("build", rel, f"build {build!r} -> bin {value.get('bin')!r}, files {value.get('files')!r} -> publish {value.get('name')!r} -> host launches: {launch}",
+                          anchors, "extract.manifest", "package build and publish", [f"CMP:package:{rel}", "registry", "host configuration"],
+                          "build/distribution", launch_commands=[{"command": c, "args": a, "anchor": line(path, f.line, f.end_line).as_json()} for path, f, c, a in mine]))
+    return out

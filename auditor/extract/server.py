@@ -1,0 +1,258 @@
+"""The server's surface: server instances, request handlers, tool descriptors, dispatch, launch."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import tree_sitter as ts
+
+from auditor.extract.program import Module
+from auditor.extract.syntax import (NOT_LITERAL, call_args, callee_text, condition_terms, enclosing,
+                                    enclosing_function, literal, member_chain, object_pairs, pair_value,
+                                    statement_of, string_value, strip_casts, text, walk)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ServerDecl:
+    module: Module
+    var: str
+    cls: str
+    node: ts.Node  # the declaring statement
+    info: dict  # literal first argument (name, version) or {}
+    capabilities: tuple[str, ...] | None  # None: not a literal
+    caps_node: ts.Node | None
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Handler:
+    module: Module
+    method: str  # MCP method, e.g. tools/call; the schema identifier when unknown
+    server_var: str
+    node: ts.Node  # the registering statement
+    fn: ts.Node | None  # the handler function
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ToolDecl:
+    module: Module
+    name: str
+    node: ts.Node  # the descriptor object literal
+    binding: str | None  # the variable holding it, when there is one
+    description: str | None
+    description_node: ts.Node | None
+    schema: object  # literal value or NOT_LITERAL
+    schema_node: ts.Node | None
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Dispatch:
+    handler: Handler
+    tool: str
+    node: ts.Node  # the if statement or switch case
+    subject: str  # the expression compared with the tool name
+    target: ts.Node | None  # the function the branch calls, when it resolves
+    target_name: str | None
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Fallback:
+    handler: Handler
+    node: ts.Node
+    form: str  # error-result | throw
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Launch:
+    module: Module
+    fn: ts.Node | None  # the function holding connect(), None at top level
+    fn_name: str
+    transport: str
+    connect: ts.Node
+    logs: tuple[tuple[ts.Node, str], ...]  # stderr/stdout calls in the same function, with their text
+    invocation: ts.Node | None  # the top-level statement that calls fn
+    fatal: ts.Node | None  # the .catch(...) or try/catch that ends the process
+    exit_code: int | None
+
+
+def servers(module: Module, vocab: dict) -> list[ServerDecl]:
+    out = []
+    for new in module.nodes("new"):
+        cls = text(new.child_by_field_name("constructor"))
+        if cls not in vocab["server_classes"]:
+            continue
+        decl = enclosing(new, {"variable_declarator"})
+        var = text(decl.child_by_field_name("name")) if decl is not None else "<expression>"
+        args = call_args(new)
+        info = literal(args[0], module.toplevel) if args else {}
+        opts = args[1] if len(args) > 1 else None
+        caps_pair = object_pairs(opts).get("capabilities") if opts is not None else None
+        caps_node = pair_value(caps_pair) if caps_pair is not None else None
+        caps_value = literal(caps_node, module.toplevel) if caps_node is not None else {}
+        capabilities = tuple(sorted(caps_value)) if isinstance(caps_value, dict) else None
+        out.append(ServerDecl(module=module, var=var, cls=cls, node=statement_of(new),
+                              info=info if isinstance(info, dict) else {}, capabilities=capabilities, caps_node=caps_node))
+    return out
+
+
+def handlers(module: Module, vocab: dict) -> list[Handler]:
+    out = []
+    for call in module.nodes("call"):
+        fn = call.child_by_field_name("function")
+        chain = member_chain(fn)
+        if not chain or chain[-1] not in vocab["handler_registration"]:
+            continue
+        args = call_args(call)
+        if not args:
+            continue
+        schema = text(args[0]).split(".")[-1]
+        method = vocab["request_schemas"].get(schema, schema)
+        func = strip_casts(args[1]) if len(args) > 1 else None
+        if func is not None and func.type == "identifier":
+            func = module.functions.get(text(func))
+        out.append(Handler(module=module, method=method, server_var=".".join(chain[:-1]),
+                           node=statement_of(call), fn=func))
+    return out
+
+
+def tools(module: Module) -> list[ToolDecl]:
+    out = []
+    for pair in module.nodes("descriptor.schema"):
+        obj = pair.parent
+        pairs = object_pairs(obj)
+        name = string_value(pair_value(pairs["name"])) if "name" in pairs else None
+        if name is None:
+            continue
+        desc_node = pair_value(pairs["description"]) if "description" in pairs else None
+        schema_node = pair_value(pair)
+        decl = obj.parent if obj.parent is not None and obj.parent.type == "variable_declarator" else None
+        if decl is None and obj.parent is not None and obj.parent.type in {"as_expression", "satisfies_expression"}:
+            decl = obj.parent.parent if obj.parent.parent is not None and obj.parent.parent.type == "variable_declarator" else None
+        out.append(ToolDecl(module=module, name=name, node=obj,
+                            binding=text(decl.child_by_field_name("name")) if decl is not None else None,
+                            description=string_value(desc_node), description_node=desc_node,
+                            schema=literal(schema_node, module.toplevel), schema_node=schema_node))
+    return out
+
+
+def _name_subject(node: ts.Node | None) -> bool:
+    chain = member_chain(node)
+    return bool(chain) and chain[-1] == "name"
+
+
+def _comparisons(cond: ts.Node) -> list[tuple[str, str]]:
+    """(subject, tool name) for each `subject === "literal"` term of a condition."""
+    out = []
+    for term in condition_terms(cond):
+        if term.type != "binary_expression" or text(term.child_by_field_name("operator")) not in {"===", "=="}:
+            continue
+        left, right = term.child_by_field_name("left"), term.child_by_field_name("right")
+        for subj, lit in ((left, right), (right, left)):
+            value = string_value(lit)
+            if value is not None and _name_subject(subj):
+                out.append((text(subj), value))
+    return out
+
+
+def dispatches(handler: Handler, resolve) -> tuple[list[Dispatch], list[Fallback]]:
+    """Tool-name dispatch inside a tools/call handler, and what happens to any other name."""
+    found: list[Dispatch] = []
+    fallbacks: list[Fallback] = []
+    body = handler.fn.child_by_field_name("body") if handler.fn is not None else None
+    if body is None:
+        return found, fallbacks
+    for node in walk(body):
+        if node.type == "if_statement":
+            for subject, tool in _comparisons(node.child_by_field_name("condition")):
+                target, tname = _called(node.child_by_field_name("consequence"), resolve)
+                found.append(Dispatch(handler=handler, tool=tool, node=node, subject=subject, target=target, target_name=tname))
+        elif node.type == "switch_statement" and _name_subject(strip_casts(node.child_by_field_name("value"))):
+            subject = text(strip_casts(node.child_by_field_name("value")))
+            for case in node.child_by_field_name("body").named_children:
+                if case.type == "switch_case":
+                    value = string_value(case.child_by_field_name("value"))
+                    if value is not None:
+                        target, tname = _called(case, resolve)
+                        found.append(Dispatch(handler=handler, tool=value, node=case, subject=subject, target=target, target_name=tname))
+                elif case.type == "switch_default":
+                    fallbacks.append(Fallback(handler=handler, node=case, form=_fallback_form(case)))
+    if found and body.type == "statement_block":
+        last_dispatch = max(d.node.end_byte for d in found)
+        for stmt in body.named_children:
+            if stmt.start_byte > last_dispatch and stmt.type in {"return_statement", "throw_statement"}:
+                fallbacks.append(Fallback(handler=handler, node=stmt, form=_fallback_form(stmt)))
+                break
+    return found, fallbacks
+
+
+def _fallback_form(node: ts.Node) -> str:
+    for n in walk(node):
+        if n.type == "throw_statement":
+            return "throw"
+        if n.type == "pair" and text(n.child_by_field_name("key")) == "isError":
+            return "error-result"
+    return "result"
+
+
+def _called(node: ts.Node | None, resolve) -> tuple[ts.Node | None, str | None]:
+    """The first call in a branch that resolves to a function of the boundary."""
+    if node is None:
+        return None, None
+    for n in walk(node):
+        if n.type == "call_expression":
+            target = resolve(n)
+            if target is not None:
+                return target
+    return None, None
+
+
+def launches(module: Module, servers_: list[ServerDecl], vocab: dict) -> list[Launch]:
+    out = []
+    server_vars = {s.var for s in servers_}
+    for call in module.nodes("call"):
+        chain = member_chain(call.child_by_field_name("function"))
+        if not chain or chain[-1] not in vocab["connect_methods"] or ".".join(chain[:-1]) not in server_vars:
+            continue
+        fn = enclosing_function(call)
+        fn_name = module.qualified(fn) if fn is not None else "<module>"
+        scope = fn if fn is not None else module.tree.root_node
+        transport = next((text(n.child_by_field_name("constructor")) for n in walk(scope)
+                          if n.type == "new_expression" and text(n.child_by_field_name("constructor")) in vocab["transport_classes"]), "")
+        logs = tuple((n, _message(n)) for n in walk(scope) if n.type == "call_expression"
+                     and callee_text(n) in vocab["stderr_calls"] + vocab["stdout_calls"]
+                     and enclosing_function(n) == fn)
+        invocation, fatal, code = _invocation(module, fn, fn_name, vocab)
+        out.append(Launch(module=module, fn=fn, fn_name=fn_name, transport=transport, connect=call, logs=logs,
+                          invocation=invocation, fatal=fatal, exit_code=code))
+    return out
+
+
+def _message(call: ts.Node) -> str:
+    args = call_args(call)
+    if not args:
+        return ""
+    value = string_value(args[0])
+    return value if value is not None else text(args[0])
+
+
+def _invocation(module: Module, fn: ts.Node | None, fn_name: str, vocab: dict):
+    """The top-level statement that starts the launch function and its fatal-exit handler."""
+    if fn is None:
+        return None, None, None
+    for stmt in module.nodes("toplevel.stmt"):
+        calls = [n for n in walk(stmt) if n.type == "call_expression" and callee_text(n) == fn_name]
+        if not calls:
+            continue
+        for n in walk(stmt):
+            if n.type == "call_expression" and callee_text(n) in vocab["exit_calls"]:
+                args = call_args(n)
+                code = literal(args[0]) if args else 0
+                return stmt, stmt, code if isinstance(code, int) else None
+        return stmt, None, None
+    return None, None, None
+
+
+def capabilities_literal(server: ServerDecl) -> dict:
+    if server.caps_node is None:
+        return {}
+    value = literal(server.caps_node, server.module.toplevel)
+    return value if value is not NOT_LITERAL and isinstance(value, dict) else {}

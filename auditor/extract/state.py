@@ -1,0 +1,156 @@
+"""State containers (class fields, module-level collections) and their read/write inventory."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import tree_sitter as ts
+
+from auditor.extract.program import Module
+from auditor.extract.syntax import callee_text, enclosing_function, lines, member_chain, strip_casts, text
+
+COLLECTION_VALUES = frozenset({"array", "object"})
+COLLECTION_CLASSES = frozenset({"Map", "Set", "WeakMap", "WeakSet", "Array", "Object"})
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Access:
+    kind: str  # declaration | write | content-read | metadata-read
+    how: str  # push, assign, index-assign, length, keys, membership, value ...
+    line: int
+    end_line: int
+    function: str  # qualified name of the enclosing function
+    node: ts.Node | None = field(default=None, compare=False, hash=False)  # the site, for flow analysis
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Container:
+    module: Module
+    key: str  # Class.field or variable name
+    node: ts.Node  # the declaration
+    type_text: str
+    init_text: str
+    accesses: tuple[Access, ...]
+
+    @property
+    def writes(self) -> tuple[Access, ...]:
+        return tuple(a for a in self.accesses if a.kind == "write")
+
+
+def _is_collection(value: ts.Node | None, type_text: str) -> bool:
+    value = strip_casts(value)
+    if value is not None:
+        if value.type in COLLECTION_VALUES:
+            return True
+        if value.type == "new_expression" and text(value.child_by_field_name("constructor")) in COLLECTION_CLASSES:
+            return True
+    return type_text.endswith("[]") or type_text.split("<")[0].strip() in {"Record", "Map", "Set", "Array"}
+
+
+def containers(module: Module, vocab: dict) -> list[Container]:
+    """Every state container of a module with each site that touches it, classified."""
+    found: list[tuple[str, ts.Node, str, str, set[tuple[str, ...]]]] = []
+    for cls in module.classes.values():
+        static_ok = True
+        for fname, fnode in cls.fields.items():
+            value = fnode.child_by_field_name("value")
+            tnode = fnode.child_by_field_name("type")
+            ttext = text(tnode).lstrip(":").strip() if tnode is not None else ""
+            if not static_ok or not (_is_collection(value, ttext) or value is None and ttext):
+                continue
+            roots = {("this", fname)} | {(var, fname) for var, c in module.instances.items() if c == cls.name}
+            found.append((f"{cls.name}.{fname}", fnode, ttext, text(value), roots))
+    for vname, value in module.toplevel.items():
+        decl = value.parent
+        # A module-level `const` literal is a constant (a descriptor, a table) unless something
+        # writes to it; `let`/`var` collections are state from the start.
+        constant = decl is not None and decl.parent is not None and text(decl.parent).startswith("const")
+        if _is_collection(value, "") and decl is not None and (not constant or _written(module, vname, vocab)):
+            tnode = decl.child_by_field_name("type")
+            found.append((vname, decl, text(tnode).lstrip(":").strip() if tnode is not None else "", text(value), {(vname,)}))
+    if not found:
+        return []
+    by_root: dict[tuple[str, ...], int] = {}
+    for i, (_, _, _, _, roots) in enumerate(found):
+        for r in roots:
+            by_root[r] = i
+    sites: list[list[Access]] = [[] for _ in found]
+    for i, (_, node, _, _, _) in enumerate(found):
+        start, end = lines(node)
+        sites[i].append(Access(kind="declaration", how="declaration", line=start, end_line=end, node=node,
+                               function="<class>" if node.type.endswith("field_definition") else "<module>"))
+    for node in module.nodes("member") + module.nodes("ident"):
+        chain = member_chain(node) if node.type != "subscript_expression" else None
+        if chain is None or chain not in by_root:
+            continue
+        if node.type == "identifier" and _is_declaration_name(node):
+            continue
+        if node.type == "identifier" and node.parent is not None and node.parent.type == "member_expression" and node.parent.child_by_field_name("property") == node:
+            continue
+        if node.parent is not None and node.parent.type == "member_expression" and node.parent.child_by_field_name("object") == node and member_chain(node.parent) in by_root:
+            continue  # `this` inside `this.x`: the longer chain is the reference
+        kind, how, site = classify(node, vocab)
+        start, end = lines(site)
+        func = enclosing_function(node)
+        sites[by_root[chain]].append(Access(kind=kind, how=how, line=start, end_line=end, node=site,
+                                            function=module.qualified(func)))
+    return [Container(module=module, key=key, node=node, type_text=ttext, init_text=init,
+                      accesses=tuple(sorted(set(s), key=lambda a: (a.line, a.kind, a.how))))
+            for (key, node, ttext, init, _), s in zip(found, sites)]
+
+
+def _written(module: Module, name: str, vocab: dict) -> bool:
+    for node in module.nodes("ident"):
+        if text(node) == name and not _is_declaration_name(node) and classify(node, vocab)[0] == "write":
+            return True
+    return False
+
+
+def _is_declaration_name(node: ts.Node) -> bool:
+    parent = node.parent
+    return parent is not None and parent.type == "variable_declarator" and parent.child_by_field_name("name") == node
+
+
+def classify(ref: ts.Node, vocab: dict) -> tuple[str, str, ts.Node]:
+    """Classify one reference to a container: (kind, how, node spanning the site)."""
+    parent = ref.parent
+    mutating = set(vocab["mutating_methods"])
+    if parent is None:
+        return "content-read", "value", ref
+    if parent.type in {"assignment_expression", "augmented_assignment_expression"} and parent.child_by_field_name("left") == ref:
+        return "write", "assign", parent
+    if parent.type == "member_expression" and parent.child_by_field_name("object") == ref:
+        prop = text(parent.child_by_field_name("property"))
+        call = parent.parent
+        is_call = call is not None and call.type == "call_expression" and call.child_by_field_name("function") == parent
+        if is_call and prop in mutating:
+            return "write", prop, call
+        if prop in vocab["metadata_members"]:
+            return "metadata-read", prop, parent
+        if is_call and prop in vocab["metadata_methods"]:
+            return "metadata-read", prop, call
+        return "content-read", prop, call if is_call else parent
+    if parent.type == "subscript_expression" and parent.child_by_field_name("object") == ref:
+        outer = parent.parent
+        if outer is not None and outer.type in {"assignment_expression", "augmented_assignment_expression"} and outer.child_by_field_name("left") == parent:
+            return "write", "index-assign", outer
+        if outer is not None and outer.type == "unary_expression" and text(outer.child_by_field_name("operator")) == "delete":
+            return "write", "delete", outer
+        if outer is not None and outer.type == "member_expression" and outer.child_by_field_name("object") == parent:
+            prop = text(outer.child_by_field_name("property"))
+            call = outer.parent
+            if call is not None and call.type == "call_expression" and prop in mutating:
+                return "write", f"[]{prop}", call
+        if outer is not None and outer.type == "unary_expression" and text(outer.child_by_field_name("operator")) == "!":
+            return "metadata-read", "membership", outer
+        if outer is not None and outer.type == "parenthesized_expression" and outer.parent is not None and outer.parent.type in {"if_statement", "while_statement"}:
+            return "metadata-read", "membership", parent
+        return "content-read", "index", parent
+    if parent.type == "binary_expression" and text(parent.child_by_field_name("operator")) == "in" and parent.child_by_field_name("right") == ref:
+        return "metadata-read", "membership", parent
+    if parent.type == "arguments" and parent.parent is not None and parent.parent.type == "call_expression":
+        call = parent.parent
+        if callee_text(call) in vocab["metadata_functions"]:
+            return "metadata-read", callee_text(call).split(".")[-1], call
+        return "content-read", f"argument of {callee_text(call)}", call
+    return "content-read", "value", ref

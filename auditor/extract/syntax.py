@@ -1,0 +1,213 @@
+"""Small, pure helpers over tree-sitter nodes: text, lines, walking and literal values."""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+import tree_sitter as ts
+
+FUNCTION_TYPES = frozenset({"function_declaration", "function_expression", "arrow_function",
+                            "method_definition", "generator_function_declaration", "function"})
+CAST_TYPES = frozenset({"as_expression", "satisfies_expression", "non_null_expression",
+                        "parenthesized_expression", "type_assertion"})
+
+
+class NotLiteral:
+    """Marks a value that is not a compile-time literal."""
+
+    def __repr__(self) -> str:
+        return "<not literal>"
+
+
+NOT_LITERAL = NotLiteral()
+
+
+def text(node: ts.Node | None) -> str:
+    return "" if node is None else node.text.decode("utf-8", "replace")
+
+
+def lines(node: ts.Node) -> tuple[int, int]:
+    return node.start_point[0] + 1, node.end_point[0] + 1
+
+
+def walk(node: ts.Node) -> Iterator[ts.Node]:
+    """Pre-order walk of the named descendants of `node`, itself included."""
+    stack = [node]
+    while stack:
+        cur = stack.pop()
+        yield cur
+        stack.extend(reversed(cur.named_children))
+
+
+def ancestors(node: ts.Node) -> Iterator[ts.Node]:
+    cur = node.parent
+    while cur is not None:
+        yield cur
+        cur = cur.parent
+
+
+def enclosing(node: ts.Node, types: frozenset[str] | set[str]) -> ts.Node | None:
+    for anc in ancestors(node):
+        if anc.type in types:
+            return anc
+    return None
+
+
+def enclosing_function(node: ts.Node) -> ts.Node | None:
+    return enclosing(node, FUNCTION_TYPES)
+
+
+def statement_of(node: ts.Node) -> ts.Node:
+    """The statement that contains `node` (its nearest ancestor whose parent is a block)."""
+    cur = node
+    while cur.parent is not None and cur.parent.type not in {"statement_block", "program", "class_body", "switch_case", "switch_default"}:
+        cur = cur.parent
+    return cur
+
+
+def strip_casts(node: ts.Node | None) -> ts.Node | None:
+    """`x as T`, `x!`, `(x)` -> x."""
+    while node is not None and node.type in CAST_TYPES:
+        inner = node.named_children[0] if node.named_children else None
+        if inner is None:
+            break
+        node = inner
+    return node
+
+
+def is_cast(node: ts.Node | None) -> bool:
+    return node is not None and node.type in {"as_expression", "satisfies_expression", "type_assertion"}
+
+
+def member_chain(node: ts.Node | None) -> tuple[str, ...] | None:
+    """`this.a.b` -> ('this','a','b'); `x[k].y` -> ('x','[]','y'); None when not a plain chain."""
+    node = strip_casts(node)
+    if node is None:
+        return None
+    if node.type in {"identifier", "this", "property_identifier", "shorthand_property_identifier"}:
+        return (text(node),)
+    if node.type == "member_expression":
+        base = member_chain(node.child_by_field_name("object"))
+        prop = node.child_by_field_name("property")
+        return None if base is None or prop is None else base + (text(prop),)
+    if node.type == "subscript_expression":
+        base = member_chain(node.child_by_field_name("object"))
+        return None if base is None else base + ("[]",)
+    return None
+
+
+def callee_text(call: ts.Node) -> str:
+    fn = call.child_by_field_name("function")
+    chain = member_chain(fn)
+    return ".".join(chain) if chain else text(fn)
+
+
+def call_args(call: ts.Node) -> list[ts.Node]:
+    args = call.child_by_field_name("arguments")
+    return [] if args is None else [a for a in args.named_children if a.type != "comment"]
+
+
+def string_value(node: ts.Node | None) -> str | None:
+    """The value of a string literal or a template string without substitutions."""
+    node = strip_casts(node)
+    if node is None:
+        return None
+    if node.type == "string":
+        return _unescape("".join(text(c) for c in node.named_children if c.type in {"string_fragment", "escape_sequence"}))
+    if node.type == "template_string":
+        if any(c.type == "template_substitution" for c in node.named_children):
+            return None
+        return _unescape(text(node)[1:-1])
+    return None
+
+
+def _unescape(s: str) -> str:
+    if "\\" not in s:
+        return s
+    out, i = [], 0
+    simple = {"n": "\n", "t": "\t", "r": "\r", "`": "`", "'": "'", '"': '"', "\\": "\\", "$": "$"}
+    while i < len(s):
+        ch = s[i]
+        if ch == "\\" and i + 1 < len(s):
+            out.append(simple.get(s[i + 1], s[i + 1]))
+            i += 2
+        else:
+            out.append(ch)
+            i += 1
+    return "".join(out)
+
+
+def property_name(key: ts.Node) -> str:
+    value = string_value(key)
+    return value if value is not None else text(key)
+
+
+def object_pairs(node: ts.Node | None) -> dict[str, ts.Node]:
+    """Key -> pair node of an object literal (shorthand properties map to themselves)."""
+    node = strip_casts(node)
+    out: dict[str, ts.Node] = {}
+    if node is None or node.type != "object":
+        return out
+    for child in node.named_children:
+        if child.type == "pair":
+            out[property_name(child.child_by_field_name("key"))] = child
+        elif child.type == "shorthand_property_identifier":
+            out[text(child)] = child
+    return out
+
+
+def pair_value(pair: ts.Node) -> ts.Node:
+    return pair.child_by_field_name("value") if pair.type == "pair" else pair
+
+
+def literal(node: ts.Node | None, env: dict[str, ts.Node] | None = None, depth: int = 0) -> Any:
+    """Evaluate a literal expression (objects, arrays, strings, numbers, booleans, null)."""
+    node = strip_casts(node)
+    if node is None or depth > 20:
+        return NOT_LITERAL
+    kind = node.type
+    if kind in {"string", "template_string"}:
+        value = string_value(node)
+        return NOT_LITERAL if value is None else value
+    if kind == "number":
+        raw = text(node).replace("_", "")
+        try:
+            return int(raw, 0) if raw.isdigit() or raw.lower().startswith(("0x", "0o", "0b")) else float(raw)
+        except ValueError:
+            return NOT_LITERAL
+    if kind in {"true", "false"}:
+        return kind == "true"
+    if kind in {"null", "undefined"}:
+        return None
+    if kind == "unary_expression" and text(node.child_by_field_name("operator")) == "-":
+        inner = literal(node.child_by_field_name("argument"), env, depth + 1)
+        return -inner if isinstance(inner, (int, float)) else NOT_LITERAL
+    if kind == "array":
+        items = [literal(c, env, depth + 1) for c in node.named_children if c.type != "comment"]
+        return NOT_LITERAL if any(i is NOT_LITERAL for i in items) else items
+    if kind == "object":
+        out = {}
+        for key, pair in object_pairs(node).items():
+            value = literal(pair_value(pair), env, depth + 1)
+            if value is NOT_LITERAL:
+                return NOT_LITERAL
+            out[key] = value
+        return out
+    if kind == "identifier" and env and text(node) in env:
+        return literal(env[text(node)], env, depth + 1)
+    return NOT_LITERAL
+
+
+def condition_terms(node: ts.Node | None, op: str = "||") -> list[ts.Node]:
+    """Split `a || b || c` (or `&&`) into its terms, stripping parentheses."""
+    node = strip_casts(node)
+    if node is None:
+        return []
+    if node.type == "binary_expression" and text(node.child_by_field_name("operator")) == op:
+        return condition_terms(node.child_by_field_name("left"), op) + condition_terms(node.child_by_field_name("right"), op)
+    return [node]
+
+
+def first_line(node: ts.Node, limit: int = 100) -> str:
+    line = text(node).splitlines()[0] if text(node) else ""
+    return line if len(line) <= limit else line[: limit - 1] + "…"

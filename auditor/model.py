@@ -1,0 +1,113 @@
+"""Frozen records shared by every stage: anchors, the pinned target, sources and audit facts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+SCHEMA_VERSION = "auditor.audit/1"
+
+
+@dataclass(frozen=True, kw_only=True, slots=True, order=True)
+class Anchor:
+    """A 1-based, inclusive line span in a file, path relative to the repository root."""
+
+    path: str
+    start_line: int
+    end_line: int
+
+    def as_json(self) -> dict[str, Any]:
+        return {"path": self.path, "start_line": self.start_line, "end_line": self.end_line}
+
+    def __str__(self) -> str:
+        if self.start_line == self.end_line:
+            return f"{self.path}:{self.start_line}"
+        return f"{self.path}:{self.start_line}-{self.end_line}"
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SourceFile:
+    """One file of the boundary as read at the pinned revision."""
+
+    path: str  # relative to the repository (or package) root
+    blob: str  # git blob hash (computed the git way for npm tarballs too)
+    data: bytes
+
+    @property
+    def text(self) -> str:
+        return self.data.decode("utf-8")
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Target:
+    """What was audited, pinned: a git commit or an npm tarball's integrity hash."""
+
+    kind: str  # "git" | "npm"
+    locator: str  # repository path or npm spec, as the user gave it
+    revision: str  # full commit hash, or the tarball integrity for npm
+    requested: str  # what the user asked for (commit-ish or NAME@VERSION)
+    commit_date: str | None
+    worktree_clean: bool | None  # None: bare repository or npm tarball
+    subtree: str  # "" for the whole repository or package
+    files: tuple[SourceFile, ...]  # the boundary, sorted by path
+    context_files: tuple[SourceFile, ...] = ()  # outside the subtree, read for build context
+    subtree_commits: int | None = None  # commits that touched the subtree up to the revision
+    last_change: str | None = None  # "<short hash> <subject>" of the newest of them
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Record:
+    """One fact or finding of the audit; `category` says which list of audit.json holds it."""
+
+    category: str  # source | component | object | route | absence | path | finding
+    id: str
+    kind: str
+    summary: str
+    anchors: tuple[Anchor, ...]
+    rule: str  # the query, extractor or kb rule that produced it
+    attrs: Mapping[str, Any] = field(default_factory=dict)
+
+    def sort_key(self) -> tuple:
+        first = self.anchors[0] if self.anchors else Anchor(path="", start_line=0, end_line=0)
+        return (first.path, first.start_line, first.end_line, self.id)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Gap:
+    """Something the tool could not see: a parse error region, an unreadable file."""
+
+    kind: str
+    detail: str
+    anchor: Anchor
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Audit:
+    """Everything one audit produced; renderers take only this."""
+
+    target: Target
+    sources: tuple[Record, ...]
+    components: tuple[Record, ...]
+    objects: tuple[Record, ...]
+    routes: tuple[Record, ...]
+    absences: tuple[Record, ...]
+    paths: tuple[Record, ...]
+    findings: tuple[Record, ...]
+    claims: tuple[Record, ...] = ()
+    gaps: tuple[Gap, ...] = ()
+
+
+def span(path: str, start: int, end: int | None = None) -> Anchor:
+    return Anchor(path=path, start_line=start, end_line=start if end is None else end)
+
+
+def merge_anchors(anchors) -> tuple[Anchor, ...]:
+    """Sort, de-duplicate and merge overlapping or touching spans of the same file."""
+    out: list[Anchor] = []
+    for a in sorted(set(anchors)):
+        if out and out[-1].path == a.path and a.start_line <= out[-1].end_line + 1:
+            last = out[-1]
+            out[-1] = Anchor(path=a.path, start_line=last.start_line, end_line=max(last.end_line, a.end_line))
+        else:
+            out.append(a)
+    return tuple(out)

@@ -1,0 +1,1 @@
+"""Renderers: pure functions from an Audit to text."""

@@ -1,0 +1,41 @@
+"""audit.json: the machine contract. Pure: render(audit) -> str, byte-identical for the same input."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from auditor.model import SCHEMA_VERSION, Audit, Record
+
+
+def _record(r: Record) -> dict[str, Any]:
+    out = {"id": r.id, "kind": r.kind, "summary": r.summary, "anchors": [a.as_json() for a in r.anchors], "rule": r.rule}
+    out.update({k: v for k, v in r.attrs.items() if k not in out})
+    return out
+
+
+def as_dict(audit: Audit) -> dict[str, Any]:
+    t = audit.target
+    target = {"kind": t.kind, "locator": t.locator, "requested": t.requested, "subtree": t.subtree,
+              "commit_date": t.commit_date, "worktree_clean": t.worktree_clean,
+              "files": len(t.files), "context_files": [f.path for f in t.context_files],
+              "subtree_commits": t.subtree_commits, "last_change": t.last_change}
+    target["commit" if t.kind == "git" else "integrity"] = t.revision
+    return {
+        "schema": SCHEMA_VERSION,
+        "target": target,
+        "sources": [_record(r) for r in audit.sources],
+        "components": [_record(r) for r in audit.components],
+        "objects": [_record(r) for r in audit.objects],
+        "routes": [_record(r) for r in audit.routes],
+        "absences": [_record(r) for r in audit.absences],
+        "paths": [_record(r) for r in audit.paths],
+        "findings": [_record(r) for r in audit.findings],
+        "claims": [_record(r) for r in audit.claims],
+        "coverage": {"gaps": [{"kind": g.kind, "detail": g.detail, "anchor": g.anchor.as_json()} for g in audit.gaps],
+                     "complete": not audit.gaps},
+    }
+
+
+def render(audit: Audit) -> str:
+    return json.dumps(as_dict(audit), indent=2, ensure_ascii=False, sort_keys=False, default=str) + "\n"

@@ -1,0 +1,82 @@
+"""Source register: every file of the boundary with its evidence layer, blob hash and size."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from auditor.model import Anchor, Record, SourceFile, Target
+
+
+@lru_cache(maxsize=None)
+def _glob_regex(pattern: str) -> re.Pattern:
+    out, i = [], 0
+    while i < len(pattern):
+        if pattern.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+        elif pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif pattern[i] == "*":
+            out.append("[^/]*")
+            i += 1
+        elif pattern[i] == "?":
+            out.append("[^/]")
+            i += 1
+        else:
+            out.append(re.escape(pattern[i]))
+            i += 1
+    return re.compile("".join(out) + r"\Z")
+
+
+def glob_match(path: str, pattern: str) -> bool:
+    return _glob_regex(pattern).match(path) is not None
+
+
+def layer_of(rel: str, method: dict) -> str:
+    for rule in method["layers"]:
+        if any(glob_match(rel, g) for g in rule["globs"]):
+            return rule["layer"]
+    return method["default_layer"]
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Entry:
+    file: SourceFile
+    rel: str  # relative to the subtree
+    layer: str
+    context: bool  # outside the subtree, read only for build context
+    text: str | None  # None when the file is not valid UTF-8
+    lines: int
+
+
+def relative(path: str, subtree: str) -> str:
+    return path[len(subtree) + 1:] if subtree and path.startswith(subtree + "/") else path
+
+
+def register(target: Target, method: dict) -> tuple[Entry, ...]:
+    out = []
+    for f, ctx in [(f, False) for f in target.files] + [(f, True) for f in target.context_files]:
+        rel = relative(f.path, target.subtree)
+        try:
+            body = f.data.decode("utf-8")
+        except UnicodeDecodeError:
+            body = None
+        n = 0 if body is None else len(body.splitlines())
+        out.append(Entry(file=f, rel=rel, layer=layer_of(rel if not ctx else f.path, method), context=ctx, text=body, lines=n))
+    return tuple(out)
+
+
+def source_records(entries: tuple[Entry, ...], regions: list[Record]) -> tuple[Record, ...]:
+    records = []
+    for e in entries:
+        attrs = {"layer": e.layer, "blob": e.file.blob, "lines": e.lines, "bytes": len(e.file.data),
+                 "scope": "build context (outside the subtree)" if e.context else "boundary",
+                 "utf8": e.text is not None}
+        summary = f"{e.file.path}: {e.layer}, {e.lines} lines" + (" (build context)" if e.context else "")
+        anchor = Anchor(path=e.file.path, start_line=1, end_line=max(e.lines, 1))
+        records.append(Record(category="source", id=f"SRC:{e.file.path}", kind="file", summary=summary,
+                              anchors=(anchor,), rule="sources.register", attrs=attrs))
+    return tuple(sorted(records + list(regions), key=lambda r: r.id))

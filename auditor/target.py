@@ -1,0 +1,175 @@
+"""Read a pinned target without touching it: git plumbing at a revision, or an npm tarball."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import posixpath
+import shutil
+import subprocess
+import tarfile
+import tempfile
+from pathlib import Path
+
+from auditor.errors import AuditorError
+from auditor.model import SourceFile, Target
+
+# coupling: sources.py decides which of these files are evidence; here we only read.
+MAX_FILE_BYTES = 2_000_000
+
+
+def git_blob_hash(data: bytes) -> str:
+    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+
+
+def _git(repo: Path, *args: str, input: bytes | None = None) -> subprocess.CompletedProcess:
+    try:
+        return subprocess.run(
+            ["git", "--no-optional-locks", "-C", str(repo), *args],
+            input=input,
+            capture_output=True,
+            check=False,
+        )
+    except FileNotFoundError:
+        raise AuditorError("git is not installed or not on PATH") from None
+
+
+def _git_out(repo: Path, *args: str) -> str:
+    proc = _git(repo, *args)
+    if proc.returncode != 0:
+        msg = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise AuditorError(f"{repo}: git {' '.join(args)} failed: {msg[-1] if msg else 'no message'}")
+    return proc.stdout.decode("utf-8")
+
+
+def read_blobs(repo: Path, blobs: list[str]) -> dict[str, bytes]:
+    """Read many blobs through one `git cat-file --batch` process."""
+    if not blobs:
+        return {}
+    proc = _git(repo, "cat-file", "--batch", input="".join(b + "\n" for b in blobs).encode())
+    if proc.returncode != 0:
+        raise AuditorError(f"{repo}: git cat-file failed")
+    out, pos, result = proc.stdout, 0, {}
+    for blob in blobs:
+        nl = out.index(b"\n", pos)
+        header = out[pos:nl].split()
+        size = int(header[2])
+        result[blob] = out[nl + 1 : nl + 1 + size]
+        pos = nl + 1 + size + 1
+    return result
+
+
+def open_git(repo: str, revision: str, subtree: str = "") -> Target:
+    path = Path(repo)
+    if not path.exists():
+        raise AuditorError(f"{repo}: no such directory")
+    probe = _git(path, "rev-parse", "--git-dir")
+    if probe.returncode != 0:
+        raise AuditorError(f"{repo}: not a git repository")
+    proc = _git(path, "rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}")
+    if proc.returncode != 0 or not proc.stdout.strip():
+        raise AuditorError(f"{repo}: unknown revision {revision!r}")
+    commit = proc.stdout.decode().strip()
+    date = _git_out(path, "show", "-s", "--format=%cI", commit).strip()
+    bare = _git_out(path, "rev-parse", "--is-bare-repository").strip() == "true"
+    clean = None if bare else _git_out(path, "status", "--porcelain", "--untracked-files=no") == ""
+    subtree = subtree.strip("/")
+    tree = _ls_tree(path, commit)
+    prefix = subtree + "/" if subtree else ""
+    inside = {p: b for p, b in tree.items() if p.startswith(prefix)}
+    if not inside:
+        raise AuditorError(f"{repo}: subtree {subtree!r} does not exist at revision {commit[:12]}")
+    context = _context_paths(tree, subtree, path, inside)
+    blobs = read_blobs(path, sorted(set(inside.values()) | {tree[p] for p in context}))
+    files = tuple(SourceFile(path=p, blob=b, data=blobs[b]) for p, b in sorted(inside.items()))
+    ctx = tuple(SourceFile(path=p, blob=tree[p], data=blobs[tree[p]]) for p in sorted(context))
+    scope = ["--", subtree] if subtree else []
+    count = int(_git_out(path, "rev-list", "--count", commit, *scope).strip() or 0)
+    last = _git_out(path, "log", "-1", "--format=%h %s", commit, *scope).strip() or None
+    return Target(kind="git", locator=repo, revision=commit, requested=revision, commit_date=date,
+                  worktree_clean=clean, subtree=subtree, files=files, context_files=ctx,
+                  subtree_commits=count, last_change=last)
+
+
+def _ls_tree(repo: Path, commit: str) -> dict[str, str]:
+    out = _git_out(repo, "ls-tree", "-r", "-z", "--full-tree", commit)
+    tree: dict[str, str] = {}
+    for entry in out.split("\0"):
+        if not entry:
+            continue
+        meta, p = entry.split("\t", 1)
+        mode, kind, blob = meta.split()
+        if kind == "blob" and mode != "120000":
+            tree[p] = blob
+    return tree
+
+
+def _context_paths(tree: dict[str, str], subtree: str, repo: Path, inside: dict[str, str]) -> set[str]:
+    """Build context outside the subtree: tsconfig `extends` chains and the workspace root manifest."""
+    if not subtree:
+        return set()
+    found: set[str] = set()
+    todo = [p for p in inside if posixpath.basename(p).startswith("tsconfig") and p.endswith(".json")]
+    while todo:
+        cfg = todo.pop()
+        data = read_blobs(repo, [tree[cfg]])[tree[cfg]]
+        ext = _json_extends(data)
+        if ext and ext.startswith("."):
+            target = posixpath.normpath(posixpath.join(posixpath.dirname(cfg), ext))
+            if not target.endswith(".json"):
+                target += ".json"
+            if target in tree and target not in inside and target not in found:
+                found.add(target)
+                todo.append(target)
+    if "package.json" in tree and "package.json" not in inside:
+        found.add("package.json")
+    return found
+
+
+def _json_extends(data: bytes) -> str | None:
+    try:
+        value = json.loads(data)
+    except (ValueError, UnicodeDecodeError):
+        return None
+    ext = value.get("extends") if isinstance(value, dict) else None
+    return ext if isinstance(ext, str) else None
+
+
+def open_npm(spec: str) -> Target:
+    """Fetch NAME@VERSION with the user's own `npm pack` and read the tarball in memory."""
+    npm = shutil.which("npm")
+    if npm is None:
+        raise AuditorError("npm is not installed or not on PATH (needed for npm: targets)")
+    with tempfile.TemporaryDirectory(prefix="auditor-npm-") as tmp:
+        proc = subprocess.run([npm, "pack", spec, "--json", "--pack-destination", tmp],
+                              capture_output=True, cwd=tmp, check=False)
+        if proc.returncode != 0:
+            lines = [ln for ln in proc.stderr.decode("utf-8", "replace").splitlines() if ln.strip()]
+            raise AuditorError(f"npm:{spec}: npm pack failed: {lines[-1] if lines else 'no message'}")
+        try:
+            info = json.loads(proc.stdout)[0]
+        except (ValueError, IndexError, KeyError):
+            raise AuditorError(f"npm:{spec}: npm pack printed no JSON description") from None
+        tarball = Path(tmp) / info["filename"]
+        files = _read_tarball(tarball.read_bytes(), spec)
+    return Target(kind="npm", locator=f"npm:{spec}", revision=info.get("integrity", ""),
+                  requested=f"{info.get('name', spec)}@{info.get('version', '')}", commit_date=None,
+                  worktree_clean=None, subtree="", files=files)
+
+
+def _read_tarball(data: bytes, spec: str) -> tuple[SourceFile, ...]:
+    files = []
+    with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as tar:
+        for member in tar.getmembers():
+            if not member.isfile() or member.size > MAX_FILE_BYTES:
+                continue
+            name = member.name.split("/", 1)[1] if "/" in member.name else member.name
+            name = posixpath.normpath(name)
+            if name.startswith("..") or name.startswith("/"):
+                continue
+            body = tar.extractfile(member).read()
+            files.append(SourceFile(path=name, blob=git_blob_hash(body), data=body))
+    if not files:
+        raise AuditorError(f"npm:{spec}: the tarball holds no files")
+    return tuple(sorted(files, key=lambda f: f.path))
