@@ -38,27 +38,36 @@ def _dependencies(program) -> list[Record]:
 
 
 def run(target: Target, kb_dir: Path, progress: Callable[[str], None] = lambda _: None) -> Audit:
+    from auditor.analyse import claims as claims_mod
+    from auditor.analyse import description, lens
     from auditor.analyse.absences import absences
     from auditor.analyse.mismatches import mismatches
     from auditor.analyse.paths import paths
     from auditor.extract import facts
     from auditor.extract.components import components
     from auditor.extract.objects import objects
+    from auditor.extract.records import unique
     from auditor.extract.routes import routes
 
     method, vocab, absence_kb = kb.load(kb_dir, "method"), kb.load(kb_dir, "sdk"), kb.load(kb_dir, "absences")
+    doctrine, rules, lens_kb = kb.load(kb_dir, "doctrine"), kb.load(kb_dir, "verdicts"), kb.load(kb_dir, "lens")
+    registries = claims_mod.load_registries(kb_dir)
     progress(f"register: {len(target.files)} file(s) in the boundary")
     entries = sources.register(target, method)
     progress("extract: parsing and tracing")
     program = facts.build(entries, target.subtree, vocab)
-    cmps, objs, rtes = components(program), objects(program), routes(program)
-    progress("analyse: absences, mismatches, paths")
+    parts = description.parts(program, doctrine)
+    cmps, rtes = components(program), routes(program)
+    objs = unique(objects(program) + description.objects(parts))
+    progress("analyse: absences, mismatches, paths, claims")
     abss = absences(program, absence_kb)
-    fnds = mismatches(program, absence_kb)
+    fnds = unique(mismatches(program, absence_kb) + description.findings(parts, doctrine))
     baps = paths(program, rtes, method)
+    rtes, objs = lens.routes(rtes, baps, lens_kb), lens.objects(objs, lens_kb)
+    applied = claims_mod.select(registries, program)
+    clms = claims_mod.claims(program, {"routes": rtes, "absences": abss, "findings": fnds}, applied, rules, kb_dir)
+    cands = unique(description.candidates(program, parts, clms, doctrine))
     return Audit(target=target, sources=sources.source_records(entries, _regions(objs, method) + _dependencies(program)),
                  components=tuple(cmps), objects=tuple(objs), routes=tuple(rtes), absences=tuple(abss),
-                 paths=tuple(baps), findings=tuple(sorted(fnds, key=Record.sort_key)), claims=(), gaps=program.gaps)
-
-
-__all__ = ["run", "SCHEMA_VERSION"]
+                 paths=tuple(baps), findings=tuple(fnds), claims=tuple(unique(clms)), candidates=tuple(cands),
+                 registries=tuple(r.data["target"] for r in applied), gaps=program.gaps)

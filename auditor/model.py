@@ -94,6 +94,8 @@ class Audit:
     paths: tuple[Record, ...]
     findings: tuple[Record, ...]
     claims: tuple[Record, ...] = ()
+    candidates: tuple[Record, ...] = ()  # capability statements no registered claim covers
+    registries: tuple[str, ...] = ()  # the claims registries that applied
     gaps: tuple[Gap, ...] = ()
 
 

@@ -63,7 +63,7 @@ def uses(p: Program, field: str) -> list[Use]:
             chain = member_chain(node)
             if chain and chain[0] == "this":
                 continue  # a class member of the same name is not the record field
-            out.append(Use(field=field, kind=_kind(node), path=m.path, line=node.start_point[0] + 1,
+            out.append(Use(field=field, kind=_kind(node, p.vocab), path=m.path, line=node.start_point[0] + 1,
                            function=m.qualified(enclosing_function(node)), node=node))
         for pat in (n for n in m.nodes("destructure") if text(n) == field):
             out.append(Use(field=field, kind="destructure", path=m.path, line=pat.start_point[0] + 1,
@@ -71,7 +71,7 @@ def uses(p: Program, field: str) -> list[Use]:
     return sorted(out, key=lambda u: (u.path, u.line, u.kind))
 
 
-def _kind(node: ts.Node) -> str:
+def _kind(node: ts.Node, vocab: dict) -> str:
     parent = node.parent
     child = node
     while parent is not None and parent.type in {"as_expression", "satisfies_expression", "non_null_expression", "parenthesized_expression"}:
@@ -89,6 +89,11 @@ def _kind(node: ts.Node) -> str:
         return "copy"
     if parent.type == "subscript_expression" and parent.child_by_field_name("index") == child:
         return "index"
+    if parent.type == "arguments" and parent.named_children and parent.named_children[0] == child:
+        # `m.has(x)`, `m.get(x)`: the key of a keyed collection, as `o[x]` is.
+        fn = parent.parent.child_by_field_name("function") if parent.parent is not None else None
+        if fn is not None and fn.type == "member_expression" and text(fn.child_by_field_name("property")) in vocab["key_methods"]:
+            return "index"
     cur = node
     while cur.parent is not None:
         par = cur.parent

@@ -262,11 +262,26 @@ def write_groups(module: Module, fn: ts.Node, containers: list[Container]) -> li
     for (ckey, _), accesses in sorted(groups.items(), key=lambda kv: kv[0][1]):
         node = anchors[(ckey, _)]
         conditional = node.type == "if_statement"
-        lazy = conditional and any(a.how == "index-assign" for a in accesses) and any(a.how.startswith("[]") for a in accesses)
+        lazy = conditional and any(a.how in {"index-assign", "set"} for a in accesses) and (
+            any(_bucket_write(a.how) for a in accesses) or _bucket_write_follows(node, ckey, containers))
         out.append(WriteGroup(function=name, container=by_key[ckey], node=node,
                               condition=text(strip_casts(node.child_by_field_name("condition"))) if conditional else None,
                               lazy_init=lazy, hows=tuple(a.how for a in accesses)))
     return out
+
+
+def _bucket_write(how: str) -> bool:
+    """A write into a stored entry: `o[k].push(v)` ([]push) or `m.get(k).push(v)` (get().push)."""
+    return how.startswith("[]") or "()." in how
+
+
+def _bucket_write_follows(stmt: ts.Node, ckey: str, containers: list[Container]) -> bool:
+    """`if (!m.has(k)) m.set(k, []); m.get(k).push(v)`: the statement after the guarded creation fills the bucket."""
+    nxt = stmt.next_named_sibling
+    if nxt is None:
+        return False
+    return any(a.node is not None and nxt.start_byte <= a.node.start_byte < nxt.end_byte and _bucket_write(a.how)
+               for c in containers if c.key == ckey for a in c.writes)
 
 
 def _ancestors_until(node: ts.Node, fn: ts.Node):

@@ -12,9 +12,9 @@ from auditor.extract.syntax import call_args, callee_text, text, walk
 from auditor.model import Record
 
 
-def _route(kind, k, summary, anchors, rule, trigger, endpoints, function, **attrs) -> Record:
-    return record("route", "RTE", kind, k, summary, anchors, rule, trigger=trigger,
-                  endpoints=endpoints, function=function, **attrs)
+def _route(kind, k, summary, anchors, rule, trigger, endpoints, **attrs) -> Record:
+    # The route's function and authorities are the lens's business (kb/lens.yaml, analyse/lens.py).
+    return record("route", "RTE", kind, k, summary, anchors, rule, trigger=trigger, endpoints=endpoints, **attrs)
 
 
 def routes(p: Program) -> list[Record]:
@@ -24,7 +24,7 @@ def routes(p: Program) -> list[Record]:
         out.append(_route("launch", key(l.module.name, l.fn_name),
                           f"process launch -> new {l.transport or '?'} -> {text(l.connect.child_by_field_name('function'))}() -> ready log {ready}",
                           [at(l.module.path, l.fn)], "extract.server.launches", "host spawns the process",
-                          ["host", f"CMP:entrypoint:{key(l.module.name, l.fn_name)}"], "admission/dispatch",
+                          ["host", f"CMP:entrypoint:{key(l.module.name, l.fn_name)}"],
                           transport=l.transport, ready_logs=[m for _, m in l.logs]))
         if l.fatal is not None:
             msgs = [text(call_args(n)[0]) if call_args(n) else "" for n in walk(l.fatal)
@@ -32,7 +32,7 @@ def routes(p: Program) -> list[Record]:
             out.append(_route("fatal-exit", key(l.module.name, l.fn_name),
                               f"rejection of `{l.fn_name}()` -> stderr {', '.join(msgs) or '(nothing)'} -> process.exit({l.exit_code}); no retry",
                               [at(l.module.path, l.fatal)], "extract.server.launches", f"`{l.fn_name}()` rejects",
-                              [f"CMP:entrypoint:{key(l.module.name, l.fn_name)}", "stderr", "process exit"], "lineage/recovery",
+                              [f"CMP:entrypoint:{key(l.module.name, l.fn_name)}", "stderr", "process exit"],
                               exit_code=l.exit_code))
     tools_by_binding = {(t.module.path, t.binding): t for t in p.tools if t.binding}
     for h in p.handlers:
@@ -40,6 +40,9 @@ def routes(p: Program) -> list[Record]:
         if h.method.endswith("/list"):
             listed = [t for (path, b), t in tools_by_binding.items() if path == h.module.path and h.fn is not None
                       and any(n.type == "identifier" and text(n) == b for n in walk(h.fn))]
+            # Descriptors written inline in the handler are listed too.
+            listed += [t for t in p.tools if t.module is h.module and h.fn is not None and t not in listed
+                       and h.fn.start_byte <= t.node.start_byte < h.fn.end_byte]
             params = h.fn.child_by_field_name("parameters") if h.fn is not None else None
             static = params is not None and not params.named_children and h.fn is not None
             what = ", ".join(t.name for t in listed) or "(no literal descriptor found)"
@@ -48,7 +51,7 @@ def routes(p: Program) -> list[Record]:
             out.append(_route("list", hkey, f"{h.method} -> returns {'a static' if static else 'a'} descriptor list: {what}"
                               + ("; the handler ignores its request" if static else ""),
                               [at(h.module.path, h.node)], "extract.server.handlers", f"host {h.method} request", ends,
-                              "admission/dispatch", static=static, tools=[t.name for t in listed]))
+                              static=static, tools=[t.name for t in listed]))
     for d in p.dispatches:
         h = d.handler
         target = f"`{d.target_name}`" if d.target_name else "(inline code)"
@@ -57,14 +60,14 @@ def routes(p: Program) -> list[Record]:
         out.append(_route("dispatch", key(h.module.name, d.tool),
                           f"{h.method} -> `{d.subject} === {d.tool!r}` -> {target}",
                           [line(h.module.path, h.node.start_point[0] + 1), at(h.module.path, d.node)],
-                          "extract.server.dispatches", f"host {h.method} with name {d.tool!r}", ends, "admission/dispatch",
+                          "extract.server.dispatches", f"host {h.method} with name {d.tool!r}", ends,
                           tool=d.tool, subject=d.subject, target=d.target_name))
     for fb in p.fallbacks:
         h = fb.handler
         out.append(_route("fallback", key(h.module.name, h.method),
                           f"any other tool name -> {fb.form.replace('-', ' ')}" + (f": {_first_text(fb.node)}" if _first_text(fb.node) else ""),
                           [at(h.module.path, fb.node)], "extract.server.dispatches", f"host {h.method} with an unknown name",
-                          [f"CMP:handler:{key(h.module.name, h.method)}", "host"], "admission/dispatch", form=fb.form))
+                          [f"CMP:handler:{key(h.module.name, h.method)}", "host"], form=fb.form))
     for f in p.flows:
         mk = f.module.name
         for g in f.gates:
@@ -77,7 +80,7 @@ def routes(p: Program) -> list[Record]:
                               + "); a failed predicate throws",
                               [at(f.module.path, g.validator), at(f.module.path, g.call)], "extract.flow.gate",
                               f"every call of `{f.name}`", [f"CMP:method:{key(mk, g.name)}", f"OBJ:record:{key(mk, g.record_type)}" if g.record_type else "record", "thrown Error"],
-                              "check/evidence production", predicates=preds, record_type=g.record_type))
+                              predicates=preds, record_type=g.record_type))
             unchecked = [c for c in g.copies if not c.checked]
             if unchecked:
                 out.append(_route("unchecked-copy", key(mk, g.name),
@@ -86,26 +89,26 @@ def routes(p: Program) -> list[Record]:
                                   + ", ".join(c.field for c in unchecked),
                                   [line(f.module.path, c.line) for c in unchecked], "extract.flow.gate",
                                   f"every call of `{f.name}`", ["input", f"OBJ:record:{key(mk, g.record_type)}" if g.record_type else "record"],
-                                  "retention", fields=[{"field": c.field, "cast": c.cast, "line": c.line} for c in unchecked]))
+                                  fields=[{"field": c.field, "cast": c.cast, "line": c.line} for c in unchecked]))
         for mu in f.mutations:
             out.append(_route("mutate", key(mk, f"{f.name}/{mu.target}"),
                               f"mutation of input field `{mu.target}`: {mu.form}" + (f" when `{mu.condition}`" if mu.condition else ""),
                               [at(f.module.path, mu.node)], "extract.flow.mutations", f"every call of `{f.name}`" + (f" where `{mu.condition}`" if mu.condition else ""),
-                              [f"CMP:method:{key(mk, f.name)}", mu.target], "policy adaptation", form=mu.form, condition=mu.condition))
+                              [f"CMP:method:{key(mk, f.name)}", mu.target], form=mu.form, condition=mu.condition))
         for w in f.writes:
             ops = sorted(set(w.hows))
             cond = f"conditional on `{w.condition}`" if w.condition else "unconditional on every call that reaches it"
             out.append(_route("state-write", key(mk, w.container.key),
                               f"write to `{w.container.key}` ({', '.join(ops)}), {cond}" + ("; lazy bucket creation" if w.lazy_init else ""),
                               [at(f.module.path, w.node)], "extract.flow.write_groups", f"`{f.name}`" + (f" when `{w.condition}`" if w.condition else ""),
-                              [f"CMP:method:{key(mk, f.name)}", f"OBJ:state:{key(mk, w.container.key)}"], "retention",
+                              [f"CMP:method:{key(mk, f.name)}", f"OBJ:state:{key(mk, w.container.key)}"],
                               operations=ops, condition=w.condition, lazy_init=w.lazy_init, writer=f.name))
         for e in f.emits:
             anchors = ([at(f.module.path, e.producer)] if e.producer is not None else []) + [at(f.module.path, e.call)]
             out.append(_route(f"emit-{e.stream}", key(mk, f.name),
                               f"{('render with `' + e.renderer + '` and ') if e.renderer else ''}write `{e.argument[:60]}` to {e.stream}",
                               anchors, "extract.flow.emits", f"`{f.name}`", [f"CMP:method:{key(mk, f.name)}", f"OBJ:{e.stream}:{key(mk, f.name)}", e.stream],
-                              "content transformation", renderer=e.renderer))
+                              renderer=e.renderer))
         for r in f.results:
             if r.kind != "success":
                 continue
@@ -114,7 +117,6 @@ def routes(p: Program) -> list[Record]:
                               f"build and return the success result of `{f.name}`; reads {reads}",
                               [at(f.module.path, r.node)], "extract.flow.results", f"`{f.name}` completes",
                               [f"CMP:method:{key(mk, f.name)}", f"OBJ:result:{key(mk, f.name + ':success')}", "host"],
-                              "retention" if r.reads else "admission/dispatch",
                               reads=[{"container": c, "kind": kind, "how": how} for c, kind, how in r.reads],
                               fields=[{"key": k, "source": v} for k, v in r.fields]))
         for c in f.captures:
@@ -124,7 +126,7 @@ def routes(p: Program) -> list[Record]:
                               + (f"; state is first written at line {c.first_write_line}, and {after} can still throw after it" if after else
                                  "; no state is written before the calls that can throw"),
                               [at(f.module.path, c.node)], "extract.flow.captures", "a throw in the try block",
-                              [f"CMP:method:{key(mk, f.name)}", f"OBJ:result:{key(mk, f.name + ':error')}", "host"], "lineage/recovery",
+                              [f"CMP:method:{key(mk, f.name)}", f"OBJ:result:{key(mk, f.name + ':error')}", "host"],
                               first_write_line=c.first_write_line, throwing_after_write=[{"call": n, "line": ln} for n, ln in c.throwing_after_write]))
     out += _build_routes(p)
     return unique(out)
@@ -185,5 +187,5 @@ def _build_routes(p: Program) -> list[Record]:
         rel = p.entry(doc.path).rel
         out.append(_route("build", rel, f"build {build!r} -> bin {value.get('bin')!r}, files {value.get('files')!r} -> publish {value.get('name')!r} -> host launches: {launch}",
                           anchors, "extract.manifest", "package build and publish", [f"CMP:package:{rel}", "registry", "host configuration"],
-                          "build/distribution", launch_commands=[{"command": c, "args": a, "anchor": line(path, f.line, f.end_line).as_json()} for path, f, c, a in mine]))
+                          launch_commands=[{"command": c, "args": a, "anchor": line(path, f.line, f.end_line).as_json()} for path, f, c, a in mine]))
     return out

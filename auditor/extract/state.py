@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 import tree_sitter as ts
 
 from auditor.extract.program import Module
-from auditor.extract.syntax import callee_text, enclosing_function, lines, member_chain, strip_casts, text
+from auditor.extract.syntax import CAST_TYPES, callee_text, enclosing_function, lines, member_chain, strip_casts, text
 
 COLLECTION_VALUES = frozenset({"array", "object"})
 COLLECTION_CLASSES = frozenset({"Map", "Set", "WeakMap", "WeakSet", "Array", "Object"})
@@ -125,6 +125,17 @@ def classify(ref: ts.Node, vocab: dict) -> tuple[str, str, ts.Node]:
         is_call = call is not None and call.type == "call_expression" and call.child_by_field_name("function") == parent
         if is_call and prop in mutating:
             return "write", prop, call
+        if is_call and prop in vocab["entry_methods"]:
+            # `m.get(k).push(v)`, `m.get(k)!.push(v)`: a write into the stored entry, as `o[k].push(v)` is.
+            entry = call
+            while entry.parent is not None and entry.parent.type in CAST_TYPES:
+                entry = entry.parent
+            outer = entry.parent
+            if outer is not None and outer.type == "member_expression" and outer.child_by_field_name("object") == entry:
+                method = text(outer.child_by_field_name("property"))
+                site = outer.parent
+                if method in mutating and site is not None and site.type == "call_expression" and site.child_by_field_name("function") == outer:
+                    return "write", f"{prop}().{method}", site
         if prop in vocab["metadata_members"]:
             return "metadata-read", prop, parent
         if is_call and prop in vocab["metadata_methods"]:

@@ -32,6 +32,8 @@ def as_dict(audit: Audit) -> dict[str, Any]:
         "paths": [_record(r) for r in audit.paths],
         "findings": [_record(r) for r in audit.findings],
         "claims": [_record(r) for r in audit.claims],
+        "claim_candidates": [_record(r) for r in audit.candidates],
+        "registries": list(audit.registries),
         "coverage": {"gaps": [{"kind": g.kind, "detail": g.detail, "anchor": g.anchor.as_json()} for g in audit.gaps],
                      "complete": not audit.gaps},
     }

@@ -1,0 +1,144 @@
+"""Claims: load the registry, find each quote at the revision (one instance per channel), decide verdicts."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from auditor.analyse import verdicts
+from auditor.errors import AuditorError
+from auditor.extract.facts import Program
+from auditor.kb import _line_of, validate_file
+from auditor.model import Anchor, Record, merge_anchors
+
+# Who reads each channel: the consumer differs, so one quote in two channels is two claims.
+CONSUMERS = {"tool-description": "host LLM (the tool description is placed in its context)",
+             "readme": "human operator deciding to install or configure the server",
+             "manifest": "human operator or registry browsing the package"}
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Channel:
+    name: str  # tool-description:<tool> | readme:<rel> | manifest:<rel>
+    kind: str
+    path: str
+    data: bytes
+    start: int  # byte span of the channel inside the file
+    end: int
+    sections: tuple[tuple[int, str], ...]  # (line, section title), ascending
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Registry:
+    path: Path
+    data: dict
+    lines: dict[tuple[int, int], int]  # (claim index, quote index) -> line in the registry file
+
+
+def load_registries(kb_dir: Path) -> list[Registry]:
+    out = []
+    for path in sorted((kb_dir / "claims").glob("*.yaml")):
+        data, problems = validate_file(path, "claims", kb_dir)
+        if problems:
+            more = f" (and {len(problems) - 1} more; run `auditor check-kb`)" if len(problems) > 1 else ""
+            raise AuditorError(str(problems[0]) + more)
+        node = yaml.compose(path.read_text(encoding="utf-8"))
+        lines = {(i, j): _line_of(node, ["claims", i, "quotes", j])
+                 for i, c in enumerate(data["claims"]) for j in range(len(c["quotes"]))}
+        out.append(Registry(path=path, data=data, lines=lines))
+    return out
+
+
+def select(registries: list[Registry], p: Program) -> list[Registry]:
+    packages = {(d.value or {}).get("name") for d in p.manifests() if isinstance(d.value, dict)}
+    servers = {s.info.get("name") for s in p.servers}
+    return [r for r in registries if packages & set(r.data["applies_to"].get("packages", []))
+            or servers & set(r.data["applies_to"].get("servers", []))]
+
+
+def channels(p: Program) -> list[Channel]:
+    out = []
+    for t in p.tools:
+        if t.description_node is None:
+            continue
+        data = p.entry(t.module.path).file.data
+        first = t.description_node.start_point[0] + 1
+        desc_lines = (t.description or "").splitlines()
+        sections = tuple((first + i, ln.strip().rstrip(":")) for i, ln in enumerate(desc_lines)
+                         if ln.strip().endswith(":") and not re.match(r"\s*([-*•]|\d+[.)])", ln))
+        out.append(Channel(name=f"tool-description:{t.name}", kind="tool-description", path=t.module.path, data=data,
+                           start=t.description_node.start_byte, end=t.description_node.end_byte,
+                           sections=((first, "opening"),) + sections))
+    for path, doc in sorted(p.docs.items()):
+        e = p.entry(path)
+        if e is None or e.context:
+            continue
+        out.append(Channel(name=f"readme:{e.rel}", kind="readme", path=path, data=e.file.data, start=0, end=len(e.file.data),
+                           sections=((1, "opening"),) + tuple((h.line, h.text) for h in doc.headings)))
+    for doc in p.manifests():
+        e = p.entry(doc.path)
+        out.append(Channel(name=f"manifest:{e.rel}", kind="manifest", path=doc.path, data=e.file.data, start=0,
+                           end=len(e.file.data), sections=((1, "package.json"),)))
+    return out
+
+
+def _pattern(quote: str) -> re.Pattern:
+    words = [re.escape(w.encode("utf-8")) for w in quote.split()]
+    return re.compile(rb"\s+".join(words))
+
+
+def find(channel: Channel, quote: str) -> list[Anchor]:
+    out = []
+    for m in _pattern(quote).finditer(channel.data, channel.start, channel.end):
+        start = channel.data.count(b"\n", 0, m.start()) + 1
+        end = start + channel.data.count(b"\n", m.start(), m.end())
+        out.append(Anchor(path=channel.path, start_line=start, end_line=end))
+    return out
+
+
+def section_of(channel: Channel, line: int) -> str:
+    title = ""
+    for ln, text in channel.sections:
+        if ln <= line:
+            title = text
+    return title
+
+
+def claims(p: Program, audit_records: dict, registries: list[Registry], rules: dict, kb_dir: Path) -> list[Record]:
+    out: list[Record] = []
+    chans = channels(p)
+    facts = verdicts.Facts.build(p, audit_records)
+    for reg in registries:
+        rel_reg = f"kb/{reg.path.relative_to(kb_dir).as_posix()}" if reg.path.is_relative_to(kb_dir) else str(reg.path)
+        for i, c in enumerate(reg.data["claims"]):
+            allowed = set(c.get("channels") or CONSUMERS)
+            found: dict[str, tuple[Channel, list[tuple[str, Anchor]]]] = {}
+            for j, quote in enumerate(c["quotes"]):
+                for ch in chans:
+                    if ch.kind in allowed:
+                        for a in find(ch, quote):
+                            found.setdefault(ch.name, (ch, []))[1].append((quote, a))
+            verdict, cited, mismatch = verdicts.decide(c, facts, rules)
+            base = {"seed": c.get("seed"), "voice": c["voice"], "operations": c["operations"],
+                    "registry": f"{rel_reg}:{reg.lines[(i, 0)]}", "registry_target": reg.data["target"]}
+            if not found:
+                out.append(Record(category="claim", id=f"CLM:{c['id']}@stale", kind="stale",
+                                  summary=f"stale claim: none of its quotes is found at this revision ({' / '.join(c['quotes'])})",
+                                  anchors=(Anchor(path=rel_reg, start_line=reg.lines[(i, 0)], end_line=reg.lines[(i, 0)]),),
+                                  rule="analyse.claims.find", attrs={**base, "quote": " / ".join(c["quotes"]), "channel": None,
+                                                                     "verdict": "stale", "routes": [], "mismatch": "quote not found in any channel"}))
+                continue
+            for name, (ch, hits) in sorted(found.items()):
+                quotes = sorted({q for q, _ in hits}, key=c["quotes"].index)
+                anchors = merge_anchors(a for _, a in hits)
+                section = section_of(ch, anchors[0].start_line)
+                out.append(Record(category="claim", id=f"CLM:{c['id']}@{name}", kind=" + ".join(c["operations"]),
+                                  summary=f"{' / '.join(repr(q) for q in quotes)} ({ch.kind}, {section}): {verdict}",
+                                  anchors=anchors, rule=f"{rel_reg}#{c['id']}",
+                                  attrs={**base, "quote": " / ".join(quotes), "channel": name, "section": section,
+                                         "consumer": CONSUMERS[ch.kind], "verdict": verdict, "routes": cited,
+                                         "mismatch": mismatch, **({"tool": c["tool"]} if "tool" in c else {})}))
+    return out
