@@ -70,4 +70,5 @@ def run(target: Target, kb_dir: Path, progress: Callable[[str], None] = lambda _
     return Audit(target=target, sources=sources.source_records(entries, _regions(objs, method) + _dependencies(program)),
                  components=tuple(cmps), objects=tuple(objs), routes=tuple(rtes), absences=tuple(abss),
                  paths=tuple(baps), findings=tuple(fnds), claims=tuple(unique(clms)), candidates=tuple(cands),
-                 registries=tuple(r.data["target"] for r in applied), gaps=program.gaps)
+                 registries=tuple(r.data["target"] for r in applied), gaps=program.gaps,
+                 method={"external": method["external"], "anti_conflation": method["anti_conflation"]})

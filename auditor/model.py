@@ -96,6 +96,7 @@ class Audit:
     claims: tuple[Record, ...] = ()
     candidates: tuple[Record, ...] = ()  # capability statements no registered claim covers
     registries: tuple[str, ...] = ()  # the claims registries that applied
+    method: Mapping[str, Any] = field(default_factory=dict)  # kb/method.yaml excerpts the reports state
     gaps: tuple[Gap, ...] = ()
 
 

@@ -40,7 +40,7 @@ def _git_out(repo: Path, *args: str) -> str:
     if proc.returncode != 0:
         msg = proc.stderr.decode("utf-8", "replace").strip().splitlines()
         raise AuditorError(f"{repo}: git {' '.join(args)} failed: {msg[-1] if msg else 'no message'}")
-    return proc.stdout.decode("utf-8")
+    return proc.stdout.decode("utf-8", "backslashreplace")  # file names and subjects need not be UTF-8
 
 
 def read_blobs(repo: Path, blobs: list[str]) -> dict[str, bytes]:
@@ -165,7 +165,8 @@ def _read_tarball(data: bytes, spec: str) -> tuple[SourceFile, ...]:
             if not member.isfile() or member.size > MAX_FILE_BYTES:
                 continue
             name = member.name.split("/", 1)[1] if "/" in member.name else member.name
-            name = posixpath.normpath(name)
+            # tarfile gives undecodable name bytes as surrogates, which no report can encode: escape them.
+            name = posixpath.normpath(name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace"))
             if name.startswith("..") or name.startswith("/"):
                 continue
             body = tar.extractfile(member).read()

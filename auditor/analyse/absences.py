@@ -227,8 +227,10 @@ PROBES = {"effects": _effects, "state-content-reads": _state_reads, "unconsumed-
 
 def absences(p: Program, kb: dict) -> list[Record]:
     out = []
-    files = [e.file.path for e in p.entries if not e.context]
+    every = [e.file.path for e in p.entries if not e.context]
+    code = [m.path for m in p.modules]
     for probe in kb["probes"]:
+        files = every if probe["probe"] == "tests" else code
         evaluate = PROBES[probe["probe"]]  # the schema's enum guarantees the key
         hits, evidence, query, detail, notes = evaluate(p, probe)
         holds = notes.pop("holds", not hits)
@@ -237,7 +239,7 @@ def absences(p: Program, kb: dict) -> list[Record]:
                    + "; ".join(sorted({h for _, h in hits})[:5]) if hits else detail) + ")")
         anchors = evidence if holds else [a for a, _ in hits]
         if not anchors:
-            anchors = [Anchor(path=f, start_line=1, end_line=1) for f in files[:1]]
+            anchors = [Anchor(path=f, start_line=1, end_line=1) for f in (files or every)[:1]]
         out.append(record("absence", "ABS", probe["probe"], probe["id"], summary, anchors, f"kb/absences.yaml#{probe['id']}",
                           status="holds" if holds else "does not hold", title=probe["title"],
                           boundary={"files": files, "query": query}, prevents=probe["prevents"],

@@ -89,7 +89,7 @@ def _kind(node: ts.Node, vocab: dict) -> str:
         return "copy"
     if parent.type == "subscript_expression" and parent.child_by_field_name("index") == child:
         return "index"
-    if parent.type == "arguments" and parent.named_children and parent.named_children[0] == child:
+    if parent.type == "arguments" and [c for c in parent.named_children if c.type != "comment"][:1] == [child]:
         # `m.has(x)`, `m.get(x)`: the key of a keyed collection, as `o[x]` is.
         fn = parent.parent.child_by_field_name("function") if parent.parent is not None else None
         if fn is not None and fn.type == "member_expression" and text(fn.child_by_field_name("property")) in vocab["key_methods"]:

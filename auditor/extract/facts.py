@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import tree_sitter as ts
 
@@ -62,6 +62,9 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict) -> Program:
         lang = parse.language_for(path)
         if lang == "json":
             jsons[path] = read_json(path, e.file.data)
+            if not e.context and e.rel.split("/")[-1] == "package.json":
+                jsons[path], bad = _checked_manifest(jsons[path])
+                gaps += bad
         elif lang is not None and e.layer in {"implementation", "test"} and not e.context:
             tree = parse.parse(e.file.data, lang)
             for start, end, what in parse.error_regions(tree):
@@ -97,6 +100,29 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict) -> Program:
                    servers=tuple(servers), handlers=tuple(handlers), tools=tuple(tools), dispatches=tuple(dispatches),
                    fallbacks=tuple(fallbacks), launches=tuple(launches), containers=tuple(containers),
                    flows=tuple(flows))
+
+
+# package.json fields the extractors read, with the JSON type npm gives them; a field of another
+# type is dropped (a coverage gap) so that no extractor meets a shape it does not expect.
+_MANIFEST_FIELDS = {"name": str, "version": str, "description": str, "main": str, "bin": (str, dict),
+                    "files": list, "scripts": dict, "dependencies": dict}
+
+
+def _checked_manifest(doc: JsonDoc) -> tuple[JsonDoc, list[Gap]]:
+    whole = Anchor(path=doc.path, start_line=1, end_line=max(doc.total_lines, 1))
+    if not isinstance(doc.value, dict):
+        what = "not valid JSON" if doc.value is None else "not a JSON object"
+        return replace(doc, value={}), [Gap(kind="parse", detail=f"{what}: package manifest not analysed", anchor=whole)]
+    value, gaps = dict(doc.value), []
+    for key, kind in _MANIFEST_FIELDS.items():
+        v = value.get(key)
+        items = v.values() if isinstance(v, dict) else v if isinstance(v, list) else ()
+        if v is not None and (not isinstance(v, kind) or not all(isinstance(x, str) for x in items)):
+            del value[key]
+            start, end = doc.keys.get(key, (1, 1))
+            gaps.append(Gap(kind="manifest", detail=f"package.json field {key!r} has an unexpected type; not analysed",
+                            anchor=Anchor(path=doc.path, start_line=start, end_line=end)))
+    return replace(doc, value=value), gaps
 
 
 def _trace(m: program.Module, fn: ts.Node, containers: list[state.Container], vocab: dict) -> FunctionFlow:

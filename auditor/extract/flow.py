@@ -149,8 +149,9 @@ def _throws(node: ts.Node | None) -> ts.Node | None:
         return None
     if node.type == "throw_statement":
         return node
-    if node.type == "statement_block" and node.named_children and node.named_children[0].type == "throw_statement":
-        return node.named_children[0]
+    stmts = [c for c in node.named_children if c.type != "comment"] if node.type == "statement_block" else []
+    if stmts and stmts[0].type == "throw_statement":
+        return stmts[0]
     return None
 
 
@@ -278,6 +279,8 @@ def _bucket_write(how: str) -> bool:
 def _bucket_write_follows(stmt: ts.Node, ckey: str, containers: list[Container]) -> bool:
     """`if (!m.has(k)) m.set(k, []); m.get(k).push(v)`: the statement after the guarded creation fills the bucket."""
     nxt = stmt.next_named_sibling
+    while nxt is not None and nxt.type == "comment":
+        nxt = nxt.next_named_sibling
     if nxt is None:
         return False
     return any(a.node is not None and nxt.start_byte <= a.node.start_byte < nxt.end_byte and _bucket_write(a.how)

@@ -24,7 +24,7 @@ def routes(p: Program) -> list[Record]:
         out.append(_route("launch", key(l.module.name, l.fn_name),
                           f"process launch -> new {l.transport or '?'} -> {text(l.connect.child_by_field_name('function'))}() -> ready log {ready}",
                           [at(l.module.path, l.fn)], "extract.server.launches", "host spawns the process",
-                          ["host", f"CMP:entrypoint:{key(l.module.name, l.fn_name)}"],
+                          ["host", f"CMP:entrypoint:{key(l.module.name, l.fn_name)}"] + ([f"OBJ:stderr:{key(l.module.name, l.fn_name)}"] if l.logs else []),
                           transport=l.transport, ready_logs=[m for _, m in l.logs]))
         if l.fatal is not None:
             msgs = [text(call_args(n)[0]) if call_args(n) else "" for n in walk(l.fatal)
@@ -67,7 +67,9 @@ def routes(p: Program) -> list[Record]:
         out.append(_route("fallback", key(h.module.name, h.method),
                           f"any other tool name -> {fb.form.replace('-', ' ')}" + (f": {_first_text(fb.node)}" if _first_text(fb.node) else ""),
                           [at(h.module.path, fb.node)], "extract.server.dispatches", f"host {h.method} with an unknown name",
-                          [f"CMP:handler:{key(h.module.name, h.method)}", "host"], form=fb.form))
+                          [f"CMP:handler:{key(h.module.name, h.method)}"]
+                          + ([f"OBJ:result:{key(h.module.name, h.module.qualified(h.fn) + ':error')}"] if fb.form == "error-result" else [])
+                          + ["host"], form=fb.form))
     for f in p.flows:
         mk = f.module.name
         for g in f.gates:

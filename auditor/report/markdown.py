@@ -1,0 +1,74 @@
+"""Markdown reports from Jinja templates. Pure: render(audit) -> str; audited text escaped by filters."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+import jinja2
+
+from auditor.model import Anchor, Audit
+from auditor.report import views
+
+_SPECIAL = re.compile(r"([\\`*_\[\]<>|~])")
+_ENTITY = re.compile(r"&(?=#?[A-Za-z0-9]+;)")
+
+
+def md(value) -> str:
+    """Escape untrusted text for a Markdown table cell or paragraph: no markup, no HTML, one line."""
+    text = " ".join(str(value if value is not None else "").split())
+    text = _ENTITY.sub("&amp;", text)
+    return _SPECIAL.sub(lambda m: {"<": "&lt;", ">": "&gt;"}.get(m.group(1), "\\" + m.group(1)), text)
+
+
+def code(value) -> str:
+    """An inline code span that survives any content, table pipes included."""
+    text = " ".join(str(value if value is not None else "").split())
+    if not text:
+        return ""
+    fence = "`" * (max((len(r) for r in re.findall(r"`+", text)), default=0) + 1)
+    text = text.replace("|", "\\|")
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def anchors(values) -> str:
+    out = []
+    for a in values:
+        a = a if isinstance(a, Anchor) else Anchor(**a)
+        out.append(code(str(a)))
+    return ", ".join(out)
+
+
+def heading(text: str, level: int = 2) -> str:
+    return "#" * level + " " + md(text)
+
+
+@lru_cache(maxsize=None)
+def _env() -> jinja2.Environment:
+    env = jinja2.Environment(loader=jinja2.PackageLoader("auditor.report", "templates"), undefined=jinja2.StrictUndefined,
+                             autoescape=False, keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True)
+    env.filters.update(md=md, code=code, anchors=anchors, heading=heading)
+    return env
+
+
+def _render(template: str, context: dict) -> str:
+    text = _env().get_template(template).render(**context)
+    return re.sub(r"\n{3,}", "\n\n", text).rstrip("\n") + "\n"
+
+
+def evidence_packet(audit: Audit) -> str:
+    return _render("evidence-packet.md.jinja", views.packet(audit))
+
+
+def runtime_baseline(audit: Audit) -> str:
+    return _render("runtime-baseline.md.jinja", views.baseline(audit))
+
+
+def epistemic_ledger(audit: Audit) -> str:
+    return _render("epistemic-ledger.md.jinja", views.ledger(audit))
+
+
+# coupling: cli._renderers maps --format md/all through this table.
+RENDERERS = {"evidence-packet.md": evidence_packet, "runtime-baseline.md": runtime_baseline,
+             "epistemic-ledger.md": epistemic_ledger}
