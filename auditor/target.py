@@ -67,6 +67,9 @@ def open_git(repo: str, revision: str, subtree: str = "") -> Target:
     probe = _git(path, "rev-parse", "--git-dir")
     if probe.returncode != 0:
         raise AuditorError(f"{repo}: not a git repository")
+    inner = _git_out(path, "rev-parse", "--show-prefix").strip().rstrip("/")
+    if inner:  # git would silently read the enclosing repository's whole tree
+        raise AuditorError(f"{repo}: a folder inside a repository, not its top; give the repository with --subtree {inner}")
     proc = _git(path, "rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}")
     if proc.returncode != 0 or not proc.stdout.strip():
         raise AuditorError(f"{repo}: unknown revision {revision!r}")

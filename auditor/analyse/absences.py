@@ -89,6 +89,12 @@ def _unconsumed(p: Program, probe: dict):
                 evidence += [Anchor(path=u.path, start_line=u.line, end_line=u.line) for u in us]
                 evidence += _schema_lines(p, f["name"]) + _prose_lines(p, f["name"])
     # The absence here is "a consumer of these fields": it holds only when such fields exist.
+    whole = [(c, a) for c in p.containers for a in c.accesses if a.kind == "content-read"]
+    if unconsumed and whole:
+        # Stored records are read back whole somewhere: a field-level consumer cannot be ruled out.
+        notes.update(fields=[], holds=False)
+        return [], evidence, "every read of each field of the validated record types, and whole-record reads of state", \
+            f"stored records are read back whole ({', '.join(sorted({c.key for c, _ in whole}))}), so no field can be shown to lack a consumer", notes
     notes["fields"] = unconsumed
     notes["holds"] = bool(unconsumed)
     holds_text = ", ".join(unconsumed) if unconsumed else "(none: every field has a consumer)"
@@ -137,7 +143,9 @@ def _content_evaluator(p: Program, probe: dict):
     validators = _gate_validators(p)
     methods = set(probe.get("search", {}).get("methods", []))
     hits, evidence = [], []
-    content = [f for fs in record_fields(p).values() for f in fs if f["type"] == "string" and not f["optional"]]
+    from_input = {c.field for f in p.flows for g in f.gates for c in g.copies}
+    content = [f for fs in record_fields(p).values() for f in fs
+               if f["type"] == "string" and not f["optional"] and f["name"] in from_input]
     for f in content:
         for u in uses(p, f["name"]):
             parent = u.node.parent
@@ -239,7 +247,9 @@ def absences(p: Program, kb: dict) -> list[Record]:
                    + "; ".join(sorted({h for _, h in hits})[:5]) if hits else detail) + ")")
         anchors = evidence if holds else [a for a, _ in hits]
         if not anchors:
-            anchors = [Anchor(path=f, start_line=1, end_line=1) for f in (files or every)[:1]]
+            # Nothing found and no evidence site: anchor the boundary searched, each file whole (never a
+            # line-1 placeholder, which would point at unrelated text and not move with the code).
+            anchors = [Anchor(path=f, start_line=1, end_line=max(p.entry(f).lines, 1)) for f in (files or every)]
         out.append(record("absence", "ABS", probe["probe"], probe["id"], summary, anchors, f"kb/absences.yaml#{probe['id']}",
                           status="holds" if holds else "does not hold", title=probe["title"],
                           boundary={"files": files, "query": query}, prevents=probe["prevents"],

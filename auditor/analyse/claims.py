@@ -20,6 +20,9 @@ CONSUMERS = {"tool-description": "host LLM (the tool description is placed in it
              "manifest": "human operator or registry browsing the package"}
 
 
+_HTML_COMMENT = re.compile(rb"<!--.*?-->", re.S)
+
+
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Channel:
     name: str  # tool-description:<tool> | readme:<rel> | manifest:<rel>
@@ -76,7 +79,9 @@ def channels(p: Program) -> list[Channel]:
         e = p.entry(path)
         if e is None or e.context:
             continue
-        out.append(Channel(name=f"readme:{e.rel}", kind="readme", path=path, data=e.file.data, start=0, end=len(e.file.data),
+        # HTML comments are not shown to readers: blank them (keeping line breaks) before searching.
+        shown = _HTML_COMMENT.sub(lambda m: re.sub(rb"[^\n]", b" ", m.group(0)), e.file.data)
+        out.append(Channel(name=f"readme:{e.rel}", kind="readme", path=path, data=shown, start=0, end=len(shown),
                            sections=((1, "opening"),) + tuple((h.line, h.text) for h in doc.headings)))
     for doc in p.manifests():
         e = p.entry(doc.path)

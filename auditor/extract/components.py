@@ -70,6 +70,11 @@ def _role(meth, fl) -> str:
     returns = [strip_casts(n.named_children[0]) for n in walk(meth) if n.type == "return_statement" and n.named_children]
     if rtype in {"string", "Promise<string>"} or (returns and all(r is not None and r.type in {"template_string", "string", "binary_expression"} for r in returns)):
         return "rendering (builds text)"
-    if fl is not None and (fl.writes or fl.results or fl.gates):
-        return "orchestration (validation, state writes and response construction)"
+    if fl is not None:
+        does = [name for name, present in (("validation", fl.gates), ("state writes", fl.writes),
+                                           ("response construction", fl.results)) if present]
+        if len(does) > 1:
+            return f"orchestration ({', '.join(does)})"
+        if does:
+            return does[0]
     return "helper"

@@ -94,6 +94,8 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict) -> Program:
                 dispatches += ds
                 fallbacks += fs
                 roots += [d.target for d in ds if d.target is not None]
+        # Launch functions are roots too: state loaded or written at startup is traced like tool code.
+        roots += [l.fn for l in launches if l.module is m and l.fn is not None]
         for fn in flow.reachable(m, roots):
             flows.append(_trace(m, fn, cs, vocab))
     return Program(entries=entries, modules=tuple(modules), jsons=jsons, docs=docs, gaps=tuple(gaps), vocab=vocab,

@@ -351,7 +351,8 @@ def results(module: Module, fn: ts.Node, containers: list[Container]) -> list[Re
             continue
         in_catch = enclosing(node, {"catch_clause"}) is not None and _stmt_in(fn, enclosing(node, {"catch_clause"}))
         is_error = "isError" in pairs and text(pair_value(pairs["isError"])) != "false"
-        reads = tuple(sorted({v for n in walk(obj) for k, v in sites.items() if k == (n.start_byte, n.end_byte)}))
+        reads = tuple(sorted({sites[(n.start_byte, n.end_byte)] for src in _sources(fn, obj) for n in walk(src)
+                              if (n.start_byte, n.end_byte) in sites}))
         fields: list[tuple[str, str]] = []
         for n in walk(obj):
             if n.type == "call_expression" and callee_text(n) == "JSON.stringify" and call_args(n):
@@ -360,6 +361,21 @@ def results(module: Module, fn: ts.Node, containers: list[Container]) -> list[Re
                 break
         out.append(Result(function=name, node=node, kind="error" if is_error or in_catch else "success",
                           in_catch=in_catch, fields=tuple(fields), reads=reads))
+    return out
+
+
+def _sources(fn: ts.Node, expr: ts.Node, depth: int = 3) -> list[ts.Node]:
+    """`expr` plus the initializers of the local variables it uses, transitively: a result built
+    from `const text = lines.join(...)` reads what `lines` read."""
+    decls = {text(d.child_by_field_name("name")): d.child_by_field_name("value") for d in walk(fn)
+             if d.type == "variable_declarator" and d.child_by_field_name("value") is not None
+             and enclosing_function(d) == fn}
+    out, todo, seen = [expr], [expr], set()
+    for _ in range(depth):
+        names = {text(n) for e in todo for n in walk(e) if n.type == "identifier"} - seen
+        seen |= names
+        todo = [decls[n] for n in sorted(names) if n in decls]
+        out += todo
     return out
 
 

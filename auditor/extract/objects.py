@@ -85,11 +85,6 @@ def objects(p: Program) -> list[Record]:
             out.append(record("object", "OBJ", e.stream, key(f.module.name, f.name),
                               f"text written to {e.stream} by `{f.name}`: {what}", anchors, "extract.flow.emits",
                               argument=e.argument, renderer=e.renderer))
-    for l in p.launches:
-        for call, message in l.logs:
-            out.append(record("object", "OBJ", "stderr", key(l.module.name, l.fn_name),
-                              f"text written by `{l.fn_name}`: {message[:80]!r}", [at(l.module.path, call)], "extract.server.launches",
-                              argument=message))
     for path, doc in sorted(p.docs.items()):
         entry = p.entry(path)
         if entry is None or entry.context:

@@ -100,7 +100,7 @@ def routes(p: Program) -> list[Record]:
         for w in f.writes:
             ops = sorted(set(w.hows))
             cond = f"conditional on `{w.condition}`" if w.condition else "unconditional on every call that reaches it"
-            out.append(_route("state-write", key(mk, w.container.key),
+            out.append(_route("state-write", key(mk, f"{w.container.key}@{f.name.rsplit('.', 1)[-1]}"),
                               f"write to `{w.container.key}` ({', '.join(ops)}), {cond}" + ("; lazy bucket creation" if w.lazy_init else ""),
                               [at(f.module.path, w.node)], "extract.flow.write_groups", f"`{f.name}`" + (f" when `{w.condition}`" if w.condition else ""),
                               [f"CMP:method:{key(mk, f.name)}", f"OBJ:state:{key(mk, w.container.key)}"],

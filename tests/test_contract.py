@@ -1,0 +1,190 @@
+"""audit.json as a contract: coverage gaps instead of failures, byte-identical output, ids that do
+not depend on line numbers, and --check drift detection."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from contract_helpers import anchors_in, audit, cli, commit, init_repo, ledger_files, proc, records
+
+BROKEN_TS = """export function fine(a: number): number {
+  return a + 1;
+}
+export const half = (n: number) => n / ;
+export const after = 2;
+"""
+BROKEN_LINE = 4
+NOT_UTF8 = b"plain line\ncaf\xe9 in latin-1\n\xff\xfe\n"
+
+
+def test_invalid_utf8_and_syntax_error_are_coverage_gaps(tmp_path):
+    repo = tmp_path / "repo"
+    files = {**ledger_files("srv/"), "srv/broken.ts": BROKEN_TS, "srv/notes.txt": NOT_UTF8}
+    init_repo(repo, files)
+    result = cli("audit", repo, "--subtree", "srv", "--out", tmp_path / "out", "--format", "json")
+    assert result.exit_code == 0, result.stderr
+    doc = json.loads((tmp_path / "out" / "audit.json").read_text(encoding="utf-8"))
+    cov = doc["coverage"]
+    assert cov["complete"] is False
+    by_path: dict[str, list[dict]] = {}
+    for gap in cov["gaps"]:
+        assert set(gap) >= {"kind", "detail", "anchor"}
+        by_path.setdefault(gap["anchor"]["path"], []).append(gap)
+    assert set(by_path) == {"srv/broken.ts", "srv/notes.txt"}
+    (enc,) = by_path["srv/notes.txt"]
+    assert enc["kind"] == "encoding"
+    assert enc["anchor"]["start_line"] >= 1 and enc["anchor"]["end_line"] >= enc["anchor"]["start_line"]
+    parse_gaps = by_path["srv/broken.ts"]
+    assert all(g["kind"] == "parse" for g in parse_gaps)
+    # The gap is anchored on the broken line, not on the whole file.
+    assert any(g["anchor"]["start_line"] <= BROKEN_LINE <= g["anchor"]["end_line"] for g in parse_gaps)
+    assert all(g["anchor"]["end_line"] <= BROKEN_TS.count("\n") for g in parse_gaps)
+    assert not any(g["anchor"]["start_line"] < BROKEN_LINE - 1 for g in parse_gaps)
+    # The file is still registered, and flagged as not UTF-8.
+    sources = {s["id"]: s for s in doc["sources"]}
+    assert sources["SRC:srv/notes.txt"]["utf8"] is False
+    assert sources["SRC:srv/broken.ts"]["utf8"] is True
+    # The rest of the server is still audited.
+    assert any(r["kind"] == "dispatch" and r["tool"] == "record_entry" for r in doc["routes"])
+    # Gaps are reported on stderr too, with their anchors.
+    assert "srv/broken.ts:" in result.stderr and "srv/notes.txt:1" in result.stderr
+
+
+def test_clean_server_is_complete(tmp_path):
+    repo = tmp_path / "repo"
+    init_repo(repo, ledger_files())
+    cov = audit(repo, tmp_path / "out")["coverage"]
+    assert cov == {"gaps": [], "complete": True}
+
+
+def test_two_runs_are_byte_identical(tmp_path):
+    """Separate processes with different hash seeds: set or dict ordering must not leak into the output."""
+    repo = tmp_path / "repo"
+    init_repo(repo, {**ledger_files("srv/"), "srv/broken.ts": BROKEN_TS, "srv/notes.txt": NOT_UTF8})
+    bodies = []
+    for seed in ("1", "2"):
+        out = tmp_path / f"out-{seed}"
+        result = proc("audit", repo, "--subtree", "srv", "--out", out, "--format", "json", "-q",
+                      env={"PYTHONHASHSEED": seed})
+        assert result.returncode == 0, result.stderr
+        assert result.stderr == ""  # -q
+        bodies.append((out / "audit.json").read_bytes())
+    assert bodies[0] == bodies[1]
+    assert bodies[0].endswith(b"\n")
+
+
+PREFIX = "// inserted line 1\n\n/* inserted line 3 */\n"
+
+
+@pytest.fixture(scope="module")
+def shifted(tmp_path_factory) -> tuple[dict, dict, int]:
+    """The ledger at two revisions: the second inserts 3 comment/blank lines at the top of index.ts."""
+    base = tmp_path_factory.mktemp("shift")
+    repo = base / "repo"
+    files = ledger_files("srv/")
+    first = init_repo(repo, files)
+    second = commit(repo, {"srv/index.ts": PREFIX + files["srv/index.ts"]}, "three lines on top")
+    old = audit(repo, base / "o1", "--revision", first, "--subtree", "srv")
+    new = audit(repo, base / "o2", "--revision", second, "--subtree", "srv")
+    return old, new, len(files["srv/index.ts"].splitlines())
+
+
+def test_ids_do_not_depend_on_lines(shifted):
+    old, new, _ = shifted
+    old_ids = [r["id"] for r in records(old)]
+    new_ids = [r["id"] for r in records(new)]
+    assert len(old_ids) == len(set(old_ids)), "ids must be unique"
+    assert sorted(old_ids) == sorted(new_ids)
+    assert len(old_ids) > 30  # the ledger yields components, routes, absences, paths and findings
+
+
+def test_anchors_in_index_ts_move_down_by_three(shifted):
+    old, new, lines = shifted
+    new_by_id = {r["id"]: r for r in records(new)}
+    moved = 0
+    for rec in records(old):
+        before, after = anchors_in(rec), anchors_in(new_by_id[rec["id"]])
+        assert len(before) == len(after), rec["id"]
+        for a, b in zip(before, after):
+            assert a["path"] == b["path"], rec["id"]
+            if a["path"] != "srv/index.ts":
+                assert a == b, rec["id"]
+            elif (a["start_line"], a["end_line"]) == (1, lines):
+                # The span of the whole file (the source register entry) grows by the 3 lines.
+                assert (b["start_line"], b["end_line"]) == (1, lines + 3), rec["id"]
+            else:
+                assert (b["start_line"], b["end_line"]) == (a["start_line"] + 3, a["end_line"] + 3), rec["id"]
+                moved += 1
+    assert moved > 30
+
+
+def test_line_numbers_inside_records_move_too(shifted):
+    """Line numbers carried as attributes (predicates, calls, first write) refer to index.ts here."""
+    old, new, _ = shifted
+    new_by_id = {r["id"]: r for r in records(new)}
+
+    def lines_in(value, key=""):
+        if isinstance(value, dict):
+            return [x for k, v in value.items() if k not in {"anchors", "anchor"} for x in lines_in(v, k)]
+        if isinstance(value, list):
+            return [x for v in value for x in lines_in(v, key)]
+        return [value] if (key == "line" or key.endswith("_line")) and isinstance(value, int) else []
+
+    seen = 0
+    for rec in records(old):
+        if not rec["id"].startswith(("RTE:", "FND:")):
+            continue
+        a, b = lines_in(rec), lines_in(new_by_id[rec["id"]])
+        assert [x + 3 for x in a] == b, rec["id"]
+        seen += len(a)
+    assert seen > 0
+
+
+def test_coverage_gaps_move_with_their_lines(tmp_path):
+    repo = tmp_path / "repo"
+    first = init_repo(repo, {"index.ts": BROKEN_TS})
+    second = commit(repo, {"index.ts": PREFIX + BROKEN_TS}, "shift")
+    g1 = audit(repo, tmp_path / "o1", "--revision", first)["coverage"]["gaps"]
+    g2 = audit(repo, tmp_path / "o2", "--revision", second)["coverage"]["gaps"]
+    assert g1 and len(g1) == len(g2)
+    for a, b in zip(g1, g2):
+        assert b["anchor"]["start_line"] == a["anchor"]["start_line"] + 3
+        assert b["anchor"]["end_line"] == a["anchor"]["end_line"] + 3
+
+
+def test_check_detects_drift(tmp_path):
+    repo = tmp_path / "repo"
+    init_repo(repo, ledger_files())
+    out = tmp_path / "out"
+    args = ("audit", repo, "--out", out, "--format", "json", "-q")
+    assert cli(*args).exit_code == 0
+    report = out / "audit.json"
+    body = report.read_text(encoding="utf-8")
+
+    clean = cli(*args, "--check")
+    assert clean.exit_code == 0, clean.stderr
+    assert clean.stderr == ""
+
+    doc = json.loads(body)
+    doc["routes"][0]["summary"] += " (edited by hand)"
+    edited = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    report.write_text(edited, encoding="utf-8")
+    drift = cli(*args, "--check")
+    assert drift.exit_code == 1
+    assert "audit.json" in drift.stderr and "Traceback" not in drift.stderr
+    assert report.read_text(encoding="utf-8") == edited, "--check must not rewrite the report"
+
+    report.write_text(body, encoding="utf-8")
+    assert cli(*args, "--check").exit_code == 0
+
+
+def test_check_into_an_empty_folder_is_drift_and_writes_nothing(tmp_path):
+    repo = tmp_path / "repo"
+    init_repo(repo, ledger_files())
+    out = tmp_path / "never-written"
+    result = cli("audit", repo, "--out", out, "--format", "json", "-q", "--check")
+    assert result.exit_code == 1
+    assert not out.exists() or list(out.iterdir()) == []

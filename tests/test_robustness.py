@@ -1,0 +1,90 @@
+"""Inputs that are odd but legal must give an audit with coverage gaps, never a traceback."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import tarfile
+
+from auditor.target import _read_tarball
+from contract_helpers import commit, git, init_repo, ledger_files, proc
+
+
+def test_file_name_that_is_not_utf8(tmp_path):
+    repo = tmp_path / "repo"
+    init_repo(repo, ledger_files("srv/"))
+    for rel in (b"srv/caf\xe9.md", b"outside-\xff.txt"):
+        with open(os.path.join(os.fsencode(repo), rel), "wb") as fh:
+            fh.write(b"# notes\n")
+    commit(repo, {}, "names in latin-1")
+    out = tmp_path / "out"
+    result = proc("audit", repo, "--subtree", "srv", "--out", out, "--format", "json", "-q")
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stderr
+    doc = json.loads((out / "audit.json").read_bytes().decode("utf-8"))
+    names = [s["id"] for s in doc["sources"] if s["kind"] == "file"]
+    assert "SRC:srv/caf\\xe9.md" in names  # escaped, readable, still registered
+    assert any(r["kind"] == "dispatch" for r in doc["routes"])
+
+
+def test_npm_tarball_member_name_that_is_not_utf8():
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:gz", format=tarfile.GNU_FORMAT) as tar:
+        for name, body in ((b"package/index.js", b"export const a = 1;\n"), (b"package/caf\xe9.md", b"# x\n")):
+            info = tarfile.TarInfo(name.decode("utf-8", "surrogateescape"))
+            info.size = len(body)
+            tar.addfile(info, io.BytesIO(body))
+    files = _read_tarball(buf.getvalue(), "demo@1.0.0")
+    paths = [f.path for f in files]
+    assert paths == ["caf\\xe9.md", "index.js"]
+    for p in paths:
+        p.encode("utf-8")  # every path can be written into a report
+
+
+def _audit_with_manifest(tmp_path, manifest: str) -> dict:
+    repo = tmp_path / "repo"
+    files = ledger_files("srv/")
+    files["srv/package.json"] = manifest
+    init_repo(repo, files)
+    out = tmp_path / "out"
+    result = proc("audit", repo, "--subtree", "srv", "--out", out, "--format", "json", "-q")
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stderr
+    return json.loads((out / "audit.json").read_text(encoding="utf-8"))
+
+
+def test_manifest_fields_of_unexpected_types_are_gaps(tmp_path):
+    manifest = """{
+  "name": 7,
+  "version": "1.0.0",
+  "bin": 5,
+  "scripts": "tsc",
+  "files": {"dist": true},
+  "dependencies": ["zod"]
+}
+"""
+    doc = _audit_with_manifest(tmp_path, manifest)
+    cov = doc["coverage"]
+    assert cov["complete"] is False
+    gaps = {g["detail"].split("'")[1]: g for g in cov["gaps"] if g["kind"] == "manifest"}
+    assert set(gaps) == {"name", "bin", "scripts", "files", "dependencies"}
+    lines = manifest.splitlines()
+    for key, gap in gaps.items():
+        assert gap["anchor"]["path"] == "srv/package.json"
+        assert lines[gap["anchor"]["start_line"] - 1].lstrip().startswith(f'"{key}"'), gap
+
+
+def test_manifest_that_is_not_json_is_a_gap(tmp_path):
+    doc = _audit_with_manifest(tmp_path, '{ "name": "ledger", "version": \n')
+    gaps = [g for g in doc["coverage"]["gaps"] if g["anchor"]["path"] == "srv/package.json"]
+    assert [g["kind"] for g in gaps] == ["parse"]
+    assert doc["coverage"]["complete"] is False
+
+
+def test_empty_and_bom_scripts(tmp_path):
+    repo = tmp_path / "repo"
+    init_repo(repo, {**ledger_files(), "empty.ts": "", "bom.ts": "\ufeffexport const a = 1;\n"})
+    result = proc("audit", repo, "--out", tmp_path / "out", "--format", "json", "-q")
+    assert result.returncode == 0, result.stderr
+    git(repo, "status")  # the repository is still a working repository
