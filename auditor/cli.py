@@ -1,4 +1,4 @@
-"""Command line: the only place that touches argv, files and stdout. Exit codes: 0 ok, 1 drift, 2 input error."""
+"""Command line: the only place that touches argv, files and stdout. Exit: 0 ok, 1 drift, 2 input error, 3 bug."""
 
 from __future__ import annotations
 
@@ -45,7 +45,34 @@ def _write_all(out: Path, files: dict[str, str]) -> None:
             os.replace(Path(tmp) / name, out / name)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+EXIT_INTERNAL = 3
+
+
+class _Cli(click.Group):
+    """Every failure is one line on stderr: usage mistakes exit 2, bugs exit 3 (never 1, the drift code)."""
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        try:
+            rv = super().main(args, prog_name or "auditor", complete_var, standalone_mode=False, **extra)
+        except click.UsageError as exc:
+            hint = f" (see: {exc.ctx.command_path} --help)" if exc.ctx is not None else ""
+            click.echo(f"auditor: error: {exc.format_message()}{hint}", err=True)
+            sys.exit(EXIT_INPUT)
+        except click.ClickException as exc:
+            click.echo(f"auditor: error: {exc.format_message()}", err=True)
+            sys.exit(EXIT_INPUT)
+        except click.exceptions.Abort:
+            click.echo("auditor: interrupted", err=True)
+            sys.exit(130)
+        except Exception as exc:  # a bug in auditor, not the user's mistake
+            if os.environ.get("AUDITOR_DEBUG"):
+                raise
+            click.echo(f"auditor: internal error: {type(exc).__name__}: {exc} (set AUDITOR_DEBUG=1 for the traceback)", err=True)
+            sys.exit(EXIT_INTERNAL)
+        sys.exit(rv if isinstance(rv, int) else EXIT_OK)
+
+
+@click.group(cls=_Cli, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="auditor")
 def main() -> None:
     """Audit what an MCP server says it does against what its TypeScript code does.
@@ -54,7 +81,7 @@ def main() -> None:
     extracts components, objects, routes and evidenced absences with tree-sitter, and writes an
     anchored inventory as JSON (and Markdown reports).
 
-    Exit status: 0 success; 1 --check found drift; 2 usage or input error.
+    Exit status: 0 success; 1 --check found drift; 2 usage or input error; 3 internal error.
     """
 
 
@@ -92,7 +119,8 @@ def audit(target: str, revision: str, subtree: str, out: Path, fmt: str, kb_dir:
             raise AuditorError(f"{kb_path}: knowledge base folder not found (use --kb)")
         if target.startswith("npm:"):
             if subtree or revision != "HEAD":
-                raise AuditorError("--revision and --subtree do not apply to npm: targets (the tarball is pinned by its integrity hash)")
+                raise AuditorError(f"{target}: --revision and --subtree do not apply to npm: targets "
+                                   "(the tarball is pinned by its integrity hash)")
             progress(f"fetching {target[4:]} with npm pack")
             pinned = target_mod.open_npm(target[4:])
         else:

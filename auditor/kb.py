@@ -49,10 +49,19 @@ def _line_of(node: yaml.Node | None, path: list) -> int:
     return line
 
 
-def validate_file(path: Path, schema_name: str, kb_dir: Path) -> tuple[Any, list[KbProblem]]:
-    """Parse and validate one kb file; returns the data and every problem found."""
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_Composer = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+@lru_cache(maxsize=None)
+def _validator(kb_dir: Path, name: str):
     import jsonschema
 
+    return jsonschema.Draft202012Validator(load_schema(kb_dir, name), format_checker=jsonschema.FormatChecker())
+
+
+def validate_file(path: Path, schema_name: str, kb_dir: Path) -> tuple[Any, list[KbProblem]]:
+    """Parse and validate one kb file; returns the data and every problem found."""
     shown = str(path)
     try:
         raw = path.read_text(encoding="utf-8")
@@ -61,16 +70,18 @@ def validate_file(path: Path, schema_name: str, kb_dir: Path) -> tuple[Any, list
     except UnicodeDecodeError as exc:
         return None, [KbProblem(path=shown, line=1, field="(file)", message=f"not valid UTF-8 ({exc.reason})")]
     try:
-        node = yaml.compose(raw)
-        data = yaml.safe_load(raw)
+        # libyaml when present: kb files are loaded on every audit. The node tree (for line
+        # numbers) is composed only when there is a problem to locate.
+        data = yaml.load(raw, Loader=_Loader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark else 1
         return None, [KbProblem(path=shown, line=line, field="(yaml)", message=str(getattr(exc, "problem", exc)))]
-    schema = load_schema(kb_dir, schema_name)
-    validator = jsonschema.Draft202012Validator(schema)
+    validator = _validator(kb_dir, schema_name)
+    errors = sorted(validator.iter_errors(data), key=lambda e: (list(map(str, e.absolute_path)), e.message))
+    node = yaml.compose(raw, Loader=_Composer) if errors else None
     problems = []
-    for err in sorted(validator.iter_errors(data), key=lambda e: (list(map(str, e.absolute_path)), e.message)):
+    for err in errors:
         where = list(err.absolute_path)
         field = ".".join(str(p) for p in where) or "(top level)"
         message = err.message
@@ -88,7 +99,7 @@ def validate_file(path: Path, schema_name: str, kb_dir: Path) -> tuple[Any, list
 def load_schema(kb_dir: Path, name: str) -> dict:
     path = kb_dir / "schema" / f"{name}.schema.yaml"
     try:
-        return yaml.safe_load(path.read_text(encoding="utf-8"))
+        return yaml.load(path.read_text(encoding="utf-8"), Loader=_Loader)
     except FileNotFoundError:
         raise AuditorError(f"{path}: schema file missing") from None
 

@@ -1,0 +1,43 @@
+"""Usage mistakes are one line and exit 2; a bug in auditor exits 3 (never 1, which means drift)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from auditor import audit as audit_mod
+from auditor.cli import main
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["audit"], "Missing argument 'TARGET'"),
+    (["audit", "somewhere"], "Missing option '--out'"),
+    (["audit", "x", "--out", "o", "--format", "xml"], "'xml' is not one of"),
+    (["no-such-command"], "No such command"),
+])
+def test_usage_errors_are_one_line_with_exit_2(args, needle):
+    proc = subprocess.run([sys.executable, "-m", "auditor", *args], capture_output=True, text=True)
+    assert proc.returncode == 2
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("auditor: error: ") and needle in lines[0], proc.stderr
+    assert proc.stdout == ""
+
+
+def test_an_internal_error_exits_3_with_one_line(tmp_path, monkeypatch):
+    def boom(*_a, **_k):
+        raise RuntimeError("simulated bug")
+
+    repo = tmp_path / "r"
+    repo.mkdir()
+    subprocess.run(["git", "init", "-q"], cwd=repo, check=True)
+    (repo / "index.ts").write_text("export const x = 1;\n")
+    subprocess.run(["git", "add", "-A"], cwd=repo, check=True)
+    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "x"], cwd=repo, check=True)
+    monkeypatch.setattr(audit_mod, "run", boom)
+    result = CliRunner().invoke(main, ["audit", str(repo), "--out", str(tmp_path / "out"), "-q"])
+    assert result.exit_code == 3
+    assert "auditor: internal error: RuntimeError: simulated bug" in result.output
+    assert not (tmp_path / "out").exists()
