@@ -62,7 +62,7 @@ def run(target: Target, kb_dir: Path, progress: Callable[[str], None] = lambda _
     progress("analyse: absences, mismatches, paths, claims")
     abss = absences(program, absence_kb)
     fnds = unique(mismatches(program, absence_kb) + description.findings(parts, doctrine))
-    baps = paths(program, rtes, method)
+    baps = paths(program, rtes, objs, method)
     rtes, objs = lens.routes(rtes, baps, lens_kb), lens.objects(objs, lens_kb)
     applied = claims_mod.select(registries, program)
     clms = claims_mod.claims(program, {"routes": rtes, "absences": abss, "findings": fnds}, applied, rules, kb_dir)

@@ -5,22 +5,26 @@ from __future__ import annotations
 from auditor.extract.facts import Program
 from auditor.extract.records import record
 from auditor.extract.routes import launch_snippets
-from auditor.model import Anchor, Record
+from auditor.model import Anchor, Record, merge_anchors
 
 
-def paths(p: Program, routes: list[Record], method: dict) -> list[Record]:
+def paths(p: Program, routes: list[Record], objects: list[Record], method: dict) -> list[Record]:
     templates = {t["route_kind"]: t for t in method["paths"]}
+    schemas = [o for o in objects if o.kind == "tool-schema"]
+    captures = [r for r in routes if r.kind == "error-capture"]
     out = []
     for r in routes:
         t = templates.get(r.kind)
         if t is None:
             continue
-        force = t["force"]
+        force, anchors = t["force"], list(r.anchors)
         if r.kind == "gate":
+            # The enforcing path is the advertised schema plus the re-validation and its rejection.
+            anchors += [a for o in schemas for a in o.anchors] + [a for c in captures for a in c.anchors]
             checked = sorted({x["field"] for x in r.attrs.get("predicates", [])})
             props = max((len(tl.schema.get("properties", {})) for tl in p.tools if isinstance(tl.schema, dict)), default=0)
             force += f"; enforced server-side over {len(checked)} of {props} declared properties, envelope shape only"
-        out.append(_path(r.kind, r.id.split(":", 2)[2], t, r.id, force, r.anchors))
+        out.append(_path(r.kind, r.id.split(":", 2)[2], t, r.id, force, merge_anchors(anchors)))
     t = templates.get("readme-launch")
     if t is not None:
         for path, fence, command, args in launch_snippets(p):
