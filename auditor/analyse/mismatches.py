@@ -151,7 +151,7 @@ def _tool_names(p: Program) -> list[Record]:
                                   f"{path} documents a tool named {name!r}; the server registers " + (f"{near[0]!r}" if near else ", ".join(sorted(map(repr, registered))))
                                   + f": a call by the documented name reaches the unknown-tool fallback",
                                   [line(path, sub.line)] + [at(t.module.path, t.node.child_by_field_name('name') or t.node) for t in p.tools if t.name in near][:1]
-                                  + [at(d.handler.module.path, d.node) for d in p.dispatches if d.tool in near][:1],
+                                  + [at(d.module.path, d.node) for d in p.dispatches if d.tool in near][:1],
                                   "analyse.mismatches.tool_names", documented=name, registered=sorted(registered)))
     return out
 

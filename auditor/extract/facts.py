@@ -6,7 +6,7 @@ from dataclasses import dataclass, replace
 
 import tree_sitter as ts
 
-from auditor.extract import flow, parse, program, server, state
+from auditor.extract import flow, highlevel, parse, program, server, state
 from auditor.extract.manifest import JsonDoc, read_json
 from auditor.extract.readme import MarkdownDoc, read_markdown
 from auditor.model import Anchor, Gap
@@ -96,6 +96,10 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict) -> Program:
                 roots += [d.target for d in ds if d.target is not None]
         # Launch functions are roots too: state loaded or written at startup is traced like tool code.
         roots += [l.fn for l in launches if l.module is m and l.fn is not None]
+        hl_tools, hl_dispatches = highlevel.registrations(m, vocab, resolve)
+        tools += hl_tools
+        dispatches += hl_dispatches
+        roots += [d.target for d in hl_dispatches if d.target is not None]
         for fn in flow.reachable(m, roots):
             flows.append(_trace(m, fn, cs, vocab))
     return Program(entries=entries, modules=tuple(modules), jsons=jsons, docs=docs, gaps=tuple(gaps), vocab=vocab,

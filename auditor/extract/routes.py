@@ -53,15 +53,21 @@ def routes(p: Program) -> list[Record]:
                               [at(h.module.path, h.node)], "extract.server.handlers", f"host {h.method} request", ends,
                               static=static, tools=[t.name for t in listed]))
     for d in p.dispatches:
-        h = d.handler
+        mk = d.module.name
         target = f"`{d.target_name}`" if d.target_name else "(inline code)"
-        ends = ["host", f"CMP:handler:{key(h.module.name, h.method)}"] + \
-            ([f"CMP:method:{key(h.module.name, d.target_name)}"] if d.target_name and "." in d.target_name else [])
-        out.append(_route("dispatch", key(h.module.name, d.tool),
-                          f"{h.method} -> `{d.subject} === {d.tool!r}` -> {target}",
-                          [line(h.module.path, h.node.start_point[0] + 1), at(h.module.path, d.node)],
-                          "extract.server.dispatches", f"host {h.method} with name {d.tool!r}", ends,
-                          tool=d.tool, subject=d.subject, target=d.target_name))
+        impl = [f"CMP:method:{key(mk, d.target_name)}"] if d.target_name and "." in d.target_name else []
+        if d.handler is not None:
+            h = d.handler
+            ends = ["host", f"CMP:handler:{key(mk, h.method)}"] + impl
+            summary = f"{h.method} -> `{d.subject} === {d.tool!r}` -> {target}"
+            anchors = [line(d.module.path, h.node.start_point[0] + 1), at(d.module.path, d.node)]
+        else:
+            ends = ["host", "SDK tools/call routing"] + impl
+            summary = f"tools/call -> the SDK routes name {d.tool!r} registered by `{d.subject}` -> {target}"
+            anchors = [at(d.module.path, d.node)]
+        out.append(_route("dispatch", key(mk, d.tool), summary, anchors, "extract.server.dispatches",
+                          f"host tools/call with name {d.tool!r}", ends, tool=d.tool, subject=d.subject,
+                          target=d.target_name, form=d.form))
     for fb in p.fallbacks:
         h = fb.handler
         out.append(_route("fallback", key(h.module.name, h.method),

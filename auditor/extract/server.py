@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import tree_sitter as ts
 
@@ -36,22 +36,29 @@ class Handler:
 class ToolDecl:
     module: Module
     name: str
-    node: ts.Node  # the descriptor object literal
+    node: ts.Node  # the descriptor object literal, or the registration call
     binding: str | None  # the variable holding it, when there is one
     description: str | None
     description_node: ts.Node | None
-    schema: object  # literal value or NOT_LITERAL
+    schema: object  # the advertised input JSON Schema as a literal value, or NOT_LITERAL
     schema_node: ts.Node | None
+    form: str = "descriptor"  # descriptor (low-level literal) | registerTool | tool (high-level McpServer)
+    schema_form: str = "json-schema"  # json-schema | zod | zod-to-json-schema | unknown
+    annotations: dict = field(default_factory=dict)  # readOnlyHint, destructiveHint, ... as literal values
+    annotations_node: ts.Node | None = None
+    coercions: tuple[tuple[str, str, int], ...] = ()  # (property, what the runtime does, line) not shown in the schema
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Dispatch:
-    handler: Handler
+    module: Module
     tool: str
-    node: ts.Node  # the if statement or switch case
-    subject: str  # the expression compared with the tool name
-    target: ts.Node | None  # the function the branch calls, when it resolves
+    node: ts.Node  # the if statement, switch case, or registration call
+    subject: str  # the expression compared with the tool name, or the registration method
+    target: ts.Node | None  # the function that implements the tool, when it resolves
     target_name: str | None
+    handler: Handler | None = None  # the low-level tools/call handler; None for a high-level registration
+    form: str = "name-equality"  # name-equality | switch-case | registration
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -164,7 +171,8 @@ def dispatches(handler: Handler, resolve) -> tuple[list[Dispatch], list[Fallback
         if node.type == "if_statement":
             for subject, tool in _comparisons(node.child_by_field_name("condition")):
                 target, tname = _called(node.child_by_field_name("consequence"), resolve)
-                found.append(Dispatch(handler=handler, tool=tool, node=node, subject=subject, target=target, target_name=tname))
+                found.append(Dispatch(module=handler.module, handler=handler, tool=tool, node=node, subject=subject,
+                                      target=target, target_name=tname))
         elif node.type == "switch_statement" and _name_subject(strip_casts(node.child_by_field_name("value"))):
             subject = text(strip_casts(node.child_by_field_name("value")))
             for case in node.child_by_field_name("body").named_children:
@@ -172,7 +180,8 @@ def dispatches(handler: Handler, resolve) -> tuple[list[Dispatch], list[Fallback
                     value = string_value(case.child_by_field_name("value"))
                     if value is not None:
                         target, tname = _called(case, resolve)
-                        found.append(Dispatch(handler=handler, tool=value, node=case, subject=subject, target=target, target_name=tname))
+                        found.append(Dispatch(module=handler.module, handler=handler, tool=value, node=case, subject=subject,
+                                              target=target, target_name=tname, form="switch-case"))
                 elif case.type == "switch_default":
                     fallbacks.append(Fallback(handler=handler, node=case, form=_fallback_form(case)))
     if found and body.type == "statement_block":
