@@ -39,7 +39,7 @@ def _dependencies(program) -> list[Record]:
 
 def run(target: Target, kb_dir: Path, progress: Callable[[str], None] = lambda _: None) -> Audit:
     from auditor.analyse import claims as claims_mod
-    from auditor.analyse import description, lens
+    from auditor.analyse import coverage, description, lens
     from auditor.analyse.absences import absences
     from auditor.analyse.mismatches import mismatches
     from auditor.analyse.paths import paths
@@ -71,4 +71,5 @@ def run(target: Target, kb_dir: Path, progress: Callable[[str], None] = lambda _
                  components=tuple(cmps), objects=tuple(objs), routes=tuple(rtes), absences=tuple(abss),
                  paths=tuple(baps), findings=tuple(fnds), claims=tuple(unique(clms)), candidates=tuple(cands),
                  registries=tuple(r.data["target"] for r in applied), gaps=program.gaps,
-                 method={"external": method["external"], "anti_conflation": method["anti_conflation"]})
+                 method={"external": method["external"], "anti_conflation": method["anti_conflation"]},
+                 ledger=coverage.ledger(program))

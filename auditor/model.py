@@ -97,6 +97,7 @@ class Audit:
     candidates: tuple[Record, ...] = ()  # capability statements no registered claim covers
     registries: tuple[str, ...] = ()  # the claims registries that applied
     method: Mapping[str, Any] = field(default_factory=dict)  # kb/method.yaml excerpts the reports state
+    ledger: Mapping[str, Any] = field(default_factory=dict)  # coverage: files reached, tools analysed, and why not
     gaps: tuple[Gap, ...] = ()
 
 

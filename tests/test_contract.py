@@ -57,7 +57,9 @@ def test_clean_server_is_complete(tmp_path):
     repo = tmp_path / "repo"
     init_repo(repo, ledger_files())
     cov = audit(repo, tmp_path / "out")["coverage"]
-    assert cov == {"gaps": [], "complete": True}
+    assert cov["gaps"] == [] and cov["complete"] is True
+    assert all(t["status"] == "analysed" for t in cov["tools"]) and cov["tools"]
+    assert cov["entries"] == ["index.ts"]
 
 
 def test_two_runs_are_byte_identical(tmp_path):

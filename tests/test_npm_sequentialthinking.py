@@ -52,7 +52,10 @@ def test_target_is_pinned_by_integrity(doc):
     assert t["integrity"].startswith("sha512-")
     assert t["worktree_clean"] is None and t["commit_date"] is None
     assert {s["id"] for s in doc["sources"] if s["kind"] == "file"} >= {"SRC:dist/index.js", "SRC:package.json", "SRC:README.md"}
-    assert doc["coverage"] == {"gaps": [], "complete": True}
+    cov = doc["coverage"]
+    assert cov["gaps"] == [] and cov["complete"] is True and cov["entries"] == ["dist/index.js"]
+    assert [(t["name"], t["status"], t["implementation"]) for t in cov["tools"]] == \
+        [("sequentialthinking", "analysed", "SequentialThinkingServer.processThought")]
 
 
 def test_every_anchor_points_into_a_registered_file(doc):

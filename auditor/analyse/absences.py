@@ -155,7 +155,7 @@ def _content_evaluator(p: Program, probe: dict):
                 hits.append((Anchor(path=u.path, start_line=u.line, end_line=u.line), f"{f['name']}.{text(parent.child_by_field_name('property'))}()"))
     for f in p.flows:
         for g in f.gates:
-            evidence.append(at(f.module.path, g.validator))
+            evidence.append(at(g.path, g.validator))
     names = ", ".join(f["name"] for f in content) or "(no required string field)"
     return hits, evidence, f"uses of the content field(s) {names} in conditions outside the validation gate, and calls of {', '.join(sorted(methods))} on them", \
         f"content field(s) {names}: checked only for presence and type by the gate", {"content_fields": [f["name"] for f in content]}

@@ -29,7 +29,7 @@ def _gates_for(p: Program, tool) -> list:
             continue
         for f in p.flows:
             if f.fn == d.target:
-                out += [(f.module.path, g) for g in f.gates]
+                out += [(g.path, g) for g in f.gates]
     return out
 
 
@@ -235,5 +235,5 @@ def render_unchecked(p: Program) -> list[Record]:
                 out.append(record("finding", "FND", "render-unchecked", f"{f.module.name}#{e.renderer}",
                                   f"`{e.renderer}` builds its {e.stream} text from field(s) never checked at runtime: {', '.join(used)}; "
                                   "a value of any type is rendered as if it conformed to the schema",
-                                  [at(f.module.path, e.renderer_node)], "analyse.mismatches.render", renderer=e.renderer, fields=used))
+                                  [at(e.renderer_path or f.module.path, e.renderer_node)], "analyse.mismatches.render", renderer=e.renderer, fields=used))
     return out

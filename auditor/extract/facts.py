@@ -6,7 +6,7 @@ from dataclasses import dataclass, replace
 
 import tree_sitter as ts
 
-from auditor.extract import flow, highlevel, parse, program, server, state
+from auditor.extract import flow, highlevel, linker, parse, program, server, state
 from auditor.extract.manifest import JsonDoc, read_json
 from auditor.extract.readme import MarkdownDoc, read_markdown
 from auditor.model import Anchor, Gap
@@ -42,6 +42,7 @@ class Program:
     launches: tuple[server.Launch, ...]
     containers: tuple[state.Container, ...]
     flows: tuple[FunctionFlow, ...]
+    linker: "linker.Linker | None" = None
 
     def entry(self, path: str) -> Entry | None:
         return next((e for e in self.entries if e.file.path == path), None)
@@ -75,6 +76,12 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict) -> Program:
         elif path.lower().endswith((".md", ".markdown")):
             docs[path] = read_markdown(path, e.text)
     servers, handlers, tools, dispatches, fallbacks, launches, containers, flows = [], [], [], [], [], [], [], []
+    link = linker.Linker(modules)
+    roots: list[tuple[program.Module, ts.Node]] = []
+
+    def owned(fn: ts.Node, default: program.Module) -> tuple[program.Module, ts.Node]:
+        return (link.module_of(fn) or default), fn
+
     for m in modules:
         s = server.servers(m, vocab)
         servers += s
@@ -82,30 +89,29 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict) -> Program:
         handlers += hs
         tools += server.tools(m)
         launches += server.launches(m, s, vocab)
-        cs = state.containers(m, vocab)
-        containers += cs
-        resolve = flow.resolver(m)
-        roots = []
-        for h in hs:
+        containers += state.containers(m, vocab)
+    for m in modules:
+        resolve = link.resolver(m)
+        for h in (h for h in handlers if h.module is m):
             if h.fn is not None:
-                roots.append(h.fn)
+                roots.append(owned(h.fn, m))
             if h.method == "tools/call":
                 ds, fs = server.dispatches(h, resolve)
                 dispatches += ds
                 fallbacks += fs
-                roots += [d.target for d in ds if d.target is not None]
+                roots += [owned(d.target, m) for d in ds if d.target is not None]
         # Launch functions are roots too: state loaded or written at startup is traced like tool code.
-        roots += [l.fn for l in launches if l.module is m and l.fn is not None]
+        roots += [(m, l.fn) for l in launches if l.module is m and l.fn is not None]
         hl_tools, hl_dispatches = highlevel.registrations(m, vocab, resolve)
         tools += hl_tools
         dispatches += hl_dispatches
-        roots += [d.target for d in hl_dispatches if d.target is not None]
-        for fn in flow.reachable(m, roots):
-            flows.append(_trace(m, fn, cs, vocab))
+        roots += [owned(d.target, m) for d in hl_dispatches if d.target is not None]
+    for m, fn in link.reachable(roots):
+        flows.append(_trace(m, fn, containers, vocab, link))
     return Program(entries=entries, modules=tuple(modules), jsons=jsons, docs=docs, gaps=tuple(gaps), vocab=vocab,
                    servers=tuple(servers), handlers=tuple(handlers), tools=tuple(tools), dispatches=tuple(dispatches),
                    fallbacks=tuple(fallbacks), launches=tuple(launches), containers=tuple(containers),
-                   flows=tuple(flows))
+                   flows=tuple(flows), linker=link)
 
 
 # package.json fields the extractors read, with the JSON type npm gives them; a field of another
@@ -131,16 +137,18 @@ def _checked_manifest(doc: JsonDoc) -> tuple[JsonDoc, list[Gap]]:
     return replace(doc, value=value), gaps
 
 
-def _trace(m: program.Module, fn: ts.Node, containers: list[state.Container], vocab: dict) -> FunctionFlow:
+def _trace(m: program.Module, fn: ts.Node, containers: list[state.Container], vocab: dict, link) -> FunctionFlow:
     name = m.qualified(fn)
-    resolve = flow.resolver(m)
+    resolve = link.resolver(m)
     gates = []
     for n in flow.walk(fn):
         if n.type == "call_expression" and flow.enclosing_function(n) == fn:
             hit = resolve(n)
             if hit is not None and flow.is_validator(hit[0]):
-                gates.append(flow.gate(m, hit[0], n, name))
+                gates.append(flow.gate(link.module_of(hit[0]) or m, hit[0], n, name))
+    emits = [replace(e, renderer_path=(link.module_of(e.renderer_node) or m).path) if e.renderer_node is not None else e
+             for e in flow.emits(m, fn, vocab, resolve)]
     return FunctionFlow(module=m, fn=fn, name=name, gates=tuple(gates),
                         mutations=tuple(flow.mutations(m, fn)), writes=tuple(flow.write_groups(m, fn, containers)),
-                        emits=tuple(flow.emits(m, fn, vocab)), results=tuple(flow.results(m, fn, containers)),
+                        emits=tuple(emits), results=tuple(flow.results(m, fn, containers)),
                         captures=tuple(flow.captures(m, fn, containers, vocab)))

@@ -33,6 +33,8 @@ class Copy:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Gate:
+    path: str  # the file of the validator (it may be imported from another module)
+    module_name: str  # the id prefix of that module
     validator: ts.Node
     name: str
     call: ts.Node  # the call site inside the tool implementation
@@ -71,6 +73,7 @@ class Emit:
     renderer: str | None
     renderer_node: ts.Node | None
     producer: ts.Node | None  # statement that computed the argument
+    renderer_path: str | None = None  # the file of the renderer, set by the caller that knows the modules
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -97,41 +100,10 @@ def _stmt_in(fn: ts.Node, node: ts.Node) -> bool:
 
 
 def resolver(module: Module):
-    """Map a call expression to (function node, qualified name) inside the module."""
-    def resolve(call: ts.Node):
-        chain = member_chain(call.child_by_field_name("function"))
-        if not chain:
-            return None
-        if len(chain) == 2 and chain[0] == "this":
-            cls = enclosing(call, {"class_declaration", "class"})
-            info = module.classes.get(text(cls.child_by_field_name("name"))) if cls is not None else None
-            if info and chain[1] in info.methods:
-                return info.methods[chain[1]], f"{info.name}.{chain[1]}"
-        if len(chain) == 2 and chain[0] in module.instances:
-            info = module.classes.get(module.instances[chain[0]])
-            if info and chain[1] in info.methods:
-                return info.methods[chain[1]], f"{info.name}.{chain[1]}"
-        if len(chain) == 1 and chain[0] in module.functions:
-            return module.functions[chain[0]], chain[0]
-        return None
-    return resolve
+    """A resolver for one module on its own (no cross-file links): call -> (function node, name)."""
+    from auditor.extract.linker import Linker
 
-
-def reachable(module: Module, roots: list[ts.Node]) -> list[ts.Node]:
-    resolve = resolver(module)
-    seen: list[ts.Node] = []
-    todo = list(roots)
-    while todo:
-        fn = todo.pop(0)
-        if fn in seen:
-            continue
-        seen.append(fn)
-        for n in walk(fn):
-            if n.type == "call_expression":
-                hit = resolve(n)
-                if hit is not None and hit[0] not in seen:
-                    todo.append(hit[0])
-    return seen
+    return Linker([module]).resolver(module)
 
 
 def is_validator(fn: ts.Node) -> bool:
@@ -209,7 +181,7 @@ def gate(module: Module, validator: ts.Node, call: ts.Node, caller: str) -> Gate
             continue
         copies.append(Copy(field=key, checked=source in checked, cast=is_cast(value), line=pair.start_point[0] + 1))
     rtype = validator.child_by_field_name("return_type")
-    return Gate(validator=validator, name=module.qualified(validator), call=call, caller=caller,
+    return Gate(path=module.path, module_name=module.name, validator=validator, name=module.qualified(validator), call=call, caller=caller,
                 predicates=tuple(predicates), copies=tuple(copies),
                 record_type=text(rtype).lstrip(":").strip() if rtype is not None else "", result_node=result)
 
@@ -301,9 +273,9 @@ def _statement(node: ts.Node, fn: ts.Node) -> ts.Node:
     return cur
 
 
-def emits(module: Module, fn: ts.Node, vocab: dict) -> list[Emit]:
+def emits(module: Module, fn: ts.Node, vocab: dict, resolve=None) -> list[Emit]:
     out = []
-    resolve = resolver(module)
+    resolve = resolve or resolver(module)
     name = module.qualified(fn)
     streams = {c: "stderr" for c in vocab["stderr_calls"]} | {c: "stdout" for c in vocab["stdout_calls"]}
     for node in walk(fn):

@@ -43,7 +43,7 @@ def objects(p: Program) -> list[Record]:
     for f in p.flows:
         for g in f.gates:
             if g.record_type and g.result_node is not None:
-                gates_by_type.setdefault(g.record_type, []).append((f.module, g))
+                gates_by_type.setdefault(g.record_type, []).append(g)
     for m in p.modules:
         for node in m.nodes("interface"):
             name = text(node.child_by_field_name("name"))
@@ -54,10 +54,10 @@ def objects(p: Program) -> list[Record]:
                     optional = any(c.type == "?" for c in sig.children)
                     fields.append({"name": text(sig.child_by_field_name("name")), "optional": optional,
                                    "type": text(sig.child_by_field_name("type")).lstrip(":").strip()})
-            built = [at(gm.path, g.result_node) for gm, g in gates_by_type.get(name, [])]
+            built = [at(g.path, g.result_node) for g in gates_by_type.get(name, [])]
             out.append(record("object", "OBJ", "record", key(m.name, name),
                               f"record type `{name}`: {len(fields)} fields ({sum(1 for f in fields if not f['optional'])} required)"
-                              + (f"; built by {', '.join(g.name for _, g in gates_by_type[name])}" if name in gates_by_type else ""),
+                              + (f"; built by {', '.join(g.name for g in gates_by_type[name])}" if name in gates_by_type else ""),
                               [at(m.path, node)] + built, "extract.objects.interfaces", fields=fields))
     for c in p.containers:
         writes = c.writes
@@ -80,7 +80,7 @@ def objects(p: Program) -> list[Record]:
         for e in f.emits:
             anchors = [at(f.module.path, e.call)]
             if e.renderer_node is not None:
-                anchors.append(at(f.module.path, e.renderer_node))
+                anchors.append(at(e.renderer_path or f.module.path, e.renderer_node))
             what = f"rendered by `{e.renderer}`" if e.renderer else f"`{e.argument[:60]}`"
             out.append(record("object", "OBJ", e.stream, key(f.module.name, f.name),
                               f"text written to {e.stream} by `{f.name}`: {what}", anchors, "extract.flow.emits",

@@ -8,7 +8,7 @@ import re
 from auditor.extract.facts import Program
 from auditor.extract.manifest import key_span
 from auditor.extract.records import at, key, line, record, unique
-from auditor.extract.syntax import call_args, callee_text, text, walk
+from auditor.extract.syntax import call_args, callee_text, strip_casts, text, walk
 from auditor.model import Record
 
 
@@ -38,8 +38,7 @@ def routes(p: Program) -> list[Record]:
     for h in p.handlers:
         hkey = key(h.module.name, h.method)
         if h.method.endswith("/list"):
-            listed = [t for (path, b), t in tools_by_binding.items() if path == h.module.path and h.fn is not None
-                      and any(n.type == "identifier" and text(n) == b for n in walk(h.fn))]
+            listed = listed_tools(p, h.module, h.fn, tools_by_binding) if h.fn is not None else []
             # Descriptors written inline in the handler are listed too.
             listed += [t for t in p.tools if t.module is h.module and h.fn is not None and t not in listed
                        and h.fn.start_byte <= t.node.start_byte < h.fn.end_byte]
@@ -82,21 +81,21 @@ def routes(p: Program) -> list[Record]:
             preds = [{"field": x.field, "form": x.form, "expected": x.expected, "message": x.message, "line": x.line, "source": x.source}
                      for x in g.predicates]
             fields = sorted({x.field for x in g.predicates})
-            out.append(_route("gate", key(mk, g.name),
+            out.append(_route("gate", key(g.module_name, g.name),
                               f"validation gate `{g.name}`: {len(fields)} field(s) checked ("
                               + ", ".join(f"{fl}: " + "+".join(x.form for x in g.predicates if x.field == fl) for fl in fields)
                               + "); a failed predicate throws",
-                              [at(f.module.path, g.validator), at(f.module.path, g.call)], "extract.flow.gate",
-                              f"every call of `{f.name}`", [f"CMP:method:{key(mk, g.name)}", f"OBJ:record:{key(mk, g.record_type)}" if g.record_type else "record", "thrown Error"],
+                              [at(g.path, g.validator), at(f.module.path, g.call)], "extract.flow.gate",
+                              f"every call of `{f.name}`", [f"CMP:method:{key(g.module_name, g.name)}", f"OBJ:record:{key(g.module_name, g.record_type)}" if g.record_type else "record", "thrown Error"],
                               predicates=preds, record_type=g.record_type))
             unchecked = [c for c in g.copies if not c.checked]
             if unchecked:
-                out.append(_route("unchecked-copy", key(mk, g.name),
+                out.append(_route("unchecked-copy", key(g.module_name, g.name),
                                   f"{len(unchecked)} field(s) copied from input with no runtime check"
                                   + (" (type cast only)" if all(c.cast for c in unchecked) else "") + ": "
                                   + ", ".join(c.field for c in unchecked),
-                                  [line(f.module.path, c.line) for c in unchecked], "extract.flow.gate",
-                                  f"every call of `{f.name}`", ["input", f"OBJ:record:{key(mk, g.record_type)}" if g.record_type else "record"],
+                                  [line(g.path, c.line) for c in unchecked], "extract.flow.gate",
+                                  f"every call of `{f.name}`", ["input", f"OBJ:record:{key(g.module_name, g.record_type)}" if g.record_type else "record"],
                                   fields=[{"field": c.field, "cast": c.cast, "line": c.line} for c in unchecked]))
         for mu in f.mutations:
             out.append(_route("mutate", key(mk, f"{f.name}/{mu.target}"),
@@ -138,6 +137,25 @@ def routes(p: Program) -> list[Record]:
                               first_write_line=c.first_write_line, throwing_after_write=[{"call": n, "line": ln} for n, ln in c.throwing_after_write]))
     out += _build_routes(p)
     return unique(out)
+
+
+def listed_tools(p: Program, module, node, by_binding: dict, depth: int = 0) -> list:
+    """Descriptors named in `node`, following identifiers through imports and array constants."""
+    out = []
+    for n in walk(node):
+        if n.type != "identifier":
+            continue
+        where = p.linker.binding(module, text(n)) if p.linker is not None else (module, text(n))
+        if where is None:
+            continue
+        mod, local = where
+        tool = by_binding.get((mod.path, local))
+        if tool is not None:
+            out.append(tool)
+        elif depth < 3 and local in mod.toplevel and strip_casts(mod.toplevel[local]).type == "array":
+            out += listed_tools(p, mod, mod.toplevel[local], by_binding, depth + 1)
+    unique = {id(t): t for t in out}
+    return list(unique.values())
 
 
 def _first_text(node) -> str:

@@ -35,7 +35,9 @@ def as_dict(audit: Audit) -> dict[str, Any]:
         "claim_candidates": [_record(r) for r in audit.candidates],
         "registries": list(audit.registries),
         "coverage": {"gaps": [{"kind": g.kind, "detail": g.detail, "anchor": g.anchor.as_json()} for g in audit.gaps],
-                     "complete": not audit.gaps},
+                     "complete": not audit.gaps and audit.ledger.get("complete", True),
+                     "entries": list(audit.ledger.get("entries", [])), "files": list(audit.ledger.get("files", [])),
+                     "tools": list(audit.ledger.get("tools", []))},
     }
 
 

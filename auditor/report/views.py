@@ -42,7 +42,11 @@ def common(audit: Audit) -> dict[str, Any]:
                 ("Files in the boundary", str(len(t.files))),
                 ("Claims registries applied", ", ".join(audit.registries) or "none (no kb/claims file matches this target)"),
                 ("Tool", f"auditor {__version__}")]
-    return {"title": title, "identity": identity, "gaps": list(audit.gaps), "complete": not audit.gaps,
+    ledger = audit.ledger or {}
+    return {"title": title, "identity": identity, "gaps": list(audit.gaps),
+            "complete": not audit.gaps and ledger.get("complete", True),
+            "ledger_tools": list(ledger.get("tools", [])), "ledger_files": list(ledger.get("files", [])),
+            "entries": list(ledger.get("entries", [])),
             "no_tests": _holds(audit, "no-tests"), "external": list(audit.method.get("external", []))}
 
 

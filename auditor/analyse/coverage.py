@@ -1,0 +1,102 @@
+"""Coverage ledger: which files were read and reached, which tools were found and analysed, and why not."""
+
+from __future__ import annotations
+
+import posixpath
+
+from auditor.extract.facts import Program
+from auditor.extract.syntax import NOT_LITERAL
+
+
+def _entry_modules(p: Program) -> list[str]:
+    """Entry files: the manifest's bin/main mapped back to sources, else the files that launch a server."""
+    paths = {m.path for m in p.modules}
+    out = []
+    for doc in p.manifests():
+        value = doc.value if isinstance(doc.value, dict) else {}
+        bins = value.get("bin")
+        targets = list(bins.values()) if isinstance(bins, dict) else [bins] if isinstance(bins, str) else []
+        if isinstance(value.get("main"), str):
+            targets.append(value["main"])
+        base = posixpath.dirname(doc.path)
+        for t in targets:
+            stem = posixpath.splitext(posixpath.normpath(posixpath.join(base, t)))[0]
+            tail = stem[len(base) + 1:] if base else stem
+            first, _, rest = tail.partition("/")
+            options = [stem, posixpath.join(base, rest) if rest else stem]
+            options += [posixpath.join(base, "src", rest)] if rest else []
+            for o in options:
+                for suffix in (".ts", ".tsx", ".mts", ".js", ".mjs"):
+                    if o + suffix in paths and o + suffix not in out:
+                        out.append(o + suffix)
+    out += [l.module.path for l in p.launches if l.module.path not in out]
+    return out
+
+
+def _reached(p: Program, entries: list[str]) -> set[str]:
+    if p.linker is None:
+        return set(entries)
+    seen, todo = set(), list(entries)
+    while todo:
+        path = todo.pop()
+        if path in seen:
+            continue
+        seen.add(path)
+        todo += [b.module for b in p.linker.imports.get(path, {}).values() if b.module]
+        todo += p.linker.star.get(path, [])
+        todo += [t for t, _ in p.linker.exports.get(path, {}).values()]
+    return seen
+
+
+def ledger(p: Program) -> dict:
+    entries = _entry_modules(p)
+    reached = _reached(p, entries)
+    gaps_by_file: dict[str, int] = {}
+    for g in p.gaps:
+        gaps_by_file[g.anchor.path] = gaps_by_file.get(g.anchor.path, 0) + 1
+    modules = {m.path for m in p.modules}
+    files = []
+    for e in p.entries:
+        if e.context:
+            continue
+        path = e.file.path
+        if e.text is None:
+            status, why = "not analysed", "not valid UTF-8"
+        elif path in modules:
+            status = "analysed" if path in reached or not entries else "parsed, not reached"
+            why = "" if status == "analysed" else "not imported, directly or through other modules, by an entry file"
+        elif e.layer == "test":
+            status, why = "read", "test file: parsed for gaps, not analysed as server code"
+        else:
+            status, why = "read", f"{e.layer} file"
+        files.append({"path": path, "layer": e.layer, "status": status, "reason": why,
+                      "gaps": gaps_by_file.get(path, 0), "entry": path in entries})
+    dispatched = {d.tool: d for d in p.dispatches}
+    listed = set()
+    for h in p.handlers:
+        if h.method.endswith("/list"):
+            listed.add(h.module.path)
+    tools = []
+    for t in sorted(p.tools, key=lambda t: (t.name, t.module.path)):
+        reasons = []
+        if t.schema is NOT_LITERAL:
+            reasons.append(f"input schema is not a literal ({t.schema_form})")
+        if t.description is None:
+            reasons.append("description is not a literal")
+        d = dispatched.get(t.name)
+        if d is None:
+            reasons.append("no dispatch branch or registration names this tool")
+        elif d.target is None:
+            reasons.append("the implementation is inline or not resolvable; traced only where it is a function")
+        tools.append({"name": t.name, "file": t.module.path, "form": t.form, "schema_form": t.schema_form,
+                      "dispatch": d.form if d is not None else None, "implementation": d.target_name if d is not None else None,
+                      "status": "analysed" if not reasons else "partially analysed", "reasons": reasons})
+    advertised = {t.name for t in p.tools}
+    for name, d in sorted(dispatched.items()):
+        if name not in advertised:
+            tools.append({"name": name, "file": d.module.path, "form": "dispatch only", "schema_form": "unknown",
+                          "dispatch": d.form, "implementation": d.target_name, "status": "partially analysed",
+                          "reasons": ["dispatched but no descriptor or registration advertises it"]})
+    complete = not p.gaps and all(t["status"] == "analysed" for t in tools) and \
+        all(f["status"] != "parsed, not reached" for f in files)
+    return {"entries": entries, "files": files, "tools": tools, "complete": complete}

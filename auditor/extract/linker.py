@@ -1,0 +1,219 @@
+"""Cross-file resolution: relative imports and exports, so calls and bindings resolve across modules."""
+
+from __future__ import annotations
+
+import posixpath
+from dataclasses import dataclass
+
+import tree_sitter as ts
+
+from auditor.extract.program import Module
+from auditor.extract.syntax import enclosing, member_chain, string_value, text
+
+# A relative specifier names a file by its emitted name (`./lib.js`) or none (`./lib`); try the
+# sources that compile to it, then a folder's index.
+_SOURCE_SUFFIXES = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Binding:
+    module: str | None  # path of the module it comes from; None for a package import
+    name: str  # the exported name; "default" or "*" (a namespace import)
+    spec: str
+
+
+def _candidates(base: str, spec: str) -> list[str]:
+    target = posixpath.normpath(posixpath.join(posixpath.dirname(base), spec))
+    stem, ext = posixpath.splitext(target)
+    out = [target] if ext in _SOURCE_SUFFIXES else []
+    if ext in {".js", ".jsx", ".mjs", ".cjs"}:
+        out += [stem + s for s in (".ts", ".tsx", ".mts", ".cts")]
+    out += [target + s for s in _SOURCE_SUFFIXES] + [posixpath.join(target, "index" + s) for s in _SOURCE_SUFFIXES]
+    return out
+
+
+class Linker:
+    """Resolves names across the modules of one program; built once per audit."""
+
+    def __init__(self, modules: list[Module]):
+        self.by_path = {m.path: m for m in modules}
+        self._root = {m.tree.root_node: m for m in modules}
+        self.imports: dict[str, dict[str, Binding]] = {}
+        self.exports: dict[str, dict[str, tuple[str, str]]] = {}  # name -> (module path, local name)
+        self.star: dict[str, list[str]] = {}  # `export * from` targets
+        for m in modules:
+            self._scan(m)
+
+    # -- imports and exports -------------------------------------------------------------
+    def resolve_spec(self, importer: str, spec: str) -> str | None:
+        if not spec.startswith("."):
+            return None
+        return next((c for c in _candidates(importer, spec) if c in self.by_path), None)
+
+    def _scan(self, m: Module) -> None:
+        imports: dict[str, Binding] = {}
+        exports: dict[str, tuple[str, str]] = {}
+        star: list[str] = []
+        for node in m.tree.root_node.named_children:
+            if node.type == "import_statement":
+                spec = string_value(node.child_by_field_name("source")) or ""
+                target = self.resolve_spec(m.path, spec)
+                clause = next((c for c in node.named_children if c.type == "import_clause"), None)
+                for c in clause.named_children if clause is not None else []:
+                    if c.type == "identifier":
+                        imports[text(c)] = Binding(module=target, name="default", spec=spec)
+                    elif c.type == "namespace_import":
+                        ident = next((x for x in c.named_children if x.type == "identifier"), None)
+                        if ident is not None:
+                            imports[text(ident)] = Binding(module=target, name="*", spec=spec)
+                    elif c.type == "named_imports":
+                        for s in c.named_children:
+                            if s.type == "import_specifier":
+                                name = text(s.child_by_field_name("name"))
+                                alias = s.child_by_field_name("alias")
+                                imports[text(alias) if alias is not None else name] = Binding(module=target, name=name, spec=spec)
+            elif node.type == "export_statement":
+                self._scan_export(m, node, exports, star)
+        self.imports[m.path], self.exports[m.path], self.star[m.path] = imports, exports, star
+
+    def _scan_export(self, m: Module, node: ts.Node, exports: dict, star: list) -> None:
+        source = node.child_by_field_name("source")
+        is_default = any(c.type == "default" for c in node.children)
+        decl, value = node.child_by_field_name("declaration"), node.child_by_field_name("value")
+        if source is not None:
+            target = self.resolve_spec(m.path, string_value(source) or "")
+            clause = next((c for c in node.named_children if c.type == "export_clause"), None)
+            if clause is None:
+                if target:
+                    star.append(target)
+                return
+            for s in clause.named_children:
+                name = text(s.child_by_field_name("name"))
+                alias = s.child_by_field_name("alias")
+                if target:
+                    exports[text(alias) if alias is not None else name] = (target, name)
+            return
+        if decl is not None:
+            names = [text(decl.child_by_field_name("name"))] if decl.child_by_field_name("name") is not None else \
+                [text(d.child_by_field_name("name")) for d in decl.named_children if d.type == "variable_declarator"]
+            for n in names:
+                exports["default" if is_default else n] = (m.path, n)
+            return
+        if value is not None and is_default:
+            exports["default"] = (m.path, text(value) if value.type == "identifier" else "")
+            return
+        clause = next((c for c in node.named_children if c.type == "export_clause"), None)
+        for s in clause.named_children if clause is not None else []:
+            name = text(s.child_by_field_name("name"))
+            alias = s.child_by_field_name("alias")
+            exports[text(alias) if alias is not None else name] = (m.path, name)
+
+    def exported(self, path: str, name: str, depth: int = 0) -> tuple[Module, str] | None:
+        """The module and local name behind `name` exported by `path` (following re-exports)."""
+        if depth > 10 or path not in self.by_path:
+            return None
+        hit = self.exports.get(path, {}).get(name)
+        if hit is not None:
+            target, local = hit
+            if target != path:
+                return self.exported(target, local, depth + 1)
+            # a local name may itself be an import being re-exported
+            b = self.imports.get(path, {}).get(local)
+            if b is not None and b.module is not None and b.name != "*":
+                return self.exported(b.module, b.name, depth + 1)
+            return self.by_path[path], local
+        for target in self.star.get(path, []):
+            found = self.exported(target, name, depth + 1)
+            if found is not None:
+                return found
+        return None
+
+    def binding(self, m: Module, name: str) -> tuple[Module, str] | None:
+        """Where a name used in module `m` is defined: (module, local name there)."""
+        b = self.imports.get(m.path, {}).get(name)
+        if b is None:
+            return m, name
+        if b.module is None or b.name == "*":
+            return None
+        return self.exported(b.module, b.name)
+
+    def module_of(self, node: ts.Node) -> Module | None:
+        cur = node
+        while cur.parent is not None:
+            cur = cur.parent
+        return self._root.get(cur)
+
+    # -- calls ---------------------------------------------------------------------------
+    def _class(self, m: Module, name: str):
+        where = self.binding(m, name)
+        if where is None:
+            return None
+        mod, local = where
+        info = mod.classes.get(local)
+        return (mod, info) if info is not None else None
+
+    def _instance(self, m: Module, name: str):
+        where = self.binding(m, name)
+        if where is None:
+            return None
+        mod, local = where
+        cls = mod.instances.get(local)
+        return self._class(mod, cls) if cls else None
+
+    def resolve(self, m: Module, call: ts.Node) -> tuple[Module, ts.Node, str] | None:
+        chain = member_chain(call.child_by_field_name("function"))
+        if not chain:
+            return None
+        if len(chain) == 2 and chain[0] == "this":
+            cls = enclosing(call, {"class_declaration", "class"})
+            info = m.classes.get(text(cls.child_by_field_name("name"))) if cls is not None else None
+            if info and chain[1] in info.methods:
+                return m, info.methods[chain[1]], f"{info.name}.{chain[1]}"
+            return None
+        if len(chain) == 2:
+            owner = self._instance(m, chain[0])
+            if owner is not None:
+                mod, info = owner
+                if chain[1] in info.methods:
+                    return mod, info.methods[chain[1]], f"{info.name}.{chain[1]}"
+            b = self.imports.get(m.path, {}).get(chain[0])
+            if b is not None and b.name == "*" and b.module is not None:
+                found = self.exported(b.module, chain[1])
+                if found is not None and found[1] in found[0].functions:
+                    return found[0], found[0].functions[found[1]], found[1]
+            return None
+        if len(chain) == 1:
+            where = self.binding(m, chain[0])
+            if where is not None and where[1] in where[0].functions:
+                return where[0], where[0].functions[where[1]], where[1]
+        return None
+
+    def resolver(self, m: Module):
+        """The call resolver of module `m`: call -> (function node, qualified name) or None."""
+        def resolve(call: ts.Node):
+            hit = self.resolve(m, call)
+            return None if hit is None else (hit[1], hit[2])
+        return resolve
+
+    def reachable(self, roots: list[tuple[Module, ts.Node]]) -> list[tuple[Module, ts.Node]]:
+        seen: dict[ts.Node, Module] = {}
+        todo = list(roots)
+        while todo:
+            m, fn = todo.pop(0)
+            if fn in seen:
+                continue
+            seen[fn] = m
+            for n in _calls(fn):
+                hit = self.resolve(m, n)
+                if hit is not None and hit[1] not in seen:
+                    todo.append((hit[0], hit[1]))
+        return list((m, fn) for fn, m in seen.items())
+
+
+def _calls(fn: ts.Node):
+    stack = [fn]
+    while stack:
+        n = stack.pop()
+        if n.type == "call_expression":
+            yield n
+        stack.extend(reversed(n.named_children))
