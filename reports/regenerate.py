@@ -20,6 +20,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 NPM_TARGETS = {"sequentialthinking-npm-0.6.2": "npm:@modelcontextprotocol/server-sequential-thinking@0.6.2"}
+# The baseline of shared/seeds/, audited from a checkout of github.com/modelcontextprotocol/servers
+# when one is given (--servers-repo or $AUDITOR_SERVERS_REPO); it is shown to auditor as `servers`.
+GIT_TARGETS = {"sequentialthinking-2ecb382a": ("2ecb382a02d7921511180dfbadcef24eb66a052f", "src/sequentialthinking")}
 GIT_ENV = {"GIT_AUTHOR_NAME": "auditor fixtures", "GIT_AUTHOR_EMAIL": "fixtures@auditor.invalid",
            "GIT_COMMITTER_NAME": "auditor fixtures", "GIT_COMMITTER_EMAIL": "fixtures@auditor.invalid",
            "GIT_AUTHOR_DATE": "2026-01-01T00:00:00+00:00", "GIT_COMMITTER_DATE": "2026-01-01T00:00:00+00:00"}
@@ -33,8 +36,8 @@ def fixture_repo(src: Path, dest: Path) -> None:
         subprocess.run(["git", *args], cwd=dest, env=env, check=True)
 
 
-def audit(target: str, out: Path, cwd: Path, check: bool) -> int:
-    args = [sys.executable, "-m", "auditor", "audit", target, "--out", str(out), "-q"] + (["--check"] if check else [])
+def audit(target: str, out: Path, cwd: Path, check: bool, extra: list[str]) -> int:
+    args = [sys.executable, "-m", "auditor", "audit", target, *extra, "--out", str(out), "-q"] + (["--check"] if check else [])
     return subprocess.run(args, cwd=cwd).returncode
 
 
@@ -42,6 +45,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="compare with the committed reports; exit 1 on drift")
     parser.add_argument("--only", action="append", default=[], help="regenerate only this report folder (repeatable)")
+    parser.add_argument("--servers-repo", default=os.environ.get("AUDITOR_SERVERS_REPO"),
+                        help="a clone (bare or not) of modelcontextprotocol/servers, for the baseline reports")
     args = parser.parse_args()
     status = 0
     with tempfile.TemporaryDirectory(prefix="auditor-reports-") as tmp:
@@ -52,18 +57,27 @@ def main() -> int:
             targets[fx.name] = (f"fixtures/{fx.name}", work)
         for name, spec in NPM_TARGETS.items():
             targets[name] = (spec, work)
+        extra: dict[str, list[str]] = {}
+        if args.servers_repo:
+            (work / "servers").symlink_to(Path(args.servers_repo).resolve())
+            for name, (rev, subtree) in GIT_TARGETS.items():
+                targets[name] = ("servers", work)
+                extra[name] = ["--revision", rev, "--subtree", subtree]
+        else:
+            for name in GIT_TARGETS:
+                print(f"reports: {name}: not regenerated (no --servers-repo / $AUDITOR_SERVERS_REPO)", file=sys.stderr)
         for name, (target, cwd) in targets.items():
             if args.only and name not in args.only:
                 continue
             out = ROOT / "reports" / name
             if not args.check:
                 shutil.rmtree(out, ignore_errors=True)
-            rc = audit(target, out, cwd, args.check)
+            rc = audit(target, out, cwd, args.check, extra.get(name, []))
             if rc != 0:
                 print(f"reports: {name}: {'drift' if args.check and rc == 1 else f'audit failed (exit {rc})'}", file=sys.stderr)
                 status = 1
     if args.check:
-        known = set(NPM_TARGETS) | {p.name for p in (ROOT / "fixtures").iterdir() if p.is_dir()}
+        known = set(NPM_TARGETS) | set(GIT_TARGETS) | {p.name for p in (ROOT / "fixtures").iterdir() if p.is_dir()}
         stale = sorted(p.name for p in (ROOT / "reports").iterdir() if p.is_dir() and p.name not in known)
         for name in stale:
             print(f"reports: {name}: no longer generated; remove reports/{name}", file=sys.stderr)
