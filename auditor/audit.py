@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Callable
 
 from auditor import kb, sources
-from auditor.model import SCHEMA_VERSION, Audit, Record, Target
+from auditor.model import Audit, Record, Target
 
 
 def _regions(objects: list[Record], method: dict) -> list[Record]:

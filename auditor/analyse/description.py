@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from auditor.extract.facts import Program
 from auditor.extract.records import line, record
-from auditor.model import Record, merge_anchors
+from auditor.model import Record
 
 ITEM = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+(.*)$")
 

@@ -6,7 +6,7 @@ from auditor.extract.facts import Program
 from auditor.extract.flow import is_validator
 from auditor.extract.manifest import key_span
 from auditor.extract.records import at, key, line, record, unique
-from auditor.extract.syntax import enclosing, lines, strip_casts, text, walk
+from auditor.extract.syntax import enclosing, strip_casts, text, walk
 from auditor.model import Record
 
 

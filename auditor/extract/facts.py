@@ -6,7 +6,7 @@ from dataclasses import dataclass, replace
 
 import tree_sitter as ts
 
-from auditor.extract import flow, highlevel, linker, parse, program, server, state
+from auditor.extract import flow, highlevel, linker, outputs, parse, program, server, state
 from auditor.extract.manifest import JsonDoc, read_json
 from auditor.extract.readme import MarkdownDoc, read_markdown
 from auditor.model import Anchor, Gap
@@ -21,9 +21,9 @@ class FunctionFlow:
     gates: tuple[flow.Gate, ...]
     mutations: tuple[flow.Mutation, ...]
     writes: tuple[flow.WriteGroup, ...]
-    emits: tuple[flow.Emit, ...]
-    results: tuple[flow.Result, ...]
-    captures: tuple[flow.Capture, ...]
+    emits: tuple[outputs.Emit, ...]
+    results: tuple[outputs.Result, ...]
+    captures: tuple[outputs.Capture, ...]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -147,8 +147,8 @@ def _trace(m: program.Module, fn: ts.Node, containers: list[state.Container], vo
             if hit is not None and flow.is_validator(hit[0]):
                 gates.append(flow.gate(link.module_of(hit[0]) or m, hit[0], n, name))
     emits = [replace(e, renderer_path=(link.module_of(e.renderer_node) or m).path) if e.renderer_node is not None else e
-             for e in flow.emits(m, fn, vocab, resolve)]
+             for e in outputs.emits(m, fn, vocab, resolve)]
     return FunctionFlow(module=m, fn=fn, name=name, gates=tuple(gates),
                         mutations=tuple(flow.mutations(m, fn)), writes=tuple(flow.write_groups(m, fn, containers)),
-                        emits=tuple(emits), results=tuple(flow.results(m, fn, containers)),
-                        captures=tuple(flow.captures(m, fn, containers, vocab)))
+                        emits=tuple(emits), results=tuple(outputs.results(m, fn, containers)),
+                        captures=tuple(outputs.captures(m, fn, containers, vocab)))

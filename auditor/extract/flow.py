@@ -1,4 +1,4 @@
-"""What a tool implementation does, statement by statement: gate, mutations, writes, emits, results."""
+"""What a tool implementation does to its input and state: validation gate, mutations, state writes."""
 
 from __future__ import annotations
 
@@ -8,9 +8,8 @@ import tree_sitter as ts
 
 from auditor.extract.program import Module
 from auditor.extract.state import Access, Container
-from auditor.extract.syntax import (FUNCTION_TYPES, call_args, callee_text, condition_terms, enclosing,
-                                    enclosing_function, is_cast, lines, member_chain, object_pairs, pair_value,
-                                    string_value, strip_casts, text, walk)
+from auditor.extract.syntax import (call_args, callee_text, condition_terms, enclosing, enclosing_function, is_cast,
+                                    member_chain, object_pairs, pair_value, string_value, strip_casts, text, walk)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -62,37 +61,6 @@ class WriteGroup:
     condition: str | None
     lazy_init: bool
     hows: tuple[str, ...]
-
-
-@dataclass(frozen=True, kw_only=True, slots=True)
-class Emit:
-    function: str
-    stream: str  # stderr | stdout
-    call: ts.Node
-    argument: str
-    renderer: str | None
-    renderer_node: ts.Node | None
-    producer: ts.Node | None  # statement that computed the argument
-    renderer_path: str | None = None  # the file of the renderer, set by the caller that knows the modules
-
-
-@dataclass(frozen=True, kw_only=True, slots=True)
-class Result:
-    function: str
-    node: ts.Node
-    kind: str  # success | error
-    in_catch: bool
-    fields: tuple[tuple[str, str], ...]  # serialized payload key -> source expression
-    reads: tuple[tuple[str, str, str], ...]  # (container, kind, how)
-
-
-@dataclass(frozen=True, kw_only=True, slots=True)
-class Capture:
-    function: str
-    node: ts.Node  # catch clause
-    returns_error: bool
-    throwing_after_write: tuple[tuple[str, int], ...]  # calls still able to throw after a state write
-    first_write_line: int | None
 
 
 def _stmt_in(fn: ts.Node, node: ts.Node) -> bool:
@@ -271,122 +239,3 @@ def _statement(node: ts.Node, fn: ts.Node) -> ts.Node:
     while cur.parent is not None and cur.parent != fn and cur.parent.type != "statement_block":
         cur = cur.parent
     return cur
-
-
-def emits(module: Module, fn: ts.Node, vocab: dict, resolve=None) -> list[Emit]:
-    out = []
-    resolve = resolve or resolver(module)
-    name = module.qualified(fn)
-    streams = {c: "stderr" for c in vocab["stderr_calls"]} | {c: "stdout" for c in vocab["stdout_calls"]}
-    for node in walk(fn):
-        if node.type != "call_expression" or enclosing_function(node) != fn:
-            continue
-        stream = streams.get(callee_text(node))
-        if stream is None:
-            continue
-        args = call_args(node)
-        arg = args[0] if args else None
-        renderer = renderer_node = producer = None
-        if arg is not None and arg.type == "identifier":
-            for decl in walk(fn):
-                if decl.type == "variable_declarator" and text(decl.child_by_field_name("name")) == text(arg):
-                    value = strip_casts(decl.child_by_field_name("value"))
-                    producer = decl.parent
-                    if value is not None and value.type == "call_expression":
-                        hit = resolve(value)
-                        if hit is not None:
-                            renderer_node, renderer = hit
-                    break
-        elif arg is not None and strip_casts(arg).type == "call_expression":
-            hit = resolve(strip_casts(arg))
-            if hit is not None:
-                renderer_node, renderer = hit
-        out.append(Emit(function=name, stream=stream, call=node, argument=text(arg) if arg is not None else "",
-                        renderer=renderer, renderer_node=renderer_node, producer=producer))
-    return out
-
-
-def results(module: Module, fn: ts.Node, containers: list[Container]) -> list[Result]:
-    out = []
-    name = module.qualified(fn)
-    sites = {}
-    for c in containers:
-        for a in c.accesses:
-            if a.node is not None and a.kind != "declaration":
-                sites[(a.node.start_byte, a.node.end_byte)] = (c.key, a.kind, a.how)
-    for node in walk(fn):
-        if node.type != "return_statement" or enclosing_function(node) != fn or not node.named_children:
-            continue
-        obj = strip_casts(node.named_children[0])
-        pairs = object_pairs(obj)
-        if "content" not in pairs:
-            continue
-        in_catch = enclosing(node, {"catch_clause"}) is not None and _stmt_in(fn, enclosing(node, {"catch_clause"}))
-        is_error = "isError" in pairs and text(pair_value(pairs["isError"])) != "false"
-        reads = tuple(sorted({sites[(n.start_byte, n.end_byte)] for src in _sources(fn, obj) for n in walk(src)
-                              if (n.start_byte, n.end_byte) in sites}))
-        fields: list[tuple[str, str]] = []
-        for n in walk(obj):
-            if n.type == "call_expression" and callee_text(n) == "JSON.stringify" and call_args(n):
-                for key, pair in object_pairs(call_args(n)[0]).items():
-                    fields.append((key, text(pair_value(pair))))
-                break
-        out.append(Result(function=name, node=node, kind="error" if is_error or in_catch else "success",
-                          in_catch=in_catch, fields=tuple(fields), reads=reads))
-    return out
-
-
-def _sources(fn: ts.Node, expr: ts.Node, depth: int = 3) -> list[ts.Node]:
-    """`expr` plus the initializers of the local variables it uses, transitively: a result built
-    from `const text = lines.join(...)` reads what `lines` read."""
-    decls = {text(d.child_by_field_name("name")): d.child_by_field_name("value") for d in walk(fn)
-             if d.type == "variable_declarator" and d.child_by_field_name("value") is not None
-             and enclosing_function(d) == fn}
-    out, todo, seen = [expr], [expr], set()
-    for _ in range(depth):
-        names = {text(n) for e in todo for n in walk(e) if n.type == "identifier"} - seen
-        seen |= names
-        todo = [decls[n] for n in sorted(names) if n in decls]
-        out += todo
-    return out
-
-
-def captures(module: Module, fn: ts.Node, containers: list[Container], vocab: dict) -> list[Capture]:
-    out = []
-    name = module.qualified(fn)
-    write_lines = sorted(a.line for c in containers for a in c.writes if a.node is not None and enclosing_function(a.node) == fn)
-    benign = set(vocab["stderr_calls"]) | set(vocab["stdout_calls"]) | set(vocab["metadata_functions"])
-    for node in walk(fn):
-        if node.type != "try_statement" or enclosing_function(node) != fn:
-            continue
-        handler = node.child_by_field_name("handler")
-        if handler is None:
-            continue
-        body = node.child_by_field_name("body")
-        first = next((ln for ln in write_lines if body.start_point[0] < ln <= body.end_point[0] + 1), None)
-        after: list[tuple[str, int]] = []
-        if first is not None:
-            written = {(a.node.start_byte) for c in containers for a in c.writes if a.node is not None}
-            for n in walk(body):
-                if n.type != "call_expression" or n.start_point[0] + 1 <= first or enclosing_function(n) != fn:
-                    continue
-                callee = callee_text(n)
-                if callee in benign or n.start_byte in written or _inside_call(n, body):
-                    continue
-                after.append((callee, n.start_point[0] + 1))
-        returns_error = any(n.type == "pair" and text(n.child_by_field_name("key")) == "isError" for n in walk(handler))
-        out.append(Capture(function=name, node=handler, returns_error=returns_error,
-                           throwing_after_write=tuple(after), first_write_line=first))
-    return out
-
-
-def _inside_call(node: ts.Node, stop: ts.Node) -> bool:
-    """True when `node` is an argument of another call (counted once, at the outer call)."""
-    cur = node.parent
-    while cur is not None and cur != stop:
-        if cur.type == "call_expression":
-            return True
-        if cur.type in FUNCTION_TYPES:
-            return False
-        cur = cur.parent
-    return False

@@ -75,7 +75,7 @@ def objects(p: Program) -> list[Record]:
             out.append(record("object", "OBJ", "result", key(f.module.name, f"{f.name}:{r.kind}"),
                               f"{r.kind} result of `{f.name}`: {{{keys}}}" + (" with isError: true" if r.kind == "error" else "")
                               + " in one text content block",
-                              [at(f.module.path, enclosing(r.node, {"catch_clause"}) if r.in_catch else r.node)], "extract.flow.results",
+                              [at(f.module.path, enclosing(r.node, {"catch_clause"}) if r.in_catch else r.node)], "extract.outputs.results",
                               fields=[{"key": k, "source": v} for k, v in r.fields], reads=[list(x) for x in r.reads]))
         for e in f.emits:
             anchors = [at(f.module.path, e.call)]
@@ -83,7 +83,7 @@ def objects(p: Program) -> list[Record]:
                 anchors.append(at(e.renderer_path or f.module.path, e.renderer_node))
             what = f"rendered by `{e.renderer}`" if e.renderer else f"`{e.argument[:60]}`"
             out.append(record("object", "OBJ", e.stream, key(f.module.name, f.name),
-                              f"text written to {e.stream} by `{f.name}`: {what}", anchors, "extract.flow.emits",
+                              f"text written to {e.stream} by `{f.name}`: {what}", anchors, "extract.outputs.emits",
                               argument=e.argument, renderer=e.renderer))
     for path, doc in sorted(p.docs.items()):
         entry = p.entry(path)

@@ -114,7 +114,7 @@ def routes(p: Program) -> list[Record]:
             anchors = ([at(f.module.path, e.producer)] if e.producer is not None else []) + [at(f.module.path, e.call)]
             out.append(_route(f"emit-{e.stream}", key(mk, f.name),
                               f"{('render with `' + e.renderer + '` and ') if e.renderer else ''}write `{e.argument[:60]}` to {e.stream}",
-                              anchors, "extract.flow.emits", f"`{f.name}`", [f"CMP:method:{key(mk, f.name)}", f"OBJ:{e.stream}:{key(mk, f.name)}", e.stream],
+                              anchors, "extract.outputs.emits", f"`{f.name}`", [f"CMP:method:{key(mk, f.name)}", f"OBJ:{e.stream}:{key(mk, f.name)}", e.stream],
                               renderer=e.renderer))
         for r in f.results:
             if r.kind != "success":
@@ -122,7 +122,7 @@ def routes(p: Program) -> list[Record]:
             reads = "; ".join(f"{c} ({how}, {kind})" for c, kind, how in r.reads) or "no state"
             out.append(_route("respond", key(mk, f.name),
                               f"build and return the success result of `{f.name}`; reads {reads}",
-                              [at(f.module.path, r.node)], "extract.flow.results", f"`{f.name}` completes",
+                              [at(f.module.path, r.node)], "extract.outputs.results", f"`{f.name}` completes",
                               [f"CMP:method:{key(mk, f.name)}", f"OBJ:result:{key(mk, f.name + ':success')}", "host"],
                               reads=[{"container": c, "kind": kind, "how": how} for c, kind, how in r.reads],
                               fields=[{"key": k, "source": v} for k, v in r.fields]))
@@ -132,7 +132,7 @@ def routes(p: Program) -> list[Record]:
                               f"a throw inside the try of `{f.name}` -> " + ("error result with isError: true" if c.returns_error else "catch handler")
                               + (f"; state is first written at line {c.first_write_line}, and {after} can still throw after it" if after else
                                  "; no state is written before the calls that can throw"),
-                              [at(f.module.path, c.node)], "extract.flow.captures", "a throw in the try block",
+                              [at(f.module.path, c.node)], "extract.outputs.captures", "a throw in the try block",
                               [f"CMP:method:{key(mk, f.name)}", f"OBJ:result:{key(mk, f.name + ':error')}", "host"],
                               first_write_line=c.first_write_line, throwing_after_write=[{"call": n, "line": ln} for n, ln in c.throwing_after_write]))
     out += _build_routes(p)
