@@ -214,17 +214,22 @@ def _selection(p: Program, probe: dict):
                     and f.fn.start_byte <= n.start_byte < f.fn.end_byte:
                 hits.append((at(f.module.path, n), f"{callee_text(n)} in {f.name}"))
     evidence = [at(f.module.path, w.node) for f in p.flows for w in f.writes if w.condition is None]
-    return sorted(set(hits), key=lambda h: h[0]), evidence, f"calls of {', '.join(sorted(methods))} in every traced tool implementation", \
+    return sorted(set(hits), key=lambda h: (h[0], h[1])), evidence, f"calls of {', '.join(sorted(methods))} in every traced tool implementation", \
         "every accepted call is retained; nothing is filtered or ranked", {}
 
 
 def _capabilities(p: Program, probe: dict):
     declared = {c for s in p.servers for c in (s.capabilities or [])}
+    # A high-level registration makes the SDK declare its capability itself.
+    implied = p.vocab["high_level"]["capabilities"]
+    declared |= {implied[r.kind] for r in p.registrations if r.kind in implied}
     handled = {h.method for h in p.handlers}
     missing = [c for c, methods in p.vocab["capabilities"].items() if c not in declared and not (set(methods) & handled)]
-    evidence = [at(s.module.path, s.caps_node or s.node) for s in p.servers]
+    evidence = [at(s.module.path, s.caps_node or s.node) for s in p.servers] + [at(r.module.path, r.node) for r in p.registrations]
     hits = [] if missing else [(a, "all capabilities declared") for a in evidence]
-    return hits, evidence, "the capabilities literal of every server instance, and the request handlers registered", \
+    query = "the capabilities literal of every server instance, and the request handlers registered" \
+        + (", and the high-level registrations (the SDK declares their capability)" if p.registrations else "")
+    return hits, evidence, query, \
         f"declared: {', '.join(sorted(declared)) or '(none)'}; not declared: {', '.join(missing) or '(none)'}", {"declared": sorted(declared), "not_declared": missing}
 
 
@@ -253,5 +258,5 @@ def absences(p: Program, kb: dict) -> list[Record]:
         out.append(record("absence", "ABS", probe["probe"], probe["id"], summary, anchors, f"kb/absences.yaml#{probe['id']}",
                           status="holds" if holds else "does not hold", title=probe["title"],
                           boundary={"files": files, "query": query}, prevents=probe["prevents"],
-                          hits=[{"anchor": a.as_json(), "what": h} for a, h in sorted(hits, key=lambda x: x[0])], detail=detail, **notes))
+                          hits=[{"anchor": a.as_json(), "what": h} for a, h in sorted(hits, key=lambda x: (x[0], x[1]))], detail=detail, **notes))
     return out

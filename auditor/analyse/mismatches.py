@@ -45,6 +45,9 @@ def mismatches(p: Program, absences_kb: dict) -> list[Record]:
     out: list[Record] = []
     for tool in p.tools:
         props = {x["name"]: x for x in schema_properties(tool.schema)}
+        # The high-level SDK parses every call with the zod schema before the callback runs: what the
+        # schema declares is enforced there, so a later gate re-checking part of it leaves nothing unenforced.
+        sdk_validated = tool.form != "descriptor" and tool.schema_form == "zod"
         for gate_path, g in _gates_for(p, tool):
             checked: dict[str, list] = {}
             for pr in g.predicates:
@@ -55,24 +58,25 @@ def mismatches(p: Program, absences_kb: dict) -> list[Record]:
                 forms = {pr.form for pr in preds}
                 types = {pr.expected for pr in preds if pr.form == "type-check"}
                 declared = []
+                jtype = _json_type(spec["type"])
                 if spec["type"]:
-                    declared.append(f"type {spec['type']}")
+                    declared.append(f"type {jtype}")
                 declared += [f"{k} {v}" for k, v in spec["constraints"].items() if k in {"minimum", "maximum", "minLength", "maxLength", "pattern", "enum", "exclusiveMinimum", "exclusiveMaximum", "minItems", "maxItems"}]
                 unenforced = []
                 if not preds:
                     unenforced = declared
                 else:
-                    if spec["type"] == "integer" and "integer" not in types:
+                    if jtype == "integer" and "integer" not in types:
                         unenforced.append("type integer (the check accepts any number)")
-                    if spec["type"] and spec["type"] != "integer" and spec["type"] not in types and "falsy-guard" not in forms:
-                        unenforced.append(f"type {spec['type']}")
+                    if jtype and jtype != "integer" and jtype not in types and "falsy-guard" not in forms:
+                        unenforced.append(f"type {jtype}")
                     for k, v in spec["constraints"].items():
                         if k in {"minimum", "exclusiveMinimum"}:
                             unenforced.append(f"{k} {v}" + (" (the falsy guard rejects only 0; negative numbers pass)" if "falsy-guard" in forms else ""))
                         elif k in {"maximum", "exclusiveMaximum", "minLength", "maxLength", "pattern", "enum"}:
                             if not (k == "minLength" and v == 1 and "falsy-guard" in forms):
                                 unenforced.append(f"{k} {v!r}")
-                if unenforced:
+                if unenforced and not sdk_validated:
                     kind = "unchecked-optional" if not preds and not spec["required"] else "schema-unenforced"
                     what = ("optional field stored with no runtime check" if kind == "unchecked-optional" else
                             f"runtime check ({', '.join(sorted(forms)) or 'none'}) does not enforce")
@@ -98,12 +102,43 @@ def mismatches(p: Program, absences_kb: dict) -> list[Record]:
                                   "analyse.mismatches.diagnostics", tool=tool.name, field=name, input=example, message=msg,
                                   schema_conforming=conforming))
         out += _prose_names(tool, props)
+        out += _coercions(tool)
     out += _tool_names(p)
     out += _write_before_throw(p)
     out += render_unchecked(p)
     out += _unchecked_references(p, absences_kb)
     out += _unused_dependencies(p)
     out += _unpinned_launch(p)
+    return out
+
+
+def _json_type(t) -> str | None:
+    """The type a property declares; for a nullable one (`["string", "null"]`) the type besides null."""
+    if isinstance(t, list):
+        others = [x for x in t if x != "null"]
+        return " or ".join(map(str, others)) if others else "null"
+    return t if isinstance(t, str) else None
+
+
+def _coercions(tool) -> list[Record]:
+    """Properties the runtime converts before (or after) checking them, which the advertised JSON Schema does not show."""
+    by_prop: dict[str, list[tuple[str, str, int]]] = {}
+    for path, what, ln in tool.coercions:
+        top = path.split(".", 1)[0].split("[", 1)[0] or "input"
+        by_prop.setdefault(top, []).append((path, what, ln))
+    props = {x["name"]: x for x in schema_properties(tool.schema)}
+    applied = "the SDK parses every call with this zod schema" if tool.form != "descriptor" else \
+        "the advertised JSON Schema is generated from this zod schema; the conversion applies wherever the handler parses with it"
+    out = []
+    for prop, items in by_prop.items():
+        shown = _json_type(props.get(prop, {}).get("type")) or "its type"
+        whats = "; ".join((f"`{path}`: " if path != prop else "") + what for path, what, _ in items)
+        out.append(record("finding", "FND", "schema-coercion", f"{tool.name}/{prop}",
+                          f"`{prop}` of tool {tool.name!r}: the advertised JSON Schema declares {shown}, but {whats}. "
+                          f"A caller reading the schema cannot see that other input is converted instead of rejected ({applied})",
+                          [line(tool.module.path, ln) for _, _, ln in items] + ([_prop_line(tool, prop)] if prop in props else []),
+                          "analyse.mismatches.coercion", tool=tool.name, field=prop,
+                          coercions=[{"path": path, "does": what, "line": ln} for path, what, ln in items]))
     return out
 
 

@@ -43,6 +43,7 @@ class Program:
     containers: tuple[state.Container, ...]
     flows: tuple[FunctionFlow, ...]
     linker: "linker.Linker | None" = None
+    registrations: tuple[highlevel.Registration, ...] = ()  # high-level registrations: tools, resources, prompts
 
     def entry(self, path: str) -> Entry | None:
         return next((e for e in self.entries if e.file.path == path), None)
@@ -76,6 +77,7 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict) -> Program:
         elif path.lower().endswith((".md", ".markdown")):
             docs[path] = read_markdown(path, e.text)
     servers, handlers, tools, dispatches, fallbacks, launches, containers, flows = [], [], [], [], [], [], [], []
+    registrations = []
     link = linker.Linker(modules)
     roots: list[tuple[program.Module, ts.Node]] = []
 
@@ -87,7 +89,7 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict) -> Program:
         servers += s
         hs = server.handlers(m, vocab)
         handlers += hs
-        tools += server.tools(m)
+        tools += server.tools(m, vocab)
         launches += server.launches(m, s, vocab)
         containers += state.containers(m, vocab)
     for m in modules:
@@ -102,16 +104,18 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict) -> Program:
                 roots += [owned(d.target, m) for d in ds if d.target is not None]
         # Launch functions are roots too: state loaded or written at startup is traced like tool code.
         roots += [(m, l.fn) for l in launches if l.module is m and l.fn is not None]
-        hl_tools, hl_dispatches = highlevel.registrations(m, vocab, resolve)
+        hl_tools, hl_dispatches, hl_registrations = highlevel.registrations(m, vocab, resolve)
+        registrations += hl_registrations
         tools += hl_tools
         dispatches += hl_dispatches
         roots += [owned(d.target, m) for d in hl_dispatches if d.target is not None]
     for m, fn in link.reachable(roots):
         flows.append(_trace(m, fn, containers, vocab, link))
+    gaps += [g for x in (*tools, *registrations) for g in x.gaps]  # unreadable schemas, names, callbacks
     return Program(entries=entries, modules=tuple(modules), jsons=jsons, docs=docs, gaps=tuple(gaps), vocab=vocab,
                    servers=tuple(servers), handlers=tuple(handlers), tools=tuple(tools), dispatches=tuple(dispatches),
                    fallbacks=tuple(fallbacks), launches=tuple(launches), containers=tuple(containers),
-                   flows=tuple(flows), linker=link)
+                   flows=tuple(flows), linker=link, registrations=tuple(registrations))
 
 
 # package.json fields the extractors read, with the JSON type npm gives them; a field of another

@@ -2,12 +2,208 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+import tree_sitter as ts
+
+from auditor.extract import zod
+from auditor.extract.bindings import value_of
 from auditor.extract.program import Module
-from auditor.extract.server import Dispatch, ToolDecl
+from auditor.extract.server import Dispatch, ToolDecl, annotations, schema_gaps
+from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, call_args, callee_text, literal, member_chain,
+                                    object_pairs, pair_value, strip_casts, text, walk)
+from auditor.model import Anchor, Gap
+
+# What the SDK advertises for a tool registered without an input schema.
+EMPTY_INPUT = {"type": "object", "properties": {}}
 
 
-def registrations(module: Module, vocab: dict, resolve) -> tuple[list[ToolDecl], list[Dispatch]]:
-    """Tools registered through the high-level API, and the dispatch each registration implies.
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Registration:
+    module: Module
+    kind: str  # tool | resource | prompt
+    method: str  # the registration method, e.g. registerTool
+    name: str | None  # None when the name is not a literal
+    node: ts.Node  # the registration call
+    fn: ts.Node | None  # the callback, when it resolves
+    gaps: tuple[Gap, ...] = ()  # what of the registration could not be read (coverage)
+
+
+def registrations(module: Module, vocab: dict, resolve) -> tuple[list[ToolDecl], list[Dispatch], list[Registration]]:
+    """Tools registered through the high-level API, the dispatch each registration implies, and every
+    registration (tools, resources, prompts) with what could not be read.
 
     `resolve(call_or_identifier_node)` maps a callee to (function node, qualified name) or None."""
-    return [], []
+    hl = vocab["high_level"]
+    servers = _server_bindings(module, set(hl["server_classes"]))
+    tools: list[ToolDecl] = []
+    dispatches: list[Dispatch] = []
+    regs: list[Registration] = []
+    for call in module.nodes("call"):
+        fn = strip_casts(call.child_by_field_name("function"))
+        if fn is None or fn.type != "member_expression":
+            continue
+        method = text(fn.child_by_field_name("property"))
+        rule = hl["registrations"].get(method)
+        receiver = member_chain(fn.child_by_field_name("object"))
+        if rule is None or (rule["receiver"] == "server" and (receiver is None or ".".join(receiver) not in servers)):
+            continue
+        args = call_args(call)
+        if not args:
+            continue
+        name = _value(args[0], module)
+        name = name if isinstance(name, str) else None
+        gaps: list[Gap] = []
+        if name is None:
+            gaps.append(_gap(module, args[0], f"{method}() with a name that is not a literal (`{text(args[0])[:60]}`): "
+                                              "what it registers is not analysed"))
+        cb_node = args[-1] if len(args) > 1 else None
+        if cb_node is not None and "callback_key" in rule and strip_casts(cb_node).type == "object":
+            entry = object_pairs(cb_node).get(rule["callback_key"])
+            cb_node = pair_value(entry) if entry is not None else cb_node
+        target, tname = _callback(cb_node, module, resolve)
+        if cb_node is not None and target is None:
+            gaps.append(_gap(module, cb_node, f"{method}({name!r}): callback `{text(cb_node)[:60]}` does not resolve; "
+                                              "its implementation is not traced"))
+        if rule["kind"] == "tool" and name is not None:
+            tool, more = _tool(module, vocab, rule["signature"], method, name, call, args)
+            tools.append(tool)
+            gaps += more
+            dispatches.append(Dispatch(module=module, tool=name, node=call, subject=callee_text(call), target=target,
+                                       target_name=tname, handler=None, form="registration"))
+        regs.append(Registration(module=module, kind=rule["kind"], method=method, name=name, node=call, fn=target,
+                                 gaps=tuple(gaps)))
+    return tools, dispatches, regs
+
+
+def _tool(module: Module, vocab: dict, signature: str, method: str, name: str, call: ts.Node,
+          args: list[ts.Node]) -> tuple[ToolDecl, list[Gap]]:
+    hl = vocab["high_level"]
+    gaps: list[Gap] = []
+    desc = params = ann = None
+    config = None
+    if signature == "config":
+        config = _resolved(args[1], module) if len(args) > 2 else None
+        if config is not None and config.type != "object":
+            gaps.append(_gap(module, args[1], f"tool {name!r}: the config `{text(args[1])[:60]}` is not an object literal; "
+                                              "description, schema and annotations are not read"))
+            config = None
+        pairs = object_pairs(config)
+        desc, params, ann = (pair_value(pairs[k]) if k in pairs else None for k in
+                             (hl["config"]["description"], hl["config"]["input_schema"], hl["config"]["annotations"]))
+    else:  # overloads: (name, description?, paramsShapeOrAnnotations?, annotations?, callback), as the SDK reads them
+        rest = list(args[1:])
+        if rest and _is_string(rest[0], module):
+            desc = rest.pop(0)
+        if len(rest) > 1:
+            keys = set(hl["annotation_keys"])
+            if _is_params(rest[0], module, vocab, keys):
+                params = rest.pop(0)
+                if len(rest) > 1 and _is_object(rest[0], module) and not _is_params(rest[0], module, vocab, keys):
+                    ann = rest.pop(0)
+            elif _is_object(rest[0], module):
+                ann = rest.pop(0)
+    description = _value(desc, module) if desc is not None else None
+    desc_node = _resolved(desc, module) if desc is not None else None
+    if desc is not None and not isinstance(description, str):
+        gaps.append(_gap(module, desc, f"tool {name!r}: the description `{text(desc)[:60]}` is not a literal"))
+        description, desc_node = None, None
+    if params is not None:
+        read = zod.input_shape(params, module, vocab)
+        schema, schema_node, form, coercions = read.value, read.node, read.form, read.coercions
+        problems = schema_gaps(module, name, read)
+    else:
+        schema, schema_node, form, coercions, problems = dict(EMPTY_INPUT), config or call, "json-schema", (), ()
+    hints, hints_node = annotations(ann, module) if ann is not None else ({}, None)
+    return ToolDecl(module=module, name=name, node=call, binding=None, description=description, description_node=desc_node,
+                    schema=schema, schema_node=schema_node, form=method, schema_form=form, annotations=hints,
+                    annotations_node=hints_node, coercions=coercions, gaps=problems), gaps
+
+
+def _server_bindings(module: Module, classes: set[str]) -> set[str]:
+    """Receivers bound to a high-level server: `x = new C()`, `this.x = new C()`, and names or fields typed C."""
+    out: set[str] = set()
+    for n in walk(module.tree.root_node):
+        if n.type == "new_expression" and text(n.child_by_field_name("constructor")) in classes:
+            holder = n.parent
+            while holder is not None and holder.type in {"as_expression", "satisfies_expression", "parenthesized_expression",
+                                                          "await_expression", "non_null_expression"}:
+                holder = holder.parent
+            out |= _holder_names(holder, n)
+        elif n.type == "type_annotation" and any(part.strip() in classes for part in text(n).lstrip(":").split("|")):
+            out |= _holder_names(n.parent, n)
+    return out
+
+
+def _holder_names(holder: ts.Node | None, value: ts.Node) -> set[str]:
+    if holder is None:
+        return set()
+    if holder.type == "variable_declarator":
+        return {text(holder.child_by_field_name("name"))}
+    if holder.type == "assignment_expression":
+        chain = member_chain(holder.child_by_field_name("left"))
+        return {".".join(chain)} if chain else set()
+    if holder.type in {"public_field_definition", "field_definition"}:
+        key = holder.child_by_field_name("name") or holder.child_by_field_name("property")
+        return {f"this.{text(key).lstrip('#')}"} if key is not None else set()
+    if holder.type in {"required_parameter", "optional_parameter"}:
+        pattern = holder.child_by_field_name("pattern")
+        return {text(pattern)} if pattern is not None and pattern.type == "identifier" else set()
+    return set()
+
+
+def _callback(node: ts.Node | None, module: Module, resolve) -> tuple[ts.Node | None, str | None]:
+    node = strip_casts(node)
+    if node is None:
+        return None, None
+    if node.type in FUNCTION_TYPES:
+        return node, module.qualified(node)
+    if node.type in {"identifier", "member_expression"}:
+        hit = resolve(node)
+        if hit is not None:
+            return hit
+        if node.type == "identifier":
+            if text(node) in module.functions:
+                return module.functions[text(node)], text(node)
+            value = strip_casts(value_of(module, node))
+            if value is not None and value.type in FUNCTION_TYPES:
+                return value, module.qualified(value)
+    return None, None
+
+
+def _resolved(node: ts.Node | None, module: Module) -> ts.Node | None:
+    """The node itself, or the initializer of the variable it names."""
+    node = strip_casts(node)
+    if node is not None and node.type == "identifier":
+        value = value_of(module, node)
+        return strip_casts(value) if value is not None else node
+    return node
+
+
+def _value(node: ts.Node | None, module: Module):
+    target = _resolved(node, module)
+    return literal(target, module.toplevel) if target is not None else NOT_LITERAL
+
+
+def _is_string(node: ts.Node, module: Module) -> bool:
+    target = _resolved(node, module)
+    return isinstance(_value(node, module), str) or (target is not None and target.type in {"string", "template_string"})
+
+
+def _is_params(node: ts.Node, module: Module, vocab: dict, annotation_keys: set[str]) -> bool:
+    """A parameter shape, as the SDK decides at run time (empty, or a zod value); statically, also an
+    object literal with a key that is not an annotation key (its values may be zod from elsewhere)."""
+    if zod.is_params(node, module, vocab):
+        return True
+    target = _resolved(node, module)
+    return target is not None and target.type == "object" and not set(object_pairs(target)) <= annotation_keys
+
+
+def _is_object(node: ts.Node | None, module: Module) -> bool:
+    target = _resolved(node, module)
+    return target is not None and target.type == "object"
+
+
+def _gap(module: Module, node: ts.Node, detail: str) -> Gap:
+    return Gap(kind="registration", detail=detail,
+               anchor=Anchor(path=module.path, start_line=node.start_point[0] + 1, end_line=node.end_point[0] + 1))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from auditor.extract.facts import Program
 from auditor.extract.records import at, key, line, record, unique
 from auditor.extract.syntax import NOT_LITERAL, enclosing, text
@@ -34,11 +36,20 @@ def objects(p: Program) -> list[Record]:
         props = schema_properties(t.schema)
         req = [x["name"] for x in props if x["required"]]
         literal = t.schema is not NOT_LITERAL
+        rule = "extract.server.tools" if t.form == "descriptor" else "extract.highlevel.registrations"
+        written = {"zod": " (zod, as the SDK advertises it)", "zod-to-json-schema": " (converted from zod)"}.get(t.schema_form, "")
+        coerced = {"coercions": [{"property": c, "does": what, "line": ln} for c, what, ln in t.coercions]} if t.coercions else {}
         out.append(record("object", "OBJ", "tool-schema", t.name,
-                          f"input schema of tool {t.name!r}: {len(props)} properties, {len(req)} required" if literal
+                          f"input schema of tool {t.name!r}{written}: {len(props)} properties, {len(req)} required" if literal
                           else f"input schema of tool {t.name!r}: not a literal ({text(t.schema_node)[:40]}…)",
-                          [at(t.module.path, t.schema_node)], "extract.server.tools",
-                          tool=t.name, properties=props, required=req, literal=literal, form="symbolic"))
+                          [at(t.module.path, t.schema_node)], rule,
+                          tool=t.name, properties=props, required=req, literal=literal, form="symbolic",
+                          schema_form=t.schema_form, **coerced))
+        if t.annotations_node is not None:
+            hints = ", ".join(f"{k} {json.dumps(v)}" for k, v in t.annotations.items()) or "no literal entries"
+            out.append(record("object", "OBJ", "tool-annotations", t.name,
+                              f"annotations of tool {t.name!r}: {hints}; hints the host may show or act on, never enforced",
+                              [at(t.module.path, t.annotations_node)], rule, tool=t.name, annotations=t.annotations))
     gates_by_type = {}
     for f in p.flows:
         for g in f.gates:

@@ -6,10 +6,13 @@ from dataclasses import dataclass, field
 
 import tree_sitter as ts
 
+from auditor.extract import zod
+from auditor.extract.bindings import value_of
 from auditor.extract.program import Module
 from auditor.extract.syntax import (NOT_LITERAL, call_args, callee_text, condition_terms, enclosing,
                                     enclosing_function, literal, member_chain, object_pairs, pair_value,
                                     statement_of, string_value, strip_casts, text, walk)
+from auditor.model import Anchor, Gap
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -47,6 +50,7 @@ class ToolDecl:
     annotations: dict = field(default_factory=dict)  # readOnlyHint, destructiveHint, ... as literal values
     annotations_node: ts.Node | None = None
     coercions: tuple[tuple[str, str, int], ...] = ()  # (property, what the runtime does, line) not shown in the schema
+    gaps: tuple[Gap, ...] = ()  # what of the descriptor could not be read (coverage)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -121,7 +125,8 @@ def handlers(module: Module, vocab: dict) -> list[Handler]:
     return out
 
 
-def tools(module: Module) -> list[ToolDecl]:
+def tools(module: Module, vocab: dict | None = None) -> list[ToolDecl]:
+    """Low-level tool descriptor literals; with `vocab`, zod conversions and annotations are read too."""
     out = []
     for pair in module.nodes("descriptor.schema"):
         obj = pair.parent
@@ -134,11 +139,40 @@ def tools(module: Module) -> list[ToolDecl]:
         decl = obj.parent if obj.parent is not None and obj.parent.type == "variable_declarator" else None
         if decl is None and obj.parent is not None and obj.parent.type in {"as_expression", "satisfies_expression"}:
             decl = obj.parent.parent if obj.parent.parent is not None and obj.parent.parent.type == "variable_declarator" else None
+        extra: dict = {"schema": literal(schema_node, module.toplevel), "schema_node": schema_node}
+        if vocab is not None:
+            read = zod.descriptor_schema(schema_node, module, vocab)
+            extra = {"schema": read.value, "schema_node": read.node, "schema_form": read.form, "coercions": read.coercions,
+                     "gaps": schema_gaps(module, name, read)}
+            ann = pairs.get(vocab["high_level"]["descriptor_annotations"])
+            if ann is not None:
+                extra["annotations"], extra["annotations_node"] = annotations(pair_value(ann), module)
         out.append(ToolDecl(module=module, name=name, node=obj,
                             binding=text(decl.child_by_field_name("name")) if decl is not None else None,
-                            description=string_value(desc_node), description_node=desc_node,
-                            schema=literal(schema_node, module.toplevel), schema_node=schema_node))
+                            description=string_value(desc_node), description_node=desc_node, **extra))
     return out
+
+
+def annotations(node: ts.Node | None, module: Module) -> tuple[dict, ts.Node | None]:
+    """The literal entries of a ToolAnnotations object (non-literal entries are left out) and its node."""
+    node = strip_casts(node)
+    if node is not None and node.type == "identifier":
+        node = strip_casts(value_of(module, node)) or node
+    out = {}
+    for key, pair in object_pairs(node).items():
+        value = literal(pair_value(pair), module.toplevel)
+        if value is not NOT_LITERAL:
+            out[key] = value
+    return out, node
+
+
+def schema_gaps(module: Module, tool: str, read) -> tuple[Gap, ...]:
+    """Coverage gaps for what of a tool's input schema could not be read."""
+    out = []
+    for what, node in read.problems:
+        out.append(Gap(kind="schema", detail=f"tool {tool!r}: {what}",
+                       anchor=Anchor(path=module.path, start_line=node.start_point[0] + 1, end_line=node.end_point[0] + 1)))
+    return tuple(out)
 
 
 def _name_subject(node: ts.Node | None) -> bool:

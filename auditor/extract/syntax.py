@@ -182,6 +182,11 @@ def literal(node: ts.Node | None, env: dict[str, ts.Node] | None = None, depth: 
     if kind == "unary_expression" and text(node.child_by_field_name("operator")) == "-":
         inner = literal(node.child_by_field_name("argument"), env, depth + 1)
         return -inner if isinstance(inner, (int, float)) else NOT_LITERAL
+    if kind == "binary_expression" and text(node.child_by_field_name("operator")) == "+":
+        # "a" + "b": string concatenation (descriptions split over lines); never arithmetic.
+        left = literal(node.child_by_field_name("left"), env, depth + 1)
+        right = literal(node.child_by_field_name("right"), env, depth + 1)
+        return left + right if isinstance(left, str) and isinstance(right, str) else NOT_LITERAL
     if kind == "array":
         items = [literal(c, env, depth + 1) for c in node.named_children if c.type != "comment"]
         return NOT_LITERAL if any(i is NOT_LITERAL for i in items) else items

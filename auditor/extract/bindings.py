@@ -1,0 +1,65 @@
+"""What a name refers to inside one module: the value a variable is initialised with, or the import binding it."""
+
+from __future__ import annotations
+
+import tree_sitter as ts
+
+from auditor.extract.program import Module
+from auditor.extract.syntax import FUNCTION_TYPES, ancestors, string_value, strip_casts, text, walk
+
+
+def value_of(module: Module, ident: ts.Node) -> ts.Node | None:
+    """The initializer of the variable `ident` names: declared in an enclosing function, else at top level."""
+    ident = strip_casts(ident)
+    if ident is None or ident.type not in {"identifier", "shorthand_property_identifier"}:
+        return None
+    name = text(ident)
+    for scope in ancestors(ident):
+        if scope.type not in FUNCTION_TYPES:
+            continue
+        for n in walk(scope):
+            if n.type == "variable_declarator" and _owner(n) == scope and text(n.child_by_field_name("name")) == name:
+                return n.child_by_field_name("value")
+    return module.toplevel.get(name)
+
+
+def _owner(node: ts.Node) -> ts.Node | None:
+    return next((a for a in ancestors(node) if a.type in FUNCTION_TYPES), None)
+
+
+def imports(module: Module) -> dict[str, tuple[str, str]]:
+    """Local name -> (import source, imported name); `*` for a namespace import, `default` for a default one."""
+    out: dict[str, tuple[str, str]] = {}
+    for source, node in module.imports:
+        if node.type == "import_statement":
+            clause = next((c for c in node.named_children if c.type == "import_clause"), None)
+            for c in clause.named_children if clause is not None else []:
+                if c.type == "identifier":
+                    out[text(c)] = (source, "default")
+                elif c.type == "namespace_import":
+                    name = next((x for x in c.named_children if x.type == "identifier"), None)
+                    if name is not None:
+                        out[text(name)] = (source, "*")
+                elif c.type == "named_imports":
+                    for spec in c.named_children:
+                        if spec.type != "import_specifier":
+                            continue
+                        imported, alias = spec.child_by_field_name("name"), spec.child_by_field_name("alias")
+                        original = string_value(imported) or text(imported)
+                        out[text(alias or imported)] = (source, original)
+        else:  # require("x") or import("x"): the declarator that receives it
+            decl = next((a for a in ancestors(node) if a.type == "variable_declarator"), None)
+            target = decl.child_by_field_name("name") if decl is not None else None
+            if target is None:
+                continue
+            if target.type == "identifier":
+                out[text(target)] = (source, "*")
+            elif target.type == "object_pattern":
+                for p in target.named_children:
+                    if p.type == "shorthand_property_identifier_pattern":
+                        out[text(p)] = (source, text(p))
+                    elif p.type == "pair_pattern":
+                        key, value = p.child_by_field_name("key"), p.child_by_field_name("value")
+                        if value is not None and value.type == "identifier":
+                            out[text(value)] = (source, text(key))
+    return out

@@ -1,0 +1,394 @@
+"""zod schemas read statically into the JSON Schema the SDK advertises for them (vocabulary: kb/sdk.yaml `zod`)."""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+
+import tree_sitter as ts
+
+from auditor.extract.bindings import imports, value_of
+from auditor.extract.program import Module
+from auditor.extract.syntax import NOT_LITERAL, call_args, literal, member_chain, property_name, strip_casts, text
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Schema:
+    value: object  # the JSON-Schema-shaped dict, or NOT_LITERAL
+    node: ts.Node | None  # where the properties are written (shape literal, z.object call or JSON literal)
+    form: str  # json-schema | zod | zod-to-json-schema | unknown
+    coercions: tuple[tuple[str, str, int], ...] = ()  # (property path, what the runtime does, line)
+    problems: tuple[tuple[str, ts.Node], ...] = ()  # what could not be read, and where
+
+
+def namespaces(module: Module, vocab: dict) -> frozenset[str]:
+    """Local names bound to the zod namespace by the module's imports."""
+    z = vocab["zod"]
+    return frozenset(local for local, (src, name) in imports(module).items()
+                     if src in z["modules"] and (name in {"*", "default"} or name in z["namespace_exports"]))
+
+
+def is_params(node: ts.Node | None, module: Module, vocab: dict) -> bool:
+    """The SDK's overload test for `tool(...)`: a raw shape (empty, or with a zod value) or a zod schema."""
+    r = _Reader(module, vocab)
+    target = r.definition(node)
+    return target is not None and ((target.type == "object" and r.is_raw_shape(target)) or r.is_zod(target))
+
+
+def input_shape(node: ts.Node | None, module: Module, vocab: dict) -> Schema:
+    """A high-level inputSchema: a raw shape `{a: z.string()}`, a zod object schema, or `X.shape`."""
+    r = _Reader(module, vocab)
+    if node is None:
+        return Schema(value=NOT_LITERAL, node=None, form="unknown")
+    target = r.definition(node)
+    value = None
+    if target is not None and target.type == "object" and not r.is_raw_shape(target):
+        plain = literal(target, module.toplevel)
+        if isinstance(plain, dict) and "type" in plain:
+            return Schema(value=plain, node=target, form="json-schema")
+    if target is not None and target.type == "object":
+        props, required = r.shape(target, "")
+        value = _object(props, required) if props is not None else None
+    elif target is not None and r.is_zod(target):
+        spec, _ = r.read(target, "")
+        value = spec if isinstance(spec, dict) and spec.get("type") == "object" else None
+        if spec is not None and value is None:
+            r.problem("the input schema is a zod schema but not an object schema", node)
+    else:
+        chain = member_chain(target) or ()
+        where = r.imported.get(chain[0]) if chain else None
+        r.problem(f"input schema `{text(node)[:60]}` " + (f"comes from {where[0]!r}; not resolved across files" if where
+                                                           else "is not a zod shape or schema that can be read here"), node)
+    if value is None:
+        return Schema(value=NOT_LITERAL, node=target or node, form="unknown", problems=tuple(r.problems))
+    return Schema(value=value, node=target, form="zod", coercions=tuple(r.coercions), problems=tuple(r.problems))
+
+
+def descriptor_schema(node: ts.Node, module: Module, vocab: dict) -> Schema:
+    """A low-level descriptor's inputSchema: a JSON Schema literal, or zodToJsonSchema(X) / z.toJSONSchema(X)."""
+    r = _Reader(module, vocab)
+    value = literal(node, module.toplevel)
+    if value is not NOT_LITERAL:
+        return Schema(value=value, node=node, form="json-schema")
+    call = strip_casts(node)
+    chain = member_chain(call.child_by_field_name("function")) if call is not None and call.type == "call_expression" else None
+    z = vocab["zod"]
+    converts = chain is not None and (chain[-1] in z["to_json_schema"] and len(chain) == 1
+                                      or len(chain) == 2 and chain[0] in r.ns and chain[1] in z["namespace_to_json_schema"])
+    args = call_args(call) if converts else []
+    if not args:
+        return Schema(value=NOT_LITERAL, node=node, form="unknown",
+                      problems=((f"input schema `{text(node)[:60]}` is neither a literal nor a zod conversion", node),))
+    spec, _ = r.read(args[0], "")
+    if spec is None:
+        return Schema(value=NOT_LITERAL, node=node, form="unknown", problems=tuple(r.problems))
+    return Schema(value=spec, node=r.definition(args[0]) or node, form="zod-to-json-schema",
+                  coercions=tuple(r.coercions), problems=tuple(r.problems))
+
+
+def _object(props: dict, required: list, base: dict | None = None) -> dict:
+    """An object schema with these properties (replacing those of `base`, whose other keywords are kept)."""
+    out: dict = {k: v for k, v in (base or {"type": "object"}).items() if k not in {"properties", "required"}}
+    out["properties"] = props
+    if required:
+        out["required"] = required
+    return out
+
+
+def _type(spec: dict) -> str | None:
+    t = spec.get("type")
+    if isinstance(t, list):
+        t = next((x for x in t if x != "null"), None)
+    return t if isinstance(t, str) else None
+
+
+def _nullable(spec: dict) -> dict:
+    """`x.nullable()`: a plain typed schema gets `null` added to its type; anything else becomes anyOf."""
+    t = spec.get("type")
+    if isinstance(t, str) and not {"properties", "items", "anyOf", "additionalProperties"} & set(spec):
+        return spec if t == "null" else {**spec, "type": [t, "null"]}
+    return {"anyOf": [spec, {"type": "null"}]}
+
+
+class _Reader:
+    """One conversion: the vocabulary, the module's zod bindings, and what it could not read."""
+
+    def __init__(self, module: Module, vocab: dict):
+        self.module, self.z = module, vocab["zod"]
+        self.ns = namespaces(module, vocab)
+        self.imported = imports(module)
+        self.problems: list[tuple[str, ts.Node]] = []
+        self.coercions: list[tuple[str, str, int]] = []
+
+    def problem(self, what: str, node: ts.Node) -> None:
+        self.problems.append((what, node))
+
+    # -- recognising ----------------------------------------------------------------------------
+
+    def definition(self, node: ts.Node | None, depth: int = 0) -> ts.Node | None:
+        """Follow identifiers (and `X.shape`) to the expression that is written out."""
+        node = strip_casts(node)
+        if node is None or depth > 10:
+            return node
+        if node.type == "identifier":
+            value = value_of(self.module, node)
+            return self.definition(value, depth + 1) if value is not None else node
+        if node.type == "member_expression" and text(node.child_by_field_name("property")) == "shape":
+            return self.definition(node.child_by_field_name("object"), depth + 1)
+        return node
+
+    def _base(self, node: ts.Node | None) -> ts.Node | None:
+        """The innermost receiver of a method chain `a.b().c()`."""
+        node = strip_casts(node)
+        while node is not None:
+            if node.type == "call_expression":
+                node = strip_casts(node.child_by_field_name("function"))
+            elif node.type == "member_expression":
+                node = strip_casts(node.child_by_field_name("object"))
+            else:
+                return node
+        return None
+
+    def is_zod(self, node: ts.Node | None, depth: int = 0) -> bool:
+        base = self._base(node)
+        if base is None or base.type != "identifier" or depth > 10:
+            return False
+        if text(base) in self.ns:
+            return True
+        value = value_of(self.module, base)
+        return value is not None and self.is_zod(value, depth + 1)
+
+    def is_raw_shape(self, obj: ts.Node) -> bool:
+        """The SDK's test: an object that is empty or has at least one zod value."""
+        values = [c for c in obj.named_children if c.type != "comment"]
+        return not values or any(self.is_zod(c.child_by_field_name("value") if c.type == "pair" else c) for c in values)
+
+    # -- reading --------------------------------------------------------------------------------
+
+    def shape(self, node: ts.Node | None, path: str, depth: int = 0) -> tuple[dict | None, list]:
+        """Properties and required names of a shape object (spreads of other shapes included); None when unreadable."""
+        props: dict = {}
+        required: list = []
+        node = self.definition(node)
+        if node is None or node.type != "object":
+            spec, _ = self.read(node, path, depth + 1) if node is not None else (None, False)
+            if isinstance(spec, dict) and spec.get("type") == "object":
+                return dict(spec.get("properties") or {}), list(spec.get("required") or [])
+            if spec is not None:
+                self.problem(f"shape `{text(node)[:60]}` at `{path or 'input'}` is not an object schema", node)
+            return None, required
+        for child in node.named_children:
+            if child.type == "pair":
+                name = property_name(child.child_by_field_name("key"))
+                value = child.child_by_field_name("value")
+            elif child.type == "shorthand_property_identifier":
+                name, value = text(child), child
+            elif child.type == "spread_element":
+                inner = child.named_children[0] if child.named_children else None
+                more, req = self.shape(inner, path, depth + 1)
+                if more is None:
+                    return None, required
+                props.update(more)
+                required = [r for r in required if r not in more] + req
+                continue
+            else:
+                continue
+            sub = f"{path}.{name}" if path else name
+            spec, optional = self.read(value, sub, depth + 1)
+            props[name] = spec if spec is not None else {}
+            if name in required:
+                required.remove(name)
+            if not optional:
+                required.append(name)
+        return props, required
+
+    def read(self, node: ts.Node | None, path: str, depth: int = 0) -> tuple[dict | None, bool]:
+        """(JSON Schema fragment or None when unreadable, whether the value may be omitted)."""
+        node = strip_casts(node)
+        if node is None or depth > 40:
+            return None, False
+        methods = []
+        cur = node
+        while True:
+            cur = strip_casts(cur)
+            if cur.type != "call_expression":
+                break
+            fn = strip_casts(cur.child_by_field_name("function"))
+            if fn is None or fn.type != "member_expression":
+                break
+            obj = strip_casts(fn.child_by_field_name("object"))
+            chain = member_chain(obj)
+            if chain is not None and chain[0] in self.ns and (len(chain) == 1 or chain[1:] == (self.z["coerce"],)):
+                break
+            methods.append((text(fn.child_by_field_name("property")), cur))
+            cur = obj
+        spec, optional = self._base_spec(cur, path, depth)
+        unknown = spec is None
+        spec = dict(spec) if spec is not None else {}
+        for name, call in reversed(methods):
+            rule = self.z["methods"].get(name)
+            args = call_args(call)
+            if rule is None:
+                self.problem(f"zod method .{name}() at `{path or 'input'}` is not in kb/sdk.yaml; the property is not read", call)
+                unknown = True
+                continue
+            spec, optional, ok = self._apply(rule, name, args, call, spec, optional, path, depth)
+            unknown = unknown or not ok
+        return (None if unknown else spec), optional
+
+    def _base_spec(self, node: ts.Node, path: str, depth: int) -> tuple[dict | None, bool]:
+        if node.type == "identifier":
+            name = text(node)
+            value = value_of(self.module, node)
+            if value is not None:
+                return self.read(value, path, depth + 1)
+            where = self.imported.get(name)
+            self.problem(f"`{name}` at `{path or 'input'}` is " + (f"imported from {where[0]!r}; not resolved across files"
+                                                                  if where else "not bound to a value in this module"), node)
+            return None, False
+        if node.type != "call_expression":
+            chain = member_chain(node) or ()
+            where = self.imported.get(chain[0]) if chain else None
+            self.problem(f"`{text(node)[:60]}` at `{path or 'input'}` " + (f"comes from {where[0]!r}; not resolved across files"
+                                                                         if where else "is not a zod expression"), node)
+            return None, False
+        chain = member_chain(node.child_by_field_name("function")) or ()
+        args = call_args(node)
+        line = node.start_point[0] + 1
+        coerced = len(chain) == 3 and chain[1] == self.z["coerce"]
+        ctor = chain[-1] if chain else ""
+        if len(chain) == 2 and ctor in self.z["preprocess"]:
+            spec, optional = self.read(args[1], path, depth + 1) if len(args) > 1 else (None, False)
+            then = f" (then checks it as {_type(spec)})" if spec is not None and _type(spec) else ""
+            self.coercions.append((path, f"z.{ctor}() {self.z['preprocess'][ctor]}{then}", line))
+            return spec, optional
+        rule = self.z["types"].get(ctor)
+        if not chain or chain[0] not in self.ns:
+            self.problem(f"`{text(node)[:60]}` at `{path or 'input'}` is not a zod expression", node)
+            return None, False
+        if rule is None:
+            self.problem(f"zod constructor `{text(node.child_by_field_name('function'))}` at `{path or 'input'}` is not in kb/sdk.yaml", node)
+            return None, False
+        if coerced:
+            does = self.z["coercions"].get(ctor)
+            if does is None:
+                self.problem(f"z.{self.z['coerce']}.{ctor}() at `{path or 'input'}` is not in kb/sdk.yaml", node)
+                return None, False
+            self.coercions.append((path, f"z.{self.z['coerce']}.{ctor}() {does}", line))
+        spec = copy.deepcopy(rule["schema"])
+        kind = rule.get("argument")
+        first = args[0] if args else None
+        if kind == "shape":
+            props, required = self.shape(first, path, depth + 1) if first is not None else ({}, [])
+            return (_object(props, required), False) if props is not None else (None, False)
+        if kind == "items":
+            items, _ = self.read(first, f"{path}[]", depth + 1)
+            if items is None:
+                return None, False
+            return {**spec, "items": items}, False
+        if kind == "enum":
+            values = literal(first, self.module.toplevel)
+            if not isinstance(values, list):
+                self.problem(f"z.{ctor}() values at `{path or 'input'}` are not a literal list", node)
+                return None, False
+            return {**spec, "enum": values}, False
+        if kind == "const":
+            value = literal(first, self.module.toplevel)
+            if value is NOT_LITERAL:
+                self.problem(f"z.{ctor}() value at `{path or 'input'}` is not a literal", node)
+                return None, False
+            jtype = {str: "string", bool: "boolean", int: "number", float: "number", type(None): "null"}.get(type(value))
+            return {**spec, **({"type": jtype} if jtype else {}), "const": value}, False
+        if kind == "any_of":
+            options = [c for c in strip_casts(first).named_children if c.type != "comment"] if first is not None and strip_casts(first).type == "array" else None
+            if options is None:
+                self.problem(f"z.{ctor}() options at `{path or 'input'}` are not a literal list", node)
+                return None, False
+            specs = [self.read(o, path, depth + 1)[0] for o in options]
+            return (None, False) if any(s is None for s in specs) else ({**spec, "anyOf": specs}, False)
+        if kind == "values":
+            values, _ = self.read(args[-1], f"{path}{{}}", depth + 1) if args else (None, False)
+            return (None, False) if values is None else ({**spec, "additionalProperties": values}, False)
+        if kind == "tuple":
+            items = [c for c in strip_casts(first).named_children if c.type != "comment"] if first is not None and strip_casts(first).type == "array" else None
+            specs = [self.read(o, f"{path}[{i}]", depth + 1)[0] for i, o in enumerate(items or [])]
+            if items is None or any(s is None for s in specs):
+                self.problem(f"z.{ctor}() items at `{path or 'input'}` cannot be read", node)
+                return None, False
+            return {**spec, "items": specs, "minItems": len(specs), "maxItems": len(specs)}, False
+        return spec, False
+
+    def _apply(self, rule: dict, name: str, args: list, call: ts.Node, spec: dict, optional: bool, path: str,
+               depth: int) -> tuple[dict, bool, bool]:
+        effect = rule["effect"]
+        first = args[0] if args else None
+        where = path or "input"
+        if effect == "optional":
+            return spec, True, True
+        if effect == "nullable":
+            return _nullable(spec), optional, True
+        if effect == "nullish":
+            return _nullable(spec), True, True
+        if effect == "default":
+            value = literal(first, self.module.toplevel) if first is not None else NOT_LITERAL
+            return ({**spec, "default": value} if value is not NOT_LITERAL else spec), True, True
+        if effect == "describe":
+            value = literal(first, self.module.toplevel)
+            if isinstance(value, str):
+                return {**spec, "description": value}, optional, True
+            self.problem(f".{name}() text at `{where}` is not a literal; the description is not shown", call)
+            return spec, optional, True
+        if effect == "wrap-array":
+            return {"type": "array", "items": spec}, False, True
+        if effect == "union-with":
+            other, _ = self.read(first, path, depth + 1)
+            return ({"anyOf": [spec, other]} if other is not None else spec), optional, other is not None
+        if effect == "keyword":
+            keyword = rule["keywords"].get(_type(spec) or "")
+            value = rule["value"] if "value" in rule else literal(first, self.module.toplevel)
+            if keyword is None or not isinstance(value, (int, float)) or isinstance(value, bool):
+                self.problem(f".{name}() at `{where}` has no JSON Schema form here; the constraint is not shown", call)
+                return spec, optional, True
+            keys = keyword if isinstance(keyword, list) else [keyword]
+            return {**spec, **{k: value for k in keys}}, optional, True
+        if effect == "set":
+            return {**spec, **copy.deepcopy(rule["schema"])}, optional, True
+        if effect == "pattern":
+            node = strip_casts(first)
+            pattern = node.child_by_field_name("pattern") if node is not None and node.type == "regex" else None
+            if pattern is None:
+                self.problem(f".{name}() at `{where}` is not a regex literal; the pattern is not shown", call)
+                return spec, optional, True
+            return {**spec, "pattern": text(pattern)}, optional, True
+        if effect in {"extend", "merge"}:
+            if effect == "extend":
+                more, req = self.shape(first, path, depth + 1) if first is not None else ({}, [])
+            else:
+                other, _ = self.read(first, path, depth + 1)
+                more, req = (dict(other.get("properties") or {}), list(other.get("required") or [])) if other else (None, [])
+            if more is None:
+                return spec, optional, False
+            props = {**(spec.get("properties") or {}), **more}
+            required = [r for r in spec.get("required") or [] if r not in more] + req
+            return _object(props, required, spec), optional, True
+        if effect in {"partial", "required", "pick", "omit"}:
+            props = dict(spec.get("properties") or {})
+            required = list(spec.get("required") or [])
+            keys = literal(first, self.module.toplevel) if first is not None else None
+            if first is not None and not isinstance(keys, dict):
+                self.problem(f".{name}() keys at `{where}` are not a literal", call)
+                return spec, optional, False
+            chosen = set(keys) if isinstance(keys, dict) else set(props)
+            if effect == "partial":
+                required = [r for r in required if r not in chosen]
+            elif effect == "required":
+                required += [p for p in props if p in chosen and p not in required]
+            else:
+                keep = (lambda p: p in chosen) if effect == "pick" else (lambda p: p not in chosen)
+                props = {k: v for k, v in props.items() if keep(k)}
+                required = [r for r in required if keep(r)]
+            return _object(props, required, spec), optional, True
+        if effect == "transform":
+            self.coercions.append((path, f".{name}() {rule['does']}", call.start_point[0] + 1))
+            return spec, optional, True
+        return spec, optional, True  # none: a runtime-only refinement

@@ -1,0 +1,157 @@
+"""High-level registrations and zod schemas, read from small TypeScript sources (no git, no CLI)."""
+
+from __future__ import annotations
+
+from auditor import kb
+from auditor.extract import flow, highlevel, parse, program, server, zod
+from auditor.extract.syntax import NOT_LITERAL
+
+VOCAB = kb.load(kb.default_kb_dir(), "sdk")
+HEAD = 'import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\nimport { z } from "zod";\n'
+
+
+def _module(src: str) -> program.Module:
+    tree = parse.parse((HEAD + src).encode("utf-8"), "typescript")
+    return program.build("srv/index.ts", "index", tree, "typescript")
+
+
+def _register(src: str):
+    m = _module(src)
+    return highlevel.registrations(m, VOCAB, flow.resolver(m))
+
+
+def _props(tool) -> dict:
+    return tool.schema["properties"]
+
+
+def test_register_tool_zod_shape_is_json_schema():
+    tools, dispatches, regs = _register('''
+const server = new McpServer({ name: "s", version: "1" });
+const Item = z.object({ sku: z.string().regex(/^[A-Z]+$/), qty: z.number().int().positive() });
+server.registerTool("order", {
+  description: "Place " + "an order",
+  inputSchema: {
+    who: z.string().min(2).max(40).describe("Customer"),
+    items: z.array(Item).nonempty(),
+    note: z.string().nullable().optional(),
+    speed: z.enum(["slow", "fast"]).default("slow"),
+    kind: z.literal("retail"),
+    meta: z.record(z.string(), z.number()),
+    either: z.union([z.string(), z.number()]),
+  },
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
+}, async ({ who }) => ({ content: [{ type: "text", text: who }] }));
+''')
+    (t,) = tools
+    assert (t.name, t.form, t.schema_form, t.description) == ("order", "registerTool", "zod", "Place an order")
+    assert t.annotations == {"readOnlyHint": False, "destructiveHint": False, "idempotentHint": False}
+    assert t.schema["required"] == ["who", "items", "kind", "meta", "either"]
+    p = _props(t)
+    assert p["who"] == {"type": "string", "minLength": 2, "maxLength": 40, "description": "Customer"}
+    assert p["items"]["minItems"] == 1
+    assert p["items"]["items"]["properties"]["sku"] == {"type": "string", "pattern": "^[A-Z]+$"}
+    assert p["items"]["items"]["properties"]["qty"] == {"type": "integer", "exclusiveMinimum": 0}
+    assert p["note"] == {"type": ["string", "null"]}
+    assert p["speed"] == {"type": "string", "enum": ["slow", "fast"], "default": "slow"}
+    assert p["kind"] == {"type": "string", "const": "retail"}
+    assert p["meta"] == {"type": "object", "additionalProperties": {"type": "number"}}
+    assert p["either"] == {"anyOf": [{"type": "string"}, {"type": "number"}]}
+    assert not t.gaps and not regs[0].gaps
+    (d,) = dispatches
+    assert (d.tool, d.form, d.handler) == ("order", "registration", None) and d.target is not None
+
+
+def test_coercions_are_recorded_with_their_property_path():
+    tools, _, _ = _register('''
+const server = new McpServer({ name: "s", version: "1" });
+const flag = z.preprocess((v) => v === "yes", z.boolean());
+server.registerTool("t", { inputSchema: {
+  n: z.coerce.number().min(1),
+  on: flag.describe("Switch"),
+  rows: z.array(z.object({ size: z.coerce.number() })),
+  label: z.string().trim(),
+} }, async () => ({ content: [] }));
+''')
+    (t,) = tools
+    got = {(path, what.split(" ")[0]) for path, what, _ in t.coercions}
+    assert got == {("n", "z.coerce.number()"), ("on", "z.preprocess()"), ("rows[].size", "z.coerce.number()"), ("label", ".trim()")}
+    assert _props(t)["on"] == {"type": "boolean", "description": "Switch"}
+    assert _props(t)["n"] == {"type": "number", "minimum": 1}
+
+
+def test_object_schema_shape_extend_and_partial():
+    tools, _, _ = _register('''
+const server = new McpServer({ name: "s", version: "1" });
+const Base = z.object({ a: z.string(), b: z.number() });
+const Wide = Base.extend({ c: z.boolean() }).partial({ a: true });
+server.registerTool("shape", { inputSchema: Base.shape }, async () => ({ content: [] }));
+server.registerTool("wide", { inputSchema: Wide }, async () => ({ content: [] }));
+''')
+    shape, wide = tools
+    assert shape.schema == {"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "number"}}, "required": ["a", "b"]}
+    assert shape.schema_node.type == "call_expression"  # the z.object(...) that holds the properties
+    assert list(_props(wide)) == ["a", "b", "c"] and wide.schema["required"] == ["b", "c"]
+
+
+def test_unreadable_parts_are_gaps_not_guesses():
+    tools, _, regs = _register('''
+import { Remote } from "./remote.js";
+const server = new McpServer({ name: "s", version: "1" });
+server.registerTool("part", { inputSchema: { ok: z.string(), odd: z.string().frobnicate() } }, async () => ({ content: [] }));
+server.registerTool("whole", { inputSchema: Remote }, async () => ({ content: [] }));
+for (const n of names) server.registerTool(n, {}, async () => ({ content: [] }));
+''')
+    part, whole = tools
+    assert _props(part)["odd"] == {} and part.schema["required"] == ["ok", "odd"]
+    assert any("frobnicate" in g.detail for g in part.gaps)
+    assert whole.schema is NOT_LITERAL and whole.schema_form == "unknown"
+    assert any("./remote.js" in g.detail for g in whole.gaps)
+    assert regs[2].name is None and any("not a literal" in g.detail for g in regs[2].gaps)
+
+
+def test_tool_overloads_as_the_sdk_reads_them():
+    tools, dispatches, _ = _register('''
+import { Shared } from "./shared.js";
+function register(server: McpServer) {
+  server.tool("a", async () => ({ content: [] }));
+  server.tool("b", "Describe b", async () => ({ content: [] }));
+  server.tool("c", { q: z.string() }, async () => ({ content: [] }));
+  server.tool("d", { readOnlyHint: true }, async () => ({ content: [] }));
+  server.tool("e", "Describe e", { q: z.string() }, { destructiveHint: true }, async () => ({ content: [] }));
+  server.tool("f", { q: Shared }, async () => ({ content: [] }));
+}
+const other = { tool: (..._args: unknown[]) => 0 };
+other.tool("not-a-tool", async () => ({ content: [] }));
+''')
+    by = {t.name: t for t in tools}
+    assert sorted(by) == ["a", "b", "c", "d", "e", "f"]
+    assert by["a"].schema == {"type": "object", "properties": {}} and by["a"].description is None
+    assert by["b"].description == "Describe b"
+    assert list(_props(by["c"])) == ["q"] and by["c"].annotations == {}
+    assert _props(by["d"]) == {} and by["d"].annotations == {"readOnlyHint": True}
+    assert (by["e"].description, list(_props(by["e"])), by["e"].annotations) == ("Describe e", ["q"], {"destructiveHint": True})
+    assert list(_props(by["f"])) == ["q"] and by["f"].gaps  # a shape whose value comes from another file
+    assert all(t.form == "tool" for t in tools) and len(dispatches) == 6
+
+
+def test_resources_and_prompts_are_registrations():
+    _, _, regs = _register('''
+const server = new McpServer({ name: "s", version: "1" });
+server.registerResource("index", "x:index", { mimeType: "text/plain" }, async (uri) => ({ contents: [] }));
+server.registerPrompt("plan", { description: "Plan" }, () => ({ messages: [] }));
+''')
+    assert [(r.kind, r.method, r.name, r.fn is not None) for r in regs] == [
+        ("resource", "registerResource", "index", True), ("prompt", "registerPrompt", "plan", True)]
+
+
+def test_descriptor_zod_to_json_schema_and_annotations():
+    m = _module('''
+import { zodToJsonSchema } from "zod-to-json-schema";
+const Q = z.object({ days: z.coerce.number().max(7).optional() });
+const T = { name: "q", description: "Q", inputSchema: zodToJsonSchema(Q) as ToolInput, annotations: { readOnlyHint: true } };
+''')
+    (t,) = server.tools(m, VOCAB)
+    assert (t.schema_form, t.schema, t.annotations) == (
+        "zod-to-json-schema", {"type": "object", "properties": {"days": {"type": "number", "maximum": 7}}}, {"readOnlyHint": True})
+    assert [c[0] for c in t.coercions] == ["days"]
+    assert zod.namespaces(m, VOCAB) == frozenset({"z"})
