@@ -39,7 +39,7 @@ def _dependencies(program) -> list[Record]:
 
 def run(target: Target, kb_dir: Path, progress: Callable[[str], None] = lambda _: None) -> Audit:
     from auditor.analyse import claims as claims_mod
-    from auditor.analyse import coverage, description, lens
+    from auditor.analyse import annotations, coverage, description, effects, generic, lens, secrets
     from auditor.analyse.absences import absences
     from auditor.analyse.mismatches import mismatches
     from auditor.analyse.paths import paths
@@ -58,15 +58,19 @@ def run(target: Target, kb_dir: Path, progress: Callable[[str], None] = lambda _
     program = facts.build(entries, target.subtree, vocab)
     parts = description.parts(program, doctrine)
     cmps, rtes = components(program), routes(program)
+    effects_kb = kb.load(kb_dir, "effects")
+    fx = effects.scan(program, effects_kb)
+    rtes = unique(rtes + effects.routes(program, fx, cmps))
     objs = unique(objects(program) + description.objects(parts))
     progress("analyse: absences, mismatches, paths, claims")
     abss = absences(program, absence_kb)
-    fnds = unique(mismatches(program, absence_kb) + description.findings(parts, doctrine))
+    fnds = unique(mismatches(program, absence_kb) + description.findings(parts, doctrine) + secrets.findings(program, fx, effects_kb))
     baps = paths(program, rtes, objs, method)
     rtes, objs = lens.routes(rtes, baps, lens_kb), lens.objects(objs, lens_kb)
     applied = claims_mod.select(registries, program)
     clms = claims_mod.claims(program, {"routes": rtes, "absences": abss, "findings": fnds}, applied, rules, kb_dir)
     cands = unique(description.candidates(program, parts, clms, doctrine))
+    clms += annotations.claims(program, fx, rtes, kb.load(kb_dir, "annotations"), effects_kb) + generic.claims(program, fx, rtes, effects_kb)
     return Audit(target=target, sources=sources.source_records(entries, _regions(objs, method) + _dependencies(program)),
                  components=tuple(cmps), objects=tuple(objs), routes=tuple(rtes), absences=tuple(abss),
                  paths=tuple(baps), findings=tuple(fnds), claims=tuple(unique(clms)), candidates=tuple(cands),

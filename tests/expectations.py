@@ -6,6 +6,8 @@
     // expect-not: ID          no record has this id
     // expect-absence: PROBE holds|does-not-hold
                                the absence record whose id ends with `:PROBE` has that status
+    // expect-verdict: ID VERDICT
+                               the claim record ID exists and its verdict is VERDICT
 
 In Markdown the same text goes in `<!-- ... -->`. One expectation per comment.
 """
@@ -16,9 +18,10 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-COMMENT = re.compile(r"^(?P<lead>.*?)(?://|<!--)\s*(?P<kind>expect(?:-not|-absence)?):\s*(?P<body>.*?)\s*(?:-->)?\s*$")
+COMMENT = re.compile(r"^(?P<lead>.*?)(?://|<!--)\s*(?P<kind>expect(?:-not|-absence|-verdict)?):\s*(?P<body>.*?)\s*(?:-->)?\s*$")
 OWN_LINE_COMMENT = re.compile(r"^\s*(?://.*|<!--.*-->)\s*$")
 STATUSES = {"holds": "holds", "does-not-hold": "does not hold"}
+VERDICTS = {"supported", "partial", "unsupported", "contradicted", "out-of-boundary", "stale"}
 
 
 class ExpectationError(ValueError):
@@ -27,13 +30,13 @@ class ExpectationError(ValueError):
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Expectation:
-    kind: str  # expect | expect-not | expect-absence
+    kind: str  # expect | expect-not | expect-absence | expect-verdict
     subject: str  # a record id, or a probe id for expect-absence
     path: str  # the file holding the comment, relative to the fixture root
     line: int  # the line of the comment (1-based)
     target_path: str | None = None  # expect: the file an anchor must be in
     target_line: int | None = None  # expect: the line an anchor must cover; None means any line of target_path
-    status: str | None = None  # expect-absence: "holds" or "does not hold"
+    status: str | None = None  # expect-absence: "holds" or "does not hold"; expect-verdict: the verdict
 
     @property
     def where(self) -> str:
@@ -52,6 +55,10 @@ def parse_text(text: str, path: str) -> list[Expectation]:
             if len(body) != 2 or body[1] not in STATUSES:
                 raise ExpectationError(f"{where}: expected `expect-absence: PROBE holds|does-not-hold`, got {m['body']!r}")
             out.append(Expectation(kind=kind, subject=body[0], path=path, line=i + 1, status=STATUSES[body[1]]))
+        elif kind == "expect-verdict":
+            if len(body) != 2 or body[1] not in VERDICTS:
+                raise ExpectationError(f"{where}: expected `expect-verdict: ID {'|'.join(sorted(VERDICTS))}`, got {m['body']!r}")
+            out.append(Expectation(kind=kind, subject=body[0], path=path, line=i + 1, status=body[1]))
         elif kind == "expect-not":
             if len(body) != 1:
                 raise ExpectationError(f"{where}: expected `expect-not: ID`, got {m['body']!r}")
@@ -112,6 +119,12 @@ def check(expectations: list[Expectation], audit: dict) -> list[str]:
         if e.kind == "expect-not":
             if r is not None:
                 failures.append(f"{e.where}: expect-not {e.subject}: the record exists (anchors {_anchors(r)})")
+        elif e.kind == "expect-verdict":
+            if r is None:
+                failures.append(f"{e.where}: expect-verdict {e.subject}: no such record{_similar(by_id, e.subject)}")
+            elif r.get("verdict") != e.status:
+                failures.append(f"{e.where}: expect-verdict {e.subject}: verdict is {r.get('verdict')!r}, expected {e.status!r}"
+                                + (f" ({r['mismatch']})" if r.get("mismatch") else ""))
         elif e.kind == "expect-absence":
             found = [x for i, x in by_id.items() if i.startswith("ABS:") and i.endswith(":" + e.subject)]
             if not found:

@@ -69,3 +69,15 @@ def test_check_passes_and_fails_with_locations():
     assert [f.split(":")[1] for f in failures] == ["10", "11", "12", "13", "14"]
     assert "no anchor covers index.ts:6 (anchors index.ts:3-5)" in failures[0]
     assert "no such record; ids of that kind: RTE:a:index#f" in failures[1]
+
+
+def test_expect_verdict_parses_and_checks_the_claim_verdict():
+    (e,) = parse_text("<!-- expect-verdict: CLM:readme-tool:x@readme:README.md contradicted -->\n", "README.md")
+    assert (e.kind, e.subject, e.status) == ("expect-verdict", "CLM:readme-tool:x@readme:README.md", "contradicted")
+    with pytest.raises(ExpectationError, match=r"^index\.ts:1: "):
+        parse_text("// expect-verdict: CLM:a@b wrong\n", "index.ts")
+    audit = {"claims": [{"id": "CLM:a@b", "verdict": "supported", "mismatch": "", "anchors": []}]}
+    assert check([_e("expect-verdict", "CLM:a@b", status="supported")], audit) == []
+    bad = check([_e("expect-verdict", "CLM:a@b", status="contradicted", line=3), _e("expect-verdict", "CLM:z@b", status="supported", line=4)], audit)
+    assert [f.split(":")[1] for f in bad] == ["3", "4"]
+    assert "verdict is 'supported', expected 'contradicted'" in bad[0] and "no such record" in bad[1]

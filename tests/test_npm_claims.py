@@ -41,6 +41,8 @@ def audit(tmp_path_factory) -> dict:
 def test_verdicts_match_the_seed_lens(audit):
     got: dict[str, set[str]] = {}
     for c in audit["claims"]:
+        if "registry" not in c:
+            continue  # README and annotation claims found without a registry (analyse/generic.py, annotations.py)
         got.setdefault(c["id"].split(":", 1)[1].split("@", 1)[0], set()).add(c["verdict"])
     assert got == {k: {v} for k, v in EXPECTED.items()}
 

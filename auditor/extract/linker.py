@@ -161,7 +161,9 @@ class Linker:
         return self._class(mod, cls) if cls else None
 
     def resolve(self, m: Module, call: ts.Node) -> tuple[Module, ts.Node, str] | None:
-        chain = member_chain(call.child_by_field_name("function"))
+        """The function a call (or a callee expression such as a callback identifier) refers to."""
+        callee = call.child_by_field_name("function") if call.type == "call_expression" else call
+        chain = member_chain(callee)
         if not chain:
             return None
         if len(chain) == 2 and chain[0] == "this":

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 import tree_sitter as ts
 
 from auditor.extract import parse
-from auditor.extract.syntax import FUNCTION_TYPES, callee_text, enclosing, strip_casts, text
+from auditor.extract.syntax import FUNCTION_TYPES, callee_text, enclosing, string_value, strip_casts, text
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -56,7 +56,8 @@ class Module:
             prefix = self.qualified(outer) + "/" if outer is not None else ""
             args = [a for a in parent.named_children if a.type != "comment"]
             # Name a callback by what it is registered for, never by its line: ids must be stable.
-            label = text(args[0]) if args and args[0] != func and len(text(args[0])) <= 60 else "callback"
+            first = (string_value(args[0]) or text(args[0])) if args and args[0] != func else ""
+            label = first if first and len(first) <= 60 else "callback"
             return f"{prefix}{callee_text(call)}({label})" if call is not None else "<anonymous>"
         return "<anonymous>"
 
@@ -88,6 +89,13 @@ def build(path: str, name: str, tree: ts.Tree, lang: str) -> Module:
     instances: dict[str, str] = {}
     for decl in caps.get("toplevel.var", []):
         vname, value = decl.child_by_field_name("name"), decl.child_by_field_name("value")
+        if vname is not None and value is None and vname.type == "identifier":
+            # `let manager: Manager;` assigned later (e.g. in main()): an instance of that class.
+            tnode = decl.child_by_field_name("type")
+            tname = text(tnode).lstrip(":").strip() if tnode is not None else ""
+            if tname.isidentifier():
+                instances[text(vname)] = tname
+            continue
         if vname is None or value is None or vname.type != "identifier":
             continue
         toplevel[text(vname)] = value

@@ -1,0 +1,281 @@
+"""Tool annotations as claims: each hint checked against what its tool reaches, by kb/annotations.yaml."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import tree_sitter as ts
+
+from auditor.analyse.effects import ROUTE_KINDS, Effects, conditional
+from auditor.errors import AuditorError
+from auditor.extract.facts import Program
+from auditor.extract.program import Module
+from auditor.extract import flow
+from auditor.extract.records import at, key
+from auditor.extract.syntax import (NOT_LITERAL, literal, member_chain, object_pairs, pair_value, strip_casts, text,
+                                    walk)
+from auditor.model import Anchor, Record
+
+HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Reached:
+    """One site a tool reaches: an effect site or an in-process state write."""
+
+    kind: str  # route kind, or `dependency`
+    cls: str
+    conditional: bool
+    anchor: Anchor
+    what: str
+    world: str | None
+    route: str | None  # the id of the route record that holds it
+
+
+def hints(tool, vocab: dict) -> tuple[dict, ts.Node | None]:
+    """The tool's literal hints and the annotations node (read from a descriptor literal when the
+    extractor has not filled them)."""
+    if tool.annotations:
+        return {k: v for k, v in tool.annotations.items() if k in HINTS}, tool.annotations_node
+    pairs = object_pairs(tool.node) if tool.node is not None and strip_casts(tool.node).type == "object" else {}
+    key = vocab.get("high_level", {}).get("descriptor_annotations", "annotations")
+    node = strip_casts(pair_value(pairs[key])) if key in pairs else None
+    value = literal(node, tool.module.toplevel) if node is not None else NOT_LITERAL
+    if not isinstance(value, dict):
+        return {}, None
+    return {k: v for k, v in value.items() if k in HINTS}, node
+
+
+# -- what a tool reaches ---------------------------------------------------------------------
+
+def _instances(m: Module) -> dict[str, ts.Node]:
+    """Receiver text (`x`, `this.x`) -> the `new C(...)` that made it, anywhere in the module."""
+    out: dict[str, ts.Node] = {}
+    for n in walk(m.tree.root_node):
+        if n.type == "variable_declarator":
+            target, value = n.child_by_field_name("name"), n.child_by_field_name("value")
+        elif n.type == "assignment_expression":
+            target, value = n.child_by_field_name("left"), n.child_by_field_name("right")
+        else:
+            continue
+        value = strip_casts(value)
+        if target is not None and value is not None and value.type == "new_expression":
+            out.setdefault(text(target), value)
+    return out
+
+
+def _instance_call(p: Program, m: Module, call: ts.Node, cache: dict):
+    """`x.method()` or `this.x.method()` where `x` was made by `new C(...)` somewhere in the module and C
+    is a class of the boundary: the linker resolves only module-level instances."""
+    chain = member_chain(call.child_by_field_name("function"))
+    if not chain or len(chain) < 2 or (len(chain) == 3 and chain[0] != "this") or len(chain) > 3:
+        return None
+    if m.path not in cache:
+        cache[m.path] = _instances(m)
+    made = cache[m.path].get(".".join(chain[:-1]))
+    if made is None:
+        return None
+    where = p.linker.binding(m, text(made.child_by_field_name("constructor")))
+    info = where[0].classes.get(where[1]) if where is not None else None
+    return (where[0], info.methods[chain[-1]]) if info is not None and chain[-1] in info.methods else None
+
+
+def _reach(p: Program, roots: list[tuple[Module, ts.Node]], cache: dict) -> list[tuple[Module, ts.Node]]:
+    seen: dict[ts.Node, Module] = {}
+    todo = list(roots)
+    while todo:
+        m, fn = todo.pop()
+        if fn in seen:
+            continue
+        seen[fn] = m
+        for n in walk(fn):
+            if n.type == "call_expression":
+                hit = p.linker.resolve(m, n)
+                found = (hit[0], hit[1]) if hit is not None else _instance_call(p, m, n, cache)
+                if found is not None and found[1] not in seen:
+                    todo.append(found)
+    return [(m, fn) for fn, m in seen.items()]
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Region:
+    """The code a call of one tool runs: line spans, and the functions reached (with their modules)."""
+
+    spans: tuple[Anchor, ...]
+    functions: tuple[tuple[Module, ts.Node], ...]
+    bodies: tuple[tuple[Module, ts.Node], ...] = ()  # dispatch branches inside a tools/call handler
+    guards: tuple[str, ...] = ()  # their `name === ...` conditions: tool selection, not a branch of the tool
+
+
+def regions(p: Program, tool: str, cache: dict | None = None) -> Region | None:
+    """Its dispatch branch or callback and every function reachable from it; None when no dispatch
+    to the tool was found."""
+    ds = [d for d in p.dispatches if d.tool == tool]
+    if not ds or p.linker is None:
+        return None
+    cache = {} if cache is None else cache
+    spans, roots, bodies, guards = [], [], [], []
+    for d in ds:
+        m = d.module
+        if d.handler is not None:
+            body = d.node.child_by_field_name("consequence") if d.node.type == "if_statement" else d.node
+            body = body if body is not None else d.node
+            spans.append(at(m.path, body))
+            bodies.append((m, body))
+            if d.node.type == "if_statement":
+                guards.append(text(strip_casts(d.node.child_by_field_name("condition"))))
+            for n in walk(body):
+                if n.type == "call_expression":
+                    hit = p.linker.resolve(m, n)
+                    found = (hit[0], hit[1]) if hit is not None else _instance_call(p, m, n, cache)
+                    if found is not None:
+                        roots.append(found)
+        elif d.target is not None:
+            roots.append((p.linker.module_of(d.target) or m, d.target))
+        else:
+            spans.append(at(m.path, d.node))
+    fns = _reach(p, roots, cache)
+    return Region(spans=tuple(spans + [at(mod.path, fn) for mod, fn in fns]), functions=tuple(fns), bodies=tuple(bodies),
+                  guards=tuple(guards))
+
+
+def _inside(a: Anchor, spans: list[Anchor]) -> bool:
+    return any(s.path == a.path and s.start_line <= a.start_line <= s.end_line for s in spans)
+
+
+def reached(p: Program, fx: Effects, routes: list[Record], region: Region, effects_kb: dict) -> list[Reached]:
+    """Effect sites and state writes inside the region, each with the route that records it (state
+    writes of functions the extractor did not trace are found here, and cite their container)."""
+    spans = list(region.spans)
+    index: dict[tuple[str, str], list[tuple[Anchor, str]]] = {}
+    for r in routes:
+        if r.kind in ROUTE_KINDS:
+            for a in r.anchors:
+                index.setdefault((r.kind, a.path), []).append((a, r.id))
+    out: dict[tuple, Reached] = {}
+    for s in fx.sites:
+        start, end = s.lines
+        a = Anchor(path=s.module.path, start_line=start, end_line=end)
+        if s.kind in {"effect-env", "effect-argv"} or not _inside(a, spans):
+            continue
+        route = next((rid for ra, rid in index.get((s.kind, a.path), []) if ra.start_line <= start <= ra.end_line), None)
+        what = f"{s.what}" + (f" {s.detail}" if s.detail and s.detail != s.what.split(".")[-1] and s.kind != "dependency" else "")
+        # inside a dispatch branch, only branches within it make the site conditional
+        body = next((b for m, b in region.bodies if m is s.module and b.start_byte <= s.node.start_byte < b.end_byte), None)
+        cond = conditional(s.node, body) if body is not None else s.conditional
+        out[(s.kind, a, s.cls, s.what)] = Reached(kind=s.kind, cls=s.cls, conditional=cond, anchor=a, what=what,
+                                                  world=s.world, route=route)
+    ops = effects_kb["state_operations"]
+    for r in routes:
+        if r.kind != "state-write" or not any(_inside(a, spans) for a in r.anchors):
+            continue
+        container = re.search(r"`([^`]+)`", r.summary)
+        for op in r.attrs.get("operations", []):
+            base = op.split(".")[-1].lstrip("[]")
+            cls = ops.get(base, "write")
+            if r.attrs.get("lazy_init") and base in {"index-assign", "set"}:
+                cls = "create"  # a bucket made only when the key is absent
+            what = f"writes `{container.group(1) if container else r.id}` ({op})"
+            out[("state-write", r.anchors[0], cls, r.id)] = Reached(
+                kind="state-write", cls=cls, conditional=r.attrs.get("condition") not in {None, *region.guards}, anchor=r.anchors[0],
+                what=what, world=None, route=r.id)
+    traced = {f.fn for f in p.flows}
+    for m, fn in region.functions:
+        if fn in traced:
+            continue
+        for w in flow.write_groups(m, fn, list(p.containers)):
+            a = at(m.path, w.node)
+            for op in w.hows:
+                base = op.split(".")[-1].lstrip("[]")
+                cls = "create" if w.lazy_init and base in {"index-assign", "set"} else ops.get(base, "write")
+                out[("state-write", a, cls, w.container.key)] = Reached(
+                    kind="state-write", cls=cls, conditional=w.condition is not None, anchor=a,
+                    what=f"writes `{w.container.key}` ({op})", world=None,
+                    route=f"OBJ:state:{key(w.container.module.name, w.container.key)}")
+    return sorted(out.values(), key=lambda x: (x.anchor, x.kind, x.what))
+
+
+# -- verdicts --------------------------------------------------------------------------------
+
+def _has(trait: dict, item: Reached) -> bool:
+    return (not trait.get("classes") or item.cls in trait["classes"]) and (not trait.get("kinds") or item.kind in trait["kinds"]) \
+        and (not trait.get("unconditional") or not item.conditional) and (not trait.get("world") or item.world == trait["world"])
+
+
+def holds(cond: dict, items: list[Reached], resolved: bool, traits: dict) -> tuple[bool, list[Reached]]:
+    """Whether a condition of kb/annotations.yaml holds, and the reached sites that make it hold."""
+    if "trait" in cond:
+        if cond["trait"] not in traits:
+            raise AuditorError(f"kb/annotations.yaml: a rule names the trait {cond['trait']!r}, which `traits` does not define")
+        hit = [i for i in items if _has(traits[cond["trait"]], i)]
+        return bool(hit), hit
+    if "resolved" in cond:
+        return resolved == cond["resolved"], []
+    if "not" in cond:
+        return not holds(cond["not"], items, resolved, traits)[0], []
+    parts = [holds(c, items, resolved, traits) for c in cond.get("any", cond.get("all", []))]
+    ok = any(h for h, _ in parts) if "any" in cond else all(h for h, _ in parts)
+    return ok, [i for h, hit in parts if h for i in hit] if ok else []
+
+
+def decide(hint: str, value: bool, items: list[Reached], resolved: bool, kb: dict, tool: str) -> tuple[dict, list[Reached]]:
+    """The first rule for this hint and value whose condition holds, and the sites that made it hold."""
+    for rule in kb["hints"][hint]["if_true" if value else "if_false"]:
+        ok, hit = holds(rule["when"], items, resolved, kb["traits"]) if "when" in rule else (True, [])
+        if ok:
+            return rule, hit
+    raise ValueError(f"no rule applies to {hint}={value}")  # every rule list ends with an unconditional rule
+
+
+def _found(items: list[Reached]) -> str:
+    shown = [f"{i.what} (" + ("" if i.what.endswith(f"({i.cls})") else f"{i.cls}, ") + f"{i.anchor.path}:{i.anchor.start_line})"
+             for i in items[:6]]
+    return "; ".join(shown) + (f"; and {len(items) - 6} more" if len(items) > 6 else "")
+
+
+def claims(p: Program, fx: Effects, routes: list[Record], kb: dict, effects_kb: dict) -> list[Record]:
+    out = []
+    dispatch_ids = {}
+    for r in routes:
+        if r.kind == "dispatch":
+            dispatch_ids.setdefault(r.attrs.get("tool"), []).append(r.id)
+    seen: set[str] = set()
+    cache: dict = {}
+    for t in p.tools:
+        values, node = hints(t, p.vocab)
+        values = {k: v for k, v in values.items() if isinstance(v, bool)}
+        if not values or t.name in seen:
+            continue
+        seen.add(t.name)
+        region = regions(p, t.name, cache)
+        items = reached(p, fx, routes, region, effects_kb) if region is not None else []
+        pairs = object_pairs(node) if node is not None else {}
+        where = (p.linker.module_of(node) if p.linker is not None and node is not None else None) or t.module
+        for hint in HINTS:
+            if hint not in values:
+                continue
+            value = values[hint]
+            rule, hit = decide(hint, value, items, region is not None, kb, t.name)
+            spec = kb["hints"][hint]
+            meaningful = not (spec.get("meaningful_only_if_not_read_only") and values.get("readOnlyHint") is True)
+            cited = sorted({i.route for i in (hit or items) if i.route}) + dispatch_ids.get(t.name, [])
+            mismatch = rule["mismatch"].format(tool=repr(t.name), hint=hint, found=_found(hit))
+            notes = [rule.get("note", "").format(tool=repr(t.name), hint=hint, found=_found(hit))]
+            notes += [] if meaningful else ["meaningful only when readOnlyHint is false (MCP specification); checked all the same"]
+            note = "; ".join(n for n in notes if n)
+            anchor = at(where.path, pairs[hint]) if hint in pairs else at(t.module.path, node if node is not None else t.node)
+            verdict = rule["verdict"]
+            out.append(Record(category="claim", id=f"CLM:annotation-{hint}@tool:{t.name}", kind="annotation",
+                              summary=f"{hint}: {str(value).lower()} on tool {t.name!r} (tool annotations): {verdict}"
+                              + (" (conservative)" if rule.get("conservative") else ""),
+                              anchors=(anchor,), rule=f"kb/annotations.yaml#hints/{hint}/{'if_true' if value else 'if_false'}",
+                              attrs={"quote": f"{hint}: {str(value).lower()}", "channel": f"annotations:{t.name}",
+                                     "section": "annotations", "consumer": kb["consumer"], "voice": kb["voice"],
+                                     "operations": [f"{hint} = {str(value).lower()}"], "tool": t.name, "hint": hint,
+                                     "value": value, "meaning": spec["meaning"], "verdict": verdict, "routes": cited,
+                                     "mismatch": mismatch, "conservative": bool(rule.get("conservative")),
+                                     "meaningful": meaningful, "note": note,
+                                     "reached": [{"what": i.what, "class": i.cls, "kind": i.kind, "route": i.route,
+                                                  "conditional": i.conditional, "anchor": i.anchor.as_json()} for i in items]}))
+    return out

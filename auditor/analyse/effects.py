@@ -1,0 +1,510 @@
+"""Effect routes: configuration reads, filesystem, network, subprocess and browser calls, by kb/effects.yaml."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import tree_sitter as ts
+
+from auditor.extract.facts import Program
+from auditor.extract.program import Module
+from auditor.extract.records import at, key, record, unique
+from auditor.extract.syntax import (call_args, enclosing_function, member_chain,
+                                    object_pairs, pair_value, property_name, string_value, strip_casts, text, walk)
+from auditor.model import Record
+
+# Route kind of each provider kind (fs splits on whether the site only reads).
+ROUTE_KINDS = ("effect-env", "effect-argv", "effect-fs-read", "effect-fs-write", "effect-network", "effect-subprocess",
+               "effect-browser")
+_TARGETS = {"effect-env": "process environment", "effect-argv": "command line", "effect-fs-read": "filesystem",
+            "effect-fs-write": "filesystem", "effect-network": "network", "effect-subprocess": "child process",
+            "effect-browser": "browser"}
+_BRANCHES = {"if_statement", "ternary_expression", "switch_case", "switch_default", "catch_clause"}
+_WRAPPING = {"await_expression", "parenthesized_expression", "as_expression", "satisfies_expression",
+             "non_null_expression", "type_assertion"}
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Origin:
+    """Where a name comes from: an npm module, the members below its binding, and whether it is a client."""
+
+    spec: str
+    path: tuple[str, ...]
+    client: bool = False
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Site:
+    """One effect call site (or configuration read) inside one function."""
+
+    module: Module
+    fn: ts.Node | None  # the enclosing function; None at module top level
+    function: str  # its qualified name, `<module>` at top level
+    kind: str  # a route kind of ROUTE_KINDS, or `dependency` (a call into an uninspected package)
+    cls: str  # read | create | append | overwrite | delete | write | unknown | execute | launch | listen | call
+    node: ts.Node
+    what: str  # the callee or the read expression, as written
+    detail: str  # HTTP method, SQL keyword, variable name...
+    provider: str  # the kb provider name, the package for a dependency call, or `environment`
+    names: tuple[str, ...] = ()  # environment variable names (effect-env)
+    conditional: bool = False  # inside a branch of its function
+    world: str | None = None  # open | closed, for network and browser sites
+
+    @property
+    def lines(self) -> tuple[int, int]:
+        return self.node.start_point[0] + 1, self.node.end_point[0] + 1
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Effects:
+    sites: tuple[Site, ...]
+
+
+def _norm(spec: str) -> str:
+    return spec[5:] if spec.startswith("node:") else spec
+
+
+def covers(names: list[str], spec: str) -> bool:
+    s = _norm(spec)
+    return any(s == _norm(n) or s.startswith(_norm(n) + "/") for n in names)
+
+
+def lookup(by_class: dict | None, name: str) -> str | None:
+    """The class (or classifier) a name has in a `by class` table; `*` matches any name."""
+    low = name.lower()
+    for cls, names in (by_class or {}).items():
+        if any(n.lower() == low for n in names):
+            return cls
+    return next((cls for cls, names in (by_class or {}).items() if "*" in names), None)
+
+
+def _unwrap(node: ts.Node | None) -> ts.Node | None:
+    while node is not None and node.type in _WRAPPING and node.named_children:
+        node = node.named_children[0]
+    return node
+
+
+def _first_word(name: str) -> str:
+    words = re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", name)
+    return words[0].lower() if words else ""
+
+
+def owner(node: ts.Node) -> ts.Node | None:
+    """The function a site belongs to: its enclosing function, except that a callback passed as an
+    argument inside another function belongs to that function (`new Promise((resolve) => ...)`)."""
+    fn = enclosing_function(node)
+    while fn is not None and fn.type in {"arrow_function", "function_expression", "function"} \
+            and fn.parent is not None and fn.parent.type == "arguments":
+        outer = enclosing_function(fn)
+        if outer is None:
+            break
+        fn = outer
+    return fn
+
+
+def conditional(node: ts.Node, fn: ts.Node | None) -> bool:
+    """Inside a branch of `fn`: an if/switch/ternary branch, a catch clause, or the right of && || ??."""
+    cur, child = node.parent, node
+    while cur is not None and cur != fn:
+        if cur.type in _BRANCHES and not (cur.type == "if_statement" and cur.child_by_field_name("condition") == child):
+            return True
+        if cur.type == "binary_expression" and text(cur.child_by_field_name("operator")) in {"&&", "||", "??"} \
+                and cur.child_by_field_name("right") == child:
+            return True
+        cur, child = cur.parent, cur
+    return False
+
+
+class _Scanner:
+    def __init__(self, p: Program, kb: dict):
+        self.p, self.kb = p, kb
+        self.local_methods = {x.lower() for x in kb["local_methods"]}
+        self.origins: dict[str, dict[str, Origin]] = {m.path: self._imports(m) for m in p.modules}
+        decls = {m.path: self._declarations(m) for m in p.modules}
+        for _ in range(3):  # values made from values: pool -> client -> ...
+            for m in p.modules:
+                for target, value in decls[m.path]:
+                    o = self._value(m, value)
+                    if o is not None:
+                        self._bind(self.origins[m.path], target, o, destructure=not o.client)
+
+    # -- where names come from ------------------------------------------------------------
+    def provider(self, spec: str) -> dict | None:
+        return next((pr for pr in self.kb["providers"] if covers(pr["modules"], spec)), None)
+
+    def inert(self, spec: str) -> bool:
+        return covers(self.kb["inert_modules"], spec)
+
+    def _imports(self, m: Module) -> dict[str, Origin]:
+        out: dict[str, Origin] = {}
+        for src, node in m.imports:
+            if src.startswith(".") or self.inert(src):
+                continue
+            root = Origin(spec=src, path=())
+            if node.type == "import_statement":
+                clause = next((c for c in node.named_children if c.type == "import_clause"), None)
+                for c in clause.named_children if clause is not None else []:
+                    if c.type == "identifier":
+                        out[text(c)] = root
+                    elif c.type == "namespace_import":
+                        ident = next((x for x in c.named_children if x.type == "identifier"), None)
+                        if ident is not None:
+                            out[text(ident)] = root
+                    elif c.type == "named_imports":
+                        for s in c.named_children:
+                            if s.type == "import_specifier":
+                                name, alias = s.child_by_field_name("name"), s.child_by_field_name("alias")
+                                out[text(alias if alias is not None else name)] = Origin(spec=src, path=(text(name),))
+                continue
+            parent = node.parent
+            while parent is not None and parent.type in _WRAPPING:
+                parent = parent.parent
+            if parent is not None and parent.type == "variable_declarator":
+                self._bind(out, parent.child_by_field_name("name"), root, destructure=True)
+        return out
+
+    @staticmethod
+    def _declarations(m: Module) -> list[tuple[ts.Node, ts.Node]]:
+        out = []
+        for n in walk(m.tree.root_node):
+            if n.type == "variable_declarator" and n.child_by_field_name("value") is not None:
+                out.append((n.child_by_field_name("name"), n.child_by_field_name("value")))
+            elif n.type == "assignment_expression":
+                out.append((n.child_by_field_name("left"), n.child_by_field_name("right")))
+        return out
+
+    @staticmethod
+    def _bind(out: dict[str, Origin], target: ts.Node | None, o: Origin, destructure: bool) -> None:
+        if target is None:
+            return
+        chain = member_chain(target)
+        if chain and target.type in {"identifier", "member_expression"}:
+            out.setdefault(".".join(chain), o)
+        elif target.type == "object_pattern" and destructure:
+            for c in target.named_children:
+                if c.type == "shorthand_property_identifier_pattern":
+                    out.setdefault(text(c), Origin(spec=o.spec, path=o.path + (text(c),)))
+                elif c.type == "object_assignment_pattern":
+                    left = c.child_by_field_name("left")
+                    if left is not None:
+                        out.setdefault(text(left), Origin(spec=o.spec, path=o.path + (text(left),)))
+                elif c.type == "pair_pattern":
+                    value = c.child_by_field_name("value")
+                    value = value.child_by_field_name("left") if value is not None and value.type == "assignment_pattern" else value
+                    if value is not None and value.type == "identifier":
+                        out.setdefault(text(value), Origin(spec=o.spec, path=o.path + (property_name(c.child_by_field_name("key")),)))
+
+    def origin(self, m: Module, chain: tuple[str, ...] | None) -> tuple[Origin, tuple[str, ...]] | None:
+        """The origin of a member chain used in `m` and the members after it."""
+        if not chain:
+            return None
+        local = self.origins.get(m.path, {})
+        for i in range(len(chain), 0, -1):
+            o = local.get(".".join(chain[:i]))
+            if o is not None:
+                return o, tuple(chain[i:])
+        if self.p.linker is not None and chain[0] != "this":
+            where = self.p.linker.binding(m, chain[0])
+            if where is not None and where[0] is not m:
+                o = self.origins.get(where[0].path, {}).get(where[1])
+                if o is not None:
+                    return o, tuple(chain[1:])
+        return None
+
+    def _value(self, m: Module, value: ts.Node | None) -> Origin | None:
+        """The origin of the value of a declaration: an alias, a client made by a constructor or factory."""
+        v = _unwrap(value)
+        if v is None:
+            return None
+        if v.type in {"identifier", "member_expression"}:
+            hit = self.origin(m, member_chain(v))
+            return None if hit is None else Origin(spec=hit[0].spec, path=hit[0].path + hit[1], client=hit[0].client)
+        if v.type not in {"new_expression", "call_expression"}:
+            return None
+        callee = v.child_by_field_name("constructor" if v.type == "new_expression" else "function")
+        chain = member_chain(callee)
+        if v.type == "call_expression" and chain and chain[-1] in self.kb["wrappers"]:
+            args = call_args(v)
+            return self._value(m, args[0]) if args else None
+        hit = self.origin(m, chain)
+        if hit is None:
+            return None
+        o, rest = hit
+        pr = self.provider(o.spec)
+        full = o.path + rest
+        if not o.client:
+            makes = pr is None or "*" in pr.get("clients", []) or \
+                (full[-1] if full else "default").lower() in {c.lower() for c in pr.get("clients", [])}
+        else:  # a client's factory method (pool.connect()); the result of any other call is data, not a client
+            makes = v.type == "new_expression" or (bool(rest) and pr is not None and (
+                "*" in pr.get("factories", []) or rest[-1].lower() in {f.lower() for f in pr.get("factories", [])}))
+        return Origin(spec=o.spec, path=full, client=True) if makes else None
+
+    # -- sites ---------------------------------------------------------------------------
+    def sites(self) -> list[Site]:
+        out: list[Site] = []
+        for m in self.p.modules:
+            out += self._config(m)
+            for call in m.nodes("call"):
+                s = self._call(m, call)
+                if s is not None:
+                    out.append(s)
+        return out
+
+    def _site(self, m: Module, node: ts.Node, **kw) -> Site:
+        fn = owner(node)
+        return Site(module=m, fn=fn, function=m.qualified(fn), node=node, conditional=conditional(node, fn), **kw)
+
+    def _config(self, m: Module) -> list[Site]:
+        out = []
+        env, argv = set(self.kb["env"]["objects"]), set(self.kb["argv"]["objects"])
+        for node in m.nodes("member"):
+            chain = member_chain(node)
+            joined = ".".join(chain) if chain else ""
+            if joined in env:
+                out.append(self._env(m, node, joined))
+            elif joined in argv:
+                use = node.parent if node.parent is not None and node.parent.type in {"subscript_expression", "member_expression"} \
+                    and node.parent.child_by_field_name("object") == node else node
+                if use is not node and use.type == "member_expression" and use.parent is not None and use.parent.type == "call_expression":
+                    use = use.parent  # process.argv.slice(2)
+                out.append(self._site(m, use, kind="effect-argv", cls="read", what=text(use), detail=text(use)[len(joined):] or joined,
+                                      provider="command line"))
+        return out
+
+    def _env(self, m: Module, node: ts.Node, joined: str) -> Site:
+        parent = node.parent
+        names: tuple[str, ...] = ("*",)
+        use = node
+        if parent is not None and parent.type == "member_expression" and parent.child_by_field_name("object") == node:
+            names, use = (text(parent.child_by_field_name("property")),), parent
+        elif parent is not None and parent.type == "subscript_expression" and parent.child_by_field_name("object") == node:
+            name = string_value(parent.child_by_field_name("index"))
+            names, use = ((name,) if name is not None else (f"[{text(parent.child_by_field_name('index'))}]",)), parent
+        else:
+            decl = parent
+            while decl is not None and decl.type in _WRAPPING:
+                decl = decl.parent
+            target = decl.child_by_field_name("name") if decl is not None and decl.type == "variable_declarator" else None
+            if target is not None and target.type == "object_pattern":
+                names = tuple(k for k, _ in pattern_bindings(target))
+                use = decl
+        written = use.parent is not None and use.parent.type in {"assignment_expression", "augmented_assignment_expression"} \
+            and use.parent.child_by_field_name("left") == use
+        return self._site(m, use, kind="effect-env", cls="overwrite" if written else "read", what=text(use).split("\n")[0][:80],
+                          detail=", ".join(names), provider="environment", names=names)
+
+    def _call(self, m: Module, call: ts.Node) -> Site | None:
+        chain = member_chain(call.child_by_field_name("function"))
+        if not chain:
+            return None
+        hit = self.origin(m, chain)
+        if hit is None:
+            return self._global(m, call, chain)
+        o, rest = hit
+        pr = self.provider(o.spec)
+        what = ".".join(chain)
+        if o.client:
+            if not rest or rest[-1].lower() in self.local_methods:
+                return None
+            name, table = rest[-1], (pr or {}).get("methods")
+        else:
+            full = o.path + rest
+            name, table = (full[-1] if full else "default"), (pr or {}).get("calls")
+        if pr is None:
+            return self._site(m, call, kind="dependency", cls="call", what=what, detail=o.spec, provider=o.spec)
+        cls = lookup(table, name)
+        if cls is None:
+            return None
+        return self._classified(m, call, pr, cls, name, what)
+
+    def _global(self, m: Module, call: ts.Node, chain: tuple[str, ...]) -> Site | None:
+        shown = ".".join(chain)
+        explicit = chain[0] in {"globalThis", "window", "self"} and len(chain) == 2
+        chain = chain[1:] if explicit else chain
+        if len(chain) != 1:
+            return None
+        name = chain[0]
+        imported = self.p.linker.imports.get(m.path, {}) if self.p.linker is not None else {}
+        if not explicit and (name in m.functions or name in m.toplevel or name in imported):
+            return None  # a function of the boundary, or a local binding, by that name
+        for pr in self.kb["providers"]:
+            cls = lookup(pr.get("globals"), name)
+            if cls is not None:
+                return self._classified(m, call, pr, cls, name, shown)
+        return None
+
+    def _classified(self, m: Module, call: ts.Node, pr: dict, cls: str, name: str, what: str) -> Site:
+        cls, detail = CLASSIFIERS[cls](self, m, call, name) if cls in CLASSIFIERS else (cls, name)
+        kind = pr["kind"]
+        rkind = ("effect-fs-read" if cls == "read" else "effect-fs-write") if kind == "fs" else f"effect-{kind}"
+        return self._site(m, call, kind=rkind, cls=cls, what=what, detail=detail, provider=pr["name"], world=pr.get("world"))
+
+    # -- classifiers ---------------------------------------------------------------------
+    def _http(self, m: Module, call: ts.Node, name: str) -> tuple[str, str]:
+        args = [strip_casts(a) for a in call_args(call)]
+        opts = next((a for a in args if a is not None and a.type == "object"), None)
+        if opts is None:
+            return ("unknown", "options not a literal") if len(args) > 1 else ("read", "GET")
+        pairs = object_pairs(opts)
+        if "method" not in pairs:
+            return "read", "GET"
+        method = string_value(pair_value(pairs["method"]))
+        if method is None:
+            return "unknown", f"method {text(pair_value(pairs['method']))[:40]}"
+        return self.kb["http_methods"].get(method.upper(), "unknown"), method.upper()
+
+    def _sql(self, m: Module, call: ts.Node, name: str) -> tuple[str, str]:
+        args = call_args(call)
+        sql = _leading_text(args[0], m, call) if args else None
+        word = re.match(r"\s*(?:(?:--[^\n]*\n|/\*.*?\*/)\s*)*\(?\s*([A-Za-z]+)", sql or "", re.S) if sql is not None else None
+        if word is None:
+            return "unknown", "SQL not a literal"
+        keyword = word.group(1).lower()
+        return self.kb["sql"].get(keyword, "unknown"), keyword.upper()
+
+    def _verbs(self, m: Module, call: ts.Node, name: str) -> tuple[str, str]:
+        verb = _first_word(name)
+        return self.kb["verbs"].get(verb, "unknown"), name
+
+    def _command(self, m: Module, call: ts.Node, name: str) -> tuple[str, str]:
+        args = call_args(call)
+        arg = _unwrap(args[0]) if args else None
+        ctor = text(arg.child_by_field_name("constructor")).split(".")[-1] if arg is not None and arg.type == "new_expression" else ""
+        return (self.kb["verbs"].get(_first_word(ctor), "unknown"), ctor) if ctor else ("unknown", "command not a literal")
+
+
+    def _flags(self, m: Module, call: ts.Node, name: str) -> tuple[str, str]:
+        args = call_args(call)
+        if len(args) < 2:
+            return "read", "r"
+        flags = string_value(args[1])
+        if flags is None:
+            return "unknown", "flags not a literal"
+        cls = "append" if flags.startswith("a") else "overwrite" if flags.startswith("w") else \
+            "write" if "+" in flags else "read" if flags.startswith("r") else "unknown"
+        return cls, flags
+
+
+CLASSIFIERS = {"http": _Scanner._http, "sql": _Scanner._sql, "verbs": _Scanner._verbs, "command": _Scanner._command,
+               "flags": _Scanner._flags}
+
+
+def pattern_bindings(pattern: ts.Node) -> list[tuple[str, str]]:
+    """(key, bound name) of each element of an object pattern; `*` for a rest element."""
+    out = []
+    for c in pattern.named_children:
+        if c.type == "shorthand_property_identifier_pattern":
+            out.append((text(c), text(c)))
+        elif c.type == "object_assignment_pattern" and c.child_by_field_name("left") is not None:
+            out.append((text(c.child_by_field_name("left")),) * 2)
+        elif c.type == "pair_pattern":
+            value = c.child_by_field_name("value")
+            value = value.child_by_field_name("left") if value is not None and value.type == "assignment_pattern" else value
+            if value is not None and value.type == "identifier":
+                out.append((property_name(c.child_by_field_name("key")), text(value)))
+        elif c.type == "rest_pattern" and c.named_children:
+            out.append(("*", text(c.named_children[0])))
+    return out
+
+
+def _leading_text(node: ts.Node | None, m: Module, call: ts.Node) -> str | None:
+    """The literal text of a string, the text before the first substitution of a template, or the
+    initializer of a local `const` holding one."""
+    node = strip_casts(node)
+    if node is None:
+        return None
+    if node.type == "string":
+        return string_value(node)
+    if node.type == "template_string":
+        return text(node)[1:].split("${", 1)[0]
+    if node.type == "identifier":
+        fn = enclosing_function(call)
+        scope = fn if fn is not None else m.tree.root_node
+        for d in walk(scope):
+            if d.type == "variable_declarator" and text(d.child_by_field_name("name")) == text(node) \
+                    and d.child_by_field_name("value") is not None and d.child_by_field_name("value").type in {"string", "template_string"}:
+                return _leading_text(d.child_by_field_name("value"), m, call)
+        if text(node) in m.toplevel and m.toplevel[text(node)].type in {"string", "template_string"}:
+            return _leading_text(m.toplevel[text(node)], m, call)
+    return None
+
+
+def scan(p: Program, kb: dict) -> Effects:
+    """Every effect site and configuration read of the boundary."""
+    return Effects(sites=tuple(_Scanner(p, kb).sites()))
+
+
+# -- records ---------------------------------------------------------------------------------
+
+def _context(p: Program, cmp_ids: set[str]) -> dict[ts.Node, tuple[str, str | None]]:
+    """Function node -> (trigger, component id) for handlers, tool implementations and launch functions."""
+    out: dict[ts.Node, tuple[str, str | None]] = {}
+    for l in p.launches:
+        if l.fn is not None:
+            out[l.fn] = ("process launch", f"CMP:entrypoint:{key(l.module.name, l.fn_name)}")
+    for h in p.handlers:
+        if h.fn is not None:
+            out[h.fn] = (f"host {h.method} request", f"CMP:handler:{key(h.module.name, h.method)}")
+    tools: dict[ts.Node, list[str]] = {}
+    for d in p.dispatches:
+        if d.target is not None:
+            tools.setdefault(d.target, []).append(d.tool)
+    for fn, names in tools.items():
+        out.setdefault(fn, ("host tools/call with name " + " or ".join(repr(n) for n in sorted(set(names))), None))
+    return out
+
+
+def _endpoint(p: Program, s: Site, ctx: dict, cmp_ids: set[str]) -> str:
+    ident = f"CMP:method:{key(s.module.name, s.function)}"
+    if ident in cmp_ids:
+        return ident
+    c = ctx.get(s.fn) if s.fn is not None else None
+    if c is not None and c[1] in cmp_ids:
+        return c[1]
+    return key(s.module.name, s.function)
+
+
+def _describe(s: Site) -> str:
+    if s.kind == "effect-env":
+        return ", ".join("the whole environment" if n == "*" else n for n in s.names)
+    if s.kind == "effect-argv":
+        return s.what
+    extra = f" {s.detail}" if s.detail and s.detail != s.what.split(".")[-1] else ""
+    return f"{s.what}{extra} ({s.cls})"
+
+
+_VERBS = {"effect-env": "reads the environment:", "effect-argv": "reads the command line:",
+          "effect-fs-read": "reads the filesystem:", "effect-fs-write": "writes the filesystem:",
+          "effect-network": "reaches the network:", "effect-subprocess": "starts a process:",
+          "effect-browser": "launches a browser:"}
+
+
+def routes(p: Program, fx: Effects, components: list[Record]) -> list[Record]:
+    cmp_ids = {c.id for c in components}
+    ctx = _context(p, cmp_ids)
+    groups: dict[tuple[str, str, str], list[Site]] = {}
+    for s in fx.sites:
+        if s.kind in ROUTE_KINDS:
+            groups.setdefault((s.kind, s.module.name, s.function), []).append(s)
+    out = []
+    for (kind, mk, fname), ss in groups.items():
+        ss = sorted(ss, key=lambda s: s.node.start_byte)
+        first = ss[0]
+        trigger = ctx[first.fn][0] if first.fn is not None and first.fn in ctx else \
+            ("process start (module top level)" if first.fn is None else f"every call of `{fname}`")
+        worlds = sorted({s.world for s in ss if s.world})
+        target = _TARGETS[kind] + (f" ({', '.join(worlds)} world)" if worlds else "")
+        names = sorted({n for s in ss for n in s.names})
+        shown = ", ".join(dict.fromkeys(n for s in ss for n in _describe(s).split(", "))) if kind == "effect-env" \
+            else "; ".join(dict.fromkeys(_describe(s) for s in ss))
+        where = "at module top level" if first.fn is None else f"in `{fname}`"
+        out.append(record("route", "RTE", kind, key(mk, fname), f"{_VERBS[kind]} {shown} {where}",
+                          [at(s.module.path, s.node) for s in ss], "analyse.effects (kb/effects.yaml)",
+                          trigger=trigger, endpoints=[_endpoint(p, first, ctx, cmp_ids), target],
+                          site_function=key(mk, fname), classes=sorted({s.cls for s in ss}),
+                          **({"names": names} if kind == "effect-env" else {}),
+                          sites=[{"call": s.what, "class": s.cls, "detail": s.detail, "provider": s.provider,
+                                  "conditional": s.conditional, "line": s.lines[0], "end_line": s.lines[1]} for s in ss]))
+    return unique(out)

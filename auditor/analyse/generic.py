@@ -1,0 +1,359 @@
+"""README claims for any server: documented tools, parameters, environment and arguments against the code."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from auditor.analyse.claims import CONSUMERS
+from auditor.analyse.effects import Effects, covers
+from auditor.extract.facts import Program
+from auditor.extract.objects import schema_properties
+from auditor.extract.readme import Item, MarkdownDoc
+from auditor.extract.routes import launch_snippets
+from auditor.extract.syntax import NOT_LITERAL
+from auditor.model import Anchor, Record, merge_anchors
+
+VOICE = "maintainer (README)"
+_COMMENT = re.compile(r"<!--.*?-->", re.S)
+TOOLS_HEADING = re.compile(r"(?i)^\W*(?:available\s+|provided\s+|mcp\s+)?tools?(?:\s+(?:available|provided|reference|list))?\W*$")
+_NAME = r"[A-Za-z][\w.-]*"
+TOOL_ITEM = re.compile(rf"^(?:\d+[.)]\s*)?(?P<bold>\*\*|__)?(?P<tick>`)?(?P<name>{_NAME})`?(?:\*\*|__)?(?=\s*(?:$|[:(]|\s[-—–]\s))")
+PARAM_PREFIX = re.compile(r"(?i)^\s*(?:(?:required|optional)\s+)?(?:inputs?|parameters?|params?|arguments?|args?)\s*:\s*")
+PARAM = re.compile(r"`(?P<name>[A-Za-z_$][\w$]*)`\s*(?:\((?P<spec>[^)]*)\))?")
+INPUT_CONTEXT = re.compile(r"(?i)\b(inputs?|param(?:eter)?s?|arguments?|args?|options?|optional|required)\b")
+ENV_OBJECT = re.compile(r'"env"\s*:\s*\{(?P<body>[^{}]*)\}', re.S)
+ENV_KEY = re.compile(r'"(?P<name>[A-Za-z_][A-Za-z0-9_]*)"\s*:')
+DOCKER_ENV = re.compile(r'(?:^|[\s"\'\[,])(?:-e|--env)[\s"\',]+(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?=[=\s"\',\]]|$)')
+SHELL_ENV = re.compile(r"^\s*(?:export\s+|set\s+)?(?P<name>[A-Z][A-Z0-9_]*)=", re.M)
+# README type words -> the JSON Schema types they allow (None: not a type word; not compared).
+_TYPES = {"string": {"string"}, "str": {"string"}, "text": {"string"}, "number": {"number", "integer"},
+          "integer": {"integer", "number"}, "int": {"integer", "number"}, "float": {"number"},
+          "boolean": {"boolean"}, "bool": {"boolean"}, "object": {"object"}, "array": {"array"}, "list": {"array"}}
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class DocParam:
+    name: str
+    type: str | None
+    optional: bool | None  # True: documented optional; False: documented required; None: not said
+    anchor: Anchor
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class DocTool:
+    name: str
+    anchor: Anchor
+    section: str
+    params: tuple[DocParam, ...]
+
+
+def _norm(name: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", name.lower())
+
+
+def _clean(s: str) -> str:
+    return _COMMENT.sub("", s).strip()
+
+
+def _contains(outer: Item, inner: Item) -> bool:
+    return outer.line < inner.line and inner.end_line <= outer.end_line
+
+
+def _spec(spec: str | None) -> tuple[str | None, bool | None]:
+    parts = [x.strip().lower() for x in (spec or "").split(",") if x.strip()]
+    typ = parts[0] if parts and not re.match(r"(optional|required|default)", parts[0]) else None
+    if any(x.startswith(("optional", "default")) for x in parts):
+        return typ, True
+    return typ, (False if "required" in parts else None)
+
+
+def _item_params(it: Item) -> list[tuple[str, str | None]]:
+    """(name, spec) of the parameters an item documents: "`p` (type, optional): ...", "Input: `p` (type)"."""
+    rest = PARAM_PREFIX.sub("", _clean(it.text), count=1)
+    out, pos = [], 0
+    while True:
+        m = PARAM.match(rest, pos)
+        if m is None:
+            break
+        out.append((m["name"], m["spec"]))
+        sep = re.match(r"\s*(?:,|\band\b)\s*", rest[m.end():])
+        if sep is None:
+            break
+        pos = m.end() + sep.end()
+    return out
+
+
+def _params(path: str, items: list[Item]) -> tuple[DocParam, ...]:
+    """Parameters documented by the items of one tool; items nested under a parameter (the
+    properties of an object or array parameter) are not parameters of the tool."""
+    found = {id(it): _item_params(it) for it in items}
+    out = []
+    for it in items:
+        if not found[id(it)]:
+            continue
+        parents = [o for o in items if _contains(o, it)]
+        if any(found[id(o)] for o in parents):
+            continue
+        context = max(parents, key=lambda o: o.line, default=None)
+        if context is not None and not INPUT_CONTEXT.search(_clean(context.text)):
+            continue  # fields of what the tool returns, features, examples: not its parameters
+        said = None
+        if context is not None:
+            said = True if re.search(r"(?i)\boptional\b", context.text) else False if re.search(r"(?i)\brequired\b", context.text) else None
+        for name, spec in found[id(it)]:
+            typ, optional = _spec(spec)
+            out.append(DocParam(name=name, type=typ, optional=optional if optional is not None else said,
+                                anchor=Anchor(path=path, start_line=it.line, end_line=it.line)))
+    return tuple(out)
+
+
+def documented_tools(doc: MarkdownDoc) -> list[DocTool]:
+    """Tools a README documents: name-like headings or list items under a Tools heading, with the
+    parameters listed beneath each."""
+    out: list[DocTool] = []
+    heads = list(doc.headings)
+    for i, h in enumerate(heads):
+        if not TOOLS_HEADING.match(_clean(h.text)):
+            continue
+        end = next((x.line for x in heads[i + 1:] if x.level <= h.level), doc.total_lines + 1)
+        subs = [x for x in heads[i + 1:] if x.line < end]
+        regions = []
+        for j, sub in enumerate(subs):
+            name = _clean(sub.text).strip("`*_ ")
+            if re.fullmatch(_NAME, name):
+                stop = subs[j + 1].line if j + 1 < len(subs) else end
+                regions.append((sub.line, stop))
+                items = [it for it in doc.items if sub.line < it.line < stop]
+                out.append(DocTool(name=name, anchor=Anchor(path=doc.path, start_line=sub.line, end_line=sub.line),
+                                   section=h.text, params=_params(doc.path, items)))
+        inside = [it for it in doc.items if h.line < it.line < end and not any(a <= it.line < b for a, b in regions)]
+        for it in inside:
+            if any(_contains(o, it) for o in inside):
+                continue
+            m = TOOL_ITEM.match(_clean(it.text))
+            if m is None or not (m["bold"] or m["tick"] or re.search(r"[_-]", m["name"])):
+                continue
+            items = [x for x in inside if _contains(it, x)]
+            out.append(DocTool(name=m["name"], anchor=Anchor(path=doc.path, start_line=it.line, end_line=it.line),
+                               section=h.text, params=_params(doc.path, items)))
+    return out
+
+
+def documented_env(doc: MarkdownDoc) -> dict[str, list[Anchor]]:
+    """Environment variables named in the README's code blocks: `env` objects, `-e NAME`, `NAME=value`."""
+    out: dict[str, list[Anchor]] = {}
+
+    def add(name: str, fence, offset: int) -> None:
+        ln = fence.line + 1 + fence.content.count("\n", 0, offset)
+        out.setdefault(name, []).append(Anchor(path=doc.path, start_line=ln, end_line=ln))
+
+    for fence in doc.fences:
+        for obj in ENV_OBJECT.finditer(fence.content):
+            for k in ENV_KEY.finditer(obj["body"]):
+                add(k["name"], fence, obj.start("body") + k.start())
+        for m in DOCKER_ENV.finditer(fence.content):
+            add(m["name"], fence, m.start("name"))
+        for m in SHELL_ENV.finditer(fence.content):
+            add(m["name"], fence, m.start("name"))
+    return out
+
+
+def _section(doc: MarkdownDoc, line: int) -> str:
+    title = "opening"
+    for h in doc.headings:
+        if h.line <= line:
+            title = h.text
+    return title
+
+
+def _claim(kind: str, k: str, rel: str, doc: MarkdownDoc, quote: str, anchors, verdict: str, cited: list[str],
+           mismatch: str, operations: list[str], **attrs) -> Record:
+    anchors = merge_anchors(anchors)
+    return Record(category="claim", id=f"CLM:{kind}:{k}@readme:{rel}" if k else f"CLM:{kind}@readme:{rel}", kind=kind,
+                  summary=f"{quote} (readme, {_section(doc, anchors[0].start_line)}): {verdict}", anchors=anchors,
+                  rule=f"analyse.generic.{kind.replace('readme-', '').replace('-', '_')}",
+                  attrs={"quote": quote, "channel": f"readme:{rel}", "section": _section(doc, anchors[0].start_line),
+                         "consumer": CONSUMERS["readme"], "voice": VOICE, "operations": operations, "verdict": verdict,
+                         "routes": sorted(dict.fromkeys(cited)), "mismatch": mismatch, **attrs})
+
+
+# -- the checks ------------------------------------------------------------------------------
+
+def _tool_claims(p: Program, rel: str, doc: MarkdownDoc, docs: list[DocTool], routes: list[Record]) -> list[Record]:
+    tools = {t.name: t for t in p.tools}
+    dispatch = {}
+    for r in routes:
+        if r.kind in {"dispatch", "list"}:
+            for name in ([r.attrs.get("tool")] if r.kind == "dispatch" else r.attrs.get("tools", [])):
+                dispatch.setdefault(name, []).append(r.id)
+    fallbacks = [r.id for r in routes if r.kind == "fallback"]
+    registered = ", ".join(repr(n) for n in sorted(tools)) or "no tool"
+    out, matched = [], set()
+    for d in {d.name: d for d in docs}.values():
+        t = tools.get(d.name)
+        near = [n for n in tools if _norm(n) == _norm(d.name)] if t is None else []
+        pt = t if t is not None else tools[near[0]] if len(near) == 1 else None  # the tool the parameters are checked against
+        props = {x["name"]: x for x in schema_properties(pt.schema)} if pt is not None else {}
+        matched |= {pt.name} if pt is not None else set()
+        documented = {x.name for x in d.params}
+        if not tools:
+            verdict, mismatch, cited = "unsupported", "no tool registration was extracted from the boundary, so the documented tool cannot be checked", []
+        elif t is None:
+            verdict, cited = "contradicted", fallbacks
+            mismatch = f"the server registers {registered}; a call by the documented name {d.name!r} is rejected as an unknown tool" \
+                + (f" (the registered {pt.name!r} differs only in case or punctuation)" if pt is not None else "")
+        elif documented and props and set(props) - documented:
+            verdict, cited = "partial", dispatch.get(d.name, []) + [f"OBJ:tool-schema:{d.name}"]
+            mismatch = f"the schema of {d.name!r} also accepts {', '.join(sorted(set(props) - documented))}, which the README does not document"
+        else:
+            verdict, mismatch, cited = "supported", "", dispatch.get(d.name, [])
+        out.append(_claim("readme-tool", d.name, rel, doc, f"tool {d.name}", [d.anchor], verdict, cited, mismatch,
+                          ["provide a tool"], tool=d.name))
+        out += [_param_claim(rel, doc, d, x, pt, props, dispatch, registered) for x in {x.name: x for x in d.params}.values()]
+    if docs and tools:
+        extra = sorted(set(tools) - matched)  # a tool documented under a near name is not undocumented
+        out.append(_claim("readme-tool-list", "", rel, doc, "tools documented: " + ", ".join(dict.fromkeys(d.name for d in docs)),
+                          [d.anchor for d in docs], "partial" if extra else "supported",
+                          [i for n in sorted(tools) for i in dispatch.get(n, [])],
+                          f"the server also registers {', '.join(map(repr, extra))}, which the README does not document" if extra else "",
+                          ["provide a tool"], undocumented=extra))
+    return out
+
+
+def _doc_types(typ: str | None) -> set[str] | None:
+    """The JSON Schema types a README type word allows; None when it is not a type word."""
+    t = (typ or "").strip().lower()
+    if t.endswith("[]") or t.startswith(("array", "list")):
+        return {"array"}
+    return _TYPES.get(t) or _TYPES.get(t[:-1] if t.endswith("s") else t)
+
+
+def _param_claim(rel: str, doc: MarkdownDoc, d: DocTool, x: DocParam, t, props: dict, dispatch: dict, registered: str) -> Record:
+    said = " (" + ", ".join(filter(None, [x.type, {True: "optional", False: "required", None: None}[x.optional]])) + ")" \
+        if x.type or x.optional is not None else ""
+    spec = props.get(x.name)
+    name = t.name if t is not None else d.name
+    cited = dispatch.get(name, []) + ([f"OBJ:tool-schema:{name}"] if t is not None else [])
+    if t is None and registered == "no tool":
+        verdict, mismatch = "unsupported", "no tool registration was extracted from the boundary, so the documented parameter cannot be checked"
+    elif t is None:
+        verdict, mismatch = "contradicted", f"no tool named {d.name!r} is registered (the server registers {registered}), so the parameter cannot be passed"
+    elif t.schema is NOT_LITERAL or not isinstance(t.schema, dict):
+        verdict, mismatch = "unsupported", f"the advertised input schema of {d.name!r} is not a literal the audit can read"
+    elif spec is None:
+        verdict = "contradicted"
+        mismatch = f"the schema of {d.name!r} has no property `{x.name}` (it declares {', '.join(sorted(props)) or 'none'})"
+    else:
+        wanted = _doc_types(x.type)
+        declared = spec["type"] if isinstance(spec["type"], list) else [spec["type"]] if spec["type"] else []
+        problems = []
+        if wanted and declared and not (set(declared) & wanted):
+            problems.append(("contradicted", f"the README says {x.type}, the schema declares {' or '.join(map(str, declared))}"))
+        if x.optional is True and spec["required"]:
+            problems.append(("contradicted", "the README marks it optional, but the schema requires it"))
+        elif x.optional is False and not spec["required"]:
+            problems.append(("partial", "the README marks it required, but the schema does not require it"))
+        verdict = "contradicted" if any(v == "contradicted" for v, _ in problems) else problems[0][0] if problems else "supported"
+        mismatch = "; ".join(m for _, m in problems)
+    if t is not None and t.name != d.name:
+        mismatch = f"checked against the registered tool {t.name!r} (the README calls it {d.name!r})" + (f"; {mismatch}" if mismatch else "")
+    return _claim("readme-param", f"{d.name}/{x.name}", rel, doc, f"parameter {x.name} of {d.name}{said}", [x.anchor], verdict,
+                  cited, mismatch, ["accept a parameter"], tool=d.name, param=x.name, documented_type=x.type,
+                  documented_optional=x.optional, checked_against=name)
+
+
+def _dependencies(p: Program, effects_kb: dict) -> list[str]:
+    """Imported packages that could read the environment themselves (not inert, not Node built-ins)."""
+    out = set()
+    for m in p.modules:
+        for src, _ in m.imports:
+            if not src.startswith(".") and not src.startswith("node:") and not covers(effects_kb["inert_modules"], src) \
+                    and not covers(effects_kb["builtin_modules"], src):
+                out.add(src)
+    return sorted(out)
+
+
+def _env_claims(p: Program, fx: Effects, rel: str, doc: MarkdownDoc, env: dict[str, list[Anchor]], routes: list[Record],
+                effects_kb: dict) -> list[Record]:
+    reads = [r for r in routes if r.kind == "effect-env"]
+    named = sorted({n for r in reads for n in r.attrs.get("names", []) if n != "*" and not n.startswith("[")})
+    whole = [r.id for r in reads if any(n == "*" or n.startswith("[") for n in r.attrs.get("names", []))]
+    spawns = [r.id for r in routes if r.kind == "effect-subprocess"]
+    deps = _dependencies(p, effects_kb)
+    out = []
+    for var, anchors in sorted(env.items()):
+        hits = [r.id for r in reads if var in r.attrs.get("names", [])]
+        if not p.modules:
+            verdict, cited = "unsupported", []
+            mismatch = "no TypeScript or JavaScript implementation file in the boundary was analysed, so no read can be found"
+        elif hits:
+            verdict, mismatch, cited = "supported", "", hits
+        elif var in effects_kb["env"]["runtime"]:
+            verdict, cited = "out-of-boundary", []
+            mismatch = f"{var} is read by the Node.js runtime, not by the server's code"
+        elif whole or spawns:
+            verdict, cited = "out-of-boundary", whole + spawns
+            mismatch = (f"no read of {var} by name; the environment is read as a whole or handed to a child process ("
+                        + ", ".join(whole + spawns) + "), where its use is outside the boundary")
+        elif deps:
+            verdict, cited = "unsupported", []
+            mismatch = (f"no read of {var} in the boundary (named reads: {', '.join(named) or 'none'}); a declared dependency "
+                        f"({', '.join(deps)}) could read it, and the audit does not inspect dependencies")
+        else:
+            verdict, cited = "contradicted", []
+            mismatch = f"nothing in the boundary reads {var} (named reads: {', '.join(named) or 'none'}), and no dependency is imported that could"
+        out.append(_claim("readme-env", var, rel, doc, f"environment variable {var}", anchors, verdict, cited, mismatch,
+                          ["read configuration"], variable=var))
+    undocumented = [n for n in named if n not in env and n not in effects_kb["env"]["runtime"]]
+    if env or undocumented:
+        anchors = [a for xs in env.values() for a in xs] or [Anchor(path=doc.path, start_line=1, end_line=max(doc.total_lines, 1))]
+        out.append(_claim("readme-config", "", rel, doc, "configuration documented: " + (", ".join(sorted(env)) or "none"),
+                          anchors, "unsupported" if not p.modules else "partial" if undocumented else "supported",
+                          [r.id for r in reads if set(r.attrs.get("names", [])) & set(undocumented)],
+                          "no TypeScript or JavaScript implementation file in the boundary was analysed" if not p.modules else
+                          f"the code also reads {', '.join(undocumented)}, which the README does not document" if undocumented else "",
+                          ["read configuration"], undocumented=undocumented))
+    return out
+
+
+def _server_args(p: Program, command: str, args: list[str]) -> list[str]:
+    """The arguments a launch command passes to the server itself: those after the package, the
+    script, or (for `docker run`) the image."""
+    names = [(d.value or {}).get("name") for d in p.manifests() if isinstance(d.value, dict)]
+    if command == "docker":
+        start = args.index("run") + 1 if "run" in args else len(args)
+        image = next((i for i in range(start, len(args)) if re.fullmatch(r"[\w.-]+/[\w.-]+(?::[\w.-]+)?", args[i])), None)
+        return args[image + 1:] if image is not None else []
+    for i, a in enumerate(args):
+        if any(n and n in a for n in names) or re.search(r"\.(?:m?js|cjs|ts)$", a):
+            return args[i + 1:]
+    return []
+
+
+def _args_claims(p: Program, rel: str, path: str, doc: MarkdownDoc, routes: list[Record]) -> list[Record]:
+    found = [(fence, _server_args(p, command, args)) for where, fence, command, args in launch_snippets(p) if where == path]
+    found = [(f, a) for f, a in found if a]
+    if not found:
+        return []
+    argv = [r.id for r in routes if r.kind == "effect-argv"]
+    shown = "; ".join(dict.fromkeys(" ".join(a) for _, a in found))
+    verdict = "supported" if argv else "contradicted" if p.modules else "unsupported"
+    mismatch = "" if argv else "the README passes arguments to the server, but nothing in the boundary reads the command line" \
+        if p.modules else "no TypeScript or JavaScript implementation file in the boundary was analysed"
+    return [_claim("readme-args", "", rel, doc, f"launch arguments: {shown}",
+                   [Anchor(path=path, start_line=f.line, end_line=f.end_line) for f, _ in found], verdict, argv, mismatch,
+                   ["read configuration"], arguments=[a for _, a in found])]
+
+
+def claims(p: Program, fx: Effects, routes: list[Record], effects_kb: dict) -> list[Record]:
+    """README claims of every README of the boundary, whether or not a kb/claims registry applies."""
+    out = []
+    for path, doc in sorted(p.docs.items()):
+        e = p.entry(path)
+        if e is None or e.context or not e.rel.rsplit("/", 1)[-1].lower().startswith("readme"):
+            continue
+        out += _tool_claims(p, e.rel, doc, documented_tools(doc), routes)
+        out += _env_claims(p, fx, e.rel, doc, documented_env(doc), routes, effects_kb)
+        out += _args_claims(p, e.rel, path, doc, routes)
+    return out

@@ -1,0 +1,30 @@
+"""Build a Program from in-memory files (no git, no CLI), for the unit tests of the analyses."""
+
+from __future__ import annotations
+
+from auditor import kb, sources
+from auditor.extract import facts
+from auditor.model import SourceFile, Target
+
+KB = kb.default_kb_dir()
+SDK = ('import { Server } from "@modelcontextprotocol/sdk/server/index.js";\n'
+       'import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";\n'
+       'import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";\n')
+
+
+def program(files: dict[str, str]) -> facts.Program:
+    target = Target(kind="git", locator="memory", revision="0" * 40, requested="HEAD", commit_date=None,
+                    worktree_clean=None, subtree="",
+                    files=tuple(SourceFile(path=p, blob=f"{i:040x}", data=body.encode("utf-8"))
+                                for i, (p, body) in enumerate(sorted(files.items()))))
+    entries = sources.register(target, kb.load(KB, "method"))
+    return facts.build(entries, "", kb.load(KB, "sdk"))
+
+
+def effects_kb() -> dict:
+    return kb.load(KB, "effects")
+
+
+def line_of(text: str, needle: str) -> int:
+    """1-based line of the first line containing `needle`."""
+    return next(i for i, ln in enumerate(text.splitlines(), 1) if needle in ln)

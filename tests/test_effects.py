@@ -1,0 +1,177 @@
+"""Effect routes (analyse/effects.py) and secrets written to output streams (analyse/secrets.py), from in-memory sources."""
+
+from __future__ import annotations
+
+from auditor.analyse import effects, secrets
+from auditor.extract.components import components
+from program_helpers import effects_kb, line_of, program
+
+
+def _scan(files: dict[str, str]):
+    p = program(files)
+    fx = effects.scan(p, effects_kb())
+    return p, fx, {r.id: r for r in effects.routes(p, fx, components(p))}
+
+
+def _sites(fx, kind: str) -> list[tuple[str, str, str]]:
+    return [(s.function, s.what, s.cls) for s in fx.sites if s.kind == kind]
+
+
+CONFIG = """\
+const port = Number(process.env.PORT ?? 3000);
+const { API_KEY, REGION: region = "eu", ...others } = process.env;
+function pick(name: string) {
+  return process.env[name] ?? process.env["FALLBACK"];
+}
+const target = process.argv[2];
+const rest = process.argv.slice(3);
+export function child() { return { env: process.env }; }
+"""
+
+
+def test_configuration_reads_name_their_variables():
+    _, fx, routes = _scan({"index.ts": CONFIG})
+    top = routes["RTE:effect-env:index#<module>"]
+    assert top.attrs["names"] == ["*", "API_KEY", "PORT", "REGION"]
+    assert routes["RTE:effect-env:index#pick"].attrs["names"] == ["FALLBACK", "[name]"]
+    assert routes["RTE:effect-env:index#child"].attrs["names"] == ["*"]
+    assert [s["call"] for s in routes["RTE:effect-argv:index#<module>"].attrs["sites"]] == ["process.argv[2]", "process.argv.slice(3)"]
+    assert top.attrs["trigger"] == "process start (module top level)"
+    assert [(a.start_line, a.end_line) for a in top.anchors] == [(1, 2)]  # the two reads, merged
+
+
+FILES = """\
+import { promises as fs } from "fs";
+import * as fsp from "fs/promises";
+import { existsSync } from "node:fs";
+const { appendFileSync } = require("fs");
+import nodefs from "fs";
+export async function touch(p: string) {
+  if (!existsSync(p)) await fs.mkdir(p, { recursive: true });
+  await fsp.writeFile(p + "/a", "x");
+  appendFileSync(p + "/log", "line");
+  await nodefs.promises.rm(p + "/old", { force: true });
+  const h = await fsp.open(p + "/a", "r");
+  const w = await fsp.open(p + "/b", "a+");
+  return fsp.readFile(p + "/a", "utf8");
+}
+"""
+
+
+def test_filesystem_calls_are_read_or_write_by_kb_vocabulary():
+    _, fx, routes = _scan({"index.ts": FILES})
+    assert _sites(fx, "effect-fs-read") == [("touch", "existsSync", "read"), ("touch", "fsp.open", "read"),
+                                            ("touch", "fsp.readFile", "read")]
+    assert _sites(fx, "effect-fs-write") == [("touch", "fs.mkdir", "create"), ("touch", "fsp.writeFile", "overwrite"),
+                                             ("touch", "appendFileSync", "append"), ("touch", "nodefs.promises.rm", "delete"),
+                                             ("touch", "fsp.open", "append")]
+    write = routes["RTE:effect-fs-write:index#touch"]
+    assert write.attrs["classes"] == ["append", "create", "delete", "overwrite"]
+    assert [s["conditional"] for s in write.attrs["sites"]][:2] == [True, False]  # mkdir only when absent
+
+
+NETWORK = {
+    "db.ts": """\
+import pg from "pg";
+export const pool = new pg.Pool({ connectionString: "postgres://x" });
+""",
+    "index.ts": """\
+import axios from "axios";
+import { createClient } from "redis";
+import { pool } from "./db.js";
+const cache = createClient();
+function fetch(x: string) { return x; }
+export async function remote(url: string, method: string) {
+  await globalThis.fetch(url);
+  await globalThis.fetch(url, { method: "POST", body: "{}" });
+  await globalThis.fetch(url, { method });
+  await axios.post(url, {});
+  const client = await pool.connect();
+  await client.query("INSERT INTO t VALUES ($1)", [1]);
+  const sql = `SELECT * FROM t WHERE id = ${1}`;
+  await pool.query(sql);
+  await cache.set("k", "v");
+  await cache.get("k");
+  await cache.del("k");
+  client.release();
+  return fetch(url);
+}
+""",
+}
+
+
+def test_network_clients_follow_constructors_factories_and_imports():
+    _, fx, routes = _scan(NETWORK)
+    got = [(s.what, s.detail, s.cls, s.world) for s in fx.sites if s.kind == "effect-network"]
+    assert got == [
+        ("globalThis.fetch", "GET", "read", "open"),
+        ("globalThis.fetch", "POST", "write", "open"),
+        ("globalThis.fetch", "method method", "unknown", "open"),
+        ("axios.post", "post", "write", "open"),
+        ("client.query", "INSERT", "append", "closed"),
+        ("pool.query", "SELECT", "read", "closed"),
+        ("cache.set", "set", "overwrite", "closed"),
+        ("cache.get", "get", "read", "closed"),
+        ("cache.del", "del", "delete", "closed"),
+    ]  # the local `fetch` and client.release() are not effects
+    assert routes["RTE:effect-network:index#remote"].attrs["endpoints"][1] == "network (closed, open world)"
+
+
+PROCESSES = """\
+import { exec, spawn } from "child_process";
+import { promisify } from "util";
+import { chromium } from "playwright";
+import EverThing from "ever-thing";
+const run = promisify(exec);
+const sdk = new EverThing("key");
+export async function work() {
+  await run("ls");
+  spawn("tar", ["-cf", "x.tar", "."]).on("close", () => undefined);
+  const browser = await chromium.launch();
+  await sdk.images.create("cat");
+}
+"""
+
+
+def test_subprocess_browser_and_uninspected_dependency_calls():
+    _, fx, routes = _scan({"index.ts": PROCESSES})
+    assert _sites(fx, "effect-subprocess") == [("work", "run", "execute"), ("work", "spawn", "execute")]
+    assert _sites(fx, "effect-browser") == [("work", "chromium.launch", "launch")]
+    assert _sites(fx, "dependency") == [("work", "sdk.images.create", "call")]
+    assert "RTE:effect-subprocess:index#work" in routes and not any(r.startswith("RTE:dependency") for r in routes)
+
+
+def test_callbacks_inside_a_function_belong_to_it():
+    src = 'import { spawn } from "child_process";\nexport function pack() {\n  return new Promise((ok) => {\n    spawn("tar");\n  });\n}\n'
+    _, _, routes = _scan({"index.ts": src})
+    assert list(routes) == ["RTE:effect-subprocess:index#pack"]
+
+
+LEAKS = """\
+const REDIS_URL = process.argv[2] || "redis://localhost";
+const level = process.env.LOG_LEVEL;
+export function start() {
+  const token = process.env.API_TOKEN;
+  const header = `Bearer ${token}`;
+  console.error("auth", header);
+  console.error("token length", token.length, !token);
+  console.error(`level ${level}`);
+  process.stderr.write(JSON.stringify(process.env));
+}
+export function watch(on: (e: string, f: () => void) => void) {
+  on("error", () => console.error(`lost ${REDIS_URL}`));
+}
+"""
+
+
+def test_secrets_logged_directly_or_through_locals_and_module_constants():
+    p, fx, _ = _scan({"index.ts": LEAKS})
+    found = {f.id: f for f in secrets.findings(p, fx, effects_kb())}
+    assert sorted(found) == ["FND:secret-logged:index#start", "FND:secret-logged:index#watch"]
+    start = found["FND:secret-logged:index#start"].attrs["values"]
+    assert [(v["source"], v["via"], v["line"]) for v in start] == [
+        ("process.env.API_TOKEN", ["token", "header"], line_of(LEAKS, '"auth"')),
+        ("process.env", [], line_of(LEAKS, "process.stderr.write"))]  # not the length, not LOG_LEVEL
+    watch = found["FND:secret-logged:index#watch"]
+    assert watch.attrs["values"][0]["via"] == ["REDIS_URL"]
+    assert {a.start_line for a in watch.anchors} == {1, line_of(LEAKS, "lost")}

@@ -1,0 +1,123 @@
+"""README claims for any server (analyse/generic.py): tools, parameters, environment and arguments."""
+
+from __future__ import annotations
+
+from auditor.analyse import effects, generic
+from auditor.extract.components import components
+from auditor.extract.readme import read_markdown
+from auditor.extract.routes import routes
+from program_helpers import SDK, effects_kb, line_of, program
+
+README = """\
+# demo
+
+## Available Tools
+
+1. `find_rows`
+   - Find rows
+   - Required inputs:
+     - `table` (string): Table name
+   - Optional inputs:
+     - `limit` (number, default: 10): Maximum rows
+     - `filters` (object): Column filters
+       - `column` (string): nested, not a parameter
+   - Returns:
+     - `rows` (array): not a parameter either
+2. **drop_table**
+   - Input: `table` (string), `cascade` (boolean, optional)
+
+### stats_report
+
+- `since` (string): Start date
+
+## Setup
+
+- Not a tool: plain prose
+
+```sh
+export DEMO_TOKEN=abc
+docker run -i --rm -e DEMO_REGION -v data:/data demo/server /srv/data
+docker build -t demo/server -f Dockerfile .
+```
+
+```json
+{"mcpServers": {"demo": {"command": "npx", "args": ["-y", "demo-server", "--verbose"],
+  "env": {"DEMO_URL": "x", "NODE_OPTIONS": "--max-old-space-size=512"}}}}
+```
+"""
+
+
+def test_documented_tools_and_their_parameters():
+    doc = read_markdown("README.md", README)
+    got = {t.name: [(x.name, x.type, x.optional) for x in t.params] for t in generic.documented_tools(doc)}
+    assert got == {
+        "find_rows": [("table", "string", False), ("limit", "number", True), ("filters", "object", True)],
+        "drop_table": [("table", "string", None), ("cascade", "boolean", True)],
+        "stats_report": [("since", "string", None)],
+    }
+
+
+def test_documented_environment_from_code_blocks():
+    doc = read_markdown("README.md", README)
+    env = generic.documented_env(doc)
+    assert sorted(env) == ["DEMO_REGION", "DEMO_TOKEN", "DEMO_URL", "NODE_OPTIONS"]
+    assert env["DEMO_TOKEN"][0].start_line == line_of(README, "export DEMO_TOKEN")
+
+
+SERVER = SDK + """\
+const token = process.env.DEMO_TOKEN;
+const extra = process.env.DEMO_DEBUG;
+const TOOLS = [
+  { name: "find_rows", inputSchema: { type: "object", properties: {
+      table: { type: "string" }, limit: { type: "integer" }, filters: { type: "object" }, order: { type: "string" } },
+      required: ["table", "filters"] } },
+  { name: "stats_report", inputSchema: { type: "object", properties: { since: { type: "number" } } } },
+  { name: "vacuum", inputSchema: { type: "object", properties: {} } },
+];
+const server = new Server({ name: "demo", version: "1" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS }));
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  switch (request.params.name) {
+    case "find_rows": return { content: [] };
+    case "stats_report": return { content: [] };
+    case "vacuum": return { content: [] };
+    default: throw new Error("unknown");
+  }
+});
+"""
+
+
+def test_claims_against_the_registered_tools_and_the_code():
+    p = program({"index.ts": SERVER, "README.md": README, "package.json": '{"name": "demo-server", "version": "1.0.0"}'})
+    fx = effects.scan(p, effects_kb())
+    rtes = routes(p) + effects.routes(p, fx, components(p))
+    got = {c.id.split(":", 1)[1].rsplit("@", 1)[0]: (c.attrs["verdict"], c.attrs["mismatch"]) for c in generic.claims(p, fx, rtes, effects_kb())}
+    verdicts = {k: v for k, (v, _) in got.items()}
+    assert verdicts == {
+        "readme-tool:find_rows": "partial",  # the schema also accepts `order`
+        "readme-param:find_rows/table": "supported",
+        "readme-param:find_rows/limit": "supported",  # number covers integer
+        "readme-param:find_rows/filters": "contradicted",  # documented optional, required by the schema
+        "readme-tool:drop_table": "contradicted",
+        "readme-param:drop_table/table": "contradicted",
+        "readme-param:drop_table/cascade": "contradicted",
+        "readme-tool:stats_report": "supported",
+        "readme-param:stats_report/since": "contradicted",  # string against number
+        "readme-tool-list": "partial",  # vacuum is undocumented
+        "readme-env:DEMO_TOKEN": "supported",
+        "readme-env:DEMO_REGION": "contradicted",  # never read, and nothing imported could read it
+        "readme-env:DEMO_URL": "contradicted",
+        "readme-env:NODE_OPTIONS": "out-of-boundary",  # read by the runtime
+        "readme-config": "partial",  # DEMO_DEBUG is read but undocumented
+        "readme-args": "contradicted",  # `/srv/data` and `--verbose` are passed; nothing reads argv
+    }
+    assert "order" in got["readme-tool:find_rows"][1] and "vacuum" in got["readme-tool-list"][1]
+    assert "DEMO_DEBUG" in got["readme-config"][1]
+
+
+def test_server_arguments_of_launch_commands():
+    p = program({"package.json": '{"name": "demo-server"}'})
+    assert generic._server_args(p, "npx", ["-y", "demo-server", "/a", "/b"]) == ["/a", "/b"]
+    assert generic._server_args(p, "docker", ["run", "-i", "-e", "X", "demo/server:1", "postgres://h"]) == ["postgres://h"]
+    assert generic._server_args(p, "docker", ["build", "-t", "demo/server", "."]) == []
+    assert generic._server_args(p, "node", ["/path/to/dist/index.js", "--flag"]) == ["--flag"]
