@@ -39,9 +39,11 @@ def _write_all(out: Path, files: dict[str, str]) -> None:
     """Write every file or none: render into a temporary folder beside OUTDIR, then move into place."""
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=out, prefix=".auditor-") as tmp:
-        for name, body in files.items():
+        for name, body in files.items():  # names may hold one folder (monorepo mode: SERVER/audit.json)
+            (Path(tmp) / name).parent.mkdir(parents=True, exist_ok=True)
             (Path(tmp) / name).write_text(body, encoding="utf-8")
         for name in files:
+            (out / name).parent.mkdir(parents=True, exist_ok=True)
             os.replace(Path(tmp) / name, out / name)
 
 
@@ -101,18 +103,23 @@ def main() -> None:
 def audit(target: str, revision: str, subtree: str, out: Path, fmt: str, kb_dir: Path | None, check: bool, quiet: bool) -> None:
     """Audit TARGET: a git repository (bare or not) at --revision, or npm:NAME@VERSION.
 
+    Without --subtree, a repository that is not itself a server but holds several (folders whose
+    package.json depends on the MCP SDK) is audited server by server into OUT/<folder>/, with
+    OUT/index.md and OUT/index.json listing them and the project folders skipped.
+
     \b
     Examples:
       auditor audit ../servers --revision 2ecb382a --subtree src/sequentialthinking --out out/
       auditor audit npm:@modelcontextprotocol/server-sequential-thinking@0.6.2 --out out/
     """
     from auditor import audit as audit_mod
-    from auditor import kb, target as target_mod
+    from auditor import kb, monorepo, target as target_mod
 
     def progress(msg: str) -> None:
         if not quiet:
             click.echo(f"auditor: {msg}", err=True)
 
+    plan, gaps = None, ()
     try:
         kb_path = kb_dir or kb.default_kb_dir()
         if not kb_path.is_dir():
@@ -124,10 +131,16 @@ def audit(target: str, revision: str, subtree: str, out: Path, fmt: str, kb_dir:
             progress(f"fetching {target[4:]} with npm pack")
             pinned = target_mod.open_npm(target[4:])
         else:
-            pinned = target_mod.open_git(target, revision, subtree)
-        progress(f"pinned {pinned.kind} target at {pinned.revision[:20]}")
-        result = audit_mod.run(pinned, kb_path, progress)
-        files = {name: render(result) for name, render in _renderers(fmt).items()}
+            repo = target_mod.pin_git(target, revision)
+            plan = None if subtree else monorepo.plan(repo, kb.load(kb_path, "sdk")["sdk_packages"])
+            pinned = None if plan else target_mod.at_subtree(repo, subtree)
+        if plan is not None:
+            progress(f"pinned git target at {repo.commit[:20]}: {len(plan.servers)} server(s) to audit")
+            files = monorepo.run(plan, kb_path, _renderers(fmt), progress)
+        else:
+            progress(f"pinned {pinned.kind} target at {pinned.revision[:20]}")
+            result = audit_mod.run(pinned, kb_path, progress)
+            files, gaps = {name: render(result) for name, render in _renderers(fmt).items()}, result.gaps
     except AuditorError as exc:
         click.echo(f"auditor: error: {exc}", err=True)
         sys.exit(EXIT_INPUT)
@@ -135,15 +148,19 @@ def audit(target: str, revision: str, subtree: str, out: Path, fmt: str, kb_dir:
         drift = [n for n, body in files.items() if not (out / n).is_file() or (out / n).read_text(encoding="utf-8") != body]
         for n in drift:
             click.echo(f"auditor: drift: {out / n} differs from a fresh run", err=True)
+        for n in monorepo.stale(out, files) if plan else []:
+            drift.append(n)
+            click.echo(f"auditor: drift: {out / n} holds reports of a server this run does not find", err=True)
         sys.exit(EXIT_DRIFT if drift else EXIT_OK)
     try:
         _write_all(out, files)
     except OSError as exc:
         click.echo(f"auditor: error: {out}: cannot write reports ({exc.strerror})", err=True)
         sys.exit(EXIT_INPUT)
-    for gap in result.gaps:
+    for gap in gaps:
         progress(f"coverage gap: {gap.anchor}: {gap.kind}: {gap.detail}")
-    progress(f"wrote {', '.join(sorted(files))} to {out}")
+    written = sorted(n for n in files if "/" not in n) + ([f"{len(plan.servers)} server folder(s)"] if plan else [])
+    progress(f"wrote {', '.join(written)} to {out}")
 
 
 @main.command("check-kb")

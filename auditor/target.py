@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import tarfile
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 from auditor.errors import AuditorError
@@ -60,7 +61,21 @@ def read_blobs(repo: Path, blobs: list[str]) -> dict[str, bytes]:
     return result
 
 
-def open_git(repo: str, revision: str, subtree: str = "") -> Target:
+@dataclass(frozen=True, kw_only=True, slots=True)
+class GitPin:
+    """A repository pinned at one commit, with its whole tree listed (path -> blob); no subtree chosen yet."""
+
+    path: Path
+    locator: str  # the repository as the user gave it
+    requested: str  # the commit-ish the user asked for
+    commit: str
+    commit_date: str
+    worktree_clean: bool | None
+    tree: dict[str, str]
+
+
+def pin_git(repo: str, revision: str) -> GitPin:
+    """Resolve REVISION in REPO and list its tree through git plumbing (never a checkout)."""
     path = Path(repo)
     if not path.exists():
         raise AuditorError(f"{repo}: no such directory")
@@ -77,12 +92,18 @@ def open_git(repo: str, revision: str, subtree: str = "") -> Target:
     date = _git_out(path, "show", "-s", "--format=%cI", commit).strip()
     bare = _git_out(path, "rev-parse", "--is-bare-repository").strip() == "true"
     clean = None if bare else _git_out(path, "status", "--porcelain", "--untracked-files=no") == ""
+    return GitPin(path=path, locator=repo, requested=revision, commit=commit, commit_date=date,
+                  worktree_clean=clean, tree=_ls_tree(path, commit))
+
+
+def at_subtree(pin: GitPin, subtree: str = "") -> Target:
+    """The Target of one subtree of a pinned repository: its files, build context and history."""
+    path, commit, tree = pin.path, pin.commit, pin.tree
     subtree = subtree.strip("/")
-    tree = _ls_tree(path, commit)
     prefix = subtree + "/" if subtree else ""
     inside = {p: b for p, b in tree.items() if p.startswith(prefix)}
     if not inside:
-        raise AuditorError(f"{repo}: subtree {subtree!r} does not exist at revision {commit[:12]}")
+        raise AuditorError(f"{pin.locator}: subtree {subtree!r} does not exist at revision {commit[:12]}")
     context = _context_paths(tree, subtree, path, inside)
     blobs = read_blobs(path, sorted(set(inside.values()) | {tree[p] for p in context}))
     files = tuple(SourceFile(path=p, blob=b, data=blobs[b]) for p, b in sorted(inside.items()))
@@ -90,9 +111,13 @@ def open_git(repo: str, revision: str, subtree: str = "") -> Target:
     scope = ["--", subtree] if subtree else []
     count = int(_git_out(path, "rev-list", "--count", commit, *scope).strip() or 0)
     last = _git_out(path, "log", "-1", "--format=%h %s", commit, *scope).strip() or None
-    return Target(kind="git", locator=repo, revision=commit, requested=revision, commit_date=date,
-                  worktree_clean=clean, subtree=subtree, files=files, context_files=ctx,
+    return Target(kind="git", locator=pin.locator, revision=commit, requested=pin.requested, commit_date=pin.commit_date,
+                  worktree_clean=pin.worktree_clean, subtree=subtree, files=files, context_files=ctx,
                   subtree_commits=count, last_change=last)
+
+
+def open_git(repo: str, revision: str, subtree: str = "") -> Target:
+    return at_subtree(pin_git(repo, revision), subtree)
 
 
 def _ls_tree(repo: Path, commit: str) -> dict[str, str]:

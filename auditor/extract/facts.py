@@ -6,7 +6,7 @@ from dataclasses import dataclass, replace
 
 import tree_sitter as ts
 
-from auditor.extract import flow, highlevel, linker, outputs, parse, program, server, state
+from auditor.extract import cache, flow, highlevel, linker, outputs, parse, program, server, state
 from auditor.extract.manifest import JsonDoc, read_json
 from auditor.extract.readme import MarkdownDoc, read_markdown
 from auditor.model import Anchor, Gap
@@ -68,12 +68,13 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict) -> Program:
                 jsons[path], bad = _checked_manifest(jsons[path])
                 gaps += bad
         elif lang is not None and e.layer in {"implementation", "test"} and not e.context:
-            tree = parse.parse(e.file.data, lang)
+            name = program.module_name(path, subtree)
+            tree = cache.tree(e.file.blob, path, name, lang, e.file.data)
             for start, end, what in parse.error_regions(tree):
                 gaps.append(Gap(kind="parse", detail=f"{what}: region not analysed",
                                 anchor=Anchor(path=path, start_line=start, end_line=end)))
             if e.layer == "implementation":
-                modules.append(program.build(path, program.module_name(path, subtree), tree, lang))
+                modules.append(cache.module(e.file.blob, path, name, lang, tree))
         elif path.lower().endswith((".md", ".markdown")):
             docs[path] = read_markdown(path, e.text)
     servers, handlers, tools, dispatches, fallbacks, launches, containers, flows = [], [], [], [], [], [], [], []

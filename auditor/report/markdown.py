@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from urllib.parse import quote
 
 import jinja2
 
@@ -40,6 +41,11 @@ def anchors(values) -> str:
     return ", ".join(out)
 
 
+def url(value) -> str:
+    """A relative link target that no audited name can break out of: every reserved character percent-encoded."""
+    return quote(str(value), safe="")
+
+
 def heading(text: str, level: int = 2) -> str:
     return "#" * level + " " + md(text)
 
@@ -48,25 +54,25 @@ def heading(text: str, level: int = 2) -> str:
 def _env() -> jinja2.Environment:
     env = jinja2.Environment(loader=jinja2.PackageLoader("auditor.report", "templates"), undefined=jinja2.StrictUndefined,
                              autoescape=False, keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True)
-    env.filters.update(md=md, code=code, anchors=anchors, heading=heading)
+    env.filters.update(md=md, code=code, anchors=anchors, heading=heading, url=url)
     return env
 
 
-def _render(template: str, context: dict) -> str:
+def render_template(template: str, context: dict) -> str:
     text = _env().get_template(template).render(**context)
     return re.sub(r"\n{3,}", "\n\n", text).rstrip("\n") + "\n"
 
 
 def evidence_packet(audit: Audit) -> str:
-    return _render("evidence-packet.md.jinja", views.packet(audit))
+    return render_template("evidence-packet.md.jinja", views.packet(audit))
 
 
 def runtime_baseline(audit: Audit) -> str:
-    return _render("runtime-baseline.md.jinja", views.baseline(audit))
+    return render_template("runtime-baseline.md.jinja", views.baseline(audit))
 
 
 def epistemic_ledger(audit: Audit) -> str:
-    return _render("epistemic-ledger.md.jinja", views.ledger(audit))
+    return render_template("epistemic-ledger.md.jinja", views.ledger(audit))
 
 
 # coupling: cli._renderers maps --format md/all through this table.

@@ -1,0 +1,224 @@
+"""Monorepo mode: find every TypeScript/JavaScript MCP server of a pinned repository and audit each one."""
+
+from __future__ import annotations
+
+import json
+import posixpath
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterable, Mapping
+
+from auditor import target as target_mod
+from auditor.model import Audit
+
+# Dependency fields of package.json that make the SDK part of what a package runs.
+RUNTIME_FIELDS = ("dependencies", "peerDependencies", "optionalDependencies")
+# Project files of other ecosystems: a folder holding one (and no package.json) is a project, not ours.
+OTHER_PROJECTS = (("pyproject.toml", "Python"), ("setup.py", "Python"), ("setup.cfg", "Python"),
+                  ("requirements.txt", "Python"), ("Pipfile", "Python"), ("go.mod", "Go"), ("Cargo.toml", "Rust"),
+                  ("pom.xml", "Java"), ("build.gradle", "Java"), ("build.gradle.kts", "Kotlin"),
+                  ("Gemfile", "Ruby"), ("composer.json", "PHP"), ("Package.swift", "Swift"))
+INDEX_FILES = ("index.json", "index.md")
+_SKIP_PARTS = {"node_modules", ".git"}
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Server:
+    """A folder to audit, and the folder under OUT its reports go to."""
+
+    subtree: str
+    name: str
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Skipped:
+    """A project folder that holds no TypeScript/JavaScript MCP server, with the reason."""
+
+    subtree: str
+    reason: str
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Plan:
+    """What monorepo mode will audit at one pinned commit."""
+
+    pin: target_mod.GitPin
+    servers: tuple[Server, ...]
+    skipped: tuple[Skipped, ...]
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Summary:
+    """One row of the index: what the audit of one server found."""
+
+    name: str
+    subtree: str
+    package: str | None  # the manifest's name
+    files: int
+    tools: int
+    routes: int
+    claims: tuple[tuple[str, int], ...]  # (verdict, count), sorted by verdict
+    complete: bool  # coverage.complete of its audit.json
+    gaps: int
+    reports: tuple[str, ...]  # paths relative to OUT
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Index:
+    """Everything index.md and index.json show."""
+
+    locator: str
+    requested: str
+    commit: str
+    commit_date: str
+    worktree_clean: bool | None
+    servers: tuple[Summary, ...]
+    skipped: tuple[Skipped, ...]
+
+
+def _inside(path: str, folder: str) -> bool:
+    return folder == "" or path == folder or path.startswith(folder + "/")
+
+
+def _outermost(folders: Iterable[str]) -> list[str]:
+    out: list[str] = []
+    for f in sorted(folders, key=lambda f: (f.count("/"), f)):
+        if not any(_inside(f, o) for o in out):
+            out.append(f)
+    return sorted(out)
+
+
+def _manifest_verdict(data: bytes, packages: tuple[str, ...], has_scripts: bool) -> str | None:
+    """None when package.json makes its folder a server; otherwise why it does not."""
+    try:
+        doc = json.loads(data)
+    except (ValueError, UnicodeDecodeError):
+        return "package.json is not valid JSON"
+    if not isinstance(doc, dict):
+        return "package.json is not a JSON object"
+
+    def named(fields) -> list[str]:
+        found = set()
+        for f in fields:
+            deps = doc.get(f)
+            if isinstance(deps, dict):
+                found |= {p for p in packages if p in deps}
+        return sorted(found)
+
+    runtime = named(RUNTIME_FIELDS)
+    if runtime and has_scripts:
+        return None
+    if runtime:
+        return f"package.json names {', '.join(runtime)}, but the folder holds no TypeScript or JavaScript file"
+    dev = named(("devDependencies",))
+    if dev:
+        return f"package.json names {', '.join(dev)} only in devDependencies: not a server's runtime dependency"
+    return f"package.json names no MCP SDK package ({', '.join(packages)}) in its dependencies"
+
+
+def _names(subtrees: list[str]) -> dict[str, str]:
+    """Output folder per server: the folder's own name, or its path when names repeat; never an index file."""
+    base = Counter(posixpath.basename(s).casefold() for s in subtrees)
+    taken = {n.casefold() for n in INDEX_FILES}
+    out = {}
+    for s in sorted(subtrees):
+        name = posixpath.basename(s) if base[posixpath.basename(s).casefold()] == 1 else s.replace("/", "-")
+        cand, n = name, 2
+        while cand.casefold() in taken:
+            cand, n = f"{name}-{n}", n + 1
+        taken.add(cand.casefold())
+        out[s] = cand
+    return out
+
+
+def discover(pin: target_mod.GitPin, packages: Iterable[str]) -> tuple[bool, tuple[Server, ...], tuple[Skipped, ...]]:
+    """(root is itself a server, servers below the root, skipped project folders), from the listed tree."""
+    from auditor.extract import parse
+
+    packages = tuple(packages)
+    tree = {p: b for p, b in pin.tree.items() if not _SKIP_PARTS & set(p.split("/"))}
+    children: dict[str, set[str]] = {}
+    scripted: set[str] = set()
+    for p in tree:
+        folder, _, base = p.rpartition("/")
+        children.setdefault(folder, set()).add(base)
+        if parse.language_for(p) in {"typescript", "tsx"}:
+            parts = p.split("/")[:-1]
+            scripted |= {"/".join(parts[:i]) for i in range(len(parts) + 1)}
+    manifests = sorted(f for f, names in children.items() if "package.json" in names)
+    paths = {f: posixpath.join(f, "package.json") for f in manifests}
+    blobs = target_mod.read_blobs(pin.path, sorted({tree[p] for p in paths.values()}))
+    verdicts = {f: _manifest_verdict(blobs[tree[paths[f]]], packages, f in scripted) for f in manifests}
+    root_server = "" in verdicts and verdicts[""] is None
+    servers = _outermost(f for f, v in verdicts.items() if f and v is None)
+    reasons = {f: v for f, v in verdicts.items() if f and v is not None}
+    for f, names in children.items():
+        hit = next(((n, lang) for n, lang in OTHER_PROJECTS if n in names), None)
+        if f and f not in reasons and hit is not None:
+            reasons[f] = f"{hit[1]} project ({hit[0]}): not a TypeScript or JavaScript server"
+    skipped = _outermost(f for f in reasons if not any(_inside(f, s) or _inside(s, f) for s in servers))
+    names = _names(servers)
+    return (root_server, tuple(Server(subtree=s, name=names[s]) for s in servers),
+            tuple(Skipped(subtree=f, reason=reasons[f]) for f in skipped))
+
+
+def plan(pin: target_mod.GitPin, packages: Iterable[str]) -> Plan | None:
+    """A Plan when the repository holds servers below its root and is not itself one; None for a single audit."""
+    root_server, servers, skipped = discover(pin, packages)
+    if root_server or not servers:
+        return None
+    return Plan(pin=pin, servers=servers, skipped=skipped)
+
+
+def summarise(server: Server, audit: Audit, reports: Iterable[str]) -> Summary:
+    from auditor.report import json as json_report
+
+    coverage = json_report.as_dict(audit)["coverage"]  # the one definition of "complete"
+    manifest = next((o for o in audit.objects if o.kind == "manifest"), None)
+    tools = {o.attrs.get("tool") for o in audit.objects if o.kind == "tool-schema"}
+    verdicts = Counter(str(c.attrs.get("verdict")) for c in audit.claims)
+    return Summary(name=server.name, subtree=server.subtree, package=manifest.attrs.get("name") if manifest else None,
+                   files=len(audit.target.files), tools=len(tools), routes=len(audit.routes),
+                   claims=tuple(sorted(verdicts.items())), complete=bool(coverage["complete"]), gaps=len(coverage["gaps"]),
+                   reports=tuple(f"{server.name}/{r}" for r in reports))
+
+
+def run(plan: Plan, kb_dir: Path, renderers: Mapping[str, Callable[[Audit], str]],
+        progress: Callable[[str], None] = lambda _: None) -> dict[str, str]:
+    """Audit every server of the plan; returns every file to write, by path relative to OUT."""
+    from auditor import audit as audit_mod
+    from auditor.report import index as index_report
+
+    files: dict[str, str] = {}
+    rows = []
+    for k in plan.skipped:
+        progress(f"skipped {k.subtree}: {k.reason}")
+    total = len(plan.servers)
+    for i, s in enumerate(plan.servers, 1):
+        progress(f"[{i}/{total}] {s.subtree}: auditing")
+        result = audit_mod.run(target_mod.at_subtree(plan.pin, s.subtree), kb_dir)
+        for name, render in renderers.items():
+            files[f"{s.name}/{name}"] = render(result)
+        row = summarise(s, result, renderers)
+        rows.append(row)
+        progress(f"[{i}/{total}] {s.subtree}: {row.files} file(s), {row.tools} tool(s), {row.routes} route(s), "
+                 f"coverage {'complete' if row.complete else 'incomplete'}, {row.gaps} gap(s) -> {s.name}/")
+    p = plan.pin
+    index = Index(locator=p.locator, requested=p.requested, commit=p.commit, commit_date=p.commit_date,
+                  worktree_clean=p.worktree_clean, servers=tuple(rows), skipped=plan.skipped)
+    if "audit.json" in renderers:
+        files["index.json"] = index_report.render_json(index)
+    if any(n.endswith(".md") for n in renderers):
+        files["index.md"] = index_report.render_md(index)
+    return files
+
+
+def stale(out: Path, files: Mapping[str, str]) -> list[str]:
+    """Server folders under OUT holding reports that this run no longer produces (for --check)."""
+    folders = {n.split("/", 1)[0] for n in files if "/" in n}
+    reports = {n.split("/", 1)[1] for n in files if "/" in n}
+    if not out.is_dir():
+        return []
+    return sorted(d.name for d in out.iterdir()
+                  if d.is_dir() and d.name not in folders and any((d / r).is_file() for r in reports))

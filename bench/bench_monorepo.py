@@ -1,0 +1,311 @@
+#!/usr/bin/env python3
+"""Benchmark monorepo mode: the full audit of every TS/JS server of a repository at two revisions, in
+one process through the Python API, side by side with semgrep (and ast-grep) answering six equivalent
+extraction rules over the same files, at 1x and at replicated corpus sizes.
+
+    python bench/bench_monorepo.py --repo PATH --revision HEAD --revision 1f705677 \\
+        --semgrep /tmp/semgrep-venv/bin/semgrep [--ast-grep /tmp/semgrep-venv/bin/ast-grep] [--runs 5] [--scales 1,4,16]
+
+The files every server audit reads (its subtree and its build context) at each revision are copied
+into a temporary git repository, one commit per revision, with each server folder replicated under
+new names (`src/x`, `src/x-r2`, ...) for the larger scales; the same files are laid out as plain
+folders for semgrep and ast-grep. Everything is written under a temporary folder and removed at the
+end; the repository given with --repo is only read. Figures: whole-process wall time (median of
+--runs, after one warm-up), lines/s and MB/s over the TS/JS files of the corpus, peak RSS of the child
+(ru_maxrss from wait4: the process or the largest of its reaped descendants) and CPU time. Then, in
+this process: the parse/index cache over the two revisions of --repo itself.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # this checkout's auditor, also for the children (PYTHONPATH below)
+
+GIT_ENV = {
+    "GIT_AUTHOR_NAME": "bench", "GIT_AUTHOR_EMAIL": "bench@auditor.invalid", "GIT_AUTHOR_DATE": "2024-01-01T00:00:00+00:00",
+    "GIT_COMMITTER_NAME": "bench", "GIT_COMMITTER_EMAIL": "bench@auditor.invalid",
+    "GIT_COMMITTER_DATE": "2024-01-01T00:00:00+00:00", "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1",
+}
+NO_NETWORK = {"SEMGREP_ENABLE_VERSION_CHECK": "0", "SEMGREP_SEND_METRICS": "off"}
+SEMGREP_RULES = ROOT / "bench" / "semgrep-rules.yaml"
+AST_GREP_RULES = ROOT / "bench" / "ast-grep-rules.yaml"
+
+
+def audit_revisions(repo: str, revisions: list[str], kb_dir: Path) -> dict[str, dict[str, str]]:
+    """The full monorepo audit (extraction, analysis, all renderers) of each revision; files by revision."""
+    from auditor import kb, monorepo, target
+    from auditor.report import json as json_report
+    from auditor.report import markdown
+
+    packages = kb.load(kb_dir, "sdk")["sdk_packages"]
+    renderers = {"audit.json": json_report.render, **markdown.RENDERERS}  # what --format all writes
+    out = {}
+    for rev in revisions:
+        plan = monorepo.plan(target.pin_git(repo, rev), packages)
+        if plan is None:
+            sys.exit(f"bench: {repo} at {rev} holds no server below its root (monorepo mode does not apply)")
+        out[rev] = monorepo.run(plan, kb_dir, renderers)
+    return out
+
+
+def child_audit(repo: str, revisions: list[str], no_cache: bool) -> None:
+    """Child process body: audit both revisions, print a one-line summary (what the parent measures)."""
+    from auditor import kb
+
+    if no_cache:
+        _cache().configure(max_entries=0)
+    result = audit_revisions(repo, revisions, kb.default_kb_dir())
+    print(json.dumps({"files": sum(len(f) for f in result.values()),
+                      "servers": sum(len(json.loads(f["index.json"])["servers"]) for f in result.values())}))
+
+
+def _cache():
+    from auditor.extract import cache
+
+    return cache
+
+
+def _wired() -> bool:
+    from auditor.extract import facts
+
+    return "cache" in vars(facts)
+
+
+def corpus_files(repo: str, revisions: list[str]) -> list[tuple[str, dict[str, bytes], list[str]]]:
+    """(commit, files the audits read by path, server subtrees) per revision, read through git plumbing."""
+    from auditor import kb, monorepo, target
+
+    packages = kb.load(kb.default_kb_dir(), "sdk")["sdk_packages"]
+    out = []
+    for rev in revisions:
+        pin = target.pin_git(repo, rev)
+        plan = monorepo.plan(pin, packages)
+        if plan is None:
+            sys.exit(f"bench: {repo} at {rev} holds no server below its root")
+        files: dict[str, bytes] = {}
+        for s in plan.servers:
+            t = target.at_subtree(pin, s.subtree)
+            files.update({f.path: f.data for f in t.files + t.context_files})
+        out.append((pin.commit, files, [s.subtree for s in plan.servers]))
+    return out
+
+
+def replicate(files: dict[str, bytes], servers: list[str], scale: int) -> dict[str, bytes]:
+    """Each server folder `S` copied to `S`, `S-r2`, ... `S-rN`; files outside every server kept once."""
+    out = {}
+    for path, data in files.items():
+        owner = next((s for s in servers if path.startswith(s + "/")), None)
+        if owner is None:
+            out[path] = data
+            continue
+        for i in range(scale):
+            out[(owner if i == 0 else f"{owner}-r{i + 1}") + path[len(owner):]] = data
+    return out
+
+
+def write_tree(dest: Path, files: dict[str, bytes]) -> None:
+    for path, data in files.items():
+        p = dest / path
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_bytes(data)
+
+
+def git(repo: Path, *args: str) -> str:
+    return subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True, text=True,
+                          env={**os.environ, **GIT_ENV}).stdout
+
+
+def build_corpus(work: Path, sources, scale: int) -> tuple[Path, list[str], list[Path], dict]:
+    """A git repository with one commit per revision, and the same trees as plain folders."""
+    repo, plain = work / "repo", []
+    repo.mkdir(parents=True)
+    git(repo, "init", "-q", "-b", "main")
+    commits, nfiles, nbytes, nlines = [], 0, 0, 0
+    from auditor.extract import parse
+
+    for i, (commit, files, servers) in enumerate(sources):
+        tree = replicate(files, servers, scale)
+        for p in repo.iterdir():
+            if p.name != ".git":
+                shutil.rmtree(p) if p.is_dir() else p.unlink()
+        write_tree(repo, tree)
+        git(repo, "add", "-A")
+        git(repo, "commit", "-q", "--allow-empty", "-m", f"revision {commit[:12]} x{scale}")
+        commits.append(git(repo, "rev-parse", "HEAD").strip())
+        folder = work / f"rev{i + 1}"
+        write_tree(folder, tree)
+        plain.append(folder)
+        scripts = [d for p, d in tree.items() if parse.language_for(p) in {"typescript", "tsx"}]
+        nfiles += len(scripts)
+        nbytes += sum(len(d) for d in scripts)
+        nlines += sum(d.count(b"\n") + (0 if d.endswith(b"\n") or not d else 1) for d in scripts)
+    (work / ".semgrepignore").write_text("# scan every file (no default ignores)\n", encoding="utf-8")
+    return repo, commits, plain, {"files": nfiles, "bytes": nbytes, "lines": nlines}
+
+
+def measure(cmd: list[str], cwd: Path, env: dict | None = None) -> tuple[float, int, float, bytes]:
+    """(wall seconds, peak RSS KiB, CPU seconds, stdout) of one child process."""
+    with tempfile.TemporaryFile() as err:
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=err, env={**os.environ, **(env or {})})
+        out = proc.stdout.read()  # to the end, then reap with wait4: this child's own rusage
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - t0
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        proc.stdout.close()
+        if proc.returncode != 0:
+            err.seek(0)
+            sys.exit(f"bench: {' '.join(cmd[:4])} ... exited {proc.returncode}: {err.read().decode(errors='replace').strip()[-400:]}")
+    return wall, usage.ru_maxrss, usage.ru_utime + usage.ru_stime, out
+
+
+def tools(args, repo: Path, commits: list[str], plain: list[Path]) -> tuple[dict[str, list[str]], dict[str, str]]:
+    env = {"PYTHONPATH": str(ROOT), **NO_NETWORK}
+    out = {"auditor": [sys.executable, str(Path(__file__).resolve()), "--child-audit", str(repo),
+                       *[a for c in commits for a in ("--revision", c)]]}
+    if args.compare_cache:
+        out["auditor (cache off)"] = out["auditor"] + ["--no-cache"]
+    if args.semgrep:
+        out["semgrep -j1"] = [args.semgrep, "scan", "--config", str(SEMGREP_RULES), "--json", "--metrics", "off",
+                              "--disable-version-check", "--jobs", "1", "--quiet", *[p.name for p in plain]]
+    if args.ast_grep:
+        out["ast-grep -j1"] = [args.ast_grep, "scan", "--rule", str(AST_GREP_RULES), "--json=compact", "--threads", "1",
+                               *[p.name for p in plain]]
+    return out, env
+
+
+def matches(name: str, stdout: bytes) -> str:
+    """A one-line count of what a tool found, to show the runs did the same work every time."""
+    try:
+        doc = json.loads(stdout)
+    except ValueError:
+        return "?"
+    if name.startswith("auditor"):
+        return f"{doc['servers']} server audits, {doc['files']} files rendered"
+    results = doc["results"] if isinstance(doc, dict) else doc
+    scanned = f", {len(doc['paths']['scanned'])} files scanned" if isinstance(doc, dict) else ""
+    return f"{len(results)} matches{scanned}"
+
+
+def scaling(args, sources) -> list[dict]:
+    rows = []
+    for scale in args.scales:
+        with tempfile.TemporaryDirectory(prefix=f"auditor-bench-x{scale}-") as tmp:
+            work = Path(tmp)
+            repo, commits, plain, size = build_corpus(work, sources, scale)
+            cmds, env = tools(args, repo, commits, plain)
+            runs: dict[str, list] = {n: [] for n in cmds}
+            found = {}
+            for name, cmd in cmds.items():  # warm-up: page cache, .pyc files, semgrep's rule cache
+                found[name] = matches(name, measure(cmd, work, env)[3])
+            for _ in range(args.runs):  # interleaved, so that drift in machine load hits every tool alike
+                for name, cmd in cmds.items():
+                    runs[name].append(measure(cmd, work, env)[:3])
+            for name, rs in runs.items():
+                wall = statistics.median(r[0] for r in rs)
+                rows.append({"scale": scale, "tool": name, **size, "wall": wall, "min": min(r[0] for r in rs),
+                             "rss_kib": max(r[1] for r in rs), "cpu": statistics.median(r[2] for r in rs),
+                             "found": found[name]})
+    return rows
+
+
+def print_scaling(rows: list[dict], runs: int) -> None:
+    print(f"{'scale':>5} {'tool':<20} {'files':>6} {'lines':>8} {'MB':>6} {'wall s':>8} {'min s':>7} {'cpu s':>7} "
+          f"{'lines/s':>9} {'MB/s':>6} {'peak MiB':>9}  work")
+    for r in rows:
+        mb = r["bytes"] / 1e6
+        print(f"{r['scale']:>4}x {r['tool']:<20} {r['files']:>6} {r['lines']:>8} {mb:>6.2f} {r['wall']:>8.2f} "
+              f"{r['min']:>7.2f} {r['cpu']:>7.2f} {r['lines'] / r['wall']:>9,.0f} {mb / r['wall']:>6.2f} "
+              f"{r['rss_kib'] / 1024:>9.1f}  {r['found']}")
+    print(f"  (whole-process wall time: median of {runs} interleaved runs after one warm-up; lines and MB are the "
+          "TS/JS files of both revisions)")
+    print()
+    print("ratios auditor / other tool (wall time, peak memory; < 1 means the auditor is faster or smaller)")
+    for scale in sorted({r["scale"] for r in rows}):
+        mine = next(r for r in rows if r["scale"] == scale and r["tool"] == "auditor")
+        for r in rows:
+            if r["scale"] == scale and not r["tool"].startswith("auditor"):
+                print(f"{scale:>4}x auditor / {r['tool']:<14} wall {mine['wall'] / r['wall']:>6.2f}x   "
+                      f"memory {mine['rss_kib'] / r['rss_kib']:>6.2f}x")
+
+
+def cache_section(repo: str, first: str, second: str) -> None:
+    """Two revisions of --repo in this process: what the cache saves, and that it changes no byte."""
+    from auditor import kb
+
+    cache, kb_dir = _cache(), kb.default_kb_dir()
+    print(f"cache (in process, Python API, {repo}; facts.build uses the cache: {'yes' if _wired() else 'NO'})")
+
+    def step(label: str, rev: str) -> dict[str, str]:
+        before = cache.stats()
+        t0 = time.perf_counter()
+        files = audit_revisions(repo, [rev], kb_dir)[rev]
+        dt = time.perf_counter() - t0
+        after = cache.stats()
+        print(f"  {label:<34} {dt * 1e3:>8.1f} ms   parsed {after.misses - before.misses:>4}, "
+              f"reused {after.hits - before.hits:>4}   (cache holds {after.entries} files, {after.bytes / 1e6:.2f} MB source)")
+        return files
+
+    cache.configure()
+    audit_revisions(repo, [first], kb_dir)  # warm-up: grammars, queries, kb, templates
+    cache.configure()
+    step(f"{first} (cold)", first)
+    warm = step(f"{second} after {first}", second)
+    again = step(f"{second} again", second)
+    cache.configure()
+    cold = step(f"{second} (cold)", second)
+    same = warm == cold == again
+    print(f"  {second} after {first} == {second} cold: {'identical' if same else 'DIFFERENT'} ({len(cold)} files)")
+    if not same:
+        sys.exit("bench: the cache changed the output")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--repo", help="git repository (bare or not) holding several servers")
+    ap.add_argument("--revision", action="append", dest="revisions", help="revision to audit (repeat; default HEAD)")
+    ap.add_argument("--semgrep", help="path of a semgrep executable (install it in its own venv)")
+    ap.add_argument("--ast-grep", dest="ast_grep", help="path of an ast-grep executable (optional)")
+    ap.add_argument("--runs", type=int, default=5, help="measured runs of each command (default 5)")
+    ap.add_argument("--scales", default="1,4,16", help="corpus replication factors (default 1,4,16; 0: cache figures only)")
+    ap.add_argument("--cache-pair", nargs=2, metavar="REV", help="revisions for the cache figures "
+                    "(default: the first and last --revision)")
+    ap.add_argument("--compare-cache", action="store_true", help="also measure the auditor with the cache disabled")
+    ap.add_argument("--child-audit", help=argparse.SUPPRESS)
+    ap.add_argument("--no-cache", action="store_true", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    revisions = args.revisions or ["HEAD"]
+    if args.child_audit:
+        child_audit(args.child_audit, revisions, args.no_cache)
+        return
+    if not args.repo:
+        ap.error("--repo is required")
+    args.scales = [int(s) for s in args.scales.split(",")]
+    sources = corpus_files(args.repo, revisions)
+    print(f"corpus   {args.repo} at {', '.join(f'{r} ({c[:12]}, {len(s)} servers)' for r, (c, _, s) in zip(revisions, sources))}")
+    print(f"python   {sys.version.split()[0]}; cpus {os.cpu_count()}; auditor from {ROOT}")
+    for name, path, extra in (("semgrep", args.semgrep, ["--disable-version-check"]), ("ast-grep", args.ast_grep, [])):
+        if path:  # semgrep's own version check waits for the network: keep it off everywhere
+            v = subprocess.run([path, "--version", *extra], capture_output=True, text=True,
+                               env={**os.environ, **NO_NETWORK}).stdout.strip()
+            print(f"{name:<8} {v} ({path})")
+    print()
+    if args.scales != [0]:
+        print_scaling(scaling(args, sources), args.runs)
+        print()
+    cache_section(args.repo, *(args.cache_pair or (revisions[0], revisions[-1])))
+
+
+if __name__ == "__main__":
+    main()
