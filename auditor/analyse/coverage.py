@@ -5,7 +5,9 @@ from __future__ import annotations
 import posixpath
 
 from auditor.extract.facts import Program
-from auditor.extract.syntax import NOT_LITERAL
+from auditor.extract.records import at
+from auditor.extract.routes import listed_tools
+from auditor.extract.syntax import NOT_LITERAL, text
 
 
 def _entry_modules(p: Program) -> list[str]:
@@ -43,9 +45,18 @@ def _reached(p: Program, entries: list[str]) -> set[str]:
             continue
         seen.add(path)
         todo += [b.module for b in p.linker.imports.get(path, {}).values() if b.module]
+        # require() and dynamic import() count too (a launcher may pick its transport at run time).
+        module = p.linker.by_path.get(path)
+        todo += [t for t in (p.linker.resolve_spec(path, src) for src, _ in (module.imports if module else ())) if t]
         todo += p.linker.star.get(path, [])
         todo += [t for t, _ in p.linker.exports.get(path, {}).values()]
     return seen
+
+
+def _inline_traced(p: Program, d) -> bool:
+    """An implementation written inline in a traced function (a switch case of the handler) is analysed there."""
+    return any(f.fn.start_byte <= d.node.start_byte and d.node.end_byte <= f.fn.end_byte and f.module is d.module
+               for f in p.flows)
 
 
 def ledger(p: Program) -> dict:
@@ -72,6 +83,7 @@ def ledger(p: Program) -> dict:
         files.append({"path": path, "layer": e.layer, "status": status, "reason": why,
                       "gaps": gaps_by_file.get(path, 0), "entry": path in entries})
     dispatched = {d.tool: d for d in p.dispatches}
+    by_binding = {(t.module.path, t.binding): t for t in p.tools if t.binding}
     listed = set()
     for h in p.handlers:
         if h.method.endswith("/list"):
@@ -86,10 +98,11 @@ def ledger(p: Program) -> dict:
         d = dispatched.get(t.name)
         if d is None:
             reasons.append("no dispatch branch or registration names this tool")
-        elif d.target is None:
-            reasons.append("the implementation is inline or not resolvable; traced only where it is a function")
+        elif d.target is None and not _inline_traced(p, d):
+            reasons.append("the implementation does not resolve to a function of the boundary")
+        impl = (d.target_name or ("inline in the handler" if _inline_traced(p, d) else None)) if d is not None else None
         tools.append({"name": t.name, "file": t.module.path, "form": t.form, "schema_form": t.schema_form,
-                      "dispatch": d.form if d is not None else None, "implementation": d.target_name if d is not None else None,
+                      "dispatch": d.form if d is not None else None, "implementation": impl,
                       "status": "analysed" if not reasons else "partially analysed", "reasons": reasons})
     advertised = {t.name for t in p.tools}
     for name, d in sorted(dispatched.items()):
@@ -97,6 +110,13 @@ def ledger(p: Program) -> dict:
             tools.append({"name": name, "file": d.module.path, "form": "dispatch only", "schema_form": "unknown",
                           "dispatch": d.form, "implementation": d.target_name, "status": "partially analysed",
                           "reasons": ["dispatched but no descriptor or registration advertises it"]})
-    complete = not p.gaps and all(t["status"] == "analysed" for t in tools) and \
+    unresolved = [{"what": f"a dispatch branch names a tool by `{text(n.child_by_field_name('value'))}`, which is not a literal",
+                   "anchor": at(m.path, n).as_json()} for m, n in p.unread]
+    for h in p.handlers:
+        if h.method == "tools/list" and h.fn is not None and not listed_tools(p, h.module, h.fn, by_binding) \
+                and not any(h.fn.start_byte <= t.node.start_byte < h.fn.end_byte for t in p.tools if t.module is h.module):
+            unresolved.append({"what": "the tools/list handler returns a list whose descriptors the tool could not read",
+                               "anchor": at(h.module.path, h.node).as_json()})
+    complete = not p.gaps and not unresolved and all(t["status"] == "analysed" for t in tools) and \
         all(f["status"] != "parsed, not reached" for f in files)
-    return {"entries": entries, "files": files, "tools": tools, "complete": complete}
+    return {"entries": entries, "files": files, "tools": tools, "unresolved": unresolved, "complete": complete}

@@ -43,6 +43,7 @@ class Program:
     containers: tuple[state.Container, ...]
     flows: tuple[FunctionFlow, ...]
     linker: "linker.Linker | None" = None
+    unread: tuple = ()  # (module, node) of tool names in a dispatch that are not readable literals
     registrations: tuple[highlevel.Registration, ...] = ()  # high-level registrations: tools, resources, prompts
 
     def entry(self, path: str) -> Entry | None:
@@ -80,6 +81,7 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict) -> Program:
     servers, handlers, tools, dispatches, fallbacks, launches, containers, flows = [], [], [], [], [], [], [], []
     registrations = []
     link = linker.Linker(modules)
+    unread: list[tuple[program.Module, ts.Node]] = []
     roots: list[tuple[program.Module, ts.Node]] = []
 
     def owned(fn: ts.Node, default: program.Module) -> tuple[program.Module, ts.Node]:
@@ -99,6 +101,7 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict) -> Program:
             if h.fn is not None:
                 roots.append(owned(h.fn, m))
             if h.method == "tools/call":
+                unread += [(m, n) for n in server.unread_names(h)]
                 ds, fs = server.dispatches(h, resolve)
                 dispatches += ds
                 fallbacks += fs
@@ -116,7 +119,7 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict) -> Program:
     return Program(entries=entries, modules=tuple(modules), jsons=jsons, docs=docs, gaps=tuple(gaps), vocab=vocab,
                    servers=tuple(servers), handlers=tuple(handlers), tools=tuple(tools), dispatches=tuple(dispatches),
                    fallbacks=tuple(fallbacks), launches=tuple(launches), containers=tuple(containers),
-                   flows=tuple(flows), linker=link, registrations=tuple(registrations))
+                   flows=tuple(flows), linker=link, unread=tuple(unread), registrations=tuple(registrations))
 
 
 # package.json fields the extractors read, with the JSON type npm gives them; a field of another

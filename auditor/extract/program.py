@@ -32,6 +32,14 @@ class Module:
     toplevel: dict[str, ts.Node] = field(default_factory=dict)  # name -> value node
     instances: dict[str, str] = field(default_factory=dict)  # top-level var -> class name
     imports: tuple[tuple[str, ts.Node], ...] = ()
+    enums: dict[str, str] = field(default_factory=dict)  # "Enum.MEMBER" -> its string value
+
+    def name_value(self, node: ts.Node | None) -> str | None:
+        """A string literal, or an enum member of this module with a string value (`ToolName.ECHO`)."""
+        value = string_value(node)
+        if value is None and node is not None:
+            value = self.enums.get(text(strip_casts(node)))
+        return value
 
     def nodes(self, capture: str) -> list[ts.Node]:
         return self.caps.get(capture, [])
@@ -106,5 +114,11 @@ def build(path: str, name: str, tree: ts.Tree, lang: str) -> Module:
             instances[text(vname)] = text(inner.child_by_field_name("constructor"))
     imports = tuple((src, imp) for src, imp in zip(
         [text(s)[1:-1] for s in caps.get("import.source", [])], caps.get("import", [])))
+    enums = {}
+    for enum in caps.get("enum", []):
+        ename, body = enum.child_by_field_name("name"), enum.child_by_field_name("body")
+        for member in body.named_children if body is not None else []:
+            if member.type == "enum_assignment" and string_value(member.child_by_field_name("value")) is not None:
+                enums[f"{text(ename)}.{text(member.child_by_field_name('name'))}"] = string_value(member.child_by_field_name("value"))
     return Module(path=path, name=name, tree=tree, caps=caps, classes=classes, functions=functions,
-                  toplevel=toplevel, instances=instances, imports=imports)
+                  toplevel=toplevel, instances=instances, imports=imports, enums=enums)

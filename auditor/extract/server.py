@@ -131,7 +131,7 @@ def tools(module: Module, vocab: dict | None = None) -> list[ToolDecl]:
     for pair in module.nodes("descriptor.schema"):
         obj = pair.parent
         pairs = object_pairs(obj)
-        name = string_value(pair_value(pairs["name"])) if "name" in pairs else None
+        name = module.name_value(pair_value(pairs["name"])) if "name" in pairs else None
         if name is None:
             continue
         desc_node = pair_value(pairs["description"]) if "description" in pairs else None
@@ -149,7 +149,7 @@ def tools(module: Module, vocab: dict | None = None) -> list[ToolDecl]:
                 extra["annotations"], extra["annotations_node"] = annotations(pair_value(ann), module)
         out.append(ToolDecl(module=module, name=name, node=obj,
                             binding=text(decl.child_by_field_name("name")) if decl is not None else None,
-                            description=string_value(desc_node), description_node=desc_node, **extra))
+                            description=_text_value(desc_node, module), description_node=desc_node, **extra))
     return out
 
 
@@ -180,7 +180,7 @@ def _name_subject(node: ts.Node | None) -> bool:
     return bool(chain) and chain[-1] == "name"
 
 
-def _comparisons(cond: ts.Node) -> list[tuple[str, str]]:
+def _comparisons(cond: ts.Node, module: Module) -> list[tuple[str, str]]:
     """(subject, tool name) for each `subject === "literal"` term of a condition."""
     out = []
     for term in condition_terms(cond):
@@ -188,7 +188,7 @@ def _comparisons(cond: ts.Node) -> list[tuple[str, str]]:
             continue
         left, right = term.child_by_field_name("left"), term.child_by_field_name("right")
         for subj, lit in ((left, right), (right, left)):
-            value = string_value(lit)
+            value = module.name_value(lit)
             if value is not None and _name_subject(subj):
                 out.append((text(subj), value))
     return out
@@ -203,7 +203,7 @@ def dispatches(handler: Handler, resolve) -> tuple[list[Dispatch], list[Fallback
         return found, fallbacks
     for node in walk(body):
         if node.type == "if_statement":
-            for subject, tool in _comparisons(node.child_by_field_name("condition")):
+            for subject, tool in _comparisons(node.child_by_field_name("condition"), handler.module):
                 target, tname = _called(node.child_by_field_name("consequence"), resolve)
                 found.append(Dispatch(module=handler.module, handler=handler, tool=tool, node=node, subject=subject,
                                       target=target, target_name=tname))
@@ -211,7 +211,7 @@ def dispatches(handler: Handler, resolve) -> tuple[list[Dispatch], list[Fallback
             subject = text(strip_casts(node.child_by_field_name("value")))
             for case in node.child_by_field_name("body").named_children:
                 if case.type == "switch_case":
-                    value = string_value(case.child_by_field_name("value"))
+                    value = handler.module.name_value(case.child_by_field_name("value"))
                     if value is not None:
                         target, tname = _called(case, resolve)
                         found.append(Dispatch(module=handler.module, handler=handler, tool=value, node=case, subject=subject,
@@ -299,3 +299,21 @@ def capabilities_literal(server: ServerDecl) -> dict:
         return {}
     value = literal(server.caps_node, server.module.toplevel)
     return value if value is not NOT_LITERAL and isinstance(value, dict) else {}
+
+
+def _text_value(node: ts.Node | None, module: Module) -> str | None:
+    """A description's text: a string or template literal, or a concatenation of them."""
+    value = literal(node, module.toplevel) if node is not None else None
+    return value if isinstance(value, str) else None
+
+
+def unread_names(handler: Handler) -> list[ts.Node]:
+    """Switch cases of a tools/call dispatch whose tool name is not a literal the tool can read."""
+    body = handler.fn.child_by_field_name("body") if handler.fn is not None else None
+    out = []
+    for node in walk(body) if body is not None else []:
+        if node.type == "switch_statement" and _name_subject(strip_casts(node.child_by_field_name("value"))):
+            for case in node.child_by_field_name("body").named_children:
+                if case.type == "switch_case" and handler.module.name_value(case.child_by_field_name("value")) is None:
+                    out.append(case)
+    return out

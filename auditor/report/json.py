@@ -37,7 +37,8 @@ def as_dict(audit: Audit) -> dict[str, Any]:
         "coverage": {"gaps": [{"kind": g.kind, "detail": g.detail, "anchor": g.anchor.as_json()} for g in audit.gaps],
                      "complete": not audit.gaps and audit.ledger.get("complete", True),
                      "entries": list(audit.ledger.get("entries", [])), "files": list(audit.ledger.get("files", [])),
-                     "tools": list(audit.ledger.get("tools", []))},
+                     "tools": list(audit.ledger.get("tools", [])),
+                     "unresolved": list(audit.ledger.get("unresolved", []))},
     }
 
 

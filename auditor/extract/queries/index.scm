@@ -26,3 +26,4 @@
 (try_statement) @try
 (identifier) @ident
 (shorthand_property_identifier_pattern) @destructure
+(enum_declaration) @enum
