@@ -9,8 +9,8 @@ import tree_sitter as ts
 
 from auditor.extract import parse, program
 
-# Bounds: entries, and bytes of source held. A tree and its index cost about 25-30 bytes of memory per
-# source byte (measured: 11 MB of TypeScript -> ~300 MiB), so 8 MB of source is ~250 MiB at most.
+# Bounds: entries, and bytes of source held. A cached tree and its index cost about 40 bytes of memory
+# per source byte (bench/bench_monorepo.py at 16x: +320 MiB peak for a full 8 MB), so keep this small.
 MAX_ENTRIES = 2048
 MAX_BYTES = 8 * 1024 * 1024
 
