@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 import yaml
@@ -20,6 +21,7 @@ CONSUMERS = {"tool-description": "host LLM (the tool description is placed in it
              "manifest": "human operator or registry browsing the package"}
 
 
+_COMPOSER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _HTML_COMMENT = re.compile(rb"<!--.*?-->", re.S)
 
 
@@ -41,18 +43,20 @@ class Registry:
     lines: dict[tuple[int, int], int]  # (claim index, quote index) -> line in the registry file
 
 
-def load_registries(kb_dir: Path) -> list[Registry]:
+@lru_cache(maxsize=None)
+def load_registries(kb_dir: Path) -> tuple[Registry, ...]:
+    """Every kb/claims/*.yaml, validated, with the line of each quote (loaded once per process)."""
     out = []
     for path in sorted((kb_dir / "claims").glob("*.yaml")):
         data, problems = validate_file(path, "claims", kb_dir)
         if problems:
             more = f" (and {len(problems) - 1} more; run `auditor check-kb`)" if len(problems) > 1 else ""
             raise AuditorError(str(problems[0]) + more)
-        node = yaml.compose(path.read_text(encoding="utf-8"))
+        node = yaml.compose(path.read_text(encoding="utf-8"), Loader=_COMPOSER)
         lines = {(i, j): _line_of(node, ["claims", i, "quotes", j])
                  for i, c in enumerate(data["claims"]) for j in range(len(c["quotes"]))}
         out.append(Registry(path=path, data=data, lines=lines))
-    return out
+    return tuple(out)
 
 
 def select(registries: list[Registry], p: Program) -> list[Registry]:
