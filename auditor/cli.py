@@ -109,8 +109,9 @@ def audit(target: str, revision: str, subtree: str, out: Path, fmt: str, kb_dir:
 
     \b
     Examples:
-      auditor audit ../servers --revision 2ecb382a --subtree src/sequentialthinking --out out/
-      auditor audit npm:@modelcontextprotocol/server-sequential-thinking@0.6.2 --out out/
+      auditor audit ../servers --revision v1.2.0 --subtree src/myserver --out out/
+      auditor audit ../servers --revision main --out out/          (every server found)
+      auditor audit npm:@scope/some-mcp-server@1.0.0 --out out/
     """
     from auditor import audit as audit_mod
     from auditor import kb, monorepo, target as target_mod

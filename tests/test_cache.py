@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from auditor.extract import cache, facts, parse, program
+from auditor.extract import cache, parse, program
 from auditor.target import git_blob_hash
 from contract_helpers import audit, commit, init_repo, ledger_files
 
@@ -82,7 +82,6 @@ def test_zero_entries_disables_caching():
     assert t1 is not t2 and m1 is not m2 and cache.stats().entries == 0
 
 
-@pytest.mark.skipif("cache" not in vars(facts), reason="facts.build does not use the cache yet")
 def test_second_revision_reparses_only_changed_files_and_output_is_unchanged(tmp_path):
     repo = tmp_path / "repo"
     files = ledger_files()
