@@ -4,7 +4,6 @@ not depend on line numbers, and --check drift detection."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 

@@ -72,8 +72,9 @@ def _state_reads(p: Program, probe: dict):
     n = sum(len(c.accesses) for c in p.containers)
     detail = (f"{len(p.containers)} state container(s), {n} site(s) in all; every read is a metadata read "
               f"({', '.join(sorted({a.how for c in p.containers for a in c.accesses if a.kind == 'metadata-read'})) or 'none'})"
-              if p.containers else "no state containers in the boundary")
-    return hits, evidence, "every reference to each state container, classified as write, content read or metadata read", detail, {}
+              if p.containers else "no state container in the boundary")
+    notes = {} if p.containers else {"applicable": False}
+    return hits, evidence, "every reference to each state container, classified as write, content read or metadata read", detail, notes
 
 
 def _unconsumed(p: Program, probe: dict):
@@ -97,6 +98,10 @@ def _unconsumed(p: Program, probe: dict):
             f"stored records are read back whole ({', '.join(sorted({c.key for c, _ in whole}))}), so no field can be shown to lack a consumer", notes
     notes["fields"] = unconsumed
     notes["holds"] = bool(unconsumed)
+    if not record_fields(p):
+        notes["applicable"] = False
+        return [], evidence, "every read of each field of the validated record types", \
+            "no validated record type in the boundary (no validation gate builds one)", notes
     holds_text = ", ".join(unconsumed) if unconsumed else "(none: every field has a consumer)"
     return hits, evidence, "every read of each field of the validated record types (member access and destructuring), " \
         "excluding copies into a record", f"fields with no consumer: {holds_text}", notes
@@ -157,8 +162,12 @@ def _content_evaluator(p: Program, probe: dict):
         for g in f.gates:
             evidence.append(at(g.path, g.validator))
     names = ", ".join(f["name"] for f in content) or "(no required string field)"
+    notes = {"content_fields": [f["name"] for f in content]}
+    if not content:
+        notes["applicable"] = False
     return hits, evidence, f"uses of the content field(s) {names} in conditions outside the validation gate, and calls of {', '.join(sorted(methods))} on them", \
-        f"content field(s) {names}: checked only for presence and type by the gate", {"content_fields": [f["name"] for f in content]}
+        (f"content field(s) {names}: checked only for presence and type by the gate" if content
+         else "no required string field copied from input by a validation gate"), notes
 
 
 def _reference_linkage(p: Program, probe: dict):
@@ -173,8 +182,10 @@ def _reference_linkage(p: Program, probe: dict):
             elif u.kind in {"render", "destructure", "condition"}:
                 evidence.append(Anchor(path=u.path, start_line=u.line, end_line=u.line))
     names = ", ".join(f["name"] for f in refs) or "(none)"
+    notes = {"reference_fields": [f["name"] for f in refs]} | ({} if refs else {"applicable": False})
     return hits, evidence, "uses of reference fields (" + ", ".join(x.pattern for x in patterns) + ") as an index or lookup argument", \
-        f"reference field(s) {names}: stored and rendered, never used to find, mark or supersede the record they name", {"reference_fields": [f["name"] for f in refs]}
+        (f"reference field(s) {names}: stored and rendered, never used to find, mark or supersede the record they name" if refs
+         else "no record field refers to another record"), notes
 
 
 def _scheduling(p: Program, probe: dict):
@@ -247,16 +258,21 @@ def absences(p: Program, kb: dict) -> list[Record]:
         evaluate = PROBES[probe["probe"]]  # the schema's enum guarantees the key
         hits, evidence, query, detail, notes = evaluate(p, probe)
         holds = notes.pop("holds", not hits)
-        summary = (f"{probe['title']}: holds. {detail}" if holds else
+        # Not applicable: the facts the probe examines do not exist here (nothing found, vacuously).
+        applicable = notes.pop("applicable", True)
+        status = "holds" if holds and applicable else "not applicable" if not applicable else "does not hold"
+        summary = (f"{probe['title']}: holds. {detail}" if status == "holds" else
+                   f"{probe['title']}: not applicable: {detail}" if status == "not applicable" else
                    f"{probe['title']}: does NOT hold at this revision (" + (f"{len(hits)} hit(s): "
                    + "; ".join(sorted({h for _, h in hits})[:5]) if hits else detail) + ")")
+        holds = holds or not applicable
         anchors = evidence if holds else [a for a, _ in hits]
         if not anchors:
             # Nothing found and no evidence site: anchor the boundary searched, each file whole (never a
             # line-1 placeholder, which would point at unrelated text and not move with the code).
             anchors = [Anchor(path=f, start_line=1, end_line=max(p.entry(f).lines, 1)) for f in (files or every)]
         out.append(record("absence", "ABS", probe["probe"], probe["id"], summary, anchors, f"kb/absences.yaml#{probe['id']}",
-                          status="holds" if holds else "does not hold", title=probe["title"],
+                          status=status, title=probe["title"],
                           boundary={"files": files, "query": query}, prevents=probe["prevents"],
                           hits=[{"anchor": a.as_json(), "what": h} for a, h in sorted(hits, key=lambda x: (x[0], x[1]))], detail=detail, **notes))
     return out

@@ -55,7 +55,8 @@ def holds(cond: dict, claim: dict, facts: Facts) -> bool:
                    for r in facts.of_kind(cond["route"]))
     if "absence" in cond:
         r = facts.absences.get(cond["absence"])
-        return r is not None and r.attrs.get("status") == "holds"
+        # "not applicable" means the probe found nothing to examine: nothing was found either.
+        return r is not None and r.attrs.get("status") in {"holds", "not applicable"}
     if "result" in cond:
         return only_echo_and_metadata(facts)
     if "claim" in cond:

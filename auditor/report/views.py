@@ -183,7 +183,7 @@ def surfaces(audit: Audit) -> list[dict[str, Any]]:
 def ledger(audit: Audit) -> dict[str, Any]:
     ctx = common(audit)
     functions = sorted({r.attrs.get("function") for r in audit.routes if r.attrs.get("function")})
-    holding = [a for a in audit.absences if a.attrs.get("status") == "holds"]
+    holding = [a for a in audit.absences if a.attrs.get("status") in {"holds", "not applicable"}]
     ctx.update(
         claims=[rec(c) for c in audit.claims], objects=[rec(o) for o in audit.objects], functions=functions,
         routes=[rec(r) for r in audit.routes], paths=[rec(p) for p in audit.paths], holding=[rec(a) for a in holding],
