@@ -80,8 +80,9 @@ def emits(module: Module, fn: ts.Node, vocab: dict, resolve=None) -> list[Emit]:
 def results(module: Module, fn: ts.Node, containers: list[Container]) -> list[Result]:
     out = []
     name = module.qualified(fn)
-    sites = {}
-    for c in containers:
+    sites = {}  # byte spans are per file: only this module's containers can be read here
+    decls = None
+    for c in (c for c in containers if c.module is module):
         for a in c.accesses:
             if a.node is not None and a.kind != "declaration":
                 sites[(a.node.start_byte, a.node.end_byte)] = (c.key, a.kind, a.how)
@@ -94,7 +95,8 @@ def results(module: Module, fn: ts.Node, containers: list[Container]) -> list[Re
             continue
         in_catch = enclosing(node, {"catch_clause"}) is not None and _stmt_in(fn, enclosing(node, {"catch_clause"}))
         is_error = "isError" in pairs and text(pair_value(pairs["isError"])) != "false"
-        reads = tuple(sorted({sites[(n.start_byte, n.end_byte)] for src in _sources(fn, obj) for n in walk(src)
+        decls = _local_values(fn) if decls is None else decls
+        reads = tuple(sorted({sites[(n.start_byte, n.end_byte)] for src in _sources(fn, obj, decls=decls) for n in walk(src)
                               if (n.start_byte, n.end_byte) in sites}))
         fields: list[tuple[str, str]] = []
         for n in walk(obj):
@@ -107,12 +109,16 @@ def results(module: Module, fn: ts.Node, containers: list[Container]) -> list[Re
     return out
 
 
-def _sources(fn: ts.Node, expr: ts.Node, depth: int = 3) -> list[ts.Node]:
+def _local_values(fn: ts.Node) -> dict[str, ts.Node]:
+    return {text(d.child_by_field_name("name")): d.child_by_field_name("value") for d in walk(fn)
+            if d.type == "variable_declarator" and d.child_by_field_name("value") is not None
+            and enclosing_function(d) == fn}
+
+
+def _sources(fn: ts.Node, expr: ts.Node, depth: int = 3, decls: dict | None = None) -> list[ts.Node]:
     """`expr` plus the initializers of the local variables it uses, transitively: a result built
     from `const text = lines.join(...)` reads what `lines` read."""
-    decls = {text(d.child_by_field_name("name")): d.child_by_field_name("value") for d in walk(fn)
-             if d.type == "variable_declarator" and d.child_by_field_name("value") is not None
-             and enclosing_function(d) == fn}
+    decls = _local_values(fn) if decls is None else decls
     out, todo, seen = [expr], [expr], set()
     for _ in range(depth):
         names = {text(n) for e in todo for n in walk(e) if n.type == "identifier"} - seen
@@ -137,7 +143,7 @@ def captures(module: Module, fn: ts.Node, containers: list[Container], vocab: di
         first = next((ln for ln in write_lines if body.start_point[0] < ln <= body.end_point[0] + 1), None)
         after: list[tuple[str, int]] = []
         if first is not None:
-            written = {(a.node.start_byte) for c in containers for a in c.writes if a.node is not None}
+            written = {(a.node.start_byte) for c in containers if c.module is module for a in c.writes if a.node is not None}
             for n in walk(body):
                 if n.type != "call_expression" or n.start_point[0] + 1 <= first or enclosing_function(n) != fn:
                     continue

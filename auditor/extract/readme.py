@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -38,10 +39,16 @@ class MarkdownDoc:
     total_lines: int
 
 
-def read_markdown(path: str, text: str) -> MarkdownDoc:
+@lru_cache(maxsize=1)
+def _parser():
+    # Building a MarkdownIt compiles its rule chains: once per process, not once per document.
     from markdown_it import MarkdownIt
 
-    tokens = MarkdownIt("commonmark").parse(text)
+    return MarkdownIt("commonmark")
+
+
+def read_markdown(path: str, text: str) -> MarkdownDoc:
+    tokens = _parser().parse(text)
     headings, items, fences = [], [], []
     section = ""
     for i, tok in enumerate(tokens):
