@@ -92,7 +92,7 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict) -> Program:
         servers += s
         hs = server.handlers(m, vocab)
         handlers += hs
-        tools += server.tools(m, vocab)
+        tools += server.tools(m, vocab, link)
         launches += server.launches(m, s, vocab)
         containers += state.containers(m, vocab)
     for m in modules:
@@ -108,7 +108,7 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict) -> Program:
                 roots += [owned(d.target, m) for d in ds if d.target is not None]
         # Launch functions are roots too: state loaded or written at startup is traced like tool code.
         roots += [(m, l.fn) for l in launches if l.module is m and l.fn is not None]
-        hl_tools, hl_dispatches, hl_registrations = highlevel.registrations(m, vocab, resolve)
+        hl_tools, hl_dispatches, hl_registrations = highlevel.registrations(m, vocab, resolve, link)
         registrations += hl_registrations
         tools += hl_tools
         dispatches += hl_dispatches

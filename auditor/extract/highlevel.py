@@ -29,7 +29,7 @@ class Registration:
     gaps: tuple[Gap, ...] = ()  # what of the registration could not be read (coverage)
 
 
-def registrations(module: Module, vocab: dict, resolve) -> tuple[list[ToolDecl], list[Dispatch], list[Registration]]:
+def registrations(module: Module, vocab: dict, resolve, link=None) -> tuple[list[ToolDecl], list[Dispatch], list[Registration]]:
     """Tools registered through the high-level API, the dispatch each registration implies, and every
     registration (tools, resources, prompts) with what could not be read.
 
@@ -66,7 +66,7 @@ def registrations(module: Module, vocab: dict, resolve) -> tuple[list[ToolDecl],
             gaps.append(_gap(module, cb_node, f"{method}({name!r}): callback `{text(cb_node)[:60]}` does not resolve; "
                                               "its implementation is not traced"))
         if rule["kind"] == "tool" and name is not None:
-            tool, more = _tool(module, vocab, rule["signature"], method, name, call, args)
+            tool, more = _tool(module, vocab, rule["signature"], method, name, call, args, link)
             tools.append(tool)
             gaps += more
             dispatches.append(Dispatch(module=module, tool=name, node=call, subject=callee_text(call), target=target,
@@ -77,7 +77,7 @@ def registrations(module: Module, vocab: dict, resolve) -> tuple[list[ToolDecl],
 
 
 def _tool(module: Module, vocab: dict, signature: str, method: str, name: str, call: ts.Node,
-          args: list[ts.Node]) -> tuple[ToolDecl, list[Gap]]:
+          args: list[ts.Node], link=None) -> tuple[ToolDecl, list[Gap]]:
     hl = vocab["high_level"]
     gaps: list[Gap] = []
     desc = params = ann = None
@@ -109,7 +109,7 @@ def _tool(module: Module, vocab: dict, signature: str, method: str, name: str, c
         gaps.append(_gap(module, desc, f"tool {name!r}: the description `{text(desc)[:60]}` is not a literal"))
         description, desc_node = None, None
     if params is not None:
-        read = zod.input_shape(params, module, vocab)
+        read = zod.input_shape(params, module, vocab, link)
         schema, schema_node, form, coercions = read.value, read.node, read.form, read.coercions
         problems = schema_gaps(module, name, read)
     else:

@@ -125,7 +125,7 @@ def handlers(module: Module, vocab: dict) -> list[Handler]:
     return out
 
 
-def tools(module: Module, vocab: dict | None = None) -> list[ToolDecl]:
+def tools(module: Module, vocab: dict | None = None, link=None) -> list[ToolDecl]:
     """Low-level tool descriptor literals; with `vocab`, zod conversions and annotations are read too."""
     out = []
     for pair in module.nodes("descriptor.schema"):
@@ -141,7 +141,7 @@ def tools(module: Module, vocab: dict | None = None) -> list[ToolDecl]:
             decl = obj.parent.parent if obj.parent.parent is not None and obj.parent.parent.type == "variable_declarator" else None
         extra: dict = {"schema": literal(schema_node, module.toplevel), "schema_node": schema_node}
         if vocab is not None:
-            read = zod.descriptor_schema(schema_node, module, vocab)
+            read = zod.descriptor_schema(schema_node, module, vocab, link)
             extra = {"schema": read.value, "schema_node": read.node, "schema_form": read.form, "coercions": read.coercions,
                      "gaps": schema_gaps(module, name, read)}
             ann = pairs.get(vocab["high_level"]["descriptor_annotations"])

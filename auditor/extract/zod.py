@@ -28,20 +28,20 @@ def namespaces(module: Module, vocab: dict) -> frozenset[str]:
                      if src in z["modules"] and (name in {"*", "default"} or name in z["namespace_exports"]))
 
 
-def is_params(node: ts.Node | None, module: Module, vocab: dict) -> bool:
+def is_params(node: ts.Node | None, module: Module, vocab: dict, link=None) -> bool:
     """The SDK's overload test for `tool(...)`: a raw shape (empty, or with a zod value) or a zod schema."""
-    r = _Reader(module, vocab)
+    r = _Reader(module, vocab, link)
     target = r.definition(node)
     return target is not None and ((target.type == "object" and r.is_raw_shape(target)) or r.is_zod(target))
 
 
-def input_shape(node: ts.Node | None, module: Module, vocab: dict) -> Schema:
+def input_shape(node: ts.Node | None, module: Module, vocab: dict, link=None) -> Schema:
     """A high-level inputSchema: a raw shape `{a: z.string()}`, a zod object schema, or `X.shape`."""
-    r = _Reader(module, vocab)
+    r = _Reader(module, vocab, link)
     if node is None:
         return Schema(value=NOT_LITERAL, node=None, form="unknown")
     target = r.definition(node)
-    value = None
+    value = across = None
     if target is not None and target.type == "object" and not r.is_raw_shape(target):
         plain = literal(target, module.toplevel)
         if isinstance(plain, dict) and "type" in plain:
@@ -49,8 +49,8 @@ def input_shape(node: ts.Node | None, module: Module, vocab: dict) -> Schema:
     if target is not None and target.type == "object":
         props, required = r.shape(target, "")
         value = _object(props, required) if props is not None else None
-    elif target is not None and r.is_zod(target):
-        spec, _ = r.read(target, "")
+    elif target is not None and (r.is_zod(target) or (across := r._across(target, "", 0)) is not None):
+        spec = r.read(target, "")[0] if across is None else across[0]
         value = spec if isinstance(spec, dict) and spec.get("type") == "object" else None
         if spec is not None and value is None:
             r.problem("the input schema is a zod schema but not an object schema", node)
@@ -64,9 +64,9 @@ def input_shape(node: ts.Node | None, module: Module, vocab: dict) -> Schema:
     return Schema(value=value, node=target, form="zod", coercions=tuple(r.coercions), problems=tuple(r.problems))
 
 
-def descriptor_schema(node: ts.Node, module: Module, vocab: dict) -> Schema:
+def descriptor_schema(node: ts.Node, module: Module, vocab: dict, link=None) -> Schema:
     """A low-level descriptor's inputSchema: a JSON Schema literal, or zodToJsonSchema(X) / z.toJSONSchema(X)."""
-    r = _Reader(module, vocab)
+    r = _Reader(module, vocab, link)
     value = literal(node, module.toplevel)
     if value is not NOT_LITERAL:
         return Schema(value=value, node=node, form="json-schema")
@@ -113,8 +113,8 @@ def _nullable(spec: dict) -> dict:
 class _Reader:
     """One conversion: the vocabulary, the module's zod bindings, and what it could not read."""
 
-    def __init__(self, module: Module, vocab: dict):
-        self.module, self.z = module, vocab["zod"]
+    def __init__(self, module: Module, vocab: dict, link=None):
+        self.module, self.z, self.vocab, self.link = module, vocab["zod"], vocab, link
         self.ns = namespaces(module, vocab)
         self.imported = imports(module)
         self.problems: list[tuple[str, ts.Node]] = []
@@ -236,17 +236,44 @@ class _Reader:
             unknown = unknown or not ok
         return (None if unknown else spec), optional
 
+    def _across(self, node: ts.Node, path: str, depth: int) -> tuple[dict | None, bool] | None:
+        """A schema imported from another module of the boundary (`X` or `ns.X`), read in that module."""
+        chain = member_chain(node) if self.link is not None else None
+        where = None
+        if chain and len(chain) == 1:
+            where = self.link.binding(self.module, chain[0])
+        elif chain and len(chain) == 2:
+            b = self.link.imports.get(self.module.path, {}).get(chain[0])
+            if b is not None and b.name == "*" and b.module is not None:
+                where = self.link.exported(b.module, chain[1])
+        if where is None or where[0] is self.module or where[1] not in where[0].toplevel:
+            return None
+        mod, local = where
+        sub = _Reader(mod, self.vocab, self.link)
+        found = sub.read(mod.toplevel[local], path, depth + 1)
+        self.problems += sub.problems
+        for prop, what, ln in sub.coercions:
+            # coupling: ToolDecl.coercions carries lines of the tool's own file; one in another file is a gap.
+            self.problem(f"`{prop}` {what}, in {mod.path}:{ln} (a coercion in an imported schema)", node)
+        return found
+
     def _base_spec(self, node: ts.Node, path: str, depth: int) -> tuple[dict | None, bool]:
         if node.type == "identifier":
             name = text(node)
             value = value_of(self.module, node)
             if value is not None:
                 return self.read(value, path, depth + 1)
+            found = self._across(node, path, depth)
+            if found is not None:
+                return found
             where = self.imported.get(name)
             self.problem(f"`{name}` at `{path or 'input'}` is " + (f"imported from {where[0]!r}; not resolved across files"
                                                                   if where else "not bound to a value in this module"), node)
             return None, False
         if node.type != "call_expression":
+            found = self._across(node, path, depth)
+            if found is not None:
+                return found
             chain = member_chain(node) or ()
             where = self.imported.get(chain[0]) if chain else None
             self.problem(f"`{text(node)[:60]}` at `{path or 'input'}` " + (f"comes from {where[0]!r}; not resolved across files"
