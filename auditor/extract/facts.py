@@ -101,7 +101,7 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict) -> Program:
             if h.fn is not None:
                 roots.append(owned(h.fn, m))
             if h.method == "tools/call":
-                unread += [(m, n) for n in server.unread_names(h)]
+                unread += [(m, n) for n in server.unread_names(h, resolve)]
                 ds, fs = server.dispatches(h, resolve)
                 dispatches += ds
                 fallbacks += fs

@@ -153,7 +153,10 @@ def listed_tools(p: Program, module, node, by_binding: dict, depth: int = 0) -> 
         if tool is not None:
             out.append(tool)
         elif depth < 3 and local in mod.toplevel and strip_casts(mod.toplevel[local]).type == "array":
-            out += listed_tools(p, mod, mod.toplevel[local], by_binding, depth + 1)
+            array = mod.toplevel[local]
+            out += listed_tools(p, mod, array, by_binding, depth + 1)
+            # descriptors written inline in the array constant
+            out += [t for t in p.tools if t.module is mod and array.start_byte <= t.node.start_byte < array.end_byte]
     unique = {id(t): t for t in out}
     return list(unique.values())
 

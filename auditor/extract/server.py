@@ -195,10 +195,40 @@ def _comparisons(cond: ts.Node, module: Module) -> list[tuple[str, str]]:
 
 
 def dispatches(handler: Handler, resolve) -> tuple[list[Dispatch], list[Fallback]]:
-    """Tool-name dispatch inside a tools/call handler, and what happens to any other name."""
+    """Tool-name dispatch inside a tools/call handler, and what happens to any other name.
+
+    A handler that only delegates (`return handle(request.params.name, args)`) is followed one call
+    deep, within its own module, to the function that dispatches."""
+    for fn in _dispatching(handler, resolve):
+        found, fallbacks = _dispatch_in(handler, fn, resolve)
+        if found:
+            return found, fallbacks
+    return [], []
+
+
+def _dispatching(handler: Handler, resolve) -> list[ts.Node]:
+    if handler.fn is None:
+        return []
+    out = [handler.fn]
+    root = handler.module.tree.root_node
+    for n in walk(handler.fn):
+        if n.type == "call_expression":
+            hit = resolve(n)
+            if hit is not None and hit[0] not in out and _root(hit[0]) == root:
+                out.append(hit[0])
+    return out
+
+
+def _root(node: ts.Node) -> ts.Node:
+    while node.parent is not None:
+        node = node.parent
+    return node
+
+
+def _dispatch_in(handler: Handler, fn: ts.Node, resolve) -> tuple[list[Dispatch], list[Fallback]]:
     found: list[Dispatch] = []
     fallbacks: list[Fallback] = []
-    body = handler.fn.child_by_field_name("body") if handler.fn is not None else None
+    body = fn.child_by_field_name("body")
     if body is None:
         return found, fallbacks
     for node in walk(body):
@@ -307,11 +337,11 @@ def _text_value(node: ts.Node | None, module: Module) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def unread_names(handler: Handler) -> list[ts.Node]:
+def unread_names(handler: Handler, resolve=None) -> list[ts.Node]:
     """Switch cases of a tools/call dispatch whose tool name is not a literal the tool can read."""
-    body = handler.fn.child_by_field_name("body") if handler.fn is not None else None
+    fns = _dispatching(handler, resolve) if resolve is not None else [handler.fn] if handler.fn is not None else []
     out = []
-    for node in walk(body) if body is not None else []:
+    for node in (n for fn in fns if fn.child_by_field_name("body") is not None for n in walk(fn.child_by_field_name("body"))):
         if node.type == "switch_statement" and _name_subject(strip_casts(node.child_by_field_name("value"))):
             for case in node.child_by_field_name("body").named_children:
                 if case.type == "switch_case" and handler.module.name_value(case.child_by_field_name("value")) is None:
