@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 import tree_sitter as ts
 
+from auditor.extract.bindings import static_imports
 from auditor.extract.facts import Program
 from auditor.extract.program import Module
 from auditor.extract.records import at, key, record, unique
@@ -138,30 +139,17 @@ class _Scanner:
 
     def _imports(self, m: Module) -> dict[str, Origin]:
         out: dict[str, Origin] = {}
+        for local, (src, name) in static_imports(m).items():
+            if not (src.startswith(".") or self.inert(src)):
+                out[local] = Origin(spec=src, path=() if name in {"default", "*"} else (name,))
         for src, node in m.imports:
-            if src.startswith(".") or self.inert(src):
-                continue
-            root = Origin(spec=src, path=())
-            if node.type == "import_statement":
-                clause = next((c for c in node.named_children if c.type == "import_clause"), None)
-                for c in clause.named_children if clause is not None else []:
-                    if c.type == "identifier":
-                        out[text(c)] = root
-                    elif c.type == "namespace_import":
-                        ident = next((x for x in c.named_children if x.type == "identifier"), None)
-                        if ident is not None:
-                            out[text(ident)] = root
-                    elif c.type == "named_imports":
-                        for s in c.named_children:
-                            if s.type == "import_specifier":
-                                name, alias = s.child_by_field_name("name"), s.child_by_field_name("alias")
-                                out[text(alias if alias is not None else name)] = Origin(spec=src, path=(text(name),))
+            if node.type == "import_statement" or src.startswith(".") or self.inert(src):
                 continue
             parent = node.parent
             while parent is not None and parent.type in _WRAPPING:
                 parent = parent.parent
             if parent is not None and parent.type == "variable_declarator":
-                self._bind(out, parent.child_by_field_name("name"), root, destructure=True)
+                self._bind(out, parent.child_by_field_name("name"), Origin(spec=src, path=()), destructure=True)
         return out
 
     @staticmethod

@@ -28,7 +28,13 @@ def _owner(node: ts.Node) -> ts.Node | None:
 
 
 def imports(module: Module) -> dict[str, tuple[str, str]]:
-    """Local name -> (import source, imported name); `*` for a namespace import, `default` for a default one."""
+    """Local name -> (import source, imported name); `*` for a namespace import, `default` for a default one.
+    Import statements, and the declarators that receive a require("x") or import("x")."""
+    return {**static_imports(module), **_required(module)}
+
+
+def static_imports(module: Module) -> dict[str, tuple[str, str]]:
+    """The bindings of `import ... from "x"` statements only: the one scanner of them (linker, zod, effects)."""
     out: dict[str, tuple[str, str]] = {}
     for source, node in module.imports:
         if node.type == "import_statement":
@@ -47,7 +53,13 @@ def imports(module: Module) -> dict[str, tuple[str, str]]:
                         imported, alias = spec.child_by_field_name("name"), spec.child_by_field_name("alias")
                         original = string_value(imported) or text(imported)
                         out[text(alias or imported)] = (source, original)
-        else:  # require("x") or import("x"): the declarator that receives it
+    return out
+
+
+def _required(module: Module) -> dict[str, tuple[str, str]]:
+    out: dict[str, tuple[str, str]] = {}
+    for source, node in module.imports:
+        if node.type != "import_statement":  # require("x") or import("x"): the declarator that receives it
             decl = next((a for a in ancestors(node) if a.type == "variable_declarator"), None)
             target = decl.child_by_field_name("name") if decl is not None else None
             if target is None:

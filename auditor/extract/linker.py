@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 import tree_sitter as ts
 
+from auditor.extract import bindings
 from auditor.extract.program import Module
 from auditor.extract.syntax import enclosing, member_chain, string_value, text
 
@@ -54,25 +55,10 @@ class Linker:
         imports: dict[str, Binding] = {}
         exports: dict[str, tuple[str, str]] = {}
         star: list[str] = []
+        for local, (spec, name) in bindings.static_imports(m).items():
+            imports[local] = Binding(module=self.resolve_spec(m.path, spec), name=name, spec=spec)
         for node in m.tree.root_node.named_children:
-            if node.type == "import_statement":
-                spec = string_value(node.child_by_field_name("source")) or ""
-                target = self.resolve_spec(m.path, spec)
-                clause = next((c for c in node.named_children if c.type == "import_clause"), None)
-                for c in clause.named_children if clause is not None else []:
-                    if c.type == "identifier":
-                        imports[text(c)] = Binding(module=target, name="default", spec=spec)
-                    elif c.type == "namespace_import":
-                        ident = next((x for x in c.named_children if x.type == "identifier"), None)
-                        if ident is not None:
-                            imports[text(ident)] = Binding(module=target, name="*", spec=spec)
-                    elif c.type == "named_imports":
-                        for s in c.named_children:
-                            if s.type == "import_specifier":
-                                name = text(s.child_by_field_name("name"))
-                                alias = s.child_by_field_name("alias")
-                                imports[text(alias) if alias is not None else name] = Binding(module=target, name=name, spec=spec)
-            elif node.type == "export_statement":
+            if node.type == "export_statement":
                 self._scan_export(m, node, exports, star)
         self.imports[m.path], self.exports[m.path], self.star[m.path] = imports, exports, star
 
