@@ -38,6 +38,15 @@ def _dependencies(program) -> list[Record]:
 
 
 def run(target: Target, kb_dir: Path, progress: Callable[[str], None] = lambda _: None) -> Audit:
+    from auditor.extract import syntax
+
+    try:
+        return _run(target, kb_dir, progress)
+    finally:
+        syntax.forget()  # the walk index holds this audit's trees
+
+
+def _run(target: Target, kb_dir: Path, progress: Callable[[str], None]) -> Audit:
     from auditor.analyse import claims as claims_mod
     from auditor.analyse import annotations, coverage, description, effects, generic, lens, secrets
     from auditor.analyse.absences import absences

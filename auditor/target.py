@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import atexit
 import hashlib
 import io
 import json
+import os
 import posixpath
 import shutil
 import subprocess
@@ -44,21 +46,55 @@ def _git_out(repo: Path, *args: str) -> str:
     return proc.stdout.decode("utf-8", "backslashreplace")  # file names and subjects need not be UTF-8
 
 
+class _BlobReader:
+    """One `git cat-file --batch` process per repository and process, asked one blob at a time (a request
+    is answered before the next is written, so neither pipe can fill up and stall the other)."""
+
+    def __init__(self, repo: Path) -> None:
+        self.repo, self.pid = repo, os.getpid()
+        try:
+            self.proc = subprocess.Popen(["git", "--no-optional-locks", "-C", str(repo), "cat-file", "--batch"],
+                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        except FileNotFoundError:
+            raise AuditorError("git is not installed or not on PATH") from None
+
+    def read(self, blob: str) -> bytes:
+        proc = self.proc
+        try:
+            proc.stdin.write(blob.encode() + b"\n")
+            proc.stdin.flush()
+            header = proc.stdout.readline().split()
+        except OSError:
+            header = []
+        if len(header) != 3 or header[1] != b"blob":
+            raise AuditorError(f"{self.repo}: git cat-file cannot read blob {blob}")
+        data = proc.stdout.read(int(header[2]) + 1)
+        return data[:-1]
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.stdin.close()
+            self.proc.wait()
+        self.proc.stdout.close()
+
+
+_readers: dict[Path, _BlobReader] = {}
+
+
 def read_blobs(repo: Path, blobs: list[str]) -> dict[str, bytes]:
-    """Read many blobs through one `git cat-file --batch` process."""
-    if not blobs:
-        return {}
-    proc = _git(repo, "cat-file", "--batch", input="".join(b + "\n" for b in blobs).encode())
-    if proc.returncode != 0:
-        raise AuditorError(f"{repo}: git cat-file failed")
-    out, pos, result = proc.stdout, 0, {}
-    for blob in blobs:
-        nl = out.index(b"\n", pos)
-        header = out[pos:nl].split()
-        size = int(header[2])
-        result[blob] = out[nl + 1 : nl + 1 + size]
-        pos = nl + 1 + size + 1
-    return result
+    """Read blobs through this process's `git cat-file --batch` of REPO (started on first use)."""
+    reader = _readers.get(repo)
+    if reader is None or reader.pid != os.getpid() or reader.proc.poll() is not None:  # a fork needs its own
+        reader = _readers[repo] = _BlobReader(repo)
+    return {b: reader.read(b) for b in blobs}
+
+
+@atexit.register
+def _close_readers() -> None:
+    for reader in _readers.values():
+        if reader.pid == os.getpid():
+            reader.close()
+    _readers.clear()
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -109,8 +145,9 @@ def at_subtree(pin: GitPin, subtree: str = "") -> Target:
     files = tuple(SourceFile(path=p, blob=b, data=blobs[b]) for p, b in sorted(inside.items()))
     ctx = tuple(SourceFile(path=p, blob=tree[p], data=blobs[tree[p]]) for p in sorted(context))
     scope = ["--", subtree] if subtree else []
-    count = int(_git_out(path, "rev-list", "--count", commit, *scope).strip() or 0)
-    last = _git_out(path, "log", "-1", "--format=%h %s", commit, *scope).strip() or None
+    # One walk for both: the commits rev-list --count would count, newest first, NUL-separated.
+    history = [h for h in _git_out(path, "log", "-z", "--format=%h %s", commit, *scope).split("\0") if h]
+    count, last = len(history), (history[0].strip() or None) if history else None
     return Target(kind="git", locator=pin.locator, revision=commit, requested=pin.requested, commit_date=pin.commit_date,
                   worktree_clean=pin.worktree_clean, subtree=subtree, files=files, context_files=ctx,
                   subtree_commits=count, last_change=last)

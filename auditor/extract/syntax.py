@@ -30,13 +30,71 @@ def lines(node: ts.Node) -> tuple[int, int]:
     return node.start_point[0] + 1, node.end_point[0] + 1
 
 
-def walk(node: ts.Node) -> Iterator[ts.Node]:
-    """Pre-order walk of the named descendants of `node`, itself included."""
+# Walk index: every analysis walks function bodies and whole files, many times over. The first walk
+# into a tree lays out that tree's named nodes once, in pre-order, with where each subtree ends; every
+# later walk is a slice. Keys are node ids (addresses, unique while the tree lives); the index holds the
+# nodes and so keeps their trees alive, and `forget()` drops it (the orchestrator calls it per audit).
+_flat: list[ts.Node] = []
+_ends: list[int] = []
+_pos: dict[int, int] = {}
+
+
+def walk(node: ts.Node) -> list[ts.Node]:
+    """The named descendants of `node`, itself included, in pre-order."""
+    i = _pos.get(node.id)
+    if i is None:
+        i = _index(node)
+    return _flat[i:_ends[i]]
+
+
+def _index(node: ts.Node) -> int:
+    """Lay out the whole tree that holds `node`; returns the position of `node`."""
+    root = node
+    while root.parent is not None:
+        root = root.parent
+    flat, ends, pos = _flat, _ends, _pos
+    stack: list[ts.Node | None] = [root]
+    open_: list[int] = []
+    while stack:
+        cur = stack.pop()
+        if cur is None:
+            ends[open_.pop()] = len(flat)
+            continue
+        i = len(flat)
+        pos[cur.id] = i
+        flat.append(cur)
+        ends.append(i + 1)
+        children = cur.named_children
+        if children:
+            open_.append(i)
+            stack.append(None)
+            stack.extend(reversed(children))
+    found = pos.get(node.id)
+    if found is None:  # an anonymous node: not in the layout; index it alone
+        return _index_alone(node)
+    return found
+
+
+def _index_alone(node: ts.Node) -> int:
+    i = len(_flat)
+    _flat.extend(_preorder(node))
+    _ends.extend([len(_flat)] * (len(_flat) - i))  # only position i is ever looked up
+    return i
+
+
+def _preorder(node: ts.Node) -> Iterator[ts.Node]:
     stack = [node]
     while stack:
         cur = stack.pop()
         yield cur
         stack.extend(reversed(cur.named_children))
+
+
+def forget() -> None:
+    """Drop the walk index (and with it the references it holds to trees)."""
+    _flat.clear()
+    _ends.clear()
+    _pos.clear()
 
 
 def ancestors(node: ts.Node) -> Iterator[ts.Node]:

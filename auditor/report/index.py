@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING, Any
 
 from auditor import __version__
+from auditor.report.json import dumps
 
 if TYPE_CHECKING:
     from auditor.monorepo import Index
@@ -27,7 +27,7 @@ def as_dict(index: Index) -> dict[str, Any]:
 
 
 def render_json(index: Index) -> str:
-    return json.dumps(as_dict(index), indent=2, ensure_ascii=False) + "\n"
+    return dumps(as_dict(index))
 
 
 def context(index: Index) -> dict[str, Any]:

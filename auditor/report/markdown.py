@@ -13,11 +13,14 @@ from auditor.report import views
 
 _SPECIAL = re.compile(r"([\\`*_\[\]<>|~])")
 _ENTITY = re.compile(r"&(?=#?[A-Za-z0-9]+;)")
+_MAYBE_SPECIAL = re.compile(r"[\\`*_\[\]<>|~&]")  # neither substitution below can apply without one
 
 
 def md(value) -> str:
     """Escape untrusted text for a Markdown table cell or paragraph: no markup, no HTML, one line."""
     text = " ".join(str(value if value is not None else "").split())
+    if not _MAYBE_SPECIAL.search(text):
+        return text
     text = _ENTITY.sub("&amp;", text)
     return _SPECIAL.sub(lambda m: {"<": "&lt;", ">": "&gt;"}.get(m.group(1), "\\" + m.group(1)), text)
 
@@ -27,6 +30,8 @@ def code(value) -> str:
     text = " ".join(str(value if value is not None else "").split())
     if not text:
         return ""
+    if "`" not in text:
+        return "`" + text.replace("|", "\\|") + "`"
     fence = "`" * (max((len(r) for r in re.findall(r"`+", text)), default=0) + 1)
     text = text.replace("|", "\\|")
     pad = " " if text.startswith("`") or text.endswith("`") else ""
