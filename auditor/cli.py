@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import os
+import re
+import shutil
 import sys
 import tempfile
+from collections import Counter
 from pathlib import Path
 
 import click
@@ -35,16 +38,62 @@ def _renderers(fmt: str) -> dict[str, callable]:
         raise AuditorError(f"--format {fmt}: no renderer for this format") from None
 
 
-def _write_all(out: Path, files: dict[str, str]) -> None:
-    """Write every file or none: render into a temporary folder beside OUTDIR, then move into place."""
-    out.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=out, prefix=".auditor-") as tmp:
-        for name, body in files.items():  # names may hold one folder (monorepo mode: SERVER/audit.json)
-            (Path(tmp) / name).parent.mkdir(parents=True, exist_ok=True)
-            (Path(tmp) / name).write_text(body, encoding="utf-8")
-        for name in files:
-            (out / name).parent.mkdir(parents=True, exist_ok=True)
-            os.replace(Path(tmp) / name, out / name)
+class _Staging:
+    """Every file or none: files go into a temporary folder as they are rendered (nothing is held in memory),
+    beside OUT (under its nearest existing ancestor, so that nothing is created on failure); commit() moves them
+    into place, abort() removes the folder."""
+
+    def __init__(self, out: Path) -> None:
+        anchor = out.absolute()
+        while not anchor.is_dir():
+            anchor = anchor.parent
+        self.out, self.tmp, self.names = out, Path(tempfile.mkdtemp(dir=anchor, prefix=".auditor-")), []
+
+    def put(self, name: str, body: str) -> None:
+        (self.tmp / name).parent.mkdir(parents=True, exist_ok=True)
+        (self.tmp / name).write_text(body, encoding="utf-8")
+        self.names.append(name)
+
+    def commit(self) -> None:
+        for name in self.names:
+            (self.out / name).parent.mkdir(parents=True, exist_ok=True)
+            os.replace(self.tmp / name, self.out / name)
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def abort(self) -> None:
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+class _Checker:
+    """--check: compares each file as it is rendered with the one in OUT; writes nothing."""
+
+    def __init__(self, out: Path) -> None:
+        self.out, self.names, self.drift = out, [], []
+
+    def put(self, name: str, body: str) -> None:
+        self.names.append(name)
+        path = self.out / name
+        if not path.is_file() or path.read_text(encoding="utf-8") != body:
+            self.drift.append(f"{path} differs from a fresh run")
+
+
+def _folders(revisions: tuple[str, ...], commits: list[str]) -> list[str]:
+    """Output folder per revision when several are audited: the revision as given, made a safe folder name
+    (`origin/main` -> `origin-main`), with the short commit hash added when two would collide."""
+    if len(revisions) == 1:
+        return [""]
+    names = [re.sub(r"[^A-Za-z0-9._-]+", "-", r).strip("-.") or c[:12] for r, c in zip(revisions, commits)]
+    folded = Counter(n.casefold() for n in names)
+    return [f"{n}-{c[:12]}" if folded[n.casefold()] > 1 else n for n, c in zip(names, commits)]
+
+
+def _jobs(value: int) -> int:
+    if value > 0:
+        return value
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
 
 
 EXIT_INTERNAL = 3
@@ -89,8 +138,9 @@ def main() -> None:
 
 @main.command()
 @click.argument("target")
-@click.option("--revision", "-r", default="HEAD", show_default=True,
-              help="Commit-ish to audit (hash, tag, branch); resolved to a full commit hash in the report.")
+@click.option("--revision", "-r", "revisions", multiple=True, default=("HEAD",), show_default=True,
+              help="Commit-ish to audit (hash, tag, branch); resolved to a full commit hash in the report. "
+                   "Repeat to audit several revisions in one run: each goes to OUT/<revision>/.")
 @click.option("--subtree", "-s", default="", help="Folder of the server inside the repository, e.g. src/myserver.")
 @click.option("--out", "-o", "out", type=click.Path(file_okay=False, path_type=Path), required=True,
               help="Folder to write the reports into (created if missing).")
@@ -98,19 +148,27 @@ def main() -> None:
               help="Which reports to write.")
 @click.option("--kb", "kb_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Knowledge base folder (default: the kb/ of this checkout, or $AUDITOR_KB).")
+@click.option("--jobs", "-j", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Worker processes for several servers or revisions (0: one per available CPU). "
+                   "The reports do not depend on it.")
 @click.option("--check", is_flag=True, help="Write nothing; exit 1 if the files in --out differ from a fresh run.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress messages on stderr.")
-def audit(target: str, revision: str, subtree: str, out: Path, fmt: str, kb_dir: Path | None, check: bool, quiet: bool) -> None:
+def audit(target: str, revisions: tuple[str, ...], subtree: str, out: Path, fmt: str, kb_dir: Path | None,
+          jobs: int, check: bool, quiet: bool) -> None:
     """Audit TARGET: a git repository (bare or not) at --revision, or npm:NAME@VERSION.
 
     Without --subtree, a repository that is not itself a server but holds several (folders whose
     package.json depends on the MCP SDK) is audited server by server into OUT/<folder>/, with
     OUT/index.md and OUT/index.json listing them and the project folders skipped.
 
+    With --revision given more than once, each revision is audited as above into OUT/<revision>/;
+    files shared between revisions are parsed once.
+
     \b
     Examples:
       auditor audit ../servers --revision v1.2.0 --subtree src/myserver --out out/
       auditor audit ../servers --revision main --out out/          (every server found)
+      auditor audit ../servers -r 1f705677 -r main --out out/      (two revisions, side by side)
       auditor audit npm:@scope/some-mcp-server@1.0.0 --out out/
     """
     from auditor import audit as audit_mod
@@ -120,48 +178,86 @@ def audit(target: str, revision: str, subtree: str, out: Path, fmt: str, kb_dir:
         if not quiet:
             click.echo(f"auditor: {msg}", err=True)
 
-    plan, gaps = None, ()
+    sink = _Checker(out) if check else None
+    plans: list[tuple[str, monorepo.Plan]] = []  # (folder, plan) of each revision audited server by server
+    gaps: list[str] = []
     try:
         kb_path = kb_dir or kb.default_kb_dir()
         if not kb_path.is_dir():
             raise AuditorError(f"{kb_path}: knowledge base folder not found (use --kb)")
+        renderers = _renderers(fmt)
         if target.startswith("npm:"):
-            if subtree or revision != "HEAD":
+            if subtree or revisions != ("HEAD",):
                 raise AuditorError(f"{target}: --revision and --subtree do not apply to npm: targets "
                                    "(the tarball is pinned by its integrity hash)")
             progress(f"fetching {target[4:]} with npm pack")
             pinned = target_mod.open_npm(target[4:])
-        else:
-            repo = target_mod.pin_git(target, revision)
-            plan = None if subtree else monorepo.plan(repo, kb.load(kb_path, "sdk")["sdk_packages"])
-            pinned = None if plan else target_mod.at_subtree(repo, subtree)
-        if plan is not None:
-            progress(f"pinned git target at {repo.commit[:20]}: {len(plan.servers)} server(s) to audit")
-            files = monorepo.run(plan, kb_path, _renderers(fmt), progress)
-        else:
             progress(f"pinned {pinned.kind} target at {pinned.revision[:20]}")
             result = audit_mod.run(pinned, kb_path, progress)
-            files, gaps = {name: render(result) for name, render in _renderers(fmt).items()}, result.gaps
+            sink = sink or _Staging(out)
+            for name, render in renderers.items():
+                sink.put(name, render(result))
+            gaps = [f"{g.anchor}: {g.kind}: {g.detail}" for g in result.gaps]
+        else:
+            pins = [target_mod.pin_git(target, r) for r in dict.fromkeys(revisions)]
+            units: list[monorepo.Unit] = []
+            packages = kb.load(kb_path, "sdk")["sdk_packages"]
+            for pin, folder in zip(pins, _folders(tuple(p.requested for p in pins), [p.commit for p in pins])):
+                plan = None if subtree else monorepo.plan(pin, packages)
+                at = f" at {pin.requested}" if len(pins) > 1 else ""
+                if plan is None:
+                    target_mod.check_subtree(pin, subtree)
+                    progress(f"pinned git target at {pin.commit[:20]}")
+                    units.append(monorepo.Unit(pin=pin, server=monorepo.Server(subtree=subtree, name=""),
+                                               folder=folder, label=(subtree or "(repository root)") + at))
+                    continue
+                plans.append((folder, plan))
+                progress(f"pinned git target at {pin.commit[:20]}: {len(plan.servers)} server(s) to audit")
+                for k in plan.skipped:
+                    progress(f"skipped {k.subtree}{at}: {k.reason}")
+                units += [monorepo.Unit(pin=pin, server=s, folder=f"{folder}/{s.name}" if folder else s.name,
+                                        label=s.subtree + at) for s in plan.servers]
+            sink = sink or _Staging(out)
+            rows: dict[int, monorepo.Summary] = {}
+            for done in monorepo.execute(units, kb_path, renderers, _jobs(jobs)):
+                for name, body in done.files:
+                    sink.put(name, body)
+                rows[done.unit] = done.summary
+                if len(units) > 1:
+                    progress(monorepo.describe(done, units, len(rows)))
+                gaps += [f"{units[done.unit].label}: {g}" if len(units) > 1 else g for g in done.gaps]
+            for folder, plan in plans:
+                mine = [rows[i] for i, u in enumerate(units) if u.pin is plan.pin and u.server in plan.servers]
+                for name, body in monorepo.index_files(plan, mine, renderers).items():
+                    sink.put(f"{folder}/{name}" if folder else name, body)
     except AuditorError as exc:
+        if isinstance(sink, _Staging):
+            sink.abort()
         click.echo(f"auditor: error: {exc}", err=True)
         sys.exit(EXIT_INPUT)
-    if check:
-        drift = [n for n, body in files.items() if not (out / n).is_file() or (out / n).read_text(encoding="utf-8") != body]
-        for n in drift:
-            click.echo(f"auditor: drift: {out / n} differs from a fresh run", err=True)
-        for n in monorepo.stale(out, files) if plan else []:
-            drift.append(n)
-            click.echo(f"auditor: drift: {out / n} holds reports of a server this run does not find", err=True)
+    except BaseException:
+        if isinstance(sink, _Staging):
+            sink.abort()
+        raise
+    if isinstance(sink, _Checker):
+        drift = list(sink.drift)
+        for folder, plan in plans:
+            base = out / folder if folder else out
+            mine = {n[len(folder) + 1:] if folder else n: "" for n in sink.names if not folder or n.startswith(folder + "/")}
+            drift += [f"{base / n} holds reports of a server this run does not find" for n in monorepo.stale(base, mine)]
+        for d in drift:
+            click.echo(f"auditor: drift: {d}", err=True)
         sys.exit(EXIT_DRIFT if drift else EXIT_OK)
     try:
-        _write_all(out, files)
+        sink.commit()
     except OSError as exc:
+        sink.abort()
         click.echo(f"auditor: error: {out}: cannot write reports ({exc.strerror})", err=True)
         sys.exit(EXIT_INPUT)
     for gap in gaps:
-        progress(f"coverage gap: {gap.anchor}: {gap.kind}: {gap.detail}")
-    written = sorted(n for n in files if "/" not in n) + ([f"{len(plan.servers)} server folder(s)"] if plan else [])
-    progress(f"wrote {', '.join(written)} to {out}")
+        progress(f"coverage gap: {gap}")
+    top = sorted({n.split("/", 1)[0] + ("/" if "/" in n else "") for n in sink.names})
+    progress(f"wrote {', '.join(top)} to {out}")
 
 
 @main.command("check-kb")

@@ -10,6 +10,7 @@ from typing import Any
 
 import yaml
 
+from auditor import cachedir
 from auditor.errors import AuditorError
 
 
@@ -77,6 +78,13 @@ def validate_file(path: Path, schema_name: str, kb_dir: Path) -> tuple[Any, list
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark else 1
         return None, [KbProblem(path=shown, line=line, field="(yaml)", message=str(getattr(exc, "problem", exc)))]
+    schema_path = kb_dir / "schema" / f"{schema_name}.schema.yaml"
+    try:
+        key = cachedir.stamp_key(raw.encode("utf-8"), schema_path.read_bytes())
+    except OSError:
+        key = None  # load_schema below reports the missing schema
+    if key is not None and cachedir.has_stamp("kb-valid", key):
+        return data, []  # this very file passed against this very schema before
     validator = _validator(kb_dir, schema_name)
     errors = sorted(validator.iter_errors(data), key=lambda e: (list(map(str, e.absolute_path)), e.message))
     node = yaml.compose(raw, Loader=_Composer) if errors else None
@@ -92,6 +100,8 @@ def validate_file(path: Path, schema_name: str, kb_dir: Path) -> tuple[Any, list
                 field = ".".join(str(p) for p in where)
                 message = f"unknown key {extra[0]!r}"
         problems.append(KbProblem(path=shown, line=_line_of(node, where), field=field, message=message))
+    if not problems and key is not None:
+        cachedir.add_stamp("kb-valid", key)
     return data, problems
 
 

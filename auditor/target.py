@@ -132,14 +132,21 @@ def pin_git(repo: str, revision: str) -> GitPin:
                   worktree_clean=clean, tree=_ls_tree(path, commit))
 
 
+def check_subtree(pin: GitPin, subtree: str) -> dict[str, str]:
+    """The files (path -> blob) of SUBTREE at the pinned commit; an input error when it holds none."""
+    subtree = subtree.strip("/")
+    prefix = subtree + "/" if subtree else ""
+    inside = {p: b for p, b in pin.tree.items() if p.startswith(prefix)}
+    if not inside:
+        raise AuditorError(f"{pin.locator}: subtree {subtree!r} does not exist at revision {pin.commit[:12]}")
+    return inside
+
+
 def at_subtree(pin: GitPin, subtree: str = "") -> Target:
     """The Target of one subtree of a pinned repository: its files, build context and history."""
     path, commit, tree = pin.path, pin.commit, pin.tree
     subtree = subtree.strip("/")
-    prefix = subtree + "/" if subtree else ""
-    inside = {p: b for p, b in tree.items() if p.startswith(prefix)}
-    if not inside:
-        raise AuditorError(f"{pin.locator}: subtree {subtree!r} does not exist at revision {commit[:12]}")
+    inside = check_subtree(pin, subtree)
     context = _context_paths(tree, subtree, path, inside)
     blobs = read_blobs(path, sorted(set(inside.values()) | {tree[p] for p in context}))
     files = tuple(SourceFile(path=p, blob=b, data=blobs[b]) for p, b in sorted(inside.items()))

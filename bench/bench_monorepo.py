@@ -42,44 +42,31 @@ SEMGREP_RULES = ROOT / "bench" / "semgrep-rules.yaml"
 AST_GREP_RULES = ROOT / "bench" / "ast-grep-rules.yaml"
 
 
-def audit_revisions(repo: str, revisions: list[str], kb_dir: Path) -> dict[str, dict[str, str]]:
-    """The full monorepo audit (extraction, analysis, all renderers) of each revision; files by revision."""
+def audit_revisions(repo: str, revisions: list[str], kb_dir: Path) -> tuple[dict[str, dict[str, str]], object]:
+    """The full monorepo audit (extraction, analysis, all renderers) of the revisions in one run, in this
+    process (what `auditor audit REPO -r A -r B --jobs 1` does, without writing); (files by revision, cache stats)."""
     from auditor import kb, monorepo, target
+    from auditor.extract import cache
     from auditor.report import json as json_report
     from auditor.report import markdown
 
     packages = kb.load(kb_dir, "sdk")["sdk_packages"]
     renderers = {"audit.json": json_report.render, **markdown.RENDERERS}  # what --format all writes
-    out = {}
+    units, plans = [], []
     for rev in revisions:
         plan = monorepo.plan(target.pin_git(repo, rev), packages)
         if plan is None:
             sys.exit(f"bench: {repo} at {rev} holds no server below its root (monorepo mode does not apply)")
-        out[rev] = monorepo.run(plan, kb_dir, renderers)
-    return out
-
-
-def child_audit(repo: str, revisions: list[str], no_cache: bool) -> None:
-    """Child process body: audit both revisions, print a one-line summary (what the parent measures)."""
-    from auditor import kb
-
-    if no_cache:
-        _cache().configure(max_entries=0)
-    result = audit_revisions(repo, revisions, kb.default_kb_dir())
-    print(json.dumps({"files": sum(len(f) for f in result.values()),
-                      "servers": sum(len(json.loads(f["index.json"])["servers"]) for f in result.values())}))
-
-
-def _cache():
-    from auditor.extract import cache
-
-    return cache
-
-
-def _wired() -> bool:
-    from auditor.extract import facts
-
-    return "cache" in vars(facts)
+        plans.append(plan)
+        units += [monorepo.Unit(pin=plan.pin, server=s, folder=f"{rev}/{s.name}", label=s.subtree) for s in plan.servers]
+    before = cache.stats()
+    out: dict[str, dict[str, str]] = {rev: {} for rev in revisions}
+    for done in monorepo.execute(units, kb_dir, renderers, jobs=1):
+        for name, body in done.files:
+            rev, rel = name.split("/", 1)
+            out[rev][rel] = body
+    after = cache.stats()
+    return out, (after.misses - before.misses, after.hits - before.hits)
 
 
 def corpus_files(repo: str, revisions: list[str]) -> list[tuple[str, dict[str, bytes], list[str]]]:
@@ -155,7 +142,7 @@ def build_corpus(work: Path, sources, scale: int) -> tuple[Path, list[str], list
 
 
 def measure(cmd: list[str], cwd: Path, env: dict | None = None) -> tuple[float, int, float, bytes]:
-    """(wall seconds, peak RSS KiB, CPU seconds, stdout) of one child process."""
+    """(wall seconds, peak RSS KiB of one process, CPU seconds, stdout) of one child process."""
     with tempfile.TemporaryFile() as err:
         t0 = time.perf_counter()
         proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=err, env={**os.environ, **(env or {})})
@@ -170,29 +157,79 @@ def measure(cmd: list[str], cwd: Path, env: dict | None = None) -> tuple[float, 
     return wall, usage.ru_maxrss, usage.ru_utime + usage.ru_stime, out
 
 
-def tools(args, repo: Path, commits: list[str], plain: list[Path]) -> tuple[dict[str, list[str]], dict[str, str]]:
+def _tree(root: int) -> list[int]:
+    """ROOT and its descendants."""
+    children: dict[int, list[int]] = {}
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            try:
+                with open(f"/proc/{entry.name}/stat", "rb") as f:
+                    ppid = int(f.read().rsplit(b")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+            children.setdefault(ppid, []).append(int(entry.name))
+    out, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        out.append(pid)
+        todo += children.get(pid, [])
+    return out
+
+
+def _pss_kib(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/smaps_rollup", "rb") as f:
+            return next(int(line.split()[1]) for line in f if line.startswith(b"Pss:"))
+    except (OSError, StopIteration, ValueError):
+        return 0
+
+
+def sampled_memory(cmd: list[str], cwd: Path, env: dict | None = None, every: float = 0.01) -> tuple[int, bytes]:
+    """(peak of the process tree's summed PSS in KiB, stdout), sampled every EVERY seconds. A run of its own:
+    sampling costs CPU, so timed runs are never sampled. PSS splits shared pages among their sharers; a process
+    counts from its second sample on, so that the instant between fork and exec of a helper (git, semgrep-core),
+    when it maps all of its parent's memory, is not counted twice."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        proc = subprocess.Popen(cmd, cwd=cwd, stdout=out, stderr=err, env={**os.environ, **(env or {})})
+        peak, seen = 0, {proc.pid}
+        while proc.poll() is None:
+            tree = _tree(proc.pid)
+            peak = max(peak, sum(_pss_kib(pid) for pid in tree if pid in seen))
+            seen = {proc.pid, *tree}
+            time.sleep(every)
+        if proc.returncode != 0:
+            err.seek(0)
+            sys.exit(f"bench: {' '.join(cmd[:4])} ... exited {proc.returncode}: {err.read().decode(errors='replace').strip()[-400:]}")
+        out.seek(0)
+        return peak, out.read()
+
+
+def tools(args, repo: Path, commits: list[str], plain: list[Path], work: Path) -> tuple[dict[str, list[str]], dict[str, str]]:
     env = {"PYTHONPATH": str(ROOT), **NO_NETWORK}
-    out = {"auditor": [sys.executable, str(Path(__file__).resolve()), "--child-audit", str(repo),
-                       *[a for c in commits for a in ("--revision", c)]]}
-    if args.compare_cache:
-        out["auditor (cache off)"] = out["auditor"] + ["--no-cache"]
-    if args.semgrep:
-        out["semgrep -j1"] = [args.semgrep, "scan", "--config", str(SEMGREP_RULES), "--json", "--metrics", "off",
-                              "--disable-version-check", "--jobs", "1", "--quiet", *[p.name for p in plain]]
+    audit = [sys.executable, "-m", "auditor", "audit", str(repo), *[a for c in commits for a in ("--revision", c)],
+             "--out", str(work / "out"), "--quiet"]
+    out = {f"auditor -j{args.jobs or 'auto'}": audit + ["--jobs", str(args.jobs)]}
+    if args.jobs != 1:
+        out["auditor -j1"] = audit + ["--jobs", "1"]
+    for jobs in (1, 2) if args.semgrep else ():  # semgrep's own parallelism, like the auditor's --jobs
+        out[f"semgrep -j{jobs}"] = [args.semgrep, "scan", "--config", str(SEMGREP_RULES), "--json", "--metrics", "off",
+                                    "--disable-version-check", "--jobs", str(jobs), "--quiet", *[p.name for p in plain]]
     if args.ast_grep:
         out["ast-grep -j1"] = [args.ast_grep, "scan", "--rule", str(AST_GREP_RULES), "--json=compact", "--threads", "1",
                                *[p.name for p in plain]]
     return out, env
 
 
-def matches(name: str, stdout: bytes) -> str:
+def matches(name: str, stdout: bytes, work: Path) -> str:
     """A one-line count of what a tool found, to show the runs did the same work every time."""
+    if name.startswith("auditor"):
+        files = [p for p in (work / "out").rglob("*") if p.is_file()]
+        audits = sum(1 for p in files if p.name == "audit.json")
+        return f"{audits} server audits, {len(files)} files written"
     try:
         doc = json.loads(stdout)
     except ValueError:
         return "?"
-    if name.startswith("auditor"):
-        return f"{doc['servers']} server audits, {doc['files']} files rendered"
     results = doc["results"] if isinstance(doc, dict) else doc
     scanned = f", {len(doc['paths']['scanned'])} files scanned" if isinstance(doc, dict) else ""
     return f"{len(results)} matches{scanned}"
@@ -204,69 +241,64 @@ def scaling(args, sources) -> list[dict]:
         with tempfile.TemporaryDirectory(prefix=f"auditor-bench-x{scale}-") as tmp:
             work = Path(tmp)
             repo, commits, plain, size = build_corpus(work, sources, scale)
-            cmds, env = tools(args, repo, commits, plain)
+            cmds, env = tools(args, repo, commits, plain, work)
             runs: dict[str, list] = {n: [] for n in cmds}
-            found = {}
-            for name, cmd in cmds.items():  # warm-up: page cache, .pyc files, semgrep's rule cache
-                found[name] = matches(name, measure(cmd, work, env)[3])
+            found, pss = {}, {}
+            for name, cmd in cmds.items():  # warm-up (page cache, .pyc files, semgrep's rule cache), memory sampled
+                shutil.rmtree(work / "out", ignore_errors=True)
+                pss[name], stdout = sampled_memory(cmd, work, env)
+                found[name] = matches(name, stdout, work)
             for _ in range(args.runs):  # interleaved, so that drift in machine load hits every tool alike
                 for name, cmd in cmds.items():
                     runs[name].append(measure(cmd, work, env)[:3])
             for name, rs in runs.items():
                 wall = statistics.median(r[0] for r in rs)
                 rows.append({"scale": scale, "tool": name, **size, "wall": wall, "min": min(r[0] for r in rs),
-                             "rss_kib": max(r[1] for r in rs), "cpu": statistics.median(r[2] for r in rs),
-                             "found": found[name]})
+                             "rss_kib": max(r[1] for r in rs), "pss_kib": pss[name],
+                             "cpu": statistics.median(r[2] for r in rs), "found": found[name]})
     return rows
 
 
 def print_scaling(rows: list[dict], runs: int) -> None:
-    print(f"{'scale':>5} {'tool':<20} {'files':>6} {'lines':>8} {'MB':>6} {'wall s':>8} {'min s':>7} {'cpu s':>7} "
-          f"{'lines/s':>9} {'MB/s':>6} {'peak MiB':>9}  work")
+    print(f"{'scale':>5} {'tool':<14} {'files':>6} {'lines':>8} {'MB':>6} {'wall s':>7} {'min s':>6} {'cpu s':>6} "
+          f"{'lines/s':>9} {'MB/s':>5} {'tree MiB':>8} {'proc MiB':>8}  work")
     for r in rows:
         mb = r["bytes"] / 1e6
-        print(f"{r['scale']:>4}x {r['tool']:<20} {r['files']:>6} {r['lines']:>8} {mb:>6.2f} {r['wall']:>8.2f} "
-              f"{r['min']:>7.2f} {r['cpu']:>7.2f} {r['lines'] / r['wall']:>9,.0f} {mb / r['wall']:>6.2f} "
-              f"{r['rss_kib'] / 1024:>9.1f}  {r['found']}")
-    print(f"  (whole-process wall time: median of {runs} interleaved runs after one warm-up; lines and MB are the "
-          "TS/JS files of both revisions)")
+        print(f"{r['scale']:>4}x {r['tool']:<14} {r['files']:>6} {r['lines']:>8} {mb:>6.2f} {r['wall']:>7.2f} "
+              f"{r['min']:>6.2f} {r['cpu']:>6.2f} {r['lines'] / r['wall']:>9,.0f} {mb / r['wall']:>5.2f} "
+              f"{r['pss_kib'] / 1024:>8.1f} {r['rss_kib'] / 1024:>8.1f}  {r['found']}")
+    print(f"  wall: whole process, median of {runs} interleaved runs after one warm-up; lines and MB: the TS/JS files of "
+          "both revisions;\n  tree MiB: peak of the summed PSS of the process and its children (sampled every 10 ms "
+          "in the warm-up run);\n  proc MiB: peak RSS of the largest single process (wait4)")
     print()
-    print("ratios auditor / other tool (wall time, peak memory; < 1 means the auditor is faster or smaller)")
+    print("ratios auditor / other tool (wall time, tree memory; < 1 means the auditor is faster or smaller)")
     for scale in sorted({r["scale"] for r in rows}):
-        mine = next(r for r in rows if r["scale"] == scale and r["tool"] == "auditor")
-        for r in rows:
-            if r["scale"] == scale and not r["tool"].startswith("auditor"):
-                print(f"{scale:>4}x auditor / {r['tool']:<14} wall {mine['wall'] / r['wall']:>6.2f}x   "
-                      f"memory {mine['rss_kib'] / r['rss_kib']:>6.2f}x")
+        for mine in (r for r in rows if r["scale"] == scale and r["tool"].startswith("auditor")):
+            for r in rows:
+                if r["scale"] == scale and not r["tool"].startswith("auditor"):
+                    print(f"{scale:>4}x {mine['tool']:<12} / {r['tool']:<13} wall {mine['wall'] / r['wall']:>6.2f}x   "
+                          f"memory {mine['pss_kib'] / r['pss_kib']:>6.2f}x")
 
 
 def cache_section(repo: str, first: str, second: str) -> None:
-    """Two revisions of --repo in this process: what the cache saves, and that it changes no byte."""
+    """Two revisions of --repo in one run, in this process: what the parse cache saves, and that it changes no byte."""
     from auditor import kb
 
-    cache, kb_dir = _cache(), kb.default_kb_dir()
-    print(f"cache (in process, Python API, {repo}; facts.build uses the cache: {'yes' if _wired() else 'NO'})")
+    kb_dir = kb.default_kb_dir()
+    print(f"parse cache (in process, one run of {first} and {second} as `-r {first} -r {second} --jobs 1` does; {repo})")
+    audit_revisions(repo, [first], kb_dir)  # warm-up: grammars, queries, kb, templates
 
-    def step(label: str, rev: str) -> dict[str, str]:
-        before = cache.stats()
+    def step(label: str, revs: list[str]) -> dict[str, dict[str, str]]:
         t0 = time.perf_counter()
-        files = audit_revisions(repo, [rev], kb_dir)[rev]
-        dt = time.perf_counter() - t0
-        after = cache.stats()
-        print(f"  {label:<34} {dt * 1e3:>8.1f} ms   parsed {after.misses - before.misses:>4}, "
-              f"reused {after.hits - before.hits:>4}   (cache holds {after.entries} files, {after.bytes / 1e6:.2f} MB source)")
+        files, (parsed, reused) = audit_revisions(repo, revs, kb_dir)
+        print(f"  {label:<28} {(time.perf_counter() - t0) * 1e3:>8.1f} ms   parsed {parsed:>4}, reused {reused:>4}")
         return files
 
-    cache.configure()
-    audit_revisions(repo, [first], kb_dir)  # warm-up: grammars, queries, kb, templates
-    cache.configure()
-    step(f"{first} (cold)", first)
-    warm = step(f"{second} after {first}", second)
-    again = step(f"{second} again", second)
-    cache.configure()
-    cold = step(f"{second} (cold)", second)
-    same = warm == cold == again
-    print(f"  {second} after {first} == {second} cold: {'identical' if same else 'DIFFERENT'} ({len(cold)} files)")
+    step(f"{first} alone", [first])
+    cold = step(f"{second} alone", [second])[second]
+    both = step(f"{first} and {second}", [first, second])[second]
+    same = both == cold
+    print(f"  {second} in the pair == {second} alone: {'identical' if same else 'DIFFERENT'} ({len(cold)} files)")
     if not same:
         sys.exit("bench: the cache changed the output")
 
@@ -281,14 +313,10 @@ def main() -> None:
     ap.add_argument("--scales", default="1,4,16", help="corpus replication factors (default 1,4,16; 0: cache figures only)")
     ap.add_argument("--cache-pair", nargs=2, metavar="REV", help="revisions for the cache figures "
                     "(default: the first and last --revision)")
-    ap.add_argument("--compare-cache", action="store_true", help="also measure the auditor with the cache disabled")
-    ap.add_argument("--child-audit", help=argparse.SUPPRESS)
-    ap.add_argument("--no-cache", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--jobs", type=int, default=0, help="the auditor's --jobs (default 0: one per CPU); "
+                    "a -j1 row is added when it is not 1")
     args = ap.parse_args()
     revisions = args.revisions or ["HEAD"]
-    if args.child_audit:
-        child_audit(args.child_audit, revisions, args.no_cache)
-        return
     if not args.repo:
         ap.error("--repo is required")
     args.scales = [int(s) for s in args.scales.split(",")]

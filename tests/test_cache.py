@@ -8,7 +8,7 @@ import pytest
 
 from auditor.extract import cache, parse, program
 from auditor.target import git_blob_hash
-from contract_helpers import audit, commit, init_repo, ledger_files
+from contract_helpers import audit, cli, commit, init_repo, ledger_files
 
 SRC = b"export const a = 1;\nexport function f(x: number) { return x + a; }\n"
 
@@ -89,10 +89,15 @@ def test_second_revision_reparses_only_changed_files_and_output_is_unchanged(tmp
     second = commit(repo, {"extra.ts": "export const extra = 2;\n"}, "change one file")
     cold = audit(repo, tmp_path / "cold", "--revision", second)
     cache.configure()
-    audit(repo, tmp_path / "o1", "--revision", first)
-    before = cache.stats()
-    warm = audit(repo, tmp_path / "o2", "--revision", second)
+    cold_misses = cache.stats().misses
+    both = tmp_path / "both"
+    result = cli("audit", repo, "--revision", first, "--revision", second, "--out", both, "-q", "--jobs", "1")
+    assert result.exit_code == 0, result.stderr
+    scripts = sum(1 for name in [*files, "extra.ts"] if name.endswith(".ts"))
     after = cache.stats()
-    assert after.misses - before.misses == 1  # extra.ts only
-    assert after.hits - before.hits >= 1
+    assert after.misses - cold_misses == scripts + 1  # every script at the first revision, then extra.ts only
+    assert after.hits == scripts - 1
+    assert after.entries == 0  # emptied once the subtree's revisions are done: memory stays bounded
+    assert sorted(p.name for p in both.iterdir()) == sorted([first, second])
+    warm = json.loads((both / second / "audit.json").read_text(encoding="utf-8"))
     assert json.dumps(warm) == json.dumps(cold)

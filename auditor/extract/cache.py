@@ -96,13 +96,14 @@ def module(blob: str, path: str, name: str, lang: str, parsed: ts.Tree) -> progr
 
 
 def stats() -> Stats:
-    """Lookups of tree() since the last clear(), and what the cache holds now."""
+    """Lookups of tree() since the last configure(), and what the cache holds now."""
     return Stats(hits=_lru.hits, misses=_lru.misses, entries=len(_lru.slots), bytes=_lru.bytes)
 
 
 def clear() -> None:
-    global _lru
-    _lru = _Lru(_lru.max_entries, _lru.max_bytes)
+    """Drop every entry (the counts of stats() go on)."""
+    _lru.slots.clear()
+    _lru.bytes = 0
 
 
 def configure(max_entries: int = MAX_ENTRIES, max_bytes: int = MAX_BYTES) -> None:

@@ -8,6 +8,7 @@ from urllib.parse import quote
 
 import jinja2
 
+from auditor import cachedir
 from auditor.model import Anchor, Audit
 from auditor.report import views
 
@@ -57,10 +58,18 @@ def heading(text: str, level: int = 2) -> str:
 
 @lru_cache(maxsize=None)
 def _env() -> jinja2.Environment:
+    compiled = cachedir.folder("templates")  # Jinja checks each entry against the template's source
     env = jinja2.Environment(loader=jinja2.PackageLoader("auditor.report", "templates"), undefined=jinja2.StrictUndefined,
-                             autoescape=False, keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True)
+                             autoescape=False, keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True,
+                             bytecode_cache=jinja2.FileSystemBytecodeCache(str(compiled)) if compiled else None)
     env.filters.update(md=md, code=code, anchors=anchors, heading=heading, url=url)
     return env
+
+
+def warm() -> None:
+    """Compile every template now (a process about to fork workers shares them)."""
+    for name in _env().list_templates(extensions=["jinja"]):
+        _env().get_template(name)
 
 
 def render_template(template: str, context: dict) -> str:

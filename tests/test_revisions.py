@@ -1,0 +1,120 @@
+"""Several revisions in one run (`--revision A --revision B`), worker processes (`--jobs`), and output
+written as it is rendered: each revision's folder holds exactly what a run of that revision alone writes,
+whatever the number of workers, and a failure anywhere leaves nothing behind."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from auditor.cli import _folders
+from contract_helpers import cli, commit, git, init_repo
+from test_monorepo import ALPHA, BETA, MONO, _server
+
+
+def _tree(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture(scope="module")
+def history(tmp_path_factory) -> Path:
+    """v1: the two servers of test_monorepo; main: beta changed and a third server added."""
+    repo = tmp_path_factory.mktemp("history") / "repo"
+    init_repo(repo, MONO)
+    git(repo, "tag", "v1")
+    commit(repo, {"servers/beta/index.ts": BETA.replace("Counts the stored notes.", "Counts every stored note."),
+                  **_server("servers/gamma", "gamma-server", ALPHA.replace('"greet"', '"wave"'))}, "second")
+    return repo
+
+
+@pytest.fixture(scope="module")
+def alone(history, tmp_path_factory) -> dict[str, dict[str, bytes]]:
+    """Each revision audited on its own, in one process."""
+    out = {}
+    for rev in ("v1", "main"):
+        dest = tmp_path_factory.mktemp(f"alone-{rev}") / "out"
+        result = cli("audit", history, "--revision", rev, "--out", dest, "-q", "--jobs", "1")
+        assert result.exit_code == 0, result.stderr
+        out[rev] = _tree(dest)
+    return out
+
+
+def test_each_revision_gets_the_folder_a_run_of_it_alone_writes(history, alone, tmp_path):
+    dest = tmp_path / "out"
+    result = cli("audit", history, "-r", "v1", "-r", "main", "--out", dest)
+    assert result.exit_code == 0, result.stderr
+    assert sorted(p.name for p in dest.iterdir()) == ["main", "v1"]
+    for rev in ("v1", "main"):
+        assert _tree(dest / rev) == alone[rev], rev
+    assert "gamma" in {p.name for p in (dest / "main").iterdir()} - {p.name for p in (dest / "v1").iterdir()}
+    # Progress names the revision of each server, and counts the servers of both revisions.
+    assert "[5/5]" in result.stderr and "servers/beta at v1:" in result.stderr and "servers/beta at main:" in result.stderr
+
+
+@pytest.mark.parametrize("jobs", ["1", "2", "3"])
+def test_the_number_of_workers_changes_no_byte(history, alone, tmp_path, jobs):
+    dest = tmp_path / "out"
+    result = cli("audit", history, "-r", "v1", "-r", "main", "--out", dest, "-q", "--jobs", jobs)
+    assert result.exit_code == 0, result.stderr
+    assert {rev: _tree(dest / rev) for rev in ("v1", "main")} == alone
+
+
+def test_subtree_at_two_revisions(history, alone, tmp_path):
+    dest = tmp_path / "out"
+    result = cli("audit", history, "-r", "v1", "-r", "main", "--subtree", "servers/beta", "--out", dest, "-q")
+    assert result.exit_code == 0, result.stderr
+    for rev in ("v1", "main"):
+        assert sorted(p.name for p in (dest / rev).iterdir()) == sorted(
+            n.split("/", 1)[1] for n in alone[rev] if n.startswith("beta/"))
+        assert (dest / rev / "audit.json").read_bytes() == alone[rev]["beta/audit.json"]
+    assert (dest / "v1" / "audit.json").read_bytes() != (dest / "main" / "audit.json").read_bytes()
+
+
+def test_check_covers_every_revision(history, tmp_path):
+    dest = tmp_path / "out"
+    assert cli("audit", history, "-r", "v1", "-r", "main", "--out", dest, "-q").exit_code == 0
+    assert cli("audit", history, "-r", "v1", "-r", "main", "--out", dest, "-q", "--check").exit_code == 0
+    victim = dest / "v1" / "beta" / "evidence-packet.md"
+    victim.write_bytes(victim.read_bytes() + b"\n")
+    result = cli("audit", history, "-r", "v1", "-r", "main", "--out", dest, "-q", "--check")
+    assert result.exit_code == 1 and f"drift: {victim} differs" in result.stderr
+    victim.write_bytes(victim.read_bytes()[:-1])
+    stale = dest / "main" / "delta"
+    stale.mkdir()
+    (stale / "audit.json").write_text("{}\n", encoding="utf-8")
+    result = cli("audit", history, "-r", "v1", "-r", "main", "--out", dest, "-q", "--check")
+    assert result.exit_code == 1 and f"drift: {stale} holds reports" in result.stderr
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_failing_server_leaves_nothing_behind(history, tmp_path, monkeypatch, jobs):
+    from auditor import audit as audit_mod
+
+    real = audit_mod.run
+
+    def gamma_fails(target, *args, **kwargs):
+        if target.subtree == "servers/gamma":
+            raise RuntimeError("simulated bug")
+        return real(target, *args, **kwargs)
+
+    monkeypatch.setattr(audit_mod, "run", gamma_fails)
+    parent = tmp_path / "reports"
+    parent.mkdir()
+    result = cli("audit", history, "-r", "v1", "-r", "main", "--out", parent / "deep" / "out", "-q", "--jobs", jobs)
+    assert result.exit_code == 3 and "simulated bug" in result.stderr
+    assert list(parent.iterdir()) == []  # neither OUT, nor its missing parent, nor the staging folder
+
+
+def test_an_unknown_revision_among_several_is_an_input_error(history, tmp_path):
+    result = cli("audit", history, "-r", "v1", "-r", "no-such-ref", "--out", tmp_path / "out", "-q")
+    assert result.exit_code == 2 and "unknown revision 'no-such-ref'" in result.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_revision_folders_are_safe_and_distinct():
+    commits = ["a" * 40, "b" * 40, "c" * 40]
+    assert _folders(("HEAD",), commits[:1]) == [""]
+    assert _folders(("origin/main", "v1.2.0", "HEAD~1"), commits) == ["origin-main", "v1.2.0", "HEAD-1"]
+    assert _folders(("a/b", "a-b"), commits[:2]) == ["a-b-aaaaaaaaaaaa", "a-b-bbbbbbbbbbbb"]
+    assert _folders(("../..", "main"), commits[:2]) == ["aaaaaaaaaaaa", "main"]
