@@ -44,7 +44,9 @@ def _parser():
     # Building a MarkdownIt compiles its rule chains: once per process, not once per document.
     from markdown_it import MarkdownIt
 
-    return MarkdownIt("commonmark")
+    # Only block structure is read (headings, list items, fences, with the raw text of their inline content):
+    # the inline pass, which would split that text into child tokens nobody reads, is switched off.
+    return MarkdownIt("commonmark").disable("inline")
 
 
 def read_markdown(path: str, text: str) -> MarkdownDoc:

@@ -90,11 +90,15 @@ def _preorder(node: ts.Node) -> Iterator[ts.Node]:
         stack.extend(reversed(cur.named_children))
 
 
+_chains: dict[int, tuple[ts.Node, tuple[str, ...] | None]] = {}  # member_chain() by node id
+
+
 def forget() -> None:
-    """Drop the walk index (and with it the references it holds to trees)."""
+    """Drop the walk index and the member_chain() memo (and with them the references they hold to trees)."""
     _flat.clear()
     _ends.clear()
     _pos.clear()
+    _chains.clear()
 
 
 def ancestors(node: ts.Node) -> Iterator[ts.Node]:
@@ -139,6 +143,15 @@ def is_cast(node: ts.Node | None) -> bool:
 
 def member_chain(node: ts.Node | None) -> tuple[str, ...] | None:
     """`this.a.b` -> ('this','a','b'); `x[k].y` -> ('x','[]','y'); None when not a plain chain."""
+    if node is None:
+        return None
+    hit = _chains.get(node.id)
+    if hit is None:
+        hit = _chains[node.id] = (node, _member_chain(node))  # the node keeps its tree, so its id, alive
+    return hit[1]
+
+
+def _member_chain(node: ts.Node | None) -> tuple[str, ...] | None:
     node = strip_casts(node)
     if node is None:
         return None
