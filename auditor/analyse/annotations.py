@@ -13,7 +13,7 @@ from auditor.extract.facts import Program
 from auditor.extract.program import Module
 from auditor.extract import flow
 from auditor.extract.records import at, key
-from auditor.extract.syntax import (NOT_LITERAL, literal, member_chain, object_pairs, pair_value, strip_casts, text,
+from auditor.extract.syntax import (NOT_LITERAL, find, literal, member_chain, object_pairs, pair_value, strip_casts, text,
                                     walk)
 from auditor.model import Anchor, Record
 
@@ -52,7 +52,7 @@ def hints(tool, vocab: dict) -> tuple[dict, ts.Node | None]:
 def _instances(m: Module) -> dict[str, ts.Node]:
     """Receiver text (`x`, `this.x`) -> the `new C(...)` that made it, anywhere in the module."""
     out: dict[str, ts.Node] = {}
-    for n in walk(m.tree.root_node):
+    for n in find(m.tree.root_node, {"variable_declarator", "assignment_expression"}):
         if n.type == "variable_declarator":
             target, value = n.child_by_field_name("name"), n.child_by_field_name("value")
         elif n.type == "assignment_expression":

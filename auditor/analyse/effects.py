@@ -11,7 +11,7 @@ from auditor.extract.bindings import static_imports
 from auditor.extract.facts import Program
 from auditor.extract.program import Module
 from auditor.extract.records import at, key, record, unique
-from auditor.extract.syntax import (call_args, enclosing_function, member_chain,
+from auditor.extract.syntax import (call_args, enclosing_function, find, member_chain,
                                     object_pairs, pair_value, property_name, string_value, strip_casts, text, walk)
 from auditor.model import Record
 
@@ -155,7 +155,7 @@ class _Scanner:
     @staticmethod
     def _declarations(m: Module) -> list[tuple[ts.Node, ts.Node]]:
         out = []
-        for n in walk(m.tree.root_node):
+        for n in find(m.tree.root_node, {"variable_declarator", "assignment_expression"}):
             if n.type == "variable_declarator" and n.child_by_field_name("value") is not None:
                 out.append((n.child_by_field_name("name"), n.child_by_field_name("value")))
             elif n.type == "assignment_expression":

@@ -11,8 +11,10 @@ from auditor.analyse.effects import Effects, Site, owner, pattern_bindings
 from auditor.extract.facts import Program
 from auditor.extract.program import Module
 from auditor.extract.records import at, key, record
-from auditor.extract.syntax import FUNCTION_TYPES, call_args, callee_text, enclosing_function, text, walk
+from auditor.extract.syntax import FUNCTION_TYPES, call_args, callee_text, enclosing_function, find, text, walk
 from auditor.model import Record
+
+_SCAN_TYPES = FUNCTION_TYPES | {"variable_declarator", "call_expression"}  # what leaks() looks at
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -47,7 +49,7 @@ def leaks(p: Program, sites: tuple[Site, ...], kb: dict) -> list[Leak]:
         decls: dict[ts.Node | None, list[ts.Node]] = {}
         calls: dict[ts.Node | None, list[ts.Node]] = {}
         scopes: list[ts.Node | None] = [None]
-        for n in walk(m.tree.root_node):
+        for n in find(m.tree.root_node, _SCAN_TYPES):
             if n.type in FUNCTION_TYPES:
                 scopes.append(n)
             elif n.type == "variable_declarator" and n.child_by_field_name("value") is not None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import tree_sitter as ts
 
 from auditor.extract.program import Module
-from auditor.extract.syntax import FUNCTION_TYPES, ancestors, string_value, strip_casts, text, walk
+from auditor.extract.syntax import FUNCTION_TYPES, ancestors, find, string_value, strip_casts, text
 
 
 def value_of(module: Module, ident: ts.Node) -> ts.Node | None:
@@ -17,8 +17,8 @@ def value_of(module: Module, ident: ts.Node) -> ts.Node | None:
     for scope in ancestors(ident):
         if scope.type not in FUNCTION_TYPES:
             continue
-        for n in walk(scope):
-            if n.type == "variable_declarator" and _owner(n) == scope and text(n.child_by_field_name("name")) == name:
+        for n in find(scope, {"variable_declarator"}):
+            if _owner(n) == scope and text(n.child_by_field_name("name")) == name:
                 return n.child_by_field_name("value")
     return module.toplevel.get(name)
 

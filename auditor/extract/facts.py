@@ -149,8 +149,8 @@ def _trace(m: program.Module, fn: ts.Node, containers: list[state.Container], vo
     name = m.qualified(fn)
     resolve = link.resolver(m)
     gates = []
-    for n in flow.walk(fn):
-        if n.type == "call_expression" and flow.enclosing_function(n) == fn:
+    for n in flow.find(fn, {"call_expression"}):
+        if flow.enclosing_function(n) == fn:
             hit = resolve(n)
             if hit is not None and flow.is_validator(hit[0]):
                 gates.append(flow.gate(link.module_of(hit[0]) or m, hit[0], n, name))

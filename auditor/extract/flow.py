@@ -9,7 +9,7 @@ import tree_sitter as ts
 from auditor.extract.program import Module
 from auditor.extract.state import Access, Container
 from auditor.extract.syntax import (call_args, callee_text, condition_terms, enclosing, enclosing_function, is_cast,
-                                    member_chain, object_pairs, pair_value, string_value, strip_casts, text, walk)
+                                    find, member_chain, object_pairs, pair_value, string_value, strip_casts, text, walk)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -157,8 +157,8 @@ def gate(module: Module, validator: ts.Node, call: ts.Node, caller: str) -> Gate
 def mutations(module: Module, fn: ts.Node) -> list[Mutation]:
     out = []
     name = module.qualified(fn)
-    for node in walk(fn):
-        if node.type != "assignment_expression" or not _stmt_in(fn, node):
+    for node in find(fn, {"assignment_expression"}):
+        if not _stmt_in(fn, node):
             continue
         left = node.child_by_field_name("left")
         chain = member_chain(left)

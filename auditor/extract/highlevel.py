@@ -10,8 +10,8 @@ from auditor.extract import zod
 from auditor.extract.bindings import value_of
 from auditor.extract.program import Module
 from auditor.extract.server import Dispatch, ToolDecl, annotations, schema_gaps
-from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, call_args, callee_text, literal, member_chain,
-                                    object_pairs, pair_value, strip_casts, text, walk)
+from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, call_args, callee_text, find, literal, member_chain,
+                                    object_pairs, pair_value, strip_casts, text)
 from auditor.model import Anchor, Gap
 
 # What the SDK advertises for a tool registered without an input schema.
@@ -123,7 +123,7 @@ def _tool(module: Module, vocab: dict, signature: str, method: str, name: str, c
 def _server_bindings(module: Module, classes: set[str]) -> set[str]:
     """Receivers bound to a high-level server: `x = new C()`, `this.x = new C()`, and names or fields typed C."""
     out: set[str] = set()
-    for n in walk(module.tree.root_node):
+    for n in find(module.tree.root_node, {"new_expression", "type_annotation"}):
         if n.type == "new_expression" and text(n.child_by_field_name("constructor")) in classes:
             holder = n.parent
             while holder is not None and holder.type in {"as_expression", "satisfies_expression", "parenthesized_expression",

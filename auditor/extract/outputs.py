@@ -9,7 +9,7 @@ import tree_sitter as ts
 from auditor.extract.flow import _stmt_in, resolver
 from auditor.extract.program import Module
 from auditor.extract.state import Container
-from auditor.extract.syntax import (FUNCTION_TYPES, call_args, callee_text, enclosing, enclosing_function,
+from auditor.extract.syntax import (FUNCTION_TYPES, call_args, callee_text, enclosing, enclosing_function, find,
                                     object_pairs, pair_value, strip_casts, text, walk)
 
 
@@ -49,8 +49,8 @@ def emits(module: Module, fn: ts.Node, vocab: dict, resolve=None) -> list[Emit]:
     resolve = resolve or resolver(module)
     name = module.qualified(fn)
     streams = {c: "stderr" for c in vocab["stderr_calls"]} | {c: "stdout" for c in vocab["stdout_calls"]}
-    for node in walk(fn):
-        if node.type != "call_expression" or enclosing_function(node) != fn:
+    for node in find(fn, {"call_expression"}):
+        if enclosing_function(node) != fn:
             continue
         stream = streams.get(callee_text(node))
         if stream is None:

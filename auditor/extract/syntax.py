@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from typing import Any, Iterator
 
 import tree_sitter as ts
@@ -37,6 +38,7 @@ def lines(node: ts.Node) -> tuple[int, int]:
 _flat: list[ts.Node] = []
 _ends: list[int] = []
 _pos: dict[int, int] = {}
+_by_type: dict[str, list[int]] = {}  # node type -> its positions in _flat, ascending
 
 
 def walk(node: ts.Node) -> list[ts.Node]:
@@ -47,12 +49,33 @@ def walk(node: ts.Node) -> list[ts.Node]:
     return _flat[i:_ends[i]]
 
 
+def find(node: ts.Node, types: frozenset[str] | set[str]) -> list[ts.Node]:
+    """The nodes of `walk(node)` whose type is in `types`, in the same order (without visiting the others)."""
+    i = _pos.get(node.id)
+    if i is None:
+        i = _index(node)
+        if node.id not in _pos:  # an anonymous node: no layout to search
+            return [n for n in walk(node) if n.type in types]
+    j = _ends[i]
+    hits: list[int] = []
+    for kind in types:
+        where = _by_type.get(kind)
+        if where:
+            hits += where[bisect_left(where, i):bisect_left(where, j)]
+    if len(types) > 1:
+        hits.sort()
+    flat = _flat
+    return [flat[k] for k in hits]
+
+
 def _index(node: ts.Node) -> int:
     """Lay out the whole tree that holds `node`; returns the position of `node`."""
     root = node
     while root.parent is not None:
         root = root.parent
-    flat, ends, pos = _flat, _ends, _pos
+    if root.id in _pos:  # laid out already: `node` is anonymous
+        return _index_alone(node)
+    flat, ends, pos, by_type = _flat, _ends, _pos, _by_type
     stack: list[ts.Node | None] = [root]
     open_: list[int] = []
     while stack:
@@ -64,6 +87,11 @@ def _index(node: ts.Node) -> int:
         pos[cur.id] = i
         flat.append(cur)
         ends.append(i + 1)
+        kind = cur.type
+        where = by_type.get(kind)
+        if where is None:
+            where = by_type[kind] = []
+        where.append(i)
         children = cur.named_children
         if children:
             open_.append(i)
@@ -98,6 +126,7 @@ def forget() -> None:
     _flat.clear()
     _ends.clear()
     _pos.clear()
+    _by_type.clear()
     _chains.clear()
 
 

@@ -12,18 +12,17 @@ from auditor import cachedir
 from auditor.model import Anchor, Audit
 from auditor.report import views
 
-_SPECIAL = re.compile(r"([\\`*_\[\]<>|~])")
-_ENTITY = re.compile(r"&(?=#?[A-Za-z0-9]+;)")
-_MAYBE_SPECIAL = re.compile(r"[\\`*_\[\]<>|~&]")  # neither substitution below can apply without one
+# Markdown's inline markup characters get a backslash; < and > become entities (no HTML gets through).
+_ESCAPE = str.maketrans({**{c: "\\" + c for c in "\\`*_[]|~"}, "<": "&lt;", ">": "&gt;"})
+_ENTITY = re.compile(r"&(?=#?[A-Za-z0-9]+;)")  # `&x;` would be read as an entity: written `&amp;x;`
 
 
 def md(value) -> str:
     """Escape untrusted text for a Markdown table cell or paragraph: no markup, no HTML, one line."""
     text = " ".join(str(value if value is not None else "").split())
-    if not _MAYBE_SPECIAL.search(text):
-        return text
-    text = _ENTITY.sub("&amp;", text)
-    return _SPECIAL.sub(lambda m: {"<": "&lt;", ">": "&gt;"}.get(m.group(1), "\\" + m.group(1)), text)
+    if "&" in text:
+        text = _ENTITY.sub("&amp;", text)
+    return text.translate(_ESCAPE)
 
 
 def code(value) -> str:
