@@ -199,24 +199,9 @@ def audit(target: str, revisions: tuple[str, ...], subtree: str, out: Path, fmt:
                 sink.put(name, render(result))
             gaps = [f"{g.anchor}: {g.kind}: {g.detail}" for g in result.gaps]
         else:
-            pins = [target_mod.pin_git(target, r) for r in dict.fromkeys(revisions)]
-            units: list[monorepo.Unit] = []
-            packages = kb.load(kb_path, "sdk")["sdk_packages"]
-            for pin, folder in zip(pins, _folders(tuple(p.requested for p in pins), [p.commit for p in pins])):
-                plan = None if subtree else monorepo.plan(pin, packages)
-                at = f" at {pin.requested}" if len(pins) > 1 else ""
-                if plan is None:
-                    target_mod.check_subtree(pin, subtree)
-                    progress(f"pinned git target at {pin.commit[:20]}")
-                    units.append(monorepo.Unit(pin=pin, server=monorepo.Server(subtree=subtree, name=""),
-                                               folder=folder, label=(subtree or "(repository root)") + at))
-                    continue
-                plans.append((folder, plan))
-                progress(f"pinned git target at {pin.commit[:20]}: {len(plan.servers)} server(s) to audit")
-                for k in plan.skipped:
-                    progress(f"skipped {k.subtree}{at}: {k.reason}")
-                units += [monorepo.Unit(pin=pin, server=s, folder=f"{folder}/{s.name}" if folder else s.name,
-                                        label=s.subtree + at) for s in plan.servers]
+            pins = target_mod.pin_revisions(target, list(dict.fromkeys(revisions)))
+            folders = _folders(tuple(p.requested for p in pins), [p.commit for p in pins])
+            units, plans = monorepo.schedule(pins, folders, subtree, kb.load(kb_path, "sdk")["sdk_packages"], progress)
             sink = sink or _Staging(out)
             rows: dict[int, monorepo.Summary] = {}
             for done in monorepo.execute(units, kb_path, renderers, _jobs(jobs)):
@@ -227,7 +212,7 @@ def audit(target: str, revisions: tuple[str, ...], subtree: str, out: Path, fmt:
                     progress(monorepo.describe(done, units, len(rows)))
                 gaps += [f"{units[done.unit].label}: {g}" if len(units) > 1 else g for g in done.gaps]
             for folder, plan in plans:
-                mine = [rows[i] for i, u in enumerate(units) if u.pin is plan.pin and u.server in plan.servers]
+                mine = [rows[i] for i, u in enumerate(units) if u.pin is plan.pin]
                 for name, body in monorepo.index_files(plan, mine, renderers).items():
                     sink.put(f"{folder}/{name}" if folder else name, body)
     except AuditorError as exc:

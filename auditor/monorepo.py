@@ -205,6 +205,30 @@ class Done:
     gaps: tuple[str, ...]
 
 
+def schedule(pins: list[target_mod.GitPin], folders: list[str], subtree: str, packages: Iterable[str],
+             progress: Callable[[str], None] = lambda _: None) -> tuple[list[Unit], list[tuple[str, Plan]]]:
+    """The audits to run for each pinned revision (its output folder beside it): the given subtree, or every
+    server below the root when there is no subtree and the root is not itself one; and the plans of the latter."""
+    units: list[Unit] = []
+    plans: list[tuple[str, Plan]] = []
+    for pin, folder in zip(pins, folders):
+        found = None if subtree else plan(pin, packages)
+        at = f" at {pin.requested}" if len(pins) > 1 else ""
+        if found is None:
+            target_mod.check_subtree(pin, subtree)
+            progress(f"pinned git target at {pin.commit[:20]}")
+            units.append(Unit(pin=pin, server=Server(subtree=subtree, name=""), folder=folder,
+                              label=(subtree or "(repository root)") + at))
+            continue
+        plans.append((folder, found))
+        progress(f"pinned git target at {pin.commit[:20]}: {len(found.servers)} server(s) to audit")
+        for k in found.skipped:
+            progress(f"skipped {k.subtree}{at}: {k.reason}")
+        units += [Unit(pin=pin, server=s, folder=f"{folder}/{s.name}" if folder else s.name, label=s.subtree + at)
+                  for s in found.servers]
+    return units, plans
+
+
 def audit_unit(index: int, unit: Unit, kb_dir: Path, renderers: Mapping[str, Callable[[Audit], str]]) -> Done:
     from auditor import audit as audit_mod
 

@@ -110,26 +110,41 @@ class GitPin:
     tree: dict[str, str]
 
 
-def pin_git(repo: str, revision: str) -> GitPin:
-    """Resolve REVISION in REPO and list its tree through git plumbing (never a checkout)."""
+def _repository(path: Path, repo: str) -> bool | None:
+    """Check that REPO is the top of a git repository; its work tree's cleanliness (None when bare)."""
+    probe = _git(path, "rev-parse", "--git-dir", "--show-prefix", "--is-bare-repository")
+    if probe.returncode != 0:
+        raise AuditorError(f"{repo}: not a git repository")
+    _, prefix, bare = (probe.stdout.decode("utf-8", "backslashreplace").split("\n") + ["", "", ""])[:3]
+    inner = prefix.strip().rstrip("/")
+    if inner:  # git would silently read the enclosing repository's whole tree
+        raise AuditorError(f"{repo}: a folder inside a repository, not its top; give the repository with --subtree {inner}")
+    if bare.strip() == "true":
+        return None
+    return _git_out(path, "status", "--porcelain", "--untracked-files=no") == ""
+
+
+def pin_revisions(repo: str, revisions: list[str]) -> list[GitPin]:
+    """Resolve each revision in REPO and list its tree through git plumbing (never a checkout); the repository
+    itself is checked once."""
     path = Path(repo)
     if not path.exists():
         raise AuditorError(f"{repo}: no such directory")
-    probe = _git(path, "rev-parse", "--git-dir")
-    if probe.returncode != 0:
-        raise AuditorError(f"{repo}: not a git repository")
-    inner = _git_out(path, "rev-parse", "--show-prefix").strip().rstrip("/")
-    if inner:  # git would silently read the enclosing repository's whole tree
-        raise AuditorError(f"{repo}: a folder inside a repository, not its top; give the repository with --subtree {inner}")
-    proc = _git(path, "rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}")
-    if proc.returncode != 0 or not proc.stdout.strip():
-        raise AuditorError(f"{repo}: unknown revision {revision!r}")
-    commit = proc.stdout.decode().strip()
-    date = _git_out(path, "show", "-s", "--format=%cI", commit).strip()
-    bare = _git_out(path, "rev-parse", "--is-bare-repository").strip() == "true"
-    clean = None if bare else _git_out(path, "status", "--porcelain", "--untracked-files=no") == ""
-    return GitPin(path=path, locator=repo, requested=revision, commit=commit, commit_date=date,
-                  worktree_clean=clean, tree=_ls_tree(path, commit))
+    clean = _repository(path, repo)
+    pins = []
+    for revision in revisions:
+        proc = _git(path, "rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}")
+        if proc.returncode != 0 or not proc.stdout.strip():
+            raise AuditorError(f"{repo}: unknown revision {revision!r}")
+        commit = proc.stdout.decode().strip()
+        date = _git_out(path, "show", "-s", "--format=%cI", commit).strip()
+        pins.append(GitPin(path=path, locator=repo, requested=revision, commit=commit, commit_date=date,
+                           worktree_clean=clean, tree=_ls_tree(path, commit)))
+    return pins
+
+
+def pin_git(repo: str, revision: str) -> GitPin:
+    return pin_revisions(repo, [revision])[0]
 
 
 def check_subtree(pin: GitPin, subtree: str) -> dict[str, str]:
