@@ -19,7 +19,12 @@ _ENTITY = re.compile(r"&(?=#?[A-Za-z0-9]+;)")  # `&x;` would be read as an entit
 
 def md(value) -> str:
     """Escape untrusted text for a Markdown table cell or paragraph: no markup, no HTML, one line."""
-    text = " ".join(str(value if value is not None else "").split())
+    return _md(value if type(value) is str else str(value if value is not None else ""))
+
+
+@lru_cache(maxsize=4096)  # the three reports of an audit repeat most texts (ids, summaries, anchors)
+def _md(value: str) -> str:
+    text = " ".join(value.split())
     if "&" in text:
         text = _ENTITY.sub("&amp;", text)
     return text.translate(_ESCAPE)
@@ -27,7 +32,12 @@ def md(value) -> str:
 
 def code(value) -> str:
     """An inline code span that survives any content, table pipes included."""
-    text = " ".join(str(value if value is not None else "").split())
+    return _code(value if type(value) is str else str(value if value is not None else ""))
+
+
+@lru_cache(maxsize=4096)
+def _code(value: str) -> str:
+    text = " ".join(value.split())
     if not text:
         return ""
     if "`" not in text:
@@ -55,10 +65,26 @@ def heading(text: str, level: int = 2) -> str:
     return "#" * level + " " + md(text)
 
 
+class _Environment(jinja2.Environment):
+    """`x.key` on a dict (every view is made of dicts) looks the key up first. Same meaning as Jinja's default,
+    which tries the attribute first and falls back to the key, minus an exception per lookup; a name that is
+    also a dict method (`x.get`) still means the method."""
+
+    _METHODS = frozenset(dir(dict))
+
+    def getattr(self, obj, attribute):
+        if type(obj) is dict and attribute not in self._METHODS:
+            try:
+                return obj[attribute]
+            except KeyError:
+                pass
+        return super().getattr(obj, attribute)
+
+
 @lru_cache(maxsize=None)
 def _env() -> jinja2.Environment:
     compiled = cachedir.folder("templates")  # Jinja checks each entry against the template's source
-    env = jinja2.Environment(loader=jinja2.PackageLoader("auditor.report", "templates"), undefined=jinja2.StrictUndefined,
+    env = _Environment(loader=jinja2.PackageLoader("auditor.report", "templates"), undefined=jinja2.StrictUndefined,
                              autoescape=False, keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True,
                              bytecode_cache=jinja2.FileSystemBytecodeCache(str(compiled)) if compiled else None)
     env.filters.update(md=md, code=code, anchors=anchors, heading=heading, url=url)
