@@ -201,7 +201,7 @@ def audit(target: str, revisions: tuple[str, ...], subtree: str, out: Path, fmt:
         else:
             pins = target_mod.pin_revisions(target, list(dict.fromkeys(revisions)))
             folders = _folders(tuple(p.requested for p in pins), [p.commit for p in pins])
-            units, plans = monorepo.schedule(pins, folders, subtree, kb.load(kb_path, "sdk")["sdk_packages"], progress)
+            units, plans = monorepo.schedule(pins, folders, subtree, kb.load(kb_path, "sdk"), progress)
             sink = sink or _Staging(out)
             rows: dict[int, monorepo.Summary] = {}
             for done in monorepo.execute(units, kb_path, renderers, _jobs(jobs)):

@@ -15,11 +15,6 @@ from auditor.model import Audit
 
 # Dependency fields of package.json that make the SDK part of what a package runs.
 RUNTIME_FIELDS = ("dependencies", "peerDependencies", "optionalDependencies")
-# Project files of other ecosystems: a folder holding one (and no package.json) is a project, not ours.
-OTHER_PROJECTS = (("pyproject.toml", "Python"), ("setup.py", "Python"), ("setup.cfg", "Python"),
-                  ("requirements.txt", "Python"), ("Pipfile", "Python"), ("go.mod", "Go"), ("Cargo.toml", "Rust"),
-                  ("pom.xml", "Java"), ("build.gradle", "Java"), ("build.gradle.kts", "Kotlin"),
-                  ("Gemfile", "Ruby"), ("composer.json", "PHP"), ("Package.swift", "Swift"))
 INDEX_FILES = ("index.json", "index.md")
 _SKIP_PARTS = {"node_modules", ".git"}
 
@@ -133,8 +128,10 @@ def _names(subtrees: list[str]) -> dict[str, str]:
     return out
 
 
-def discover(pin: target_mod.GitPin, packages: Iterable[str]) -> tuple[bool, tuple[Server, ...], tuple[Skipped, ...]]:
-    """(root is itself a server, servers below the root, skipped project folders), from the listed tree."""
+def discover(pin: target_mod.GitPin, packages: Iterable[str], other_projects: Mapping[str, str] | None = None,
+             ) -> tuple[bool, tuple[Server, ...], tuple[Skipped, ...]]:
+    """(root is itself a server, servers below the root, skipped project folders), from the listed tree.
+    PACKAGES: the SDK's npm packages; OTHER_PROJECTS: project file -> ecosystem (kb/sdk.yaml)."""
     from auditor.extract import parse
 
     packages = tuple(packages)
@@ -155,7 +152,7 @@ def discover(pin: target_mod.GitPin, packages: Iterable[str]) -> tuple[bool, tup
     servers = _outermost(f for f, v in verdicts.items() if f and v is None)
     reasons = {f: v for f, v in verdicts.items() if f and v is not None}
     for f, names in children.items():
-        hit = next(((n, lang) for n, lang in OTHER_PROJECTS if n in names), None)
+        hit = next(((n, lang) for n, lang in (other_projects or {}).items() if n in names), None)
         if f and f not in reasons and hit is not None:
             reasons[f] = f"{hit[1]} project ({hit[0]}): not a TypeScript or JavaScript server"
     skipped = _outermost(f for f in reasons if not any(_inside(f, s) or _inside(s, f) for s in servers))
@@ -164,9 +161,9 @@ def discover(pin: target_mod.GitPin, packages: Iterable[str]) -> tuple[bool, tup
             tuple(Skipped(subtree=f, reason=reasons[f]) for f in skipped))
 
 
-def plan(pin: target_mod.GitPin, packages: Iterable[str]) -> Plan | None:
+def plan(pin: target_mod.GitPin, packages: Iterable[str], other_projects: Mapping[str, str] | None = None) -> Plan | None:
     """A Plan when the repository holds servers below its root and is not itself one; None for a single audit."""
-    root_server, servers, skipped = discover(pin, packages)
+    root_server, servers, skipped = discover(pin, packages, other_projects)
     if root_server or not servers:
         return None
     return Plan(pin=pin, servers=servers, skipped=skipped)
@@ -205,14 +202,14 @@ class Done:
     gaps: tuple[str, ...]
 
 
-def schedule(pins: list[target_mod.GitPin], folders: list[str], subtree: str, packages: Iterable[str],
+def schedule(pins: list[target_mod.GitPin], folders: list[str], subtree: str, vocab: Mapping,
              progress: Callable[[str], None] = lambda _: None) -> tuple[list[Unit], list[tuple[str, Plan]]]:
     """The audits to run for each pinned revision (its output folder beside it): the given subtree, or every
     server below the root when there is no subtree and the root is not itself one; and the plans of the latter."""
     units: list[Unit] = []
     plans: list[tuple[str, Plan]] = []
     for pin, folder in zip(pins, folders):
-        found = None if subtree else plan(pin, packages)
+        found = None if subtree else plan(pin, vocab["sdk_packages"], vocab["other_projects"])
         at = f" at {pin.requested}" if len(pins) > 1 else ""
         if found is None:
             target_mod.check_subtree(pin, subtree)

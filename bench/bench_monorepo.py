@@ -50,11 +50,11 @@ def audit_revisions(repo: str, revisions: list[str], kb_dir: Path) -> tuple[dict
     from auditor.report import json as json_report
     from auditor.report import markdown
 
-    packages = kb.load(kb_dir, "sdk")["sdk_packages"]
+    vocab = kb.load(kb_dir, "sdk")
     renderers = {"audit.json": json_report.render, **markdown.RENDERERS}  # what --format all writes
     units, plans = [], []
     for rev in revisions:
-        plan = monorepo.plan(target.pin_git(repo, rev), packages)
+        plan = monorepo.plan(target.pin_git(repo, rev), vocab["sdk_packages"], vocab["other_projects"])
         if plan is None:
             sys.exit(f"bench: {repo} at {rev} holds no server below its root (monorepo mode does not apply)")
         plans.append(plan)
@@ -73,11 +73,11 @@ def corpus_files(repo: str, revisions: list[str]) -> list[tuple[str, dict[str, b
     """(commit, files the audits read by path, server subtrees) per revision, read through git plumbing."""
     from auditor import kb, monorepo, target
 
-    packages = kb.load(kb.default_kb_dir(), "sdk")["sdk_packages"]
+    vocab = kb.load(kb.default_kb_dir(), "sdk")
     out = []
     for rev in revisions:
         pin = target.pin_git(repo, rev)
-        plan = monorepo.plan(pin, packages)
+        plan = monorepo.plan(pin, vocab["sdk_packages"], vocab["other_projects"])
         if plan is None:
             sys.exit(f"bench: {repo} at {rev} holds no server below its root")
         files: dict[str, bytes] = {}

@@ -336,7 +336,7 @@ def test_discovery_names_nesting_and_reasons(tmp_path):
         "f/package.json": "{not json", "g/go.mod": "module g\n",
         "node_modules/h/package.json": _manifest("h", SDK), "node_modules/h/index.js": "module.exports = 1;\n",
     })
-    root, servers, skipped = monorepo.discover(pin, ["@modelcontextprotocol/sdk"])
+    root, servers, skipped = monorepo.discover(pin, ["@modelcontextprotocol/sdk"], {"go.mod": "Go"})
     assert root is False
     assert [(s.subtree, s.name) for s in servers] == [("a/x", "a-x"), ("b/x", "b-x"), ("c", "c"),
                                                       ("index.md", "index.md-2")]
