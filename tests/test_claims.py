@@ -121,3 +121,33 @@ def test_audit_with_a_malformed_registry_fails_cleanly(tmp_path):
     errors = [ln for ln in result.output.splitlines() if ln.startswith("auditor: error:")]
     assert len(errors) == 1 and "broken.yaml:" in errors[0]
     assert not out.exists() or not any(out.iterdir())
+
+
+def _channel(kind: str, data: bytes):
+    from auditor.analyse.claims import Channel
+
+    return Channel(name=f"{kind}:x", kind=kind, path="src/x.ts", data=data, start=0, end=len(data), sections=())
+
+
+@pytest.mark.parametrize("source", [
+    b'const d = "Keeps notes.\\nDon\'t store secrets in them.";\n',
+    b"const d = 'Keeps notes. Don\\'t store ' +\n  'secrets in them.';\n",
+    b'const d = `Keeps notes.\n  Don\'t store secrets in them.`;\n',
+    b'const d = ["Keeps notes.", "Don\'t store", "secrets in them."].join("\\n");\n',
+])
+def test_a_quote_is_found_across_escapes_and_concatenated_literals(source):
+    from auditor.analyse.claims import find
+
+    found = find(_channel("tool-description", source), "Don't store secrets in them.")
+    if b".join(" in source:  # array items joined at run time: separate literals, not one text in the source
+        assert found == []
+    else:
+        line = lambda word: source.count(b"\n", 0, source.index(word)) + 1  # noqa: E731
+        assert [(a.start_line, a.end_line) for a in found] == [(line(b"Don"), line(b"them"))]
+
+
+def test_a_readme_quote_needs_the_words_in_order_with_only_white_space_between():
+    from auditor.analyse.claims import find
+
+    readme = _channel("readme", b"# x\n\nDon't store\nsecrets in them.\n\nDon't store ' + ' secrets in them.\n")
+    assert [(a.start_line, a.end_line) for a in find(readme, "Don't store secrets in them.")] == [(3, 4)]

@@ -94,14 +94,24 @@ def channels(p: Program) -> list[Channel]:
     return out
 
 
-def _pattern(quote: str) -> re.Pattern:
+# Between two words of a quote, a channel may hold any run of white space; in source code and JSON (tool
+# descriptions, package.json) also the escapes \n, \r, \t and the seams of concatenated string literals
+# (`"... one " + "two ..."`); inside a word there, a quote character may be escaped (`don\'t`).
+_GAP = rb"\s+"
+_CODE_GAP = rb"(?:\s|\\[nrt]|[\"'`]\s*\+\s*[\"'`])+"
+
+
+@lru_cache(maxsize=1024)
+def _pattern(quote: str, code: bool) -> re.Pattern:
     words = [re.escape(w.encode("utf-8")) for w in quote.split()]
-    return re.compile(rb"\s+".join(words))
+    if code:
+        words = [re.sub(rb"\\?([\"'`])", rb"\\\\?\1", w) for w in words]
+    return re.compile((_CODE_GAP if code else _GAP).join(words))
 
 
 def find(channel: Channel, quote: str) -> list[Anchor]:
     out = []
-    for m in _pattern(quote).finditer(channel.data, channel.start, channel.end):
+    for m in _pattern(quote, channel.kind != "readme").finditer(channel.data, channel.start, channel.end):
         start = channel.data.count(b"\n", 0, m.start()) + 1
         end = start + channel.data.count(b"\n", m.start(), m.end())
         out.append(Anchor(path=channel.path, start_line=start, end_line=end))
