@@ -113,8 +113,9 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict) -> Program:
         tools += hl_tools
         dispatches += hl_dispatches
         roots += [owned(d.target, m) for d in hl_dispatches if d.target is not None]
+    branches = frozenset(d.node.id for d in dispatches if d.form == "name-equality")
     for m, fn in link.reachable(roots):
-        flows.append(_trace(m, fn, containers, vocab, link))
+        flows.append(_trace(m, fn, containers, vocab, link, branches))
     gaps += [g for x in (*tools, *registrations) for g in x.gaps]  # unreadable schemas, names, callbacks
     return Program(entries=entries, modules=tuple(modules), jsons=jsons, docs=docs, gaps=tuple(gaps), vocab=vocab,
                    servers=tuple(servers), handlers=tuple(handlers), tools=tuple(tools), dispatches=tuple(dispatches),
@@ -145,7 +146,8 @@ def _checked_manifest(doc: JsonDoc) -> tuple[JsonDoc, list[Gap]]:
     return replace(doc, value=value), gaps
 
 
-def _trace(m: program.Module, fn: ts.Node, containers: list[state.Container], vocab: dict, link) -> FunctionFlow:
+def _trace(m: program.Module, fn: ts.Node, containers: list[state.Container], vocab: dict, link,
+           branches: frozenset[int] = frozenset()) -> FunctionFlow:
     name = m.qualified(fn)
     resolve = link.resolver(m)
     gates = []
@@ -157,6 +159,7 @@ def _trace(m: program.Module, fn: ts.Node, containers: list[state.Container], vo
     emits = [replace(e, renderer_path=(link.module_of(e.renderer_node) or m).path) if e.renderer_node is not None else e
              for e in outputs.emits(m, fn, vocab, resolve)]
     return FunctionFlow(module=m, fn=fn, name=name, gates=tuple(gates),
-                        mutations=tuple(flow.mutations(m, fn)), writes=tuple(flow.write_groups(m, fn, containers)),
+                        mutations=tuple(flow.mutations(m, fn, branches)),
+                        writes=tuple(flow.write_groups(m, fn, containers, branches)),
                         emits=tuple(emits), results=tuple(outputs.results(m, fn, containers)),
                         captures=tuple(outputs.captures(m, fn, containers, vocab)))

@@ -8,7 +8,7 @@ import tree_sitter as ts
 
 from auditor.extract.program import Module
 from auditor.extract.state import Access, Container
-from auditor.extract.syntax import (call_args, callee_text, condition_terms, enclosing, enclosing_function, is_cast,
+from auditor.extract.syntax import (call_args, callee_text, condition_terms, enclosing_function, is_cast,
                                     find, member_chain, object_pairs, pair_value, string_value, strip_casts, text, walk)
 
 
@@ -154,7 +154,13 @@ def gate(module: Module, validator: ts.Node, call: ts.Node, caller: str) -> Gate
                 record_type=text(rtype).lstrip(":").strip() if rtype is not None else "", result_node=result)
 
 
-def mutations(module: Module, fn: ts.Node) -> list[Mutation]:
+def _guards(node: ts.Node, fn: ts.Node, branches: frozenset[int]) -> list[ts.Node]:
+    """The `if` statements around `node` inside `fn`, innermost first, without the branches of a tool dispatch
+    (`if (name === "tool")`: reaching the tool's code is what the branch means, not a condition inside it)."""
+    return [n for n in _ancestors_until(node, fn) if n.type == "if_statement" and n.id not in branches]
+
+
+def mutations(module: Module, fn: ts.Node, branches: frozenset[int] = frozenset()) -> list[Mutation]:
     out = []
     name = module.qualified(fn)
     for node in find(fn, {"assignment_expression"}):
@@ -165,7 +171,7 @@ def mutations(module: Module, fn: ts.Node) -> list[Mutation]:
         if not chain or len(chain) < 2 or chain[0] == "this" or left.type != "member_expression":
             continue
         right = node.child_by_field_name("right")
-        guard = enclosing(node, {"if_statement"})
+        guard = next(iter(_guards(node, fn, branches)), None)
         form, cond, stmt = "assignment", "", node.parent if node.parent is not None else node
         if guard is not None and _stmt_in(fn, guard):
             c = strip_casts(guard.child_by_field_name("condition"))
@@ -185,7 +191,10 @@ def mutations(module: Module, fn: ts.Node) -> list[Mutation]:
     return out
 
 
-def write_groups(module: Module, fn: ts.Node, containers: list[Container]) -> list[WriteGroup]:
+def write_groups(module: Module, fn: ts.Node, containers: list[Container], branches: frozenset[int] = frozenset(),
+                 ) -> list[WriteGroup]:
+    """Writes to each container grouped by the outermost `if` around them (BRANCHES: ids of the `if` statements
+    that dispatch tool names, which are not conditions of the writes inside them)."""
     name = module.qualified(fn)
     groups: dict[tuple[str, int], list[Access]] = {}
     anchors: dict[tuple[str, int], ts.Node] = {}
@@ -194,7 +203,7 @@ def write_groups(module: Module, fn: ts.Node, containers: list[Container]) -> li
         for a in c.writes:
             if a.node is None or enclosing_function(a.node) != fn:
                 continue
-            ifs = [n for n in _ancestors_until(a.node, fn) if n.type == "if_statement"]
+            ifs = _guards(a.node, fn, branches)
             outer = ifs[-1] if ifs else _statement(a.node, fn)
             key = (c.key, outer.start_byte)
             groups.setdefault(key, []).append(a)
