@@ -33,6 +33,28 @@ def _gates_for(p: Program, tool) -> list:
     return out
 
 
+def _clamps_for(p: Program, tool) -> dict[str, dict[str, tuple[float, Anchor]]]:
+    """Field name -> {"maximum"|"minimum": (limit, where)} of the numeric clamps on the tool's path (`if (x.f > 5) x.f = 5`,
+    `x.f = Math.min(x.f, 5)`): a value beyond the limit is replaced, not rejected."""
+    if p.linker is None:
+        return {}
+    roots = [(d.module, d.target) for d in p.dispatches if d.tool == tool.name and d.target is not None]
+    reached = {fn for _, fn in p.linker.reachable(roots)}
+    out: dict[str, dict[str, tuple[float, Anchor]]] = {}
+    for f in p.flows:
+        if f.fn not in reached:
+            continue
+        for mu in f.mutations:
+            kind = {"lower-only clamp": "maximum", "raise-only clamp": "minimum"}.get(mu.form)
+            try:
+                limit = float(mu.bound)
+            except ValueError:
+                continue  # a limit that is not a number literal (another field, a constant) is not compared
+            if kind is not None:
+                out.setdefault(mu.target.rsplit(".", 1)[-1], {})[kind] = (limit, at(f.module.path, mu.node))
+    return out
+
+
 def _prop_line(tool, name: str) -> Anchor:
     from auditor.analyse.absences import _walk_pairs
     for n in _walk_pairs(tool.schema_node):
@@ -48,7 +70,9 @@ def mismatches(p: Program, absences_kb: dict) -> list[Record]:
         # The high-level SDK parses every call with the zod schema before the callback runs: what the
         # schema declares is enforced there, so a later gate re-checking part of it leaves nothing unenforced.
         sdk_validated = tool.form != "descriptor" and tool.schema_form == "zod"
-        for gate_path, g in _gates_for(p, tool):
+        gates = _gates_for(p, tool)
+        clamps = _clamps_for(p, tool) if gates else {}
+        for gate_path, g in gates:
             checked: dict[str, list] = {}
             for pr in g.predicates:
                 checked.setdefault(pr.field, []).append(pr)
@@ -62,7 +86,7 @@ def mismatches(p: Program, absences_kb: dict) -> list[Record]:
                 if spec["type"]:
                     declared.append(f"type {jtype}")
                 declared += [f"{k} {v}" for k, v in spec["constraints"].items() if k in {"minimum", "maximum", "minLength", "maxLength", "pattern", "enum", "exclusiveMinimum", "exclusiveMaximum", "minItems", "maxItems"}]
-                unenforced = []
+                unenforced, clamped = [], []
                 if not preds:
                     unenforced = declared
                 else:
@@ -76,13 +100,18 @@ def mismatches(p: Program, absences_kb: dict) -> list[Record]:
                         elif k in {"maximum", "exclusiveMaximum", "minLength", "maxLength", "pattern", "enum"}:
                             if not (k == "minLength" and v == 1 and "falsy-guard" in forms):
                                 unenforced.append(f"{k} {v!r}")
+                        clamp = clamps.get(name, {}).get(k)
+                        if clamp is not None and clamp[0] == v:
+                            unenforced[-1] += (f" (not rejected: a {'larger' if k == 'maximum' else 'smaller'} value is "
+                                               f"clamped to {v!r} at {clamp[1]})")
+                            clamped.append(clamp[1])
                 if unenforced and not sdk_validated:
                     kind = "unchecked-optional" if not preds and not spec["required"] else "schema-unenforced"
                     what = ("optional field stored with no runtime check" if kind == "unchecked-optional" else
                             f"runtime check ({', '.join(sorted(forms)) or 'none'}) does not enforce")
                     out.append(record("finding", "FND", kind, f"{tool.name}/{name}",
                                       f"`{name}` of tool {tool.name!r}: schema declares {', '.join(declared)}; {what}: {', '.join(unenforced)}",
-                                      [_prop_line(tool, name), gate_anchor], "analyse.mismatches.schema",
+                                      [_prop_line(tool, name), gate_anchor, *clamped], "analyse.mismatches.schema",
                                       tool=tool.name, field=name, declared=declared, unenforced=unenforced, checks=sorted(forms)))
             for name, preds in checked.items():
                 falsy = [pr for pr in preds if pr.form == "falsy-guard"]

@@ -51,6 +51,7 @@ class Mutation:
     target: str  # variable.field
     form: str  # raise-only clamp | lower-only clamp | assignment
     condition: str
+    bound: str = ""  # a clamp's limit as written (`5`, `MAX`, `obs.step`); "" for a plain assignment
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -184,10 +185,15 @@ def mutations(module: Module, fn: ts.Node, branches: frozenset[int] = frozenset(
                 elif text(left) == l and text(right) == r:
                     form = {"<": "raise-only clamp", "<=": "raise-only clamp", ">": "lower-only clamp", ">=": "lower-only clamp"}.get(op, form)
             stmt = guard
+            bound = text(right) if form != "assignment" else ""
         elif right is not None and strip_casts(right).type == "call_expression":
             callee = callee_text(strip_casts(right))
             form = {"Math.max": "raise-only clamp", "Math.min": "lower-only clamp"}.get(callee, form)
-        out.append(Mutation(function=name, node=stmt, target=".".join(chain), form=form, condition=cond))
+            others = [text(a) for a in call_args(strip_casts(right)) if text(a) != text(left)]
+            bound = others[0] if form != "assignment" and len(others) == 1 else ""
+        else:
+            bound = ""
+        out.append(Mutation(function=name, node=stmt, target=".".join(chain), form=form, condition=cond, bound=bound))
     return out
 
 
