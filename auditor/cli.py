@@ -172,7 +172,7 @@ def audit(target: str, revisions: tuple[str, ...], subtree: str, out: Path, fmt:
       auditor audit npm:@scope/some-mcp-server@1.0.0 --out out/
     """
     from auditor import audit as audit_mod
-    from auditor import kb, monorepo, target as target_mod
+    from auditor import batch, kb, monorepo, target as target_mod
 
     def progress(msg: str) -> None:
         if not quiet:
@@ -201,15 +201,15 @@ def audit(target: str, revisions: tuple[str, ...], subtree: str, out: Path, fmt:
         else:
             pins = target_mod.pin_revisions(target, list(dict.fromkeys(revisions)))
             folders = _folders(tuple(p.requested for p in pins), [p.commit for p in pins])
-            units, plans = monorepo.schedule(pins, folders, subtree, kb.load(kb_path, "sdk"), progress)
+            units, plans = batch.schedule(pins, folders, subtree, kb.load(kb_path, "sdk"), progress)
             sink = sink or _Staging(out)
             rows: dict[int, monorepo.Summary] = {}
-            for done in monorepo.execute(units, kb_path, renderers, _jobs(jobs)):
+            for done in batch.execute(units, kb_path, renderers, _jobs(jobs)):
                 for name, body in done.files:
                     sink.put(name, body)
                 rows[done.unit] = done.summary
                 if len(units) > 1:
-                    progress(monorepo.describe(done, units, len(rows)))
+                    progress(batch.describe(done, units, len(rows)))
                 gaps += [f"{units[done.unit].label}: {g}" if len(units) > 1 else g for g in done.gaps]
             for folder, plan in plans:
                 mine = [rows[i] for i, u in enumerate(units) if u.pin is plan.pin]

@@ -45,7 +45,7 @@ AST_GREP_RULES = ROOT / "bench" / "ast-grep-rules.yaml"
 def audit_revisions(repo: str, revisions: list[str], kb_dir: Path) -> tuple[dict[str, dict[str, str]], object]:
     """The full monorepo audit (extraction, analysis, all renderers) of the revisions in one run, in this
     process (what `auditor audit REPO -r A -r B --jobs 1` does, without writing); (files by revision, cache stats)."""
-    from auditor import kb, monorepo, target
+    from auditor import batch, kb, monorepo, target
     from auditor.extract import cache
     from auditor.report import json as json_report
     from auditor.report import markdown
@@ -58,10 +58,10 @@ def audit_revisions(repo: str, revisions: list[str], kb_dir: Path) -> tuple[dict
         if plan is None:
             sys.exit(f"bench: {repo} at {rev} holds no server below its root (monorepo mode does not apply)")
         plans.append(plan)
-        units += [monorepo.Unit(pin=plan.pin, server=s, folder=f"{rev}/{s.name}", label=s.subtree) for s in plan.servers]
+        units += [batch.Unit(pin=plan.pin, server=s, folder=f"{rev}/{s.name}", label=s.subtree) for s in plan.servers]
     before = cache.stats()
     out: dict[str, dict[str, str]] = {rev: {} for rev in revisions}
-    for done in monorepo.execute(units, kb_dir, renderers, jobs=1):
+    for done in batch.execute(units, kb_dir, renderers, jobs=1):
         for name, body in done.files:
             rev, rel = name.split("/", 1)
             out[rev][rel] = body
