@@ -4,6 +4,7 @@ files handed back as soon as they are ready, so that nothing grows with the numb
 from __future__ import annotations
 
 import pickle
+import signal
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator, Mapping
@@ -102,7 +103,10 @@ def _take(work: tuple, counter) -> list[int] | None:
 
 
 def _child(work: tuple, counter, results) -> None:
-    """A worker process: takes groups until none is left; sends ("done", [Done]) or ("error", exception)."""
+    """A worker process: takes groups until none is left; sends ("done", [Done]) or ("error", exception).
+    Interruptions are the parent's to handle: it terminates the workers (SIGTERM, default action: exit now)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     try:
         while (group := _take(work, counter)) is not None:
             results.put(("done", _run_group(work, group)))
@@ -191,7 +195,10 @@ def execute(units: list[Unit], kb_dir: Path, renderers: Mapping[str, Callable[[A
         for p in children:
             if p.is_alive():
                 p.terminate()
-            p.join()
+            p.join(timeout=5)
+            if p.is_alive():  # never wait on a worker forever
+                p.kill()
+                p.join()
 
 
 def describe(done: Done, units: list[Unit], finished: int) -> str:

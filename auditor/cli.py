@@ -5,8 +5,10 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import signal
 import sys
 import tempfile
+import threading
 from collections import Counter
 from pathlib import Path
 
@@ -99,10 +101,23 @@ def _jobs(value: int) -> int:
 EXIT_INTERNAL = 3
 
 
+def _terminated(signum, frame) -> None:
+    raise KeyboardInterrupt  # handled like Ctrl-C: clean up, say "interrupted", exit 130
+
+
 class _Cli(click.Group):
     """Every failure is one line on stderr: usage mistakes exit 2, bugs exit 3 (never 1, the drift code)."""
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        # A kill (SIGTERM) runs the clean-up like Ctrl-C: no staging folder is left behind.
+        before = signal.signal(signal.SIGTERM, _terminated) if threading.current_thread() is threading.main_thread() else None
+        try:
+            self._main(args, prog_name, complete_var, **extra)
+        finally:
+            if before is not None:
+                signal.signal(signal.SIGTERM, before)
+
+    def _main(self, args, prog_name, complete_var, **extra):
         try:
             rv = super().main(args, prog_name or "auditor", complete_var, standalone_mode=False, **extra)
         except click.UsageError as exc:

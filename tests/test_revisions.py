@@ -118,3 +118,51 @@ def test_revision_folders_are_safe_and_distinct():
     assert _folders(("origin/main", "v1.2.0", "HEAD~1"), commits) == ["origin-main", "v1.2.0", "HEAD-1"]
     assert _folders(("a/b", "a-b"), commits[:2]) == ["a-b-aaaaaaaaaaaa", "a-b-bbbbbbbbbbbb"]
     assert _folders(("../..", "main"), commits[:2]) == ["aaaaaaaaaaaa", "main"]
+
+
+SLOW_BETA = """
+import time
+import auditor.audit as _audit
+
+_real = _audit.run
+
+
+def _slow(target, *args, **kwargs):
+    if target.subtree == "servers/beta":
+        time.sleep(60)  # long enough to be killed while the staging folder holds the other servers' files
+    return _real(target, *args, **kwargs)
+
+
+_audit.run = _slow
+"""
+
+
+@pytest.mark.parametrize("signame", ["SIGTERM", "SIGINT"])
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_killed_run_leaves_nothing_behind(history, tmp_path, signame, jobs):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    hook = tmp_path / "hook"
+    hook.mkdir()
+    (hook / "sitecustomize.py").write_text(SLOW_BETA, encoding="utf-8")
+    parent = tmp_path / "reports"
+    parent.mkdir()
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(hook), os.environ.get("PYTHONPATH", "")])}
+    child = subprocess.Popen([sys.executable, "-m", "auditor", "audit", str(history), "-r", "v1", "-r", "main",
+                              "--out", str(parent / "out"), "-q", "--jobs", jobs],
+                             env=env, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    deadline = time.monotonic() + 30
+    while not any(p.name.startswith(".auditor-") for p in parent.iterdir()):  # the run has started writing
+        assert child.poll() is None and time.monotonic() < deadline, child.stderr.read() if child.poll() is not None else ""
+        time.sleep(0.05)
+    time.sleep(0.5)
+    started = time.monotonic()
+    os.killpg(child.pid, getattr(signal, signame))
+    stderr = child.communicate(timeout=30)[1]
+    assert child.returncode == 130 and stderr.strip().endswith("auditor: interrupted"), stderr
+    assert time.monotonic() - started < 20  # it did not wait for the slow audit
+    assert list(parent.iterdir()) == []
