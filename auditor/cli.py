@@ -49,11 +49,18 @@ class _Staging:
         anchor = out.absolute()
         while not anchor.is_dir():
             anchor = anchor.parent
-        self.out, self.tmp, self.names = out, Path(tempfile.mkdtemp(dir=anchor, prefix=".auditor-")), []
+        self.out, self.names = out, []
+        try:
+            self.tmp = Path(tempfile.mkdtemp(dir=anchor, prefix=".auditor-"))
+        except OSError as exc:
+            raise AuditorError(f"{out}: cannot write reports ({exc.strerror})") from None
 
     def put(self, name: str, body: str) -> None:
-        (self.tmp / name).parent.mkdir(parents=True, exist_ok=True)
-        (self.tmp / name).write_text(body, encoding="utf-8")
+        try:
+            (self.tmp / name).parent.mkdir(parents=True, exist_ok=True)
+            (self.tmp / name).write_text(body, encoding="utf-8")
+        except OSError as exc:
+            raise AuditorError(f"{self.out}: cannot write reports ({exc.strerror})") from None
         self.names.append(name)
 
     def commit(self) -> None:
@@ -75,7 +82,7 @@ class _Checker:
     def put(self, name: str, body: str) -> None:
         self.names.append(name)
         path = self.out / name
-        if not path.is_file() or path.read_text(encoding="utf-8") != body:
+        if not path.is_file() or path.read_bytes() != body.encode("utf-8"):
             self.drift.append(f"{path} differs from a fresh run")
 
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Benchmark monorepo mode: the full audit of every TS/JS server of a repository at two revisions, in
-one process through the Python API, side by side with semgrep (and ast-grep) answering six equivalent
-extraction rules over the same files, at 1x and at replicated corpus sizes.
+"""Benchmark monorepo mode: the full audit of every TS/JS server of a repository at two revisions, as a user
+runs it (`python -m auditor audit REPO -r A -r B --out DIR`), side by side with semgrep (and ast-grep) answering
+six equivalent extraction rules over the same files, at 1x and at replicated corpus sizes.
 
     python bench/bench_monorepo.py --repo PATH --revision HEAD --revision 1f705677 \\
         --semgrep /tmp/semgrep-venv/bin/semgrep [--ast-grep /tmp/semgrep-venv/bin/ast-grep] [--runs 5] [--scales 1,4,16]
@@ -10,10 +10,12 @@ The files every server audit reads (its subtree and its build context) at each r
 into a temporary git repository, one commit per revision, with each server folder replicated under
 new names (`src/x`, `src/x-r2`, ...) for the larger scales; the same files are laid out as plain
 folders for semgrep and ast-grep. Everything is written under a temporary folder and removed at the
-end; the repository given with --repo is only read. Figures: whole-process wall time (median of
---runs, after one warm-up), lines/s and MB/s over the TS/JS files of the corpus, peak RSS of the child
-(ru_maxrss from wait4: the process or the largest of its reaped descendants) and CPU time. Then, in
-this process: the parse/index cache over the two revisions of --repo itself.
+end; the repository given with --repo is only read. The auditor runs with its default --jobs (one
+process per CPU) and with --jobs 1; semgrep with --jobs 1 and 2. Figures: whole-process wall time
+(median of --runs interleaved runs, after one warm-up run), CPU time, lines/s and MB/s over the TS/JS
+files of the corpus; memory as the peak of the summed PSS of the process tree (sampled in the warm-up
+run) and as the peak RSS of the largest single process (wait4). Then, in this process: what the
+parse cache saves when one run audits two revisions of --repo (--cache-pair).
 """
 
 from __future__ import annotations
@@ -211,6 +213,8 @@ def tools(args, repo: Path, commits: list[str], plain: list[Path], work: Path) -
     out = {f"auditor -j{args.jobs or 'auto'}": audit + ["--jobs", str(args.jobs)]}
     if args.jobs != 1:
         out["auditor -j1"] = audit + ["--jobs", "1"]
+    # The floor of any Python tool on tree-sitter: parse everything, one combined query of the six rules.
+    out["tree-sitter floor"] = [sys.executable, str(ROOT / "bench" / "floor.py"), *[p.name for p in plain]]
     for jobs in (1, 2) if args.semgrep else ():  # semgrep's own parallelism, like the auditor's --jobs
         out[f"semgrep -j{jobs}"] = [args.semgrep, "scan", "--config", str(SEMGREP_RULES), "--json", "--metrics", "off",
                                     "--disable-version-check", "--jobs", str(jobs), "--quiet", *[p.name for p in plain]]
@@ -222,6 +226,8 @@ def tools(args, repo: Path, commits: list[str], plain: list[Path], work: Path) -
 
 def matches(name: str, stdout: bytes, work: Path) -> str:
     """A one-line count of what a tool found, to show the runs did the same work every time."""
+    if name == "tree-sitter floor":
+        return f"{stdout.decode().strip()} matches"
     if name.startswith("auditor"):
         files = [p for p in (work / "out").rglob("*") if p.is_file()]
         audits = sum(1 for p in files if p.name == "audit.json")

@@ -111,3 +111,20 @@ def test_audit_help():
     for word in ("TARGET", "npm:NAME@VERSION", "--revision", "--subtree", "--out", "--format", "--check", "--quiet",
                  "bare"):
         assert word in result.stdout, word
+
+
+def test_out_below_a_file_is_an_input_error_and_leaves_nothing(repo, tmp_path):
+    root, _ = repo
+    (tmp_path / "file").write_text("not a folder\n", encoding="utf-8")
+    result = proc("audit", root, "--subtree", "srv", "--out", tmp_path / "file" / "out", "-q")
+    assert_input_error(result, str(tmp_path / "file" / "out"), "cannot write reports")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]  # no staging folder left beside it
+
+
+def test_check_against_a_file_that_is_not_utf8_reports_drift(repo, tmp_path):
+    root, _ = repo
+    dest = tmp_path / "out"
+    assert proc("audit", root, "--subtree", "srv", "--out", dest, "-q", "--format", "json").returncode == 0
+    (dest / "audit.json").write_bytes(b"\xff\xfe not UTF-8")
+    result = proc("audit", root, "--subtree", "srv", "--out", dest, "-q", "--format", "json", "--check")
+    assert result.returncode == 1 and f"drift: {dest / 'audit.json'} differs" in result.stderr
