@@ -70,3 +70,42 @@ def test_shape_of_a_named_import_in_register_tool(tmp_path):
     props = _props(doc, "find")
     assert set(props) == {"q", "limit"} and props["q"]["required"] is True
     assert doc["coverage"]["gaps"] == []
+
+
+KINDS = '''export const KIND_NOTE = "note" as const;
+export const KIND_TASK = "task" as const;
+export const KINDS = [KIND_NOTE, KIND_TASK];
+'''
+
+ENUM_TOOL = '''import { z } from "zod";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { KIND_NOTE, KIND_TASK, KINDS } from "./kinds.js";
+
+const server = new McpServer({ name: "z", version: "1.0.0" });
+server.registerTool("add", {
+  description: "Add an item.",
+  inputSchema: {
+    kind: z.enum([KIND_NOTE, KIND_TASK]).default(KIND_NOTE),
+    also: z.enum(KINDS as [string, ...string[]]).optional(),
+    other: z.enum([KIND_NOTE, UNKNOWN_KIND]).optional(),
+  },
+}, async ({ kind }) => ({ content: [{ type: "text", text: kind }] }));
+async function main() { await server.connect(new StdioServerTransport()); }
+main().catch(() => process.exit(1));
+'''
+
+
+def test_enum_values_are_constants_of_another_module(tmp_path):
+    repo = tmp_path / "repo"
+    init_repo(repo, {"index.ts": ENUM_TOOL, "kinds.ts": KINDS, "package.json": PACKAGE})
+    doc = audit(repo, tmp_path / "out")
+    props = _props(doc, "add")
+    assert props["kind"]["type"] == "string"
+    assert props["kind"]["constraints"] == {"enum": ["note", "task"], "default": "note"}
+    assert props["also"]["constraints"] == {"enum": ["note", "task"]}  # an array built there of constants there
+    # a name bound nowhere stays a gap, at its own line
+    gaps = [g for g in doc["coverage"]["gaps"] if g["kind"] == "schema"]
+    assert [g["anchor"]["start_line"] for g in gaps] == [ENUM_TOOL.splitlines().index(
+        "    other: z.enum([KIND_NOTE, UNKNOWN_KIND]).optional(),") + 1]
+    assert "z.enum() values at `other` are not a literal list" in gaps[0]["detail"]

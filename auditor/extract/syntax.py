@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bisect import bisect_left
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import tree_sitter as ts
 
@@ -260,8 +260,10 @@ def pair_value(pair: ts.Node) -> ts.Node:
     return pair.child_by_field_name("value") if pair.type == "pair" else pair
 
 
-def literal(node: ts.Node | None, env: dict[str, ts.Node] | None = None, depth: int = 0) -> Any:
-    """Evaluate a literal expression (objects, arrays, strings, numbers, booleans, null)."""
+def literal(node: ts.Node | None, env: dict[str, ts.Node] | Callable[[ts.Node], ts.Node | None] | None = None,
+            depth: int = 0) -> Any:
+    """Evaluate a literal expression (objects, arrays, strings, numbers, booleans, null). ENV gives the value of
+    an identifier: a dict by name, or a function of the identifier node (which can tell where it is written)."""
     node = strip_casts(node)
     if node is None or depth > 20:
         return NOT_LITERAL
@@ -298,8 +300,10 @@ def literal(node: ts.Node | None, env: dict[str, ts.Node] | None = None, depth: 
                 return NOT_LITERAL
             out[key] = value
         return out
-    if kind == "identifier" and env and text(node) in env:
-        return literal(env[text(node)], env, depth + 1)
+    if kind == "identifier" and env:
+        value = env(node) if callable(env) else env.get(text(node))
+        if value is not None:
+            return literal(value, env, depth + 1)
     return NOT_LITERAL
 
 

@@ -123,6 +123,15 @@ class _Reader:
     def problem(self, what: str, node: ts.Node) -> None:
         self.problems.append((what, node))
 
+    def constants(self, ident: ts.Node) -> ts.Node | None:
+        """The top-level value a name stands for, in the module where that name is written, following imports
+        of the boundary (`z.enum([KIND_A, KIND_B])` with the constants exported by another file)."""
+        if self.link is None:
+            return self.module.toplevel.get(text(ident))
+        module = self.link.module_of(ident) or self.module
+        where = self.link.binding(module, text(ident))
+        return where[0].toplevel.get(where[1]) if where is not None else None
+
     # -- recognising ----------------------------------------------------------------------------
 
     def definition(self, node: ts.Node | None, depth: int = 0) -> ts.Node | None:
@@ -314,13 +323,13 @@ class _Reader:
                 return None, False
             return {**spec, "items": items}, False
         if kind == "enum":
-            values = literal(first, self.module.toplevel)
+            values = literal(first, self.constants)
             if not isinstance(values, list):
                 self.problem(f"z.{ctor}() values at `{path or 'input'}` are not a literal list", node)
                 return None, False
             return {**spec, "enum": values}, False
         if kind == "const":
-            value = literal(first, self.module.toplevel)
+            value = literal(first, self.constants)
             if value is NOT_LITERAL:
                 self.problem(f"z.{ctor}() value at `{path or 'input'}` is not a literal", node)
                 return None, False
@@ -357,10 +366,10 @@ class _Reader:
         if effect == "nullish":
             return _nullable(spec), True, True
         if effect == "default":
-            value = literal(first, self.module.toplevel) if first is not None else NOT_LITERAL
+            value = literal(first, self.constants) if first is not None else NOT_LITERAL
             return ({**spec, "default": value} if value is not NOT_LITERAL else spec), True, True
         if effect == "describe":
-            value = literal(first, self.module.toplevel)
+            value = literal(first, self.constants)
             if isinstance(value, str):
                 return {**spec, "description": value}, optional, True
             self.problem(f".{name}() text at `{where}` is not a literal; the description is not shown", call)
@@ -372,7 +381,7 @@ class _Reader:
             return ({"anyOf": [spec, other]} if other is not None else spec), optional, other is not None
         if effect == "keyword":
             keyword = rule["keywords"].get(_type(spec) or "")
-            value = rule["value"] if "value" in rule else literal(first, self.module.toplevel)
+            value = rule["value"] if "value" in rule else literal(first, self.constants)
             if keyword is None or not isinstance(value, (int, float)) or isinstance(value, bool):
                 self.problem(f".{name}() at `{where}` has no JSON Schema form here; the constraint is not shown", call)
                 return spec, optional, True
@@ -401,7 +410,7 @@ class _Reader:
         if effect in {"partial", "required", "pick", "omit"}:
             props = dict(spec.get("properties") or {})
             required = list(spec.get("required") or [])
-            keys = literal(first, self.module.toplevel) if first is not None else None
+            keys = literal(first, self.constants) if first is not None else None
             if first is not None and not isinstance(keys, dict):
                 self.problem(f".{name}() keys at `{where}` are not a literal", call)
                 return spec, optional, False
