@@ -85,8 +85,8 @@ class _Environment(jinja2.Environment):
 def _env() -> jinja2.Environment:
     compiled = cachedir.folder("templates")  # Jinja checks each entry against the template's source
     env = _Environment(loader=jinja2.PackageLoader("auditor.report", "templates"), undefined=jinja2.StrictUndefined,
-                             autoescape=False, keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True,
-                             bytecode_cache=jinja2.FileSystemBytecodeCache(str(compiled)) if compiled else None)
+                       autoescape=False, keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True,
+                       bytecode_cache=jinja2.FileSystemBytecodeCache(str(compiled)) if compiled else None)
     env.filters.update(md=md, code=code, anchors=anchors, heading=heading, url=url)
     return env
 
