@@ -88,12 +88,35 @@ class _Checker:
 
 def _folders(revisions: tuple[str, ...], commits: list[str]) -> list[str]:
     """Output folder per revision when several are audited: the revision as given, made a safe folder name
-    (`origin/main` -> `origin-main`), with the short commit hash added when two would collide."""
+    (`origin/main` -> `origin-main`), with the short commit hash added when two would collide or the name is
+    one of OUT's own index files."""
     if len(revisions) == 1:
         return [""]
     names = [re.sub(r"[^A-Za-z0-9._-]+", "-", r).strip("-.") or c[:12] for r, c in zip(revisions, commits)]
     folded = Counter(n.casefold() for n in names)
-    return [f"{n}-{c[:12]}" if folded[n.casefold()] > 1 else n for n, c in zip(names, commits)]
+    taken = {"index.json", "index.md"}  # OUT's own index of the revisions
+    return [f"{n}-{c[:12]}" if folded[n.casefold()] > 1 or n.casefold() in taken else n for n, c in zip(names, commits)]
+
+
+def _revisions_index(locator: str, pins, folders: list[str], units, rows, plans, renderers) -> dict[str, str]:
+    """OUT/index.json and OUT/index.md of a run over several revisions (as --format asks)."""
+    from auditor.report import revisions
+
+    planned = {id(plan.pin) for _, plan in plans}
+    table = []
+    for pin, folder in zip(pins, folders):
+        mine = [rows[i] for i, u in enumerate(units) if u.pin is pin]
+        subtree = next((u.server.subtree for u in units if u.pin is pin), "")
+        table.append(revisions.Revision(folder=folder, requested=pin.requested, commit=pin.commit,
+                                        commit_date=pin.commit_date, scope="monorepo" if id(pin) in planned else "subtree",
+                                        subtree="" if id(pin) in planned else subtree, audits=len(mine),
+                                        complete=sum(r.complete for r in mine), gaps=sum(r.gaps for r in mine)))
+    files = {}
+    if "audit.json" in renderers:
+        files["index.json"] = revisions.render_json(locator, table)
+    if any(n.endswith(".md") for n in renderers):
+        files["index.md"] = revisions.render_md(locator, table)
+    return files
 
 
 def _jobs(value: int) -> int:
@@ -183,8 +206,9 @@ def audit(target: str, revisions: tuple[str, ...], subtree: str, out: Path, fmt:
     package.json depends on the MCP SDK) is audited server by server into OUT/<folder>/, with
     OUT/index.md and OUT/index.json listing them and the project folders skipped.
 
-    With --revision given more than once, each revision is audited as above into OUT/<revision>/;
-    files shared between revisions are parsed once.
+    With --revision given more than once, each revision is audited as above into OUT/<revision>/,
+    with OUT/index.md and OUT/index.json listing the revisions; files shared between revisions are
+    parsed once.
 
     \b
     Examples:
@@ -237,6 +261,9 @@ def audit(target: str, revisions: tuple[str, ...], subtree: str, out: Path, fmt:
                 mine = [rows[i] for i, u in enumerate(units) if u.pin is plan.pin]
                 for name, body in monorepo.index_files(plan, mine, renderers).items():
                     sink.put(f"{folder}/{name}" if folder else name, body)
+            if len(pins) > 1:
+                for name, body in _revisions_index(target, pins, folders, units, rows, plans, renderers).items():
+                    sink.put(name, body)
     except AuditorError as exc:
         if isinstance(sink, _Staging):
             sink.abort()

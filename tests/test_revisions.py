@@ -44,7 +44,7 @@ def test_each_revision_gets_the_folder_a_run_of_it_alone_writes(history, alone, 
     dest = tmp_path / "out"
     result = cli("audit", history, "-r", "v1", "-r", "main", "--out", dest)
     assert result.exit_code == 0, result.stderr
-    assert sorted(p.name for p in dest.iterdir()) == ["main", "v1"]
+    assert sorted(p.name for p in dest.iterdir()) == ["index.json", "index.md", "main", "v1"]
     for rev in ("v1", "main"):
         assert _tree(dest / rev) == alone[rev], rev
     assert "gamma" in {p.name for p in (dest / "main").iterdir()} - {p.name for p in (dest / "v1").iterdir()}
@@ -58,6 +58,32 @@ def test_the_number_of_workers_changes_no_byte(history, alone, tmp_path, jobs):
     result = cli("audit", history, "-r", "v1", "-r", "main", "--out", dest, "-q", "--jobs", jobs)
     assert result.exit_code == 0, result.stderr
     assert {rev: _tree(dest / rev) for rev in ("v1", "main")} == alone
+
+
+def test_an_index_lists_the_revisions_and_links_their_folders(history, tmp_path):
+    import json
+
+    from markdown_it import MarkdownIt
+
+    dest = tmp_path / "out"
+    assert cli("audit", history, "-r", "v1", "-r", "main", "--out", dest, "-q").exit_code == 0
+    doc = json.loads((dest / "index.json").read_text(encoding="utf-8"))
+    assert doc["schema"] == "auditor.revisions/1"
+    rows = {r["requested"]: r for r in doc["revisions"]}
+    assert list(rows) == ["v1", "main"]  # in the order asked for
+    assert rows["v1"]["commit"] == git(history, "rev-parse", "v1").strip()
+    assert (rows["v1"]["audits"], rows["main"]["audits"]) == (2, 3)
+    assert rows["main"]["scope"] == "monorepo" and rows["main"]["coverage"]["complete"] <= 3
+    for r in rows.values():
+        index = json.loads((dest / r["folder"] / "index.json").read_text(encoding="utf-8"))
+        assert index["target"]["commit"] == r["commit"] and len(index["servers"]) == r["audits"]
+        assert r["coverage"]["complete"] == sum(s["coverage"]["complete"] for s in index["servers"])
+    tokens = MarkdownIt("commonmark").enable("table").parse((dest / "index.md").read_text(encoding="utf-8"))
+    links = [c.attrs["href"] for t in tokens if t.children for c in t.children if c.type == "link_open"]
+    assert links == ["v1/", "main/"] and all((dest / h).is_dir() for h in links)
+    json_only = tmp_path / "json"
+    assert cli("audit", history, "-r", "v1", "-r", "main", "--out", json_only, "-q", "--format", "json").exit_code == 0
+    assert sorted(p.name for p in json_only.iterdir()) == ["index.json", "main", "v1"]
 
 
 def test_subtree_at_two_revisions(history, alone, tmp_path):
@@ -118,6 +144,7 @@ def test_revision_folders_are_safe_and_distinct():
     assert _folders(("origin/main", "v1.2.0", "HEAD~1"), commits) == ["origin-main", "v1.2.0", "HEAD-1"]
     assert _folders(("a/b", "a-b"), commits[:2]) == ["a-b-aaaaaaaaaaaa", "a-b-bbbbbbbbbbbb"]
     assert _folders(("../..", "main"), commits[:2]) == ["aaaaaaaaaaaa", "main"]
+    assert _folders(("index.md", "main"), commits[:2]) == ["index.md-aaaaaaaaaaaa", "main"]  # OUT's own index
 
 
 SLOW_BETA = """
