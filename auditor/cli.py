@@ -226,6 +226,7 @@ def audit(target: str, revisions: tuple[str, ...], subtree: str, out: Path, fmt:
 
     sink = _Checker(out) if check else None
     plans: list[tuple[str, monorepo.Plan]] = []  # (folder, plan) of each revision audited server by server
+    folders: list[str] = []  # output folder of each revision ("" when there is one)
     gaps: list[str] = []
     try:
         kb_path = kb_dir or kb.default_kb_dir()
@@ -279,6 +280,10 @@ def audit(target: str, revisions: tuple[str, ...], subtree: str, out: Path, fmt:
             base = out / folder if folder else out
             mine = {n[len(folder) + 1:] if folder else n: "" for n in sink.names if not folder or n.startswith(folder + "/")}
             drift += [f"{base / n} holds reports of a server this run does not find" for n in monorepo.stale(base, mine)]
+        if len(folders) > 1 and out.is_dir():  # revision folders written by an earlier run over other revisions
+            ours = ("index.json", "index.md", "audit.json", "evidence-packet.md")
+            drift += [f"{d} holds reports of a revision this run does not audit" for d in sorted(out.iterdir())
+                      if d.is_dir() and d.name not in folders and any((d / f).is_file() for f in ours)]
         for d in drift:
             click.echo(f"auditor: drift: {d}", err=True)
         sys.exit(EXIT_DRIFT if drift else EXIT_OK)

@@ -111,6 +111,15 @@ def test_check_covers_every_revision(history, tmp_path):
     (stale / "audit.json").write_text("{}\n", encoding="utf-8")
     result = cli("audit", history, "-r", "v1", "-r", "main", "--out", dest, "-q", "--check")
     assert result.exit_code == 1 and f"drift: {stale} holds reports" in result.stderr
+    (stale / "audit.json").unlink()
+    stale.rmdir()
+    old_revision = dest / "v0"  # written by an earlier run over other revisions
+    old_revision.mkdir()
+    (old_revision / "index.json").write_text("{}\n", encoding="utf-8")
+    result = cli("audit", history, "-r", "v1", "-r", "main", "--out", dest, "-q", "--check")
+    assert result.exit_code == 1 and f"drift: {old_revision} holds reports of a revision" in result.stderr
+    (old_revision / "index.json").unlink()  # a folder without reports is not ours
+    assert cli("audit", history, "-r", "v1", "-r", "main", "--out", dest, "-q", "--check").exit_code == 0
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
