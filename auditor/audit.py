@@ -37,6 +37,10 @@ def _dependencies(program) -> list[Record]:
     return out
 
 
+# Every kb file an audit reads (batch.py loads them before forking its workers, so that they share them).
+KB_FILES = ("method", "sdk", "absences", "doctrine", "verdicts", "lens", "effects", "annotations")
+
+
 def run(target: Target, kb_dir: Path, progress: Callable[[str], None] = lambda _: None) -> Audit:
     from auditor.extract import syntax
 
@@ -58,8 +62,9 @@ def _run(target: Target, kb_dir: Path, progress: Callable[[str], None]) -> Audit
     from auditor.extract.records import unique
     from auditor.extract.routes import routes
 
-    method, vocab, absence_kb = kb.load(kb_dir, "method"), kb.load(kb_dir, "sdk"), kb.load(kb_dir, "absences")
-    doctrine, rules, lens_kb = kb.load(kb_dir, "doctrine"), kb.load(kb_dir, "verdicts"), kb.load(kb_dir, "lens")
+    kbs = {name: kb.load(kb_dir, name) for name in KB_FILES}
+    method, vocab, absence_kb = kbs["method"], kbs["sdk"], kbs["absences"]
+    doctrine, rules, lens_kb = kbs["doctrine"], kbs["verdicts"], kbs["lens"]
     registries = claims_mod.load_registries(kb_dir)
     progress(f"register: {len(target.files)} file(s) in the boundary")
     entries = sources.register(target, method)
@@ -67,7 +72,7 @@ def _run(target: Target, kb_dir: Path, progress: Callable[[str], None]) -> Audit
     program = facts.build(entries, target.subtree, vocab)
     parts = description.parts(program, doctrine)
     cmps, rtes = components(program), routes(program)
-    effects_kb = kb.load(kb_dir, "effects")
+    effects_kb = kbs["effects"]
     fx = effects.scan(program, effects_kb)
     rtes = unique(rtes + effects.routes(program, fx, cmps))
     objs = unique(objects(program) + description.objects(parts))
@@ -79,7 +84,7 @@ def _run(target: Target, kb_dir: Path, progress: Callable[[str], None]) -> Audit
     applied = claims_mod.select(registries, program)
     clms = claims_mod.claims(program, {"routes": rtes, "absences": abss, "findings": fnds}, applied, rules, kb_dir)
     cands = unique(description.candidates(program, parts, clms, doctrine))
-    clms += annotations.claims(program, fx, rtes, kb.load(kb_dir, "annotations"), effects_kb) + generic.claims(program, fx, rtes, effects_kb)
+    clms += annotations.claims(program, fx, rtes, kbs["annotations"], effects_kb) + generic.claims(program, fx, rtes, effects_kb)
     return Audit(target=target, sources=sources.source_records(entries, _regions(objs, method) + _dependencies(program)),
                  components=tuple(cmps), objects=tuple(objs), routes=tuple(rtes), absences=tuple(abss),
                  paths=tuple(baps), findings=tuple(fnds), claims=tuple(unique(clms)), candidates=tuple(cands),

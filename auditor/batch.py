@@ -126,10 +126,11 @@ def _warm(kb_dir: Path) -> None:
     """Load what every audit needs once, before forking, so the workers share it instead of each loading it."""
     from auditor import kb
     from auditor.analyse import claims
+    from auditor.audit import KB_FILES
     from auditor.extract import parse, readme
     from auditor.report import markdown
 
-    for name in ("method", "sdk", "absences", "doctrine", "verdicts", "lens", "effects", "annotations"):
+    for name in KB_FILES:
         kb.load(kb_dir, name)
     claims.load_registries(kb_dir)
     parse.captures(parse.parse(b"", "typescript"), "typescript")

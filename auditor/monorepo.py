@@ -171,13 +171,12 @@ def plan(pin: target_mod.GitPin, packages: Iterable[str], other_projects: Mappin
 def summarise(server: Server, audit: Audit, reports: Iterable[str]) -> Summary:
     from auditor.report import json as json_report
 
-    coverage = json_report.as_dict(audit)["coverage"]  # the one definition of "complete"
     manifest = next((o for o in audit.objects if o.kind == "manifest"), None)
     tools = {o.attrs.get("tool") for o in audit.objects if o.kind == "tool-schema"}
     verdicts = Counter(str(c.attrs.get("verdict")) for c in audit.claims)
     return Summary(name=server.name, subtree=server.subtree, package=manifest.attrs.get("name") if manifest else None,
                    files=len(audit.target.files), tools=len(tools), routes=len(audit.routes),
-                   claims=tuple(sorted(verdicts.items())), complete=bool(coverage["complete"]), gaps=len(coverage["gaps"]),
+                   claims=tuple(sorted(verdicts.items())), complete=json_report.complete(audit), gaps=len(audit.gaps),
                    reports=tuple(f"{server.name}/{r}" for r in reports))
 
 

@@ -15,6 +15,11 @@ def _record(r: Record) -> dict[str, Any]:
     return out
 
 
+def complete(audit: Audit) -> bool:
+    """coverage.complete: no gap, and the ledger accounts for every file and tool (the one definition)."""
+    return not audit.gaps and bool(audit.ledger.get("complete", True))
+
+
 def as_dict(audit: Audit) -> dict[str, Any]:
     t = audit.target
     target = {"kind": t.kind, "locator": t.locator, "requested": t.requested, "subtree": t.subtree,
@@ -36,7 +41,7 @@ def as_dict(audit: Audit) -> dict[str, Any]:
         "claim_candidates": [_record(r) for r in audit.candidates],
         "registries": list(audit.registries),
         "coverage": {"gaps": [{"kind": g.kind, "detail": g.detail, "anchor": g.anchor.as_json()} for g in audit.gaps],
-                     "complete": not audit.gaps and audit.ledger.get("complete", True),
+                     "complete": complete(audit),
                      "entries": list(audit.ledger.get("entries", [])), "files": list(audit.ledger.get("files", [])),
                      "tools": list(audit.ledger.get("tools", [])),
                      "unresolved": list(audit.ledger.get("unresolved", []))},
