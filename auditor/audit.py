@@ -52,7 +52,7 @@ def run(target: Target, kb_dir: Path, progress: Callable[[str], None] = lambda _
 
 def _run(target: Target, kb_dir: Path, progress: Callable[[str], None]) -> Audit:
     from auditor.analyse import claims as claims_mod
-    from auditor.analyse import annotations, coverage, description, effects, generic, lens, secrets
+    from auditor.analyse import annotations, coverage, description, effect_routes, effects, generic, lens, secrets
     from auditor.analyse.absences import absences
     from auditor.analyse.mismatches import mismatches
     from auditor.analyse.paths import paths
@@ -74,7 +74,7 @@ def _run(target: Target, kb_dir: Path, progress: Callable[[str], None]) -> Audit
     cmps, rtes = components(program), routes(program)
     effects_kb = kbs["effects"]
     fx = effects.scan(program, effects_kb)
-    rtes = unique(rtes + effects.routes(program, fx, cmps))
+    rtes = unique(rtes + effect_routes.routes(program, fx, cmps))
     objs = unique(objects(program) + description.objects(parts))
     progress("analyse: absences, mismatches, paths, claims")
     abss = absences(program, absence_kb)

@@ -7,7 +7,7 @@ from dataclasses import replace
 import pytest
 
 from auditor import kb
-from auditor.analyse import annotations, effects
+from auditor.analyse import annotations, effect_routes, effects
 from auditor.extract.components import components
 from auditor.extract.routes import routes
 from auditor.model import Anchor
@@ -58,7 +58,7 @@ main();
 def audit():
     p = program({"index.ts": SERVER})
     fx = effects.scan(p, effects_kb())
-    rtes = routes(p) + effects.routes(p, fx, components(p))
+    rtes = routes(p) + effect_routes.routes(p, fx, components(p))
     return p, {c.id: c for c in annotations.claims(p, fx, rtes, RULES, effects_kb())}
 
 

@@ -1,8 +1,8 @@
-"""Effect routes (analyse/effects.py) and secrets written to output streams (analyse/secrets.py), from in-memory sources."""
+"""Effect routes (analyse/effects.py, effect_routes.py, effect_classes.py) and secrets written to output streams (analyse/secrets.py), from in-memory sources."""
 
 from __future__ import annotations
 
-from auditor.analyse import effects, secrets
+from auditor.analyse import effect_routes, effects, secrets
 from auditor.extract.components import components
 from program_helpers import effects_kb, line_of, program
 
@@ -10,7 +10,7 @@ from program_helpers import effects_kb, line_of, program
 def _scan(files: dict[str, str]):
     p = program(files)
     fx = effects.scan(p, effects_kb())
-    return p, fx, {r.id: r for r in effects.routes(p, fx, components(p))}
+    return p, fx, {r.id: r for r in effect_routes.routes(p, fx, components(p))}
 
 
 def _sites(fx, kind: str) -> list[tuple[str, str, str]]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from auditor.analyse import effects, generic
+from auditor.analyse import effect_routes, effects, generic
 from auditor.extract.components import components
 from auditor.extract.readme import read_markdown
 from auditor.extract.routes import routes
@@ -90,7 +90,7 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
 def test_claims_against_the_registered_tools_and_the_code():
     p = program({"index.ts": SERVER, "README.md": README, "package.json": '{"name": "demo-server", "version": "1.0.0"}'})
     fx = effects.scan(p, effects_kb())
-    rtes = routes(p) + effects.routes(p, fx, components(p))
+    rtes = routes(p) + effect_routes.routes(p, fx, components(p))
     got = {c.id.split(":", 1)[1].rsplit("@", 1)[0]: (c.attrs["verdict"], c.attrs["mismatch"]) for c in generic.claims(p, fx, rtes, effects_kb())}
     verdicts = {k: v for k, (v, _) in got.items()}
     assert verdicts == {

@@ -1,29 +1,22 @@
-"""Effect routes: configuration reads, filesystem, network, subprocess and browser calls, by kb/effects.yaml."""
+"""Effect sites: configuration reads, filesystem, network, subprocess and browser calls, by kb/effects.yaml
+(their records: analyse/effect_routes.py; how a call is classed: analyse/effect_classes.py)."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 import tree_sitter as ts
 
+from auditor.analyse.effect_classes import CLASSIFIERS, WRAPPING, unwrap
 from auditor.extract.bindings import static_imports
 from auditor.extract.facts import Program
 from auditor.extract.program import Module
-from auditor.extract.records import at, key, record, unique
-from auditor.extract.syntax import (call_args, enclosing_function, find, member_chain,
-                                    object_pairs, pair_value, property_name, string_value, strip_casts, text, walk)
-from auditor.model import Record
+from auditor.extract.syntax import call_args, enclosing_function, find, member_chain, property_name, string_value, text
 
 # Route kind of each provider kind (fs splits on whether the site only reads).
 ROUTE_KINDS = ("effect-env", "effect-argv", "effect-fs-read", "effect-fs-write", "effect-network", "effect-subprocess",
                "effect-browser")
-_TARGETS = {"effect-env": "process environment", "effect-argv": "command line", "effect-fs-read": "filesystem",
-            "effect-fs-write": "filesystem", "effect-network": "network", "effect-subprocess": "child process",
-            "effect-browser": "browser"}
 _BRANCHES = {"if_statement", "ternary_expression", "switch_case", "switch_default", "catch_clause"}
-_WRAPPING = {"await_expression", "parenthesized_expression", "as_expression", "satisfies_expression",
-             "non_null_expression", "type_assertion"}
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -78,17 +71,6 @@ def lookup(by_class: dict | None, name: str) -> str | None:
         if any(n.lower() == low for n in names):
             return cls
     return next((cls for cls, names in (by_class or {}).items() if "*" in names), None)
-
-
-def _unwrap(node: ts.Node | None) -> ts.Node | None:
-    while node is not None and node.type in _WRAPPING and node.named_children:
-        node = node.named_children[0]
-    return node
-
-
-def _first_word(name: str) -> str:
-    words = re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", name)
-    return words[0].lower() if words else ""
 
 
 def owner(node: ts.Node) -> ts.Node | None:
@@ -146,7 +128,7 @@ class _Scanner:
             if node.type == "import_statement" or src.startswith(".") or self.inert(src):
                 continue
             parent = node.parent
-            while parent is not None and parent.type in _WRAPPING:
+            while parent is not None and parent.type in WRAPPING:
                 parent = parent.parent
             if parent is not None and parent.type == "variable_declarator":
                 self._bind(out, parent.child_by_field_name("name"), Origin(spec=src, path=()), destructure=True)
@@ -202,7 +184,7 @@ class _Scanner:
 
     def _value(self, m: Module, value: ts.Node | None) -> Origin | None:
         """The origin of the value of a declaration: an alias, a client made by a constructor or factory."""
-        v = _unwrap(value)
+        v = unwrap(value)
         if v is None:
             return None
         if v.type in {"identifier", "member_expression"}:
@@ -272,7 +254,7 @@ class _Scanner:
             names, use = ((name,) if name is not None else (f"[{text(parent.child_by_field_name('index'))}]",)), parent
         else:
             decl = parent
-            while decl is not None and decl.type in _WRAPPING:
+            while decl is not None and decl.type in WRAPPING:
                 decl = decl.parent
             target = decl.child_by_field_name("name") if decl is not None and decl.type == "variable_declarator" else None
             if target is not None and target.type == "object_pattern":
@@ -324,59 +306,12 @@ class _Scanner:
         return None
 
     def _classified(self, m: Module, call: ts.Node, pr: dict, cls: str, name: str, what: str) -> Site:
-        cls, detail = CLASSIFIERS[cls](self, m, call, name) if cls in CLASSIFIERS else (cls, name)
+        cls, detail = CLASSIFIERS[cls](self.kb, m, call, name) if cls in CLASSIFIERS else (cls, name)
         kind = pr["kind"]
         rkind = ("effect-fs-read" if cls == "read" else "effect-fs-write") if kind == "fs" else f"effect-{kind}"
         return self._site(m, call, kind=rkind, cls=cls, what=what, detail=detail, provider=pr["name"], world=pr.get("world"))
 
-    # -- classifiers ---------------------------------------------------------------------
-    def _http(self, m: Module, call: ts.Node, name: str) -> tuple[str, str]:
-        args = [strip_casts(a) for a in call_args(call)]
-        opts = next((a for a in args if a is not None and a.type == "object"), None)
-        if opts is None:
-            return ("unknown", "options not a literal") if len(args) > 1 else ("read", "GET")
-        pairs = object_pairs(opts)
-        if "method" not in pairs:
-            return "read", "GET"
-        method = string_value(pair_value(pairs["method"]))
-        if method is None:
-            return "unknown", f"method {text(pair_value(pairs['method']))[:40]}"
-        return self.kb["http_methods"].get(method.upper(), "unknown"), method.upper()
 
-    def _sql(self, m: Module, call: ts.Node, name: str) -> tuple[str, str]:
-        args = call_args(call)
-        sql = _leading_text(args[0], m, call) if args else None
-        word = re.match(r"\s*(?:(?:--[^\n]*\n|/\*.*?\*/)\s*)*\(?\s*([A-Za-z]+)", sql or "", re.S) if sql is not None else None
-        if word is None:
-            return "unknown", "SQL not a literal"
-        keyword = word.group(1).lower()
-        return self.kb["sql"].get(keyword, "unknown"), keyword.upper()
-
-    def _verbs(self, m: Module, call: ts.Node, name: str) -> tuple[str, str]:
-        verb = _first_word(name)
-        return self.kb["verbs"].get(verb, "unknown"), name
-
-    def _command(self, m: Module, call: ts.Node, name: str) -> tuple[str, str]:
-        args = call_args(call)
-        arg = _unwrap(args[0]) if args else None
-        ctor = text(arg.child_by_field_name("constructor")).split(".")[-1] if arg is not None and arg.type == "new_expression" else ""
-        return (self.kb["verbs"].get(_first_word(ctor), "unknown"), ctor) if ctor else ("unknown", "command not a literal")
-
-
-    def _flags(self, m: Module, call: ts.Node, name: str) -> tuple[str, str]:
-        args = call_args(call)
-        if len(args) < 2:
-            return "read", "r"
-        flags = string_value(args[1])
-        if flags is None:
-            return "unknown", "flags not a literal"
-        cls = "append" if flags.startswith("a") else "overwrite" if flags.startswith("w") else \
-            "write" if "+" in flags else "read" if flags.startswith("r") else "unknown"
-        return cls, flags
-
-
-CLASSIFIERS = {"http": _Scanner._http, "sql": _Scanner._sql, "verbs": _Scanner._verbs, "command": _Scanner._command,
-               "flags": _Scanner._flags}
 
 
 def pattern_bindings(pattern: ts.Node) -> list[tuple[str, str]]:
@@ -397,102 +332,8 @@ def pattern_bindings(pattern: ts.Node) -> list[tuple[str, str]]:
     return out
 
 
-def _leading_text(node: ts.Node | None, m: Module, call: ts.Node) -> str | None:
-    """The literal text of a string, the text before the first substitution of a template, or the
-    initializer of a local `const` holding one."""
-    node = strip_casts(node)
-    if node is None:
-        return None
-    if node.type == "string":
-        return string_value(node)
-    if node.type == "template_string":
-        return text(node)[1:].split("${", 1)[0]
-    if node.type == "identifier":
-        fn = enclosing_function(call)
-        scope = fn if fn is not None else m.tree.root_node
-        for d in walk(scope):
-            if d.type == "variable_declarator" and text(d.child_by_field_name("name")) == text(node) \
-                    and d.child_by_field_name("value") is not None and d.child_by_field_name("value").type in {"string", "template_string"}:
-                return _leading_text(d.child_by_field_name("value"), m, call)
-        if text(node) in m.toplevel and m.toplevel[text(node)].type in {"string", "template_string"}:
-            return _leading_text(m.toplevel[text(node)], m, call)
-    return None
-
-
 def scan(p: Program, kb: dict) -> Effects:
     """Every effect site and configuration read of the boundary."""
     return Effects(sites=tuple(_Scanner(p, kb).sites()))
 
 
-# -- records ---------------------------------------------------------------------------------
-
-def _context(p: Program, cmp_ids: set[str]) -> dict[ts.Node, tuple[str, str | None]]:
-    """Function node -> (trigger, component id) for handlers, tool implementations and launch functions."""
-    out: dict[ts.Node, tuple[str, str | None]] = {}
-    for l in p.launches:
-        if l.fn is not None:
-            out[l.fn] = ("process launch", f"CMP:entrypoint:{key(l.module.name, l.fn_name)}")
-    for h in p.handlers:
-        if h.fn is not None:
-            out[h.fn] = (f"host {h.method} request", f"CMP:handler:{key(h.module.name, h.method)}")
-    tools: dict[ts.Node, list[str]] = {}
-    for d in p.dispatches:
-        if d.target is not None:
-            tools.setdefault(d.target, []).append(d.tool)
-    for fn, names in tools.items():
-        out.setdefault(fn, ("host tools/call with name " + " or ".join(repr(n) for n in sorted(set(names))), None))
-    return out
-
-
-def _endpoint(p: Program, s: Site, ctx: dict, cmp_ids: set[str]) -> str:
-    ident = f"CMP:method:{key(s.module.name, s.function)}"
-    if ident in cmp_ids:
-        return ident
-    c = ctx.get(s.fn) if s.fn is not None else None
-    if c is not None and c[1] in cmp_ids:
-        return c[1]
-    return key(s.module.name, s.function)
-
-
-def _describe(s: Site) -> str:
-    if s.kind == "effect-env":
-        return ", ".join("the whole environment" if n == "*" else n for n in s.names)
-    if s.kind == "effect-argv":
-        return s.what
-    extra = f" {s.detail}" if s.detail and s.detail != s.what.split(".")[-1] else ""
-    return f"{s.what}{extra} ({s.cls})"
-
-
-_VERBS = {"effect-env": "reads the environment:", "effect-argv": "reads the command line:",
-          "effect-fs-read": "reads the filesystem:", "effect-fs-write": "writes the filesystem:",
-          "effect-network": "reaches the network:", "effect-subprocess": "starts a process:",
-          "effect-browser": "launches a browser:"}
-
-
-def routes(p: Program, fx: Effects, components: list[Record]) -> list[Record]:
-    cmp_ids = {c.id for c in components}
-    ctx = _context(p, cmp_ids)
-    groups: dict[tuple[str, str, str], list[Site]] = {}
-    for s in fx.sites:
-        if s.kind in ROUTE_KINDS:
-            groups.setdefault((s.kind, s.module.name, s.function), []).append(s)
-    out = []
-    for (kind, mk, fname), ss in groups.items():
-        ss = sorted(ss, key=lambda s: s.node.start_byte)
-        first = ss[0]
-        trigger = ctx[first.fn][0] if first.fn is not None and first.fn in ctx else \
-            ("process start (module top level)" if first.fn is None else f"every call of `{fname}`")
-        worlds = sorted({s.world for s in ss if s.world})
-        target = _TARGETS[kind] + (f" ({', '.join(worlds)} world)" if worlds else "")
-        names = sorted({n for s in ss for n in s.names})
-        shown = ", ".join(dict.fromkeys(n for s in ss for n in _describe(s).split(", "))) if kind == "effect-env" \
-            else "; ".join(dict.fromkeys(_describe(s) for s in ss))
-        where = "at module top level" if first.fn is None else f"in `{fname}`"
-        out.append(record("route", "RTE", kind, key(mk, fname), f"{_VERBS[kind]} {shown} {where}",
-                          [at(s.module.path, s.node) for s in ss], "analyse.effects (kb/effects.yaml)",
-                          trigger=trigger, endpoints=[_endpoint(p, first, ctx, cmp_ids), target],
-                          site_function=key(mk, fname), classes=sorted({s.cls for s in ss}),
-                          **({"names": names} if kind == "effect-env" else {}),
-                          sites=[{"call": s.what, "class": s.cls, "detail": s.detail, "provider": s.provider,
-                                  "conditional": s.conditional, "line": s.lines[0], "end_line": s.lines[1]} for s in ss]))
-    return unique(out)
