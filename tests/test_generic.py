@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from auditor.analyse import effect_routes, effects, generic
+from auditor.extract import documented
 from auditor.extract.components import components
 from auditor.extract.readme import read_markdown
 from auditor.extract.routes import routes
@@ -49,7 +50,7 @@ docker build -t demo/server -f Dockerfile .
 
 def test_documented_tools_and_their_parameters():
     doc = read_markdown("README.md", README)
-    got = {t.name: [(x.name, x.type, x.optional) for x in t.params] for t in generic.documented_tools(doc)}
+    got = {t.name: [(x.name, x.type, x.optional) for x in t.params] for t in documented.documented_tools(doc)}
     assert got == {
         "find_rows": [("table", "string", False), ("limit", "number", True), ("filters", "object", True)],
         "drop_table": [("table", "string", None), ("cascade", "boolean", True)],
@@ -59,7 +60,7 @@ def test_documented_tools_and_their_parameters():
 
 def test_documented_environment_from_code_blocks():
     doc = read_markdown("README.md", README)
-    env = generic.documented_env(doc)
+    env = documented.documented_env(doc)
     assert sorted(env) == ["DEMO_REGION", "DEMO_TOKEN", "DEMO_URL", "NODE_OPTIONS"]
     assert env["DEMO_TOKEN"][0].start_line == line_of(README, "export DEMO_TOKEN")
 

@@ -1,0 +1,142 @@
+"""What a README documents, read from its Markdown structure: tools with their parameters, environment variables."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from auditor.extract.readme import Item, MarkdownDoc
+from auditor.model import Anchor
+
+_COMMENT = re.compile(r"<!--.*?-->", re.S)
+TOOLS_HEADING = re.compile(r"(?i)^\W*(?:available\s+|provided\s+|mcp\s+)?tools?(?:\s+(?:available|provided|reference|list))?\W*$")
+_NAME = r"[A-Za-z][\w.-]*"
+TOOL_ITEM = re.compile(rf"^(?:\d+[.)]\s*)?(?P<bold>\*\*|__)?(?P<tick>`)?(?P<name>{_NAME})`?(?:\*\*|__)?(?=\s*(?:$|[:(]|\s[-—–]\s))")
+PARAM_PREFIX = re.compile(r"(?i)^\s*(?:(?:required|optional)\s+)?(?:inputs?|parameters?|params?|arguments?|args?)\s*:\s*")
+PARAM = re.compile(r"`(?P<name>[A-Za-z_$][\w$]*)`\s*(?:\((?P<spec>[^)]*)\))?")
+INPUT_CONTEXT = re.compile(r"(?i)\b(inputs?|param(?:eter)?s?|arguments?|args?|options?|optional|required)\b")
+ENV_OBJECT = re.compile(r'"env"\s*:\s*\{(?P<body>[^{}]*)\}', re.S)
+ENV_KEY = re.compile(r'"(?P<name>[A-Za-z_][A-Za-z0-9_]*)"\s*:')
+DOCKER_ENV = re.compile(r'(?:^|[\s"\'\[,])(?:-e|--env)[\s"\',]+(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?=[=\s"\',\]]|$)')
+SHELL_ENV = re.compile(r"^\s*(?:export\s+|set\s+)?(?P<name>[A-Z][A-Z0-9_]*)=", re.M)
+@dataclass(frozen=True, kw_only=True, slots=True)
+class DocParam:
+    name: str
+    type: str | None
+    optional: bool | None  # True: documented optional; False: documented required; None: not said
+    anchor: Anchor
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class DocTool:
+    name: str
+    anchor: Anchor
+    section: str
+    params: tuple[DocParam, ...]
+
+
+def _clean(s: str) -> str:
+    return _COMMENT.sub("", s).strip()
+
+
+def _contains(outer: Item, inner: Item) -> bool:
+    return outer.line < inner.line and inner.end_line <= outer.end_line
+
+
+def _spec(spec: str | None) -> tuple[str | None, bool | None]:
+    parts = [x.strip().lower() for x in (spec or "").split(",") if x.strip()]
+    typ = parts[0] if parts and not re.match(r"(optional|required|default)", parts[0]) else None
+    if any(x.startswith(("optional", "default")) for x in parts):
+        return typ, True
+    return typ, (False if "required" in parts else None)
+
+
+def _item_params(it: Item) -> list[tuple[str, str | None]]:
+    """(name, spec) of the parameters an item documents: "`p` (type, optional): ...", "Input: `p` (type)"."""
+    rest = PARAM_PREFIX.sub("", _clean(it.text), count=1)
+    out, pos = [], 0
+    while True:
+        m = PARAM.match(rest, pos)
+        if m is None:
+            break
+        out.append((m["name"], m["spec"]))
+        sep = re.match(r"\s*(?:,|\band\b)\s*", rest[m.end():])
+        if sep is None:
+            break
+        pos = m.end() + sep.end()
+    return out
+
+
+def _params(path: str, items: list[Item]) -> tuple[DocParam, ...]:
+    """Parameters documented by the items of one tool; items nested under a parameter (the
+    properties of an object or array parameter) are not parameters of the tool."""
+    found = {id(it): _item_params(it) for it in items}
+    out = []
+    for it in items:
+        if not found[id(it)]:
+            continue
+        parents = [o for o in items if _contains(o, it)]
+        if any(found[id(o)] for o in parents):
+            continue
+        context = max(parents, key=lambda o: o.line, default=None)
+        if context is not None and not INPUT_CONTEXT.search(_clean(context.text)):
+            continue  # fields of what the tool returns, features, examples: not its parameters
+        said = None
+        if context is not None:
+            said = True if re.search(r"(?i)\boptional\b", context.text) else False if re.search(r"(?i)\brequired\b", context.text) else None
+        for name, spec in found[id(it)]:
+            typ, optional = _spec(spec)
+            out.append(DocParam(name=name, type=typ, optional=optional if optional is not None else said,
+                                anchor=Anchor(path=path, start_line=it.line, end_line=it.line)))
+    return tuple(out)
+
+
+def documented_tools(doc: MarkdownDoc) -> list[DocTool]:
+    """Tools a README documents: name-like headings or list items under a Tools heading, with the
+    parameters listed beneath each."""
+    out: list[DocTool] = []
+    heads = list(doc.headings)
+    for i, h in enumerate(heads):
+        if not TOOLS_HEADING.match(_clean(h.text)):
+            continue
+        end = next((x.line for x in heads[i + 1:] if x.level <= h.level), doc.total_lines + 1)
+        subs = [x for x in heads[i + 1:] if x.line < end]
+        regions = []
+        for j, sub in enumerate(subs):
+            name = _clean(sub.text).strip("`*_ ")
+            if re.fullmatch(_NAME, name):
+                stop = subs[j + 1].line if j + 1 < len(subs) else end
+                regions.append((sub.line, stop))
+                items = [it for it in doc.items if sub.line < it.line < stop]
+                out.append(DocTool(name=name, anchor=Anchor(path=doc.path, start_line=sub.line, end_line=sub.line),
+                                   section=h.text, params=_params(doc.path, items)))
+        inside = [it for it in doc.items if h.line < it.line < end and not any(a <= it.line < b for a, b in regions)]
+        for it in inside:
+            if any(_contains(o, it) for o in inside):
+                continue
+            m = TOOL_ITEM.match(_clean(it.text))
+            if m is None or not (m["bold"] or m["tick"] or re.search(r"[_-]", m["name"])):
+                continue
+            items = [x for x in inside if _contains(it, x)]
+            out.append(DocTool(name=m["name"], anchor=Anchor(path=doc.path, start_line=it.line, end_line=it.line),
+                               section=h.text, params=_params(doc.path, items)))
+    return out
+
+
+def documented_env(doc: MarkdownDoc) -> dict[str, list[Anchor]]:
+    """Environment variables named in the README's code blocks: `env` objects, `-e NAME`, `NAME=value`."""
+    out: dict[str, list[Anchor]] = {}
+
+    def add(name: str, fence, offset: int) -> None:
+        ln = fence.line + 1 + fence.content.count("\n", 0, offset)
+        out.setdefault(name, []).append(Anchor(path=doc.path, start_line=ln, end_line=ln))
+
+    for fence in doc.fences:
+        for obj in ENV_OBJECT.finditer(fence.content):
+            for k in ENV_KEY.finditer(obj["body"]):
+                add(k["name"], fence, obj.start("body") + k.start())
+        for m in DOCKER_ENV.finditer(fence.content):
+            add(m["name"], fence, m.start("name"))
+        for m in SHELL_ENV.finditer(fence.content):
+            add(m["name"], fence, m.start("name"))
+    return out
