@@ -1,4 +1,5 @@
-"""zod schemas read statically into the JSON Schema the SDK advertises for them (vocabulary: kb/sdk.yaml `zod`)."""
+"""zod schemas read statically into the JSON Schema the SDK advertises for them (vocabulary: kb/sdk.yaml `zod`;
+the methods of a chain: extract/zod_methods.py)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import tree_sitter as ts
 from auditor.extract.bindings import imports, value_of
 from auditor.extract.program import Module
 from auditor.extract.syntax import NOT_LITERAL, call_args, literal, member_chain, property_name, strip_casts, text
+from auditor.extract.zod_methods import apply, object_schema, type_of
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -48,7 +50,7 @@ def input_shape(node: ts.Node | None, module: Module, vocab: dict, link=None) ->
             return Schema(value=plain, node=target, form="json-schema")
     if target is not None and target.type == "object":
         props, required = r.shape(target, "")
-        value = _object(props, required) if props is not None else None
+        value = object_schema(props, required) if props is not None else None
     elif target is not None and (r.is_zod(target) or (across := r._across(target, "", 0)) is not None):
         spec = r.read(target, "")[0] if across is None else across[0]
         value = spec if isinstance(spec, dict) and spec.get("type") == "object" else None
@@ -84,30 +86,6 @@ def descriptor_schema(node: ts.Node, module: Module, vocab: dict, link=None) -> 
         return Schema(value=NOT_LITERAL, node=node, form="unknown", problems=tuple(r.problems))
     return Schema(value=spec, node=r.definition(args[0]) or node, form="zod-to-json-schema",
                   coercions=tuple(r.coercions), problems=tuple(r.problems))
-
-
-def _object(props: dict, required: list, base: dict | None = None) -> dict:
-    """An object schema with these properties (replacing those of `base`, whose other keywords are kept)."""
-    out: dict = {k: v for k, v in (base or {"type": "object"}).items() if k not in {"properties", "required"}}
-    out["properties"] = props
-    if required:
-        out["required"] = required
-    return out
-
-
-def _type(spec: dict) -> str | None:
-    t = spec.get("type")
-    if isinstance(t, list):
-        t = next((x for x in t if x != "null"), None)
-    return t if isinstance(t, str) else None
-
-
-def _nullable(spec: dict) -> dict:
-    """`x.nullable()`: a plain typed schema gets `null` added to its type; anything else becomes anyOf."""
-    t = spec.get("type")
-    if isinstance(t, str) and not {"properties", "items", "anyOf", "additionalProperties"} & set(spec):
-        return spec if t == "null" else {**spec, "type": [t, "null"]}
-    return {"anyOf": [spec, {"type": "null"}]}
 
 
 class _Reader:
@@ -241,7 +219,7 @@ class _Reader:
                 self.problem(f"zod method .{name}() at `{path or 'input'}` is not in kb/sdk.yaml; the property is not read", call)
                 unknown = True
                 continue
-            spec, optional, ok = self._apply(rule, name, args, call, spec, optional, path, depth)
+            spec, optional, ok = apply(self, rule, name, args, call, spec, optional, path, depth)
             unknown = unknown or not ok
         return (None if unknown else spec), optional
 
@@ -295,7 +273,7 @@ class _Reader:
         ctor = chain[-1] if chain else ""
         if len(chain) == 2 and ctor in self.z["preprocess"]:
             spec, optional = self.read(args[1], path, depth + 1) if len(args) > 1 else (None, False)
-            then = f" (then checks it as {_type(spec)})" if spec is not None and _type(spec) else ""
+            then = f" (then checks it as {type_of(spec)})" if spec is not None and type_of(spec) else ""
             self.coercions.append((path, f"z.{ctor}() {self.z['preprocess'][ctor]}{then}", line))
             return spec, optional
         rule = self.z["types"].get(ctor)
@@ -316,7 +294,7 @@ class _Reader:
         first = args[0] if args else None
         if kind == "shape":
             props, required = self.shape(first, path, depth + 1) if first is not None else ({}, [])
-            return (_object(props, required), False) if props is not None else (None, False)
+            return (object_schema(props, required), False) if props is not None else (None, False)
         if kind == "items":
             items, _ = self.read(first, f"{path}[]", depth + 1)
             if items is None:
@@ -353,78 +331,3 @@ class _Reader:
                 return None, False
             return {**spec, "items": specs, "minItems": len(specs), "maxItems": len(specs)}, False
         return spec, False
-
-    def _apply(self, rule: dict, name: str, args: list, call: ts.Node, spec: dict, optional: bool, path: str,
-               depth: int) -> tuple[dict, bool, bool]:
-        effect = rule["effect"]
-        first = args[0] if args else None
-        where = path or "input"
-        if effect == "optional":
-            return spec, True, True
-        if effect == "nullable":
-            return _nullable(spec), optional, True
-        if effect == "nullish":
-            return _nullable(spec), True, True
-        if effect == "default":
-            value = literal(first, self.constants) if first is not None else NOT_LITERAL
-            return ({**spec, "default": value} if value is not NOT_LITERAL else spec), True, True
-        if effect == "describe":
-            value = literal(first, self.constants)
-            if isinstance(value, str):
-                return {**spec, "description": value}, optional, True
-            self.problem(f".{name}() text at `{where}` is not a literal; the description is not shown", call)
-            return spec, optional, True
-        if effect == "wrap-array":
-            return {"type": "array", "items": spec}, False, True
-        if effect == "union-with":
-            other, _ = self.read(first, path, depth + 1)
-            return ({"anyOf": [spec, other]} if other is not None else spec), optional, other is not None
-        if effect == "keyword":
-            keyword = rule["keywords"].get(_type(spec) or "")
-            value = rule["value"] if "value" in rule else literal(first, self.constants)
-            if keyword is None or not isinstance(value, (int, float)) or isinstance(value, bool):
-                self.problem(f".{name}() at `{where}` has no JSON Schema form here; the constraint is not shown", call)
-                return spec, optional, True
-            keys = keyword if isinstance(keyword, list) else [keyword]
-            return {**spec, **{k: value for k in keys}}, optional, True
-        if effect == "set":
-            return {**spec, **copy.deepcopy(rule["schema"])}, optional, True
-        if effect == "pattern":
-            node = strip_casts(first)
-            pattern = node.child_by_field_name("pattern") if node is not None and node.type == "regex" else None
-            if pattern is None:
-                self.problem(f".{name}() at `{where}` is not a regex literal; the pattern is not shown", call)
-                return spec, optional, True
-            return {**spec, "pattern": text(pattern)}, optional, True
-        if effect in {"extend", "merge"}:
-            if effect == "extend":
-                more, req = self.shape(first, path, depth + 1) if first is not None else ({}, [])
-            else:
-                other, _ = self.read(first, path, depth + 1)
-                more, req = (dict(other.get("properties") or {}), list(other.get("required") or [])) if other else (None, [])
-            if more is None:
-                return spec, optional, False
-            props = {**(spec.get("properties") or {}), **more}
-            required = [r for r in spec.get("required") or [] if r not in more] + req
-            return _object(props, required, spec), optional, True
-        if effect in {"partial", "required", "pick", "omit"}:
-            props = dict(spec.get("properties") or {})
-            required = list(spec.get("required") or [])
-            keys = literal(first, self.constants) if first is not None else None
-            if first is not None and not isinstance(keys, dict):
-                self.problem(f".{name}() keys at `{where}` are not a literal", call)
-                return spec, optional, False
-            chosen = set(keys) if isinstance(keys, dict) else set(props)
-            if effect == "partial":
-                required = [r for r in required if r not in chosen]
-            elif effect == "required":
-                required += [p for p in props if p in chosen and p not in required]
-            else:
-                keep = (lambda p: p in chosen) if effect == "pick" else (lambda p: p not in chosen)
-                props = {k: v for k, v in props.items() if keep(k)}
-                required = [r for r in required if keep(r)]
-            return _object(props, required, spec), optional, True
-        if effect == "transform":
-            self.coercions.append((path, f".{name}() {rule['does']}", call.start_point[0] + 1))
-            return spec, optional, True
-        return spec, optional, True  # none: a runtime-only refinement

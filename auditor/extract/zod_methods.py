@@ -1,0 +1,112 @@
+"""What each method of a zod chain (`.optional()`, `.min(1)`, `.extend({...})`, ...) does to the JSON Schema read so
+far, by the effect kb/sdk.yaml `zod.methods` gives it; and the JSON Schema helpers the zod reader shares."""
+
+from __future__ import annotations
+
+import copy
+
+import tree_sitter as ts
+
+from auditor.extract.syntax import NOT_LITERAL, literal, strip_casts, text
+
+
+def object_schema(props: dict, required: list, base: dict | None = None) -> dict:
+    """An object schema with these properties (replacing those of `base`, whose other keywords are kept)."""
+    out: dict = {k: v for k, v in (base or {"type": "object"}).items() if k not in {"properties", "required"}}
+    out["properties"] = props
+    if required:
+        out["required"] = required
+    return out
+
+
+def type_of(spec: dict) -> str | None:
+    t = spec.get("type")
+    if isinstance(t, list):
+        t = next((x for x in t if x != "null"), None)
+    return t if isinstance(t, str) else None
+
+
+def nullable(spec: dict) -> dict:
+    """`x.nullable()`: a plain typed schema gets `null` added to its type; anything else becomes anyOf."""
+    t = spec.get("type")
+    if isinstance(t, str) and not {"properties", "items", "anyOf", "additionalProperties"} & set(spec):
+        return spec if t == "null" else {**spec, "type": [t, "null"]}
+    return {"anyOf": [spec, {"type": "null"}]}
+
+
+def apply(r, rule: dict, name: str, args: list, call: ts.Node, spec: dict, optional: bool, path: str,
+          depth: int) -> tuple[dict, bool, bool]:
+    """What method `name` (its kb rule) does to the schema read so far: (schema, may be omitted, read fully).
+    `r` is the zod reader of the conversion (its constants, problems, coercions and nested reads)."""
+    effect = rule["effect"]
+    first = args[0] if args else None
+    where = path or "input"
+    if effect == "optional":
+        return spec, True, True
+    if effect == "nullable":
+        return nullable(spec), optional, True
+    if effect == "nullish":
+        return nullable(spec), True, True
+    if effect == "default":
+        value = literal(first, r.constants) if first is not None else NOT_LITERAL
+        return ({**spec, "default": value} if value is not NOT_LITERAL else spec), True, True
+    if effect == "describe":
+        value = literal(first, r.constants)
+        if isinstance(value, str):
+            return {**spec, "description": value}, optional, True
+        r.problem(f".{name}() text at `{where}` is not a literal; the description is not shown", call)
+        return spec, optional, True
+    if effect == "wrap-array":
+        return {"type": "array", "items": spec}, False, True
+    if effect == "union-with":
+        other, _ = r.read(first, path, depth + 1)
+        return ({"anyOf": [spec, other]} if other is not None else spec), optional, other is not None
+    if effect == "keyword":
+        keyword = rule["keywords"].get(type_of(spec) or "")
+        value = rule["value"] if "value" in rule else literal(first, r.constants)
+        if keyword is None or not isinstance(value, (int, float)) or isinstance(value, bool):
+            r.problem(f".{name}() at `{where}` has no JSON Schema form here; the constraint is not shown", call)
+            return spec, optional, True
+        keys = keyword if isinstance(keyword, list) else [keyword]
+        return {**spec, **{k: value for k in keys}}, optional, True
+    if effect == "set":
+        return {**spec, **copy.deepcopy(rule["schema"])}, optional, True
+    if effect == "pattern":
+        node = strip_casts(first)
+        pattern = node.child_by_field_name("pattern") if node is not None and node.type == "regex" else None
+        if pattern is None:
+            r.problem(f".{name}() at `{where}` is not a regex literal; the pattern is not shown", call)
+            return spec, optional, True
+        return {**spec, "pattern": text(pattern)}, optional, True
+    if effect in {"extend", "merge"}:
+        if effect == "extend":
+            more, req = r.shape(first, path, depth + 1) if first is not None else ({}, [])
+        else:
+            other, _ = r.read(first, path, depth + 1)
+            more, req = (dict(other.get("properties") or {}), list(other.get("required") or [])) if other else (None, [])
+        if more is None:
+            return spec, optional, False
+        props = {**(spec.get("properties") or {}), **more}
+        required = [r for r in spec.get("required") or [] if r not in more] + req
+        return object_schema(props, required, spec), optional, True
+    if effect in {"partial", "required", "pick", "omit"}:
+        props = dict(spec.get("properties") or {})
+        required = list(spec.get("required") or [])
+        keys = literal(first, r.constants) if first is not None else None
+        if first is not None and not isinstance(keys, dict):
+            r.problem(f".{name}() keys at `{where}` are not a literal", call)
+            return spec, optional, False
+        chosen = set(keys) if isinstance(keys, dict) else set(props)
+        if effect == "partial":
+            required = [r for r in required if r not in chosen]
+        elif effect == "required":
+            required += [p for p in props if p in chosen and p not in required]
+        else:
+            keep = (lambda p: p in chosen) if effect == "pick" else (lambda p: p not in chosen)
+            props = {k: v for k, v in props.items() if keep(k)}
+            required = [r for r in required if keep(r)]
+        return object_schema(props, required, spec), optional, True
+    if effect == "transform":
+        r.coercions.append((path, f".{name}() {rule['does']}", call.start_point[0] + 1))
+        return spec, optional, True
+    return spec, optional, True  # none: a runtime-only refinement
