@@ -95,8 +95,14 @@ def containers(module: Module, vocab: dict) -> list[Container]:
         sites[by_root[chain]].append(Access(kind=kind, how=how, line=start, end_line=end, node=site,
                                             function=module.qualified(func)))
     return [Container(module=module, key=key, node=node, type_text=ttext, init_text=init,
-                      accesses=tuple(sorted(set(s), key=lambda a: (a.line, a.kind, a.how))))
+                      accesses=tuple(sorted(set(s), key=_order)))
             for (key, node, ttext, init, _), s in zip(found, sites)]
+
+
+def _order(a: Access) -> tuple:
+    """Every compared field of an Access: a total order (ties left to set order would follow string hashing, which
+    changes from run to run)."""
+    return a.line, a.kind, a.how, a.end_line, a.function
 
 
 def _written(module: Module, name: str, vocab: dict) -> bool:
