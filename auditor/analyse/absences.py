@@ -7,7 +7,7 @@ import re
 from auditor.analyse.fields import record_fields, uses
 from auditor.extract.facts import Program
 from auditor.extract.records import at, line, record
-from auditor.extract.syntax import callee_text, member_chain, text
+from auditor.extract.syntax import callee_text, find, member_chain, text
 from auditor.model import Anchor, Record
 
 
@@ -215,14 +215,16 @@ def _tests(p: Program, probe: dict):
         f"the boundary holds exactly {len(files)} file(s): {', '.join(e.rel for e in files)}", {}
 
 
+_CALL = frozenset({"call_expression"})
+
+
 def _selection(p: Program, probe: dict):
     methods = set(probe.get("search", {}).get("methods", []))
     hits = []
     for f in p.flows:
-        for n in f.module.nodes("call"):
+        for n in find(f.fn, _CALL):  # the calls inside the implementation only: flows x module calls is quadratic
             fn = n.child_by_field_name("function")
-            if fn is not None and fn.type == "member_expression" and text(fn.child_by_field_name("property")) in methods \
-                    and f.fn.start_byte <= n.start_byte < f.fn.end_byte:
+            if fn is not None and fn.type == "member_expression" and text(fn.child_by_field_name("property")) in methods:
                 hits.append((at(f.module.path, n), f"{callee_text(n)} in {f.name}"))
     evidence = [at(f.module.path, w.node) for f in p.flows for w in f.writes if w.condition is None]
     return sorted(set(hits), key=lambda h: (h[0], h[1])), evidence, f"calls of {', '.join(sorted(methods))} in every traced tool implementation", \

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 import tree_sitter as ts
 
@@ -36,6 +37,24 @@ class _Taint:
     node: ts.Node  # the read
 
 
+class _Names(dict):
+    """The tainted local names of one scope (name -> taint; names are only ever added), and a matcher of them as whole
+    identifiers over the module's source, rebuilt when a name is added."""
+
+    __slots__ = ("source", "_matcher", "_size")
+
+    def __init__(self, source: bytes, items=()):
+        super().__init__(items)
+        self.source, self._matcher, self._size = source, None, -1
+
+    def written_in(self, start: int, end: int) -> bool:
+        if not self:
+            return False
+        if self._size != len(self):
+            self._matcher, self._size = _tokens(tuple(self)), len(self)
+        return self._matcher.search(self.source, start, end) is not None
+
+
 def leaks(p: Program, sites: tuple[Site, ...], kb: dict) -> list[Leak]:
     """Configuration values (environment, command line) that reach a console or stream write."""
     secret = re.compile(kb["secret_names"])
@@ -56,9 +75,10 @@ def leaks(p: Program, sites: tuple[Site, ...], kb: dict) -> list[Leak]:
                 decls.setdefault(enclosing_function(n), []).append(n)
             elif n.type == "call_expression" and callee_text(n) in streams:
                 calls.setdefault(enclosing_function(n), []).append(n)
-        tainted: dict[ts.Node | None, dict[str, _Taint]] = {}
+        tainted: dict[ts.Node | None, _Names] = {}
+        source = m.tree.root_node.text
         for scope in scopes:  # pre-order: an enclosing scope is done before the scopes inside it
-            names = dict(tainted.get(enclosing_function(scope), {})) if scope is not None else {}
+            names = _Names(source, tainted.get(enclosing_function(scope), {}) if scope is not None else ())
             for _ in range(3):
                 for d in decls.get(scope, []):
                     _taint_declaration(d, sources, names, metadata)
@@ -81,7 +101,7 @@ def _taint(s: Site, node: ts.Node | None = None, name: str | None = None) -> _Ta
     return _Taint(label=label, env_name=env_name, via=(), node=node or s.node)
 
 
-def _taint_declaration(d: ts.Node, sources: dict, names: dict[str, _Taint], metadata: set) -> None:
+def _taint_declaration(d: ts.Node, sources: dict, names: _Names, metadata: set) -> None:
     target = d.child_by_field_name("name")
     if target is None:
         return
@@ -99,16 +119,31 @@ def _taint_declaration(d: ts.Node, sources: dict, names: dict[str, _Taint], meta
             names[text(ident)] = _Taint(label=t.label, env_name=t.env_name, via=t.via + (text(ident),), node=t.node)
 
 
-def _flows(expr: ts.Node | None, sources: dict, names: dict[str, _Taint], metadata: set) -> list[_Taint]:
+def _flows(expr: ts.Node | None, sources: dict, names: _Names, metadata: set) -> list[_Taint]:
     """Configuration values `expr` carries: reads inside it, and tainted names it uses as values."""
     out: list[_Taint] = []
-    for n in walk(expr) if expr is not None else []:
+    if expr is None or not _may_carry(expr, sources, names):
+        return out
+    for n in walk(expr):
         s = sources.get((n.start_byte, n.end_byte))
         if s is not None and s.node.type != "variable_declarator":
             out.append(_taint(s))
         elif n.type in {"identifier", "shorthand_property_identifier"} and text(n) in names and _value_use(n, metadata):
             out.append(names[text(n)])
     return out
+
+
+def _may_carry(expr: ts.Node, sources: dict, names: _Names) -> bool:
+    """Whether a read lies inside `expr` or a tainted name is written in it: tests in C, which spare walking the
+    (possibly huge: a bundle's module wrappers) expression in Python when neither holds."""
+    start, end = expr.start_byte, expr.end_byte
+    return any(start <= a < end for a, _ in sources) or names.written_in(start, end)
+
+
+@lru_cache(maxsize=256)
+def _tokens(names: tuple[str, ...]) -> re.Pattern:
+    """Any of `names` as a whole identifier (not inside a longer one)."""
+    return re.compile(rb"(?<![\w$])(?:" + b"|".join(re.escape(n.encode()) for n in names) + rb")(?![\w$])")
 
 
 def _value_use(n: ts.Node, metadata: set) -> bool:
