@@ -48,8 +48,9 @@ class Entry:
     rel: str  # relative to the subtree
     layer: str
     context: bool  # outside the subtree, read only for build context
-    text: str | None  # None when the file is not valid UTF-8
+    text: str | None  # None when the file is not valid UTF-8, or not read (`omitted`)
     lines: int
+    omitted: str | None = None  # why the content was not read (over the size limit of kb/method.yaml)
 
 
 def relative(path: str, subtree: str) -> str:
@@ -58,14 +59,18 @@ def relative(path: str, subtree: str) -> str:
 
 def register(target: Target, method: dict) -> tuple[Entry, ...]:
     out = []
+    limit = method["max_file_bytes"]
     for f, ctx in [(f, False) for f in target.files] + [(f, True) for f in target.context_files]:
         rel = relative(f.path, target.subtree)
+        omitted = f"{len(f.data):,} bytes, over the read limit of {limit:,} (kb/method.yaml max_file_bytes)" \
+            if len(f.data) > limit else None
         try:
-            body = f.data.decode("utf-8")
+            body = None if omitted else f.data.decode("utf-8")
         except UnicodeDecodeError:
             body = None
         n = 0 if body is None else len(body.splitlines())
-        out.append(Entry(file=f, rel=rel, layer=layer_of(rel if not ctx else f.path, method), context=ctx, text=body, lines=n))
+        out.append(Entry(file=f, rel=rel, layer=layer_of(rel if not ctx else f.path, method), context=ctx, text=body, lines=n,
+                         omitted=omitted))
     return tuple(out)
 
 
@@ -74,8 +79,9 @@ def source_records(entries: tuple[Entry, ...], regions: list[Record]) -> tuple[R
     for e in entries:
         attrs = {"layer": e.layer, "blob": e.file.blob, "lines": e.lines, "bytes": len(e.file.data),
                  "scope": "build context (outside the subtree)" if e.context else "boundary",
-                 "utf8": e.text is not None}
-        summary = f"{e.file.path}: {e.layer}, {e.lines} lines" + (" (build context)" if e.context else "")
+                 "utf8": e.text is not None, **({"omitted": e.omitted} if e.omitted else {})}
+        summary = f"{e.file.path}: {e.layer}, " + (f"not read ({e.omitted})" if e.omitted else f"{e.lines} lines") \
+            + (" (build context)" if e.context else "")
         anchor = Anchor(path=e.file.path, start_line=1, end_line=max(e.lines, 1))
         records.append(Record(category="source", id=f"SRC:{e.file.path}", kind="file", summary=summary,
                               anchors=(anchor,), rule="sources.register", attrs=attrs))

@@ -18,9 +18,6 @@ from pathlib import Path
 from auditor.errors import AuditorError
 from auditor.model import SourceFile, Target
 
-# coupling: sources.py decides which of these files are evidence; here we only read.
-MAX_FILE_BYTES = 2_000_000
-
 
 def git_blob_hash(data: bytes) -> str:
     return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
@@ -249,7 +246,7 @@ def _read_tarball(data: bytes, spec: str) -> tuple[SourceFile, ...]:
     files = []
     with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as tar:
         for member in tar.getmembers():
-            if not member.isfile() or member.size > MAX_FILE_BYTES:
+            if not member.isfile():  # every file is read; sources.register decides what is too large to analyse
                 continue
             name = member.name.split("/", 1)[1] if "/" in member.name else member.name
             # tarfile gives undecodable name bytes as surrogates, which no report can encode: escape them.

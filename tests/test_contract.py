@@ -21,7 +21,7 @@ NOT_UTF8 = b"plain line\ncaf\xe9 in latin-1\n\xff\xfe\n"
 
 def test_invalid_utf8_and_syntax_error_are_coverage_gaps(tmp_path):
     repo = tmp_path / "repo"
-    files = {**ledger_files("srv/"), "srv/broken.ts": BROKEN_TS, "srv/notes.txt": NOT_UTF8}
+    files = {**ledger_files("srv/"), "srv/broken.ts": BROKEN_TS, "srv/notes.md": NOT_UTF8}
     init_repo(repo, files)
     result = cli("audit", repo, "--subtree", "srv", "--out", tmp_path / "out", "--format", "json")
     assert result.exit_code == 0, result.stderr
@@ -32,8 +32,8 @@ def test_invalid_utf8_and_syntax_error_are_coverage_gaps(tmp_path):
     for gap in cov["gaps"]:
         assert set(gap) >= {"kind", "detail", "anchor"}
         by_path.setdefault(gap["anchor"]["path"], []).append(gap)
-    assert set(by_path) == {"srv/broken.ts", "srv/notes.txt"}
-    (enc,) = by_path["srv/notes.txt"]
+    assert set(by_path) == {"srv/broken.ts", "srv/notes.md"}
+    (enc,) = by_path["srv/notes.md"]
     assert enc["kind"] == "encoding"
     assert enc["anchor"]["start_line"] >= 1 and enc["anchor"]["end_line"] >= enc["anchor"]["start_line"]
     parse_gaps = by_path["srv/broken.ts"]
@@ -44,12 +44,32 @@ def test_invalid_utf8_and_syntax_error_are_coverage_gaps(tmp_path):
     assert not any(g["anchor"]["start_line"] < BROKEN_LINE - 1 for g in parse_gaps)
     # The file is still registered, and flagged as not UTF-8.
     sources = {s["id"]: s for s in doc["sources"]}
-    assert sources["SRC:srv/notes.txt"]["utf8"] is False
+    assert sources["SRC:srv/notes.md"]["utf8"] is False
     assert sources["SRC:srv/broken.ts"]["utf8"] is True
     # The rest of the server is still audited.
     assert any(r["kind"] == "dispatch" and r["tool"] == "record_entry" for r in doc["routes"])
     # Gaps are reported on stderr too, with their anchors.
-    assert "srv/broken.ts:" in result.stderr and "srv/notes.txt:1" in result.stderr
+    assert "srv/broken.ts:" in result.stderr and "srv/notes.md:1" in result.stderr
+
+
+def test_files_no_analysis_reads_are_no_gap_and_oversized_code_is_one(tmp_path):
+    """An image is registered and is no coverage gap; code over kb/method.yaml's max_file_bytes is not read, and
+    is a gap (the audit is incomplete) instead of silently missing."""
+    repo = tmp_path / "repo"
+    big = "export const table = [\n" + "  1,\n" * 700_000 + "];\n"  # 2.8 MB of valid TypeScript
+    init_repo(repo, {**ledger_files("srv/"), "srv/logo.png": b"\x89PNG\r\n\x1a\n\xff\xfe\x00", "srv/table.ts": big})
+    result = cli("audit", repo, "--subtree", "srv", "--out", tmp_path / "out", "--format", "json")
+    assert result.exit_code == 0, result.stderr
+    doc = json.loads((tmp_path / "out" / "audit.json").read_text(encoding="utf-8"))
+    cov = doc["coverage"]
+    assert [(g["kind"], g["anchor"]["path"]) for g in cov["gaps"]] == [("size", "srv/table.ts")]
+    assert "over the read limit of 2,000,000" in cov["gaps"][0]["detail"] and cov["complete"] is False
+    files = {f["path"]: f for f in cov["files"]}
+    assert files["srv/table.ts"]["status"] == "not analysed" and "max_file_bytes" in files["srv/table.ts"]["reason"]
+    assert files["srv/logo.png"]["status"] == "read" and files["srv/logo.png"]["gaps"] == 0
+    sources = {s["id"]: s for s in doc["sources"]}
+    assert sources["SRC:srv/table.ts"]["bytes"] == len(big) and "omitted" in sources["SRC:srv/table.ts"]
+    assert "omitted" not in sources["SRC:srv/logo.png"]
 
 
 def test_clean_server_is_complete(tmp_path):
@@ -64,7 +84,7 @@ def test_clean_server_is_complete(tmp_path):
 def test_two_runs_are_byte_identical(tmp_path):
     """Separate processes with different hash seeds: set or dict ordering must not leak into the output."""
     repo = tmp_path / "repo"
-    init_repo(repo, {**ledger_files("srv/"), "srv/broken.ts": BROKEN_TS, "srv/notes.txt": NOT_UTF8})
+    init_repo(repo, {**ledger_files("srv/"), "srv/broken.ts": BROKEN_TS, "srv/notes.md": NOT_UTF8})
     bodies = []
     for seed in ("1", "2"):
         out = tmp_path / f"out-{seed}"

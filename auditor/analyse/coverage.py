@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import posixpath
 
-from auditor.extract.facts import Program
+from auditor.extract.facts import Program, reads
 from auditor.extract.records import at
 from auditor.extract.routes import listed_tools
 from auditor.extract.syntax import NOT_LITERAL, text
@@ -71,8 +71,10 @@ def ledger(p: Program) -> dict:
         if e.context:
             continue
         path = e.file.path
-        if e.text is None:
-            status, why = "not analysed", "not valid UTF-8"
+        if e.text is None and not reads(path):
+            status, why = "read", f"{e.layer} file ({e.omitted or 'not valid UTF-8'}); no analysis reads its text"
+        elif e.text is None:
+            status, why = "not analysed", e.omitted or "not valid UTF-8"
         elif path in modules:
             status = "analysed" if path in reached or not entries else "parsed, not reached"
             why = "" if status == "analysed" else "not imported, directly or through other modules, by an entry file"

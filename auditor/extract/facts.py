@@ -54,13 +54,20 @@ class Program:
                 if not e.context and e.rel.split("/")[-1] == "package.json" and e.file.path in self.jsons]
 
 
+def reads(path: str) -> bool:
+    """Whether the audit reads this file's text: code and JSON (parsed) and Markdown (claims)."""
+    return parse.language_for(path) is not None or path.lower().endswith((".md", ".markdown"))
+
+
 def build(entries: tuple[Entry, ...], subtree: str, vocab: dict) -> Program:
     modules, jsons, docs, gaps = [], {}, {}, []
     for e in entries:
         path = e.file.path
         if e.text is None:
-            gaps.append(Gap(kind="encoding", detail="not valid UTF-8; not analysed",
-                            anchor=Anchor(path=path, start_line=1, end_line=1)))
+            if reads(path):  # an image or an archive is registered, and nothing would have read it
+                gaps.append(Gap(kind="size" if e.omitted else "encoding",
+                                detail=f"not read: {e.omitted}" if e.omitted else "not valid UTF-8; not analysed",
+                                anchor=Anchor(path=path, start_line=1, end_line=1)))
             continue
         lang = parse.language_for(path)
         if lang == "json":
