@@ -106,3 +106,24 @@ def test_minified_code_gives_the_same_reports_under_any_string_hash_seed(tmp_pat
     reads = [a["function"] for o in doc["objects"] for a in o.get("accesses", []) if a["kind"] == "content-read"]
     assert set("abcdefgh") <= set(reads)  # eight sites on one line, tied on line, kind and how
     assert all(r == runs[0] for r in runs[1:])
+
+
+def test_gap_messages_are_one_line_and_name_what_they_quote(tmp_path):
+    """A gap quoting multi-line code quotes it on one line; a registration whose name is not a literal is named by
+    its code, never by a Python `None`."""
+    server = ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
+              'const server = new McpServer({ name: "s", version: "1" });\n'
+              'server.tool(pick(\n  "a",\n  "b"), "what it does", {}, handlers[\n  0]);\n')
+    files = {"srv/package.json": '{"name": "s", "dependencies": {"@modelcontextprotocol/sdk": "1.0.0"}}',
+             "srv/index.ts": server}
+    init_repo(tmp_path / "repo", files)
+    out = tmp_path / "out"
+    result = proc("audit", tmp_path / "repo", "--subtree", "srv", "--out", out, "--format", "json")
+    assert result.returncode == 0, result.stderr
+    gaps = json.loads((out / "audit.json").read_text(encoding="utf-8"))["coverage"]["gaps"]
+    details = [g["detail"] for g in gaps]
+    assert any('`pick( "a", "b")`' in d for d in details), details
+    assert any(d.startswith('tool(pick( "a", "b")): callback `handlers[ 0]`') for d in details), details
+    assert not any("\n" in d or "None" in d for d in details)
+    shown = [ln for ln in result.stderr.splitlines() if ln.startswith("auditor: coverage gap:")]
+    assert len(shown) == len(gaps)

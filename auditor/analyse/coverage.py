@@ -7,7 +7,7 @@ import posixpath
 from auditor.extract.facts import Program, reads
 from auditor.extract.records import at
 from auditor.extract.routes import listed_tools
-from auditor.extract.syntax import NOT_LITERAL, text
+from auditor.extract.syntax import NOT_LITERAL, excerpt
 
 
 def _entry_modules(p: Program) -> list[str]:
@@ -112,7 +112,7 @@ def ledger(p: Program) -> dict:
             tools.append({"name": name, "file": d.module.path, "form": "dispatch only", "schema_form": "unknown",
                           "dispatch": d.form, "implementation": d.target_name, "status": "partially analysed",
                           "reasons": ["dispatched but no descriptor or registration advertises it"]})
-    unresolved = [{"what": f"a dispatch branch names a tool by `{text(n.child_by_field_name('value'))}`, which is not a literal",
+    unresolved = [{"what": f"a dispatch branch names a tool by `{excerpt(n.child_by_field_name('value'))}`, which is not a literal",
                    "anchor": at(m.path, n).as_json()} for m, n in p.unread]
     for h in p.handlers:
         if h.method == "tools/list" and h.fn is not None and not listed_tools(p, h.module, h.fn, by_binding) \

@@ -10,7 +10,7 @@ from auditor.extract import zod
 from auditor.extract.bindings import value_of
 from auditor.extract.program import Module
 from auditor.extract.server import Dispatch, ToolDecl, annotations, schema_gaps
-from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, call_args, callee_text, find, literal, member_chain,
+from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, call_args, callee_text, excerpt, find, literal, member_chain,
                                     object_pairs, pair_value, strip_casts, text)
 from auditor.model import Anchor, Gap
 
@@ -55,7 +55,7 @@ def registrations(module: Module, vocab: dict, resolve, link=None) -> tuple[list
         name = name if isinstance(name, str) else None
         gaps: list[Gap] = []
         if name is None:
-            gaps.append(_gap(module, args[0], f"{method}() with a name that is not a literal (`{text(args[0])[:60]}`): "
+            gaps.append(_gap(module, args[0], f"{method}() with a name that is not a literal (`{excerpt(args[0])}`): "
                                               "what it registers is not analysed"))
         cb_node = args[-1] if len(args) > 1 else None
         if cb_node is not None and "callback_key" in rule and strip_casts(cb_node).type == "object":
@@ -63,7 +63,8 @@ def registrations(module: Module, vocab: dict, resolve, link=None) -> tuple[list
             cb_node = pair_value(entry) if entry is not None else cb_node
         target, tname = _callback(cb_node, module, resolve)
         if cb_node is not None and target is None:
-            gaps.append(_gap(module, cb_node, f"{method}({name!r}): callback `{text(cb_node)[:60]}` does not resolve; "
+            shown = repr(name) if name is not None else excerpt(args[0], 40)
+            gaps.append(_gap(module, cb_node, f"{method}({shown}): callback `{excerpt(cb_node)}` does not resolve; "
                                               "its implementation is not traced"))
         if rule["kind"] == "tool" and name is not None:
             tool, more = _tool(module, vocab, rule["signature"], method, name, call, args, link)
@@ -85,7 +86,7 @@ def _tool(module: Module, vocab: dict, signature: str, method: str, name: str, c
     if signature == "config":
         config = _resolved(args[1], module) if len(args) > 2 else None
         if config is not None and config.type != "object":
-            gaps.append(_gap(module, args[1], f"tool {name!r}: the config `{text(args[1])[:60]}` is not an object literal; "
+            gaps.append(_gap(module, args[1], f"tool {name!r}: the config `{excerpt(args[1])}` is not an object literal; "
                                               "description, schema and annotations are not read"))
             config = None
         pairs = object_pairs(config)
@@ -106,7 +107,7 @@ def _tool(module: Module, vocab: dict, signature: str, method: str, name: str, c
     description = _value(desc, module) if desc is not None else None
     desc_node = _resolved(desc, module) if desc is not None else None
     if desc is not None and not isinstance(description, str):
-        gaps.append(_gap(module, desc, f"tool {name!r}: the description `{text(desc)[:60]}` is not a literal"))
+        gaps.append(_gap(module, desc, f"tool {name!r}: the description `{excerpt(desc)}` is not a literal"))
         description, desc_node = None, None
     if params is not None:
         read = zod.input_shape(params, module, vocab, link)

@@ -6,7 +6,7 @@ import json
 
 from auditor.extract.facts import Program
 from auditor.extract.records import at, key, line, record, unique
-from auditor.extract.syntax import NOT_LITERAL, enclosing, text
+from auditor.extract.syntax import NOT_LITERAL, enclosing, excerpt, text
 from auditor.model import Record
 
 
@@ -41,7 +41,7 @@ def objects(p: Program) -> list[Record]:
         coerced = {"coercions": [{"property": c, "does": what, "line": ln} for c, what, ln in t.coercions]} if t.coercions else {}
         out.append(record("object", "OBJ", "tool-schema", t.name,
                           f"input schema of tool {t.name!r}{written}: {len(props)} properties, {len(req)} required" if literal
-                          else f"input schema of tool {t.name!r}: not a literal ({text(t.schema_node)[:40]}…)",
+                          else f"input schema of tool {t.name!r}: not a literal ({excerpt(t.schema_node, 40)}…)",
                           [at(t.module.path, t.schema_node)], rule,
                           tool=t.name, properties=props, required=req, literal=literal, form="symbolic",
                           schema_form=t.schema_form, **coerced))

@@ -27,6 +27,14 @@ def text(node: ts.Node | None) -> str:
     return "" if node is None else node.text.decode("utf-8", "replace")
 
 
+def excerpt(node: ts.Node | None, limit: int = 60) -> str:
+    """The start of a node's text on one line (runs of white space made one space), for messages."""
+    if node is None:
+        return ""
+    head = node.text[:limit * 8].decode("utf-8", "replace")
+    return " ".join(head.split())[:limit]
+
+
 def lines(node: ts.Node) -> tuple[int, int]:
     return node.start_point[0] + 1, node.end_point[0] + 1
 

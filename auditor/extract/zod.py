@@ -10,7 +10,7 @@ import tree_sitter as ts
 
 from auditor.extract.bindings import imports, value_of
 from auditor.extract.program import Module
-from auditor.extract.syntax import NOT_LITERAL, call_args, literal, member_chain, property_name, strip_casts, text
+from auditor.extract.syntax import NOT_LITERAL, call_args, excerpt, literal, member_chain, property_name, strip_casts, text
 from auditor.extract.zod_methods import apply, object_schema, type_of
 
 
@@ -59,7 +59,7 @@ def input_shape(node: ts.Node | None, module: Module, vocab: dict, link=None) ->
     else:
         chain = member_chain(target) or ()
         where = r.imported.get(chain[0]) if chain else None
-        r.problem(f"input schema `{text(node)[:60]}` " + (f"comes from {where[0]!r}; not resolved across files" if where
+        r.problem(f"input schema `{excerpt(node)}` " + (f"comes from {where[0]!r}; not resolved across files" if where
                                                            else "is not a zod shape or schema that can be read here"), node)
     if value is None:
         return Schema(value=NOT_LITERAL, node=target or node, form="unknown", problems=tuple(r.problems))
@@ -80,7 +80,7 @@ def descriptor_schema(node: ts.Node, module: Module, vocab: dict, link=None) -> 
     args = call_args(call) if converts else []
     if not args:
         return Schema(value=NOT_LITERAL, node=node, form="unknown",
-                      problems=((f"input schema `{text(node)[:60]}` is neither a literal nor a zod conversion", node),))
+                      problems=((f"input schema `{excerpt(node)}` is neither a literal nor a zod conversion", node),))
     spec, _ = r.read(args[0], "")
     if spec is None:
         return Schema(value=NOT_LITERAL, node=node, form="unknown", problems=tuple(r.problems))
@@ -162,7 +162,7 @@ class _Reader:
             if isinstance(spec, dict) and spec.get("type") == "object":
                 return dict(spec.get("properties") or {}), list(spec.get("required") or [])
             if spec is not None:
-                self.problem(f"shape `{text(node)[:60]}` at `{path or 'input'}` is not an object schema", node)
+                self.problem(f"shape `{excerpt(node)}` at `{path or 'input'}` is not an object schema", node)
             return None, required
         for child in node.named_children:
             if child.type == "pair":
@@ -263,7 +263,7 @@ class _Reader:
                 return found
             chain = member_chain(node) or ()
             where = self.imported.get(chain[0]) if chain else None
-            self.problem(f"`{text(node)[:60]}` at `{path or 'input'}` " + (f"comes from {where[0]!r}; not resolved across files"
+            self.problem(f"`{excerpt(node)}` at `{path or 'input'}` " + (f"comes from {where[0]!r}; not resolved across files"
                                                                          if where else "is not a zod expression"), node)
             return None, False
         chain = member_chain(node.child_by_field_name("function")) or ()
@@ -278,10 +278,10 @@ class _Reader:
             return spec, optional
         rule = self.z["types"].get(ctor)
         if not chain or chain[0] not in self.ns:
-            self.problem(f"`{text(node)[:60]}` at `{path or 'input'}` is not a zod expression", node)
+            self.problem(f"`{excerpt(node)}` at `{path or 'input'}` is not a zod expression", node)
             return None, False
         if rule is None:
-            self.problem(f"zod constructor `{text(node.child_by_field_name('function'))}` at `{path or 'input'}` is not in kb/sdk.yaml", node)
+            self.problem(f"zod constructor `{excerpt(node.child_by_field_name('function'))}` at `{path or 'input'}` is not in kb/sdk.yaml", node)
             return None, False
         if coerced:
             does = self.z["coercions"].get(ctor)
