@@ -64,8 +64,17 @@ def audit_unit(index: int, unit: Unit, kb_dir: Path, renderers: Mapping[str, Cal
     result = audit_mod.run(target_mod.at_subtree(unit.pin, unit.server.subtree), kb_dir)
     prefix = unit.folder + "/" if unit.folder else ""
     files = tuple((prefix + name, render(result)) for name, render in renderers.items())
-    gaps = tuple(f"{g.anchor}: {g.kind}: {g.detail}" for g in result.gaps)
-    return Done(unit=index, files=files, summary=summarise(unit.server, result, renderers), gaps=gaps)
+    return Done(unit=index, files=files, summary=summarise(unit.server, result, renderers), gaps=gap_lines(result))
+
+
+def gap_lines(result: Audit) -> tuple[str, ...]:
+    """What the audit could not read, one line each (`PATH:LINE: KIND: DETAIL`): the coverage gaps, then the parts of
+    the ledger left unresolved."""
+    out = [f"{g.anchor}: {g.kind}: {g.detail}" for g in result.gaps]
+    for u in result.ledger.get("unresolved", []):
+        a = u["anchor"]
+        out.append(f"{a['path']}:{a['start_line']}: unresolved: {u['what']}")
+    return tuple(out)
 
 
 def _groups(units: list[Unit]) -> list[list[int]]:

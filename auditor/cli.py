@@ -244,7 +244,7 @@ def audit(target: str, revisions: tuple[str, ...], subtree: str, out: Path, fmt:
             sink = sink or _Staging(out)
             for name, render in renderers.items():
                 sink.put(name, render(result))
-            gaps = [f"{g.anchor}: {g.kind}: {g.detail}" for g in result.gaps]
+            gaps = list(batch.gap_lines(result))
         else:
             pins = target_mod.pin_revisions(target, list(dict.fromkeys(revisions)))
             folders = _folders(tuple(p.requested for p in pins), [p.commit for p in pins])

@@ -8,6 +8,8 @@
                                the absence record whose id ends with `:PROBE` has that status
     // expect-verdict: ID VERDICT
                                the claim record ID exists and its verdict is VERDICT
+    // expect-coverage: complete|incomplete
+                               the coverage ledger says the audit is complete (or not)
 
 In Markdown the same text goes in `<!-- ... -->`. One expectation per comment.
 """
@@ -18,7 +20,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-COMMENT = re.compile(r"^(?P<lead>.*?)(?://|<!--)\s*(?P<kind>expect(?:-not|-absence|-verdict)?):\s*(?P<body>.*?)\s*(?:-->)?\s*$")
+COMMENT = re.compile(r"^(?P<lead>.*?)(?://|<!--)\s*(?P<kind>expect(?:-not|-absence|-verdict|-coverage)?):\s*(?P<body>.*?)\s*(?:-->)?\s*$")
 OWN_LINE_COMMENT = re.compile(r"^\s*(?://.*|<!--.*-->)\s*$")
 STATUSES = {"holds": "holds", "does-not-hold": "does not hold"}
 VERDICTS = {"supported", "partial", "unsupported", "contradicted", "out-of-boundary", "stale"}
@@ -30,8 +32,8 @@ class ExpectationError(ValueError):
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Expectation:
-    kind: str  # expect | expect-not | expect-absence | expect-verdict
-    subject: str  # a record id, or a probe id for expect-absence
+    kind: str  # expect | expect-not | expect-absence | expect-verdict | expect-coverage
+    subject: str  # a record id, a probe id for expect-absence, `complete` or `incomplete` for expect-coverage
     path: str  # the file holding the comment, relative to the fixture root
     line: int  # the line of the comment (1-based)
     target_path: str | None = None  # expect: the file an anchor must be in
@@ -59,6 +61,10 @@ def parse_text(text: str, path: str) -> list[Expectation]:
             if len(body) != 2 or body[1] not in VERDICTS:
                 raise ExpectationError(f"{where}: expected `expect-verdict: ID {'|'.join(sorted(VERDICTS))}`, got {m['body']!r}")
             out.append(Expectation(kind=kind, subject=body[0], path=path, line=i + 1, status=body[1]))
+        elif kind == "expect-coverage":
+            if body not in (["complete"], ["incomplete"]):
+                raise ExpectationError(f"{where}: expected `expect-coverage: complete|incomplete`, got {m['body']!r}")
+            out.append(Expectation(kind=kind, subject=body[0], path=path, line=i + 1))
         elif kind == "expect-not":
             if len(body) != 1:
                 raise ExpectationError(f"{where}: expected `expect-not: ID`, got {m['body']!r}")
@@ -125,6 +131,12 @@ def check(expectations: list[Expectation], audit: dict) -> list[str]:
             elif r.get("verdict") != e.status:
                 failures.append(f"{e.where}: expect-verdict {e.subject}: verdict is {r.get('verdict')!r}, expected {e.status!r}"
                                 + (f" ({r['mismatch']})" if r.get("mismatch") else ""))
+        elif e.kind == "expect-coverage":
+            said = "complete" if audit.get("coverage", {}).get("complete") else "incomplete"
+            if said != e.subject:
+                failures.append(f"{e.where}: expect-coverage {e.subject}: the ledger says {said} "
+                                f"(gaps {len(audit.get('coverage', {}).get('gaps', []))}, unresolved "
+                                f"{[u['what'] for u in audit.get('coverage', {}).get('unresolved', [])]})")
         elif e.kind == "expect-absence":
             found = [x for i, x in by_id.items() if i.startswith("ABS:") and i.endswith(":" + e.subject)]
             if not found:

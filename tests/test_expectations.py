@@ -81,3 +81,14 @@ def test_expect_verdict_parses_and_checks_the_claim_verdict():
     bad = check([_e("expect-verdict", "CLM:a@b", status="contradicted", line=3), _e("expect-verdict", "CLM:z@b", status="supported", line=4)], audit)
     assert [f.split(":")[1] for f in bad] == ["3", "4"]
     assert "verdict is 'supported', expected 'contradicted'" in bad[0] and "no such record" in bad[1]
+
+
+def test_expect_coverage_parses_and_checks_the_ledger():
+    (e,) = parse_text("// expect-coverage: incomplete\n", "index.ts")
+    assert (e.kind, e.subject) == ("expect-coverage", "incomplete")
+    with pytest.raises(ExpectationError, match=r"^index\.ts:1: "):
+        parse_text("// expect-coverage: mostly\n", "index.ts")
+    audit = {"coverage": {"complete": False, "gaps": [], "unresolved": [{"what": "no server", "anchor": {}}]}}
+    assert check([_e("expect-coverage", "incomplete")], audit) == []
+    (bad,) = check([_e("expect-coverage", "complete", line=7)], audit)
+    assert bad.startswith("index.ts:7: expect-coverage complete: the ledger says incomplete") and "no server" in bad

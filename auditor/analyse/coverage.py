@@ -8,6 +8,7 @@ from auditor.extract.facts import Program, reads
 from auditor.extract.records import at
 from auditor.extract.routes import listed_tools
 from auditor.extract.syntax import NOT_LITERAL, excerpt
+from auditor.model import Anchor
 
 
 def _entry_modules(p: Program) -> list[str]:
@@ -59,6 +60,24 @@ def _inline_traced(p: Program, d) -> bool:
                for f in p.flows)
 
 
+def _unread_servers(p: Program, entries: list[str]) -> list[dict]:
+    """What serves tools the extractors cannot see: imports of another MCP framework, or no server object at all."""
+    out = []
+    others = p.vocab["other_frameworks"]
+    for m in p.modules:
+        for src, node in m.imports:
+            if any(src == f or src.startswith(f + "/") for f in others):
+                out.append({"what": f"imports {src}, an MCP framework whose registrations the auditor does not read "
+                                    "(kb/sdk.yaml other_frameworks): what it serves is not analysed",
+                            "anchor": at(m.path, node).as_json()})
+    if p.modules and not p.servers:
+        where = p.entry(entries[0] if entries else p.modules[0].path)
+        out.append({"what": "no MCP server object is constructed in the code read (kb/sdk.yaml server_classes): "
+                            "the tools, resources and prompts it serves, if any, are not known",
+                    "anchor": Anchor(path=where.file.path, start_line=1, end_line=max(where.lines, 1)).as_json()})
+    return out
+
+
 def ledger(p: Program) -> dict:
     entries = _entry_modules(p)
     reached = _reached(p, entries)
@@ -95,7 +114,7 @@ def ledger(p: Program) -> dict:
         reasons = []
         if t.schema is NOT_LITERAL:
             reasons.append(f"input schema is not a literal ({t.schema_form})")
-        if t.description is None:
+        if t.description is None and t.described:
             reasons.append("description is not a literal")
         d = dispatched.get(t.name)
         if d is None:
@@ -119,6 +138,7 @@ def ledger(p: Program) -> dict:
                 and not any(h.fn.start_byte <= t.node.start_byte < h.fn.end_byte for t in p.tools if t.module is h.module):
             unresolved.append({"what": "the tools/list handler returns a list whose descriptors the tool could not read",
                                "anchor": at(h.module.path, h.node).as_json()})
+    unresolved += _unread_servers(p, entries)
     complete = not p.gaps and not unresolved and all(t["status"] == "analysed" for t in tools) and \
         all(f["status"] != "parsed, not reached" for f in files)
     return {"entries": entries, "files": files, "tools": tools, "unresolved": unresolved, "complete": complete}

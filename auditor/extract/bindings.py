@@ -5,7 +5,7 @@ from __future__ import annotations
 import tree_sitter as ts
 
 from auditor.extract.program import Module
-from auditor.extract.syntax import FUNCTION_TYPES, ancestors, find, string_value, strip_casts, text
+from auditor.extract.syntax import FUNCTION_TYPES, ancestors, find, member_chain, string_value, strip_casts, text
 
 
 def value_of(module: Module, ident: ts.Node) -> ts.Node | None:
@@ -31,6 +31,22 @@ def imports(module: Module) -> dict[str, tuple[str, str]]:
     """Local name -> (import source, imported name); `*` for a namespace import, `default` for a default one.
     Import statements, and the declarators that receive a require("x") or import("x")."""
     return {**static_imports(module), **_required(module)}
+
+
+def class_name(module: Module, ctor: ts.Node | None, packages: list[str]) -> str:
+    """The name a constructor has in the package it is imported from, when that is one of `packages`
+    (`import { McpServer as S }` then `new S()`; `const sdk = require(...)` then `new sdk.McpServer()`, as compiled
+    and bundled code writes them); else the constructor as written."""
+    shown = text(ctor)
+    chain = member_chain(ctor) if ctor is not None else None
+    if not chain or len(chain) > 2:
+        return shown
+    src, name = imports(module).get(chain[0], ("", ""))
+    if not any(src == p or src.startswith(p + "/") for p in packages):
+        return shown
+    if len(chain) == 1 and name not in {"*", "default"}:
+        return name
+    return chain[1] if len(chain) == 2 and name in {"*", "default"} else shown
 
 
 def static_imports(module: Module) -> dict[str, tuple[str, str]]:

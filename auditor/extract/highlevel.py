@@ -7,11 +7,11 @@ from dataclasses import dataclass
 import tree_sitter as ts
 
 from auditor.extract import zod
-from auditor.extract.bindings import value_of
+from auditor.extract.bindings import class_name, value_of
 from auditor.extract.program import Module
 from auditor.extract.server import Dispatch, ToolDecl, annotations, schema_gaps
-from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, call_args, callee_text, excerpt, find, literal, member_chain,
-                                    object_pairs, pair_value, strip_casts, text)
+from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, call_args, callee_text, enclosing_function, excerpt, find,
+                                    literal, member_chain, object_pairs, pair_value, strip_casts, text)
 from auditor.model import Anchor, Gap
 
 # What the SDK advertises for a tool registered without an input schema.
@@ -35,7 +35,7 @@ def registrations(module: Module, vocab: dict, resolve, link=None) -> tuple[list
 
     `resolve(call_or_identifier_node)` maps a callee to (function node, qualified name) or None."""
     hl = vocab["high_level"]
-    servers = _server_bindings(module, set(hl["server_classes"]))
+    servers = _server_bindings(module, set(hl["server_classes"]), vocab["sdk_packages"])
     tools: list[ToolDecl] = []
     dispatches: list[Dispatch] = []
     regs: list[Registration] = []
@@ -46,10 +46,13 @@ def registrations(module: Module, vocab: dict, resolve, link=None) -> tuple[list
         method = text(fn.child_by_field_name("property"))
         rule = hl["registrations"].get(method)
         receiver = member_chain(fn.child_by_field_name("object"))
-        if rule is None or (rule["receiver"] == "server" and (receiver is None or ".".join(receiver) not in servers)):
+        if rule is None:
             continue
         args = call_args(call)
         if not args:
+            continue
+        if rule["receiver"] == "server" and (receiver is None or ".".join(receiver) not in servers) \
+                and not _sdk_shaped_on_parameter(call, receiver, args, module):
             continue
         name = _value(args[0], module)
         name = name if isinstance(name, str) else None
@@ -117,15 +120,16 @@ def _tool(module: Module, vocab: dict, signature: str, method: str, name: str, c
         schema, schema_node, form, coercions, problems = dict(EMPTY_INPUT), config or call, "json-schema", (), ()
     hints, hints_node = annotations(ann, module) if ann is not None else ({}, None)
     return ToolDecl(module=module, name=name, node=call, binding=None, description=description, description_node=desc_node,
+                    described=desc is not None,
                     schema=schema, schema_node=schema_node, form=method, schema_form=form, annotations=hints,
                     annotations_node=hints_node, coercions=coercions, gaps=problems), gaps
 
 
-def _server_bindings(module: Module, classes: set[str]) -> set[str]:
+def _server_bindings(module: Module, classes: set[str], packages: list[str]) -> set[str]:
     """Receivers bound to a high-level server: `x = new C()`, `this.x = new C()`, and names or fields typed C."""
     out: set[str] = set()
     for n in find(module.tree.root_node, {"new_expression", "type_annotation"}):
-        if n.type == "new_expression" and text(n.child_by_field_name("constructor")) in classes:
+        if n.type == "new_expression" and class_name(module, n.child_by_field_name("constructor"), packages) in classes:
             holder = n.parent
             while holder is not None and holder.type in {"as_expression", "satisfies_expression", "parenthesized_expression",
                                                           "await_expression", "non_null_expression"}:
@@ -133,6 +137,34 @@ def _server_bindings(module: Module, classes: set[str]) -> set[str]:
             out |= _holder_names(holder, n)
         elif n.type == "type_annotation" and any(part.strip() in classes for part in text(n).lstrip(":").split("|")):
             out |= _holder_names(n.parent, n)
+    return out
+
+
+def _sdk_shaped_on_parameter(call: ts.Node, receiver: tuple[str, ...] | None, args: list[ts.Node], module: Module) -> bool:
+    """A call on a parameter of an enclosing function (`function register(server) { server.tool(...) }`, with no type
+    to tell, as in compiled JavaScript) that has the SDK's shape: a name that is a string, a function last."""
+    if receiver is None or len(receiver) != 1 or len(args) < 2 or not _is_string(args[0], module):
+        return False
+    last = strip_casts(args[-1])
+    if last is None or (last.type not in FUNCTION_TYPES and last.type != "identifier"):
+        return False
+    fn = enclosing_function(call)
+    while fn is not None:
+        params = fn.child_by_field_name("parameters") or fn.child_by_field_name("parameter")
+        if params is not None and receiver[0] in _parameter_names(params):
+            return True
+        fn = enclosing_function(fn)
+    return False
+
+
+def _parameter_names(params: ts.Node) -> set[str]:
+    if params.type == "identifier":  # `server => ...`
+        return {text(params)}
+    out = set()
+    for p in params.named_children:
+        pattern = p.child_by_field_name("pattern") if p.type in {"required_parameter", "optional_parameter"} else p
+        if pattern is not None and pattern.type == "identifier":
+            out.add(text(pattern))
     return out
 
 

@@ -7,10 +7,10 @@ from dataclasses import dataclass, field
 import tree_sitter as ts
 
 from auditor.extract import zod
-from auditor.extract.bindings import value_of
+from auditor.extract.bindings import class_name, value_of
 from auditor.extract.program import Module
 from auditor.extract.syntax import (NOT_LITERAL, call_args, callee_text, condition_terms, enclosing,
-                                    enclosing_function, literal, member_chain, object_pairs, pair_value,
+                                    enclosing_function, find, literal, member_chain, object_pairs, pair_value,
                                     statement_of, string_value, strip_casts, text, walk)
 from auditor.model import Anchor, Gap
 
@@ -41,7 +41,7 @@ class ToolDecl:
     name: str
     node: ts.Node  # the descriptor object literal, or the registration call
     binding: str | None  # the variable holding it, when there is one
-    description: str | None
+    description: str | None  # None when there is none, or when it is not a literal (`described` tells which)
     description_node: ts.Node | None
     schema: object  # the advertised input JSON Schema as a literal value, or NOT_LITERAL
     schema_node: ts.Node | None
@@ -51,6 +51,7 @@ class ToolDecl:
     annotations_node: ts.Node | None = None
     coercions: tuple[tuple[str, str, int], ...] = ()  # (property, what the runtime does, line) not shown in the schema
     gaps: tuple[Gap, ...] = ()  # what of the descriptor could not be read (coverage)
+    described: bool = True  # a description is given (a tool may have none: that is no gap)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -88,13 +89,13 @@ class Launch:
 def servers(module: Module, vocab: dict) -> list[ServerDecl]:
     out = []
     for new in module.nodes("new"):
-        cls = text(new.child_by_field_name("constructor"))
+        cls = class_name(module, new.child_by_field_name("constructor"), vocab["sdk_packages"])
         if cls not in vocab["server_classes"]:
             continue
         decl = enclosing(new, {"variable_declarator"})
         var = text(decl.child_by_field_name("name")) if decl is not None else "<expression>"
         args = call_args(new)
-        info = literal(args[0], module.toplevel) if args else {}
+        info = _known_fields(args[0], module) if args else {}
         opts = args[1] if len(args) > 1 else None
         caps_pair = object_pairs(opts).get("capabilities") if opts is not None else None
         caps_node = pair_value(caps_pair) if caps_pair is not None else None
@@ -102,6 +103,19 @@ def servers(module: Module, vocab: dict) -> list[ServerDecl]:
         capabilities = tuple(sorted(caps_value)) if isinstance(caps_value, dict) else None
         out.append(ServerDecl(module=module, var=var, cls=cls, node=statement_of(new),
                               info=info if isinstance(info, dict) else {}, capabilities=capabilities, caps_node=caps_node))
+    return out
+
+
+def _known_fields(node: ts.Node, module: Module) -> dict:
+    """The fields of an object whose values are literals (`{name: "x", version: VERSION}` gives the name)."""
+    whole = literal(node, module.toplevel)
+    if isinstance(whole, dict) or strip_casts(node) is None or strip_casts(node).type != "object":
+        return whole if isinstance(whole, dict) else {}
+    out = {}
+    for k, pair in object_pairs(strip_casts(node)).items():
+        value = literal(pair_value(pair), module.toplevel)
+        if value is not NOT_LITERAL:
+            out[k] = value
     return out
 
 
@@ -149,7 +163,8 @@ def tools(module: Module, vocab: dict | None = None, link=None) -> list[ToolDecl
                 extra["annotations"], extra["annotations_node"] = annotations(pair_value(ann), module)
         out.append(ToolDecl(module=module, name=name, node=obj,
                             binding=text(decl.child_by_field_name("name")) if decl is not None else None,
-                            description=_text_value(desc_node, module), description_node=desc_node, **extra))
+                            description=_text_value(desc_node, module), description_node=desc_node,
+                            described=desc_node is not None, **extra))
     return out
 
 
@@ -288,8 +303,9 @@ def launches(module: Module, servers_: list[ServerDecl], vocab: dict) -> list[La
         fn = enclosing_function(call)
         fn_name = module.qualified(fn) if fn is not None else "<module>"
         scope = fn if fn is not None else module.tree.root_node
-        transport = next((text(n.child_by_field_name("constructor")) for n in walk(scope)
-                          if n.type == "new_expression" and text(n.child_by_field_name("constructor")) in vocab["transport_classes"]), "")
+        transport = next((cls for n in find(scope, {"new_expression"})
+                          if (cls := class_name(module, n.child_by_field_name("constructor"), vocab["sdk_packages"]))
+                          in vocab["transport_classes"]), "")
         logs = tuple((n, _message(n)) for n in walk(scope) if n.type == "call_expression"
                      and callee_text(n) in vocab["stderr_calls"] + vocab["stdout_calls"]
                      and enclosing_function(n) == fn)
