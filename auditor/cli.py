@@ -237,6 +237,7 @@ def audit(target: str, revisions: tuple[str, ...], subtree: str, out: Path, fmt:
             if subtree or revisions != ("HEAD",):
                 raise AuditorError(f"{target}: --revision and --subtree do not apply to npm: targets "
                                    "(the tarball is pinned by its integrity hash)")
+            target_mod.check_npm_spec(target[4:])
             progress(f"fetching {target[4:]} with npm pack")
             pinned = target_mod.open_npm(target[4:])
             progress(f"pinned {pinned.kind} target at {pinned.revision[:20]}")

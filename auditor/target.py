@@ -8,6 +8,7 @@ import io
 import json
 import os
 import posixpath
+import re
 import shutil
 import subprocess
 import tarfile
@@ -220,8 +221,24 @@ def _json_extends(data: bytes) -> str | None:
     return ext if isinstance(ext, str) else None
 
 
+def _npm_reason(stderr: bytes) -> str:
+    """The line of npm's error output that says what went wrong (not its error code, nor where its log is)."""
+    lines = [ln.strip() for ln in stderr.decode("utf-8", "replace").splitlines() if ln.strip()]
+    said = [ln for ln in lines if not re.match(r"npm (error|ERR!) (code |errno |A complete log|\S+$)", ln)]
+    best = said[0] if said else lines[-1] if lines else "no message"
+    return re.sub(r"^npm (error|ERR!) ", "", best)
+
+
+def check_npm_spec(spec: str) -> None:
+    """An input error unless SPEC names a package (npm would read `-x` as an option, and `npm pack ""` packs the
+    current folder)."""
+    if not spec or spec != spec.strip() or spec.startswith("-") or (spec.startswith("@") and "/" not in spec):
+        raise AuditorError(f"npm:{spec}: expected npm:NAME@VERSION (a package name, optionally @scope/NAME)")
+
+
 def open_npm(spec: str) -> Target:
     """Fetch NAME@VERSION with the user's own `npm pack` and read the tarball in memory."""
+    check_npm_spec(spec)
     npm = shutil.which("npm")
     if npm is None:
         raise AuditorError("npm is not installed or not on PATH (needed for npm: targets)")
@@ -229,8 +246,7 @@ def open_npm(spec: str) -> Target:
         proc = subprocess.run([npm, "pack", spec, "--json", "--pack-destination", tmp],
                               capture_output=True, cwd=tmp, check=False)
         if proc.returncode != 0:
-            lines = [ln for ln in proc.stderr.decode("utf-8", "replace").splitlines() if ln.strip()]
-            raise AuditorError(f"npm:{spec}: npm pack failed: {lines[-1] if lines else 'no message'}")
+            raise AuditorError(f"npm:{spec}: npm pack failed: {_npm_reason(proc.stderr)}")
         try:
             info = json.loads(proc.stdout)[0]
         except (ValueError, IndexError, KeyError):

@@ -98,6 +98,25 @@ def test_npm_target_with_subtree(out):
     assert_nothing_written(*out)
 
 
+@pytest.mark.parametrize("spec", ["npm:", "npm:--help", "npm:@scope", "npm: left-pad"])
+def test_npm_target_that_names_no_package(spec, out):
+    # Rejected before any `npm pack` (which would read an option, or fetch an unrelated package).
+    result = proc("audit", spec, "--out", out[0])
+    assert_input_error(result, spec, "npm:NAME@VERSION")
+    assert_nothing_written(*out)
+
+
+def test_npm_failure_names_what_went_wrong():
+    from auditor.target import _npm_reason
+
+    stderr = (b"npm error code E404\nnpm error 404 Not Found - GET https://registry.npmjs.org/zz9\nnpm error 404\n"
+              b"npm error A complete log of this run can be found in: /root/.npm/_logs/x.log\n")
+    assert _npm_reason(stderr) == "404 Not Found - GET https://registry.npmjs.org/zz9"
+    assert _npm_reason(b"npm ERR! code ETARGET\nnpm ERR! notarget No matching version found for a@9.\n") == \
+        "notarget No matching version found for a@9."
+    assert _npm_reason(b"") == "no message"
+
+
 def test_main_help():
     result = proc("--help")
     assert result.returncode == 0, result.stderr
