@@ -122,3 +122,24 @@ def test_server_arguments_of_launch_commands():
     assert generic._server_args(p, "docker", ["run", "-i", "-e", "X", "demo/server:1", "postgres://h"]) == ["postgres://h"]
     assert generic._server_args(p, "docker", ["build", "-t", "demo/server", "."]) == []
     assert generic._server_args(p, "node", ["/path/to/dist/index.js", "--flag"]) == ["--flag"]
+
+
+def test_a_tool_not_found_is_no_contradiction_while_some_names_are_unknown():
+    """A README tool that no registration names is contradicted only when every registered name is known: here a
+    helper registers tools under a parameter, so the missing ones may be among them."""
+    server = ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
+              'const server = new McpServer({ name: "demo", version: "1" });\n'
+              'function define(name: string, description: string) {\n'
+              '  server.registerTool(name, { description }, async () => ({ content: [] }));\n'
+              '}\n'
+              'define("drop_table", "Drop a table");\n'
+              'server.registerTool("find_rows", { description: "Find rows" }, async () => ({ content: [] }));\n')
+    readme = "# demo\n\n## Tools\n\n- **find_rows**: find rows\n- **drop_table**: drop a table\n  - `table` (string): which\n"
+    p = program({"index.ts": server, "README.md": readme, "package.json": '{"name": "demo", "version": "1.0.0"}'})
+    fx = effects.scan(p, effects_kb())
+    rtes = routes(p) + effect_routes.routes(p, fx, components(p))
+    got = {c.id.split(":", 1)[1].rsplit("@", 1)[0]: (c.attrs["verdict"], c.attrs["mismatch"]) for c in generic.claims(p, fx, rtes, effects_kb())}
+    assert got["readme-tool:find_rows"][0] == "supported"
+    assert got["readme-tool:drop_table"][0] == "unsupported"
+    assert got["readme-param:drop_table/table"][0] == "unsupported"
+    assert "registerTool() at index.ts:4 registers a name that is not a literal" in got["readme-tool:drop_table"][1]

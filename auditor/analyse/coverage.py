@@ -60,6 +60,28 @@ def _inline_traced(p: Program, d) -> bool:
                for f in p.flows)
 
 
+def tool_names_unknown(p: Program) -> list[str]:
+    """Why the tools found may not be all the tools the server has: registrations whose name is not a literal, and
+    the unresolved parts of the ledger (empty when every name is known)."""
+    out = [f"{r.method}() at {r.module.path}:{r.node.start_point[0] + 1} registers a name that is not a literal"
+           for r in p.registrations if r.kind == "tool" and r.name is None]
+    return out + [u["what"] for u in _unresolved(p, _entry_modules(p))]
+
+
+def _unresolved(p: Program, entries: list[str]) -> list[dict]:
+    """What the ledger cannot account for: tool names that are not literals, lists whose descriptors are not read,
+    and servers the extractors cannot see."""
+    out = [{"what": f"a dispatch branch names a tool by `{excerpt(n.child_by_field_name('value'))}`, which is not a literal",
+            "anchor": at(m.path, n).as_json()} for m, n in p.unread]
+    by_binding = {(t.module.path, t.binding): t for t in p.tools if t.binding}
+    for h in p.handlers:
+        if h.method == "tools/list" and h.fn is not None and not listed_tools(p, h.module, h.fn, by_binding) \
+                and not any(h.fn.start_byte <= t.node.start_byte < h.fn.end_byte for t in p.tools if t.module is h.module):
+            out.append({"what": "the tools/list handler returns a list whose descriptors the tool could not read",
+                        "anchor": at(h.module.path, h.node).as_json()})
+    return out + _unread_servers(p, entries)
+
+
 def _unread_servers(p: Program, entries: list[str]) -> list[dict]:
     """What serves tools the extractors cannot see: imports of another MCP framework, or no server object at all."""
     out = []
@@ -104,11 +126,6 @@ def ledger(p: Program) -> dict:
         files.append({"path": path, "layer": e.layer, "status": status, "reason": why,
                       "gaps": gaps_by_file.get(path, 0), "entry": path in entries})
     dispatched = {d.tool: d for d in p.dispatches}
-    by_binding = {(t.module.path, t.binding): t for t in p.tools if t.binding}
-    listed = set()
-    for h in p.handlers:
-        if h.method.endswith("/list"):
-            listed.add(h.module.path)
     tools = []
     for t in sorted(p.tools, key=lambda t: (t.name, t.module.path)):
         reasons = []
@@ -131,14 +148,7 @@ def ledger(p: Program) -> dict:
             tools.append({"name": name, "file": d.module.path, "form": "dispatch only", "schema_form": "unknown",
                           "dispatch": d.form, "implementation": d.target_name, "status": "partially analysed",
                           "reasons": ["dispatched but no descriptor or registration advertises it"]})
-    unresolved = [{"what": f"a dispatch branch names a tool by `{excerpt(n.child_by_field_name('value'))}`, which is not a literal",
-                   "anchor": at(m.path, n).as_json()} for m, n in p.unread]
-    for h in p.handlers:
-        if h.method == "tools/list" and h.fn is not None and not listed_tools(p, h.module, h.fn, by_binding) \
-                and not any(h.fn.start_byte <= t.node.start_byte < h.fn.end_byte for t in p.tools if t.module is h.module):
-            unresolved.append({"what": "the tools/list handler returns a list whose descriptors the tool could not read",
-                               "anchor": at(h.module.path, h.node).as_json()})
-    unresolved += _unread_servers(p, entries)
+    unresolved = _unresolved(p, entries)
     complete = not p.gaps and not unresolved and all(t["status"] == "analysed" for t in tools) and \
         all(f["status"] != "parsed, not reached" for f in files)
     return {"entries": entries, "files": files, "tools": tools, "unresolved": unresolved, "complete": complete}

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from auditor.analyse.claims import CONSUMERS
+from auditor.analyse.coverage import tool_names_unknown
 from auditor.analyse.effects import Effects, covers
 from auditor.extract.documented import DocParam, DocTool, documented_env, documented_tools
 from auditor.extract.facts import Program
@@ -56,6 +57,9 @@ def _tool_claims(p: Program, rel: str, doc: MarkdownDoc, docs: list[DocTool], ro
                 dispatch.setdefault(name, []).append(r.id)
     fallbacks = [r.id for r in routes if r.kind == "fallback"]
     registered = ", ".join(repr(n) for n in sorted(tools)) or "no tool"
+    unknown = tool_names_unknown(p)
+    if unknown:  # a tool not found may still be registered: what is missing is not a contradiction
+        registered += f" (and maybe more: {unknown[0]}" + (f"; {len(unknown) - 1} more reason(s)" if len(unknown) > 1 else "") + ")"
     out, matched = [], set()
     for d in {d.name: d for d in docs}.values():
         t = tools.get(d.name)
@@ -66,6 +70,9 @@ def _tool_claims(p: Program, rel: str, doc: MarkdownDoc, docs: list[DocTool], ro
         documented = {x.name for x in d.params}
         if not tools:
             verdict, mismatch, cited = "unsupported", "no tool registration was extracted from the boundary, so the documented tool cannot be checked", []
+        elif t is None and unknown:
+            verdict, cited = "unsupported", []
+            mismatch = f"no tool found by the documented name {d.name!r}; the server registers {registered}"
         elif t is None:
             verdict, cited = "contradicted", fallbacks
             mismatch = f"the server registers {registered}; a call by the documented name {d.name!r} is rejected as an unknown tool" \
@@ -77,7 +84,7 @@ def _tool_claims(p: Program, rel: str, doc: MarkdownDoc, docs: list[DocTool], ro
             verdict, mismatch, cited = "supported", "", dispatch.get(d.name, [])
         out.append(_claim("readme-tool", d.name, rel, doc, f"tool {d.name}", [d.anchor], verdict, cited, mismatch,
                           ["provide a tool"], tool=d.name))
-        out += [_param_claim(rel, doc, d, x, pt, props, dispatch, registered) for x in {x.name: x for x in d.params}.values()]
+        out += [_param_claim(rel, doc, d, x, pt, props, dispatch, registered, not unknown) for x in {x.name: x for x in d.params}.values()]
     if docs and tools:
         extra = sorted(set(tools) - matched)  # a tool documented under a near name is not undocumented
         out.append(_claim("readme-tool-list", "", rel, doc, "tools documented: " + ", ".join(dict.fromkeys(d.name for d in docs)),
@@ -96,7 +103,8 @@ def _doc_types(typ: str | None) -> set[str] | None:
     return _TYPES.get(t) or _TYPES.get(t[:-1] if t.endswith("s") else t)
 
 
-def _param_claim(rel: str, doc: MarkdownDoc, d: DocTool, x: DocParam, t, props: dict, dispatch: dict, registered: str) -> Record:
+def _param_claim(rel: str, doc: MarkdownDoc, d: DocTool, x: DocParam, t, props: dict, dispatch: dict, registered: str,
+                 names_known: bool) -> Record:
     said = " (" + ", ".join(filter(None, [x.type, {True: "optional", False: "required", None: None}[x.optional]])) + ")" \
         if x.type or x.optional is not None else ""
     spec = props.get(x.name)
@@ -104,6 +112,8 @@ def _param_claim(rel: str, doc: MarkdownDoc, d: DocTool, x: DocParam, t, props: 
     cited = dispatch.get(name, []) + ([f"OBJ:tool-schema:{name}"] if t is not None else [])
     if t is None and registered == "no tool":
         verdict, mismatch = "unsupported", "no tool registration was extracted from the boundary, so the documented parameter cannot be checked"
+    elif t is None and not names_known:
+        verdict, mismatch = "unsupported", f"no tool named {d.name!r} was found (the server registers {registered})"
     elif t is None:
         verdict, mismatch = "contradicted", f"no tool named {d.name!r} is registered (the server registers {registered}), so the parameter cannot be passed"
     elif t.schema is NOT_LITERAL or not isinstance(t.schema, dict):
