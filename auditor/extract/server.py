@@ -9,7 +9,7 @@ import tree_sitter as ts
 from auditor.extract import zod
 from auditor.extract.bindings import class_name, value_of
 from auditor.extract.program import Module
-from auditor.extract.syntax import (NOT_LITERAL, call_args, callee_text, condition_terms, enclosing,
+from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, call_args, callee_text, condition_terms, enclosing,
                                     enclosing_function, find, literal, member_chain, object_pairs, pair_value,
                                     statement_of, string_value, strip_casts, text, walk)
 from auditor.model import Anchor, Gap
@@ -63,7 +63,7 @@ class Dispatch:
     target: ts.Node | None  # the function that implements the tool, when it resolves
     target_name: str | None
     handler: Handler | None = None  # the low-level tools/call handler; None for a high-level registration
-    form: str = "name-equality"  # name-equality | switch-case | registration
+    form: str = "name-equality"  # name-equality | switch-case | guard (`if (name !== x) throw`) | registration
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -131,12 +131,27 @@ def handlers(module: Module, vocab: dict) -> list[Handler]:
             continue
         schema = text(args[0]).split(".")[-1]
         method = vocab["request_schemas"].get(schema, schema)
-        func = strip_casts(args[1]) if len(args) > 1 else None
-        if func is not None and func.type == "identifier":
-            func = module.functions.get(text(func))
+        func = _handler_function(args[1], module) if len(args) > 1 else None
         out.append(Handler(module=module, method=method, server_var=".".join(chain[:-1]),
                            node=statement_of(call), fn=func))
     return out
+
+
+def _handler_function(node: ts.Node, module: Module) -> ts.Node | None:
+    """The handler: written inline, named, or passed through a higher-order wrapper whose one function argument it is
+    (`withTelemetry(async (request) => ...)`, `wrap(handleCall)`)."""
+    node = strip_casts(node)
+    for _ in range(4):  # wrappers of wrappers, a few deep
+        if node is None or node.type == "identifier":
+            return module.functions.get(text(node)) if node is not None else None
+        if node.type != "call_expression":
+            return node
+        inner = [a for a in map(strip_casts, call_args(node)) if a is not None
+                 and (a.type in FUNCTION_TYPES or a.type == "identifier" and text(a) in module.functions)]
+        if len(inner) != 1:
+            return node
+        node = inner[0]
+    return node
 
 
 def tools(module: Module, vocab: dict | None = None, link=None) -> list[ToolDecl]:
@@ -252,6 +267,14 @@ def _dispatch_in(handler: Handler, fn: ts.Node, resolve) -> tuple[list[Dispatch]
                 target, tname = _called(node.child_by_field_name("consequence"), resolve)
                 found.append(Dispatch(module=handler.module, handler=handler, tool=tool, node=node, subject=subject,
                                       target=target, target_name=tname))
+            guard = _guard(node, handler.module)
+            if guard is not None:  # `if (name !== "x") throw ...`: what follows the guard implements x
+                subject, tool = guard
+                target, tname = _called_after(node, resolve)
+                found.append(Dispatch(module=handler.module, handler=handler, tool=tool, node=node, subject=subject,
+                                      target=target, target_name=tname, form="guard"))
+                consequence = node.child_by_field_name("consequence")
+                fallbacks.append(Fallback(handler=handler, node=consequence, form=_fallback_form(consequence)))
         elif node.type == "switch_statement" and _name_subject(strip_casts(node.child_by_field_name("value"))):
             subject = text(strip_casts(node.child_by_field_name("value")))
             for case in node.child_by_field_name("body").named_children:
@@ -263,13 +286,42 @@ def _dispatch_in(handler: Handler, fn: ts.Node, resolve) -> tuple[list[Dispatch]
                                               target=target, target_name=tname, form="switch-case"))
                 elif case.type == "switch_default":
                     fallbacks.append(Fallback(handler=handler, node=case, form=_fallback_form(case)))
-    if found and body.type == "statement_block":
+    if found and body.type == "statement_block" and not any(d.form == "guard" for d in found):
         last_dispatch = max(d.node.end_byte for d in found)
         for stmt in body.named_children:
             if stmt.start_byte > last_dispatch and stmt.type in {"return_statement", "throw_statement"}:
                 fallbacks.append(Fallback(handler=handler, node=stmt, form=_fallback_form(stmt)))
                 break
     return found, fallbacks
+
+
+def _guard(node: ts.Node, module: Module) -> tuple[str, str] | None:
+    """(subject, tool name) of `if (subject !== "literal") <throw or return>` with no else: an exclusion guard."""
+    cond = strip_casts(node.child_by_field_name("condition"))
+    consequence = node.child_by_field_name("consequence")
+    if cond is None or cond.type != "binary_expression" or text(cond.child_by_field_name("operator")) not in {"!==", "!="} \
+            or node.child_by_field_name("alternative") is not None or consequence is None:
+        return None
+    body = [c for c in consequence.named_children if c.type != "comment"] if consequence.type == "statement_block" else [consequence]
+    if not body or body[-1].type not in {"throw_statement", "return_statement"}:
+        return None
+    left, right = cond.child_by_field_name("left"), cond.child_by_field_name("right")
+    for subj, lit in ((left, right), (right, left)):
+        value = module.name_value(lit)
+        if value is not None and _name_subject(subj):
+            return text(subj), value
+    return None
+
+
+def _called_after(node: ts.Node, resolve) -> tuple[ts.Node | None, str | None]:
+    """The first call after `node`, in the statements that follow it in its block, that resolves to a function."""
+    sibling = node.next_named_sibling
+    while sibling is not None:
+        hit = _called(sibling, resolve)
+        if hit[0] is not None:
+            return hit
+        sibling = sibling.next_named_sibling
+    return None, None
 
 
 def _fallback_form(node: ts.Node) -> str:
