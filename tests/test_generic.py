@@ -143,3 +143,31 @@ def test_a_tool_not_found_is_no_contradiction_while_some_names_are_unknown():
     assert got["readme-tool:drop_table"][0] == "unsupported"
     assert got["readme-param:drop_table/table"][0] == "unsupported"
     assert "registerTool() at index.ts:4 registers a name that is not a literal" in got["readme-tool:drop_table"][1]
+
+
+def test_documented_tools_in_titled_headings_and_lists_introduced_as_parameters_or_values():
+    readme = """# demo
+
+## Tools
+
+### 4. **Download Attachment (`download_attachment`)**
+Downloads an attachment.
+
+Parameters:
+- `messageId`: the message
+- `savePath`: where (optional)
+
+### Add-ons
+
+- `list_addons` - List the add-ons.
+
+### `job_status`
+
+**Possible statuses:**
+
+- `processing`: still running
+- `completed`: done
+"""
+    doc = read_markdown("README.md", readme)
+    got = {t.name: [(x.name, x.optional) for x in t.params] for t in documented.documented_tools(doc)}
+    assert got == {"download_attachment": [("messageId", None), ("savePath", None)], "list_addons": [], "job_status": []}

@@ -14,6 +14,10 @@ _NAME = r"[A-Za-z][\w.-]*"
 TOOL_ITEM = re.compile(rf"^(?:\d+[.)]\s*)?(?P<bold>\*\*|__)?(?P<tick>`)?(?P<name>{_NAME})`?(?:\*\*|__)?(?=\s*(?:$|[:(]|\s[-—–]\s))")
 PARAM_PREFIX = re.compile(r"(?i)^\s*(?:(?:required|optional)\s+)?(?:inputs?|parameters?|params?|arguments?|args?)\s*:\s*")
 PARAM = re.compile(r"`(?P<name>[A-Za-z_$][\w$]*)`\s*(?:\((?P<spec>[^)]*)\))?")
+# A list introduced by a paragraph like these ("Parameters:", "**Possible statuses:**") lists no tools.
+NOT_TOOLS_LEAD = re.compile(r"(?i)\b(inputs?|param(?:eter)?s?|arguments?|args?|options?|fields?|returns?|outputs?|"
+                            r"responses?|results?|status(?:es)?|values?|examples?|recommended|notes?)\b")
+HEADING_CODE = re.compile(r"`([A-Za-z][\w.-]*)`")
 INPUT_CONTEXT = re.compile(r"(?i)\b(inputs?|param(?:eter)?s?|arguments?|args?|options?|optional|required)\b")
 ENV_OBJECT = re.compile(r'"env"\s*:\s*\{(?P<body>[^{}]*)\}', re.S)
 ENV_KEY = re.compile(r'"(?P<name>[A-Za-z_][A-Za-z0-9_]*)"\s*:')
@@ -75,6 +79,9 @@ def _params(path: str, items: list[Item]) -> tuple[DocParam, ...]:
     for it in items:
         if not found[id(it)]:
             continue
+        lead = _introduction(it)
+        if lead and NOT_TOOLS_LEAD.search(lead) and not INPUT_CONTEXT.search(lead):
+            continue  # "Possible statuses:", "Example:": values, not parameters
         parents = [o for o in items if _contains(o, it)]
         if any(found[id(o)] for o in parents):
             continue
@@ -103,8 +110,8 @@ def documented_tools(doc: MarkdownDoc) -> list[DocTool]:
         subs = [x for x in heads[i + 1:] if x.line < end]
         regions = []
         for j, sub in enumerate(subs):
-            name = _clean(sub.text).strip("`*_ ")
-            if re.fullmatch(_NAME, name):
+            name = _heading_tool(sub.text)
+            if name is not None:
                 stop = subs[j + 1].line if j + 1 < len(subs) else end
                 regions.append((sub.line, stop))
                 items = [it for it in doc.items if sub.line < it.line < stop]
@@ -117,10 +124,31 @@ def documented_tools(doc: MarkdownDoc) -> list[DocTool]:
             m = TOOL_ITEM.match(_clean(it.text))
             if m is None or not (m["bold"] or m["tick"] or re.search(r"[_-]", m["name"])):
                 continue
+            if NOT_TOOLS_LEAD.search(_introduction(it)):
+                continue  # the list of a tool's parameters, or of the values it returns
             items = [x for x in inside if _contains(it, x)]
             out.append(DocTool(name=m["name"], anchor=Anchor(path=doc.path, start_line=it.line, end_line=it.line),
                                section=h.text, params=_params(doc.path, items)))
     return out
+
+
+def _introduction(it: Item) -> str:
+    """The paragraph that introduces the item's list when it ends with a colon ("**Arguments:**"), else ""."""
+    lead = _clean(it.lead).strip("*_ ")
+    return lead if lead.endswith(":") else ""
+
+
+def _heading_tool(heading: str) -> str | None:
+    """The tool a sub-heading of a Tools section names: the heading itself when it is a name (written as code, or
+    not a capitalised word such as "Add-ons"), or the one code span of a title ("Download Attachment
+    (`download_attachment`)")."""
+    name = _clean(heading).strip("`*_ ")
+    if re.fullmatch(_NAME, name) and ("`" in heading or not name[0].isupper()):
+        return name
+    codes = HEADING_CODE.findall(heading)
+    if len(codes) == 1 and ("(`" in heading or "_" in codes[0]):
+        return codes[0]
+    return None
 
 
 def documented_env(doc: MarkdownDoc) -> dict[str, list[Anchor]]:

@@ -19,6 +19,7 @@ class Item:
     line: int
     end_line: int
     section: str  # the nearest heading above
+    lead: str = ""  # the paragraph that introduces the item's list ("Parameters:"), when one does
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -53,16 +54,34 @@ def read_markdown(path: str, text: str) -> MarkdownDoc:
     tokens = _parser().parse(text)
     headings, items, fences = [], [], []
     section = ""
+    leads: list[str] = []  # of the lists open at this point, innermost last
     for i, tok in enumerate(tokens):
         if tok.type == "heading_open" and tok.map:
             section = tokens[i + 1].content
             headings.append(Heading(level=int(tok.tag[1]), text=section, line=tok.map[0] + 1))
+        elif tok.type in {"bullet_list_open", "ordered_list_open"}:
+            leads.append(_lead(tokens, i))
+        elif tok.type in {"bullet_list_close", "ordered_list_close"}:
+            leads.pop()
         elif tok.type == "list_item_open" and tok.map:
             inline = next((t for t in tokens[i + 1:] if t.type == "inline"), None)
             if inline is not None:
-                items.append(Item(text=inline.content, line=tok.map[0] + 1, end_line=tok.map[1], section=section))
+                items.append(Item(text=inline.content, line=tok.map[0] + 1, end_line=tok.map[1], section=section,
+                                  lead=leads[-1] if leads else ""))
         elif tok.type == "fence" and tok.map:
             fences.append(Fence(info=tok.info.strip(), content=tok.content, line=tok.map[0] + 1,
                                 end_line=tok.map[1], section=section))
     return MarkdownDoc(path=path, headings=tuple(headings), items=tuple(items), fences=tuple(fences),
                        total_lines=len(text.splitlines()))
+
+
+def _lead(tokens: list, i: int) -> str:
+    """The text of the paragraph right before the list opened at tokens[i], at the same depth ("" when the list
+    follows a heading, another list, or nothing)."""
+    level = tokens[i].level
+    j = i - 1
+    while j >= 0 and tokens[j].level > level:
+        j -= 1
+    if j >= 2 and tokens[j].type == "paragraph_close" and tokens[j].level == level and tokens[j - 1].type == "inline":
+        return tokens[j - 1].content
+    return ""
