@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from auditor.model import Anchor, Record, SourceFile, Target
@@ -51,6 +51,7 @@ class Entry:
     text: str | None  # None when the file is not valid UTF-8, or not read (`omitted`)
     lines: int
     omitted: str | None = None  # why the content was not read (over the size limit of kb/method.yaml)
+    compiled_from: str | None = None  # the TypeScript source this file is the build output of (analysed instead)
 
 
 def relative(path: str, subtree: str) -> str:
@@ -71,7 +72,34 @@ def register(target: Target, method: dict) -> tuple[Entry, ...]:
         n = 0 if body is None else len(body.splitlines())
         out.append(Entry(file=f, rel=rel, layer=layer_of(rel if not ctx else f.path, method), context=ctx, text=body, lines=n,
                          omitted=omitted))
-    return tuple(out)
+    twins = compiled_twins([e.rel for e in out if not e.context], method["compiled_output"])
+    return tuple(replace(e, compiled_from=twins[e.rel]) if not e.context and e.rel in twins else e for e in out)
+
+
+_COMPILED = {".js": (".ts", ".tsx"), ".mjs": (".mts",), ".cjs": (".cts",)}
+
+
+def compiled_twins(rels: list[str], rule: dict) -> dict[str, str]:
+    """Compiled file -> its TypeScript source, for the build output shipped beside its source (paths relative to the
+    subtree; see kb/method.yaml compiled_output)."""
+    present = set(rels)
+    out = {}
+    for rel in rels:
+        head, _, rest = rel.partition("/")
+        stem, dot, suffix = rest.rpartition(".")
+        if head not in rule["output_dirs"] or not dot or rest.endswith(".d.ts") or f".{suffix}" not in _COMPILED:
+            continue
+        for src_dir in rule["source_dirs"]:
+            found = next((c for ext in _COMPILED[f".{suffix}"] if (c := f"{src_dir}/{stem}{ext}".lstrip("/")) in present), None)
+            if found is not None:
+                out[rel] = found
+                break
+    return out
+
+
+def _path(rel: str, e: Entry) -> str:
+    """A path relative to the subtree, as a path from the repository root (like e.file.path)."""
+    return e.file.path[: len(e.file.path) - len(e.rel)] + rel
 
 
 def source_records(entries: tuple[Entry, ...], regions: list[Record]) -> tuple[Record, ...]:
@@ -79,7 +107,8 @@ def source_records(entries: tuple[Entry, ...], regions: list[Record]) -> tuple[R
     for e in entries:
         attrs = {"layer": e.layer, "blob": e.file.blob, "lines": e.lines, "bytes": len(e.file.data),
                  "scope": "build context (outside the subtree)" if e.context else "boundary",
-                 "utf8": e.text is not None, **({"omitted": e.omitted} if e.omitted else {})}
+                 "utf8": e.text is not None, **({"omitted": e.omitted} if e.omitted else {}),
+                 **({"compiled_from": _path(e.compiled_from, e)} if e.compiled_from else {})}
         summary = f"{e.file.path}: {e.layer}, " + (f"not read ({e.omitted})" if e.omitted else f"{e.lines} lines") \
             + (" (build context)" if e.context else "")
         anchor = Anchor(path=e.file.path, start_line=1, end_line=max(e.lines, 1))

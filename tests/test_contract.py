@@ -228,3 +228,22 @@ def test_a_server_the_extractors_cannot_see_is_never_complete(tmp_path):
     whats = [(u["anchor"]["path"], u["anchor"]["start_line"], u["what"].split(",")[0].split(":")[0]) for u in cov["unresolved"]]
     assert whats == [("srv/index.js", 1, "imports fastmcp"), ("srv/index.js", 1, "no MCP server object is constructed in the code read (kb/sdk.yaml server_classes)")]
     assert "srv/index.js:1: unresolved: imports fastmcp, an MCP framework" in result.stderr
+
+
+def test_build_output_beside_its_source_is_registered_not_analysed(tmp_path):
+    """A package that ships src/*.ts and their dist/*.js: each tool is found once, in the source."""
+    repo = tmp_path / "repo"
+    server = ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
+              'const server = new McpServer({ name: "twin", version: "1" });\n'
+              'server.registerTool("ping", { description: "Ping" }, async () => ({ content: [] }));\n')
+    init_repo(repo, {"package.json": '{"name": "twin", "bin": "dist/index.js"}', "src/index.ts": server,
+                     "dist/index.js": server, "dist/extra.js": "export const x = 1;\n"})
+    doc = audit(repo, tmp_path / "out")
+    cov = doc["coverage"]
+    assert [(t["name"], t["file"]) for t in cov["tools"]] == [("ping", "src/index.ts")]
+    assert cov["entries"] == ["src/index.ts"]
+    files = {f["path"]: f for f in cov["files"]}
+    assert files["dist/index.js"]["status"] == "read" and "build output of src/index.ts" in files["dist/index.js"]["reason"]
+    assert files["dist/extra.js"]["status"] == "parsed, not reached"  # no source beside it: code like any other
+    sources = {s["id"]: s for s in doc["sources"]}
+    assert sources["SRC:dist/index.js"]["compiled_from"] == "src/index.ts" and "compiled_from" not in sources["SRC:src/index.ts"]

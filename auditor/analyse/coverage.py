@@ -116,6 +116,8 @@ def ledger(p: Program) -> dict:
             status, why = "read", f"{e.layer} file ({e.omitted or 'not valid UTF-8'}); no analysis reads its text"
         elif e.text is None:
             status, why = "not analysed", e.omitted or "not valid UTF-8"
+        elif e.compiled_from:
+            status, why = "read", f"build output of {e.file.path[: len(path) - len(e.rel)] + e.compiled_from}, which is analysed in its place"
         elif path in modules:
             status = "analysed" if path in reached or not entries else "parsed, not reached"
             why = "" if status == "analysed" else "not imported, directly or through other modules, by an entry file"

@@ -75,7 +75,7 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict) -> Program:
             if not e.context and e.rel.split("/")[-1] == "package.json":
                 jsons[path], bad = _checked_manifest(jsons[path])
                 gaps += bad
-        elif lang is not None and e.layer in {"implementation", "test"} and not e.context:
+        elif lang is not None and e.layer in {"implementation", "test"} and not e.context and not e.compiled_from:
             name = program.module_name(path, subtree)
             tree = cache.tree(e.file.blob, path, name, lang, e.file.data)
             for start, end, what in parse.error_regions(tree):
