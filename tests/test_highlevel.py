@@ -155,3 +155,21 @@ const T = { name: "q", description: "Q", inputSchema: zodToJsonSchema(Q) as Tool
         "zod-to-json-schema", {"type": "object", "properties": {"days": {"type": "number", "maximum": 7}}}, {"readOnlyHint": True})
     assert [c[0] for c in t.coercions] == ["days"]
     assert zod.namespaces(m, VOCAB) == frozenset({"z"})
+
+
+def test_names_read_from_members_of_constant_objects_and_servers_under_other_names():
+    """`registerTool(NAMES.search, ...)` with NAMES an object literal (also nested, also `as const`), on a server
+    whose class is imported under another name, as bundlers write it."""
+    src = '''
+import { McpServer as Xt } from "@modelcontextprotocol/sdk/server/mcp.js";
+const NAMES = { search: "search_docs", admin: { purge: "purge_cache" } } as const;
+const DYNAMIC = { later: process.env.TOOL_NAME };
+const srv = new Xt({ name: "s", version: "1" });
+srv.registerTool(NAMES.search, { description: "Search" }, async () => ({ content: [] }));
+srv.tool(NAMES.admin.purge, async () => ({ content: [] }));
+srv.registerTool(DYNAMIC.later, { description: "?" }, async () => ({ content: [] }));
+'''
+    tools, _, regs = _register(src)
+    assert [t.name for t in tools] == ["search_docs", "purge_cache"]
+    assert [r.name for r in regs] == ["search_docs", "purge_cache", None]  # a value read at run time stays unknown
+    assert [(s.cls, s.info.get("name")) for s in server.servers(_module(src), VOCAB)] == [("McpServer", "s")]

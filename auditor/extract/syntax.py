@@ -312,7 +312,31 @@ def literal(node: ts.Node | None, env: dict[str, ts.Node] | Callable[[ts.Node], 
         value = env(node) if callable(env) else env.get(text(node))
         if value is not None:
             return literal(value, env, depth + 1)
+    if kind == "member_expression" and env:  # `TOOLS.echo` of a `const TOOLS = { echo: "echo", ... }`
+        holder = _object_literal(node.child_by_field_name("object"), env, depth + 1)
+        prop = node.child_by_field_name("property")
+        pair = object_pairs(holder).get(text(prop)) if holder is not None and prop is not None else None
+        if pair is not None:
+            return literal(pair_value(pair), env, depth + 1)
     return NOT_LITERAL
+
+
+def _object_literal(node: ts.Node | None, env, depth: int) -> ts.Node | None:
+    """The object literal an identifier (or a member of one) stands for, through ENV."""
+    node = strip_casts(node)
+    if node is None or depth > 20:
+        return None
+    if node.type == "identifier":
+        value = strip_casts(env(node) if callable(env) else env.get(text(node)))
+        return _object_literal(value, env, depth + 1) if value is not None and value.type == "identifier" else \
+            value if value is not None and value.type == "object" else None
+    if node.type == "member_expression":
+        holder = _object_literal(node.child_by_field_name("object"), env, depth + 1)
+        prop = node.child_by_field_name("property")
+        pair = object_pairs(holder).get(text(prop)) if holder is not None and prop is not None else None
+        value = strip_casts(pair_value(pair)) if pair is not None else None
+        return value if value is not None and value.type == "object" else None
+    return node if node.type == "object" else None
 
 
 def condition_terms(node: ts.Node | None, op: str = "||") -> list[ts.Node]:
