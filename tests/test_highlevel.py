@@ -173,3 +173,16 @@ srv.registerTool(DYNAMIC.later, { description: "?" }, async () => ({ content: []
     assert [t.name for t in tools] == ["search_docs", "purge_cache"]
     assert [r.name for r in regs] == ["search_docs", "purge_cache", None]  # a value read at run time stays unknown
     assert [(s.cls, s.info.get("name")) for s in server.servers(_module(src), VOCAB)] == [("McpServer", "s")]
+
+
+def test_enum_members_as_tsc_compiles_them_name_tools():
+    src = b'''export var ToolName;
+(function (ToolName) {
+    ToolName["ECHO"] = "echo";
+    ToolName.ADD = "add";
+    ToolName[ToolName["RETRIES"] = 3] = "RETRIES";
+})(ToolName || (exports.ToolName = ToolName = {}));
+(function (x) { x.y = "z"; })(somethingElse);
+'''
+    m = program.build("dist/tools.js", "dist/tools", parse.parse(src, "typescript"), "typescript")
+    assert m.enums == {"ToolName.ECHO": "echo", "ToolName.ADD": "add"}  # numeric members are no tool names

@@ -120,5 +120,37 @@ def build(path: str, name: str, tree: ts.Tree, lang: str) -> Module:
         for member in body.named_children if body is not None else []:
             if member.type == "enum_assignment" and string_value(member.child_by_field_name("value")) is not None:
                 enums[f"{text(ename)}.{text(member.child_by_field_name('name'))}"] = string_value(member.child_by_field_name("value"))
+    for stmt in caps.get("toplevel.stmt", []):
+        enums.update(_compiled_enum(stmt))
     return Module(path=path, name=name, tree=tree, caps=caps, classes=classes, functions=functions,
                   toplevel=toplevel, instances=instances, imports=imports, enums=enums)
+
+
+def _compiled_enum(stmt: ts.Node) -> dict[str, str]:
+    """The string members of an enum as tsc compiles it: `(function (E) { E["A"] = "a"; })(E || (E = {}));`."""
+    call = strip_casts(stmt.named_children[0]) if stmt.named_children else None
+    if call is None or call.type != "call_expression":
+        return {}
+    fn = strip_casts(call.child_by_field_name("function"))
+    args = [a for a in (call.child_by_field_name("arguments") or call).named_children if a.type != "comment"]
+    arg = strip_casts(args[0]) if len(args) == 1 else None
+    if fn is None or fn.type not in FUNCTION_TYPES or arg is None or arg.type != "binary_expression" \
+            or text(arg.child_by_field_name("operator")) != "||":
+        return {}
+    params = [c for c in (fn.child_by_field_name("parameters") or fn).named_children if c.type != "comment"]
+    inner = text(params[0].child_by_field_name("pattern") or params[0]) if len(params) == 1 else None
+    outer = text(arg.child_by_field_name("left")).split(".")[-1]  # E, or exports.E in CommonJS
+    body = fn.child_by_field_name("body")
+    out = {}
+    for st in body.named_children if inner and body is not None else []:
+        a = st.named_children[0] if st.type == "expression_statement" and st.named_children else None
+        if a is None or a.type != "assignment_expression":
+            continue
+        left, value = a.child_by_field_name("left"), string_value(a.child_by_field_name("right"))
+        if value is None or left is None or text(left.child_by_field_name("object")) != inner:
+            continue
+        key = string_value(left.child_by_field_name("index")) if left.type == "subscript_expression" else \
+            text(left.child_by_field_name("property")) if left.type == "member_expression" else None
+        if key is not None:
+            out[f"{outer}.{key}"] = value
+    return out
