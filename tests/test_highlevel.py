@@ -186,3 +186,15 @@ def test_enum_members_as_tsc_compiles_them_name_tools():
 '''
     m = program.build("dist/tools.js", "dist/tools", parse.parse(src, "typescript"), "typescript")
     assert m.enums == {"ToolName.ECHO": "echo", "ToolName.ADD": "add"}  # numeric members are no tool names
+
+
+def test_an_unread_base_is_one_gap_not_one_per_method():
+    tools, _, _ = _register('''
+const server = new McpServer({ name: "s", version: "1" });
+const lenient = () => ({});
+server.registerTool("t", { inputSchema: { q: lenient().frobnicate(), n: z.number().frobnicate() } }, async () => ({ content: [] }));
+''')
+    problems = [g.detail for g in tools[0].gaps]
+    assert len(problems) == 2, problems
+    assert "`lenient()` at `q` is not a zod expression" in problems[0]
+    assert "zod method .frobnicate() at `n` is not in kb/sdk.yaml" in problems[1]

@@ -211,12 +211,14 @@ class _Reader:
             cur = obj
         spec, optional = self._base_spec(cur, path, depth)
         unknown = spec is None
+        spec_read = not unknown
         spec = dict(spec) if spec is not None else {}
         for name, call in reversed(methods):
             rule = self.z["methods"].get(name)
             args = call_args(call)
             if rule is None:
-                self.problem(f"zod method .{name}() at `{path or 'input'}` is not in kb/sdk.yaml; the property is not read", call)
+                if spec_read:  # on an unread base the method is no news: the base's problem says why
+                    self.problem(f"zod method .{name}() at `{path or 'input'}` is not in kb/sdk.yaml; the property is not read", call)
                 unknown = True
                 continue
             spec, optional, ok = apply(self, rule, name, args, call, spec, optional, path, depth)
