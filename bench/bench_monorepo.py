@@ -42,6 +42,8 @@ GIT_ENV = {
 NO_NETWORK = {"SEMGREP_ENABLE_VERSION_CHECK": "0", "SEMGREP_SEND_METRICS": "off"}
 SEMGREP_RULES = ROOT / "bench" / "semgrep-rules.yaml"
 AST_GREP_RULES = ROOT / "bench" / "ast-grep-rules.yaml"
+# The run-time packages the developers' guide makes required (a subset of pyproject.toml's), as imported.
+REQUIRED_IMPORTS = ("click", "jinja2", "yaml", "tree_sitter", "tree_sitter_typescript")
 
 
 def audit_revisions(repo: str, revisions: list[str], kb_dir: Path) -> tuple[dict[str, dict[str, str]], object]:
@@ -215,6 +217,8 @@ def tools(args, repo: Path, commits: list[str], plain: list[Path], work: Path) -
         out["auditor -j1"] = audit + ["--jobs", "1"]
     # The floor of any Python tool on tree-sitter: parse everything, one combined query of the six rules.
     out["tree-sitter floor"] = [sys.executable, str(ROOT / "bench" / "floor.py"), *[p.name for p in plain]]
+    # The floor of start-up alone: the interpreter importing the packages the project requires, nothing else.
+    out["import floor"] = [sys.executable, "-c", f"import {', '.join(REQUIRED_IMPORTS)}; print(len({REQUIRED_IMPORTS!r}))"]
     for jobs in (1, 2) if args.semgrep else ():  # semgrep's own parallelism, like the auditor's --jobs
         out[f"semgrep -j{jobs}"] = [args.semgrep, "scan", "--config", str(SEMGREP_RULES), "--json", "--metrics", "off",
                                     "--disable-version-check", "--jobs", str(jobs), "--quiet", *[p.name for p in plain]]
@@ -228,6 +232,8 @@ def matches(name: str, stdout: bytes, work: Path) -> str:
     """A one-line count of what a tool found, to show the runs did the same work every time."""
     if name == "tree-sitter floor":
         return f"{stdout.decode().strip()} matches"
+    if name == "import floor":
+        return f"{stdout.decode().strip()} packages imported"
     if name.startswith("auditor"):
         files = [p for p in (work / "out").rglob("*") if p.is_file()]
         audits = sum(1 for p in files if p.name == "audit.json")
@@ -284,6 +290,17 @@ def print_scaling(rows: list[dict], runs: int) -> None:
                 if r["scale"] == scale and not r["tool"].startswith("auditor"):
                     print(f"{scale:>4}x {mine['tool']:<12} / {r['tool']:<13} wall {mine['wall'] / r['wall']:>6.2f}x   "
                           f"memory {mine['pss_kib'] / r['pss_kib']:>6.2f}x")
+    print()
+    print("budget of a 10x speed-up over semgrep -j1, against the floors measured in the same run")
+    for scale in sorted({r["scale"] for r in rows}):
+        at = {r["tool"]: r for r in rows if r["scale"] == scale}
+        if "semgrep -j1" not in at:
+            continue
+        budget = at["semgrep -j1"]["wall"] / 10
+        floors = ", ".join(f"{n} {at[n]['wall']:.2f} s" for n in ("import floor", "tree-sitter floor") if n in at)
+        mine = ", ".join(f"{n} {r['wall']:.2f} s ({at['semgrep -j1']['wall'] / r['wall']:.1f}x)"
+                         for n, r in at.items() if n.startswith("auditor"))
+        print(f"{scale:>4}x budget {budget:.2f} s; floors: {floors}; {mine}")
 
 
 def cache_section(repo: str, first: str, second: str) -> None:
