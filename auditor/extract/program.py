@@ -67,6 +67,14 @@ class Module:
             first = (string_value(args[0]) or text(args[0])) if args and args[0] != func else ""
             label = first if first and len(first) <= 60 else "callback"
             return f"{prefix}{callee_text(call)}({label})" if call is not None else "<anonymous>"
+        if parent is not None and parent.type == "pair" and parent.parent is not None:
+            # An entry of an object of functions (`const HANDLERS = { jot: async () => ... }`): `HANDLERS.jot`.
+            key = parent.child_by_field_name("key")
+            holder = parent.parent.parent
+            owner = text(holder.child_by_field_name("name")) if holder is not None and holder.type == "variable_declarator" else ""
+            label = (string_value(key) or text(key)) if key is not None else ""
+            if label and len(label) <= 60:
+                return f"{owner}.{label}" if owner else label
         return "<anonymous>"
 
 

@@ -63,7 +63,7 @@ class Dispatch:
     target: ts.Node | None  # the function that implements the tool, when it resolves
     target_name: str | None
     handler: Handler | None = None  # the low-level tools/call handler; None for a high-level registration
-    form: str = "name-equality"  # name-equality | switch-case | guard (`if (name !== x) throw`) | registration
+    form: str = "name-equality"  # name-equality | switch-case | guard (`if (name !== x) throw`) | table | registration
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -205,8 +205,16 @@ def schema_gaps(module: Module, tool: str, read) -> tuple[Gap, ...]:
     return tuple(out)
 
 
-def _name_subject(node: ts.Node | None) -> bool:
+def _name_subject(node: ts.Node | None, module: Module | None = None) -> bool:
+    """The expression a dispatch compares: `request.params.name`, `name`, or a variable holding one
+    (`const toolName = request.params.name`)."""
     chain = member_chain(node)
+    if bool(chain) and chain[-1] == "name":
+        return True
+    if module is None or node is None or node.type != "identifier":
+        return False
+    value = strip_casts(value_of(module, node))
+    chain = member_chain(value) if value is not None else None
     return bool(chain) and chain[-1] == "name"
 
 
@@ -219,7 +227,7 @@ def _comparisons(cond: ts.Node, module: Module) -> list[tuple[str, str]]:
         left, right = term.child_by_field_name("left"), term.child_by_field_name("right")
         for subj, lit in ((left, right), (right, left)):
             value = module.name_value(lit)
-            if value is not None and _name_subject(subj):
+            if value is not None and _name_subject(subj, module):
                 out.append((text(subj), value))
     return out
 
@@ -258,6 +266,7 @@ def _root(node: ts.Node) -> ts.Node:
 def _dispatch_in(handler: Handler, fn: ts.Node, resolve) -> tuple[list[Dispatch], list[Fallback]]:
     found: list[Dispatch] = []
     fallbacks: list[Fallback] = []
+    tables: set[int] = set()
     body = fn.child_by_field_name("body")
     if body is None:
         return found, fallbacks
@@ -275,7 +284,12 @@ def _dispatch_in(handler: Handler, fn: ts.Node, resolve) -> tuple[list[Dispatch]
                                       target=target, target_name=tname, form="guard"))
                 consequence = node.child_by_field_name("consequence")
                 fallbacks.append(Fallback(handler=handler, node=consequence, form=_fallback_form(consequence)))
-        elif node.type == "switch_statement" and _name_subject(strip_casts(node.child_by_field_name("value"))):
+        elif node.type == "subscript_expression" and _name_subject(strip_casts(node.child_by_field_name("index")), handler.module):
+            table = _table(node.child_by_field_name("object"), handler.module)
+            if table is not None and table.id not in tables:  # `HANDLERS[name](request)`: a lookup table of the tools
+                tables.add(table.id)
+                found += _table_dispatches(handler, table, text(node), resolve)
+        elif node.type == "switch_statement" and _name_subject(strip_casts(node.child_by_field_name("value")), handler.module):
             subject = text(strip_casts(node.child_by_field_name("value")))
             for case in node.child_by_field_name("body").named_children:
                 if case.type == "switch_case":
@@ -286,13 +300,46 @@ def _dispatch_in(handler: Handler, fn: ts.Node, resolve) -> tuple[list[Dispatch]
                                               target=target, target_name=tname, form="switch-case"))
                 elif case.type == "switch_default":
                     fallbacks.append(Fallback(handler=handler, node=case, form=_fallback_form(case)))
-    if found and body.type == "statement_block" and not any(d.form == "guard" for d in found):
-        last_dispatch = max(d.node.end_byte for d in found)
+    inside = [d for d in found if body.start_byte <= d.node.start_byte < body.end_byte]  # not a table's entries
+    if inside and body.type == "statement_block" and not any(d.form == "guard" for d in found):
+        last_dispatch = max(d.node.end_byte for d in inside)
         for stmt in body.named_children:
             if stmt.start_byte > last_dispatch and stmt.type in {"return_statement", "throw_statement"}:
                 fallbacks.append(Fallback(handler=handler, node=stmt, form=_fallback_form(stmt)))
                 break
     return found, fallbacks
+
+
+def _table(node: ts.Node | None, module: Module) -> ts.Node | None:
+    """The object literal a name stands for (`const HANDLERS = { ... }`), or None."""
+    node = strip_casts(node)
+    if node is not None and node.type == "identifier":
+        node = strip_casts(value_of(module, node))
+    return node if node is not None and node.type == "object" else None
+
+
+def _table_dispatches(handler: Handler, table: ts.Node, subject: str, resolve) -> list[Dispatch]:
+    """One dispatch per entry of a lookup table whose key is a tool name and whose value is its implementation."""
+    out = []
+    entries = list(object_pairs(table).items()) + [(text(c), c) for c in table.named_children
+                                                  if c.type == "shorthand_property_identifier"]  # `{ purge }`
+    for key, pair in sorted(entries, key=lambda e: e[1].start_byte):
+        value = strip_casts(pair_value(pair)) if pair.type == "pair" else pair
+        if value is None:
+            continue
+        if value.type == "shorthand_property_identifier":
+            target = handler.module.functions.get(key)
+            tname = key
+        elif value.type in FUNCTION_TYPES:
+            target, tname = value, handler.module.qualified(value)
+        elif value.type in {"identifier", "member_expression"}:
+            hit = resolve(value)
+            target, tname = hit if hit is not None else (handler.module.functions.get(text(value)), text(value))
+        else:
+            continue
+        out.append(Dispatch(module=handler.module, handler=handler, tool=key, node=pair, subject=subject,
+                            target=target, target_name=tname if target is not None else None, form="table"))
+    return out
 
 
 def _guard(node: ts.Node, module: Module) -> tuple[str, str] | None:
@@ -308,7 +355,7 @@ def _guard(node: ts.Node, module: Module) -> tuple[str, str] | None:
     left, right = cond.child_by_field_name("left"), cond.child_by_field_name("right")
     for subj, lit in ((left, right), (right, left)):
         value = module.name_value(lit)
-        if value is not None and _name_subject(subj):
+        if value is not None and _name_subject(subj, module):
             return text(subj), value
     return None
 
@@ -410,7 +457,7 @@ def unread_names(handler: Handler, resolve=None) -> list[ts.Node]:
     fns = _dispatching(handler, resolve) if resolve is not None else [handler.fn] if handler.fn is not None else []
     out = []
     for node in (n for fn in fns if fn.child_by_field_name("body") is not None for n in walk(fn.child_by_field_name("body"))):
-        if node.type == "switch_statement" and _name_subject(strip_casts(node.child_by_field_name("value"))):
+        if node.type == "switch_statement" and _name_subject(strip_casts(node.child_by_field_name("value")), handler.module):
             for case in node.child_by_field_name("body").named_children:
                 if case.type == "switch_case" and handler.module.name_value(case.child_by_field_name("value")) is None:
                     out.append(case)
