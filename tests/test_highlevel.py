@@ -198,3 +198,16 @@ server.registerTool("t", { inputSchema: { q: lenient().frobnicate(), n: z.number
     assert len(problems) == 2, problems
     assert "`lenient()` at `q` is not a zod expression" in problems[0]
     assert "zod method .frobnicate() at `n` is not in kb/sdk.yaml" in problems[1]
+
+
+def test_a_schema_that_is_a_member_of_an_object_of_schemas():
+    src = '''
+import { zodToJsonSchema } from "zod-to-json-schema";
+const Schemas = { input: z.object({ city: z.string(), days: z.number().int().optional() }), output: z.string() };
+const server = new McpServer({ name: "s", version: "1" });
+server.registerTool("forecast", { inputSchema: Schemas.input.shape }, async () => ({ content: [] }));
+'''
+    (tool,), _, _ = _register(src)
+    assert tool.schema_form == "zod" and tool.gaps == ()
+    assert _props(tool) == {"city": {"type": "string"}, "days": {"type": "integer"}}
+    assert tool.schema["required"] == ["city"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import posixpath
+import re
 
 from auditor.extract.facts import Program, reads
 from auditor.extract.records import at
@@ -11,8 +12,13 @@ from auditor.extract.syntax import NOT_LITERAL, excerpt
 from auditor.model import Anchor
 
 
+# A script command that runs a file of the package: `node dist/sse.js`, `tsx src/index.ts` (options before it allowed).
+_RUNS = re.compile(r"(?:^|[;&|]\s*|\s)(?:node|tsx|ts-node)(?:\s+-{1,2}[\w-]+(?:=\S+)?)*\s+(\.?/?[\w./-]+\.(?:m?js|cjs|m?ts|tsx))\b")
+
+
 def _entry_modules(p: Program) -> list[str]:
-    """Entry files: the manifest's bin/main mapped back to sources, else the files that launch a server."""
+    """Entry files: the manifest's bin/main and the files its scripts run with node (`"start:sse": "node
+    dist/sse.js"`), mapped back to sources; and the files that launch a server."""
     paths = {m.path for m in p.modules}
     out = []
     for doc in p.manifests():
@@ -21,6 +27,8 @@ def _entry_modules(p: Program) -> list[str]:
         targets = list(bins.values()) if isinstance(bins, dict) else [bins] if isinstance(bins, str) else []
         if isinstance(value.get("main"), str):
             targets.append(value["main"])
+        scripts = value.get("scripts") if isinstance(value.get("scripts"), dict) else {}
+        targets += [m.group(1) for cmd in scripts.values() if isinstance(cmd, str) for m in _RUNS.finditer(cmd)]
         base = posixpath.dirname(doc.path)
         for t in targets:
             stem = posixpath.splitext(posixpath.normpath(posixpath.join(base, t)))[0]

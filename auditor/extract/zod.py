@@ -10,7 +10,8 @@ import tree_sitter as ts
 
 from auditor.extract.bindings import imports, value_of
 from auditor.extract.program import Module
-from auditor.extract.syntax import NOT_LITERAL, call_args, excerpt, literal, member_chain, property_name, strip_casts, text
+from auditor.extract.syntax import (NOT_LITERAL, call_args, excerpt, literal, member_chain, object_pairs, pair_value,
+                                    property_name, strip_casts, text)
 from auditor.extract.zod_methods import apply, object_schema, type_of
 
 
@@ -122,6 +123,12 @@ class _Reader:
             return self.definition(value, depth + 1) if value is not None else node
         if node.type == "member_expression" and text(node.child_by_field_name("property")) == "shape":
             return self.definition(node.child_by_field_name("object"), depth + 1)
+        if node.type == "member_expression":  # `Schemas.input` of a `const Schemas = { input: z.object(...) }`
+            holder = self.definition(node.child_by_field_name("object"), depth + 1)
+            pair = object_pairs(holder).get(text(node.child_by_field_name("property"))) \
+                if holder is not None and holder.type == "object" else None
+            if pair is not None:
+                return self.definition(pair_value(pair), depth + 1)
         return node
 
     def _base(self, node: ts.Node | None) -> ts.Node | None:
@@ -259,6 +266,8 @@ class _Reader:
             self.problem(f"`{name}` at `{path or 'input'}` is " + (f"imported from {where[0]!r}; not resolved across files"
                                                                   if where else "not bound to a value in this module"), node)
             return None, False
+        if node.type == "member_expression" and (written := self.definition(node, depth + 1)) is not node:
+            return self.read(written, path, depth + 1)
         if node.type != "call_expression":
             found = self._across(node, path, depth)
             if found is not None:
