@@ -1,9 +1,11 @@
-"""Low-level tools/call dispatch in the shapes servers write besides `switch (name)` and `if (name === ...)`: a lookup
-table of implementations indexed by the name, and a name held in a variable of another name."""
+"""Low-level tools/call dispatch in the shapes servers write besides `switch (name)` and `if (name === ...)` in the
+handler: a lookup table of implementations indexed by the name, a name held in a variable of another name, and a
+dispatch delegated to a function of another module through a handler wrapped twice."""
 
 from __future__ import annotations
 
 from auditor.analyse import coverage
+from auditor.extract import routes as routes_mod
 from program_helpers import SDK, line_of, program
 
 SERVER = SDK + '''
@@ -62,3 +64,45 @@ def test_lookup_table_and_aliased_name_dispatch():
     assert [(t["name"], t["status"]) for t in ledger["tools"]] == [
         ("count-lines", "analysed"), ("jot", "analysed"), ("purge", "analysed"), ("stamp", "analysed")]
     assert any(f.name == "HANDLERS.jot" and f.writes for f in p.flows)  # the table's functions are traced
+
+
+INDEX = SDK + '''
+import { handleToolCall } from "./tools.js";
+
+function monitor<T>(handler: T, label: string): T { return handler; }
+function logged<T>(label: string, handler: T): T { return handler; }
+
+const server = new Server({ name: "split", version: "1.0.0" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({
+  tools: [{ name: "roll", description: "Roll", inputSchema: { type: "object", properties: {} } }],
+}));
+server.setRequestHandler(CallToolRequestSchema, logged("CallTool", monitor(async (request) => {
+  return handleToolCall(request.params.name, request.params.arguments ?? {});
+}, "CallTool")));
+'''
+TOOLS = '''
+const rolls: number[] = [];
+
+export async function handleToolCall(name: string, args: Record<string, unknown>) {
+  switch (name) {
+    case "roll":
+      rolls.push(Math.random());
+      return { content: [] };
+    default:
+      throw new Error(`Unknown tool: ${name}`);
+  }
+}
+'''
+
+
+def test_dispatch_delegated_to_another_module_through_nested_wrappers():
+    p = program({"index.ts": INDEX, "tools.ts": TOOLS, "package.json": '{"name": "split", "version": "1.0.0"}'})
+    (d,) = p.dispatches
+    assert (d.tool, d.form, d.module.path, d.node.start_point[0] + 1) == ("roll", "switch-case", "tools.ts", line_of(TOOLS, 'case "roll"'))
+    (fb,) = p.fallbacks
+    assert (fb.module.path, fb.node.start_point[0] + 1) == ("tools.ts", line_of(TOOLS, "default:"))
+    assert [(t["name"], t["status"]) for t in coverage.ledger(p)["tools"]] == [("roll", "analysed")]
+    got = {r.id: [(a.path, a.start_line) for a in r.anchors] for r in routes_mod.routes(p) if r.kind in {"dispatch", "fallback"}}
+    assert got == {"RTE:dispatch:tools#roll": [("index.ts", line_of(INDEX, "CallToolRequestSchema, logged")),
+                                              ("tools.ts", line_of(TOOLS, 'case "roll"'))],
+                   "RTE:fallback:index#tools/call": [("tools.ts", line_of(TOOLS, "default:"))]}

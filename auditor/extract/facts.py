@@ -108,8 +108,8 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict) -> Program:
             if h.fn is not None:
                 roots.append(owned(h.fn, m))
             if h.method == "tools/call":
-                unread += [(m, n) for n in server.unread_names(h, resolve)]
-                ds, fs = server.dispatches(h, resolve)
+                unread += server.unread_names(h, resolve, link)
+                ds, fs = server.dispatches(h, resolve, link)
                 dispatches += ds
                 fallbacks += fs
                 roots += [owned(d.target, m) for d in ds if d.target is not None]

@@ -57,9 +57,9 @@ def routes(p: Program) -> list[Record]:
         impl = [f"CMP:method:{key(mk, d.target_name)}"] if d.target_name and "." in d.target_name else []
         if d.handler is not None:
             h = d.handler
-            ends = ["host", f"CMP:handler:{key(mk, h.method)}"] + impl
+            ends = ["host", f"CMP:handler:{key(h.module.name, h.method)}"] + impl
             summary = f"{h.method} -> `{d.subject} === {d.tool!r}` -> {target}"
-            anchors = [line(d.module.path, h.node.start_point[0] + 1), at(d.module.path, d.node)]
+            anchors = [line(h.module.path, h.node.start_point[0] + 1), at(d.module.path, d.node)]
         else:
             ends = ["host", "SDK tools/call routing"] + impl
             summary = f"tools/call -> the SDK routes name {d.tool!r} registered by `{d.subject}` -> {target}"
@@ -71,7 +71,7 @@ def routes(p: Program) -> list[Record]:
         h = fb.handler
         out.append(_route("fallback", key(h.module.name, h.method),
                           f"any other tool name -> {fb.form.replace('-', ' ')}" + (f": {_first_text(fb.node)}" if _first_text(fb.node) else ""),
-                          [at(h.module.path, fb.node)], "extract.server.dispatches", f"host {h.method} with an unknown name",
+                          [at((fb.module or h.module).path, fb.node)], "extract.server.dispatches", f"host {h.method} with an unknown name",
                           [f"CMP:handler:{key(h.module.name, h.method)}"]
                           + ([f"OBJ:result:{key(h.module.name, h.module.qualified(h.fn) + ':error')}"] if fb.form == "error-result" else [])
                           + ["host"], form=fb.form))

@@ -71,6 +71,7 @@ class Fallback:
     handler: Handler
     node: ts.Node
     form: str  # error-result | throw
+    module: Module | None = None  # where `node` is, when not in the handler's module (a delegated dispatch)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -146,8 +147,9 @@ def _handler_function(node: ts.Node, module: Module) -> ts.Node | None:
             return module.functions.get(text(node)) if node is not None else None
         if node.type != "call_expression":
             return node
-        inner = [a for a in map(strip_casts, call_args(node)) if a is not None
-                 and (a.type in FUNCTION_TYPES or a.type == "identifier" and text(a) in module.functions)]
+        args = [a for a in map(strip_casts, call_args(node)) if a is not None]
+        inner = [a for a in args if a.type in FUNCTION_TYPES or a.type == "identifier" and text(a) in module.functions] \
+            or [a for a in args if a.type == "call_expression"]  # `log("CallTool", monitor(async (request) => ...))`
         if len(inner) != 1:
             return node
         node = inner[0]
@@ -232,28 +234,33 @@ def _comparisons(cond: ts.Node, module: Module) -> list[tuple[str, str]]:
     return out
 
 
-def dispatches(handler: Handler, resolve) -> tuple[list[Dispatch], list[Fallback]]:
+def dispatches(handler: Handler, resolve, link=None) -> tuple[list[Dispatch], list[Fallback]]:
     """Tool-name dispatch inside a tools/call handler, and what happens to any other name.
 
     A handler that only delegates (`return handle(request.params.name, args)`) is followed one call
-    deep, within its own module, to the function that dispatches."""
-    for fn in _dispatching(handler, resolve):
-        found, fallbacks = _dispatch_in(handler, fn, resolve)
+    deep, to the function that dispatches: in its own module, or (with `link`) in another module of the boundary."""
+    for fn, module, resolve_there in _dispatching(handler, resolve, link):
+        found, fallbacks = _dispatch_in(handler, fn, resolve_there, module)
         if found:
             return found, fallbacks
     return [], []
 
 
-def _dispatching(handler: Handler, resolve) -> list[ts.Node]:
+def _dispatching(handler: Handler, resolve, link=None) -> list[tuple[ts.Node, Module, object]]:
+    """(function, its module, the call resolver of that module): the handler, then the functions it calls."""
     if handler.fn is None:
         return []
-    out = [handler.fn]
+    out = [(handler.fn, handler.module, resolve)]
     root = handler.module.tree.root_node
     for n in walk(handler.fn):
         if n.type == "call_expression":
             hit = resolve(n)
-            if hit is not None and hit[0] not in out and _root(hit[0]) == root:
-                out.append(hit[0])
+            if hit is None or any(hit[0] == f for f, _, _ in out):
+                continue
+            if _root(hit[0]) == root:
+                out.append((hit[0], handler.module, resolve))
+            elif link is not None and (other := link.module_of(hit[0])) is not None:
+                out.append((hit[0], other, link.resolver(other)))
     return out
 
 
@@ -263,7 +270,8 @@ def _root(node: ts.Node) -> ts.Node:
     return node
 
 
-def _dispatch_in(handler: Handler, fn: ts.Node, resolve) -> tuple[list[Dispatch], list[Fallback]]:
+def _dispatch_in(handler: Handler, fn: ts.Node, resolve, module: Module) -> tuple[list[Dispatch], list[Fallback]]:
+    """The dispatch written in `fn`, a function of `module` (the handler's own, or one it delegates to)."""
     found: list[Dispatch] = []
     fallbacks: list[Fallback] = []
     tables: set[int] = set()
@@ -272,40 +280,40 @@ def _dispatch_in(handler: Handler, fn: ts.Node, resolve) -> tuple[list[Dispatch]
         return found, fallbacks
     for node in walk(body):
         if node.type == "if_statement":
-            for subject, tool in _comparisons(node.child_by_field_name("condition"), handler.module):
+            for subject, tool in _comparisons(node.child_by_field_name("condition"), module):
                 target, tname = _called(node.child_by_field_name("consequence"), resolve)
-                found.append(Dispatch(module=handler.module, handler=handler, tool=tool, node=node, subject=subject,
+                found.append(Dispatch(module=module, handler=handler, tool=tool, node=node, subject=subject,
                                       target=target, target_name=tname))
-            guard = _guard(node, handler.module)
+            guard = _guard(node, module)
             if guard is not None:  # `if (name !== "x") throw ...`: what follows the guard implements x
                 subject, tool = guard
                 target, tname = _called_after(node, resolve)
-                found.append(Dispatch(module=handler.module, handler=handler, tool=tool, node=node, subject=subject,
+                found.append(Dispatch(module=module, handler=handler, tool=tool, node=node, subject=subject,
                                       target=target, target_name=tname, form="guard"))
                 consequence = node.child_by_field_name("consequence")
-                fallbacks.append(Fallback(handler=handler, node=consequence, form=_fallback_form(consequence)))
-        elif node.type == "subscript_expression" and _name_subject(strip_casts(node.child_by_field_name("index")), handler.module):
-            table = _table(node.child_by_field_name("object"), handler.module)
+                fallbacks.append(Fallback(handler=handler, node=consequence, form=_fallback_form(consequence), module=module))
+        elif node.type == "subscript_expression" and _name_subject(strip_casts(node.child_by_field_name("index")), module):
+            table = _table(node.child_by_field_name("object"), module)
             if table is not None and table.id not in tables:  # `HANDLERS[name](request)`: a lookup table of the tools
                 tables.add(table.id)
-                found += _table_dispatches(handler, table, text(node), resolve)
-        elif node.type == "switch_statement" and _name_subject(strip_casts(node.child_by_field_name("value")), handler.module):
+                found += _table_dispatches(handler, table, text(node), resolve, module)
+        elif node.type == "switch_statement" and _name_subject(strip_casts(node.child_by_field_name("value")), module):
             subject = text(strip_casts(node.child_by_field_name("value")))
             for case in node.child_by_field_name("body").named_children:
                 if case.type == "switch_case":
-                    value = handler.module.name_value(case.child_by_field_name("value"))
+                    value = module.name_value(case.child_by_field_name("value"))
                     if value is not None:
                         target, tname = _called(case, resolve)
-                        found.append(Dispatch(module=handler.module, handler=handler, tool=value, node=case, subject=subject,
+                        found.append(Dispatch(module=module, handler=handler, tool=value, node=case, subject=subject,
                                               target=target, target_name=tname, form="switch-case"))
                 elif case.type == "switch_default":
-                    fallbacks.append(Fallback(handler=handler, node=case, form=_fallback_form(case)))
+                    fallbacks.append(Fallback(handler=handler, node=case, form=_fallback_form(case), module=module))
     inside = [d for d in found if body.start_byte <= d.node.start_byte < body.end_byte]  # not a table's entries
     if inside and body.type == "statement_block" and not any(d.form == "guard" for d in found):
         last_dispatch = max(d.node.end_byte for d in inside)
         for stmt in body.named_children:
             if stmt.start_byte > last_dispatch and stmt.type in {"return_statement", "throw_statement"}:
-                fallbacks.append(Fallback(handler=handler, node=stmt, form=_fallback_form(stmt)))
+                fallbacks.append(Fallback(handler=handler, node=stmt, form=_fallback_form(stmt), module=module))
                 break
     return found, fallbacks
 
@@ -318,7 +326,7 @@ def _table(node: ts.Node | None, module: Module) -> ts.Node | None:
     return node if node is not None and node.type == "object" else None
 
 
-def _table_dispatches(handler: Handler, table: ts.Node, subject: str, resolve) -> list[Dispatch]:
+def _table_dispatches(handler: Handler, table: ts.Node, subject: str, resolve, module: Module) -> list[Dispatch]:
     """One dispatch per entry of a lookup table whose key is a tool name and whose value is its implementation."""
     out = []
     entries = list(object_pairs(table).items()) + [(text(c), c) for c in table.named_children
@@ -328,16 +336,16 @@ def _table_dispatches(handler: Handler, table: ts.Node, subject: str, resolve) -
         if value is None:
             continue
         if value.type == "shorthand_property_identifier":
-            target = handler.module.functions.get(key)
+            target = module.functions.get(key)
             tname = key
         elif value.type in FUNCTION_TYPES:
-            target, tname = value, handler.module.qualified(value)
+            target, tname = value, module.qualified(value)
         elif value.type in {"identifier", "member_expression"}:
             hit = resolve(value)
-            target, tname = hit if hit is not None else (handler.module.functions.get(text(value)), text(value))
+            target, tname = hit if hit is not None else (module.functions.get(text(value)), text(value))
         else:
             continue
-        out.append(Dispatch(module=handler.module, handler=handler, tool=key, node=pair, subject=subject,
+        out.append(Dispatch(module=module, handler=handler, tool=key, node=pair, subject=subject,
                             target=target, target_name=tname if target is not None else None, form="table"))
     return out
 
@@ -452,13 +460,16 @@ def _text_value(node: ts.Node | None, module: Module) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def unread_names(handler: Handler, resolve=None) -> list[ts.Node]:
-    """Switch cases of a tools/call dispatch whose tool name is not a literal the tool can read."""
-    fns = _dispatching(handler, resolve) if resolve is not None else [handler.fn] if handler.fn is not None else []
+def unread_names(handler: Handler, resolve=None, link=None) -> list[tuple[Module, ts.Node]]:
+    """Switch cases of a tools/call dispatch whose tool name is not a literal the tool can read, with their module."""
+    fns = _dispatching(handler, resolve, link) if resolve is not None else \
+        [(handler.fn, handler.module, None)] if handler.fn is not None else []
     out = []
-    for node in (n for fn in fns if fn.child_by_field_name("body") is not None for n in walk(fn.child_by_field_name("body"))):
-        if node.type == "switch_statement" and _name_subject(strip_casts(node.child_by_field_name("value")), handler.module):
-            for case in node.child_by_field_name("body").named_children:
-                if case.type == "switch_case" and handler.module.name_value(case.child_by_field_name("value")) is None:
-                    out.append(case)
+    for fn, module, _ in fns:
+        body = fn.child_by_field_name("body")
+        for node in walk(body) if body is not None else []:
+            if node.type == "switch_statement" and _name_subject(strip_casts(node.child_by_field_name("value")), module):
+                for case in node.child_by_field_name("body").named_children:
+                    if case.type == "switch_case" and module.name_value(case.child_by_field_name("value")) is None:
+                        out.append((module, case))
     return out
