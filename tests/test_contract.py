@@ -215,19 +215,18 @@ def test_a_server_the_extractors_cannot_see_is_never_complete(tmp_path):
     """A server built with another MCP framework (kb/sdk.yaml other_frameworks), and so with no SDK server object:
     zero tools found is not "complete"; both reasons are in the ledger and on stderr."""
     repo = tmp_path / "repo"
-    code = ('import { FastMCP } from "fastmcp";\n'
-            'const server = new FastMCP({ name: "quick", version: "1.0.0" });\n'
-            'server.addTool({ name: "jot", description: "Jot a note", execute: async () => "ok" });\n'
-            'server.start({ transportType: "stdio" });\n')
-    init_repo(repo, {"srv/package.json": '{"name": "quick", "bin": "index.js", "dependencies": {"fastmcp": "1.0.0"}}',
+    code = ('import { MCPServer } from "mcp-framework";\n'
+            'const server = new MCPServer({ name: "quick", version: "1.0.0" });\n'
+            'server.start();\n')
+    init_repo(repo, {"srv/package.json": '{"name": "quick", "bin": "index.js", "dependencies": {"mcp-framework": "1.0.0"}}',
                      "srv/index.js": code})
     result = proc("audit", repo, "--subtree", "srv", "--out", tmp_path / "out", "--format", "json")
     assert result.returncode == 0, result.stderr
     cov = json.loads((tmp_path / "out" / "audit.json").read_text(encoding="utf-8"))["coverage"]
     assert cov["complete"] is False and cov["tools"] == [] and cov["gaps"] == []
     whats = [(u["anchor"]["path"], u["anchor"]["start_line"], u["what"].split(",")[0].split(":")[0]) for u in cov["unresolved"]]
-    assert whats == [("srv/index.js", 1, "imports fastmcp"), ("srv/index.js", 1, "no MCP server object is constructed in the code read (kb/sdk.yaml server_classes)")]
-    assert "srv/index.js:1: unresolved: imports fastmcp, an MCP framework" in result.stderr
+    assert whats == [("srv/index.js", 1, "imports mcp-framework"), ("srv/index.js", 1, "no MCP server object is constructed in the code read (kb/sdk.yaml server_classes)")]
+    assert "srv/index.js:1: unresolved: imports mcp-framework, an MCP framework" in result.stderr
 
 
 def test_build_output_beside_its_source_is_registered_not_analysed(tmp_path):

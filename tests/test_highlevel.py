@@ -211,3 +211,28 @@ server.registerTool("forecast", { inputSchema: Schemas.input.shape }, async () =
     assert tool.schema_form == "zod" and tool.gaps == ()
     assert _props(tool) == {"city": {"type": "string"}, "days": {"type": "integer"}}
     assert tool.schema["required"] == ["city"]
+
+
+def test_servers_made_by_a_factory_and_object_registrations_on_a_parameter():
+    src = '''
+import { FastMCP } from "fastmcp";
+function createServer() {
+  return new McpServer({ name: "s", version: "1" });
+}
+const makeFast = () => new FastMCP({ name: "f", version: "1" });
+const server = createServer();
+const fast = makeFast();
+server.tool("ping", async () => ({ content: [] }));
+fast.addTool({ name: "pong", description: "Pong", execute: async () => "pong" });
+function registerMore(srv) {
+  srv.addTool({ name: "echo", parameters: z.object({ text: z.string() }), execute: async ({ text }) => text });
+  srv.addTool({ title: "no name here", execute: async () => "" });
+}
+registerMore(fast);
+'''
+    tools, dispatches, regs = _register(src)
+    assert [(t.name, t.form) for t in tools] == [("ping", "tool"), ("pong", "addTool"), ("echo", "addTool")]
+    assert _props(tools[2]) == {"text": {"type": "string"}} and tools[2].schema["required"] == ["text"]
+    assert [d.target_name for d in dispatches] == ["server.tool(ping)", "fast.addTool(pong)/execute",
+                                                   "srv.addTool(echo)/execute"]
+    assert len(regs) == 3  # the object without a string name is no registration on an untyped parameter

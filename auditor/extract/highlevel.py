@@ -52,21 +52,29 @@ def registrations(module: Module, vocab: dict, resolve, link=None) -> tuple[list
         if not args:
             continue
         if rule["receiver"] == "server" and (receiver is None or ".".join(receiver) not in servers) \
-                and not _sdk_shaped_on_parameter(call, receiver, args, module):
+                and not _sdk_shaped_on_parameter(call, receiver, args, module, hl["object"] if rule["signature"] == "object" else None):
             continue
-        name = _value(args[0], module)
-        name = name if isinstance(name, str) else None
         gaps: list[Gap] = []
+        if rule["signature"] == "object":  # addTool({ name, description, parameters, execute })
+            spec = _resolved(args[0], module)
+            pairs = object_pairs(spec) if spec is not None and spec.type == "object" else {}
+            name_node = pair_value(pairs[hl["object"]["name"]]) if hl["object"]["name"] in pairs else args[0]
+            cb_key = next((k for k in hl["object"]["callbacks"] if k in pairs), None)
+            cb_node = pair_value(pairs[cb_key]) if cb_key is not None else None
+        else:
+            name_node = args[0]
+            cb_node = args[-1] if len(args) > 1 else None
+        name = _value(name_node, module)
+        name = name if isinstance(name, str) else None
         if name is None:
-            gaps.append(_gap(module, args[0], f"{method}() with a name that is not a literal (`{excerpt(args[0])}`): "
-                                              "what it registers is not analysed"))
-        cb_node = args[-1] if len(args) > 1 else None
+            gaps.append(_gap(module, name_node, f"{method}() with a name that is not a literal (`{excerpt(name_node)}`): "
+                                                "what it registers is not analysed"))
         if cb_node is not None and "callback_key" in rule and strip_casts(cb_node).type == "object":
             entry = object_pairs(cb_node).get(rule["callback_key"])
             cb_node = pair_value(entry) if entry is not None else cb_node
         target, tname = _callback(cb_node, module, resolve)
         if cb_node is not None and target is None:
-            shown = repr(name) if name is not None else excerpt(args[0], 40)
+            shown = repr(name) if name is not None else excerpt(name_node, 40)
             gaps.append(_gap(module, cb_node, f"{method}({shown}): callback `{excerpt(cb_node)}` does not resolve; "
                                               "its implementation is not traced"))
         if rule["kind"] == "tool" and name is not None:
@@ -86,7 +94,13 @@ def _tool(module: Module, vocab: dict, signature: str, method: str, name: str, c
     gaps: list[Gap] = []
     desc = params = ann = None
     config = None
-    if signature == "config":
+    if signature == "object":
+        config = _resolved(args[0], module)
+        keys = hl["object"]
+        pairs = object_pairs(config) if config is not None and config.type == "object" else {}
+        desc, params, ann = (pair_value(pairs[k]) if k in pairs else None for k in
+                             (keys["description"], keys["input_schema"], keys["annotations"]))
+    elif signature == "config":
         config = _resolved(args[1], module) if len(args) > 2 else None
         if config is not None and config.type != "object":
             gaps.append(_gap(module, args[1], f"tool {name!r}: the config `{excerpt(args[1])}` is not an object literal; "
@@ -128,8 +142,13 @@ def _tool(module: Module, vocab: dict, signature: str, method: str, name: str, c
 def _server_bindings(module: Module, classes: set[str], packages: list[str]) -> set[str]:
     """Receivers bound to a high-level server: `x = new C()`, `this.x = new C()`, and names or fields typed C."""
     out: set[str] = set()
-    for n in find(module.tree.root_node, {"new_expression", "type_annotation"}):
-        if n.type == "new_expression" and class_name(module, n.child_by_field_name("constructor"), packages) in classes:
+    factories = {name for name, fn in module.functions.items() if _returns_new(fn, module, classes, packages)}
+    for n in find(module.tree.root_node, {"new_expression", "type_annotation", "variable_declarator"}):
+        if n.type == "variable_declarator":  # `const server = createServer()`, createServer returning `new C(...)`
+            value = strip_casts(n.child_by_field_name("value"))
+            if value is not None and value.type == "call_expression" and callee_text(value) in factories:
+                out |= _holder_names(n, value)
+        elif n.type == "new_expression" and class_name(module, n.child_by_field_name("constructor"), packages) in classes:
             holder = n.parent
             while holder is not None and holder.type in {"as_expression", "satisfies_expression", "parenthesized_expression",
                                                           "await_expression", "non_null_expression"}:
@@ -140,14 +159,25 @@ def _server_bindings(module: Module, classes: set[str], packages: list[str]) -> 
     return out
 
 
-def _sdk_shaped_on_parameter(call: ts.Node, receiver: tuple[str, ...] | None, args: list[ts.Node], module: Module) -> bool:
+def _sdk_shaped_on_parameter(call: ts.Node, receiver: tuple[str, ...] | None, args: list[ts.Node], module: Module,
+                             object_keys: dict | None = None) -> bool:
     """A call on a parameter of an enclosing function (`function register(server) { server.tool(...) }`, with no type
-    to tell, as in compiled JavaScript) that has the SDK's shape: a name that is a string, a function last."""
-    if receiver is None or len(receiver) != 1 or len(args) < 2 or not _is_string(args[0], module):
+    to tell, as in compiled JavaScript) that has the SDK's shape: a name that is a string, a function last; or, for
+    an `object` registration (`object_keys`), one object with a string name and a callback."""
+    if receiver is None or len(receiver) != 1:
         return False
-    last = strip_casts(args[-1])
-    if last is None or (last.type not in FUNCTION_TYPES and last.type != "identifier"):
-        return False
+    if object_keys is not None:
+        spec = _resolved(args[0], module) if len(args) == 1 else None
+        pairs = object_pairs(spec) if spec is not None and spec.type == "object" else {}
+        if object_keys["name"] not in pairs or not _is_string(pair_value(pairs[object_keys["name"]]), module) \
+                or not any(k in pairs for k in object_keys["callbacks"]):
+            return False
+    else:
+        if len(args) < 2 or not _is_string(args[0], module):
+            return False
+        last = strip_casts(args[-1])
+        if last is None or (last.type not in FUNCTION_TYPES and last.type != "identifier"):
+            return False
     fn = enclosing_function(call)
     while fn is not None:
         params = fn.child_by_field_name("parameters") or fn.child_by_field_name("parameter")
@@ -166,6 +196,16 @@ def _parameter_names(params: ts.Node) -> set[str]:
         if pattern is not None and pattern.type == "identifier":
             out.add(text(pattern))
     return out
+
+
+def _returns_new(fn: ts.Node, module: Module, classes: set[str], packages: list[str]) -> bool:
+    """Whether a function of the module returns `new C(...)` of a server class (a factory of servers)."""
+    body = fn.child_by_field_name("body")
+    values = [body] if body is not None and body.type != "statement_block" else \
+        [r.named_children[0] for r in find(fn, {"return_statement"}) if r.named_children and enclosing_function(r) == fn]
+    made = [strip_casts(v) for v in values]
+    return any(v is not None and v.type == "new_expression"
+               and class_name(module, v.child_by_field_name("constructor"), packages) in classes for v in made)
 
 
 def _holder_names(holder: ts.Node | None, value: ts.Node) -> set[str]:

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 import tree_sitter as ts
 
 from auditor.extract import parse
-from auditor.extract.syntax import FUNCTION_TYPES, callee_text, enclosing, string_value, strip_casts, text
+from auditor.extract.syntax import FUNCTION_TYPES, callee_text, enclosing, pair_value, string_value, strip_casts, text
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -72,6 +72,19 @@ class Module:
             key = parent.child_by_field_name("key")
             holder = parent.parent.parent
             owner = text(holder.child_by_field_name("name")) if holder is not None and holder.type == "variable_declarator" else ""
+            if holder is not None and holder.type == "arguments" and holder.parent is not None:
+                # An object of callbacks passed to a call: `server.addTool({ name: "jot", execute })` gives
+                # `server.addTool(jot)/execute`; named by its `name` entry, else by the call's first string argument.
+                site = holder.parent
+                named = next((string_value(pair_value(c)) for c in parent.parent.named_children if c.type == "pair"
+                              and text(c.child_by_field_name("key")) == "name"), None)
+                first = next((a for a in holder.named_children if a.type != "comment"), None)
+                named = named or (string_value(first) if first is not None else None)
+                callee = callee_text(site) if site.type == "call_expression" else \
+                    "new " + text(site.child_by_field_name("constructor")) if site.type == "new_expression" else "<call>"
+                label = (string_value(key) or text(key)) if key is not None else ""
+                call = f"{callee}({named if named and len(named) <= 60 else 'object'})"
+                return f"{call}/{label}" if label and len(label) <= 60 else call
             label = (string_value(key) or text(key)) if key is not None else ""
             if label and len(label) <= 60:
                 return f"{owner}.{label}" if owner else label
