@@ -6,7 +6,7 @@ from dataclasses import dataclass, replace
 
 import tree_sitter as ts
 
-from auditor.extract import cache, flow, highlevel, linker, outputs, parse, program, server, state
+from auditor.extract import cache, dispatch, flow, highlevel, linker, outputs, parse, program, server, state
 from auditor.extract.manifest import JsonDoc, read_json
 from auditor.extract.readme import MarkdownDoc, read_markdown
 from auditor.model import Anchor, Gap
@@ -108,8 +108,8 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict) -> Program:
             if h.fn is not None:
                 roots.append(owned(h.fn, m))
             if h.method == "tools/call":
-                unread += server.unread_names(h, resolve, link)
-                ds, fs = server.dispatches(h, resolve, link)
+                unread += dispatch.unread_names(h, resolve, link)
+                ds, fs = dispatch.dispatches(h, resolve, link)
                 dispatches += ds
                 fallbacks += fs
                 roots += [owned(d.target, m) for d in ds if d.target is not None]

@@ -1,0 +1,220 @@
+"""Tool-name dispatch inside a low-level tools/call handler: `switch`, `if`, an exclusion guard, a lookup table, or
+the same in a function the handler delegates to; and what happens to any other name (the fallback)."""
+
+from __future__ import annotations
+
+import tree_sitter as ts
+
+from auditor.extract.bindings import value_of
+from auditor.extract.program import Module
+from auditor.extract.server import Dispatch, Fallback, Handler
+from auditor.extract.syntax import (FUNCTION_TYPES, condition_terms, member_chain, object_pairs, pair_value,
+                                    strip_casts, text, walk)
+
+
+def _name_subject(node: ts.Node | None, module: Module | None = None) -> bool:
+    """The expression a dispatch compares: `request.params.name`, `name`, or a variable holding one
+    (`const toolName = request.params.name`)."""
+    chain = member_chain(node)
+    if bool(chain) and chain[-1] == "name":
+        return True
+    if module is None or node is None or node.type != "identifier":
+        return False
+    value = strip_casts(value_of(module, node))
+    chain = member_chain(value) if value is not None else None
+    return bool(chain) and chain[-1] == "name"
+
+
+def _comparisons(cond: ts.Node, module: Module) -> list[tuple[str, str]]:
+    """(subject, tool name) for each `subject === "literal"` term of a condition."""
+    out = []
+    for term in condition_terms(cond):
+        if term.type != "binary_expression" or text(term.child_by_field_name("operator")) not in {"===", "=="}:
+            continue
+        left, right = term.child_by_field_name("left"), term.child_by_field_name("right")
+        for subj, lit in ((left, right), (right, left)):
+            value = module.name_value(lit)
+            if value is not None and _name_subject(subj, module):
+                out.append((text(subj), value))
+    return out
+
+
+def dispatches(handler: Handler, resolve, link=None) -> tuple[list[Dispatch], list[Fallback]]:
+    """Tool-name dispatch inside a tools/call handler, and what happens to any other name.
+
+    A handler that only delegates (`return handle(request.params.name, args)`) is followed one call
+    deep, to the function that dispatches: in its own module, or (with `link`) in another module of the boundary."""
+    for fn, module, resolve_there in _dispatching(handler, resolve, link):
+        found, fallbacks = _dispatch_in(handler, fn, resolve_there, module)
+        if found:
+            return found, fallbacks
+    return [], []
+
+
+def _dispatching(handler: Handler, resolve, link=None) -> list[tuple[ts.Node, Module, object]]:
+    """(function, its module, the call resolver of that module): the handler, then the functions it calls."""
+    if handler.fn is None:
+        return []
+    out = [(handler.fn, handler.module, resolve)]
+    root = handler.module.tree.root_node
+    for n in walk(handler.fn):
+        if n.type == "call_expression":
+            hit = resolve(n)
+            if hit is None or any(hit[0] == f for f, _, _ in out):
+                continue
+            if _root(hit[0]) == root:
+                out.append((hit[0], handler.module, resolve))
+            elif link is not None and (other := link.module_of(hit[0])) is not None:
+                out.append((hit[0], other, link.resolver(other)))
+    return out
+
+
+def _root(node: ts.Node) -> ts.Node:
+    while node.parent is not None:
+        node = node.parent
+    return node
+
+
+def _dispatch_in(handler: Handler, fn: ts.Node, resolve, module: Module) -> tuple[list[Dispatch], list[Fallback]]:
+    """The dispatch written in `fn`, a function of `module` (the handler's own, or one it delegates to)."""
+    found: list[Dispatch] = []
+    fallbacks: list[Fallback] = []
+    tables: set[int] = set()
+    body = fn.child_by_field_name("body")
+    if body is None:
+        return found, fallbacks
+    for node in walk(body):
+        if node.type == "if_statement":
+            for subject, tool in _comparisons(node.child_by_field_name("condition"), module):
+                target, tname = _called(node.child_by_field_name("consequence"), resolve)
+                found.append(Dispatch(module=module, handler=handler, tool=tool, node=node, subject=subject,
+                                      target=target, target_name=tname))
+            guard = _guard(node, module)
+            if guard is not None:  # `if (name !== "x") throw ...`: what follows the guard implements x
+                subject, tool = guard
+                target, tname = _called_after(node, resolve)
+                found.append(Dispatch(module=module, handler=handler, tool=tool, node=node, subject=subject,
+                                      target=target, target_name=tname, form="guard"))
+                consequence = node.child_by_field_name("consequence")
+                fallbacks.append(Fallback(handler=handler, node=consequence, form=_fallback_form(consequence), module=module))
+        elif node.type == "subscript_expression" and _name_subject(strip_casts(node.child_by_field_name("index")), module):
+            table = _table(node.child_by_field_name("object"), module)
+            if table is not None and table.id not in tables:  # `HANDLERS[name](request)`: a lookup table of the tools
+                tables.add(table.id)
+                found += _table_dispatches(handler, table, text(node), resolve, module)
+        elif node.type == "switch_statement" and _name_subject(strip_casts(node.child_by_field_name("value")), module):
+            subject = text(strip_casts(node.child_by_field_name("value")))
+            for case in node.child_by_field_name("body").named_children:
+                if case.type == "switch_case":
+                    value = module.name_value(case.child_by_field_name("value"))
+                    if value is not None:
+                        target, tname = _called(case, resolve)
+                        found.append(Dispatch(module=module, handler=handler, tool=value, node=case, subject=subject,
+                                              target=target, target_name=tname, form="switch-case"))
+                elif case.type == "switch_default":
+                    fallbacks.append(Fallback(handler=handler, node=case, form=_fallback_form(case), module=module))
+    inside = [d for d in found if body.start_byte <= d.node.start_byte < body.end_byte]  # not a table's entries
+    if inside and body.type == "statement_block" and not any(d.form == "guard" for d in found):
+        last_dispatch = max(d.node.end_byte for d in inside)
+        for stmt in body.named_children:
+            if stmt.start_byte > last_dispatch and stmt.type in {"return_statement", "throw_statement"}:
+                fallbacks.append(Fallback(handler=handler, node=stmt, form=_fallback_form(stmt), module=module))
+                break
+    return found, fallbacks
+
+
+def _table(node: ts.Node | None, module: Module) -> ts.Node | None:
+    """The object literal a name stands for (`const HANDLERS = { ... }`), or None."""
+    node = strip_casts(node)
+    if node is not None and node.type == "identifier":
+        node = strip_casts(value_of(module, node))
+    return node if node is not None and node.type == "object" else None
+
+
+def _table_dispatches(handler: Handler, table: ts.Node, subject: str, resolve, module: Module) -> list[Dispatch]:
+    """One dispatch per entry of a lookup table whose key is a tool name and whose value is its implementation."""
+    out = []
+    entries = list(object_pairs(table).items()) + [(text(c), c) for c in table.named_children
+                                                  if c.type == "shorthand_property_identifier"]  # `{ purge }`
+    for key, pair in sorted(entries, key=lambda e: e[1].start_byte):
+        value = strip_casts(pair_value(pair)) if pair.type == "pair" else pair
+        if value is None:
+            continue
+        if value.type == "shorthand_property_identifier":
+            target = module.functions.get(key)
+            tname = key
+        elif value.type in FUNCTION_TYPES:
+            target, tname = value, module.qualified(value)
+        elif value.type in {"identifier", "member_expression"}:
+            hit = resolve(value)
+            target, tname = hit if hit is not None else (module.functions.get(text(value)), text(value))
+        else:
+            continue
+        out.append(Dispatch(module=module, handler=handler, tool=key, node=pair, subject=subject,
+                            target=target, target_name=tname if target is not None else None, form="table"))
+    return out
+
+
+def _guard(node: ts.Node, module: Module) -> tuple[str, str] | None:
+    """(subject, tool name) of `if (subject !== "literal") <throw or return>` with no else: an exclusion guard."""
+    cond = strip_casts(node.child_by_field_name("condition"))
+    consequence = node.child_by_field_name("consequence")
+    if cond is None or cond.type != "binary_expression" or text(cond.child_by_field_name("operator")) not in {"!==", "!="} \
+            or node.child_by_field_name("alternative") is not None or consequence is None:
+        return None
+    body = [c for c in consequence.named_children if c.type != "comment"] if consequence.type == "statement_block" else [consequence]
+    if not body or body[-1].type not in {"throw_statement", "return_statement"}:
+        return None
+    left, right = cond.child_by_field_name("left"), cond.child_by_field_name("right")
+    for subj, lit in ((left, right), (right, left)):
+        value = module.name_value(lit)
+        if value is not None and _name_subject(subj, module):
+            return text(subj), value
+    return None
+
+
+def _called_after(node: ts.Node, resolve) -> tuple[ts.Node | None, str | None]:
+    """The first call after `node`, in the statements that follow it in its block, that resolves to a function."""
+    sibling = node.next_named_sibling
+    while sibling is not None:
+        hit = _called(sibling, resolve)
+        if hit[0] is not None:
+            return hit
+        sibling = sibling.next_named_sibling
+    return None, None
+
+
+def _fallback_form(node: ts.Node) -> str:
+    for n in walk(node):
+        if n.type == "throw_statement":
+            return "throw"
+        if n.type == "pair" and text(n.child_by_field_name("key")) == "isError":
+            return "error-result"
+    return "result"
+
+
+def _called(node: ts.Node | None, resolve) -> tuple[ts.Node | None, str | None]:
+    """The first call in a branch that resolves to a function of the boundary."""
+    if node is None:
+        return None, None
+    for n in walk(node):
+        if n.type == "call_expression":
+            target = resolve(n)
+            if target is not None:
+                return target
+    return None, None
+
+
+def unread_names(handler: Handler, resolve=None, link=None) -> list[tuple[Module, ts.Node]]:
+    """Switch cases of a tools/call dispatch whose tool name is not a literal the tool can read, with their module."""
+    fns = _dispatching(handler, resolve, link) if resolve is not None else \
+        [(handler.fn, handler.module, None)] if handler.fn is not None else []
+    out = []
+    for fn, module, _ in fns:
+        body = fn.child_by_field_name("body")
+        for node in walk(body) if body is not None else []:
+            if node.type == "switch_statement" and _name_subject(strip_casts(node.child_by_field_name("value")), module):
+                for case in node.child_by_field_name("body").named_children:
+                    if case.type == "switch_case" and module.name_value(case.child_by_field_name("value")) is None:
+                        out.append((module, case))
+    return out
