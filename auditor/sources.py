@@ -97,8 +97,8 @@ def compiled_twins(rels: list[str], rule: dict) -> dict[str, str]:
     return out
 
 
-def _path(rel: str, e: Entry) -> str:
-    """A path relative to the subtree, as a path from the repository root (like e.file.path)."""
+def repo_path(rel: str, e: Entry) -> str:
+    """A path relative to the subtree of entry `e`, as a path from the repository root (like e.file.path)."""
     return e.file.path[: len(e.file.path) - len(e.rel)] + rel
 
 
@@ -108,7 +108,7 @@ def source_records(entries: tuple[Entry, ...], regions: list[Record]) -> tuple[R
         attrs = {"layer": e.layer, "blob": e.file.blob, "lines": e.lines, "bytes": len(e.file.data),
                  "scope": "build context (outside the subtree)" if e.context else "boundary",
                  "utf8": e.text is not None, **({"omitted": e.omitted} if e.omitted else {}),
-                 **({"compiled_from": _path(e.compiled_from, e)} if e.compiled_from else {})}
+                 **({"compiled_from": repo_path(e.compiled_from, e)} if e.compiled_from else {})}
         summary = f"{e.file.path}: {e.layer}, " + (f"not read ({e.omitted})" if e.omitted else f"{e.lines} lines") \
             + (" (build context)" if e.context else "")
         anchor = Anchor(path=e.file.path, start_line=1, end_line=max(e.lines, 1))

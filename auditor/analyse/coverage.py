@@ -10,6 +10,7 @@ from auditor.extract.records import at
 from auditor.extract.routes import listed_tools
 from auditor.extract.syntax import NOT_LITERAL, excerpt
 from auditor.model import Anchor
+from auditor.sources import repo_path
 
 
 # A script command that runs a file of the package: `node dist/sse.js`, `tsx src/index.ts` (options before it allowed).
@@ -125,7 +126,7 @@ def ledger(p: Program) -> dict:
         elif e.text is None:
             status, why = "not analysed", e.omitted or "not valid UTF-8"
         elif e.compiled_from:
-            status, why = "read", f"build output of {e.file.path[: len(path) - len(e.rel)] + e.compiled_from}, which is analysed in its place"
+            status, why = "read", f"build output of {repo_path(e.compiled_from, e)}, which is analysed in its place"
         elif path in modules:
             status = "analysed" if path in reached or not entries else "parsed, not reached"
             why = "" if status == "analysed" else "not imported, directly or through other modules, by an entry file"

@@ -51,8 +51,9 @@ def registrations(module: Module, vocab: dict, resolve, link=None) -> tuple[list
         args = call_args(call)
         if not args:
             continue
+        shape = hl["object"] if rule["signature"] == "object" else None
         if rule["receiver"] == "server" and (receiver is None or ".".join(receiver) not in servers) \
-                and not _sdk_shaped_on_parameter(call, receiver, args, module, hl["object"] if rule["signature"] == "object" else None):
+                and not _sdk_shaped_on_parameter(call, receiver, args, module, shape):
             continue
         gaps: list[Gap] = []
         if rule["signature"] == "object":  # addTool({ name, description, parameters, execute })

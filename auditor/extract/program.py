@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 import tree_sitter as ts
 
 from auditor.extract import parse
-from auditor.extract.syntax import FUNCTION_TYPES, callee_text, enclosing, pair_value, string_value, strip_casts, text
+from auditor.extract.syntax import (FUNCTION_TYPES, call_args, callee_text, enclosing, pair_value, string_value,
+                                    strip_casts, text)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -153,12 +154,13 @@ def _compiled_enum(stmt: ts.Node) -> dict[str, str]:
     if call is None or call.type != "call_expression":
         return {}
     fn = strip_casts(call.child_by_field_name("function"))
-    args = [a for a in (call.child_by_field_name("arguments") or call).named_children if a.type != "comment"]
+    args = call_args(call)
     arg = strip_casts(args[0]) if len(args) == 1 else None
     if fn is None or fn.type not in FUNCTION_TYPES or arg is None or arg.type != "binary_expression" \
             or text(arg.child_by_field_name("operator")) != "||":
         return {}
-    params = [c for c in (fn.child_by_field_name("parameters") or fn).named_children if c.type != "comment"]
+    formal = fn.child_by_field_name("parameters")
+    params = [c for c in formal.named_children if c.type != "comment"] if formal is not None else []
     inner = text(params[0].child_by_field_name("pattern") or params[0]) if len(params) == 1 else None
     outer = text(arg.child_by_field_name("left")).split(".")[-1]  # E, or exports.E in CommonJS
     body = fn.child_by_field_name("body")
