@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from array import array
 from bisect import bisect_left
 from typing import Any, Callable, Iterator
 
@@ -44,9 +45,9 @@ def lines(node: ts.Node) -> tuple[int, int]:
 # later walk is a slice. Keys are node ids (addresses, unique while the tree lives); the index holds the
 # nodes and so keeps their trees alive, and `forget()` drops it (the orchestrator calls it per audit).
 _flat: list[ts.Node] = []
-_ends: list[int] = []
+_ends = array("q")  # machine integers, not int objects: an index of a large bundle holds millions
 _pos: dict[int, int] = {}
-_by_type: dict[str, list[int]] = {}  # node type -> its positions in _flat, ascending
+_by_type: dict[str, array] = {}  # node type -> its positions in _flat, ascending
 
 
 def walk(node: ts.Node) -> list[ts.Node]:
@@ -98,7 +99,7 @@ def _index(node: ts.Node) -> int:
         kind = cur.type
         where = by_type.get(kind)
         if where is None:
-            where = by_type[kind] = []
+            where = by_type[kind] = array("q")
         where.append(i)
         children = cur.named_children
         if children:
@@ -132,7 +133,7 @@ _chains: dict[int, tuple[ts.Node, tuple[str, ...] | None]] = {}  # member_chain(
 def forget() -> None:
     """Drop the walk index and the member_chain() memo (and with them the references they hold to trees)."""
     _flat.clear()
-    _ends.clear()
+    del _ends[:]
     _pos.clear()
     _by_type.clear()
     _chains.clear()
