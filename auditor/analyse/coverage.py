@@ -109,6 +109,16 @@ def _unread_servers(p: Program, entries: list[str]) -> list[dict]:
     return out
 
 
+def _bundled(m) -> list[dict]:
+    """Per package bundled in a module: how many regions and lines of it the bundler wrote there."""
+    out: dict[str, dict] = {}
+    for first, last, package in m.vendored:
+        row = out.setdefault(package, {"package": package, "regions": 0, "lines": 0})
+        row["regions"] += 1
+        row["lines"] += last - first + 1
+    return sorted(out.values(), key=lambda r: (-r["lines"], r["package"]))
+
+
 def ledger(p: Program) -> dict:
     entries = _entry_modules(p)
     reached = _reached(p, entries)
@@ -116,6 +126,7 @@ def ledger(p: Program) -> dict:
     for g in p.gaps:
         gaps_by_file[g.anchor.path] = gaps_by_file.get(g.anchor.path, 0) + 1
     modules = {m.path for m in p.modules}
+    by_path = {m.path: m for m in p.modules}
     files = []
     for e in p.entries:
         if e.context:
@@ -134,8 +145,15 @@ def ledger(p: Program) -> dict:
             status, why = "read", "test file: parsed for gaps, not analysed as server code"
         else:
             status, why = "read", f"{e.layer} file"
-        files.append({"path": path, "layer": e.layer, "status": status, "reason": why,
-                      "gaps": gaps_by_file.get(path, 0), "entry": path in entries})
+        row = {"path": path, "layer": e.layer, "status": status, "reason": why,
+               "gaps": gaps_by_file.get(path, 0), "entry": path in entries}
+        bundled = _bundled(by_path[path]) if path in by_path else []
+        if bundled:  # a bundle: its dependencies' code is out of the boundary, as when it is not bundled
+            names = [b["package"] for b in bundled]
+            row["reason"] = "; ".join(filter(None, [why, f"{len(names)} bundled package(s) not read as its code: "
+                                                    + ", ".join(names[:6]) + (", ..." if len(names) > 6 else "")]))
+            row["bundled"] = bundled
+        files.append(row)
     dispatched = {d.tool: d for d in p.dispatches}
     tools = []
     for t in sorted(p.tools, key=lambda t: (t.name, t.module.path)):

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import posixpath
+import re
+from bisect import bisect_right
 from dataclasses import dataclass, field
 
 import tree_sitter as ts
@@ -34,6 +36,9 @@ class Module:
     instances: dict[str, str] = field(default_factory=dict)  # top-level var -> class name
     imports: tuple[tuple[str, ts.Node], ...] = ()
     enums: dict[str, str] = field(default_factory=dict)  # "Enum.MEMBER" -> its string value
+    # Regions of a bundle holding a dependency's code (start line, end line, package), by the bundler's markers; no
+    # capture of the module lies in one (the dependency is not part of the boundary, as when it is not bundled).
+    vendored: tuple[tuple[int, int, str], ...] = ()
 
     def name_value(self, node: ts.Node | None) -> str | None:
         """A string literal, or an enum member of this module with a string value (`ToolName.ECHO`)."""
@@ -98,8 +103,38 @@ def module_name(path: str, subtree: str) -> str:
     return stem if ext else rel
 
 
+# esbuild (and tsup, which uses it) opens each bundled module with a top-level comment naming its source file.
+_BUNDLE_MARK = re.compile(rb"// ((?:node_modules/)?[\w@.+-][\w@.+/-]*\.(?:[cm]?js|[cm]?ts|jsx|tsx|json))")
+
+
+def _vendored(tree: ts.Tree) -> list[tuple[int, int, int, int, str]]:
+    """(start byte, end byte, start line, end line, package) of the regions of a bundle that hold node_modules code."""
+    marks = [(c, m.group(1).decode("utf-8", "replace")) for c in tree.root_node.named_children
+             if c.type == "comment" and (m := _BUNDLE_MARK.fullmatch(c.text)) is not None]
+    if len(marks) < 2 or not any(p.startswith("node_modules/") for _, p in marks):
+        return []  # one marker is a comment, not a bundle
+    root = tree.root_node
+    ends = [(c.start_byte, c.start_point[0]) for c, _ in marks[1:]] + [(root.end_byte, root.end_point[0] + 1)]
+    out = []
+    for (mark, where), (end, end_line) in zip(marks, ends):
+        if where.startswith("node_modules/"):
+            parts = where.rsplit("node_modules/", 1)[1].split("/")
+            package = "/".join(parts[:2]) if parts[0].startswith("@") else parts[0]
+            out.append((mark.start_byte, end, mark.start_point[0] + 1, max(end_line, mark.start_point[0] + 1), package))
+    return out
+
+
 def build(path: str, name: str, tree: ts.Tree, lang: str) -> Module:
     caps = parse.captures(tree, lang)
+    vendored = _vendored(tree)
+    if vendored:
+        starts = [v[0] for v in vendored]
+
+        def own(n: ts.Node) -> bool:
+            i = bisect_right(starts, n.start_byte) - 1
+            return i < 0 or n.start_byte >= vendored[i][1]
+
+        caps = {k: [n for n in nodes if own(n)] for k, nodes in caps.items()}
     classes: dict[str, ClassInfo] = {}
     for cls in caps.get("class", []):
         cname = text(cls.child_by_field_name("name"))
@@ -145,7 +180,8 @@ def build(path: str, name: str, tree: ts.Tree, lang: str) -> Module:
     for stmt in caps.get("toplevel.stmt", []):
         enums.update(_compiled_enum(stmt))
     return Module(path=path, name=name, tree=tree, caps=caps, classes=classes, functions=functions,
-                  toplevel=toplevel, instances=instances, imports=imports, enums=enums)
+                  toplevel=toplevel, instances=instances, imports=imports, enums=enums,
+                  vendored=tuple((first, last, pkg) for _, _, first, last, pkg in vendored))
 
 
 def _compiled_enum(stmt: ts.Node) -> dict[str, str]:

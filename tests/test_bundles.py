@@ -1,0 +1,53 @@
+"""A bundle (esbuild, tsup) holds its dependencies' code beside the server's, each opened by a comment naming its
+source file: the dependencies' regions are out of the boundary, as they are when the server is not bundled."""
+
+from __future__ import annotations
+
+from auditor.analyse import coverage
+from program_helpers import program
+
+BUNDLE = '''#!/usr/bin/env node
+// node_modules/@modelcontextprotocol/sdk/dist/esm/server/index.js
+var Server = class {
+  constructor(info) { this.handlers = new Map(); }
+  setRequestHandler(schema, handler) { this.handlers.set(schema, handler); }
+};
+// node_modules/@modelcontextprotocol/sdk/dist/esm/server/mcp.js
+var McpServer = class {
+  constructor(info) {
+    this.server = new Server(info);
+    this.server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: Object.values(this._tools) }));
+  }
+  registerTool(name, config, cb) { this._tools[name] = { name, config, cb }; }
+};
+// node_modules/some-http/lib/index.js
+function request(url) { return fetch(url); }
+
+// src/index.ts
+var notes = [];
+var server = new McpServer({ name: "bundled-notes", version: "1.0.0" });
+server.registerTool("add_note", { description: "Add a note" }, async ({ text }) => {
+  notes.push(text);
+  return { content: [] };
+});
+'''
+
+
+def test_dependency_regions_of_a_bundle_are_not_read_as_the_server():
+    p = program({"dist/index.js": BUNDLE, "package.json": '{"name": "bundled-notes", "bin": "dist/index.js"}'})
+    (m,) = p.modules
+    assert [pkg for _, _, pkg in m.vendored] == ["@modelcontextprotocol/sdk", "@modelcontextprotocol/sdk", "some-http"]
+    assert [t.name for t in p.tools] == ["add_note"] and p.handlers == ()  # the SDK's own handler is not the server's
+    assert [c.key for c in p.containers] == ["notes"]  # no state of the SDK's classes
+    ledger = coverage.ledger(p)
+    assert ledger["unresolved"] == [] and ledger["complete"] is True
+    (row,) = [f for f in ledger["files"] if f["path"] == "dist/index.js"]
+    assert row["bundled"] == [{"package": "@modelcontextprotocol/sdk", "regions": 2, "lines": 13},
+                              {"package": "some-http", "regions": 1, "lines": 3}]
+    assert row["reason"] == "2 bundled package(s) not read as its code: @modelcontextprotocol/sdk, some-http"
+
+
+def test_one_path_comment_is_no_bundle():
+    src = "// node_modules/left-pad/index.js is vendored below, patched\nexport const pad = (s) => s;\n"
+    p = program({"index.js": "// node_modules/left-pad/index.js\n" + src})
+    assert p.modules[0].vendored == () and "pad" in p.modules[0].toplevel
