@@ -106,3 +106,25 @@ def test_dispatch_delegated_to_another_module_through_nested_wrappers():
     assert got == {"RTE:dispatch:tools#roll": [("index.ts", line_of(INDEX, "CallToolRequestSchema, logged")),
                                               ("tools.ts", line_of(TOOLS, 'case "roll"'))],
                    "RTE:fallback:index#tools/call": [("tools.ts", line_of(TOOLS, "default:"))]}
+
+
+def test_a_table_of_data_indexed_by_the_name_is_no_dispatch():
+    server = SDK + '''
+import { z } from "zod";
+const AddArgs = z.object({ a: z.number(), b: z.number() });
+const SCHEMAS = { add: AddArgs, twice: AddArgs };
+const LIMITS = { add: 10, twice: 5 };
+const server = new Server({ name: "calc", version: "1.0.0" }, { capabilities: { tools: {} } });
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  const name = request.params.name;
+  const args = SCHEMAS[name as keyof typeof SCHEMAS].parse(request.params.arguments);
+  if (args.a > LIMITS[name as keyof typeof LIMITS]) throw new Error("too big");
+  switch (name) {
+    case "add": return { content: [{ type: "text", text: String(args.a + args.b) }] };
+    case "twice": return { content: [{ type: "text", text: String(2 * args.a) }] };
+    default: throw new Error("unknown");
+  }
+});
+'''
+    p = program({"index.ts": server, "package.json": '{"name": "calc", "version": "1.0.0"}'})
+    assert sorted((d.tool, d.form) for d in p.dispatches) == [("add", "switch-case"), ("twice", "switch-case")]

@@ -132,7 +132,8 @@ def _table(node: ts.Node | None, module: Module) -> ts.Node | None:
 
 
 def _table_dispatches(handler: Handler, table: ts.Node, subject: str, resolve, module: Module) -> list[Dispatch]:
-    """One dispatch per entry of a lookup table whose key is a tool name and whose value is its implementation."""
+    """One dispatch per entry of a lookup table whose key is a tool name and whose value is its implementation (a
+    function of the boundary); entries whose value is anything else are no dispatch."""
     out = []
     entries = list(object_pairs(table).items()) + [(text(c), c) for c in table.named_children
                                                   if c.type == "shorthand_property_identifier"]  # `{ purge }`
@@ -150,8 +151,10 @@ def _table_dispatches(handler: Handler, table: ts.Node, subject: str, resolve, m
             target, tname = hit if hit is not None else (module.functions.get(text(value)), text(value))
         else:
             continue
+        if target is None:
+            continue  # `SCHEMAS[name]`, `LIMITS[name]`: a table of data, not of implementations
         out.append(Dispatch(module=module, handler=handler, tool=key, node=pair, subject=subject,
-                            target=target, target_name=tname if target is not None else None, form="table"))
+                            target=target, target_name=tname, form="table"))
     return out
 
 
