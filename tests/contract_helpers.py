@@ -129,3 +129,17 @@ def snapshot(repo: Path) -> dict:
 def copy_tree(src: Path, dst: Path) -> Path:
     shutil.copytree(src, dst)
     return dst
+
+
+def fail_audit_of(monkeypatch, subtree: str) -> None:
+    """Make the audit of one subtree raise (a simulated bug in the auditor); every other audit runs as it would."""
+    from auditor import audit as audit_mod
+
+    real = audit_mod.run
+
+    def failing(target, *args, **kwargs):
+        if target.subtree == subtree:
+            raise RuntimeError("simulated bug")
+        return real(target, *args, **kwargs)
+
+    monkeypatch.setattr(audit_mod, "run", failing)

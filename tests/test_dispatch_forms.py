@@ -51,6 +51,7 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
 
 def test_lookup_table_and_aliased_name_dispatch():
     p = program({"index.ts": SERVER, "package.json": '{"name": "jar", "version": "1.0.0"}'})
+    assert len(p.dispatches) == 4  # one per tool: the shorthand entry too is read once
     got = {d.tool: (d.form, d.target_name, d.node.start_point[0] + 1) for d in p.dispatches}
     assert got == {
         "jot": ("table", "HANDLERS.jot", line_of(SERVER, "  jot: async")),

@@ -12,7 +12,7 @@ from markdown_it.rules_block.table import escapedSplit
 
 from auditor import monorepo
 from auditor.target import pin_git
-from contract_helpers import cli, init_repo, proc
+from contract_helpers import cli, fail_audit_of, init_repo, proc
 
 SDK = {"@modelcontextprotocol/sdk": "1.0.0"}
 
@@ -265,16 +265,7 @@ def test_format_json_writes_only_json(mono, tmp_path):
 
 
 def test_nothing_is_written_when_one_server_fails(mono, tmp_path, monkeypatch):
-    from auditor import audit as audit_mod
-
-    real = audit_mod.run
-
-    def second_fails(target, *args, **kwargs):
-        if target.subtree == "servers/beta":
-            raise RuntimeError("simulated bug")
-        return real(target, *args, **kwargs)
-
-    monkeypatch.setattr(audit_mod, "run", second_fails)
+    fail_audit_of(monkeypatch, "servers/beta")
     repo, _ = mono
     result = cli("audit", repo, "--out", tmp_path / "out", "-q")
     assert result.exit_code == 3 and "simulated bug" in result.stderr

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from auditor.cli import _folders
-from contract_helpers import cli, commit, git, init_repo
+from contract_helpers import cli, commit, fail_audit_of, git, init_repo
 from test_monorepo import ALPHA, BETA, MONO, _server
 
 
@@ -124,16 +124,7 @@ def test_check_covers_every_revision(history, tmp_path):
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_a_failing_server_leaves_nothing_behind(history, tmp_path, monkeypatch, jobs):
-    from auditor import audit as audit_mod
-
-    real = audit_mod.run
-
-    def gamma_fails(target, *args, **kwargs):
-        if target.subtree == "servers/gamma":
-            raise RuntimeError("simulated bug")
-        return real(target, *args, **kwargs)
-
-    monkeypatch.setattr(audit_mod, "run", gamma_fails)
+    fail_audit_of(monkeypatch, "servers/gamma")
     parent = tmp_path / "reports"
     parent.mkdir()
     result = cli("audit", history, "-r", "v1", "-r", "main", "--out", parent / "deep" / "out", "-q", "--jobs", jobs)

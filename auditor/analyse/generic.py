@@ -48,7 +48,9 @@ def _claim(kind: str, k: str, rel: str, doc: MarkdownDoc, quote: str, anchors, v
 
 # -- the checks ------------------------------------------------------------------------------
 
-def _tool_claims(p: Program, rel: str, doc: MarkdownDoc, docs: list[DocTool], routes: list[Record]) -> list[Record]:
+def _tool_claims(p: Program, rel: str, doc: MarkdownDoc, docs: list[DocTool], routes: list[Record],
+                 unknown: list[str]) -> list[Record]:
+    """`unknown`: why the tools found may not be all (coverage.tool_names_unknown), once per audit."""
     tools = {t.name: t for t in p.tools}
     dispatch = {}
     for r in routes:
@@ -57,7 +59,6 @@ def _tool_claims(p: Program, rel: str, doc: MarkdownDoc, docs: list[DocTool], ro
                 dispatch.setdefault(name, []).append(r.id)
     fallbacks = [r.id for r in routes if r.kind == "fallback"]
     registered = ", ".join(repr(n) for n in sorted(tools)) or "no tool"
-    unknown = tool_names_unknown(p)
     if unknown:  # a tool not found may still be registered: what is missing is not a contradiction
         registered += f" (and maybe more: {unknown[0]}" + (f"; {len(unknown) - 1} more reason(s)" if len(unknown) > 1 else "") + ")"
     out, matched = [], set()
@@ -226,11 +227,13 @@ def _args_claims(p: Program, rel: str, path: str, doc: MarkdownDoc, routes: list
 def claims(p: Program, fx: Effects, routes: list[Record], effects_kb: dict) -> list[Record]:
     """README claims of every README of the boundary, whether or not a kb/claims registry applies."""
     out = []
-    for path, doc in sorted(p.docs.items()):
-        e = p.entry(path)
-        if e is None or e.context or not e.rel.rsplit("/", 1)[-1].lower().startswith("readme"):
-            continue
-        out += _tool_claims(p, e.rel, doc, documented_tools(doc), routes)
+    readmes = [(p.entry(path), doc) for path, doc in sorted(p.docs.items())]
+    readmes = [(e, doc) for e, doc in readmes
+               if e is not None and not e.context and e.rel.rsplit("/", 1)[-1].lower().startswith("readme")]
+    unknown = tool_names_unknown(p) if readmes else []
+    for e, doc in readmes:
+        path = e.file.path
+        out += _tool_claims(p, e.rel, doc, documented_tools(doc), routes, unknown)
         out += _env_claims(p, fx, e.rel, doc, documented_env(doc), routes, effects_kb)
         out += _args_claims(p, e.rel, path, doc, routes)
     return out

@@ -135,10 +135,8 @@ def _table_dispatches(handler: Handler, table: ts.Node, subject: str, resolve, m
     """One dispatch per entry of a lookup table whose key is a tool name and whose value is its implementation (a
     function of the boundary); entries whose value is anything else are no dispatch."""
     out = []
-    entries = list(object_pairs(table).items()) + [(text(c), c) for c in table.named_children
-                                                  if c.type == "shorthand_property_identifier"]  # `{ purge }`
-    for key, pair in sorted(entries, key=lambda e: e[1].start_byte):
-        value = strip_casts(pair_value(pair)) if pair.type == "pair" else pair
+    for key, pair in object_pairs(table).items():  # shorthand entries (`{ purge }`) are their own value
+        value = strip_casts(pair_value(pair))
         if value is None:
             continue
         if value.type == "shorthand_property_identifier":

@@ -10,7 +10,7 @@ from auditor.extract import zod
 from auditor.extract.bindings import class_name, value_of
 from auditor.extract.program import Module
 from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, call_args, callee_text, enclosing,
-                                    enclosing_function, find, literal, member_chain, object_pairs, pair_value,
+                                    enclosing_function, find, literal, literal_fields, member_chain, object_pairs, pair_value,
                                     statement_of, string_value, strip_casts, text, walk)
 from auditor.model import Anchor, Gap
 
@@ -96,7 +96,7 @@ def servers(module: Module, vocab: dict) -> list[ServerDecl]:
         decl = enclosing(new, {"variable_declarator"})
         var = text(decl.child_by_field_name("name")) if decl is not None else "<expression>"
         args = call_args(new)
-        info = _known_fields(args[0], module) if args else {}
+        info = literal_fields(args[0], module.toplevel) if args else {}
         opts = args[1] if len(args) > 1 else None
         caps_pair = object_pairs(opts).get("capabilities") if opts is not None else None
         caps_node = pair_value(caps_pair) if caps_pair is not None else None
@@ -104,19 +104,6 @@ def servers(module: Module, vocab: dict) -> list[ServerDecl]:
         capabilities = tuple(sorted(caps_value)) if isinstance(caps_value, dict) else None
         out.append(ServerDecl(module=module, var=var, cls=cls, node=statement_of(new),
                               info=info if isinstance(info, dict) else {}, capabilities=capabilities, caps_node=caps_node))
-    return out
-
-
-def _known_fields(node: ts.Node, module: Module) -> dict:
-    """The fields of an object whose values are literals (`{name: "x", version: VERSION}` gives the name)."""
-    whole = literal(node, module.toplevel)
-    if isinstance(whole, dict) or strip_casts(node) is None or strip_casts(node).type != "object":
-        return whole if isinstance(whole, dict) else {}
-    out = {}
-    for k, pair in object_pairs(strip_casts(node)).items():
-        value = literal(pair_value(pair), module.toplevel)
-        if value is not NOT_LITERAL:
-            out[k] = value
     return out
 
 
@@ -190,12 +177,7 @@ def annotations(node: ts.Node | None, module: Module) -> tuple[dict, ts.Node | N
     node = strip_casts(node)
     if node is not None and node.type == "identifier":
         node = strip_casts(value_of(module, node)) or node
-    out = {}
-    for key, pair in object_pairs(node).items():
-        value = literal(pair_value(pair), module.toplevel)
-        if value is not NOT_LITERAL:
-            out[key] = value
-    return out, node
+    return literal_fields(node, module.toplevel), node
 
 
 def schema_gaps(module: Module, tool: str, read) -> tuple[Gap, ...]:

@@ -322,6 +322,20 @@ def literal(node: ts.Node | None, env: dict[str, ts.Node] | Callable[[ts.Node], 
     return NOT_LITERAL
 
 
+def literal_fields(node: ts.Node | None, env=None) -> dict:
+    """The entries of an object literal whose values are literals (`{name: "x", version: VERSION}` gives the name);
+    the others are left out. An identifier naming a literal object (through ENV) gives that object."""
+    whole = literal(node, env)
+    if isinstance(whole, dict):
+        return whole
+    out = {}
+    for key, pair in object_pairs(strip_casts(node)).items():
+        value = literal(pair_value(pair), env)
+        if value is not NOT_LITERAL:
+            out[key] = value
+    return out
+
+
 def _object_literal(node: ts.Node | None, env, depth: int) -> ts.Node | None:
     """The object literal an identifier (or a member of one) stands for, through ENV."""
     node = strip_casts(node)
