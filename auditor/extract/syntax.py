@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from array import array
 from bisect import bisect_left
 from typing import Any, Callable, Iterator
@@ -217,7 +218,8 @@ def call_args(call: ts.Node) -> list[ts.Node]:
 
 
 def string_value(node: ts.Node | None) -> str | None:
-    """The value of a string literal or a template string without substitutions."""
+    """The value of a string literal or a template string without substitutions, its escapes decoded (the one place
+    literal text is decoded: `"get\\u005fweather"` is the name `get_weather`)."""
     node = strip_casts(node)
     if node is None:
         return None
@@ -226,24 +228,44 @@ def string_value(node: ts.Node | None) -> str | None:
     if node.type == "template_string":
         if any(c.type == "template_substitution" for c in node.named_children):
             return None
-        return _unescape(text(node)[1:-1])
+        # A template's line breaks are LF in its value, whatever the file uses.
+        return _unescape(text(node)[1:-1].replace("\r\n", "\n").replace("\r", "\n"))
     return None
+
+
+# One escape sequence of ECMAScript (ECMA-262 EscapeSequence, LineContinuation, legacy octal): \u{...}, \uXXXX, \xXX,
+# \0-\377, a line continuation (backslash before a line terminator), or any other character (which stands for itself).
+_ESCAPE = re.compile(r"\\(?:u\{([0-9A-Fa-f]+)\}|u([0-9A-Fa-f]{4})|x([0-9A-Fa-f]{2})|([0-3][0-7]{0,2}|[4-7][0-7]?)"
+                     r"|(\r\n|[\n\r\u2028\u2029])|(.))", re.S)
+_SIMPLE = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v"}
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _escape(m: re.Match) -> str:
+    braced, four, hex2, octal, _continuation, other = m.groups()
+    if other is not None:
+        return _SIMPLE.get(other, other)
+    if octal is not None:
+        return chr(int(octal, 8))
+    if hex2 is not None:
+        return chr(int(hex2, 16))
+    code = int(braced or four, 16) if (braced or four) is not None else None
+    if code is None:
+        return ""  # a line continuation stands for nothing
+    return chr(code) if code <= 0x10FFFF else m.group(0)  # \u{110000} is no character: kept as written
 
 
 def _unescape(s: str) -> str:
     if "\\" not in s:
         return s
-    out, i = [], 0
-    simple = {"n": "\n", "t": "\t", "r": "\r", "`": "`", "'": "'", '"': '"', "\\": "\\", "$": "$"}
-    while i < len(s):
-        ch = s[i]
-        if ch == "\\" and i + 1 < len(s):
-            out.append(simple.get(s[i + 1], s[i + 1]))
-            i += 2
-        else:
-            out.append(ch)
-            i += 1
-    return "".join(out)
+    out = _ESCAPE.sub(_escape, s)
+    if _SURROGATE.search(out):
+        # "\ud83d\ude00" is one character written as a UTF-16 pair; a lone surrogate is no character (nothing could
+        # encode it): it is kept as its escape text.
+        out = re.sub("[\ud800-\udbff][\udc00-\udfff]",
+                     lambda p: chr(0x10000 + ((ord(p.group(0)[0]) - 0xD800) << 10) + ord(p.group(0)[1]) - 0xDC00), out)
+        out = _SURROGATE.sub(lambda c: f"\\u{ord(c.group(0)):04x}", out)
+    return out
 
 
 def property_name(key: ts.Node) -> str:
