@@ -26,10 +26,16 @@ class KbProblem:
 
 
 def default_kb_dir() -> Path:
+    """$AUDITOR_KB; else, run from a source (or editable) checkout, its kb/; else the kb built into the
+    installed package (auditor/_kb/, from kb/ by setup.py)."""
     env = os.environ.get("AUDITOR_KB")
     if env:
         return Path(env)
-    return Path(__file__).resolve().parent.parent / "kb"
+    package = Path(__file__).resolve().parent
+    checkout = package.parent
+    if (checkout / "pyproject.toml").is_file() and (checkout / "kb").is_dir():
+        return checkout / "kb"
+    return package / "_kb"
 
 
 def _line_of(node: yaml.Node | None, path: list) -> int:
