@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -56,8 +57,110 @@ def _line_of(node: yaml.Node | None, path: list) -> int:
     return line
 
 
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-_Composer = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_Base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present: kb files are loaded on every audit
+
+# Aliases may add at most this many nodes to what a file writes out: kb/effects.yaml uses one alias (a few dozen
+# nodes), and an alias bomb (9 levels of 9 aliases in 4.9 KB: 387 million nodes) took 3.9 GB to validate.
+MAX_ALIAS_NODES = 10_000
+# An alias can only follow white space or a flow indicator (a plain scalar cannot start with `*`): a file without
+# this has none, and is not parsed a second time for them.
+_MAYBE_ALIAS = re.compile(r"(?:^|[\s\[{,:])\*", re.M)
+
+
+class YamlProblem(yaml.MarkedYAMLError):
+    """What the kb loader refuses: an alias that expands too far or into itself, a key given twice in a mapping."""
+
+    def __init__(self, message: str, mark, mapping: yaml.Node | None = None, key: str | None = None):
+        super().__init__(problem=message, problem_mark=mark)
+        self.mapping, self.key = mapping, key
+        self.field = "(yaml)"  # the path of the key, once known
+
+
+class _KbLoader(_Base):
+    def construct_mapping(self, node, deep=False):
+        if isinstance(node, yaml.MappingNode):
+            seen: dict[tuple[str, str], yaml.Node] = {}
+            for key_node, _ in node.value:
+                if isinstance(key_node, yaml.ScalarNode) and key_node.tag != "tag:yaml.org,2002:merge":
+                    first = seen.setdefault((key_node.tag, key_node.value), key_node)
+                    if first is not key_node:  # YAML would keep the last one silently
+                        raise YamlProblem(f"duplicate key {key_node.value!r} (first at line {first.start_mark.line + 1})",
+                                          key_node.start_mark, node, key_node.value)
+        return super().construct_mapping(node, deep=deep)
+
+
+def _check_aliases(raw: str) -> None:
+    """Refuse an alias that expands the document by more than MAX_ALIAS_NODES nodes, or into itself."""
+    if not _MAYBE_ALIAS.search(raw):
+        return
+    sizes: dict[str, int] = {}  # anchor -> nodes it stands for, expanded
+    open_: list[list] = []  # [anchor, nodes so far] of each collection being read
+    written = expanded = 0
+    for ev in yaml.parse(raw, Loader=_Base):
+        if isinstance(ev, yaml.AliasEvent):
+            if any(a == ev.anchor for a, _ in open_):
+                raise YamlProblem(f"alias *{ev.anchor} refers to a node that contains it (a recursive alias)", ev.start_mark)
+            n = sizes.get(ev.anchor, 1)  # an undefined anchor is the composer's error
+            expanded += n
+            if expanded - written > MAX_ALIAS_NODES:
+                raise YamlProblem(f"alias *{ev.anchor} expands the file beyond {MAX_ALIAS_NODES:,} nodes more than it "
+                                  "writes (an alias bomb?); write the values out", ev.start_mark)
+        elif isinstance(ev, (yaml.ScalarEvent, yaml.CollectionStartEvent)):
+            written, expanded, n = written + 1, expanded + 1, 1
+            if isinstance(ev, yaml.CollectionStartEvent):
+                open_.append([ev.anchor, 1])
+                continue
+            if ev.anchor:
+                sizes[ev.anchor] = 1
+        elif isinstance(ev, yaml.CollectionEndEvent):
+            anchor, n = open_.pop()
+            if anchor:
+                sizes[anchor] = n
+        else:
+            continue
+        if open_:
+            open_[-1][1] += n
+
+
+def load_yaml(raw: str) -> tuple[Any, yaml.Node | None]:
+    """Parse kb YAML safely: the data and its node tree (for lines). Raises yaml.YAMLError (YamlProblem for a key given
+    twice or an alias that expands too far); every YAML the auditor reads goes through here."""
+    _check_aliases(raw)
+    loader = _KbLoader(raw)
+    try:
+        node = loader.get_single_node()
+        try:
+            return (loader.construct_document(node) if node is not None else None), node
+        except YamlProblem as exc:
+            if exc.mapping is not None:
+                exc.field = ".".join(str(p) for p in _path_to(node, exc.mapping) + [exc.key])
+            raise
+    finally:
+        loader.dispose()
+
+
+def _path_to(root: yaml.Node | None, target: yaml.Node) -> list:
+    """Keys and indexes from `root` to `target` (a node of its tree), for the FIELD of a problem."""
+    stack = [(root, [])]
+    seen: set[int] = set()
+    while stack:
+        node, path = stack.pop()
+        if node is target:
+            return path
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, yaml.MappingNode):
+            stack += [(v, path + [getattr(k, "value", "?")]) for k, v in node.value]
+        elif isinstance(node, yaml.SequenceNode):
+            stack += [(v, path + [i]) for i, v in enumerate(node.value)]
+    return []
+
+
+def _yaml_problem(shown: str, exc: yaml.YAMLError) -> KbProblem:
+    mark = getattr(exc, "problem_mark", None)
+    return KbProblem(path=shown, line=mark.line + 1 if mark else 1, field=getattr(exc, "field", "(yaml)"),
+                     message=str(getattr(exc, "problem", None) or exc))
 
 
 @lru_cache(maxsize=None)
@@ -77,13 +180,9 @@ def validate_file(path: Path, schema_name: str, kb_dir: Path) -> tuple[Any, list
     except UnicodeDecodeError as exc:
         return None, [KbProblem(path=shown, line=1, field="(file)", message=f"not valid UTF-8 ({exc.reason})")]
     try:
-        # libyaml when present: kb files are loaded on every audit. The node tree (for line
-        # numbers) is composed only when there is a problem to locate.
-        data = yaml.load(raw, Loader=_Loader)
+        data, node = load_yaml(raw)
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = mark.line + 1 if mark else 1
-        return None, [KbProblem(path=shown, line=line, field="(yaml)", message=str(getattr(exc, "problem", exc)))]
+        return None, [_yaml_problem(shown, exc)]
     schema_path = kb_dir / "schema" / f"{schema_name}.schema.yaml"
     try:
         key = cachedir.stamp_key(raw.encode("utf-8"), schema_path.read_bytes())
@@ -93,7 +192,6 @@ def validate_file(path: Path, schema_name: str, kb_dir: Path) -> tuple[Any, list
         return data, []  # this very file passed against this very schema before
     validator = _validator(kb_dir, schema_name)
     errors = sorted(validator.iter_errors(data), key=lambda e: (list(map(str, e.absolute_path)), e.message))
-    node = yaml.compose(raw, Loader=_Composer) if errors else None
     problems = []
     for err in errors:
         where = list(err.absolute_path)
@@ -115,9 +213,13 @@ def validate_file(path: Path, schema_name: str, kb_dir: Path) -> tuple[Any, list
 def load_schema(kb_dir: Path, name: str) -> dict:
     path = kb_dir / "schema" / f"{name}.schema.yaml"
     try:
-        return yaml.load(path.read_text(encoding="utf-8"), Loader=_Loader)
+        return load_yaml(path.read_text(encoding="utf-8"))[0]
     except FileNotFoundError:
         raise AuditorError(f"{path}: schema file missing") from None
+    except UnicodeDecodeError as exc:
+        raise AuditorError(str(KbProblem(path=str(path), line=1, field="(file)", message=f"not valid UTF-8 ({exc.reason})"))) from None
+    except yaml.YAMLError as exc:
+        raise AuditorError(str(_yaml_problem(str(path), exc))) from None
 
 
 @lru_cache(maxsize=None)

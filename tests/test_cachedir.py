@@ -47,7 +47,10 @@ def test_a_changed_schema_is_a_new_key(tmp_path, cache_at):
     copy = _copy_kb(tmp_path)
     assert kb.validate_file(copy / "lens.yaml", "lens", copy)[1] == []
     schema = copy / "schema" / "lens.schema.yaml"
-    schema.write_text(schema.read_text(encoding="utf-8") + "\nrequired: [no_such_field]\n", encoding="utf-8")
+    # The top-level `required` changed in place (a second `required:` key would be a duplicate key: refused).
+    text = schema.read_text(encoding="utf-8")
+    assert "\nrequired: [" in text
+    schema.write_text(text.replace("\nrequired: [", "\nrequired: [no_such_field, ", 1), encoding="utf-8")
     kb.load_schema.cache_clear()
     kb._validator.cache_clear()
     try:

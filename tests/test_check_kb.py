@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import re
 import shutil
+import time
 from pathlib import Path
 
+import pytest
 import yaml
 
 from auditor import kb as kb_mod
-from contract_helpers import cli
+from contract_helpers import cli, proc
 
 KB = Path(kb_mod.__file__).resolve().parent.parent / "kb"
 PROBLEM = re.compile(r"^(?P<file>.+?):(?P<line>\d+): (?P<field>\S+): (?P<message>.+)$")
@@ -86,3 +88,102 @@ def test_audit_refuses_a_broken_kb_with_one_line(tmp_path):
     lines = result.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith("auditor: error: ") and "absences.yaml:" in lines[0], lines
     assert not out.exists()
+
+
+def _bomb(levels: int = 9, width: int = 9) -> str:
+    """A YAML alias bomb: `levels` anchors of `width` aliases each (9 x 9: about 387 million nodes, 1.5 KB)."""
+    out = ["bomb_0: &b0 [" + ", ".join(["lol"] * width) + "]"]
+    out += [f"bomb_{i}: &b{i} [" + ", ".join([f"*b{i - 1}"] * width) + "]" for i in range(1, levels + 1)]
+    return "\n".join(out) + "\n"
+
+
+def _kb_copy(tmp_path: Path) -> Path:
+    copy = tmp_path / "kb"
+    shutil.copytree(KB, copy)
+    kb_mod.load.cache_clear()
+    return copy
+
+
+def _one_problem(stderr: str, path: Path) -> re.Match:
+    lines = [ln for ln in stderr.splitlines() if not ln.startswith("auditor: ")]
+    assert "Traceback" not in stderr and len(lines) == 1, stderr
+    m = PROBLEM.match(lines[0])
+    assert m and m["file"] == str(path), lines
+    return m
+
+
+def test_an_alias_bomb_is_refused_with_one_located_line(tmp_path):
+    copy = _kb_copy(tmp_path)
+    target = copy / "lens.yaml"
+    text = target.read_text(encoding="utf-8")
+    first = text.count("\n") + 1  # the bomb's first line
+    target.write_text(text + _bomb(), encoding="utf-8")
+    started = time.monotonic()
+    result = proc("check-kb", "--kb", copy)
+    assert result.returncode == 2, result.stderr
+    m = _one_problem(result.stderr, target)
+    # The alias that crosses the bound is named, on its own line; nothing was expanded.
+    assert first < int(m["line"]) <= first + 9 and "alias" in m["message"], m.group(0)
+    repo = tmp_path / "repo"
+    from contract_helpers import init_repo, ledger_files
+    init_repo(repo, ledger_files())
+    out = tmp_path / "out"
+    result = proc("audit", repo, "--kb", copy, "--out", out, "-q")
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.startswith(f"auditor: error: {target}:{m['line']}: (yaml): alias"), result.stderr
+    assert len(result.stderr.splitlines()) == 1 and not out.exists()
+    assert time.monotonic() - started < 30  # seconds, for two processes; the bomb took minutes and GBs
+
+
+def test_a_recursive_alias_is_refused(tmp_path):
+    copy = _kb_copy(tmp_path)
+    target = copy / "lens.yaml"
+    text = target.read_text(encoding="utf-8")
+    target.write_text(text + "loop: &loop [1, *loop]\n", encoding="utf-8")
+    result = cli("check-kb", "--kb", copy)
+    assert result.exit_code == 2
+    m = _one_problem(result.stderr, target)
+    assert int(m["line"]) == text.count("\n") + 1 and "recursive" in m["message"], m.group(0)
+
+
+def test_the_kb_own_alias_is_allowed(tmp_path):
+    # kb/effects.yaml writes one mapping once and refers to it (methods: *http_verbs): a bounded expansion.
+    assert "*http_verbs" in (KB / "effects.yaml").read_text(encoding="utf-8")
+    data, problems = kb_mod.validate_file(KB / "effects.yaml", "effects", KB)
+    assert problems == []
+
+
+@pytest.mark.parametrize("name", ["absences.yaml", "claims/field-notes.yaml"])
+def test_a_duplicate_key_is_refused_naming_file_line_and_key(tmp_path, name):
+    copy = _kb_copy(tmp_path)
+    target = copy / name
+    lines = target.read_text(encoding="utf-8").splitlines(keepends=True)
+    at = next(i for i, ln in enumerate(lines) if ln.startswith("version:"))
+    lines.insert(at + 1, "version: 1\n")  # the same key twice: YAML would keep the last one silently
+    target.write_text("".join(lines), encoding="utf-8")
+    result = cli("check-kb", "--kb", copy)
+    assert result.exit_code == 2
+    m = _one_problem(result.stderr, target)
+    assert (int(m["line"]), m["field"]) == (at + 2, "version"), m.group(0)
+    assert f"duplicate key 'version' (first at line {at + 1})" in m["message"], m.group(0)
+    from contract_helpers import init_repo, ledger_files
+    repo = tmp_path / "repo"
+    init_repo(repo, ledger_files())
+    out = tmp_path / "out"
+    kb_mod.load.cache_clear()
+    result = cli("audit", repo, "--kb", copy, "--out", out, "-q")
+    assert result.exit_code == 2, result.stderr
+    assert result.stderr == f"auditor: error: {m.group(0)}\n" and not out.exists()
+
+
+def test_a_duplicate_key_deep_inside_names_its_path(tmp_path):
+    copy = _kb_copy(tmp_path)
+    target = copy / "absences.yaml"
+    lines = target.read_text(encoding="utf-8").splitlines(keepends=True)
+    at = next(i for i, ln in enumerate(lines) if re.match(r"^\s+title: No scheduling", ln))
+    lines.insert(at + 1, lines[at])
+    target.write_text("".join(lines), encoding="utf-8")
+    result = cli("check-kb", "--kb", copy)
+    m = _one_problem(result.stderr, target)
+    probes = [p["id"] for p in yaml.safe_load((KB / "absences.yaml").read_text(encoding="utf-8"))["probes"]]
+    assert (int(m["line"]), m["field"]) == (at + 2, f"probes.{probes.index('no-scheduling')}.title"), m.group(0)

@@ -7,12 +7,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-import yaml
-
 from auditor.analyse import verdicts
 from auditor.errors import AuditorError
 from auditor.extract.facts import Program
-from auditor.kb import _line_of, validate_file
+from auditor.kb import _line_of, load_yaml, validate_file
 from auditor.model import Anchor, Record, merge_anchors
 
 # Who reads each channel: the consumer differs, so one quote in two channels is two claims.
@@ -21,7 +19,6 @@ CONSUMERS = {"tool-description": "host LLM (the tool description is placed in it
              "manifest": "human operator or registry browsing the package"}
 
 
-_COMPOSER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _HTML_COMMENT = re.compile(rb"<!--.*?-->", re.S)
 
 
@@ -52,7 +49,7 @@ def load_registries(kb_dir: Path) -> tuple[Registry, ...]:
         if problems:
             more = f" (and {len(problems) - 1} more; run `auditor check-kb`)" if len(problems) > 1 else ""
             raise AuditorError(str(problems[0]) + more)
-        node = yaml.compose(path.read_text(encoding="utf-8"), Loader=_COMPOSER)
+        node = load_yaml(path.read_text(encoding="utf-8"))[1]  # the kb's safe loader: refuses what validate_file did
         lines = {(i, j): _line_of(node, ["claims", i, "quotes", j])
                  for i, c in enumerate(data["claims"]) for j in range(len(c["quotes"]))}
         out.append(Registry(path=path, data=data, lines=lines))
