@@ -90,4 +90,13 @@ def _run(target: Target, kb_dir: Path, progress: Callable[[str], None]) -> Audit
                  paths=tuple(baps), findings=tuple(fnds), claims=tuple(unique(clms)), candidates=tuple(cands),
                  registries=tuple(r.data["target"] for r in applied), gaps=program.gaps,
                  method={"external": method["external"], "anti_conflation": method["anti_conflation"]},
-                 ledger=coverage.ledger(program))
+                 ledger=_with_not_followed(coverage.ledger(program), target))
+
+
+def _with_not_followed(ledger: dict, target: Target) -> dict:
+    """The ledger's file rows, with the tree entries the audit did not follow (links, submodules, unsafe names)."""
+    if not target.not_followed:
+        return ledger
+    rows = [{"path": p, "layer": "none", "status": "not followed", "reason": why, "gaps": 0, "entry": False}
+            for p, why in target.not_followed]
+    return {**ledger, "files": sorted(ledger["files"] + rows, key=lambda f: f["path"])}

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import click
 
-from auditor import __version__
+from auditor import __version__, safetext
 from auditor.errors import AuditorError
 
 EXIT_OK, EXIT_DRIFT, EXIT_INPUT = 0, 1, 2
@@ -131,6 +131,11 @@ def _jobs(value: int) -> int:
 EXIT_INTERNAL = 3
 
 
+def _say(message: str) -> None:
+    """One line on stderr; whatever it quotes of the audited target (names, code) shown inert (auditor/safetext)."""
+    click.echo(safetext.line(message), err=True)
+
+
 def _terminated(signum, frame) -> None:
     raise KeyboardInterrupt  # handled like Ctrl-C: clean up, say "interrupted", exit 130
 
@@ -152,18 +157,18 @@ class _Cli(click.Group):
             rv = super().main(args, prog_name or "auditor", complete_var, standalone_mode=False, **extra)
         except click.UsageError as exc:
             hint = f" (see: {exc.ctx.command_path} --help)" if exc.ctx is not None else ""
-            click.echo(f"auditor: error: {exc.format_message()}{hint}", err=True)
+            _say(f"auditor: error: {exc.format_message()}{hint}")
             sys.exit(EXIT_INPUT)
         except click.ClickException as exc:
-            click.echo(f"auditor: error: {exc.format_message()}", err=True)
+            _say(f"auditor: error: {exc.format_message()}")
             sys.exit(EXIT_INPUT)
         except click.exceptions.Abort:
-            click.echo("auditor: interrupted", err=True)
+            _say("auditor: interrupted")
             sys.exit(130)
         except Exception as exc:  # a bug in auditor, not the user's mistake
             if os.environ.get("AUDITOR_DEBUG"):
                 raise
-            click.echo(f"auditor: internal error: {type(exc).__name__}: {exc} (set AUDITOR_DEBUG=1 for the traceback)", err=True)
+            _say(f"auditor: internal error: {type(exc).__name__}: {exc} (set AUDITOR_DEBUG=1 for the traceback)")
             sys.exit(EXIT_INTERNAL)
         sys.exit(rv if isinstance(rv, int) else EXIT_OK)
 
@@ -222,7 +227,7 @@ def audit(target: str, revisions: tuple[str, ...], subtree: str, out: Path, fmt:
 
     def progress(msg: str) -> None:
         if not quiet:
-            click.echo(f"auditor: {msg}", err=True)
+            _say(f"auditor: {msg}")
 
     sink = _Checker(out) if check else None
     plans: list[tuple[str, monorepo.Plan]] = []  # (folder, plan) of each revision audited server by server
@@ -237,9 +242,11 @@ def audit(target: str, revisions: tuple[str, ...], subtree: str, out: Path, fmt:
             if subtree or revisions != ("HEAD",):
                 raise AuditorError(f"{target}: --revision and --subtree do not apply to npm: targets "
                                    "(the tarball is pinned by its integrity hash)")
-            target_mod.check_npm_spec(target[4:])
-            progress(f"fetching {target[4:]} with npm pack")
-            pinned = target_mod.open_npm(target[4:])
+            exact = target_mod.resolve_npm(target[4:])
+            if exact != target[4:]:  # a dist-tag (or no version): say which version it named, even with -q
+                _say(f"auditor: npm:{safetext.line(target[4:])} resolved to npm:{safetext.line(exact)}")
+            progress(f"fetching {exact} with npm pack")
+            pinned = target_mod.open_npm(exact, kb.load(kb_path, "method")["max_file_bytes"])
             progress(f"pinned {pinned.kind} target at {pinned.revision[:20]}")
             result = audit_mod.run(pinned, kb_path, progress)
             sink = sink or _Staging(out)
@@ -248,6 +255,8 @@ def audit(target: str, revisions: tuple[str, ...], subtree: str, out: Path, fmt:
             gaps = list(batch.gap_lines(result))
         else:
             pins = target_mod.pin_revisions(target, list(dict.fromkeys(revisions)))
+            if not check:
+                target_mod.refuse_out_inside(out, pins)
             folders = _folders(tuple(p.requested for p in pins), [p.commit for p in pins])
             units, plans = batch.schedule(pins, folders, subtree, kb.load(kb_path, "sdk"), progress)
             sink = sink or _Staging(out)
@@ -269,7 +278,7 @@ def audit(target: str, revisions: tuple[str, ...], subtree: str, out: Path, fmt:
     except AuditorError as exc:
         if isinstance(sink, _Staging):
             sink.abort()
-        click.echo(f"auditor: error: {exc}", err=True)
+        _say(f"auditor: error: {exc}")
         sys.exit(EXIT_INPUT)
     except BaseException:
         if isinstance(sink, _Staging):
@@ -286,13 +295,13 @@ def audit(target: str, revisions: tuple[str, ...], subtree: str, out: Path, fmt:
             drift += [f"{d} holds reports of a revision this run does not audit" for d in sorted(out.iterdir())
                       if d.is_dir() and d.name not in folders and any((d / f).is_file() for f in ours)]
         for d in drift:
-            click.echo(f"auditor: drift: {d}", err=True)
+            _say(f"auditor: drift: {d}")
         sys.exit(EXIT_DRIFT if drift else EXIT_OK)
     try:
         sink.commit()
     except OSError as exc:
         sink.abort()
-        click.echo(f"auditor: error: {out}: cannot write reports ({exc.strerror})", err=True)
+        _say(f"auditor: error: {out}: cannot write reports ({exc.strerror})")
         sys.exit(EXIT_INPUT)
     for gap in gaps:
         progress(f"coverage gap: {gap}")
@@ -311,11 +320,11 @@ def check_kb(kb_dir: Path | None) -> None:
     try:
         problems = kb.check_all(kb_path)
     except AuditorError as exc:
-        click.echo(f"auditor: error: {exc}", err=True)
+        _say(f"auditor: error: {exc}")
         sys.exit(EXIT_INPUT)
     for p in problems:
-        click.echo(str(p), err=True)
+        _say(str(p))
     if problems:
-        click.echo(f"auditor: {len(problems)} problem(s) in {kb_path}", err=True)
+        _say(f"auditor: {len(problems)} problem(s) in {kb_path}")
         sys.exit(EXIT_INPUT)
-    click.echo(f"auditor: {kb_path}: all files valid")
+    click.echo(safetext.line(f"auditor: {kb_path}: all files valid"))

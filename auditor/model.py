@@ -32,6 +32,12 @@ class SourceFile:
     path: str  # relative to the repository (or package) root
     blob: str  # git blob hash (computed the git way for npm tarballs too)
     data: bytes
+    missing: bool = False  # the repository does not hold the blob (a partial or shallow clone): data is empty
+    size: int | None = None  # set when the file was too large to read (data is empty): its size as declared
+
+    @property
+    def bytes(self) -> int:
+        return self.size if self.size is not None else len(self.data)
 
     @property
     def text(self) -> str:
@@ -53,6 +59,7 @@ class Target:
     context_files: tuple[SourceFile, ...] = ()  # outside the subtree, read for build context
     subtree_commits: int | None = None  # commits that touched the subtree up to the revision
     last_change: str | None = None  # "<short hash> <subject>" of the newest of them
+    not_followed: tuple[tuple[str, str], ...] = ()  # (path, why): symbolic links, submodules, unsafe tree names
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import posixpath
+import re
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -84,8 +85,10 @@ def _outermost(folders: Iterable[str]) -> list[str]:
     return sorted(out)
 
 
-def _manifest_verdict(data: bytes, packages: tuple[str, ...], has_scripts: bool) -> str | None:
+def _manifest_verdict(data: bytes | None, packages: tuple[str, ...], has_scripts: bool) -> str | None:
     """None when package.json makes its folder a server; otherwise why it does not."""
+    if data is None:
+        return "package.json is not in the repository (a partial or shallow clone; never fetched): not judged"
     try:
         doc = json.loads(data)
     except (ValueError, UnicodeDecodeError):
@@ -112,6 +115,12 @@ def _manifest_verdict(data: bytes, packages: tuple[str, ...], has_scripts: bool)
     return f"package.json names no MCP SDK package ({', '.join(packages)}) in its dependencies"
 
 
+def safe_folder_name(name: str) -> str:
+    """A folder name made from text of the audited repository: letters, digits and `._@+-` only, never hidden,
+    never `.` or `..` (so that it stays one folder inside OUT, on any file system)."""
+    return re.sub(r"[^\w.@+-]+", "-", name).strip(".-") or "server"
+
+
 def _names(subtrees: list[str]) -> dict[str, str]:
     """Output folder per server: the folder's own name, or its path when names repeat; never an index file."""
     base = Counter(posixpath.basename(s).casefold() for s in subtrees)
@@ -119,6 +128,7 @@ def _names(subtrees: list[str]) -> dict[str, str]:
     out = {}
     for s in sorted(subtrees):
         name = posixpath.basename(s) if base[posixpath.basename(s).casefold()] == 1 else s.replace("/", "-")
+        name = safe_folder_name(name)
         cand, n = name, 2
         while cand.casefold() in taken:
             cand, n = f"{name}-{n}", n + 1
@@ -145,7 +155,7 @@ def discover(pin: target_mod.GitPin, packages: Iterable[str], other_projects: Ma
             scripted |= {"/".join(parts[:i]) for i in range(len(parts) + 1)}
     manifests = sorted(f for f, names in children.items() if "package.json" in names)
     paths = {f: posixpath.join(f, "package.json") for f in manifests}
-    blobs = target_mod.read_blobs(pin.path, sorted({tree[p] for p in paths.values()}))
+    blobs = target_mod.read_blobs(pin.path, sorted({tree[p] for p in paths.values()}), pin.missing)
     verdicts = {f: _manifest_verdict(blobs[tree[paths[f]]], packages, f in scripted) for f in manifests}
     root_server = "" in verdicts and verdicts[""] is None
     servers = _outermost(f for f, v in verdicts.items() if f and v is None)

@@ -63,8 +63,9 @@ def register(target: Target, method: dict) -> tuple[Entry, ...]:
     limit = method["max_file_bytes"]
     for f, ctx in [(f, False) for f in target.files] + [(f, True) for f in target.context_files]:
         rel = relative(f.path, target.subtree)
-        omitted = f"{len(f.data):,} bytes, over the read limit of {limit:,} (kb/method.yaml max_file_bytes)" \
-            if len(f.data) > limit else None
+        omitted = f"blob {f.blob} is not in the repository (a partial or shallow clone); never fetched" if f.missing \
+            else f"{f.bytes:,} bytes, over the read limit of {limit:,} (kb/method.yaml max_file_bytes)" \
+            if f.bytes > limit else None
         try:
             body = None if omitted else f.data.decode("utf-8")
         except UnicodeDecodeError:
@@ -105,7 +106,7 @@ def repo_path(rel: str, e: Entry) -> str:
 def source_records(entries: tuple[Entry, ...], regions: list[Record]) -> tuple[Record, ...]:
     records = []
     for e in entries:
-        attrs = {"layer": e.layer, "blob": e.file.blob, "lines": e.lines, "bytes": len(e.file.data),
+        attrs = {"layer": e.layer, "blob": e.file.blob, "lines": e.lines, "bytes": e.file.bytes,
                  "scope": "build context (outside the subtree)" if e.context else "boundary",
                  "utf8": e.text is not None, **({"omitted": e.omitted} if e.omitted else {}),
                  **({"compiled_from": repo_path(e.compiled_from, e)} if e.compiled_from else {})}

@@ -4,18 +4,14 @@ from __future__ import annotations
 
 import atexit
 import hashlib
-import io
 import json
 import os
 import posixpath
-import re
-import shutil
 import subprocess
-import tarfile
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from auditor import gitcmd
 from auditor.errors import AuditorError
 from auditor.model import SourceFile, Target
 
@@ -24,23 +20,19 @@ def git_blob_hash(data: bytes) -> str:
     return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
 
 
-def _git(repo: Path, *args: str, input: bytes | None = None) -> subprocess.CompletedProcess:
-    try:
-        return subprocess.run(
-            ["git", "--no-optional-locks", "-C", str(repo), *args],
-            input=input,
-            capture_output=True,
-            check=False,
-        )
-    except FileNotFoundError:
-        raise AuditorError("git is not installed or not on PATH") from None
+def _git(repo: Path, *args: str, extra: tuple[tuple[str, str], ...] = ()) -> subprocess.CompletedProcess:
+    return gitcmd.run(repo, *args, extra=extra)
+
+
+def _last_line(stderr: bytes) -> str:
+    msg = stderr.decode("utf-8", "replace").strip().splitlines()
+    return msg[-1] if msg else "no message"
 
 
 def _git_out(repo: Path, *args: str) -> str:
     proc = _git(repo, *args)
     if proc.returncode != 0:
-        msg = proc.stderr.decode("utf-8", "replace").strip().splitlines()
-        raise AuditorError(f"{repo}: git {' '.join(args)} failed: {msg[-1] if msg else 'no message'}")
+        raise AuditorError(f"{repo}: git {' '.join(args)} failed: {_last_line(proc.stderr)}")
     return proc.stdout.decode("utf-8", "backslashreplace")  # file names and subjects need not be UTF-8
 
 
@@ -50,13 +42,10 @@ class _BlobReader:
 
     def __init__(self, repo: Path) -> None:
         self.repo, self.pid = repo, os.getpid()
-        try:
-            self.proc = subprocess.Popen(["git", "--no-optional-locks", "-C", str(repo), "cat-file", "--batch"],
-                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-        except FileNotFoundError:
-            raise AuditorError("git is not installed or not on PATH") from None
+        self.proc = gitcmd.popen(repo, "cat-file", "--batch")
 
-    def read(self, blob: str) -> bytes:
+    def read(self, blob: str) -> bytes | None:
+        """The blob's bytes; None when the repository does not hold it (it is never fetched: see gitcmd)."""
         proc = self.proc
         try:
             proc.stdin.write(blob.encode() + b"\n")
@@ -64,6 +53,10 @@ class _BlobReader:
             header = proc.stdout.readline().split()
         except OSError:
             header = []
+        if len(header) == 2 and header[1] == b"missing":
+            return None
+        if not header and proc.poll() is not None:  # git died on it (an older git cannot fetch it, and says so)
+            return None
         if len(header) != 3 or header[1] != b"blob":
             raise AuditorError(f"{self.repo}: git cat-file cannot read blob {blob}")
         data = proc.stdout.read(int(header[2]) + 1)
@@ -79,12 +72,26 @@ class _BlobReader:
 _readers: dict[Path, _BlobReader] = {}
 
 
-def read_blobs(repo: Path, blobs: list[str]) -> dict[str, bytes]:
-    """Read blobs through this process's `git cat-file --batch` of REPO (started on first use)."""
-    reader = _readers.get(repo)
-    if reader is None or reader.pid != os.getpid() or reader.proc.poll() is not None:  # a fork needs its own
-        reader = _readers[repo] = _BlobReader(repo)
-    return {b: reader.read(b) for b in blobs}
+def read_blobs(repo: Path, blobs: list[str], missing: frozenset[str] = frozenset()) -> dict[str, bytes | None]:
+    """Read blobs through this process's `git cat-file --batch` of REPO (started on first use); None for a blob the
+    repository does not hold (MISSING: known beforehand, so git is not even asked)."""
+    out: dict[str, bytes | None] = {}
+    for blob in blobs:
+        reader = _readers.get(repo)
+        if reader is None or reader.pid != os.getpid() or reader.proc.poll() is not None:  # a fork needs its own
+            reader = _readers[repo] = _BlobReader(repo)
+        out[blob] = None if blob in missing else reader.read(blob)
+    return out
+
+
+def _missing_objects(repo: Path, commit: str) -> frozenset[str]:
+    """The objects of COMMIT's tree that a partial clone does not hold (listed without fetching them); empty for a
+    repository with no promisor remote."""
+    promisor = _git(repo, "config", "--get-regexp", r"^(extensions\.partialclone|remote\..*\.promisor)$")
+    if promisor.returncode != 0 or not promisor.stdout.strip():
+        return frozenset()
+    listing = _git(repo, "rev-list", "--objects", "--no-walk", "--missing=print", commit)
+    return frozenset(ln[1:].strip() for ln in listing.stdout.decode("ascii", "replace").splitlines() if ln.startswith("?"))
 
 
 @atexit.register
@@ -106,6 +113,8 @@ class GitPin:
     commit_date: str
     worktree_clean: bool | None
     tree: dict[str, str]
+    not_followed: dict[str, str]  # path -> why: symbolic links, submodules, unsafe names
+    missing: frozenset[str] = frozenset()  # blobs of the tree that a partial clone does not hold
 
 
 def _repository(path: Path, repo: str) -> bool | None:
@@ -119,7 +128,15 @@ def _repository(path: Path, repo: str) -> bool | None:
         raise AuditorError(f"{repo}: a folder inside a repository, not its top; give the repository with --subtree {inner}")
     if bare.strip() == "true":
         return None
-    return _git_out(path, "status", "--porcelain", "--untracked-files=no") == ""
+    filters = gitcmd.filter_overrides(path)
+    if filters is None:
+        raise AuditorError(f"{repo}: git cannot read the repository's configuration")
+    # The work tree is the folder given, whatever core.worktree says; filters are emptied, submodules not entered.
+    status = _git(path, "--work-tree=.", "status", "--porcelain", "--untracked-files=no", "--ignore-submodules=all",
+                  extra=filters)
+    if status.returncode != 0:
+        raise AuditorError(f"{repo}: git status failed: {_last_line(status.stderr)}")
+    return status.stdout == b""
 
 
 def pin_revisions(repo: str, revisions: list[str]) -> list[GitPin]:
@@ -131,14 +148,30 @@ def pin_revisions(repo: str, revisions: list[str]) -> list[GitPin]:
     clean = _repository(path, repo)
     pins = []
     for revision in revisions:
+        if revision.startswith("-") or not revision.strip():
+            raise AuditorError(f"{repo}: {revision!r} is not a revision (expected a commit hash, tag or branch)")
         proc = _git(path, "rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}")
         if proc.returncode != 0 or not proc.stdout.strip():
             raise AuditorError(f"{repo}: unknown revision {revision!r}")
         commit = proc.stdout.decode().strip()
-        date = _git_out(path, "show", "-s", "--format=%cI", commit).strip()
+        date = _git_out(path, "show", "--no-show-signature", "-s", "--format=%cI", commit).strip()
+        tree, skipped = _ls_tree(path, commit)
         pins.append(GitPin(path=path, locator=repo, requested=revision, commit=commit, commit_date=date,
-                           worktree_clean=clean, tree=_ls_tree(path, commit)))
+                           worktree_clean=clean, tree=tree, not_followed=skipped,
+                           missing=_missing_objects(path, commit)))
     return pins
+
+
+def refuse_out_inside(out: Path, pins: list[GitPin]) -> None:
+    """An input error when OUT lies inside an audited repository's work tree or git folder: the audit never
+    writes into what it audits."""
+    where = out.resolve()
+    for pin in pins:
+        gitdir = _git(pin.path, "rev-parse", "--absolute-git-dir").stdout.decode("utf-8", "surrogateescape").strip()
+        for folder in filter(None, (pin.path.resolve(), Path(gitdir).resolve() if gitdir else None)):
+            if where == folder or folder in where.parents:
+                raise AuditorError(f"--out {out}: inside the audited repository ({folder}); "
+                                   "choose a folder outside it (the audit never writes into what it audits)")
 
 
 def pin_git(repo: str, revision: str) -> GitPin:
@@ -160,37 +193,64 @@ def at_subtree(pin: GitPin, subtree: str = "") -> Target:
     path, commit, tree = pin.path, pin.commit, pin.tree
     subtree = subtree.strip("/")
     inside = check_subtree(pin, subtree)
-    context = _context_paths(tree, subtree, path, inside)
-    blobs = read_blobs(path, sorted(set(inside.values()) | {tree[p] for p in context}))
-    files = tuple(SourceFile(path=p, blob=b, data=blobs[b]) for p, b in sorted(inside.items()))
-    ctx = tuple(SourceFile(path=p, blob=tree[p], data=blobs[tree[p]]) for p in sorted(context))
+    context = _context_paths(tree, subtree, path, inside, pin.missing)
+    blobs = read_blobs(path, sorted(set(inside.values()) | {tree[p] for p in context}), pin.missing)
+    files = tuple(SourceFile(path=p, blob=b, data=blobs[b] or b"", missing=blobs[b] is None) for p, b in sorted(inside.items()))
+    ctx = tuple(SourceFile(path=p, blob=tree[p], data=blobs[tree[p]] or b"", missing=blobs[tree[p]] is None)
+                for p in sorted(context))
     scope = ["--", subtree] if subtree else []
+    prefix = subtree + "/" if subtree else ""
     # One walk for both: the commits rev-list --count would count, newest first, NUL-separated.
-    history = [h for h in _git_out(path, "log", "-z", "--format=%h %s", commit, *scope).split("\0") if h]
+    history = [h for h in _git_out(path, "log", "--no-show-signature", "-z", "--format=%h %s", commit, *scope).split("\0") if h]
     count, last = len(history), (history[0].strip() or None) if history else None
     return Target(kind="git", locator=pin.locator, revision=commit, requested=pin.requested, commit_date=pin.commit_date,
                   worktree_clean=pin.worktree_clean, subtree=subtree, files=files, context_files=ctx,
-                  subtree_commits=count, last_change=last)
+                  subtree_commits=count, last_change=last,
+                  not_followed=tuple((p, why) for p, why in sorted(pin.not_followed.items()) if p.startswith(prefix)))
 
 
 def open_git(repo: str, revision: str, subtree: str = "") -> Target:
     return at_subtree(pin_git(repo, revision), subtree)
 
 
-def _ls_tree(repo: Path, commit: str) -> dict[str, str]:
+_UNSAFE_PARTS = {"", ".", ".."}
+
+
+def _unsafe(path: str) -> str | None:
+    """Why a tree path cannot be a file of the audit (git writes no such entry, `git mktree` can), or None."""
+    parts = path.split("/")
+    if any(p in _UNSAFE_PARTS for p in parts):
+        return "a path with an empty, '.' or '..' component"
+    if any(p.casefold().rstrip(". ") == ".git" for p in parts):
+        return "a path through a '.git' folder"
+    return None
+
+
+def _ls_tree(repo: Path, commit: str) -> tuple[dict[str, str], dict[str, str]]:
+    """(path -> blob of every regular file, path -> why it is not followed: symbolic links, submodules and names
+    that are not safe paths)."""
     out = _git_out(repo, "ls-tree", "-r", "-z", "--full-tree", commit)
     tree: dict[str, str] = {}
+    skipped: dict[str, str] = {}
     for entry in out.split("\0"):
         if not entry:
             continue
         meta, p = entry.split("\t", 1)
         mode, kind, blob = meta.split()
-        if kind == "blob" and mode != "120000":
+        why = _unsafe(p)
+        if why is None and mode == "120000":
+            why = "a symbolic link: not followed"
+        elif why is None and kind == "commit":
+            why = f"a submodule (commit {blob[:12]}): its code is in another repository, not read"
+        if why is not None:
+            skipped[p] = why
+        elif kind == "blob":
             tree[p] = blob
-    return tree
+    return tree, skipped
 
 
-def _context_paths(tree: dict[str, str], subtree: str, repo: Path, inside: dict[str, str]) -> set[str]:
+def _context_paths(tree: dict[str, str], subtree: str, repo: Path, inside: dict[str, str],
+                   missing: frozenset[str]) -> set[str]:
     """Build context outside the subtree: tsconfig `extends` chains and the workspace root manifest."""
     if not subtree:
         return set()
@@ -198,8 +258,8 @@ def _context_paths(tree: dict[str, str], subtree: str, repo: Path, inside: dict[
     todo = [p for p in inside if posixpath.basename(p).startswith("tsconfig") and p.endswith(".json")]
     while todo:
         cfg = todo.pop()
-        data = read_blobs(repo, [tree[cfg]])[tree[cfg]]
-        ext = _json_extends(data)
+        data = read_blobs(repo, [tree[cfg]], missing)[tree[cfg]]
+        ext = _json_extends(data) if data is not None else None
         if ext and ext.startswith("."):
             target = posixpath.normpath(posixpath.join(posixpath.dirname(cfg), ext))
             if not target.endswith(".json"):
@@ -221,56 +281,5 @@ def _json_extends(data: bytes) -> str | None:
     return ext if isinstance(ext, str) else None
 
 
-def _npm_reason(stderr: bytes) -> str:
-    """The line of npm's error output that says what went wrong (not its error code, nor where its log is)."""
-    lines = [ln.strip() for ln in stderr.decode("utf-8", "replace").splitlines() if ln.strip()]
-    said = [ln for ln in lines if not re.match(r"npm (error|ERR!) (code |errno |A complete log|\S+$)", ln)]
-    best = said[0] if said else lines[-1] if lines else "no message"
-    return re.sub(r"^npm (error|ERR!) ", "", best)
-
-
-def check_npm_spec(spec: str) -> None:
-    """An input error unless SPEC names a package (npm would read `-x` as an option, and `npm pack ""` packs the
-    current folder)."""
-    if not spec or spec != spec.strip() or spec.startswith("-") or (spec.startswith("@") and "/" not in spec):
-        raise AuditorError(f"npm:{spec}: expected npm:NAME@VERSION (a package name, optionally @scope/NAME)")
-
-
-def open_npm(spec: str) -> Target:
-    """Fetch NAME@VERSION with the user's own `npm pack` and read the tarball in memory."""
-    check_npm_spec(spec)
-    npm = shutil.which("npm")
-    if npm is None:
-        raise AuditorError("npm is not installed or not on PATH (needed for npm: targets)")
-    with tempfile.TemporaryDirectory(prefix="auditor-npm-") as tmp:
-        proc = subprocess.run([npm, "pack", spec, "--json", "--pack-destination", tmp],
-                              capture_output=True, cwd=tmp, check=False)
-        if proc.returncode != 0:
-            raise AuditorError(f"npm:{spec}: npm pack failed: {_npm_reason(proc.stderr)}")
-        try:
-            info = json.loads(proc.stdout)[0]
-        except (ValueError, IndexError, KeyError):
-            raise AuditorError(f"npm:{spec}: npm pack printed no JSON description") from None
-        tarball = Path(tmp) / info["filename"]
-        files = _read_tarball(tarball.read_bytes(), spec)
-    return Target(kind="npm", locator=f"npm:{spec}", revision=info.get("integrity", ""),
-                  requested=f"{info.get('name', spec)}@{info.get('version', '')}", commit_date=None,
-                  worktree_clean=None, subtree="", files=files)
-
-
-def _read_tarball(data: bytes, spec: str) -> tuple[SourceFile, ...]:
-    files = []
-    with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as tar:
-        for member in tar.getmembers():
-            if not member.isfile():  # every file is read; sources.register decides what is too large to analyse
-                continue
-            name = member.name.split("/", 1)[1] if "/" in member.name else member.name
-            # tarfile gives undecodable name bytes as surrogates, which no report can encode: escape them.
-            name = posixpath.normpath(name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace"))
-            if name.startswith("..") or name.startswith("/"):
-                continue
-            body = tar.extractfile(member).read()
-            files.append(SourceFile(path=name, blob=git_blob_hash(body), data=body))
-    if not files:
-        raise AuditorError(f"npm:{spec}: the tarball holds no files")
-    return tuple(sorted(files, key=lambda f: f.path))
+# npm targets live in auditor/npm.py; these names stay importable from here.
+from auditor.npm import check_npm_spec, open_npm, resolve_npm, _read_tarball  # noqa: E402,F401

@@ -107,7 +107,7 @@ def test_npm_target_that_names_no_package(spec, out):
 
 
 def test_npm_failure_names_what_went_wrong():
-    from auditor.target import _npm_reason
+    from auditor.npm import _npm_reason
 
     stderr = (b"npm error code E404\nnpm error 404 Not Found - GET https://registry.npmjs.org/zz9\nnpm error 404\n"
               b"npm error A complete log of this run can be found in: /root/.npm/_logs/x.log\n")

@@ -298,7 +298,8 @@ def test_hostile_folder_names_stay_in_their_cells_and_links(tmp_path):
     dest = tmp_path / "out"
     result = cli("audit", repo, "--out", dest, "-q")
     assert result.exit_code == 0, result.stderr
-    assert (dest / weird / "audit.json").is_file()
+    folder = "we-rd-x-b-a-b"  # made a safe folder name: the links and cells still show the real path
+    assert (dest / folder / "audit.json").is_file()
     text = (dest / "index.md").read_text(encoding="utf-8")
     for header, rows in _tables(text):
         for row in rows:
@@ -307,7 +308,7 @@ def test_hostile_folder_names_stay_in_their_cells_and_links(tmp_path):
     inline = [c for t in tokens if t.children for c in t.children]
     assert not [c for c in inline if c.type == "html_inline"] and not [t for t in tokens if t.type == "html_block"]
     links = [c.attrs["href"] for c in inline if c.type == "link_open"]
-    assert sorted(unquote(h) for h in links) == sorted(["beta/", weird + "/"])
+    assert sorted(unquote(h) for h in links) == sorted(["beta/", folder + "/"])
     shown = " ".join(c.content for c in inline if c.type in {"text", "code_inline"})
     assert "evil|pkg <i>" in shown
 

@@ -35,7 +35,7 @@ def test_npm_tarball_member_name_that_is_not_utf8():
             info = tarfile.TarInfo(name.decode("utf-8", "surrogateescape"))
             info.size = len(body)
             tar.addfile(info, io.BytesIO(body))
-    files = _read_tarball(buf.getvalue(), "demo@1.0.0")
+    files, _ = _read_tarball(buf.getvalue(), "demo@1.0.0")
     paths = [f.path for f in files]
     assert paths == ["caf\\xe9.md", "index.js"]
     for p in paths:

@@ -65,7 +65,7 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict) -> Program:
         path = e.file.path
         if e.text is None:
             if reads(path):  # an image or an archive is registered, and nothing would have read it
-                gaps.append(Gap(kind="size" if e.omitted else "encoding",
+                gaps.append(Gap(kind=("missing" if e.file.missing else "size") if e.omitted else "encoding",
                                 detail=f"not read: {e.omitted}" if e.omitted else "not valid UTF-8; not analysed",
                                 anchor=Anchor(path=path, start_line=1, end_line=1)))
             continue

@@ -8,7 +8,7 @@ from urllib.parse import quote
 
 import jinja2
 
-from auditor import cachedir
+from auditor import cachedir, safetext
 from auditor.model import Anchor, Audit
 from auditor.report import views
 
@@ -24,7 +24,7 @@ def md(value) -> str:
 
 @lru_cache(maxsize=4096)  # the three reports of an audit repeat most texts (ids, summaries, anchors)
 def _md(value: str) -> str:
-    text = " ".join(value.split())
+    text = safetext.line(" ".join(value.split()))
     if "&" in text:
         text = _ENTITY.sub("&amp;", text)
     return text.translate(_ESCAPE)
@@ -37,7 +37,7 @@ def code(value) -> str:
 
 @lru_cache(maxsize=4096)
 def _code(value: str) -> str:
-    text = " ".join(value.split())
+    text = safetext.line(" ".join(value.split()))
     if not text:
         return ""
     if "`" not in text:
@@ -99,7 +99,8 @@ def warm() -> None:
 
 def render_template(template: str, context: dict) -> str:
     text = _env().get_template(template).render(**context)
-    return re.sub(r"\n{3,}", "\n\n", text).rstrip("\n") + "\n"
+    # The filters made every audited text visible; this holds for any text a template shows without them.
+    return safetext.text(re.sub(r"\n{3,}", "\n\n", text).rstrip("\n") + "\n")
 
 
 def evidence_packet(audit: Audit) -> str:

@@ -1,0 +1,144 @@
+"""npm targets: a package of the registry, named NAME@EXACT-VERSION or NAME@DIST-TAG (resolved, and said), fetched
+with the user's own `npm` and read in memory. Folders, `file:`, `git+...`, URLs, aliases and ranges are refused:
+`npm pack` runs a folder's or a git repository's lifecycle scripts, and a range is no pin."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import posixpath
+import re
+import shutil
+import subprocess
+import tarfile
+import tempfile
+from pathlib import Path
+
+from auditor.errors import AuditorError
+from auditor.model import SourceFile, Target
+
+_PART = r"[A-Za-z0-9~][A-Za-z0-9._~-]*"  # npm package names: URL-safe, not starting with . _ or - (an option)
+_NAME = re.compile(rf"(?:@{_PART}/)?{_PART}")
+_EXACT = re.compile(r"\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?")
+_TAG = re.compile(r"[A-Za-z][A-Za-z0-9._-]*")
+_USAGE = "expected npm:NAME@VERSION or npm:NAME@TAG (a package of the registry, e.g. npm:@scope/name@1.2.3)"
+
+
+def _blob_hash(data: bytes) -> str:
+    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+
+
+def split_spec(spec: str) -> tuple[str, str]:
+    """(name, version or tag) of a registry spec (the tag "latest" when none is given); an input error for
+    anything else: a folder, file:, git+..., a URL, an alias, a range."""
+    name, at, version = spec[1:].partition("@") if spec.startswith("@") else spec.partition("@")
+    name = spec[0] + name if spec.startswith("@") else name
+    if not name or not _NAME.fullmatch(name) or len(name) > 214:
+        raise AuditorError(f"npm:{spec}: not a package name of the registry; {_USAGE} (folders, file:, git and URL "
+                           "specs are refused: npm would run their lifecycle scripts)")
+    if not at:
+        return name, "latest"
+    if _EXACT.fullmatch(version) or (_TAG.fullmatch(version) and not re.fullmatch(r"v?\d+(\.\d+)*", version)):
+        return name, version
+    raise AuditorError(f"npm:{spec}: {version!r} is neither an exact version nor a dist-tag; {_USAGE}")
+
+
+def check_npm_spec(spec: str) -> None:
+    split_spec(spec)
+
+
+def _npm() -> str:
+    npm = shutil.which("npm")
+    if npm is None:
+        raise AuditorError("npm is not installed or not on PATH (needed for npm: targets)")
+    return npm
+
+
+def _npm_reason(stderr: bytes) -> str:
+    """The line of npm's error output that says what went wrong (not its error code, nor where its log is)."""
+    lines = [ln.strip() for ln in stderr.decode("utf-8", "replace").splitlines() if ln.strip()]
+    said = [ln for ln in lines if not re.match(r"npm (error|ERR!) (code |errno |A complete log|\S+$)", ln)]
+    best = said[0] if said else lines[-1] if lines else "no message"
+    return re.sub(r"^npm (error|ERR!) ", "", best)
+
+
+def _run(args: list[str], cwd: str) -> subprocess.CompletedProcess:
+    # In an empty folder of ours: no project .npmrc of the current folder is read, and no script runs.
+    return subprocess.run([_npm(), *args, "--ignore-scripts"], capture_output=True, cwd=cwd, stdin=subprocess.DEVNULL,
+                          check=False)
+
+
+def resolve_npm(spec: str) -> str:
+    """NAME@EXACT-VERSION for SPEC: an exact version as given; a dist-tag (or no version: latest) asked of the
+    registry with `npm view`, which runs nothing of the package."""
+    name, version = split_spec(spec)
+    if _EXACT.fullmatch(version):
+        return f"{name}@{version}"
+    with tempfile.TemporaryDirectory(prefix="auditor-npm-") as tmp:
+        proc = _run(["view", f"{name}@{version}", "version", "--json"], tmp)
+    if proc.returncode != 0:
+        raise AuditorError(f"npm:{spec}: npm view failed: {_npm_reason(proc.stderr)}")
+    try:
+        found = json.loads(proc.stdout or b"null")
+    except ValueError:
+        found = None
+    if not isinstance(found, str) or not _EXACT.fullmatch(found):
+        raise AuditorError(f"npm:{spec}: the registry names no single version for {version!r}")
+    return f"{name}@{found}"
+
+
+def open_npm(spec: str, max_bytes: int | None = None) -> Target:
+    """Fetch NAME@EXACT-VERSION with the user's own `npm pack --ignore-scripts` and read the tarball in memory;
+    members over MAX_BYTES (by their tar header) are registered, not read."""
+    name, version = split_spec(spec)
+    if not _EXACT.fullmatch(version):
+        raise AuditorError(f"npm:{spec}: resolve the tag to an exact version first (auditor/npm.py resolve_npm)")
+    with tempfile.TemporaryDirectory(prefix="auditor-npm-") as tmp:
+        proc = _run(["pack", f"{name}@{version}", "--json", "--pack-destination", tmp], tmp)
+        if proc.returncode != 0:
+            raise AuditorError(f"npm:{spec}: npm pack failed: {_npm_reason(proc.stderr)}")
+        try:
+            info = json.loads(proc.stdout)[0]
+            tarball = Path(tmp) / posixpath.basename(info["filename"])
+        except (ValueError, IndexError, KeyError, TypeError):
+            raise AuditorError(f"npm:{spec}: npm pack printed no JSON description") from None
+        files, skipped = _read_tarball(tarball.read_bytes(), spec, max_bytes)
+    return Target(kind="npm", locator=f"npm:{spec}", revision=info.get("integrity", ""),
+                  requested=f"{info.get('name', name)}@{info.get('version', version)}", commit_date=None,
+                  worktree_clean=None, subtree="", files=files, not_followed=skipped)
+
+
+def _member_name(member: tarfile.TarInfo) -> str | None:
+    name = member.name.split("/", 1)[1] if "/" in member.name else member.name
+    # tarfile gives undecodable name bytes as surrogates, which no report can encode: escape them.
+    name = posixpath.normpath(name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace"))
+    return None if name.startswith("..") or name.startswith("/") or name == "." else name
+
+
+def _read_tarball(data: bytes, spec: str, max_bytes: int | None = None
+                  ) -> tuple[tuple[SourceFile, ...], tuple[tuple[str, str], ...]]:
+    """(files, (path, why not followed)) of a package tarball. A member over MAX_BYTES is not read at all (its
+    size comes from its header), so a small tarball of a huge file costs no memory."""
+    files, skipped = [], []
+    try:
+        with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as tar:
+            for member in tar:
+                name = _member_name(member)
+                if name is None:
+                    continue
+                if member.issym() or member.islnk():
+                    skipped.append((name, f"a {'symbolic' if member.issym() else 'hard'} link: not followed"))
+                    continue
+                if not member.isfile():
+                    continue
+                if max_bytes is not None and member.size > max_bytes:
+                    files.append(SourceFile(path=name, blob="", data=b"", size=member.size))
+                    continue
+                body = tar.extractfile(member).read()
+                files.append(SourceFile(path=name, blob=_blob_hash(body), data=body))
+    except (tarfile.TarError, EOFError, OSError) as exc:
+        raise AuditorError(f"npm:{spec}: the tarball cannot be read ({exc})") from None
+    if not files:
+        raise AuditorError(f"npm:{spec}: the tarball holds no files")
+    return tuple(sorted(files, key=lambda f: f.path)), tuple(sorted(skipped))
