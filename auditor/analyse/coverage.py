@@ -103,10 +103,22 @@ def _unread_servers(p: Program, entries: list[str]) -> list[dict]:
                             "anchor": at(m.path, node).as_json()})
     if p.modules and not p.servers:
         where = p.entry(entries[0] if entries else p.modules[0].path)
-        out.append({"what": "no MCP server object is constructed in the code read (kb/sdk.yaml server_classes): "
-                            "the tools, resources and prompts it serves, if any, are not known",
+        manifests = p.manifests()
+        sdk = set(p.vocab["sdk_packages"])
+        named = any(sdk & set(d.value.get(f) or {}) for d in manifests if isinstance(d.value, dict)
+                    for f in _DEPENDENCY_FIELDS if isinstance(d.value.get(f), dict))
+        what = ("no MCP server object is constructed in the code read (kb/sdk.yaml server_classes): the tools, "
+                "resources and prompts it serves, if any, are not known")
+        if manifests and not named:
+            what = ("not an MCP server, as far as the code shows: package.json depends on no MCP SDK package "
+                    "(kb/sdk.yaml sdk_packages), and " + what)
+        out.append({"what": what,
                     "anchor": Anchor(path=where.file.path, start_line=1, end_line=max(where.lines, 1)).as_json()})
     return out
+
+
+# A bundled server names the SDK among its devDependencies only: it is still a server's manifest.
+_DEPENDENCY_FIELDS = ("dependencies", "peerDependencies", "optionalDependencies", "devDependencies")
 
 
 def _bundled(m) -> list[dict]:
