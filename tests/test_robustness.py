@@ -127,3 +127,24 @@ def test_gap_messages_are_one_line_and_name_what_they_quote(tmp_path):
     assert not any("\n" in d or "None" in d for d in details)
     shown = [ln for ln in result.stderr.splitlines() if ln.startswith("auditor: coverage gap:")]
     assert len(shown) == len(gaps)
+
+
+def test_npm_tarball_member_over_the_limit_is_not_read(tmp_path):
+    """The limit applies while streaming, by the member's tar header: 50 MB of zeros (50 KB compressed) costs
+    no 50 MB of memory, and the file is registered with its declared size."""
+    import tracemalloc
+
+    buf = io.BytesIO()
+    big = 50 * 1024 * 1024
+    with tarfile.open(fileobj=buf, mode="w:gz") as tar:
+        for name, size in (("package/index.js", 20), ("package/huge.js", big)):
+            info = tarfile.TarInfo(name)
+            info.size = size
+            tar.addfile(info, io.BytesIO(b"export const a = 1;\n" if size == 20 else bytes(size)))
+    tracemalloc.start()
+    files, _ = _read_tarball(buf.getvalue(), "demo@1.0.0", max_bytes=2_000_000)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    huge = next(f for f in files if f.path == "huge.js")
+    assert huge.data == b"" and huge.bytes == big
+    assert peak < 10 * 1024 * 1024, peak
