@@ -48,10 +48,16 @@ class Entry:
     rel: str  # relative to the subtree
     layer: str
     context: bool  # outside the subtree, read only for build context
-    text: str | None  # None when the file is not valid UTF-8, or not read (`omitted`)
+    text: str | None  # None when not read (`omitted`); bytes that are not UTF-8 are read as U+FFFD (`replaced`)
     lines: int
     omitted: str | None = None  # why the content was not read (over the size limit of kb/method.yaml)
     compiled_from: str | None = None  # the TypeScript source this file is the build output of (analysed instead)
+    replaced: tuple[int, ...] = ()  # lines (1-based) holding bytes that are not UTF-8, read as U+FFFD in `text`
+
+    def code(self) -> bytes:
+        """The bytes the analyses parse: the file's own, or its text re-encoded when bytes of it are not UTF-8 (a line
+        break is never part of such a sequence, so every line, and every anchor, is the file's own)."""
+        return self.file.data if not self.replaced else self.text.encode("utf-8")
 
 
 def relative(path: str, subtree: str) -> str:
@@ -66,15 +72,27 @@ def register(target: Target, method: dict) -> tuple[Entry, ...]:
         omitted = f"blob {f.blob} is not in the repository (a partial or shallow clone); never fetched" if f.missing \
             else f"{f.bytes:,} bytes, over the read limit of {limit:,} (kb/method.yaml max_file_bytes)" \
             if f.bytes > limit else None
-        try:
-            body = None if omitted else f.data.decode("utf-8")
-        except UnicodeDecodeError:
-            body = None
+        body, replaced = (None, ()) if omitted else decode(f.data)
         n = 0 if body is None else len(body.splitlines())
         out.append(Entry(file=f, rel=rel, layer=layer_of(rel if not ctx else f.path, method), context=ctx, text=body, lines=n,
-                         omitted=omitted))
+                         omitted=omitted, replaced=replaced))
     twins = compiled_twins([e.rel for e in out if not e.context], method["compiled_output"])
     return tuple(replace(e, compiled_from=twins[e.rel]) if not e.context and e.rel in twins else e for e in out)
+
+
+def decode(data: bytes) -> tuple[str, tuple[int, ...]]:
+    """A file's text as UTF-8, and the lines (1-based) holding bytes that are not UTF-8: those read as U+FFFD."""
+    try:
+        return data.decode("utf-8"), ()
+    except UnicodeDecodeError:
+        pass
+    bad = []
+    for i, line in enumerate(data.split(b"\n"), 1):
+        try:
+            line.decode("utf-8")
+        except UnicodeDecodeError:
+            bad.append(i)
+    return data.decode("utf-8", "replace"), tuple(bad)
 
 
 _COMPILED = {".js": (".ts", ".tsx"), ".mjs": (".mts",), ".cjs": (".cts",)}
@@ -108,7 +126,7 @@ def source_records(entries: tuple[Entry, ...], regions: list[Record]) -> tuple[R
     for e in entries:
         attrs = {"layer": e.layer, "blob": e.file.blob, "lines": e.lines, "bytes": e.file.bytes,
                  "scope": "build context (outside the subtree)" if e.context else "boundary",
-                 "utf8": e.text is not None, **({"omitted": e.omitted} if e.omitted else {}),
+                 "utf8": e.text is not None and not e.replaced, **({"omitted": e.omitted} if e.omitted else {}),
                  **({"compiled_from": repo_path(e.compiled_from, e)} if e.compiled_from else {})}
         summary = f"{e.file.path}: {e.layer}, " + (f"not read ({e.omitted})" if e.omitted else f"{e.lines} lines") \
             + (" (build context)" if e.context else "")

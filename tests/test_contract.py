@@ -48,8 +48,8 @@ def test_invalid_utf8_and_syntax_error_are_coverage_gaps(tmp_path):
     assert sources["SRC:srv/broken.ts"]["utf8"] is True
     # The rest of the server is still audited.
     assert any(r["kind"] == "dispatch" and r["tool"] == "record_entry" for r in doc["routes"])
-    # Gaps are reported on stderr too, with their anchors.
-    assert "srv/broken.ts:" in result.stderr and "srv/notes.md:1" in result.stderr
+    # Gaps are reported on stderr too, with their anchors (an encoding gap: the lines of the bytes that are not UTF-8).
+    assert "srv/broken.ts:" in result.stderr and "srv/notes.md:2-3: encoding" in result.stderr
 
 
 def test_files_no_analysis_reads_are_no_gap_and_oversized_code_is_one(tmp_path):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from auditor.analyse.fields import record_fields, uses
+from auditor.extract import parse
 from auditor.extract.facts import Program
 from auditor.extract.records import at, line, record
 from auditor.extract.syntax import callee_text, find, member_chain, text
@@ -251,24 +252,53 @@ PROBES = {"effects": _effects, "state-content-reads": _state_reads, "unconsumed-
           "tests": _tests, "selection": _selection, "capabilities": _capabilities}
 
 
+# Gaps that leave text of the boundary unseen: a file not read, bytes not UTF-8, a region that did not parse.
+_UNSEEN = frozenset({"encoding", "size", "missing", "parse"})
+
+
+def _boundary_gaps(p: Program) -> list:
+    """The gaps in the code the probes search: what they did not see could hold what they look for."""
+    code = {e.file.path for e in p.entries if not e.context and e.layer == "implementation" and not e.compiled_from
+            and parse.language_for(e.file.path) not in {None, "json"}}
+    return sorted((g for g in p.gaps if g.kind in _UNSEEN and g.anchor.path in code), key=lambda g: (g.anchor, g.kind))
+
+
+def _summary(title: str, status: str, detail: str, hits: list, gaps: list) -> str:
+    if status == "holds":
+        return f"{title}: holds. {detail}"
+    if status == "not applicable":
+        return f"{title}: not applicable: {detail}"
+    if status.startswith("unknown"):
+        shown = "; ".join(f"{g.anchor}: {g.kind}: {g.detail}" for g in gaps[:3]) + ("; ..." if len(gaps) > 3 else "")
+        return f"{title}: {status}: nothing found, but the search did not see all of the code ({shown}). {detail}"
+    return f"{title}: does NOT hold at this revision (" + (f"{len(hits)} hit(s): " + "; ".join(sorted({h for _, h in hits})[:5])
+                                                           if hits else detail) + ")"
+
+
 def absences(p: Program, kb: dict) -> list[Record]:
     out = []
     every = [e.file.path for e in p.entries if not e.context]
     code = [m.path for m in p.modules]
+    unseen = _boundary_gaps(p)
     for probe in kb["probes"]:
         files = every if probe["probe"] == "tests" else code
+        # The tests probe reads file names, which every gap leaves known; the others read the code's text.
+        gaps = [] if probe["probe"] == "tests" else unseen
         evaluate = PROBES[probe["probe"]]  # the schema's enum guarantees the key
         hits, evidence, query, detail, notes = evaluate(p, probe)
         holds = notes.pop("holds", not hits)
         # Not applicable: the facts the probe examines do not exist here (nothing found, vacuously).
         applicable = notes.pop("applicable", True)
         status = "holds" if holds and applicable else "not applicable" if not applicable else "does not hold"
-        summary = (f"{probe['title']}: holds. {detail}" if status == "holds" else
-                   f"{probe['title']}: not applicable: {detail}" if status == "not applicable" else
-                   f"{probe['title']}: does NOT hold at this revision (" + (f"{len(hits)} hit(s): "
-                   + "; ".join(sorted({h for _, h in hits})[:5]) if hits else detail) + ")")
+        if status != "does not hold" and gaps:
+            # Nothing found, but not everything was seen: the absence is not shown (a hit is shown however many gaps).
+            paths = sorted({g.anchor.path for g in gaps})
+            status = f"unknown (gap in {paths[0]}" + (f" and {len(paths) - 1} more file(s))" if len(paths) > 1 else ")")
+        summary = _summary(probe["title"], status, detail, hits, gaps)
+        if gaps:
+            notes["gaps"] = [{"anchor": g.anchor.as_json(), "kind": g.kind, "detail": g.detail} for g in gaps]
         holds = holds or not applicable
-        anchors = evidence if holds else [a for a, _ in hits]
+        anchors = ([g.anchor for g in gaps] + evidence) if status.startswith("unknown") else evidence if holds else [a for a, _ in hits]
         if not anchors:
             # Nothing found and no evidence site: anchor the boundary searched, each file whole (never a
             # line-1 placeholder, which would point at unrelated text and not move with the code).

@@ -68,7 +68,7 @@ def channels(p: Program) -> list[Channel]:
     for t in p.tools:
         if t.description_node is None:
             continue
-        data = p.entry(t.module.path).file.data
+        data = p.entry(t.module.path).code()  # the bytes the tree was parsed from: its byte offsets are theirs
         first = t.description_node.start_point[0] + 1
         desc_lines = (t.description or "").splitlines()
         sections = tuple((first + i, ln.strip().rstrip(":")) for i, ln in enumerate(desc_lines)

@@ -144,7 +144,7 @@ def ledger(p: Program) -> dict:
         if e.context:
             continue
         path = e.file.path
-        if e.text is None and not reads(path):
+        if (e.text is None or e.replaced) and not reads(path):
             status, why = "read", f"{e.layer} file ({e.omitted or 'not valid UTF-8'}); no analysis reads its text"
         elif e.text is None:
             status, why = "not analysed", e.omitted or "not valid UTF-8"

@@ -69,15 +69,17 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict) -> Program:
                                 detail=f"not read: {e.omitted}" if e.omitted else "not valid UTF-8; not analysed",
                                 anchor=Anchor(path=path, start_line=1, end_line=1)))
             continue
+        if e.replaced and reads(path):
+            gaps.append(encoding_gap(e))
         lang = parse.language_for(path)
         if lang == "json":
-            jsons[path] = read_json(path, e.file.data)
+            jsons[path] = read_json(path, e.code())
             if not e.context and e.rel.split("/")[-1] == "package.json":
                 jsons[path], bad = _checked_manifest(jsons[path])
                 gaps += bad
         elif lang is not None and e.layer in {"implementation", "test"} and not e.context and not e.compiled_from:
             name = program.module_name(path, subtree)
-            tree = cache.tree(e.file.blob, path, name, lang, e.file.data)
+            tree = cache.tree(e.file.blob, path, name, lang, e.code())
             for start, end, what in parse.error_regions(tree):
                 gaps.append(Gap(kind="parse", detail=f"{what}: region not analysed",
                                 anchor=Anchor(path=path, start_line=start, end_line=end)))
@@ -128,6 +130,13 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict) -> Program:
                    servers=tuple(servers), handlers=tuple(handlers), tools=tuple(tools), dispatches=tuple(dispatches),
                    fallbacks=tuple(fallbacks), launches=tuple(launches), containers=tuple(containers),
                    flows=tuple(flows), linker=link, unread=tuple(unread), registrations=tuple(registrations))
+
+
+def encoding_gap(e: Entry) -> Gap:
+    """Bytes of a file that are not UTF-8: read as U+FFFD and analysed with them, so what they held is unseen."""
+    shown = ", ".join(map(str, e.replaced[:5])) + (f" and {len(e.replaced) - 5} more" if len(e.replaced) > 5 else "")
+    return Gap(kind="encoding", detail=f"not valid UTF-8 on line(s) {shown}: those bytes read as U+FFFD; the rest analysed",
+               anchor=Anchor(path=e.file.path, start_line=e.replaced[0], end_line=e.replaced[-1]))
 
 
 # package.json fields the extractors read, with the JSON type npm gives them; a field of another
