@@ -3,8 +3,10 @@ files handed back as soon as they are ready, so that nothing grows with the numb
 
 from __future__ import annotations
 
+import os
 import pickle
 import signal
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator, Mapping
@@ -111,14 +113,31 @@ def _take(work: tuple, counter) -> list[int] | None:
     return groups[i] if i < len(groups) else None
 
 
-def _child(work: tuple, counter, results) -> None:
+def _die_with(parent: int) -> None:
+    """A worker must not outlive the run: on Linux the kernel kills it when its parent dies, even by SIGKILL
+    (prctl PR_SET_PDEATHSIG); elsewhere, and if the parent died before that took effect, it exits when it finds it
+    has another parent (checked here and between groups)."""
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)  # 1: PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:
+        os._exit(1)  # at once: nobody reads the queue any more, so no clean-up may wait on it
+
+
+def _child(work: tuple, counter, results, parent: int) -> None:
     """A worker process: takes groups until none is left; sends ("done", [Done]) or ("error", exception).
     Interruptions are the parent's to handle: it terminates the workers (SIGTERM, default action: exit now)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    _die_with(parent)
     try:
         while (group := _take(work, counter)) is not None:
             results.put(("done", _run_group(work, group)))
+            _die_with(parent)
     except BaseException as exc:  # noqa: BLE001 - the parent re-raises it
         try:
             pickle.dumps(exc)
@@ -166,7 +185,8 @@ def execute(units: list[Unit], kb_dir: Path, renderers: Mapping[str, Callable[[A
     gc.collect()
     gc.freeze()  # what is loaded now stays on pages the children share (a collection would write to them)
     counter, results = ctx.Value("i", 0), ctx.Queue()
-    children = [ctx.Process(target=_child, args=(work, counter, results), daemon=True) for _ in range(jobs - 1)]
+    children = [ctx.Process(target=_child, args=(work, counter, results, os.getpid()), daemon=True)
+                for _ in range(jobs - 1)]
     try:
         for p in children:
             p.start()
