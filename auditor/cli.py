@@ -4,17 +4,15 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import signal
 import sys
-import tempfile
 import threading
 from collections import Counter
 from pathlib import Path
 
 import click
 
-from auditor import __version__, safetext
+from auditor import __version__, outdir, safetext
 from auditor.errors import AuditorError
 
 EXIT_OK, EXIT_DRIFT, EXIT_INPUT = 0, 1, 2
@@ -38,52 +36,6 @@ def _renderers(fmt: str) -> dict[str, callable]:
         return table[fmt]
     except KeyError:
         raise AuditorError(f"--format {fmt}: no renderer for this format") from None
-
-
-class _Staging:
-    """Every file or none: files go into a temporary folder as they are rendered (nothing is held in memory),
-    beside OUT (under its nearest existing ancestor, so that nothing is created on failure); commit() moves them
-    into place, abort() removes the folder."""
-
-    def __init__(self, out: Path) -> None:
-        anchor = out.absolute()
-        while not anchor.is_dir():
-            anchor = anchor.parent
-        self.out, self.names = out, []
-        try:
-            self.tmp = Path(tempfile.mkdtemp(dir=anchor, prefix=".auditor-"))
-        except OSError as exc:
-            raise AuditorError(f"{out}: cannot write reports ({exc.strerror})") from None
-
-    def put(self, name: str, body: str) -> None:
-        try:
-            (self.tmp / name).parent.mkdir(parents=True, exist_ok=True)
-            (self.tmp / name).write_text(body, encoding="utf-8")
-        except OSError as exc:
-            raise AuditorError(f"{self.out}: cannot write reports ({exc.strerror})") from None
-        self.names.append(name)
-
-    def commit(self) -> None:
-        for name in self.names:
-            (self.out / name).parent.mkdir(parents=True, exist_ok=True)
-            os.replace(self.tmp / name, self.out / name)
-        shutil.rmtree(self.tmp, ignore_errors=True)
-
-    def abort(self) -> None:
-        shutil.rmtree(self.tmp, ignore_errors=True)
-
-
-class _Checker:
-    """--check: compares each file as it is rendered with the one in OUT; writes nothing."""
-
-    def __init__(self, out: Path) -> None:
-        self.out, self.names, self.drift = out, [], []
-
-    def put(self, name: str, body: str) -> None:
-        self.names.append(name)
-        path = self.out / name
-        if not path.is_file() or path.read_bytes() != body.encode("utf-8"):
-            self.drift.append(f"{path} differs from a fresh run")
 
 
 def _folders(revisions: tuple[str, ...], commits: list[str]) -> list[str]:
@@ -229,7 +181,10 @@ def audit(target: str, revisions: tuple[str, ...], subtree: str, out: Path, fmt:
         if not quiet:
             _say(f"auditor: {msg}")
 
-    sink = _Checker(out) if check else None
+    def notice(msg: str) -> None:  # what is done to files in OUT is said even with -q
+        _say(f"auditor: {msg}")
+
+    sink = outdir.Checker(out) if check else None
     plans: list[tuple[str, monorepo.Plan]] = []  # (folder, plan) of each revision audited server by server
     folders: list[str] = []  # output folder of each revision ("" when there is one)
     gaps: list[str] = []
@@ -249,7 +204,7 @@ def audit(target: str, revisions: tuple[str, ...], subtree: str, out: Path, fmt:
             pinned = target_mod.open_npm(exact, kb.load(kb_path, "method")["max_file_bytes"])
             progress(f"pinned {pinned.kind} target at {pinned.revision[:20]}")
             result = audit_mod.run(pinned, kb_path, progress)
-            sink = sink or _Staging(out)
+            sink = sink or outdir.Staging(out, notice)
             for name, render in renderers.items():
                 sink.put(name, render(result))
             gaps = list(batch.gap_lines(result))
@@ -259,7 +214,7 @@ def audit(target: str, revisions: tuple[str, ...], subtree: str, out: Path, fmt:
                 target_mod.refuse_out_inside(out, pins)
             folders = _folders(tuple(p.requested for p in pins), [p.commit for p in pins])
             units, plans = batch.schedule(pins, folders, subtree, kb.load(kb_path, "sdk"), progress)
-            sink = sink or _Staging(out)
+            sink = sink or outdir.Staging(out, notice)
             rows: dict[int, monorepo.Summary] = {}
             for done in batch.execute(units, kb_path, renderers, _jobs(jobs)):
                 for name, body in done.files:
@@ -276,16 +231,16 @@ def audit(target: str, revisions: tuple[str, ...], subtree: str, out: Path, fmt:
                 for name, body in _revisions_index(target, pins, folders, units, rows, plans, renderers).items():
                     sink.put(name, body)
     except AuditorError as exc:
-        if isinstance(sink, _Staging):
+        if isinstance(sink, outdir.Staging):
             sink.abort()
         _say(f"auditor: error: {exc}")
         sys.exit(EXIT_INPUT)
     except BaseException:
-        if isinstance(sink, _Staging):
+        if isinstance(sink, outdir.Staging):
             sink.abort()
         raise
-    if isinstance(sink, _Checker):
-        drift = list(sink.drift)
+    if isinstance(sink, outdir.Checker):
+        drift = list(sink.drift) + sink.manifest_drift()
         for folder, plan in plans:
             base = out / folder if folder else out
             mine = {n[len(folder) + 1:] if folder else n: "" for n in sink.names if not folder or n.startswith(folder + "/")}
@@ -298,11 +253,12 @@ def audit(target: str, revisions: tuple[str, ...], subtree: str, out: Path, fmt:
             _say(f"auditor: drift: {d}")
         sys.exit(EXIT_DRIFT if drift else EXIT_OK)
     try:
-        sink.commit()
-    except OSError as exc:
-        sink.abort()
-        _say(f"auditor: error: {out}: cannot write reports ({exc.strerror})")
+        removed = sink.commit()  # every file or none; on failure OUT is as it was, or the message says otherwise
+    except AuditorError as exc:
+        _say(f"auditor: error: {exc}")
         sys.exit(EXIT_INPUT)
+    for name in removed:
+        notice(f"removed {out / name}: an earlier run wrote it, this one does not")
     for gap in gaps:
         progress(f"coverage gap: {gap}")
     top = sorted({n.split("/", 1)[0] + ("/" if "/" in n else "") for n in sink.names})

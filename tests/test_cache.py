@@ -98,6 +98,6 @@ def test_second_revision_reparses_only_changed_files_and_output_is_unchanged(tmp
     assert after.misses - cold_misses == scripts + 1  # every script at the first revision, then extra.ts only
     assert after.hits == scripts - 1
     assert after.entries == 0  # emptied once the subtree's revisions are done: memory stays bounded
-    assert sorted(p.name for p in both.iterdir()) == sorted([first, second, "index.json", "index.md"])
+    assert sorted(p.name for p in both.iterdir()) == sorted([first, second, "index.json", "index.md", ".auditor-manifest.json"])
     warm = json.loads((both / second / "audit.json").read_text(encoding="utf-8"))
     assert json.dumps(warm) == json.dumps(cold)

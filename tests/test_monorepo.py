@@ -142,7 +142,7 @@ def _tables(text: str):
 
 def test_each_server_is_audited_into_its_own_folder(out):
     dest, _ = out
-    assert sorted(p.name for p in dest.iterdir()) == ["alpha", "beta", "index.json", "index.md"]
+    assert sorted(p.name for p in dest.iterdir()) == [".auditor-manifest.json", "alpha", "beta", "index.json", "index.md"]
     for name in ("alpha", "beta"):
         assert {p.name for p in (dest / name).iterdir()} == REPORTS
         doc = json.loads((dest / name / "audit.json").read_text(encoding="utf-8"))
@@ -261,7 +261,7 @@ def test_format_json_writes_only_json(mono, tmp_path):
     dest = tmp_path / "out"
     assert cli("audit", repo, "--out", dest, "--format", "json", "-q").exit_code == 0
     assert sorted(p.relative_to(dest).as_posix() for p in dest.rglob("*")) == [
-        "alpha", "alpha/audit.json", "beta", "beta/audit.json", "index.json"]
+        ".auditor-manifest.json", "alpha", "alpha/audit.json", "beta", "beta/audit.json", "index.json"]
 
 
 def test_nothing_is_written_when_one_server_fails(mono, tmp_path, monkeypatch):
@@ -279,7 +279,7 @@ def test_a_repository_that_is_one_server_keeps_the_single_audit(tmp_path):
                      **_server("examples/beta", "beta-server", BETA)})
     result = cli("audit", repo, "--out", tmp_path / "out", "-q")
     assert result.exit_code == 0, result.stderr
-    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == sorted(REPORTS)
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == sorted(REPORTS | {".auditor-manifest.json"})
     doc = json.loads((tmp_path / "out" / "audit.json").read_text(encoding="utf-8"))
     assert doc["target"]["subtree"] == "" and doc["target"]["files"] == 5
 
@@ -288,7 +288,7 @@ def test_subtree_keeps_the_single_audit(mono, tmp_path):
     repo, _ = mono
     result = cli("audit", repo, "--subtree", "servers", "--out", tmp_path / "out", "--format", "json", "-q")
     assert result.exit_code == 0, result.stderr
-    assert [p.name for p in (tmp_path / "out").iterdir()] == ["audit.json"]
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [".auditor-manifest.json", "audit.json"]
 
 
 def test_hostile_folder_names_stay_in_their_cells_and_links(tmp_path):

@@ -14,7 +14,9 @@ from test_monorepo import ALPHA, BETA, MONO, _server
 
 
 def _tree(root: Path) -> dict[str, bytes]:
-    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+    """The reports under root (without OUT's manifest, which only OUT has)."""
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*"))
+            if p.is_file() and p.name != ".auditor-manifest.json"}
 
 
 @pytest.fixture(scope="module")
@@ -44,7 +46,7 @@ def test_each_revision_gets_the_folder_a_run_of_it_alone_writes(history, alone, 
     dest = tmp_path / "out"
     result = cli("audit", history, "-r", "v1", "-r", "main", "--out", dest)
     assert result.exit_code == 0, result.stderr
-    assert sorted(p.name for p in dest.iterdir()) == ["index.json", "index.md", "main", "v1"]
+    assert sorted(p.name for p in dest.iterdir()) == [".auditor-manifest.json", "index.json", "index.md", "main", "v1"]
     for rev in ("v1", "main"):
         assert _tree(dest / rev) == alone[rev], rev
     assert "gamma" in {p.name for p in (dest / "main").iterdir()} - {p.name for p in (dest / "v1").iterdir()}
@@ -83,7 +85,7 @@ def test_an_index_lists_the_revisions_and_links_their_folders(history, tmp_path)
     assert links == ["v1/", "main/"] and all((dest / h).is_dir() for h in links)
     json_only = tmp_path / "json"
     assert cli("audit", history, "-r", "v1", "-r", "main", "--out", json_only, "-q", "--format", "json").exit_code == 0
-    assert sorted(p.name for p in json_only.iterdir()) == ["index.json", "main", "v1"]
+    assert sorted(p.name for p in json_only.iterdir()) == [".auditor-manifest.json", "index.json", "main", "v1"]
 
 
 def test_subtree_at_two_revisions(history, alone, tmp_path):
@@ -183,7 +185,8 @@ def test_a_killed_run_leaves_nothing_behind(history, tmp_path, signame, jobs):
                               "--out", str(parent / "out"), "-q", "--jobs", jobs],
                              env=env, stderr=subprocess.PIPE, text=True, start_new_session=True)
     deadline = time.monotonic() + 30
-    while not any(p.name.startswith(".auditor-") for p in parent.iterdir()):  # the run has started writing
+    staging = parent / "out"  # the staging folder is inside OUT, which the run creates (and removes on failure)
+    while not (staging.is_dir() and any(p.name.startswith(".auditor-staging-") for p in staging.iterdir())):
         assert child.poll() is None and time.monotonic() < deadline, child.stderr.read() if child.poll() is not None else ""
         time.sleep(0.05)
     time.sleep(0.5)
