@@ -109,7 +109,7 @@ def _unread_servers(p: Program, entries: list[str]) -> list[dict]:
                     for f in _DEPENDENCY_FIELDS if isinstance(d.value.get(f), dict))
         what = ("no MCP server object is constructed in the code read (kb/sdk.yaml server_classes): the tools, "
                 "resources and prompts it serves, if any, are not known")
-        if manifests and not named:
+        if manifests and not named and not out:  # (a module importing another MCP framework is one)
             what = ("not an MCP server, as far as the code shows: package.json depends on no MCP SDK package "
                     "(kb/sdk.yaml sdk_packages), and " + what)
         out.append({"what": what,
