@@ -126,13 +126,13 @@ def test_server_arguments_of_launch_commands():
 
 def test_a_tool_not_found_is_no_contradiction_while_some_names_are_unknown():
     """A README tool that no registration names is contradicted only when every registered name is known: here a
-    helper registers tools under a parameter, so the missing ones may be among them."""
+    helper registers a tool under a name only known at run time, so the missing ones may be among them."""
     server = ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
               'const server = new McpServer({ name: "demo", version: "1" });\n'
               'function define(name: string, description: string) {\n'
               '  server.registerTool(name, { description }, async () => ({ content: [] }));\n'
               '}\n'
-              'define("drop_table", "Drop a table");\n'
+              'define(process.argv[2], "Drop a table");\n'
               'server.registerTool("find_rows", { description: "Find rows" }, async () => ({ content: [] }));\n')
     readme = "# demo\n\n## Tools\n\n- **find_rows**: find rows\n- **drop_table**: drop a table\n  - `table` (string): which\n"
     p = program({"index.ts": server, "README.md": readme, "package.json": '{"name": "demo", "version": "1.0.0"}'})
@@ -143,6 +143,23 @@ def test_a_tool_not_found_is_no_contradiction_while_some_names_are_unknown():
     assert got["readme-tool:drop_table"][0] == "unsupported"
     assert got["readme-param:drop_table/table"][0] == "unsupported"
     assert "registerTool() at index.ts:4 registers a name that is not a literal" in got["readme-tool:drop_table"][1]
+
+
+def test_a_tool_registered_through_a_helper_is_found_under_the_name_its_call_site_gives():
+    server = ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
+              'const server = new McpServer({ name: "demo", version: "1" });\n'
+              'function define(name: string, description: string) {\n'
+              '  server.registerTool(name, { description }, async () => ({ content: [] }));\n'
+              '}\n'
+              'define("drop_table", "Drop a table");\n')
+    readme = "# demo\n\n## Tools\n\n- **drop_table**: drop a table\n- **vacuum**: vacuum\n"
+    p = program({"index.ts": server, "README.md": readme, "package.json": '{"name": "demo", "version": "1.0.0"}'})
+    assert [(t.name, t.description, t.node.start_point[0] + 1) for t in p.tools] == [("drop_table", "Drop a table", 6)]
+    fx = effects.scan(p, effects_kb())
+    rtes = routes(p) + effect_routes.routes(p, fx, components(p))
+    got = {c.id.split(":", 1)[1].rsplit("@", 1)[0]: c.attrs["verdict"] for c in generic.claims(p, fx, rtes, effects_kb())}
+    assert got["readme-tool:drop_table"] == "supported"
+    assert got["readme-tool:vacuum"] == "contradicted"  # every name is known now: a tool nobody registers
 
 
 def test_documented_tools_in_titled_headings_and_lists_introduced_as_parameters_or_values():

@@ -6,7 +6,7 @@ from dataclasses import dataclass, replace
 
 import tree_sitter as ts
 
-from auditor.extract import cache, dispatch, flow, highlevel, linker, outputs, parse, program, server, state
+from auditor.extract import summaries, cache, dispatch, flow, highlevel, linker, outputs, parse, program, server, state
 from auditor.extract.manifest import JsonDoc, read_json
 from auditor.extract.readme import MarkdownDoc, read_markdown
 from auditor.model import Anchor, Gap
@@ -122,6 +122,18 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict) -> Program:
         tools += hl_tools
         dispatches += hl_dispatches
         roots += [owned(d.target, m) for d in hl_dispatches if d.target is not None]
+    # Registrations whose name comes from a parameter or a loop: one per call site or element that names the tool.
+    expander, kept = summaries.Expander(modules, link, vocab), []
+    for r in registrations:
+        made = expander.expand(r, link.resolver) if r.name is None else []
+        kept += [reg for _, _, reg, _ in made] or [r]
+        tools += [t for t, _, _, _ in made if t is not None]
+        for _, d, _, handed in made:
+            if d is not None:
+                dispatches.append(d)
+                roots += [owned(d.target, d.module)] if d.target is not None else []
+            roots += list(handed)
+    registrations = kept
     branches = frozenset(d.node.id for d in dispatches if d.form == "name-equality")
     for m, fn in link.reachable(roots):
         flows.append(_trace(m, fn, containers, vocab, link, branches))

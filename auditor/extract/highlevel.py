@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 import tree_sitter as ts
 
@@ -55,89 +56,142 @@ def registrations(module: Module, vocab: dict, resolve, link=None) -> tuple[list
         if rule["receiver"] == "server" and (receiver is None or ".".join(receiver) not in servers) \
                 and not _sdk_shaped_on_parameter(call, receiver, args, module, shape):
             continue
-        gaps: list[Gap] = []
-        if rule["signature"] == "object":  # addTool({ name, description, parameters, execute })
-            spec = _resolved(args[0], module)
-            pairs = object_pairs(spec) if spec is not None and spec.type == "object" else {}
-            name_node = pair_value(pairs[hl["object"]["name"]]) if hl["object"]["name"] in pairs else args[0]
-            cb_key = next((k for k in hl["object"]["callbacks"] if k in pairs), None)
-            cb_node = pair_value(pairs[cb_key]) if cb_key is not None else None
-        else:
-            name_node = args[0]
-            cb_node = args[-1] if len(args) > 1 else None
-        name = _value(name_node, module)
-        name = name if isinstance(name, str) else None
-        if name is None:
-            gaps.append(_gap(module, name_node, f"{method}() with a name that is not a literal (`{excerpt(name_node)}`): "
-                                                "what it registers is not analysed"))
-        if cb_node is not None and "callback_key" in rule and strip_casts(cb_node).type == "object":
-            entry = object_pairs(cb_node).get(rule["callback_key"])
-            cb_node = pair_value(entry) if entry is not None else cb_node
-        target, tname = _callback(cb_node, module, resolve)
-        if cb_node is not None and target is None:
-            shown = repr(name) if name is not None else excerpt(name_node, 40)
-            gaps.append(_gap(module, cb_node, f"{method}({shown}): callback `{excerpt(cb_node)}` does not resolve; "
-                                              "its implementation is not traced"))
-        if rule["kind"] == "tool" and name is not None:
-            tool, more = _tool(module, vocab, rule["signature"], method, name, call, args, link)
-            tools.append(tool)
-            gaps += more
-            dispatches.append(Dispatch(module=module, tool=name, node=call, subject=callee_text(call), target=target,
-                                       target_name=tname, handler=None, form="registration"))
-        regs.append(Registration(module=module, kind=rule["kind"], method=method, name=name, node=call, fn=target,
-                                 gaps=tuple(gaps)))
+        tool, dispatch, reg = read(Site(module=module, call=call, rule=rule, method=method, args=tuple(args)), vocab,
+                                   resolve, link)
+        tools += [tool] if tool is not None else []
+        dispatches += [dispatch] if dispatch is not None else []
+        regs.append(reg)
     return tools, dispatches, regs
 
 
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Site:
+    """An SDK registration call as read: directly, or as instantiated at a call site of a function of the server's own
+    that forwards its parameters to it (`bind` then maps its parameters to the call site's arguments, and `at` is
+    the call site that names the tool: module and call)."""
+
+    module: Module  # of the registration call
+    call: ts.Node
+    rule: dict
+    method: str
+    args: tuple[ts.Node, ...]
+    bind: Callable[[ts.Node | None, Module], tuple[ts.Node | None, Module]] | None = None
+    at: tuple[Module, ts.Node] | None = None
+    via: str = ""  # how the call site reaches the registration: "wrapper()" names, for the registration's method
+
+
+def read(site: Site, vocab: dict, resolve, link=None) -> tuple[ToolDecl | None, Dispatch | None, Registration]:
+    """One registration: the tool it declares (when it is one, with a literal name), its dispatch, and the
+    registration record with what of it could not be read."""
+    hl, rule, method, module = vocab["high_level"], site.rule, site.method, site.module
+    args = list(site.args)
+    bind = site.bind or (lambda n, m: (n, m))
+    here, call = site.at or (module, site.call)
+
+    def B(node):  # a node of the registration, as its value: (node, module)
+        return bind(node, module) if node is not None else (None, here)
+
+    gaps: list[Gap] = []
+    if rule["signature"] == "object":  # addTool({ name, description, parameters, execute })
+        spec = _resolved(*B(args[0]))
+        pairs = object_pairs(spec) if spec is not None and spec.type == "object" else {}
+        spec_module = B(args[0])[1]
+        name_node, name_module = bind(pair_value(pairs[hl["object"]["name"]]), spec_module) \
+            if hl["object"]["name"] in pairs else B(args[0])
+        cb_key = next((k for k in hl["object"]["callbacks"] if k in pairs), None)
+        cb_node, cb_module = bind(pair_value(pairs[cb_key]), spec_module) if cb_key is not None else (None, here)
+    else:
+        name_node, name_module = B(args[0])
+        cb_node, cb_module = B(args[-1]) if len(args) > 1 else (None, here)
+    name = _value(name_node, name_module)
+    name = name if isinstance(name, str) else None
+    if name is None:
+        shown = name_node if name_module is here else call
+        gaps.append(_gap(here, shown, f"{method}() with a name that is not a literal (`{excerpt(name_node)}`): "
+                                      "what it registers is not analysed"))
+    if cb_node is not None and "callback_key" in rule and strip_casts(cb_node).type == "object":
+        entry = object_pairs(cb_node).get(rule["callback_key"])
+        cb_node, cb_module = bind(pair_value(entry), cb_module) if entry is not None else (cb_node, cb_module)
+    cb_resolve = resolve if cb_module is module and site.bind is None else \
+        (link.resolver(cb_module) if link is not None else (lambda _: None))
+    target, tname = _callback(cb_node, cb_module, cb_resolve)
+    if cb_node is not None and target is None:
+        shown = repr(name) if name is not None else excerpt(name_node, 40)
+        gaps.append(_gap(here, cb_node if cb_module is here else call,
+                         f"{method}({shown}): callback `{excerpt(cb_node)}` does not resolve; its implementation is not traced"))
+    tool = dispatch = None
+    if rule["kind"] == "tool" and name is not None:
+        tool, more = _tool(module, vocab, rule["signature"], method, name, site.call, args, link, bind, here, call)
+        gaps += more
+        dispatch = Dispatch(module=here, tool=name, node=call, subject=callee_text(call), target=target,
+                            target_name=tname, handler=None, form="registration")
+    reg = Registration(module=here, kind=rule["kind"], method=site.via + method, name=name, node=call, fn=target,
+                       gaps=tuple(gaps))
+    return tool, dispatch, reg
+
+
 def _tool(module: Module, vocab: dict, signature: str, method: str, name: str, call: ts.Node,
-          args: list[ts.Node], link=None) -> tuple[ToolDecl, list[Gap]]:
+          args: list[ts.Node], link=None, bind=None, here: Module | None = None, site: ts.Node | None = None,
+          ) -> tuple[ToolDecl, list[Gap]]:
+    """The tool a registration declares; read through BIND (parameters of a forwarding function -> the call site's
+    arguments) and anchored at HERE/SITE (the call site; the registration call itself when read directly)."""
+    bind = bind or (lambda n, m: (n, m))
+    here, site = here or module, site or call
+
+    def B(node):
+        return bind(node, module) if node is not None else (None, here)
+
+    def local(node, where):  # a node for anchors: only one of the module the tool is anchored in
+        return node if where is here else None
     hl = vocab["high_level"]
     gaps: list[Gap] = []
-    desc = params = ann = None
-    config = None
+    desc = params = ann = None  # (node, module) each, once read
+    config, cm = None, here
     if signature == "object":
-        config = _resolved(args[0], module)
+        config, cm = _resolved(*B(args[0])), B(args[0])[1]
         keys = hl["object"]
         pairs = object_pairs(config) if config is not None and config.type == "object" else {}
-        desc, params, ann = (pair_value(pairs[k]) if k in pairs else None for k in
+        desc, params, ann = (bind(pair_value(pairs[k]), cm) if k in pairs else None for k in
                              (keys["description"], keys["input_schema"], keys["annotations"]))
     elif signature == "config":
-        config = _resolved(args[1], module) if len(args) > 2 else None
+        config, cm = (_resolved(*B(args[1])), B(args[1])[1]) if len(args) > 2 else (None, here)
         if config is not None and config.type != "object":
-            gaps.append(_gap(module, args[1], f"tool {name!r}: the config `{excerpt(args[1])}` is not an object literal; "
-                                              "description, schema and annotations are not read"))
+            gaps.append(_gap(here, local(args[1], module) or site,
+                             f"tool {name!r}: the config `{excerpt(args[1])}` is not an object literal; "
+                             "description, schema and annotations are not read"))
             config = None
         pairs = object_pairs(config)
-        desc, params, ann = (pair_value(pairs[k]) if k in pairs else None for k in
+        desc, params, ann = (bind(pair_value(pairs[k]), cm) if k in pairs else None for k in
                              (hl["config"]["description"], hl["config"]["input_schema"], hl["config"]["annotations"]))
     else:  # overloads: (name, description?, paramsShapeOrAnnotations?, annotations?, callback), as the SDK reads them
-        rest = list(args[1:])
-        if rest and _is_string(rest[0], module):
+        rest = [B(a) for a in args[1:]]
+        if rest and _is_string(*rest[0]):
             desc = rest.pop(0)
         if len(rest) > 1:
             keys = set(hl["annotation_keys"])
-            if _is_params(rest[0], module, vocab, keys):
+            if _is_params(*rest[0], vocab, keys):
                 params = rest.pop(0)
-                if len(rest) > 1 and _is_object(rest[0], module) and not _is_params(rest[0], module, vocab, keys):
+                if len(rest) > 1 and _is_object(*rest[0]) and not _is_params(*rest[0], vocab, keys):
                     ann = rest.pop(0)
-            elif _is_object(rest[0], module):
+            elif _is_object(*rest[0]):
                 ann = rest.pop(0)
-    description = _value(desc, module) if desc is not None else None
-    desc_node = _resolved(desc, module) if desc is not None else None
+    description = _value(*desc) if desc is not None else None
+    desc_node = local(_resolved(*desc), desc[1]) if desc is not None else None
     if desc is not None and not isinstance(description, str):
-        gaps.append(_gap(module, desc, f"tool {name!r}: the description `{excerpt(desc)}` is not a literal"))
+        gaps.append(_gap(here, local(desc[0], desc[1]) or site, f"tool {name!r}: the description `{excerpt(desc[0])}` is not a literal"))
         description, desc_node = None, None
     if params is not None:
-        read = zod.input_shape(params, module, vocab, link)
-        schema, schema_node, form, coercions = read.value, read.node, read.form, read.coercions
-        problems = schema_gaps(module, name, read)
+        read = zod.input_shape(params[0], params[1], vocab, link)
+        schema, schema_node, form, coercions = read.value, local(read.node, params[1]) or site, read.form, read.coercions
+        problems = schema_gaps(params[1], name, read)
     else:
-        schema, schema_node, form, coercions, problems = dict(EMPTY_INPUT), config or call, "json-schema", (), ()
-    hints, hints_node = annotations(ann, module) if ann is not None else ({}, None)
-    return ToolDecl(module=module, name=name, node=call, binding=None, description=description, description_node=desc_node,
+        schema, schema_node, form, coercions, problems = dict(EMPTY_INPUT), local(config, cm) or site, "json-schema", (), ()
+    hints, hints_node = annotations(*ann) if ann is not None else ({}, None)
+    return ToolDecl(module=here, name=name, node=site, binding=None, description=description, description_node=desc_node,
                     described=desc is not None,
                     schema=schema, schema_node=schema_node, form=method, schema_form=form, annotations=hints,
-                    annotations_node=hints_node, coercions=coercions, gaps=problems), gaps
+                    annotations_node=local(hints_node, ann[1]) if ann is not None else None, coercions=coercions,
+                    gaps=problems), gaps
 
 
 def _server_bindings(module: Module, classes: set[str], packages: list[str]) -> set[str]:
@@ -256,6 +310,8 @@ def _resolved(node: ts.Node | None, module: Module) -> ts.Node | None:
 
 def _value(node: ts.Node | None, module: Module):
     target = _resolved(node, module)
+    if target is not None and target.type == "property_identifier":  # a key of an object (Object.entries)
+        return text(target)
     return literal(target, module.toplevel) if target is not None else NOT_LITERAL
 
 
