@@ -1,6 +1,6 @@
 """Accuracy benchmark: audit every pinned server of the labelled corpus and compare with the hand-checked labels.
 
-Each server is labelled in labels/<slug>.yaml (see README.md beside this script): the npm package and exact
+Each server is labelled in labels/<slug>.yaml (format: bench/README.md, "Accuracy corpus"): the npm package and exact
 version, the tools it registers (checked by reading its code), and true/false verdicts on a sample of the
 findings (keyed by finding id). For each server this script runs, in a temporary folder,
 
@@ -41,7 +41,10 @@ SPLITS = ("dev", "holdout")
 def load_labels(only: list[str] | None) -> list[dict]:
     out = []
     for f in sorted(LABELS.glob("*.yaml")):
-        lab = yaml.safe_load(f.read_text(encoding="utf-8"))
+        try:
+            lab = yaml.safe_load(f.read_text(encoding="utf-8"))
+        except yaml.YAMLError as e:
+            raise SystemExit(f"{f}: {e}") from None
         lab["slug"] = f.stem
         if only and not any(o in (f.stem, lab["npm"], lab["npm"].rsplit("@", 1)[0]) for o in only):
             continue
@@ -57,7 +60,9 @@ def load_labels(only: list[str] | None) -> list[dict]:
     return out
 
 
-def _auditor() -> list[str]:
+def _auditor(source: str | None) -> list[str]:
+    if source:  # a checkout (or an export of one commit) run from its own files
+        return [sys.executable, "-m", "auditor"]
     exe = shutil.which("auditor")
     return [exe] if exe else [sys.executable, "-m", "auditor"]
 
@@ -74,13 +79,15 @@ def _git_target(folder: Path, tmp: Path) -> Path:
     return repo
 
 
-def audit(lab: dict, cache: str | None, servers_dir: str | None, keep: str | None) -> dict:
+def audit(lab: dict, cache: str | None, servers_dir: str | None, keep: str | None, source: str | None = None) -> dict:
     """Run the auditor on one server; audit.json as a dict (or an error), with the wall time."""
     with tempfile.TemporaryDirectory(prefix="acc-") as tmp:
         out = Path(keep) / lab["slug"] if keep else Path(tmp) / "out"
         env = dict(os.environ)
         if cache:
             env["npm_config_cache"] = str(Path(cache).resolve())
+        if source:
+            env["PYTHONPATH"] = str(Path(source).resolve())
         if servers_dir:
             folder = Path(servers_dir) / lab["slug"]
             if (folder / "package").is_dir():
@@ -89,7 +96,7 @@ def audit(lab: dict, cache: str | None, servers_dir: str | None, keep: str | Non
         else:
             target = [f"npm:{lab['npm']}"]
         t0 = time.monotonic()
-        proc = subprocess.run([*_auditor(), "audit", *target, "--out", str(out), "--format", "json", "-q"],
+        proc = subprocess.run([*_auditor(source), "audit", *target, "--out", str(out), "--format", "json", "-q"],
                               capture_output=True, text=True, env=env, stdin=subprocess.DEVNULL)
         wall = time.monotonic() - t0
         if proc.returncode != 0:
@@ -213,6 +220,10 @@ def main(argv: list[str] | None = None) -> int:
                                           "of fetching")
     ap.add_argument("--keep", help="write each audit.json to KEEP/<slug>/ instead of a temporary folder")
     ap.add_argument("--split", choices=SPLITS, help="only this split")
+    ap.add_argument("--auditor-source", metavar="DIR",
+                    help="run the auditor from this folder (a checkout, or `git archive COMMIT` unpacked) with "
+                         "python -m auditor, instead of the installed `auditor`; e.g. to measure a commit without "
+                         "the working tree's uncommitted changes")
     args = ap.parse_args(argv)
     labs = load_labels(args.only)
     if args.split:
@@ -221,7 +232,7 @@ def main(argv: list[str] | None = None) -> int:
         print("no server matches", file=sys.stderr)
         return 2
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        results = list(pool.map(lambda lab: audit(lab, args.cache, args.servers_dir, args.keep), labs))
+        results = list(pool.map(lambda lab: audit(lab, args.cache, args.servers_dir, args.keep, args.auditor_source), labs))
     rows = [score(lab, res) for lab, res in zip(labs, results)]
     summary = {}
     for split in SPLITS:
