@@ -263,8 +263,11 @@ def _unused_dependencies(p: Program) -> list[Record]:
     for doc in p.manifests():
         deps = (doc.value or {}).get("dependencies") or {} if isinstance(doc.value, dict) else {}
         span = doc.keys.get("dependencies")
+        scripts = (doc.value or {}).get("scripts") if isinstance(doc.value, dict) else None
+        words = {w for cmd in (scripts.values() if isinstance(scripts, dict) else ()) if isinstance(cmd, str)
+                 for w in re.split(r"[\s;&|()=]+", cmd) if w}
         for dep in sorted(deps):
-            if any(i == dep or i.startswith(dep + "/") for i in imported):
+            if _used(dep, imported | words):
                 continue
             out.append(record("finding", "FND", "unused-dependency", f"{p.entry(doc.path).rel}/{dep}",
                               f"dependency {dep!r} ({deps[dep]}) is declared but never imported by the implementation",
@@ -273,17 +276,67 @@ def _unused_dependencies(p: Program) -> list[Record]:
     return out
 
 
+def _used(dep: str, names: set[str]) -> bool:
+    """Whether a dependency is imported (or run by a script of the manifest); a type package `@types/x` (also
+    `@types/scope__x`) is used when `x` is, and `@types/node` by any code that runs on Node."""
+    if dep.startswith("@types/"):
+        base = dep[len("@types/"):]
+        base = "@" + base.replace("__", "/", 1) if "__" in base else base
+        return base == "node" or _used(base, names)
+    return any(n == dep or n.startswith(dep + "/") for n in names)
+
+
 def _unpinned_launch(p: Program) -> list[Record]:
+    """README commands that launch this package from the registry with no version (or `@latest`): a deployment that
+    follows them runs whatever is newest. Installs (`yarn add`), workspace and build commands launch nothing."""
     names = {(doc.value or {}).get("name") for doc in p.manifests() if isinstance(doc.value, dict)}
     out = []
     for path, fence, command, args in launch_snippets(p):
-        for a in args:
-            if a in names:
-                out.append(record("finding", "FND", "unpinned-launch", f"{path.rsplit('/', 1)[-1]}/{a}",
-                                  f"{path} tells operators to launch `{command} {' '.join(args)}` with no version: "
-                                  "a deployment that follows it runs whatever is latest, not the audited revision",
-                                  [line(path, fence.line, fence.end_line)], "analyse.mismatches.launch", command=command, args=args))
+        spec = launched_package(command, args)
+        if spec is None:
+            continue
+        name, _, version = spec[1:].partition("@") if spec.startswith("@") else spec.partition("@")
+        name = spec[0] + name if spec.startswith("@") else name
+        if name in names and version in ("", "latest"):
+            out.append(record("finding", "FND", "unpinned-launch", f"{path.rsplit('/', 1)[-1]}/{name}",
+                              f"{path} tells operators to launch `{command} {' '.join(args)}` with no version: "
+                              "a deployment that follows it runs whatever is latest, not the audited revision",
+                              [line(path, fence.line, fence.end_line)], "analyse.mismatches.launch", command=command, args=args))
     return out
+
+
+# Runners that fetch a package from the registry and run it: the command, then the words before the package.
+_RUNNERS = {"npx": (), "bunx": (), "npm": ("exec",), "pnpm": ("dlx",), "yarn": ("dlx",), "bun": ("x",)}
+_VALUED = {"-p", "--package", "-c", "--call"}  # options of npx that take a value
+
+
+def launched_package(command: str, args: list[str]) -> str | None:
+    """The package spec a command fetches and runs (`npx -y pkg@1 --flag` gives `pkg@1`), or None: not a runner, or
+    a subcommand that installs or builds (`yarn add`, `pnpm --filter x build`)."""
+    runner = command.rsplit("/", 1)[-1]
+    if runner not in _RUNNERS:
+        return None
+    words = list(args)
+    for sub in _RUNNERS[runner]:
+        if not words or words.pop(0) != sub:
+            return None
+    package = None
+    i = 0
+    while i < len(words):
+        w = words[i]
+        if w in {"-p", "--package"} and i + 1 < len(words):
+            package = words[i + 1]
+            i += 2
+            continue
+        if w.startswith("--package="):
+            package = w.split("=", 1)[1]
+        elif w in _VALUED:
+            i += 2
+            continue
+        elif not w.startswith("-"):
+            return package or w
+        i += 1
+    return package
 
 
 def render_unchecked(p: Program) -> list[Record]:
