@@ -69,7 +69,7 @@ def _run(target: Target, kb_dir: Path, progress: Callable[[str], None]) -> Audit
     progress(f"register: {len(target.files)} file(s) in the boundary")
     entries = sources.register(target, method)
     progress("extract: parsing and tracing")
-    program = facts.build(entries, target.subtree, vocab)
+    program = facts.build(entries, target.subtree, vocab, method)
     parts = description.parts(program, doctrine)
     cmps, rtes = components(program), routes(program)
     effects_kb = kbs["effects"]

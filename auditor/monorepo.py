@@ -91,7 +91,7 @@ def _manifest_verdict(data: bytes | None, packages: tuple[str, ...], has_scripts
         return "package.json is not in the repository (a partial or shallow clone; never fetched): not judged"
     try:
         doc = json.loads(data)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):  # RecursionError: nested ~1,000 deep
         return "package.json is not valid JSON"
     if not isinstance(doc, dict):
         return "package.json is not a JSON object"

@@ -275,7 +275,7 @@ def _context_paths(tree: dict[str, str], subtree: str, repo: Path, inside: dict[
 def _json_extends(data: bytes) -> str | None:
     try:
         value = json.loads(data)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):  # RecursionError: nested ~1,000 deep
         return None
     ext = value.get("extends") if isinstance(value, dict) else None
     return ext if isinstance(ext, str) else None

@@ -150,6 +150,8 @@ def ledger(p: Program) -> dict:
             status, why = "not analysed", e.omitted or "not valid UTF-8"
         elif e.compiled_from:
             status, why = "read", f"build output of {repo_path(e.compiled_from, e)}, which is analysed in its place"
+        elif path in p.skipped:  # too deep, or over the time budget
+            status, why = "not analysed", p.skipped[path]
         elif path in modules:
             status = "analysed" if path in reached or not entries else "parsed, not reached"
             why = "" if status == "analysed" else "not imported, directly or through other modules, by an entry file"

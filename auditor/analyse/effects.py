@@ -185,6 +185,12 @@ class _Scanner:
     def _value(self, m: Module, value: ts.Node | None) -> Origin | None:
         """The origin of the value of a declaration: an alias, a client made by a constructor or factory."""
         v = unwrap(value)
+        while v is not None and v.type == "call_expression":  # wrappers, however deeply nested: wrap(wrap(new C()))
+            chain = member_chain(v.child_by_field_name("function"))
+            if not (chain and chain[-1] in self.kb["wrappers"]):
+                break
+            args = call_args(v)
+            v = unwrap(args[0]) if args else None
         if v is None:
             return None
         if v.type in {"identifier", "member_expression"}:
@@ -194,9 +200,6 @@ class _Scanner:
             return None
         callee = v.child_by_field_name("constructor" if v.type == "new_expression" else "function")
         chain = member_chain(callee)
-        if v.type == "call_expression" and chain and chain[-1] in self.kb["wrappers"]:
-            args = call_args(v)
-            return self._value(m, args[0]) if args else None
         hit = self.origin(m, chain)
         if hit is None:
             return None

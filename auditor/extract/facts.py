@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from typing import Mapping
 
 import tree_sitter as ts
 
 from auditor.extract import summaries, cache, dispatch, flow, highlevel, linker, outputs, parse, program, server, state
+from auditor.extract import limits, syntax
 from auditor.extract.manifest import JsonDoc, read_json
 from auditor.extract.readme import MarkdownDoc, read_markdown
 from auditor.model import Anchor, Gap
@@ -45,6 +47,7 @@ class Program:
     linker: "linker.Linker | None" = None
     unread: tuple = ()  # (module, node) of tool names in a dispatch that are not readable literals
     registrations: tuple[highlevel.Registration, ...] = ()  # high-level registrations: tools, resources, prompts
+    skipped: dict[str, str] = field(default_factory=dict)  # path -> why its text was not analysed (too deep, too slow)
 
     def entry(self, path: str) -> Entry | None:
         return next((e for e in self.entries if e.file.path == path), None)
@@ -59,8 +62,12 @@ def reads(path: str) -> bool:
     return parse.language_for(path) is not None or path.lower().endswith((".md", ".markdown"))
 
 
-def build(entries: tuple[Entry, ...], subtree: str, vocab: dict) -> Program:
+def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping | None = None,
+          excluded: Mapping[str, str] | None = None) -> Program:
+    """EXCLUDED: files not to analyse, with the reason (those over the time budget in an earlier attempt)."""
     modules, jsons, docs, gaps = [], {}, {}, []
+    max_depth = (method or {}).get("max_nesting_depth", limits.MAX_DEPTH)
+    skipped: dict[str, str] = {}
     for e in entries:
         path = e.file.path
         if e.text is None:
@@ -72,17 +79,30 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict) -> Program:
         if e.replaced and reads(path):
             gaps.append(encoding_gap(e))
         lang = parse.language_for(path)
+        refused = _refused(e, lang, max_depth, excluded or {})
+        if refused is not None:
+            gaps.append(refused)
+            skipped[path] = refused.detail.removeprefix("not analysed: ")
+            continue
         if lang == "json":
             jsons[path] = read_json(path, e.code())
             if not e.context and e.rel.split("/")[-1] == "package.json":
                 jsons[path], bad = _checked_manifest(jsons[path])
                 gaps += bad
+            if jsons[path].problem is not None:  # lone surrogates, replaced
+                gaps.append(Gap(kind="encoding", detail=jsons[path].problem, anchor=Anchor(path=path, start_line=1, end_line=1)))
         elif lang is not None and e.layer in {"implementation", "test"} and not e.context and not e.compiled_from:
             name = program.module_name(path, subtree)
             tree = cache.tree(e.file.blob, path, name, lang, e.code())
             for start, end, what in parse.error_regions(tree):
                 gaps.append(Gap(kind="parse", detail=f"{what}: region not analysed",
                                 anchor=Anchor(path=path, start_line=start, end_line=end)))
+            deep = syntax.depth(tree.root_node)
+            if deep > max_depth:  # bound what the analyses meet: their cost and memory grow with the nesting
+                syntax.drop(tree.root_node)
+                skipped[path] = limits.over(deep, max_depth)
+                gaps.append(Gap(kind="depth", detail=f"not analysed: {skipped[path]}", anchor=Anchor(path=path, start_line=1, end_line=1)))
+                continue
             if e.layer == "implementation":
                 modules.append(cache.module(e.file.blob, path, name, lang, tree))
         elif path.lower().endswith((".md", ".markdown")):
@@ -141,7 +161,23 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict) -> Program:
     return Program(entries=entries, modules=tuple(modules), jsons=jsons, docs=docs, gaps=tuple(gaps), vocab=vocab,
                    servers=tuple(servers), handlers=tuple(handlers), tools=tuple(tools), dispatches=tuple(dispatches),
                    fallbacks=tuple(fallbacks), launches=tuple(launches), containers=tuple(containers),
-                   flows=tuple(flows), linker=link, unread=tuple(unread), registrations=tuple(registrations))
+                   flows=tuple(flows), linker=link, unread=tuple(unread), registrations=tuple(registrations),
+                   skipped=skipped)
+
+
+def _refused(e: Entry, lang: str | None, max_depth: int, excluded: Mapping[str, str]) -> Gap | None:
+    """The gap of a file read but not to be analysed: over the time budget in an earlier attempt, or nested deeper
+    than the limit (its brackets counted before anything is parsed: a parse of deep nesting costs much memory)."""
+    path = e.file.path
+    if path in excluded:
+        return Gap(kind="time", detail=f"not analysed: {excluded[path]}", anchor=Anchor(path=path, start_line=1, end_line=1))
+    if lang is None or (lang != "json" and (e.context or e.compiled_from or e.layer not in {"implementation", "test"})):
+        return None
+    deep = limits.json_depth(e.file.data) if lang == "json" else limits.bracket_depth(e.file.data)
+    if deep <= max_depth:
+        return None
+    return Gap(kind="depth", detail=f"not analysed: {limits.over(deep, max_depth, 'JSON' if lang == 'json' else 'brackets')}",
+               anchor=Anchor(path=path, start_line=1, end_line=1))
 
 
 def encoding_gap(e: Entry) -> Gap:

@@ -54,25 +54,36 @@ class Module:
         """Stable name of a function node: `Class.method`, `name`, or `<module>` at top level."""
         if func is None:
             return "<module>"
+        # A callback is named within the function that holds it (`main/server.tool(echo)`): a loop outwards, not
+        # recursion, since callbacks may nest as deep as the code does.
+        parts: list[str] = []
+        while True:
+            name, outer = self._own_name(func)
+            parts.append(name)
+            if outer is None:
+                return "/".join(reversed(parts))
+            func = outer
+
+    def _own_name(self, func: ts.Node) -> tuple[str, ts.Node | None]:
+        """The name of `func` itself, and the function whose name prefixes it (a callback's), if any."""
         name = func.child_by_field_name("name")
         if func.type == "method_definition":
             cls = enclosing(func, {"class_declaration", "class"})
             cname = text(cls.child_by_field_name("name")) if cls is not None else "<class>"
-            return f"{cname}.{text(name)}"
+            return f"{cname}.{text(name)}", None
         if name is not None:
-            return text(name)
+            return text(name), None
         parent = func.parent
         if parent is not None and parent.type == "variable_declarator":
-            return text(parent.child_by_field_name("name"))
+            return text(parent.child_by_field_name("name")), None
         if parent is not None and parent.type == "arguments":
             call = parent.parent
             outer = enclosing(func, FUNCTION_TYPES)
-            prefix = self.qualified(outer) + "/" if outer is not None else ""
             args = [a for a in parent.named_children if a.type != "comment"]
             # Name a callback by what it is registered for, never by its line: ids must be stable.
             first = (string_value(args[0]) or text(args[0])) if args and args[0] != func else ""
             label = first if first and len(first) <= 60 else "callback"
-            return f"{prefix}{callee_text(call)}({label})" if call is not None else "<anonymous>"
+            return (f"{callee_text(call)}({label})", outer) if call is not None else ("<anonymous>", None)
         if parent is not None and parent.type == "pair" and parent.parent is not None:
             # An entry of an object of functions (`const HANDLERS = { jot: async () => ... }`): `HANDLERS.jot`.
             key = parent.child_by_field_name("key")
@@ -90,11 +101,11 @@ class Module:
                     "new " + text(site.child_by_field_name("constructor")) if site.type == "new_expression" else "<call>"
                 label = (string_value(key) or text(key)) if key is not None else ""
                 call = f"{callee}({named if named and len(named) <= 60 else 'object'})"
-                return f"{call}/{label}" if label and len(label) <= 60 else call
+                return (f"{call}/{label}" if label and len(label) <= 60 else call), None
             label = (string_value(key) or text(key)) if key is not None else ""
             if label and len(label) <= 60:
-                return f"{owner}.{label}" if owner else label
-        return "<anonymous>"
+                return (f"{owner}.{label}" if owner else label), None
+        return "<anonymous>", None
 
 
 def module_name(path: str, subtree: str) -> str:

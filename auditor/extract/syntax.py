@@ -49,6 +49,11 @@ _flat: list[ts.Node] = []
 _ends = array("q")  # machine integers, not int objects: an index of a large bundle holds millions
 _pos: dict[int, int] = {}
 _by_type: dict[str, array] = {}  # node type -> its positions in _flat, ascending
+_depth: dict[int, int] = {}  # root node id -> the deepest nesting of named nodes in its tree (the root is 0)
+# Position in _flat of each node's parent (-1: none; -2: not known, a node laid out alone). tree-sitter finds a
+# node's parent by descending from the root (Node.parent costs the depth), so a walk up the ancestors of every node
+# of a deep tree (a chain of 1,000 `else if`) would cost the cube of the depth: this makes each step O(1).
+_parents = array("q")
 
 
 def walk(node: ts.Node) -> list[ts.Node]:
@@ -85,18 +90,22 @@ def _index(node: ts.Node) -> int:
         root = root.parent
     if root.id in _pos:  # laid out already: `node` is anonymous
         return _index_alone(node)
-    flat, ends, pos, by_type = _flat, _ends, _pos, _by_type
+    flat, ends, pos, by_type, parents = _flat, _ends, _pos, _by_type, _parents
     stack: list[ts.Node | None] = [root]
-    open_: list[int] = []
+    open_: list[int] = []  # the positions of the ancestors of the next node: its depth is their number
+    deepest = 0
     while stack:
         cur = stack.pop()
         if cur is None:
             ends[open_.pop()] = len(flat)
             continue
+        if len(open_) > deepest:
+            deepest = len(open_)
         i = len(flat)
         pos[cur.id] = i
         flat.append(cur)
         ends.append(i + 1)
+        parents.append(open_[-1] if open_ else -1)
         kind = cur.type
         where = by_type.get(kind)
         if where is None:
@@ -107,16 +116,43 @@ def _index(node: ts.Node) -> int:
             open_.append(i)
             stack.append(None)
             stack.extend(reversed(children))
+    _depth[root.id] = deepest
     found = pos.get(node.id)
     if found is None:  # an anonymous node: not in the layout; index it alone
         return _index_alone(node)
     return found
 
 
+def depth(root: ts.Node) -> int:
+    """How deep named nodes nest in the tree of `root` (a root node): measured while laying the tree out for walk(),
+    which every analysis needs anyway, so it costs nothing more."""
+    if root.id not in _pos:
+        _index(root)
+    return _depth[root.id]
+
+
+def drop(root: ts.Node) -> None:
+    """Take the tree of `root` (a root node) out of the walk index, when it was the last laid out: a file refused
+    after its layout (too deep to analyse) holds no memory until forget()."""
+    i = _pos.get(root.id)
+    if i is None or _ends[i] != len(_flat):
+        return
+    for n in _flat[i:]:
+        _pos.pop(n.id, None)
+    del _flat[i:]
+    del _ends[i:]
+    del _parents[i:]
+    for where in _by_type.values():
+        while where and where[-1] >= i:
+            where.pop()
+    _depth.pop(root.id, None)
+
+
 def _index_alone(node: ts.Node) -> int:
     i = len(_flat)
     _flat.extend(_preorder(node))
     _ends.extend([len(_flat)] * (len(_flat) - i))  # only position i is ever looked up
+    _parents.extend([-2] * (len(_flat) - i))
     return i
 
 
@@ -135,16 +171,25 @@ def forget() -> None:
     """Drop the walk index and the member_chain() memo (and with them the references they hold to trees)."""
     _flat.clear()
     del _ends[:]
+    del _parents[:]
     _pos.clear()
     _by_type.clear()
+    _depth.clear()
     _chains.clear()
 
 
+def parent(node: ts.Node) -> ts.Node | None:
+    """node.parent, in O(1) for a node of a tree laid out by walk()."""
+    i = _pos.get(node.id)
+    j = _parents[i] if i is not None else -2
+    return node.parent if j == -2 else _flat[j] if j >= 0 else None
+
+
 def ancestors(node: ts.Node) -> Iterator[ts.Node]:
-    cur = node.parent
+    cur = parent(node)
     while cur is not None:
         yield cur
-        cur = cur.parent
+        cur = parent(cur)
 
 
 def enclosing(node: ts.Node, types: frozenset[str] | set[str]) -> ts.Node | None:
@@ -161,8 +206,8 @@ def enclosing_function(node: ts.Node) -> ts.Node | None:
 def statement_of(node: ts.Node) -> ts.Node:
     """The statement that contains `node` (its nearest ancestor whose parent is a block)."""
     cur = node
-    while cur.parent is not None and cur.parent.type not in {"statement_block", "program", "class_body", "switch_case", "switch_default"}:
-        cur = cur.parent
+    while (up := parent(cur)) is not None and up.type not in {"statement_block", "program", "class_body", "switch_case", "switch_default"}:
+        cur = up
     return cur
 
 
@@ -180,8 +225,14 @@ def is_cast(node: ts.Node | None) -> bool:
     return node is not None and node.type in {"as_expression", "satisfies_expression", "type_assertion"}
 
 
+# A member chain longer than this is no name the analyses could match (generated or hostile code): member_chain()
+# gives None for it, so that reading every link of a chain of n links costs O(n), never O(n^2).
+MAX_CHAIN = 64
+
+
 def member_chain(node: ts.Node | None) -> tuple[str, ...] | None:
-    """`this.a.b` -> ('this','a','b'); `x[k].y` -> ('x','[]','y'); None when not a plain chain."""
+    """`this.a.b` -> ('this','a','b'); `x[k].y` -> ('x','[]','y'); None when not a plain chain (or one of more than
+    MAX_CHAIN links)."""
     if node is None:
         return None
     hit = _chains.get(node.id)
@@ -190,20 +241,34 @@ def member_chain(node: ts.Node | None) -> tuple[str, ...] | None:
     return hit[1]
 
 
+_CHAIN_BASES = frozenset({"identifier", "this", "property_identifier", "shorthand_property_identifier"})
+
+
 def _member_chain(node: ts.Node | None) -> tuple[str, ...] | None:
-    node = strip_casts(node)
-    if node is None:
-        return None
-    if node.type in {"identifier", "this", "property_identifier", "shorthand_property_identifier"}:
-        return (text(node),)
-    if node.type == "member_expression":
-        base = member_chain(node.child_by_field_name("object"))
-        prop = node.child_by_field_name("property")
-        return None if base is None or prop is None else base + (text(prop),)
-    if node.type == "subscript_expression":
-        base = member_chain(node.child_by_field_name("object"))
-        return None if base is None else base + ("[]",)
-    return None
+    # Down the chain to its base (or to a member whose chain is known), then back up, keeping the chain of every
+    # member passed: each member of a chain of n links is read once, whichever of them is asked first.
+    spine: list[ts.Node] = []
+    cur = strip_casts(node)
+    while cur is not None and cur.type in {"member_expression", "subscript_expression"}:
+        hit = _chains.get(cur.id)
+        if hit is not None:
+            chain = hit[1]
+            break
+        spine.append(cur)
+        cur = strip_casts(cur.child_by_field_name("object"))
+    else:
+        chain = (text(cur),) if cur is not None and cur.type in _CHAIN_BASES else None
+    for member in reversed(spine):
+        if chain is not None:
+            if member.type == "member_expression":
+                prop = member.child_by_field_name("property")
+                chain = None if prop is None else chain + (text(prop),)
+            else:
+                chain = chain + ("[]",)
+            if chain is not None and len(chain) > MAX_CHAIN:
+                chain = None
+        _chains[member.id] = (member, chain)
+    return chain
 
 
 def callee_text(call: ts.Node) -> str:
@@ -378,12 +443,17 @@ def _object_literal(node: ts.Node | None, env, depth: int) -> ts.Node | None:
 
 def condition_terms(node: ts.Node | None, op: str = "||") -> list[ts.Node]:
     """Split `a || b || c` (or `&&`) into its terms, stripping parentheses."""
-    node = strip_casts(node)
-    if node is None:
-        return []
-    if node.type == "binary_expression" and text(node.child_by_field_name("operator")) == op:
-        return condition_terms(node.child_by_field_name("left"), op) + condition_terms(node.child_by_field_name("right"), op)
-    return [node]
+    out: list[ts.Node] = []
+    todo = [node]
+    while todo:  # a stack, not recursion: a chain of thousands of terms is one deep tree
+        cur = strip_casts(todo.pop())
+        if cur is None:
+            continue
+        if cur.type == "binary_expression" and text(cur.child_by_field_name("operator")) == op:
+            todo += [cur.child_by_field_name("right"), cur.child_by_field_name("left")]
+        else:
+            out.append(cur)
+    return out
 
 
 def first_line(node: ts.Node, limit: int = 100) -> str:

@@ -1,0 +1,215 @@
+"""Hostile input (issue 10, items 7 to 9): tiny files that used to crash the audit, files that kept it busy for
+minutes, and files that took hundreds of MB must give an audit (exit 0) with coverage gaps, promptly and in bounded
+memory. Inputs are generated in tmp_path. Time bounds are generous subprocess timeouts (the inputs used to take
+minutes); bench/bench_growth.py measures the growth."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from contract_helpers import init_repo
+
+MANIFEST = json.dumps({"name": "hostile", "version": "1.0.0", "bin": "dist/index.js",
+                       "dependencies": {"@modelcontextprotocol/sdk": "1.0.0", "zod": "3.0.0"}})
+HIGH = ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
+        'import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";\n'
+        'import { z } from "zod";\n'
+        'const server = new McpServer({ name: "hostile", version: "1.0.0" });\n'
+        'server.registerTool("probe", { description: "Probe.", inputSchema: { x: z.string() } }, async ({ x }) => {\n'
+        '{body}\n'
+        '  return { content: [{ type: "text", text: String(x) }] };\n'
+        '});\n'
+        'await server.connect(new StdioServerTransport());\n')
+LOW = ('import { Server } from "@modelcontextprotocol/sdk/server/index.js";\n'
+       'import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";\n'
+       'import { CallToolRequestSchema } from "@modelcontextprotocol/sdk/types.js";\n'
+       'const server = new Server({ name: "hostile", version: "1.0.0" }, { capabilities: { tools: {} } });\n'
+       'server.setRequestHandler(CallToolRequestSchema, async (request) => {\n'
+       '  const name = request.params.name;\n'
+       '{body}\n'
+       '  throw new Error("unknown tool");\n'
+       '});\n'
+       'await server.connect(new StdioServerTransport());\n')
+TIMEOUT = 60  # seconds: each of these inputs took from several seconds to many minutes, or crashed
+
+
+def high(body: str) -> str:
+    return HIGH.replace("{body}", body)
+
+
+def else_if(arms: int) -> str:
+    return LOW.replace("{body}", '  if (name === "t0") {\n    return { content: [] };\n' + "".join(
+        f'  }} else if (name === "t{i}") {{\n    return {{ content: [] }};\n' for i in range(1, arms)) + "  }")
+
+
+def repo_with(tmp_path: Path, files: dict[str, str | bytes]) -> Path:
+    repo = tmp_path / "repo"
+    init_repo(repo, {"package.json": MANIFEST, **files})
+    return repo
+
+
+def run(*args, timeout: float = TIMEOUT) -> subprocess.CompletedProcess:
+    """The CLI as a real process, killed after `timeout` seconds (the test then fails with TimeoutExpired)."""
+    return subprocess.run([sys.executable, "-m", "auditor", *map(str, args)], capture_output=True, text=True,
+                          timeout=timeout, check=False)
+
+
+def audit_json(repo: Path, out: Path, *extra) -> tuple[subprocess.CompletedProcess, dict]:
+    result = run("audit", repo, "--out", out, "-q", *extra)
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stderr
+    return result, json.loads((out / "audit.json").read_text(encoding="utf-8"))
+
+
+def deep_kb(tmp_path: Path, **settings) -> Path:
+    """A copy of kb/ with settings of kb/method.yaml changed."""
+    from auditor import kb
+
+    dst = tmp_path / "kb"
+    shutil.copytree(kb.default_kb_dir(), dst)
+    method = dst / "method.yaml"
+    text = method.read_text(encoding="utf-8")
+    for key, value in settings.items():
+        text, n = re.subn(rf"(?m)^{key}: .*$", f"{key}: {value}", text)
+        if not n:
+            text += f"\n{key}: {value}\n"
+    method.write_text(text, encoding="utf-8")
+    return dst
+
+
+def gaps_of(doc: dict, kind: str) -> list[dict]:
+    return [g for g in doc["coverage"]["gaps"] if g["kind"] == kind]
+
+
+def file_row(doc: dict, path: str) -> dict:
+    return next(f for f in doc["coverage"]["files"] if f["path"] == path)
+
+
+# -- item 7: crashes on tiny inputs ------------------------------------------------------------------------------------
+
+def test_a_member_chain_of_hundreds_of_links_is_read_without_recursion(tmp_path):
+    """`a.b.b.b...` of 450 links (under the nesting limit) crashed with RecursionError (exit 3)."""
+    repo = repo_with(tmp_path, {"index.ts": high(f"  const v = x{'.b' * 450};\n  console.error(v);")})
+    _, doc = audit_json(repo, tmp_path / "out", "--format", "json")
+    assert [t["name"] for t in doc["coverage"]["tools"]] == ["probe"]
+    assert file_row(doc, "index.ts")["status"] == "analysed"
+
+
+def test_a_member_chain_deeper_than_the_limit_is_a_gap(tmp_path):
+    repo = repo_with(tmp_path, {"index.ts": high(f"  const v = x{'.b' * 3000};"), "other.ts": "export const a = 1;\n"})
+    _, doc = audit_json(repo, tmp_path / "out")
+    (gap,) = gaps_of(doc, "depth")
+    assert gap["anchor"]["path"] == "index.ts" and "max_nesting_depth" in gap["detail"]
+    assert file_row(doc, "index.ts")["status"] == "not analysed"
+    assert doc["coverage"]["complete"] is False
+    assert (tmp_path / "out" / "evidence-packet.md").is_file()
+
+
+def test_no_recursion_on_the_depth_of_the_code_with_the_limit_lifted(tmp_path):
+    """With kb/method.yaml max_nesting_depth lifted, trees thousands of levels deep are analysed: every analysis walks
+    them with loops, never by recursion in Python."""
+    q = '"'
+    body = (f"  const a = x{'.b' * 3000};\n"
+            f"  const p = {'(' * 3000}x{')' * 3000};\n"
+            f"  const o = {'{k: ' * 1500}x{'}' * 1500};\n"
+            f"  const s = {q}a{q}{f' + {q}b{q}' * 3000};\n"
+            f"  const c = x === {q}a{q}{f' || x === {q}b{q}' * 3000};\n"
+            f"  const f = {'() => ' * 1000}x;\n"
+            f"  const w = {'wrap(' * 1000}x{')' * 1000};\n")
+    repo = repo_with(tmp_path, {"index.ts": high(body)})
+    _, doc = audit_json(repo, tmp_path / "out", "--format", "json", "--kb", deep_kb(tmp_path, max_nesting_depth=10**8))
+    assert not gaps_of(doc, "depth")
+    assert [t["name"] for t in doc["coverage"]["tools"]] == ["probe"]
+
+
+@pytest.mark.parametrize("where", ["package.json", "tsconfig.json"])
+def test_json_nested_a_thousand_deep_is_a_gap(tmp_path, where):
+    deep = "[" * 1000 + "]" * 1000
+    files = {"index.ts": high("  console.error(x);"), "tsconfig.json": '{"compilerOptions": {}}'}
+    if where == "package.json":
+        files["package.json"] = MANIFEST[:-1] + f', "x": {deep}}}'
+    else:
+        files["tsconfig.json"] = f'{{"compilerOptions": {{"paths": {deep}}}}}'
+    repo = tmp_path / "repo"
+    init_repo(repo, {"package.json": MANIFEST, **files})
+    _, doc = audit_json(repo, tmp_path / "out")
+    (gap,) = gaps_of(doc, "depth")
+    assert gap["anchor"]["path"] == where and "JSON" in gap["detail"]
+    assert [t["name"] for t in doc["coverage"]["tools"]] == ["probe"]  # the code is still analysed
+
+
+def test_a_lone_surrogate_in_package_json_is_replaced_and_a_gap(tmp_path):
+    """json.loads gives a str holding U+D800, which no report could encode (UnicodeEncodeError, exit 3)."""
+    manifest = MANIFEST[:-1] + ', "description": "bad \\ud800 text", "scripts": {"\\udfff": "node x.js"}}'
+    repo = tmp_path / "repo"
+    init_repo(repo, {"package.json": manifest, "index.ts": high("  console.error(x);")})
+    out = tmp_path / "out"
+    _, doc = audit_json(repo, out)
+    (gap,) = gaps_of(doc, "encoding")
+    assert gap["anchor"]["path"] == "package.json" and "surrogate" in gap["detail"]
+    for name in ("audit.json", "evidence-packet.md", "runtime-baseline.md", "epistemic-ledger.md"):
+        (out / name).read_text(encoding="utf-8")
+
+
+# -- item 8: hangs -------------------------------------------------------------------------------------------------------
+
+def test_an_else_if_chain_of_66_kb_is_audited_promptly(tmp_path):
+    """It took 206 s: each step up the ancestors of a node cost the depth (tree-sitter finds a parent from the root)."""
+    code = else_if(1500)
+    assert len(code) > 66_000
+    repo = repo_with(tmp_path, {"index.ts": code})
+    _, doc = audit_json(repo, tmp_path / "out", "--format", "json")
+    assert file_row(doc, "index.ts")["status"] == "not analysed" and gaps_of(doc, "depth")
+
+
+def test_an_else_if_dispatch_under_the_limit_is_analysed_whole(tmp_path):
+    repo = repo_with(tmp_path, {"index.ts": else_if(240)})
+    _, doc = audit_json(repo, tmp_path / "out", "--format", "json")
+    assert not gaps_of(doc, "depth")
+    assert len({t["name"] for t in doc["coverage"]["tools"] if t["dispatch"]}) == 240
+
+
+def test_a_600_kb_member_chain_is_audited_promptly(tmp_path):
+    """It kept one call busy for minutes (the chain of every link was rebuilt, and the query ran on the deep tree)."""
+    repo = repo_with(tmp_path, {"index.ts": high(f"  const v = x{'.b' * 300_000};")})
+    _, doc = audit_json(repo, tmp_path / "out", "--format", "json")
+    assert gaps_of(doc, "depth")
+
+
+def test_many_chains_under_the_limit_cost_each_link_once(tmp_path):
+    """Chains of 400 links, 200 of them (160 KB): each member's chain was rebuilt from its base (13 s at 160 KB)."""
+    fns = "".join(f"function g{i}(x: string) {{\n  return String(x{'.b' * 400});\n}}\n" for i in range(200))
+    repo = repo_with(tmp_path, {"index.ts": high("  console.error(g0(x));").replace("server.registerTool", fns + "server.registerTool")})
+    _, doc = audit_json(repo, tmp_path / "out", "--format", "json")
+    assert doc["coverage"]["complete"] is True
+
+
+# -- item 9: memory ------------------------------------------------------------------------------------------------------
+
+def test_nested_parentheses_of_a_megabyte_take_bounded_memory(tmp_path):
+    """1.2 MB of nested parentheses took 800 MB: the nesting is measured before anything is parsed."""
+    repo = repo_with(tmp_path, {"index.ts": high(f"  const v = {'(' * 600_000}x{')' * 600_000};")})
+    out = tmp_path / "out"
+    child = subprocess.Popen([sys.executable, "-m", "auditor", "audit", str(repo), "--out", str(out), "-q",
+                              "--format", "json"], stderr=subprocess.PIPE)
+    deadline = time.monotonic() + TIMEOUT
+    while (done := os.wait4(child.pid, os.WNOHANG))[0] == 0 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    if done[0] == 0:
+        child.kill()
+        child.wait()
+        pytest.fail("the audit did not finish in time")
+    assert os.waitstatus_to_exitcode(done[1]) == 0, child.stderr.read()
+    child.stderr.close()
+    assert done[2].ru_maxrss < 300 * 1024, f"peak RSS {done[2].ru_maxrss // 1024} MiB"
+    doc = json.loads((out / "audit.json").read_text(encoding="utf-8"))
+    assert "brackets" in gaps_of(doc, "depth")[0]["detail"]
