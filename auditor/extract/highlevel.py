@@ -104,9 +104,13 @@ def read(site: Site, vocab: dict, resolve, link=None) -> tuple[ToolDecl | None, 
         name_node, name_module = B(args[0])
         cb_node, cb_module = B(args[-1]) if len(args) > 1 else (None, here)
     name = _value(name_node, name_module)
+    if not isinstance(name, str) and link is not None:  # a constant of another module (`NAMES.search`, imported)
+        from auditor.extract.values import Values
+
+        name = Values(link).string(name_node, name_module)
     name = name if isinstance(name, str) else None
     if name is None:
-        shown = name_node if name_module is here else call
+        shown = name_node if name_node is not None and name_module is here else call
         gaps.append(_gap(here, shown, f"{method}() with a name that is not a literal (`{excerpt(name_node)}`): "
                                       "what it registers is not analysed"))
     if cb_node is not None and "callback_key" in rule and strip_casts(cb_node).type == "object":

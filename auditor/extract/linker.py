@@ -153,7 +153,7 @@ class Linker:
         if not chain:
             return None
         if len(chain) == 2 and chain[0] == "this":
-            cls = enclosing(call, {"class_declaration", "class"})
+            cls = enclosing(call, {"class_declaration", "abstract_class_declaration", "class"})
             info = m.classes.get(text(cls.child_by_field_name("name"))) if cls is not None else None
             if info and chain[1] in info.methods:
                 return m, info.methods[chain[1]], f"{info.name}.{chain[1]}"

@@ -68,7 +68,7 @@ class Module:
         """The name of `func` itself, and the function whose name prefixes it (a callback's), if any."""
         name = func.child_by_field_name("name")
         if func.type == "method_definition":
-            cls = enclosing(func, {"class_declaration", "class"})
+            cls = enclosing(func, {"class_declaration", "abstract_class_declaration", "class"})
             cname = text(cls.child_by_field_name("name")) if cls is not None else "<class>"
             return f"{cname}.{text(name)}", None
         if name is not None:

@@ -7,200 +7,18 @@ object literal handed to a helper (`defineTool({...})`)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Callable, Iterator
+from typing import Iterator
 
 import tree_sitter as ts
 
 from auditor.extract import highlevel
-from auditor.extract.bindings import value_of
 from auditor.extract.program import Module
 from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, callee_text, member_chain, object_pairs,
                                     pair_value, strip_casts, text)
+from auditor.extract.values import MAX_DEPTH, Frame, Values, _array_names, parameters
 
-MAX_DEPTH = 4  # wrappers of wrappers followed
 MAX_SITES = 2000  # instances of one registration (a loop inside a wrapper called in a loop)
 _LOOP_METHODS = {"forEach", "map", "flatMap"}
-
-
-@dataclass(frozen=True, slots=True)
-class Frame:
-    """Names of one scope bound to values: a function's parameters to a call's arguments, or a loop's variable to
-    one element. A name maps to (argument index, member path)."""
-
-    scope: ts.Node
-    module: Module
-    names: dict[str, tuple[int, tuple[str, ...]]]
-    args: tuple[ts.Node | None, ...]
-    caller: Module
-    site: ts.Node  # the call (or the loop's element) that gives the values, in `caller`
-    outer: "Frame | None" = None  # the frame of the scope the site is written in, when that is bound too
-
-
-class Values:
-    """What an expression stands for across modules, under a chain of frames."""
-
-    def __init__(self, link) -> None:
-        self.link = link
-
-    def definition(self, node: ts.Node | None, module: Module) -> tuple[ts.Node | None, Module]:
-        """An identifier's initializer (in its module, through imports), a helper call's object argument, or itself."""
-        for _ in range(8):
-            node = strip_casts(node)
-            if node is None:
-                return None, module
-            if node.type in {"identifier", "shorthand_property_identifier"}:
-                value = value_of(module, node)
-                if value is None and self.link is not None:
-                    where = self.link.binding(module, text(node))
-                    if where is not None and where[0] is not module:
-                        module, value = where[0], where[0].toplevel.get(where[1])
-                if value is None:
-                    return node, module
-                node = value
-                continue
-            if node.type == "call_expression":  # defineTool({...}): a helper handed the tool's object
-                args = call_args(node)
-                if len(args) == 1 and strip_casts(args[0]) is not None and strip_casts(args[0]).type == "object":
-                    node = args[0]
-                    continue
-            if node.type == "await_expression" and node.named_children:
-                node = node.named_children[0]
-                continue
-            return node, module
-        return node, module
-
-    def member(self, node: ts.Node | None, module: Module, key: str, frame: Frame | None, depth: int
-               ) -> tuple[ts.Node | None, Module]:
-        """The member KEY of what NODE stands for: an object literal's entry, a class instance's field or method."""
-        node, module = self.bound(node, module, frame, depth)
-        node, module = self.definition(node, module)
-        if node is None:
-            return None, module
-        if node.type == "object":
-            pair = object_pairs(node).get(key)
-            if pair is None:
-                return None, module
-            return self.bound(pair_value(pair), module, frame, depth + 1)
-        if node.type == "new_expression" and self.link is not None:
-            found = self.link._class(module, text(node.child_by_field_name("constructor")))
-            if found is not None:
-                cmod, info = found
-                if key in info.fields:
-                    return info.fields[key].child_by_field_name("value"), cmod
-                if key in info.methods:
-                    return info.methods[key], cmod
-        return None, module
-
-    def bound(self, node: ts.Node | None, module: Module, frame: Frame | None, depth: int = 0
-              ) -> tuple[ts.Node | None, Module]:
-        """NODE as its value under FRAME: a bound name (or a member of one) is replaced by the argument it stands for."""
-        node = strip_casts(node)
-        while frame is not None and node is not None and depth <= 3 * MAX_DEPTH:
-            if module is frame.module and frame.scope.start_byte <= node.start_byte < frame.scope.end_byte:
-                hit = _lookup(node, frame)
-                if hit is None:
-                    return node, module
-                index, path = hit
-                arg = frame.args[index] if index < len(frame.args) else None
-                if arg is None:
-                    return None, frame.caller
-                value, where = self.bound(arg, frame.caller, frame.outer, depth + 1)
-                for key in path:
-                    value, where = self.member(value, where, key, frame.outer, depth + 1)
-                    if value is None:
-                        break
-                return value, where
-            frame = frame.outer
-        return node, module
-
-    def binder(self, frame: Frame) -> Callable[[ts.Node | None, Module], tuple[ts.Node | None, Module]]:
-        return lambda node, module: self.bound(node, module, frame)
-
-    def elements(self, node: ts.Node | None, module: Module, frame: Frame | None, depth: int = 0
-                 ) -> Iterator[tuple[tuple[ts.Node | None, ...], Module]]:
-        """The elements of a list of tool objects, each as a tuple (one value; key and value for Object.entries)."""
-        node, module = self.bound(node, module, frame)
-        node, module = self.definition(node, module)
-        if node is None or depth > 6:
-            return
-        if node.type == "array":
-            for child in node.named_children:
-                if child.type == "spread_element" and child.named_children:
-                    yield from self.elements(child.named_children[0], module, None, depth + 1)
-                elif child.type != "comment":
-                    yield (child,), module
-            return
-        if node.type == "call_expression":
-            callee = member_chain(node.child_by_field_name("function")) or ()
-            args = call_args(node)
-            if callee in {("Object", "values"), ("Object", "entries"), ("Object", "keys")} and len(args) == 1:
-                obj, omod = self.definition(*self.bound(args[0], module, frame))
-                for key, pair in object_pairs(obj).items() if obj is not None and obj.type == "object" else ():
-                    k = pair.child_by_field_name("key") if pair.type == "pair" else pair
-                    yield {"values": (pair_value(pair),), "entries": (k, pair_value(pair)), "keys": (k,)}[callee[1]], omod
-            elif len(callee) >= 2 and callee[-1] == "concat":
-                yield from self.elements(node.child_by_field_name("function").child_by_field_name("object"), module,
-                                         frame, depth + 1)
-                for a in args:
-                    yield from self.elements(a, module, frame, depth + 1)
-
-
-def _lookup(node: ts.Node, frame: Frame) -> tuple[int, tuple[str, ...]] | None:
-    if node.type in {"identifier", "shorthand_property_identifier"}:
-        return frame.names.get(text(node))
-    if node.type == "member_expression":
-        chain = member_chain(node)
-        if chain and chain[0] in frame.names:
-            index, path = frame.names[chain[0]]
-            return index, path + tuple(chain[1:])
-    return None
-
-
-def parameters(fn: ts.Node) -> dict[str, tuple[int, tuple[str, ...]]]:
-    """Parameter name -> (index, member path): plain names, and names destructured from an object or array."""
-    params = fn.child_by_field_name("parameters") or fn.child_by_field_name("parameter")
-    if params is None:
-        return {}
-    if params.type == "identifier":
-        return {text(params): (0, ())}
-    out: dict[str, tuple[int, tuple[str, ...]]] = {}
-    for i, p in enumerate(c for c in params.named_children if c.type != "comment"):
-        pattern = p.child_by_field_name("pattern") if p.type in {"required_parameter", "optional_parameter"} else p
-        out.update({name: (i, path) for name, path in _pattern(pattern)})
-    return out
-
-
-def _pattern(pattern: ts.Node | None, path: tuple[str, ...] = ()) -> list[tuple[str, tuple[str, ...]]]:
-    if pattern is None:
-        return []
-    if pattern.type == "identifier":
-        return [(text(pattern), path)]
-    if pattern.type == "assignment_pattern":
-        return _pattern(pattern.child_by_field_name("left"), path)
-    out = []
-    if pattern.type == "object_pattern":
-        for c in pattern.named_children:
-            if c.type == "shorthand_property_identifier_pattern":
-                out.append((text(c), path + (text(c),)))
-            elif c.type == "object_assignment_pattern":
-                left = c.child_by_field_name("left")
-                if left is not None:
-                    out.append((text(left), path + (text(left),)))
-            elif c.type == "pair_pattern":
-                key = c.child_by_field_name("key")
-                out += _pattern(c.child_by_field_name("value"), path + (text(key),)) if key is not None else []
-    return out
-
-
-def _array_names(pattern: ts.Node | None) -> dict[str, tuple[int, tuple[str, ...]]]:
-    """`[name, tool]` of a loop over Object.entries: each name bound to that element of the tuple."""
-    if pattern is None or pattern.type != "array_pattern":
-        return {}
-    out = {}
-    for i, c in enumerate(c for c in pattern.named_children if c.type != "comment"):
-        out.update({n: (i, p) for n, p in _pattern(c)})
-    return out
 
 
 class Expander:
@@ -210,6 +28,7 @@ class Expander:
         self.modules, self.link, self.vocab = modules, link, vocab
         self.values = Values(link)
         self._calls: dict[int, list[tuple[Module, ts.Node]]] | None = None
+        self._named: dict[str, list[tuple[Module, ts.Node]]] | None = None
 
     def calls_of(self, fn: ts.Node) -> list[tuple[Module, ts.Node]]:
         """Every call of the boundary that resolves to FN (index built on first use)."""
@@ -230,6 +49,9 @@ class Expander:
         if not chain:
             return
         root = chain[0]
+        if root == "this":
+            yield from self._receivers(node, module, depth)
+            return
         for scope in ancestors(node):
             if scope.type in FUNCTION_TYPES:
                 names = parameters(scope)
@@ -257,6 +79,32 @@ class Expander:
                                 caller=emod, site=element[-1], outer=outer)
                 return
 
+    def calls_named(self, method: str) -> list[tuple[Module, ts.Node]]:
+        """Every call `x.METHOD(...)` of the boundary (index built on first use)."""
+        if self._named is None:
+            self._named = {}
+            for m in self.modules:
+                for call in m.nodes("call"):
+                    callee = strip_casts(call.child_by_field_name("function"))
+                    if callee is not None and callee.type == "member_expression":
+                        self._named.setdefault(text(callee.child_by_field_name("property")), []).append((m, call))
+        return self._named.get(method, [])
+
+    def _receivers(self, node: ts.Node, module: Module, depth: int) -> Iterator[Frame]:
+        """`this.name` in a method: one frame per call `x.method(...)` of the boundary, `this` bound to `x` (the tool
+        instance a loop or a caller installs: `for (const t of TOOLS) t.installTo(server)`)."""
+        method = next((a for a in ancestors(node) if a.type in FUNCTION_TYPES and a.type != "arrow_function"), None)
+        if method is None or method.type != "method_definition":
+            return
+        name = text(method.child_by_field_name("name"))
+        names = {"this": (0, ()), **{k: (i + 1, p) for k, (i, p) in parameters(method).items()}}
+        for cmod, call in self.calls_named(name):
+            receiver = strip_casts(call.child_by_field_name("function")).child_by_field_name("object")
+            if receiver is None or receiver.type == "super":
+                continue
+            yield Frame(scope=method, module=module, names=names, args=(receiver, *call_args(call)), caller=cmod,
+                        site=call, outer=None)
+
     def expand(self, reg: highlevel.Registration, resolve_of) -> list[tuple]:
         """(tool, dispatch, registration, implementations) of every instantiation of REG that names its tool (empty
         when none does); implementations: the functions its call sites and elements hand over, traced as tool code."""
@@ -278,7 +126,7 @@ class Expander:
                 out.append((*result, tuple(self.implementations(frame))))
                 continue
             # Still not a literal: the call site may forward a name of its own (a wrapper of a wrapper, a loop).
-            value, where = bind(name_node, reg.module)
+            value, where = self.values.frontier(name_node, reg.module, frame)
             if value is not None and depth < MAX_DEPTH:
                 todo += [(_attach(frame, g), depth + 1) for g in self.frames(value, where, None, depth)]
         return out

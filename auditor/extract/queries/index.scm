@@ -8,6 +8,7 @@
   function: (import)
   arguments: (arguments . (string) @import.source)) @import
 (class_declaration) @class
+(abstract_class_declaration) @class
 (interface_declaration) @interface
 (type_alias_declaration value: (object_type)) @interface
 (function_declaration) @function

@@ -1,0 +1,236 @@
+"""What an expression stands for across modules, under bindings: a function's parameters bound to a call's
+arguments, a loop's variable to one element (Frame). Follows identifiers to their initialisers through imports,
+members of object literals and of class instances (field initialisers, methods), and the elements of lists."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Iterator
+
+import tree_sitter as ts
+
+from auditor.extract.bindings import value_of
+from auditor.extract.program import Module
+from auditor.extract.syntax import (call_args, literal, member_chain, object_pairs, pair_value,
+                                    strip_casts, text)
+
+MAX_DEPTH = 4  # wrappers of wrappers followed
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """Names of one scope bound to values: a function's parameters to a call's arguments, or a loop's variable to
+    one element. A name maps to (argument index, member path)."""
+
+    scope: ts.Node
+    module: Module
+    names: dict[str, tuple[int, tuple[str, ...]]]
+    args: tuple[ts.Node | None, ...]
+    caller: Module
+    site: ts.Node  # the call (or the loop's element) that gives the values, in `caller`
+    outer: "Frame | None" = None  # the frame of the scope the site is written in, when that is bound too
+
+
+class Values:
+    """What an expression stands for across modules, under a chain of frames."""
+
+    def __init__(self, link) -> None:
+        self.link = link
+
+    def definition(self, node: ts.Node | None, module: Module) -> tuple[ts.Node | None, Module]:
+        """An identifier's initializer (in its module, through imports), a helper call's object argument, or itself."""
+        for _ in range(8):
+            node = strip_casts(node)
+            if node is None:
+                return None, module
+            if node.type in {"identifier", "shorthand_property_identifier"}:
+                value = value_of(module, node)
+                if value is None and self.link is not None:
+                    where = self.link.binding(module, text(node))
+                    if where is not None and where[0] is not module:
+                        module, value = where[0], where[0].toplevel.get(where[1])
+                if value is None:
+                    return node, module
+                node = value
+                continue
+            if node.type == "call_expression":  # defineTool({...}): a helper handed the tool's object
+                args = call_args(node)
+                if len(args) == 1 and strip_casts(args[0]) is not None and strip_casts(args[0]).type == "object":
+                    node = args[0]
+                    continue
+            if node.type == "await_expression" and node.named_children:
+                node = node.named_children[0]
+                continue
+            return node, module
+        return node, module
+
+    def member(self, node: ts.Node | None, module: Module, key: str, frame: Frame | None, depth: int
+               ) -> tuple[ts.Node | None, Module]:
+        """The member KEY of what NODE stands for: an object literal's entry, a class instance's field or method."""
+        node, module = self.bound(node, module, frame, depth)
+        node, module = self.definition(node, module)
+        if node is None:
+            return None, module
+        if node.type == "object":
+            pair = object_pairs(node).get(key)
+            if pair is None:
+                return None, module
+            return self.bound(pair_value(pair), module, frame, depth + 1)
+        if node.type == "new_expression" and self.link is not None:
+            found = self.link._class(module, text(node.child_by_field_name("constructor")))
+            if found is not None:
+                cmod, info = found
+                if key in info.fields:
+                    return info.fields[key].child_by_field_name("value"), cmod
+                if key in info.methods:
+                    return info.methods[key], cmod
+        return None, module
+
+    def bound(self, node: ts.Node | None, module: Module, frame: Frame | None, depth: int = 0
+              ) -> tuple[ts.Node | None, Module]:
+        """NODE as its value under FRAME: a bound name (or a member of one) is replaced by the argument it stands for."""
+        node = strip_casts(node)
+        while frame is not None and node is not None and depth <= 3 * MAX_DEPTH:
+            if module is frame.module and frame.scope.start_byte <= node.start_byte < frame.scope.end_byte:
+                hit = _lookup(node, frame)
+                if hit is None:
+                    return node, module
+                index, path = hit
+                arg = frame.args[index] if index < len(frame.args) else None
+                if arg is None:
+                    return None, frame.caller
+                value, where = self.bound(arg, frame.caller, frame.outer, depth + 1)
+                for key in path:
+                    value, where = self.member(value, where, key, frame.outer, depth + 1)
+                    if value is None:
+                        break
+                return value, where
+            frame = frame.outer
+        return node, module
+
+    def string(self, node: ts.Node | None, module: Module, depth: int = 0) -> str | None:
+        """The string NODE stands for, through imports and members of constant objects (`TOOL_NAMES.search` with
+        TOOL_NAMES imported), or None."""
+        node, module = self.definition(node, module)
+        if node is None or depth > 8:
+            return None
+        value = literal(node, module.toplevel)
+        if isinstance(value, str):
+            return value
+        if node.type == "property_identifier":  # a key of an object (Object.entries)
+            return text(node)
+        if node.type == "member_expression":
+            enum = module.enums.get(text(node))
+            if enum is not None:
+                return enum
+            holder, hmod = self.definition(node.child_by_field_name("object"), module)
+            prop = node.child_by_field_name("property")
+            if holder is not None and holder.type == "object" and prop is not None:
+                pair = object_pairs(holder).get(text(prop))
+                return self.string(pair_value(pair), hmod, depth + 1) if pair is not None else None
+            if holder is not None and holder.type == "identifier" and prop is not None:  # an imported enum
+                return hmod.enums.get(f"{text(holder)}.{text(prop)}")
+        return None
+
+    def frontier(self, node: ts.Node | None, module: Module, frame: Frame | None) -> tuple[ts.Node | None, Module]:
+        """The argument NODE comes from where the bindings of FRAME's chain end: the expression a caller or a loop of
+        its own must give a value to (`tool` of `tool.installTo(server)`, for `this.name` in installTo)."""
+        node = strip_casts(node)
+        while frame is not None and node is not None:
+            if module is frame.module and frame.scope.start_byte <= node.start_byte < frame.scope.end_byte:
+                hit = _lookup(node, frame)
+                if hit is None:
+                    return node, module
+                arg = frame.args[hit[0]] if hit[0] < len(frame.args) else None
+                node, module, frame = strip_casts(arg), frame.caller, frame.outer
+                continue
+            frame = frame.outer
+        return node, module
+
+    def binder(self, frame: Frame) -> Callable[[ts.Node | None, Module], tuple[ts.Node | None, Module]]:
+        return lambda node, module: self.bound(node, module, frame)
+
+    def elements(self, node: ts.Node | None, module: Module, frame: Frame | None, depth: int = 0
+                 ) -> Iterator[tuple[tuple[ts.Node | None, ...], Module]]:
+        """The elements of a list of tool objects, each as a tuple (one value; key and value for Object.entries)."""
+        node, module = self.bound(node, module, frame)
+        node, module = self.definition(node, module)
+        if node is None or depth > 6:
+            return
+        if node.type == "array":
+            for child in node.named_children:
+                if child.type == "spread_element" and child.named_children:
+                    yield from self.elements(child.named_children[0], module, None, depth + 1)
+                elif child.type != "comment":
+                    yield (child,), module
+            return
+        if node.type == "call_expression":
+            callee = member_chain(node.child_by_field_name("function")) or ()
+            args = call_args(node)
+            if callee in {("Object", "values"), ("Object", "entries"), ("Object", "keys")} and len(args) == 1:
+                obj, omod = self.definition(*self.bound(args[0], module, frame))
+                for key, pair in object_pairs(obj).items() if obj is not None and obj.type == "object" else ():
+                    k = pair.child_by_field_name("key") if pair.type == "pair" else pair
+                    yield {"values": (pair_value(pair),), "entries": (k, pair_value(pair)), "keys": (k,)}[callee[1]], omod
+            elif len(callee) >= 2 and callee[-1] == "concat":
+                yield from self.elements(node.child_by_field_name("function").child_by_field_name("object"), module,
+                                         frame, depth + 1)
+                for a in args:
+                    yield from self.elements(a, module, frame, depth + 1)
+
+
+def _lookup(node: ts.Node, frame: Frame) -> tuple[int, tuple[str, ...]] | None:
+    if node.type in {"identifier", "shorthand_property_identifier", "this"}:
+        return frame.names.get(text(node))
+    if node.type == "member_expression":
+        chain = member_chain(node)
+        if chain and chain[0] in frame.names:
+            index, path = frame.names[chain[0]]
+            return index, path + tuple(chain[1:])
+    return None
+
+
+def parameters(fn: ts.Node) -> dict[str, tuple[int, tuple[str, ...]]]:
+    """Parameter name -> (index, member path): plain names, and names destructured from an object or array."""
+    params = fn.child_by_field_name("parameters") or fn.child_by_field_name("parameter")
+    if params is None:
+        return {}
+    if params.type == "identifier":
+        return {text(params): (0, ())}
+    out: dict[str, tuple[int, tuple[str, ...]]] = {}
+    for i, p in enumerate(c for c in params.named_children if c.type != "comment"):
+        pattern = p.child_by_field_name("pattern") if p.type in {"required_parameter", "optional_parameter"} else p
+        out.update({name: (i, path) for name, path in _pattern(pattern)})
+    return out
+
+
+def _pattern(pattern: ts.Node | None, path: tuple[str, ...] = ()) -> list[tuple[str, tuple[str, ...]]]:
+    if pattern is None:
+        return []
+    if pattern.type == "identifier":
+        return [(text(pattern), path)]
+    if pattern.type == "assignment_pattern":
+        return _pattern(pattern.child_by_field_name("left"), path)
+    out = []
+    if pattern.type == "object_pattern":
+        for c in pattern.named_children:
+            if c.type == "shorthand_property_identifier_pattern":
+                out.append((text(c), path + (text(c),)))
+            elif c.type == "object_assignment_pattern":
+                left = c.child_by_field_name("left")
+                if left is not None:
+                    out.append((text(left), path + (text(left),)))
+            elif c.type == "pair_pattern":
+                key = c.child_by_field_name("key")
+                out += _pattern(c.child_by_field_name("value"), path + (text(key),)) if key is not None else []
+    return out
+
+
+def _array_names(pattern: ts.Node | None) -> dict[str, tuple[int, tuple[str, ...]]]:
+    """`[name, tool]` of a loop over Object.entries: each name bound to that element of the tuple."""
+    if pattern is None or pattern.type != "array_pattern":
+        return {}
+    out = {}
+    for i, c in enumerate(c for c in pattern.named_children if c.type != "comment"):
+        out.update({n: (i, p) for n, p in _pattern(c)})
+    return out
