@@ -42,15 +42,29 @@ KB_FILES = ("method", "sdk", "absences", "doctrine", "verdicts", "lens", "effect
 
 
 def run(target: Target, kb_dir: Path, progress: Callable[[str], None] = lambda _: None) -> Audit:
+    """The audit of `target`. A file whose analysis takes more CPU time than kb/method.yaml file_time_budget_seconds
+    stops it; the audit is run again without that file, which is a coverage gap (parsed trees are cached: the
+    second run analyses again, it does not parse again)."""
+    from auditor import budget
     from auditor.extract import syntax
 
-    try:
-        return _run(target, kb_dir, progress)
-    finally:
-        syntax.forget()  # the walk index holds this audit's trees
+    seconds = kb.load(kb_dir, "method")["file_time_budget_seconds"]
+    excluded: dict[str, str] = {}
+    while True:
+        try:
+            with budget.watching(seconds):
+                return _run(target, kb_dir, progress, excluded)
+        except budget.OverBudget as over:
+            if over.path in excluded:  # cannot be: an excluded file is not analysed
+                raise RuntimeError(f"{over.path}: over the time budget twice") from None
+            excluded[over.path] = (f"its analysis took more than {seconds:g} s of CPU time "
+                                   "(kb/method.yaml file_time_budget_seconds) and was stopped")
+            progress(f"{over.path}: over the time budget of {seconds:g} s; auditing again without it")
+        finally:
+            syntax.forget()  # the walk index holds this audit's trees
 
 
-def _run(target: Target, kb_dir: Path, progress: Callable[[str], None]) -> Audit:
+def _run(target: Target, kb_dir: Path, progress: Callable[[str], None], excluded: dict[str, str]) -> Audit:
     from auditor.analyse import claims as claims_mod
     from auditor.analyse import annotations, coverage, description, effect_routes, effects, generic, lens, secrets
     from auditor.analyse.absences import absences
@@ -69,7 +83,7 @@ def _run(target: Target, kb_dir: Path, progress: Callable[[str], None]) -> Audit
     progress(f"register: {len(target.files)} file(s) in the boundary")
     entries = sources.register(target, method)
     progress("extract: parsing and tracing")
-    program = facts.build(entries, target.subtree, vocab, method)
+    program = facts.build(entries, target.subtree, vocab, method, excluded)
     parts = description.parts(program, doctrine)
     cmps, rtes = components(program), routes(program)
     effects_kb = kbs["effects"]

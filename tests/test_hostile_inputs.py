@@ -213,3 +213,55 @@ def test_nested_parentheses_of_a_megabyte_take_bounded_memory(tmp_path):
     assert done[2].ru_maxrss < 300 * 1024, f"peak RSS {done[2].ru_maxrss // 1024} MiB"
     doc = json.loads((out / "audit.json").read_text(encoding="utf-8"))
     assert "brackets" in gaps_of(doc, "depth")[0]["detail"]
+
+
+# -- item 8: a time budget per file, and interruptions ------------------------------------------------------------------
+
+def many_functions(n: int) -> str:
+    return "".join(f"export function f{i}(a: number): number {{\n  if (a > {i}) {{ return a - {i}; }}\n  return a + {i};\n}}\n"
+                   for i in range(n))
+
+
+def test_a_file_over_the_time_budget_is_a_gap_and_the_others_are_analysed(tmp_path):
+    """kb/method.yaml file_time_budget_seconds: the file whose analysis takes longer is stopped and not analysed; the
+    audit goes on without it."""
+    repo = repo_with(tmp_path, {"index.ts": high("  console.error(x);"), "big.ts": many_functions(8000)})
+    kb = deep_kb(tmp_path, file_time_budget_seconds=0.2)
+    result, doc = audit_json(repo, tmp_path / "out", "--format", "json", "--kb", kb)
+    (gap,) = gaps_of(doc, "time")
+    assert gap["anchor"]["path"] == "big.ts" and "file_time_budget_seconds" in gap["detail"]
+    assert file_row(doc, "big.ts")["status"] == "not analysed"
+    assert file_row(doc, "index.ts")["status"] == "analysed"
+    assert [t["name"] for t in doc["coverage"]["tools"]] == ["probe"]
+
+
+def test_the_time_budget_is_validated_by_the_schema(tmp_path):
+    kb = deep_kb(tmp_path, file_time_budget_seconds="-1")
+    result = run("check-kb", "--kb", kb)
+    assert result.returncode == 2 and "file_time_budget_seconds" in result.stderr
+
+
+@pytest.mark.parametrize("code", [
+    pytest.param(high(f"  const v = x{'.b' * 300_000};"), id="600 KB member chain"),
+    pytest.param(high("  console.error(f0(1));").replace("server.registerTool", many_functions(15_000) + "server.registerTool"),
+                 id="many functions"),
+])
+def test_sigterm_interrupts_promptly(tmp_path, code):
+    """A kill ends the audit within seconds, with nothing written (a 600 KB member chain kept tree-sitter's query
+    busy for minutes, deaf to SIGTERM)."""
+    repo = repo_with(tmp_path, {"index.ts": code})
+    out = tmp_path / "out"
+    child = subprocess.Popen([sys.executable, "-m", "auditor", "audit", str(repo), "--out", str(out), "-q"],
+                             stderr=subprocess.PIPE, text=True)
+    time.sleep(1.0)
+    child.terminate()
+    try:
+        _, err = child.communicate(timeout=15)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        child.communicate()
+        pytest.fail("SIGTERM did not end the audit within 15 s")
+    assert child.returncode in (0, 130), err  # 0: it had finished before the signal came
+    assert "Traceback" not in err
+    if child.returncode == 130:
+        assert not (out / "audit.json").exists()
