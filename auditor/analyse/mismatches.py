@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from auditor.analyse import validation
 from auditor.analyse.fields import record_fields, uses
 from auditor.extract.facts import Program
 from auditor.extract.objects import schema_properties
@@ -72,6 +73,13 @@ def mismatches(p: Program, absences_kb: dict) -> list[Record]:
         sdk_validated = tool.form != "descriptor" and tool.schema_form == "zod"
         gates = _gates_for(p, tool)
         clamps = _clamps_for(p, tool) if gates else {}
+        # A check anywhere on the path (a schema validator, or a function that rejects bad input) counts: the fields
+        # a readable schema declares are enforced, an unreadable one enforces the whole input.
+        own, path = validation.places(p, tool) if not sdk_validated else ([], [])
+        found = validation.checks(p, tool, path, own)
+        whole = any(c.fields is None for c in found)
+        by_schema = {f for c in found if c.form == "schema" for f in c.fields or ()}
+        by_hand = {f for c in found if c.form == "hand-written" for f in c.fields or ()}
         for gate_path, g in gates:
             checked: dict[str, list] = {}
             for pr in g.predicates:
@@ -105,7 +113,7 @@ def mismatches(p: Program, absences_kb: dict) -> list[Record]:
                             unenforced[-1] += (f" (not rejected: a {'larger' if k == 'maximum' else 'smaller'} value is "
                                                f"clamped to {v!r} at {clamp[1]})")
                             clamped.append(clamp[1])
-                if unenforced and not sdk_validated:
+                if unenforced and not sdk_validated and not whole and name not in by_schema and not (not preds and name in by_hand):
                     kind = "unchecked-optional" if not preds and not spec["required"] else "schema-unenforced"
                     what = ("optional field stored with no runtime check" if kind == "unchecked-optional" else
                             f"runtime check ({', '.join(sorted(forms)) or 'none'}) does not enforce")
@@ -130,6 +138,8 @@ def mismatches(p: Program, absences_kb: dict) -> list[Record]:
                                   [line(gate_path, falsy[0].line)] + ([_prop_line(tool, name)] if name in props else []),
                                   "analyse.mismatches.diagnostics", tool=tool.name, field=name, input=example, message=msg,
                                   schema_conforming=conforming))
+        if tool.form == "descriptor" and not sdk_validated and not gates and not found:
+            out += _unvalidated(tool, props, validation.reads(p, own))
         out += _prose_names(tool, props)
         out += _coercions(tool)
     out += _tool_names(p)
@@ -138,6 +148,28 @@ def mismatches(p: Program, absences_kb: dict) -> list[Record]:
     out += _unchecked_references(p, absences_kb)
     out += _unused_dependencies(p)
     out += _unpinned_launch(p)
+    return out
+
+
+def _unvalidated(tool, props: dict, reads: list) -> list[Record]:
+    """A low-level tool whose input nothing checks on any path from the handler: each declared field it passes on."""
+    first: dict[str, object] = {}
+    for r in sorted(reads, key=lambda r: (r.path, r.node.start_byte)):
+        first.setdefault(r.field, r)
+    out = []
+    for name, r in sorted(first.items()):
+        spec = props.get(name)
+        if spec is None or not spec["type"]:
+            continue
+        declared = [f"type {_json_type(spec['type'])}"] + [f"{k} {v!r}" for k, v in spec["constraints"].items() if k in {
+            "minimum", "maximum", "minLength", "maxLength", "pattern", "enum", "exclusiveMinimum", "exclusiveMaximum", "minItems", "maxItems"}]
+        kind = "schema-unenforced" if spec["required"] else "unchecked-optional"
+        out.append(record("finding", "FND", kind, f"{tool.name}/{name}",
+                          f"`{name}` of tool {tool.name!r}: schema declares {', '.join(declared)}; the low-level handler does not "
+                          f"validate its input and no check exists on any path from the handler to the call at {r.path}:"
+                          f"{r.node.start_point[0] + 1} that receives it (a caller that ignores the schema reaches it unchanged)",
+                          [_prop_line(tool, name), at(r.path, r.node)], "analyse.mismatches.unvalidated",
+                          tool=tool.name, field=name, declared=declared, unenforced=declared, checks=[]))
     return out
 
 

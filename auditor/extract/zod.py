@@ -89,6 +89,17 @@ def descriptor_schema(node: ts.Node, module: Module, vocab: dict, link=None) -> 
                   coercions=tuple(r.coercions), problems=tuple(r.problems))
 
 
+def schema_of(node: ts.Node | None, module: Module, vocab: dict, link=None) -> dict | None:
+    """The JSON Schema a zod schema expression stands for (a local, imported, or a member of an object of schemas),
+    or None when it is not one that can be read."""
+    r = _Reader(module, vocab, link)
+    target = r.definition(node)
+    if target is None or not (r.is_zod(target) or r._across(target, "", 0) is not None):
+        return None
+    spec = r.read(target, "")[0]
+    return spec if isinstance(spec, dict) else None
+
+
 class _Reader:
     """One conversion: the vocabulary, the module's zod bindings, and what it could not read."""
 

@@ -1,0 +1,275 @@
+"""Checks of a tool's input anywhere on its path, from the tools/call handler through the dispatch to every function
+the tool's code calls (validator vocabulary: kb/sdk.yaml `validators`), and the input fields that path reads."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import tree_sitter as ts
+
+from auditor.extract import flow
+from auditor.extract.bindings import value_of
+from auditor.extract.facts import Program
+from auditor.extract.program import Module
+from auditor.extract.syntax import (call_args, condition_terms, enclosing_function, find, member_chain, object_pairs,
+                                    strip_casts, text)
+from auditor.extract.zod import schema_of
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Check:
+    path: str
+    node: ts.Node  # the validating call
+    fields: frozenset[str] | None  # the fields it checks; None: the whole input (a schema that cannot be read)
+    form: str  # schema | hand-written
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Read:
+    field: str
+    path: str
+    node: ts.Node  # the read, inside the arguments of a call
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Place:
+    module: Module
+    fn: ts.Node
+    skip: tuple[ts.Node, ...] = ()  # code of other tools inside this function (their dispatch branches)
+
+
+def places(p: Program, tool) -> tuple[list[Place], list[Place]]:
+    """(the functions that hold the dispatch and the tool's own implementation, every function on the path)."""
+    if p.linker is None:
+        return [], []
+    link = p.linker
+    own: list[Place] = []
+    roots: list[tuple[Module, ts.Node]] = []
+    for d in p.dispatches:
+        if d.tool != tool.name:
+            continue
+        hosts = [] if d.form in {"registration", "table"} else [enclosing_function(d.node)]
+        hosts += [d.handler.fn] if d.handler is not None and d.handler.fn is not None else []
+        for host in dict.fromkeys(h for h in hosts if h is not None):
+            others = tuple(_branch(o.node) for o in p.dispatches if o.tool != tool.name and o.form != "registration"
+                           and host.start_byte <= o.node.start_byte < host.end_byte and not _within(d.node, _branch(o.node)))
+            own.append(Place(module=link.module_of(host) or d.module, fn=host, skip=others))
+        if d.target is not None:
+            m = link.module_of(d.target) or d.module
+            own.append(Place(module=m, fn=d.target))
+            roots.append((m, d.target))
+        elif d.form != "registration":
+            for call in find(_branch(d.node), {"call_expression"}):
+                hit = link.resolve(d.module, call)
+                if hit is not None:
+                    roots.append((hit[0], hit[1]))
+    seen = {pl.fn.id for pl in own}
+    reach = [Place(module=m, fn=fn) for m, fn in link.reachable(roots) if fn.id not in seen]
+    return own, own + reach
+
+
+def checks(p: Program, tool, path: list[Place], own: list[Place] = ()) -> list[Check]:
+    """Checks of the tool's input on the path: a call of a schema validator of the vocabulary, a function of the
+    boundary given the input that throws (or returns an error) on conditions over it, or such a guard in OWN code."""
+    v = p.vocab["validators"]
+    out = []
+    for pl in path:
+        names = _inputs(pl.fn, v)
+        if any(pl.fn == o.fn for o in own):  # the tool's own code: its guards check what they name
+            fields = _hand_checked(pl.fn, pl, frozenset(d.node.id for d in p.dispatches))
+            if fields:
+                out.append(Check(path=pl.module.path, node=pl.fn, fields=frozenset(fields), form="hand-written"))
+        for call in _calls(pl):
+            hit = _schema_call(call, pl.module, names, p, v)
+            if hit is not None:
+                out.append(hit)
+                continue
+            if any(_is_input(a, names, v) for a in call_args(call)) and p.linker is not None:
+                found = p.linker.resolve(pl.module, call)
+                fields = _hand_checked(found[1]) if found is not None else None
+                if fields:
+                    out.append(Check(path=pl.module.path, node=call, fields=frozenset(fields), form="hand-written"))
+    return out
+
+
+def reads(p: Program, own: list[Place]) -> list[Read]:
+    """Fields of the input the dispatch and the tool's implementation pass to a call (`f(args.path)`, `{q: args.q}`)."""
+    v = p.vocab["validators"]
+    out = []
+    for pl in own:
+        names = _inputs(pl.fn, v)
+        bound: set[str] = set()  # `const { path } = args`
+        declared: list[str] = []
+        for d in find(pl.fn, {"variable_declarator"}):
+            pat = d.child_by_field_name("name")
+            declared += [text(pat)] if pat is not None and pat.type == "identifier" else []
+            if pat is not None and pat.type == "object_pattern" and _is_input(d.child_by_field_name("value"), names, v) \
+                    and not _skipped(d, pl):
+                bound |= {text(c) for c in pat.named_children if c.type == "shorthand_property_identifier_pattern"}
+        bound -= set(declared)  # a name declared again in the function may be another value
+        for node in find(pl.fn, {"member_expression", "identifier"}):
+            if _skipped(node, pl) or not _in_arguments(node) or _type_guarded(node, pl.fn):
+                continue
+            if node.type == "member_expression" and _is_input(node.child_by_field_name("object"), names, v):
+                out.append(Read(field=text(node.child_by_field_name("property")), path=pl.module.path, node=node))
+            elif node.type == "identifier" and text(node) in bound:
+                out.append(Read(field=text(node), path=pl.module.path, node=node))
+    return out
+
+
+def _branch(node: ts.Node) -> ts.Node:
+    """The code a dispatch runs: the consequence of `if (name === x)` (not its `else if` chain), else the node."""
+    return (node.child_by_field_name("consequence") or node) if node.type == "if_statement" else node
+
+
+def _within(node: ts.Node, outer: ts.Node) -> bool:
+    return outer.start_byte <= node.start_byte and node.end_byte <= outer.end_byte
+
+
+def _skipped(node: ts.Node, pl: Place) -> bool:
+    return any(_within(node, s) for s in pl.skip)
+
+
+def _calls(pl: Place):
+    for call in find(pl.fn, {"call_expression"}):
+        if not _skipped(call, pl):
+            yield call
+
+
+def _inputs(fn: ts.Node, v: dict) -> set[str]:
+    """Names that hold the input in FN: its parameters, and locals bound to one or to `request.params.arguments`."""
+    names: set[str] = set()
+    params = fn.child_by_field_name("parameters") or fn.child_by_field_name("parameter")
+    for prm in ([params] if params is not None and params.type == "identifier" else params.named_children if params else []):
+        ident = prm if prm.type == "identifier" else prm.child_by_field_name("pattern")
+        if ident is not None and ident.type == "identifier":
+            names.add(text(ident))
+    for _ in range(2):  # a local bound to a local bound to the input
+        for d in find(fn, {"variable_declarator"}):
+            pat, value = d.child_by_field_name("name"), d.child_by_field_name("value")
+            if pat is None:
+                continue
+            if pat.type == "identifier" and _is_input(value, names, v):
+                names.add(text(pat))
+            elif pat.type == "object_pattern":  # `const { name, arguments: args } = request.params`
+                for c in pat.named_children:
+                    key = c.child_by_field_name("key")
+                    val = c.child_by_field_name("value")
+                    val = val.child_by_field_name("left") if val is not None and val.type == "assignment_pattern" else val
+                    if c.type == "pair_pattern" and text(key) in v["input_members"] and val is not None and val.type == "identifier":
+                        names.add(text(val))
+                    elif c.type == "shorthand_property_identifier_pattern" and text(c) in v["input_members"]:
+                        names.add(text(c))
+    return names
+
+
+def _is_input(node: ts.Node | None, names: set[str], v: dict) -> bool:
+    node = strip_casts(node)
+    while node is not None and (node.type == "await_expression" or node.type == "binary_expression"
+                                and text(node.child_by_field_name("operator")) in {"??", "||"}):
+        node = strip_casts(node.named_children[0] if node.type == "await_expression" else node.child_by_field_name("left"))
+    if node is None:
+        return False
+    if node.type == "identifier":
+        return text(node) in names
+    chain = member_chain(node) if node.type == "member_expression" else None
+    return bool(chain) and len(chain) > 1 and chain[-1] in v["input_members"]
+
+
+def _schema_call(call: ts.Node, m: Module, names: set[str], p: Program, v: dict) -> Check | None:
+    fn = strip_casts(call.child_by_field_name("function"))
+    args = call_args(call)
+    schema: ts.Node | None = None
+    matched = False
+    method = text(fn.child_by_field_name("property")) if fn is not None and fn.type == "member_expression" else text(fn)
+    if len(args) == 2 and method in v["schema_and_input"] and any(_is_input(a, names, v) for a in args):
+        matched, schema = True, args[1] if _is_input(args[0], names, v) else args[0]  # `v.parse(S, x)`, `assert(x, S)`
+    elif args and _is_input(args[0], names, v):
+        compiled = _compiled(fn, m, v)
+        if compiled is not None:  # `validate(x)` of `const validate = ajv.compile(S)`, `compile(S)(x)`
+            matched, schema = True, (call_args(compiled) or [None])[0]
+        elif fn is not None and fn.type == "member_expression" and method in v["schema_methods"]:
+            receiver = strip_casts(fn.child_by_field_name("object"))
+            chain = member_chain(receiver) or ()
+            if not chain or chain[0] not in v["not_schemas"]:
+                compiled = _compiled(receiver, m, v)  # `TypeCompiler.Compile(T).Check(x)`
+                matched, schema = True, (call_args(compiled) or [None])[0] if compiled is not None else receiver
+    if not matched:
+        return None
+    spec = schema_of(schema, m, p.vocab, p.linker) if schema is not None else None
+    props = spec.get("properties") if isinstance(spec, dict) else None
+    fields = frozenset(props) if isinstance(props, dict) else None
+    return Check(path=m.path, node=call, fields=fields, form="schema")
+
+
+def _compiled(node: ts.Node | None, m: Module, v: dict) -> ts.Node | None:
+    """The `compile(S)` call NODE is, or the one a local named NODE is bound to."""
+    node = strip_casts(node)
+    if node is not None and node.type == "identifier":
+        node = strip_casts(value_of(m, node))
+    if node is None or node.type != "call_expression":
+        return None
+    callee = member_chain(node.child_by_field_name("function")) or ()
+    return node if callee and callee[-1] in v["compilers"] else None
+
+
+def _hand_checked(fn: ts.Node, pl: Place | None = None, dispatch: frozenset[int] = frozenset()) -> set[str]:
+    """Fields a function rejects bad values of: the fields named in the condition of `if (cond) throw ...` or
+    `if (cond) return <an error>`, and the subject of a `switch` whose `default` throws or returns an error (not the
+    tool-name dispatch, ids in DISPATCH: its fallback rejects unknown tools, not input)."""
+    out: set[str] = set()
+    for stmt in find(fn, {"if_statement", "switch_statement"}):
+        if enclosing_function(stmt) != fn or (pl is not None and _skipped(stmt, pl)) or stmt.id in dispatch:
+            continue
+        body = stmt.child_by_field_name("body")
+        if body is not None and any(c.id in dispatch for c in body.named_children):
+            continue
+        if stmt.type == "if_statement" and _rejects(stmt.child_by_field_name("consequence")):
+            terms = condition_terms(stmt.child_by_field_name("condition"))
+        elif stmt.type == "switch_statement" and any(
+                c.type == "switch_default" and _rejects(next((x for x in c.named_children if x.type != "comment"), None))
+                for c in (body.named_children if body is not None else [])):
+            terms = [strip_casts(stmt.child_by_field_name("value"))]
+        else:
+            continue
+        for term in terms:
+            field = flow._predicate(term, None).field
+            if field and field.isidentifier():
+                out.add(field)
+    return out
+
+
+def _rejects(node: ts.Node | None) -> bool:
+    if node is None:
+        return False
+    if flow._throws(node) is not None:
+        return True
+    stmts = [c for c in node.named_children if c.type != "comment"] if node.type == "statement_block" else [node]
+    ret = stmts[0] if stmts and stmts[0].type == "return_statement" else None
+    value = strip_casts(ret.named_children[0]) if ret is not None and ret.named_children else None
+    if value is None:
+        return False
+    return value.type == "new_expression" or (value.type == "object" and bool({"isError", "error"} & set(object_pairs(value))))
+
+
+def _type_guarded(node: ts.Node, fn: ts.Node) -> bool:
+    """`Array.isArray(args.x) ? args.x : []`, `if (typeof args.x === "string") f(args.x)`: the value used is tested."""
+    t = text(node)
+    cur = node.parent
+    while cur is not None and cur != fn:
+        if cur.type in {"ternary_expression", "if_statement"}:
+            cond = text(cur.child_by_field_name("condition"))
+            if any(f"{w}{t}" in cond for w in ("typeof ", "isArray(", "isInteger(", "isFinite(", "instanceof ")):
+                return True
+        cur = cur.parent
+    return False
+
+
+def _in_arguments(node: ts.Node) -> bool:
+    """Whether NODE is (inside) an argument of a call, within its statement."""
+    cur = node.parent
+    while cur is not None and not cur.type.endswith("statement") and cur.type not in {"statement_block", "arrow_function"}:
+        if cur.type == "arguments":
+            return True
+        cur = cur.parent
+    return False

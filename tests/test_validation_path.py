@@ -1,0 +1,127 @@
+"""A check of a tool's input anywhere on its path (handler, dispatch, implementation, what it calls, across modules)
+enforces what it declares; a low-level handler with no check at all is what the schema findings are for."""
+
+from __future__ import annotations
+
+import pytest
+
+from auditor.analyse import mismatches
+from tests.program_helpers import SDK, line_of, program
+
+KINDS = {"schema-unenforced", "unchecked-optional"}
+NOTE = "z.object({ path: z.string(), limit: z.number().min(1).optional() })"
+
+
+def server(check: str = "", head: str = "", handler: str = "", other: str = "", gate: bool = True) -> str:
+    opened = ("  const note = openNote({ root: args.path, limit: args.limit });\n"
+              "  return { content: [{ type: \"text\", text: readFileSync(note.root, \"utf8\") }] };\n") if gate else \
+             "  return { content: [{ type: \"text\", text: readFileSync(args.path, \"utf8\").slice(0, args.limit) }] };\n"
+    return (SDK + 'import { readFileSync } from "node:fs";\nimport { z } from "zod";\n' + head +
+            'const server = new Server({ name: "demo", version: "1" }, { capabilities: { tools: {} } });\n'
+            'server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [\n'
+            '  { name: "read_note", description: "Read a note", inputSchema: { type: "object", properties: {\n'
+            '      path: { type: "string" },\n'
+            '      limit: { type: "number", minimum: 1 } }, required: ["path"] } },\n'
+            '  { name: "other", description: "Other", inputSchema: { type: "object", properties: { path: { type: "string" } } } },\n'
+            ']}));\n'
+            'function openNote(options: any) {\n'
+            '  if (options.root === undefined) throw new Error("root required");\n'
+            '  return { root: options.root, limit: options.limit };\n'
+            '}\n'
+            'async function readNote(args: any) {\n' + check + opened + '}\n'
+            'server.setRequestHandler(CallToolRequestSchema, async (request) => {\n'
+            '  const { name } = request.params;\n'
+            '  const args = ' + (handler or "request.params.arguments") + ';\n'
+            '  switch (name) {\n'
+            '    case "read_note": return await readNote(args);\n'
+            '    case "other": { ' + other + ' return { content: [] }; }\n'
+            '  }\n'
+            '  throw new Error("unknown tool");\n'
+            '});\n')
+
+
+def flagged(files: dict[str, str]) -> dict[str, str]:
+    return {f.attrs["field"]: f.kind for f in mismatches.mismatches(program(files), {"probes": []})
+            if f.kind in KINDS and f.attrs["tool"] == "read_note"}
+
+
+BOTH = {"path": "schema-unenforced", "limit": "unchecked-optional"}
+
+
+def test_a_gate_that_checks_neither_field_is_flagged_without_a_validator():
+    assert flagged({"index.ts": server()}) == BOTH
+
+
+@pytest.mark.parametrize("head, check, handler, extra", [
+    # zod: a local schema, one imported from another module, a member of an object of schemas
+    (f"const NoteArgs = {NOTE};\n", "  NoteArgs.parse(args);\n", "", {}),
+    ('import { NoteArgs } from "./schemas.js";\n',
+     "  const r = NoteArgs.safeParse(args);\n  if (!r.success) throw new Error(String(r.error));\n", "",
+     {"schemas.ts": f'import {{ z }} from "zod";\nexport const NoteArgs = {NOTE};\n'}),
+    (f"const Schemas = {{ note: {NOTE} }};\n", "  await Schemas.note.parseAsync(args);\n", "", {}),
+    # in the handler, before the dispatch
+    (f"const NoteArgs = {NOTE};\n", "", "NoteArgs.parse(request.params.arguments)", {}),
+    # in a function the implementation calls, in another module
+    ('import { validated } from "./check.js";\n', "  validated(args);\n", "",
+     {"check.ts": f'import {{ z }} from "zod";\nconst NoteArgs = {NOTE};\nexport function validated(a: unknown) {{ return NoteArgs.parse(a); }}\n'}),
+    # ajv: a compiled validator, and ajv.validate(schema, data)
+    ('import Ajv from "ajv";\nconst ajv = new Ajv();\nconst validate = ajv.compile({ type: "object" });\n',
+     '  if (!validate(args)) throw new Error("bad input");\n', "", {}),
+    ('import Ajv from "ajv";\nconst ajv = new Ajv();\n', '  if (!ajv.validate({ type: "object" }, args)) throw new Error("bad");\n', "", {}),
+    # valibot and typebox
+    ('import * as v from "valibot";\nconst NoteArgs = v.object({ path: v.string() });\n', "  v.parse(NoteArgs, args);\n", "", {}),
+    ('import { Type } from "@sinclair/typebox";\nimport { Value } from "@sinclair/typebox/value";\n'
+     'const NoteType = Type.Object({ path: Type.String() });\n', '  if (!Value.Check(NoteType, args)) throw new Error("bad");\n', "", {}),
+    ('import { Type } from "@sinclair/typebox";\nimport { TypeCompiler } from "@sinclair/typebox/compiler";\n'
+     'const C = TypeCompiler.Compile(Type.Object({ path: Type.String() }));\n', '  if (!C.Check(args)) throw new Error("bad");\n', "", {}),
+], ids=["zod-local", "zod-imported", "zod-member", "handler", "callee-module", "ajv-compile", "ajv-validate", "valibot",
+        "typebox-value", "typebox-compiler"])
+def test_a_validator_anywhere_on_the_path_enforces_the_input(head, check, handler, extra):
+    assert flagged({"index.ts": server(check=check, head=head, handler=handler), **extra}) == {}
+
+
+def test_a_readable_schema_enforces_only_the_fields_it_declares():
+    head = "const PathOnly = z.object({ path: z.string() });\n"
+    assert flagged({"index.ts": server(check="  PathOnly.parse(args);\n", head=head)}) == {"limit": "unchecked-optional"}
+
+
+def test_a_hand_written_validator_checks_the_fields_of_its_conditions():
+    head = 'function checkArgs(a: any) {\n  if (typeof a.path !== "string") throw new Error("path must be a string");\n}\n'
+    assert flagged({"index.ts": server(check="  checkArgs(args);\n", head=head)}) == {"limit": "unchecked-optional"}
+
+
+def test_a_validator_in_another_tools_branch_does_not_count():
+    head = f"const NoteArgs = {NOTE};\n"
+    assert flagged({"index.ts": server(head=head, other="NoteArgs.parse(args);")}) == BOTH
+
+
+def test_parse_of_a_field_is_not_a_validator():
+    assert flagged({"index.ts": server(check="  JSON.parse(args.path);\n")}) == BOTH
+
+
+def test_a_low_level_handler_with_no_check_at_all_is_flagged_at_the_call_it_feeds():
+    text = server(gate=False)
+    found = {f.attrs["field"]: f for f in mismatches.mismatches(program({"index.ts": text}), {"probes": []})
+             if f.kind in KINDS and f.attrs["tool"] == "read_note"}
+    assert {k: f.kind for k, f in found.items()} == BOTH
+    use = line_of(text, "readFileSync(args.path")
+    assert [a.start_line for a in found["path"].anchors] == [line_of(text, "path: { type"), use]
+    assert "no check exists on any path" in found["limit"].summary
+
+
+def test_a_low_level_handler_that_validates_is_not_flagged():
+    head = f"const NoteArgs = {NOTE};\n"
+    assert flagged({"index.ts": server(gate=False, head=head, check="  const ok = NoteArgs.parse(args);\n")}) == {}
+
+
+def test_a_value_tested_for_its_type_where_it_is_used_is_not_unchecked():
+    text = server(gate=False).replace("readFileSync(args.path,", 'readFileSync(typeof args.path === "string" ? args.path : "",')
+    assert flagged({"index.ts": text}) == {"limit": "unchecked-optional"}
+
+
+def test_the_input_destructured_with_a_default_in_the_handler_is_the_input():
+    text = server(head=f"const NoteArgs = {NOTE};\n").replace(
+        "  const { name } = request.params;\n  const args = request.params.arguments;\n",
+        "  const { name, arguments: args = {} } = request.params;\n  NoteArgs.parse(args);\n")
+    assert "arguments: args = {}" in text
+    assert flagged({"index.ts": text}) == {}
