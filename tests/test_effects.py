@@ -175,3 +175,75 @@ def test_secrets_logged_directly_or_through_locals_and_module_constants():
     watch = found["FND:secret-logged:index#watch"]
     assert watch.attrs["values"][0]["via"] == ["REDIS_URL"]
     assert {a.start_line for a in watch.anchors} == {1, line_of(LEAKS, "lost")}
+
+
+NOT_SECRETS = """\
+import { Command } from "commander";
+import { createClient } from "svc";
+export function options() {
+  const program = new Command().option("--api-key <k>", "key", process.env.API_KEY ?? "").parse(process.argv);
+  const opts = program.opts();
+  console.error(`invalid tools: ${opts.enabledTools}`);
+  console.error(`unknown transport ${opts.transport}`);
+}
+export function missing() {
+  const absent = ["API_KEY", "AWS_SECRET_ACCESS_KEY"].filter((n) => !process.env[n]);
+  console.warn(`set ${absent.join(", ")}`);
+  if (!process.env.AWS_ACCESS_KEY_ID) console.log("AWS_ACCESS_KEY_ID is not set");
+}
+export async function connect() {
+  const [url, supabaseKey, accessToken] = process.argv.slice(2);
+  const client = createClient(url, supabaseKey);
+  const { error: authError } = await client.refresh(accessToken);
+  console.error("auth error:", authError?.message);
+  console.error("token", accessToken.slice(0, 4), accessToken.length);
+}
+export function files() {
+  const keyFile = process.env.API_KEY_FILE;
+  const env = process.env;
+  console.error(`reading the key from ${keyFile}; port ${env.PORT}; no proxy for ${process.env.NO_PROXY}`);
+  console.error(`max ${process.env.MAX_TOKENS}, auth url ${process.env.AUTH_URL}`);
+}
+"""
+
+
+def test_secret_logged_needs_the_value_of_a_secret_not_its_name_nor_what_a_call_made_of_it():
+    """issue 9, pattern 4: options objects, lists of missing names, error messages, files and counts are no secret."""
+    p, fx, _ = _scan({"index.ts": NOT_SECRETS})
+    assert secrets.findings(p, fx, effects_kb()) == []
+
+
+SECRETS = """\
+const PROXY = process.env.HTTPS_PROXY ?? process.env.http_proxy;
+const config = { port: process.env.PORT, apiKey: process.env.SERVICE_KEY };
+export function proxy() {
+  console.error(`proxy ${PROXY} failed`);
+}
+export function fields(logger: any) {
+  console.log(config.port);
+  console.log("config", JSON.stringify(config));
+  logger.info(`key ${config.apiKey.trim()}`);
+}
+export function used() {
+  const value = process.env.SERVICE_VALUE;
+  fetch("https://api.example.com", { headers: { Authorization: `Bearer ${value}` } });
+  console.error("using", value);
+}
+"""
+
+
+def test_secret_logged_by_name_by_field_and_by_use():
+    p, fx, _ = _scan({"index.ts": SECRETS})
+    found = {f.id: f for f in secrets.findings(p, fx, effects_kb())}
+    assert sorted(found) == ["FND:secret-logged:index#fields", "FND:secret-logged:index#proxy", "FND:secret-logged:index#used"]
+    proxy = found["FND:secret-logged:index#proxy"].attrs["values"]
+    assert [(v["source"], v["secret"]) for v in proxy] == [("process.env.HTTPS_PROXY", "named `HTTPS_PROXY`"),
+                                                            ("process.env.http_proxy", "named `http_proxy`")]
+    fields = found["FND:secret-logged:index#fields"].attrs["values"]
+    assert [(v["source"], v["sink"], v["line"]) for v in fields] == [  # not config.port
+        ("process.env.SERVICE_KEY", "console.log", line_of(SECRETS, "JSON.stringify")),
+        ("process.env.SERVICE_KEY", "logger.info", line_of(SECRETS, "logger.info"))]
+    used = found["FND:secret-logged:index#used"]
+    assert used.attrs["values"][0]["secret"] == "used as `Authorization`"
+    assert used.attrs["values"][0]["use_line"] == line_of(SECRETS, "Authorization")
+    assert any(a.start_line <= line_of(SECRETS, "Authorization") <= a.end_line for a in used.anchors)

@@ -1,44 +1,64 @@
-"""Secrets written to output streams: configuration values that reach console or stream writes (kb/effects.yaml)."""
+"""Secrets written to output streams: configuration values, secret by name or use, whose value reaches a log sink
+(kb/effects.yaml secret_names, secret_sinks, keeps_value)."""
 
 from __future__ import annotations
 
+import bisect
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import tree_sitter as ts
 
 from auditor.analyse.effects import Effects, Site, owner, pattern_bindings
+from auditor.analyse.secret_names import SecretNames, words
 from auditor.extract.facts import Program
 from auditor.extract.program import Module
 from auditor.extract.records import at, key, record
-from auditor.extract.syntax import FUNCTION_TYPES, call_args, callee_text, enclosing_function, find, text, walk
+from auditor.extract.syntax import (FUNCTION_TYPES, call_args, callee_text, enclosing_function, find, member_chain,
+                                    property_name, string_value, strip_casts, text, walk)
 from auditor.model import Record
 
-_SCAN_TYPES = FUNCTION_TYPES | {"variable_declarator", "call_expression"}  # what leaks() looks at
+_SCAN_TYPES = FUNCTION_TYPES | {"variable_declarator", "call_expression", "pair", "assignment_expression"}
+_JOINING = {"+", "??", "||", "&&"}  # binary operators whose result may be either operand (or both, joined)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Leak:
-    """A configuration value written to an output stream."""
+    """A configuration value that is a secret written to an output stream."""
 
     module: Module
     function: str
     call: ts.Node
     sink: str  # the logging callee
-    sources: tuple[tuple[str, tuple[str, ...], ts.Node], ...]  # (read expression, local names it went through, read node)
+    # (read expression, names it went through, read node, why it is a secret, the node of the use that says so)
+    sources: tuple[tuple[str, tuple[str, ...], ts.Node, str, ts.Node | None], ...]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class _Taint:
     label: str  # the read expression, e.g. process.env.DATABASE_URL
     env_name: str | None  # the variable name, `*` for the whole environment, None for the command line
-    via: tuple[str, ...]  # local names the value went through
+    via: tuple[str, ...]  # local names and object keys the value went through
+    field: tuple[str, ...]  # the keys under which the value sits inside the object that carries it, outermost first
     node: ts.Node  # the read
+
+    def identity(self) -> tuple:
+        """One configuration value: an environment variable by its name, a command-line value by the name bound first."""
+        return (self.node.start_byte, self.node.end_byte, self.env_name if self.env_name is not None else self.via[:1])
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class _Ctx:
+    sources: dict[tuple[int, int], Site]
+    starts: tuple[int, ...]  # sorted start bytes of the sources
+    metadata: frozenset[str]
+    calls: frozenset[str]
+    methods: frozenset[str]
 
 
 class _Names(dict):
-    """The tainted local names of one scope (name -> taint; names are only ever added), and a matcher of them as whole
+    """The tainted local names of one scope (name -> taints; names are only ever added), and a matcher of them as whole
     identifiers over the module's source, rebuilt when a name is added."""
 
     __slots__ = ("source", "_matcher", "_size")
@@ -54,90 +74,226 @@ class _Names(dict):
             self._matcher, self._size = _tokens(tuple(self)), len(self)
         return self._matcher.search(self.source, start, end) is not None
 
+    def bind(self, name: str, flows: list[_Taint]) -> None:
+        if flows and name not in self:
+            self[name] = tuple(replace(t, via=t.via + (name,)) for t in flows)
+
+
+def _sink(call: ts.Node, streams: set[str], kb: dict) -> bool:
+    if callee_text(call) in streams:
+        return True
+    chain = member_chain(call.child_by_field_name("function"))
+    loggers = kb["secret_sinks"]["loggers"]
+    if not chain or len(chain) < 2 or chain[-1] not in loggers["methods"]:
+        return False
+    receiver = words(chain[-2])
+    return bool(receiver) and receiver[-1] in loggers["receivers"]
+
 
 def leaks(p: Program, sites: tuple[Site, ...], kb: dict) -> list[Leak]:
-    """Configuration values (environment, command line) that reach a console or stream write."""
-    secret = re.compile(kb["secret_names"])
+    """Configuration values (environment, command line) that are secrets, by name or use, and reach a log sink."""
+    secret = SecretNames.from_kb(kb)
     streams = set(p.vocab["stderr_calls"]) | set(p.vocab["stdout_calls"])
-    metadata = set(p.vocab["metadata_members"])
     out = []
     for m in p.modules:
         sources = {(s.node.start_byte, s.node.end_byte): s for s in sites if s.module is m and s.kind in {"effect-env", "effect-argv"}}
         if not sources:
             continue
+        ctx = _Ctx(sources=sources, starts=tuple(sorted(a for a, _ in sources)), metadata=frozenset(p.vocab["metadata_members"]),
+                   calls=frozenset(kb["keeps_value"]["calls"]), methods=frozenset(kb["keeps_value"]["methods"]))
         decls: dict[ts.Node | None, list[ts.Node]] = {}
         calls: dict[ts.Node | None, list[ts.Node]] = {}
+        uses: dict[ts.Node | None, list[tuple[str, ts.Node, ts.Node]]] = {}  # (secret key, value, where)
         scopes: list[ts.Node | None] = [None]
         for n in find(m.tree.root_node, _SCAN_TYPES):
             if n.type in FUNCTION_TYPES:
                 scopes.append(n)
             elif n.type == "variable_declarator" and n.child_by_field_name("value") is not None:
                 decls.setdefault(enclosing_function(n), []).append(n)
-            elif n.type == "call_expression" and callee_text(n) in streams:
+            elif n.type == "call_expression" and _sink(n, streams, kb):
                 calls.setdefault(enclosing_function(n), []).append(n)
+            elif n.type in {"pair", "assignment_expression"}:
+                use = _secret_use(n, secret)
+                if use is not None:
+                    uses.setdefault(enclosing_function(n), []).append(use)
         tainted: dict[ts.Node | None, _Names] = {}
         source = m.tree.root_node.text
+        used: dict[tuple, tuple[str, ts.Node]] = {}
+        logged: list[tuple[ts.Node | None, ts.Node, list[_Taint]]] = []
         for scope in scopes:  # pre-order: an enclosing scope is done before the scopes inside it
             names = _Names(source, tainted.get(enclosing_function(scope), {}) if scope is not None else ())
             for _ in range(3):
                 for d in decls.get(scope, []):
-                    _taint_declaration(d, sources, names, metadata)
+                    _declare(d, ctx, names)
             tainted[scope] = names
+            for key_name, value, where in uses.get(scope, []):
+                for t in _flows(value, ctx, names):
+                    used.setdefault(t.identity(), (key_name, where))
             for call in calls.get(scope, []):
-                found = [t for arg in call_args(call) for t in _flows(arg, sources, names, metadata)
-                         if t.env_name == "*" or (t.env_name is not None and secret.search(t.env_name))
-                         or any(secret.search(v) for v in t.via)]
+                found = [t for arg in call_args(call) for t in _flows(arg, ctx, names)]
                 if found:
-                    out.append(Leak(module=m, function=m.qualified(owner(call)), call=call, sink=callee_text(call),
-                                    sources=tuple((t.label, t.via, t.node) for t in found)))
+                    logged.append((scope, call, found))
+        for _, call, found in logged:
+            shown = []
+            for t in found:
+                why = _why(t, secret, used)
+                if why is not None:
+                    shown.append((t.label, t.via, t.node, why[0], why[1]))
+            if shown:
+                out.append(Leak(module=m, function=m.qualified(owner(call)), call=call, sink=callee_text(call), sources=tuple(shown)))
     return out
 
 
-def _taint(s: Site, node: ts.Node | None = None, name: str | None = None) -> _Taint:
+def _why(t: _Taint, secret: SecretNames, used: dict) -> tuple[str, ts.Node | None] | None:
+    """Why the value is a secret: the whole environment, a secret name, or its use under a secret key; None if not."""
+    if t.env_name == "*":
+        return "the whole environment", None
+    named = ([t.env_name] if t.env_name is not None else []) + list(t.via)
+    hit = next((n for n in named if secret.secret(n)), None)
+    if hit is not None:
+        return f"named `{hit}`", None
+    use = used.get(t.identity())
+    if use is not None:
+        return f"used as `{use[0]}`", use[1]
+    return None
+
+
+def _secret_use(n: ts.Node, secret: SecretNames) -> tuple[str, ts.Node, ts.Node] | None:
+    """`{apiKey: v}`, `{Authorization: v}` or `x.password = v`: (the key, v, the node) when the key names a secret."""
+    if n.type == "pair":
+        k, value = n.child_by_field_name("key"), n.child_by_field_name("value")
+        name = property_name(k) if k is not None and k.type in {"property_identifier", "string"} else None
+    else:
+        left, value = n.child_by_field_name("left"), n.child_by_field_name("right")
+        prop = left.child_by_field_name("property") if left is not None and left.type == "member_expression" else None
+        name = text(prop) if prop is not None else None
+    return (name, value, n) if name and value is not None and secret.secret(name) else None
+
+
+def _taint(s: Site) -> _Taint:
     if s.kind != "effect-env":
-        return _Taint(label=s.what, env_name=None, via=(), node=node or s.node)
-    env_name = name if name is not None else (s.names[0] if len(s.names) == 1 else "*")
-    label = s.what if name is None else f"{text(s.node.child_by_field_name('value'))}.{name}"
-    return _Taint(label=label, env_name=env_name, via=(), node=node or s.node)
+        return _Taint(label=s.what, env_name=None, via=(), field=(), node=s.node)
+    return _Taint(label=s.what, env_name=s.names[0] if len(s.names) == 1 else "*", via=(), field=(), node=s.node)
 
 
-def _taint_declaration(d: ts.Node, sources: dict, names: _Names, metadata: set) -> None:
-    target = d.child_by_field_name("name")
+def _declare(d: ts.Node, ctx: _Ctx, names: _Names) -> None:
+    target, value = d.child_by_field_name("name"), d.child_by_field_name("value")
     if target is None:
         return
-    s = sources.get((d.start_byte, d.end_byte))
-    if s is not None and s.kind == "effect-env" and target.type == "object_pattern":  # const { X, Y: y } = process.env
-        for key_name, ident in pattern_bindings(target):
-            names.setdefault(ident, _taint(s, d, "*" if key_name == "*" else key_name))
-        return
-    flows = _flows(d.child_by_field_name("value"), sources, names, metadata)
+    s = ctx.sources.get((d.start_byte, d.end_byte))
+    if s is not None and s.kind == "effect-env":  # const { X, Y: y } = process.env
+        flows = [_Taint(label=text(strip_casts(value)), env_name="*", via=(), field=(), node=d)]
+    else:
+        flows = _flows(value, ctx, names)
     if not flows:
         return
-    t = flows[0]
-    for ident in walk(target):
-        if ident.type in {"identifier", "shorthand_property_identifier_pattern"} and text(ident) not in names:
-            names[text(ident)] = _Taint(label=t.label, env_name=t.env_name, via=t.via + (text(ident),), node=t.node)
+    if target.type == "identifier":
+        names.bind(text(target), flows)
+    elif target.type == "object_pattern":
+        for key_name, ident in pattern_bindings(target):
+            names.bind(ident, flows if key_name == "*" else _member(flows, key_name))
+    elif target.type == "array_pattern":  # const [a, b] = process.argv.slice(2): each is an element of the value
+        for ident in walk(target):
+            if ident.type in {"identifier", "shorthand_property_identifier_pattern"}:
+                names.bind(text(ident), [t for t in flows if not t.field])
 
 
-def _flows(expr: ts.Node | None, sources: dict, names: _Names, metadata: set) -> list[_Taint]:
-    """Configuration values `expr` carries: reads inside it, and tainted names it uses as values."""
-    out: list[_Taint] = []
-    if expr is None or not _may_carry(expr, sources, names):
-        return out
-    for n in walk(expr):
-        s = sources.get((n.start_byte, n.end_byte))
-        if s is not None and s.node.type != "variable_declarator":
-            out.append(_taint(s))
-        elif n.type in {"identifier", "shorthand_property_identifier"} and text(n) in names and _value_use(n, metadata):
-            out.append(names[text(n)])
+def _member(flows: list[_Taint], prop: str) -> list[_Taint]:
+    """What `x.prop` carries: the value stored under `prop` in an object literal, the variable `prop` of the whole
+    environment; never a property of the value itself."""
+    out = []
+    for t in flows:
+        if t.field:
+            if t.field[0] == prop:
+                out.append(replace(t, field=t.field[1:]))
+        elif t.env_name == "*":
+            out.append(replace(t, env_name=prop, label=f"{t.label}.{prop}"))
     return out
 
 
-def _may_carry(expr: ts.Node, sources: dict, names: _Names) -> bool:
-    """Whether a read lies inside `expr` or a tainted name is written in it: tests in C, which spare walking the
-    (possibly huge: a bundle's module wrappers) expression in Python when neither holds."""
+def _flows(expr: ts.Node | None, ctx: _Ctx, names: _Names) -> list[_Taint]:
+    """Configuration values whose value `expr` carries whole (see kb/effects.yaml secret_names)."""
+    if expr is None or not _may_carry(expr, ctx, names):
+        return []
+    s = ctx.sources.get((expr.start_byte, expr.end_byte))
+    if s is not None and s.node.type != "variable_declarator":
+        return [_taint(s)]
+    t = expr.type
+    if t in {"parenthesized_expression", "non_null_expression", "as_expression", "satisfies_expression", "await_expression"}:
+        return _flows(expr.named_children[0] if expr.named_children else None, ctx, names)
+    if t == "identifier":
+        return list(names.get(text(expr), ()))
+    if t == "member_expression":
+        prop = text(expr.child_by_field_name("property"))
+        return [] if prop in ctx.metadata else _member(_flows(expr.child_by_field_name("object"), ctx, names), prop)
+    if t == "subscript_expression":
+        index = expr.child_by_field_name("index")
+        inner = _flows(expr.child_by_field_name("object"), ctx, names)
+        name = string_value(index)
+        if name is not None:
+            return _member(inner, name)
+        return [x for x in inner if not x.field] if index is not None and index.type == "number" else []
+    if t == "template_string":
+        return [x for c in expr.named_children if c.type == "template_substitution" for x in _flows(c, ctx, names)]
+    if t in {"template_substitution", "array", "spread_element"}:
+        return [x for c in expr.named_children for x in _flows(c, ctx, names)]
+    if t == "binary_expression":
+        return [x for c in _operands(expr) for x in _flows(c, ctx, names)]
+    if t == "ternary_expression":
+        return _flows(expr.child_by_field_name("consequence"), ctx, names) + _flows(expr.child_by_field_name("alternative"), ctx, names)
+    if t in {"assignment_expression", "sequence_expression"}:
+        return _flows(expr.child_by_field_name("right") or (expr.named_children[-1] if expr.named_children else None), ctx, names)
+    if t == "object":
+        return _object(expr, ctx, names)
+    if t == "call_expression":
+        return _call(expr, ctx, names)
+    return []
+
+
+def _operands(expr: ts.Node) -> list[ts.Node]:
+    """The operands of a chain of joining operators (`a + b + c`, `a ?? b || c`), without recursing down its left spine."""
+    out, n = [], expr
+    while n is not None and n.type == "binary_expression":
+        if text(n.child_by_field_name("operator")) not in _JOINING:
+            break
+        out.append(n.child_by_field_name("right"))
+        n = n.child_by_field_name("left")
+    if n is expr:
+        return []  # a comparison, an arithmetic operation: not the value
+    return [n] + out[::-1]
+
+
+def _object(expr: ts.Node, ctx: _Ctx, names: _Names) -> list[_Taint]:
+    out = []
+    for c in expr.named_children:
+        if c.type == "pair":
+            k = c.child_by_field_name("key")
+            name = property_name(k) if k is not None and k.type in {"property_identifier", "string", "number"} else "[]"
+            out += [replace(x, field=(name,) + x.field, via=x.via + (name,)) for x in _flows(c.child_by_field_name("value"), ctx, names)]
+        elif c.type == "shorthand_property_identifier":
+            out += [replace(x, field=(text(c),) + x.field) for x in names.get(text(c), ())]
+        elif c.type == "spread_element":
+            out += _flows(c, ctx, names)
+    return out
+
+
+def _call(expr: ts.Node, ctx: _Ctx, names: _Names) -> list[_Taint]:
+    """A call keeps the value only when kb/effects.yaml keeps_value says so (JSON.stringify(x), x.trim())."""
+    fn = expr.child_by_field_name("function")
+    args = [x for a in call_args(expr) for x in _flows(a, ctx, names)]
+    if callee_text(expr) in ctx.calls:
+        return args
+    if fn is not None and fn.type == "member_expression" and text(fn.child_by_field_name("property")) in ctx.methods:
+        return _flows(fn.child_by_field_name("object"), ctx, names) + args
+    return []
+
+
+def _may_carry(expr: ts.Node, ctx: _Ctx, names: _Names) -> bool:
+    """Whether a read lies inside `expr` or a tainted name is written in it: tests that spare walking the (possibly
+    huge: a bundle's module wrappers) expression in Python when neither holds."""
     start, end = expr.start_byte, expr.end_byte
-    return any(start <= a < end for a, _ in sources) or names.written_in(start, end)
+    i = bisect.bisect_left(ctx.starts, start)
+    return (i < len(ctx.starts) and ctx.starts[i] < end) or names.written_in(start, end)
 
 
 @lru_cache(maxsize=256)
@@ -146,25 +302,8 @@ def _tokens(names: tuple[str, ...]) -> re.Pattern:
     return re.compile(rb"(?<![\w$])(?:" + b"|".join(re.escape(n.encode()) for n in names) + rb")(?![\w$])")
 
 
-def _value_use(n: ts.Node, metadata: set) -> bool:
-    """False when only a property of the value is used: its length, a typeof, a negation, a comparison."""
-    parent = n.parent
-    if parent is None:
-        return True
-    if parent.type == "member_expression":
-        if parent.child_by_field_name("property") == n:
-            return False
-        return text(parent.child_by_field_name("property")) not in metadata
-    if parent.type == "unary_expression" and text(parent.child_by_field_name("operator")) in {"!", "typeof"}:
-        return False
-    if parent.type == "binary_expression" and text(parent.child_by_field_name("operator")) in {
-            "===", "!==", "==", "!=", "<", ">", "<=", ">=", "instanceof", "in"}:
-        return False
-    return not (parent.type == "pair" and parent.child_by_field_name("key") == n)
-
-
 def findings(p: Program, fx: Effects, kb: dict) -> list[Record]:
-    """One secret-logged finding per function that writes a secret-looking configuration value."""
+    """One secret-logged finding per function that writes the value of a secret configuration value."""
     groups: dict[tuple[str, str], list[Leak]] = {}
     for leak in leaks(p, fx.sites, kb):
         groups.setdefault((leak.module.name, leak.function), []).append(leak)
@@ -172,13 +311,17 @@ def findings(p: Program, fx: Effects, kb: dict) -> list[Record]:
     for (mk, fname), found in groups.items():
         path = found[0].module.path
         values = [{"source": src, "via": list(via), "sink": lk.sink, "line": lk.call.start_point[0] + 1,
-                   "read_line": node.start_point[0] + 1} for lk in found for src, via, node in lk.sources]
-        shown = "; ".join(dict.fromkeys(f"{v['source']}" + (f" (through `{'` -> `'.join(v['via'])}`)" if v["via"] else "") + f" -> {v['sink']}"
-                                        for v in values))
+                   "read_line": node.start_point[0] + 1, "secret": why}
+                  | ({"use_line": use.start_point[0] + 1} if use is not None else {})
+                  for lk in found for src, via, node, why, use in lk.sources]
+        shown = "; ".join(dict.fromkeys(f"{v['source']}" + (f" (through `{'` -> `'.join(v['via'])}`)" if v["via"] else "")
+                                        + f" -> {v['sink']}, a secret: {v['secret']}"
+                                        + (f" at line {v['use_line']}" if "use_line" in v else "") for v in values))
         where = "at module top level" if fname == "<module>" else f"in `{fname}`"
+        anchors = [at(path, lk.call) for lk in found] + [at(path, node) for lk in found for _, _, node, _, _ in lk.sources]
+        anchors += [at(path, use) for lk in found for *_, use in lk.sources if use is not None]
         out.append(record("finding", "FND", "secret-logged", key(mk, fname),
-                          f"configuration that may hold a secret is written to an output stream {where}: {shown}; "
+                          f"the value of configuration that is a secret is written to an output stream {where}: {shown}; "
                           "whatever reads the server's stderr or stdout (host logs) receives it",
-                          [at(path, lk.call) for lk in found] + [at(path, node) for lk in found for _, _, node in lk.sources],
-                          "analyse.secrets (kb/effects.yaml#secret_names)", function=key(mk, fname), values=values))
+                          anchors, "analyse.secrets (kb/effects.yaml#secret_names)", function=key(mk, fname), values=values))
     return out

@@ -1,0 +1,44 @@
+"""Whether a configuration name (API_KEY, braveApiKey, PROXY_URL) names a secret, by kb/effects.yaml secret_names."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
+
+
+def words(name: str) -> tuple[str, ...]:
+    """`braveApiKey` -> (brave, api, key); `HTTPS_PROXY` -> (https, proxy); `APIKey` -> (api, key)."""
+    return tuple(w.lower() for w in _WORD.findall(name))
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SecretNames:
+    """The vocabulary of kb/effects.yaml secret_names (see the comment there for the order of the tests)."""
+
+    words: frozenset[str]
+    phrases: tuple[tuple[str, ...], ...]
+    carrier_words: frozenset[str]
+    carrier_owners: frozenset[str]
+    negations: frozenset[str]
+    not_secret_last: frozenset[str]
+
+    @classmethod
+    def from_kb(cls, kb: dict) -> SecretNames:
+        s = kb["secret_names"]
+        return cls(words=frozenset(s["words"]), phrases=tuple(words(p) for p in s["phrases"]),
+                   carrier_words=frozenset(s["carriers"]["words"]), carrier_owners=frozenset(s["carriers"]["owners"]),
+                   negations=frozenset(s["negations"]), not_secret_last=frozenset(s["not_secret_last"]))
+
+    def secret(self, name: str) -> bool:
+        ws = words(name)
+        if not ws:
+            return False
+        if ws[-1] in self.carrier_words and any(w in self.carrier_owners for w in ws[:-1]):
+            return True  # DATABASE_URL, redisUri, PROXY_URL: a URL that can carry user:password
+        if ws[-1] in self.not_secret_last:
+            return False  # API_KEY_FILE, maxTokens, authError, TOKEN_URL
+        if any(ws[i:i + len(p)] == p for p in self.phrases for i in range(len(ws) - len(p) + 1)):
+            return True
+        return any(w in self.words and (i == 0 or ws[i - 1] not in self.negations) for i, w in enumerate(ws))
