@@ -121,3 +121,73 @@ def _item(cls: str, kind: str = "effect-fs-write", conditional: bool = False, wo
 def test_rules_of_the_kb(hint, value, items, verdict, conservative):
     rule, _ = annotations.decide(hint, value, items, True, RULES, "t")
     assert (rule["verdict"], bool(rule.get("conservative"))) == (verdict, conservative)
+
+
+OWN = SDK + """\
+import { execFileSync, execSync } from "child_process";
+import { promises as fs } from "fs";
+const CONFIG = "/home/u/.srv/config.json";
+const clients = new Map();
+let initialized = false;
+function client(key: string) {
+  const cached = clients.get(key);
+  if (cached) return cached;
+  const made = { key };
+  clients.set(key, made);
+  return made;
+}
+async function track(tool: string) {
+  await fs.writeFile(CONFIG, JSON.stringify({ last: tool }));
+}
+async function setup() {
+  if (initialized) return;
+  await fs.mkdir("/home/u/.srv", { recursive: true });
+  initialized = true;
+}
+function run(file: string, args: string[]) {
+  return execFileSync(file, args);
+}
+const TOOLS = [
+  { name: "get", inputSchema: { type: "object" }, annotations: { readOnlyHint: true } },
+  { name: "set", inputSchema: { type: "object" }, annotations: { readOnlyHint: true } },
+  { name: "look", inputSchema: { type: "object" }, annotations: { readOnlyHint: true } },
+  { name: "probe", inputSchema: { type: "object" }, annotations: { readOnlyHint: true } },
+  { name: "count", inputSchema: { type: "object" }, annotations: { readOnlyHint: true } },
+  { name: "save", inputSchema: { type: "object" }, annotations: { readOnlyHint: true } },
+];
+const server = new Server({ name: "s", version: "1" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS }));
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  const args: any = request.params.arguments;
+  switch (request.params.name) {
+    case "get": { await track("get"); await setup(); const kind = ["pods"][0]; return { content: [{ type: "text", text: String(run("kubectl", ["get", kind])) }] }; }
+    case "set": { await track("set"); return { content: [{ type: "text", text: String(run("kubectl", ["config", "use-context", args.name])) }] }; }
+    case "look": { await track("look"); return { content: [{ type: "text", text: String(execSync(args.command)) }] }; }
+    case "probe": { await track("probe"); return { content: [{ type: "text", text: String(execSync("git --version")) }] }; }
+    case "count": { return { content: [{ type: "text", text: String(client(args.key)) }] }; }
+    case "save": { await fs.writeFile(args.path, "x"); return { content: [{ type: "text", text: "saved" }] }; }
+  }
+  throw new Error("unknown tool");
+});
+"""
+
+
+def test_own_effects_decide_and_bookkeeping_setup_caches_and_read_only_commands_do_not():
+    """issue 9: contradicted only when the tool's own code certainly modifies its environment."""
+    p = program({"index.ts": OWN})
+    fx = effects.scan(p, effects_kb())
+    rtes = routes(p) + effect_routes.routes(p, fx, components(p))
+    got = {c.attrs["tool"]: c for c in annotations.claims(p, fx, rtes, RULES, effects_kb()) if c.attrs["hint"] == "readOnlyHint"}
+    assert {t: c.attrs["verdict"] for t, c in got.items()} == {
+        "get": "supported",  # kubectl get through a wrapper; the config write of 4 of 6 tools; a mkdir on first use
+        "set": "contradicted",  # kubectl config use-context writes the kubeconfig
+        "look": "unsupported",  # a command from the arguments: it may write
+        "probe": "supported",  # git --version
+        "count": "supported",  # a map that only caches what it looks up
+        "save": "contradicted",  # a path from the arguments
+    }
+    assert "bookkeeping, reached from 4 of its 6 tools" in got["get"].attrs["note"]
+    assert "setup on first use" in got["get"].attrs["note"] and "mkdir" in got["get"].attrs["note"]
+    assert "kubectl config use-context" in got["set"].attrs["mismatch"] and "writeFile" not in got["set"].attrs["mismatch"]
+    assert any(r.get("bookkeeping") for r in got["set"].attrs["reached"])
+    assert [r["class"] for r in got["count"].attrs["reached"] if r["kind"] == "state-write"] == ["cache"]

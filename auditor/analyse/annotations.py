@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import tree_sitter as ts
 
+from auditor.analyse import own_effects
 from auditor.analyse.effects import ROUTE_KINDS, Effects, conditional
 from auditor.errors import AuditorError
 from auditor.extract.facts import Program
@@ -31,6 +33,9 @@ class Reached:
     what: str
     world: str | None
     route: str | None  # the id of the route record that holds it
+    fixed: bool = True  # its target (path, URL) is chosen by the server, not passed down by a caller
+    shared: bool = False  # the server's bookkeeping: reached from most of its tools (kb/annotations.yaml bookkeeping)
+    setup: bool = False  # inside a function that returns early once it has run (own_effects.one_time)
 
 
 def hints(tool, vocab: dict) -> tuple[dict, ts.Node | None]:
@@ -144,10 +149,32 @@ def _inside(a: Anchor, spans: list[Anchor]) -> bool:
     return any(s.path == a.path and s.start_line <= a.start_line <= s.end_line for s in spans)
 
 
-def reached(p: Program, fx: Effects, routes: list[Record], region: Region, effects_kb: dict) -> list[Reached]:
+def _callers(p: Program, region: Region):
+    """fn -> the calls of it inside the region, as (module, call)."""
+    table: dict[ts.Node, list[tuple[Module, ts.Node]]] = {}
+    for m, fn in list(region.functions) + list(region.bodies):
+        for n in walk(fn):
+            if n.type == "call_expression":
+                hit = p.linker.resolve(m, n) if p.linker is not None else None
+                if hit is not None:
+                    table.setdefault(hit[1], []).append((m, n))
+    return lambda fn: table.get(fn, [])
+
+
+def _memo(p: Program, path: str, key_name: str, lines: tuple[int, int]) -> bool:
+    """Whether every write to the container inside the lines only fills a cache (own_effects.is_memo)."""
+    c = next((c for c in p.containers if c.module.path == path and c.key == key_name), None)
+    writes = [a for a in c.writes if lines[0] <= a.line <= lines[1]] if c is not None else []
+    return bool(writes) and all(own_effects.is_memo(c, a) for a in writes)
+
+
+def reached(p: Program, fx: Effects, routes: list[Record], region: Region, effects_kb: dict,
+            kb: dict | None = None) -> list[Reached]:
     """Effect sites and state writes inside the region, each with the route that records it (state
-    writes of functions the extractor did not trace are found here, and cite their container)."""
+    writes of functions the extractor did not trace are found here, and cite their container). With the
+    annotations kb, a subprocess is classed by the command it runs and a write that fills a cache is `cache`."""
     spans = list(region.spans)
+    callers = _callers(p, region) if kb is not None else None
     index: dict[tuple[str, str], list[tuple[Anchor, str]]] = {}
     for r in routes:
         if r.kind in ROUTE_KINDS:
@@ -164,8 +191,15 @@ def reached(p: Program, fx: Effects, routes: list[Record], region: Region, effec
         # inside a dispatch branch, only branches within it make the site conditional
         body = next((b for m, b in region.bodies if m is s.module and b.start_byte <= s.node.start_byte < b.end_byte), None)
         cond = conditional(s.node, body) if body is not None else s.conditional
-        out[(s.kind, a, s.cls, s.what)] = Reached(kind=s.kind, cls=s.cls, conditional=cond, anchor=a, what=what,
-                                                  world=s.world, route=route)
+        cls = s.cls
+        if kb is not None and s.kind == "effect-subprocess" and cls == "execute":
+            cls, shown = own_effects.command_class(own_effects.command_lines(s.node, s.module, callers), kb)
+            what += f" `{shown}`" + {"read": " (a read-only command)", "execute": " (a command that writes)",
+                                     "unknown": " (a command not known to be read-only)"}[cls]
+        out[(s.kind, a, s.cls, s.what)] = Reached(kind=s.kind, cls=cls, conditional=cond, anchor=a, what=what,
+                                                  world=s.world, route=route,
+                                                  fixed=s.node.type != "call_expression" or own_effects.fixed_target(s.node),
+                                                  setup=kb is not None and own_effects.one_time(s.node))
     ops = effects_kb["state_operations"]
     for r in routes:
         if r.kind != "state-write" or not any(_inside(a, spans) for a in r.anchors):
@@ -177,6 +211,9 @@ def reached(p: Program, fx: Effects, routes: list[Record], region: Region, effec
             if r.attrs.get("lazy_init") and base in {"index-assign", "set"}:
                 cls = "create"  # a bucket made only when the key is absent
             what = f"writes `{container.group(1) if container else r.id}` ({op})"
+            a0 = r.anchors[0]
+            if kb is not None and container and _memo(p, a0.path, container.group(1), (a0.start_line, a0.end_line)):
+                cls, what = "cache", what + " to fill a cache"
             out[("state-write", r.anchors[0], cls, r.id)] = Reached(
                 kind="state-write", cls=cls, conditional=r.attrs.get("condition") not in {None, *region.guards}, anchor=r.anchors[0],
                 what=what, world=None, route=r.id)
@@ -189,9 +226,10 @@ def reached(p: Program, fx: Effects, routes: list[Record], region: Region, effec
             for op in w.hows:
                 base = op.split(".")[-1].lstrip("[]")
                 cls = "create" if w.lazy_init and base in {"index-assign", "set"} else ops.get(base, "write")
+                memo = kb is not None and _memo(p, m.path, w.container.key, (a.start_line, a.end_line))
                 out[("state-write", a, cls, w.container.key)] = Reached(
-                    kind="state-write", cls=cls, conditional=w.condition is not None, anchor=a,
-                    what=f"writes `{w.container.key}` ({op})", world=None,
+                    kind="state-write", cls="cache" if memo else cls, conditional=w.condition is not None, anchor=a,
+                    what=f"writes `{w.container.key}` ({op})" + (" to fill a cache" if memo else ""), world=None,
                     route=f"OBJ:state:{key(w.container.module.name, w.container.key)}")
     return sorted(out.values(), key=lambda x: (x.anchor, x.kind, x.what))
 
@@ -234,22 +272,46 @@ def _found(items: list[Reached]) -> str:
     return "; ".join(shown) + (f"; and {len(items) - 6} more" if len(items) > 6 else "")
 
 
+def _shared(p: Program, fx: Effects, routes: list[Record], kb: dict, effects_kb: dict) -> dict[str, tuple]:
+    """Every tool's region and reached sites, effect sites of a fixed target reached from at least
+    kb bookkeeping.min_share of the tools (and min_tools) marked `shared`: the server's own bookkeeping."""
+    cache: dict = {}
+    found: dict[str, tuple] = {}
+    for t in p.tools:
+        if t.name not in found:
+            region = regions(p, t.name, cache)
+            found[t.name] = (region, reached(p, fx, routes, region, effects_kb, kb) if region is not None else [])
+    resolved = [items for region, items in found.values() if region is not None]
+    count: dict[tuple, int] = {}
+    for items in resolved:
+        for k in {(i.kind, i.anchor, i.what) for i in items}:
+            count[k] = count.get(k, 0) + 1
+    book = kb["bookkeeping"]
+    least = max(book["min_tools"], math.ceil(book["min_share"] * len(resolved)))
+    shared = {k for k, n in count.items() if n >= least}
+    return {name: (region, [replace(i, shared=True) if i.fixed and i.kind != "state-write" and (i.kind, i.anchor, i.what) in shared
+                            else replace(i, setup=i.setup and i.fixed and i.kind != "state-write") for i in items], len(resolved), count)
+            for name, (region, items) in found.items()}
+
+
 def claims(p: Program, fx: Effects, routes: list[Record], kb: dict, effects_kb: dict) -> list[Record]:
     out = []
+    every = _shared(p, fx, routes, kb, effects_kb)
     dispatch_ids = {}
     for r in routes:
         if r.kind == "dispatch":
             dispatch_ids.setdefault(r.attrs.get("tool"), []).append(r.id)
     seen: set[str] = set()
-    cache: dict = {}
     for t in p.tools:
         values, node = hints(t, p.vocab)
         values = {k: v for k, v in values.items() if isinstance(v, bool)}
         if not values or t.name in seen:
             continue
         seen.add(t.name)
-        region = regions(p, t.name, cache)
-        items = reached(p, fx, routes, region, effects_kb) if region is not None else []
+        region, every_item, tools, count = every[t.name]
+        items = [i for i in every_item if not (i.shared or i.setup)]
+        book = [i for i in every_item if i.shared and i.cls not in {"read", "cache", "call"}]
+        setup = [i for i in every_item if i.setup and not i.shared and i.cls not in {"read", "cache", "call"}]
         pairs = object_pairs(node) if node is not None else {}
         where = (p.linker.module_of(node) if p.linker is not None and node is not None else None) or t.module
         for hint in HINTS:
@@ -263,6 +325,11 @@ def claims(p: Program, fx: Effects, routes: list[Record], kb: dict, effects_kb: 
             mismatch = rule["mismatch"].format(tool=repr(t.name), hint=hint, found=_found(hit))
             notes = [rule.get("note", "").format(tool=repr(t.name), hint=hint, found=_found(hit))]
             notes += [] if meaningful else ["meaningful only when readOnlyHint is false (MCP specification); checked all the same"]
+            if book:
+                most = max(count[(i.kind, i.anchor, i.what)] for i in book)
+                notes.append(kb["bookkeeping"]["note"].format(tool=repr(t.name), found=_found(book), count=most, tools=tools))
+            if setup:
+                notes.append(kb["bookkeeping"]["setup_note"].format(tool=repr(t.name), found=_found(setup)))
             note = "; ".join(n for n in notes if n)
             anchor = at(where.path, pairs[hint]) if hint in pairs else at(t.module.path, node if node is not None else t.node)
             verdict = rule["verdict"]
@@ -277,5 +344,7 @@ def claims(p: Program, fx: Effects, routes: list[Record], kb: dict, effects_kb: 
                                      "mismatch": mismatch, "conservative": bool(rule.get("conservative")),
                                      "meaningful": meaningful, "note": note,
                                      "reached": [{"what": i.what, "class": i.cls, "kind": i.kind, "route": i.route,
-                                                  "conditional": i.conditional, "anchor": i.anchor.as_json()} for i in items]}))
+                                                  "conditional": i.conditional, "anchor": i.anchor.as_json()}
+                                                 | ({"bookkeeping": True} if i.shared else {}) | ({"setup": True} if i.setup else {})
+                                                 for i in every_item]}))
     return out

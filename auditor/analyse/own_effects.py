@@ -1,0 +1,212 @@
+"""What a reached site does for the tool itself: the command a subprocess runs, a state write that only fills a cache,
+a target fixed by the server rather than given by the caller (kb/annotations.yaml commands, bookkeeping)."""
+
+from __future__ import annotations
+
+import tree_sitter as ts
+
+from auditor.extract.program import Module
+from auditor.extract.state import Access, Container
+from auditor.extract.syntax import (FUNCTION_TYPES, call_args, enclosing_function, find, string_value, strip_casts, text,
+                                    walk)
+
+_UNKNOWN = None  # a word of a command line that the code does not fix
+_DEPTH = 3  # callers followed to resolve a parameter
+
+
+# -- the command a subprocess runs -----------------------------------------------------------
+
+def _params(fn: ts.Node) -> list[str]:
+    ps = fn.child_by_field_name("parameters")
+    if ps is None:
+        one = fn.child_by_field_name("parameter")  # x => ...
+        return [text(one)] if one is not None else []
+    out = []
+    for c in ps.named_children:
+        pat = c.child_by_field_name("pattern") if c.type in {"required_parameter", "optional_parameter"} else c
+        out.append(text(pat) if pat is not None else "")
+    return out
+
+
+def _declared(scope: ts.Node, name: str) -> ts.Node | None:
+    """The value of `const name = ...` directly in `scope` (a function or a module), not in a nested function."""
+    for d in find(scope, {"variable_declarator"}):
+        target = d.child_by_field_name("name")
+        if target is not None and target.type == "identifier" and text(target) == name and enclosing_function(d) == (
+                scope if scope.type in FUNCTION_TYPES else None):
+            kind = d.parent.child(0) if d.parent is not None and d.parent.child_count else None
+            return d.child_by_field_name("value") if kind is not None and text(kind) == "const" else None
+    return None
+
+
+def _words(expr: ts.Node | None, m: Module, callers, depth: int) -> list[list]:
+    """The possible leading words of a command-line value: a string (split on spaces), a template string (its
+    substitutions unknown), an array literal, a const, or a parameter resolved at each caller."""
+    expr = strip_casts(expr)
+    if expr is None:
+        return [[_UNKNOWN]]
+    s = string_value(expr)
+    if s is not None:
+        return [s.split()]
+    if expr.type == "template_string":
+        out: list = []
+        for c in expr.children:
+            if c.type == "string_fragment":
+                out += [w for w in text(c).split()]
+            elif c.type == "template_substitution":
+                out.append(_UNKNOWN)
+        return [out]
+    if expr.type == "array":
+        alts: list[list] = [[]]
+        for el in expr.named_children:
+            one = _words(el, m, callers, depth) if el.type != "spread_element" else [[_UNKNOWN]]
+            alts = [a + (w if w else [_UNKNOWN]) for a in alts for w in one[:1]]  # the first resolution of each element
+        return alts
+    if expr.type == "identifier":
+        name, fn = text(expr), enclosing_function(expr)
+        value = _declared(fn if fn is not None else m.tree.root_node, name)
+        if value is None and fn is not None:
+            value = _declared(m.tree.root_node, name)
+        if value is not None:
+            return _words(value, m, callers, depth)
+        if fn is not None and name in _params(fn) and depth < _DEPTH:
+            i = _params(fn).index(name)
+            found = [w for cm, call in callers(fn) if i < len(call_args(call))
+                     for w in _words(call_args(call)[i], cm, callers, depth + 1)]
+            return found or [[_UNKNOWN]]
+    return [[_UNKNOWN]]
+
+
+def command_lines(call: ts.Node, m: Module, callers) -> list[list]:
+    """Each command line a subprocess call may run, as leading words (None where unknown): `spawn(file, [args])` and
+    `execFile(file, args)` run file + args; `exec("cmd args")` runs a shell command line."""
+    args = call_args(call)
+    if not args:
+        return [[_UNKNOWN]]
+    files = _words(args[0], m, callers, 0)
+    if len(args) > 1:
+        rest = _words(args[1], m, callers, 0)
+        second = strip_casts(args[1])
+        if second is not None and (second.type == "array" or any(len(r) != 1 or r[0] is not _UNKNOWN for r in rest)):
+            return [f[:1] + r for f in files for r in rest]
+    return files
+
+
+def command_class(lines: list[list], kb: dict) -> tuple[str, str]:
+    """(read | execute | unknown, the command shown): read when every line is a known read-only command, execute when
+    one is a known writing command, unknown otherwise (kb/annotations.yaml commands)."""
+    cmds = kb["commands"]
+    reads = [c.split() for c in cmds["read_only"]]
+    writes = [c.split() for c in cmds["writes"]]
+    flags = set(cmds["read_only_flags"])
+    verdicts = []
+    for words in lines:
+        shown = " ".join(w if w is not None else "…" for w in words[:4])
+        if any(words[:len(c)] == c for c in writes):
+            verdicts.append(("execute", shown))
+        elif any(words[:len(c)] == c for c in reads) or (len(words) == 2 and words[1] in flags):
+            verdicts.append(("read", shown))
+        else:
+            verdicts.append(("unknown", shown))
+    for cls in ("execute", "unknown", "read"):
+        hit = [s for c, s in verdicts if c == cls]
+        if hit:
+            return cls, ", ".join(dict.fromkeys(hit))
+    return "unknown", ""
+
+
+# -- a state write that only fills a cache ---------------------------------------------------
+
+def _key(node: ts.Node | None) -> str | None:
+    """The key text of `c.get(k)`, `c.has(k)`, `c.set(k, v)`, `c[k]`, `c[k] = v`, `k in c`."""
+    if node is None:
+        return None
+    if node.type == "call_expression":
+        args = call_args(node)
+        return text(args[0]) if args else None
+    if node.type == "assignment_expression":
+        node = node.child_by_field_name("left")
+    if node is not None and node.type == "subscript_expression":
+        index = node.child_by_field_name("index")
+        return text(index) if index is not None else None
+    if node is not None and node.type == "binary_expression":
+        return text(node.child_by_field_name("left"))
+    return None
+
+
+def _returned(read: ts.Node, fn: ts.Node) -> bool:
+    """Whether the value read is returned: `return c.get(k)`, or `const x = c.get(k); ... return x`."""
+    up = read.parent
+    while up is not None and up is not fn:
+        if up.type == "return_statement" or (up.type == "arrow_function" and up.child_by_field_name("body") is not None
+                                              and up.child_by_field_name("body").type != "statement_block"):
+            return True
+        if up.type == "variable_declarator":
+            name = up.child_by_field_name("name")
+            return name is not None and any(r.type == "return_statement" and any(
+                n.type == "identifier" and text(n) == text(name) for n in walk(r)) for r in find(fn, {"return_statement"}))
+        if up.type in {"expression_statement", "if_statement"}:
+            return False
+        up = up.parent
+    return False
+
+
+def is_memo(container: Container, write: Access) -> bool:
+    """A write that fills a cache: in the same function, the same key is looked up first and the value found is
+    returned, so a later call observes nothing it would not have computed itself (clientCache.get(k) ... set(k, v))."""
+    if write.how not in {"set", "index-assign", "delete"} or write.node is None:  # delete: evicting a stale entry
+        return False
+    fn = enclosing_function(write.node)
+    key = _key(write.node)
+    if fn is None or key is None:
+        return False
+    return any(a.node is not None and a.kind == "content-read" and a.how in {"get", "index"} and a.function == write.function
+               and a.line <= write.line and _key(a.node) == key and _returned(a.node, fn) for a in container.accesses)
+
+
+# -- a target fixed by the server ------------------------------------------------------------
+
+def fixed_target(call: ts.Node) -> bool:
+    """Whether the first argument of an effect call (the path, URL or options) names no parameter of its function,
+    directly or through a const of it: the server, not its caller, chooses what is written."""
+    fn = enclosing_function(call)
+    args = call_args(call)
+    if fn is None or not args:
+        return True
+    params = set(_params(fn))
+    todo, seen = [args[0]], set()
+    while todo:
+        expr = todo.pop()
+        for n in walk(expr):
+            if n.type == "identifier" and text(n) not in seen:
+                seen.add(text(n))
+                if text(n) in params:
+                    return False
+                value = _declared(fn, text(n))
+                if value is not None:
+                    todo.append(value)
+    return True
+
+
+# -- one-time setup --------------------------------------------------------------------------
+
+def one_time(node: ts.Node) -> bool:
+    """Whether `node` lies in a function that starts by returning when it has already run, on a flag or a memo it
+    sets itself (`if (this.initialized) return;` ... `this.initialized = true`; `if (cachedPath) return cachedPath;`
+    ... `cachedPath = found`): its effects are the server's setup on first use, not each call's."""
+    fn = enclosing_function(node)
+    body = fn.child_by_field_name("body") if fn is not None else None
+    first = next((c for c in body.named_children if c.type != "comment"), None) if body is not None and body.type == "statement_block" else None
+    if first is None or first.type != "if_statement":
+        return False
+    cond = strip_casts(first.child_by_field_name("condition"))
+    cond = strip_casts(cond.named_children[0]) if cond is not None and cond.type == "parenthesized_expression" and cond.named_children else cond
+    then = first.child_by_field_name("consequence")
+    if cond is None or cond.type not in {"identifier", "member_expression"} or then is None:
+        return False
+    stmt = then.named_children[0] if then.type == "statement_block" and then.named_children else then
+    if stmt.type != "return_statement":
+        return False
+    flag = text(cond)
+    return any(a.child_by_field_name("left") is not None and text(a.child_by_field_name("left")) == flag
+               for a in find(fn, {"assignment_expression"}) if enclosing_function(a) == fn)
