@@ -110,6 +110,8 @@ def _manifest_verdict(data: bytes | None, packages: tuple[str, ...], has_scripts
     if runtime:
         return f"package.json names {', '.join(runtime)}, but the folder holds no TypeScript or JavaScript file"
     dev = named(("devDependencies",))
+    if dev and has_scripts and doc.get("bin") and isinstance(doc.get("bin"), (str, dict)):
+        return None  # a command that names the SDK only for its build: the SDK is bundled into it
     if dev:
         return f"package.json names {', '.join(dev)} only in devDependencies: not a server's runtime dependency"
     return f"package.json names no MCP SDK package ({', '.join(packages)}) in its dependencies"

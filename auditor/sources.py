@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import posixpath
 import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -76,8 +78,33 @@ def register(target: Target, method: dict) -> tuple[Entry, ...]:
         n = 0 if body is None else len(body.splitlines())
         out.append(Entry(file=f, rel=rel, layer=layer_of(rel if not ctx else f.path, method), context=ctx, text=body, lines=n,
                          omitted=omitted, replaced=replaced))
-    twins = compiled_twins([e.rel for e in out if not e.context], method["compiled_output"])
+    rels = [e.rel for e in out if not e.context]
+    twins = compiled_twins(rels, method["compiled_output"], _tsconfig_dirs(out, target.subtree))
+    twins.update(_second_builds([r for r in rels if r not in twins], out, method))
     return tuple(replace(e, compiled_from=twins[e.rel]) if not e.context and e.rel in twins else e for e in out)
+
+
+def _tsconfig_dirs(entries: list[Entry], subtree: str) -> list[tuple[str, str]]:
+    """(outDir, rootDir) of the tsconfig files, relative to the subtree (those outside it left out)."""
+    from auditor.extract.tsconfig import build_dirs
+
+    configs = {e.file.path: e.file.data for e in entries if e.file.path.endswith(".json") and e.text is not None}
+    inside = lambda p: not subtree or p == subtree or p.startswith(subtree + "/")  # noqa: E731
+    return [(relative(o, subtree), relative(s, subtree)) for o, s in build_dirs(configs) if inside(o) and inside(s)]
+
+
+def _second_builds(rels: list[str], entries: list[Entry], method: dict) -> dict[str, str]:
+    """The files of a second build of the same code -> the copy analysed (kb/method.yaml entry_points)."""
+    from auditor.extract import entrypoints
+
+    rule = method.get("entry_points") or {}
+    manifest = next((e for e in entries if not e.context and e.rel == "package.json" and e.text is not None), None)
+    try:
+        value = json.loads(manifest.file.data) if manifest is not None else None
+    except (ValueError, RecursionError):
+        value = None
+    found, _ = entrypoints.targets(value, rule.get("development_scripts", []))
+    return entrypoints.duplicate_builds(rels, [t for _, t in found], rule.get("build_variants") or {})
 
 
 def decode(data: bytes) -> tuple[str, tuple[int, ...]]:
@@ -98,12 +125,21 @@ def decode(data: bytes) -> tuple[str, tuple[int, ...]]:
 _COMPILED = {".js": (".ts", ".tsx"), ".mjs": (".mts",), ".cjs": (".cts",)}
 
 
-def compiled_twins(rels: list[str], rule: dict) -> dict[str, str]:
+def compiled_twins(rels: list[str], rule: dict, dirs: list[tuple[str, str]] = ()) -> dict[str, str]:
     """Compiled file -> its TypeScript source, for the build output shipped beside its source (paths relative to the
-    subtree; see kb/method.yaml compiled_output)."""
+    subtree): by the (outDir, rootDir) pairs DIRS of the package's tsconfig files, else by kb/method.yaml
+    compiled_output."""
     present = set(rels)
     out = {}
     for rel in rels:
+        stem, dot, suffix = rel.rpartition(".")
+        if dot and f".{suffix}" in _COMPILED and not rel.endswith(".d.ts"):
+            found = next((c for built, src in dirs if built and rel.startswith(built + "/")
+                          for ext in _COMPILED[f".{suffix}"]
+                          if (c := posixpath.join(src, stem[len(built) + 1:]) + ext) in present), None)
+            if found is not None:
+                out[rel] = found
+                continue
         head, _, rest = rel.partition("/")
         stem, dot, suffix = rest.rpartition(".")
         if head not in rule["output_dirs"] or not dot or rest.endswith(".d.ts") or f".{suffix}" not in _COMPILED:

@@ -17,8 +17,8 @@ def program(files: dict[str, str]) -> facts.Program:
                     worktree_clean=None, subtree="",
                     files=tuple(SourceFile(path=p, blob=f"{i:040x}", data=body.encode("utf-8"))
                                 for i, (p, body) in enumerate(sorted(files.items()))))
-    entries = sources.register(target, kb.load(KB, "method"))
-    return facts.build(entries, "", kb.load(KB, "sdk"))
+    method = kb.load(KB, "method")
+    return facts.build(sources.register(target, method), "", kb.load(KB, "sdk"), method)
 
 
 def effects_kb() -> dict:

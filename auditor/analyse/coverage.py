@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import posixpath
-import re
 
+from auditor.extract import entrypoints
 from auditor.extract.facts import Program, reads
 from auditor.extract.records import at
 from auditor.extract.routes import listed_tools
@@ -13,36 +13,58 @@ from auditor.model import Anchor
 from auditor.sources import repo_path
 
 
-# A script command that runs a file of the package: `node dist/sse.js`, `tsx src/index.ts` (options before it allowed).
-_RUNS = re.compile(r"(?:^|[;&|]\s*|\s)(?:node|tsx|ts-node)(?:\s+-{1,2}[\w-]+(?:=\S+)?)*\s+(\.?/?[\w./-]+\.(?:m?js|cjs|m?ts|tsx))\b")
-
-
 def _entry_modules(p: Program) -> list[str]:
-    """Entry files: the manifest's bin/main and the files its scripts run with node (`"start:sse": "node
-    dist/sse.js"`), mapped back to sources; and the files that launch a server."""
-    paths = {m.path for m in p.modules}
+    """Entry files: what each package.json names (bin, main, exports, module, the files its scripts run; in the order of
+    kb/method.yaml entry_points), resolved like an import from the package folder, so build output maps back to its
+    source (tsconfig outDir/rootDir, compiled_output); and the files that launch a server."""
     out = []
+    development = (p.method.get("entry_points") or {}).get("development_scripts", [])
     for doc in p.manifests():
-        value = doc.value if isinstance(doc.value, dict) else {}
-        bins = value.get("bin")
-        targets = list(bins.values()) if isinstance(bins, dict) else [bins] if isinstance(bins, str) else []
-        if isinstance(value.get("main"), str):
-            targets.append(value["main"])
-        scripts = value.get("scripts") if isinstance(value.get("scripts"), dict) else {}
-        targets += [m.group(1) for cmd in scripts.values() if isinstance(cmd, str) for m in _RUNS.finditer(cmd)]
         base = posixpath.dirname(doc.path)
-        for t in targets:
-            stem = posixpath.splitext(posixpath.normpath(posixpath.join(base, t)))[0]
-            tail = stem[len(base) + 1:] if base else stem
-            first, _, rest = tail.partition("/")
-            options = [stem, posixpath.join(base, rest) if rest else stem]
-            options += [posixpath.join(base, "src", rest)] if rest else []
-            for o in options:
-                for suffix in (".ts", ".tsx", ".mts", ".js", ".mjs"):
-                    if o + suffix in paths and o + suffix not in out:
-                        out.append(o + suffix)
+        found, _ = entrypoints.targets(doc.value, development)
+        for _, t in found:
+            path = _module_for(p, base, t)
+            if path is not None and path not in out:
+                out.append(path)
     out += [l.module.path for l in p.launches if l.module.path not in out]
     return out
+
+
+def _module_for(p: Program, base: str, target: str) -> str | None:
+    """The module a manifest path names, as `import "./target"` from the package folder finds it."""
+    if p.linker is None:
+        return None
+    return p.linker.resolve_spec(posixpath.join(base, "package.json"), "./" + target)
+
+
+def _development_runs(p: Program) -> dict[str, str]:
+    """Modules run only by development scripts (build, test, lint, release) -> the script names."""
+    development = (p.method.get("entry_points") or {}).get("development_scripts", [])
+    out: dict[str, list[str]] = {}
+    for doc in p.manifests():
+        base = posixpath.dirname(doc.path)
+        for how, t in entrypoints.targets(doc.value, development)[1]:
+            path = _module_for(p, base, t)
+            if path is not None:
+                out.setdefault(path, []).append(how.removeprefix("script "))
+    return {k: ", ".join(f"`{n}`" for n in v) for k, v in out.items()}
+
+
+def _auxiliary(p: Program, path: str, dev_runs: dict[str, str]) -> tuple[str, str] | None:
+    """(status, reason) of a module no entry reaches that is not the server (kb/method.yaml auxiliary), else None."""
+    from auditor.sources import glob_match, relative
+
+    e = p.entry(path)
+    rel = e.rel if e is not None else path
+    for rule in p.method.get("auxiliary") or []:
+        if any(glob_match(rel, g) for g in rule["globs"]):
+            return rule["status"], rule["reason"]
+    if path in dev_runs:
+        return "auxiliary, not reached", f"run only by the development script(s) {dev_runs[path]}, not by the server"
+    module = p.linker.by_path.get(path) if p.linker is not None else None
+    if module is not None and entrypoints.types_only(module.tree.root_node):
+        return "auxiliary, not reached", "type-only module: its code is types alone, nothing runs"
+    return None
 
 
 def _reached(p: Program, entries: list[str]) -> set[str]:
@@ -134,6 +156,7 @@ def _bundled(m) -> list[dict]:
 def ledger(p: Program) -> dict:
     entries = _entry_modules(p)
     reached = _reached(p, entries)
+    dev_runs = _development_runs(p)
     gaps_by_file: dict[str, int] = {}
     for g in p.gaps:
         gaps_by_file[g.anchor.path] = gaps_by_file.get(g.anchor.path, 0) + 1
@@ -149,12 +172,15 @@ def ledger(p: Program) -> dict:
         elif e.text is None:
             status, why = "not analysed", e.omitted or "not valid UTF-8"
         elif e.compiled_from:
-            status, why = "read", f"build output of {repo_path(e.compiled_from, e)}, which is analysed in its place"
+            what = "a second build of the code" if e.compiled_from.endswith((".js", ".mjs", ".cjs")) else "build output"
+            status, why = "read", f"{what} of {repo_path(e.compiled_from, e)}, which is analysed in its place"
         elif path in p.skipped:  # too deep, or over the time budget
             status, why = "not analysed", p.skipped[path]
         elif path in modules:
             status = "analysed" if path in reached or not entries else "parsed, not reached"
             why = "" if status == "analysed" else "not imported, directly or through other modules, by an entry file"
+            if status != "analysed":
+                status, why = _auxiliary(p, path, dev_runs) or (status, why)
         elif e.layer == "test":
             status, why = "read", "test file: parsed for gaps, not analysed as server code"
         else:

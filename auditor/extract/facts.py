@@ -9,6 +9,7 @@ import tree_sitter as ts
 
 from auditor.extract import summaries, cache, dispatch, flow, highlevel, linker, outputs, parse, program, server, state
 from auditor.extract import limits, syntax
+from auditor.extract import tsconfig
 from auditor.extract.manifest import JsonDoc, read_json
 from auditor.extract.readme import MarkdownDoc, read_markdown
 from auditor.model import Anchor, Gap
@@ -48,6 +49,8 @@ class Program:
     unread: tuple = ()  # (module, node) of tool names in a dispatch that are not readable literals
     registrations: tuple[highlevel.Registration, ...] = ()  # high-level registrations: tools, resources, prompts
     skipped: dict[str, str] = field(default_factory=dict)  # path -> why its text was not analysed (too deep, too slow)
+    build: "tsconfig.BuildMap | None" = None  # build output -> the file analysed in its place
+    method: dict = field(default_factory=dict)  # kb/method.yaml: entry points and auxiliary files (analyse/coverage.py)
 
     def entry(self, path: str) -> Entry | None:
         return next((e for e in self.entries if e.file.path == path), None)
@@ -109,7 +112,8 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
             docs[path] = read_markdown(path, e.text)
     servers, handlers, tools, dispatches, fallbacks, launches, containers, flows = [], [], [], [], [], [], [], []
     registrations = []
-    link = linker.Linker(modules)
+    build_map = tsconfig.build_map(entries, method)
+    link = linker.Linker(modules, build_map)
     unread: list[tuple[program.Module, ts.Node]] = []
     roots: list[tuple[program.Module, ts.Node]] = []
 
@@ -158,7 +162,7 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
     for m, fn in link.reachable(roots):
         flows.append(_trace(m, fn, containers, vocab, link, branches))
     gaps += [g for x in (*tools, *registrations) for g in x.gaps]  # unreadable schemas, names, callbacks
-    return Program(entries=entries, modules=tuple(modules), jsons=jsons, docs=docs, gaps=tuple(gaps), vocab=vocab,
+    return Program(build=build_map, method=dict(method or {}), entries=entries, modules=tuple(modules), jsons=jsons, docs=docs, gaps=tuple(gaps), vocab=vocab,
                    servers=tuple(servers), handlers=tuple(handlers), tools=tuple(tools), dispatches=tuple(dispatches),
                    fallbacks=tuple(fallbacks), launches=tuple(launches), containers=tuple(containers),
                    flows=tuple(flows), linker=link, unread=tuple(unread), registrations=tuple(registrations),

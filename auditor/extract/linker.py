@@ -10,6 +10,7 @@ import tree_sitter as ts
 from auditor.extract import bindings
 from auditor.extract.program import Module
 from auditor.extract.syntax import enclosing, member_chain, string_value, text
+from auditor.extract.tsconfig import BuildMap
 
 # A relative specifier names a file by its emitted name (`./lib.js`) or none (`./lib`); try the
 # sources that compile to it, then a folder's index.
@@ -36,8 +37,9 @@ def _candidates(base: str, spec: str) -> list[str]:
 class Linker:
     """Resolves names across the modules of one program; built once per audit."""
 
-    def __init__(self, modules: list[Module]):
+    def __init__(self, modules: list[Module], build: BuildMap | None = None):
         self.by_path = {m.path: m for m in modules}
+        self.build = build or BuildMap()
         self._root = {m.tree.root_node: m for m in modules}
         self.imports: dict[str, dict[str, Binding]] = {}
         self.exports: dict[str, dict[str, tuple[str, str]]] = {}  # name -> (module path, local name)
@@ -49,7 +51,10 @@ class Linker:
     def resolve_spec(self, importer: str, spec: str) -> str | None:
         if not spec.startswith("."):
             return None
-        return next((c for c in _candidates(importer, spec) if c in self.by_path), None)
+        found = _candidates(importer, spec)
+        # Build output (`./dist/x.js`, registered or not built yet) resolves to the file analysed in its place.
+        return next((c for c in found if c in self.by_path), None) or \
+            next((s for c in found for s in self.build.sources(c) if s in self.by_path), None)
 
     def _scan(self, m: Module) -> None:
         imports: dict[str, Binding] = {}

@@ -1,0 +1,166 @@
+"""tsconfig files: JSON with comments and trailing commas, and the build folders they declare (outDir from rootDir),
+through `extends` and project `references`, as a map from build output back to its source."""
+
+from __future__ import annotations
+
+import json
+import posixpath
+from dataclasses import dataclass, field
+from typing import Iterable, Mapping
+
+import tree_sitter as ts
+
+from auditor.extract import parse
+
+_DEEPEST = 64  # a tsconfig nests a few levels; deeper values are not read (the conversion recurses)
+# The sources a compiled file may come from, by its suffix: TypeScript first, then the same suffix (allowJs).
+_SOURCES = {".js": (".ts", ".tsx", ".js", ".jsx"), ".jsx": (".tsx", ".jsx"), ".mjs": (".mts", ".mjs"),
+            ".cjs": (".cts", ".cjs")}
+
+
+def read_jsonc(data: bytes) -> object | None:
+    """The value of JSON that may hold comments and trailing commas (as tsc reads tsconfig), read with tree-sitter's
+    JSON grammar, whose comments are extras and whose recovery skips a trailing comma; None when it is not JSON."""
+    root = parse.parse(data, "json").root_node
+    values = [c for c in root.named_children if c.type != "comment"]
+    return _value(values[0], 0) if len(values) == 1 else None
+
+
+def _value(node: ts.Node, depth: int) -> object | None:
+    if depth > _DEEPEST or node.is_missing:
+        return None
+    kind = node.type
+    if kind == "object":
+        out = {}
+        for pair in (c for c in node.named_children if c.type == "pair"):
+            key, value = pair.child_by_field_name("key"), pair.child_by_field_name("value")
+            if key is not None and key.type == "string" and value is not None:
+                out[_value(key, depth + 1)] = _value(value, depth + 1)
+        return out
+    if kind == "array":
+        return [_value(c, depth + 1) for c in node.named_children if c.type not in {"comment", "ERROR"} and not c.is_missing]
+    if kind in {"string", "number", "true", "false", "null"}:
+        try:
+            return json.loads(node.text.decode("utf-8", "replace"))
+        except ValueError:
+            return None
+    return None
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class BuildMap:
+    """Build output -> the file analysed in its place: files registered as build output (`aliases`), and output
+    folders (`dirs`, (output folder, source folder) repo paths: tsconfig ones first, then kb/method.yaml
+    compiled_output beside each package.json) for output that is not in the tree (a checkout before its build)."""
+
+    aliases: Mapping[str, str] = field(default_factory=dict)
+    dirs: tuple[tuple[str, str], ...] = ()
+
+    def sources(self, path: str) -> list[str]:
+        """Where the code of output file `path` is, most likely first."""
+        out = [self.aliases[path]] if path in self.aliases else []
+        stem, ext = posixpath.splitext(path)
+        for built, src in self.dirs:
+            if built and path.startswith(built + "/"):
+                rest = stem[len(built) + 1:]
+                out += [posixpath.join(src, rest) + s for s in _SOURCES.get(ext, ())]
+        return [p for p in out if p != path]
+
+
+def build_dirs(configs: Mapping[str, bytes]) -> list[tuple[str, str]]:
+    """(outDir, rootDir) of every tsconfig that sets outDir, as repo paths. CONFIGS: path -> bytes of the tsconfig
+    files of the tree (and of build context); `extends` (a string or a list) and `references` are followed among them.
+    Without rootDir the source folder is the common folder of `include` (tsc's default: the inputs' common root), else
+    the config's own folder."""
+    read: dict[str, dict] = {}
+
+    def doc(path: str) -> dict:
+        if path not in read:
+            value = read_jsonc(configs[path]) if path in configs else None
+            read[path] = value if isinstance(value, dict) else {}
+        return read[path]
+
+    todo, seen = sorted(p for p in configs if posixpath.basename(p).startswith("tsconfig")), set()
+    out = []
+    while todo:
+        path = todo.pop(0)
+        if path in seen:
+            continue
+        seen.add(path)
+        for ref in doc(path).get("references") or []:
+            target = _config_path(path, ref.get("path") if isinstance(ref, dict) else None, folder_ok=True)
+            if target in configs:
+                todo.append(target)
+        opts = _options(path, doc, configs)
+        if "outDir" in opts:
+            root = opts.get("rootDir") or _include_root(opts.get("include")) or posixpath.dirname(path)
+            pair = (opts["outDir"], root)
+            if pair not in out:
+                out.append(pair)
+    return out
+
+
+def _options(path: str, doc, configs: Mapping[str, bytes], depth: int = 0) -> dict[str, str | list[str]]:
+    """outDir, rootDir (repo paths) and include (patterns from the repo root) of a config after its `extends` chain;
+    a path is relative to the config that sets it."""
+    value = doc(path)
+    out: dict = {}
+    parents = value.get("extends")
+    for parent in ([parents] if isinstance(parents, str) else parents if isinstance(parents, list) else []):
+        target = _config_path(path, parent) if depth < 16 else None
+        if target in configs:
+            out.update(_options(target, doc, configs, depth + 1))
+    base = posixpath.dirname(path)
+    opts = value.get("compilerOptions") if isinstance(value.get("compilerOptions"), dict) else {}
+    for key in ("outDir", "rootDir"):
+        if isinstance(opts.get(key), str):
+            out[key] = _norm(posixpath.join(base, opts[key]))
+    if isinstance(value.get("include"), list):
+        out["include"] = [_norm(posixpath.join(base, p)) for p in value["include"] if isinstance(p, str)]
+    return out
+
+
+def _config_path(config: str, ref: object, folder_ok: bool = False) -> str | None:
+    """The tree path of a config named by `extends` or a reference, when it is relative (a package's is not read)."""
+    if not isinstance(ref, str) or not ref.startswith("."):
+        return None
+    target = posixpath.normpath(posixpath.join(posixpath.dirname(config), ref))
+    if target.endswith(".json"):
+        return target
+    return posixpath.join(target, "tsconfig.json") if folder_ok else target + ".json"
+
+
+def _include_root(patterns: Iterable[str] | None) -> str | None:
+    """The common folder of include patterns before their first wildcard (`src/**/*` -> src)."""
+    heads = []
+    for p in patterns or []:
+        parts = p.split("/") if p else []
+        cut = next((i for i, part in enumerate(parts) if any(ch in part for ch in "*?[")), len(parts))
+        if cut == len(parts) and parts and "." in parts[-1]:  # a file: its folder
+            cut -= 1
+        heads.append(parts[:cut])
+    if not heads:
+        return None
+    return "/".join(posixpath.commonprefix(heads)) or None
+
+
+def _norm(path: str) -> str:
+    path = posixpath.normpath(path)
+    return "" if path == "." else path
+
+
+def build_map(entries, method: Mapping | None) -> BuildMap:
+    """The BuildMap of registered entries (sources.Entry): their compiled_from, the tsconfig folders, and
+    kb/method.yaml compiled_output beside each package.json."""
+    from auditor.sources import repo_path
+
+    aliases = {e.file.path: repo_path(e.compiled_from, e) for e in entries if e.compiled_from and not e.context}
+    configs = {e.file.path: e.file.data for e in entries if e.file.path.endswith(".json") and e.text is not None}
+    dirs = build_dirs(configs)
+    rule = (method or {}).get("compiled_output") or {}
+    for e in entries:
+        if not e.context and posixpath.basename(e.file.path) == "package.json":
+            base = posixpath.dirname(e.file.path)
+            dirs += [(posixpath.join(base, o), _norm(posixpath.join(base, s)))
+                     for o in rule.get("output_dirs", []) for s in rule.get("source_dirs", [])]
+    return BuildMap(aliases=aliases, dirs=tuple(dict.fromkeys(dirs)))

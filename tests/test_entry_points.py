@@ -1,0 +1,113 @@
+"""Entry files mapped back to source by tsconfig and the manifest's fields, two builds analysed once, and files that are
+not the server (configuration, build scripts, evals, type-only modules) kept from making an audit incomplete."""
+
+from __future__ import annotations
+
+import json
+
+from auditor import monorepo
+from auditor.analyse import coverage
+from program_helpers import SDK, program
+
+SERVER = SDK + '''
+export function createServer() {
+  return new Server({ name: "doors", version: "1.0.0" }, { capabilities: { tools: {} } });
+}
+'''
+LAUNCH = 'import { createServer } from "./server.js";\nawait createServer().connect(new StdioServerTransport());\n'
+HIGH = ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
+        'const server = new McpServer({ name: "twin", version: "1" });\n'
+        'server.registerTool("ping", { description: "Ping" }, async () => ({ content: [] }));\n')
+
+
+def _status(ledger) -> dict[str, str]:
+    return {f["path"]: f["status"] for f in ledger["files"]}
+
+
+def test_tsconfig_with_comments_and_trailing_commas_is_read():
+    from auditor.extract.tsconfig import read_jsonc
+
+    assert read_jsonc(b'{\n  // out\n  "compilerOptions": {"outDir": "./out", /* x */ "paths": ["a//b",],},\n}') == \
+        {"compilerOptions": {"outDir": "./out", "paths": ["a//b"]}}
+
+
+def test_bin_maps_to_its_source_through_tsconfig_out_dir_root_dir_and_extends():
+    """bin build/out/cli.js is the output of lib/cli.ts by tsconfig (outDir in the config it extends, rootDir here)."""
+    p = program({"package.json": '{"name": "doors", "bin": {"doors": "./build/out/cli.js"}}',
+                 "tsconfig.json": '{\n  "extends": "./tsconfig.base.json", // shared\n'
+                                  '  "compilerOptions": {"rootDir": "lib",},\n}',
+                 "tsconfig.base.json": '{"compilerOptions": {"outDir": "build/out"}}',
+                 "lib/cli.ts": LAUNCH.replace("await createServer()", "export const s = createServer();\nawait s"),
+                 "lib/server.ts": SERVER})
+    ledger = coverage.ledger(p)
+    assert ledger["entries"][0] == "lib/cli.ts"
+    assert _status(ledger)["lib/server.ts"] == "analysed"
+
+
+def test_a_launcher_importing_build_output_reaches_the_source():
+    """cli.js imports ./dist/server.js, which is not built in the checkout: src/server.ts is what it runs."""
+    p = program({"package.json": '{"name": "doors", "bin": "cli.js"}',
+                 "cli.js": 'import { createServer } from "./dist/server.js";\nexport const s = createServer();\n',
+                 "src/server.ts": SERVER})
+    ledger = coverage.ledger(p)
+    assert ledger["entries"] == ["cli.js"]
+    assert _status(ledger)["src/server.ts"] == "analysed"
+
+
+def test_exports_conditions_and_subpaths_are_entries():
+    manifest = {"name": "doors", "exports": {".": {"types": "./dist/index.d.ts", "import": "./dist/index.js"},
+                                             "./http": {"default": "./dist/http.js"}}}
+    p = program({"package.json": json.dumps(manifest), "src/index.ts": LAUNCH, "src/http.ts": LAUNCH,
+                 "src/server.ts": SERVER})
+    assert coverage.ledger(p)["entries"] == ["src/index.ts", "src/http.ts"]
+
+
+def test_two_builds_of_the_same_code_are_analysed_once_the_one_the_entry_names():
+    manifest = {"name": "twin", "main": "./dist/cjs/index.js", "exports": {".": {"import": "./dist/esm/index.js"}}}
+    p = program({"package.json": json.dumps(manifest), "dist/esm/index.js": HIGH, "dist/cjs/index.js": HIGH,
+                 "lib/a.js": "export const a = 1;\n", "lib/a.cjs": "exports.a = 1;\n"})
+    ledger = coverage.ledger(p)
+    assert [(t["name"], t["file"]) for t in ledger["tools"]] == [("ping", "dist/cjs/index.js")]  # main comes first
+    files = {f["path"]: f for f in ledger["files"]}
+    assert files["dist/esm/index.js"]["status"] == "read"
+    assert "second build of the code of dist/cjs/index.js" in files["dist/esm/index.js"]["reason"]
+    assert files["lib/a.cjs"]["status"] == "read" and files["lib/a.js"]["status"] != "read"  # .js before .cjs
+
+
+def test_files_that_are_not_the_server_do_not_make_it_incomplete():
+    manifest = {"name": "doors", "bin": "dist/index.js",
+                "scripts": {"build": "tsc && node scripts/stamp.js", "start": "node dist/index.js"}}
+    files = {"package.json": json.dumps(manifest), "src/index.ts": LAUNCH, "src/server.ts": SERVER,
+             "eslint.config.mjs": "export default [];\n", "vitest.config.ts": "export default {};\n",
+             "scripts/stamp.js": "console.log(1);\n", "tools/stamp.js": "console.log(1);\n",
+             "src/evals/evals.ts": "export const evals = [1];\n",
+             "src/types.ts": "export interface Door { name: string }\nexport type Doors = Door[];\n",
+             "dist/types.js": "export {};\n"}
+    ledger = coverage.ledger(program(files))
+    status = _status(ledger)
+    assert status["eslint.config.mjs"] == "configuration" and status["vitest.config.ts"] == "read"  # packaging layer
+    assert status["scripts/stamp.js"] == status["src/evals/evals.ts"] == status["src/types.ts"] == "auxiliary, not reached"
+    assert status["dist/types.js"] == "read"  # build output of src/types.ts
+    reasons = {f["path"]: f["reason"] for f in ledger["files"]}
+    assert "type-only" in reasons["src/types.ts"] and "evaluation" in reasons["src/evals/evals.ts"]
+    # run only by `build`, but a scripts/ folder names it first; tools/stamp.js is code no entry reaches: incomplete
+    assert status["tools/stamp.js"] == "parsed, not reached" and not ledger["complete"]
+    files.pop("tools/stamp.js")
+    assert coverage.ledger(program(files))["complete"]
+
+
+def test_a_file_run_only_by_a_development_script_is_auxiliary():
+    manifest = {"name": "doors", "bin": "dist/index.js", "scripts": {"release": "node tools/publish.js"}}
+    ledger = coverage.ledger(program({"package.json": json.dumps(manifest), "src/index.ts": LAUNCH,
+                                      "src/server.ts": SERVER, "tools/publish.js": "console.log(1);\n"}))
+    row = next(f for f in ledger["files"] if f["path"] == "tools/publish.js")
+    assert row["status"] == "auxiliary, not reached" and "`release`" in row["reason"]
+    assert "tools/publish.js" not in ledger["entries"]
+
+
+def test_a_bundled_command_naming_the_sdk_in_dev_dependencies_is_a_server():
+    sdk = ["@modelcontextprotocol/sdk"]
+    bundled = json.dumps({"name": "b", "bin": "dist/cli.js", "devDependencies": {sdk[0]: "1"}}).encode()
+    library = json.dumps({"name": "l", "devDependencies": {sdk[0]: "1"}}).encode()
+    assert monorepo._manifest_verdict(bundled, tuple(sdk), True) is None
+    assert "only in devDependencies" in monorepo._manifest_verdict(library, tuple(sdk), True)
