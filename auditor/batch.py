@@ -128,11 +128,15 @@ def _die_with(parent: int) -> None:
         os._exit(1)  # at once: nobody reads the queue any more, so no clean-up may wait on it
 
 
+_INTERRUPTS = {signal.SIGINT, signal.SIGTERM}
+
+
 def _child(work: tuple, counter, results, parent: int) -> None:
     """A worker process: takes groups until none is left; sends ("done", [Done]) or ("error", exception).
     Interruptions are the parent's to handle: it terminates the workers (SIGTERM, default action: exit now)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _INTERRUPTS)  # held back by the parent while it forked this one
     _die_with(parent)
     try:
         while (group := _take(work, counter)) is not None:
@@ -188,8 +192,14 @@ def execute(units: list[Unit], kb_dir: Path, renderers: Mapping[str, Callable[[A
     children = [ctx.Process(target=_child, args=(work, counter, results, os.getpid()), daemon=True)
                 for _ in range(jobs - 1)]
     try:
-        for p in children:
-            p.start()
+        # A worker starts with Ctrl-C and SIGTERM held back until it has set its own handlers: one that arrived
+        # before would raise KeyboardInterrupt in it and come back to the parent as a second interruption.
+        before = signal.pthread_sigmask(signal.SIG_BLOCK, _INTERRUPTS)
+        try:
+            for p in children:
+                p.start()
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, before)
         running = len(children)
 
         def drain(block: bool) -> Iterator[Done]:

@@ -115,6 +115,9 @@ class _Cli(click.Group):
             _say(f"auditor: error: {exc.format_message()}")
             sys.exit(EXIT_INPUT)
         except click.exceptions.Abort:
+            if threading.current_thread() is threading.main_thread():  # a second signal must not break the exit
+                signal.signal(signal.SIGINT, signal.SIG_IGN)
+                signal.signal(signal.SIGTERM, signal.SIG_IGN)
             _say("auditor: interrupted")
             sys.exit(130)
         except Exception as exc:  # a bug in auditor, not the user's mistake

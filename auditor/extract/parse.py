@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import signal
+import threading
 from functools import lru_cache
 from importlib import resources
 
@@ -44,7 +46,7 @@ def _query(lang: str, names: tuple[str, ...]) -> ts.Query:
     # pass over the tree, so one combined pass is much cheaper than several.
     base = resources.files("auditor.extract") / "queries"
     source = "\n".join((base / f"{n}.scm").read_text(encoding="utf-8") for n in names)
-    return ts.Query(language("typescript" if lang == "tsx" else lang), source)
+    return _compile(language("typescript" if lang == "tsx" else lang), source)
 
 
 SCRIPT_QUERIES = ("index",)
@@ -65,7 +67,23 @@ def captures(tree: ts.Tree, lang: str) -> dict[str, list[ts.Node]]:
 def _query_for_tsx() -> ts.Query:
     base = resources.files("auditor.extract") / "queries"
     source = "\n".join((base / f"{n}.scm").read_text(encoding="utf-8") for n in SCRIPT_QUERIES)
-    return ts.Query(language("tsx"), source)
+    return _compile(language("tsx"), source)
+
+
+_INTERRUPTS = {signal.SIGINT, signal.SIGTERM}
+
+
+def _compile(lang: ts.Language, source: str) -> ts.Query:
+    """A query compiled with Ctrl-C and SIGTERM held back: the bindings compile each #match? pattern with Python's
+    `re`, and an interruption raised in there came out as a QueryError ("regular expression error") instead of an
+    interruption. A signal that arrives meanwhile is delivered when the query is built."""
+    if threading.current_thread() is not threading.main_thread():
+        return ts.Query(lang, source)
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, _INTERRUPTS)
+    try:
+        return ts.Query(lang, source)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 def error_regions(tree: ts.Tree) -> list[tuple[int, int, str]]:
