@@ -38,7 +38,7 @@ def _dependencies(program) -> list[Record]:
 
 
 # Every kb file an audit reads (batch.py loads them before forking its workers, so that they share them).
-KB_FILES = ("method", "sdk", "absences", "doctrine", "verdicts", "lens", "effects", "annotations")
+KB_FILES = ("method", "sdk", "absences", "doctrine", "verdicts", "lens", "effects", "annotations", "findings")
 
 
 def run(target: Target, kb_dir: Path, progress: Callable[[str], None] = lambda _: None) -> Audit:
@@ -101,10 +101,19 @@ def _run(target: Target, kb_dir: Path, progress: Callable[[str], None], excluded
     clms += annotations.claims(program, fx, rtes, kbs["annotations"], effects_kb) + generic.claims(program, fx, rtes, effects_kb)
     return Audit(target=target, sources=sources.source_records(entries, _regions(objs, method) + _dependencies(program)),
                  components=tuple(cmps), objects=tuple(objs), routes=tuple(rtes), absences=tuple(abss),
-                 paths=tuple(baps), findings=tuple(fnds), claims=tuple(unique(clms)), candidates=tuple(cands),
+                 paths=tuple(baps), findings=_level(fnds, kbs["findings"], "finding"),
+                 advisories=_level(fnds, kbs["findings"], "advisory"), claims=tuple(unique(clms)), candidates=tuple(cands),
                  registries=tuple(r.data["target"] for r in applied), gaps=program.gaps,
                  method={"external": method["external"], "anti_conflation": method["anti_conflation"]},
                  ledger=_with_not_followed(coverage.ledger(program), target))
+
+
+def _level(findings: list[Record], kinds: dict, level: str) -> tuple[Record, ...]:
+    """The findings whose kind kb/findings.yaml reports at LEVEL (finding or advisory)."""
+    for f in findings:
+        if f.kind not in kinds["kinds"]:  # a bug: every kind an analysis produces is listed there
+            raise RuntimeError(f"finding kind {f.kind!r} is not in kb/findings.yaml")
+    return tuple(f for f in findings if kinds["kinds"][f.kind]["level"] == level)
 
 
 def _with_not_followed(ledger: dict, target: Target) -> dict:

@@ -99,8 +99,9 @@ class Audit:
     routes: tuple[Record, ...]
     absences: tuple[Record, ...]
     paths: tuple[Record, ...]
-    findings: tuple[Record, ...]
+    findings: tuple[Record, ...]  # kinds of level `finding` in kb/findings.yaml
     claims: tuple[Record, ...] = ()
+    advisories: tuple[Record, ...] = ()  # kinds of level `advisory`: heuristics below the precision bar
     candidates: tuple[Record, ...] = ()  # capability statements no registered claim covers
     registries: tuple[str, ...] = ()  # the claims registries that applied
     method: Mapping[str, Any] = field(default_factory=dict)  # kb/method.yaml excerpts the reports state

@@ -85,7 +85,7 @@ def audit(target: Path | str, out: Path, *extra: str) -> dict:
     return json.loads((out / "audit.json").read_text(encoding="utf-8"))
 
 
-RECORD_LISTS = ("sources", "components", "objects", "routes", "absences", "paths", "findings", "claims")
+RECORD_LISTS = ("sources", "components", "objects", "routes", "absences", "paths", "findings", "advisories", "claims")
 
 
 def records(doc: dict):

@@ -56,9 +56,9 @@ def test_a_quote_in_two_channels_is_two_claims(audit):
 
 @pytest.mark.network
 def test_relabelled_instructions_and_stripped_hedges(audit):
-    kinds = [f["kind"] for f in audit["findings"]]
+    kinds = [f["kind"] for f in audit["advisories"]]  # wording heuristics: advisories (kb/findings.yaml)
     assert kinds.count("relabelled-instruction") == 4
-    hedged = [f for f in audit["findings"] if f["kind"] == "hedge-stripped"]
+    hedged = [f for f in audit["advisories"] if f["kind"] == "hedge-stripped"]
     assert sorted(h for f in hedged for h in f["hedges"]) == ["ideally", "when appropriate"]
     parts = {o["id"] for o in audit["objects"] if o["kind"] == "description-part"}
     assert {"OBJ:description-part:sequentialthinking/assertive", "OBJ:description-part:sequentialthinking/directive"} <= parts

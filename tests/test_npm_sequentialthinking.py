@@ -150,12 +150,21 @@ def test_absence_details(doc):
     "unpinned-launch",
 ])
 def test_finding_present(doc, kind):
-    assert any(f["kind"] == kind for f in doc["findings"]), sorted({f["kind"] for f in doc["findings"]})
+    both = doc["findings"] + doc["advisories"]
+    assert any(f["kind"] == kind for f in both), sorted({f["kind"] for f in both})
+
+
+def test_findings_and_advisories_are_apart_by_the_level_of_their_kind(doc):
+    from auditor import kb
+
+    levels = {k: v["level"] for k, v in kb.load(kb.default_kb_dir(), "findings")["kinds"].items()}
+    assert {levels[f["kind"]] for f in doc["findings"]} == {"finding"}
+    assert {levels[f["kind"]] for f in doc["advisories"]} == {"advisory"}
 
 
 def test_finding_details(doc):
     def of(kind: str) -> list[dict]:
-        return [f for f in doc["findings"] if f["kind"] == kind]
+        return [f for f in doc["findings"] + doc["advisories"] if f["kind"] == kind]
 
     assert [f["dependency"] for f in of("unused-dependency")] == ["yargs"]
     assert any("sequential_thinking" in f["summary"] and "sequentialthinking" in f["summary"] for f in of("tool-name-mismatch"))

@@ -37,6 +37,7 @@ def as_dict(audit: Audit) -> dict[str, Any]:
         "absences": [_record(r) for r in audit.absences],
         "paths": [_record(r) for r in audit.paths],
         "findings": [_record(r) for r in audit.findings],
+        "advisories": [_record(r) for r in audit.advisories],
         "claims": [_record(r) for r in audit.claims],
         "claim_candidates": [_record(r) for r in audit.candidates],
         "registries": list(audit.registries),

@@ -61,7 +61,8 @@ def packet(audit: Audit) -> dict[str, Any]:
         components=[rec(r) for r in audit.components], objects=[rec(r) for r in audit.objects],
         routes=[rec(r) for r in audit.routes], claims=[rec(r) for r in audit.claims],
         absences=[rec(r) for r in audit.absences], paths=[rec(r) for r in audit.paths],
-        findings=[rec(r) for r in audit.findings], candidates=[rec(r) for r in audit.candidates])
+        findings=[rec(r) for r in audit.findings], advisories=[rec(r) for r in audit.advisories],
+        candidates=[rec(r) for r in audit.candidates])
     return ctx
 
 
@@ -132,7 +133,7 @@ def baseline(audit: Audit) -> dict[str, Any]:
         decisions += [f"gate {g.id}: " + ", ".join(f"{p['source']} ({p['form']})" for p in g.attrs.get("predicates", [])) for g in gates]
         decisions += [f"{w.id} when `{w.attrs['condition']}`" for w in writes if w.attrs.get("condition")]
         decisions += [f"{m.id}: {m.attrs.get('form')}" for m in mutates]
-        wbt = [f for f in audit.findings if f.kind == "write-before-throw"]
+        wbt = [f for f in audit.findings + audit.advisories if f.kind == "write-before-throw"]
         loops.append({"name": f"tool call {d.attrs.get('tool')!r} ({d.id})", "fields": [
             ("Trigger / input", _field(f"host tools/call with name {d.attrs.get('tool')!r} and arguments written by the model", [d])),
             ("Next-step owner", _field("the host and model: nothing schedules or requires another call" + (f"; {', '.join(sched.attrs.get('passthrough_fields') or [])} is echoed unchanged" if sched and sched.attrs.get("passthrough_fields") else ""), [d] + ([sched] if sched else []))),
@@ -167,7 +168,7 @@ def surfaces(audit: Audit) -> list[dict[str, Any]]:
     unbounded = [o for o in audit.objects if o.kind == "state" and o.attrs.get("write") and not any(
         a["how"] in {"pop", "shift", "splice", "delete", "clear"} for a in o.attrs.get("accesses", []))]
     caps = _abs(audit, "undeclared-capabilities")
-    unpinned = [f for f in audit.findings if f.kind == "unpinned-launch"]
+    unpinned = [f for f in audit.findings + audit.advisories if f.kind == "unpinned-launch"]
     classes = [c for c in audit.components if c.kind == "class"]
     return [
         {"surface": "Observability", "finding": "; ".join(e.summary for e in emits) or "no output stream written", "records": emits},
