@@ -38,7 +38,21 @@ def test_unpinned_launch_only_for_commands_that_run_this_package_with_no_version
     p = program({"index.ts": SERVER, "README.md": readme,
                  "package.json": '{"name": "demo-server", "dependencies": {"@modelcontextprotocol/sdk": "1", "zod": "3"}}'})
     found = [f for f in mismatches.mismatches(p, {"probes": []}) if f.kind == "unpinned-launch"]
-    assert sorted((f.anchors[0].start_line, f.attrs["args"][-1]) for f in found) == [(9, "demo-server"), (13, "demo-server@latest")]
+    assert [(f.id, [a.start_line for a in f.anchors]) for f in found] == [("FND:unpinned-launch:README.md/demo-server", [9, 13])]
+    assert [(c["args"][-1], c["anchor"]["start_line"]) for c in found[0].attrs["launch_commands"]] == \
+        [("demo-server", 9), ("demo-server@latest", 13)]
+
+
+def test_unpinned_launch_is_one_finding_per_readme_and_package_with_every_occurrence_anchored():
+    config = "```json\n{\"mcpServers\": {\"demo\": {\"command\": \"npx\", \"args\": [\"-y\", \"demo-server\"]}}}\n```\n\n"
+    readme = "# demo\n\n" + "## Host\n\n" .join([config] * 5) + "```sh\nnpx -y demo-server --port 3000\n```\n"
+    p = program({"index.ts": SERVER, "README.md": readme,
+                 "package.json": '{"name": "demo-server", "dependencies": {"@modelcontextprotocol/sdk": "1", "zod": "3"}}'})
+    found = [f for f in mismatches.mismatches(p, {"probes": []}) if f.kind == "unpinned-launch"]
+    assert len(found) == 1 and found[0].id == "FND:unpinned-launch:README.md/demo-server"
+    fences = [i for i, ln in enumerate(readme.splitlines(), 1) if ln.startswith("```") and ln != "```"]
+    assert [a.start_line for a in found[0].anchors] == fences and len(fences) == 6
+    assert "`npx -y demo-server`, `npx -y demo-server --port 3000`, 6 times in all" in found[0].summary
 
 
 def test_type_packages_count_as_used_with_what_they_type():

@@ -13,6 +13,7 @@ from auditor.extract.facts import Program
 from auditor.extract.objects import schema_properties
 from auditor.extract.readme import MarkdownDoc
 from auditor.extract.routes import launch_snippets
+from auditor.extract.scope import server_readmes
 from auditor.extract.syntax import NOT_LITERAL
 from auditor.model import Anchor, Record, merge_anchors
 
@@ -84,7 +85,7 @@ def _tool_claims(p: Program, rel: str, doc: MarkdownDoc, docs: list[DocTool], ro
         else:
             verdict, mismatch, cited = "supported", "", dispatch.get(d.name, [])
         out.append(_claim("readme-tool", d.name, rel, doc, f"tool {d.name}", [d.anchor], verdict, cited, mismatch,
-                          ["provide a tool"], tool=d.name))
+                          ["provide a tool"], tool=d.name, **({"documented_description": d.description} if d.description else {})))
         out += [_param_claim(rel, doc, d, x, pt, props, dispatch, registered, not unknown) for x in {x.name: x for x in d.params}.values()]
     if docs and tools:
         extra = sorted(set(tools) - matched)  # a tool documented under a near name is not undocumented
@@ -225,11 +226,9 @@ def _args_claims(p: Program, rel: str, path: str, doc: MarkdownDoc, routes: list
 
 
 def claims(p: Program, fx: Effects, routes: list[Record], effects_kb: dict) -> list[Record]:
-    """README claims of every README of the boundary, whether or not a kb/claims registry applies."""
+    """README claims of the package's own README (extract/scope.py), whether or not a kb/claims registry applies."""
     out = []
-    readmes = [(p.entry(path), doc) for path, doc in sorted(p.docs.items())]
-    readmes = [(e, doc) for e, doc in readmes
-               if e is not None and not e.context and e.rel.rsplit("/", 1)[-1].lower().startswith("readme")]
+    readmes = server_readmes(p)
     unknown = tool_names_unknown(p) if readmes else []
     for e, doc in readmes:
         path = e.file.path

@@ -322,7 +322,7 @@ def _unpinned_launch(p: Program) -> list[Record]:
     """README commands that launch this package from the registry with no version (or `@latest`): a deployment that
     follows them runs whatever is newest. Installs (`yarn add`), workspace and build commands launch nothing."""
     names = {(doc.value or {}).get("name") for doc in p.manifests() if isinstance(doc.value, dict)}
-    out = []
+    found: dict[tuple[str, str], list] = {}  # (README, package) -> every (fence, command, args) that launches it
     for path, fence, command, args in launch_snippets(p):
         spec = launched_package(command, args)
         if spec is None:
@@ -330,10 +330,18 @@ def _unpinned_launch(p: Program) -> list[Record]:
         name, _, version = spec[1:].partition("@") if spec.startswith("@") else spec.partition("@")
         name = spec[0] + name if spec.startswith("@") else name
         if name in names and version in ("", "latest"):
-            out.append(record("finding", "FND", "unpinned-launch", f"{path.rsplit('/', 1)[-1]}/{name}",
-                              f"{path} tells operators to launch `{command} {' '.join(args)}` with no version: "
-                              "a deployment that follows it runs whatever is latest, not the audited revision",
-                              [line(path, fence.line, fence.end_line)], "analyse.mismatches.launch", command=command, args=args))
+            found.setdefault((path, name), []).append((fence, command, args))
+    out = []
+    for (path, name), uses in sorted(found.items()):
+        shown = list(dict.fromkeys(f"{c} {' '.join(a)}" for _, c, a in uses))  # each distinct command once
+        said = ", ".join(f"`{x}`" for x in shown[:3]) + (f" and {len(shown) - 3} more" if len(shown) > 3 else "")
+        out.append(record("finding", "FND", "unpinned-launch", f"{path.rsplit('/', 1)[-1]}/{name}",
+                          f"{path} tells operators to launch {name} with no version ({said}"
+                          + (f", {len(uses)} times in all" if len(uses) > 1 else "") + "): "
+                          "a deployment that follows it runs whatever is latest, not the audited revision",
+                          [line(path, f.line, f.end_line) for f, _, _ in uses], "analyse.mismatches.launch", package=name,
+                          launch_commands=[{"command": c, "args": a, "anchor": line(path, f.line, f.end_line).as_json()}
+                                           for f, c, a in uses]))
     return out
 
 

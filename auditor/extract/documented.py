@@ -1,11 +1,12 @@
-"""What a README documents, read from its Markdown structure: tools with their parameters, environment variables."""
+"""What a README documents, read from its Markdown structure: tools with their parameters (headings, lists and tables
+under a Tools heading, tables with a Tool column anywhere), environment variables."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
 
-from auditor.extract.readme import Item, MarkdownDoc
+from auditor.extract.readme import Item, MarkdownDoc, Table
 from auditor.model import Anchor
 
 _COMMENT = re.compile(r"<!--.*?-->", re.S)
@@ -23,6 +24,17 @@ ENV_OBJECT = re.compile(r'"env"\s*:\s*\{(?P<body>[^{}]*)\}', re.S)
 ENV_KEY = re.compile(r'"(?P<name>[A-Za-z_][A-Za-z0-9_]*)"\s*:')
 DOCKER_ENV = re.compile(r'(?:^|[\s"\'\[,])(?:-e|--env)[\s"\',]+(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?=[=\s"\',\]]|$)')
 SHELL_ENV = re.compile(r"^\s*(?:export\s+|set\s+)?(?P<name>[A-Z][A-Z0-9_]*)=", re.M)
+# Table columns (the header cell, without emphasis or code marks). A column that says "tool" names the tools of the
+# table wherever it is; a generic name column names them only under a Tools heading. A table with a column of
+# types, defaults or whether a value is required lists parameters or settings, not tools.
+TOOL_COLUMN = re.compile(r"(?i)^(?:mcp\s+)?tool(?:\s+name)?$")
+NAME_COLUMN = re.compile(r"(?i)^(?:name|command|function|method)$")
+DESCRIPTION_COLUMN = re.compile(r"(?i)^(?:description|purpose|summary|what it does|details?)$")
+PARAMS_COLUMN = re.compile(r"(?i)^(?:(?:key|main|required)\s+)?(?:param(?:eter)?s?|arguments?|args|inputs?)\b")
+NOT_TOOLS_COLUMN = re.compile(r"(?i)^(?:type|required|optional|default(?:\s+value)?)$")
+_CELL_PARAM = r"`?(?P<name>[A-Za-z_$][\w$]*)(?P<opt>\?)?`?(?:\s*\((?P<spec>[^)]*)\))?"
+CELL_PARAM = re.compile(_CELL_PARAM)
+CELL_PARAMS = re.compile(r"^{0}(?:\s*(?:,|;|<br\s*/?>)\s*{0})*$".format(re.sub(r"\?P<\w+>", "", _CELL_PARAM)))
 @dataclass(frozen=True, kw_only=True, slots=True)
 class DocParam:
     name: str
@@ -37,6 +49,7 @@ class DocTool:
     anchor: Anchor
     section: str
     params: tuple[DocParam, ...]
+    description: str = ""  # the description a table gives the tool
 
 
 def _clean(s: str) -> str:
@@ -99,10 +112,11 @@ def _params(path: str, items: list[Item]) -> tuple[DocParam, ...]:
 
 
 def documented_tools(doc: MarkdownDoc) -> list[DocTool]:
-    """Tools a README documents: name-like headings or list items under a Tools heading, with the
-    parameters listed beneath each."""
+    """Tools a README documents: name-like headings, list items or table rows under a Tools heading, with the
+    parameters listed beneath each (or in the row), and the rows of a table with a Tool column anywhere."""
     out: list[DocTool] = []
     heads = list(doc.headings)
+    read: set[int] = set()  # the tables already read as tool tables (by line)
     for i, h in enumerate(heads):
         if not TOOLS_HEADING.match(_clean(h.text)):
             continue
@@ -129,7 +143,60 @@ def documented_tools(doc: MarkdownDoc) -> list[DocTool]:
             items = [x for x in inside if _contains(it, x)]
             out.append(DocTool(name=m["name"], anchor=Anchor(path=doc.path, start_line=it.line, end_line=it.line),
                                section=h.text, params=_params(doc.path, items)))
+        for t in doc.tables:
+            if h.line < t.line < end and not any(a <= t.line < b for a, b in regions) and t.line not in read:
+                found = _table_tools(doc.path, t, h.text, generic=True)
+                read |= {t.line} if found else set()
+                out += found
+    for t in doc.tables:  # a table whose column says "tool" documents tools under any heading
+        if t.line not in read:
+            out += _table_tools(doc.path, t, t.section, generic=False)
     return out
+
+
+def _table_tools(path: str, t: Table, section: str, generic: bool) -> list[DocTool]:
+    """The tools a table documents, one a row: its name (the code span of the tool column, else the cell when it is a
+    name), the description column, the parameters column. GENERIC: a Name or Command column names the tools too."""
+    cols = [_clean(c).strip("`*_ ").strip() for c in t.header]
+    tool = next((i for i, c in enumerate(cols) if TOOL_COLUMN.match(c)), None)
+    if tool is None and generic:
+        tool = next((i for i, c in enumerate(cols) if NAME_COLUMN.match(c)), None)
+    lead = _clean(t.lead).strip("*_ ")
+    if tool is None or any(NOT_TOOLS_COLUMN.match(c) for c in cols) or (lead.endswith(":") and NOT_TOOLS_LEAD.search(lead)):
+        return []
+    desc = next((i for i, c in enumerate(cols) if DESCRIPTION_COLUMN.match(c)), None)
+    pcol = next((i for i, c in enumerate(cols) if i != tool and PARAMS_COLUMN.match(c)), None)
+    out = []
+    for row in t.rows:
+        cell = lambda i: _clean(row.cells[i]) if i is not None and i < len(row.cells) else ""
+        name = _cell_tool(cell(tool))
+        if name is None:
+            continue
+        anchor = Anchor(path=path, start_line=row.line, end_line=row.line)
+        out.append(DocTool(name=name, anchor=anchor, section=section, params=_cell_params(cell(pcol), anchor),
+                           description=cell(desc)))
+    return out
+
+
+def _cell_tool(cell: str) -> str | None:
+    """The tool a table cell names: its first code span, else the cell itself when it is a name (not a capitalised
+    word such as "Search", which is prose)."""
+    codes = HEADING_CODE.findall(cell)
+    if codes:
+        return codes[0]
+    name = cell.strip("*_ ")
+    return name if re.fullmatch(_NAME, name) and (re.search(r"[_-]", name) or not name[0].isupper()) else None
+
+
+def _cell_params(cell: str, anchor: Anchor) -> tuple[DocParam, ...]:
+    """Parameters a table cell lists: "`query` (string), `limit` (number, optional)", "query, limit?"."""
+    if not CELL_PARAMS.match(cell.strip()):
+        return ()
+    out = []
+    for m in CELL_PARAM.finditer(cell):
+        typ, optional = _spec(m["spec"])
+        out.append(DocParam(name=m["name"], type=typ, optional=True if m["opt"] else optional, anchor=anchor))
+    return tuple(out)
 
 
 def _introduction(it: Item) -> str:

@@ -1,4 +1,4 @@
-"""Markdown documents: headings, list items and fenced code blocks, each with its lines."""
+"""Markdown documents: headings, list items, fenced code blocks and tables, each with its lines."""
 
 from __future__ import annotations
 
@@ -32,12 +32,28 @@ class Fence:
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
+class Row:
+    cells: tuple[str, ...]  # the raw text of each cell
+    line: int
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Table:
+    header: tuple[str, ...]
+    rows: tuple[Row, ...]
+    line: int  # the header row
+    section: str
+    lead: str = ""  # the paragraph right before the table, when there is one
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
 class MarkdownDoc:
     path: str
     headings: tuple[Heading, ...]
     items: tuple[Item, ...]
     fences: tuple[Fence, ...]
     total_lines: int
+    tables: tuple[Table, ...] = ()
 
 
 @lru_cache(maxsize=1)
@@ -45,14 +61,14 @@ def _parser():
     # Building a MarkdownIt compiles its rule chains: once per process, not once per document.
     from markdown_it import MarkdownIt
 
-    # Only block structure is read (headings, list items, fences, with the raw text of their inline content):
-    # the inline pass, which would split that text into child tokens nobody reads, is switched off.
-    return MarkdownIt("commonmark").disable("inline")
+    # Only block structure is read (headings, list items, fences, tables, with the raw text of their inline content):
+    # the inline pass, which would split that text into child tokens nobody reads, is switched off. Tables are GFM's.
+    return MarkdownIt("commonmark").disable("inline").enable("table")
 
 
 def read_markdown(path: str, text: str) -> MarkdownDoc:
     tokens = _parser().parse(text)
-    headings, items, fences = [], [], []
+    headings, items, fences, tables = [], [], [], []
     section = ""
     leads: list[str] = []  # of the lists open at this point, innermost last
     for i, tok in enumerate(tokens):
@@ -71,8 +87,26 @@ def read_markdown(path: str, text: str) -> MarkdownDoc:
         elif tok.type == "fence" and tok.map:
             fences.append(Fence(info=tok.info.strip(), content=tok.content, line=tok.map[0] + 1,
                                 end_line=tok.map[1], section=section))
+        elif tok.type == "table_open" and tok.map:
+            tables.append(_table(tokens, i, section))
     return MarkdownDoc(path=path, headings=tuple(headings), items=tuple(items), fences=tuple(fences),
-                       total_lines=len(text.splitlines()))
+                       total_lines=len(text.splitlines()), tables=tuple(tables))
+
+
+def _table(tokens: list, i: int, section: str) -> Table:
+    """The table opened at tokens[i]: its header cells and, for each body row, its cells and line."""
+    rows: list[tuple[list[str], int]] = []
+    j = i + 1
+    while j < len(tokens) and tokens[j].type != "table_close":
+        t = tokens[j]
+        if t.type == "tr_open" and t.map:
+            rows.append(([], t.map[0] + 1))
+        elif t.type == "inline" and rows:
+            rows[-1][0].append(t.content)
+        j += 1
+    header, line = (tuple(rows[0][0]), rows[0][1]) if rows else ((), tokens[i].map[0] + 1)
+    return Table(header=header, rows=tuple(Row(cells=tuple(c), line=ln) for c, ln in rows[1:]), line=line,
+                 section=section, lead=_lead(tokens, i))
 
 
 def _lead(tokens: list, i: int) -> str:

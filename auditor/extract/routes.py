@@ -8,6 +8,7 @@ import re
 from auditor.extract.facts import Program
 from auditor.extract.manifest import key_span
 from auditor.extract.records import at, key, line, record, unique
+from auditor.extract.scope import server_readmes
 from auditor.extract.syntax import call_args, callee_text, strip_casts, text, walk
 from auditor.model import Record
 
@@ -173,11 +174,12 @@ def _first_text(node) -> str:
 
 
 def launch_snippets(p: Program):
-    """README code blocks that configure a host to launch the server: (doc path, fence, command, args)."""
-    for path, doc in sorted(p.docs.items()):
+    """Code blocks of the package's own README (extract/scope.py) that configure a host to launch the server:
+    (doc path, fence, command, args)."""
+    for e, doc in server_readmes(p):
         for fence in doc.fences:
             for command, args in _commands(fence.content):
-                yield path, fence, command, args
+                yield e.file.path, fence, command, args
 
 
 def _commands(content: str):
