@@ -96,8 +96,10 @@ def audit(lab: dict, cache: str | None, servers_dir: str | None, keep: str | Non
         else:
             target = [f"npm:{lab['npm']}"]
         t0 = time.monotonic()
-        proc = subprocess.run([*_auditor(source), "audit", *target, "--out", str(out), "--format", "json", "-q"],
-                              capture_output=True, text=True, env=env, stdin=subprocess.DEVNULL)
+        # cwd: a folder of ours, so that `python -m auditor` never picks up the checkout it was started from
+        # ahead of --auditor-source (python puts the current folder first on sys.path).
+        proc = subprocess.run([*_auditor(source), "audit", *target, "--out", str(out.resolve()), "--format", "json", "-q"],
+                              capture_output=True, text=True, env=env, stdin=subprocess.DEVNULL, cwd=tmp)
         wall = time.monotonic() - t0
         if proc.returncode != 0:
             return {"error": f"exit {proc.returncode}: {proc.stderr.strip().splitlines()[-1:] or ''}", "wall": wall}
@@ -122,16 +124,17 @@ def score(lab: dict, res: dict) -> dict:
     row["unresolved"] = [u["what"] for u in a["coverage"].get("unresolved", [])]
     row["gaps"] = len(a["coverage"].get("gaps", []))
     items = []
-    for f in a.get("findings", []):
-        v = lab["findings"].get(f["id"])
-        items.append({"id": f["id"], "kind": f["kind"], "label": None if v is None else bool(v["verdict"]),
-                      "reason": None if v is None else v.get("reason", "")})
+    for advisory, key in ((False, "findings"), (True, "advisories")):  # advisories: kb/findings.yaml level
+        for f in a.get(key, []):
+            v = lab["findings"].get(f["id"])
+            items.append({"id": f["id"], "kind": f["kind"], "label": None if v is None else bool(v["verdict"]),
+                          "reason": None if v is None else v.get("reason", ""), "advisory": advisory})
     for c in a.get("claims", []):
         if c.get("verdict") == "contradicted":
             v = lab["claims"].get(c["id"])
             items.append({"id": c["id"], "kind": "claim-contradicted",
                           "label": None if v is None else bool(v["verdict"]),
-                          "reason": None if v is None else v.get("reason", "")})
+                          "reason": None if v is None else v.get("reason", ""), "advisory": False})
     row["findings"] = items
     return row
 
@@ -141,14 +144,19 @@ def totals(rows: list[dict]) -> dict:
     hit = sum(len(r["expected"]) - len(r["missing"]) for r in rows)
     invented = [f"{r['slug']}:{n}" for r in rows for n in r["invented"]]
     per_kind: dict[str, Counter] = defaultdict(Counter)
+    advisory: set[str] = set()
     for r in rows:
         for f in r["findings"]:
             per_kind[f["kind"]]["right" if f["label"] is True else "wrong" if f["label"] is False else "unlabelled"] += 1
+            if f.get("advisory"):
+                advisory.add(f["kind"])
     kinds = {k: {"right": c["right"], "wrong": c["wrong"], "unlabelled": c["unlabelled"],
-                 "precision": round(c["right"] / (c["right"] + c["wrong"]), 3) if c["right"] + c["wrong"] else None}
+                 "precision": round(c["right"] / (c["right"] + c["wrong"]), 3) if c["right"] + c["wrong"] else None,
+                 "level": "advisory" if k in advisory else "claim" if k == "claim-contradicted" else "finding"}
              for k, c in sorted(per_kind.items())}
-    right = sum(c["right"] for c in kinds.values())
-    wrong = sum(c["wrong"] for c in kinds.values())
+    # Finding precision: the kinds reported by default (not advisories, not claim verdicts).
+    right = sum(c["right"] for c in kinds.values() if c["level"] == "finding")
+    wrong = sum(c["wrong"] for c in kinds.values() if c["level"] == "finding")
     complete = sum(1 for r in rows if r["complete"])
     return {"servers": len(rows), "tools_expected": exp, "tools_found": hit,
             "tool_recall": round(hit / exp, 3) if exp else None,
@@ -201,10 +209,13 @@ def print_table(rows: list[dict], summary: dict[str, dict]) -> None:
         print(f"invented tools     {s['invented']}" + (f": {', '.join(s['invented_list'][:20])}"
                                                       + (" ..." if s['invented'] > 20 else "") if s["invented"] else ""))
         print(f"complete           {s['complete']}/{s['servers']} ({s['complete_pct']}%)")
-        print(f"finding precision  {_pct(s['finding_precision'])} ({s['findings_right']} right, {s['findings_wrong']} wrong)")
-        for k, c in s["finding_kinds"].items():
-            print(f"    {k:28} precision {_pct(c['precision']):>7}  right {c['right']:3}  wrong {c['wrong']:3}  "
-                  f"unlabelled {c['unlabelled']:3}")
+        print(f"finding precision  {_pct(s['finding_precision'])} ({s['findings_right']} right, {s['findings_wrong']} wrong;"
+              " kinds reported by default)")
+        for level in ("finding", "claim", "advisory"):
+            for k, c in s["finding_kinds"].items():
+                if c["level"] == level:
+                    print(f"    {k:28} {level:8} precision {_pct(c['precision']):>7}  right {c['right']:3}  "
+                          f"wrong {c['wrong']:3}  unlabelled {c['unlabelled']:3}")
         if s["errors"]:
             print(f"errors             {', '.join(s['errors'])}")
 
