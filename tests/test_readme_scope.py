@@ -101,3 +101,21 @@ def test_a_table_with_a_tool_column_documents_tools_like_headings_and_lists():
     assert got["readme-tool:find_rows"].attrs["documented_description"] == "Find rows of a table"
     assert got["readme-param:find_rows/limit"].attrs["documented_optional"] is True
     assert got["readme-tool:vacuum"].attrs["section"] == "Maintenance"
+
+
+
+def test_tool_names_and_claim_candidates_come_from_the_package_readme_only():
+    from auditor import kb
+    from auditor.analyse import description
+    from program_helpers import KB
+
+    server = ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
+              'const server = new McpServer({ name: "demo", version: "1" });\n'
+              'server.registerTool("find_rows", { description: "Find rows" }, async () => ({ content: [] }));\n')
+    other = "# Changes\n\n## Tools\n\n### findRows\n\n- It can drop every table.\n"
+    p = program({"index.ts": server, "package.json": '{"name": "demo"}', "README.md": "# demo\n",
+                 "CHANGELOG.md": other, "examples/README.md": other})
+    assert [f for f in mismatches.mismatches(p, {"probes": []}) if f.kind == "tool-name-mismatch"] == []
+    doctrine = kb.load(KB, "doctrine")
+    candidates = description.candidates(p, description.parts(p, doctrine), [], doctrine)
+    assert [c.anchors[0].path for c in candidates if c.anchors[0].path.endswith(".md")] == []

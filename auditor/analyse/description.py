@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from auditor.extract.facts import Program
 from auditor.extract.records import line, record
+from auditor.extract.scope import server_readmes
 from auditor.model import Record
 
 ITEM = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+(.*)$")
@@ -108,10 +109,8 @@ def candidates(p: Program, ps: list[Part], claim_records: list[Record], kb: dict
     for x in ps:
         if x.kind in {"assertive", "capability-grant"} and (x.path, x.line) not in covered:
             out.append(_candidate(f"tool-description:{x.tool}", x.text, line(x.path, x.line), x.section))
-    for path, doc in sorted(p.docs.items()):
-        e = p.entry(path)
-        if e is None or e.context:
-            continue
+    for e, doc in server_readmes(p):  # the package's own README only (kb/sdk.yaml package_readme)
+        path = e.file.path
         for it in doc.items:
             if re.search(kb["readme_claim_sections"], it.section) and (path, it.line) not in covered and " " in it.text.strip():
                 out.append(_candidate(f"readme:{e.rel}", it.text, line(path, it.line, it.end_line), it.section))

@@ -10,6 +10,7 @@ from auditor.extract.facts import Program
 from auditor.extract.objects import schema_properties
 from auditor.extract.records import at, line, record
 from auditor.extract.routes import launch_snippets
+from auditor.extract.scope import server_readmes
 from auditor.extract.syntax import text
 from auditor.model import Anchor, Record
 
@@ -231,7 +232,8 @@ def _tool_names(p: Program) -> list[Record]:
     if not registered:
         return []
     out = []
-    for path, doc in sorted(p.docs.items()):
+    for e, doc in server_readmes(p):  # the package's own README only (kb/sdk.yaml package_readme)
+        path = e.file.path
         heads = list(doc.headings)
         for i, h in enumerate(heads):
             if not re.fullmatch(r"(?i)\s*tools?\s*", h.text):
