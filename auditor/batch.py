@@ -13,7 +13,7 @@ from typing import Callable, Iterator, Mapping
 
 from auditor import target as target_mod
 from auditor.model import Audit
-from auditor.monorepo import Plan, Server, Summary, plan, summarise
+from auditor.monorepo import Plan, Server, Summary, failed, plan, summarise
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -34,6 +34,7 @@ class Done:
     files: tuple[tuple[str, str], ...]
     summary: Summary
     gaps: tuple[str, ...]
+    failed: str | None = None  # why the audit failed (a bug of the auditor, or out of memory): then no files
 
 
 def schedule(pins: list[target_mod.GitPin], folders: list[str], subtree: str, vocab: Mapping,
@@ -60,7 +61,22 @@ def schedule(pins: list[target_mod.GitPin], folders: list[str], subtree: str, vo
     return units, plans
 
 
-def audit_unit(index: int, unit: Unit, kb_dir: Path, renderers: Mapping[str, Callable[[Audit], str]]) -> Done:
+def audit_unit(index: int, unit: Unit, kb_dir: Path, renderers: Mapping[str, Callable[[Audit], str]],
+               isolate: bool = False) -> Done:
+    """The files of one unit. ISOLATE: an audit that fails is a Done with the reason, so that one bad server does not
+    stop the others (with AUDITOR_DEBUG set, the exception goes on, for its traceback)."""
+    import os
+
+    try:
+        return _audit_unit(index, unit, kb_dir, renderers)
+    except Exception as exc:  # noqa: BLE001 - reported by name, with the reason; the run exits EXIT_PARTIAL
+        if not isolate or os.environ.get("AUDITOR_DEBUG"):
+            raise
+        return Done(unit=index, files=(), summary=failed(unit.server, f"{type(exc).__name__}: {exc}"), gaps=(),
+                    failed=f"{type(exc).__name__}: {exc}")
+
+
+def _audit_unit(index: int, unit: Unit, kb_dir: Path, renderers: Mapping[str, Callable[[Audit], str]]) -> Done:
     from auditor import audit as audit_mod
 
     result = audit_mod.run(target_mod.at_subtree(unit.pin, unit.server.subtree), kb_dir)
@@ -97,9 +113,9 @@ def _groups(units: list[Unit]) -> list[list[int]]:
 def _run_group(work: tuple, group: list[int]) -> list[Done]:
     from auditor.extract import cache
 
-    units, kb_dir, renderers, _ = work
+    units, kb_dir, renderers, _, isolate = work
     try:
-        return [audit_unit(i, units[i], kb_dir, renderers) for i in group]
+        return [audit_unit(i, units[i], kb_dir, renderers, isolate) for i in group]
     finally:
         cache.clear()  # memory stays bounded by the largest group, not the corpus
 
@@ -170,11 +186,13 @@ def _warm(kb_dir: Path) -> None:
     markdown.warm()
 
 
-def execute(units: list[Unit], kb_dir: Path, renderers: Mapping[str, Callable[[Audit], str]], jobs: int = 1) -> Iterator[Done]:
+def execute(units: list[Unit], kb_dir: Path, renderers: Mapping[str, Callable[[Audit], str]], jobs: int = 1,
+            isolate: bool = True) -> Iterator[Done]:
     """Audit every unit in `jobs` processes (this one and jobs-1 children); yields each result as it is ready and
-    never holds them all. The files of a unit depend neither on `jobs` nor on the order: the cache changes no byte."""
+    never holds them all. The files of a unit depend neither on `jobs` nor on the order: the cache changes no byte.
+    ISOLATE: a unit whose audit fails gives a Done with the reason (`failed`) instead of stopping the run."""
     groups = _groups(units)
-    work = (units, kb_dir, renderers, groups)
+    work = (units, kb_dir, renderers, groups, isolate)
     jobs = max(1, min(jobs, len(groups)))
     if jobs == 1:
         for group in groups:
@@ -245,6 +263,8 @@ def describe(done: Done, units: list[Unit], finished: int) -> str:
     """The progress line of a finished unit."""
     row = done.summary
     folder = units[done.unit].folder
+    if done.failed:
+        return f"[{finished}/{len(units)}] {units[done.unit].label}: audit failed ({done.failed}); no reports"
     return (f"[{finished}/{len(units)}] {units[done.unit].label}: {row.files} file(s), {row.tools} tool(s), "
             f"{row.routes} route(s), coverage {'complete' if row.complete else 'incomplete'}, {row.gaps} gap(s)"
             + (f" -> {folder}/" if folder else ""))

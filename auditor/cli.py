@@ -81,6 +81,7 @@ def _jobs(value: int) -> int:
 
 
 EXIT_INTERNAL = 3
+EXIT_PARTIAL = 4  # a run over several audits (servers, revisions) where some failed: the others are written
 
 
 def _say(message: str) -> None:
@@ -137,7 +138,9 @@ def main() -> None:
     extracts components, objects, routes and evidenced absences with tree-sitter, and writes an
     anchored inventory as JSON (and Markdown reports).
 
-    Exit status: 0 success; 1 --check found drift; 2 usage or input error; 3 internal error.
+    Exit status: 0 success; 1 --check found drift; 2 usage or input error; 3 internal error;
+    4 some audits of a run over several servers or revisions failed (each named on stderr and in
+    OUT/index.md and index.json; the others are written).
     """
 
 
@@ -191,6 +194,7 @@ def audit(target: str, revisions: tuple[str, ...], subtree: str, out: Path, fmt:
     plans: list[tuple[str, monorepo.Plan]] = []  # (folder, plan) of each revision audited server by server
     folders: list[str] = []  # output folder of each revision ("" when there is one)
     gaps: list[str] = []
+    failures: list[str] = []  # audits that failed in a run over several: the others are written (EXIT_PARTIAL)
     try:
         kb_path = kb_dir or kb.default_kb_dir()
         if not kb_path.is_dir():
@@ -219,7 +223,10 @@ def audit(target: str, revisions: tuple[str, ...], subtree: str, out: Path, fmt:
             units, plans = batch.schedule(pins, folders, subtree, kb.load(kb_path, "sdk"), progress)
             sink = sink or outdir.Staging(out, notice)
             rows: dict[int, monorepo.Summary] = {}
-            for done in batch.execute(units, kb_path, renderers, _jobs(jobs)):
+            # One failed audit among several is named and the others written; the one audit asked for fails the run.
+            for done in batch.execute(units, kb_path, renderers, _jobs(jobs), isolate=len(units) > 1 or bool(plans)):
+                failures += [f"{units[done.unit].label}: audit failed ({done.failed}); its reports are not written, "
+                             "the others are"] if done.failed else []
                 for name, body in done.files:
                     sink.put(name, body)
                 rows[done.unit] = done.summary
@@ -254,7 +261,9 @@ def audit(target: str, revisions: tuple[str, ...], subtree: str, out: Path, fmt:
                       if d.is_dir() and d.name not in folders and any((d / f).is_file() for f in ours)]
         for d in drift:
             _say(f"auditor: drift: {d}")
-        sys.exit(EXIT_DRIFT if drift else EXIT_OK)
+        for f in failures:
+            _say(f"auditor: error: {f}")
+        sys.exit(EXIT_PARTIAL if failures else EXIT_DRIFT if drift else EXIT_OK)
     try:
         removed = sink.commit()  # every file or none; on failure OUT is as it was, or the message says otherwise
     except AuditorError as exc:
@@ -266,6 +275,10 @@ def audit(target: str, revisions: tuple[str, ...], subtree: str, out: Path, fmt:
         progress(f"coverage gap: {gap}")
     top = sorted({n.split("/", 1)[0] + ("/" if "/" in n else "") for n in sink.names})
     progress(f"wrote {', '.join(top)} to {out}")
+    for f in failures:  # even with -q
+        _say(f"auditor: error: {f}")
+    if failures:
+        sys.exit(EXIT_PARTIAL)
 
 
 @main.command("check-kb")

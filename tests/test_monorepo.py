@@ -264,12 +264,22 @@ def test_format_json_writes_only_json(mono, tmp_path):
         ".auditor-manifest.json", "alpha", "alpha/audit.json", "beta", "beta/audit.json", "index.json"]
 
 
-def test_nothing_is_written_when_one_server_fails(mono, tmp_path, monkeypatch):
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_failing_server_is_named_and_the_others_are_written(mono, tmp_path, monkeypatch, jobs):
+    """One bad server does not abort the others (issue 10, item 7): it is reported by name, with the reason, on
+    stderr (even with -q) and in the index; the run exits 4."""
     fail_audit_of(monkeypatch, "servers/beta")
     repo, _ = mono
-    result = cli("audit", repo, "--out", tmp_path / "out", "-q")
-    assert result.exit_code == 3 and "simulated bug" in result.stderr
-    assert not (tmp_path / "out").exists()
+    out = tmp_path / "out"
+    result = cli("audit", repo, "--out", out, "-q", "--jobs", jobs)
+    assert result.exit_code == 4, result.stderr
+    assert "auditor: error: servers/beta: audit failed (RuntimeError: simulated bug)" in result.stderr
+    assert (out / "alpha" / "audit.json").is_file() and not (out / "beta").exists()
+    index = json.loads((out / "index.json").read_text(encoding="utf-8"))
+    assert [s["name"] for s in index["servers"]] == ["alpha"]
+    assert index["failed"] == [{"name": "beta", "subtree": "servers/beta", "reason": "RuntimeError: simulated bug"}]
+    md = (out / "index.md").read_text(encoding="utf-8")
+    assert "## Failed audits" in md and "simulated bug" in md
 
 
 def test_a_repository_that_is_one_server_keeps_the_single_audit(tmp_path):

@@ -1,9 +1,10 @@
 """Several revisions in one run (`--revision A --revision B`), worker processes (`--jobs`), and output
 written as it is rendered: each revision's folder holds exactly what a run of that revision alone writes,
-whatever the number of workers, and a failure anywhere leaves nothing behind."""
+whatever the number of workers; a server whose audit fails is named, and the rest is written."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -125,13 +126,19 @@ def test_check_covers_every_revision(history, tmp_path):
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
-def test_a_failing_server_leaves_nothing_behind(history, tmp_path, monkeypatch, jobs):
+def test_a_failing_server_is_named_and_the_rest_is_written(history, tmp_path, monkeypatch, jobs):
     fail_audit_of(monkeypatch, "servers/gamma")
-    parent = tmp_path / "reports"
-    parent.mkdir()
-    result = cli("audit", history, "-r", "v1", "-r", "main", "--out", parent / "deep" / "out", "-q", "--jobs", jobs)
-    assert result.exit_code == 3 and "simulated bug" in result.stderr
-    assert list(parent.iterdir()) == []  # neither OUT, nor its missing parent, nor the staging folder
+    out = tmp_path / "reports" / "deep" / "out"
+    result = cli("audit", history, "-r", "v1", "-r", "main", "--out", out, "-q", "--jobs", jobs)
+    assert result.exit_code == 4, result.stderr
+    failed = []
+    for index in sorted(out.glob("*/index.json")):
+        doc = json.loads(index.read_text(encoding="utf-8"))
+        failed += [(index.parent.name, f["subtree"]) for f in doc["failed"]]
+        assert doc["servers"] and not (index.parent / "gamma").exists()
+    assert failed == [("main", "servers/gamma")]
+    assert result.stderr.count("servers/gamma at main: audit failed (RuntimeError: simulated bug)") == 1
+    assert not list(out.parent.glob(".auditor-*"))  # no staging folder left
 
 
 def test_an_unknown_revision_among_several_is_an_input_error(history, tmp_path):

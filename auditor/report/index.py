@@ -21,8 +21,9 @@ def as_dict(index: Index) -> dict[str, Any]:
         "servers": [{"name": s.name, "subtree": s.subtree, "package": s.package, "folder": f"{s.name}/",
                      "files": s.files, "tools": s.tools, "routes": s.routes, "claims": dict(s.claims),
                      "coverage": {"complete": s.complete, "gaps": s.gaps}, "reports": list(s.reports)}
-                    for s in index.servers],
+                    for s in index.servers if not s.failed],
         "skipped": [{"subtree": k.subtree, "reason": k.reason} for k in index.skipped],
+        "failed": [{"name": s.name, "subtree": s.subtree, "reason": s.failed} for s in index.servers if s.failed],
     }
 
 
@@ -36,14 +37,17 @@ def context(index: Index) -> dict[str, Any]:
                 ("Commit date", index.commit_date),
                 ("Work tree", {True: "clean", False: "modified (the audit reads the commit, not the work tree)",
                                None: "none (bare repository)"}[index.worktree_clean]),
-                ("Servers audited", str(len(index.servers))), ("Folders skipped", str(len(index.skipped))),
+                ("Servers audited", str(len([s for s in index.servers if not s.failed]))),
+                ("Folders skipped", str(len(index.skipped))),
                 ("Tool", f"auditor {__version__}")]
     servers = [{"name": s.name, "subtree": s.subtree, "package": s.package or s.name, "files": s.files,
                 "tools": s.tools, "routes": s.routes,
                 "claims": ", ".join(f"{v} {n}" for v, n in s.claims) or "none",
-                "coverage": ("complete" if s.complete else "incomplete") + (f", {s.gaps} gap(s)" if s.gaps else "")} for s in index.servers]
+                "coverage": ("complete" if s.complete else "incomplete") + (f", {s.gaps} gap(s)" if s.gaps else "")}
+               for s in index.servers if not s.failed]
     return {"title": index.locator, "identity": identity, "servers": servers,
-            "skipped": [{"subtree": k.subtree, "reason": k.reason} for k in index.skipped]}
+            "skipped": [{"subtree": k.subtree, "reason": k.reason} for k in index.skipped],
+            "failed": [{"name": s.name, "subtree": s.subtree, "reason": s.failed} for s in index.servers if s.failed]}
 
 
 def render_md(index: Index) -> str:
