@@ -58,6 +58,7 @@ class Summary:
     complete: bool  # coverage.complete of its audit.json
     gaps: int
     reports: tuple[str, ...]  # paths relative to OUT
+    failed: str | None = None  # why its audit failed (then it has no reports and every count is 0)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -190,6 +191,12 @@ def summarise(server: Server, audit: Audit, reports: Iterable[str]) -> Summary:
                    files=len(audit.target.files), tools=len(tools), routes=len(audit.routes),
                    claims=tuple(sorted(verdicts.items())), complete=json_report.complete(audit), gaps=len(audit.gaps),
                    reports=tuple(f"{server.name}/{r}" for r in reports))
+
+
+def failed(server: Server, reason: str) -> Summary:
+    """The row of a server whose audit failed."""
+    return Summary(name=server.name, subtree=server.subtree, package=None, files=0, tools=0, routes=0, claims=(),
+                   complete=False, gaps=0, reports=(), failed=reason)
 
 
 def index(plan: Plan, rows: Iterable[Summary]) -> Index:
