@@ -7,6 +7,9 @@
 (call_expression
   function: (import)
   arguments: (arguments . (string) @import.source)) @import
+(call_expression
+  function: (import)
+  arguments: (arguments . (template_string) @import.source (#not-match? @import.source "\\$\\{"))) @import
 (class_declaration) @class
 (abstract_class_declaration) @class
 (interface_declaration) @interface
