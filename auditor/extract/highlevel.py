@@ -78,6 +78,7 @@ class Site:
     bind: Callable[[ts.Node | None, Module], tuple[ts.Node | None, Module]] | None = None
     at: tuple[Module, ts.Node] | None = None
     via: str = ""  # how the call site reaches the registration: "wrapper()" names, for the registration's method
+    frame: object = None  # the values.Frame behind `bind`, when there is one
 
 
 def read(site: Site, vocab: dict, resolve, link=None) -> tuple[ToolDecl | None, Dispatch | None, Registration]:
@@ -119,6 +120,11 @@ def read(site: Site, vocab: dict, resolve, link=None) -> tuple[ToolDecl | None, 
     cb_resolve = resolve if cb_module is module and site.bind is None else \
         (link.resolver(cb_module) if link is not None else (lambda _: None))
     target, tname = _callback(cb_node, cb_module, cb_resolve)
+    if target is None and cb_node is not None and link is not None:  # a table entry, a wrapper's function
+        from auditor.extract.values import Values
+
+        fn, fmod = Values(link).function_of(cb_node, cb_module, site.frame)
+        target, tname = (fn, fmod.qualified(fn)) if fn is not None else (None, None)
     if cb_node is not None and target is None:
         shown = repr(name) if name is not None else excerpt(name_node, 40)
         gaps.append(_gap(here, cb_node if cb_module is here else call,

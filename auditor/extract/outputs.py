@@ -86,10 +86,13 @@ def results(module: Module, fn: ts.Node, containers: list[Container]) -> list[Re
         for a in c.accesses:
             if a.node is not None and a.kind != "declaration":
                 sites[(a.node.start_byte, a.node.end_byte)] = (c.key, a.kind, a.how)
-    for node in walk(fn):
-        if node.type != "return_statement" or enclosing_function(node) != fn or not node.named_children:
-            continue
-        obj = strip_casts(node.named_children[0])
+    body = fn.child_by_field_name("body")
+    # What the function returns: its return statements, or the expression body of an arrow (`async () => ({...})`).
+    returned = [(body, strip_casts(body))] if fn.type == "arrow_function" and body is not None \
+        and body.type != "statement_block" else []
+    returned += [(n, strip_casts(n.named_children[0])) for n in walk(fn)
+                 if n.type == "return_statement" and enclosing_function(n) == fn and n.named_children]
+    for node, obj in returned:
         pairs = object_pairs(obj)
         if "content" not in pairs:
             continue

@@ -120,7 +120,7 @@ class Expander:
             bind = self.values.binder(frame)
             site_module, site_call = _outermost(frame).caller, _outermost(frame).site
             site = highlevel.Site(module=reg.module, call=reg.node, rule=rule, method=reg.method, args=args, bind=bind,
-                                  at=(site_module, site_call), via=_via(frame))
+                                  at=(site_module, site_call), via=_via(frame), frame=frame)
             result = highlevel.read(site, self.vocab, resolve_of(reg.module), self.link)
             if result[2].name is not None:
                 out.append((*result, tuple(self.implementations(frame))))

@@ -11,7 +11,7 @@ import tree_sitter as ts
 
 from auditor.extract.bindings import value_of
 from auditor.extract.program import Module
-from auditor.extract.syntax import (call_args, literal, member_chain, object_pairs, pair_value,
+from auditor.extract.syntax import (FUNCTION_TYPES, call_args, literal, member_chain, object_pairs, pair_value,
                                     strip_casts, text)
 
 MAX_DEPTH = 4  # wrappers of wrappers followed
@@ -146,6 +146,45 @@ class Values:
                 continue
             frame = frame.outer
         return node, module
+
+    def function_of(self, node: ts.Node | None, module: Module, frame: Frame | None, depth: int = 0
+                    ) -> tuple[ts.Node | None, Module]:
+        """The function a callback expression stands for: a function, a name or a member bound to one, an entry of a
+        table picked by a known key (`HANDLERS[tool.name]`), or the function a wrapper call is handed
+        (`wrap(tool.name, handler)`: its last argument that is one); (None, module) when none is known."""
+        if node is None or depth > 8:
+            return None, module
+        node, module = self.bound(node, module, frame)
+        node, module = self.definition(node, module)
+        if node is None:
+            return None, module
+        if node.type in FUNCTION_TYPES:
+            return node, module
+        if node.type == "method_definition":
+            return node, module
+        if node.type == "identifier" and node.parent is not None:  # a function declaration of the module
+            fn = module.functions.get(text(node))
+            if fn is None and self.link is not None:
+                where = self.link.binding(module, text(node))
+                fn = where[0].functions.get(where[1]) if where is not None else None
+                module = where[0] if fn is not None else module
+            return (fn, module) if fn is not None else (None, module)
+        if node.type == "subscript_expression":
+            key = self.string(*self.bound(node.child_by_field_name("index"), module, frame))
+            if key is not None:
+                value, vmod = self.member(node.child_by_field_name("object"), module, key, frame, depth + 1)
+                return self.function_of(value, vmod, frame, depth + 1)
+            return None, module
+        if node.type == "member_expression":
+            prop = node.child_by_field_name("property")
+            value, vmod = self.member(node.child_by_field_name("object"), module, text(prop), frame, depth + 1)
+            return self.function_of(value, vmod, frame, depth + 1) if value is not None else (None, module)
+        if node.type == "call_expression":  # a higher-order wrapper: the function it is handed
+            for arg in reversed(call_args(node)):
+                fn, fmod = self.function_of(arg, module, frame, depth + 1)
+                if fn is not None:
+                    return fn, fmod
+        return None, module
 
     def binder(self, frame: Frame) -> Callable[[ts.Node | None, Module], tuple[ts.Node | None, Module]]:
         return lambda node, module: self.bound(node, module, frame)
