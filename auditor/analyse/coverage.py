@@ -7,7 +7,6 @@ import posixpath
 from auditor.extract import entrypoints
 from auditor.extract.facts import Program, reads
 from auditor.extract.records import at
-from auditor.extract.routes import listed_tools
 from auditor.extract.syntax import NOT_LITERAL, excerpt
 from auditor.model import Anchor
 from auditor.sources import repo_path
@@ -104,13 +103,24 @@ def _unresolved(p: Program, entries: list[str]) -> list[dict]:
     and servers the extractors cannot see."""
     out = [{"what": f"a dispatch branch names a tool by `{excerpt(n.child_by_field_name('value'))}`, which is not a literal",
             "anchor": at(m.path, n).as_json()} for m, n in p.unread]
-    by_binding = {(t.module.path, t.binding): t for t in p.tools if t.binding}
-    for h in p.handlers:
-        if h.method == "tools/list" and h.fn is not None and not listed_tools(p, h.module, h.fn, by_binding) \
-                and not any(h.fn.start_byte <= t.node.start_byte < h.fn.end_byte for t in p.tools if t.module is h.module):
-            out.append({"what": "the tools/list handler returns a list whose descriptors the tool could not read",
-                        "anchor": at(h.module.path, h.node).as_json()})
+    for l in p.listings:
+        if l.unread:
+            out.append({"what": _unread_listing(l), "anchor": at(l.module.path, l.handler).as_json()})
     return out + _unread_servers(p, entries)
+
+
+def _unread_listing(l) -> str:
+    """What of a tools/list result was not read, and what is taken as a tool because of it."""
+    parts = ", ".join(f"`{excerpt(n)}` ({m.path}:{n.start_point[0] + 1})" for m, n, _ in l.unread[:4]) \
+        + (f" and {len(l.unread) - 4} more" if len(l.unread) > 4 else "")
+    scopes = [scope for _, _, scope in l.unread]
+    if None in scopes:
+        kept = "so every descriptor-shaped object of the code is taken as a tool"
+    else:
+        files = sorted(frozenset().union(*scopes))
+        kept = ("so the descriptor-shaped objects of " + ", ".join(files) + " are taken as tools") if files else \
+            "which names code outside the boundary"
+    return f"the tools/list handler returns a list the tool could not read whole: {parts}; {kept}"
 
 
 def _unread_servers(p: Program, entries: list[str]) -> list[dict]:
@@ -217,7 +227,11 @@ def ledger(p: Program) -> dict:
             tools.append({"name": name, "file": d.module.path, "form": "dispatch only", "schema_form": "unknown",
                           "dispatch": d.form, "implementation": d.target_name, "status": "partially analysed",
                           "reasons": ["dispatched but no descriptor or registration advertises it"]})
+    unadvertised = [{"name": t.name, "file": t.module.path, "line": t.node.start_point[0] + 1,
+                     "reason": "descriptor-shaped object not advertised by tools/list"}
+                    for t in sorted(p.unadvertised, key=lambda t: (t.module.path, t.node.start_byte))]
     unresolved = _unresolved(p, entries)
     complete = not p.gaps and not unresolved and all(t["status"] == "analysed" for t in tools) and \
         all(f["status"] != "parsed, not reached" for f in files)
-    return {"entries": entries, "files": files, "tools": tools, "unresolved": unresolved, "complete": complete}
+    return {"entries": entries, "files": files, "tools": tools, "unresolved": unresolved, "complete": complete,
+            "unadvertised": unadvertised}

@@ -8,7 +8,7 @@ from typing import Mapping
 import tree_sitter as ts
 
 from auditor.extract import summaries, cache, dispatch, flow, highlevel, linker, outputs, parse, program, server, state
-from auditor.extract import limits, syntax
+from auditor.extract import limits, listing, reach, syntax
 from auditor.extract import tsconfig
 from auditor.extract.manifest import JsonDoc, read_json
 from auditor.extract.readme import MarkdownDoc, read_markdown
@@ -49,6 +49,8 @@ class Program:
     unread: tuple = ()  # (module, node) of tool names in a dispatch that are not readable literals
     registrations: tuple[highlevel.Registration, ...] = ()  # high-level registrations: tools, resources, prompts
     skipped: dict[str, str] = field(default_factory=dict)  # path -> why its text was not analysed (too deep, too slow)
+    listings: tuple[listing.Listing, ...] = ()  # per tools/list handler: the object literals its result lists
+    unadvertised: tuple[server.ToolDecl, ...] = ()  # descriptor-shaped objects that no tools/list result holds
     build: "tsconfig.BuildMap | None" = None  # build output -> the file analysed in its place
     method: dict = field(default_factory=dict)  # kb/method.yaml: entry points and auxiliary files (analyse/coverage.py)
 
@@ -158,6 +160,10 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
                 roots += [owned(d.target, d.module)] if d.target is not None else []
             roots += list(handed)
     registrations = kept
+    # A descriptor-shaped object is a tool only when it reaches a tools/list handler's result (when that is read).
+    follow = reach.Reach(link, expander.calls_of, modules)
+    listings = [listing.listing(follow, h.module, h.node, h.fn) for h in handlers if h.method == "tools/list"]
+    tools, unadvertised = listing.split(tools, listings)
     branches = frozenset(d.node.id for d in dispatches if d.form == "name-equality")
     for m, fn in link.reachable(roots):
         flows.append(_trace(m, fn, containers, vocab, link, branches))
@@ -166,7 +172,7 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
                    servers=tuple(servers), handlers=tuple(handlers), tools=tuple(tools), dispatches=tuple(dispatches),
                    fallbacks=tuple(fallbacks), launches=tuple(launches), containers=tuple(containers),
                    flows=tuple(flows), linker=link, unread=tuple(unread), registrations=tuple(registrations),
-                   skipped=skipped)
+                   skipped=skipped, listings=tuple(listings), unadvertised=tuple(unadvertised))
 
 
 def _refused(e: Entry, lang: str | None, max_depth: int, excluded: Mapping[str, str]) -> Gap | None:

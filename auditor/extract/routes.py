@@ -39,7 +39,11 @@ def routes(p: Program) -> list[Record]:
     for h in p.handlers:
         hkey = key(h.module.name, h.method)
         if h.method.endswith("/list"):
-            listed = listed_tools(p, h.module, h.fn, tools_by_binding) if h.fn is not None else []
+            listing = next((l for l in p.listings if l.handler == h.node), None)
+            if listing is not None:  # the descriptors that reach its result
+                listed = [t for t in p.tools if t.node in listing.objects]
+            else:
+                listed = listed_tools(p, h.module, h.fn, tools_by_binding) if h.fn is not None else []
             # Descriptors written inline in the handler are listed too.
             listed += [t for t in p.tools if t.module is h.module and h.fn is not None and t not in listed
                        and h.fn.start_byte <= t.node.start_byte < h.fn.end_byte]

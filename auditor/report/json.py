@@ -45,7 +45,9 @@ def as_dict(audit: Audit) -> dict[str, Any]:
                      "complete": complete(audit),
                      "entries": list(audit.ledger.get("entries", [])), "files": list(audit.ledger.get("files", [])),
                      "tools": list(audit.ledger.get("tools", [])),
-                     "unresolved": list(audit.ledger.get("unresolved", []))},
+                     "unresolved": list(audit.ledger.get("unresolved", [])),
+                     # only when there are some: descriptor-shaped objects that no tools/list result holds (no tools)
+                     **({"unadvertised": list(audit.ledger["unadvertised"])} if audit.ledger.get("unadvertised") else {})},
     }
 
 

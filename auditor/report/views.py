@@ -46,6 +46,7 @@ def common(audit: Audit) -> dict[str, Any]:
     return {"title": title, "identity": identity, "gaps": list(audit.gaps),
             "complete": not audit.gaps and ledger.get("complete", True),
             "ledger_tools": list(ledger.get("tools", [])), "ledger_files": list(ledger.get("files", [])),
+            "ledger_unadvertised": list(ledger.get("unadvertised", [])),
             "entries": list(ledger.get("entries", [])),
             "no_tests": _holds(audit, "no-tests"), "external": list(audit.method.get("external", []))}
 

@@ -1,0 +1,65 @@
+"""What a low-level tools/list handler returns: the descriptor objects that reach its result's `tools` list.
+
+A descriptor-shaped object literal (`{name, description, inputSchema}`) is a tool only when it reaches that list
+(extract/reach.py follows the list back to the objects: through constants, imports, spreads, filters, functions, class
+fields, parameters). What the result holds that cannot be followed is `unread`: the descriptors of the files it may
+stand for stay tools, and all of them when that is not known."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import tree_sitter as ts
+
+from auditor.extract.program import Module
+from auditor.extract.reach import Reach, entry_value
+from auditor.extract.syntax import FUNCTION_TYPES, object_pairs
+
+LIST_KEY = "tools"  # coupling: ListToolsResult of the MCP specification
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Listing:
+    """One tools/list handler: the object literals its result lists, and what of it could not be read."""
+
+    module: Module  # the handler's module
+    handler: ts.Node  # the registering statement
+    objects: frozenset[ts.Node]  # object literals that reach the result's list
+    # Expressions of the result not followed (empty: read whole), each with the files whose descriptors it may
+    # stand for (an import whose export is not read: that module and what it imports), or None: any file.
+    unread: tuple[tuple[Module, ts.Node, frozenset[str] | None], ...]
+
+
+def listing(reach: Reach, module: Module, handler: ts.Node, fn: ts.Node | None) -> Listing:
+    """What the tools/list handler FN, registered by HANDLER, returns."""
+    unread = reach.reset()
+    objects: set[ts.Node] = set()
+    if fn is None or fn.type not in FUNCTION_TYPES:
+        reach.miss(module, fn if fn is not None else handler)
+    else:
+        found = False
+        for ret, rmod in reach.returns(fn, module):
+            for obj, omod in reach.expr(ret, rmod, 0):
+                pairs = object_pairs(obj)
+                if LIST_KEY in pairs:
+                    found = True
+                    objects |= {o for o, _ in reach.expr(entry_value(pairs[LIST_KEY]), omod, 1)}
+                elif any(c.type == "spread_element" for c in obj.named_children):
+                    reach.miss(omod, obj)
+        if not found:  # a result filled in later (`result.tools = ...`), or built where this does not look
+            reach.miss(module, fn)
+    return Listing(module=module, handler=handler, objects=frozenset(objects), unread=tuple(unread))
+
+
+def split(tools: list, listings: list[Listing]) -> tuple[list, list]:
+    """(tools, descriptor-shaped objects that no tools/list handler advertises). A part of a list that was not read
+    may hold any descriptor of the files it may stand for (any file, when that is not known): those stay tools."""
+    scopes = [scope for l in listings for _, _, scope in l.unread]
+    if not listings or None in scopes:
+        return list(tools), []
+    listed = frozenset().union(*(l.objects for l in listings))
+    unknown = frozenset().union(*scopes)  # files whose descriptors an unread part of a list may stand for
+    kept, hidden = [], []
+    for t in tools:
+        (hidden if t.form == "descriptor" and t.node not in listed and t.module.path not in unknown else kept).append(t)
+    return kept, hidden

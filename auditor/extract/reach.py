@@ -1,0 +1,350 @@
+"""Follows an expression back to the object literals it may stand for, as a value or as the elements of a list,
+across modules: constants and imports (named and namespace), spreads, `concat`/`filter`/`map`/`slice` over a list,
+`push` onto it, a ternary or `||`, a function or method that returns it, a class field (`this.x = ...` anywhere in the
+class), a parameter (its default and the argument of every call site, `new` for a constructor), `Object.values`. What
+it cannot follow is recorded as unread with its place, and with the files it may stand for when that is known."""
+
+from __future__ import annotations
+
+from typing import Callable, Iterator
+
+import tree_sitter as ts
+
+from auditor.extract.program import Module
+from auditor.extract.values import Values, parameters
+from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, enclosing, find, member_chain, object_pairs,
+                                    pair_value, strip_casts, text)
+
+MAX_DEPTH = 24  # hops from the handler's result to a descriptor
+# Array methods whose result holds (some of) the receiver's elements, in the same or another order.
+_KEEPS = frozenset({"filter", "slice", "sort", "toSorted", "reverse", "toReversed", "flat", "concat", "map",
+                    "flatMap", "splice", "with"})
+_ADDS = frozenset({"push", "unshift", "concat"})  # the arguments become elements
+
+
+class Reach:
+    """Follows expressions back to object literals; one instance answers many questions (reset() between)."""
+
+    def __init__(self, link, calls_of: Callable[[ts.Node], list[tuple[Module, ts.Node]]], modules: list[Module]):
+        self.link, self.calls_of, self.modules = link, calls_of, modules
+        self.values = Values(link)
+        self._seen: set[ts.Node] = set()
+        self._unread: list[tuple[Module, ts.Node, frozenset[str] | None]] = []
+
+    def reset(self) -> list[tuple[Module, ts.Node, frozenset[str] | None]]:
+        """Start a new question: forget what was met; the list of unread parts it returns fills as it goes."""
+        self._seen, self._unread = set(), []
+        return self._unread
+
+    def miss(self, module: Module, node: ts.Node, scope: frozenset[str] | None = None) -> None:
+        self._unread.append((module, node, scope))
+
+    def _closure(self, path: str) -> frozenset[str]:
+        """PATH and the boundary modules it imports, directly or not."""
+        seen, todo = set(), [path]
+        while todo:
+            cur = todo.pop()
+            if cur in seen:
+                continue
+            seen.add(cur)
+            todo += [b.module for b in self.link.imports.get(cur, {}).values() if b.module]
+            todo += self.link.star.get(cur, [])
+            todo += [t for t, _ in self.link.exports.get(cur, {}).values()]
+        return frozenset(seen)
+
+    # -- expressions ------------------------------------------------------------------------
+    def expr(self, node: ts.Node | None, module: Module, depth: int) -> Iterator[tuple[ts.Node, Module]]:
+        """The object literals NODE may stand for (as a value, or as the elements of a list)."""
+        node = strip_casts(node)
+        if node is None or node in self._seen:
+            return
+        if depth > MAX_DEPTH:
+            self.miss(module, node)
+            return
+        self._seen.add(node)
+        t, d = node.type, depth + 1
+        if t == "object":
+            yield node, module
+            yield from self._borrowed(node, module, d)
+        elif t == "array":
+            for child in node.named_children:
+                if child.type != "comment":
+                    yield from self.expr(child, module, d)
+        elif t in {"spread_element", "await_expression"} and node.named_children:
+            yield from self.expr(node.named_children[0], module, d)
+        elif t in {"identifier", "shorthand_property_identifier"}:
+            yield from self._name(node, module, d)
+        elif t == "member_expression":
+            yield from self._member(node, module, d)
+        elif t == "call_expression":
+            yield from self._call(node, module, d)
+        elif t == "ternary_expression":
+            for f in ("consequence", "alternative"):
+                yield from self.expr(node.child_by_field_name(f), module, d)
+        elif t == "binary_expression" and text(node.child_by_field_name("operator")) in {"||", "??", "&&"}:
+            if text(node.child_by_field_name("operator")) != "&&":
+                yield from self.expr(node.child_by_field_name("left"), module, d)
+            yield from self.expr(node.child_by_field_name("right"), module, d)
+        elif t == "ERROR":  # a region that does not parse: it may name anything this module can reach
+            self.miss(module, node, self._closure(module.path))
+        elif t not in {"null", "undefined"}:
+            self.miss(module, node)
+
+    def _borrowed(self, obj: ts.Node, module: Module, d: int):
+        """The descriptor whose fields an object literal copies (`{name: definition.name, ...}`): it is listed too.
+        What cannot be followed here is no gap of the list: the object itself is what is listed."""
+        pair = object_pairs(obj).get("name")
+        value = strip_casts(pair_value(pair)) if pair is not None and pair.type == "pair" else None
+        if value is None or value.type != "member_expression" or text(value.child_by_field_name("property")) != "name":
+            return
+        mark, seen = len(self._unread), set(self._seen)
+        yield from self.expr(value.child_by_field_name("object"), module, d)
+        del self._unread[mark:]
+        self._seen = seen  # what was met here is met again, with its gaps, where the list itself leads to it
+
+    def _name(self, node: ts.Node, module: Module, d: int) -> Iterator[tuple[ts.Node, Module]]:
+        name = text(node)
+        for scope in ancestors(node):
+            if scope.type not in FUNCTION_TYPES:
+                continue
+            decl = next((n for n in find(scope, {"variable_declarator"}) if _owner(n) == scope
+                         and text(n.child_by_field_name("name")) == name), None)
+            if decl is not None:
+                yield from self._variable(name, decl.child_by_field_name("value"), scope, module, d)
+                return
+            if name in parameters(scope):
+                yield from self._parameter(scope, name, module, d)
+                return
+        where = self.link.binding(module, name) if self.link is not None else (module, name)
+        if where is not None and where[1] in where[0].toplevel:  # a constant of this module, or imported
+            mod, local = where
+            yield from self._variable(local, mod.toplevel[local], mod.tree.root_node, mod, d)
+            return
+        imported = self.link.imports.get(module.path, {}).get(name) if self.link is not None else None
+        if imported is not None:  # an export not read (a gap in its module), or a package's: only its own files
+            self.miss(module, node, self._closure(imported.module) if imported.module else frozenset())
+            return
+        value, vmod = self.values.definition(node, module)
+        if value is None or value.type in {"identifier", "shorthand_property_identifier"}:
+            self.miss(module, node)
+        else:
+            yield from self.expr(value, vmod, d)
+
+    def _variable(self, name: str, value: ts.Node | None, scope: ts.Node, module: Module, d: int):
+        """A variable's initializer, the values assigned to it, and what is pushed onto it, within SCOPE."""
+        yield from self.expr(value, module, d)
+        for later in _assigned(module, scope, (name,)):
+            yield from self.expr(later, module, d)
+
+    def _parameter(self, fn: ts.Node, name: str, module: Module, d: int):
+        index, path = parameters(fn)[name]
+        default = _default(fn, index)
+        sites: list[tuple[Module, ts.Node]] = []
+        if fn.type == "method_definition" and text(fn.child_by_field_name("name")) == "constructor":
+            sites = self._constructions(enclosing(fn, {"class_declaration", "class"}))
+        elif not _is_callback(fn):
+            sites = self.calls_of(fn)
+        if not sites and default is None:
+            self.miss(module, fn)
+            return
+        if default is not None:
+            yield from self.expr(default, module, d)
+        for cmod, call in sites:
+            args = call_args(call)
+            if index >= len(args):
+                continue
+            value, where = args[index], cmod
+            for key in path:
+                value, where = self.values.member(value, where, key, None, 0)
+            if value is None:
+                self.miss(cmod, args[index])
+            else:
+                yield from self.expr(value, where, d)
+
+    def _constructions(self, cls: ts.Node | None) -> list[tuple[Module, ts.Node]]:
+        if cls is None or self.link is None:
+            return []
+        out = []
+        for m in self.modules:
+            for new in m.nodes("new"):
+                found = self.link._class(m, text(new.child_by_field_name("constructor")))
+                if found is not None and found[1].node == cls:
+                    out.append((m, new))
+        return out
+
+    def _member(self, node: ts.Node, module: Module, d: int):
+        chain = member_chain(node)
+        if chain and len(chain) == 2 and chain[0] == "this":
+            cls = enclosing(node, {"class_declaration", "class"})
+            info = next((i for i in module.classes.values() if i.node == cls), None) if cls is not None else None
+            if info is not None and chain[1] in info.methods:
+                yield from self._returned(info.methods[chain[1]], module, d)
+                return
+            field = info.fields.get(chain[1]) if info is not None else None
+            later = _assigned(module, cls, chain) if cls is not None else []
+            if field is None and not later:
+                self.miss(module, node)
+                return
+            if field is not None:
+                yield from self.expr(field.child_by_field_name("value"), module, d)
+            for value in later:
+                yield from self.expr(value, module, d)
+            return
+        obj, prop = node.child_by_field_name("object"), node.child_by_field_name("property")
+        space = self._namespace(obj, module)
+        if space is not None:  # `defs.gamma` of `import * as defs`
+            yield from self._export(space, text(prop), node, module, d)
+            return
+        value, where = self.values.member(obj, module, text(prop), None, 0)
+        if value is None:
+            self.miss(module, node)
+        else:
+            yield from self.expr(value, where, d)
+
+    def _call(self, node: ts.Node, module: Module, d: int):
+        callee = node.child_by_field_name("function")
+        chain = member_chain(callee) or ()
+        args = call_args(node)
+        space = self._namespace(args[0], module) if chain == ("Object", "values") and args else None
+        if space is not None:  # Object.values(defs) of `import * as defs`: every export
+            for name in sorted(self._exports(space)):
+                yield from self._export(space, name, node, module, d)
+            return
+        if chain == ("Object", "values") and args:  # the values of an object of descriptors
+            for obj, omod in self.expr(args[0], module, d):
+                yield from self._values(obj, omod, d)
+            return
+        if chain in {("Array", "from"), ("Array", "of")}:
+            for a in args[:1] if chain[1] == "from" else args:
+                yield from self.expr(a, module, d)
+            return
+        hit = self.link.resolve(module, node) if self.link is not None else None
+        if hit is not None:
+            yield from self._returned(hit[1], hit[0], d)
+            return
+        method = text(callee.child_by_field_name("property")) if callee is not None and callee.type == "member_expression" else ""
+        if method in _KEEPS:
+            receiver = callee.child_by_field_name("object")
+            if method in {"map", "flatMap"} and args and strip_casts(args[0]) is not None:
+                yield from self._mapped(receiver, strip_casts(args[0]), module, d)
+            yield from self.expr(receiver, module, d)
+            for a in args if method == "concat" else ():
+                yield from self.expr(a, module, d)
+            return
+        value, where = self.values.definition(node, module)  # defineTool({...}): the object it is handed
+        if value is not None and value.type == "object":
+            yield from self.expr(value, where, d)
+        else:
+            self.miss(module, node)
+
+    def _mapped(self, receiver: ts.Node, fn: ts.Node, module: Module, d: int):
+        """`list.map((t) => t.spec)`: the member the callback returns of each element (the elements themselves are
+        candidates too, for callbacks that rebuild a descriptor from them)."""
+        if fn.type not in FUNCTION_TYPES:
+            return
+        names = parameters(fn)
+        paths = []
+        for ret, _ in self.returns(fn, module):
+            chain = member_chain(strip_casts(ret))
+            if chain and chain[0] in names and names[chain[0]][0] == 0 and names[chain[0]][1] + chain[1:]:
+                paths.append(names[chain[0]][1] + chain[1:])
+        if not paths:
+            return
+        mark, seen = len(self._unread), set(self._seen)
+        elements = list(self.expr(receiver, module, d))
+        del self._unread[mark:]
+        self._seen = seen
+        for path in paths:
+            for obj, omod in elements:
+                value, where = obj, omod
+                for key in path:
+                    value, where = self.values.member(value, where, key, None, 0)
+                if value is None:
+                    self.miss(omod, obj)
+                else:
+                    yield from self.expr(value, where, d)
+
+    def _namespace(self, node: ts.Node | None, module: Module) -> str | None:
+        """The module a namespace import (`import * as defs`) names, when NODE is that name."""
+        node = strip_casts(node)
+        if node is None or node.type != "identifier" or self.link is None:
+            return None
+        b = self.link.imports.get(module.path, {}).get(text(node))
+        return b.module if b is not None and b.name == "*" else None
+
+    def _exports(self, path: str, depth: int = 0) -> set[str]:
+        names = set(self.link.exports.get(path, {})) - {"default"}
+        for target in self.link.star.get(path, []) if depth < 10 else []:
+            names |= self._exports(target, depth + 1)
+        return names
+
+    def _export(self, path: str, name: str, node: ts.Node, module: Module, d: int):
+        found = self.link.exported(path, name)
+        if found is not None and found[1] in found[0].toplevel:
+            yield from self._variable(found[1], found[0].toplevel[found[1]], found[0].tree.root_node, found[0], d)
+        elif found is None or found[1] not in found[0].functions and found[1] not in found[0].classes:
+            self.miss(module, node, self._closure(path))
+
+    def _values(self, obj: ts.Node, module: Module, d: int):
+        for child in obj.named_children:
+            if child.type == "pair":
+                yield from self.expr(pair_value(child), module, d)
+            elif child.type == "shorthand_property_identifier":
+                yield from self.expr(child, module, d)
+            elif child.type == "spread_element" and child.named_children:
+                for inner, imod in self.expr(child.named_children[0], module, d):
+                    yield from self._values(inner, imod, d)
+            elif child.type != "comment":
+                self.miss(module, child)
+
+    def _returned(self, fn: ts.Node, module: Module, d: int):
+        for ret, rmod in self.returns(fn, module):
+            yield from self.expr(ret, rmod, d)
+
+    def returns(self, fn: ts.Node, module: Module) -> list[tuple[ts.Node, Module]]:
+        body = fn.child_by_field_name("body")
+        if body is not None and body.type != "statement_block":  # `() => ({...})`
+            return [(body, module)]
+        return [(r.named_children[0], module) for r in find(fn, {"return_statement"})
+                if r.named_children and _owner(r) == fn]
+
+
+def entry_value(pair: ts.Node) -> ts.Node:
+    return pair_value(pair) if pair.type == "pair" else pair
+
+
+def _owner(node: ts.Node) -> ts.Node | None:
+    return next((a for a in ancestors(node) if a.type in FUNCTION_TYPES), None)
+
+
+def _assigned(module: Module, scope: ts.Node, target: tuple[str, ...]) -> list[ts.Node]:
+    """Within SCOPE: the values assigned to TARGET (`x = v`, `this.x = v`) and the arguments pushed onto it."""
+    out = []
+    for n in module.nodes("assign"):
+        left = n.child_by_field_name("left")
+        if n.type == "assignment_expression" and scope.start_byte <= n.start_byte < scope.end_byte \
+                and member_chain(strip_casts(left)) == target:
+            out.append(n.child_by_field_name("right"))
+    for call in module.nodes("call"):
+        chain = member_chain(call.child_by_field_name("function"))
+        if chain and chain[:-1] == target and chain[-1] in _ADDS - {"concat"} \
+                and scope.start_byte <= call.start_byte < scope.end_byte:
+            out += call_args(call)
+    return out
+
+
+def _default(fn: ts.Node, index: int) -> ts.Node | None:
+    params = fn.child_by_field_name("parameters")
+    items = [c for c in params.named_children if c.type != "comment"] if params is not None else []
+    if index >= len(items):
+        return None
+    p = items[index]
+    value = p.child_by_field_name("value")
+    if value is None and p.child_by_field_name("pattern") is not None and p.child_by_field_name("pattern").type == "assignment_pattern":
+        value = p.child_by_field_name("pattern").child_by_field_name("right")
+    return value
+
+
+def _is_callback(fn: ts.Node) -> bool:
+    """A function written as an argument (`list.filter((t) => ...)`): its parameters come from the callee."""
+    return fn.parent is not None and fn.parent.type == "arguments"

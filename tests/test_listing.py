@@ -1,0 +1,182 @@
+"""A descriptor-shaped object literal of a low-level server is a tool only when it reaches the tools/list handler's
+result: through constants and imports, a filter, a class field set from a constructor parameter, a function that
+returns the list, push, concat, Object.values. Those that do not are listed in the ledger as not advertised; when the
+result cannot be read, every descriptor stays a tool and the ledger says why."""
+
+from __future__ import annotations
+
+from auditor.analyse import coverage
+from auditor.extract import routes as routes_mod
+from program_helpers import SDK, line_of, program
+
+MANIFEST = '{"name": "shelf", "version": "1.0.0", "bin": {"shelf": "index.ts"}}'
+
+
+def _desc(name: str) -> str:
+    return f'{{ name: "{name}", description: "{name} it", inputSchema: {{ type: "object", properties: {{}} }} }}'
+
+
+# The list reaches the handler through an array of imports, a constructor parameter copied into a field, a filter
+# and a map whose callback rebuilds each descriptor from the element.
+CLASS_SERVER = SDK + '''import { shelveTool, fetchTool, countTool } from "./tools.js";
+
+class ShelfServer {
+  server: Server;
+  available: any[];
+  enabled: any[] = [];
+  constructor(initial: any[] = []) {
+    this.available = [...initial];
+    this.server = new Server({ name: "shelf", version: "1.0.0" }, { capabilities: { tools: {} } });
+    this.load();
+    this.server.setRequestHandler(ListToolsRequestSchema, async () => ({
+      tools: this.enabled.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })),
+    }));
+  }
+  load() {
+    let keep = [...this.available];
+    if (process.env.ONLY) keep = this.available.filter((t) => t.name === process.env.ONLY);
+    this.enabled = keep;
+  }
+}
+
+const allTools = [shelveTool, fetchTool, countTool];
+new ShelfServer(allTools);
+'''
+
+
+def _names(p) -> list[str]:
+    return sorted(t.name for t in p.tools)
+
+
+def test_descriptors_not_in_the_list_are_not_tools():
+    # Tool objects in their own module; an older set of single tools stays there, exported but never listed.
+    tools = f'''
+export const shelveTool = {{ name: "shelve", description: "shelve it", inputSchema: {{ type: "object" }}, execute: async () => 1 }};
+export const fetchTool = {_desc("fetch_item")};
+export const countTool = {_desc("count")};
+export const legacyShelve = {_desc("legacy_shelve")};
+export const legacyFetch = {_desc("legacy_fetch")};
+'''
+    p = program({"index.ts": CLASS_SERVER, "tools.ts": tools, "package.json": MANIFEST})
+    assert _names(p) == ["count", "fetch_item", "shelve"]
+    assert sorted(t.name for t in p.unadvertised) == ["legacy_fetch", "legacy_shelve"]
+    ledger = coverage.ledger(p)
+    assert [t["name"] for t in ledger["tools"]] == ["count", "fetch_item", "shelve"]
+    assert [(u["name"], u["file"], u["line"], u["reason"]) for u in ledger["unadvertised"]] == [
+        ("legacy_shelve", "tools.ts", line_of(tools, "legacyShelve"), "descriptor-shaped object not advertised by tools/list"),
+        ("legacy_fetch", "tools.ts", line_of(tools, "legacyFetch"), "descriptor-shaped object not advertised by tools/list")]
+    assert not ledger["unresolved"]
+    (route,) = [r for r in routes_mod.routes(p) if r.kind == "list"]
+    assert sorted(route.attrs["tools"]) == ["count", "fetch_item", "shelve"]
+
+
+FUNCTION_SERVER = SDK + '''import * as defs from "./defs.js";
+import { extraTools } from "./extra.js";
+
+const byName = { alpha: %s, beta: %s };
+const hidden = %s;
+
+function buildTools(flags: { gamma: boolean }) {
+  const out = Object.values(byName);
+  if (flags.gamma) out.push(defs.gamma);
+  return out.concat(extraTools);
+}
+
+export function start(server: Server, tools: any[]) {
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    const response = { tools: process.env.READONLY ? tools.slice(0, 1) : tools };
+    return response;
+  });
+}
+
+const server = new Server({ name: "fn", version: "1.0.0" }, { capabilities: { tools: {} } });
+start(server, buildTools({ gamma: true }));
+''' % (_desc("alpha"), _desc("beta"), _desc("hidden_one"))
+
+DEFS = f'export const gamma = {_desc("gamma")};\nexport const unused = {_desc("unused_def")};\n'
+EXTRA = f'export const extraTools = [{_desc("delta")}];\nexport const draft = {_desc("draft")};\n'
+
+
+def test_list_through_a_function_parameter_object_values_push_and_concat():
+    p = program({"index.ts": FUNCTION_SERVER, "defs.ts": DEFS, "extra.ts": EXTRA, "package.json": MANIFEST})
+    assert _names(p) == ["alpha", "beta", "delta", "gamma"]
+    assert sorted(t.name for t in p.unadvertised) == ["draft", "hidden_one", "unused_def"]
+    (listing,) = p.listings
+    assert not listing.unread
+
+
+UNREAD_SERVER = SDK + '''import { loadPlugins } from "plugin-loader";
+const first = %s;
+const second = %s;
+const server = new Server({ name: "u", version: "1.0.0" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [first, ...mystery()] }));
+''' % (_desc("first"), _desc("second"))
+
+
+def test_a_result_that_cannot_be_read_keeps_every_descriptor_and_the_ledger_says_so():
+    p = program({"index.ts": UNREAD_SERVER, "package.json": MANIFEST})
+    assert _names(p) == ["first", "second"]
+    assert not p.unadvertised
+    ledger = coverage.ledger(p)
+    (u,) = [u for u in ledger["unresolved"] if "tools/list" in u["what"]]
+    assert "`mystery()`" in u["what"] and "every descriptor-shaped object of the code is taken as a tool" in u["what"]
+    assert u["anchor"]["start_line"] == line_of(UNREAD_SERVER, "setRequestHandler(ListToolsRequestSchema")
+    assert not ledger["unadvertised"]
+
+
+def test_an_import_whose_export_is_not_read_keeps_only_that_modules_descriptors():
+    # `broken.ts` does not parse inside its list, and `lost.ts` does not export the name imported from it (as when its
+    # export is in a region that does not parse): what they give could be any of their descriptors, and no other's.
+    broken = f'export const kept = {_desc("maybe_listed")};\nexport const later = [kept, (];\n'
+    lost = f'const inner = {_desc("maybe_too")};\n'
+    server = SDK + '''import { later } from "./broken.js";
+import { gone } from "./lost.js";
+import { other } from "./other.js";
+const server = new Server({ name: "b", version: "1.0.0" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...later, gone, other] }));
+'''
+    other = f'export const other = {_desc("other")};\nexport const stray = {_desc("stray")};\n'
+    p = program({"index.ts": server, "broken.ts": broken, "lost.ts": lost, "other.ts": other, "package.json": MANIFEST})
+    assert _names(p) == ["maybe_listed", "maybe_too", "other"]
+    assert [t.name for t in p.unadvertised] == ["stray"]
+    (u,) = [u for u in coverage.ledger(p)["unresolved"] if "tools/list" in u["what"]]
+    assert "the descriptor-shaped objects of broken.ts, lost.ts are taken as tools" in u["what"]
+    assert "`gone` (index.ts:" in u["what"]
+
+
+def test_descriptors_written_inline_in_the_handler_are_the_list():
+    server = SDK + '''const server = new Server({ name: "i", version: "1.0.0" }, { capabilities: { tools: {} } });
+const example = %s;
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [%s] }));
+''' % (_desc("example_only"), _desc("real"))
+    p = program({"index.ts": server, "package.json": MANIFEST})
+    assert _names(p) == ["real"]
+    assert [t.name for t in p.unadvertised] == ["example_only"]
+
+
+def test_a_map_that_returns_a_member_of_each_element_lists_that_member():
+    server = SDK + '''const entries = [
+  { spec: %s, run: async () => ({ content: [] }) },
+  { spec: %s, run: async () => ({ content: [] }) },
+];
+const draft = %s;
+const server = new Server({ name: "m", version: "1.0.0" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: entries.map(({ spec }) => spec) }));
+''' % (_desc("one"), _desc("two"), _desc("draft"))
+    p = program({"index.ts": server, "package.json": MANIFEST})
+    assert _names(p) == ["one", "two"]
+    assert [t.name for t in p.unadvertised] == ["draft"]
+
+
+def test_a_result_filled_in_after_it_is_made_is_not_read_and_keeps_every_descriptor():
+    server = SDK + '''const a = %s;
+const b = %s;
+const server = new Server({ name: "f", version: "1.0.0" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => {
+  const result: any = {};
+  result.tools = [a];
+  return result;
+});
+''' % (_desc("a"), _desc("b"))
+    p = program({"index.ts": server, "package.json": MANIFEST})
+    assert _names(p) == ["a", "b"] and not p.unadvertised
