@@ -104,7 +104,8 @@ def _run(target: Target, kb_dir: Path, progress: Callable[[str], None], excluded
                  paths=tuple(baps), findings=_level(fnds, kbs["findings"], "finding"),
                  advisories=_level(fnds, kbs["findings"], "advisory"), claims=tuple(unique(clms)), candidates=tuple(cands),
                  registries=tuple(r.data["target"] for r in applied), gaps=program.gaps,
-                 method={"external": method["external"], "anti_conflation": method["anti_conflation"]},
+                 method={"external": method["external"], "anti_conflation": method["anti_conflation"],
+                         "detail_gaps": method["detail_gaps"]},
                  ledger=_with_not_followed(coverage.ledger(program), target))
 
 

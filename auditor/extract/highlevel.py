@@ -188,7 +188,8 @@ def _tool(module: Module, vocab: dict, signature: str, method: str, name: str, c
     description = _value(*desc) if desc is not None else None
     desc_node = local(_resolved(*desc), desc[1]) if desc is not None else None
     if desc is not None and not isinstance(description, str):
-        gaps.append(_gap(here, local(desc[0], desc[1]) or site, f"tool {name!r}: the description `{excerpt(desc[0])}` is not a literal"))
+        gaps.append(_gap(here, local(desc[0], desc[1]) or site, f"tool {name!r}: the description `{excerpt(desc[0])}` is not a literal",
+                         kind="description"))
         description, desc_node = None, None
     if params is not None:
         read = zod.input_shape(params[0], params[1], vocab, link)
@@ -344,6 +345,6 @@ def _is_object(node: ts.Node | None, module: Module) -> bool:
     return target is not None and target.type == "object"
 
 
-def _gap(module: Module, node: ts.Node, detail: str) -> Gap:
-    return Gap(kind="registration", detail=detail,
+def _gap(module: Module, node: ts.Node, detail: str, kind: str = "registration") -> Gap:
+    return Gap(kind=kind, detail=detail,
                anchor=Anchor(path=module.path, start_line=node.start_point[0] + 1, end_line=node.end_point[0] + 1))

@@ -6,6 +6,7 @@ from typing import Any
 
 import orjson
 
+from auditor.analyse.coverage import blocking
 from auditor.model import SCHEMA_VERSION, Audit, Record
 
 
@@ -17,7 +18,7 @@ def _record(r: Record) -> dict[str, Any]:
 
 def complete(audit: Audit) -> bool:
     """coverage.complete: no gap, and the ledger accounts for every file and tool (the one definition)."""
-    return not audit.gaps and bool(audit.ledger.get("complete", True))
+    return bool(audit.ledger.get("complete", True)) and not blocking(audit.gaps, audit.method)
 
 
 def as_dict(audit: Audit) -> dict[str, Any]:

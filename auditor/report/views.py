@@ -6,6 +6,7 @@ from typing import Any
 
 from auditor import __version__
 from auditor.model import Audit, Record
+from auditor.report import json as json_report
 
 
 def rec(r: Record) -> dict[str, Any]:
@@ -44,7 +45,7 @@ def common(audit: Audit) -> dict[str, Any]:
                 ("Tool", f"auditor {__version__}")]
     ledger = audit.ledger or {}
     return {"title": title, "identity": identity, "gaps": list(audit.gaps),
-            "complete": not audit.gaps and ledger.get("complete", True),
+            "complete": json_report.complete(audit),
             "ledger_tools": list(ledger.get("tools", [])), "ledger_files": list(ledger.get("files", [])),
             "ledger_unadvertised": list(ledger.get("unadvertised", [])),
             "entries": list(ledger.get("entries", [])),

@@ -1,0 +1,39 @@
+"""What "complete" means: every file read and accounted for, every tool found and traced to its implementation,
+nothing unresolved. A found tool whose schema or description is not a literal is listed ("analysed, details not
+read") with its gaps, and leaves the audit complete (kb/method.yaml detail_gaps); an implementation that does not
+resolve does not."""
+
+from __future__ import annotations
+
+from auditor.analyse import coverage
+from program_helpers import program
+
+HEAD = ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
+        'import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";\n'
+        'import { makeShape, describe } from "./shapes.js";\n'
+        'const server = new McpServer({ name: "demo", version: "1" });\n')
+TAIL = 'await server.connect(new StdioServerTransport());\n'
+SHAPES = ('export function makeShape() { return {}; }\n'
+          'export function describe(x: string) { return `Does ${x}.`; }\n')
+MANIFEST = '{"name": "demo", "bin": "index.js", "dependencies": {"@modelcontextprotocol/sdk": "1"}}'
+
+
+def _ledger(body: str) -> dict:
+    return coverage.ledger(program({"index.ts": HEAD + body + TAIL, "shapes.ts": SHAPES, "package.json": MANIFEST}))
+
+
+def test_a_tool_whose_schema_and_description_are_not_literals_leaves_the_audit_complete():
+    led = _ledger('server.registerTool("ping", { description: describe("ping"), inputSchema: makeShape() },\n'
+                  '  async () => ({ content: [{ type: "text", text: "pong" }] }));\n')
+    (tool,) = led["tools"]
+    assert tool["status"] == "analysed, details not read"
+    assert sorted(tool["reasons"]) == ["description is not a literal", "input schema is not a literal (unknown)"]
+    assert led["complete"] is True
+
+
+def test_an_implementation_that_does_not_resolve_leaves_it_incomplete():
+    led = _ledger('declare const handlers: any;\n'
+                  'server.registerTool("ping", { description: "Ping." }, handlers.ping);\n')
+    (tool,) = led["tools"]
+    assert tool["status"] == "partially analysed"
+    assert led["complete"] is False
