@@ -265,3 +265,62 @@ def test_sigterm_interrupts_promptly(tmp_path, code):
     assert "Traceback" not in err
     if child.returncode == 130:
         assert not (out / "audit.json").exists()
+
+
+# -- property: mutated fixtures never crash ------------------------------------------------------------------------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+ODD_NAMES = ["constructor", "__proto__", "toString", "hasOwnProperty", "\u202egnp.exe", "名前", "a" * 5000, "😀",
+             "\\ud800", "\\udfff\\ud800", "$", "_", "undefined", "NaN", "`${x}`", "\\u0000", "\r", "\u2028"]
+
+
+def _nesting(n: int, kind: str) -> str:
+    return {"parens": "(" * n + "x" + ")" * n, "arrays": "[" * n + "x" + "]" * n, "objects": "{a: " * n + "x" + "}" * n,
+            "chain": "x" + ".b" * n, "else-if": "if (x) {}" + " else if (x) {}" * n, "concat": '"a"' + ' + "b"' * n,
+            "arrows": "() => " * n + "x", "calls": "f(" * n + ")" * n, "unclosed": "(" * n}[kind]
+
+
+@st.composite
+def mutated_fixture(draw):
+    """A fixture's files, one of them mutated: deep nesting or a long chain inserted, random bytes inserted, an
+    identifier or string replaced by an odd name, the file cut short, or repeated."""
+    fixture = draw(st.sampled_from(sorted(p for p in FIXTURES.iterdir() if p.is_dir())))
+    files = {p.relative_to(fixture).as_posix(): p.read_bytes() for p in sorted(fixture.rglob("*")) if p.is_file()}
+    name = draw(st.sampled_from(sorted(files)))
+    data = files[name]
+    at = draw(st.integers(0, len(data)))
+    how = draw(st.sampled_from(["nest", "bytes", "name", "cut", "repeat"]))
+    if how == "nest":
+        piece = _nesting(draw(st.integers(1, 3000)), draw(st.sampled_from(
+            ["parens", "arrays", "objects", "chain", "else-if", "concat", "arrows", "calls", "unclosed"])))
+        data = data[:at] + piece.encode() + data[at:]
+    elif how == "bytes":
+        data = data[:at] + draw(st.binary(min_size=1, max_size=64)) + data[at:]
+    elif how == "name":
+        words = sorted(set(re.findall(rb"[A-Za-z_][A-Za-z0-9_]{2,}", data))) or [b"x"]
+        word = draw(st.sampled_from(words))
+        data = data.replace(word, draw(st.sampled_from(ODD_NAMES)).encode("utf-8", "surrogatepass"))
+    elif how == "cut":
+        data = data[:at]
+    else:
+        data = data * draw(st.integers(2, 40))
+    files[name] = data
+    return fixture.name, name, how, files
+
+
+@settings(max_examples=int(os.environ.get("AUDITOR_HOSTILE_EXAMPLES", "25")), deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(mutated_fixture())
+def test_mutated_fixtures_give_an_audit_or_an_input_error_never_a_crash(case):
+    """Exit 0 (an audit, with gaps) or 2 (an input error), never 3 (a bug) nor a traceback, within the time bound."""
+    import tempfile
+
+    fixture, name, how, files = case
+    with tempfile.TemporaryDirectory(prefix="hostile-") as tmp:
+        repo = Path(tmp) / "repo"
+        init_repo(repo, files)
+        result = run("audit", repo, "--out", Path(tmp) / "out", "-q")
+    assert result.returncode in (0, 2), (fixture, name, how, result.stderr[-2000:])
+    assert "Traceback" not in result.stderr

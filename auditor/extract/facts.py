@@ -102,10 +102,10 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
             for start, end, what in parse.error_regions(tree):
                 gaps.append(Gap(kind="parse", detail=f"{what}: region not analysed",
                                 anchor=Anchor(path=path, start_line=start, end_line=end)))
-            deep = syntax.depth(tree.root_node)
+            deep = syntax.depth(tree.root_node, max_depth)
             if deep > max_depth:  # bound what the analyses meet: their cost and memory grow with the nesting
                 syntax.drop(tree.root_node)
-                skipped[path] = limits.over(deep, max_depth)
+                skipped[path] = limits.over(deep, max_depth, "syntax tree")
                 gaps.append(Gap(kind="depth", detail=f"not analysed: {skipped[path]}", anchor=Anchor(path=path, start_line=1, end_line=1)))
                 continue
             if e.layer == "implementation":

@@ -33,6 +33,8 @@ def json_depth(data: bytes) -> int:
 
 def over(depth: int, limit: int, what: str = "") -> str:
     """The reason a file nested `depth` deep is not analysed."""
+    if what == "syntax tree":  # measured until past the limit only
+        return f"syntax tree nested more than {limit:,} levels deep (kb/method.yaml max_nesting_depth)"
     return f"{what or 'nested'} {depth:,} levels deep, over the limit of {limit:,} (kb/method.yaml max_nesting_depth)"
 
 

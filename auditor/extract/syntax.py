@@ -83,8 +83,9 @@ def find(node: ts.Node, types: frozenset[str] | set[str]) -> list[ts.Node]:
     return [flat[k] for k in hits]
 
 
-def _index(node: ts.Node) -> int:
-    """Lay out the whole tree that holds `node`; returns the position of `node`."""
+def _index(node: ts.Node, limit: int | None = None) -> int | None:
+    """Lay out the whole tree that holds `node`; returns the position of `node`. With LIMIT, a tree that nests deeper
+    is not laid out (None): the layout stops there, so that a refused tree costs little."""
     root = node
     while root.parent is not None:
         root = root.parent
@@ -101,6 +102,10 @@ def _index(node: ts.Node) -> int:
             continue
         if len(open_) > deepest:
             deepest = len(open_)
+            if limit is not None and deepest > limit:
+                _undo(pos[root.id] if root.id in pos else len(flat))
+                _depth[root.id] = deepest
+                return None
         i = len(flat)
         pos[cur.id] = i
         flat.append(cur)
@@ -123,20 +128,27 @@ def _index(node: ts.Node) -> int:
     return found
 
 
-def depth(root: ts.Node) -> int:
+def depth(root: ts.Node, limit: int | None = None) -> int:
     """How deep named nodes nest in the tree of `root` (a root node): measured while laying the tree out for walk(),
-    which every analysis needs anyway, so it costs nothing more."""
-    if root.id not in _pos:
-        _index(root)
+    which every analysis needs anyway, so it costs nothing more. Over LIMIT, the tree is not laid out, and the depth
+    given is LIMIT + 1 (the layout stopped there)."""
+    if root.id not in _pos and root.id not in _depth:
+        _index(root, limit)
     return _depth[root.id]
 
 
 def drop(root: ts.Node) -> None:
     """Take the tree of `root` (a root node) out of the walk index, when it was the last laid out: a file refused
     after its layout (too deep to analyse) holds no memory until forget()."""
+    _depth.pop(root.id, None)
     i = _pos.get(root.id)
-    if i is None or _ends[i] != len(_flat):
-        return
+    if i is not None and _ends[i] == len(_flat):
+        _undo(i)
+
+
+def _undo(i: int) -> None:
+    """Take every node laid out from position i on out of the index."""
+    _nearest.clear()
     for n in _flat[i:]:
         _pos.pop(n.id, None)
     del _flat[i:]
@@ -145,7 +157,6 @@ def drop(root: ts.Node) -> None:
     for where in _by_type.values():
         while where and where[-1] >= i:
             where.pop()
-    _depth.pop(root.id, None)
 
 
 def _index_alone(node: ts.Node) -> int:
@@ -175,6 +186,7 @@ def forget() -> None:
     _pos.clear()
     _by_type.clear()
     _depth.clear()
+    _nearest.clear()
     _chains.clear()
 
 
@@ -192,7 +204,33 @@ def ancestors(node: ts.Node) -> Iterator[ts.Node]:
         cur = parent(cur)
 
 
+# (types, position) -> position of the nearest ancestor-or-self of one of those types (-1: none), for enclosing():
+# filled along every path it walks, so that asking it for every node of a deep tree costs O(n), not O(n x depth).
+_nearest: dict[tuple[frozenset, int], int] = {}
+
+
 def enclosing(node: ts.Node, types: frozenset[str] | set[str]) -> ts.Node | None:
+    i = _pos.get(node.id)
+    if i is not None and _parents[i] != -2:
+        types = types if isinstance(types, frozenset) else frozenset(types)
+        j = _parents[i]
+        if j < 0:
+            return None
+        walked: list[int] = []
+        found = -1
+        while j >= 0:
+            hit = _nearest.get((types, j))
+            if hit is not None:
+                found = hit
+                break
+            walked.append(j)
+            if _flat[j].type in types:
+                found = j
+                break
+            j = _parents[j]
+        for k in walked:
+            _nearest[(types, k)] = found
+        return _flat[found] if found >= 0 else None
     for anc in ancestors(node):
         if anc.type in types:
             return anc
