@@ -112,6 +112,8 @@ def test_a_member_chain_deeper_than_the_limit_is_a_gap(tmp_path):
     assert file_row(doc, "index.ts")["status"] == "not analysed"
     assert doc["coverage"]["complete"] is False
     assert (tmp_path / "out" / "evidence-packet.md").is_file()
+    # An absence searched the code and did not see this file: it is unknown, never shown to hold.
+    assert {a["status"] for a in doc["absences"] if a["kind"] != "tests"} <= {"unknown (gap in index.ts)", "not applicable"}
 
 
 def test_no_recursion_on_the_depth_of_the_code_with_the_limit_lifted(tmp_path):

@@ -252,8 +252,9 @@ PROBES = {"effects": _effects, "state-content-reads": _state_reads, "unconsumed-
           "tests": _tests, "selection": _selection, "capabilities": _capabilities}
 
 
-# Gaps that leave text of the boundary unseen: a file not read, bytes not UTF-8, a region that did not parse.
-_UNSEEN = frozenset({"encoding", "size", "missing", "parse"})
+# Gaps that leave text of the boundary unseen: a file not read, bytes not UTF-8, a region that did not parse, a file
+# nested too deep or over its time budget (not analysed).
+_UNSEEN = frozenset({"encoding", "size", "missing", "parse", "depth", "time"})
 
 
 def _boundary_gaps(p: Program) -> list:
