@@ -62,3 +62,10 @@ def test_type_packages_count_as_used_with_what_they_type():
     p = program({"index.ts": SERVER, "package.json": manifest})
     unused = sorted(f.attrs["dependency"] for f in mismatches.mismatches(p, {"probes": []}) if f.kind == "unused-dependency")
     assert unused == ["@types/express", "@types/scope__lib", "left-pad"]
+
+
+def test_a_package_the_type_declarations_import_is_used():
+    manifest = '{"name": "demo", "dependencies": {"@modelcontextprotocol/sdk": "1", "zod": "3", "@acme/api-spec": "1"}}'
+    decl = 'import type { Node } from "@acme/api-spec";\nexport declare function walk(n: Node): void;\n'
+    p = program({"index.ts": SERVER, "package.json": manifest, "dist/index.d.ts": decl})
+    assert [f.attrs["dependency"] for f in mismatches.mismatches(p, {"probes": []}) if f.kind == "unused-dependency"] == []

@@ -291,8 +291,22 @@ def _unchecked_references(p: Program, absences_kb: dict) -> list[Record]:
     return out
 
 
+def _declared_imports(p: Program) -> set[str]:
+    """What the package's type declarations (`.d.ts`, shipped or written) import: their packages are part of its
+    published API, so they are used even when no code imports them."""
+    from auditor.extract import parse, program
+
+    out: set[str] = set()
+    for e in p.entries:
+        if not e.context and e.text is not None and e.rel.endswith((".d.ts", ".d.mts", ".d.cts")):
+            m = program.build(e.file.path, e.rel, parse.parse(e.code(), "typescript"), "typescript")
+            out |= {src for src, _ in m.imports}
+    return out
+
+
 def _unused_dependencies(p: Program) -> list[Record]:
     imported = {src[5:] if src.startswith("node:") else src for m in p.modules for src, _ in m.imports}
+    imported |= _declared_imports(p)
     out = []
     for doc in p.manifests():
         deps = (doc.value or {}).get("dependencies") or {} if isinstance(doc.value, dict) else {}
