@@ -37,3 +37,31 @@ def test_an_implementation_that_does_not_resolve_leaves_it_incomplete():
     (tool,) = led["tools"]
     assert tool["status"] == "partially analysed"
     assert led["complete"] is False
+
+
+def test_a_callback_made_by_a_factory_is_its_returned_function_and_what_it_is_handed_is_traced():
+    """`const get = makeHandler("GET", api.handleGet)`: the SDK calls the function makeHandler returns, which runs
+    the handler it was handed (a CommonJS export of another module): both are the tool's code."""
+    tools = ('const api = require("./api.js");\n'
+             'function makeHandler(method, handler) {\n'
+             '  return async (args) => ({ content: [{ type: "text", text: await handler(args) }] });\n'
+             '}\n'
+             'const get = makeHandler("GET", api.handleGet);\n'
+             'function register(server) {\n'
+             '  server.registerTool("demo_get", { description: "Get a thing." }, get);\n'
+             '}\n'
+             'exports.register = register;\n')
+    api = ('const fs = require("fs");\n'
+           'async function handleGet(args) { return fs.readFileSync("/etc/hostname", "utf8"); }\n'
+           'exports.handleGet = handleGet;\n')
+    index = ('const { McpServer } = require("@modelcontextprotocol/sdk/server/mcp.js");\n'
+             'const { register } = require("./tools.js");\n'
+             'const server = new McpServer({ name: "demo", version: "1" });\n'
+             'register(server);\n')
+    p = program({"index.js": index, "tools.js": tools, "api.js": api,
+                 "package.json": '{"name": "demo", "bin": "index.js", "dependencies": {"@modelcontextprotocol/sdk": "1"}}'})
+    led = coverage.ledger(p)
+    (tool,) = led["tools"]
+    assert (tool["status"], tool["implementation"]) == ("analysed", "makeHandler/return")
+    assert "handleGet" in {f.name for f in p.flows}  # what the made function runs is traced too
+    assert led["complete"] is True

@@ -148,6 +148,7 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
         tools += hl_tools
         dispatches += hl_dispatches
         roots += [owned(d.target, m) for d in hl_dispatches if d.target is not None]
+        roots += [owned(fn, fm) for d in hl_dispatches for fm, fn in d.handed]
     # Registrations whose name comes from a parameter or a loop: one per call site or element that names the tool.
     expander, kept = summaries.Expander(modules, link, vocab), []
     for r in registrations:
@@ -158,6 +159,7 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
             if d is not None:
                 dispatches.append(d)
                 roots += [owned(d.target, d.module)] if d.target is not None else []
+                roots += [owned(fn, fm) for fm, fn in d.handed]
             roots += list(handed)
     registrations = kept
     # A descriptor-shaped object is a tool only when it reaches a tools/list handler's result (when that is read).

@@ -120,11 +120,14 @@ def read(site: Site, vocab: dict, resolve, link=None) -> tuple[ToolDecl | None, 
     cb_resolve = resolve if cb_module is module and site.bind is None else \
         (link.resolver(cb_module) if link is not None else (lambda _: None))
     target, tname = _callback(cb_node, cb_module, cb_resolve)
+    handed: tuple = ()
     if target is None and cb_node is not None and link is not None:  # a table entry, a wrapper's function
         from auditor.extract.values import Values
 
-        fn, fmod = Values(link).function_of(cb_node, cb_module, site.frame)
+        values = Values(link)
+        fn, fmod = values.function_of(cb_node, cb_module, site.frame)
         target, tname = (fn, fmod.qualified(fn)) if fn is not None else (None, None)
+        handed = values.handed(cb_node, cb_module, site.frame)
     if cb_node is not None and target is None:
         shown = repr(name) if name is not None else excerpt(name_node, 40)
         gaps.append(_gap(here, cb_node if cb_module is here else call,
@@ -134,7 +137,7 @@ def read(site: Site, vocab: dict, resolve, link=None) -> tuple[ToolDecl | None, 
         tool, more = _tool(module, vocab, rule["signature"], method, name, site.call, args, link, bind, here, call)
         gaps += more
         dispatch = Dispatch(module=here, tool=name, node=call, subject=callee_text(call), target=target,
-                            target_name=tname, handler=None, form="registration")
+                            target_name=tname, handler=None, form="registration", handed=handed)
     reg = Registration(module=here, kind=rule["kind"], method=site.via + method, name=name, node=call, fn=target,
                        gaps=tuple(gaps))
     return tool, dispatch, reg

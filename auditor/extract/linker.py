@@ -9,7 +9,7 @@ import tree_sitter as ts
 
 from auditor.extract import bindings
 from auditor.extract.program import Module
-from auditor.extract.syntax import enclosing, member_chain, string_value, text
+from auditor.extract.syntax import enclosing, member_chain, object_pairs, pair_value, string_value, strip_casts, text
 from auditor.extract.tsconfig import BuildMap
 
 # A relative specifier names a file by its emitted name (`./lib.js`) or none (`./lib`); try the
@@ -65,6 +65,8 @@ class Linker:
         for node in m.tree.root_node.named_children:
             if node.type == "export_statement":
                 self._scan_export(m, node, exports, star)
+            elif node.type == "expression_statement" and node.named_children:
+                _commonjs_exports(node.named_children[0], m.path, exports)
         self.imports[m.path], self.exports[m.path], self.star[m.path] = imports, exports, star
 
     def _scan_export(self, m: Module, node: ts.Node, exports: dict, star: list) -> None:
@@ -210,3 +212,20 @@ def _calls(fn: ts.Node):
         if n.type == "call_expression":
             yield n
         stack.extend(reversed(n.named_children))
+
+
+def _commonjs_exports(expr: ts.Node, path: str, exports: dict) -> None:
+    """CommonJS exports of a top-level statement: `exports.x = y`, `module.exports.x = y`, `module.exports = { x, y: z }`
+    (each exported name -> its local name; a value that is not a name is exported under its own name)."""
+    if expr.type != "assignment_expression":
+        return
+    target, value = member_chain(expr.child_by_field_name("left")), strip_casts(expr.child_by_field_name("right"))
+    if value is None or not target:
+        return
+    holders = (("exports",), ("module", "exports"))
+    if target == ("module", "exports") and value.type == "object":  # module.exports = { x, y: z }
+        for key, pair in object_pairs(value).items():
+            v = pair_value(pair)
+            exports[key] = (path, text(v) if v.type in {"identifier", "shorthand_property_identifier"} else key)
+    elif len(target) > 1 and target[:-1] in holders:  # exports.x = y, module.exports.x = y
+        exports[target[-1]] = (path, text(value) if value.type == "identifier" else target[-1])

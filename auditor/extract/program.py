@@ -105,6 +105,10 @@ class Module:
             label = (string_value(key) or text(key)) if key is not None else ""
             if label and len(label) <= 60:
                 return (f"{owner}.{label}" if owner else label), None
+        outer = enclosing(func, FUNCTION_TYPES)
+        if parent is not None and outer is not None and (parent.type == "return_statement" or parent is outer):
+            # The function a factory returns (`return async (args) => ...`, `(h) => (args) => ...`): `factory/return`.
+            return "return", outer
         return "<anonymous>", None
 
 

@@ -11,7 +11,7 @@ import tree_sitter as ts
 
 from auditor.extract.bindings import value_of
 from auditor.extract.program import Module
-from auditor.extract.syntax import (FUNCTION_TYPES, call_args, literal, member_chain, object_pairs, pair_value,
+from auditor.extract.syntax import (FUNCTION_TYPES, call_args, callee_text, string_value, literal, member_chain, object_pairs, pair_value,
                                     strip_casts, text)
 
 MAX_DEPTH = 4  # wrappers of wrappers followed
@@ -84,7 +84,25 @@ class Values:
                     return info.fields[key].child_by_field_name("value"), cmod
                 if key in info.methods:
                     return info.methods[key], cmod
-        return None, module
+        return self._exported(node, module, key)
+
+    def _exported(self, node: ts.Node, module: Module, key: str) -> tuple[ts.Node | None, Module]:
+        """Export KEY of the module a namespace stands for: `import * as ns` or `const ns = require("./x")`."""
+        if self.link is None:
+            return None, module
+        target = None
+        if node.type == "identifier":
+            b = self.link.imports.get(module.path, {}).get(text(node))
+            target = b.module if b is not None and b.name == "*" else None
+        elif node.type == "call_expression" and callee_text(node) == "require" and call_args(node):
+            spec = string_value(call_args(node)[0])
+            target = self.link.resolve_spec(module.path, spec) if spec is not None else None
+        found = self.link.exported(target, key) if target else None
+        if found is None:
+            return None, module
+        mod, local = found
+        value = mod.functions.get(local) or mod.toplevel.get(local)
+        return (value, mod) if value is not None else (None, module)
 
     def bound(self, node: ts.Node | None, module: Module, frame: Frame | None, depth: int = 0
               ) -> tuple[ts.Node | None, Module]:
@@ -179,11 +197,44 @@ class Values:
             prop = node.child_by_field_name("property")
             value, vmod = self.member(node.child_by_field_name("object"), module, text(prop), frame, depth + 1)
             return self.function_of(value, vmod, frame, depth + 1) if value is not None else (None, module)
-        if node.type == "call_expression":  # a higher-order wrapper: the function it is handed
+        if node.type == "call_expression":
+            # A factory of the boundary that returns a function: that function (it closes over what it is handed).
+            made = self._returned_function(node, module)
+            if made[0] is not None:
+                return made
+            # A higher-order wrapper: the function it is handed.
             for arg in reversed(call_args(node)):
                 fn, fmod = self.function_of(arg, module, frame, depth + 1)
                 if fn is not None:
                     return fn, fmod
+        return None, module
+
+    def handed(self, node: ts.Node | None, module: Module, frame: Frame | None) -> tuple[tuple[Module, ts.Node], ...]:
+        """The functions a callback made by a call (`timed(name, handler)`, `createHandler("GET", handleGet)`) is
+        handed: what the made function runs."""
+        node, module = self.definition(*self.bound(node, module, frame))
+        if node is None or node.type != "call_expression":
+            return ()
+        out = []
+        for arg in call_args(node):
+            fn, fmod = self.function_of(arg, module, frame)
+            if fn is not None:
+                out.append((fmod, fn))
+        return tuple(out)
+
+    def _returned_function(self, call: ts.Node, module: Module) -> tuple[ts.Node | None, Module]:
+        hit = self.link.resolve(module, call) if self.link is not None else None
+        if hit is None:
+            return None, module
+        fmod, fn = hit[0], hit[1]
+        body = fn.child_by_field_name("body")
+        if body is not None and body.type != "statement_block":
+            value = strip_casts(body)
+            return (value, fmod) if value is not None and value.type in FUNCTION_TYPES else (None, module)
+        for ret in (n for n in (body.named_children if body is not None else []) if n.type == "return_statement"):
+            value = strip_casts(ret.named_children[0]) if ret.named_children else None
+            if value is not None and value.type in FUNCTION_TYPES:
+                return value, fmod
         return None, module
 
     def binder(self, frame: Frame) -> Callable[[ts.Node | None, Module], tuple[ts.Node | None, Module]]:
