@@ -65,3 +65,14 @@ def test_a_callback_made_by_a_factory_is_its_returned_function_and_what_it_is_ha
     assert (tool["status"], tool["implementation"]) == ("analysed", "makeHandler/return")
     assert "handleGet" in {f.name for f in p.flows}  # what the made function runs is traced too
     assert led["complete"] is True
+
+
+def test_unreached_browser_code_is_auxiliary_and_other_unreached_code_is_not():
+    ui = 'const root = document.getElementById("app");\nwindow.addEventListener("load", () => root.append("hi"));\n'
+    dead = 'export function unused() { return 42; }\n'
+    led = coverage.ledger(program({"index.ts": HEAD + TAIL, "shapes.ts": SHAPES, "package.json": MANIFEST,
+                                   "ui/app.js": ui, "lib/dead.ts": dead}))
+    rows = {f["path"]: f for f in led["files"]}
+    assert rows["ui/app.js"]["status"] == "auxiliary, not reached" and "browser code" in rows["ui/app.js"]["reason"]
+    assert rows["lib/dead.ts"]["status"] == "parsed, not reached"
+    assert led["complete"] is False  # the dead module keeps it honest

@@ -7,7 +7,7 @@ import posixpath
 from auditor.extract import entrypoints
 from auditor.extract.facts import Program, reads
 from auditor.extract.records import at
-from auditor.extract.syntax import NOT_LITERAL, excerpt
+from auditor.extract.syntax import NOT_LITERAL, excerpt, find, text
 from auditor.model import Anchor
 from auditor.sources import repo_path
 
@@ -49,18 +49,29 @@ def _development_runs(p: Program) -> dict[str, str]:
     return {k: ", ".join(f"`{n}`" for n in v) for k, v in out.items()}
 
 
+def _uses_globals(module, names: set[str]) -> bool:
+    """Whether the module reads one of NAMES as the object of a member access (`document.getElementById`)."""
+    for node in find(module.tree.root_node, {"member_expression"}):
+        obj = node.child_by_field_name("object")
+        if obj is not None and obj.type == "identifier" and text(obj) in names:
+            return True
+    return False
+
+
 def _auxiliary(p: Program, path: str, dev_runs: dict[str, str]) -> tuple[str, str] | None:
     """(status, reason) of a module no entry reaches that is not the server (kb/method.yaml auxiliary), else None."""
     from auditor.sources import glob_match, relative
 
     e = p.entry(path)
     rel = e.rel if e is not None else path
+    module = p.linker.by_path.get(path) if p.linker is not None else None
     for rule in p.method.get("auxiliary") or []:
-        if any(glob_match(rel, g) for g in rule["globs"]):
+        if any(glob_match(rel, g) for g in rule.get("globs", ())):
+            return rule["status"], rule["reason"]
+        if module is not None and rule.get("globals") and _uses_globals(module, set(rule["globals"])):
             return rule["status"], rule["reason"]
     if path in dev_runs:
         return "auxiliary, not reached", f"run only by the development script(s) {dev_runs[path]}, not by the server"
-    module = p.linker.by_path.get(path) if p.linker is not None else None
     if module is not None and entrypoints.types_only(module.tree.root_node):
         return "auxiliary, not reached", "type-only module: its code is types alone, nothing runs"
     return None
