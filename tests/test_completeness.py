@@ -76,3 +76,12 @@ def test_unreached_browser_code_is_auxiliary_and_other_unreached_code_is_not():
     assert rows["ui/app.js"]["status"] == "auxiliary, not reached" and "browser code" in rows["ui/app.js"]["reason"]
     assert rows["lib/dead.ts"]["status"] == "parsed, not reached"
     assert led["complete"] is False  # the dead module keeps it honest
+
+
+def test_an_unreached_module_of_re_exports_only_is_auxiliary():
+    barrel = 'import "./shapes.js";\nexport { makeShape as shape, describe } from "./shapes.js";\n'
+    led = coverage.ledger(program({"index.ts": HEAD + TAIL, "shapes.ts": SHAPES, "package.json": MANIFEST,
+                                   "barrel.ts": barrel}))
+    rows = {f["path"]: f for f in led["files"]}
+    assert rows["barrel.ts"]["status"] == "auxiliary, not reached" and "re-exports only" in rows["barrel.ts"]["reason"]
+    assert led["complete"] is True

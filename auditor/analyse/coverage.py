@@ -74,6 +74,9 @@ def _auxiliary(p: Program, path: str, dev_runs: dict[str, str]) -> tuple[str, st
         return "auxiliary, not reached", f"run only by the development script(s) {dev_runs[path]}, not by the server"
     if module is not None and entrypoints.types_only(module.tree.root_node):
         return "auxiliary, not reached", "type-only module: its code is types alone, nothing runs"
+    if module is not None and entrypoints.reexports_only(module.tree.root_node):
+        return "auxiliary, not reached", ("re-exports only: it imports and re-exports other modules, nothing of its "
+                                          "own runs (what it re-exports is accounted for where it is written)")
     return None
 
 

@@ -129,6 +129,23 @@ def types_only(root) -> bool:
     return seen
 
 
+def reexports_only(root) -> bool:
+    """Whether a module's code only imports other modules and re-exports names (`import "./a.js"; export { x as y }
+    ...`, a bundler's entry over its chunks): nothing of its own runs."""
+    seen = False
+    for node in root.named_children:
+        seen = seen or node.type != "comment"
+        if node.type in _TYPE_STATEMENTS or _marker(node):
+            continue
+        if node.type == "import_statement":
+            continue
+        if node.type == "export_statement" and node.child_by_field_name("declaration") is None \
+                and node.child_by_field_name("value") is None:
+            continue
+        return False
+    return seen
+
+
 def _type_only_port(node) -> bool:
     """`export {};`, `import type ...`, `export type {...}`, `export interface/type X`."""
     words = [c.type for c in node.children]
