@@ -85,3 +85,38 @@ def test_an_unreached_module_of_re_exports_only_is_auxiliary():
     rows = {f["path"]: f for f in led["files"]}
     assert rows["barrel.ts"]["status"] == "auxiliary, not reached" and "re-exports only" in rows["barrel.ts"]["reason"]
     assert led["complete"] is True
+
+
+def test_a_dispatch_reached_through_a_wrapped_handler_and_tools_made_later_resolve():
+    """JavaScript with no types: the tools/call handler calls a name bound to a wrapper of the dispatching function
+    (`const wrapped = log.wrap(handleToolCall)`), and each tool is an instance assigned later (`let echo;` then
+    `echo = new EchoTool()` in a function)."""
+    index = ('import { Server } from "@modelcontextprotocol/sdk/server/index.js";\n'
+             'import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";\n'
+             'import { handleToolCall, TOOLS } from "./handler.js";\n'
+             'import { Logger } from "./logger.js";\n'
+             'const server = new Server({ name: "demo", version: "1" }, { capabilities: { tools: {} } });\n'
+             'server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS }));\n'
+             'const log = new Logger();\n'
+             'const wrapped = log.wrap(handleToolCall);\n'
+             'server.setRequestHandler(CallToolRequestSchema, async (request) => wrapped(request.params.name, request.params.arguments));\n')
+    handler = ('import { EchoTool } from "./echo.js";\n'
+               'export const TOOLS = [{ name: "echo", description: "Echo.", inputSchema: { type: "object", properties: {} } }];\n'
+               'let echo;\n'
+               'function setup() { echo = new EchoTool(); }\n'
+               'export async function handleToolCall(name, args) {\n'
+               '  setup();\n'
+               '  switch (name) {\n'
+               '    case "echo": return await echo.execute(args);\n'
+               '    default: throw new Error("unknown tool");\n'
+               '  }\n'
+               '}\n')
+    echo = ('export class EchoTool {\n'
+            '  async execute(args) { return { content: [{ type: "text", text: String(args.text) }] }; }\n'
+            '}\n')
+    logger = 'export class Logger {\n  wrap(fn) { return async (...a) => fn(...a); }\n}\n'
+    p = program({"index.js": index, "handler.js": handler, "echo.js": echo, "logger.js": logger,
+                 "package.json": '{"name": "demo", "bin": "index.js", "dependencies": {"@modelcontextprotocol/sdk": "1"}}'})
+    led = coverage.ledger(p)
+    (tool,) = led["tools"]
+    assert (tool["name"], tool["status"], tool["implementation"]) == ("echo", "analysed", "EchoTool.execute")

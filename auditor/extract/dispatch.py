@@ -60,6 +60,17 @@ def _dispatching(handler: Handler, resolve, link=None) -> list[tuple[ts.Node, Mo
     for n in walk(handler.fn):
         if n.type == "call_expression":
             hit = resolve(n)
+            if hit is None and link is not None:
+                # A name bound to a wrapper of the function (`const wrapped = log.wrap(handleToolCall)`): what the
+                # wrapper returns, and the functions it is handed, are followed like a direct call.
+                from auditor.extract.values import Values
+
+                values, callee = Values(link), n.child_by_field_name("function")
+                made = values.function_of(callee, handler.module, None)
+                for where, fn in [made[::-1], *values.handed(callee, handler.module, None)]:
+                    if fn is not None and not any(fn == f for f, _, _ in out):
+                        out.append((fn, where, link.resolver(where)))
+                continue
             if hit is None or any(hit[0] == f for f, _, _ in out):
                 continue
             if _root(hit[0]) == root:

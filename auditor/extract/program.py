@@ -167,6 +167,7 @@ def build(path: str, name: str, tree: ts.Tree, lang: str) -> Module:
                  if f.parent is not None and f.parent.type in {"program", "export_statement"}}
     toplevel: dict[str, ts.Node] = {}
     instances: dict[str, str] = {}
+    later: set[str] = set()  # top-level names declared without a value
     for decl in caps.get("toplevel.var", []):
         vname, value = decl.child_by_field_name("name"), decl.child_by_field_name("value")
         if vname is not None and value is None and vname.type == "identifier":
@@ -175,6 +176,7 @@ def build(path: str, name: str, tree: ts.Tree, lang: str) -> Module:
             tname = text(tnode).lstrip(":").strip() if tnode is not None else ""
             if tname.isidentifier():
                 instances[text(vname)] = tname
+            later.add(text(vname))
             continue
         if vname is None or value is None or vname.type != "identifier":
             continue
@@ -184,6 +186,15 @@ def build(path: str, name: str, tree: ts.Tree, lang: str) -> Module:
             functions.setdefault(text(vname), inner)
         if inner.type == "new_expression":
             instances[text(vname)] = text(inner.child_by_field_name("constructor"))
+    # Without a type (JavaScript), `let tool;` assigned `tool = new Tool(...)` in a function: an instance of Tool, when
+    # every such assignment names the same class.
+    made: dict[str, set[str]] = {}
+    for node in caps.get("assign", []):
+        left, right = node.child_by_field_name("left"), strip_casts(node.child_by_field_name("right"))
+        if node.type == "assignment_expression" and left is not None and left.type == "identifier" \
+                and text(left) in later and text(left) not in instances and right is not None and right.type == "new_expression":
+            made.setdefault(text(left), set()).add(text(right.child_by_field_name("constructor")))
+    instances.update({name: next(iter(classes_)) for name, classes_ in made.items() if len(classes_) == 1})
     imports = tuple((src, imp) for src, imp in zip(
         [text(s)[1:-1] for s in caps.get("import.source", [])], caps.get("import", [])))
     enums = {}
