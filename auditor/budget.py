@@ -46,7 +46,10 @@ def current_file(frame, kinds: tuple[type, ...]) -> str | None:
                 best = (rank, v)
         if best is not None:
             v = best[1]
-            return v.file.path if best[0] == len(kinds) - 1 else v.path
+            # An object sampled while its constructor runs has no path yet: look further out.
+            path = getattr(getattr(v, "file", None), "path", None) if best[0] == len(kinds) - 1 else getattr(v, "path", None)
+            if isinstance(path, str):
+                return path
         frame = frame.f_back
     return None
 
@@ -68,7 +71,10 @@ def watching(seconds: float | None) -> Iterator[dict[str, float]]:
         nonlocal last
         now = time.process_time()
         spent, last = now - last, now
-        path = current_file(frame, kinds)
+        try:
+            path = current_file(frame, kinds)
+        except Exception:  # noqa: BLE001 - a sample must never break the audit it watches
+            return
         if path is None:
             return
         charged[path] = charged.get(path, 0.0) + spent
