@@ -120,3 +120,30 @@ def test_a_dispatch_reached_through_a_wrapped_handler_and_tools_made_later_resol
     led = coverage.ledger(p)
     (tool,) = led["tools"]
     assert (tool["name"], tool["status"], tool["implementation"]) == ("echo", "analysed", "EchoTool.execute")
+
+
+def test_tool_classes_compiled_to_javascript_name_themselves_in_the_constructor():
+    """tsc compiles class fields to constructor assignments (`this.name = "clock"`), and the method that registers
+    `this.name` is inherited from a base class of another module."""
+    base = ('class BaseTool {\n'
+            '  installTo(server) {\n'
+            '    server.registerTool(this.name, { description: this.description },\n'
+            '      async () => ({ content: [{ type: "text", text: this.name }] }));\n'
+            '  }\n'
+            '}\n'
+            'export { BaseTool };\n')
+    tools = ('import { BaseTool } from "./base.js";\n'
+             'export class ClockTool extends BaseTool {\n'
+             '  constructor() { super(); this.name = "clock"; this.description = "Tell the time."; }\n'
+             '}\n')
+    index = ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
+             'import { ClockTool } from "./tools.js";\n'
+             'const server = new McpServer({ name: "demo", version: "1" });\n'
+             'const TOOLS = [new ClockTool()];\n'
+             'for (const tool of TOOLS) {\n'
+             '  tool.installTo(server);\n'
+             '}\n')
+    p = program({"index.js": index, "tools.js": tools, "base.js": base,
+                 "package.json": '{"name": "demo", "bin": "index.js", "dependencies": {"@modelcontextprotocol/sdk": "1"}}'})
+    assert [(t.name, t.description) for t in p.tools] == [("clock", "Tell the time.")]
+    assert coverage.ledger(p)["complete"] is True

@@ -11,7 +11,7 @@ import tree_sitter as ts
 
 from auditor.extract.bindings import value_of
 from auditor.extract.program import Module
-from auditor.extract.syntax import (FUNCTION_TYPES, call_args, callee_text, string_value, literal, member_chain, object_pairs, pair_value,
+from auditor.extract.syntax import (FUNCTION_TYPES, call_args, callee_text, find, string_value, literal, member_chain, object_pairs, pair_value,
                                     strip_casts, text)
 
 MAX_DEPTH = 4  # wrappers of wrappers followed
@@ -77,14 +77,32 @@ class Values:
                 return None, module
             return self.bound(pair_value(pair), module, frame, depth + 1)
         if node.type == "new_expression" and self.link is not None:
-            found = self.link._class(module, text(node.child_by_field_name("constructor")))
-            if found is not None:
-                cmod, info = found
-                if key in info.fields:
-                    return info.fields[key].child_by_field_name("value"), cmod
-                if key in info.methods:
-                    return info.methods[key], cmod
+            found = self.class_member(module, text(node.child_by_field_name("constructor")), key)
+            if found[0] is not None:
+                return found
         return self._exported(node, module, key)
+
+    def class_member(self, module: Module, name: str, key: str, depth: int = 0) -> tuple[ts.Node | None, Module]:
+        """Member KEY of an instance of class NAME: a field's initialiser, a method, a `this.KEY = value` of its
+        constructor (class fields as tsc compiles them), else the same of the class it extends."""
+        found = self.link._class(module, name) if self.link is not None and depth <= 8 else None
+        if found is None:
+            return None, module
+        cmod, info = found
+        if key in info.fields and info.fields[key].child_by_field_name("value") is not None:
+            return info.fields[key].child_by_field_name("value"), cmod
+        if key in info.methods:
+            return info.methods[key], cmod
+        ctor = info.methods.get("constructor")
+        for node in find(ctor, {"assignment_expression"}) if ctor is not None else ():
+            if member_chain(node.child_by_field_name("left")) == ("this", key):
+                return node.child_by_field_name("right"), cmod
+        heritage = next((c for c in info.node.named_children if c.type == "class_heritage"), None)
+        base = next((c for c in heritage.named_children if c.type in {"identifier", "extends_clause"}), None) \
+            if heritage is not None else None
+        if base is not None and base.type == "extends_clause":
+            base = base.child_by_field_name("value") or (base.named_children[0] if base.named_children else None)
+        return self.class_member(cmod, text(base), key, depth + 1) if base is not None else (None, module)
 
     def _exported(self, node: ts.Node, module: Module, key: str) -> tuple[ts.Node | None, Module]:
         """Export KEY of the module a namespace stands for: `import * as ns` or `const ns = require("./x")`."""
