@@ -60,7 +60,7 @@ def _uses_globals(module, names: set[str]) -> bool:
 
 def _auxiliary(p: Program, path: str, dev_runs: dict[str, str]) -> tuple[str, str] | None:
     """(status, reason) of a module no entry reaches that is not the server (kb/method.yaml auxiliary), else None."""
-    from auditor.sources import glob_match, relative
+    from auditor.sources import glob_match
 
     e = p.entry(path)
     rel = e.rel if e is not None else path
