@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
@@ -23,6 +24,11 @@ class Anchor:
         if self.start_line == self.end_line:
             return f"{self.path}:{self.start_line}"
         return f"{self.path}:{self.start_line}-{self.end_line}"
+
+
+def git_blob_hash(data: bytes) -> str:
+    """The hash git gives a blob of DATA (npm tarball members are named the same way)."""
+    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

@@ -4,7 +4,6 @@ with the user's own `npm` and read in memory. Folders, `file:`, `git+...`, URLs,
 
 from __future__ import annotations
 
-import hashlib
 import io
 import json
 import posixpath
@@ -16,17 +15,13 @@ import tempfile
 from pathlib import Path
 
 from auditor.errors import AuditorError
-from auditor.model import SourceFile, Target
+from auditor.model import SourceFile, Target, git_blob_hash
 
 _PART = r"[A-Za-z0-9~][A-Za-z0-9._~-]*"  # npm package names: URL-safe, not starting with . _ or - (an option)
 _NAME = re.compile(rf"(?:@{_PART}/)?{_PART}")
 _EXACT = re.compile(r"\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?")
 _TAG = re.compile(r"[A-Za-z][A-Za-z0-9._-]*")
 _USAGE = "expected npm:NAME@VERSION or npm:NAME@TAG (a package of the registry, e.g. npm:@scope/name@1.2.3)"
-
-
-def _blob_hash(data: bytes) -> str:
-    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
 
 
 def split_spec(spec: str) -> tuple[str, str]:
@@ -136,7 +131,7 @@ def _read_tarball(data: bytes, spec: str, max_bytes: int | None = None
                     files.append(SourceFile(path=name, blob="", data=b"", size=member.size))
                     continue
                 body = tar.extractfile(member).read()
-                files.append(SourceFile(path=name, blob=_blob_hash(body), data=body))
+                files.append(SourceFile(path=name, blob=git_blob_hash(body), data=body))
     except (tarfile.TarError, EOFError, OSError) as exc:
         raise AuditorError(f"npm:{spec}: the tarball cannot be read ({exc})") from None
     if not files:

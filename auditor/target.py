@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import atexit
-import hashlib
 import json
 import os
 import posixpath
@@ -13,11 +12,7 @@ from pathlib import Path
 
 from auditor import gitcmd
 from auditor.errors import AuditorError
-from auditor.model import SourceFile, Target
-
-
-def git_blob_hash(data: bytes) -> str:
-    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+from auditor.model import SourceFile, Target, git_blob_hash  # noqa: F401 - git_blob_hash stays importable here
 
 
 def _git(repo: Path, *args: str, extra: tuple[tuple[str, str], ...] = ()) -> subprocess.CompletedProcess:

@@ -124,15 +124,18 @@ def test_server_arguments_of_launch_commands():
     assert generic._server_args(p, "node", ["/path/to/dist/index.js", "--flag"]) == ["--flag"]
 
 
+# A server whose helper registers a tool under the name its call site gives.
+DEFINE = ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
+          'const server = new McpServer({ name: "demo", version: "1" });\n'
+          'function define(name: string, description: string) {\n'
+          '  server.registerTool(name, { description }, async () => ({ content: [] }));\n'
+          '}\n')
+
+
 def test_a_tool_not_found_is_no_contradiction_while_some_names_are_unknown():
     """A README tool that no registration names is contradicted only when every registered name is known: here a
     helper registers a tool under a name only known at run time, so the missing ones may be among them."""
-    server = ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
-              'const server = new McpServer({ name: "demo", version: "1" });\n'
-              'function define(name: string, description: string) {\n'
-              '  server.registerTool(name, { description }, async () => ({ content: [] }));\n'
-              '}\n'
-              'define(process.argv[2], "Drop a table");\n'
+    server = (DEFINE + 'define(process.argv[2], "Drop a table");\n'
               'server.registerTool("find_rows", { description: "Find rows" }, async () => ({ content: [] }));\n')
     readme = "# demo\n\n## Tools\n\n- **find_rows**: find rows\n- **drop_table**: drop a table\n  - `table` (string): which\n"
     p = program({"index.ts": server, "README.md": readme, "package.json": '{"name": "demo", "version": "1.0.0"}'})
@@ -146,12 +149,7 @@ def test_a_tool_not_found_is_no_contradiction_while_some_names_are_unknown():
 
 
 def test_a_tool_registered_through_a_helper_is_found_under_the_name_its_call_site_gives():
-    server = ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
-              'const server = new McpServer({ name: "demo", version: "1" });\n'
-              'function define(name: string, description: string) {\n'
-              '  server.registerTool(name, { description }, async () => ({ content: [] }));\n'
-              '}\n'
-              'define("drop_table", "Drop a table");\n')
+    server = DEFINE + 'define("drop_table", "Drop a table");\n'
     readme = "# demo\n\n## Tools\n\n- **drop_table**: drop a table\n- **vacuum**: vacuum\n"
     p = program({"index.ts": server, "README.md": readme, "package.json": '{"name": "demo", "version": "1.0.0"}'})
     assert [(t.name, t.description, t.node.start_point[0] + 1) for t in p.tools] == [("drop_table", "Drop a table", 6)]

@@ -81,21 +81,7 @@ def _auxiliary(p: Program, path: str, dev_runs: dict[str, str]) -> tuple[str, st
 
 
 def _reached(p: Program, entries: list[str]) -> set[str]:
-    if p.linker is None:
-        return set(entries)
-    seen, todo = set(), list(entries)
-    while todo:
-        path = todo.pop()
-        if path in seen:
-            continue
-        seen.add(path)
-        todo += [b.module for b in p.linker.imports.get(path, {}).values() if b.module]
-        # require() and dynamic import() count too (a launcher may pick its transport at run time).
-        module = p.linker.by_path.get(path)
-        todo += [t for t in (p.linker.resolve_spec(path, src) for src, _ in (module.imports if module else ())) if t]
-        todo += p.linker.star.get(path, [])
-        todo += [t for t, _ in p.linker.exports.get(path, {}).values()]
-    return seen
+    return set(entries) if p.linker is None else p.linker.closure(entries, dynamic=True)
 
 
 def _inline_traced(p: Program, d) -> bool:

@@ -294,13 +294,13 @@ def _unchecked_references(p: Program, absences_kb: dict) -> list[Record]:
 def _declared_imports(p: Program) -> set[str]:
     """What the package's type declarations (`.d.ts`, shipped or written) import: their packages are part of its
     published API, so they are used even when no code imports them."""
-    from auditor.extract import parse, program
+    from auditor.extract import cache
 
     out: set[str] = set()
-    for e in p.entries:
+    for e in p.entries:  # parsed through the cache: once across the revisions of a run, like the code
         if not e.context and e.text is not None and e.rel.endswith((".d.ts", ".d.mts", ".d.cts")):
-            m = program.build(e.file.path, e.rel, parse.parse(e.code(), "typescript"), "typescript")
-            out |= {src for src, _ in m.imports}
+            tree = cache.tree(e.file.blob, e.file.path, e.rel, "typescript", e.code())
+            out |= {src for src, _ in cache.module(e.file.blob, e.file.path, e.rel, "typescript", tree).imports}
     return out
 
 

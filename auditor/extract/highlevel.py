@@ -324,8 +324,6 @@ def _resolved(node: ts.Node | None, module: Module) -> ts.Node | None:
 
 def _value(node: ts.Node | None, module: Module):
     target = _resolved(node, module)
-    if target is not None and target.type == "property_identifier":  # a key of an object (Object.entries)
-        return text(target)
     return literal(target, module.toplevel) if target is not None else NOT_LITERAL
 
 

@@ -190,6 +190,23 @@ class Linker:
             return None if hit is None else (hit[1], hit[2])
         return resolve
 
+    def closure(self, paths: list[str], dynamic: bool = False) -> set[str]:
+        """PATHS and the boundary modules they import, directly or not (re-exports too); with DYNAMIC, also what a
+        require() or a dynamic import() of them names (a launcher may pick its transport at run time)."""
+        seen, todo = set(), list(paths)
+        while todo:
+            path = todo.pop()
+            if path in seen:
+                continue
+            seen.add(path)
+            todo += [b.module for b in self.imports.get(path, {}).values() if b.module]
+            if dynamic:
+                module = self.by_path.get(path)
+                todo += [t for t in (self.resolve_spec(path, src) for src, _ in (module.imports if module else ())) if t]
+            todo += self.star.get(path, [])
+            todo += [t for t, _ in self.exports.get(path, {}).values()]
+        return seen
+
     def reachable(self, roots: list[tuple[Module, ts.Node]]) -> list[tuple[Module, ts.Node]]:
         seen: dict[ts.Node, Module] = {}
         todo = list(roots)

@@ -41,16 +41,7 @@ class Reach:
 
     def _closure(self, path: str) -> frozenset[str]:
         """PATH and the boundary modules it imports, directly or not."""
-        seen, todo = set(), [path]
-        while todo:
-            cur = todo.pop()
-            if cur in seen:
-                continue
-            seen.add(cur)
-            todo += [b.module for b in self.link.imports.get(cur, {}).values() if b.module]
-            todo += self.link.star.get(cur, [])
-            todo += [t for t, _ in self.link.exports.get(cur, {}).values()]
-        return frozenset(seen)
+        return frozenset(self.link.closure([path]))
 
     # -- expressions ------------------------------------------------------------------------
     def expr(self, node: ts.Node | None, module: Module, depth: int) -> Iterator[tuple[ts.Node, Module]]:
