@@ -13,7 +13,7 @@ import tree_sitter as ts
 
 from auditor.extract import highlevel
 from auditor.extract.program import Module
-from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, callee_text, member_chain, object_pairs,
+from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, callee_text, enclosing, member_chain, object_pairs,
                                     pair_value, strip_casts, text)
 from auditor.extract.values import MAX_DEPTH, Frame, Values, _array_names, parameters
 
@@ -123,7 +123,8 @@ class Expander:
                                   at=(site_module, site_call), via=_via(frame), frame=frame)
             result = highlevel.read(site, self.vocab, resolve_of(reg.module), self.link)
             if result[2].name is not None:
-                out.append((*result, tuple(self.implementations(frame))))
+                if self._instance_fits(name_node, reg.module, frame):
+                    out.append((*result, tuple(self.implementations(frame))))
                 continue
             # Still not a literal: the call site may forward a name of its own (a wrapper of a wrapper, a loop).
             value, where = self.values.frontier(name_node, reg.module, frame)
@@ -131,6 +132,20 @@ class Expander:
                 todo += [(_attach(frame, g), depth + 1) for g in self.frames(value, where, None, depth)]
         return out
 
+
+    def _instance_fits(self, name_node: ts.Node, module: Module, frame: Frame) -> bool:
+        """A method that registers `this.name` registers for instances of its own class (or of one extending it):
+        `x.installTo(server)` of an instance of another class with a method of the same name is not its call."""
+        this = strip_casts(name_node)
+        while this is not None and this.type == "member_expression":
+            this = strip_casts(this.child_by_field_name("object"))
+        cls = enclosing(name_node, {"class_declaration", "abstract_class_declaration", "class"})
+        if this is None or this.type != "this" or cls is None:
+            return True
+        value, where = self.values.definition(*self.values.bound(this, module, frame))
+        if value is None or value.type != "new_expression":
+            return True  # an instance the audit cannot name: kept
+        return self.values.extends(where, text(value.child_by_field_name("constructor")), cls) is not False
 
     def implementations(self, frame: Frame | None) -> Iterator[tuple[Module, ts.Node]]:
         """The functions handed to the registration through FRAME's chain: function arguments, the functions of an

@@ -15,6 +15,8 @@ from auditor.extract.syntax import (FUNCTION_TYPES, call_args, callee_text, find
                                     strip_casts, text)
 
 MAX_DEPTH = 4  # wrappers of wrappers followed
+# Array methods whose result holds some of the receiver's elements, in some order.
+_SUBSETS = {"filter", "slice", "sort", "reverse", "toSorted", "toReversed", "toSpliced"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,12 +99,19 @@ class Values:
         for node in find(ctor, {"assignment_expression"}) if ctor is not None else ():
             if member_chain(node.child_by_field_name("left")) == ("this", key):
                 return node.child_by_field_name("right"), cmod
-        heritage = next((c for c in info.node.named_children if c.type == "class_heritage"), None)
-        base = next((c for c in heritage.named_children if c.type in {"identifier", "extends_clause"}), None) \
-            if heritage is not None else None
-        if base is not None and base.type == "extends_clause":
-            base = base.child_by_field_name("value") or (base.named_children[0] if base.named_children else None)
+        base = _base(info.node)
         return self.class_member(cmod, text(base), key, depth + 1) if base is not None else (None, module)
+
+    def extends(self, module: Module, name: str, cls: ts.Node, depth: int = 0) -> bool | None:
+        """Whether class NAME (as MODULE sees it) is CLS or extends it; None when a class of the chain is not found."""
+        found = self.link._class(module, name) if self.link is not None and depth <= 8 else None
+        if found is None:
+            return None
+        cmod, info = found
+        if info.node.id == cls.id:
+            return True
+        base = _base(info.node)
+        return self.extends(cmod, text(base), cls, depth + 1) if base is not None else False
 
     def _exported(self, node: ts.Node, module: Module, key: str) -> tuple[ts.Node | None, Module]:
         """Export KEY of the module a namespace stands for: `import * as ns` or `const ns = require("./x")`."""
@@ -268,7 +277,7 @@ class Values:
         if node.type == "array":
             for child in node.named_children:
                 if child.type == "spread_element" and child.named_children:
-                    yield from self.elements(child.named_children[0], module, None, depth + 1)
+                    yield from self.elements(child.named_children[0], module, frame, depth + 1)
                 elif child.type != "comment":
                     yield (child,), module
             return
@@ -285,6 +294,46 @@ class Values:
                                          frame, depth + 1)
                 for a in args:
                     yield from self.elements(a, module, frame, depth + 1)
+            elif len(callee) >= 2 and callee[-1] in _SUBSETS:  # TOOLS.filter(enabled): some of TOOLS' elements
+                yield from self.elements(node.child_by_field_name("function").child_by_field_name("object"), module,
+                                         frame, depth + 1)
+            elif callee == ("Array", "from") and args:
+                yield from self.elements(args[0], module, frame, depth + 1)
+            else:  # getTools(config): the elements of what the function returns, its parameters bound
+                hit = self.link.resolve(module, node) if self.link is not None else None
+                if hit is not None:
+                    fmod, fn = hit[0], hit[1]
+                    inner = Frame(scope=fn, module=fmod, names=parameters(fn), args=tuple(args), caller=module,
+                                  site=node, outer=frame)
+                    seen: set[tuple[int, ...]] = set()  # two returns of one list give its elements once
+                    for value in returned(fn):
+                        for element, emod in self.elements(value, fmod, inner, depth + 1):
+                            key = tuple(e.id if e is not None else 0 for e in element)
+                            if key not in seen:
+                                seen.add(key)
+                                yield element, emod
+
+
+def returned(fn: ts.Node) -> list[ts.Node]:
+    """The values FN returns: an arrow's expression body, else the operands of its own return statements."""
+    body = fn.child_by_field_name("body")
+    if body is None:
+        return []
+    if body.type != "statement_block":
+        return [body]
+    nested = [n for n in find(body, FUNCTION_TYPES)]
+    return [r.named_children[0] for r in find(body, {"return_statement"}) if r.named_children
+            and not any(f.start_byte <= r.start_byte < f.end_byte for f in nested)]
+
+
+def _base(cls: ts.Node) -> ts.Node | None:
+    """The class a class declaration extends (`class A extends B`), or None."""
+    heritage = next((c for c in cls.named_children if c.type == "class_heritage"), None)
+    base = next((c for c in heritage.named_children if c.type in {"identifier", "extends_clause"}), None) \
+        if heritage is not None else None
+    if base is not None and base.type == "extends_clause":
+        base = base.child_by_field_name("value") or (base.named_children[0] if base.named_children else None)
+    return base
 
 
 def _lookup(node: ts.Node, frame: Frame) -> tuple[int, tuple[str, ...]] | None:
