@@ -230,3 +230,93 @@ def unread_names(handler: Handler, resolve=None, link=None) -> list[tuple[Module
                     if case.type == "switch_case" and module.name_value(case.child_by_field_name("value")) is None:
                         out.append((module, case))
     return out
+
+
+def lookups(handler: Handler, tools: list, resolve, link=None) -> tuple[list[Dispatch], list[Fallback]]:
+    """A lookup among tool objects: `const tool = TOOLS.find((t) => t.schema.name === name)`, then
+    `tool.handle(...)`. Each descriptor object that sits at that member path of a tool object (`{schema: {name, ...},
+    handle}`) is dispatched to the function at the called member of its tool object; `if (!tool) ...` is the
+    fallback. Which descriptors are tools at all is the listing's to say (extract/listing.py)."""
+    found: list[Dispatch] = []
+    fallbacks: list[Fallback] = []
+    for fn, module, _ in _dispatching(handler, resolve, link):
+        body = fn.child_by_field_name("body")
+        for call in (n for n in walk(body) if n.type == "call_expression") if body is not None else ():
+            lookup = _lookup(call, module)
+            if lookup is None:
+                continue
+            var, path = lookup
+            scope = body
+            member = next((chain[1] for n in walk(scope) if n.type == "call_expression"
+                           and len(chain := member_chain(n.child_by_field_name("function")) or ()) == 2
+                           and chain[0] == var), None)
+            if member is None:
+                continue
+            for t in tools:
+                target = _member_function(_holder(t.node, path), member)
+                if t.form == "descriptor" and target is not None:
+                    found.append(Dispatch(module=module, handler=handler, tool=t.name, node=call, subject=text(call),
+                                          target=target, target_name=f"{t.name}.{member}", form="lookup"))
+            for node in walk(scope):
+                cond = strip_casts(node.child_by_field_name("condition")) if node.type == "if_statement" else None
+                if cond is not None and cond.type == "unary_expression" and text(cond) == f"!{var}":
+                    consequence = node.child_by_field_name("consequence")
+                    fallbacks.append(Fallback(handler=handler, node=consequence, form=_fallback_form(consequence),
+                                              module=module))
+            if found:
+                return found, fallbacks
+    return found, fallbacks
+
+
+def _lookup(call: ts.Node, module: Module) -> tuple[str, tuple[str, ...]] | None:
+    """(variable, member path) of `const v = LIST.find((t) => t.PATH.name === name)`, or None."""
+    callee = strip_casts(call.child_by_field_name("function"))
+    args = [a for a in (call.child_by_field_name("arguments").named_children
+                        if call.child_by_field_name("arguments") is not None else []) if a.type != "comment"]
+    if callee is None or callee.type != "member_expression" or text(callee.child_by_field_name("property")) != "find" \
+            or len(args) != 1 or strip_casts(args[0]).type not in FUNCTION_TYPES:
+        return None
+    decl = call.parent.parent if call.parent is not None and call.parent.type == "await_expression" else call.parent
+    if decl is None or decl.type != "variable_declarator" or decl.child_by_field_name("name").type != "identifier":
+        return None
+    cb = strip_casts(args[0])
+    params = cb.child_by_field_name("parameters") or cb.child_by_field_name("parameter")
+    names = [text(p) for p in ([params] if params is not None and params.type == "identifier" else
+                               params.named_children if params is not None else [])]
+    if len(names) != 1:
+        return None
+    param = names[0].split(":")[0].strip()
+    for term in (n for n in walk(cb) if n.type == "binary_expression"
+                 and text(n.child_by_field_name("operator")) in {"===", "=="}):
+        left, right = term.child_by_field_name("left"), term.child_by_field_name("right")
+        for own, other in ((left, right), (right, left)):
+            chain = member_chain(strip_casts(own)) or ()
+            if len(chain) >= 2 and chain[0] == param and chain[-1] == "name" and _name_subject(strip_casts(other), module):
+                return text(decl.child_by_field_name("name")), tuple(chain[1:-1])
+    return None
+
+
+def _holder(descriptor: ts.Node, path: tuple[str, ...]) -> ts.Node | None:
+    """The object literal that holds DESCRIPTOR at member PATH (`{schema: DESCRIPTOR}` for ("schema",))."""
+    node = descriptor
+    for key in reversed(path):
+        pair = node.parent
+        while pair is not None and pair.type in {"as_expression", "satisfies_expression", "parenthesized_expression"}:
+            pair = pair.parent
+        if pair is None or pair.type != "pair" or text(pair.child_by_field_name("key")).strip("'\"") != key:
+            return None
+        node = pair.parent
+    return node if node is not None and node.type == "object" else None
+
+
+def _member_function(obj: ts.Node | None, key: str) -> ts.Node | None:
+    """The function at member KEY of an object literal (a method or a function value), or None."""
+    if obj is None:
+        return None
+    pair = object_pairs(obj).get(key)
+    if pair is None:
+        return None
+    if pair.type == "method_definition":
+        return pair
+    value = strip_casts(pair_value(pair))
+    return value if value is not None and value.type in FUNCTION_TYPES else None

@@ -166,6 +166,13 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
     follow = reach.Reach(link, expander.calls_of, modules)
     listings = [listing.listing(follow, h.module, h.node, h.fn) for h in handlers if h.method == "tools/list"]
     tools, unadvertised = listing.split(tools, listings)
+    # A tools/call handler that finds its tool among the listed tool objects by name (`TOOLS.find(...)`).
+    named = {d.tool for d in dispatches}
+    for h in (h for h in handlers if h.method == "tools/call"):
+        ds, fs = dispatch.lookups(h, [t for t in tools if t.name not in named], link.resolver(h.module), link)
+        dispatches += ds
+        fallbacks += fs if ds else []
+        roots += [owned(d.target, h.module) for d in ds]
     branches = frozenset(d.node.id for d in dispatches if d.form == "name-equality")
     for m, fn in link.reachable(roots):
         flows.append(_trace(m, fn, containers, vocab, link, branches))

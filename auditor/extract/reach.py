@@ -11,7 +11,7 @@ from typing import Callable, Iterator
 import tree_sitter as ts
 
 from auditor.extract.program import Module
-from auditor.extract.values import Values, parameters
+from auditor.extract.values import Values, _pattern, parameters
 from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, enclosing, find, member_chain, object_pairs,
                                     pair_value, strip_casts, text)
 
@@ -103,6 +103,10 @@ class Reach:
             if decl is not None:
                 yield from self._variable(name, decl.child_by_field_name("value"), scope, module, d)
                 return
+            picked = _destructured(scope, name)
+            if picked is not None:  # const { tools } = options: member `tools` of what options stands for
+                yield from self._member_of(picked[0], picked[1], scope, module, d)
+                return
             if name in parameters(scope):
                 yield from self._parameter(scope, name, module, d)
                 return
@@ -127,8 +131,23 @@ class Reach:
         for later in _assigned(module, scope, (name,)):
             yield from self.expr(later, module, d)
 
-    def _parameter(self, fn: ts.Node, name: str, module: Module, d: int):
+    def _member_of(self, value: ts.Node | None, path: tuple[str, ...], scope: ts.Node, module: Module, d: int):
+        """Member PATH of VALUE, written in SCOPE: of the arguments when VALUE is a parameter of SCOPE."""
+        value = strip_casts(value)
+        if value is not None and value.type == "identifier" and text(value) in parameters(scope):
+            yield from self._parameter(scope, text(value), module, d, path)
+            return
+        member, where = value, module
+        for key in path:
+            member, where = self.values.member(member, where, key, None, 0)
+        if member is None:
+            self.miss(module, value if value is not None else scope)
+        else:
+            yield from self.expr(member, where, d)
+
+    def _parameter(self, fn: ts.Node, name: str, module: Module, d: int, more: tuple[str, ...] = ()):
         index, path = parameters(fn)[name]
+        path = path + more
         default = _default(fn, index)
         sites: list[tuple[Module, ts.Node]] = []
         if fn.type == "method_definition" and text(fn.child_by_field_name("name")) == "constructor":
@@ -302,6 +321,18 @@ class Reach:
 
 def entry_value(pair: ts.Node) -> ts.Node:
     return pair_value(pair) if pair.type == "pair" else pair
+
+
+def _destructured(scope: ts.Node, name: str) -> tuple[ts.Node, tuple[str, ...]] | None:
+    """(value, member path) of a declaration of SCOPE that destructures NAME (`const { a: { b } } = value`)."""
+    for n in find(scope, {"variable_declarator"}):
+        pattern = n.child_by_field_name("name")
+        if _owner(n) != scope or pattern is None or pattern.type != "object_pattern":
+            continue
+        path = dict(_pattern(pattern)).get(name)
+        if path is not None:
+            return n.child_by_field_name("value"), path
+    return None
 
 
 def _owner(node: ts.Node) -> ts.Node | None:

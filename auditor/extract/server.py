@@ -9,6 +9,7 @@ import tree_sitter as ts
 from auditor.extract import zod
 from auditor.extract.bindings import class_name, value_of
 from auditor.extract.program import Module
+from auditor.extract.values import Values
 from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, call_args, callee_text, enclosing,
                                     enclosing_function, find, literal, literal_fields, member_chain, object_pairs, pair_value,
                                     statement_of, string_value, strip_casts, text, walk)
@@ -151,6 +152,8 @@ def tools(module: Module, vocab: dict | None = None, link=None) -> list[ToolDecl
         obj = pair.parent
         pairs = object_pairs(obj)
         name = module.name_value(pair_value(pairs["name"])) if "name" in pairs else None
+        if name is None and "name" in pairs and link is not None:  # a constant, or a z.literal's value
+            name = Values(link).string(pair_value(pairs["name"]), module)
         if name is None:
             continue
         desc_node = pair_value(pairs["description"]) if "description" in pairs else None
@@ -168,7 +171,9 @@ def tools(module: Module, vocab: dict | None = None, link=None) -> list[ToolDecl
                 extra["annotations"], extra["annotations_node"] = annotations(pair_value(ann), module)
         out.append(ToolDecl(module=module, name=name, node=obj,
                             binding=text(decl.child_by_field_name("name")) if decl is not None else None,
-                            description=_text_value(desc_node, module), description_node=desc_node,
+                            description=_text_value(desc_node, module) or (
+                                Values(link).string(desc_node, module) if link is not None and desc_node is not None
+                                else None), description_node=desc_node,
                             described=desc_node is not None, **extra))
     return out
 

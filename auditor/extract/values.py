@@ -175,7 +175,32 @@ class Values:
                 return self.string(pair_value(pair), hmod, depth + 1) if pair is not None else None
             if holder is not None and holder.type == "identifier" and prop is not None:  # an imported enum
                 return hmod.enums.get(f"{text(holder)}.{text(prop)}")
+            if prop is not None and text(prop) == "value":  # Schema.shape.name.value: a z.literal's value
+                field, fmod = self._shape_field(node.child_by_field_name("object"), module)
+                literal_call = _through_chain(field, "literal")
+                args = call_args(literal_call) if literal_call is not None else []
+                return self.string(args[0], fmod, depth + 1) if args else None
         return None
+
+    def _shape_field(self, node: ts.Node | None, module: Module) -> tuple[ts.Node | None, Module]:
+        """The schema of field KEY for `X.shape.KEY`, X a zod object schema (`z.object({KEY: ...})`)."""
+        node = strip_casts(node)
+        if node is None or node.type != "member_expression":
+            return None, module
+        holder = strip_casts(node.child_by_field_name("object"))
+        if holder is None or holder.type != "member_expression" or text(holder.child_by_field_name("property")) != "shape":
+            return None, module
+        schema, smod = self.definition(holder.child_by_field_name("object"), module)
+        if schema is not None and schema.type == "object":  # definition() reads `z.object({...})` as its argument
+            shape = schema
+        else:
+            call = _through_chain(schema, "object")
+            args = call_args(call) if call is not None else []
+            shape = strip_casts(args[0]) if args else None
+        if shape is None or shape.type != "object":
+            return None, module
+        pair = object_pairs(shape).get(text(node.child_by_field_name("property")))
+        return (pair_value(pair), smod) if pair is not None else (None, module)
 
     def frontier(self, node: ts.Node | None, module: Module, frame: Frame | None) -> tuple[ts.Node | None, Module]:
         """The argument NODE comes from where the bindings of FRAME's chain end: the expression a caller or a loop of
@@ -324,6 +349,19 @@ def returned(fn: ts.Node) -> list[ts.Node]:
     nested = [n for n in find(body, FUNCTION_TYPES)]
     return [r.named_children[0] for r in find(body, {"return_statement"}) if r.named_children
             and not any(f.start_byte <= r.start_byte < f.end_byte for f in nested)]
+
+
+def _through_chain(node: ts.Node | None, method: str) -> ts.Node | None:
+    """The call `x.METHOD(...)` that a chain of calls starts from: `z.literal("a").describe("...")` for `literal`."""
+    node = strip_casts(node)
+    while node is not None and node.type == "call_expression":
+        callee = strip_casts(node.child_by_field_name("function"))
+        if callee is None or callee.type != "member_expression":
+            return None
+        if text(callee.child_by_field_name("property")) == method:
+            return node
+        node = strip_casts(callee.child_by_field_name("object"))
+    return None
 
 
 def _base(cls: ts.Node) -> ts.Node | None:

@@ -136,9 +136,10 @@ class _Reader:
             return self.definition(node.child_by_field_name("object"), depth + 1)
         if node.type == "member_expression":  # `Schemas.input` of a `const Schemas = { input: z.object(...) }`
             holder = self.definition(node.child_by_field_name("object"), depth + 1)
+            holder = _object_shape(holder) if holder is not None and holder.type == "call_expression" else holder
             pair = object_pairs(holder).get(text(node.child_by_field_name("property"))) \
                 if holder is not None and holder.type == "object" else None
-            if pair is not None:
+            if pair is not None:  # also `X.shape.key`: the schema of one field of `X = z.object({...})`
                 return self.definition(pair_value(pair), depth + 1)
         return node
 
@@ -253,11 +254,19 @@ class _Reader:
             b = self.link.imports.get(self.module.path, {}).get(chain[0])
             if b is not None and b.name == "*" and b.module is not None:
                 where = self.link.exported(b.module, chain[1])
+        elif chain and len(chain) == 3 and chain[1] == "shape":  # `X.shape.key`, X imported: one field of it
+            where = self.link.binding(self.module, chain[0])
         if where is None or where[0] is self.module or where[1] not in where[0].toplevel:
             return None
         mod, local = where
+        value = mod.toplevel[local]
+        if len(chain) == 3 and chain[1] == "shape":
+            pair = object_pairs(_object_shape(value)).get(chain[2]) if _object_shape(value) is not None else None
+            if pair is None:
+                return None
+            value = pair_value(pair)
         sub = _Reader(mod, self.vocab, self.link)
-        found = sub.read(mod.toplevel[local], path, depth + 1)
+        found = sub.read(value, path, depth + 1)
         self.problems += sub.problems
         for prop, what, ln in sub.coercions:
             # coupling: ToolDecl.coercions carries lines of the tool's own file; one in another file is a gap.
@@ -353,3 +362,18 @@ class _Reader:
                 return None, False
             return {**spec, "items": specs, "minItems": len(specs), "maxItems": len(specs)}, False
         return spec, False
+
+
+def _object_shape(node: ts.Node | None) -> ts.Node | None:
+    """The shape object of `z.object({...})` (with methods chained after it: `.strict()`, `.describe()`), or None."""
+    node = strip_casts(node)
+    while node is not None and node.type == "call_expression":
+        fn = strip_casts(node.child_by_field_name("function"))
+        if fn is None or fn.type != "member_expression":
+            return None
+        if text(fn.child_by_field_name("property")) == "object":
+            args = call_args(node)
+            shape = strip_casts(args[0]) if args else None
+            return shape if shape is not None and shape.type == "object" else None
+        node = strip_casts(fn.child_by_field_name("object"))
+    return None
