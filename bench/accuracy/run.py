@@ -9,7 +9,7 @@ findings (keyed by finding id). For each server this script runs, in a temporary
 and reads DIR/audit.json: the tools found are the names of the coverage ledger (`coverage.tools`, every row,
 whatever its status: a tool the audit names is a tool it found), and the findings are `findings` (plus the
 claims whose verdict is `contradicted`, labelled under `claims:`). It prints one row per server and totals for
-the dev split, the held-out split and all: tool recall, invented tools, finding precision per kind (over the
+each split (dev, holdout, holdout2) and all: tool recall, invented tools, finding precision per kind (over the
 labelled findings), unlabelled findings per kind, and how many audits are complete.
 
 Only the standard library, PyYAML (a dependency of the project) and the `auditor` command are used; the
@@ -35,7 +35,7 @@ import yaml
 
 HERE = Path(__file__).resolve().parent
 LABELS = HERE / "labels"
-SPLITS = ("dev", "holdout")
+SPLITS = ("dev", "holdout", "holdout2")  # holdout2: labelled after the holdout had been looked at
 
 
 def load_labels(only: list[str] | None) -> list[dict]:
@@ -168,18 +168,29 @@ def totals(rows: list[dict]) -> dict:
             "errors": [r["slug"] for r in rows if "error" in r]}
 
 
+def summarize(rows: list[dict]) -> dict[str, dict]:
+    """The totals of each split that has rows, in SPLITS order, then of all rows."""
+    summary = {}
+    for split in SPLITS:
+        part = [r for r in rows if r["split"] == split]
+        if part:
+            summary[split] = totals(part)
+    summary["all"] = totals(rows)
+    return summary
+
+
 def _pct(x):
     return "-" if x is None else f"{100 * x:.1f}%"
 
 
 def print_table(rows: list[dict], summary: dict[str, dict]) -> None:
-    print(f"{'server':44} {'split':7} {'shape':22} {'exp':>4} {'found':>5} {'miss':>4} {'inv':>4} "
+    print(f"{'server':44} {'split':8} {'shape':22} {'exp':>4} {'found':>5} {'miss':>4} {'inv':>4} "
           f"{'complete':8} {'f.right':>7} {'f.wrong':>7} {'f.unlab':>7} {'s':>5}")
     for r in rows:
         fr = sum(1 for f in r["findings"] if f["label"] is True)
         fw = sum(1 for f in r["findings"] if f["label"] is False)
         fu = sum(1 for f in r["findings"] if f["label"] is None)
-        print(f"{r['npm'][:44]:44} {r['split']:7} {r['shape'][:22]:22} {len(r['expected']):4} {len(r['found']):5} "
+        print(f"{r['npm'][:44]:44} {r['split']:8} {r['shape'][:22]:22} {len(r['expected']):4} {len(r['found']):5} "
               f"{len(r['missing']):4} {len(r['invented']):4} {'yes' if r['complete'] else 'no':8} {fr:7} {fw:7} {fu:7} "
               f"{r['wall']:5.1f}")
     print()
@@ -245,12 +256,7 @@ def main(argv: list[str] | None = None) -> int:
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         results = list(pool.map(lambda lab: audit(lab, args.cache, args.servers_dir, args.keep, args.auditor_source), labs))
     rows = [score(lab, res) for lab, res in zip(labs, results)]
-    summary = {}
-    for split in SPLITS:
-        part = [r for r in rows if r["split"] == split]
-        if part:
-            summary[split] = totals(part)
-    summary["all"] = totals(rows)
+    summary = summarize(rows)
     if args.json:
         print(json.dumps({"rows": rows, "totals": summary}, indent=2))
     else:
