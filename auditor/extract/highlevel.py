@@ -95,12 +95,11 @@ def read(site: Site, vocab: dict, resolve, link=None) -> tuple[ToolDecl | None, 
     gaps: list[Gap] = []
     if rule["signature"] == "object":  # addTool({ name, description, parameters, execute })
         spec = _resolved(*B(args[0]))
-        pairs = object_pairs(spec) if spec is not None and spec.type == "object" else {}
-        spec_module = B(args[0])[1]
-        name_node, name_module = bind(pair_value(pairs[hl["object"]["name"]]), spec_module) \
+        pairs = spread_pairs(spec, B(args[0])[1], link)
+        name_node, name_module = bind(pair_value(pairs[hl["object"]["name"]][0]), pairs[hl["object"]["name"]][1]) \
             if hl["object"]["name"] in pairs else B(args[0])
         cb_key = next((k for k in hl["object"]["callbacks"] if k in pairs), None)
-        cb_node, cb_module = bind(pair_value(pairs[cb_key]), spec_module) if cb_key is not None else (None, here)
+        cb_node, cb_module = bind(pair_value(pairs[cb_key][0]), pairs[cb_key][1]) if cb_key is not None else (None, here)
     else:
         name_node, name_module = B(args[0])
         cb_node, cb_module = B(args[-1]) if len(args) > 1 else (None, here)
@@ -163,8 +162,8 @@ def _tool(module: Module, vocab: dict, signature: str, method: str, name: str, c
     if signature == "object":
         config, cm = _resolved(*B(args[0])), B(args[0])[1]
         keys = hl["object"]
-        pairs = object_pairs(config) if config is not None and config.type == "object" else {}
-        desc, params, ann = (bind(pair_value(pairs[k]), cm) if k in pairs else None for k in
+        spread = spread_pairs(config, cm, link)
+        desc, params, ann = (bind(pair_value(spread[k][0]), spread[k][1]) if k in spread else None for k in
                              (keys["description"], keys["input_schema"], keys["annotations"]))
     elif signature == "config":
         config, cm = (_resolved(*B(args[1])), B(args[1])[1]) if len(args) > 2 else (None, here)
@@ -349,3 +348,23 @@ def _is_object(node: ts.Node | None, module: Module) -> bool:
 def _gap(module: Module, node: ts.Node, detail: str, kind: str = "registration") -> Gap:
     return Gap(kind=kind, detail=detail,
                anchor=Anchor(path=module.path, start_line=node.start_point[0] + 1, end_line=node.end_point[0] + 1))
+
+
+def spread_pairs(obj: ts.Node | None, module: Module, link=None, depth: int = 0) -> dict[str, tuple[ts.Node, Module]]:
+    """Key -> (pair, its module) of an object literal, the objects it spreads included (`{...scrapeTool, name}`:
+    the spread's entries, then its own, which win), through constants and imports."""
+    out: dict[str, tuple[ts.Node, Module]] = {}
+    obj = strip_casts(obj)
+    if obj is None or obj.type != "object" or depth > 6:
+        return out
+    for child in obj.named_children:
+        if child.type == "spread_element" and child.named_children:
+            if link is None:
+                inner, imod = strip_casts(child.named_children[0]), module
+            else:
+                from auditor.extract.values import Values
+
+                inner, imod = Values(link).definition(child.named_children[0], module)
+            out.update(spread_pairs(inner, imod, link, depth + 1))
+    out.update({k: (pair, module) for k, pair in object_pairs(obj).items()})
+    return out

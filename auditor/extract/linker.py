@@ -76,6 +76,11 @@ class Linker:
         if source is not None:
             target = self.resolve_spec(m.path, string_value(source) or "")
             clause = next((c for c in node.named_children if c.type == "export_clause"), None)
+            space = next((c for c in node.named_children if c.type == "namespace_export"), None)
+            if space is not None:  # `export * as ns from "./x"`: one name, the module's namespace
+                if target and space.named_children:
+                    exports[string_value(space.named_children[-1]) or text(space.named_children[-1])] = (target, "*")
+                return
             if clause is None:
                 if target:
                     star.append(target)
@@ -108,6 +113,8 @@ class Linker:
         hit = self.exports.get(path, {}).get(name)
         if hit is not None:
             target, local = hit
+            if local == "*":  # a namespace re-exported under a name: (that module, "*")
+                return (self.by_path[target], "*") if target in self.by_path else None
             if target != path:
                 return self.exported(target, local, depth + 1)
             # a local name may itself be an import being re-exported

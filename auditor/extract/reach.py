@@ -11,7 +11,7 @@ from typing import Callable, Iterator
 import tree_sitter as ts
 
 from auditor.extract.program import Module
-from auditor.extract.values import Values, _pattern, parameters
+from auditor.extract.values import Values, _pattern, parameter_default, parameters
 from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, enclosing, find, member_chain, object_pairs,
                                     pair_value, strip_casts, text)
 
@@ -148,7 +148,7 @@ class Reach:
     def _parameter(self, fn: ts.Node, name: str, module: Module, d: int, more: tuple[str, ...] = ()):
         index, path = parameters(fn)[name]
         path = path + more
-        default = _default(fn, index)
+        default = parameter_default(fn, index)
         sites: list[tuple[Module, ts.Node]] = []
         if fn.type == "method_definition" and text(fn.child_by_field_name("name")) == "constructor":
             sites = self._constructions(enclosing(fn, {"class_declaration", "class"}))
@@ -217,7 +217,7 @@ class Reach:
         args = call_args(node)
         space = self._namespace(args[0], module) if chain == ("Object", "values") and args else None
         if space is not None:  # Object.values(defs) of `import * as defs`: every export
-            for name in sorted(self._exports(space)):
+            for name in sorted(self.values.export_names(space)):
                 yield from self._export(space, name, node, module, d)
             return
         if chain == ("Object", "values") and args:  # the values of an object of descriptors
@@ -281,12 +281,6 @@ class Reach:
             return None
         b = self.link.imports.get(module.path, {}).get(text(node))
         return b.module if b is not None and b.name == "*" else None
-
-    def _exports(self, path: str, depth: int = 0) -> set[str]:
-        names = set(self.link.exports.get(path, {})) - {"default"}
-        for target in self.link.star.get(path, []) if depth < 10 else []:
-            names |= self._exports(target, depth + 1)
-        return names
 
     def _export(self, path: str, name: str, node: ts.Node, module: Module, d: int):
         found = self.link.exported(path, name)
@@ -353,18 +347,6 @@ def _assigned(module: Module, scope: ts.Node, target: tuple[str, ...]) -> list[t
                 and scope.start_byte <= call.start_byte < scope.end_byte:
             out += call_args(call)
     return out
-
-
-def _default(fn: ts.Node, index: int) -> ts.Node | None:
-    params = fn.child_by_field_name("parameters")
-    items = [c for c in params.named_children if c.type != "comment"] if params is not None else []
-    if index >= len(items):
-        return None
-    p = items[index]
-    value = p.child_by_field_name("value")
-    if value is None and p.child_by_field_name("pattern") is not None and p.child_by_field_name("pattern").type == "assignment_pattern":
-        value = p.child_by_field_name("pattern").child_by_field_name("right")
-    return value
 
 
 def _is_callback(fn: ts.Node) -> bool:

@@ -45,7 +45,11 @@ class Expander:
         """The frames that bind NODE's name: for each enclosing function or loop that binds it, each instantiation."""
         if depth > MAX_DEPTH:
             return
-        chain = member_chain(strip_casts(node)) if node is not None else None
+        node = strip_casts(node)
+        while node is not None and node.type == "binary_expression" \
+                and text(node.child_by_field_name("operator")) in {"||", "??"}:  # `toolName || "default"`
+            node = strip_casts(node.child_by_field_name("left"))
+        chain = member_chain(node) if node is not None else None
         if not chain:
             return
         root = chain[0]

@@ -11,10 +11,13 @@ import tree_sitter as ts
 
 from auditor.extract.bindings import value_of
 from auditor.extract.program import Module
-from auditor.extract.syntax import (FUNCTION_TYPES, call_args, callee_text, find, string_value, literal, member_chain, object_pairs, pair_value,
+from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, callee_text, find, string_value, literal, member_chain, object_pairs, pair_value,
                                     strip_casts, text)
 
 MAX_DEPTH = 4  # wrappers of wrappers followed
+# Globals of the language whose functions are not helpers handed a tool's object (`Object.values({...})`).
+_BUILTINS = frozenset({"Object", "Array", "JSON", "Reflect", "Promise", "Math", "String", "Number", "Boolean",
+                       "Symbol", "Map", "Set", "WeakMap", "structuredClone"})
 # Array methods whose result holds some of the receiver's elements, in some order.
 _SUBSETS = {"filter", "slice", "sort", "reverse", "toSorted", "toReversed", "toSpliced"}
 
@@ -49,13 +52,14 @@ class Values:
                 value = value_of(module, node)
                 if value is None and self.link is not None:
                     where = self.link.binding(module, text(node))
-                    if where is not None and where[0] is not module:
+                    if where is not None and where[0] is not module and where[1] != "*":
                         module, value = where[0], where[0].toplevel.get(where[1])
                 if value is None:
                     return node, module
                 node = value
                 continue
-            if node.type == "call_expression":  # defineTool({...}): a helper handed the tool's object
+            if node.type == "call_expression" and (member_chain(node.child_by_field_name("function")) or ("",))[0] \
+                    not in _BUILTINS:  # defineTool({...}): a helper handed the tool's object
                 args = call_args(node)
                 if len(args) == 1 and strip_casts(args[0]) is not None and strip_casts(args[0]).type == "object":
                     node = args[0]
@@ -117,13 +121,7 @@ class Values:
         """Export KEY of the module a namespace stands for: `import * as ns` or `const ns = require("./x")`."""
         if self.link is None:
             return None, module
-        target = None
-        if node.type == "identifier":
-            b = self.link.imports.get(module.path, {}).get(text(node))
-            target = b.module if b is not None and b.name == "*" else None
-        elif node.type == "call_expression" and callee_text(node) == "require" and call_args(node):
-            spec = string_value(call_args(node)[0])
-            target = self.link.resolve_spec(module.path, spec) if spec is not None else None
+        target = self._namespace(node, module)
         found = self.link.exported(target, key) if target else None
         if found is None:
             return None, module
@@ -135,6 +133,14 @@ class Values:
               ) -> tuple[ts.Node | None, Module]:
         """NODE as its value under FRAME: a bound name (or a member of one) is replaced by the argument it stands for."""
         node = strip_casts(node)
+        if node is not None and node.type == "binary_expression" and depth <= 3 * MAX_DEPTH \
+                and text(node.child_by_field_name("operator")) in {"||", "??"}:  # `name || "default"`
+            left = strip_casts(node.child_by_field_name("left"))
+            value, where = self.bound(left, module, frame, depth + 1)
+            if value is not None and value.type not in {"undefined", "null"} and not (
+                    value.type == "identifier" and text(value) == "undefined"):
+                return (node, module) if left is not None and value.id == left.id else (value, where)
+            return self.bound(node.child_by_field_name("right"), module, frame, depth + 1)
         while frame is not None and node is not None and depth <= 3 * MAX_DEPTH:
             if module is frame.module and frame.scope.start_byte <= node.start_byte < frame.scope.end_byte:
                 hit = _lookup(node, frame)
@@ -142,8 +148,11 @@ class Values:
                     return node, module
                 index, path = hit
                 arg = frame.args[index] if index < len(frame.args) else None
-                if arg is None:
-                    return None, frame.caller
+                if arg is None:  # not passed: the parameter's default, if it has one
+                    shift = 1 if "this" in frame.names else 0
+                    default = parameter_default(frame.scope, index - shift) \
+                        if frame.scope.type in FUNCTION_TYPES and not path and index >= shift else None
+                    return (default, frame.module) if default is not None else (None, frame.caller)
                 value, where = self.bound(arg, frame.caller, frame.outer, depth + 1)
                 for key in path:
                     value, where = self.member(value, where, key, frame.outer, depth + 1)
@@ -162,6 +171,12 @@ class Values:
         value = literal(node, module.toplevel)
         if isinstance(value, str):
             return value
+        if node.type == "binary_expression" and text(node.child_by_field_name("operator")) in {"||", "??"}:
+            left = node.child_by_field_name("left")
+            found = self.string(left, module, depth + 1)
+            if found is not None or _parameter_of_scope(left):  # `toolName || "x"`: the caller's to say
+                return found
+            return self.string(node.child_by_field_name("right"), module, depth + 1)
         if node.type == "property_identifier":  # a key of an object (Object.entries)
             return text(node)
         if node.type == "member_expression":
@@ -181,6 +196,54 @@ class Values:
                 args = call_args(literal_call) if literal_call is not None else []
                 return self.string(args[0], fmod, depth + 1) if args else None
         return None
+
+    def entries(self, node: ts.Node | None, module: Module, frame: Frame | None, depth: int = 0
+                ) -> Iterator[tuple[ts.Node, ts.Node, Module]]:
+        """(key node, value node, module) of each own entry of what NODE stands for: an object literal (its spreads
+        included) or a namespace (`import * as tools`: each export of the module, following re-exports)."""
+        obj, omod = self.definition(*self.bound(node, module, frame))
+        if obj is None or depth > 6:
+            return
+        if obj.type == "object":
+            for child in obj.named_children:
+                if child.type == "spread_element" and child.named_children:
+                    yield from self.entries(child.named_children[0], omod, None, depth + 1)
+            for pair in object_pairs(obj).values():
+                yield (pair.child_by_field_name("key") if pair.type == "pair" else pair), pair_value(pair), omod
+            return
+        target = self._namespace(obj, omod)
+        for name in sorted(self.export_names(target)) if target is not None else ():
+            found = self.link.exported(target, name)
+            if found is None:
+                continue
+            mod, local = found
+            value = mod.toplevel.get(local) or mod.functions.get(local)
+            if value is None and local in mod.classes:
+                value = mod.classes[local].node
+            if value is not None:
+                yield _declared_name(value), value, mod
+
+    def _namespace(self, node: ts.Node, module: Module) -> str | None:
+        """The module path a namespace import (`import * as ns`) or `require("./x")` stands for, or None."""
+        if self.link is None:
+            return None
+        if node.type == "identifier":
+            b = self.link.imports.get(module.path, {}).get(text(node))
+            if b is not None and b.name == "*":
+                return b.module
+            where = self.link.binding(module, text(node)) if b is not None else None
+            return where[0].path if where is not None and where[1] == "*" else None  # `export * as ns`, imported
+        if node.type == "call_expression" and callee_text(node) == "require" and call_args(node):
+            spec = string_value(call_args(node)[0])
+            return self.link.resolve_spec(module.path, spec) if spec is not None else None
+        return None
+
+    def export_names(self, path: str, depth: int = 0) -> set[str]:
+        """The names module PATH exports, its `export *` re-exports included (not `default`)."""
+        names = set(self.link.exports.get(path, {})) - {"default"}
+        for target in self.link.star.get(path, []) if depth < 10 else []:
+            names |= self.export_names(target, depth + 1)
+        return names
 
     def _shape_field(self, node: ts.Node | None, module: Module) -> tuple[ts.Node | None, Module]:
         """The schema of field KEY for `X.shape.KEY`, X a zod object schema (`z.object({KEY: ...})`)."""
@@ -310,10 +373,8 @@ class Values:
             callee = member_chain(node.child_by_field_name("function")) or ()
             args = call_args(node)
             if callee in {("Object", "values"), ("Object", "entries"), ("Object", "keys")} and len(args) == 1:
-                obj, omod = self.definition(*self.bound(args[0], module, frame))
-                for key, pair in object_pairs(obj).items() if obj is not None and obj.type == "object" else ():
-                    k = pair.child_by_field_name("key") if pair.type == "pair" else pair
-                    yield {"values": (pair_value(pair),), "entries": (k, pair_value(pair)), "keys": (k,)}[callee[1]], omod
+                for k, value, vmod in self.entries(args[0], module, frame):
+                    yield {"values": (value,), "entries": (k, value), "keys": (k,)}[callee[1]], vmod
             elif len(callee) >= 2 and callee[-1] == "concat":
                 yield from self.elements(node.child_by_field_name("function").child_by_field_name("object"), module,
                                          frame, depth + 1)
@@ -337,6 +398,15 @@ class Values:
                             if key not in seen:
                                 seen.add(key)
                                 yield element, emod
+
+
+def _declared_name(node: ts.Node) -> ts.Node:
+    """The name node of the declaration a value is written in (`export const x = ...`, `function x`), or the value."""
+    parent = node.parent
+    if parent is not None and parent.type == "variable_declarator":
+        return parent.child_by_field_name("name")
+    named = node.child_by_field_name("name") if node.type in {"function_declaration", "class_declaration"} else None
+    return named if named is not None else node
 
 
 def returned(fn: ts.Node) -> list[ts.Node]:
@@ -372,6 +442,30 @@ def _base(cls: ts.Node) -> ts.Node | None:
     if base is not None and base.type == "extends_clause":
         base = base.child_by_field_name("value") or (base.named_children[0] if base.named_children else None)
     return base
+
+
+def _parameter_of_scope(node: ts.Node | None) -> bool:
+    """Whether NODE (a name or a member of one) is rooted in a parameter of a function that encloses it."""
+    chain = member_chain(strip_casts(node)) if node is not None else None
+    if not chain:
+        return False
+    return any(scope.type in FUNCTION_TYPES and chain[0] in parameters(scope) for scope in ancestors(node))
+
+
+def parameter_default(fn: ts.Node, index: int) -> ts.Node | None:
+    """The default value of FN's parameter INDEX (`name = "x"`), or None."""
+    params = fn.child_by_field_name("parameters")
+    items = [c for c in params.named_children if c.type != "comment"] if params is not None else []
+    if index >= len(items):
+        return None
+    p = items[index]
+    value = p.child_by_field_name("value")
+    pattern = p.child_by_field_name("pattern")
+    if value is None and pattern is not None and pattern.type == "assignment_pattern":
+        value = pattern.child_by_field_name("right")
+    if value is None and p.type == "assignment_pattern":  # the JavaScript grammar
+        value = p.child_by_field_name("right")
+    return value
 
 
 def _lookup(node: ts.Node, frame: Frame) -> tuple[int, tuple[str, ...]] | None:
