@@ -7,15 +7,17 @@ object literal handed to a helper (`defineTool({...})`)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Iterator
 
 import tree_sitter as ts
 
 from auditor.extract import highlevel
 from auditor.extract.program import Module
-from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, callee_text, enclosing, member_chain, object_pairs,
-                                    pair_value, strip_casts, text)
+from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, callee_text, enclosing, find, member_chain,
+                                    object_pairs, pair_value, strip_casts, text)
 from auditor.extract.values import MAX_DEPTH, Frame, Values, _array_names, parameters
+from auditor.model import Anchor, Gap
 
 MAX_SITES = 2000  # instances of one registration (a loop inside a wrapper called in a loop)
 _LOOP_METHODS = {"forEach", "map", "flatMap"}
@@ -60,13 +62,17 @@ class Expander:
             if scope.type in FUNCTION_TYPES:
                 names = parameters(scope)
                 if root not in names:
+                    local = _local_init(scope, root)
+                    if local is not None:  # `const t = make(opts)`: the frames of what it is made from
+                        yield from self.frames(local, module, outer, depth + 1)
+                        return
                     continue
                 loop = _loop_call(scope)
                 if loop is not None:  # TOOLS.forEach((t) => server.tool(t.name, ...))
                     holder = loop.child_by_field_name("function").child_by_field_name("object")
-                    for element, emod in self.values.elements(holder, module, outer):
+                    for element, emod, eframe in self.values.elements(holder, module, outer):
                         yield Frame(scope=scope, module=module, names=names, args=element[-1:], caller=emod,
-                                    site=element[-1], outer=outer)
+                                    site=element[-1], outer=eframe if eframe is not None else outer)
                     return
                 for cmod, call in self.calls_of(scope):
                     yield Frame(scope=scope, module=module, names=names, args=tuple(call_args(call)), caller=cmod,
@@ -78,9 +84,9 @@ class Expander:
                 if root not in names:
                     continue
                 tuples = left is not None and left.type == "array_pattern"  # [key, value] of Object.entries
-                for element, emod in self.values.elements(scope.child_by_field_name("right"), module, outer):
+                for element, emod, eframe in self.values.elements(scope.child_by_field_name("right"), module, outer):
                     yield Frame(scope=scope, module=module, names=names, args=element if tuples else element[-1:],
-                                caller=emod, site=element[-1], outer=outer)
+                                caller=emod, site=element[-1], outer=eframe if eframe is not None else outer)
                 return
 
     def calls_named(self, method: str) -> list[tuple[Module, ts.Node]]:
@@ -118,6 +124,7 @@ class Expander:
         if name_node is None:
             return []
         out: list[tuple] = []
+        unread = 0
         todo = [(f, 1) for f in self.frames(name_node, reg.module, None)]
         while todo and len(out) < MAX_SITES:
             frame, depth = todo.pop(0)
@@ -132,8 +139,17 @@ class Expander:
                 continue
             # Still not a literal: the call site may forward a name of its own (a wrapper of a wrapper, a loop).
             value, where = self.values.frontier(name_node, reg.module, frame)
-            if value is not None and depth < MAX_DEPTH:
-                todo += [(_attach(frame, g), depth + 1) for g in self.frames(value, where, None, depth)]
+            further = [(_attach(frame, g), depth + 1) for g in self.frames(value, where, None, depth)] \
+                if value is not None and depth < MAX_DEPTH else []
+            todo += further
+            unread += not further
+        if out and unread:  # some instances named a tool, others a name this cannot read: not all are listed
+            gap = Gap(kind="registration", detail=(
+                f"{reg.method}(): {unread} of its instantiations name a tool that is not read (a name computed at "
+                "run time, or a value this does not follow); the tools they register are not listed"),
+                anchor=Anchor(path=reg.module.path, start_line=reg.node.start_point[0] + 1,
+                                        end_line=reg.node.end_point[0] + 1))
+            out.append((None, None, replace(reg, gaps=(gap,)), ()))
         return out
 
 
@@ -175,6 +191,18 @@ class Expander:
             frame = frame.outer
 
 
+def _local_init(scope: ts.Node, name: str) -> ts.Node | None:
+    """The expression a `const NAME = ...` of SCOPE (not of a function inside it) is made from, followed down to
+    the name it starts from: the callee of a call (`make(opts)`), the object of a member; None when there is none."""
+    decl = next((n for n in find(scope, {"variable_declarator"}) if text(n.child_by_field_name("name")) == name
+                 and next((a for a in ancestors(n) if a.type in FUNCTION_TYPES), None) == scope), None)
+    value = strip_casts(decl.child_by_field_name("value")) if decl is not None else None
+    while value is not None and value.type in {"call_expression", "await_expression"}:
+        value = strip_casts(value.child_by_field_name("function") if value.type == "call_expression"
+                            else (value.named_children[0] if value.named_children else None))
+    return value if value is not None and member_chain(value) else None
+
+
 def _loop_call(fn: ts.Node) -> ts.Node | None:
     """The `X.forEach(fn)` / `X.map(fn)` call that FN is the callback of, if it is."""
     args = fn.parent
@@ -198,15 +226,17 @@ def _name_node(rule: dict, args: tuple[ts.Node, ...], vocab: dict, module: Modul
 
 
 def _outermost(frame: Frame) -> Frame:
-    while frame.outer is not None:
+    """The outermost frame of the chain that is a site of the registration (not a call read for its value)."""
+    last = frame
+    while frame is not None:
+        if not frame.evaluated:
+            last = frame
         frame = frame.outer
-    return frame
+    return last
 
 
 def _attach(frame: Frame, outer: Frame) -> Frame:
     """FRAME with OUTER bound beyond the end of its chain (the frame of the scope its outermost site is in)."""
-    from dataclasses import replace
-
     return replace(frame, outer=outer if frame.outer is None else _attach(frame.outer, outer))
 
 
@@ -214,6 +244,9 @@ def _via(frame: Frame) -> str:
     """How the registration is reached, for its method: `registerSearch() -> ` for a wrapper, `loop -> ` for a loop."""
     parts = []
     while frame is not None:
+        if frame.evaluated:
+            frame = frame.outer
+            continue
         wrapper = frame.scope.type in FUNCTION_TYPES and _loop_call(frame.scope) is None
         parts.append(f"{callee_text(frame.site)}()" if wrapper and frame.site.type == "call_expression" else "loop")
         frame = frame.outer

@@ -34,6 +34,7 @@ class Frame:
     caller: Module
     site: ts.Node  # the call (or the loop's element) that gives the values, in `caller`
     outer: "Frame | None" = None  # the frame of the scope the site is written in, when that is bound too
+    evaluated: bool = False  # a call read for its value (`getTools()`): no site of a registration
 
 
 class Values:
@@ -61,7 +62,8 @@ class Values:
             if node.type == "call_expression" and (member_chain(node.child_by_field_name("function")) or ("",))[0] \
                     not in _BUILTINS:  # defineTool({...}): a helper handed the tool's object
                 args = call_args(node)
-                if len(args) == 1 and strip_casts(args[0]) is not None and strip_casts(args[0]).type == "object":
+                if len(args) == 1 and strip_casts(args[0]) is not None and strip_casts(args[0]).type == "object" \
+                        and self._hands_back(node, module):
                     node = args[0]
                     continue
             if node.type == "await_expression" and node.named_children:
@@ -69,6 +71,18 @@ class Values:
                 continue
             return node, module
         return node, module
+
+    def _hands_back(self, call: ts.Node, module: Module) -> bool:
+        """Whether a call gives back the object it is handed (`defineTool({...})`): a helper outside the boundary
+        is taken to, a function of the boundary when it returns its first parameter."""
+        hit = self.link.resolve(module, call) if self.link is not None else None
+        if hit is None:  # a library's helper; not a function handed in as a parameter (`make({})`)
+            return not _parameter_of_scope(call.child_by_field_name("function"))
+        fn = hit[1]
+        first = next(iter(sorted(parameters(fn).items(), key=lambda kv: kv[1])), None)
+        return first is not None and not first[1][1] and any(
+            strip_casts(v) is not None and strip_casts(v).type == "identifier" and text(strip_casts(v)) == first[0]
+            for v in returned(fn))
 
     def member(self, node: ts.Node | None, module: Module, key: str, frame: Frame | None, depth: int
                ) -> tuple[ts.Node | None, Module]:
@@ -79,9 +93,19 @@ class Values:
             return None, module
         if node.type == "object":
             pair = object_pairs(node).get(key)
-            if pair is None:
-                return None, module
-            return self.bound(pair_value(pair), module, frame, depth + 1)
+            if pair is not None:
+                return self.bound(pair_value(pair), module, frame, depth + 1)
+            for spread in reversed([c for c in node.named_children if c.type == "spread_element"]):
+                if spread.named_children and depth <= 3 * MAX_DEPTH:  # `{...tool, schema}`: the spread's KEY
+                    found = self.member(spread.named_children[0], module, key, frame, depth + 1)
+                    if found[0] is not None:
+                        return found
+            return None, module
+        if node.type == "call_expression" and depth <= 3 * MAX_DEPTH:  # `make(args).name`: of what it returns
+            for value, vmod, vframe in self.call_values(node, module, frame, depth + 1):
+                found = self.member(value, vmod, key, vframe, depth + 1)
+                if found[0] is not None:
+                    return found
         if node.type == "new_expression" and self.link is not None:
             found = self.class_member(module, text(node.child_by_field_name("constructor")), key)
             if found[0] is not None:
@@ -144,8 +168,12 @@ class Values:
         while frame is not None and node is not None and depth <= 3 * MAX_DEPTH:
             if module is frame.module and frame.scope.start_byte <= node.start_byte < frame.scope.end_byte:
                 hit = _lookup(node, frame)
-                if hit is None:
-                    return node, module
+                if hit is None:  # `t.name` of a local `const t = make(x)`, or a closure's parameter, or none
+                    local = self._local_member(node, module, frame, depth)
+                    if local is not None:
+                        return local
+                    frame = frame.outer
+                    continue
                 index, path = hit
                 arg = frame.args[index] if index < len(frame.args) else None
                 if arg is None:  # not passed: the parameter's default, if it has one
@@ -161,6 +189,26 @@ class Values:
                 return value, where
             frame = frame.outer
         return node, module
+
+    def _local_member(self, node: ts.Node, module: Module, frame: Frame, depth: int
+                      ) -> tuple[ts.Node | None, Module] | None:
+        """A member of a variable declared in FRAME's scope (`const t = make(opts)` then `t.name`), read under
+        FRAME; None when NODE is no such member."""
+        chain = member_chain(node)
+        if not chain or len(chain) < 2 or chain[0] == "this" or depth > 3 * MAX_DEPTH:
+            return None
+        root = node
+        while root is not None and root.type in {"member_expression", "subscript_expression"}:
+            root = strip_casts(root.child_by_field_name("object"))
+        init = value_of(module, root) if root is not None else None
+        if init is None or not frame.scope.start_byte <= init.start_byte < frame.scope.end_byte:
+            return None
+        value, where = init, module
+        for key in chain[1:]:
+            value, where = self.member(value, where, key, frame, depth + 1)
+            if value is None:
+                break
+        return value, where
 
     def string(self, node: ts.Node | None, module: Module, depth: int = 0) -> str | None:
         """The string NODE stands for, through imports and members of constant objects (`TOOL_NAMES.search` with
@@ -355,11 +403,78 @@ class Values:
     def binder(self, frame: Frame) -> Callable[[ts.Node | None, Module], tuple[ts.Node | None, Module]]:
         return lambda node, module: self.bound(node, module, frame)
 
+    def call_values(self, call: ts.Node, module: Module, frame: Frame | None, depth: int = 0
+                    ) -> Iterator[tuple[ts.Node, Module, Frame]]:
+        """What a call returns: each returned expression of each function the callee may be (a function of the
+        boundary, a function value, the function a factory returns: `definePageTool(fn)(args)`), with a frame
+        binding that function's parameters to the call's arguments (its closure's frame outside it)."""
+        if depth > 3 * MAX_DEPTH:
+            return
+        args = tuple(call_args(call))
+        for fn, fmod, closure in self.callables(call.child_by_field_name("function"), module, frame, depth + 1):
+            inner = Frame(scope=fn, module=fmod, names=parameters(fn), args=args, caller=module, site=call,
+                          outer=closure, evaluated=True)
+            for value in returned(fn):
+                yield value, fmod, inner
+
+    def callables(self, node: ts.Node | None, module: Module, frame: Frame | None, depth: int = 0
+                  ) -> Iterator[tuple[ts.Node, Module, Frame | None]]:
+        """The functions NODE may stand for, each with the frame its body is read under (a factory's)."""
+        if node is None or depth > 3 * MAX_DEPTH:
+            return
+        node, module = self.definition(*self.bound(node, module, frame, depth))
+        if node is None:
+            return
+        if node.type in FUNCTION_TYPES or node.type == "method_definition":
+            yield node, module, frame
+        elif node.type == "call_expression":  # a factory's result: the functions it returns
+            for value, vmod, vframe in self.call_values(node, module, frame, depth + 1):
+                yield from self.callables(value, vmod, vframe, depth + 1)
+        else:
+            fn, fmod = self.function_of(node, module, frame)
+            if fn is not None:
+                yield fn, fmod, frame
+
+    def _pushed(self, name: ts.Node, value: ts.Node, module: Module, frame: Frame | None, depth: int
+                ) -> Iterator[tuple[tuple[ts.Node | None, ...], Module, Frame | None]]:
+        """The elements a list declared empty (`const tools = []`) gets from `tools.push(x)` in its scope; a push
+        in a `for (const t of LIST)` loop is read once per element of LIST, `t` bound to it."""
+        decl = value.parent
+        if decl is None or decl.type != "variable_declarator":
+            return
+        scope = next((a for a in ancestors(decl) if a.type in FUNCTION_TYPES or a.type == "program"), None)
+        for call in find(scope, {"call_expression"}) if scope is not None else ():
+            if member_chain(call.child_by_field_name("function")) != (text(name), "push"):
+                continue
+            loop = next((a for a in ancestors(call) if a.type == "for_in_statement"
+                         and text(a.child_by_field_name("operator")) == "of"), None)
+            if loop is not None and not (scope.start_byte <= loop.start_byte < scope.end_byte):
+                loop = None
+            for arg in call_args(call):
+                arg_value = arg.named_children[0] if arg.type == "spread_element" and arg.named_children else arg
+                if loop is None:
+                    if arg.type == "spread_element":
+                        yield from self.elements(arg_value, module, frame, depth + 1)
+                    else:
+                        yield (arg,), module, frame
+                    continue
+                left = loop.child_by_field_name("left")
+                names = {text(left): (0, ())} if left is not None and left.type == "identifier" else _array_names(left)
+                for element, emod, eframe in self.elements(loop.child_by_field_name("right"), module, frame, depth + 1):
+                    bound = Frame(scope=loop, module=module, names=names,
+                                  args=element if left is not None and left.type == "array_pattern" else element[-1:],
+                                  caller=emod, site=element[-1], outer=eframe if eframe is not None else frame)
+                    if arg.type == "spread_element":
+                        yield from self.elements(arg_value, module, bound, depth + 1)
+                    else:
+                        yield (arg,), module, bound
+
     def elements(self, node: ts.Node | None, module: Module, frame: Frame | None, depth: int = 0
-                 ) -> Iterator[tuple[tuple[ts.Node | None, ...], Module]]:
-        """The elements of a list of tool objects, each as a tuple (one value; key and value for Object.entries)."""
-        node, module = self.bound(node, module, frame)
-        node, module = self.definition(node, module)
+                 ) -> Iterator[tuple[tuple[ts.Node | None, ...], Module, Frame | None]]:
+        """The elements of a list of tool objects, each as a tuple (one value; key and value for Object.entries),
+        with its module and the frame it is read under (None: as it is written)."""
+        name, module = self.bound(node, module, frame)
+        node, module = self.definition(name, module)
         if node is None or depth > 6:
             return
         if node.type == "array":
@@ -367,14 +482,16 @@ class Values:
                 if child.type == "spread_element" and child.named_children:
                     yield from self.elements(child.named_children[0], module, frame, depth + 1)
                 elif child.type != "comment":
-                    yield (child,), module
+                    yield (child,), module, frame
+            if not node.named_children and name is not None and name.type == "identifier":
+                yield from self._pushed(name, node, module, frame, depth)
             return
         if node.type == "call_expression":
             callee = member_chain(node.child_by_field_name("function")) or ()
             args = call_args(node)
             if callee in {("Object", "values"), ("Object", "entries"), ("Object", "keys")} and len(args) == 1:
                 for k, value, vmod in self.entries(args[0], module, frame):
-                    yield {"values": (value,), "entries": (k, value), "keys": (k,)}[callee[1]], vmod
+                    yield {"values": (value,), "entries": (k, value), "keys": (k,)}[callee[1]], vmod, None
             elif len(callee) >= 2 and callee[-1] == "concat":
                 yield from self.elements(node.child_by_field_name("function").child_by_field_name("object"), module,
                                          frame, depth + 1)
@@ -386,18 +503,22 @@ class Values:
             elif callee == ("Array", "from") and args:
                 yield from self.elements(args[0], module, frame, depth + 1)
             else:  # getTools(config): the elements of what the function returns, its parameters bound
-                hit = self.link.resolve(module, node) if self.link is not None else None
-                if hit is not None:
-                    fmod, fn = hit[0], hit[1]
-                    inner = Frame(scope=fn, module=fmod, names=parameters(fn), args=tuple(args), caller=module,
-                                  site=node, outer=frame)
-                    seen: set[tuple[int, ...]] = set()  # two returns of one list give its elements once
-                    for value in returned(fn):
-                        for element, emod in self.elements(value, fmod, inner, depth + 1):
-                            key = tuple(e.id if e is not None else 0 for e in element)
-                            if key not in seen:
-                                seen.add(key)
-                                yield element, emod
+                seen: set[tuple[int, ...]] = set()  # two returns of one list give its elements once
+                for value, vmod, inner in self.call_values(node, module, frame, depth + 1):
+                    for element, emod, eframe in self.elements(value, vmod, inner, depth + 1):
+                        key = tuple(e.id if e is not None else 0 for e in element) + _sites(eframe)
+                        if key not in seen:
+                            seen.add(key)
+                            yield element, emod, eframe
+
+
+def _sites(frame: Frame | None) -> tuple[int, ...]:
+    """What a frame chain binds, as the ids of its sites (two readings of one call bind alike)."""
+    out = []
+    while frame is not None:
+        out.append(frame.site.id)
+        frame = frame.outer
+    return tuple(out)
 
 
 def _declared_name(node: ts.Node) -> ts.Node:

@@ -1,0 +1,75 @@
+"""Tool lists and names followed through the server's own code: calls of factories, closures, pushes, defaults.
+
+Each server here is written for the test; the fixtures tool-rack, signal-box, word-crate and tab-kit hold the
+larger shapes with their expectations."""
+
+from __future__ import annotations
+
+from program_helpers import program
+
+MCP = ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
+       'const server = new McpServer({ name: "s", version: "1.0.0" });\n')
+
+
+def _names(files: dict[str, str]) -> list[str]:
+    return sorted(t.name for t in program(files).tools)
+
+
+def test_a_list_filled_by_pushes_in_a_loop_over_factories_gives_each_factory_s_tool():
+    code = MCP + (
+        'const make = (n) => () => ({ name: n, run: async () => n });\n'
+        'const FACTORIES = [make("alpha"), make("beta")];\n'
+        'function build() {\n'
+        '  const out = [];\n'
+        '  for (const f of FACTORIES) out.push(f());\n'
+        '  return out;\n'
+        '}\n'
+        'for (const t of build()) server.registerTool(t.name, {}, t.run);\n')
+    assert _names({"index.ts": code}) == ["alpha", "beta"]
+
+
+def test_a_closure_reads_the_parameters_of_the_factory_that_made_it():
+    code = MCP + (
+        'function wrap(def) {\n'
+        '  return (opts) => { const tool = def(opts); return { ...tool, wrapped: true }; };\n'
+        '}\n'
+        'const TOOLS = [wrap(() => ({ name: "gamma" })), wrap(() => ({ name: "delta" }))];\n'
+        'TOOLS.forEach((make) => { const t = make({}); server.registerTool(t.name, {}, async () => ({ content: [] })); });\n')
+    assert _names({"index.ts": code}) == ["delta", "gamma"]
+
+
+def test_a_call_with_one_object_argument_is_that_object_only_when_the_function_hands_it_back():
+    code = MCP + (
+        'function defineTool(spec) { return spec; }\n'
+        'function makeTools(options) { return [defineTool({ name: "epsilon", verbose: options.verbose })]; }\n'
+        'for (const t of makeTools({ verbose: false })) server.registerTool(t.name, {}, async () => ({ content: [] }));\n'
+        'for (const t of [defineTool({ name: "zeta" })]) server.registerTool(t.name, {}, async () => ({ content: [] }));\n')
+    # makeTools({...}) is no tool object: its elements are what it returns; defineTool({...}) is its argument.
+    assert _names({"index.ts": code}) == ["epsilon", "zeta"]
+
+
+def test_a_name_parameter_s_default_and_an_or_default_are_the_names_of_calls_that_leave_them_out():
+    code = MCP + (
+        'function addA(s, name = "eta") { s.registerTool(name, {}, async () => ({ content: [] })); }\n'
+        'function addB(s, name) { s.registerTool(name || "theta", {}, async () => ({ content: [] })); }\n'
+        'addA(server); addA(server, "iota"); addB(server); addB(server, "kappa");\n')
+    assert _names({"index.ts": code}) == ["eta", "iota", "kappa", "theta"]
+
+
+def test_instances_whose_name_is_not_read_leave_a_gap_beside_the_tools_that_are():
+    code = MCP + (
+        'const TOOLS = [{ name: "lambda" }, { name: process.env.EXTRA_TOOL }];\n'
+        'for (const t of TOOLS) server.registerTool(t.name, {}, async () => ({ content: [] }));\n')
+    p = program({"index.ts": code})
+    assert sorted(t.name for t in p.tools) == ["lambda"]
+    assert any("1 of its instantiations name a tool that is not read" in g.detail for g in p.gaps)
+
+
+def test_object_values_of_a_namespace_re_exported_under_a_name():
+    files = {
+        "tools/a.ts": 'export const one = { name: "mu" };\nexport const two = { name: "nu" };\n',
+        "tools/index.ts": 'export * as group from "./a.js";\n',
+        "index.ts": MCP + 'import { group } from "./tools/index.js";\n'
+                    'for (const t of Object.values(group)) server.registerTool(t.name, {}, async () => ({ content: [] }));\n',
+    }
+    assert _names(files) == ["mu", "nu"]
