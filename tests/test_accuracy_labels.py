@@ -43,8 +43,16 @@ def test_second_holdout_is_its_own_split_of_at_least_eight(run):
     assert not earlier & {lab["npm"].rpartition("@")[0] for lab in holdout2}
 
 
+def test_third_holdout_is_its_own_split_of_at_least_ten(run):
+    labs = run.load_labels(None)
+    holdout3 = [lab for lab in labs if lab["split"] == "holdout3"]
+    assert len(holdout3) >= 10
+    earlier = {lab["npm"].rpartition("@")[0] for lab in labs if lab["split"] != "holdout3"}
+    assert not earlier & {lab["npm"].rpartition("@")[0] for lab in holdout3}
+
+
 def test_unknown_split_is_refused(run, tmp_path, monkeypatch):
-    (tmp_path / "x.yaml").write_text("npm: x@1.0.0\nsplit: holdout3\ntools: [a]\n", encoding="utf-8")
+    (tmp_path / "x.yaml").write_text("npm: x@1.0.0\nsplit: holdout4\ntools: [a]\n", encoding="utf-8")
     monkeypatch.setattr(run, "LABELS", tmp_path)
     with pytest.raises(SystemExit, match="split must be one of"):
         run.load_labels(None)
@@ -58,9 +66,11 @@ def _row(run, split, expected, found):
 
 
 def test_each_split_is_totalled_apart_and_in_all(run):
-    rows = [_row(run, "dev", ["a", "b"], ["a", "b"]), _row(run, "holdout2", ["c", "d"], ["c", "x"])]
+    rows = [_row(run, "dev", ["a", "b"], ["a", "b"]), _row(run, "holdout2", ["c", "d"], ["c", "x"]),
+            _row(run, "holdout3", ["e", "f", "g"], ["e"])]
     summary = run.summarize(rows)
-    assert list(summary) == ["dev", "holdout2", "all"]
+    assert list(summary) == ["dev", "holdout2", "holdout3", "all"]
     assert summary["holdout2"]["tool_recall"] == 0.5 and summary["holdout2"]["invented"] == 1
+    assert summary["holdout3"]["tools_found"] == 1 and summary["holdout3"]["tools_expected"] == 3
     assert summary["dev"]["tool_recall"] == 1.0
-    assert summary["all"]["tools_found"] == 3 and summary["all"]["tools_expected"] == 4
+    assert summary["all"]["tools_found"] == 4 and summary["all"]["tools_expected"] == 7
