@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import re
 import subprocess
 from pathlib import Path
@@ -22,7 +23,8 @@ from contract_helpers import cli, git, init_repo, ledger_files
 
 ROOT = Path(__file__).resolve().parent.parent
 REPORTS = ROOT / "reports"
-MIRROR = Path("/work/.mirror/modelcontextprotocol+servers/repo")
+# A clone of modelcontextprotocol/servers, when there is one, to read the linked files from.
+MIRROR = Path(os.environ.get("AUDITOR_SERVERS_REPO") or "/work/.mirror/modelcontextprotocol+servers/repo")
 FINDINGS_KB = kb.load(ROOT / "kb", "findings")
 
 
