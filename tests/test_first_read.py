@@ -276,3 +276,20 @@ def test_code_spans_of_hostile_names_stay_inert(name):
         inline = [c for t in tokens if t.children for c in t.children]
         assert {c.type for c in inline} <= {"text", "code_inline"}, [(c.type, c.content) for c in inline]
         assert sum(1 for t in tokens if t.type == "td_open") == 2  # the name did not add a cell
+
+
+def test_plain_text_round_trips_through_commonmark_with_fewer_escapes():
+    """Every string of up to four characters over a markup-heavy alphabet is shown as exactly itself (no emphasis,
+    no HTML, no link), and an underscore inside a word is written without a backslash."""
+    import itertools
+
+    parser = MarkdownIt("commonmark")
+    alphabet = "a_ *<>|é1.&["
+    for n in range(1, 5):
+        for chars in itertools.product(alphabet, repeat=n):
+            text = "".join(chars)
+            out = markdown.md(text)
+            tokens = parser.parseInline(out)[0].children
+            assert {t.type for t in tokens} <= {"text"}, (text, out, [t.type for t in tokens])
+            assert "".join(t.content for t in tokens) == " ".join(text.split()), (text, out)
+    assert markdown.md("sequential_thinking __init__") == "sequential_thinking \\_\\_init\\_\\_"

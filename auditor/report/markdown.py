@@ -15,7 +15,11 @@ from auditor.report import links, views
 # Markdown's inline markup characters get a backslash; < becomes an entity (no HTML, no autolink gets through). A `>`
 # without a `<` is markup only at the start of a line (a block quote): there it gets a backslash, elsewhere it is
 # left as is (`a -> b`).
-_ESCAPE = str.maketrans({**{c: "\\" + c for c in "\\`*_[]|~"}, "<": "&lt;"})
+_ESCAPE = str.maketrans({**{c: "\\" + c for c in "\\`*[]|~"}, "<": "&lt;"})
+# `_` between two letters or digits can neither open nor close emphasis (CommonMark's flanking rules): it is left as
+# is (`sequential_thinking`); any other `_` gets a backslash. Run on the escaped text: escaping only adds a backslash
+# before punctuation or turns `<` into `&lt;`, so a letter or digit beside a `_` was beside it in the input.
+_UNDERSCORE = re.compile(r"(?<![^\W_])_|_(?![^\W_])")
 _ENTITY = re.compile(r"&(?=#?[A-Za-z0-9]+;)")  # `&x;` would be read as an entity: written `&amp;x;`
 _SPAN = re.compile(r"`([^`]+)`")  # a backtick span of one line of text (the auditor's summaries quote code so)
 
@@ -43,7 +47,8 @@ def _md(value: str) -> str:
 def _plain(text: str) -> str:
     if "&" in text:
         text = _ENTITY.sub("&amp;", text)
-    return text.translate(_ESCAPE)
+    text = text.translate(_ESCAPE)
+    return _UNDERSCORE.sub(r"\\_", text) if "_" in text else text
 
 
 def code(value) -> str:
