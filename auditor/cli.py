@@ -204,7 +204,7 @@ def audit(target: str, revisions: tuple[str, ...], subtree: str, out: Path, fmt:
             raise AuditorError(f"{kb_path}: knowledge base folder not found (use --kb)")
         renderers = _renderers(fmt)
         if link_base is not None:
-            from auditor.report.links import link_base as checked_base
+            from auditor.remote import link_base as checked_base
             link_base = checked_base(link_base)
         if target.startswith("npm:"):
             if subtree or revisions != ("HEAD",) or link_base:

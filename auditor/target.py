@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from auditor import gitcmd
+from auditor.remote import web_base
 from auditor.errors import AuditorError
 from auditor.model import SourceFile, Target, git_blob_hash  # noqa: F401 - git_blob_hash stays importable here
 
@@ -138,9 +139,7 @@ def _repository(path: Path, repo: str) -> bool | None:
 def pin_revisions(repo: str, revisions: list[str], web: str | None = None) -> list[GitPin]:
     """Resolve each revision in REPO and list its tree through git plumbing (never a checkout); the repository
     itself is checked once. WEB (--link-base) is the repository's web address, else its origin remote's if that is
-    a known host (auditor/report/links.py)."""
-    from auditor.report.links import web_base
-
+    a known host (auditor/remote.py)."""
     path = Path(repo)
     if not path.exists():
         raise AuditorError(f"{repo}: no such directory")

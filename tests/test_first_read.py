@@ -18,6 +18,7 @@ from auditor import kb
 from auditor.analyse.summary import summarise
 from auditor.errors import AuditorError
 from auditor.model import Anchor, Audit, Record, Target, span
+from auditor import remote
 from auditor.report import links, markdown
 from contract_helpers import cli, git, init_repo, ledger_files
 
@@ -173,22 +174,22 @@ def test_each_tool_has_a_section_with_its_records_before_the_record_tables():
 # 3. Anchors link to the file at the pinned commit
 
 def test_web_base_accepts_github_and_gitlab_remotes_only():
-    assert links.web_base("https://github.com/o/r.git") == "https://github.com/o/r"
-    assert links.web_base("git@github.com:o/r.git") == "https://github.com/o/r"
-    assert links.web_base("https://github.com/o/r/") == "https://github.com/o/r"
-    assert links.web_base("git@gitlab.com:group/sub/r.git") == "https://gitlab.com/group/sub/r"
+    assert remote.web_base("https://github.com/o/r.git") == "https://github.com/o/r"
+    assert remote.web_base("git@github.com:o/r.git") == "https://github.com/o/r"
+    assert remote.web_base("https://github.com/o/r/") == "https://github.com/o/r"
+    assert remote.web_base("git@gitlab.com:group/sub/r.git") == "https://gitlab.com/group/sub/r"
     for bad in ("http://github.com/o/r", "https://evil.example/o/r", "https://github.com/o", "https://github.com/o/r/x",
                 "https://tok@github.com/o/r", "https://github.com/../r", "file:///srv/r", "/srv/r.git", "", None,
                 "https://github.com/o/r s", "ext::sh -c x"):
-        assert links.web_base(bad) is None, bad
+        assert remote.web_base(bad) is None, bad
 
 
 def test_link_base_must_be_https():
-    assert links.link_base("https://github.com/o/r/") == "https://github.com/o/r"
+    assert remote.link_base("https://github.com/o/r/") == "https://github.com/o/r"
     for bad in ("http://github.com/o/r", "javascript:alert(1)", "https://github.com/o/r)x", "https://github.com/o r",
                 "https://github.com/o/r?x=1", "https://u:p@github.com/o/r", "https://github.com/o/r#L1"):
         with pytest.raises(AuditorError):
-            links.link_base(bad)
+            remote.link_base(bad)
 
 
 def test_blob_url_percent_encodes_the_path():
