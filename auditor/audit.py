@@ -99,7 +99,9 @@ def _run(target: Target, kb_dir: Path, progress: Callable[[str], None], excluded
     applied = claims_mod.select(registries, program)
     clms = claims_mod.claims(program, {"routes": rtes, "absences": abss, "findings": fnds}, applied, rules, kb_dir)
     cands = unique(description.candidates(program, parts, clms, doctrine))
-    clms += annotations.claims(program, fx, rtes, kbs["annotations"], effects_kb) + generic.claims(program, fx, rtes, effects_kb)
+    every = annotations.reach(program, fx, rtes, kbs["annotations"], effects_kb)
+    clms += annotations.claims(program, fx, rtes, kbs["annotations"], effects_kb, every) + generic.claims(program, fx, rtes, effects_kb)
+    rtes = annotations.with_reach(rtes, every)  # which tools reach each effect and state write (per-tool sections)
     result = Audit(target=target, sources=sources.source_records(entries, _regions(objs, method) + _dependencies(program)),
                  components=tuple(cmps), objects=tuple(objs), routes=tuple(rtes), absences=tuple(abss),
                  paths=tuple(baps), findings=_level(fnds, kbs["findings"], "finding"),

@@ -294,3 +294,20 @@ def test_plain_text_round_trips_through_commonmark_with_fewer_escapes():
             assert {t.type for t in tokens} <= {"text"}, (text, out, [t.type for t in tokens])
             assert "".join(t.content for t in tokens) == " ".join(text.split()), (text, out)
     assert markdown.md("sequential_thinking __init__") == "sequential_thinking \\_\\_init\\_\\_"
+
+
+def test_tool_sections_and_the_summary_name_the_effects_each_tool_reaches():
+    """file-drop: save_note writes files, archive_notes starts a process, list_notes reads a folder (its expectations)."""
+    doc = json.loads((REPORTS / "file-drop" / "audit.json").read_text(encoding="utf-8"))
+    reached: dict[str, list[str]] = {}
+    for r in doc["routes"]:
+        if r["kind"].startswith("effect-") and r["kind"] not in ("effect-env", "effect-argv"):
+            reached[r["kind"]] = sorted(reached.get(r["kind"], []) + r["reached_from"])
+    assert reached == {"effect-fs-write": ["append_log", "save_note"], "effect-subprocess": ["archive_notes"],
+                       "effect-fs-read": ["list_notes"]}
+    assert {e["kind"]: e["tools"] for e in doc["summary"]["server"]["effects"]}["effect-subprocess"] == ["archive_notes"]
+    text = (REPORTS / "file-drop" / "evidence-packet.md").read_text(encoding="utf-8")
+    section = text.split("Tool `archive_notes`")[1].split("### ")[0]
+    spawn = next(r["id"] for r in doc["routes"] if r["kind"] == "effect-subprocess")
+    assert f"| [`{spawn}`](#{links.anchor_id(spawn)}) | reached by a call |" in section
+    assert "[subprocess (1)](#" in text and "from `archive_notes`" in text

@@ -24,8 +24,10 @@ def tool_names(audit: Audit) -> list[str]:
 
 
 def of_tool(record: Record, name: str) -> bool:
-    """Whether RECORD is about tool NAME (its `tool` attribute, or `tools` for a route several tools reach)."""
-    return record.attrs.get("tool") == name or name in (record.attrs.get("tools") or ())
+    """Whether RECORD is about tool NAME: its `tool`, one of its `tools` (a list route), or a tool whose calls reach
+    it (`reached_from` of an effect or state write)."""
+    return record.attrs.get("tool") == name or name in (record.attrs.get("tools") or ()) \
+        or name in (record.attrs.get("reached_from") or ())
 
 
 def _server(audit: Audit) -> dict[str, Any]:
@@ -41,10 +43,17 @@ def _server(audit: Audit) -> dict[str, Any]:
     state = [o.id for o in audit.objects if o.kind == "state"]
     tools = tool_names(audit)
     return {"tools": tools,
-            "effects": [{"kind": k, "what": _target(audit, ids[0]), "routes": ids} for k, ids in sorted(effects.items())],
+            "effects": [{"kind": k, "what": _target(audit, ids[0]), "routes": ids, "tools": _reached_from(audit, ids)}
+                        for k, ids in sorted(effects.items())],
             "state": state,
             "configuration": {"routes": [i for k in sorted(config) for i in config[k]], "environment": names,
                               "command_line": "effect-argv" in config}}
+
+
+def _reached_from(audit: Audit, route_ids: list[str]) -> list[str]:
+    """The tools whose calls reach any of these routes (analyse/annotations.with_reach), sorted."""
+    ids = set(route_ids)
+    return sorted({t for r in audit.routes if r.id in ids for t in r.attrs.get("reached_from") or ()})
 
 
 def _target(audit: Audit, route_id: str) -> str:

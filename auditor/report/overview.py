@@ -66,7 +66,8 @@ def tools(audit: Audit) -> list[dict[str, Any]]:
     out = []
     for name in tool_names(audit):
         rows = [(o.id, "descriptor" if o.kind.startswith("tool-") else o.kind, o.summary) for o in audit.objects if of_tool(o, name)]
-        rows += [(r.id, "route", r.summary) for r in audit.routes if of_tool(r, name)]
+        rows += [(r.id, "reached by a call" if name in (r.attrs.get("reached_from") or ()) else "route", r.summary)
+                 for r in audit.routes if of_tool(r, name)]
         rows += [(f.id, f"finding ({f.kind})", f.summary) for f in audit.findings if of_tool(f, name)]
         rows += [(f.id, f"advisory ({f.kind})", f.summary) for f in audit.advisories if of_tool(f, name)]
         claims = [(c.id, c.attrs.get("verdict", ""), c.attrs.get("quote", c.summary), list(c.attrs.get("routes") or []))
