@@ -311,3 +311,25 @@ def test_tool_sections_and_the_summary_name_the_effects_each_tool_reaches():
     spawn = next(r["id"] for r in doc["routes"] if r["kind"] == "effect-subprocess")
     assert f"| [`{spawn}`](#{links.anchor_id(spawn)}) | reached by a call |" in section
     assert "[subprocess (1)](#" in text and "from `archive_notes`" in text
+
+
+def test_coverage_in_the_summary_says_why_it_is_incomplete():
+    from auditor.model import Gap
+
+    audit = _audit(tools=["t"])
+    ledger = {**audit.ledger, "complete": False,
+              "files": [{"path": f"src/x{i}.ts", "status": "parsed, not reached"} for i in range(5)],
+              "tools": [{**audit.ledger["tools"][0], "status": "partially analysed",
+                         "reasons": ["the implementation does not resolve to a function of the boundary"]}],
+              "unresolved": [{"what": "a dispatch branch names a tool by `n`, which is not a literal"}]}
+    gap = Gap(kind="parse", detail="syntax error", anchor=span("src/y.ts", 4))
+    audit = Audit(**{**{f: getattr(audit, f) for f in audit.__slots__}, "ledger": ledger, "gaps": (gap,)})
+    coverage = summarise(audit, FINDINGS_KB)["coverage"]
+    assert coverage["complete"] is False
+    assert coverage["why_not"] == [
+        "1 parse gap(s)",
+        "tool t partially analysed: the implementation does not resolve to a function of the boundary",
+        "5 file(s) parsed, not reached from an entry file: src/x0.ts, src/x1.ts, src/x2.ts and 2 more",
+        "a dispatch branch names a tool by `n`, which is not a literal"]
+    complete = summarise(_audit(tools=["t"]), FINDINGS_KB)["coverage"]
+    assert complete == {"complete": True, "why_not": [], "details_not_read": []}

@@ -101,7 +101,8 @@ def _coverage(audit: Audit) -> dict[str, Any]:
     why += [f"tool {t['name']} {t['status']}: {'; '.join(t['reasons']) or 'no reason recorded'}" for t in tools]
     files = [f for f in ledger.get("files", []) if f["status"] == "parsed, not reached"]
     if files:
-        why.append(f"{len(files)} file(s) parsed, not reached from an entry file")
+        names = ", ".join(f["path"] for f in files[:3]) + (f" and {len(files) - 3} more" if len(files) > 3 else "")
+        why.append(f"{len(files)} file(s) parsed, not reached from an entry file: {names}")
     why += list(u["what"] for u in ledger.get("unresolved", []))
     complete = bool(ledger.get("complete", True)) and not gaps
     details = [t["name"] for t in ledger.get("tools", []) if t["status"] == "analysed, details not read"]
