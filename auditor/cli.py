@@ -159,10 +159,13 @@ def main() -> None:
 @click.option("--jobs", "-j", type=click.IntRange(min=0), default=0, show_default=True,
               help="Worker processes for several servers or revisions (0: one per available CPU). "
                    "The reports do not depend on it.")
+@click.option("--link-base", default=None, metavar="URL",
+              help="The repository's web address (https://github.com/OWNER/NAME): report anchors link to its files "
+                   "at the pinned commit. Default: the repository's origin remote, if on github.com or gitlab.com.")
 @click.option("--check", is_flag=True, help="Write nothing; exit 1 if the files in --out differ from a fresh run.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress messages on stderr.")
 def audit(target: str, revisions: tuple[str, ...], subtree: str, out: Path, fmt: str, kb_dir: Path | None,
-          jobs: int, check: bool, quiet: bool) -> None:
+          jobs: int, link_base: str | None, check: bool, quiet: bool) -> None:
     """Audit TARGET: a git repository (bare or not) at --revision, or npm:NAME@VERSION.
 
     Without --subtree, a repository that is not itself a server but holds several (folders whose
@@ -200,9 +203,12 @@ def audit(target: str, revisions: tuple[str, ...], subtree: str, out: Path, fmt:
         if not kb_path.is_dir():
             raise AuditorError(f"{kb_path}: knowledge base folder not found (use --kb)")
         renderers = _renderers(fmt)
+        if link_base is not None:
+            from auditor.remote import link_base as checked_base
+            link_base = checked_base(link_base)
         if target.startswith("npm:"):
-            if subtree or revisions != ("HEAD",):
-                raise AuditorError(f"{target}: --revision and --subtree do not apply to npm: targets "
+            if subtree or revisions != ("HEAD",) or link_base:
+                raise AuditorError(f"{target}: --revision, --subtree and --link-base do not apply to npm: targets "
                                    "(the tarball is pinned by its integrity hash)")
             exact = target_mod.resolve_npm(target[4:])
             if exact != target[4:]:  # a dist-tag (or no version): say which version it named, even with -q
@@ -216,7 +222,7 @@ def audit(target: str, revisions: tuple[str, ...], subtree: str, out: Path, fmt:
                 sink.put(name, render(result))
             gaps = list(batch.gap_lines(result))
         else:
-            pins = target_mod.pin_revisions(target, list(dict.fromkeys(revisions)))
+            pins = target_mod.pin_revisions(target, list(dict.fromkeys(revisions)), link_base)
             if not check:
                 target_mod.refuse_out_inside(out, pins)
             folders = _folders(tuple(p.requested for p in pins), [p.commit for p in pins])

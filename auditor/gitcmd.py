@@ -102,3 +102,9 @@ def filter_overrides(repo: Path) -> tuple[tuple[str, str], ...] | None:
             out += [(f"filter.{name}.{k}", v) for k, v in (("clean", ""), ("smudge", ""), ("process", ""),
                                                             ("required", "false"))]
     return tuple(dict.fromkeys(out))
+
+
+def origin_url(repo: Path) -> str | None:
+    """REPO's `remote.origin.url` as its configuration states it (read, never contacted); None when unset."""
+    proc = run(repo, "config", "--get", "remote.origin.url")
+    return proc.stdout.decode("utf-8", "replace").strip() or None if proc.returncode == 0 else None

@@ -66,6 +66,7 @@ class Target:
     subtree_commits: int | None = None  # commits that touched the subtree up to the revision
     last_change: str | None = None  # "<short hash> <subject>" of the newest of them
     not_followed: tuple[tuple[str, str], ...] = ()  # (path, why): symbolic links, submodules, unsafe tree names
+    web: str | None = None  # the repository's web address (https), for links to files at the commit; None: no links
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -113,6 +114,7 @@ class Audit:
     method: Mapping[str, Any] = field(default_factory=dict)  # kb/method.yaml excerpts the reports state
     ledger: Mapping[str, Any] = field(default_factory=dict)  # coverage: files reached, tools analysed, and why not
     gaps: tuple[Gap, ...] = ()
+    summary: Mapping[str, Any] = field(default_factory=dict)  # what a reviewer reads first (analyse/summary.py)
 
 
 def span(path: str, start: int, end: int | None = None) -> Anchor:

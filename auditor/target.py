@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from auditor import gitcmd
+from auditor.remote import web_base
 from auditor.errors import AuditorError
 from auditor.model import SourceFile, Target, git_blob_hash  # noqa: F401 - git_blob_hash stays importable here
 
@@ -110,6 +111,7 @@ class GitPin:
     tree: dict[str, str]
     not_followed: dict[str, str]  # path -> why: symbolic links, submodules, unsafe names
     missing: frozenset[str] = frozenset()  # blobs of the tree that a partial clone does not hold
+    web: str | None = None  # the repository's web address, for links to its files (--link-base or the origin remote)
 
 
 def _repository(path: Path, repo: str) -> bool | None:
@@ -134,13 +136,15 @@ def _repository(path: Path, repo: str) -> bool | None:
     return status.stdout == b""
 
 
-def pin_revisions(repo: str, revisions: list[str]) -> list[GitPin]:
+def pin_revisions(repo: str, revisions: list[str], web: str | None = None) -> list[GitPin]:
     """Resolve each revision in REPO and list its tree through git plumbing (never a checkout); the repository
-    itself is checked once."""
+    itself is checked once. WEB (--link-base) is the repository's web address, else its origin remote's if that is
+    a known host (auditor/remote.py)."""
     path = Path(repo)
     if not path.exists():
         raise AuditorError(f"{repo}: no such directory")
     clean = _repository(path, repo)
+    web = web or web_base(gitcmd.origin_url(path))
     pins = []
     for revision in revisions:
         if revision.startswith("-") or not revision.strip():
@@ -153,7 +157,7 @@ def pin_revisions(repo: str, revisions: list[str]) -> list[GitPin]:
         tree, skipped = _ls_tree(path, commit)
         pins.append(GitPin(path=path, locator=repo, requested=revision, commit=commit, commit_date=date,
                            worktree_clean=clean, tree=tree, not_followed=skipped,
-                           missing=_missing_objects(path, commit)))
+                           missing=_missing_objects(path, commit), web=web))
     return pins
 
 
@@ -200,7 +204,7 @@ def at_subtree(pin: GitPin, subtree: str = "") -> Target:
     count, last = len(history), (history[0].strip() or None) if history else None
     return Target(kind="git", locator=pin.locator, revision=commit, requested=pin.requested, commit_date=pin.commit_date,
                   worktree_clean=pin.worktree_clean, subtree=subtree, files=files, context_files=ctx,
-                  subtree_commits=count, last_change=last,
+                  subtree_commits=count, last_change=last, web=pin.web,
                   not_followed=tuple((p, why) for p, why in sorted(pin.not_followed.items()) if p.startswith(prefix)))
 
 

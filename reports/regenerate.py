@@ -22,7 +22,9 @@ ROOT = Path(__file__).resolve().parent.parent
 NPM_TARGETS = {"sequentialthinking-npm-0.6.2": "npm:@modelcontextprotocol/server-sequential-thinking@0.6.2"}
 # The baseline of shared/seeds/, audited from a checkout of github.com/modelcontextprotocol/servers
 # when one is given (--servers-repo or $AUDITOR_SERVERS_REPO); it is shown to auditor as `servers`.
+# Its anchors link to the files on GitHub at that commit (--link-base: the clone given may have any remote, or none).
 GIT_TARGETS = {"sequentialthinking-2ecb382a": ("2ecb382a02d7921511180dfbadcef24eb66a052f", "src/sequentialthinking")}
+LINK_BASE = "https://github.com/modelcontextprotocol/servers"
 GIT_ENV = {"GIT_AUTHOR_NAME": "auditor fixtures", "GIT_AUTHOR_EMAIL": "fixtures@auditor.invalid",
            "GIT_COMMITTER_NAME": "auditor fixtures", "GIT_COMMITTER_EMAIL": "fixtures@auditor.invalid",
            "GIT_AUTHOR_DATE": "2026-01-01T00:00:00+00:00", "GIT_COMMITTER_DATE": "2026-01-01T00:00:00+00:00"}
@@ -62,7 +64,7 @@ def main() -> int:
             (work / "servers").symlink_to(Path(args.servers_repo).resolve())
             for name, (rev, subtree) in GIT_TARGETS.items():
                 targets[name] = ("servers", work)
-                extra[name] = ["--revision", rev, "--subtree", subtree]
+                extra[name] = ["--revision", rev, "--subtree", subtree, "--link-base", LINK_BASE]
         else:
             for name in GIT_TARGETS:
                 print(f"reports: {name}: not regenerated (no --servers-repo / $AUDITOR_SERVERS_REPO)", file=sys.stderr)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import re
 from pathlib import Path
 
 import pytest
@@ -79,7 +80,8 @@ Does things.
 
 def test_md_escapes_markup_and_keeps_one_line():
     out = md(HOSTILE + "\nsecond line")
-    assert "<" not in out and ">" not in out
+    assert "<" not in out  # no tag can open; a `>` alone is text (`a -> b`), except where it opens a block quote
+    assert md("> quoted").startswith("\\>")
     assert "\n" not in out
     parsed = MarkdownIt("commonmark").parseInline(out)[0].children
     assert all(t.type == "text" or t.type == "softbreak" for t in parsed), [t.type for t in parsed]
@@ -129,9 +131,15 @@ def test_tables_stay_well_formed_and_no_html_gets_through(hostile_reports: Path,
             assert len(escapedSplit(row)) == width, f"{name}: row has a different cell count than its header:\n{header}\n{row}"
     tokens = MarkdownIt("commonmark").enable("table").parse(text)
     html = [t for t in tokens if t.type == "html_block"] + [c for t in tokens if t.children for c in t.children if c.type == "html_inline"]
-    assert not html, f"{name}: raw HTML reached the output: {[h.content for h in html]}"
-    links = [c for t in tokens if t.children for c in t.children if c.type == "link_open"]
-    assert not links, f"{name}: audited text produced a link"
+    # The only HTML is the reports' own anchors (`<a id="...">` of [a-z0-9-]), written by the templates
+    ours = re.compile(r'<a id="[a-z0-9-]+">|</a>')
+    assert all(ours.fullmatch(h.content) for h in html), f"{name}: raw HTML reached the output: {[h.content for h in html]}"
+    # and the only links are the reports' own: to an anchor of this report or of the evidence packet (no remote here)
+    links = [c.attrs["href"] for t in tokens if t.children for c in t.children if c.type == "link_open"]
+    assert all(re.fullmatch(r"(evidence-packet\.md)?#[a-z0-9-]+", h) for h in links), f"{name}: audited text produced a link"
+    if name == "evidence-packet.md":  # every link within the packet lands on an anchor of it
+        ids = set(re.findall(r'<a id="([a-z0-9-]+)">', text))
+        assert links and {h[1:] for h in links if h.startswith("#")} <= ids
 
 
 def test_hostile_text_is_shown_literally(hostile_reports: Path):

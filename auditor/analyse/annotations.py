@@ -294,9 +294,25 @@ def _shared(p: Program, fx: Effects, routes: list[Record], kb: dict, effects_kb:
             for name, (region, items) in found.items()}
 
 
-def claims(p: Program, fx: Effects, routes: list[Record], kb: dict, effects_kb: dict) -> list[Record]:
+def reach(p: Program, fx: Effects, routes: list[Record], kb: dict, effects_kb: dict) -> dict[str, tuple]:
+    """Every tool's region and the sites it reaches (computed once: `claims` and `with_reach` read it)."""
+    return _shared(p, fx, routes, kb, effects_kb)
+
+
+def with_reach(routes: list[Record], every: dict[str, tuple]) -> list[Record]:
+    """ROUTES, each route that records a site some tool reaches given `reached_from`: those tools' names, sorted."""
+    by: dict[str, set[str]] = {}
+    for name, (_, items, *_rest) in every.items():
+        for i in items:
+            if i.route:
+                by.setdefault(i.route, set()).add(name)
+    return [replace(r, attrs={**r.attrs, "reached_from": sorted(by[r.id])}) if r.id in by else r for r in routes]
+
+
+def claims(p: Program, fx: Effects, routes: list[Record], kb: dict, effects_kb: dict,
+           every: dict[str, tuple] | None = None) -> list[Record]:
     out = []
-    every = _shared(p, fx, routes, kb, effects_kb)
+    every = every if every is not None else _shared(p, fx, routes, kb, effects_kb)
     dispatch_ids = {}
     for r in routes:
         if r.kind == "dispatch":

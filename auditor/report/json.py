@@ -26,11 +26,12 @@ def as_dict(audit: Audit) -> dict[str, Any]:
     target = {"kind": t.kind, "locator": t.locator, "requested": t.requested, "subtree": t.subtree,
               "commit_date": t.commit_date, "worktree_clean": t.worktree_clean,
               "files": len(t.files), "context_files": [f.path for f in t.context_files],
-              "subtree_commits": t.subtree_commits, "last_change": t.last_change}
+              "subtree_commits": t.subtree_commits, "last_change": t.last_change, "web": t.web}
     target["commit" if t.kind == "git" else "integrity"] = t.revision
     return {
         "schema": SCHEMA_VERSION,
         "target": target,
+        "summary": dict(audit.summary),
         "sources": [_record(r) for r in audit.sources],
         "components": [_record(r) for r in audit.components],
         "objects": [_record(r) for r in audit.objects],

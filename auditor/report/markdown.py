@@ -10,28 +10,50 @@ import jinja2
 
 from auditor import cachedir, safetext
 from auditor.model import Anchor, Audit
-from auditor.report import views
+from auditor.report import links, views
 
-# Markdown's inline markup characters get a backslash; < and > become entities (no HTML gets through).
-_ESCAPE = str.maketrans({**{c: "\\" + c for c in "\\`*_[]|~"}, "<": "&lt;", ">": "&gt;"})
+# Markdown's inline markup characters get a backslash; < becomes an entity (no HTML, no autolink gets through). A `>`
+# without a `<` is markup only at the start of a line (a block quote): there it gets a backslash, elsewhere it is
+# left as is (`a -> b`).
+_ESCAPE = str.maketrans({**{c: "\\" + c for c in "\\`*[]|~"}, "<": "&lt;"})
+# `_` between two letters or digits can neither open nor close emphasis (CommonMark's flanking rules): it is left as
+# is (`sequential_thinking`); any other `_` gets a backslash. Run on the escaped text: escaping only adds a backslash
+# before punctuation or turns `<` into `&lt;`, so a letter or digit beside a `_` was beside it in the input.
+_UNDERSCORE = re.compile(r"(?<![^\W_])_|_(?![^\W_])")
 _ENTITY = re.compile(r"&(?=#?[A-Za-z0-9]+;)")  # `&x;` would be read as an entity: written `&amp;x;`
+_SPAN = re.compile(r"`([^`]+)`")  # a backtick span of one line of text (the auditor's summaries quote code so)
 
 
 def md(value) -> str:
-    """Escape untrusted text for a Markdown table cell or paragraph: no markup, no HTML, one line."""
+    """Escape untrusted text for a Markdown table cell or paragraph: no markup, no HTML, one line. A span between
+    two backticks is shown as a code span (`code`); a backtick without a partner is escaped."""
     return _md(value if type(value) is str else str(value if value is not None else ""))
 
 
 @lru_cache(maxsize=4096)  # the three reports of an audit repeat most texts (ids, summaries, anchors)
 def _md(value: str) -> str:
     text = safetext.line(" ".join(value.split()))
+    out, pos = [], 0
+    for m in _SPAN.finditer(text):
+        inner = m.group(1)
+        if inner.strip():  # spaces at the span's edges stay outside it (a code span would drop them)
+            out += [_plain(text[pos:m.start()]), " " * (inner[0] == " "), _code(inner), " " * (inner[-1] == " ")]
+            pos = m.end()
+    out.append(_plain(text[pos:]))
+    text = "".join(out)
+    return "\\" + text if text.startswith(">") else text
+
+
+def _plain(text: str) -> str:
     if "&" in text:
         text = _ENTITY.sub("&amp;", text)
-    return text.translate(_ESCAPE)
+    text = text.translate(_ESCAPE)
+    return _UNDERSCORE.sub(r"\\_", text) if "_" in text else text
 
 
 def code(value) -> str:
-    """An inline code span that survives any content, table pipes included."""
+    """An inline code span that survives any content, table pipes included: its fence is one backtick longer than
+    the longest run of backticks inside (CommonMark), and a space pads content that starts or ends with one."""
     return _code(value if type(value) is str else str(value if value is not None else ""))
 
 
@@ -48,12 +70,27 @@ def _code(value: str) -> str:
     return f"{fence}{pad}{text}{pad}{fence}"
 
 
-def anchors(values) -> str:
+@jinja2.pass_context
+def anchors(ctx, values) -> str:
+    """Anchors as code spans; each a link to its lines at the pinned commit when the repository's web address is
+    known (the `link` of the context), else plain `path:line`."""
+    link = ctx.get("link")
     out = []
     for a in values:
         a = a if isinstance(a, Anchor) else Anchor(**a)
-        out.append(code(str(a)))
+        text = code(str(a))
+        out.append(f"[{text}]({links.blob_url(link['base'], link['commit'], a)})" if link else text)
     return ", ".join(out)
+
+
+def aid(record_id: str, kind: str = "") -> str:
+    """An HTML anchor to link to (a record's row, a tool's section): an id of [a-z0-9-] only."""
+    return f'<a id="{links.anchor_id(str(record_id), kind)}"></a>'
+
+
+def ref(record_id, page: str = "", kind: str = "") -> str:
+    """A link to the record's row (in PAGE, another report of the same folder, or this one): its id as a code span."""
+    return f"[{code(record_id)}]({page}#{links.anchor_id(str(record_id), kind)})"
 
 
 def url(value) -> str:
@@ -87,7 +124,8 @@ def _env() -> jinja2.Environment:
     env = _Environment(loader=jinja2.PackageLoader("auditor.report", "templates"), undefined=jinja2.StrictUndefined,
                        autoescape=False, keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True,
                        bytecode_cache=jinja2.FileSystemBytecodeCache(str(compiled)) if compiled else None)
-    env.filters.update(md=md, code=code, anchors=anchors, heading=heading, url=url)
+    env.filters.update(md=md, code=code, anchors=anchors, heading=heading, url=url, aid=aid, ref=ref,
+                       anchor_id=lambda i, kind="": links.anchor_id(str(i), kind))
     return env
 
 

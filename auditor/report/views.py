@@ -7,6 +7,7 @@ from typing import Any
 from auditor import __version__
 from auditor.model import Audit, Record
 from auditor.report import json as json_report
+from auditor.report import overview
 
 
 def rec(r: Record) -> dict[str, Any]:
@@ -49,7 +50,10 @@ def common(audit: Audit) -> dict[str, Any]:
             "ledger_tools": list(ledger.get("tools", [])), "ledger_files": list(ledger.get("files", [])),
             "ledger_unadvertised": list(ledger.get("unadvertised", [])),
             "entries": list(ledger.get("entries", [])),
-            "no_tests": _holds(audit, "no-tests"), "external": list(audit.method.get("external", []))}
+            "no_tests": _holds(audit, "no-tests"), "external": list(audit.method.get("external", [])),
+            # what every report shows first, and where anchors link (the repository's web address at the commit)
+            "overview": overview.summary(audit),
+            "link": {"base": t.web, "commit": t.revision} if t.kind == "git" and t.web else None}
 
 
 def packet(audit: Audit) -> dict[str, Any]:
@@ -64,7 +68,7 @@ def packet(audit: Audit) -> dict[str, Any]:
         routes=[rec(r) for r in audit.routes], claims=[rec(r) for r in audit.claims],
         absences=[rec(r) for r in audit.absences], paths=[rec(r) for r in audit.paths],
         findings=[rec(r) for r in audit.findings], advisories=[rec(r) for r in audit.advisories],
-        candidates=[rec(r) for r in audit.candidates])
+        candidates=[rec(r) for r in audit.candidates], tool_sections=overview.tools(audit))
     return ctx
 
 
