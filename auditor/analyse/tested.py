@@ -178,9 +178,11 @@ def _bears(a: Assertion, r: Record, answers: set[str], kb: dict) -> bool:
 # -- records ---------------------------------------------------------------------------------------------
 def records(cases: list[TestCase], found: list[Link], claims: list[Record], kb: dict) -> list[Record]:
     """One record per test block: what it calls and asserts, and the routes and claims it exercises."""
-    out = []
+    out, by_test = [], {}
+    for l in found:
+        by_test.setdefault(l.test, []).append(l)
     for tid, case in zip(test_ids(cases), cases):
-        mine = [l for l in found if l.test == tid]
+        mine = by_test.get(tid, [])
         routes = sorted({l.route for l in mine})
         clms = sorted({c.id for c in claims if set(c.attrs.get("routes", [])) & set(routes)})
         called = sorted({c.name for c in case.calls} | {f"tool {t!r}" for t, _ in case.tools})

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
@@ -73,6 +74,7 @@ class _File:
     def __init__(self, prog, kb: dict, path: str, name: str, tree: ts.Tree, lang: str):
         self.kb, self.path, self.name, self.link = kb, path, name, prog.linker
         self.caps = parse.query_captures(tree, lang, "tests")
+        self.starts = {k: [n.start_byte for n in nodes] for k, nodes in self.caps.items()}  # sorted: for bisect
         self.imports: dict[str, tuple[str, str]] = {}  # local name -> (module path, exported name); "*" for a namespace
         self.unresolved: list[str] = []
         for node in self.caps.get("test.import", []):
@@ -80,6 +82,8 @@ class _File:
         for node in self.caps.get("test.call", []):  # const { a } = require("../x")
             if text(node.child_by_field_name("function")) == "require":
                 self._require(node)
+        self.hooks_of: dict[int, list[ts.Node]] = {}  # suite body -> its hooks' callbacks (many tests share a suite)
+        self.setup: dict[int, list[Call]] = {}  # hook callback -> the calls it makes
         self.instances: dict[str, tuple[str, str]] = {}  # variable -> (module path, class name)
         for node in self.caps.get("test.new", []):
             self._instance(node)
@@ -227,19 +231,28 @@ class _File:
         bodies.append(root)
         hooks = []
         for body in bodies:
-            for stmt in body.named_children:
-                call = stmt.named_children[0] if stmt.type == "expression_statement" and stmt.named_children else None
-                if call is not None and call.type == "call_expression" and self._callee(call)[0] in self.kb["hooks"]:
-                    hooks += [a for a in call_args(call) if a.type in {"arrow_function", "function_expression", "function"}]
+            if body.id not in self.hooks_of:
+                found = []
+                for stmt in body.named_children:
+                    call = stmt.named_children[0] if stmt.type == "expression_statement" and stmt.named_children else None
+                    if call is not None and call.type == "call_expression" and self._callee(call)[0] in self.kb["hooks"]:
+                        found += [a for a in call_args(call) if a.type in {"arrow_function", "function_expression", "function"}]
+                self.hooks_of[body.id] = found
+            hooks += self.hooks_of[body.id]
         return hooks
 
     def _inside(self, outer: ts.Node, kind: str) -> list[ts.Node]:
-        return [n for n in self.caps.get(kind, []) if outer.start_byte <= n.start_byte and n.end_byte <= outer.end_byte]
+        """The captures of KIND within OUTER (a range of the sorted captures: a file of many blocks stays linear)."""
+        nodes, starts = self.caps.get(kind, []), self.starts.get(kind, [])
+        lo, hi = bisect_left(starts, outer.start_byte), bisect_left(starts, outer.end_byte)
+        return [n for n in nodes[lo:hi] if n.end_byte <= outer.end_byte]
 
     def _case(self, node: ts.Node, body: ts.Node, title: str) -> TestCase:
         calls = self._calls(body, setup=False)
         for hook in self._hooks(node):
-            calls += self._calls(hook, setup=True)
+            if hook.id not in self.setup:
+                self.setup[hook.id] = self._calls(hook, setup=True)
+            calls += self.setup[hook.id]
         inside = sorted(self._inside(body, "test.call") + self._inside(body, "test.member_call"), key=lambda n: n.start_byte)
         assertions = [a for c in inside for a in [self._assertion(c)] if a is not None]
         inputs = []
