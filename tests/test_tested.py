@@ -122,3 +122,62 @@ def test_sequentialthinking_tests_link_to_history_clamp_and_branch_routes(tmp_pa
     claims = {c["id"]: c for c in audit["claims"]}
     adjust = [c for c in claims.values() if c["id"].startswith("CLM:adjust-total@")]
     assert adjust and all(c["tier"] == "tested" and "confirmed by" in c["test_support"] for c in adjust)
+
+
+SHAPES = '''\
+const assert = require("node:assert");
+const { MemoPad } = require("../src/pad.js");
+describe("outer", function () {
+  describe.skip("skipped suite", () => {
+    it("inside a skipped suite", () => { expect(1).toBe(1); });
+  });
+  describe("inner", () => {
+    it.each([[9], [7]])("row %s", (p) => {
+      assert.strictEqual(JSON.parse(new MemoPad().add({ text: "a", priority: p }).content[0].text).priority, 5);
+    });
+    test.only("only", () => {
+      const pad = new MemoPad();
+      expect(JSON.parse(pad.add({ text: "b", priority: 8 }).content[0].text).priority).not.toBe(8);
+    });
+  });
+  it();
+  it("no callback");
+  xit("x-skipped", () => {});
+  it("same title", () => {});
+  it("same title", () => {});
+});
+'''
+
+
+def test_suite_shapes_require_and_odd_blocks(tmp_path):
+    repo = _committed(tmp_path, {"test/pad.test.ts": "export {};\n", "test/server.test.ts": "export {};\n",
+                                 "test/shapes.test.js": SHAPES})
+    audit = _audit(repo, tmp_path / "out")
+    tests = {t["title"]: t for t in audit["tests"]}
+    assert sorted(tests) == ["outer > inner > only", "outer > inner > row %s", "outer > same title",
+                             "outer > same title (2)"]
+    assert len({t["id"] for t in audit["tests"]}) == 4
+    row = tests["outer > inner > row %s"]
+    assert row["calls"] == ["MemoPad.add of src/pad.ts at test/shapes.test.js:9",
+                            "MemoPad.constructor of src/pad.ts at test/shapes.test.js:9"]
+    assert row["assertions"][0]["matcher"] == "strictEqual" and row["assertions"][0]["expected"] == "5"
+    only = tests["outer > inner > only"]
+    assert only["assertions"][0]["matcher"] == "not.toBe"
+    clamp = [r for r in audit["routes"] if r["kind"] == "mutate"][0]
+    # A negated assertion states nothing about the bound; the row's priority is no literal: exercised only.
+    assert {t["anchor"]: t["verdict"] for t in clamp["tests"]} == {"test/shapes.test.js:8-10": "exercised",
+                                                                  "test/shapes.test.js:11-14": "exercised"}
+
+
+def test_a_bad_kb_tests_file_is_a_one_line_error(tmp_path):
+    kb_dir = tmp_path / "kb"
+    shutil.copytree(Path(__file__).resolve().parent.parent / "kb", kb_dir)
+    text = (kb_dir / "tests.yaml").read_text(encoding="utf-8")
+    (kb_dir / "tests.yaml").write_text(text.replace("blocks: [it, test, specify]", "blocks: it"), encoding="utf-8")
+    repo = _committed(tmp_path)
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["audit", str(repo), "--revision", "HEAD", "--out", str(out), "--kb", str(kb_dir), "-q"])
+    assert result.exit_code == 2, result.output
+    line = next(i for i, l in enumerate(text.splitlines(), 1) if l.startswith("blocks:"))
+    assert f"tests.yaml:{line}: blocks:" in result.output and "Traceback" not in result.output
+    assert not out.exists() or not any(out.iterdir())

@@ -287,6 +287,11 @@ class _File:
         if fn.type != "member_expression":
             return None
         obj, prop = strip_casts(fn.child_by_field_name("object")), text(fn.child_by_field_name("property"))
+        while obj is not None and obj.type == "parenthesized_expression" and obj.named_children:
+            obj = strip_casts(obj.named_children[0])
+        if obj is not None and obj.type == "new_expression":  # new C().method()
+            cls = self._class_of(text(obj.child_by_field_name("constructor")))
+            return (cls[0], f"{cls[1]}.{prop}") if cls is not None else None
         if obj is None or obj.type != "identifier":
             return None
         name = text(obj)

@@ -6,3 +6,5 @@
 (new_expression constructor: (identifier)) @test.new
 (import_statement source: (string)) @test.import
 (object) @test.object
+; A call of a call: it.each(table)("title %s", fn), describe.each(table)(...).
+(call_expression function: (call_expression)) @test.member_call
