@@ -181,3 +181,14 @@ def test_a_bad_kb_tests_file_is_a_one_line_error(tmp_path):
     line = next(i for i, l in enumerate(text.splitlines(), 1) if l.startswith("blocks:"))
     assert f"tests.yaml:{line}: blocks:" in result.output and "Traceback" not in result.output
     assert not out.exists() or not any(out.iterdir())
+
+
+def test_a_message_is_matched_as_whole_words_and_a_regex_only_as_plain_text(tmp_path):
+    body = ('import { it, expect } from "vitest";\nimport { checkMemo } from "../src/pad.js";\n'
+            'it("part of a word", () => {\n  expect(() => checkMemo({ text: " ", priority: 1 })).toThrow("must not be blan");\n});\n'
+            'it("plain regex", () => {\n  expect(() => checkMemo({ text: " ", priority: 1 })).toThrow(/must not be blank/);\n});\n'
+            'it("a real pattern", () => {\n  expect(() => checkMemo({ text: " ", priority: 1 })).toThrow(/must (not)+ be blank/);\n});\n')
+    repo = _committed(tmp_path, {"test/pad.test.ts": body, "test/server.test.ts": "export {};\n"})
+    audit = _audit(repo, tmp_path / "out")
+    assert {t["title"]: t["routes"] for t in audit["tests"]} == {
+        "part of a word": [], "plain regex": ["RTE:gate:src/pad#checkMemo"], "a real pattern": []}

@@ -30,7 +30,7 @@ class Strings:
     def within(self, r: Record, wanted: str) -> bool:
         for a in r.anchors:
             for line, value in self._of(a.path):
-                if a.start_line <= line <= a.end_line and (wanted in value or _pattern(wanted, value)):
+                if a.start_line <= line <= a.end_line and (_words(wanted, value) or _pattern(wanted, value)):
                     return True
         return False
 
@@ -42,6 +42,12 @@ class Strings:
         return self.by_path[path]
 
 
+def _words(wanted: str, value: str) -> bool:
+    """WANTED is in VALUE as whole words (`resource` is not in `resource_link`; `must not be blank` is in
+    `memo text must not be blank`): a word the route happens to contain is no message it writes."""
+    return re.search(r"(?<!\w)" + re.escape(wanted) + r"(?!\w)", value) is not None
+
+
 _REGEX_META = frozenset("^$*+?{}[]|()\\")
 
 
@@ -49,7 +55,7 @@ def _pattern(wanted: str, value: str) -> bool:
     """A regular expression a test expects (`toThrow(/bad input/)`), matched only when it is plain text: the
     audited code never gets to run an expression of its own (one that backtracks could take the audit hostage)."""
     plain = wanted.replace("\\.", ".").replace("\\/", "/")
-    return not (set(plain) & _REGEX_META) and plain.replace(".", "") != "" and plain in value
+    return not (set(plain) & _REGEX_META) and plain.replace(".", "") != "" and _words(plain, value)
 
 
 def judge(prog, case: TestCase, r: Record, key, hits: list[Assertion], said: list[Assertion], kb: dict, responds):
