@@ -93,6 +93,12 @@ def test_markdown_lists_the_tests_and_a_tier_column(tmp_path):
     assert "Evidence tier: **code-grounded; 6 of 11 route(s) tested" in packet
     ledger = (out / "epistemic-ledger.md").read_text(encoding="utf-8")
     assert "tested (read, not run): test/pad.test.ts:27-31" in ledger  # block 4, the memos container
+    # A claim resting on a tested route: its tier and tests in 4d, what they state in block 5.
+    row = next(l for l in packet.splitlines() if l.startswith("| `CLM:readme-tool:add_memo@readme:README.md`"))
+    assert "| tested: `test/server.test.ts:8-16` |" in row
+    row = next(l for l in ledger.splitlines() if l.startswith("| `CLM:readme-tool:add_memo@readme:README.md` | tool")
+               and "(doctrine/design)" in l)
+    assert "exercised without a stated outcome by 1 test(s): test/server.test.ts:8-16 | **supported** |" in row
     assert "are read, not run" in ledger
 
 

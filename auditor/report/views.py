@@ -64,7 +64,7 @@ def packet(audit: Audit) -> dict[str, Any]:
         context_files=[rec(s) for s in audit.sources if s.kind == "file" and s.attrs.get("scope") != "boundary"],
         sources=[rec(s) for s in audit.sources],
         components=[rec(r) for r in audit.components], objects=[rec(r) for r in audit.objects],
-        routes=[rec(r) for r in audit.routes], claims=[rec(r) for r in audit.claims],
+        routes=[rec(r) for r in audit.routes], claims=[{**rec(r), "test_anchors": test_anchors(r)} for r in audit.claims],
         absences=[rec(r) for r in audit.absences], paths=[rec(r) for r in audit.paths],
         findings=[rec(r) for r in audit.findings], advisories=[rec(r) for r in audit.advisories],
         candidates=[rec(r) for r in audit.candidates], tests=[rec(r) for r in audit.tests])
@@ -202,12 +202,22 @@ def ledger(audit: Audit) -> dict[str, Any]:
     return ctx
 
 
+def _by_line(anchor: str) -> tuple[str, int]:
+    path, _, lines = anchor.rpartition(":")
+    return path, int(lines.partition("-")[0])
+
+
+def test_anchors(r: Record) -> list[str]:
+    """The blocks of the tests linked to a record, once each, in file and line order."""
+    return sorted({t["anchor"] for t in r.attrs.get("tests", [])}, key=_by_line)
+
+
 def observed(audit: Audit, o: Record) -> str:
     """Block 4's last column: the tests that exercise a route of the object (what they state, not a run)."""
     if not audit.tests:
         return "no instance observed"
     anchors = sorted({t["anchor"] for r in audit.routes if o.id in r.attrs.get("endpoints", []) for t in r.attrs.get("tests", [])},
-                     key=lambda a: (a.rpartition(":")[0], int(a.rpartition(":")[2].partition("-")[0])))
+                     key=_by_line)
     if not anchors:
         return "no test of the boundary exercises its routes"
     return "tested (read, not run): " + ", ".join(anchors[:4]) + (f" and {len(anchors) - 4} more" if len(anchors) > 4 else "")
