@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 
 from auditor.extract.syntax import find, string_value
-from auditor.extract.tests import ABSENT, Assertion, TestCase
+from auditor.extract.assertions import ABSENT, Assertion
+from auditor.extract.tests import TestCase
 from auditor.model import Record, span
 
 

@@ -12,7 +12,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from auditor.analyse.test_verdicts import Strings, judge, message, tokens
-from auditor.extract.tests import Assertion, TestCase
+from auditor.extract.assertions import Assertion
+from auditor.extract.tests import TestCase
 from auditor.model import Anchor, Record, span
 
 TESTED, GROUNDED = "tested", "code-grounded"

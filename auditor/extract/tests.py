@@ -9,24 +9,8 @@ from typing import Any, Mapping
 import tree_sitter as ts
 
 from auditor.extract import cache, parse, program
-from auditor.extract.syntax import (NOT_LITERAL, call_args, literal, object_pairs, pair_value, string_value,
-                                    strip_casts, text)
-
-ABSENT = "absent"  # Assertion.value when the expected value is no literal
-
-
-@dataclass(frozen=True, kw_only=True, slots=True)
-class Assertion:
-    """One assertion: expect(subject).matcher(expected), assert.matcher(subject, expected), assert(subject)."""
-
-    line: int
-    subject: str  # the asserted expression as written
-    fields: tuple[str, ...]  # property names read from the subject, outermost last (`data.branches.length`)
-    matcher: str
-    negated: bool
-    expected: str | None  # the expected value as written
-    value: Any = ABSENT  # the expected value when it is a literal
-
+from auditor.extract.assertions import Assertion, assertion, callee
+from auditor.extract.syntax import NOT_LITERAL, call_args, literal, object_pairs, pair_value, string_value, strip_casts, text
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Call:
@@ -165,7 +149,7 @@ class _File:
         out, seen = [], {}
         calls = self.caps.get("test.call", []) + self.caps.get("test.member_call", [])
         for node in sorted(calls, key=lambda n: n.start_byte):
-            head, mods = self._callee(node)
+            head, mods = callee(node)
             if head not in self.kb["blocks"] or set(mods) & set(self.kb["skipped_modifiers"]):
                 continue
             args = call_args(node)
@@ -180,18 +164,6 @@ class _File:
             out.append(self._case(node, body, full))
         return out
 
-    def _callee(self, call: ts.Node) -> tuple[str, list[str]]:
-        """`it.only.each` -> ("it", ["only", "each"]); a call of a call (`it.each(table)("t", fn)`) by its head."""
-        fn = strip_casts(call.child_by_field_name("function"))
-        mods: list[str] = []
-        while fn is not None and fn.type in {"member_expression", "call_expression"}:
-            if fn.type == "member_expression":
-                mods.insert(0, text(fn.child_by_field_name("property")))
-                fn = fn.child_by_field_name("object")
-            else:
-                fn = fn.child_by_field_name("function")
-        return (text(fn) if fn is not None and fn.type == "identifier" else ""), mods
-
     def _outer_calls(self, node: ts.Node):
         """The calls that hold NODE as an argument's body, innermost first (its suites)."""
         cur = node.parent
@@ -203,7 +175,7 @@ class _File:
     def _skipped(self, node: ts.Node) -> bool:
         skipped = set(self.kb["skipped_modifiers"])
         for outer in self._outer_calls(node):
-            head, mods = self._callee(outer)
+            head, mods = callee(outer)
             if head in self.kb["suites"] and set(mods) & skipped or head in skipped:
                 return True
         return False
@@ -211,7 +183,7 @@ class _File:
     def _suites(self, node: ts.Node) -> list[str]:
         titles = []
         for outer in self._outer_calls(node):
-            head, _ = self._callee(outer)
+            head, _ = callee(outer)
             args = call_args(outer)
             if head in self.kb["suites"] and args and string_value(args[0]) is not None:
                 titles.insert(0, string_value(args[0]))
@@ -219,7 +191,7 @@ class _File:
 
     def _hooks(self, node: ts.Node) -> list[ts.Node]:
         """The callbacks of the hooks of every suite that holds NODE, and of the file's top level."""
-        scopes = [o for o in self._outer_calls(node) if self._callee(o)[0] in self.kb["suites"]]
+        scopes = [o for o in self._outer_calls(node) if callee(o)[0] in self.kb["suites"]]
         bodies = []
         for suite in scopes:
             fn = next((a for a in call_args(suite)[1:] if a.type in {"arrow_function", "function_expression", "function"}), None)
@@ -235,7 +207,7 @@ class _File:
                 found = []
                 for stmt in body.named_children:
                     call = stmt.named_children[0] if stmt.type == "expression_statement" and stmt.named_children else None
-                    if call is not None and call.type == "call_expression" and self._callee(call)[0] in self.kb["hooks"]:
+                    if call is not None and call.type == "call_expression" and callee(call)[0] in self.kb["hooks"]:
                         found += [a for a in call_args(call) if a.type in {"arrow_function", "function_expression", "function"}]
                 self.hooks_of[body.id] = found
             hooks += self.hooks_of[body.id]
@@ -254,7 +226,7 @@ class _File:
                 self.setup[hook.id] = self._calls(hook, setup=True)
             calls += self.setup[hook.id]
         inside = sorted(self._inside(body, "test.call") + self._inside(body, "test.member_call"), key=lambda n: n.start_byte)
-        assertions = [a for c in inside for a in [self._assertion(c)] if a is not None]
+        assertions = [a for c in inside for a in [assertion(c, self.kb)] if a is not None]
         inputs = []
         for obj in self._inside(body, "test.object"):
             fields = {k: v for k, pair in object_pairs(obj).items()
@@ -309,7 +281,7 @@ class _File:
     def _tools(self, body: ts.Node, calls: list[ts.Node]) -> list[tuple[str, int]]:
         out = []
         for call in calls:
-            _, mods = self._callee(call)
+            _, mods = callee(call)
             fn = call.child_by_field_name("function")
             last = mods[-1] if mods else text(fn)
             if last not in self.kb["tool_calls"]:
@@ -330,70 +302,3 @@ class _File:
                 if name is not None:
                     out.append((name, obj.start_point[0] + 1))
         return sorted(set(out), key=lambda t: (t[1], t[0]))
-
-    def _assertion(self, call: ts.Node) -> Assertion | None:
-        head, mods = self._callee(call)
-        fn = strip_casts(call.child_by_field_name("function"))
-        args = call_args(call)
-        if head in self.kb["expect"] and fn is not None and fn.type == "identifier":
-            return self._expect(call, args)
-        if head in self.kb["assert"] and (fn.type == "identifier" or len(mods) >= 1 and fn.type == "member_expression"):
-            matcher = mods[-1] if mods else "ok"
-            subject = args[0] if args else None
-            expected = args[1] if len(args) > 1 else None
-            negated = matcher.startswith(("not", "isNot")) and matcher not in self.kb["falsy_matchers"]
-            return self._make(call, subject, matcher, negated, expected)
-        return None
-
-    def _expect(self, call: ts.Node, args: list[ts.Node]) -> Assertion | None:
-        """expect(subject) followed by its chain: `.not`, `.resolves`, `.to.be`, then the matcher and its call."""
-        node, chain = call, []
-        while node.parent is not None and node.parent.type == "member_expression" and node.parent.child_by_field_name("object") == node:
-            node = node.parent
-            chain.append(text(node.child_by_field_name("property")))
-        if not chain:
-            return None
-        outer = node.parent
-        called = outer is not None and outer.type == "call_expression" and outer.child_by_field_name("function") == node
-        expected = call_args(outer)[0] if called and call_args(outer) else None
-        matcher = chain[-1]
-        if matcher in {"resolves", "rejects"} and not called:
-            return None
-        negated = "not" in chain[:-1]
-        throw = "rejects" in chain[:-1]
-        return self._make(call, args[0] if args else None, "toThrow" if throw and matcher not in self.kb["throw_matchers"]
-                          else matcher, negated, expected, line_of=outer if called else node)
-
-    def _make(self, call: ts.Node, subject: ts.Node | None, matcher: str, negated: bool, expected: ts.Node | None,
-              line_of: ts.Node | None = None) -> Assertion:
-        fields = _fields(subject)
-        if matcher in self.kb["property_matchers"] and string_value(expected) is not None:
-            fields += tuple(string_value(expected).split("."))
-        value = literal(expected) if expected is not None else ABSENT
-        if expected is not None and expected.type == "regex":
-            value = text(expected.child_by_field_name("pattern"))
-        return Assertion(line=call.start_point[0] + 1, subject=text(subject) if subject is not None else "",
-                         fields=fields, matcher=matcher, negated=negated,
-                         expected=text(expected) if expected is not None else None,
-                         value=ABSENT if value is NOT_LITERAL or isinstance(value, (dict, list)) else value)
-
-
-def _fields(node: ts.Node | None) -> tuple[str, ...]:
-    """The property names read from an asserted expression: `data.branches.length` -> (branches, length);
-    `result.content[0].text` -> (content, text); an index or a call stops nothing but adds no name."""
-    out: list[str] = []
-    node = strip_casts(node)
-    while node is not None and node.type in {"member_expression", "subscript_expression", "non_null_expression",
-                                              "parenthesized_expression", "await_expression"}:
-        if node.type == "member_expression":
-            out.insert(0, text(node.child_by_field_name("property")))
-            node = node.child_by_field_name("object")
-        elif node.type == "subscript_expression":
-            key = string_value(node.child_by_field_name("index"))
-            if key is not None:
-                out.insert(0, key)
-            node = node.child_by_field_name("object")
-        else:
-            node = node.named_children[0] if node.named_children else None
-        node = strip_casts(node)
-    return tuple(out)
