@@ -76,9 +76,13 @@ def judge(prog, case: TestCase, r: Record, key, hits: list[Assertion], said: lis
     if said:
         a = said[0]
         return "confirms", f"asserts the text {a.value!r} (line {a.line}), which the route writes"
-    shown = "; ".join(f"line {a.line}: {a.subject} {'not ' if a.negated else ''}{a.matcher} {a.expected or ''}".rstrip()
-                      for a in hits[:4]) + ("; ..." if len(hits) > 4 else "")
-    return None, f"asserts {shown}"
+    return None, f"asserts {shown(hits)}"
+
+
+def shown(assertions: list[Assertion]) -> str:
+    """The first few assertions as written: `line 42: data.totalThoughts toBe 3; ...`."""
+    return "; ".join(f"line {a.line}: {a.subject} {'not ' if a.negated else ''}{a.matcher} {a.expected or ''}".rstrip()
+                     for a in assertions[:4]) + ("; ..." if len(assertions) > 4 else "")
 
 
 def _echo(case: TestCase, hits: list[Assertion], kb: dict):

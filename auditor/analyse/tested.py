@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
-from auditor.analyse.test_verdicts import Strings, judge, message, tokens
+from auditor.analyse.test_verdicts import Strings, judge, message, shown, tokens
 from auditor.extract.assertions import Assertion
 from auditor.extract.tests import TestCase
 from auditor.model import Anchor, Record, span
@@ -64,7 +64,8 @@ def links(prog, cases: list[TestCase], routes: list[Record], kb: dict) -> list[L
             key = fns[r.id]
             if r.kind == "dispatch" and r.attrs.get("tool") in tools and case.assertions:
                 out.append(_link(tid, case, r, f"calls tool {r.attrs['tool']!r}", (), None,
-                                 f"calls the tool by name and asserts {len(case.assertions)} thing(s) of its answer"))
+                                 f"calls the tool by name (line {min(l for t, l in case.tools if t == r.attrs['tool'])}); "
+                                 f"the test asserts {shown(case.assertions)}"))
                 continue
             if key not in reached and not any(_within(a, reached) for a in r.anchors):
                 continue
