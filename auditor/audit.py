@@ -39,7 +39,7 @@ def _dependencies(program) -> list[Record]:
 
 
 # Every kb file an audit reads (batch.py loads them before forking its workers, so that they share them).
-KB_FILES = ("method", "sdk", "absences", "doctrine", "verdicts", "lens", "effects", "annotations", "findings")
+KB_FILES = ("method", "sdk", "absences", "doctrine", "verdicts", "lens", "effects", "annotations", "findings", "tests")
 
 
 def run(target: Target, kb_dir: Path, progress: Callable[[str], None] = lambda _: None) -> Audit:
@@ -67,11 +67,12 @@ def run(target: Target, kb_dir: Path, progress: Callable[[str], None] = lambda _
 
 def _run(target: Target, kb_dir: Path, progress: Callable[[str], None], excluded: dict[str, str]) -> Audit:
     from auditor.analyse import claims as claims_mod
-    from auditor.analyse import annotations, coverage, description, effect_routes, effects, generic, lens, secrets, summary
+    from auditor.analyse import (annotations, coverage, description, effect_routes, effects, generic, lens, secrets,
+                                 summary, tested)
     from auditor.analyse.absences import absences
     from auditor.analyse.mismatches import mismatches
     from auditor.analyse.paths import paths
-    from auditor.extract import facts
+    from auditor.extract import facts, tests
     from auditor.extract.components import components
     from auditor.extract.objects import objects
     from auditor.extract.records import unique
@@ -102,10 +103,14 @@ def _run(target: Target, kb_dir: Path, progress: Callable[[str], None], excluded
     every = annotations.reach(program, fx, rtes, kbs["annotations"], effects_kb)
     clms += annotations.claims(program, fx, rtes, kbs["annotations"], effects_kb, every) + generic.claims(program, fx, rtes, effects_kb)
     rtes = annotations.with_reach(rtes, every)  # which tools reach each effect and state write (per-tool sections)
+    cases = tests.read(program, kbs["tests"], target.subtree)
+    links = tested.links(program, cases, rtes, kbs["tests"])
+    rtes, clms = tested.apply(rtes, unique(clms), links)
     result = Audit(target=target, sources=sources.source_records(entries, _regions(objs, method) + _dependencies(program)),
                  components=tuple(cmps), objects=tuple(objs), routes=tuple(rtes), absences=tuple(abss),
                  paths=tuple(baps), findings=_level(fnds, kbs["findings"], "finding"),
-                 advisories=_level(fnds, kbs["findings"], "advisory"), claims=tuple(unique(clms)), candidates=tuple(cands),
+                 advisories=_level(fnds, kbs["findings"], "advisory"), claims=tuple(clms), candidates=tuple(cands),
+                 tests=tuple(tested.records(cases, links, clms, kbs["tests"])),
                  registries=tuple(r.data["target"] for r in applied), gaps=program.gaps,
                  method={"external": method["external"], "anti_conflation": method["anti_conflation"],
                          "detail_gaps": method["detail_gaps"]},

@@ -73,7 +73,7 @@ class Target:
 class Record:
     """One fact or finding of the audit; `category` says which list of audit.json holds it."""
 
-    category: str  # source | component | object | route | absence | path | finding
+    category: str  # source | component | object | route | absence | path | finding | claim | test
     id: str
     kind: str
     summary: str
@@ -110,6 +110,7 @@ class Audit:
     claims: tuple[Record, ...] = ()
     advisories: tuple[Record, ...] = ()  # kinds of level `advisory`: heuristics below the precision bar
     candidates: tuple[Record, ...] = ()  # capability statements no registered claim covers
+    tests: tuple[Record, ...] = ()  # the boundary's test blocks, read (never run), with the routes they exercise
     registries: tuple[str, ...] = ()  # the claims registries that applied
     method: Mapping[str, Any] = field(default_factory=dict)  # kb/method.yaml excerpts the reports state
     ledger: Mapping[str, Any] = field(default_factory=dict)  # coverage: files reached, tools analysed, and why not

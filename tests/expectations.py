@@ -10,6 +10,10 @@
                                the claim record ID exists and its verdict is VERDICT
     // expect-coverage: complete|incomplete
                                the coverage ledger says the audit is complete (or not)
+    // expect-tested: ID confirms|contradicts|exercised
+                               the record ID has the tier `tested`, and a test whose block covers the next line that
+                               is not a comment (write it above an `it`/`test` call) is linked to it with that verdict
+    // expect-not-tested: ID   no test whose block covers the next line that is not a comment is linked to ID
 
 In Markdown the same text goes in `<!-- ... -->`. One expectation per comment.
 """
@@ -20,9 +24,10 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-COMMENT = re.compile(r"^(?P<lead>.*?)(?://|<!--)\s*(?P<kind>expect(?:-not|-absence|-verdict|-coverage)?):\s*(?P<body>.*?)\s*(?:-->)?\s*$")
+COMMENT = re.compile(r"^(?P<lead>.*?)(?://|<!--)\s*(?P<kind>expect(?:-not-tested|-not|-absence|-verdict|-coverage|-tested)?):\s*(?P<body>.*?)\s*(?:-->)?\s*$")
 OWN_LINE_COMMENT = re.compile(r"^\s*(?://.*|<!--.*-->)\s*$")
 STATUSES = {"holds": "holds", "does-not-hold": "does not hold"}
+TEST_VERDICTS = {"confirms", "contradicts", "exercised"}
 VERDICTS = {"supported", "partial", "unsupported", "contradicted", "out-of-boundary", "stale"}
 
 
@@ -32,7 +37,7 @@ class ExpectationError(ValueError):
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Expectation:
-    kind: str  # expect | expect-not | expect-absence | expect-verdict | expect-coverage
+    kind: str  # expect | expect-not | expect-absence | expect-verdict | expect-coverage | expect-tested | expect-not-tested
     subject: str  # a record id, a probe id for expect-absence, `complete` or `incomplete` for expect-coverage
     path: str  # the file holding the comment, relative to the fixture root
     line: int  # the line of the comment (1-based)
@@ -65,6 +70,16 @@ def parse_text(text: str, path: str) -> list[Expectation]:
             if body not in (["complete"], ["incomplete"]):
                 raise ExpectationError(f"{where}: expected `expect-coverage: complete|incomplete`, got {m['body']!r}")
             out.append(Expectation(kind=kind, subject=body[0], path=path, line=i + 1))
+        elif kind in {"expect-tested", "expect-not-tested"}:
+            tested = kind == "expect-tested"
+            if len(body) != (2 if tested else 1) or tested and body[1] not in TEST_VERDICTS:
+                form = f"expect-tested: ID {'|'.join(sorted(TEST_VERDICTS))}" if tested else "expect-not-tested: ID"
+                raise ExpectationError(f"{where}: expected `{form}`, got {m['body']!r}")
+            target = next((j for j in range(i + 1, len(lines)) if not OWN_LINE_COMMENT.match(lines[j])), None)
+            if target is None:
+                raise ExpectationError(f"{where}: `{kind}:` with no line below it")
+            out.append(Expectation(kind=kind, subject=body[0], path=path, line=i + 1, target_path=path,
+                                   target_line=target + 1, status=body[1] if tested else None))
         elif kind == "expect-not":
             if len(body) != 1:
                 raise ExpectationError(f"{where}: expected `expect-not: ID`, got {m['body']!r}")
@@ -116,6 +131,13 @@ def _similar(ids, subject: str) -> str:
     return f"; ids of that kind: {', '.join(near)}" if near else ""
 
 
+def _covers(anchor: str, path: str | None, line: int | None) -> bool:
+    """Whether the anchor text `PATH:START[-END]` (the path ends with the fixture's PATH) covers LINE."""
+    where, _, lines = anchor.rpartition(":")
+    start, _, end = lines.partition("-")
+    return bool(path) and (where == path or where.endswith("/" + path)) and int(start) <= (line or 0) <= int(end or start)
+
+
 def check(expectations: list[Expectation], audit: dict) -> list[str]:
     """One message per failed expectation, each starting with FILE:LINE of its comment."""
     by_id = records(audit)
@@ -131,6 +153,19 @@ def check(expectations: list[Expectation], audit: dict) -> list[str]:
             elif r.get("verdict") != e.status:
                 failures.append(f"{e.where}: expect-verdict {e.subject}: verdict is {r.get('verdict')!r}, expected {e.status!r}"
                                 + (f" ({r['mismatch']})" if r.get("mismatch") else ""))
+        elif e.kind in {"expect-tested", "expect-not-tested"}:
+            links = [t for t in (r or {}).get("tests", []) if _covers(t["anchor"], e.target_path, e.target_line)]
+            if e.kind == "expect-not-tested":
+                if links:
+                    failures.append(f"{e.where}: expect-not-tested {e.subject}: linked to {links[0]['test']} ({links[0]['verdict']})")
+            elif r is None:
+                failures.append(f"{e.where}: expect-tested {e.subject}: no such record{_similar(by_id, e.subject)}")
+            elif r.get("tier") != "tested" or not links:
+                failures.append(f"{e.where}: expect-tested {e.subject}: tier {r.get('tier')!r}, no test covering line "
+                                f"{e.target_line} is linked (tests: {[t['anchor'] for t in r.get('tests', [])]})")
+            elif e.status not in {t["verdict"] for t in links}:
+                failures.append(f"{e.where}: expect-tested {e.subject}: verdict {[t['verdict'] for t in links]}, "
+                                f"expected {e.status!r} ({links[0]['detail']})")
         elif e.kind == "expect-coverage":
             said = "complete" if audit.get("coverage", {}).get("complete") else "incomplete"
             if said != e.subject:

@@ -92,3 +92,22 @@ def test_expect_coverage_parses_and_checks_the_ledger():
     assert check([_e("expect-coverage", "incomplete")], audit) == []
     (bad,) = check([_e("expect-coverage", "complete", line=7)], audit)
     assert bad.startswith("index.ts:7: expect-coverage complete: the ledger says incomplete") and "no server" in bad
+
+
+def test_expect_tested_names_the_test_below_it_and_checks_tier_and_verdict():
+    text = "// expect-tested: RTE:m:src/a#f confirms\n// a comment\nit(\"x\", () => {\n// expect-not-tested: RTE:r:src/a#f\nit(\"y\", () => {\n"
+    got = parse_text(text, "test/a.test.ts")
+    assert [(e.kind, e.subject, e.target_line, e.status) for e in got] == [
+        ("expect-tested", "RTE:m:src/a#f", 3, "confirms"), ("expect-not-tested", "RTE:r:src/a#f", 5, None)]
+    for bad in ("// expect-tested: RTE:m:src/a#f maybe\nit()\n", "// expect-tested: RTE:m:src/a#f\nit()\n",
+                "// expect-not-tested: A B\nit()\n"):
+        with pytest.raises(ExpectationError, match=r"^test/a\.test\.ts:1: "):
+            parse_text(bad, "test/a.test.ts")
+    link = {"test": "TST:t#x", "anchor": "test/a.test.ts:3-4", "verdict": "confirms", "detail": "d"}
+    audit = {"routes": [{"id": "RTE:m:src/a#f", "tier": "tested", "tests": [link], "anchors": []},
+                        {"id": "RTE:r:src/a#f", "tier": "tested", "tests": [{**link, "anchor": "test/a.test.ts:5-6"}], "anchors": []}]}
+    assert check(got[:1], audit) == []
+    failures = check(got[1:] + [Expectation(kind="expect-tested", subject="RTE:m:src/a#f", path="test/a.test.ts", line=9,
+                                            target_path="test/a.test.ts", target_line=3, status="contradicts")], audit)
+    assert [f.split(": ")[1].split(" ")[0] for f in failures] == ["expect-not-tested", "expect-tested"]
+    assert "verdict ['confirms'], expected 'contradicts'" in failures[1]

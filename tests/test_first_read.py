@@ -146,7 +146,7 @@ def test_anchor_ids_are_deterministic_and_safe_for_any_id():
 
 def test_the_packet_claims_table_shows_verdict_and_routes():
     text = (REPORTS / "sequentialthinking-2ecb382a" / "evidence-packet.md").read_text(encoding="utf-8")
-    assert "| ID | Claim (verbatim) | Channel and section | Voice | Verdict | Rests on | Anchors |" in text
+    assert "| ID | Claim (verbatim) | Channel and section | Voice | Verdict | Rests on | Tier | Anchors |" in text
     doc = json.loads((REPORTS / "sequentialthinking-2ecb382a" / "audit.json").read_text(encoding="utf-8"))
     for c in doc["claims"]:
         row = next(ln for ln in text.splitlines() if ln.startswith(f'| <a id="{links.anchor_id(c["id"])}"></a>'))

@@ -63,6 +63,19 @@ def captures(tree: ts.Tree, lang: str) -> dict[str, list[ts.Node]]:
     return {name: sorted(nodes, key=lambda n: (n.start_byte, -n.end_byte)) for name, nodes in found.items()}
 
 
+def query_captures(tree: ts.Tree, lang: str, name: str) -> dict[str, list[ts.Node]]:
+    """Run the query file NAME.scm alone (a query for some files only, such as tests); captures sorted by position."""
+    query = _named_query("tsx" if lang == "tsx" else "typescript", name)
+    found = ts.QueryCursor(query).captures(tree.root_node)
+    return {k: sorted(nodes, key=lambda n: (n.start_byte, -n.end_byte)) for k, nodes in found.items()}
+
+
+@lru_cache(maxsize=None)
+def _named_query(lang: str, name: str) -> ts.Query:
+    source = (resources.files("auditor.extract") / "queries" / f"{name}.scm").read_text(encoding="utf-8")
+    return _compile(language(lang), source)
+
+
 @lru_cache(maxsize=None)
 def _query_for_tsx() -> ts.Query:
     base = resources.files("auditor.extract") / "queries"

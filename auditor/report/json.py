@@ -42,6 +42,7 @@ def as_dict(audit: Audit) -> dict[str, Any]:
         "advisories": [_record(r) for r in audit.advisories],
         "claims": [_record(r) for r in audit.claims],
         "claim_candidates": [_record(r) for r in audit.candidates],
+        "tests": [_record(r) for r in audit.tests],
         "registries": list(audit.registries),
         "coverage": {"gaps": [{"kind": g.kind, "detail": g.detail, "anchor": g.anchor.as_json()} for g in audit.gaps],
                      "complete": complete(audit),

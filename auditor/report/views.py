@@ -58,17 +58,21 @@ def common(audit: Audit) -> dict[str, Any]:
 
 def packet(audit: Audit) -> dict[str, Any]:
     ctx = common(audit)
+    tested = [r for r in audit.routes if r.attrs.get("tier") == "tested"]
     tier = "code-grounded" if audit.routes else "documentation only (no route extracted)"
+    if tested:
+        tier += f"; {len(tested)} of {len(audit.routes)} route(s) tested (stated by the boundary's tests, read, not run)"
     ctx.update(
         tier=tier,
         boundary=[rec(s) for s in audit.sources if s.kind == "file" and s.attrs.get("scope") == "boundary"],
         context_files=[rec(s) for s in audit.sources if s.kind == "file" and s.attrs.get("scope") != "boundary"],
         sources=[rec(s) for s in audit.sources],
         components=[rec(r) for r in audit.components], objects=[rec(r) for r in audit.objects],
-        routes=[rec(r) for r in audit.routes], claims=[rec(r) for r in audit.claims],
+        routes=[rec(r) for r in audit.routes], claims=[{**rec(r), "test_anchors": test_anchors(r)} for r in audit.claims],
         absences=[rec(r) for r in audit.absences], paths=[rec(r) for r in audit.paths],
         findings=[rec(r) for r in audit.findings], advisories=[rec(r) for r in audit.advisories],
-        candidates=[rec(r) for r in audit.candidates], tool_sections=overview.tools(audit))
+        candidates=[rec(r) for r in audit.candidates], tool_sections=overview.tools(audit),
+        tests=[rec(r) for r in audit.tests])
     return ctx
 
 
@@ -194,9 +198,34 @@ def ledger(audit: Audit) -> dict[str, Any]:
     ctx.update(
         claims=[rec(c) for c in audit.claims], objects=[rec(o) for o in audit.objects], functions=functions,
         routes=[rec(r) for r in audit.routes], paths=[rec(p) for p in audit.paths], holding=[rec(a) for a in holding],
-        lifecycle=[{"object": rec(o), "routes": [r.id for r in audit.routes if o.id in r.attrs.get("endpoints", [])]}
-                   for o in audit.objects], findings=[rec(f) for f in audit.findings], conclusion=conclusion(audit))
+        lifecycle=[{"object": rec(o), "routes": [r.id for r in audit.routes if o.id in r.attrs.get("endpoints", [])],
+                    "observed": observed(audit, o)} for o in audit.objects],
+        findings=[rec(f) for f in audit.findings], conclusion=conclusion(audit))
+    ctx["claims"] = [{**c, "support": c.get("test_support") or ("none: no tests or traces in the boundary" if ctx["no_tests"]
+                                                                else "no test of the boundary exercises its routes")}
+                     for c in ctx["claims"]]
     return ctx
+
+
+def _by_line(anchor: str) -> tuple[str, int]:
+    path, _, lines = anchor.rpartition(":")
+    return path, int(lines.partition("-")[0])
+
+
+def test_anchors(r: Record) -> list[str]:
+    """The blocks of the tests linked to a record, once each, in file and line order."""
+    return sorted({t["anchor"] for t in r.attrs.get("tests", [])}, key=_by_line)
+
+
+def observed(audit: Audit, o: Record) -> str:
+    """Block 4's last column: the tests that exercise a route of the object (what they state, not a run)."""
+    if not audit.tests:
+        return "no instance observed"
+    anchors = sorted({t["anchor"] for r in audit.routes if o.id in r.attrs.get("endpoints", []) for t in r.attrs.get("tests", [])},
+                     key=_by_line)
+    if not anchors:
+        return "no test of the boundary exercises its routes"
+    return "tested (read, not run): " + ", ".join(anchors[:4]) + (f" and {len(anchors) - 4} more" if len(anchors) > 4 else "")
 
 
 def conclusion(audit: Audit) -> list[tuple[str, str]]:
@@ -213,6 +242,7 @@ def conclusion(audit: Audit) -> list[tuple[str, str]]:
         ("Claims", "; ".join(f"{v}: {len(ids)}" for v, ids in sorted(by.items())) or "no registered claim applies to this target"),
         ("Unsupported or contradicted", ", ".join(by.get("contradicted", []) + by.get("unsupported", [])) or "none"),
         ("Limits", ("No tests, traces or run artifacts are in the boundary, so no status here is observed; every status is implemented or claimed. " if _holds(audit, "no-tests") else "")
+         + (f"The boundary's {len(audit.tests)} test(s) are read, not run: a route or claim of tier 'tested' says what a test's code asserts, not what a run observed. " if audit.tests else "")
          + "The host, the model and the declared dependencies are outside the boundary." + ("" if not audit.gaps else " Coverage is incomplete: see the coverage gaps.")),
     ]
     return out
