@@ -73,3 +73,41 @@ def test_object_values_of_a_namespace_re_exported_under_a_name():
                     'for (const t of Object.values(group)) server.registerTool(t.name, {}, async () => ({ content: [] }));\n',
     }
     assert _names(files) == ["mu", "nu"]
+
+
+def test_a_local_wrapper_function_registers_at_each_call():
+    code = ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
+            'export function build() {\n  const server = new McpServer({ name: "s", version: "1" });\n'
+            '  const tool = (name, desc, cb) => server.registerTool(name, { description: desc }, cb);\n'
+            '  tool("xi", "d", async () => ({ content: [] }));\n  tool("omicron", "d", async () => ({ content: [] }));\n'
+            '  return server;\n}\nbuild();\n')
+    assert _names({"index.ts": code}) == ["omicron", "xi"]
+
+
+def test_a_function_assigned_to_the_server_and_called_in_nested_loops():
+    code = MCP + ('server.registerOnce = (name, cb) => server.registerTool(name, {}, cb);\n'
+                  'const GROUPS = [{ tools: [{ name: "pi" }, { name: "rho" }] }, { tools: [{ name: "sigma" }] }];\n'
+                  'for (const g of GROUPS) for (const t of g.tools) server.registerOnce(t.name, async () => ({ content: [] }));\n')
+    assert _names({"index.ts": code}) == ["pi", "rho", "sigma"]
+
+
+def test_a_subclass_borrowing_the_sdk_method_with_call():
+    code = ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
+            'class Kit extends McpServer {\n'
+            '  add(name, cb) { return McpServer.prototype.registerTool.call(this, name, {}, cb); }\n}\n'
+            'const kit = new Kit({ name: "s", version: "1" });\nkit.add("tau", async () => ({ content: [] }));\n')
+    assert _names({"index.ts": code}) == ["tau"]
+
+
+def test_a_static_list_of_a_class_and_a_static_assigned_after_it():
+    code = MCP + ('class Shelf { static tools = [{ name: "upsilon" }]; }\n'
+                  'class Probe {}\nProbe.toolName = "phi";\n'
+                  'for (const t of Shelf.tools) server.registerTool(t.name, {}, async () => ({ content: [] }));\n'
+                  'for (const c of [Probe]) server.registerTool(c.toolName, {}, async () => ({ content: [] }));\n')
+    assert _names({"index.ts": code}) == ["phi", "upsilon"]
+
+
+def test_a_template_name_in_a_loop_is_read_per_element():
+    code = MCP + ('const DATASETS = [{ id: "chi" }, { id: "psi" }];\n'
+                  'for (const d of DATASETS) server.registerTool(`data_${d.id}`, {}, async () => ({ content: [] }));\n')
+    assert _names({"index.ts": code}) == ["data_chi", "data_psi"]

@@ -45,15 +45,18 @@ def registrations(module: Module, vocab: dict, resolve, link=None) -> tuple[list
         if fn is None or fn.type != "member_expression":
             continue
         method = text(fn.child_by_field_name("property"))
-        rule = hl["registrations"].get(method)
         receiver = member_chain(fn.child_by_field_name("object"))
+        args = call_args(call)
+        borrowed = _prototype_call(receiver, method, set(hl["server_classes"]))
+        if borrowed is not None:  # McpServer.prototype.registerTool.call(this, name, ...): a registration on `this`
+            method, args = borrowed, args[1:]
+        rule = hl["registrations"].get(method)
         if rule is None:
             continue
-        args = call_args(call)
         if not args:
             continue
         shape = hl["object"] if rule["signature"] == "object" else None
-        if rule["receiver"] == "server" and (receiver is None or ".".join(receiver) not in servers) \
+        if borrowed is None and rule["receiver"] == "server" and (receiver is None or ".".join(receiver) not in servers) \
                 and not _sdk_shaped_on_parameter(call, receiver, args, module, shape):
             continue
         tool, dispatch, reg = read(Site(module=module, call=call, rule=rule, method=method, args=tuple(args)), vocab,
@@ -62,6 +65,25 @@ def registrations(module: Module, vocab: dict, resolve, link=None) -> tuple[list
         dispatches += [dispatch] if dispatch is not None else []
         regs.append(reg)
     return tools, dispatches, regs
+
+
+def registration_args(call: ts.Node, vocab: dict) -> tuple[ts.Node, ...]:
+    """The arguments a registration call hands the SDK's method (without the `this` of a `.call(this, ...)`)."""
+    fn = strip_casts(call.child_by_field_name("function"))
+    args = call_args(call)
+    if fn is not None and fn.type == "member_expression" and _prototype_call(
+            member_chain(fn.child_by_field_name("object")), text(fn.child_by_field_name("property")),
+            set(vocab["high_level"]["server_classes"])) is not None:
+        return tuple(args[1:])
+    return tuple(args)
+
+
+def _prototype_call(receiver: tuple[str, ...] | None, method: str, classes: set[str]) -> str | None:
+    """The method of a server class borrowed with `.call`/`.apply` (`McpServer.prototype.registerTool.call(this,
+    ...)`, as a subclass writes it), or None."""
+    if method not in {"call", "apply"} or not receiver or len(receiver) < 3 or receiver[-2] != "prototype":
+        return None
+    return receiver[-1] if receiver[-3] in classes else None
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -107,7 +129,7 @@ def read(site: Site, vocab: dict, resolve, link=None) -> tuple[ToolDecl | None, 
     if not isinstance(name, str) and link is not None:  # a constant of another module (`NAMES.search`, imported)
         from auditor.extract.values import Values
 
-        name = Values(link).string(name_node, name_module)
+        name = Values(link).string(name_node, name_module, frame=site.frame)
     name = name if isinstance(name, str) else None
     if name is None:
         shown = name_node if name_node is not None and name_module is here else call

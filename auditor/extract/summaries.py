@@ -39,8 +39,9 @@ class Expander:
             for m in self.modules:
                 for call in m.nodes("call"):
                     hit = self.link.resolve(m, call) if self.link is not None else None
-                    if hit is not None:
-                        self._calls.setdefault(hit[1].id, []).append((m, call))
+                    called = hit[1] if hit is not None else self.values.callee(call, m)
+                    if called is not None:
+                        self._calls.setdefault(called.id, []).append((m, call))
         return self._calls.get(fn.id, [])
 
     def frames(self, node: ts.Node, module: Module, outer: Frame | None, depth: int = 0) -> Iterator[Frame]:
@@ -51,6 +52,9 @@ class Expander:
         while node is not None and node.type == "binary_expression" \
                 and text(node.child_by_field_name("operator")) in {"||", "??"}:  # `toolName || "default"`
             node = strip_casts(node.child_by_field_name("left"))
+        if node is not None and node.type == "template_string":  # `web_data_${d.id}`: what its substitution names
+            subs = [c.named_children[0] for c in node.named_children if c.type == "template_substitution" and c.named_children]
+            node = strip_casts(subs[0]) if subs else None
         chain = member_chain(node) if node is not None else None
         if not chain:
             return
@@ -70,9 +74,10 @@ class Expander:
                 loop = _loop_call(scope)
                 if loop is not None:  # TOOLS.forEach((t) => server.tool(t.name, ...))
                     holder = loop.child_by_field_name("function").child_by_field_name("object")
-                    for element, emod, eframe in self.values.elements(holder, module, outer):
-                        yield Frame(scope=scope, module=module, names=names, args=element[-1:], caller=emod,
-                                    site=element[-1], outer=eframe if eframe is not None else outer)
+                    for around in list(self.frames(holder, module, outer, depth + 1)) or [outer]:  # group.tools.forEach
+                        for element, emod, eframe in self.values.elements(holder, module, around):
+                            yield Frame(scope=scope, module=module, names=names, args=element[-1:], caller=emod,
+                                        site=element[-1], outer=eframe if eframe is not None else around)
                     return
                 for cmod, call in self.calls_of(scope):
                     yield Frame(scope=scope, module=module, names=names, args=tuple(call_args(call)), caller=cmod,
@@ -84,9 +89,11 @@ class Expander:
                 if root not in names:
                     continue
                 tuples = left is not None and left.type == "array_pattern"  # [key, value] of Object.entries
-                for element, emod, eframe in self.values.elements(scope.child_by_field_name("right"), module, outer):
-                    yield Frame(scope=scope, module=module, names=names, args=element if tuples else element[-1:],
-                                caller=emod, site=element[-1], outer=eframe if eframe is not None else outer)
+                right = scope.child_by_field_name("right")
+                for around in list(self.frames(right, module, outer, depth + 1)) or [outer]:  # `of group.tools`
+                    for element, emod, eframe in self.values.elements(right, module, around):
+                        yield Frame(scope=scope, module=module, names=names, args=element if tuples else element[-1:],
+                                    caller=emod, site=element[-1], outer=eframe if eframe is not None else around)
                 return
 
     def calls_named(self, method: str) -> list[tuple[Module, ts.Node]]:
@@ -119,7 +126,7 @@ class Expander:
         """(tool, dispatch, registration, implementations) of every instantiation of REG that names its tool (empty
         when none does); implementations: the functions its call sites and elements hand over, traced as tool code."""
         rule = self.vocab["high_level"]["registrations"][reg.method]
-        args = tuple(call_args(reg.node))
+        args = highlevel.registration_args(reg.node, self.vocab)
         name_node = _name_node(rule, args, self.vocab, reg.module)
         if name_node is None:
             return []

@@ -344,6 +344,11 @@ _SIMPLE = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v"}
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
+def unescape(raw: str) -> str:
+    """The value of the raw text of a string's or template's piece, its escape sequences decoded."""
+    return _unescape(raw)
+
+
 def _escape(m: re.Match) -> str:
     braced, four, hex2, octal, _continuation, other = m.groups()
     if other is not None:

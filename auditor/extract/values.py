@@ -12,7 +12,7 @@ import tree_sitter as ts
 from auditor.extract.bindings import value_of
 from auditor.extract.program import Module
 from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, callee_text, find, string_value, literal, member_chain, object_pairs, pair_value,
-                                    strip_casts, text)
+                                    strip_casts, text, unescape)
 
 MAX_DEPTH = 4  # wrappers of wrappers followed
 # Globals of the language whose functions are not helpers handed a tool's object (`Object.values({...})`).
@@ -110,7 +110,21 @@ class Values:
             found = self.class_member(module, text(node.child_by_field_name("constructor")), key)
             if found[0] is not None:
                 return found
+        if node.type == "identifier" and self.link is not None and self.link._class(module, text(node)) is not None:
+            return self._static(module, text(node), key)  # `Registry.tools`: a static member of the class
         return self._exported(node, module, key)
+
+    def _static(self, module: Module, name: str, key: str) -> tuple[ts.Node | None, Module]:
+        """Static member KEY of class NAME: its field (`static tools = [...]`), or `NAME.KEY = value` written in the
+        class's module (static fields as tsc compiles them)."""
+        found = self.class_member(module, name, key)
+        if found[0] is not None:
+            return found
+        cmod, info = self.link._class(module, name)
+        for node in cmod.nodes("assign"):
+            if node.type == "assignment_expression" and member_chain(node.child_by_field_name("left")) == (info.name, key):
+                return node.child_by_field_name("right"), cmod
+        return None, module
 
     def class_member(self, module: Module, name: str, key: str, depth: int = 0) -> tuple[ts.Node | None, Module]:
         """Member KEY of an instance of class NAME: a field's initialiser, a method, a `this.KEY = value` of its
@@ -210,12 +224,24 @@ class Values:
                 break
         return value, where
 
-    def string(self, node: ts.Node | None, module: Module, depth: int = 0) -> str | None:
+    def string(self, node: ts.Node | None, module: Module, depth: int = 0, frame: Frame | None = None) -> str | None:
         """The string NODE stands for, through imports and members of constant objects (`TOOL_NAMES.search` with
-        TOOL_NAMES imported), or None."""
+        TOOL_NAMES imported), a template's substitutions read under FRAME (`web_data_${d.id}` in a loop), or None."""
         node, module = self.definition(node, module)
         if node is None or depth > 8:
             return None
+        if node.type == "template_string" and frame is not None:
+            parts = []
+            for child in node.named_children:
+                if child.type == "template_substitution":
+                    inner = child.named_children[0] if child.named_children else None
+                    value = self.string(*self.bound(inner, module, frame), depth + 1) if inner is not None else None
+                    if value is None:
+                        return None
+                    parts.append(value)
+                else:
+                    parts.append(unescape(text(child)))
+            return "".join(parts)
         value = literal(node, module.toplevel)
         if isinstance(value, str):
             return value
@@ -435,6 +461,32 @@ class Values:
             if fn is not None:
                 yield fn, fmod, frame
 
+    def callee(self, call: ts.Node, module: Module) -> ts.Node | None:
+        """The function a call calls when the linker does not say: a local function value (`const tool = (name) =>
+        ...` then `tool("x")`), a method of the class of an instance (`m.add(...)` of `const m = new My()`), or a
+        function assigned to the member called (`s.add = (name) => ...` then `s.add("x")`)."""
+        callee = strip_casts(call.child_by_field_name("function"))
+        if callee is None:
+            return None
+        if callee.type == "identifier":
+            value = strip_casts(value_of(module, callee))
+            return value if value is not None and value.type in FUNCTION_TYPES else None
+        if callee.type != "member_expression":
+            return None
+        prop = text(callee.child_by_field_name("property"))
+        obj, omod = self.definition(callee.child_by_field_name("object"), module)
+        if obj is not None and obj.type == "new_expression" and self.link is not None:
+            found, _ = self.class_member(omod, text(obj.child_by_field_name("constructor")), prop)
+            if found is not None and (found.type in FUNCTION_TYPES or found.type == "method_definition"):
+                return found
+        chain = member_chain(callee)
+        for node in module.nodes("assign") if chain else ():
+            if node.type == "assignment_expression" and member_chain(node.child_by_field_name("left")) == chain:
+                value = strip_casts(node.child_by_field_name("right"))
+                if value is not None and value.type in FUNCTION_TYPES:
+                    return value
+        return None
+
     def _pushed(self, name: ts.Node, value: ts.Node, module: Module, frame: Frame | None, depth: int
                 ) -> Iterator[tuple[tuple[ts.Node | None, ...], Module, Frame | None]]:
         """The elements a list declared empty (`const tools = []`) gets from `tools.push(x)` in its scope; a push
@@ -485,6 +537,12 @@ class Values:
                     yield (child,), module, frame
             if not node.named_children and name is not None and name.type == "identifier":
                 yield from self._pushed(name, node, module, frame, depth)
+            return
+        if node.type == "member_expression":  # `Registry.tools`, `group.tools`: the member's value
+            value, vmod = self.member(node.child_by_field_name("object"), module,
+                                      text(node.child_by_field_name("property")), frame, depth + 1)
+            if value is not None and value.id != node.id:
+                yield from self.elements(value, vmod, frame, depth + 1)
             return
         if node.type == "call_expression":
             callee = member_chain(node.child_by_field_name("function")) or ()
