@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Callable
 
@@ -66,7 +67,7 @@ def run(target: Target, kb_dir: Path, progress: Callable[[str], None] = lambda _
 
 def _run(target: Target, kb_dir: Path, progress: Callable[[str], None], excluded: dict[str, str]) -> Audit:
     from auditor.analyse import claims as claims_mod
-    from auditor.analyse import annotations, coverage, description, effect_routes, effects, generic, lens, secrets
+    from auditor.analyse import annotations, conclusion, coverage, description, effect_routes, effects, generic, lens, runtime, secrets
     from auditor.analyse.absences import absences
     from auditor.analyse.mismatches import mismatches
     from auditor.analyse.paths import paths
@@ -99,14 +100,15 @@ def _run(target: Target, kb_dir: Path, progress: Callable[[str], None], excluded
     clms = claims_mod.claims(program, {"routes": rtes, "absences": abss, "findings": fnds}, applied, rules, kb_dir)
     cands = unique(description.candidates(program, parts, clms, doctrine))
     clms += annotations.claims(program, fx, rtes, kbs["annotations"], effects_kb) + generic.claims(program, fx, rtes, effects_kb)
-    return Audit(target=target, sources=sources.source_records(entries, _regions(objs, method) + _dependencies(program)),
-                 components=tuple(cmps), objects=tuple(objs), routes=tuple(rtes), absences=tuple(abss),
-                 paths=tuple(baps), findings=_level(fnds, kbs["findings"], "finding"),
-                 advisories=_level(fnds, kbs["findings"], "advisory"), claims=tuple(unique(clms)), candidates=tuple(cands),
-                 registries=tuple(r.data["target"] for r in applied), gaps=program.gaps,
-                 method={"external": method["external"], "anti_conflation": method["anti_conflation"],
-                         "detail_gaps": method["detail_gaps"]},
-                 ledger=_with_not_followed(coverage.ledger(program), target))
+    audit = Audit(target=target, sources=sources.source_records(entries, _regions(objs, method) + _dependencies(program)),
+                  components=tuple(cmps), objects=tuple(objs), routes=tuple(rtes), absences=tuple(abss),
+                  paths=tuple(baps), findings=_level(fnds, kbs["findings"], "finding"),
+                  advisories=_level(fnds, kbs["findings"], "advisory"), claims=tuple(unique(clms)), candidates=tuple(cands),
+                  registries=tuple(r.data["target"] for r in applied), gaps=program.gaps,
+                  method={"external": method["external"], "anti_conflation": method["anti_conflation"],
+                          "detail_gaps": method["detail_gaps"]},
+                  ledger=_with_not_followed(coverage.ledger(program), target))
+    return replace(audit, baseline=runtime.baseline(audit), conclusion=conclusion.bounded(audit))
 
 
 def _level(findings: list[Record], kinds: dict, level: str) -> tuple[Record, ...]:

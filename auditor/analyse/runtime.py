@@ -1,0 +1,170 @@
+"""The runtime baseline (record 5): responsibilities, material loops, anti-conflation checks, surfaces, from the records."""
+
+from __future__ import annotations
+
+from auditor.analyse.lookup import absence, holds, ids, routes
+from auditor.model import Audit, Baseline, Loop, Record, Responsibility, Statement
+
+
+def _field(name: str, text: str, evidence) -> Statement:
+    return Statement(head=name, text=text, evidence=tuple(e for r in evidence for e in (r.anchors if isinstance(r, Record) else [r])))
+
+
+def baseline(audit: Audit) -> Baseline:
+    return Baseline(responsibilities=responsibilities(audit), hub=hub(audit),
+                    loops=tuple(lifecycle_loops(audit) + advertisement_loops(audit) + call_loops(audit)),
+                    anti_conflation=anti_conflation(audit), surfaces=surfaces(audit))
+
+
+def responsibilities(audit: Audit) -> tuple[Responsibility, ...]:
+    sched, ext = absence(audit, "no-scheduling"), absence(audit, "external-effects")
+    writes, emits = routes(audit, "state-write"), routes(audit, "emit-stderr", "emit-stdout")
+    lists, responds = routes(audit, "list"), routes(audit, "respond")
+    return (
+        Responsibility(name="Scheduling",
+                       inside="nowhere" + (f" ({sched.id} holds)" if sched and sched.attrs["status"] == "holds" else "")
+                       if holds(audit, "no-scheduling") else f"see {sched.id if sched else 'the scheduling probe'}: timer calls exist",
+                       actual="with the caller (host and model), outside the boundary" if holds(audit, "no-scheduling") else "inside the boundary"),
+        Responsibility(name="Context assembly", inside=f"{ids(lists)} (descriptors out) and {ids(responds)} (results out)",
+                       actual="the host assembles the model's context; the server contributes fixed payloads"
+                       + (" and reads no stored content back" if holds(audit, "content-never-read-back") else "")),
+        Responsibility(name="External state / action", inside=f"{ids(writes)} (in-process writes) and {ids(emits)} (output streams)",
+                       actual="no effect outside the process" if holds(audit, "external-effects")
+                       else f"effects outside the process: see {ext.id if ext else 'external-effects'}"),
+    )
+
+
+def hub(audit: Audit) -> str:
+    writers: dict[str, int] = {}
+    for r in audit.routes:
+        for e in r.attrs.get("endpoints", []):
+            if e.startswith("CMP:method:"):
+                writers[e] = writers.get(e, 0) + 1
+    top = max(sorted(writers), key=lambda k: writers[k]) if writers else None
+    return f"{top} is an endpoint of {writers[top]} route(s), the most of any facility" if top else "no facility spans several routes"
+
+
+def lifecycle_loops(audit: Audit) -> list[Loop]:
+    ext, config = absence(audit, "external-effects"), absence(audit, "configuration-surface")
+    loops = []
+    for launch in routes(audit, "launch"):
+        fatal = routes(audit, "fatal-exit")
+        servers = [c for c in audit.components if c.kind == "server"]
+        classes = [c for c in audit.components if c.kind == "class"]
+        builds = routes(audit, "build")
+        cmds = [f"{x['command']} {' '.join(x['args'])}" for b in builds for x in b.attrs.get("launch_commands", [])]
+        loops.append(Loop(name=f"server lifecycle ({launch.id})", fields=(
+            _field("Trigger / input", "host spawns the process" + (f" (documented: {'; '.join(cmds)})" if cmds else "")
+                   + ("; no arguments or environment are read" if holds(audit, "configuration-surface") else ""), [launch] + builds),
+            _field("Next-step owner", f"the SDK's {launch.attrs.get('transport') or 'transport'} read loop (a declared dependency, not inspected): the server yields at connect()", [launch]),
+            _field("Decision policy and its form", "none: no configuration branch, no mode selection" if holds(audit, "configuration-surface")
+                   else "configuration is read: see " + (config.id if config else "configuration-surface"), [config] if config else []),
+            _field("Context selection and framing", "none", []),
+            _field("State reads and writes", "; ".join(c.summary for c in classes) or "no state-holding class", classes),
+            _field("Action executor and boundary", "; ".join(f"ready log {m!r}" for m in launch.attrs.get("ready_logs", [])) or "no ready log", [launch]),
+            _field("Persistence", "none across restarts" if holds(audit, "external-effects") else "see " + (ext.id if ext else "external-effects"), [ext] if ext else []),
+            _field("Coordination and return", f"{len(servers)} server instance(s), transport {launch.attrs.get('transport') or '?'}", servers),
+            _field("Retry / cancellation / recovery", "; ".join(f.summary for f in fatal) or "no fatal-error handler", fatal),
+            _field("Output", "readiness log; then the process only responds", [launch]),
+        )))
+    return loops
+
+
+def advertisement_loops(audit: Audit) -> list[Loop]:
+    loops = []
+    for lst in routes(audit, "list"):
+        descs = [o for o in audit.objects if o.kind in {"tool-description", "tool-schema"}]
+        loops.append(Loop(name=f"tool advertisement ({lst.id})", fields=(
+            _field("Trigger / input", "host tools/list request", [lst]),
+            _field("Next-step owner", "the host, immediately", []),
+            _field("Decision policy and its form", "none: a static list, the request is ignored" if lst.attrs.get("static") else "the handler reads its request", [lst]),
+            _field("Context selection and framing", "the server's only outbound framing act: " + "; ".join(o.summary for o in descs), descs),
+            _field("State reads and writes", "none: no state container is read", []),
+            _field("Action executor and boundary", "response over the transport", [lst]),
+            _field("Persistence", "static text compiled into the shipped artifact", routes(audit, "build")),
+            _field("Coordination and return", "synchronous single return", []),
+            _field("Retry / cancellation / recovery", "none", []),
+            _field("Output", "the tool list: " + ", ".join(lst.attrs.get("tools", [])), [lst]),
+        )))
+    return loops
+
+
+def call_loops(audit: Audit) -> list[Loop]:
+    sched, ext, reads = absence(audit, "no-scheduling"), absence(audit, "external-effects"), absence(audit, "content-never-read-back")
+    writes, emits, responds = routes(audit, "state-write"), routes(audit, "emit-stderr", "emit-stdout"), routes(audit, "respond")
+    classes = [c for c in audit.components if c.kind == "class"]
+    outputs = [o for o in audit.objects if o.kind in {"result", "stderr", "stdout"}]
+    loops = []
+    for d in routes(audit, "dispatch"):
+        gates, mutates = routes(audit, "gate"), routes(audit, "mutate")
+        unchecked, captures, fallbacks = routes(audit, "unchecked-copy"), routes(audit, "error-capture"), routes(audit, "fallback")
+        decisions = [f"name equality `{d.attrs.get('subject')} === {d.attrs.get('tool')!r}`"]
+        decisions += [f"gate {g.id}: " + ", ".join(f"{p['source']} ({p['form']})" for p in g.attrs.get("predicates", [])) for g in gates]
+        decisions += [f"{w.id} when `{w.attrs['condition']}`" for w in writes if w.attrs.get("condition")]
+        decisions += [f"{m.id}: {m.attrs.get('form')}" for m in mutates]
+        wbt = [f for f in audit.findings + audit.advisories if f.kind == "write-before-throw"]
+        passthrough = sched.attrs.get("passthrough_fields") if sched else None
+        loops.append(Loop(name=f"tool call {d.attrs.get('tool')!r} ({d.id})", fields=(
+            _field("Trigger / input", f"host tools/call with name {d.attrs.get('tool')!r} and arguments written by the model", [d]),
+            _field("Next-step owner", "the host and model: nothing schedules or requires another call"
+                   + (f"; {', '.join(passthrough)} is echoed unchanged" if passthrough else ""), [d] + ([sched] if sched else [])),
+            _field("Decision policy and its form", "; ".join(decisions) + (f". Copied without a check: {unchecked[0].summary}" if unchecked else ""),
+                   gates + mutates + unchecked),
+            _field("Context selection and framing", "; ".join(r.summary for r in responds + emits), responds + emits),
+            _field("State reads and writes", "writes: " + ("; ".join(w.summary for w in writes) or "none") + ". reads: "
+                   + ("; ".join(f"{x['container']} ({x['how']})" for r in responds for x in r.attrs.get("reads", [])) or "none")
+                   + (f". {reads.summary}" if reads else ""), writes + responds),
+            _field("Action executor and boundary", "output streams and the result" + ("; no filesystem, network or subprocess access"
+                   if holds(audit, "external-effects") else "; effects outside the process exist"), emits + ([ext] if ext else [])),
+            _field("Persistence", "process memory only, for the process lifetime" if holds(audit, "external-effects")
+                   else "see " + (ext.id if ext else "external-effects"), [ext] if ext else []),
+            _field("Coordination and return", "; ".join(c.summary for c in classes) or "no state-holding class", classes),
+            _field("Retry / cancellation / recovery", "; ".join(r.summary for r in captures + fallbacks)
+                   + ("; " + "; ".join(f.summary for f in wbt) if wbt else ""), captures + fallbacks + wbt),
+            _field("Output", "; ".join(o.summary for o in outputs), outputs),
+        )))
+    return loops
+
+
+def anti_conflation(audit: Audit) -> tuple[Statement, ...]:
+    return tuple(Statement(head=r["rule"], text=_ANTI_CONFLATION[r["id"]](audit)) for r in audit.method.get("anti_conflation", []))
+
+
+def _retention(a: Audit) -> str:
+    if holds(a, "content-never-read-back"):
+        return f"{ids(routes(a, 'state-write'))} retain records; no route reads their content back into any output: retention is total, selection is nil"
+    probe = absence(a, "content-never-read-back")
+    return f"{ids(routes(a, 'state-write'))} retain records; stored content is read back: see " + (probe.id if probe else "the read inventory")
+
+
+# coupling: kb/method.yaml anti_conflation names these ids.
+_ANTI_CONFLATION = {
+    "filesystem-not-scheduler": lambda a: ("no filesystem is touched" if holds(a, "external-effects") else "files are touched")
+    + "; " + ("nothing in the boundary schedules" if holds(a, "no-scheduling") else "timer calls exist; check they are not mistaken for a loop owner"),
+    "retention-not-selection": _retention,
+    "schema-not-execution": lambda a: f"{ids(routes(a, 'list'))} places tool descriptors where the host may show them to a model: "
+    "an affordance only; whether any call follows is outside the boundary",
+}
+
+
+def surfaces(audit: Audit) -> tuple[Statement, ...]:
+    emits, gates = routes(audit, "emit-stderr", "emit-stdout"), routes(audit, "gate")
+    unbounded = [o for o in audit.objects if o.kind == "state" and o.attrs.get("write") and not any(
+        a["how"] in {"pop", "shift", "splice", "delete", "clear"} for a in o.attrs.get("accesses", []))]
+    caps = absence(audit, "undeclared-capabilities")
+    unpinned = [f for f in audit.findings + audit.advisories if f.kind == "unpinned-launch"]
+    classes = [c for c in audit.components if c.kind == "class"]
+    builds = routes(audit, "build") + unpinned
+
+    def st(head, text, records):
+        return Statement(head=head, text=text, records=tuple(r.id for r in records))
+    return (
+        st("Observability", "; ".join(e.summary for e in emits) or "no output stream written", emits),
+        st("Permissions / governance", f"the only enforcing surface found is {ids(gates)} (argument shape); no probe found an authorization step", gates),
+        st("Packaging / deployment", "; ".join(r.summary for r in builds) or "no manifest", builds),
+        st("Providers / model access", caps.summary if caps else "no capability probe", [caps] if caps else []),
+        st("Performance", ("containers that only grow (no removal anywhere): " + ", ".join(o.id for o in unbounded)) if unbounded
+           else "no container grows without bound", unbounded),
+        st("Concurrency / isolation", "; ".join(c.summary for c in classes) + "; no session key or request partitioning was found"
+           if classes else "no state-holding class", classes),
+    )
