@@ -117,8 +117,10 @@ class Responsibility:
 class Loop:
     """A material loop of the runtime baseline: its ten fields and what its gaps mean for a user."""
 
+    kind: str  # lifecycle | advertisement | call
     name: str
     fields: tuple[Statement, ...]
+    tool: str | None = None  # the tool of a call loop
     materiality: tuple[Statement, ...] = ()
 
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+from auditor.analyse import materiality
 from auditor.analyse.lookup import absence, holds, ids, routes
 from auditor.model import Audit, Baseline, Loop, Record, Responsibility, Statement
 
@@ -10,10 +13,12 @@ def _field(name: str, text: str, evidence) -> Statement:
     return Statement(head=name, text=text, evidence=tuple(e for r in evidence for e in (r.anchors if isinstance(r, Record) else [r])))
 
 
-def baseline(audit: Audit) -> Baseline:
-    return Baseline(responsibilities=responsibilities(audit), hub=hub(audit),
-                    loops=tuple(lifecycle_loops(audit) + advertisement_loops(audit) + call_loops(audit)),
-                    anti_conflation=anti_conflation(audit), surfaces=surfaces(audit))
+def baseline(audit: Audit, kbs: dict) -> Baseline:
+    """The baseline of AUDIT; KBS are the kb files by name (method, findings, verdicts are read)."""
+    loops = tuple(replace(lp, materiality=materiality.bearing(audit, lp.kind, lp.tool, kbs["findings"], kbs["verdicts"]))
+                  for lp in lifecycle_loops(audit) + advertisement_loops(audit) + call_loops(audit))
+    return Baseline(responsibilities=responsibilities(audit), hub=hub(audit), loops=loops,
+                    anti_conflation=anti_conflation(audit), surfaces=surfaces(audit, kbs["method"]["surface_searches"]))
 
 
 def responsibilities(audit: Audit) -> tuple[Responsibility, ...]:
@@ -53,7 +58,7 @@ def lifecycle_loops(audit: Audit) -> list[Loop]:
         classes = [c for c in audit.components if c.kind == "class"]
         builds = routes(audit, "build")
         cmds = [f"{x['command']} {' '.join(x['args'])}" for b in builds for x in b.attrs.get("launch_commands", [])]
-        loops.append(Loop(name=f"server lifecycle ({launch.id})", fields=(
+        loops.append(Loop(kind="lifecycle", name=f"server lifecycle ({launch.id})", fields=(
             _field("Trigger / input", "host spawns the process" + (f" (documented: {'; '.join(cmds)})" if cmds else "")
                    + ("; no arguments or environment are read" if holds(audit, "configuration-surface") else ""), [launch] + builds),
             _field("Next-step owner", f"the SDK's {launch.attrs.get('transport') or 'transport'} read loop (a declared dependency, not inspected): the server yields at connect()", [launch]),
@@ -74,7 +79,7 @@ def advertisement_loops(audit: Audit) -> list[Loop]:
     loops = []
     for lst in routes(audit, "list"):
         descs = [o for o in audit.objects if o.kind in {"tool-description", "tool-schema"}]
-        loops.append(Loop(name=f"tool advertisement ({lst.id})", fields=(
+        loops.append(Loop(kind="advertisement", name=f"tool advertisement ({lst.id})", fields=(
             _field("Trigger / input", "host tools/list request", [lst]),
             _field("Next-step owner", "the host, immediately", []),
             _field("Decision policy and its form", "none: a static list, the request is ignored" if lst.attrs.get("static") else "the handler reads its request", [lst]),
@@ -104,9 +109,10 @@ def call_loops(audit: Audit) -> list[Loop]:
         decisions += [f"{m.id}: {m.attrs.get('form')}" for m in mutates]
         wbt = [f for f in audit.findings + audit.advisories if f.kind == "write-before-throw"]
         passthrough = sched.attrs.get("passthrough_fields") if sched else None
-        loops.append(Loop(name=f"tool call {d.attrs.get('tool')!r} ({d.id})", fields=(
+        loops.append(Loop(kind="call", tool=d.attrs.get("tool"), name=f"tool call {d.attrs.get('tool')!r} ({d.id})", fields=(
             _field("Trigger / input", f"host tools/call with name {d.attrs.get('tool')!r} and arguments written by the model", [d]),
-            _field("Next-step owner", "the host and model: nothing schedules or requires another call"
+            _field("Next-step owner", "the host and model: " + ("nothing schedules or requires another call" if holds(audit, "no-scheduling")
+                   else f"timer calls exist ({sched.id if sched else 'no scheduling probe'}): check what they schedule")
                    + (f"; {', '.join(passthrough)} is echoed unchanged" if passthrough else ""), [d] + ([sched] if sched else [])),
             _field("Decision policy and its form", "; ".join(decisions) + (f". Copied without a check: {unchecked[0].summary}" if unchecked else ""),
                    gates + mutates + unchecked),
@@ -147,24 +153,47 @@ _ANTI_CONFLATION = {
 }
 
 
-def surfaces(audit: Audit) -> tuple[Statement, ...]:
-    emits, gates = routes(audit, "emit-stderr", "emit-stdout"), routes(audit, "gate")
+def _searched(audit: Audit, search: dict) -> str:
+    """What the probes of kb/method.yaml surface_searches found about one surface, or that nothing searched it."""
+    if not search["probes"]:
+        return f"no probe of kb/absences.yaml looks for {search['looks_for']}: whether there is one was not searched"
+    found = [absence(audit, p) for p in search["probes"]]
+    return "; ".join(f"{a.id}: {a.attrs.get('status')}" if a else f"probe {p} was not evaluated" for p, a in zip(search["probes"], found))
+
+
+def _enforcing(audit: Audit) -> str:
+    """The routes that admit or block a call (route function check/evidence production of kb/lens.yaml), with their forms."""
+    checks = [r for r in audit.routes if r.attrs.get("function") == "check/evidence production"]
+    if not checks:
+        return "no route admits or blocks a call inside the boundary"
+    parts = []
+    for r in checks:
+        forms = sorted({p["form"] for p in r.attrs.get("predicates", []) if p.get("form")})
+        parts.append(f"{r.id} ({', '.join(forms)})" if forms else r.id)
+    return "routes that admit or block a call: " + ", ".join(parts)
+
+
+def surfaces(audit: Audit, searches: dict) -> tuple[Statement, ...]:
+    emits = routes(audit, "emit-stderr", "emit-stdout")
+    checks = [r for r in audit.routes if r.attrs.get("function") == "check/evidence production"]
     unbounded = [o for o in audit.objects if o.kind == "state" and o.attrs.get("write") and not any(
         a["how"] in {"pop", "shift", "splice", "delete", "clear"} for a in o.attrs.get("accesses", []))]
     caps = absence(audit, "undeclared-capabilities")
     unpinned = [f for f in audit.findings + audit.advisories if f.kind == "unpinned-launch"]
     classes = [c for c in audit.components if c.kind == "class"]
     builds = routes(audit, "build") + unpinned
+    auth = [a for a in map(lambda p: absence(audit, p), searches["authorization"]["probes"]) if a]
+    isolation = [a for a in map(lambda p: absence(audit, p), searches["isolation"]["probes"]) if a]
 
     def st(head, text, records):
         return Statement(head=head, text=text, records=tuple(r.id for r in records))
     return (
         st("Observability", "; ".join(e.summary for e in emits) or "no output stream written", emits),
-        st("Permissions / governance", f"the only enforcing surface found is {ids(gates)} (argument shape); no probe found an authorization step", gates),
+        st("Permissions / governance", f"{_enforcing(audit)}; {_searched(audit, searches['authorization'])}", checks + auth),
         st("Packaging / deployment", "; ".join(r.summary for r in builds) or "no manifest", builds),
         st("Providers / model access", caps.summary if caps else "no capability probe", [caps] if caps else []),
         st("Performance", ("containers that only grow (no removal anywhere): " + ", ".join(o.id for o in unbounded)) if unbounded
            else "no container grows without bound", unbounded),
-        st("Concurrency / isolation", "; ".join(c.summary for c in classes) + "; no session key or request partitioning was found"
-           if classes else "no state-holding class", classes),
+        st("Concurrency / isolation", "; ".join([c.summary for c in classes] + [_searched(audit, searches["isolation"])])
+           if classes else "no state-holding class", classes + isolation),
     )

@@ -1,0 +1,48 @@
+"""What each material loop's gaps mean for a user: the findings and claim verdicts that bear on it, with kb impacts."""
+
+from __future__ import annotations
+
+from auditor.model import Audit, Record, Statement
+
+_SHORT = ("contradicted", "unsupported", "partial")  # worst first: the verdicts that leave a user short
+
+
+def _claim_loop(c: Record, tools: set[str]) -> tuple[str, str | None]:
+    """(loop kind, tool) a claim bears on: a served tool's call, else the operator's install and launch decision."""
+    channel = c.attrs.get("channel") or ""
+    tool = c.attrs.get("tool") or (channel.split(":", 1)[1] if channel.split(":", 1)[0] in {"tool-description", "annotations"} else None)
+    return ("call", tool) if tool in tools else ("lifecycle", None)
+
+
+def _finding_loop(f: Record, kinds: dict, tools: set[str]) -> tuple[str, str | None]:
+    loop = kinds[f.kind]["loop"]
+    tool = f.attrs.get("tool")
+    return (loop, tool if loop == "call" and tool in tools else None)
+
+
+def bearing(audit: Audit, kind: str, tool: str | None, findings_kb: dict, verdicts_kb: dict) -> tuple[Statement, ...]:
+    """The materiality of the loop of KIND (lifecycle, advertisement, call) for TOOL (call loops only)."""
+    tools = {r.attrs.get("tool") for r in audit.routes if r.kind == "dispatch"}
+
+    def mine(where: tuple[str, str | None]) -> bool:
+        # a call finding that names no served tool bears on every call loop
+        return where[0] == kind and (kind != "call" or where[1] in {tool, None})
+    out = []
+    for verdict in _SHORT:
+        groups: dict[str, list[Record]] = {}
+        for c in audit.claims:
+            if c.attrs.get("verdict") == verdict and mine(_claim_loop(c, tools)):
+                groups.setdefault(" and ".join(c.attrs.get("operations") or [c.kind]), []).append(c)
+        for ops, claims in sorted(groups.items()):
+            out.append(Statement(head=f"claims {verdict}", text=verdicts_kb["impacts"][verdict].format(operations=ops),
+                                 records=tuple(c.id for c in claims), evidence=tuple(a for c in claims for a in c.anchors[:1])))
+    kinds = findings_kb["kinds"]
+    by_kind: dict[str, list[Record]] = {}
+    for f in audit.findings + audit.advisories:
+        if mine(_finding_loop(f, kinds, tools)):
+            by_kind.setdefault(f.kind, []).append(f)
+    for k, fs in sorted(by_kind.items()):
+        level = kinds[k]["level"]
+        out.append(Statement(head=f"{k} ({level})", text=kinds[k]["impact"], records=tuple(f.id for f in fs),
+                             evidence=tuple(a for f in fs for a in f.anchors[:1])))
+    return tuple(out)

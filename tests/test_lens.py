@@ -1,0 +1,93 @@
+"""The lens requirements of the reports: materiality of each loop, computed surfaces, voice, ledger without repeats."""
+
+from __future__ import annotations
+
+import importlib.util
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from auditor.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+_spec = importlib.util.spec_from_file_location("regenerate", ROOT / "reports" / "regenerate.py")
+regenerate = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(regenerate)
+
+
+def _kb_copy(tmp: Path, edit) -> Path:
+    """A copy of kb/ with EDIT(name -> dict) applied to its YAML files (each edited file is rewritten)."""
+    kb = tmp / "kb"
+    shutil.copytree(ROOT / "kb", kb)
+    for name, change in edit.items():
+        path = kb / f"{name}.yaml"
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        change(data)
+        path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    return kb
+
+
+def _audit(tmp: Path, fixture: str, *extra: str) -> dict[str, str]:
+    repo = tmp / "repo" / fixture
+    if not repo.exists():
+        regenerate.fixture_repo(ROOT / "fixtures" / fixture, repo)
+    out = tmp / ("out-" + "-".join(e.replace("/", "_") for e in extra) if extra else "out")
+    result = CliRunner().invoke(main, ["audit", str(repo), "--out", str(out), "-q", *extra])
+    assert result.exit_code == 0, result.output
+    return {p.name: p.read_text(encoding="utf-8") for p in out.iterdir() if p.suffix in {".md", ".json"}}
+
+
+def _section(text: str, start: str, end: str) -> str:
+    return text[text.index(start):text.index(end, text.index(start))]
+
+
+@pytest.fixture(scope="module")
+def field_notes(tmp_path_factory) -> dict[str, str]:
+    return _audit(tmp_path_factory.mktemp("lens"), "field-notes")
+
+
+def test_each_loop_states_what_its_gaps_mean_for_a_user(field_notes):
+    baseline = field_notes["runtime-baseline.md"]
+    kinds = yaml.safe_load((ROOT / "kb" / "findings.yaml").read_text(encoding="utf-8"))["kinds"]
+    call = _section(baseline, "### Loop C: tool call", "## 5.3")
+    lifecycle = _section(baseline, "### Loop A: server lifecycle", "### Loop B")
+    # a call finding of the tool is in its call loop, with the impact kb/findings.yaml gives its kind
+    assert "Materiality, what this loop's gaps mean for a user:" in call
+    assert "`FND:schema-unenforced:record_observation/step`" in call
+    assert kinds["schema-unenforced"]["impact"].split(":")[0] in call
+    assert "FND:schema-unenforced" not in lifecycle
+    # a README claim the code contradicts bears on the operator's install decision, with the verdict's impact
+    assert "`CLM:tool-name@readme:README.md`" in lifecycle and "relies on something its code rules out" in lifecycle
+    assert "`FND:tool-name-mismatch:README.md/record_note`" in lifecycle
+
+
+def test_materiality_is_read_from_the_kb(tmp_path):
+    def findings(data):
+        data["kinds"]["schema-unenforced"]["impact"] = "IMPACT-MARKER for the user"
+        data["kinds"]["schema-unenforced"]["loop"] = "lifecycle"
+
+    def verdicts(data):
+        data["impacts"]["contradicted"] = "VERDICT-MARKER {operations}"
+    kb = _kb_copy(tmp_path, {"findings": findings, "verdicts": verdicts})
+    baseline = _audit(tmp_path, "field-notes", "--kb", str(kb))["runtime-baseline.md"]
+    lifecycle = _section(baseline, "### Loop A: server lifecycle", "### Loop B")
+    assert "IMPACT-MARKER for the user" in lifecycle
+    assert "VERDICT-MARKER provide a tool" in lifecycle
+    assert "IMPACT-MARKER" not in _section(baseline, "### Loop C", "## 5.3")
+
+
+def test_governance_surface_names_the_checks_and_the_search_boundary(field_notes, tmp_path):
+    row = next(ln for ln in field_notes["runtime-baseline.md"].splitlines() if ln.startswith("| Permissions / governance"))
+    assert "RTE:gate:index#FieldNotesServer.checkObservation (falsy-guard, type-check)" in row
+    assert "argument shape" not in row  # no fixed sentence: the forms are the gate's own
+    assert "looks for an authorization step" in row and "was not searched" in row
+
+    def method(data):
+        data["surface_searches"]["authorization"]["probes"] = ["no-scheduling"]
+    kb = _kb_copy(tmp_path, {"method": method})
+    row = next(ln for ln in _audit(tmp_path, "field-notes", "--kb", str(kb))["runtime-baseline.md"].splitlines()
+               if ln.startswith("| Permissions / governance"))
+    assert "ABS:scheduling:no-scheduling: holds" in row and "was not searched" not in row
