@@ -67,7 +67,7 @@ def run(target: Target, kb_dir: Path, progress: Callable[[str], None] = lambda _
 
 def _run(target: Target, kb_dir: Path, progress: Callable[[str], None], excluded: dict[str, str]) -> Audit:
     from auditor.analyse import claims as claims_mod
-    from auditor.analyse import annotations, conclusion, coverage, description, effect_routes, effects, generic, lens, runtime, secrets
+    from auditor.analyse import annotations, conclusion, coverage, description, effect_routes, effects, generic, lens, runtime, secrets, voice
     from auditor.analyse.absences import absences
     from auditor.analyse.mismatches import mismatches
     from auditor.analyse.paths import paths
@@ -97,9 +97,10 @@ def _run(target: Target, kb_dir: Path, progress: Callable[[str], None], excluded
     baps = paths(program, rtes, objs, method)
     rtes, objs = lens.routes(rtes, baps, lens_kb), lens.objects(objs, lens_kb)
     applied = claims_mod.select(registries, program)
-    clms = claims_mod.claims(program, {"routes": rtes, "absences": abss, "findings": fnds}, applied, rules, kb_dir)
+    clms = claims_mod.claims(program, {"routes": rtes, "absences": abss, "findings": fnds}, applied, rules, kb_dir, doctrine)
     cands = unique(description.candidates(program, parts, clms, doctrine))
-    clms += annotations.claims(program, fx, rtes, kbs["annotations"], effects_kb) + generic.claims(program, fx, rtes, effects_kb)
+    clms += [voice.structured(c, doctrine, rules) for c in annotations.claims(program, fx, rtes, kbs["annotations"], effects_kb)
+             + generic.claims(program, fx, rtes, effects_kb)]
     audit = Audit(target=target, sources=sources.source_records(entries, _regions(objs, method) + _dependencies(program)),
                   components=tuple(cmps), objects=tuple(objs), routes=tuple(rtes), absences=tuple(abss),
                   paths=tuple(baps), findings=_level(fnds, kbs["findings"], "finding"),

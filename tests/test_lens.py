@@ -91,3 +91,48 @@ def test_governance_surface_names_the_checks_and_the_search_boundary(field_notes
     row = next(ln for ln in _audit(tmp_path, "field-notes", "--kb", str(kb))["runtime-baseline.md"].splitlines()
                if ln.startswith("| Permissions / governance"))
     assert "ABS:scheduling:no-scheduling: holds" in row and "was not searched" not in row
+
+
+@pytest.fixture(scope="module")
+def puzzle_coach(tmp_path_factory) -> dict[str, str]:
+    return _audit(tmp_path_factory.mktemp("lens"), "puzzle-coach")
+
+
+def _claim(reports: dict[str, str], cid: str) -> dict:
+    import json
+    return next(c for c in json.loads(reports["audit.json"])["claims"] if c["id"] == cid)
+
+
+def test_a_feature_list_inside_text_addressed_to_the_model_is_ambiguous(puzzle_coach):
+    c = _claim(puzzle_coach, "CLM:suggests-move@tool-description:coach_step")
+    assert c["voice_kind"] == "ambiguous" and c["readings"] == ["server", "model", "pair"]
+    assert c["voice"].startswith("ambiguous between server, model and pair")
+    # the verdict says which reading it judged, and which it did not
+    assert c["reading"] == "server" and c["summary"].endswith(": unsupported (server reading)")
+    assert "judged under the server reading" in c["reading_note"] and "model, pair" in c["reading_note"]
+    assert _claim(puzzle_coach, "CLM:checks-moves@tool-description:coach_step")["voice_kind"] == "ambiguous"
+
+
+def test_voice_follows_subject_and_channel_not_the_words_of_one_server(puzzle_coach):
+    grant = _claim(puzzle_coach, "CLM:revisit-steps@tool-description:coach_step")
+    assert grant["voice_kind"] == "addressee" and grant["reading"] == "pair" and grant["voice"].startswith("the model")
+    assert _claim(puzzle_coach, "CLM:keeps-steps@tool-description:coach_step")["voice_kind"] == "server"  # "This tool ..."
+    # a list in a description that never says "you" speaks for the server; so does the README's own list
+    assert _claim(puzzle_coach, "CLM:counts-steps@tool-description:coach_stats")["voice_kind"] == "server"
+    readme = _claim(puzzle_coach, "CLM:suggests-move@readme:README.md")
+    assert readme["voice_kind"] == "server" and readme["reading"] == "server"
+    # the structured README statements get a computed voice too
+    assert _claim(puzzle_coach, "CLM:readme-tool:coach_step@readme:README.md")["voice_kind"] == "server"
+    packet = puzzle_coach["evidence-packet.md"]
+    assert "ambiguous between server, model and pair" in packet
+    ledger = puzzle_coach["epistemic-ledger.md"]
+    row = next(ln for ln in ledger.splitlines() if ln.startswith("| `CLM:suggests-move@tool-description:coach_step`") and "judged" in ln)
+    assert "**unsupported** | the text does not say who does it: judged under the server reading" in row
+
+
+def test_the_voice_rules_are_kb_data(tmp_path):
+    def doctrine(data):
+        data["voice"]["ambiguous_channels"] = []
+    kb = _kb_copy(tmp_path, {"doctrine": doctrine})
+    c = _claim(_audit(tmp_path, "puzzle-coach", "--kb", str(kb)), "CLM:suggests-move@tool-description:coach_step")
+    assert c["voice_kind"] == "server"
