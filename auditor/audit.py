@@ -109,7 +109,8 @@ def _run(target: Target, kb_dir: Path, progress: Callable[[str], None], excluded
                   method={"external": method["external"], "anti_conflation": method["anti_conflation"],
                           "detail_gaps": method["detail_gaps"]},
                   ledger=_with_not_followed(coverage.ledger(program), target))
-    return replace(audit, baseline=runtime.baseline(audit, kbs), conclusion=conclusion.bounded(audit))
+    return replace(audit, baseline=runtime.baseline(audit, kbs), conclusion=conclusion.bounded(audit),
+                   amendments=conclusion.amendments(audit))
 
 
 def _level(findings: list[Record], kinds: dict, level: str) -> tuple[Record, ...]:

@@ -156,6 +156,7 @@ class Audit:
     gaps: tuple[Gap, ...] = ()
     baseline: Baseline | None = None  # the runtime baseline (auditor/analyse/runtime.py)
     conclusion: tuple[Statement, ...] = ()  # the ledger's bounded conclusion (auditor/analyse/conclusion.py)
+    amendments: tuple[Statement, ...] = ()  # head: a finding's id; records: the routes and objects it amends
 
 
 def span(path: str, start: int, end: int | None = None) -> Anchor:

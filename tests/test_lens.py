@@ -136,3 +136,77 @@ def test_the_voice_rules_are_kb_data(tmp_path):
     kb = _kb_copy(tmp_path, {"doctrine": doctrine})
     c = _claim(_audit(tmp_path, "puzzle-coach", "--kb", str(kb)), "CLM:suggests-move@tool-description:coach_step")
     assert c["voice_kind"] == "server"
+
+
+VERDICTS = ("supported", "partial", "unsupported", "contradicted", "out-of-boundary")
+
+
+def test_bounded_conclusion_states_bounds_not_a_tally(field_notes, puzzle_coach):
+    import re
+    for reports in (field_notes, puzzle_coach):
+        block = _section(reports["epistemic-ledger.md"], "## Block 6", "## Amendments")
+        assert not re.search(r"\b(" + "|".join(VERDICTS) + r")\b\s*:\s*\d", block), block
+        assert "**Claims.**" not in block and "Unsupported or contradicted" not in block
+        assert "**Why these statements are bounded.**" in block and "evidence-packet.md" in block
+    block = _section(puzzle_coach["epistemic-ledger.md"], "## Block 6", "## Amendments")
+    # what the verdicts leave unjudged is named, claim by claim
+    assert "the other readings of CLM:suggests-move@tool-description:coach\\_step" in block
+    assert "the model's own share of CLM:revisit-steps@tool-description:coach\\_step, addressed to the model" in block
+
+
+def _table_rows(text: str) -> list[str]:
+    return [ln for ln in text.splitlines() if ln.startswith("| ") and not ln.startswith("| Field |") and not ln.startswith("| ---")]
+
+
+@pytest.mark.parametrize("name", ["field_notes", "puzzle_coach"])
+def test_ledger_repeats_no_block_of_the_evidence_packet(name, request):
+    import json
+    reports = request.getfixturevalue(name)
+    ledger, packet = reports["epistemic-ledger.md"], reports["evidence-packet.md"]
+    identity = {ln for ln in ledger.splitlines() if ln.startswith("| ")} & {ln for ln in packet.splitlines() if ln.startswith("| ")}
+    identity = {ln for ln in identity if not ln.startswith("| `")}  # the run identity table opens both reports
+    rows = [r for r in _table_rows(ledger) if r not in identity]
+    assert rows and not set(rows) & set(packet.splitlines())
+    audit = json.loads(reports["audit.json"])
+    shown = 0
+    for key in ("objects", "routes", "absences", "findings", "claims"):
+        for r in audit[key]:
+            for row in (ln for ln in rows if ln.startswith(f"| `{r['id']}` |")):
+                shown += 1
+                # the record is named by id; its summary, quote and anchors stay in the packet
+                assert "`index.ts:" not in row and "README.md:" not in row, row
+                if r.get("quote"):
+                    assert f"| {r['quote']} |" not in row, row
+    assert shown
+    holding = [a["id"] for a in audit["absences"] if a["status"] == "holds"]
+    section = _section(ledger, "### No relevant route found", "## Block 4")
+    assert all(f"`{i}`" in section for i in holding) and "Searched:" not in section
+
+
+def test_renderers_only_format_what_the_analysis_put_on_the_audit(tmp_path):
+    from dataclasses import replace
+
+    from auditor import audit as audit_mod
+    from auditor import target
+    from auditor.model import Baseline, Loop, Responsibility, Statement
+    from auditor.report import markdown, views
+
+    repo = tmp_path / "repo"
+    regenerate.fixture_repo(ROOT / "fixtures" / "field-notes", repo)
+    audit = audit_mod.run(target.open_git(str(repo), "HEAD"), ROOT / "kb")
+    # the analysis is on the Audit, as frozen records
+    assert isinstance(audit.baseline, Baseline) and audit.baseline.loops and audit.conclusion
+    call = next(lp for lp in audit.baseline.loops if lp.kind == "call")
+    assert call.tool == "record_observation" and any(s.head.startswith("schema-unenforced") for s in call.materiality)
+    # a renderer shows what those records say, and computes nothing of its own
+    made = Baseline(responsibilities=(Responsibility(name="R-NAME", inside="R-INSIDE", actual="R-ACTUAL"),), hub="HUB-TEXT",
+                    loops=(Loop(kind="call", name="LOOP-NAME", fields=(Statement(head="F-HEAD", text="F-TEXT"),),
+                                materiality=(Statement(head="M-HEAD", text="M-TEXT", records=("FND:x",)),)),),
+                    anti_conflation=(Statement(head="A-RULE", text="A-TEXT"),), surfaces=(Statement(head="S-HEAD", text="S-TEXT"),))
+    text = markdown.runtime_baseline(replace(audit, baseline=made))
+    for word in ("R-NAME", "R-INSIDE", "R-ACTUAL", "HUB-TEXT", "LOOP-NAME", "F-TEXT", "M-TEXT", "A-TEXT", "S-TEXT"):
+        assert word in text
+    assert "Permissions / governance" not in text and "server lifecycle" not in text
+    ledger = markdown.epistemic_ledger(replace(audit, conclusion=(Statement(head="C-HEAD", text="C-TEXT"),)))
+    assert "- **C-HEAD.** C-TEXT" in ledger and "What it retains" not in ledger
+    assert not any(hasattr(views, name) for name in ("_holds", "_abs", "_routes", "conclusion", "surfaces", "ANTI_CONFLATION"))

@@ -1,16 +1,16 @@
-"""The epistemic ledger's bounded conclusion (block 6), computed from the audit's routes and absences."""
+"""The epistemic ledger's bounded conclusion (block 6) and its amendments, computed from the audit's records."""
 
 from __future__ import annotations
 
-from auditor.analyse.lookup import holds, ids, routes
-from auditor.model import Audit, Statement
+from auditor.analyse.lookup import absence, holds, ids, routes
+from auditor.model import Audit, Record, Statement
 
 
 def bounded(audit: Audit) -> tuple[Statement, ...]:
-    by: dict[str, list[str]] = {}
-    for c in audit.claims:
-        by.setdefault(c.attrs["verdict"], []).append(c.id)
+    """What the server does, route by route, and what bounds each statement; no tally of verdicts, no grade."""
     mutates = routes(audit, "mutate")
+    effects = [r for r in audit.routes if r.kind.startswith("effect-")]
+    ext = absence(audit, "external-effects")
     return (
         Statement(head="What it retains and retrieves", text=f"It retains through {ids(routes(audit, 'state-write'))}. "
                   + ("It reads none of the stored content back: containers are read only for their size or keys."
@@ -20,10 +20,51 @@ def bounded(audit: Audit) -> tuple[Statement, ...]:
         Statement(head="What it reshapes and derives", text=f"{ids(routes(audit, 'emit-stderr', 'emit-stdout'))} reshape input for display; "
                   f"{ids(routes(audit, 'respond'))} derive results from input and state."),
         Statement(head="What it adapts", text=f"{ids(mutates)}: " + ("; ".join(r.summary for r in mutates) or "no control value is adjusted") + "."),
-        Statement(head="Claims", text="; ".join(f"{v}: {len(i)}" for v, i in sorted(by.items())) or "no registered claim applies to this target"),
-        Statement(head="Unsupported or contradicted", text=", ".join(by.get("contradicted", []) + by.get("unsupported", [])) or "none"),
-        Statement(head="Limits", text=("No tests, traces or run artifacts are in the boundary, so no status here is observed; every status is "
-                                       "implemented or claimed. " if holds(audit, "no-tests") else "")
-                  + "The host, the model and the declared dependencies are outside the boundary."
-                  + ("" if not audit.gaps else " Coverage is incomplete: see the coverage gaps.")),
+        Statement(head="What it acts on outside the process", text=f"{ids(effects)}." if effects else
+                  (f"Nothing: {ext.id} holds." if ext is not None and holds(audit, "external-effects")
+                   else "No effect route was extracted; the external-effects probe does not say there is none.")),
+        Statement(head="What the claim verdicts judge", text=_judged(audit.claims)),
+        Statement(head="Why these statements are bounded", text=_limits(audit)),
     )
+
+
+def _judged(claims: tuple[Record, ...]) -> str:
+    if not claims:
+        return "No claim applies to this target."
+    ambiguous = [c for c in claims if c.attrs.get("voice_kind") == "ambiguous"]
+    addressed = [c for c in claims if c.attrs.get("voice_kind") == "addressee"]
+    text = "Each verdict judges what the code inside the boundary does (the server's reading of the claim, or its share of the pair's)."
+    if ambiguous:
+        text += (f" Not judged, because their text leaves open who does it and the other doers are outside the boundary: "
+                 f"the other readings of {ids(ambiguous)}.")
+    for who in sorted({c.attrs.get("addressee", "reader") for c in addressed}):
+        mine = [c for c in addressed if c.attrs.get("addressee", "reader") == who]
+        text += f" Not judged: the {who}'s own share of {ids(mine)}, addressed to the {who}."
+    if not ambiguous and not addressed:
+        text += " No claim's voice leaves another reading open."
+    return text
+
+
+def _limits(audit: Audit) -> str:
+    tests = absence(audit, "no-tests")
+    text = (f"No tests, traces or run artifacts are in the boundary ({tests.id}), so no status here is observed; every status is "
+            "implemented or claimed. " if holds(audit, "no-tests") and tests else "")
+    external = [e["name"] for e in audit.method.get("external", [])]
+    if external:
+        text += ("Outside the boundary, each preventing the conclusions `evidence-packet.md` section 2 lists: " + "; ".join(external) + ".")
+    return text + (" Coverage is incomplete: what was not read bounds every absence it could hold (see the coverage gaps)."
+                   if audit.gaps else "")
+
+
+def amendments(audit: Audit) -> tuple[Statement, ...]:
+    """Each finding of the code, with the routes and objects whose anchors it overlaps: the records it amends."""
+    targets = list(audit.routes) + list(audit.objects)
+    out = []
+    for f in audit.findings:
+        amended = sorted({t.id for t in targets if _overlaps(f, t)})
+        out.append(Statement(head=f.id, text=f.kind, records=tuple(amended)))
+    return tuple(out)
+
+
+def _overlaps(a: Record, b: Record) -> bool:
+    return any(x.path == y.path and x.start_line <= y.end_line and y.start_line <= x.end_line for x in a.anchors for y in b.anchors)

@@ -48,8 +48,8 @@ def attrs(voice: str, basis: str, addressee: str | None, doctrine: dict, rules: 
     fill = {"addressee": who, "others": ", ".join(r for r in readings if r != reading) or "none"}
     label = {"server": "server", "addressee": f"the {who} (addressed in the second person)",
              "ambiguous": "ambiguous between " + ", ".join(readings[:-1]) + " and " + readings[-1]}[voice]
-    return {"voice": f"{label}: {basis}", "voice_kind": voice, "readings": readings, "reading": reading,
-            "reading_note": judged["note"].format(**fill)}
+    return {"voice": f"{label}: {basis}", "voice_kind": voice, **({"addressee": who} if addressee else {}), "readings": readings,
+            "reading": reading, "reading_note": judged["note"].format(**fill)}
 
 
 def structured(c: Record, doctrine: dict, rules: dict) -> Record:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from auditor import __version__
-from auditor.analyse.lookup import holds
+from auditor.analyse.lookup import absence, holds
 from auditor.model import Audit, Record
 from auditor.report import json as json_report
 
@@ -68,12 +68,15 @@ def baseline(audit: Audit) -> dict[str, Any]:
 
 
 def ledger(audit: Audit) -> dict[str, Any]:
+    """The lens's own columns; the records' summaries, quotes and anchors are the evidence packet's, named by id."""
     ctx = common(audit)
     functions = sorted({r.attrs.get("function") for r in audit.routes if r.attrs.get("function")})
     holding = [a for a in audit.absences if a.attrs.get("status") in {"holds", "not applicable"}]
+    tests = absence(audit, "no-tests")
     ctx.update(
         claims=[rec(c) for c in audit.claims], objects=[rec(o) for o in audit.objects], functions=functions,
-        routes=[rec(r) for r in audit.routes], paths=[rec(p) for p in audit.paths], holding=[rec(a) for a in holding],
+        routes=[rec(r) for r in audit.routes], holding=[a.id for a in holding], tests_absence=tests.id if tests else None,
         lifecycle=[{"object": rec(o), "routes": [r.id for r in audit.routes if o.id in r.attrs.get("endpoints", [])]}
-                   for o in audit.objects], findings=[rec(f) for f in audit.findings], conclusion=[(c.head, c.text) for c in audit.conclusion])
+                   for o in audit.objects], conclusion=[(c.head, c.text) for c in audit.conclusion],
+        amendments=[{"finding": a.head, "kind": a.text, "records": list(a.records)} for a in audit.amendments])
     return ctx
