@@ -210,3 +210,23 @@ def test_renderers_only_format_what_the_analysis_put_on_the_audit(tmp_path):
     ledger = markdown.epistemic_ledger(replace(audit, conclusion=(Statement(head="C-HEAD", text="C-TEXT"),)))
     assert "- **C-HEAD.** C-TEXT" in ledger and "What it retains" not in ledger
     assert not any(hasattr(views, name) for name in ("_holds", "_abs", "_routes", "conclusion", "surfaces", "ANTI_CONFLATION"))
+
+
+def test_the_advertisement_loop_reads_the_state_accesses_inside_its_handler():
+    from auditor.analyse import runtime
+    from auditor.model import Audit, Record, Target, span
+
+    def rec(category, rid, kind, anchors, **attrs):
+        return Record(category=category, id=rid, kind=kind, summary=rid, anchors=tuple(anchors), rule="test", attrs=attrs)
+    lst = rec("route", "RTE:list:x#tools/list", "list", [span("x.ts", 10, 14)], static=True, tools=["a"])
+    access = {"kind": "metadata-read", "how": "size", "function": "f", "anchor": {"path": "x.ts", "start_line": 12, "end_line": 12}}
+    outside = {"kind": "write", "how": "set", "function": "g", "anchor": {"path": "x.ts", "start_line": 30, "end_line": 30}}
+    tools = rec("object", "OBJ:state:x#tools", "state", [span("x.ts", 2)], name="tools", accesses=[access, outside])
+    target = Target(kind="git", locator="x", revision="0" * 40, requested="HEAD", commit_date=None, worktree_clean=None,
+                    subtree="", files=())
+    audit = Audit(target=target, sources=(), components=(), objects=(tools,), routes=(lst,), absences=(), paths=(), findings=())
+    field = next(f for f in runtime.advertisement_loops(audit)[0].fields if f.head == "State reads and writes")
+    assert field.text == "reads or writes tools (size)"
+    audit = Audit(target=target, sources=(), components=(), objects=(), routes=(lst,), absences=(), paths=(), findings=())
+    field = next(f for f in runtime.advertisement_loops(audit)[0].fields if f.head == "State reads and writes")
+    assert field.text.startswith("none: no state container is accessed inside the handler")

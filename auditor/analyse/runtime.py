@@ -84,7 +84,7 @@ def advertisement_loops(audit: Audit) -> list[Loop]:
             _field("Next-step owner", "the host, immediately", []),
             _field("Decision policy and its form", "none: a static list, the request is ignored" if lst.attrs.get("static") else "the handler reads its request", [lst]),
             _field("Context selection and framing", "the server's only outbound framing act: " + "; ".join(o.summary for o in descs), descs),
-            _field("State reads and writes", "none: no state container is read", []),
+            _field("State reads and writes", _state_in(audit, lst), [lst]),
             _field("Action executor and boundary", "response over the transport", [lst]),
             _field("Persistence", "static text compiled into the shipped artifact", routes(audit, "build")),
             _field("Coordination and return", "synchronous single return", []),
@@ -92,6 +92,14 @@ def advertisement_loops(audit: Audit) -> list[Loop]:
             _field("Output", "the tool list: " + ", ".join(lst.attrs.get("tools", [])), [lst]),
         )))
     return loops
+
+
+def _state_in(audit: Audit, route: Record) -> str:
+    """The state accesses inside ROUTE's anchors (the containers' access inventory), or that there are none."""
+    inside = [f"{o.attrs.get('name') or o.id} ({a['how']})" for o in audit.objects if o.kind == "state"
+              for a in o.attrs.get("accesses", []) if a.get("kind") != "declaration" and a.get("anchor") and any(
+                  r.path == a["anchor"]["path"] and r.start_line <= a["anchor"]["start_line"] <= r.end_line for r in route.anchors)]
+    return ("reads or writes " + "; ".join(inside)) if inside else "none: no state container is accessed inside the handler"
 
 
 def call_loops(audit: Audit) -> list[Loop]:
