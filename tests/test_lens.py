@@ -70,12 +70,12 @@ def test_materiality_is_read_from_the_kb(tmp_path):
         data["kinds"]["schema-unenforced"]["loop"] = "lifecycle"
 
     def verdicts(data):
-        data["impacts"]["contradicted"] = "VERDICT-MARKER {operations}"
+        data["impacts"]["contradicted"] = "VERDICT-MARKER {subject}"
     kb = _kb_copy(tmp_path, {"findings": findings, "verdicts": verdicts})
     baseline = _audit(tmp_path, "field-notes", "--kb", str(kb))["runtime-baseline.md"]
     lifecycle = _section(baseline, "### Loop A: server lifecycle", "### Loop B")
     assert "IMPACT-MARKER for the user" in lifecycle
-    assert "VERDICT-MARKER provide a tool" in lifecycle
+    assert "VERDICT-MARKER the server to provide a tool" in lifecycle
     assert "IMPACT-MARKER" not in _section(baseline, "### Loop C", "## 5.3")
 
 

@@ -14,6 +14,14 @@ def _claim_loop(c: Record, tools: set[str]) -> tuple[str, str | None]:
     return ("call", tool) if tool in tools else ("lifecycle", None)
 
 
+def _subject(c: Record, verdicts_kb: dict) -> str:
+    """What a user relies on: the server doing the claim's operations (kb/verdicts.yaml), or else the claim's own words."""
+    ops = c.attrs.get("operations") or []
+    if ops and all(op in verdicts_kb["operations"] for op in ops):
+        return "the server to " + " and ".join(ops)
+    return f"the claim {c.attrs.get('quote') or c.summary!r}"
+
+
 def _finding_loop(f: Record, kinds: dict, tools: set[str]) -> tuple[str, str | None]:
     loop = kinds[f.kind]["loop"]
     tool = f.attrs.get("tool")
@@ -32,9 +40,9 @@ def bearing(audit: Audit, kind: str, tool: str | None, findings_kb: dict, verdic
         groups: dict[str, list[Record]] = {}
         for c in audit.claims:
             if c.attrs.get("verdict") == verdict and mine(_claim_loop(c, tools)):
-                groups.setdefault(" and ".join(c.attrs.get("operations") or [c.kind]), []).append(c)
-        for ops, claims in sorted(groups.items()):
-            out.append(Statement(head=f"claims {verdict}", text=verdicts_kb["impacts"][verdict].format(operations=ops),
+                groups.setdefault(_subject(c, verdicts_kb), []).append(c)
+        for subject, claims in sorted(groups.items()):
+            out.append(Statement(head=f"claims {verdict}", text=verdicts_kb["impacts"][verdict].format(subject=subject),
                                  records=tuple(c.id for c in claims), evidence=tuple(a for c in claims for a in c.anchors[:1])))
     kinds = findings_kb["kinds"]
     by_kind: dict[str, list[Record]] = {}

@@ -23,16 +23,16 @@ def classify(quote: str, channel_kind: str, prefix: str, addressed: bool, kb: di
         m = re.match(s["pattern"], quote.strip())
         if m:
             if s["agent"] == "addressee":
-                return "addressee", f"the quote's subject {m.group(0)!r} is the {channel_kind}'s reader, the {addressee}", addressee
+                return "addressee", f"the quote's subject {m.group(0)!r} is the reader of the {channel_kind} channel, the {addressee}", addressee
             return "server", f"the quote's subject {m.group(0)!r} is the tool or the server", None
     item = re.fullmatch(v["list_item"], prefix) is not None
     if item and addressed and channel_kind in v["ambiguous_channels"]:
-        return "ambiguous", (f"a list item with no subject inside a {channel_kind} that addresses the {addressee} in the "
-                             "second person"), addressee
+        return "ambiguous", (f"a list item with no subject in the {channel_kind} channel, whose text addresses the {addressee} "
+                             "in the second person"), addressee
     where = "a list item with no subject" if item else "text with no subject of its own"
     if channel_kind in v["ambiguous_channels"]:
-        return "server", f"{where}, in a {channel_kind} that does not address its reader in the second person", None
-    return "server", f"{where}, in a {channel_kind}: the channel speaks for the server", None
+        return "server", f"{where} in the {channel_kind} channel, whose text does not address its reader in the second person", None
+    return "server", f"{where} in the {channel_kind} channel, which speaks for the server", None
 
 
 def addressed(text: str, kb: dict) -> bool:
