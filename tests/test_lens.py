@@ -62,6 +62,9 @@ def test_each_loop_states_what_its_gaps_mean_for_a_user(field_notes):
     # a README claim the code contradicts bears on the operator's install decision, with the verdict's impact
     assert "`CLM:tool-name@readme:README.md`" in lifecycle and "relies on something its code rules out" in lifecycle
     assert "`FND:tool-name-mismatch:README.md/record_note`" in lifecycle
+    # what the loop's own records mean: nothing schedules the next call, and what is stored never comes back
+    assert "- **next-step owner** (`ABS:scheduling:no-scheduling`): nothing in the server continues" in call
+    assert "- **retention** (`ABS:state-content-reads:content-never-read-back`, `RTE:state-write:" in call
 
 
 def test_materiality_is_read_from_the_kb(tmp_path):
@@ -71,12 +74,16 @@ def test_materiality_is_read_from_the_kb(tmp_path):
 
     def verdicts(data):
         data["impacts"]["contradicted"] = "VERDICT-MARKER {subject}"
-    kb = _kb_copy(tmp_path, {"findings": findings, "verdicts": verdicts})
+    def method(data):
+        data["loop_impacts"][0]["impact"] = "OWN-MARKER"
+        data["loop_impacts"][1]["holds"] = ["no-such-probe"]
+    kb = _kb_copy(tmp_path, {"findings": findings, "verdicts": verdicts, "method": method})
     baseline = _audit(tmp_path, "field-notes", "--kb", str(kb))["runtime-baseline.md"]
     lifecycle = _section(baseline, "### Loop A: server lifecycle", "### Loop B")
     assert "IMPACT-MARKER for the user" in lifecycle
     assert "VERDICT-MARKER the server to provide a tool" in lifecycle
-    assert "IMPACT-MARKER" not in _section(baseline, "### Loop C", "## 5.3")
+    call = _section(baseline, "### Loop C", "## 5.3")
+    assert "IMPACT-MARKER" not in call and "OWN-MARKER" in call and "**retention**" not in call
 
 
 def test_governance_surface_names_the_checks_and_the_search_boundary(field_notes, tmp_path):

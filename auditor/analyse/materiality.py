@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from auditor.analyse.lookup import absence
 from auditor.model import Audit, Record, Statement
 
 _SHORT = ("contradicted", "unsupported", "partial")  # worst first: the verdicts that leave a user short
@@ -28,8 +29,28 @@ def _finding_loop(f: Record, kinds: dict, tools: set[str]) -> tuple[str, str | N
     return (loop, tool if loop == "call" and tool in tools else None)
 
 
-def bearing(audit: Audit, kind: str, tool: str | None, findings_kb: dict, verdicts_kb: dict) -> tuple[Statement, ...]:
-    """The materiality of the loop of KIND (lifecycle, advertisement, call) for TOOL (call loops only)."""
+def bearing(audit: Audit, kind: str, tool: str | None, kbs: dict) -> tuple[Statement, ...]:
+    """The materiality of the loop of KIND (lifecycle, advertisement, call) for TOOL (call loops only): what the loop's
+    own records mean for a user (kb/method.yaml loop_impacts), then the claim verdicts and findings bearing on it."""
+    return _own(audit, kind, kbs["method"]["loop_impacts"]) + _bearing(audit, kind, tool, kbs["findings"], kbs["verdicts"])
+
+
+def _own(audit: Audit, kind: str, rules: list[dict]) -> tuple[Statement, ...]:
+    out = []
+    for rule in rules:
+        if rule["loop"] != kind:
+            continue
+        probes = [absence(audit, p) for p in rule["holds"]]
+        found = [r for r in audit.routes if r.kind in rule["routes"]]
+        if all(probes) and all(p.attrs.get("status") == "holds" for p in probes) and all(
+                any(r.kind == k for r in found) for k in rule["routes"]):
+            cited = [p for p in probes if p is not None] + found
+            out.append(Statement(head=rule["head"], text=rule["impact"], records=tuple(r.id for r in cited),
+                                 evidence=tuple(a for r in cited for a in r.anchors[:1])))
+    return tuple(out)
+
+
+def _bearing(audit: Audit, kind: str, tool: str | None, findings_kb: dict, verdicts_kb: dict) -> tuple[Statement, ...]:
     tools = {r.attrs.get("tool") for r in audit.routes if r.kind == "dispatch"}
 
     def mine(where: tuple[str, str | None]) -> bool:

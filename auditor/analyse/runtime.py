@@ -14,8 +14,8 @@ def _field(name: str, text: str, evidence) -> Statement:
 
 
 def baseline(audit: Audit, kbs: dict) -> Baseline:
-    """The baseline of AUDIT; KBS are the kb files by name (method, findings, verdicts are read)."""
-    loops = tuple(replace(lp, materiality=materiality.bearing(audit, lp.kind, lp.tool, kbs["findings"], kbs["verdicts"]))
+    """The baseline of AUDIT; KBS are the kb files by name (method, findings and verdicts are read)."""
+    loops = tuple(replace(lp, materiality=materiality.bearing(audit, lp.kind, lp.tool, kbs))
                   for lp in lifecycle_loops(audit) + advertisement_loops(audit) + call_loops(audit))
     return Baseline(responsibilities=responsibilities(audit), hub=hub(audit), loops=loops,
                     anti_conflation=anti_conflation(audit), surfaces=surfaces(audit, kbs["method"]["surface_searches"]))
