@@ -109,7 +109,10 @@ def _run(target: Target, kb_dir: Path, progress: Callable[[str], None], excluded
                   method={"external": method["external"], "anti_conflation": method["anti_conflation"],
                           "detail_gaps": method["detail_gaps"]},
                   ledger=_with_not_followed(coverage.ledger(program), target))
-    return replace(audit, baseline=runtime.baseline(audit, kbs), conclusion=conclusion.bounded(audit),
+    cache: dict = {}
+    regions = {t: r.spans for t in sorted({t.name for t in program.tools})
+               if (r := annotations.regions(program, t, cache)) is not None}
+    return replace(audit, baseline=runtime.baseline(audit, kbs, regions), conclusion=conclusion.bounded(audit),
                    amendments=conclusion.amendments(audit))
 
 

@@ -237,3 +237,14 @@ def test_the_advertisement_loop_reads_the_state_accesses_inside_its_handler():
     audit = Audit(target=target, sources=(), components=(), objects=(), routes=(lst,), absences=(), paths=(), findings=())
     field = next(f for f in runtime.advertisement_loops(audit)[0].fields if f.head == "State reads and writes")
     assert field.text.startswith("none: no state container is accessed inside the handler")
+
+
+def test_each_call_loop_holds_the_records_of_its_own_tool(tmp_path):
+    baseline = _audit(tmp_path, "bookmark-shelf")["runtime-baseline.md"]
+    loops = {name: _section(baseline, f"tool call '{name}'", "\n### " if name != "save\\_bookmark" else "## 5.3")
+             for name in ("list\\_bookmarks", "remove\\_bookmark", "save\\_bookmark")}
+    assert "success result of \\`listBookmarks\\`" in loops["list\\_bookmarks"]
+    assert "saveBookmark" not in loops["list\\_bookmarks"] and "removeBookmark" not in loops["list\\_bookmarks"]
+    assert "gate RTE:gate:index#parseBookmark" in loops["save\\_bookmark"] and "parseBookmark" not in loops["remove\\_bookmark"]
+    assert "effects outside the process: RTE:effect-fs-write:index#persist" in loops["save\\_bookmark"]
+    assert "none of the effects outside the process" in loops["list\\_bookmarks"]

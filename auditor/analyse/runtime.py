@@ -3,20 +3,22 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Mapping
 
 from auditor.analyse import materiality
 from auditor.analyse.lookup import absence, holds, ids, routes
-from auditor.model import Audit, Baseline, Loop, Record, Responsibility, Statement
+from auditor.model import Anchor, Audit, Baseline, Loop, Record, Responsibility, Statement
 
 
 def _field(name: str, text: str, evidence) -> Statement:
     return Statement(head=name, text=text, evidence=tuple(e for r in evidence for e in (r.anchors if isinstance(r, Record) else [r])))
 
 
-def baseline(audit: Audit, kbs: dict) -> Baseline:
-    """The baseline of AUDIT; KBS are the kb files by name (method, findings and verdicts are read)."""
+def baseline(audit: Audit, kbs: dict, regions: Mapping[str, tuple[Anchor, ...]] | None = None) -> Baseline:
+    """The baseline of AUDIT; KBS are the kb files by name (method, findings and verdicts are read); REGIONS, by tool
+    name, the lines a call of the tool runs (a tool without one is given every route of the server)."""
     loops = tuple(replace(lp, materiality=materiality.bearing(audit, lp.kind, lp.tool, kbs))
-                  for lp in lifecycle_loops(audit) + advertisement_loops(audit) + call_loops(audit))
+                  for lp in lifecycle_loops(audit) + advertisement_loops(audit) + call_loops(audit, regions))
     return Baseline(responsibilities=responsibilities(audit), hub=hub(audit), loops=loops,
                     anti_conflation=anti_conflation(audit), surfaces=surfaces(audit, kbs["method"]["surface_searches"]))
 
@@ -102,20 +104,31 @@ def _state_in(audit: Audit, route: Record) -> str:
     return ("reads or writes " + "; ".join(inside)) if inside else "none: no state container is accessed inside the handler"
 
 
-def call_loops(audit: Audit) -> list[Loop]:
+def _within(records, spans) -> list:
+    """The records anchored inside SPANS (the code one tool's call runs); all of them when SPANS is None (not traced)."""
+    if spans is None:
+        return list(records)
+    return [r for r in records if any(s.path == a.path and s.start_line <= a.start_line <= s.end_line for a in r.anchors for s in spans)]
+
+
+def call_loops(audit: Audit, regions: Mapping[str, tuple[Anchor, ...]] | None = None) -> list[Loop]:
+    """One loop per dispatch; its records are those inside the code the tool's call runs (REGIONS, by tool name)."""
     sched, ext, reads = absence(audit, "no-scheduling"), absence(audit, "external-effects"), absence(audit, "content-never-read-back")
-    writes, emits, responds = routes(audit, "state-write"), routes(audit, "emit-stderr", "emit-stdout"), routes(audit, "respond")
     classes = [c for c in audit.components if c.kind == "class"]
-    outputs = [o for o in audit.objects if o.kind in {"result", "stderr", "stdout"}]
+    fallbacks = routes(audit, "fallback")  # the unknown-name branch: shared by every call, inside no tool's code
     loops = []
     for d in routes(audit, "dispatch"):
-        gates, mutates = routes(audit, "gate"), routes(audit, "mutate")
-        unchecked, captures, fallbacks = routes(audit, "unchecked-copy"), routes(audit, "error-capture"), routes(audit, "fallback")
+        spans = (regions or {}).get(d.attrs.get("tool"))
+        writes, emits = _within(routes(audit, "state-write"), spans), _within(routes(audit, "emit-stderr", "emit-stdout"), spans)
+        responds, gates, mutates = _within(routes(audit, "respond"), spans), _within(routes(audit, "gate"), spans), _within(routes(audit, "mutate"), spans)
+        unchecked, captures = _within(routes(audit, "unchecked-copy"), spans), _within(routes(audit, "error-capture"), spans)
+        outputs = _within([o for o in audit.objects if o.kind in {"result", "stderr", "stdout"}], spans)
+        effects = _within([r for r in audit.routes if r.kind.startswith("effect-")], spans)
         decisions = [f"name equality `{d.attrs.get('subject')} === {d.attrs.get('tool')!r}`"]
         decisions += [f"gate {g.id}: " + ", ".join(f"{p['source']} ({p['form']})" for p in g.attrs.get("predicates", [])) for g in gates]
         decisions += [f"{w.id} when `{w.attrs['condition']}`" for w in writes if w.attrs.get("condition")]
         decisions += [f"{m.id}: {m.attrs.get('form')}" for m in mutates]
-        wbt = [f for f in audit.findings + audit.advisories if f.kind == "write-before-throw"]
+        wbt = _within([f for f in audit.findings + audit.advisories if f.kind == "write-before-throw"], spans)
         passthrough = sched.attrs.get("passthrough_fields") if sched else None
         loops.append(Loop(kind="call", tool=d.attrs.get("tool"), name=f"tool call {d.attrs.get('tool')!r} ({d.id})", fields=(
             _field("Trigger / input", f"host tools/call with name {d.attrs.get('tool')!r} and arguments written by the model", [d]),
@@ -129,7 +142,9 @@ def call_loops(audit: Audit) -> list[Loop]:
                    + ("; ".join(f"{x['container']} ({x['how']})" for r in responds for x in r.attrs.get("reads", [])) or "none")
                    + (f". {reads.summary}" if reads else ""), writes + responds),
             _field("Action executor and boundary", "output streams and the result" + ("; no filesystem, network or subprocess access"
-                   if holds(audit, "external-effects") else "; effects outside the process exist"), emits + ([ext] if ext else [])),
+                   if holds(audit, "external-effects") else f"; effects outside the process: {ids(effects)}" if effects
+                   else f"; none of the effects outside the process ({ext.id if ext else 'external-effects'}) is in this call's code"),
+                   emits + effects + ([ext] if ext else [])),
             _field("Persistence", "process memory only, for the process lifetime" if holds(audit, "external-effects")
                    else "see " + (ext.id if ext else "external-effects"), [ext] if ext else []),
             _field("Coordination and return", "; ".join(c.summary for c in classes) or "no state-holding class", classes),
