@@ -109,8 +109,12 @@ def _run(target: Target, kb_dir: Path, progress: Callable[[str], None], excluded
                   method={"external": method["external"], "anti_conflation": method["anti_conflation"],
                           "detail_gaps": method["detail_gaps"]},
                   ledger=_with_not_followed(coverage.ledger(program), target))
+    # The lines each tool's call runs, for its loop of the runtime baseline. A tool dispatched by an exclusion guard
+    # (`if (name !== x) throw`) is left out: its code is what follows the guard, which annotations.regions does not
+    # span (it spans the guard's own branch); its loop keeps every route of the server.
     cache: dict = {}
-    regions = {t: r.spans for t in sorted({t.name for t in program.tools})
+    guarded = {d.tool for d in program.dispatches if d.form == "guard"}
+    regions = {t: r.spans for t in sorted({t.name for t in program.tools} - guarded)
                if (r := annotations.regions(program, t, cache)) is not None}
     return replace(audit, baseline=runtime.baseline(audit, kbs, regions), conclusion=conclusion.bounded(audit),
                    amendments=conclusion.amendments(audit))

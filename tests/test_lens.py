@@ -248,3 +248,37 @@ def test_each_call_loop_holds_the_records_of_its_own_tool(tmp_path):
     assert "gate RTE:gate:index#parseBookmark" in loops["save\\_bookmark"] and "parseBookmark" not in loops["remove\\_bookmark"]
     assert "effects outside the process: RTE:effect-fs-write:index#persist" in loops["save\\_bookmark"]
     assert "none of the effects outside the process" in loops["list\\_bookmarks"]
+
+
+def test_materiality_of_a_call_loop_is_scoped_to_the_code_of_its_tool(puzzle_coach):
+    baseline = puzzle_coach["runtime-baseline.md"]
+    stats, step = _section(baseline, "tool call 'coach\\_stats'", "### Loop D"), _section(baseline, "tool call 'coach\\_step'", "## 5.3")
+    assert "**retention**" in step and "**retention**" not in stats  # coach_stats stores nothing
+    assert "**next-step owner**" in stats and "CLM:suggests-move@tool-description" not in stats
+
+
+def test_a_finding_that_names_no_tool_bears_on_the_loop_whose_code_holds_it():
+    from auditor.analyse import materiality
+    from auditor.kb import load
+    from auditor.model import Audit, Record, Target, span
+
+    def rec(category, rid, kind, anchors, **attrs):
+        return Record(category=category, id=rid, kind=kind, summary=rid, anchors=tuple(anchors), rule="test", attrs=attrs)
+    target = Target(kind="git", locator="x", revision="0" * 40, requested="HEAD", commit_date=None, worktree_clean=None,
+                    subtree="", files=())
+    dispatches = (rec("route", "RTE:dispatch:x#a", "dispatch", [span("x.ts", 5)], tool="a"),
+                  rec("route", "RTE:dispatch:x#b", "dispatch", [span("x.ts", 6)], tool="b"))
+    wbt = rec("finding", "FND:write-before-throw:x#f", "write-before-throw", [span("x.ts", 21, 24)], function="f")
+    audit = Audit(target=target, sources=(), components=(), objects=(), routes=dispatches, absences=(), paths=(), findings=(),
+                  advisories=(wbt,))
+    kbs = {name: load(ROOT / "kb", name) for name in ("method", "findings", "verdicts")}
+    heads = lambda tool, spans: [s.head for s in materiality.bearing(audit, "call", tool, kbs, spans)]  # noqa: E731
+    assert heads("a", (span("x.ts", 20, 30),)) == ["write-before-throw (advisory)"]
+    assert heads("b", (span("x.ts", 40, 50),)) == []
+    assert heads("b", None) == ["write-before-throw (advisory)"]  # a tool not traced: every call finding may bear on it
+
+
+def test_a_tool_behind_an_exclusion_guard_keeps_the_code_after_the_guard(tmp_path):
+    baseline = _audit(tmp_path, "unit-convert")["runtime-baseline.md"]
+    call = _section(baseline, "tool call 'convert'", "## 5.3")
+    assert "writes: write to \\`conversions\\` (push)" in call and "**retention**" in call

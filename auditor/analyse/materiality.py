@@ -29,19 +29,20 @@ def _finding_loop(f: Record, kinds: dict, tools: set[str]) -> tuple[str, str | N
     return (loop, tool if loop == "call" and tool in tools else None)
 
 
-def bearing(audit: Audit, kind: str, tool: str | None, kbs: dict) -> tuple[Statement, ...]:
-    """The materiality of the loop of KIND (lifecycle, advertisement, call) for TOOL (call loops only): what the loop's
-    own records mean for a user (kb/method.yaml loop_impacts), then the claim verdicts and findings bearing on it."""
-    return _own(audit, kind, kbs["method"]["loop_impacts"]) + _bearing(audit, kind, tool, kbs["findings"], kbs["verdicts"])
+def bearing(audit: Audit, kind: str, tool: str | None, kbs: dict, spans=None) -> tuple[Statement, ...]:
+    """The materiality of the loop of KIND (lifecycle, advertisement, call) for TOOL (call loops only, whose call runs
+    the lines SPANS): what the loop's own records mean for a user (kb/method.yaml loop_impacts), then the claim verdicts
+    and findings bearing on it."""
+    return _own(audit, kind, kbs["method"]["loop_impacts"], spans) + _bearing(audit, kind, tool, kbs["findings"], kbs["verdicts"], spans)
 
 
-def _own(audit: Audit, kind: str, rules: list[dict]) -> tuple[Statement, ...]:
+def _own(audit: Audit, kind: str, rules: list[dict], spans) -> tuple[Statement, ...]:
     out = []
     for rule in rules:
         if rule["loop"] != kind:
             continue
         probes = [absence(audit, p) for p in rule["holds"]]
-        found = [r for r in audit.routes if r.kind in rule["routes"]]
+        found = [r for r in audit.routes if r.kind in rule["routes"] and _inside(r, spans)]
         if all(probes) and all(p.attrs.get("status") == "holds" for p in probes) and all(
                 any(r.kind == k for r in found) for k in rule["routes"]):
             cited = [p for p in probes if p is not None] + found
@@ -50,17 +51,21 @@ def _own(audit: Audit, kind: str, rules: list[dict]) -> tuple[Statement, ...]:
     return tuple(out)
 
 
-def _bearing(audit: Audit, kind: str, tool: str | None, findings_kb: dict, verdicts_kb: dict) -> tuple[Statement, ...]:
+def _inside(r: Record, spans) -> bool:
+    return spans is None or any(s.path == a.path and s.start_line <= a.start_line <= s.end_line for a in r.anchors for s in spans)
+
+
+def _bearing(audit: Audit, kind: str, tool: str | None, findings_kb: dict, verdicts_kb: dict, spans) -> tuple[Statement, ...]:
     tools = {r.attrs.get("tool") for r in audit.routes if r.kind == "dispatch"}
 
-    def mine(where: tuple[str, str | None]) -> bool:
-        # a call finding that names no served tool bears on every call loop
-        return where[0] == kind and (kind != "call" or where[1] in {tool, None})
+    def mine(where: tuple[str, str | None], r: Record) -> bool:
+        # a call finding that names no served tool bears on the call loops whose code holds it (all when not traced)
+        return where[0] == kind and (kind != "call" or where[1] == tool or (where[1] is None and _inside(r, spans)))
     out = []
     for verdict in _SHORT:
         groups: dict[str, list[Record]] = {}
         for c in audit.claims:
-            if c.attrs.get("verdict") == verdict and mine(_claim_loop(c, tools)):
+            if c.attrs.get("verdict") == verdict and mine(_claim_loop(c, tools), c):
                 groups.setdefault(_subject(c, verdicts_kb), []).append(c)
         for subject, claims in sorted(groups.items()):
             out.append(Statement(head=f"claims {verdict}", text=verdicts_kb["impacts"][verdict].format(subject=subject),
@@ -68,7 +73,7 @@ def _bearing(audit: Audit, kind: str, tool: str | None, findings_kb: dict, verdi
     kinds = findings_kb["kinds"]
     by_kind: dict[str, list[Record]] = {}
     for f in audit.findings + audit.advisories:
-        if mine(_finding_loop(f, kinds, tools)):
+        if mine(_finding_loop(f, kinds, tools), f):
             by_kind.setdefault(f.kind, []).append(f)
     for k, fs in sorted(by_kind.items()):
         level = kinds[k]["level"]

@@ -17,7 +17,7 @@ def _field(name: str, text: str, evidence) -> Statement:
 def baseline(audit: Audit, kbs: dict, regions: Mapping[str, tuple[Anchor, ...]] | None = None) -> Baseline:
     """The baseline of AUDIT; KBS are the kb files by name (method, findings and verdicts are read); REGIONS, by tool
     name, the lines a call of the tool runs (a tool without one is given every route of the server)."""
-    loops = tuple(replace(lp, materiality=materiality.bearing(audit, lp.kind, lp.tool, kbs))
+    loops = tuple(replace(lp, materiality=materiality.bearing(audit, lp.kind, lp.tool, kbs, (regions or {}).get(lp.tool)))
                   for lp in lifecycle_loops(audit) + advertisement_loops(audit) + call_loops(audit, regions))
     return Baseline(responsibilities=responsibilities(audit), hub=hub(audit), loops=loops,
                     anti_conflation=anti_conflation(audit), surfaces=surfaces(audit, kbs["method"]["surface_searches"]))
