@@ -282,3 +282,10 @@ def test_a_tool_behind_an_exclusion_guard_keeps_the_code_after_the_guard(tmp_pat
     baseline = _audit(tmp_path, "unit-convert")["runtime-baseline.md"]
     call = _section(baseline, "tool call 'convert'", "## 5.3")
     assert "writes: write to \\`conversions\\` (push)" in call and "**retention**" in call
+
+
+def test_no_conclusion_or_check_reads_a_missing_record_as_present():
+    for path in sorted((ROOT / "reports").glob("*/epistemic-ledger.md")) + sorted((ROOT / "reports").glob("*/runtime-baseline.md")):
+        text = path.read_text(encoding="utf-8")
+        for phrase in ("routes are none", "through none", "none reshape", "none derive", "a content check exists", "none retain"):
+            assert phrase not in text, f"{path}: {phrase}"

@@ -8,17 +8,19 @@ from auditor.model import Audit, Record, Statement
 
 def bounded(audit: Audit) -> tuple[Statement, ...]:
     """What the server does, route by route, and what bounds each statement; no tally of verdicts, no grade."""
-    mutates = routes(audit, "mutate")
+    mutates, writes, checks = routes(audit, "mutate"), routes(audit, "state-write"), routes(audit, "gate", "error-capture")
+    emits, responds = routes(audit, "emit-stderr", "emit-stdout"), routes(audit, "respond")
     effects = [r for r in audit.routes if r.kind.startswith("effect-")]
-    ext = absence(audit, "external-effects")
+    ext, reads, evaluator = absence(audit, "external-effects"), absence(audit, "content-never-read-back"), absence(audit, "no-content-evaluator")
     return (
-        Statement(head="What it retains and retrieves", text=f"It retains through {ids(routes(audit, 'state-write'))}. "
+        Statement(head="What it retains and retrieves", text=(f"It retains through {ids(writes)}. " if writes else "No route retains anything. ")
                   + ("It reads none of the stored content back: containers are read only for their size or keys."
-                     if holds(audit, "content-never-read-back") else "It reads stored content back.")),
-        Statement(head="What it checks", text=f"The only check-shaped routes are {ids(routes(audit, 'gate', 'error-capture'))}; "
-                  + ("none of them evaluates what the content says." if holds(audit, "no-content-evaluator") else "a content check exists.")),
-        Statement(head="What it reshapes and derives", text=f"{ids(routes(audit, 'emit-stderr', 'emit-stdout'))} reshape input for display; "
-                  f"{ids(routes(audit, 'respond'))} derive results from input and state."),
+                     if holds(audit, "content-never-read-back") else _probe(reads, "whether it reads stored content back"))),
+        Statement(head="What it checks", text=(f"The check-shaped routes are {ids(checks)}. " if checks else "No check-shaped route was extracted. ")
+                  + ("No route evaluates what the content says." if holds(audit, "no-content-evaluator")
+                     else _probe(evaluator, "whether anything evaluates what the content says"))),
+        Statement(head="What it reshapes and derives", text=(f"{ids(emits)} reshape input for display; " if emits else "Nothing is written for display; ")
+                  + (f"{ids(responds)} derive results from input and state." if responds else "no result route was extracted.")),
         Statement(head="What it adapts", text=f"{ids(mutates)}: " + ("; ".join(r.summary for r in mutates) or "no control value is adjusted") + "."),
         Statement(head="What it acts on outside the process", text=f"{ids(effects)}." if effects else
                   (f"Nothing: {ext.id} holds." if ext is not None and holds(audit, "external-effects")
@@ -26,6 +28,13 @@ def bounded(audit: Audit) -> tuple[Statement, ...]:
         Statement(head="What the claim verdicts judge", text=_judged(audit.claims)),
         Statement(head="Why these statements are bounded", text=_limits(audit)),
     )
+
+
+def _probe(probe: Record | None, question: str) -> str:
+    """What an absence probe that does not hold says about QUESTION: its status and hits are in the packet, by id."""
+    if probe is None:
+        return f"No probe answers {question}."
+    return f"As to {question}: {probe.id} {probe.attrs.get('status')} (its search and hits: `evidence-packet.md` 4e)."
 
 
 def _judged(claims: tuple[Record, ...]) -> str:

@@ -1,4 +1,4 @@
-"""What each material loop's gaps mean for a user: the findings and claim verdicts that bear on it, with kb impacts."""
+"""What each material loop's gaps mean for a user: its own records, then the claim verdicts and findings bearing on it."""
 
 from __future__ import annotations
 

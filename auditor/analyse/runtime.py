@@ -160,10 +160,13 @@ def anti_conflation(audit: Audit) -> tuple[Statement, ...]:
 
 
 def _retention(a: Audit) -> str:
+    writes = routes(a, "state-write")
+    if not writes:
+        return "no route retains anything: there is nothing to select from"
     if holds(a, "content-never-read-back"):
-        return f"{ids(routes(a, 'state-write'))} retain records; no route reads their content back into any output: retention is total, selection is nil"
+        return f"{ids(writes)} retain records; no route reads their content back into any output: retention is total, selection is nil"
     probe = absence(a, "content-never-read-back")
-    return f"{ids(routes(a, 'state-write'))} retain records; stored content is read back: see " + (probe.id if probe else "the read inventory")
+    return f"{ids(writes)} retain records; stored content is read back: see " + (probe.id if probe else "the read inventory")
 
 
 # coupling: kb/method.yaml anti_conflation names these ids.
