@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Callable
 
 from auditor import kb, sources
+from auditor.errors import AuditorError
 from auditor.model import Audit, Record, Target
 
 
@@ -78,6 +79,11 @@ def _run(target: Target, kb_dir: Path, progress: Callable[[str], None], excluded
     from auditor.extract.routes import routes
 
     kbs = {name: kb.load(kb_dir, name) for name in KB_FILES}
+    named = {p for rule in kbs["method"]["loop_impacts"] for p in rule["holds"]} | {
+        p for search in kbs["method"]["surface_searches"].values() for p in search["probes"]}
+    if named - {p["id"] for p in kbs["absences"]["probes"]}:  # a typo would drop a loop impact silently: located, exit 2
+        unknown = kb.probe_references(kb_dir)
+        raise AuditorError(str(unknown[0]) + (f" (and {len(unknown) - 1} more; run `auditor check-kb`)" if len(unknown) > 1 else ""))
     method, vocab, absence_kb = kbs["method"], kbs["sdk"], kbs["absences"]
     doctrine, rules, lens_kb = kbs["doctrine"], kbs["verdicts"], kbs["lens"]
     registries = claims_mod.load_registries(kb_dir)

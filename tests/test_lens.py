@@ -76,7 +76,7 @@ def test_materiality_is_read_from_the_kb(tmp_path):
         data["impacts"]["contradicted"] = "VERDICT-MARKER {subject}"
     def method(data):
         data["loop_impacts"][0]["impact"] = "OWN-MARKER"
-        data["loop_impacts"][1]["holds"] = ["no-such-probe"]
+        data["loop_impacts"][1]["routes"] = ["no-such-route-kind"]
     kb = _kb_copy(tmp_path, {"findings": findings, "verdicts": verdicts, "method": method})
     baseline = _audit(tmp_path, "field-notes", "--kb", str(kb))["runtime-baseline.md"]
     lifecycle = _section(baseline, "### Loop A: server lifecycle", "### Loop B")
@@ -289,3 +289,23 @@ def test_no_conclusion_or_check_reads_a_missing_record_as_present():
         text = path.read_text(encoding="utf-8")
         for phrase in ("routes are none", "through none", "none reshape", "none derive", "a content check exists", "none retain"):
             assert phrase not in text, f"{path}: {phrase}"
+
+
+def test_a_probe_the_method_names_but_absences_lacks_is_a_located_error(tmp_path):
+    def method(data):
+        data["loop_impacts"][1]["holds"] = ["content-never-read-bak"]
+    kb = _kb_copy(tmp_path, {"method": method})
+    lines = (kb / "method.yaml").read_text(encoding="utf-8").splitlines()
+    result = CliRunner().invoke(main, ["check-kb", "--kb", str(kb)])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    problem = next(ln for ln in result.output.splitlines() if "content-never-read-bak" in ln)
+    assert "method.yaml:" in problem and "loop_impacts.1.holds.0: no absence probe 'content-never-read-bak'" in problem
+    line = int(problem.split("method.yaml:")[1].split(":")[0])
+    assert "content-never-read-bak" in lines[line - 1]
+    repo = tmp_path / "repo"
+    regenerate.fixture_repo(ROOT / "fixtures" / "field-notes", repo)
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["audit", str(repo), "--out", str(out), "--kb", str(kb)])
+    errors = [ln for ln in result.output.splitlines() if ln.startswith("auditor: error:")]
+    assert result.exit_code == 2 and len(errors) == 1 and "loop_impacts.1.holds.0" in errors[0]
+    assert "Traceback" not in result.output and (not out.exists() or not any(out.iterdir()))
