@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Callable
 
 from auditor import kb, sources
+from auditor.errors import AuditorError
 from auditor.model import Audit, Record, Target
 
 
@@ -67,8 +68,8 @@ def run(target: Target, kb_dir: Path, progress: Callable[[str], None] = lambda _
 
 def _run(target: Target, kb_dir: Path, progress: Callable[[str], None], excluded: dict[str, str]) -> Audit:
     from auditor.analyse import claims as claims_mod
-    from auditor.analyse import (annotations, coverage, description, effect_routes, effects, generic, lens, secrets,
-                                 summary, tested)
+    from auditor.analyse import (annotations, conclusion, coverage, description, effect_routes, effects, generic, lens,
+                                 runtime, secrets, summary, tested, voice)
     from auditor.analyse.absences import absences
     from auditor.analyse.mismatches import mismatches
     from auditor.analyse.paths import paths
@@ -79,6 +80,11 @@ def _run(target: Target, kb_dir: Path, progress: Callable[[str], None], excluded
     from auditor.extract.routes import routes
 
     kbs = {name: kb.load(kb_dir, name) for name in KB_FILES}
+    named = {p for rule in kbs["method"]["loop_impacts"] for p in rule["holds"]} | {
+        p for search in kbs["method"]["surface_searches"].values() for p in search["probes"]}
+    if named - {p["id"] for p in kbs["absences"]["probes"]}:  # a typo would drop a loop impact silently: located, exit 2
+        unknown = kb.probe_references(kb_dir)
+        raise AuditorError(str(unknown[0]) + (f" (and {len(unknown) - 1} more; run `auditor check-kb`)" if len(unknown) > 1 else ""))
     method, vocab, absence_kb = kbs["method"], kbs["sdk"], kbs["absences"]
     doctrine, rules, lens_kb = kbs["doctrine"], kbs["verdicts"], kbs["lens"]
     registries = claims_mod.load_registries(kb_dir)
@@ -98,24 +104,35 @@ def _run(target: Target, kb_dir: Path, progress: Callable[[str], None], excluded
     baps = paths(program, rtes, objs, method)
     rtes, objs = lens.routes(rtes, baps, lens_kb), lens.objects(objs, lens_kb)
     applied = claims_mod.select(registries, program)
-    clms = claims_mod.claims(program, {"routes": rtes, "absences": abss, "findings": fnds}, applied, rules, kb_dir)
+    clms = claims_mod.claims(program, {"routes": rtes, "absences": abss, "findings": fnds}, applied, rules, kb_dir, doctrine)
     cands = unique(description.candidates(program, parts, clms, doctrine))
     every = annotations.reach(program, fx, rtes, kbs["annotations"], effects_kb)
-    clms += annotations.claims(program, fx, rtes, kbs["annotations"], effects_kb, every) + generic.claims(program, fx, rtes, effects_kb)
+    clms += [voice.structured(c, doctrine, rules)
+             for c in annotations.claims(program, fx, rtes, kbs["annotations"], effects_kb, every)
+             + generic.claims(program, fx, rtes, effects_kb)]
     rtes = annotations.with_reach(rtes, every)  # which tools reach each effect and state write (per-tool sections)
     cases = tests.read(program, kbs["tests"], target.subtree)
     links = tested.links(program, cases, rtes, kbs["tests"])
     rtes, clms = tested.apply(rtes, unique(clms), links)
-    result = Audit(target=target, sources=sources.source_records(entries, _regions(objs, method) + _dependencies(program)),
-                 components=tuple(cmps), objects=tuple(objs), routes=tuple(rtes), absences=tuple(abss),
-                 paths=tuple(baps), findings=_level(fnds, kbs["findings"], "finding"),
-                 advisories=_level(fnds, kbs["findings"], "advisory"), claims=tuple(clms), candidates=tuple(cands),
-                 tests=tuple(tested.records(cases, links, clms, kbs["tests"])),
-                 registries=tuple(r.data["target"] for r in applied), gaps=program.gaps,
-                 method={"external": method["external"], "anti_conflation": method["anti_conflation"],
-                         "detail_gaps": method["detail_gaps"]},
-                 ledger=_with_not_followed(coverage.ledger(program), target))
-    return replace(result, summary=summary.summarise(result, kbs["findings"]))
+    audit = Audit(target=target, sources=sources.source_records(entries, _regions(objs, method) + _dependencies(program)),
+                  components=tuple(cmps), objects=tuple(objs), routes=tuple(rtes), absences=tuple(abss),
+                  paths=tuple(baps), findings=_level(fnds, kbs["findings"], "finding"),
+                  advisories=_level(fnds, kbs["findings"], "advisory"), claims=tuple(clms), candidates=tuple(cands),
+                  tests=tuple(tested.records(cases, links, clms, kbs["tests"])),
+                  registries=tuple(r.data["target"] for r in applied), gaps=program.gaps,
+                  method={"external": method["external"], "anti_conflation": method["anti_conflation"],
+                          "detail_gaps": method["detail_gaps"]},
+                  ledger=_with_not_followed(coverage.ledger(program), target))
+    audit = replace(audit, summary=summary.summarise(audit, kbs["findings"]))
+    # The lines each tool's call runs, for its loop of the runtime baseline. A tool dispatched by an exclusion guard
+    # (`if (name !== x) throw`) is left out: its code is what follows the guard, which annotations.regions does not
+    # span (it spans the guard's own branch); its loop keeps every route of the server.
+    cache: dict = {}
+    guarded = {d.tool for d in program.dispatches if d.form == "guard"}
+    regions = {t: r.spans for t in sorted({t.name for t in program.tools} - guarded)
+               if (r := annotations.regions(program, t, cache)) is not None}
+    return replace(audit, baseline=runtime.baseline(audit, kbs, regions), conclusion=conclusion.bounded(audit),
+                   amendments=conclusion.amendments(audit))
 
 
 def _level(findings: list[Record], kinds: dict, level: str) -> tuple[Record, ...]:

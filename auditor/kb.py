@@ -253,4 +253,25 @@ def check_all(kb_dir: Path) -> list[KbProblem]:
             problems.append(KbProblem(path=str(path), line=1, field="(file)", message=f"no schema kb/schema/{name}.schema.yaml for this file"))
             continue
         problems += validate_file(path, name, kb_dir)[1]
-    return problems
+    return problems + (probe_references(kb_dir) if not problems else [])
+
+
+# coupling: auditor/analyse/materiality.py and runtime.py look these probes up by id; a typo would silently drop a
+# loop impact, or report a surface as searched by a probe that never ran.
+def probe_references(kb_dir: Path) -> list[KbProblem]:
+    """Absence probes that kb/method.yaml names (loop_impacts, surface_searches) but kb/absences.yaml does not define."""
+    method_path = kb_dir / "method.yaml"
+    try:
+        method, node = load_yaml(method_path.read_text(encoding="utf-8"))
+        absences = load_yaml((kb_dir / "absences.yaml").read_text(encoding="utf-8"))[0]
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return []  # the per-file validation reports these
+    if not isinstance(method, dict) or not isinstance(absences, dict):
+        return []
+    known = {p.get("id") for p in absences.get("probes") or [] if isinstance(p, dict)}
+    refs = [(["loop_impacts", i, "holds", j], probe) for i, rule in enumerate(method.get("loop_impacts") or [])
+            if isinstance(rule, dict) for j, probe in enumerate(rule.get("holds") or [])]
+    refs += [(["surface_searches", name, "probes", j], probe) for name, search in sorted((method.get("surface_searches") or {}).items())
+             if isinstance(search, dict) for j, probe in enumerate(search.get("probes") or [])]
+    return [KbProblem(path=str(method_path), line=_line_of(node, where), field=".".join(map(str, where)),
+                      message=f"no absence probe {probe!r} in kb/absences.yaml") for where, probe in refs if probe not in known]

@@ -96,6 +96,47 @@ class Gap:
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
+class Statement:
+    """One computed sentence of a report: a heading, its text and the records it rests on."""
+
+    head: str
+    text: str
+    records: tuple[str, ...] = ()  # record ids
+    evidence: tuple[Anchor, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Responsibility:
+    """A causal responsibility of the runtime baseline: where it lives inside the boundary, and where it actually lives."""
+
+    name: str
+    inside: str
+    actual: str
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Loop:
+    """A material loop of the runtime baseline: its ten fields and what its gaps mean for a user."""
+
+    kind: str  # lifecycle | advertisement | call
+    name: str
+    fields: tuple[Statement, ...]
+    tool: str | None = None  # the tool of a call loop
+    materiality: tuple[Statement, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Baseline:
+    """Record 5, the runtime baseline, computed from the audit's records (auditor/analyse/runtime.py)."""
+
+    responsibilities: tuple[Responsibility, ...]
+    hub: str
+    loops: tuple[Loop, ...]
+    anti_conflation: tuple[Statement, ...]
+    surfaces: tuple[Statement, ...]
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
 class Audit:
     """Everything one audit produced; renderers take only this."""
 
@@ -116,6 +157,9 @@ class Audit:
     ledger: Mapping[str, Any] = field(default_factory=dict)  # coverage: files reached, tools analysed, and why not
     gaps: tuple[Gap, ...] = ()
     summary: Mapping[str, Any] = field(default_factory=dict)  # what a reviewer reads first (analyse/summary.py)
+    baseline: Baseline | None = None  # the runtime baseline (auditor/analyse/runtime.py)
+    conclusion: tuple[Statement, ...] = ()  # the ledger's bounded conclusion (auditor/analyse/conclusion.py)
+    amendments: tuple[Statement, ...] = ()  # head: a finding's id; records: the routes and objects it amends
 
 
 def span(path: str, start: int, end: int | None = None) -> Anchor:

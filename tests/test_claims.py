@@ -85,11 +85,9 @@ applies_to:
 claims:
   - id: ok-claim
     quotes: ["Something"]
-    voice: README
     operations: [generate content]
   - id: bad-claim
     quotes: ["Something else"]
-    voice: README
     operations: [fly to the moon]
     colour: blue
 """
@@ -106,8 +104,8 @@ def test_check_kb_reports_each_registry_problem_with_file_line_field(tmp_path):
     result = CliRunner().invoke(main, ["check-kb", "--kb", str(_bad_kb(tmp_path))])
     assert result.exit_code == 2
     lines = [ln for ln in result.output.splitlines() if "broken.yaml" in ln]
-    assert any(ln.endswith(":14: claims.1.colour: unknown key 'colour'") or ":14: claims.1.colour:" in ln for ln in lines), lines
-    assert any(":13: claims.1.operations.0:" in ln and "fly to the moon" in ln for ln in lines), lines
+    assert any(ln.endswith(":12: claims.1.colour: unknown key 'colour'") or ":12: claims.1.colour:" in ln for ln in lines), lines
+    assert any(":11: claims.1.operations.0:" in ln and "fly to the moon" in ln for ln in lines), lines
     assert len(lines) == 2
     assert "Traceback" not in result.output
 

@@ -15,6 +15,7 @@ import pytest
 from markdown_it import MarkdownIt
 
 from auditor import kb
+from auditor.analyse import conclusion, runtime
 from auditor.analyse.summary import summarise
 from auditor.errors import AuditorError
 from auditor.model import Anchor, Audit, Record, Target, span
@@ -43,7 +44,10 @@ def _audit(findings=(), claims=(), objects=(), routes=(), tools=()) -> Audit:
     audit = Audit(target=target, sources=(), components=(), objects=tuple(objects), routes=tuple(routes), absences=(),
                   paths=(), findings=tuple(findings), claims=tuple(claims), ledger=ledger,
                   method={"external": [], "anti_conflation": [], "detail_gaps": []})
-    return Audit(**{**{f: getattr(audit, f) for f in audit.__slots__}, "summary": summarise(audit, FINDINGS_KB)})
+    audit = Audit(**{**{f: getattr(audit, f) for f in audit.__slots__}, "summary": summarise(audit, FINDINGS_KB)})
+    kbs = {name: kb.load(ROOT / "kb", name) for name in ("method", "findings", "verdicts")}
+    return Audit(**{**{f: getattr(audit, f) for f in audit.__slots__}, "baseline": runtime.baseline(audit, kbs),
+                    "conclusion": conclusion.bounded(audit)})
 
 
 # 1. The summary: ranking as data, one screen, in audit.json and atop every report

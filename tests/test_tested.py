@@ -97,8 +97,7 @@ def test_markdown_lists_the_tests_and_a_tier_column(tmp_path):
     row = next(l for l in packet.splitlines() if l.startswith("| <a id=")
                and "`CLM:readme-tool:add_memo@readme:README.md` |" in l)
     assert "| tested: `test/server.test.ts:8-16` |" in row
-    row = next(l for l in ledger.splitlines() if l.startswith("| `CLM:readme-tool:add_memo@readme:README.md` | tool")
-               and "(doctrine/design)" in l)
+    row = next(l for l in ledger.splitlines() if l.startswith("| `CLM:readme-tool:add_memo@readme:README.md` | `RTE:"))
     assert "exercised without a stated outcome by 1 test(s): test/server.test.ts:8-16 | **supported** |" in row
     assert "are read, not run" in ledger
 

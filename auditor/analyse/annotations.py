@@ -354,7 +354,7 @@ def claims(p: Program, fx: Effects, routes: list[Record], kb: dict, effects_kb: 
                               + (" (conservative)" if rule.get("conservative") else ""),
                               anchors=(anchor,), rule=f"kb/annotations.yaml#hints/{hint}/{'if_true' if value else 'if_false'}",
                               attrs={"quote": f"{hint}: {str(value).lower()}", "channel": f"annotations:{t.name}",
-                                     "section": "annotations", "consumer": kb["consumer"], "voice": kb["voice"],
+                                     "section": "annotations", "consumer": kb["consumer"],
                                      "operations": [f"{hint} = {str(value).lower()}"], "tool": t.name, "hint": hint,
                                      "value": value, "meaning": spec["meaning"], "verdict": verdict, "routes": cited,
                                      "mismatch": mismatch, "conservative": bool(rule.get("conservative")),

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from auditor.analyse import verdicts
+from auditor.analyse import verdicts, voice
 from auditor.errors import AuditorError
 from auditor.extract.facts import Program
 from auditor.kb import _line_of, load_yaml, validate_file
@@ -107,11 +107,19 @@ def _pattern(quote: str, code: bool) -> re.Pattern:
 
 
 def find(channel: Channel, quote: str) -> list[Anchor]:
+    return [a for a, _ in _hits(channel, quote)]
+
+
+def _hits(channel: Channel, quote: str) -> list[tuple[Anchor, str]]:
+    """Each place QUOTE is found in CHANNEL, with the text before it on its line (a `\\n` escape ends a line in code)."""
     out = []
     for m in _pattern(quote, channel.kind != "readme").finditer(channel.data, channel.start, channel.end):
         start = channel.data.count(b"\n", 0, m.start()) + 1
         end = start + channel.data.count(b"\n", m.start(), m.end())
-        out.append(Anchor(path=channel.path, start_line=start, end_line=end))
+        before = channel.data[max(channel.data.rfind(b"\n", 0, m.start()) + 1, channel.start):m.start()]
+        if channel.kind != "readme":
+            before = before.rsplit(b"\\n", 1)[-1]
+        out.append((Anchor(path=channel.path, start_line=start, end_line=end), before.decode("utf-8", "replace")))
     return out
 
 
@@ -123,38 +131,41 @@ def section_of(channel: Channel, line: int) -> str:
     return title
 
 
-def claims(p: Program, audit_records: dict, registries: list[Registry], rules: dict, kb_dir: Path) -> list[Record]:
+def claims(p: Program, audit_records: dict, registries: list[Registry], rules: dict, kb_dir: Path, doctrine: dict) -> list[Record]:
     out: list[Record] = []
     chans = channels(p)
+    addressed = {ch.name: voice.addressed(ch.data[ch.start:ch.end].decode("utf-8", "replace"), doctrine) for ch in chans}
     facts = verdicts.Facts.build(p, audit_records)
     for reg in registries:
         rel_reg = f"kb/{reg.path.relative_to(kb_dir).as_posix()}" if reg.path.is_relative_to(kb_dir) else str(reg.path)
         for i, c in enumerate(reg.data["claims"]):
             allowed = set(c.get("channels") or CONSUMERS)
-            found: dict[str, tuple[Channel, list[tuple[str, Anchor]]]] = {}
+            found: dict[str, tuple[Channel, list[tuple[str, Anchor, str]]]] = {}
             for j, quote in enumerate(c["quotes"]):
                 for ch in chans:
                     if ch.kind in allowed:
-                        for a in find(ch, quote):
-                            found.setdefault(ch.name, (ch, []))[1].append((quote, a))
+                        for a, before in _hits(ch, quote):
+                            found.setdefault(ch.name, (ch, []))[1].append((quote, a, before))
             verdict, cited, mismatch = verdicts.decide(c, facts, rules)
-            base = {"seed": c.get("seed"), "voice": c["voice"], "operations": c["operations"],
+            base = {"seed": c.get("seed"), "operations": c["operations"],
                     "registry": f"{rel_reg}:{reg.lines[(i, 0)]}", "registry_target": reg.data["target"]}
             if not found:
                 out.append(Record(category="claim", id=f"CLM:{c['id']}@stale", kind="stale",
                                   summary=f"stale claim: none of its quotes is found at this revision ({' / '.join(c['quotes'])})",
                                   anchors=(Anchor(path=rel_reg, start_line=reg.lines[(i, 0)], end_line=reg.lines[(i, 0)]),),
-                                  rule="analyse.claims.find", attrs={**base, "quote": " / ".join(c["quotes"]), "channel": None,
+                                  rule="analyse.claims.find", attrs={**base, "voice": "unknown: no quote is found", "quote": " / ".join(c["quotes"]), "channel": None,
                                                                      "verdict": "stale", "routes": [], "mismatch": "quote not found in any channel"}))
                 continue
             for name, (ch, hits) in sorted(found.items()):
-                quotes = sorted({q for q, _ in hits}, key=c["quotes"].index)
-                anchors = merge_anchors(a for _, a in hits)
+                quotes = sorted({q for q, _, _ in hits}, key=c["quotes"].index)
+                anchors = merge_anchors(a for _, a, _ in hits)
                 section = section_of(ch, anchors[0].start_line)
+                first = min(hits, key=lambda h: (h[1], c["quotes"].index(h[0])))  # the voice of its first instance
+                said = voice.attrs(*voice.classify(first[0], ch.kind, first[2], addressed[name], doctrine), doctrine, rules)
                 out.append(Record(category="claim", id=f"CLM:{c['id']}@{name}", kind=" + ".join(c["operations"]),
-                                  summary=f"{' / '.join(repr(q) for q in quotes)} ({ch.kind}, {section}): {verdict}",
+                                  summary=f"{' / '.join(repr(q) for q in quotes)} ({ch.kind}, {section}): {verdict} ({said['reading']} reading)",
                                   anchors=anchors, rule=f"{rel_reg}#{c['id']}",
-                                  attrs={**base, "quote": " / ".join(quotes), "channel": name, "section": section,
+                                  attrs={**base, **said, "quote": " / ".join(quotes), "channel": name, "section": section,
                                          "consumer": CONSUMERS[ch.kind], "verdict": verdict, "routes": cited,
                                          "mismatch": mismatch, **({"tool": c["tool"]} if "tool" in c else {})}))
     return out

@@ -17,7 +17,6 @@ from auditor.extract.scope import server_readmes
 from auditor.extract.syntax import NOT_LITERAL
 from auditor.model import Anchor, Record, merge_anchors
 
-VOICE = "maintainer (README)"
 # README type words -> the JSON Schema types they allow (None: not a type word; not compared).
 _TYPES = {"string": {"string"}, "str": {"string"}, "text": {"string"}, "number": {"number", "integer"},
           "integer": {"integer", "number"}, "int": {"integer", "number"}, "float": {"number"},
@@ -43,7 +42,7 @@ def _claim(kind: str, k: str, rel: str, doc: MarkdownDoc, quote: str, anchors, v
                   summary=f"{quote} (readme, {_section(doc, anchors[0].start_line)}): {verdict}", anchors=anchors,
                   rule=f"analyse.generic.{kind.replace('readme-', '').replace('-', '_')}",
                   attrs={"quote": quote, "channel": f"readme:{rel}", "section": _section(doc, anchors[0].start_line),
-                         "consumer": CONSUMERS["readme"], "voice": VOICE, "operations": operations, "verdict": verdict,
+                         "consumer": CONSUMERS["readme"], "operations": operations, "verdict": verdict,
                          "routes": sorted(dict.fromkeys(cited)), "mismatch": mismatch, **attrs})
 
 
