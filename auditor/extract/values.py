@@ -11,7 +11,7 @@ import tree_sitter as ts
 
 from auditor.extract.bindings import value_of
 from auditor.extract.program import Module
-from auditor.extract.syntax import (FUNCTION_TYPES, call_args, callee_text, find, string_value, literal, member_chain, object_pairs, pair_value,
+from auditor.extract.syntax import (FUNCTION_TYPES, parameter_pattern, call_args, callee_text, find, string_value, literal, member_chain, object_pairs, pair_value,
                                     strip_casts, text)
 
 MAX_DEPTH = 4  # wrappers of wrappers followed
@@ -307,7 +307,7 @@ def parameters(fn: ts.Node) -> dict[str, tuple[int, tuple[str, ...]]]:
         return {text(params): (0, ())}
     out: dict[str, tuple[int, tuple[str, ...]]] = {}
     for i, p in enumerate(c for c in params.named_children if c.type != "comment"):
-        pattern = p.child_by_field_name("pattern") if p.type in {"required_parameter", "optional_parameter"} else p
+        pattern = parameter_pattern(p)
         out.update({name: (i, path) for name, path in _pattern(pattern)})
     return out
 
