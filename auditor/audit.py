@@ -106,7 +106,7 @@ def _run(target: Target, kb_dir: Path, progress: Callable[[str], None], excluded
                  registries=tuple(r.data["target"] for r in applied), gaps=program.gaps,
                  method={"external": method["external"], "anti_conflation": method["anti_conflation"],
                          "detail_gaps": method["detail_gaps"]},
-                 ledger=_with_not_followed(coverage.ledger(program), target))
+                 ledger=_with_not_followed(coverage.ledger(program, coverage.effects_by_module(fx.sites)), target))
 
 
 def _level(findings: list[Record], kinds: dict, level: str) -> tuple[Record, ...]:
