@@ -151,8 +151,10 @@ def tool_names_unknown(p: Program) -> list[str]:
 def _unresolved(p: Program, entries: list[str]) -> list[dict]:
     """What the ledger cannot account for: tool names that are not literals, lists whose descriptors are not read,
     and servers the extractors cannot see."""
-    out = [{"what": f"a dispatch branch names a tool by `{excerpt(n.child_by_field_name('value'))}`, which is not a literal",
-            "anchor": at(m.path, n).as_json()} for m, n in p.unread]
+    out = [{"what": f"a dispatch branch names a tool by `{excerpt(n.child_by_field_name('value'))}`, which is not a literal"
+            if n.type == "switch_case" else
+            f"a tool installed into a registry at run time by `{excerpt(n)}` has a name or an implementation that is "
+            "not read (extract/registry.py)", "anchor": at(m.path, n).as_json()} for m, n in p.unread]
     for l in p.listings:
         if l.unread:
             out.append({"what": _unread_listing(l), "anchor": at(l.module.path, l.handler).as_json()})

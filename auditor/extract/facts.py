@@ -8,7 +8,7 @@ from typing import Mapping
 import tree_sitter as ts
 
 from auditor.extract import summaries, cache, dispatch, flow, highlevel, linker, outputs, parse, program, server, state
-from auditor.extract import limits, listing, reach, syntax
+from auditor.extract import limits, listing, reach, registry, syntax
 from auditor.extract import tsconfig
 from auditor.extract.manifest import JsonDoc, read_json
 from auditor.extract.readme import MarkdownDoc, read_markdown
@@ -162,6 +162,16 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
                 roots += [owned(fn, fm) for fm, fn in d.handed]
             roots += list(handed)
     registrations = kept
+    # Tools installed into a registry at run time and looked up by name in a tools/call handler (extract/registry.py).
+    for h in (h for h in handlers if h.method == "tools/call" and h.fn is not None):
+        known = {d.tool for d in dispatches if d.handler is h}
+        fns = [(f, fm) for f, fm, _ in dispatch._dispatching(h, link.resolver(h.module), link)]
+        found, missed = registry.dispatches(h, fns, expander.calls_of, link, dispatch._name_subject)
+        unread += missed
+        for d in found:
+            if d.tool not in known:
+                dispatches.append(d)
+                roots += [owned(d.target, d.module), *d.handed]
     # A descriptor-shaped object is a tool only when it reaches a tools/list handler's result (when that is read).
     follow = reach.Reach(link, expander.calls_of, modules)
     listings = [listing.listing(follow, h.module, h.node, h.fn) for h in handlers if h.method == "tools/list"]

@@ -18,8 +18,10 @@ from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, enclos
 MAX_DEPTH = 24  # hops from the handler's result to a descriptor
 # Array methods whose result holds (some of) the receiver's elements, in the same or another order.
 _KEEPS = frozenset({"filter", "slice", "sort", "toSorted", "reverse", "toReversed", "flat", "concat", "map",
-                    "flatMap", "splice", "with"})
+                    "flatMap", "splice", "with", "values"})
 _ADDS = frozenset({"push", "unshift", "concat"})  # the arguments become elements
+_COLLECTIONS = frozenset({"Map", "Set", "WeakMap"})  # `new Map()`: filled by set/add/push later
+_STORES = {"set": 1, "add": 0}  # `registry.set(key, value)`, `set.add(value)`: the argument stored
 
 
 class Reach:
@@ -69,6 +71,8 @@ class Reach:
             yield from self._member(node, module, d)
         elif t == "call_expression":
             yield from self._call(node, module, d)
+        elif t == "new_expression":
+            yield from self._new(node, module, d)
         elif t == "ternary_expression":
             for f in ("consequence", "alternative"):
                 yield from self.expr(node.child_by_field_name(f), module, d)
@@ -216,9 +220,14 @@ class Reach:
         method = text(callee.child_by_field_name("property")) if callee is not None and callee.type == "member_expression" else ""
         if method in _KEEPS:
             receiver = callee.child_by_field_name("object")
+            read = False
             if method in {"map", "flatMap"} and args and strip_casts(args[0]) is not None:
-                yield from self._mapped(receiver, strip_casts(args[0]), module, d)
-            yield from self.expr(receiver, module, d)
+                paths = self._paths(strip_casts(args[0]), module)
+                read = bool(paths)
+                yield from self._mapped(receiver, paths, module, d)
+            for element, emod in self.expr(receiver, module, d):
+                if not (read and element.type == "new_expression"):  # an instance: the member mapped is what is listed
+                    yield element, emod
             for a in args if method == "concat" else ():
                 yield from self.expr(a, module, d)
             return
@@ -228,17 +237,33 @@ class Reach:
         else:
             self.miss(module, node)
 
-    def _mapped(self, receiver: ts.Node, fn: ts.Node, module: Module, d: int):
-        """`list.map((t) => t.spec)`: the member the callback returns of each element (the elements themselves are
-        candidates too, for callbacks that rebuild a descriptor from them)."""
+    def _new(self, node: ts.Node, module: Module, d: int):
+        """`new C(...)`: an instance of a class of the boundary stands for itself (a tool object, whose members
+        `_mapped` reads); a collection made empty holds what is added to it later, one made from a list its elements."""
+        ctor = node.child_by_field_name("constructor")
+        if self.link is not None and self.link._class(module, text(ctor)) is not None:
+            yield node, module
+        elif text(ctor) in _COLLECTIONS:
+            for a in call_args(node)[:1]:
+                yield from self.expr(a, module, d)
+        else:
+            self.miss(module, node)
+
+    def _paths(self, fn: ts.Node, module: Module) -> list[tuple[str, ...]]:
+        """The member paths of its element that a `map` callback returns (`(t) => t.spec`: [("spec",)])."""
         if fn.type not in FUNCTION_TYPES:
-            return
+            return []
         names = parameters(fn)
         paths = []
         for ret, _ in self.returns(fn, module):
             chain = member_chain(strip_casts(ret))
             if chain and chain[0] in names and names[chain[0]][0] == 0 and names[chain[0]][1] + chain[1:]:
                 paths.append(names[chain[0]][1] + chain[1:])
+        return paths
+
+    def _mapped(self, receiver: ts.Node, paths: list[tuple[str, ...]], module: Module, d: int):
+        """`list.map((t) => t.spec)`: the member the callback returns of each element (the elements themselves are
+        candidates too, for callbacks that rebuild a descriptor from them)."""
         if not paths:
             return
         mark, seen = len(self._unread), set(self._seen)
@@ -321,6 +346,9 @@ def _assigned(module: Module, scope: ts.Node, target: tuple[str, ...]) -> list[t
         if chain and chain[:-1] == target and chain[-1] in _ADDS - {"concat"} \
                 and scope.start_byte <= call.start_byte < scope.end_byte:
             out += call_args(call)
+        elif chain and chain[:-1] == target and chain[-1] in _STORES \
+                and scope.start_byte <= call.start_byte < scope.end_byte:
+            out += call_args(call)[_STORES[chain[-1]]:][:1]
     return out
 
 
@@ -330,6 +358,8 @@ def _default(fn: ts.Node, index: int) -> ts.Node | None:
     if index >= len(items):
         return None
     p = items[index]
+    if p.type == "assignment_pattern":  # the JavaScript grammar's `x = default`
+        return p.child_by_field_name("right")
     value = p.child_by_field_name("value")
     if value is None and p.child_by_field_name("pattern") is not None and p.child_by_field_name("pattern").type == "assignment_pattern":
         value = p.child_by_field_name("pattern").child_by_field_name("right")

@@ -77,14 +77,18 @@ class Values:
                 return None, module
             return self.bound(pair_value(pair), module, frame, depth + 1)
         if node.type == "new_expression" and self.link is not None:
-            found = self.class_member(module, text(node.child_by_field_name("constructor")), key)
+            found = self.class_member(module, text(node.child_by_field_name("constructor")), key,
+                                      args=tuple((a, module) for a in call_args(node)))
             if found[0] is not None:
                 return found
         return self._exported(node, module, key)
 
-    def class_member(self, module: Module, name: str, key: str, depth: int = 0) -> tuple[ts.Node | None, Module]:
+    def class_member(self, module: Module, name: str, key: str, depth: int = 0,
+                     args: tuple[tuple[ts.Node, Module], ...] | None = None) -> tuple[ts.Node | None, Module]:
         """Member KEY of an instance of class NAME: a field's initialiser, a method, a `this.KEY = value` of its
-        constructor (class fields as tsc compiles them), else the same of the class it extends."""
+        constructor (class fields as tsc compiles them), else the same of the class it extends. ARGS, the arguments
+        the instance was constructed with (with their modules), when known: a constructor parameter stored in the
+        field is that argument, and the arguments of `super(...)` are the base class's (`super(schema, {name})`)."""
         found = self.link._class(module, name) if self.link is not None and depth <= 8 else None
         if found is None:
             return None, module
@@ -96,13 +100,41 @@ class Values:
         ctor = info.methods.get("constructor")
         for node in find(ctor, {"assignment_expression"}) if ctor is not None else ():
             if member_chain(node.child_by_field_name("left")) == ("this", key):
-                return node.child_by_field_name("right"), cmod
+                return self._argument(node.child_by_field_name("right"), cmod, ctor, args)
         heritage = next((c for c in info.node.named_children if c.type == "class_heritage"), None)
         base = next((c for c in heritage.named_children if c.type in {"identifier", "extends_clause"}), None) \
             if heritage is not None else None
         if base is not None and base.type == "extends_clause":
             base = base.child_by_field_name("value") or (base.named_children[0] if base.named_children else None)
-        return self.class_member(cmod, text(base), key, depth + 1) if base is not None else (None, module)
+        if base is None:
+            return None, module
+        # What the base class is constructed with: the arguments of super(...), read under this instance's own
+        # arguments; a class without a constructor hands its arguments on as they are.
+        up = args
+        if ctor is not None:
+            call = next((c for c in find(ctor, {"call_expression"})
+                         if c.child_by_field_name("function") is not None and c.child_by_field_name("function").type == "super"), None)
+            up = tuple(self._argument(a, cmod, ctor, args) for a in call_args(call)) if call is not None else None
+        return self.class_member(cmod, text(base), key, depth + 1, up)
+
+    def _argument(self, node: ts.Node | None, module: Module, ctor: ts.Node,
+                  args: tuple[tuple[ts.Node, Module], ...] | None) -> tuple[ts.Node | None, Module]:
+        """NODE of a constructor, as this instance has it: a parameter of the constructor (or a member of one) is the
+        argument the instance was constructed with; anything else is itself."""
+        value = strip_casts(node)
+        chain = member_chain(value) if value is not None else None
+        names = parameters(ctor) if args is not None and chain else {}
+        if not chain or chain[0] not in names:
+            return node, module
+        index, path = names[chain[0]]
+        if index >= len(args):
+            return None, module
+        found, where = args[index]
+        for k in (*path, *chain[1:]):
+            found, where = self.member(found, where, k, None, 0)
+            if found is None:
+                break
+        return found, where
 
     def _exported(self, node: ts.Node, module: Module, key: str) -> tuple[ts.Node | None, Module]:
         """Export KEY of the module a namespace stands for: `import * as ns` or `const ns = require("./x")`."""

@@ -1,0 +1,135 @@
+"""Tools installed into a registry at run time: a Map filled by `R.set(key, tool)` in a function called once per tool
+object (`install(new XTool())`), and a tools/call handler that looks the tool up by its name (`R.get(name)`) and calls
+a method of what it finds. One dispatch per installed tool: its name is the key the installing call computes for that
+tool (read under the call's arguments), its implementation the method called, read on that tool's class (inherited
+methods and what the constructor hands the base class included); the class's other methods are tool code too."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+import tree_sitter as ts
+
+from auditor.extract.program import Module
+from auditor.extract.server import Dispatch, Handler
+from auditor.extract.syntax import FUNCTION_TYPES, ancestors, call_args, find, member_chain, strip_casts, text
+from auditor.extract.values import Frame, Values, parameters
+
+_LOOKUP, _STORE = "get", "set"  # coupling: reach._STORES (what a Map holds)
+
+
+def dispatches(handler: Handler, fns: list[tuple[ts.Node, Module]], calls_of, link, is_name
+               ) -> tuple[list[Dispatch], list[tuple[Module, ts.Node]]]:
+    """The dispatches of a tools/call handler that looks its tool up in a run-time registry, and the installing calls
+    whose tool name or implementation is not read (module, call). FNS: the handler and the functions it delegates
+    to, with their modules; CALLS_OF: the call sites of a function; IS_NAME(node, module): whether an expression is
+    the requested tool's name."""
+    if link is None:
+        return [], []
+    values = Values(link)
+    out: dict[str, Dispatch] = {}
+    unread: list[tuple[Module, ts.Node]] = []
+    for fn, module in fns:
+        for lookup, holder, method in _lookups(fn, module, is_name):
+            where = link.binding(module, holder)
+            if where is None or where[1] not in where[0].toplevel:
+                continue
+            rmod, local = where
+            for key, tool, tmod, frame in _installed(rmod, local, calls_of, values):
+                name = _key(values, key, rmod, frame)
+                target = values.member(tool, tmod, method, None, 0)[0] \
+                    if tool is not None and tool.type == "new_expression" else None
+                if name is None or target is None or (target.type not in FUNCTION_TYPES and target.type != "method_definition"):
+                    unread.append((frame.caller, frame.site) if frame is not None else (rmod, key))
+                    continue
+                if name in out:
+                    continue
+                cls = text(tool.child_by_field_name("constructor"))
+                out[name] = Dispatch(module=module, handler=handler, tool=name, node=lookup, subject=text(lookup),
+                                     target=target, target_name=f"{cls}.{method}", form="registry",
+                                     handed=tuple(_methods(link, tool, tmod, target)))
+    return [out[k] for k in sorted(out)], unread
+
+
+def _lookups(fn: ts.Node, module: Module, is_name) -> Iterator[tuple[ts.Node, str, str]]:
+    """(the lookup call, the registry's name, the method called on what it finds) of `R.get(name)` in FN: through a
+    variable (`const tool = R.get(name); ... tool.run(args)`) or directly (`R.get(name).run(args)`)."""
+    for call in find(fn, {"call_expression"}):
+        callee = strip_casts(call.child_by_field_name("function"))
+        chain = member_chain(callee) if callee is not None else None
+        args = call_args(call)
+        if not chain or len(chain) != 2 or chain[1] != _LOOKUP or len(args) != 1 or not is_name(strip_casts(args[0]), module):
+            continue
+        for method in _called_on(call, fn):
+            yield call, chain[0], method
+
+
+def _called_on(lookup: ts.Node, fn: ts.Node) -> list[str]:
+    """The methods called on what LOOKUP finds."""
+    up = lookup.parent
+    if up is not None and up.type == "member_expression" and up.parent is not None and up.parent.type == "call_expression":
+        return [text(up.child_by_field_name("property"))]
+    holder = up if up is not None and up.type == "variable_declarator" else None
+    if holder is None and up is not None and up.type == "await_expression" and up.parent is not None \
+            and up.parent.type == "variable_declarator":
+        holder = up.parent
+    name = holder.child_by_field_name("name") if holder is not None else None
+    if name is None or name.type != "identifier":
+        return []
+    out = []
+    for call in find(fn, {"call_expression"}):
+        chain = member_chain(strip_casts(call.child_by_field_name("function")))
+        if chain and len(chain) == 2 and chain[0] == text(name) and chain[1] not in out:
+            out.append(chain[1])
+    return out
+
+
+def _installed(rmod: Module, local: str, calls_of, values: Values
+               ) -> Iterator[tuple[ts.Node, ts.Node | None, Module, Frame | None]]:
+    """(key, tool object, its module, the frame the key is read under) of each `local.set(key, tool)` of RMOD: once
+    per call of the function it is written in when the tool is a parameter of that function."""
+    for call in rmod.nodes("call"):
+        if member_chain(call.child_by_field_name("function")) != (local, _STORE) or len(call_args(call)) != 2:
+            continue
+        key, value = call_args(call)
+        fn = next((a for a in ancestors(call) if a.type in FUNCTION_TYPES), None)
+        chain = member_chain(strip_casts(value))
+        names = parameters(fn) if fn is not None else {}
+        if not chain or chain[0] not in names:
+            tool, tmod = values.definition(value, rmod)
+            yield key, tool, tmod, None
+            continue
+        for cmod, site in calls_of(fn):
+            frame = Frame(scope=fn, module=rmod, names=names, args=tuple(call_args(site)), caller=cmod, site=site)
+            tool, tmod = values.definition(*values.bound(value, rmod, frame))
+            yield key, tool, tmod, frame
+
+
+def _key(values: Values, key: ts.Node, module: Module, frame: Frame | None) -> str | None:
+    """The string KEY stands for under FRAME: through local constants (`const k = tool.spec.name`) and members."""
+    node, where = key, module
+    for _ in range(4):
+        node, where = values.bound(node, where, frame)
+        found = values.string(node, where)
+        if found is not None:
+            return found
+        value, vmod = values.definition(node, where)
+        if value is None or value == node:
+            return None
+        node, where = value, vmod
+    return None
+
+
+def _methods(link, tool: ts.Node, module: Module, target: ts.Node) -> Iterator[tuple[Module, ts.Node]]:
+    """The methods of the tool's class and of the classes it extends (what the called method may run on `this`)."""
+    found = link._class(module, text(tool.child_by_field_name("constructor")))
+    seen = 0
+    while found is not None and seen < 8:
+        cmod, info = found
+        yield from ((cmod, m) for k, m in info.methods.items() if k != "constructor" and m != target)
+        heritage = next((c for c in info.node.named_children if c.type == "class_heritage"), None)
+        base = heritage.named_children[0] if heritage is not None and heritage.named_children else None
+        if base is not None and base.type == "extends_clause":
+            base = base.child_by_field_name("value") or (base.named_children[0] if base.named_children else None)
+        found = link._class(cmod, text(base)) if base is not None else None
+        seen += 1
