@@ -173,7 +173,7 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
                 dispatches.append(d)
                 roots += [owned(d.target, d.module), *d.handed]
     # A descriptor-shaped object is a tool only when it reaches a tools/list handler's result (when that is read).
-    follow = reach.Reach(link, expander.calls_of, modules)
+    follow = reach.Reach(link, expander.calls_of, modules, frozenset(vocab.get("handler_tables", ())))
     listings = [listing.listing(follow, h.module, h.node, h.fn) for h in handlers if h.method == "tools/list"]
     tools, unadvertised = listing.split(tools, listings)
     branches = frozenset(d.node.id for d in dispatches if d.form == "name-equality")

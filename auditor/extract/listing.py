@@ -50,7 +50,7 @@ def listing(reach: Reach, module: Module, handler: ts.Node, fn: ts.Node | None) 
                             reach.miss(lmod, o)
                 elif any(c.type == "spread_element" for c in obj.named_children):
                     reach.miss(omod, obj)
-        if not found:  # a result filled in later (`result.tools = ...`), or built where this does not look
+        if not found and not reach.delegated:  # a result filled in later (`result.tools = ...`), or built elsewhere
             reach.miss(module, fn)
     return Listing(module=module, handler=handler, objects=frozenset(objects), unread=tuple(unread))
 

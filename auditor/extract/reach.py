@@ -27,15 +27,18 @@ _STORES = {"set": 1, "add": 0}  # `registry.set(key, value)`, `set.add(value)`: 
 class Reach:
     """Follows expressions back to object literals; one instance answers many questions (reset() between)."""
 
-    def __init__(self, link, calls_of: Callable[[ts.Node], list[tuple[Module, ts.Node]]], modules: list[Module]):
+    def __init__(self, link, calls_of: Callable[[ts.Node], list[tuple[Module, ts.Node]]], modules: list[Module],
+                 tables: frozenset[str] = frozenset()):
         self.link, self.calls_of, self.modules = link, calls_of, modules
+        self.tables = tables  # kb/sdk.yaml handler_tables
         self.values = Values(link)
         self._seen: set[ts.Node] = set()
         self._unread: list[tuple[Module, ts.Node, frozenset[str] | None]] = []
+        self.delegated = False  # the result met is (or holds) what the SDK's own handler of the method returns
 
     def reset(self) -> list[tuple[Module, ts.Node, frozenset[str] | None]]:
         """Start a new question: forget what was met; the list of unread parts it returns fills as it goes."""
-        self._seen, self._unread = set(), []
+        self._seen, self._unread, self.delegated = set(), [], False
         return self._unread
 
     def miss(self, module: Module, node: ts.Node, scope: frozenset[str] | None = None) -> None:
@@ -191,10 +194,19 @@ class Reach:
             yield from self._export(space, text(prop), node, module, d)
             return
         value, where = self.values.member(obj, module, text(prop), None, 0)
-        if value is None:
+        if value is None and self._sdk_result(obj, module):  # `result.tools` of the SDK's own handler's result
+            self.delegated = True
+        elif value is None:
             self.miss(module, node)
         else:
             yield from self.expr(value, where, d)
+
+    def _sdk_result(self, node: ts.Node | None, module: Module) -> bool:
+        """Whether NODE stands for what a handler of the SDK's table returns (`await original(request, extra)`)."""
+        value, where = self.values.definition(node, module)
+        value = strip_casts(value)
+        return value is not None and value.type == "call_expression" and \
+            self._sdk_handler(value.child_by_field_name("function"), where)
 
     def _call(self, node: ts.Node, module: Module, d: int):
         callee = node.child_by_field_name("function")
@@ -216,6 +228,9 @@ class Reach:
         hit = self.link.resolve(module, node) if self.link is not None else None
         if hit is not None:
             yield from self._returned(hit[1], hit[0], d)
+            return
+        if self._sdk_handler(callee, module):  # the SDK's own handler: the tools registered on the server
+            self.delegated = True
             return
         method = text(callee.child_by_field_name("property")) if callee is not None and callee.type == "member_expression" else ""
         if method in _KEEPS:
@@ -248,6 +263,22 @@ class Reach:
                 yield from self.expr(a, module, d)
         else:
             self.miss(module, node)
+
+    def _sdk_handler(self, callee: ts.Node | None, module: Module) -> bool:
+        """Whether CALLEE is a handler taken from the SDK's table of registered handlers (kb/sdk.yaml
+        handler_tables): `const list = server.server._requestHandlers.get("tools/list")`."""
+        if not self.tables:
+            return False
+        got, where = self.values.definition(callee, module)
+        got = strip_casts(got)
+        if got is None or got.type != "call_expression" or len(call_args(got)) != 1:
+            return False
+        fn = strip_casts(got.child_by_field_name("function"))
+        if fn is None or fn.type != "member_expression" or text(fn.child_by_field_name("property")) != "get":
+            return False
+        table, _ = self.values.definition(fn.child_by_field_name("object"), where)
+        chain = member_chain(strip_casts(table)) if table is not None else None
+        return bool(chain) and chain[-1] in self.tables
 
     def _paths(self, fn: ts.Node, module: Module) -> list[tuple[str, ...]]:
         """The member paths of its element that a `map` callback returns (`(t) => t.spec`: [("spec",)])."""
