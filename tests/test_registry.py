@@ -101,3 +101,50 @@ def test_an_installed_tool_whose_name_is_not_read_leaves_the_list_unread():
     led = coverage.ledger(_program(index))
     assert {t["name"] for t in led["tools"]} == {"echo", "plain"}
     assert led["complete"] is False
+
+
+OBJECTS = '''import { z } from "zod";
+const LOOKUP = { name: "lookup", description: "Look a word up.", inputSchema: z.object({ word: z.string() }) };
+export const lookupTool = {
+  name: LOOKUP.name, description: LOOKUP.description, inputSchema: LOOKUP.inputSchema,
+  execute: async (args) => ({ content: [{ type: "text", text: args.word }] }),
+};
+export const countTool = {
+  name: "count", description: "Count the words.", inputSchema: z.object({}),
+  async execute() { return { content: [{ type: "text", text: "0" }] }; },
+};
+'''
+CLASS_SERVER = SDK + '''import { countTool, lookupTool } from "./objects.js";
+class WordServer {
+  constructor(tools) {
+    this.available = [...tools];
+    this.byName = {};
+    this.server = new Server({ name: "words", version: "1" }, { capabilities: { tools: {} } });
+    this.server.setRequestHandler(ListToolsRequestSchema, async () => ({
+      tools: this.enabled.map((t) => ({ name: t.name, description: t.description, inputSchema: {} })),
+    }));
+    this.server.setRequestHandler(CallToolRequestSchema, async (request) => {
+      const tool = this.byName[request.params.name];
+      if (!tool) throw new Error("unknown tool");
+      return tool.execute(request.params.arguments);
+    });
+  }
+  enable() {
+    this.enabled = this.available.filter((t) => !process.env.HIDE || t.name !== process.env.HIDE);
+    this.byName = this.enabled.reduce((acc, tool) => { acc[tool.name] = tool; return acc; }, {});
+  }
+  async run() { this.enable(); await this.server.connect(new StdioServerTransport()); }
+}
+new WordServer([lookupTool, countTool]).run();
+'''
+
+
+def test_tool_objects_gathered_by_reduce_into_a_field_are_dispatched_by_name():
+    p = program({"index.js": CLASS_SERVER, "objects.js": OBJECTS, "package.json": MANIFEST})
+    led = coverage.ledger(p)
+    tools = {t["name"]: t for t in led["tools"]}
+    assert set(tools) == {"lookup", "count"}
+    assert {t["dispatch"] for t in tools.values()} == {"registry"}
+    assert tools["lookup"]["implementation"] == "lookup.execute" and tools["count"]["implementation"] == "count.execute"
+    assert all(t["status"].startswith("analysed") for t in tools.values())
+    assert led["unresolved"] == []

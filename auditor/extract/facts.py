@@ -166,7 +166,8 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
     for h in (h for h in handlers if h.method == "tools/call" and h.fn is not None):
         known = {d.tool for d in dispatches if d.handler is h}
         fns = [(f, fm) for f, fm, _ in dispatch._dispatching(h, link.resolver(h.module), link)]
-        found, missed = registry.dispatches(h, fns, expander.calls_of, link, dispatch._name_subject)
+        found, missed = registry.dispatches(h, fns, expander.calls_of, link, dispatch._name_subject,
+                                            reach.Reach(link, expander.calls_of, modules))
         unread += missed
         for d in found:
             if d.tool not in known:

@@ -1,6 +1,7 @@
 """Tools installed into a registry at run time: a Map filled by `R.set(key, tool)` in a function called once per tool
-object (`install(new XTool())`), and a tools/call handler that looks the tool up by its name (`R.get(name)`) and calls
-a method of what it finds. One dispatch per installed tool: its name is the key the installing call computes for that
+object (`install(new XTool())`), or a field built from a list of tool objects (`this.R = list.reduce((acc, t) =>
+{ acc[t.name] = t; return acc; }, {})`), and a tools/call handler that looks the tool up by its name (`R.get(name)`,
+`this.R[name]`) and calls a method of what it finds. One dispatch per installed tool: its name is the key the installing call computes for that
 tool (read under the call's arguments), its implementation the method called, read on that tool's class (inherited
 methods and what the constructor hands the base class included); the class's other methods are tool code too."""
 
@@ -18,7 +19,7 @@ from auditor.extract.values import Frame, Values, parameters
 _LOOKUP, _STORE = "get", "set"  # coupling: reach._STORES (what a Map holds)
 
 
-def dispatches(handler: Handler, fns: list[tuple[ts.Node, Module]], calls_of, link, is_name
+def dispatches(handler: Handler, fns: list[tuple[ts.Node, Module]], calls_of, link, is_name, follow=None
                ) -> tuple[list[Dispatch], list[tuple[Module, ts.Node]]]:
     """The dispatches of a tools/call handler that looks its tool up in a run-time registry, and the installing calls
     whose tool name or implementation is not read (module, call). FNS: the handler and the functions it delegates
@@ -31,37 +32,97 @@ def dispatches(handler: Handler, fns: list[tuple[ts.Node, Module]], calls_of, li
     unread: list[tuple[Module, ts.Node]] = []
     for fn, module in fns:
         for lookup, holder, method in _lookups(fn, module, is_name):
-            where = link.binding(module, holder)
-            if where is None or where[1] not in where[0].toplevel:
-                continue
-            rmod, local = where
-            for key, tool, tmod, frame in _installed(rmod, local, calls_of, values):
+            if holder.startswith("this."):  # a field filled from a list (`this.byName = list.reduce(...)`)
+                rmod, installed = module, _from_lists(module, lookup, holder, values, follow)
+            else:
+                where = link.binding(module, holder)
+                if where is None or where[1] not in where[0].toplevel:
+                    continue
+                rmod, local = where
+                installed = _installed(rmod, local, calls_of, values)
+            for key, tool, tmod, frame in installed:
                 name = _key(values, key, rmod, frame)
-                target = values.member(tool, tmod, method, None, 0)[0] \
-                    if tool is not None and tool.type == "new_expression" else None
+                if name in out:  # met again (a descriptor whose fields the tool object copies)
+                    continue
+                target = _method(values, tool, tmod, method)
                 if name is None or target is None or (target.type not in FUNCTION_TYPES and target.type != "method_definition"):
                     unread.append((frame.caller, frame.site) if frame is not None else (rmod, key))
                     continue
-                if name in out:
-                    continue
-                cls = text(tool.child_by_field_name("constructor"))
+                if tool.type == "new_expression":
+                    shown = f"{text(tool.child_by_field_name('constructor'))}.{method}"
+                    handed = tuple(_methods(link, tool, tmod, target))
+                else:  # a tool object: its function-valued members are tool code too
+                    shown, handed = f"{name}.{method}", ()
                 out[name] = Dispatch(module=module, handler=handler, tool=name, node=lookup, subject=text(lookup),
-                                     target=target, target_name=f"{cls}.{method}", form="registry",
-                                     handed=tuple(_methods(link, tool, tmod, target)))
+                                     target=target, target_name=shown, form="registry", handed=handed)
     return [out[k] for k in sorted(out)], unread
 
 
+def _method(values: Values, tool: ts.Node | None, module: Module, method: str) -> ts.Node | None:
+    """The function member METHOD of a tool object or instance: a property, a method (`async run() {}`) of the
+    object literal, a method of the instance's class or of a class it extends."""
+    if tool is None or tool.type not in {"new_expression", "object"}:
+        return None
+    if tool.type == "object":
+        written = next((c for c in tool.named_children if c.type == "method_definition"
+                        and text(c.child_by_field_name("name")) == method), None)
+        if written is not None:
+            return written
+    return values.function_of(*values.member(tool, module, method, None, 0), None)[0]
+
+
 def _lookups(fn: ts.Node, module: Module, is_name) -> Iterator[tuple[ts.Node, str, str]]:
-    """(the lookup call, the registry's name, the method called on what it finds) of `R.get(name)` in FN: through a
-    variable (`const tool = R.get(name); ... tool.run(args)`) or directly (`R.get(name).run(args)`)."""
-    for call in find(fn, {"call_expression"}):
-        callee = strip_casts(call.child_by_field_name("function"))
-        chain = member_chain(callee) if callee is not None else None
-        args = call_args(call)
-        if not chain or len(chain) != 2 or chain[1] != _LOOKUP or len(args) != 1 or not is_name(strip_casts(args[0]), module):
-            continue
+    """(the lookup, the registry's name, the method called on what it finds) of `R.get(name)`, or `this.R[name]` of
+    a field, in FN: through a variable (`const tool = R.get(name); ... tool.run(args)`) or directly
+    (`R.get(name).run(args)`)."""
+    for call in find(fn, {"call_expression", "subscript_expression"}):
+        if call.type == "subscript_expression":
+            chain = member_chain(strip_casts(call.child_by_field_name("object")))
+            index = strip_casts(call.child_by_field_name("index"))
+            if not chain or len(chain) != 2 or chain[0] != "this" or index is None or not is_name(index, module):
+                continue
+            holder = ".".join(chain)
+        else:
+            callee = strip_casts(call.child_by_field_name("function"))
+            chain = member_chain(callee) if callee is not None else None
+            args = call_args(call)
+            if not chain or len(chain) != 2 or chain[1] != _LOOKUP or len(args) != 1 or not is_name(strip_casts(args[0]), module):
+                continue
+            holder = chain[0]
         for method in _called_on(call, fn):
-            yield call, chain[0], method
+            yield call, holder, method
+
+
+def _from_lists(module: Module, lookup: ts.Node, holder: str, values: Values, follow
+                ) -> Iterator[tuple[ts.Node, ts.Node | None, Module, Frame | None]]:
+    """(key, tool object, its module, frame) of each element of the lists a field is built from:
+    `this.R = LIST.reduce((acc, tool) => { acc[KEY] = tool; return acc; }, {})` anywhere in the class."""
+    cls = next((a for a in ancestors(lookup) if a.type in {"class_declaration", "class"}), None)
+    if cls is None or follow is None:
+        return
+    target = tuple(holder.split("."))
+    for node in find(cls, {"assignment_expression"}):
+        if member_chain(strip_casts(node.child_by_field_name("left"))) != target:
+            continue
+        built = strip_casts(node.child_by_field_name("right"))
+        callee = built.child_by_field_name("function") if built is not None and built.type == "call_expression" else None
+        args = call_args(built) if callee is not None else []
+        if callee is None or callee.type != "member_expression" or text(callee.child_by_field_name("property")) != "reduce" \
+                or not args or strip_casts(args[0]) is None or strip_casts(args[0]).type not in FUNCTION_TYPES:
+            continue
+        fn = strip_casts(args[0])
+        names = parameters(fn)
+        acc = next((k for k, (i, p) in names.items() if i == 0 and not p), None)
+        element = next((k for k, (i, p) in names.items() if i == 1 and not p), None)
+        for store in find(fn, {"assignment_expression"}):
+            left, right = store.child_by_field_name("left"), strip_casts(store.child_by_field_name("right"))
+            if left is None or left.type != "subscript_expression" or right is None or text(right) != element \
+                    or text(left.child_by_field_name("object")) != acc:
+                continue
+            follow.reset()
+            for obj, omod in follow.expr(callee.child_by_field_name("object"), module, 0):
+                frame = Frame(scope=fn, module=module, names={element: (0, ())}, args=(obj,), caller=omod, site=obj)
+                yield left.child_by_field_name("index"), obj, omod, frame
 
 
 def _called_on(lookup: ts.Node, fn: ts.Node) -> list[str]:
