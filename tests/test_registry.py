@@ -148,3 +148,27 @@ def test_tool_objects_gathered_by_reduce_into_a_field_are_dispatched_by_name():
     assert tools["lookup"]["implementation"] == "lookup.execute" and tools["count"]["implementation"] == "count.execute"
     assert all(t["status"].startswith("analysed") for t in tools.values())
     assert led["unresolved"] == []
+
+
+FIND_SERVER = SDK + '''import { countTool, lookupTool } from "./objects.js";
+const TOOLS = [lookupTool, countTool];
+const server = new Server({ name: "words", version: "1" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({
+  tools: TOOLS.map((t) => ({ name: t.name, description: t.description, inputSchema: {} })),
+}));
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  const tool = TOOLS.find((t) => t.name === request.params.name);
+  if (!tool) throw new Error("unknown tool");
+  return tool.execute(request.params.arguments);
+});
+await server.connect(new StdioServerTransport());
+'''
+
+
+def test_tool_objects_found_in_their_list_by_name_are_dispatched():
+    led = coverage.ledger(program({"index.js": FIND_SERVER, "objects.js": OBJECTS, "package.json": MANIFEST}))
+    tools = {t["name"]: t for t in led["tools"]}
+    assert set(tools) == {"lookup", "count"}
+    assert {(t["dispatch"], t["implementation"]) for t in tools.values()} == \
+        {("registry", "lookup.execute"), ("registry", "count.execute")}
+    assert led["unresolved"] == [] and led["complete"] is True

@@ -1,7 +1,7 @@
 """Tools installed into a registry at run time: a Map filled by `R.set(key, tool)` in a function called once per tool
 object (`install(new XTool())`), or a field built from a list of tool objects (`this.R = list.reduce((acc, t) =>
 { acc[t.name] = t; return acc; }, {})`), and a tools/call handler that looks the tool up by its name (`R.get(name)`,
-`this.R[name]`) and calls a method of what it finds. One dispatch per installed tool: its name is the key the installing call computes for that
+`this.R[name]`, or in the list itself: `list.find((t) => t.name === name)`) and calls a method of what it finds. One dispatch per installed tool: its name is the key the installing call computes for that
 tool (read under the call's arguments), its implementation the method called, read on that tool's class (inherited
 methods and what the constructor hands the base class included); the class's other methods are tool code too."""
 
@@ -17,6 +17,7 @@ from auditor.extract.syntax import FUNCTION_TYPES, ancestors, call_args, find, m
 from auditor.extract.values import Frame, Values, parameters
 
 _LOOKUP, _STORE = "get", "set"  # coupling: reach._STORES (what a Map holds)
+_FIND = "find"  # `list.find((t) => t.name === name)`: a lookup in the list itself
 
 
 def dispatches(handler: Handler, fns: list[tuple[ts.Node, Module]], calls_of, link, is_name, follow=None
@@ -32,7 +33,9 @@ def dispatches(handler: Handler, fns: list[tuple[ts.Node, Module]], calls_of, li
     unread: list[tuple[Module, ts.Node]] = []
     for fn, module in fns:
         for lookup, holder, method in _lookups(fn, module, is_name):
-            if holder.startswith("this."):  # a field filled from a list (`this.byName = list.reduce(...)`)
+            if holder == _FIND:  # `LIST.find((t) => t.name === name)`
+                rmod, installed = module, _found(module, lookup, follow)
+            elif holder.startswith("this."):  # a field filled from a list (`this.byName = list.reduce(...)`)
                 rmod, installed = module, _from_lists(module, lookup, holder, values, follow)
             else:
                 where = link.binding(module, holder)
@@ -82,6 +85,8 @@ def _lookups(fn: ts.Node, module: Module, is_name) -> Iterator[tuple[ts.Node, st
             if not chain or len(chain) != 2 or chain[0] != "this" or index is None or not is_name(index, module):
                 continue
             holder = ".".join(chain)
+        elif _matcher(call, module, is_name) is not None:
+            holder = _FIND
         else:
             callee = strip_casts(call.child_by_field_name("function"))
             chain = member_chain(callee) if callee is not None else None
@@ -91,6 +96,42 @@ def _lookups(fn: ts.Node, module: Module, is_name) -> Iterator[tuple[ts.Node, st
             holder = chain[0]
         for method in _called_on(call, fn):
             yield call, holder, method
+
+
+def _matcher(call: ts.Node, module: Module, is_name) -> tuple[ts.Node, str, ts.Node] | None:
+    """(callback, its element's name, the key compared) of `X.find((t) => t.KEY === name)` (either side), else None."""
+    callee = strip_casts(call.child_by_field_name("function"))
+    args = call_args(call)
+    if callee is None or callee.type != "member_expression" or text(callee.child_by_field_name("property")) != _FIND \
+            or len(args) != 1 or strip_casts(args[0]) is None or strip_casts(args[0]).type not in FUNCTION_TYPES:
+        return None
+    fn = strip_casts(args[0])
+    element = next((k for k, (i, p) in parameters(fn).items() if i == 0 and not p), None)
+    body = fn.child_by_field_name("body")
+    if body is not None and body.type == "statement_block":
+        returns = [c for c in body.named_children if c.type == "return_statement"]
+        body = returns[0].named_children[0] if len(returns) == 1 and returns[0].named_children else None
+    body = strip_casts(body)
+    if element is None or body is None or body.type != "binary_expression" \
+            or text(body.child_by_field_name("operator")) not in {"===", "=="}:
+        return None
+    left, right = body.child_by_field_name("left"), body.child_by_field_name("right")
+    for key, other in ((left, right), (right, left)):
+        chain = member_chain(strip_casts(key))
+        if chain and len(chain) >= 2 and chain[0] == element and is_name(strip_casts(other), module):
+            return fn, element, key
+    return None
+
+
+def _found(module: Module, call: ts.Node, follow) -> Iterator[tuple[ts.Node, ts.Node | None, Module, Frame | None]]:
+    """(key, tool object, its module, frame) of each element of the list `X.find(...)` searches."""
+    fn, element, key = _matcher(call, module, lambda n, m: True)
+    if follow is None:
+        return
+    follow.reset()
+    listed = call.child_by_field_name("function").child_by_field_name("object")
+    for obj, omod in list(follow.expr(listed, module, 0)):
+        yield key, obj, omod, Frame(scope=fn, module=module, names={element: (0, ())}, args=(obj,), caller=omod, site=obj)
 
 
 def _from_lists(module: Module, lookup: ts.Node, holder: str, values: Values, follow
