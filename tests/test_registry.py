@@ -172,3 +172,17 @@ def test_tool_objects_found_in_their_list_by_name_are_dispatched():
     assert {(t["dispatch"], t["implementation"]) for t in tools.values()} == \
         {("registry", "lookup.execute"), ("registry", "count.execute")}
     assert led["unresolved"] == [] and led["complete"] is True
+
+
+def test_registries_built_from_a_list_as_a_map_or_an_object_are_dispatched():
+    map_server = FIND_SERVER.replace("const TOOLS = [lookupTool, countTool];",
+                                     "const TOOLS = [lookupTool, countTool];\n"
+                                     "const BY_NAME = new Map(TOOLS.map((t) => [t.name, t]));") \
+        .replace("TOOLS.find((t) => t.name === request.params.name)", "BY_NAME.get(request.params.name)")
+    object_server = map_server.replace("new Map(TOOLS.map(", "Object.fromEntries(TOOLS.map(") \
+        .replace("BY_NAME.get(request.params.name)", "BY_NAME[request.params.name]")
+    for source in (map_server, object_server):
+        led = coverage.ledger(program({"index.js": source, "objects.js": OBJECTS, "package.json": MANIFEST}))
+        assert {(t["name"], t["dispatch"], t["implementation"]) for t in led["tools"]} == \
+            {("lookup", "registry", "lookup.execute"), ("count", "registry", "count.execute")}
+        assert led["unresolved"] == [] and led["complete"] is True

@@ -1,12 +1,13 @@
 """Tools installed into a registry at run time: a Map filled by `R.set(key, tool)` in a function called once per tool
-object (`install(new XTool())`), or a field built from a list of tool objects (`this.R = list.reduce((acc, t) =>
-{ acc[t.name] = t; return acc; }, {})`), and a tools/call handler that looks the tool up by its name (`R.get(name)`,
+object (`install(new XTool())`), or one built from a list of tool objects (`list.reduce((acc, t) => { acc[t.name] =
+t; return acc; }, {})`, `new Map(list.map((t) => [t.name, t]))`, `Object.fromEntries(...)`), and a tools/call handler that looks the tool up by its name (`R.get(name)`,
 `this.R[name]`, or in the list itself: `list.find((t) => t.name === name)`) and calls a method of what it finds. One dispatch per installed tool: its name is the key the installing call computes for that
 tool (read under the call's arguments), its implementation the method called, read on that tool's class (inherited
 methods and what the constructor hands the base class included); the class's other methods are tool code too."""
 
 from __future__ import annotations
 
+import itertools
 from typing import Iterator
 
 import tree_sitter as ts
@@ -42,7 +43,8 @@ def dispatches(handler: Handler, fns: list[tuple[ts.Node, Module]], calls_of, li
                 if where is None or where[1] not in where[0].toplevel:
                     continue
                 rmod, local = where
-                installed = _installed(rmod, local, calls_of, values)
+                installed = itertools.chain(_built(rmod.toplevel[local], rmod, follow),
+                                            _installed(rmod, local, calls_of, values))
             for key, tool, tmod, frame in installed:
                 name = _key(values, key, rmod, frame)
                 if name in out:  # met again (a descriptor whose fields the tool object copies)
@@ -82,7 +84,8 @@ def _lookups(fn: ts.Node, module: Module, is_name) -> Iterator[tuple[ts.Node, st
         if call.type == "subscript_expression":
             chain = member_chain(strip_casts(call.child_by_field_name("object")))
             index = strip_casts(call.child_by_field_name("index"))
-            if not chain or len(chain) != 2 or chain[0] != "this" or index is None or not is_name(index, module):
+            if not chain or not (len(chain) == 2 and chain[0] == "this" or len(chain) == 1) or index is None \
+                    or not is_name(index, module):
                 continue
             holder = ".".join(chain)
         elif _matcher(call, module, is_name) is not None:
@@ -136,34 +139,57 @@ def _found(module: Module, call: ts.Node, follow) -> Iterator[tuple[ts.Node, ts.
 
 def _from_lists(module: Module, lookup: ts.Node, holder: str, values: Values, follow
                 ) -> Iterator[tuple[ts.Node, ts.Node | None, Module, Frame | None]]:
-    """(key, tool object, its module, frame) of each element of the lists a field is built from:
-    `this.R = LIST.reduce((acc, tool) => { acc[KEY] = tool; return acc; }, {})` anywhere in the class."""
+    """(key, tool object, its module, frame) of each element of the lists a field is built from, anywhere in the
+    class: `this.R = LIST.reduce(...)`, `new Map(LIST.map(...))`, `Object.fromEntries(LIST.map(...))` (_built)."""
     cls = next((a for a in ancestors(lookup) if a.type in {"class_declaration", "class"}), None)
     if cls is None or follow is None:
         return
     target = tuple(holder.split("."))
     for node in find(cls, {"assignment_expression"}):
-        if member_chain(strip_casts(node.child_by_field_name("left"))) != target:
-            continue
-        built = strip_casts(node.child_by_field_name("right"))
-        callee = built.child_by_field_name("function") if built is not None and built.type == "call_expression" else None
-        args = call_args(built) if callee is not None else []
-        if callee is None or callee.type != "member_expression" or text(callee.child_by_field_name("property")) != "reduce" \
-                or not args or strip_casts(args[0]) is None or strip_casts(args[0]).type not in FUNCTION_TYPES:
-            continue
-        fn = strip_casts(args[0])
-        names = parameters(fn)
+        if member_chain(strip_casts(node.child_by_field_name("left"))) == target:
+            yield from _built(node.child_by_field_name("right"), module, follow)
+
+
+def _built(value: ts.Node | None, module: Module, follow) -> Iterator[tuple[ts.Node, ts.Node, Module, Frame]]:
+    """(key, element, its module, frame) of a registry built from a list of tool objects:
+    `LIST.reduce((acc, t) => { acc[KEY] = t; return acc; }, {})`, or `new Map(LIST.map((t) => [KEY, t]))` and
+    `Object.fromEntries(LIST.map((t) => [KEY, t]))`; the key is read with the callback's element bound to each."""
+    value = strip_casts(value)
+    if value is None or follow is None:
+        return
+    if value.type == "new_expression" and text(value.child_by_field_name("constructor")) == "Map" \
+            or value.type == "call_expression" and member_chain(value.child_by_field_name("function")) == ("Object", "fromEntries"):
+        args = call_args(value)
+        value = strip_casts(args[0]) if len(args) == 1 else None
+        pairs = True
+    else:
+        pairs = False
+    callee = value.child_by_field_name("function") if value is not None and value.type == "call_expression" else None
+    args = call_args(value) if callee is not None else []
+    method = text(callee.child_by_field_name("property")) if callee is not None and callee.type == "member_expression" else ""
+    fn = strip_casts(args[0]) if args else None
+    if fn is None or fn.type not in FUNCTION_TYPES or method != ("map" if pairs else "reduce"):
+        return
+    names = parameters(fn)
+    element = next((k for k, (i, p) in names.items() if i == (0 if pairs else 1) and not p), None)
+    keys = []
+    if pairs:  # (t) => [KEY, t]
+        for ret in follow.returns(fn, module):
+            entry = strip_casts(ret[0])
+            items = [c for c in entry.named_children if c.type != "comment"] if entry is not None and entry.type == "array" else []
+            if len(items) == 2 and text(strip_casts(items[1])) == element:
+                keys.append(items[0])
+    else:  # (acc, t) => { acc[KEY] = t; return acc; }
         acc = next((k for k, (i, p) in names.items() if i == 0 and not p), None)
-        element = next((k for k, (i, p) in names.items() if i == 1 and not p), None)
         for store in find(fn, {"assignment_expression"}):
             left, right = store.child_by_field_name("left"), strip_casts(store.child_by_field_name("right"))
-            if left is None or left.type != "subscript_expression" or right is None or text(right) != element \
-                    or text(left.child_by_field_name("object")) != acc:
-                continue
-            follow.reset()
-            for obj, omod in follow.expr(callee.child_by_field_name("object"), module, 0):
-                frame = Frame(scope=fn, module=module, names={element: (0, ())}, args=(obj,), caller=omod, site=obj)
-                yield left.child_by_field_name("index"), obj, omod, frame
+            if left is not None and left.type == "subscript_expression" and right is not None and text(right) == element \
+                    and text(left.child_by_field_name("object")) == acc:
+                keys.append(left.child_by_field_name("index"))
+    for key in keys:
+        follow.reset()
+        for obj, omod in list(follow.expr(callee.child_by_field_name("object"), module, 0)):
+            yield key, obj, omod, Frame(scope=fn, module=module, names={element: (0, ())}, args=(obj,), caller=omod, site=obj)
 
 
 def _called_on(lookup: ts.Node, fn: ts.Node) -> list[str]:
