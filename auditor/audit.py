@@ -122,7 +122,7 @@ def _run(target: Target, kb_dir: Path, progress: Callable[[str], None], excluded
                   registries=tuple(r.data["target"] for r in applied), gaps=program.gaps,
                   method={"external": method["external"], "anti_conflation": method["anti_conflation"],
                           "detail_gaps": method["detail_gaps"]},
-                  ledger=_with_not_followed(coverage.ledger(program), target))
+                  ledger=_with_not_followed(coverage.ledger(program, coverage.effects_by_module(fx.sites)), target))
     audit = replace(audit, summary=summary.summarise(audit, kbs["findings"]))
     # The lines each tool's call runs, for its loop of the runtime baseline. A tool dispatched by an exclusion guard
     # (`if (name !== x) throw`) is left out: its code is what follows the guard, which annotations.regions does not

@@ -153,7 +153,7 @@ def discover(pin: target_mod.GitPin, packages: Iterable[str], other_projects: Ma
     for p in tree:
         folder, _, base = p.rpartition("/")
         children.setdefault(folder, set()).add(base)
-        if parse.language_for(p) in {"typescript", "tsx"}:
+        if parse.language_for(p) in {"typescript", "tsx", "javascript"}:
             parts = p.split("/")[:-1]
             scripted |= {"/".join(parts[:i]) for i in range(len(parts) + 1)}
     manifests = sorted(f for f, names in children.items() if "package.json" in names)

@@ -74,8 +74,8 @@ def test_unreached_browser_code_is_auxiliary_and_other_unreached_code_is_not():
                                    "ui/app.js": ui, "lib/dead.ts": dead}))
     rows = {f["path"]: f for f in led["files"]}
     assert rows["ui/app.js"]["status"] == "auxiliary, not reached" and "browser code" in rows["ui/app.js"]["reason"]
-    assert rows["lib/dead.ts"]["status"] == "parsed, not reached"
-    assert led["complete"] is False  # the dead module keeps it honest
+    assert rows["lib/dead.ts"]["status"] == "not reached, holds no server code"  # no server code: accounted for
+    assert led["complete"] is True
 
 
 def test_an_unreached_module_of_re_exports_only_is_auxiliary():
@@ -147,3 +147,52 @@ def test_tool_classes_compiled_to_javascript_name_themselves_in_the_constructor(
                  "package.json": '{"name": "demo", "bin": "index.js", "dependencies": {"@modelcontextprotocol/sdk": "1"}}'})
     assert [(t.name, t.description) for t in p.tools] == [("clock", "Tell the time.")]
     assert coverage.ledger(p)["complete"] is True
+
+
+def _unreached(extra: dict[str, str]) -> tuple[dict, dict]:
+    from auditor.analyse import effects
+    from program_helpers import effects_kb
+
+    p = program({"index.ts": HEAD + TAIL, "shapes.ts": SHAPES, "package.json": MANIFEST, **extra})
+    led = coverage.ledger(p, coverage.effects_by_module(effects.scan(p, effects_kb()).sites))
+    return {f["path"]: f for f in led["files"]}, led
+
+
+OLD_TOOLS = ('import { fetchQuote } from "./quotes.js";\n'
+             'export function registerOld(server: any) {\n'
+             '  server.registerTool("old_quote", { description: "A quote." }, async () => fetchQuote());\n'
+             '}\n')
+QUOTES = 'export async function fetchQuote() { return (await fetch("https://quotes.invalid/today")).text(); }\n'
+CLOCK = 'import { writeFileSync } from "node:fs";\nexport function stamp() { writeFileSync("/tmp/stamp", "1"); }\n'
+
+
+def test_an_unreached_module_that_registers_a_tool_is_a_gap_named_with_what_it_holds():
+    rows, led = _unreached({"legacy/tools.ts": OLD_TOOLS, "legacy/quotes.ts": QUOTES})
+    assert rows["legacy/tools.ts"]["status"] == "parsed, not reached"
+    assert "a tool registration (line 3)" in rows["legacy/tools.ts"]["reason"]
+    # its effects are reachable from that server code: a gap too, with the effect named
+    assert rows["legacy/quotes.ts"]["status"] == "parsed, not reached"
+    assert "network `fetch` (line 1)" in rows["legacy/quotes.ts"]["reason"]
+    assert led["complete"] is False
+
+
+def test_an_unreached_descriptor_or_handler_is_a_gap():
+    descriptor = 'export const OLD = { name: "old_tool", description: "Old.", inputSchema: { type: "object" } };\n'
+    rows, led = _unreached({"old.ts": descriptor})
+    assert rows["old.ts"]["status"] == "parsed, not reached" and "the tool descriptor 'old_tool'" in rows["old.ts"]["reason"]
+    assert led["complete"] is False
+    from program_helpers import SDK
+    handler = SDK + ('export function attach(s: any) {\n'
+                     '  s.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [] }));\n}\n')
+    rows, led = _unreached({"old.ts": handler})
+    assert rows["old.ts"]["status"] == "parsed, not reached" and "a tools/list handler" in rows["old.ts"]["reason"]
+    assert led["complete"] is False
+
+
+def test_unreached_modules_without_server_code_are_accounted_for_even_with_effects():
+    rows, led = _unreached({"legacy/quotes.ts": QUOTES, "legacy/clock.ts": CLOCK,
+                            "lib/format.ts": "export const pad = (s: string) => s.padStart(4);\n"})
+    for path in ("legacy/quotes.ts", "legacy/clock.ts", "lib/format.ts"):
+        assert rows[path]["status"] == "not reached, holds no server code", path
+        assert "not imported" in rows[path]["reason"]
+    assert led["complete"] is True

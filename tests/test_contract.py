@@ -243,6 +243,6 @@ def test_build_output_beside_its_source_is_registered_not_analysed(tmp_path):
     assert cov["entries"] == ["src/index.ts"]
     files = {f["path"]: f for f in cov["files"]}
     assert files["dist/index.js"]["status"] == "read" and "build output of src/index.ts" in files["dist/index.js"]["reason"]
-    assert files["dist/extra.js"]["status"] == "parsed, not reached"  # no source beside it: code like any other
+    assert files["dist/extra.js"]["status"] == "not reached, holds no server code"  # no source beside it: code like any other
     sources = {s["id"]: s for s in doc["sources"]}
     assert sources["SRC:dist/index.js"]["compiled_from"] == "src/index.ts" and "compiled_from" not in sources["SRC:src/index.ts"]

@@ -24,4 +24,4 @@ def test_files_run_by_the_manifest_scripts_are_entries():
     assert ledger["entries"] == ["src/index.ts", "src/http.ts"]
     status = {f["path"]: f["status"] for f in ledger["files"]}
     assert status == {"src/index.ts": "analysed", "src/http.ts": "analysed", "src/server.ts": "analysed",
-                      "src/orphan.ts": "parsed, not reached", "package.json": "read"}
+                      "src/orphan.ts": "not reached, holds no server code", "package.json": "read"}

@@ -180,3 +180,37 @@ server.setRequestHandler(ListToolsRequestSchema, async () => {
 ''' % (_desc("a"), _desc("b"))
     p = program({"index.ts": server, "package.json": MANIFEST})
     assert _names(p) == ["a", "b"] and not p.unadvertised
+
+
+WRAPPED = '''import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+const server = new McpServer({ name: "wrapped", version: "1" });
+server.registerTool("stamp", { description: "Stamp it." }, async () => ({ content: [] }));
+// Re-emit the SDK's own tools/list result with a marker on each tool.
+const table = server.server._requestHandlers;
+const original = table.get("tools/list");
+server.server.setRequestHandler(ListToolsRequestSchema, async (request, extra) => {
+  const result = await original(request, extra);
+  for (const tool of result.tools) tool.annotations = { ...tool.annotations, title: tool.name };
+  return EXTRA;
+});
+await server.connect(new StdioServerTransport());
+'''
+
+
+def test_a_tools_list_handler_that_returns_the_sdk_handlers_result_lists_the_registered_tools():
+    led = coverage.ledger(program({"index.ts": WRAPPED.replace("return EXTRA;", "return result;"),
+                                   "package.json": MANIFEST}))
+    assert [t["name"] for t in led["tools"]] == ["stamp"]
+    assert led["unresolved"] == [] and led["complete"] is True
+    # and a descriptor the wrapper adds to it is listed too
+    extra = WRAPPED.replace("return EXTRA;", "return { tools: [...result.tools, " + _desc("ping") + "] };")
+    led = coverage.ledger(program({"index.ts": extra, "package.json": MANIFEST}))
+    assert {t["name"] for t in led["tools"]} == {"stamp", "ping"} and led["unresolved"] == []
+
+
+def test_a_tools_list_handler_that_calls_another_unknown_function_is_still_unread():
+    led = coverage.ledger(program({"index.ts": WRAPPED.replace('table.get("tools/list")', 'table.lookup("tools/list")')
+                                   .replace("return EXTRA;", "return result;"), "package.json": MANIFEST}))
+    assert led["unresolved"] and led["complete"] is False

@@ -80,6 +80,56 @@ def _auxiliary(p: Program, path: str, dev_runs: dict[str, str]) -> tuple[str, st
     return None
 
 
+def _server_code(p: Program) -> dict[str, list[str]]:
+    """Module path -> what of a server it holds, first lines first: a server constructed, a request handler, a tool,
+    resource or prompt registration, a tool descriptor, a tools/call dispatch, a launch."""
+    found: dict[str, list[tuple[int, str]]] = {}
+
+    def add(module, node, what: str) -> None:
+        found.setdefault(module.path, []).append((node.start_point[0] + 1, what))
+
+    for s in p.servers:
+        add(s.module, s.node, "a server constructed")
+    for h in p.handlers:
+        add(h.module, h.node, f"a {h.method} handler")
+    for r in p.registrations:
+        add(r.module, r.node, f"a {r.kind} registration")
+    for t in (*p.tools, *p.unadvertised):
+        add(t.module, t.node, f"the tool descriptor {t.name!r}")
+    for d in p.dispatches:
+        add(d.module, d.node, f"a dispatch of {d.tool!r}")
+    for l in p.launches:
+        add(l.module, l.connect, "a server launch")
+    return {path: [f"{what} (line {line})" for line, what in sorted(set(rows))] for path, rows in found.items()}
+
+
+def _unreached(p: Program, unreached: set[str], effects: dict[str, list[str]] | None) -> dict[str, str]:
+    """Module no entry reaches -> why it is a gap: it holds server code, or it holds effects (kb/effects.yaml) that
+    server code no entry reaches imports (every module that code imports when EFFECTS is None: not scanned). A
+    module absent from the answer holds neither: it is accounted for as not the server."""
+    code = {path: rows for path, rows in _server_code(p).items() if path in unreached}
+    out = {path: "it holds server code: " + _listed(rows) for path, rows in code.items()}
+    if code and p.linker is not None:
+        for path in sorted(p.linker.closure(sorted(code), dynamic=True) & unreached - set(code)):
+            if effects is None or effects.get(path):
+                what = _listed(effects[path]) if effects is not None else "code not scanned for effects"
+                out[path] = f"server code no entry reaches imports it, and it holds effects: {what}"
+    return out
+
+
+def effects_by_module(sites) -> dict[str, list[str]]:
+    """Module path -> its effect sites of kb/effects.yaml (analyse/effects.py; a call into another package is none)."""
+    out: dict[str, list[str]] = {}
+    for site in sites:
+        if site.kind != "dependency":
+            out.setdefault(site.module.path, []).append(f"{site.kind} `{site.what}` (line {site.lines[0]})")
+    return out
+
+
+def _listed(rows: list[str]) -> str:
+    return ", ".join(rows[:3]) + (f" and {len(rows) - 3} more" if len(rows) > 3 else "")
+
+
 def _reached(p: Program, entries: list[str]) -> set[str]:
     return set(entries) if p.linker is None else p.linker.closure(entries, dynamic=True)
 
@@ -101,8 +151,10 @@ def tool_names_unknown(p: Program) -> list[str]:
 def _unresolved(p: Program, entries: list[str]) -> list[dict]:
     """What the ledger cannot account for: tool names that are not literals, lists whose descriptors are not read,
     and servers the extractors cannot see."""
-    out = [{"what": f"a dispatch branch names a tool by `{excerpt(n.child_by_field_name('value'))}`, which is not a literal",
-            "anchor": at(m.path, n).as_json()} for m, n in p.unread]
+    out = [{"what": f"a dispatch branch names a tool by `{excerpt(n.child_by_field_name('value'))}`, which is not a literal"
+            if n.type == "switch_case" else
+            f"a tool installed into a registry at run time by `{excerpt(n)}` has a name or an implementation that is "
+            "not read (extract/registry.py)", "anchor": at(m.path, n).as_json()} for m, n in p.unread]
     for l in p.listings:
         if l.unread:
             out.append({"what": _unread_listing(l), "anchor": at(l.module.path, l.handler).as_json()})
@@ -172,10 +224,12 @@ def blocking(gaps, method) -> list:
     return [g for g in gaps if g.kind not in detail]
 
 
-def ledger(p: Program) -> dict:
+def ledger(p: Program, effects: dict[str, list[str]] | None = None) -> dict:
+    """EFFECTS: module path -> the effect sites of kb/effects.yaml it holds (None: not scanned)."""
     entries = _entry_modules(p)
     reached = _reached(p, entries)
     dev_runs = _development_runs(p)
+    gap_of = _unreached(p, {m.path for m in p.modules} - reached, effects) if entries else {}
     gaps_by_file: dict[str, int] = {}
     for g in p.gaps:
         gaps_by_file[g.anchor.path] = gaps_by_file.get(g.anchor.path, 0) + 1
@@ -200,6 +254,12 @@ def ledger(p: Program) -> dict:
             why = "" if status == "analysed" else "not imported, directly or through other modules, by an entry file"
             if status != "analysed":
                 status, why = _auxiliary(p, path, dev_runs) or (status, why)
+            if status == "parsed, not reached" and path in gap_of:
+                why = f"{why}; {gap_of[path]}"
+            elif status == "parsed, not reached":  # what it does cannot make the server: accounted for
+                status, why = "not reached, holds no server code", (
+                    f"{why}; it constructs no server, handles no request, registers or describes nothing, and no "
+                    "server code reaches an effect of it")
         elif e.layer == "test":
             status, why = "read", "test file: parsed for gaps, not analysed as server code"
         else:

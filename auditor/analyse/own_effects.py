@@ -7,7 +7,7 @@ import tree_sitter as ts
 
 from auditor.extract.program import Module
 from auditor.extract.state import Access, Container
-from auditor.extract.syntax import (FUNCTION_TYPES, call_args, enclosing_function, find, string_value, strip_casts, text,
+from auditor.extract.syntax import (FUNCTION_TYPES, parameter_pattern, call_args, enclosing_function, find, string_value, strip_casts, text,
                                     walk)
 
 _UNKNOWN = None  # a word of a command line that the code does not fix
@@ -23,7 +23,7 @@ def _params(fn: ts.Node) -> list[str]:
         return [text(one)] if one is not None else []
     out = []
     for c in ps.named_children:
-        pat = c.child_by_field_name("pattern") if c.type in {"required_parameter", "optional_parameter"} else c
+        pat = parameter_pattern(c)
         out.append(text(pat) if pat is not None else "")
     return out
 

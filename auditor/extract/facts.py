@@ -8,7 +8,7 @@ from typing import Mapping
 import tree_sitter as ts
 
 from auditor.extract import summaries, cache, dispatch, flow, highlevel, linker, outputs, parse, program, server, state
-from auditor.extract import limits, listing, reach, syntax
+from auditor.extract import limits, listing, reach, registry, syntax
 from auditor.extract import tsconfig
 from auditor.extract.manifest import JsonDoc, read_json
 from auditor.extract.readme import MarkdownDoc, read_markdown
@@ -162,17 +162,29 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
                 roots += [owned(fn, fm) for fm, fn in d.handed]
             roots += list(handed)
     registrations = kept
+    # Tools installed into a registry at run time and looked up by name in a tools/call handler (extract/registry.py).
+    for h in (h for h in handlers if h.method == "tools/call" and h.fn is not None):
+        known = {d.tool for d in dispatches if d.handler is h}
+        fns = [(f, fm) for f, fm, _ in dispatch._dispatching(h, link.resolver(h.module), link)]
+        found, missed = registry.dispatches(h, fns, expander.calls_of, link, dispatch._name_subject,
+                                            reach.Reach(link, expander.calls_of, modules))
+        unread += missed
+        for d in found:
+            if d.tool not in known:
+                dispatches.append(d)
+                roots += [owned(d.target, d.module), *d.handed]
     # A descriptor-shaped object is a tool only when it reaches a tools/list handler's result (when that is read).
-    follow = reach.Reach(link, expander.calls_of, modules)
+    follow = reach.Reach(link, expander.calls_of, modules, frozenset(vocab.get("handler_tables", ())))
     listings = [listing.listing(follow, h.module, h.node, h.fn) for h in handlers if h.method == "tools/list"]
     tools, unadvertised = listing.split(tools, listings)
     # A tools/call handler that finds its tool among the listed tool objects by name (`TOOLS.find(...)`).
     named = {d.tool for d in dispatches}
     for h in (h for h in handlers if h.method == "tools/call"):
-        ds, fs = dispatch.lookups(h, [t for t in tools if t.name not in named], link.resolver(h.module), link)
-        dispatches += ds
-        fallbacks += fs if ds else []
-        roots += [owned(d.target, h.module) for d in ds]
+        ds, fs = dispatch.lookups(h, list(tools), link.resolver(h.module), link)
+        new = [d for d in ds if d.tool not in named]  # a registry (extract/registry.py) may have found them
+        dispatches += new
+        fallbacks += fs if ds and not any(f.handler is h for f in fallbacks) else []
+        roots += [owned(d.target, h.module) for d in new]
     branches = frozenset(d.node.id for d in dispatches if d.form == "name-equality")
     for m, fn in link.reachable(roots):
         flows.append(_trace(m, fn, containers, vocab, link, branches))

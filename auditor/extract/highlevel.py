@@ -11,7 +11,7 @@ from auditor.extract import zod
 from auditor.extract.bindings import class_name, value_of
 from auditor.extract.program import Module
 from auditor.extract.server import Dispatch, ToolDecl, annotations, schema_gaps
-from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, call_args, callee_text, enclosing_function, excerpt, find,
+from auditor.extract.syntax import (FUNCTION_TYPES, parameter_pattern, NOT_LITERAL, call_args, callee_text, enclosing_function, excerpt, find,
                                     literal, member_chain, object_pairs, pair_value, strip_casts, text)
 from auditor.model import Anchor, Gap
 
@@ -282,7 +282,7 @@ def _parameter_names(params: ts.Node) -> set[str]:
         return {text(params)}
     out = set()
     for p in params.named_children:
-        pattern = p.child_by_field_name("pattern") if p.type in {"required_parameter", "optional_parameter"} else p
+        pattern = parameter_pattern(p)
         if pattern is not None and pattern.type == "identifier":
             out.add(text(pattern))
     return out

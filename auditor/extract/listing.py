@@ -43,10 +43,14 @@ def listing(reach: Reach, module: Module, handler: ts.Node, fn: ts.Node | None) 
                 pairs = object_pairs(obj)
                 if LIST_KEY in pairs:
                     found = True
-                    objects |= {o for o, _ in reach.expr(entry_value(pairs[LIST_KEY]), omod, 1)}
+                    for o, lmod in reach.expr(entry_value(pairs[LIST_KEY]), omod, 1):
+                        if o.type == "object":
+                            objects.add(o)
+                        else:  # an instance listed as it is: what it advertises is not read
+                            reach.miss(lmod, o)
                 elif any(c.type == "spread_element" for c in obj.named_children):
                     reach.miss(omod, obj)
-        if not found:  # a result filled in later (`result.tools = ...`), or built where this does not look
+        if not found and not reach.delegated:  # a result filled in later (`result.tools = ...`), or built elsewhere
             reach.miss(module, fn)
     return Listing(module=module, handler=handler, objects=frozenset(objects), unread=tuple(unread))
 

@@ -18,22 +18,27 @@ from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, enclos
 MAX_DEPTH = 24  # hops from the handler's result to a descriptor
 # Array methods whose result holds (some of) the receiver's elements, in the same or another order.
 _KEEPS = frozenset({"filter", "slice", "sort", "toSorted", "reverse", "toReversed", "flat", "concat", "map",
-                    "flatMap", "splice", "with"})
+                    "flatMap", "splice", "with", "values"})
 _ADDS = frozenset({"push", "unshift", "concat"})  # the arguments become elements
+_COLLECTIONS = frozenset({"Map", "Set", "WeakMap"})  # `new Map()`: filled by set/add/push later
+_STORES = {"set": 1, "add": 0}  # `registry.set(key, value)`, `set.add(value)`: the argument stored
 
 
 class Reach:
     """Follows expressions back to object literals; one instance answers many questions (reset() between)."""
 
-    def __init__(self, link, calls_of: Callable[[ts.Node], list[tuple[Module, ts.Node]]], modules: list[Module]):
+    def __init__(self, link, calls_of: Callable[[ts.Node], list[tuple[Module, ts.Node]]], modules: list[Module],
+                 tables: frozenset[str] = frozenset()):
         self.link, self.calls_of, self.modules = link, calls_of, modules
+        self.tables = tables  # kb/sdk.yaml handler_tables
         self.values = Values(link)
         self._seen: set[ts.Node] = set()
         self._unread: list[tuple[Module, ts.Node, frozenset[str] | None]] = []
+        self.delegated = False  # the result met is (or holds) what the SDK's own handler of the method returns
 
     def reset(self) -> list[tuple[Module, ts.Node, frozenset[str] | None]]:
         """Start a new question: forget what was met; the list of unread parts it returns fills as it goes."""
-        self._seen, self._unread = set(), []
+        self._seen, self._unread, self.delegated = set(), [], False
         return self._unread
 
     def miss(self, module: Module, node: ts.Node, scope: frozenset[str] | None = None) -> None:
@@ -69,6 +74,8 @@ class Reach:
             yield from self._member(node, module, d)
         elif t == "call_expression":
             yield from self._call(node, module, d)
+        elif t == "new_expression":
+            yield from self._new(node, module, d)
         elif t == "ternary_expression":
             for f in ("consequence", "alternative"):
                 yield from self.expr(node.child_by_field_name(f), module, d)
@@ -206,10 +213,19 @@ class Reach:
             yield from self._export(space, text(prop), node, module, d)
             return
         value, where = self.values.member(obj, module, text(prop), None, 0)
-        if value is None:
+        if value is None and self._sdk_result(obj, module):  # `result.tools` of the SDK's own handler's result
+            self.delegated = True
+        elif value is None:
             self.miss(module, node)
         else:
             yield from self.expr(value, where, d)
+
+    def _sdk_result(self, node: ts.Node | None, module: Module) -> bool:
+        """Whether NODE stands for what a handler of the SDK's table returns (`await original(request, extra)`)."""
+        value, where = self.values.definition(node, module)
+        value = strip_casts(value)
+        return value is not None and value.type == "call_expression" and \
+            self._sdk_handler(value.child_by_field_name("function"), where)
 
     def _call(self, node: ts.Node, module: Module, d: int):
         callee = node.child_by_field_name("function")
@@ -232,12 +248,20 @@ class Reach:
         if hit is not None:
             yield from self._returned(hit[1], hit[0], d)
             return
+        if self._sdk_handler(callee, module):  # the SDK's own handler: the tools registered on the server
+            self.delegated = True
+            return
         method = text(callee.child_by_field_name("property")) if callee is not None and callee.type == "member_expression" else ""
         if method in _KEEPS:
             receiver = callee.child_by_field_name("object")
+            read = False
             if method in {"map", "flatMap"} and args and strip_casts(args[0]) is not None:
-                yield from self._mapped(receiver, strip_casts(args[0]), module, d)
-            yield from self.expr(receiver, module, d)
+                paths = self._paths(strip_casts(args[0]), module)
+                read = bool(paths)
+                yield from self._mapped(receiver, paths, module, d)
+            for element, emod in self.expr(receiver, module, d):
+                if not (read and element.type == "new_expression"):  # an instance: the member mapped is what is listed
+                    yield element, emod
             for a in args if method == "concat" else ():
                 yield from self.expr(a, module, d)
             return
@@ -247,17 +271,49 @@ class Reach:
         else:
             self.miss(module, node)
 
-    def _mapped(self, receiver: ts.Node, fn: ts.Node, module: Module, d: int):
-        """`list.map((t) => t.spec)`: the member the callback returns of each element (the elements themselves are
-        candidates too, for callbacks that rebuild a descriptor from them)."""
+    def _new(self, node: ts.Node, module: Module, d: int):
+        """`new C(...)`: an instance of a class of the boundary stands for itself (a tool object, whose members
+        `_mapped` reads); a collection made empty holds what is added to it later, one made from a list its elements."""
+        ctor = node.child_by_field_name("constructor")
+        if self.link is not None and self.link._class(module, text(ctor)) is not None:
+            yield node, module
+        elif text(ctor) in _COLLECTIONS:
+            for a in call_args(node)[:1]:
+                yield from self.expr(a, module, d)
+        else:
+            self.miss(module, node)
+
+    def _sdk_handler(self, callee: ts.Node | None, module: Module) -> bool:
+        """Whether CALLEE is a handler taken from the SDK's table of registered handlers (kb/sdk.yaml
+        handler_tables): `const list = server.server._requestHandlers.get("tools/list")`."""
+        if not self.tables:
+            return False
+        got, where = self.values.definition(callee, module)
+        got = strip_casts(got)
+        if got is None or got.type != "call_expression" or len(call_args(got)) != 1:
+            return False
+        fn = strip_casts(got.child_by_field_name("function"))
+        if fn is None or fn.type != "member_expression" or text(fn.child_by_field_name("property")) != "get":
+            return False
+        table, _ = self.values.definition(fn.child_by_field_name("object"), where)
+        chain = member_chain(strip_casts(table)) if table is not None else None
+        return bool(chain) and chain[-1] in self.tables
+
+    def _paths(self, fn: ts.Node, module: Module) -> list[tuple[str, ...]]:
+        """The member paths of its element that a `map` callback returns (`(t) => t.spec`: [("spec",)])."""
         if fn.type not in FUNCTION_TYPES:
-            return
+            return []
         names = parameters(fn)
         paths = []
         for ret, _ in self.returns(fn, module):
             chain = member_chain(strip_casts(ret))
             if chain and chain[0] in names and names[chain[0]][0] == 0 and names[chain[0]][1] + chain[1:]:
                 paths.append(names[chain[0]][1] + chain[1:])
+        return paths
+
+    def _mapped(self, receiver: ts.Node, paths: list[tuple[str, ...]], module: Module, d: int):
+        """`list.map((t) => t.spec)`: the member the callback returns of each element (the elements themselves are
+        candidates too, for callbacks that rebuild a descriptor from them)."""
         if not paths:
             return
         mark, seen = len(self._unread), set(self._seen)
@@ -346,6 +402,9 @@ def _assigned(module: Module, scope: ts.Node, target: tuple[str, ...]) -> list[t
         if chain and chain[:-1] == target and chain[-1] in _ADDS - {"concat"} \
                 and scope.start_byte <= call.start_byte < scope.end_byte:
             out += call_args(call)
+        elif chain and chain[:-1] == target and chain[-1] in _STORES \
+                and scope.start_byte <= call.start_byte < scope.end_byte:
+            out += call_args(call)[_STORES[chain[-1]]:][:1]
     return out
 
 

@@ -65,6 +65,7 @@ class Dispatch:
     target_name: str | None
     handler: Handler | None = None  # the low-level tools/call handler; None for a high-level registration
     form: str = "name-equality"  # name-equality | switch-case | guard (`if (name !== x) throw`) | table | registration
+    # | registry (a tool looked up by name in a registry filled at run time: extract/registry.py)
     handed: tuple = ()  # (module, function) handed to a factory or wrapper that makes the callback: tool code too
 
 

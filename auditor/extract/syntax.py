@@ -309,6 +309,16 @@ def _member_chain(node: ts.Node | None) -> tuple[str, ...] | None:
     return chain
 
 
+def parameter_pattern(param: ts.Node) -> ts.Node | None:
+    """The binding of one formal parameter in either grammar: TypeScript wraps it (`required_parameter`,
+    `optional_parameter`: its pattern), JavaScript writes a default as `assignment_pattern` (its left side)."""
+    if param.type in {"required_parameter", "optional_parameter"}:
+        return param.child_by_field_name("pattern")
+    if param.type == "assignment_pattern":
+        return param.child_by_field_name("left")
+    return param
+
+
 def callee_text(call: ts.Node) -> str:
     fn = call.child_by_field_name("function")
     chain = member_chain(fn)

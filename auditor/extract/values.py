@@ -11,8 +11,9 @@ import tree_sitter as ts
 
 from auditor.extract.bindings import value_of
 from auditor.extract.program import Module
-from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, callee_text, find, string_value, literal, member_chain, object_pairs, pair_value,
-                                    strip_casts, text, unescape)
+from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, callee_text, find, literal, member_chain,
+                                    object_pairs, pair_value, parameter_pattern, string_value, strip_casts, text,
+                                    unescape)
 
 MAX_DEPTH = 4  # wrappers of wrappers followed
 # Globals of the language whose functions are not helpers handed a tool's object (`Object.values({...})`).
@@ -107,7 +108,8 @@ class Values:
                 if found[0] is not None:
                     return found
         if node.type == "new_expression" and self.link is not None:
-            found = self.class_member(module, text(node.child_by_field_name("constructor")), key)
+            found = self.class_member(module, text(node.child_by_field_name("constructor")), key,
+                                      args=tuple((a, module) for a in call_args(node)))
             if found[0] is not None:
                 return found
         if node.type == "identifier" and self.link is not None and self.link._class(module, text(node)) is not None:
@@ -126,9 +128,12 @@ class Values:
                 return node.child_by_field_name("right"), cmod
         return None, module
 
-    def class_member(self, module: Module, name: str, key: str, depth: int = 0) -> tuple[ts.Node | None, Module]:
+    def class_member(self, module: Module, name: str, key: str, depth: int = 0,
+                     args: tuple[tuple[ts.Node, Module], ...] | None = None) -> tuple[ts.Node | None, Module]:
         """Member KEY of an instance of class NAME: a field's initialiser, a method, a `this.KEY = value` of its
-        constructor (class fields as tsc compiles them), else the same of the class it extends."""
+        constructor (class fields as tsc compiles them), else the same of the class it extends. ARGS, the arguments
+        the instance was constructed with (with their modules), when known: a constructor parameter stored in the
+        field is that argument, and the arguments of `super(...)` are the base class's (`super(schema, {name})`)."""
         found = self.link._class(module, name) if self.link is not None and depth <= 8 else None
         if found is None:
             return None, module
@@ -140,9 +145,37 @@ class Values:
         ctor = info.methods.get("constructor")
         for node in find(ctor, {"assignment_expression"}) if ctor is not None else ():
             if member_chain(node.child_by_field_name("left")) == ("this", key):
-                return node.child_by_field_name("right"), cmod
+                return self._argument(node.child_by_field_name("right"), cmod, ctor, args)
         base = _base(info.node)
-        return self.class_member(cmod, text(base), key, depth + 1) if base is not None else (None, module)
+        if base is None:
+            return None, module
+        # What the base class is constructed with: the arguments of super(...), read under this instance's own
+        # arguments; a class without a constructor hands its arguments on as they are.
+        up = args
+        if ctor is not None:
+            call = next((c for c in find(ctor, {"call_expression"})
+                         if c.child_by_field_name("function") is not None and c.child_by_field_name("function").type == "super"), None)
+            up = tuple(self._argument(a, cmod, ctor, args) for a in call_args(call)) if call is not None else None
+        return self.class_member(cmod, text(base), key, depth + 1, up)
+
+    def _argument(self, node: ts.Node | None, module: Module, ctor: ts.Node,
+                  args: tuple[tuple[ts.Node, Module], ...] | None) -> tuple[ts.Node | None, Module]:
+        """NODE of a constructor, as this instance has it: a parameter of the constructor (or a member of one) is the
+        argument the instance was constructed with; anything else is itself."""
+        value = strip_casts(node)
+        chain = member_chain(value) if value is not None else None
+        names = parameters(ctor) if args is not None and chain else {}
+        if not chain or chain[0] not in names:
+            return node, module
+        index, path = names[chain[0]]
+        if index >= len(args):
+            return None, module
+        found, where = args[index]
+        for k in (*path, *chain[1:]):
+            found, where = self.member(found, where, k, None, 0)
+            if found is None:
+                break
+        return found, where
 
     def extends(self, module: Module, name: str, cls: ts.Node, depth: int = 0) -> bool | None:
         """Whether class NAME (as MODULE sees it) is CLS or extends it; None when a class of the chain is not found."""
@@ -667,7 +700,7 @@ def parameters(fn: ts.Node) -> dict[str, tuple[int, tuple[str, ...]]]:
         return {text(params): (0, ())}
     out: dict[str, tuple[int, tuple[str, ...]]] = {}
     for i, p in enumerate(c for c in params.named_children if c.type != "comment"):
-        pattern = p.child_by_field_name("pattern") if p.type in {"required_parameter", "optional_parameter"} else p
+        pattern = parameter_pattern(p)
         out.update({name: (i, path) for name, path in _pattern(pattern)})
     return out
 

@@ -1,4 +1,5 @@
-; One capture vocabulary for TypeScript and JavaScript; every capture is an entry point
+; One capture vocabulary for TypeScript and JavaScript (node types both grammars have; index_ts.scm adds
+; TypeScript's own); every capture is an entry point
 ; that the extractors inspect further in Python (extract/program.py).
 (import_statement source: (string) @import.source) @import
 (call_expression
@@ -11,9 +12,6 @@
   function: (import)
   arguments: (arguments . (template_string) @import.source (#not-match? @import.source "\\$\\{"))) @import
 (class_declaration) @class
-(abstract_class_declaration) @class
-(interface_declaration) @interface
-(type_alias_declaration value: (object_type)) @interface
 (function_declaration) @function
 (new_expression) @new
 (call_expression) @call
@@ -30,4 +28,3 @@
 (try_statement) @try
 (identifier) @ident
 (shorthand_property_identifier_pattern) @destructure
-(enum_declaration) @enum

@@ -1,0 +1,263 @@
+"""Tools installed into a registry at run time: a Map filled by `R.set(key, tool)` in a function called once per tool
+object (`install(new XTool())`), or one built from a list of tool objects (`list.reduce((acc, t) => { acc[t.name] =
+t; return acc; }, {})`, `new Map(list.map((t) => [t.name, t]))`, `Object.fromEntries(...)`), and a tools/call handler that looks the tool up by its name (`R.get(name)`,
+`this.R[name]`, or in the list itself: `list.find((t) => t.name === name)`) and calls a method of what it finds. One dispatch per installed tool: its name is the key the installing call computes for that
+tool (read under the call's arguments), its implementation the method called, read on that tool's class (inherited
+methods and what the constructor hands the base class included); the class's other methods are tool code too."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Iterator
+
+import tree_sitter as ts
+
+from auditor.extract.program import Module
+from auditor.extract.server import Dispatch, Handler
+from auditor.extract.syntax import FUNCTION_TYPES, ancestors, call_args, find, member_chain, strip_casts, text
+from auditor.extract.values import Frame, Values, parameters
+
+_LOOKUP, _STORE = "get", "set"  # coupling: reach._STORES (what a Map holds)
+_FIND = "find"  # `list.find((t) => t.name === name)`: a lookup in the list itself
+
+
+def dispatches(handler: Handler, fns: list[tuple[ts.Node, Module]], calls_of, link, is_name, follow=None
+               ) -> tuple[list[Dispatch], list[tuple[Module, ts.Node]]]:
+    """The dispatches of a tools/call handler that looks its tool up in a run-time registry, and the installing calls
+    whose tool name or implementation is not read (module, call). FNS: the handler and the functions it delegates
+    to, with their modules; CALLS_OF: the call sites of a function; IS_NAME(node, module): whether an expression is
+    the requested tool's name."""
+    if link is None:
+        return [], []
+    values = Values(link)
+    out: dict[str, Dispatch] = {}
+    unread: list[tuple[Module, ts.Node]] = []
+    for fn, module in fns:
+        for lookup, holder, method in _lookups(fn, module, is_name):
+            if holder == _FIND:  # `LIST.find((t) => t.name === name)`
+                rmod, installed = module, _found(module, lookup, follow)
+            elif holder.startswith("this."):  # a field filled from a list (`this.byName = list.reduce(...)`)
+                rmod, installed = module, _from_lists(module, lookup, holder, values, follow)
+            else:
+                where = link.binding(module, holder)
+                if where is None or where[1] not in where[0].toplevel:
+                    continue
+                rmod, local = where
+                installed = itertools.chain(_built(rmod.toplevel[local], rmod, follow),
+                                            _installed(rmod, local, calls_of, values))
+            for key, tool, tmod, frame in installed:
+                name = _key(values, key, rmod, frame)
+                if name in out:  # met again (a descriptor whose fields the tool object copies)
+                    continue
+                target = _method(values, tool, tmod, method)
+                if name is None or target is None or (target.type not in FUNCTION_TYPES and target.type != "method_definition"):
+                    unread.append((frame.caller, frame.site) if frame is not None else (rmod, key))
+                    continue
+                if tool.type == "new_expression":
+                    shown = f"{text(tool.child_by_field_name('constructor'))}.{method}"
+                    handed = tuple(_methods(link, tool, tmod, target))
+                else:  # a tool object: its function-valued members are tool code too
+                    shown, handed = f"{name}.{method}", ()
+                out[name] = Dispatch(module=module, handler=handler, tool=name, node=lookup, subject=text(lookup),
+                                     target=target, target_name=shown, form="registry", handed=handed)
+    return [out[k] for k in sorted(out)], unread
+
+
+def _method(values: Values, tool: ts.Node | None, module: Module, method: str) -> ts.Node | None:
+    """The function member METHOD of a tool object or instance: a property, a method (`async run() {}`) of the
+    object literal, a method of the instance's class or of a class it extends."""
+    if tool is None or tool.type not in {"new_expression", "object"}:
+        return None
+    if tool.type == "object":
+        written = next((c for c in tool.named_children if c.type == "method_definition"
+                        and text(c.child_by_field_name("name")) == method), None)
+        if written is not None:
+            return written
+    return values.function_of(*values.member(tool, module, method, None, 0), None)[0]
+
+
+def _lookups(fn: ts.Node, module: Module, is_name) -> Iterator[tuple[ts.Node, str, str]]:
+    """(the lookup, the registry's name, the method called on what it finds) of `R.get(name)`, or `this.R[name]` of
+    a field, in FN: through a variable (`const tool = R.get(name); ... tool.run(args)`) or directly
+    (`R.get(name).run(args)`)."""
+    for call in find(fn, {"call_expression", "subscript_expression"}):
+        if call.type == "subscript_expression":
+            chain = member_chain(strip_casts(call.child_by_field_name("object")))
+            index = strip_casts(call.child_by_field_name("index"))
+            if not chain or not (len(chain) == 2 and chain[0] == "this" or len(chain) == 1) or index is None \
+                    or not is_name(index, module):
+                continue
+            holder = ".".join(chain)
+        elif _matcher(call, module, is_name) is not None:
+            holder = _FIND
+        else:
+            callee = strip_casts(call.child_by_field_name("function"))
+            chain = member_chain(callee) if callee is not None else None
+            args = call_args(call)
+            if not chain or len(chain) != 2 or chain[1] != _LOOKUP or len(args) != 1 or not is_name(strip_casts(args[0]), module):
+                continue
+            holder = chain[0]
+        for method in _called_on(call, fn):
+            yield call, holder, method
+
+
+def _matcher(call: ts.Node, module: Module, is_name) -> tuple[ts.Node, str, ts.Node] | None:
+    """(callback, its element's name, the key compared) of `X.find((t) => t.KEY === name)` (either side), else None."""
+    callee = strip_casts(call.child_by_field_name("function"))
+    args = call_args(call)
+    if callee is None or callee.type != "member_expression" or text(callee.child_by_field_name("property")) != _FIND \
+            or len(args) != 1 or strip_casts(args[0]) is None or strip_casts(args[0]).type not in FUNCTION_TYPES:
+        return None
+    fn = strip_casts(args[0])
+    element = next((k for k, (i, p) in parameters(fn).items() if i == 0 and not p), None)
+    body = fn.child_by_field_name("body")
+    if body is not None and body.type == "statement_block":
+        returns = [c for c in body.named_children if c.type == "return_statement"]
+        body = returns[0].named_children[0] if len(returns) == 1 and returns[0].named_children else None
+    body = strip_casts(body)
+    if element is None or body is None or body.type != "binary_expression" \
+            or text(body.child_by_field_name("operator")) not in {"===", "=="}:
+        return None
+    left, right = body.child_by_field_name("left"), body.child_by_field_name("right")
+    for key, other in ((left, right), (right, left)):
+        chain = member_chain(strip_casts(key))
+        if chain and len(chain) >= 2 and chain[0] == element and is_name(strip_casts(other), module):
+            return fn, element, key
+    return None
+
+
+def _found(module: Module, call: ts.Node, follow) -> Iterator[tuple[ts.Node, ts.Node | None, Module, Frame | None]]:
+    """(key, tool object, its module, frame) of each element of the list `X.find(...)` searches."""
+    fn, element, key = _matcher(call, module, lambda n, m: True)
+    if follow is None:
+        return
+    follow.reset()
+    listed = call.child_by_field_name("function").child_by_field_name("object")
+    for obj, omod in list(follow.expr(listed, module, 0)):
+        yield key, obj, omod, Frame(scope=fn, module=module, names={element: (0, ())}, args=(obj,), caller=omod, site=obj)
+
+
+def _from_lists(module: Module, lookup: ts.Node, holder: str, values: Values, follow
+                ) -> Iterator[tuple[ts.Node, ts.Node | None, Module, Frame | None]]:
+    """(key, tool object, its module, frame) of each element of the lists a field is built from, anywhere in the
+    class: `this.R = LIST.reduce(...)`, `new Map(LIST.map(...))`, `Object.fromEntries(LIST.map(...))` (_built)."""
+    cls = next((a for a in ancestors(lookup) if a.type in {"class_declaration", "class"}), None)
+    if cls is None or follow is None:
+        return
+    target = tuple(holder.split("."))
+    for node in find(cls, {"assignment_expression"}):
+        if member_chain(strip_casts(node.child_by_field_name("left"))) == target:
+            yield from _built(node.child_by_field_name("right"), module, follow)
+
+
+def _built(value: ts.Node | None, module: Module, follow) -> Iterator[tuple[ts.Node, ts.Node, Module, Frame]]:
+    """(key, element, its module, frame) of a registry built from a list of tool objects:
+    `LIST.reduce((acc, t) => { acc[KEY] = t; return acc; }, {})`, or `new Map(LIST.map((t) => [KEY, t]))` and
+    `Object.fromEntries(LIST.map((t) => [KEY, t]))`; the key is read with the callback's element bound to each."""
+    value = strip_casts(value)
+    if value is None or follow is None:
+        return
+    if value.type == "new_expression" and text(value.child_by_field_name("constructor")) == "Map" \
+            or value.type == "call_expression" and member_chain(value.child_by_field_name("function")) == ("Object", "fromEntries"):
+        args = call_args(value)
+        value = strip_casts(args[0]) if len(args) == 1 else None
+        pairs = True
+    else:
+        pairs = False
+    callee = value.child_by_field_name("function") if value is not None and value.type == "call_expression" else None
+    args = call_args(value) if callee is not None else []
+    method = text(callee.child_by_field_name("property")) if callee is not None and callee.type == "member_expression" else ""
+    fn = strip_casts(args[0]) if args else None
+    if fn is None or fn.type not in FUNCTION_TYPES or method != ("map" if pairs else "reduce"):
+        return
+    names = parameters(fn)
+    element = next((k for k, (i, p) in names.items() if i == (0 if pairs else 1) and not p), None)
+    keys = []
+    if pairs:  # (t) => [KEY, t]
+        for ret in follow.returns(fn, module):
+            entry = strip_casts(ret[0])
+            items = [c for c in entry.named_children if c.type != "comment"] if entry is not None and entry.type == "array" else []
+            if len(items) == 2 and text(strip_casts(items[1])) == element:
+                keys.append(items[0])
+    else:  # (acc, t) => { acc[KEY] = t; return acc; }
+        acc = next((k for k, (i, p) in names.items() if i == 0 and not p), None)
+        for store in find(fn, {"assignment_expression"}):
+            left, right = store.child_by_field_name("left"), strip_casts(store.child_by_field_name("right"))
+            if left is not None and left.type == "subscript_expression" and right is not None and text(right) == element \
+                    and text(left.child_by_field_name("object")) == acc:
+                keys.append(left.child_by_field_name("index"))
+    for key in keys:
+        follow.reset()
+        for obj, omod in list(follow.expr(callee.child_by_field_name("object"), module, 0)):
+            yield key, obj, omod, Frame(scope=fn, module=module, names={element: (0, ())}, args=(obj,), caller=omod, site=obj)
+
+
+def _called_on(lookup: ts.Node, fn: ts.Node) -> list[str]:
+    """The methods called on what LOOKUP finds."""
+    up = lookup.parent
+    if up is not None and up.type == "member_expression" and up.parent is not None and up.parent.type == "call_expression":
+        return [text(up.child_by_field_name("property"))]
+    holder = up if up is not None and up.type == "variable_declarator" else None
+    if holder is None and up is not None and up.type == "await_expression" and up.parent is not None \
+            and up.parent.type == "variable_declarator":
+        holder = up.parent
+    name = holder.child_by_field_name("name") if holder is not None else None
+    if name is None or name.type != "identifier":
+        return []
+    out = []
+    for call in find(fn, {"call_expression"}):
+        chain = member_chain(strip_casts(call.child_by_field_name("function")))
+        if chain and len(chain) == 2 and chain[0] == text(name) and chain[1] not in out:
+            out.append(chain[1])
+    return out
+
+
+def _installed(rmod: Module, local: str, calls_of, values: Values
+               ) -> Iterator[tuple[ts.Node, ts.Node | None, Module, Frame | None]]:
+    """(key, tool object, its module, the frame the key is read under) of each `local.set(key, tool)` of RMOD: once
+    per call of the function it is written in when the tool is a parameter of that function."""
+    for call in rmod.nodes("call"):
+        if member_chain(call.child_by_field_name("function")) != (local, _STORE) or len(call_args(call)) != 2:
+            continue
+        key, value = call_args(call)
+        fn = next((a for a in ancestors(call) if a.type in FUNCTION_TYPES), None)
+        chain = member_chain(strip_casts(value))
+        names = parameters(fn) if fn is not None else {}
+        if not chain or chain[0] not in names:
+            tool, tmod = values.definition(value, rmod)
+            yield key, tool, tmod, None
+            continue
+        for cmod, site in calls_of(fn):
+            frame = Frame(scope=fn, module=rmod, names=names, args=tuple(call_args(site)), caller=cmod, site=site)
+            tool, tmod = values.definition(*values.bound(value, rmod, frame))
+            yield key, tool, tmod, frame
+
+
+def _key(values: Values, key: ts.Node, module: Module, frame: Frame | None) -> str | None:
+    """The string KEY stands for under FRAME: through local constants (`const k = tool.spec.name`) and members."""
+    node, where = key, module
+    for _ in range(4):
+        node, where = values.bound(node, where, frame)
+        found = values.string(node, where)
+        if found is not None:
+            return found
+        value, vmod = values.definition(node, where)
+        if value is None or value == node:
+            return None
+        node, where = value, vmod
+    return None
+
+
+def _methods(link, tool: ts.Node, module: Module, target: ts.Node) -> Iterator[tuple[Module, ts.Node]]:
+    """The methods of the tool's class and of the classes it extends (what the called method may run on `this`)."""
+    found = link._class(module, text(tool.child_by_field_name("constructor")))
+    seen = 0
+    while found is not None and seen < 8:
+        cmod, info = found
+        yield from ((cmod, m) for k, m in info.methods.items() if k != "constructor" and m != target)
+        heritage = next((c for c in info.node.named_children if c.type == "class_heritage"), None)
+        base = heritage.named_children[0] if heritage is not None and heritage.named_children else None
+        if base is not None and base.type == "extends_clause":
+            base = base.child_by_field_name("value") or (base.named_children[0] if base.named_children else None)
+        found = link._class(cmod, text(base)) if base is not None else None
+        seen += 1

@@ -1,0 +1,188 @@
+"""Tools installed into a registry at run time (extract/registry.py), tool classes whose constructor hands their
+descriptor to the base class (Values.class_member, per instance), and lists of a Map's values (extract/reach.py)."""
+
+from __future__ import annotations
+
+from auditor.analyse import coverage
+from auditor.extract.syntax import find, object_pairs, string_value, text
+from auditor.extract.values import Values
+from program_helpers import SDK, program
+
+BASE = '''export class Base {
+  constructor(schema, spec) {
+    this.schema = schema;
+    this.spec = spec;
+  }
+  async call(args) { return this.work(this.schema.parse(args)); }
+}
+'''
+TOOLS = '''import { z } from "zod";
+import { Base } from "./base.js";
+const ECHO = { name: "echo", description: "Echo the text.", inputSchema: { type: "object" } };
+export class Echo extends Base {
+  constructor() { super(z.object({ text: z.string() }), ECHO); }
+  async work(args) { return { content: [{ type: "text", text: args.text }] }; }
+}
+export class Clock extends Base {
+  constructor(zone) { super(z.object({}), { name: "clock_" + zone, description: "Time.", inputSchema: {} }); }
+  async work() { return { content: [{ type: "text", text: new Date().toISOString() }] }; }
+}
+export class Plain extends Base {
+  async work() { return { content: [] }; }
+}
+'''
+REGISTRY = '''const tools = new Map();
+export function install(tool) {
+  const key = tool.spec.name;
+  tools.set(key, tool);
+}
+export const list = () => Array.from(tools.values()).map((t) => t.spec);
+export async function run(name, args) {
+  const tool = tools.get(name);
+  if (!tool) throw new Error("no such tool " + name);
+  return tool.call(args);
+}
+'''
+INDEX = SDK + '''import { install, list, run } from "./registry.js";
+import { Echo, Plain } from "./tools.js";
+install(new Echo());
+install(new Plain(null, { name: "plain", description: "Plain.", inputSchema: {} }));
+const server = new Server({ name: "reg", version: "1" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: list() }));
+server.setRequestHandler(CallToolRequestSchema, async (request) => run(request.params.name, request.params.arguments));
+await server.connect(new StdioServerTransport());
+'''
+MANIFEST = '{"name": "reg", "bin": "index.js", "dependencies": {"@modelcontextprotocol/sdk": "1", "zod": "3"}}'
+
+
+def _program(index: str = INDEX):
+    return program({"index.js": index, "base.js": BASE, "tools.js": TOOLS, "registry.js": REGISTRY,
+                    "package.json": MANIFEST})
+
+
+def _name_of(values: Values, new_text: str, p) -> str | None:
+    module = next(m for m in p.modules if m.path == "index.js")
+    node = next(n for n in find(module.tree.root_node, {"new_expression"}) if text(n) == new_text)
+    spec, where = values.member(node, module, "spec", None, 0)
+    if spec is None:
+        return None
+    spec, where = values.definition(spec, where)
+    pair = object_pairs(spec).get("name") if spec is not None and spec.type == "object" else None
+    return string_value(pair.child_by_field_name("value")) if pair is not None else None
+
+
+def test_a_constructor_argument_handed_to_the_base_class_is_the_field_of_each_instance():
+    p = _program()
+    values = Values(p.linker)
+    assert _name_of(values, "new Echo()", p) == "echo"  # super(schema, ECHO): ECHO of the subclass's module
+    # no constructor of its own: its arguments go to the base class as they are
+    assert _name_of(values, 'new Plain(null, { name: "plain", description: "Plain.", inputSchema: {} })', p) == "plain"
+
+
+def test_tools_installed_into_a_map_are_listed_and_dispatched_by_name():
+    led = coverage.ledger(_program())
+    tools = {t["name"]: t for t in led["tools"]}
+    assert set(tools) == {"echo", "plain"}
+    assert tools["echo"]["status"] == "analysed" and tools["echo"]["implementation"] == "Echo.call"
+    assert tools["echo"]["dispatch"] == "registry" and tools["plain"]["implementation"] == "Plain.call"
+    assert led["unresolved"] == [] and led["complete"] is True
+
+
+def test_what_the_subclass_runs_is_traced_as_tool_code():
+    p = _program()
+    assert {"Echo.work", "Plain.work"} <= {f.name for f in p.flows}
+
+
+def test_an_installed_tool_whose_name_is_not_read_leaves_the_list_unread():
+    # The name of Clock's descriptor is computed at run time ("clock_" + zone): not a literal, so no dispatch is
+    # invented for it, and the list it is part of is not read whole: the audit says so.
+    index = INDEX.replace('install(new Echo());', 'install(new Echo());\ninstall(new Clock(process.env.ZONE));') \
+        .replace('import { Echo, Plain }', 'import { Clock, Echo, Plain }')
+    led = coverage.ledger(_program(index))
+    assert {t["name"] for t in led["tools"]} == {"echo", "plain"}
+    assert led["complete"] is False
+
+
+OBJECTS = '''import { z } from "zod";
+const LOOKUP = { name: "lookup", description: "Look a word up.", inputSchema: z.object({ word: z.string() }) };
+export const lookupTool = {
+  name: LOOKUP.name, description: LOOKUP.description, inputSchema: LOOKUP.inputSchema,
+  execute: async (args) => ({ content: [{ type: "text", text: args.word }] }),
+};
+export const countTool = {
+  name: "count", description: "Count the words.", inputSchema: z.object({}),
+  async execute() { return { content: [{ type: "text", text: "0" }] }; },
+};
+'''
+CLASS_SERVER = SDK + '''import { countTool, lookupTool } from "./objects.js";
+class WordServer {
+  constructor(tools) {
+    this.available = [...tools];
+    this.byName = {};
+    this.server = new Server({ name: "words", version: "1" }, { capabilities: { tools: {} } });
+    this.server.setRequestHandler(ListToolsRequestSchema, async () => ({
+      tools: this.enabled.map((t) => ({ name: t.name, description: t.description, inputSchema: {} })),
+    }));
+    this.server.setRequestHandler(CallToolRequestSchema, async (request) => {
+      const tool = this.byName[request.params.name];
+      if (!tool) throw new Error("unknown tool");
+      return tool.execute(request.params.arguments);
+    });
+  }
+  enable() {
+    this.enabled = this.available.filter((t) => !process.env.HIDE || t.name !== process.env.HIDE);
+    this.byName = this.enabled.reduce((acc, tool) => { acc[tool.name] = tool; return acc; }, {});
+  }
+  async run() { this.enable(); await this.server.connect(new StdioServerTransport()); }
+}
+new WordServer([lookupTool, countTool]).run();
+'''
+
+
+def test_tool_objects_gathered_by_reduce_into_a_field_are_dispatched_by_name():
+    p = program({"index.js": CLASS_SERVER, "objects.js": OBJECTS, "package.json": MANIFEST})
+    led = coverage.ledger(p)
+    tools = {t["name"]: t for t in led["tools"]}
+    assert set(tools) == {"lookup", "count"}
+    assert {t["dispatch"] for t in tools.values()} == {"registry"}
+    assert tools["lookup"]["implementation"] == "lookup.execute" and tools["count"]["implementation"] == "count.execute"
+    assert all(t["status"].startswith("analysed") for t in tools.values())
+    assert led["unresolved"] == []
+
+
+FIND_SERVER = SDK + '''import { countTool, lookupTool } from "./objects.js";
+const TOOLS = [lookupTool, countTool];
+const server = new Server({ name: "words", version: "1" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({
+  tools: TOOLS.map((t) => ({ name: t.name, description: t.description, inputSchema: {} })),
+}));
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  const tool = TOOLS.find((t) => t.name === request.params.name);
+  if (!tool) throw new Error("unknown tool");
+  return tool.execute(request.params.arguments);
+});
+await server.connect(new StdioServerTransport());
+'''
+
+
+def test_tool_objects_found_in_their_list_by_name_are_dispatched():
+    led = coverage.ledger(program({"index.js": FIND_SERVER, "objects.js": OBJECTS, "package.json": MANIFEST}))
+    tools = {t["name"]: t for t in led["tools"]}
+    assert set(tools) == {"lookup", "count"}
+    assert {(t["dispatch"], t["implementation"]) for t in tools.values()} == \
+        {("registry", "lookup.execute"), ("registry", "count.execute")}
+    assert led["unresolved"] == [] and led["complete"] is True
+
+
+def test_registries_built_from_a_list_as_a_map_or_an_object_are_dispatched():
+    map_server = FIND_SERVER.replace("const TOOLS = [lookupTool, countTool];",
+                                     "const TOOLS = [lookupTool, countTool];\n"
+                                     "const BY_NAME = new Map(TOOLS.map((t) => [t.name, t]));") \
+        .replace("TOOLS.find((t) => t.name === request.params.name)", "BY_NAME.get(request.params.name)")
+    object_server = map_server.replace("new Map(TOOLS.map(", "Object.fromEntries(TOOLS.map(") \
+        .replace("BY_NAME.get(request.params.name)", "BY_NAME[request.params.name]")
+    for source in (map_server, object_server):
+        led = coverage.ledger(program({"index.js": source, "objects.js": OBJECTS, "package.json": MANIFEST}))
+        assert {(t["name"], t["dispatch"], t["implementation"]) for t in led["tools"]} == \
+            {("lookup", "registry", "lookup.execute"), ("count", "registry", "count.execute")}
+        assert led["unresolved"] == [] and led["complete"] is True
