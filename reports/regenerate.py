@@ -22,7 +22,9 @@ ROOT = Path(__file__).resolve().parent.parent
 NPM_TARGETS = {"sequentialthinking-npm-0.6.2": "npm:@modelcontextprotocol/server-sequential-thinking@0.6.2"}
 # The baseline of shared/seeds/, audited from a checkout of github.com/modelcontextprotocol/servers
 # when one is given (--servers-repo or $AUDITOR_SERVERS_REPO); it is shown to auditor as `servers`.
-GIT_TARGETS = {"sequentialthinking-2ecb382a": ("2ecb382a02d7921511180dfbadcef24eb66a052f", "src/sequentialthinking")}
+GIT_TARGETS = {"sequentialthinking-2ecb382a": ("2ecb382a02d7921511180dfbadcef24eb66a052f", "src/sequentialthinking"),
+               # the same server on the current SDK: McpServer.registerTool, zod, lib.ts, an environment switch, tests
+               "sequentialthinking-76d64c82": ("76d64c822f5125032f89eb71dbdb94e42b434821", "src/sequentialthinking")}
 GIT_ENV = {"GIT_AUTHOR_NAME": "auditor fixtures", "GIT_AUTHOR_EMAIL": "fixtures@auditor.invalid",
            "GIT_COMMITTER_NAME": "auditor fixtures", "GIT_COMMITTER_EMAIL": "fixtures@auditor.invalid",
            "GIT_AUTHOR_DATE": "2026-01-01T00:00:00+00:00", "GIT_COMMITTER_DATE": "2026-01-01T00:00:00+00:00"}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 
+from auditor.extract import inputs
 from auditor.extract.facts import Program
 from auditor.extract.manifest import key_span
 from auditor.extract.records import at, key, line, record, unique
@@ -18,7 +19,8 @@ def _route(kind, k, summary, anchors, rule, trigger, endpoints, **attrs) -> Reco
     return record("route", "RTE", kind, k, summary, anchors, rule, trigger=trigger, endpoints=endpoints, **attrs)
 
 
-def routes(p: Program) -> list[Record]:
+def routes(p: Program, fx=None) -> list[Record]:
+    """FX (analyse/effects.py): the effect sites, to name what a configuration field is set from."""
     out: list[Record] = []
     for l in p.launches:
         ready = "; ".join(repr(m) for _, m in l.logs) or "no ready log"
@@ -56,6 +58,7 @@ def routes(p: Program) -> list[Record]:
                               + ("; the handler ignores its request" if static else ""),
                               [at(h.module.path, h.node)], "extract.server.handlers", f"host {h.method} request", ends,
                               static=static, tools=[t.name for t in listed]))
+    out += _framework_routes(p, {r.id for r in out if r.kind == "list"})
     for d in p.dispatches:
         mk = d.module.name
         target = f"`{d.target_name}`" if d.target_name else "(inline code)"
@@ -117,10 +120,18 @@ def routes(p: Program) -> list[Record]:
                               operations=ops, condition=w.condition, lazy_init=w.lazy_init, writer=f.name))
         for e in f.emits:
             anchors = ([at(f.module.path, e.producer)] if e.producer is not None else []) + [at(f.module.path, e.call)]
-            out.append(_route(f"emit-{e.stream}", key(mk, f.name),
-                              f"{('render with `' + e.renderer + '` and ') if e.renderer else ''}write `{e.argument[:60]}` to {e.stream}",
-                              anchors, "extract.outputs.emits", f"`{f.name}`", [f"CMP:method:{key(mk, f.name)}", f"OBJ:{e.stream}:{key(mk, f.name)}", e.stream],
-                              renderer=e.renderer))
+            gates = [setting_record(p, fx, c) for c in p.settings if c.module is f.module and c.key in e.settings]
+            anchors += [line(f.module.path, g["line"]) for g in gates]
+            summary = f"{('render with `' + e.renderer + '` and ') if e.renderer else ''}write `{e.argument[:60]}` to {e.stream}"
+            if e.condition:
+                summary += f", only when `{e.condition}`"
+            if gates:
+                summary += "; gated by configuration " + ", ".join(g["text"] for g in gates) + ": this output can be turned off"
+            out.append(_route(f"emit-{e.stream}", key(mk, f.name), summary,
+                              anchors, "extract.outputs.emits", f"`{f.name}`" + (f" when `{e.condition}`" if e.condition else ""),
+                              [f"CMP:method:{key(mk, f.name)}", f"OBJ:{e.stream}:{key(mk, f.name)}", e.stream],
+                              renderer=e.renderer, **({"condition": e.condition} if e.condition else {}),
+                              **({"settings": [{k: v for k, v in g.items() if k != "text"} for g in gates]} if gates else {})))
         for r in f.results:
             if r.kind != "success":
                 continue
@@ -142,6 +153,59 @@ def routes(p: Program) -> list[Record]:
                               first_write_line=c.first_write_line, throwing_after_write=[{"call": n, "line": ln} for n, ln in c.throwing_after_write]))
     out += _build_routes(p)
     return unique(out)
+
+
+def _framework_routes(p: Program, lists: set[str]) -> list[Record]:
+    """What the framework does for tools registered on it (McpServer.registerTool/tool, FastMCP addTool): it answers
+    tools/list with every registered tool (one list per server module), and parses each call with the tool's zod input
+    schema before the callback runs (an enforcing gate: a call that fails it is rejected, the callback never runs)."""
+    out = []
+    registered = [t for t in p.tools if t.form != "descriptor"]
+    servers = [s for s in p.servers if s.cls in p.vocab["high_level"]["server_classes"]]
+    framework = " or ".join(sorted({s.cls for s in servers})) or "the framework"
+    if registered and not any(h.method == "tools/list" for h in p.handlers):
+        home = servers[0].module if len(servers) == 1 else registered[0].module
+        hkey = key(home.name, "tools/list")
+        if f"RTE:list:{hkey}" not in lists:
+            methods = sorted({t.form for t in registered})
+            ends = ["host", f"{framework} tools/list"] \
+                + [f"OBJ:tool-description:{t.name}" for t in registered if t.description_node is not None] \
+                + [f"OBJ:tool-schema:{t.name}" for t in registered] \
+                + [f"OBJ:tool-output-schema:{t.name}" for t in registered if t.output_schema_node is not None] + ["host"]
+            out.append(_route("list", hkey, f"tools/list -> {framework} returns every tool registered with {', '.join(methods)}: "
+                              + ", ".join(t.name for t in registered) + "; name, description, input schema (zod, as JSON Schema)"
+                              + (", output schema" if any(t.output_schema_node is not None for t in registered) else "")
+                              + ", annotations; the list is fixed once the registrations have run",
+                              [at(s.module.path, s.node) for s in servers] + [line(t.module.path, t.node.start_point[0] + 1) for t in registered],
+                              "extract.highlevel.registrations", "host tools/list request", ends, static=True,
+                              tools=[t.name for t in registered], framework=True))
+    records = {r.tool.name: r for r in inputs.validated(p)}
+    for t in (t for t in p.tools if inputs.is_parsed(t)):
+        preds = inputs.predicates(t)
+        rec = records.get(t.name)
+        out.append(_route("gate", key(t.module.name, f"{t.name}/inputSchema"),
+                          f"{framework} parses every tools/call of {t.name!r} with its zod input schema before the callback runs: "
+                          f"{len(preds)} field(s) enforced ("
+                          + "; ".join(x["source"] for x in preds) + "); a call that fails the parse is rejected with an error, "
+                          "the callback never runs",
+                          [at(t.module.path, t.schema_node)], "extract.highlevel.schema_gate", f"every tools/call of {t.name!r}",
+                          ["host", f"{framework} zod parse", f"OBJ:tool-schema:{t.name}",
+                           f"OBJ:record:{key(rec.declared[0].name, rec.record_type)}" if rec and rec.declared else "record", "error result"],
+                          predicates=preds, record_type=rec.record_type if rec else None, enforcer="sdk-zod", tool=t.name))
+    return out
+
+
+def setting_record(p: Program, fx, c) -> dict:
+    """A configuration field (extract/state.py settings): its key, where it is set, and the environment variables
+    (FX) read in the assignments that set it."""
+    sets = [a for a in c.writes if a.node is not None]
+    spans = [(a.node.start_byte, a.node.end_byte) for a in sets]
+    env = sorted({n for s in (fx.sites if fx is not None else ()) if s.kind == "effect-env" and s.module is c.module
+                  and any(a <= s.node.start_byte < b for a, b in spans) for n in s.names})
+    first = min((a.line for a in sets), default=c.node.start_point[0] + 1)
+    where = f"{c.module.path}:{first}"
+    source = f"from the environment variable{'s' if len(env) > 1 else ''} {', '.join(env)}" if env else "in the constructor"
+    return {"key": c.key, "line": first, "env": env, "text": f"`{c.key}` (set once {source}, {where})"}
 
 
 def listed_tools(p: Program, module, node, by_binding: dict, depth: int = 0) -> list:

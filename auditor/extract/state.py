@@ -48,7 +48,27 @@ def _is_collection(value: ts.Node | None, type_text: str) -> bool:
 
 
 def containers(module: Module, vocab: dict) -> list[Container]:
-    """Every state container of a module with each site that touches it, classified."""
+    """Every state container of a module with each site that touches it, classified (configuration fields apart:
+    `settings`)."""
+    return [c for c in _fields(module, vocab) if not is_setting(c)]
+
+
+def settings(module: Module, vocab: dict) -> list[Container]:
+    """Configuration fields of a module's classes: a value set once, in the constructor (a switch read from the
+    environment or an option), and only read afterwards. Reading it is not reading stored content back, and it does
+    not grow: it configures, it does not hold what calls send."""
+    return [c for c in _fields(module, vocab) if is_setting(c)]
+
+
+def is_setting(c: Container) -> bool:
+    """A class field that is not a collection, written only by an assignment in its class's constructor."""
+    if "." not in c.key or _is_collection(c.node.child_by_field_name("value"), c.type_text):
+        return False
+    cls = c.key.split(".", 1)[0]
+    return bool(c.writes) and all(a.how == "assign" and a.function == f"{cls}.constructor" for a in c.writes)
+
+
+def _fields(module: Module, vocab: dict) -> list[Container]:
     found: list[tuple[str, ts.Node, str, str, set[tuple[str, ...]]]] = []
     for cls in module.classes.values():
         static_ok = True

@@ -115,7 +115,7 @@ def baseline(audit: Audit) -> dict[str, Any]:
             ("Output", _field("readiness log; then the process only responds", [launch])),
         ]})
     for lst in lists:
-        descs = [o for o in audit.objects if o.kind in {"tool-description", "tool-schema"}]
+        descs = [o for o in audit.objects if o.kind in {"tool-description", "tool-schema", "tool-output-schema"}]
         loops.append({"name": f"tool advertisement ({lst.id})", "fields": [
             ("Trigger / input", _field("host tools/list request", [lst])),
             ("Next-step owner", _field("the host, immediately", [])),
@@ -131,7 +131,8 @@ def baseline(audit: Audit) -> dict[str, Any]:
     for d in _routes(audit, "dispatch"):
         gates, mutates = _routes(audit, "gate"), _routes(audit, "mutate")
         unchecked, captures, fallbacks = _routes(audit, "unchecked-copy"), _routes(audit, "error-capture"), _routes(audit, "fallback")
-        decisions = [f"name equality `{d.attrs.get('subject')} === {d.attrs.get('tool')!r}`"]
+        decisions = [f"the SDK routes the registered name {d.attrs.get('tool')!r} (`{d.attrs.get('subject')}`)" if d.attrs.get("form") == "registration"
+                     else f"name equality `{d.attrs.get('subject')} === {d.attrs.get('tool')!r}`"]
         decisions += [f"gate {g.id}: " + ", ".join(f"{p['source']} ({p['form']})" for p in g.attrs.get("predicates", [])) for g in gates]
         decisions += [f"{w.id} when `{w.attrs['condition']}`" for w in writes if w.attrs.get("condition")]
         decisions += [f"{m.id}: {m.attrs.get('form')}" for m in mutates]
