@@ -112,7 +112,7 @@ def test_switch_is_configuration_not_state(case: Case) -> None:
 
 
 def test_gated_log_is_conditional_and_names_the_variable(case: Case) -> None:
-    emits = [r for r in case.audit["routes"] if r["kind"] == "emit-stderr" and r.get("settings")]
+    emits = [r for r in case.audit["routes"] if r["kind"] == "emit-stderr" and any(g["key"] == case.switch for g in r.get("settings", []))]
     assert len(emits) == 1
     emit = emits[0]
     field = case.switch.split(".")[1]
@@ -121,6 +121,13 @@ def test_gated_log_is_conditional_and_names_the_variable(case: Case) -> None:
     assert f"when `!this.{field}`" in emit["trigger"]
     row = next(line for line in case.baseline.splitlines() if line.startswith("| Observability"))
     assert "can be turned off" in row and case.env.replace("_", "\\_") in row
+
+
+def test_module_constant_switch_gates_too(fixture_case: Case) -> None:
+    emit = _by_id(fixture_case.audit, "RTE:emit-stderr:index#server.registerTool(log_step)")
+    assert emit["condition"] == "VERBOSE"
+    assert [(g["key"], g["env"]) for g in emit["settings"]] == [("VERBOSE", ["STEP_JOURNAL_VERBOSE"])]
+    assert "can be turned off" in emit["summary"]
 
 
 # 2. The record and its validation come from the zod schema: the absences hold or not by the code.

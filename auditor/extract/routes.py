@@ -121,7 +121,8 @@ def routes(p: Program, fx=None) -> list[Record]:
         for e in f.emits:
             anchors = ([at(f.module.path, e.producer)] if e.producer is not None else []) + [at(f.module.path, e.call)]
             gates = [setting_record(p, fx, c) for c in p.settings if c.module is f.module and c.key in e.settings]
-            anchors += [line(f.module.path, g["line"]) for g in gates]
+            gates += constant_settings(p, fx, f.module, e.guards)
+            anchors += [line(g.get("path", f.module.path), g["line"]) for g in gates]
             summary = f"{('render with `' + e.renderer + '` and ') if e.renderer else ''}write `{e.argument[:60]}` to {e.stream}"
             if e.condition:
                 summary += f", only when `{e.condition}`"
@@ -205,7 +206,31 @@ def setting_record(p: Program, fx, c) -> dict:
     first = min((a.line for a in sets), default=c.node.start_point[0] + 1)
     where = f"{c.module.path}:{first}"
     source = f"from the environment variable{'s' if len(env) > 1 else ''} {', '.join(env)}" if env else "in the constructor"
-    return {"key": c.key, "line": first, "env": env, "text": f"`{c.key}` (set once {source}, {where})"}
+    return {"key": c.key, "line": first, "env": env, "path": c.module.path, "text": f"`{c.key}` (set once {source}, {where})"}
+
+
+def constant_settings(p: Program, fx, module, guards) -> list[dict]:
+    """Module constants read in GUARDS whose value reads the environment (`const QUIET = process.env.Q === "1"`, in this
+    module or imported): configuration, like a field set once in a constructor."""
+    out, seen = [], set()
+    for g in guards:
+        for n in walk(g):
+            if n.type != "identifier" or text(n) in seen:
+                continue
+            where = p.linker.binding(module, text(n)) if p.linker is not None else (module, text(n))
+            value = where[0].toplevel.get(where[1]) if where is not None else None
+            decl = value.parent.parent if value is not None and value.parent is not None else None
+            if decl is None or not text(decl).startswith("const"):
+                continue
+            env = sorted({x for s in (fx.sites if fx is not None else ()) if s.kind == "effect-env" and s.module is where[0]
+                          and value.start_byte <= s.node.start_byte < value.end_byte for x in s.names})
+            if env:
+                seen.add(text(n))
+                ln = value.start_point[0] + 1
+                out.append({"key": where[1], "line": ln, "env": env, "path": where[0].path,
+                            "text": f"`{where[1]}` (a constant set once from the environment variable{'s' if len(env) > 1 else ''} "
+                                    f"{', '.join(env)}, {where[0].path}:{ln})"})
+    return out
 
 
 def listed_tools(p: Program, module, node, by_binding: dict, depth: int = 0) -> list:

@@ -95,6 +95,7 @@ def baseline(audit: Audit) -> dict[str, Any]:
     ]
     ctx["hub"] = f"{hub} is an endpoint of {writers[hub]} route(s), the most of any facility" if hub else "no facility spans several routes"
     loops = []
+    gated = [r for r in audit.routes if r.attrs.get("settings")]  # routes a configuration switch turns off
     for launch in _routes(audit, "launch"):
         fatal = _routes(audit, "fatal-exit")
         servers = [c for c in audit.components if c.kind == "server"]
@@ -105,7 +106,10 @@ def baseline(audit: Audit) -> dict[str, Any]:
             ("Trigger / input", _field("host spawns the process" + (f" (documented: {'; '.join(cmds)})" if cmds else "")
                                        + ("; no arguments or environment are read" if _holds(audit, "configuration-surface") else ""), [launch] + builds)),
             ("Next-step owner", _field(f"the SDK's {launch.attrs.get('transport') or 'transport'} read loop (a declared dependency, not inspected): the server yields at connect()", [launch])),
-            ("Decision policy and its form", _field("none: no configuration branch, no mode selection" if _holds(audit, "configuration-surface") else "configuration is read: see " + (config.id if config else "configuration-surface"), [config] if config else [])),
+            ("Decision policy and its form", _field("none: no configuration branch, no mode selection" if _holds(audit, "configuration-surface") else "configuration is read: see " + (config.id if config else "configuration-surface")
+                                                    + "".join(f"; {r.id} runs only when `{r.attrs['condition']}` (" + ", ".join(
+                                                        g["key"] + (f" from {', '.join(g['env'])}" if g["env"] else "") for g in r.attrs["settings"]) + ")" for r in gated),
+                                                    ([config] if config else []) + gated)),
             ("Context selection and framing", _field("none", [])),
             ("State reads and writes", _field("; ".join(c.summary for c in classes) or "no state-holding class", classes)),
             ("Action executor and boundary", _field("; ".join(f"ready log {m!r}" for m in launch.attrs.get("ready_logs", [])) or "no ready log", [launch])),
