@@ -208,3 +208,45 @@ def test_env_in_prose_and_tables() -> None:
     env = documented_env(doc)
     assert sorted(env) == ["API_TOKEN", "LOG_DIR", "QUIET_MODE"]
     assert [a.start_line for a in env["QUIET_MODE"]] == [3] and [a.start_line for a in env["API_TOKEN"]] == [11]
+
+
+# A content field handed to a function named as a decision over it is a hit of the content-evaluator probe; the
+# schema may live in another module.
+
+_SCHEMAS = '''import { z } from "zod";
+export const SaveShape = { path: z.string().min(1), body: z.string() };
+'''
+
+_SERVER = '''import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { SaveShape } from "./schemas.js";
+
+function validatePath(p: string): string {
+  if (p.includes("..")) throw new Error("outside");
+  return p;
+}
+
+const server = new McpServer({ name: "saver", version: "1.0.0" });
+server.registerTool("save", { description: "Save a file", inputSchema: SaveShape }, async (args) => {
+  const where = validatePath(args.path);
+  return { content: [{ type: "text", text: where + args.body.length }] };
+});
+'''
+
+
+def _absence_of(files: dict[str, str], probe: str) -> dict:
+    from auditor import kb
+    from auditor.analyse.absences import absences
+    from program_helpers import KB, program
+
+    rec = next(a for a in absences(program(files), kb.load(KB, "absences")) if a.id.endswith(":" + probe))
+    return {"status": rec.attrs["status"], "summary": rec.summary, **rec.attrs}
+
+
+def test_content_field_handed_to_a_deciding_function_is_a_hit() -> None:
+    files = {"package.json": '{"name": "saver", "main": "index.ts", "dependencies": {"@modelcontextprotocol/sdk": "1"}}',
+             "schemas.ts": _SCHEMAS, "index.ts": _SERVER}
+    found = _absence_of(files, "no-content-evaluator")
+    assert found["content_fields"] == ["path", "body"]
+    assert found["status"] == "does not hold" and "validatePath" in found["summary"]
+    quiet = _absence_of({**files, "index.ts": _SERVER.replace("validatePath(args.path)", "args.path")}, "no-content-evaluator")
+    assert quiet["status"] == "holds"

@@ -149,6 +149,7 @@ def _gate_validators(p: Program) -> set[str]:
 def _content_evaluator(p: Program, probe: dict):
     validators = _gate_validators(p)
     methods = set(probe.get("search", {}).get("methods", []))
+    deciders = [re.compile(x) for x in probe.get("search", {}).get("evaluator_calls", [])]
     hits, evidence = [], []
     parsed = inputs.validated(p)
     from_input = {c.field for f in p.flows for g in f.gates for c in g.copies} | {x["name"] for r in parsed for x in r.fields}
@@ -161,6 +162,9 @@ def _content_evaluator(p: Program, probe: dict):
                 hits.append((Anchor(path=u.path, start_line=u.line, end_line=u.line), f"{f['name']} decides a branch in {u.function}"))
             elif parent is not None and parent.type == "member_expression" and text(parent.child_by_field_name("property")) in methods:
                 hits.append((Anchor(path=u.path, start_line=u.line, end_line=u.line), f"{f['name']}.{text(parent.child_by_field_name('property'))}()"))
+            elif parent is not None and parent.type == "arguments" and parent.parent is not None and parent.parent.type == "call_expression" \
+                    and any(r.search(callee_text(parent.parent).split(".")[-1]) for r in deciders) and u.function not in validators:
+                hits.append((Anchor(path=u.path, start_line=u.line, end_line=u.line), f"{f['name']} passed to {callee_text(parent.parent)}()"))
     for f in p.flows:
         for g in f.gates:
             evidence.append(at(g.path, g.validator))
@@ -169,7 +173,8 @@ def _content_evaluator(p: Program, probe: dict):
     notes = {"content_fields": [f["name"] for f in content]}
     if not content:
         notes["applicable"] = False
-    return hits, evidence, f"uses of the content field(s) {names} in conditions outside the validation gate, and calls of {', '.join(sorted(methods))} on them", \
+    return hits, evidence, f"uses of the content field(s) {names} in conditions outside the validation gate, calls of {', '.join(sorted(methods))} on them" \
+        + (", and calls that hand them to a function named as a decision (" + ", ".join(r.pattern for r in deciders) + ")" if deciders else ""), \
         (f"content field(s) {names}: checked only " + ("for presence and type by the gate" if validators else "by the zod input schema the framework parses (presence, type, bounds)") if content
          else "no required string field copied from input by a validation gate or parsed by a zod input schema"), notes
 
