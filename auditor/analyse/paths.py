@@ -9,12 +9,12 @@ from auditor.model import Anchor, Record, merge_anchors
 
 
 def paths(p: Program, routes: list[Record], objects: list[Record], method: dict) -> list[Record]:
-    templates = {(t["route_kind"], t.get("enforcer")): t for t in method["paths"]}
+    templates = {(t["route_kind"], t.get("variant")): t for t in method["paths"]}
     schemas = [o for o in objects if o.kind == "tool-schema"]
     captures = [r for r in routes if r.kind == "error-capture"]
     out = []
     for r in routes:
-        t = templates.get((r.kind, r.attrs.get("enforcer"))) or templates.get((r.kind, None))
+        t = templates.get((r.kind, r.attrs.get("variant"))) or templates.get((r.kind, None))
         if t is None:
             continue
         force, anchors = t["force"], list(r.anchors)

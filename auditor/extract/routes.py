@@ -180,6 +180,23 @@ def _framework_routes(p: Program, lists: set[str]) -> list[Record]:
                               [at(s.module.path, s.node) for s in servers] + [line(t.module.path, t.node.start_point[0] + 1) for t in registered],
                               "extract.highlevel.registrations", "host tools/list request", ends, static=True,
                               tools=[t.name for t in registered], framework=True))
+    # Resources and prompts registered on it are listed the same way (resources/list, prompts/list), by the capability
+    # the SDK declares for them (kb/sdk.yaml high_level.capabilities).
+    caps = p.vocab["high_level"]["capabilities"]
+    for kind in ("resource", "prompt"):
+        regs = [r for r in p.registrations if r.kind == kind]
+        method = f"{caps.get(kind, kind + 's')}/list"
+        if not regs or any(h.method == method for h in p.handlers):
+            continue
+        home = servers[0].module if len(servers) == 1 else regs[0].module
+        names = [r.name or "(a name that is not a literal)" for r in regs]
+        if f"RTE:list:{key(home.name, method)}" in lists:
+            continue
+        out.append(_route("list", key(home.name, method),
+                          f"{method} -> {framework} returns every {kind} registered with {', '.join(sorted({r.method for r in regs}))}: "
+                          + ", ".join(names), [at(s.module.path, s.node) for s in servers] + [line(r.module.path, r.node.start_point[0] + 1) for r in regs],
+                          "extract.highlevel.registrations", f"host {method} request", ["host", f"{framework} {method}", "host"],
+                          static=True, tools=[], **{f"{kind}s": names}, framework=True, variant=caps.get(kind, kind + "s")))
     records = {r.tool.name: r for r in inputs.validated(p)}
     for t in (t for t in p.tools if inputs.is_parsed(t)):
         preds = inputs.predicates(t)
@@ -192,7 +209,7 @@ def _framework_routes(p: Program, lists: set[str]) -> list[Record]:
                           [at(t.module.path, t.schema_node)], "extract.highlevel.schema_gate", f"every tools/call of {t.name!r}",
                           ["host", f"{framework} zod parse", f"OBJ:tool-schema:{t.name}",
                            f"OBJ:record:{key(rec.declared[0].name, rec.record_type)}" if rec and rec.declared else "record", "error result"],
-                          predicates=preds, record_type=rec.record_type if rec else None, enforcer="sdk-zod", tool=t.name))
+                          predicates=preds, record_type=rec.record_type if rec else None, enforcer="sdk-zod", variant="sdk-zod", tool=t.name))
     return out
 
 

@@ -119,18 +119,20 @@ def baseline(audit: Audit) -> dict[str, Any]:
             ("Output", _field("readiness log; then the process only responds", [launch])),
         ]})
     for lst in lists:
-        descs = [o for o in audit.objects if o.kind in {"tool-description", "tool-schema", "tool-output-schema"}]
-        loops.append({"name": f"tool advertisement ({lst.id})", "fields": [
+        what = lst.attrs.get("variant")  # resources, prompts: a framework's list of its registrations
+        descs = [] if what else [o for o in audit.objects if o.kind in {"tool-description", "tool-schema", "tool-output-schema"}]
+        loops.append({"name": f"{what[:-1] if what else 'tool'} advertisement ({lst.id})", "fields": [
             ("Trigger / input", _field("host tools/list request", [lst])),
             ("Next-step owner", _field("the host, immediately", [])),
             ("Decision policy and its form", _field("none: a static list, the request is ignored" if lst.attrs.get("static") else "the handler reads its request", [lst])),
-            ("Context selection and framing", _field("the server's only outbound framing act: " + "; ".join(o.summary for o in descs), descs)),
+            ("Context selection and framing", _field("the server's only outbound framing act: " + "; ".join(o.summary for o in descs), descs) if not what
+             else _field(f"the {what} registered: " + ", ".join(lst.attrs.get(what, [])), [lst])),
             ("State reads and writes", _field("none: no state container is read", [])),
             ("Action executor and boundary", _field("response over the transport", [lst])),
             ("Persistence", _field("static text compiled into the shipped artifact", _routes(audit, "build"))),
             ("Coordination and return", _field("synchronous single return", [])),
             ("Retry / cancellation / recovery", _field("none", [])),
-            ("Output", _field("the tool list: " + ", ".join(lst.attrs.get("tools", [])), [lst])),
+            ("Output", _field(f"the {what[:-1] if what else 'tool'} list: " + ", ".join(lst.attrs.get(what or "tools", [])), [lst])),
         ]})
     for d in _routes(audit, "dispatch"):
         gates, mutates = _routes(audit, "gate"), _routes(audit, "mutate")
@@ -166,7 +168,7 @@ ANTI_CONFLATION = {
     "retention-not-selection": lambda a: f"{_ids(_routes(a, 'state-write'))} retain records; "
     + ("no route reads their content back into any output: retention is total, selection is nil" if _holds(a, "content-never-read-back")
        else "stored content is read back: see " + (_abs(a, "content-never-read-back").id if _abs(a, "content-never-read-back") else "the read inventory")),
-    "schema-not-execution": lambda a: f"{_ids(_routes(a, 'list'))} places tool descriptors where the host may show them to a model: an affordance only; whether any call follows is outside the boundary",
+    "schema-not-execution": lambda a: f"{_ids([r for r in _routes(a, 'list') if not r.attrs.get('variant')])} places tool descriptors where the host may show them to a model: an affordance only; whether any call follows is outside the boundary",
 }
 
 
