@@ -250,3 +250,33 @@ def test_content_field_handed_to_a_deciding_function_is_a_hit() -> None:
     assert found["status"] == "does not hold" and "validatePath" in found["summary"]
     quiet = _absence_of({**files, "index.ts": _SERVER.replace("validatePath(args.path)", "args.path")}, "no-content-evaluator")
     assert quiet["status"] == "holds"
+
+
+def test_field_initialized_from_the_environment_is_a_setting() -> None:
+    from auditor.analyse import effects
+    from auditor.extract.routes import routes
+    from program_helpers import effects_kb, program
+
+    code = '''import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+class Tally {
+  private readonly chatty = process.env.TALLY_CHATTY === "on";
+  private counts: number[] = [];
+  private total = 0;
+  add(n: number): number {
+    this.counts.push(n);
+    this.total += n;
+    if (this.chatty) console.error(`added ${n}`);
+    return this.counts.length;
+  }
+}
+const tally = new Tally();
+const server = new McpServer({ name: "tally", version: "1.0.0" });
+server.registerTool("add", { description: "Add" }, async () => ({ content: [{ type: "text", text: String(tally.add(1)) }] }));
+'''
+    p = program({"package.json": '{"name": "tally", "main": "index.ts"}', "index.ts": code})
+    assert [c.key for c in p.settings] == ["Tally.chatty"]
+    assert [c.key for c in p.containers] == ["Tally.counts"]  # a written scalar is neither (as before)
+    emit = next(r for r in routes(p, effects.scan(p, effects_kb())) if r.kind == "emit-stderr")
+    assert emit.attrs["condition"] == "this.chatty"
+    assert [(g["key"], g["env"]) for g in emit.attrs["settings"]] == [("Tally.chatty", ["TALLY_CHATTY"])]
+    assert "set once from the environment variable TALLY_CHATTY" in emit.summary

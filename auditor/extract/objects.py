@@ -91,7 +91,8 @@ def objects(p: Program) -> list[Record]:
         reads = [a for a in c.accesses if a.kind not in {"write", "declaration"}]
         out.append(record("object", "OBJ", "configuration", key(c.module.name, c.key),
                           f"configuration field `{c.key}`" + (f": {c.type_text}" if c.type_text else "")
-                          + f", set once in `{c.key.split('.', 1)[0]}.constructor` and only read afterwards ({len(reads)} read(s)): "
+                          + (f", set once in `{c.key.split('.', 1)[0]}.constructor`" if c.writes else ", set once where it is declared")
+                          + f" and only read afterwards ({len(reads)} read(s)): "
                           "a switch, not a state container", [at(c.module.path, c.node)] + [line(c.module.path, a.line, a.end_line) for a in c.writes],
                           "extract.state.settings", reads=[line(c.module.path, a.line, a.end_line).as_json() for a in reads]))
     outputs_of = {d.target_name: d.tool for d in p.dispatches if d.target_name}

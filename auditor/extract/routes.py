@@ -217,12 +217,13 @@ def setting_record(p: Program, fx, c) -> dict:
     """A configuration field (extract/state.py settings): its key, where it is set, and the environment variables
     (FX) read in the assignments that set it."""
     sets = [a for a in c.writes if a.node is not None]
-    spans = [(a.node.start_byte, a.node.end_byte) for a in sets]
+    spans = [(a.node.start_byte, a.node.end_byte) for a in sets] + [(c.node.start_byte, c.node.end_byte)]
     env = sorted({n for s in (fx.sites if fx is not None else ()) if s.kind == "effect-env" and s.module is c.module
                   and any(a <= s.node.start_byte < b for a, b in spans) for n in s.names})
     first = min((a.line for a in sets), default=c.node.start_point[0] + 1)
     where = f"{c.module.path}:{first}"
-    source = f"from the environment variable{'s' if len(env) > 1 else ''} {', '.join(env)}" if env else "in the constructor"
+    source = f"from the environment variable{'s' if len(env) > 1 else ''} {', '.join(env)}" if env else \
+        "in the constructor" if sets else "where it is declared"
     return {"key": c.key, "line": first, "env": env, "path": c.module.path, "text": f"`{c.key}` (set once {source}, {where})"}
 
 
