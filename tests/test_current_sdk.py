@@ -280,3 +280,8 @@ server.registerTool("add", { description: "Add" }, async () => ({ content: [{ ty
     assert emit.attrs["condition"] == "this.chatty"
     assert [(g["key"], g["env"]) for g in emit.attrs["settings"]] == [("Tally.chatty", ["TALLY_CHATTY"])]
     assert "set once from the environment variable TALLY_CHATTY" in emit.summary
+
+
+def test_unknown_tool_is_rejected_by_the_sdk_without_a_fallback(head_case: Case) -> None:
+    found = _by_id(head_case.audit, "FND:tool-name-mismatch:README.md/sequential_thinking")
+    assert "rejected by the SDK as an unknown tool" in found["summary"] and "fallback of its own" in found["summary"]
