@@ -141,6 +141,9 @@ def test_absences_over_schema_record_are_decided(case: Case) -> None:
     assert linkage["status"] == "holds" and case.reference in linkage["reference_fields"]
     gate = _by_id(case.audit, f"RTE:gate:index#{case.tool}/inputSchema")
     assert gate["record_type"] == case.record
+    record = _by_id(case.audit, f"OBJ:record:lib#{case.record}")
+    assert f"the input of tool(s) '{case.tool}', parsed with its zod input schema" in record["summary"]
+    assert any(a["path"] == case.entry for a in record["anchors"])
 
 
 # 3. registerTool advertises: tools/list, its authority path, the advertisement loop; the zod parse enforces.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from auditor.extract import inputs
 from auditor.extract.facts import Program
 from auditor.extract.records import at, key, line, record, unique
 from auditor.extract.syntax import NOT_LITERAL, enclosing, excerpt, text
@@ -57,6 +58,7 @@ def objects(p: Program) -> list[Record]:
             out.append(record("object", "OBJ", "tool-annotations", t.name,
                               f"annotations of tool {t.name!r}: {hints}; hints the host may show or act on, never enforced",
                               [at(t.module.path, t.annotations_node)], rule, tool=t.name, annotations=t.annotations))
+    validated = inputs.validated(p)
     gates_by_type = {}
     for f in p.flows:
         for g in f.gates:
@@ -73,9 +75,13 @@ def objects(p: Program) -> list[Record]:
                     fields.append({"name": text(sig.child_by_field_name("name")), "optional": optional,
                                    "type": text(sig.child_by_field_name("type")).lstrip(":").strip()})
             built = [at(g.path, g.result_node) for g in gates_by_type.get(name, [])]
+            parsed = [r.tool for r in validated if r.declared is not None and r.declared[1] == node]
+            built += [at(t.module.path, t.schema_node) for t in parsed if t.schema_node is not None]
             out.append(record("object", "OBJ", "record", key(m.name, name),
                               f"record type `{name}`: {len(fields)} fields ({sum(1 for f in fields if not f['optional'])} required)"
-                              + (f"; built by {', '.join(g.name for g in gates_by_type[name])}" if name in gates_by_type else ""),
+                              + (f"; built by {', '.join(g.name for g in gates_by_type[name])}" if name in gates_by_type else "")
+                              + (f"; the input of tool(s) {', '.join(repr(t.name) for t in parsed)}, parsed with its zod input schema on every call"
+                                 if parsed else ""),
                               [at(m.path, node)] + built, "extract.objects.interfaces", fields=fields))
     for c in p.containers:
         writes = c.writes
