@@ -288,3 +288,33 @@ server.registerTool("add", { description: "Add" }, async () => ({ content: [{ ty
 def test_unknown_tool_is_rejected_by_the_sdk_without_a_fallback(head_case: Case) -> None:
     found = _by_id(head_case.audit, "FND:tool-name-mismatch:README.md/sequential_thinking")
     assert "rejected by the SDK as an unknown tool" in found["summary"] and "fallback of its own" in found["summary"]
+
+
+def test_a_write_gated_by_a_setting_says_so() -> None:
+    from auditor.analyse import effects
+    from auditor.extract.routes import routes
+    from program_helpers import effects_kb, program
+
+    code = '''import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+class Ledger {
+  private rows: string[] = [];
+  private keep: boolean;
+  constructor() {
+    this.keep = process.env.LEDGER_KEEP !== "0";
+  }
+  add(row: string): number {
+    if (this.keep) {
+      this.rows.push(row);
+    }
+    return this.rows.length;
+  }
+}
+const ledger = new Ledger();
+const server = new McpServer({ name: "ledger", version: "1.0.0" });
+server.registerTool("add", { description: "Add" }, async () => ({ content: [{ type: "text", text: String(ledger.add("x")) }] }));
+'''
+    p = program({"package.json": '{"name": "ledger", "main": "index.ts"}', "index.ts": code})
+    write = next(r for r in routes(p, effects.scan(p, effects_kb())) if r.kind == "state-write")
+    assert write.attrs["condition"] == "this.keep"
+    assert [(g["key"], g["env"]) for g in write.attrs["settings"]] == [("Ledger.keep", ["LEDGER_KEEP"])]
+    assert "this write can be turned off" in write.summary

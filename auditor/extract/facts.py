@@ -170,7 +170,7 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
     tools, unadvertised = listing.split(tools, listings)
     branches = frozenset(d.node.id for d in dispatches if d.form == "name-equality")
     for m, fn in link.reachable(roots):
-        flows.append(_trace(m, fn, containers, vocab, link, branches, settings))
+        flows.append(_trace(m, fn, containers, vocab, link, branches))
     gaps += [g for x in (*tools, *registrations) for g in x.gaps]  # unreadable schemas, names, callbacks
     return Program(build=build_map, method=dict(method or {}), entries=entries, modules=tuple(modules), jsons=jsons, docs=docs, gaps=tuple(gaps), vocab=vocab,
                    servers=tuple(servers), handlers=tuple(handlers), tools=tuple(tools), dispatches=tuple(dispatches),
@@ -192,13 +192,6 @@ def _refused(e: Entry, lang: str | None, max_depth: int, excluded: Mapping[str, 
         return None
     return Gap(kind="depth", detail=f"not analysed: {limits.over(deep, max_depth, 'JSON' if lang == 'json' else 'brackets')}",
                anchor=Anchor(path=path, start_line=1, end_line=1))
-
-
-def _gating(guards: tuple[ts.Node, ...], m: program.Module, settings) -> tuple[str, ...]:
-    """The configuration fields read in the conditions of GUARDS (the `if` statements around an output)."""
-    spans = [(g.start_byte, g.end_byte) for g in guards]
-    return tuple(sorted({c.key for c in settings if c.module is m for a in c.accesses if a.kind != "write" and a.node is not None
-                         and any(s <= a.node.start_byte < e for s, e in spans)}))
 
 
 def encoding_gap(e: Entry) -> Gap:
@@ -232,7 +225,7 @@ def _checked_manifest(doc: JsonDoc) -> tuple[JsonDoc, list[Gap]]:
 
 
 def _trace(m: program.Module, fn: ts.Node, containers: list[state.Container], vocab: dict, link,
-           branches: frozenset[int] = frozenset(), settings: list[state.Container] = ()) -> FunctionFlow:
+           branches: frozenset[int] = frozenset()) -> FunctionFlow:
     name = m.qualified(fn)
     resolve = link.resolver(m)
     gates = []
@@ -243,7 +236,6 @@ def _trace(m: program.Module, fn: ts.Node, containers: list[state.Container], vo
                 gates.append(flow.gate(link.module_of(hit[0]) or m, hit[0], n, name))
     emits = [replace(e, renderer_path=(link.module_of(e.renderer_node) or m).path) if e.renderer_node is not None else e
              for e in outputs.emits(m, fn, vocab, resolve, branches)]
-    emits = [replace(e, settings=_gating(e.guards, m, settings)) if e.guards else e for e in emits]
     return FunctionFlow(module=m, fn=fn, name=name, gates=tuple(gates),
                         mutations=tuple(flow.mutations(m, fn, branches)),
                         writes=tuple(flow.write_groups(m, fn, containers, branches)),

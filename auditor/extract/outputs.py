@@ -25,7 +25,6 @@ class Emit:
     renderer_path: str | None = None  # the file of the renderer, set by the caller that knows the modules
     condition: str | None = None  # the condition of the innermost `if` around the write (None: unconditional)
     guards: tuple[ts.Node, ...] = ()  # the conditions of every `if` around it, innermost first
-    settings: tuple[str, ...] = ()  # configuration fields read in those conditions (set by the caller)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

@@ -113,14 +113,19 @@ def routes(p: Program, fx=None) -> list[Record]:
         for w in f.writes:
             ops = sorted(set(w.hows))
             cond = f"conditional on `{w.condition}`" if w.condition else "unconditional on every call that reaches it"
+            guard = w.node.child_by_field_name("condition") if w.condition else None
+            switches = settings.gating(p, fx, f.module, [guard]) if guard is not None else []
+            if switches:
+                cond += "; gated by configuration " + ", ".join(g["text"] for g in switches) + ": this write can be turned off"
             out.append(_route("state-write", key(mk, f"{w.container.key}@{f.name.rsplit('.', 1)[-1]}"),
                               f"write to `{w.container.key}` ({', '.join(ops)}), {cond}" + ("; lazy bucket creation" if w.lazy_init else ""),
                               [at(f.module.path, w.node)], "extract.flow.write_groups", f"`{f.name}`" + (f" when `{w.condition}`" if w.condition else ""),
                               [f"CMP:method:{key(mk, f.name)}", f"OBJ:state:{key(mk, w.container.key)}"],
-                              operations=ops, condition=w.condition, lazy_init=w.lazy_init, writer=f.name))
+                              operations=ops, condition=w.condition, lazy_init=w.lazy_init, writer=f.name,
+                              **({"settings": [{k: v for k, v in g.items() if k != "text"} for g in switches]} if switches else {})))
         for e in f.emits:
             anchors = ([at(f.module.path, e.producer)] if e.producer is not None else []) + [at(f.module.path, e.call)]
-            gates = settings.gating(p, fx, f.module, e)
+            gates = settings.gating(p, fx, f.module, e.guards)
             anchors += [line(g.get("path", f.module.path), g["line"]) for g in gates]
             summary = f"{('render with `' + e.renderer + '` and ') if e.renderer else ''}write `{e.argument[:60]}` to {e.stream}"
             if e.condition:

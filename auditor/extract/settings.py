@@ -11,11 +11,13 @@ if TYPE_CHECKING:
     from auditor.extract.facts import Program
 
 
-def gating(p: "Program", fx, module, emit) -> list[dict]:
-    """The settings read in the conditions around EMIT (an outputs.Emit of MODULE): fields, then module constants.
+def gating(p: "Program", fx, module, guards) -> list[dict]:
+    """The settings read in GUARDS (conditions of MODULE around a route's site): fields, then module constants.
     FX (analyse/effects.py) names the environment variables they are set from."""
-    return [setting_record(p, fx, c) for c in p.settings if c.module is module and c.key in emit.settings] \
-        + constant_settings(p, fx, module, emit.guards)
+    spans = [(g.start_byte, g.end_byte) for g in guards]
+    fields = [c for c in p.settings if c.module is module and any(
+        a.kind != "write" and a.node is not None and s <= a.node.start_byte < e for a in c.accesses for s, e in spans)]
+    return [setting_record(p, fx, c) for c in sorted(fields, key=lambda c: c.key)] + constant_settings(p, fx, module, guards)
 
 
 def setting_record(p: Program, fx, c) -> dict:
