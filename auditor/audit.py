@@ -93,9 +93,9 @@ def _run(target: Target, kb_dir: Path, progress: Callable[[str], None], excluded
     progress("extract: parsing and tracing")
     program = facts.build(entries, target.subtree, vocab, method, excluded)
     parts = description.parts(program, doctrine)
-    cmps, rtes = components(program), routes(program)
     effects_kb = kbs["effects"]
     fx = effects.scan(program, effects_kb)
+    cmps, rtes = components(program), routes(program, fx)
     rtes = unique(rtes + effect_routes.routes(program, fx, cmps))
     objs = unique(objects(program) + description.objects(parts))
     progress("analyse: absences, mismatches, paths, claims")

@@ -23,7 +23,9 @@ NPM_TARGETS = {"sequentialthinking-npm-0.6.2": "npm:@modelcontextprotocol/server
 # The baseline of shared/seeds/, audited from a checkout of github.com/modelcontextprotocol/servers
 # when one is given (--servers-repo or $AUDITOR_SERVERS_REPO); it is shown to auditor as `servers`.
 # Its anchors link to the files on GitHub at that commit (--link-base: the clone given may have any remote, or none).
-GIT_TARGETS = {"sequentialthinking-2ecb382a": ("2ecb382a02d7921511180dfbadcef24eb66a052f", "src/sequentialthinking")}
+GIT_TARGETS = {"sequentialthinking-2ecb382a": ("2ecb382a02d7921511180dfbadcef24eb66a052f", "src/sequentialthinking"),
+               # the same server on the current SDK: McpServer.registerTool, zod, lib.ts, an environment switch, tests
+               "sequentialthinking-76d64c82": ("76d64c822f5125032f89eb71dbdb94e42b434821", "src/sequentialthinking")}
 LINK_BASE = "https://github.com/modelcontextprotocol/servers"
 GIT_ENV = {"GIT_AUTHOR_NAME": "auditor fixtures", "GIT_AUTHOR_EMAIL": "fixtures@auditor.invalid",
            "GIT_COMMITTER_NAME": "auditor fixtures", "GIT_COMMITTER_EMAIL": "fixtures@auditor.invalid",

@@ -90,7 +90,7 @@ def test_markdown_lists_the_tests_and_a_tier_column(tmp_path):
     assert "### 4j. Tests" in packet and "`TST:test/pad.test#memopad-keeps-a-priority-of-seven`" in packet
     assert "| Endpoints | Tier | Anchors |" in packet
     assert "| tested: `test/pad.test.ts:14-18`, `test/pad.test.ts:21-24` |" in packet
-    assert "Evidence tier: **code-grounded; 6 of 11 route(s) tested" in packet
+    assert "Evidence tier: **code-grounded; 6 of 13 route(s) tested" in packet
     ledger = (out / "epistemic-ledger.md").read_text(encoding="utf-8")
     assert "tested (read, not run): test/pad.test.ts:27-31" in ledger  # block 4, the memos container
     # A claim resting on a tested route: its tier and tests in 4d, what they state in block 5.

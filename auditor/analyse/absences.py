@@ -6,6 +6,7 @@ import re
 
 from auditor.analyse.fields import record_fields, uses
 from auditor.extract import parse
+from auditor.extract import inputs
 from auditor.extract.facts import Program
 from auditor.extract.records import at, line, record
 from auditor.extract.syntax import callee_text, find, member_chain, text
@@ -102,7 +103,7 @@ def _unconsumed(p: Program, probe: dict):
     if not record_fields(p):
         notes["applicable"] = False
         return [], evidence, "every read of each field of the validated record types", \
-            "no validated record type in the boundary (no validation gate builds one)", notes
+            "no validated record type in the boundary (no validation gate builds one, and no framework parses a zod input schema)", notes
     holds_text = ", ".join(unconsumed) if unconsumed else "(none: every field has a consumer)"
     return hits, evidence, "every read of each field of the validated record types (member access and destructuring), " \
         "excluding copies into a record", f"fields with no consumer: {holds_text}", notes
@@ -148,10 +149,12 @@ def _gate_validators(p: Program) -> set[str]:
 def _content_evaluator(p: Program, probe: dict):
     validators = _gate_validators(p)
     methods = set(probe.get("search", {}).get("methods", []))
+    deciders = [re.compile(x) for x in probe.get("search", {}).get("evaluator_calls", [])]
     hits, evidence = [], []
-    from_input = {c.field for f in p.flows for g in f.gates for c in g.copies}
-    content = [f for fs in record_fields(p).values() for f in fs
-               if f["type"] == "string" and not f["optional"] and f["name"] in from_input]
+    parsed = inputs.validated(p)
+    from_input = {c.field for f in p.flows for g in f.gates for c in g.copies} | {x["name"] for r in parsed for x in r.fields}
+    content = list({f["name"]: f for fs in record_fields(p).values() for f in fs
+                    if f["type"] == "string" and not f["optional"] and f["name"] in from_input}.values())
     for f in content:
         for u in uses(p, f["name"]):
             parent = u.node.parent
@@ -159,16 +162,21 @@ def _content_evaluator(p: Program, probe: dict):
                 hits.append((Anchor(path=u.path, start_line=u.line, end_line=u.line), f"{f['name']} decides a branch in {u.function}"))
             elif parent is not None and parent.type == "member_expression" and text(parent.child_by_field_name("property")) in methods:
                 hits.append((Anchor(path=u.path, start_line=u.line, end_line=u.line), f"{f['name']}.{text(parent.child_by_field_name('property'))}()"))
+            elif parent is not None and parent.type == "arguments" and parent.parent is not None and parent.parent.type == "call_expression" \
+                    and any(r.search(callee_text(parent.parent).split(".")[-1]) for r in deciders) and u.function not in validators:
+                hits.append((Anchor(path=u.path, start_line=u.line, end_line=u.line), f"{f['name']} passed to {callee_text(parent.parent)}()"))
     for f in p.flows:
         for g in f.gates:
             evidence.append(at(g.path, g.validator))
+    evidence += [at(r.tool.module.path, r.tool.schema_node) for r in parsed if r.tool.schema_node is not None]
     names = ", ".join(f["name"] for f in content) or "(no required string field)"
     notes = {"content_fields": [f["name"] for f in content]}
     if not content:
         notes["applicable"] = False
-    return hits, evidence, f"uses of the content field(s) {names} in conditions outside the validation gate, and calls of {', '.join(sorted(methods))} on them", \
-        (f"content field(s) {names}: checked only for presence and type by the gate" if content
-         else "no required string field copied from input by a validation gate"), notes
+    return hits, evidence, f"uses of the content field(s) {names} in conditions outside the validation gate, calls of {', '.join(sorted(methods))} on them" \
+        + (", and calls that hand them to a function named as a decision (" + ", ".join(r.pattern for r in deciders) + ")" if deciders else ""), \
+        (f"content field(s) {names}: checked only " + ("for presence and type by the gate" if validators else "by the zod input schema the framework parses (presence, type, bounds)") if content
+         else "no required string field copied from input by a validation gate or parsed by a zod input schema"), notes
 
 
 def _reference_linkage(p: Program, probe: dict):

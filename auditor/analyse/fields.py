@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 import tree_sitter as ts
 
+from auditor.extract import inputs
 from auditor.extract.facts import Program
 from auditor.extract.syntax import enclosing_function, member_chain, text
 
@@ -23,7 +24,8 @@ class Use:
 
 
 def record_fields(p: Program) -> dict[str, list[dict]]:
-    """Fields of the records that validation gates build: name -> field list.
+    """Fields of the records that validation gates build, or that a framework parses with a zod input schema (extract/
+    inputs.py): name -> field list.
 
     The declared interface when there is one (TypeScript); otherwise the keys of the record
     literal the gate returns (compiled JavaScript), typed from the advertised input schema."""
@@ -51,6 +53,9 @@ def record_fields(p: Program) -> dict[str, list[dict]]:
         out[g.record_type or f"{g.name}()"] = [
             {"name": c.field, "optional": not props.get(c.field, ("", c.checked))[1], "type": props.get(c.field, ("",))[0] or "",
              "line": c.line, "path": f.module.path} for c in g.copies]
+    # The records a framework validates with a tool's zod input schema (the SDK parses every call with it).
+    for r in inputs.validated(p):
+        out.setdefault(r.record_type, [dict(f) for f in r.fields])
     return out
 
 

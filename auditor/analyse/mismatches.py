@@ -247,7 +247,8 @@ def _tool_names(p: Program) -> list[Record]:
                 near = [r for r in registered if _norm(r) == _norm(name)]
                 out.append(record("finding", "FND", "tool-name-mismatch", f"{doc.path.rsplit('/', 1)[-1]}/{name}",
                                   f"{path} documents a tool named {name!r}; the server registers " + (f"{near[0]!r}" if near else ", ".join(sorted(map(repr, registered))))
-                                  + ": a call by the documented name reaches the unknown-tool fallback",
+                                  + (": a call by the documented name reaches the unknown-tool fallback" if p.fallbacks else
+                                     ": a call by the documented name is rejected by the SDK as an unknown tool (the server has no fallback of its own)"),
                                   [line(path, sub.line)] + [at(t.module.path, t.node.child_by_field_name('name') or t.node) for t in p.tools if t.name in near][:1]
                                   + [at(d.module.path, d.node) for d in p.dispatches if d.tool in near][:1],
                                   "analyse.mismatches.tool_names", documented=name, registered=sorted(registered)))

@@ -54,6 +54,7 @@ def hub(audit: Audit) -> str:
 def lifecycle_loops(audit: Audit) -> list[Loop]:
     ext, config = absence(audit, "external-effects"), absence(audit, "configuration-surface")
     loops = []
+    gated = [r for r in audit.routes if r.attrs.get("settings")]  # routes a configuration switch turns off
     for launch in routes(audit, "launch"):
         fatal = routes(audit, "fatal-exit")
         servers = [c for c in audit.components if c.kind == "server"]
@@ -65,7 +66,10 @@ def lifecycle_loops(audit: Audit) -> list[Loop]:
                    + ("; no arguments or environment are read" if holds(audit, "configuration-surface") else ""), [launch] + builds),
             _field("Next-step owner", f"the SDK's {launch.attrs.get('transport') or 'transport'} read loop (a declared dependency, not inspected): the server yields at connect()", [launch]),
             _field("Decision policy and its form", "none: no configuration branch, no mode selection" if holds(audit, "configuration-surface")
-                   else "configuration is read: see " + (config.id if config else "configuration-surface"), [config] if config else []),
+                   else "configuration is read: see " + (config.id if config else "configuration-surface")
+                   + "".join(f"; {r.id} runs only when `{r.attrs['condition']}` (" + ", ".join(
+                       g["key"] + (f" from {', '.join(g['env'])}" if g["env"] else "") for g in r.attrs["settings"]) + ")"
+                       for r in gated), ([config] if config else []) + gated),
             _field("Context selection and framing", "none", []),
             _field("State reads and writes", "; ".join(c.summary for c in classes) or "no state-holding class", classes),
             _field("Action executor and boundary", "; ".join(f"ready log {m!r}" for m in launch.attrs.get("ready_logs", [])) or "no ready log", [launch]),
@@ -80,18 +84,20 @@ def lifecycle_loops(audit: Audit) -> list[Loop]:
 def advertisement_loops(audit: Audit) -> list[Loop]:
     loops = []
     for lst in routes(audit, "list"):
-        descs = [o for o in audit.objects if o.kind in {"tool-description", "tool-schema"}]
-        loops.append(Loop(kind="advertisement", name=f"tool advertisement ({lst.id})", fields=(
-            _field("Trigger / input", "host tools/list request", [lst]),
+        what = lst.attrs.get("variant")  # resources, prompts: a framework's list of its registrations
+        descs = [] if what else [o for o in audit.objects if o.kind in {"tool-description", "tool-schema", "tool-output-schema"}]
+        loops.append(Loop(kind="advertisement", name=f"{what[:-1] if what else 'tool'} advertisement ({lst.id})", fields=(
+            _field("Trigger / input", f"host {what or 'tools'}/list request", [lst]),
             _field("Next-step owner", "the host, immediately", []),
             _field("Decision policy and its form", "none: a static list, the request is ignored" if lst.attrs.get("static") else "the handler reads its request", [lst]),
-            _field("Context selection and framing", "the server's only outbound framing act: " + "; ".join(o.summary for o in descs), descs),
+            _field("Context selection and framing", "the server's only outbound framing act: " + "; ".join(o.summary for o in descs), descs)
+            if not what else _field("Context selection and framing", f"the {what} registered: " + ", ".join(lst.attrs.get(what, [])), [lst]),
             _field("State reads and writes", _state_in(audit, lst), [lst]),
             _field("Action executor and boundary", "response over the transport", [lst]),
             _field("Persistence", "static text compiled into the shipped artifact", routes(audit, "build")),
             _field("Coordination and return", "synchronous single return", []),
             _field("Retry / cancellation / recovery", "none", []),
-            _field("Output", "the tool list: " + ", ".join(lst.attrs.get("tools", [])), [lst]),
+            _field("Output", f"the {what[:-1] if what else 'tool'} list: " + ", ".join(lst.attrs.get(what or "tools", [])), [lst]),
         )))
     return loops
 
@@ -124,7 +130,8 @@ def call_loops(audit: Audit, regions: Mapping[str, tuple[Anchor, ...]] | None = 
         unchecked, captures = _within(routes(audit, "unchecked-copy"), spans), _within(routes(audit, "error-capture"), spans)
         outputs = _within([o for o in audit.objects if o.kind in {"result", "stderr", "stdout"}], spans)
         effects = _within([r for r in audit.routes if r.kind.startswith("effect-")], spans)
-        decisions = [f"name equality `{d.attrs.get('subject')} === {d.attrs.get('tool')!r}`"]
+        decisions = [f"the SDK routes the registered name {d.attrs.get('tool')!r} (`{d.attrs.get('subject')}`)"
+                     if d.attrs.get("form") == "registration" else f"name equality `{d.attrs.get('subject')} === {d.attrs.get('tool')!r}`"]
         decisions += [f"gate {g.id}: " + ", ".join(f"{p['source']} ({p['form']})" for p in g.attrs.get("predicates", [])) for g in gates]
         decisions += [f"{w.id} when `{w.attrs['condition']}`" for w in writes if w.attrs.get("condition")]
         decisions += [f"{m.id}: {m.attrs.get('form')}" for m in mutates]
@@ -174,7 +181,7 @@ _ANTI_CONFLATION = {
     "filesystem-not-scheduler": lambda a: ("no filesystem is touched" if holds(a, "external-effects") else "files are touched")
     + "; " + ("nothing in the boundary schedules" if holds(a, "no-scheduling") else "timer calls exist; check they are not mistaken for a loop owner"),
     "retention-not-selection": _retention,
-    "schema-not-execution": lambda a: f"{ids(routes(a, 'list'))} places tool descriptors where the host may show them to a model: "
+    "schema-not-execution": lambda a: f"{ids([r for r in routes(a, 'list') if not r.attrs.get('variant')])} places tool descriptors where the host may show them to a model: "
     "an affordance only; whether any call follows is outside the boundary",
 }
 

@@ -35,11 +35,12 @@ def components(p: Program) -> list[Record]:
             holders = [c for c in p.containers if c.module is m and c.key.startswith(cls.name + ".")]
             if not holders:
                 continue
-            sites = [n for n in m.nodes("new") if text(n.child_by_field_name("constructor")) == cls.name]
+            sites = _instantiations(p, m, cls.name)
+            module_scope = sites and all(enclosing(n, {'function_declaration', 'method_definition', 'arrow_function'}) is None for _, n in sites)
             out.append(record("component", "CMP", "class", key(m.name, cls.name),
                               f"class `{cls.name}` holds state ({', '.join(c.key.split('.', 1)[1] for c in holders)}); "
-                              f"{len(sites)} instantiation site(s)" + (", module scope: one instance per process" if sites and all(enclosing(n, {'function_declaration', 'method_definition', 'arrow_function'}) is None for n in sites) else ""),
-                              [at(m.path, cls.node)] + [at(m.path, n) for n in sites], "extract.program.classes",
+                              f"{len(sites)} instantiation site(s)" + (", module scope: one instance per process" if module_scope else ""),
+                              [at(m.path, cls.node)] + [at(sm.path, n) for sm, n in sites], "extract.program.classes",
                               fields=[c.key for c in holders]))
             for name, meth in cls.methods.items():
                 role = _role(meth, flow_by_fn.get(meth))
@@ -56,6 +57,20 @@ def components(p: Program) -> list[Record]:
                           anchors, "extract.manifest", name=value.get("name"), bin=value.get("bin"), files=value.get("files"),
                           scripts=value.get("scripts"), dependencies=sorted((value.get("dependencies") or {}))))
     return unique(out)
+
+
+def _instantiations(p: Program, m, name: str) -> list:
+    """(module, node) of every `new NAME(...)` of the class NAME of module M, in any module that imports it."""
+    out = []
+    for sm in p.modules:
+        for n in sm.nodes("new"):
+            ctor = n.child_by_field_name("constructor")
+            if ctor is None or ctor.type != "identifier":
+                continue
+            where = p.linker.binding(sm, text(ctor)) if p.linker is not None else (sm, text(ctor))
+            if where is not None and where[0] is m and where[1] == name:
+                out.append((sm, n))
+    return out
 
 
 def _rel(p: Program, path: str) -> str:

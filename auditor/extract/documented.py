@@ -24,6 +24,11 @@ ENV_OBJECT = re.compile(r'"env"\s*:\s*\{(?P<body>[^{}]*)\}', re.S)
 ENV_KEY = re.compile(r'"(?P<name>[A-Za-z_][A-Za-z0-9_]*)"\s*:')
 DOCKER_ENV = re.compile(r'(?:^|[\s"\'\[,])(?:-e|--env)[\s"\',]+(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?=[=\s"\',\]]|$)')
 SHELL_ENV = re.compile(r"^\s*(?:export\s+|set\s+)?(?P<name>[A-Z][A-Z0-9_]*)=", re.M)
+# Prose and tables: a code span in capitals (`LOG_LEVEL`) where the text speaks of the environment.
+ENV_WORDS = re.compile(r"(?i)\b(?:env(?:ironment)?|env\s+vars?)\b")
+ENV_SPAN = re.compile(r"`(?P<name>[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*)(?:=[^`]*)?`")
+ENV_COLUMN = re.compile(r"(?i)^(?:(?:environment|env)\s+)?(?:variables?|vars?)$|^env(?:ironment)?$")
+ENV_NAME_COLUMN = re.compile(r"(?i)^(?:name|key|setting)$")
 # Table columns (the header cell, without emphasis or code marks). A column that says "tool" names the tools of the
 # table wherever it is; a generic name column names them only under a Tools heading. A table with a column of
 # types, defaults or whether a value is required lists parameters or settings, not tools.
@@ -219,7 +224,9 @@ def _heading_tool(heading: str) -> str | None:
 
 
 def documented_env(doc: MarkdownDoc) -> dict[str, list[Anchor]]:
-    """Environment variables named in the README's code blocks: `env` objects, `-e NAME`, `NAME=value`."""
+    """Environment variables the README names: in code blocks (`env` objects, `-e NAME`, `NAME=value`), in a table's
+    variable column (or its name column, under a heading or lead that speaks of the environment), and as a code span in
+    capitals in prose or a list item that speaks of the environment ("set env var `NAME` to `true`")."""
     out: dict[str, list[Anchor]] = {}
 
     def add(name: str, fence, offset: int) -> None:
@@ -234,4 +241,19 @@ def documented_env(doc: MarkdownDoc) -> dict[str, list[Anchor]]:
             add(m["name"], fence, m.start("name"))
         for m in SHELL_ENV.finditer(fence.content):
             add(m["name"], fence, m.start("name"))
+    for text, ln in [(x.text, x.line) for x in (*doc.paragraphs, *doc.items)]:
+        if ENV_WORDS.search(_clean(text)):
+            for m in ENV_SPAN.finditer(text):
+                if len(m["name"]) > 2:
+                    out.setdefault(m["name"], []).append(Anchor(path=doc.path, start_line=ln + text.count("\n", 0, m.start()),
+                                                                end_line=ln + text.count("\n", 0, m.start())))
+    for table in doc.tables:
+        header = [_clean(h).strip("*_` ") for h in table.header]
+        col = next((i for i, h in enumerate(header) if ENV_COLUMN.match(h)), None)
+        if col is None and ENV_WORDS.search(f"{table.section} {table.lead}"):
+            col = next((i for i, h in enumerate(header) if ENV_NAME_COLUMN.match(h)), None)
+        for row in table.rows if col is not None else ():
+            m = re.fullmatch(r"`?(?P<name>[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*)`?", _clean(row.cells[col]).strip("*_ ")) if col < len(row.cells) else None
+            if m is not None:
+                out.setdefault(m["name"], []).append(Anchor(path=doc.path, start_line=row.line, end_line=row.line))
     return out

@@ -53,6 +53,7 @@ class Program:
     unadvertised: tuple[server.ToolDecl, ...] = ()  # descriptor-shaped objects that no tools/list result holds
     build: "tsconfig.BuildMap | None" = None  # build output -> the file analysed in its place
     method: dict = field(default_factory=dict)  # kb/method.yaml: entry points and auxiliary files (analyse/coverage.py)
+    settings: tuple[state.Container, ...] = ()  # configuration fields: set once in a constructor, then only read
 
     def entry(self, path: str) -> Entry | None:
         return next((e for e in self.entries if e.file.path == path), None)
@@ -113,7 +114,7 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
         elif path.lower().endswith((".md", ".markdown")):
             docs[path] = read_markdown(path, e.text)
     servers, handlers, tools, dispatches, fallbacks, launches, containers, flows = [], [], [], [], [], [], [], []
-    registrations = []
+    registrations, settings = [], []
     build_map = tsconfig.build_map(entries, method)
     link = linker.Linker(modules, build_map)
     unread: list[tuple[program.Module, ts.Node]] = []
@@ -130,6 +131,7 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
         tools += server.tools(m, vocab, link)
         launches += server.launches(m, s, vocab)
         containers += state.containers(m, vocab)
+        settings += state.settings(m, vocab)
     for m in modules:
         resolve = link.resolver(m)
         for h in (h for h in handlers if h.module is m):
@@ -193,7 +195,7 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
                    servers=tuple(servers), handlers=tuple(handlers), tools=tuple(tools), dispatches=tuple(dispatches),
                    fallbacks=tuple(fallbacks), launches=tuple(launches), containers=tuple(containers),
                    flows=tuple(flows), linker=link, unread=tuple(unread), registrations=tuple(registrations),
-                   skipped=skipped, listings=tuple(listings), unadvertised=tuple(unadvertised))
+                   skipped=skipped, listings=tuple(listings), unadvertised=tuple(unadvertised), settings=tuple(settings))
 
 
 def _refused(e: Entry, lang: str | None, max_depth: int, excluded: Mapping[str, str]) -> Gap | None:
@@ -252,7 +254,7 @@ def _trace(m: program.Module, fn: ts.Node, containers: list[state.Container], vo
             if hit is not None and flow.is_validator(hit[0]):
                 gates.append(flow.gate(link.module_of(hit[0]) or m, hit[0], n, name))
     emits = [replace(e, renderer_path=(link.module_of(e.renderer_node) or m).path) if e.renderer_node is not None else e
-             for e in outputs.emits(m, fn, vocab, resolve)]
+             for e in outputs.emits(m, fn, vocab, resolve, branches)]
     return FunctionFlow(module=m, fn=fn, name=name, gates=tuple(gates),
                         mutations=tuple(flow.mutations(m, fn, branches)),
                         writes=tuple(flow.write_groups(m, fn, containers, branches)),

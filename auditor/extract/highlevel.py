@@ -179,7 +179,7 @@ def _tool(module: Module, vocab: dict, signature: str, method: str, name: str, c
         return node if where is here else None
     hl = vocab["high_level"]
     gaps: list[Gap] = []
-    desc = params = ann = None  # (node, module) each, once read
+    desc = params = ann = output = None  # (node, module) each, once read
     config, cm = None, here
     if signature == "object":
         config, cm = _resolved(*B(args[0])), B(args[0])[1]
@@ -197,6 +197,8 @@ def _tool(module: Module, vocab: dict, signature: str, method: str, name: str, c
         pairs = object_pairs(config)
         desc, params, ann = (bind(pair_value(pairs[k]), cm) if k in pairs else None for k in
                              (hl["config"]["description"], hl["config"]["input_schema"], hl["config"]["annotations"]))
+        out_key = hl["config"].get("output_schema")
+        output = bind(pair_value(pairs[out_key]), cm) if out_key in pairs else None
     else:  # overloads: (name, description?, paramsShapeOrAnnotations?, annotations?, callback), as the SDK reads them
         rest = [B(a) for a in args[1:]]
         if rest and _is_string(*rest[0]):
@@ -222,7 +224,11 @@ def _tool(module: Module, vocab: dict, signature: str, method: str, name: str, c
     else:
         schema, schema_node, form, coercions, problems = dict(EMPTY_INPUT), local(config, cm) or site, "json-schema", (), ()
     hints, hints_node = annotations(*ann) if ann is not None else ({}, None)
-    return ToolDecl(module=here, name=name, node=site, binding=None, description=description, description_node=desc_node,
+    out_schema = out_node = None
+    if output is not None:  # the result's structuredContent is checked against it by the SDK
+        out_read = zod.input_shape(output[0], output[1], vocab, link)
+        out_schema, out_node = out_read.value, local(out_read.node, output[1]) or local(output[0], output[1]) or site
+    return ToolDecl(output_schema=out_schema, output_schema_node=out_node,module=here, name=name, node=site, binding=None, description=description, description_node=desc_node,
                     described=desc is not None,
                     schema=schema, schema_node=schema_node, form=method, schema_form=form, annotations=hints,
                     annotations_node=local(hints_node, ann[1]) if ann is not None else None, coercions=coercions,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from auditor.extract import inputs
 from auditor.extract.facts import Program
 from auditor.extract.records import at, key, line, record, unique
 from auditor.extract.syntax import NOT_LITERAL, enclosing, excerpt, text
@@ -45,11 +46,19 @@ def objects(p: Program) -> list[Record]:
                           [at(t.module.path, t.schema_node)], rule,
                           tool=t.name, properties=props, required=req, literal=literal, form="symbolic",
                           schema_form=t.schema_form, **coerced))
+        if t.output_schema_node is not None:
+            oprops = schema_properties(t.output_schema) if isinstance(t.output_schema, dict) else []
+            out.append(record("object", "OBJ", "tool-output-schema", t.name,
+                              f"output schema of tool {t.name!r}" + (f" (zod, as the SDK advertises it): {len(oprops)} properties ("
+                                                                     + ", ".join(x["name"] for x in oprops) + ")" if oprops else ": not a literal")
+                              + "; listed by tools/list, and the SDK checks each result's structuredContent against it",
+                              [at(t.module.path, t.output_schema_node)], rule, tool=t.name, properties=oprops, form="symbolic"))
         if t.annotations_node is not None:
             hints = ", ".join(f"{k} {json.dumps(v)}" for k, v in t.annotations.items()) or "no literal entries"
             out.append(record("object", "OBJ", "tool-annotations", t.name,
                               f"annotations of tool {t.name!r}: {hints}; hints the host may show or act on, never enforced",
                               [at(t.module.path, t.annotations_node)], rule, tool=t.name, annotations=t.annotations))
+    validated = inputs.validated(p)
     gates_by_type = {}
     for f in p.flows:
         for g in f.gates:
@@ -66,9 +75,13 @@ def objects(p: Program) -> list[Record]:
                     fields.append({"name": text(sig.child_by_field_name("name")), "optional": optional,
                                    "type": text(sig.child_by_field_name("type")).lstrip(":").strip()})
             built = [at(g.path, g.result_node) for g in gates_by_type.get(name, [])]
+            parsed = [r.tool for r in validated if r.declared is not None and r.declared[1] == node]
+            built += [at(t.module.path, t.schema_node) for t in parsed if t.schema_node is not None]
             out.append(record("object", "OBJ", "record", key(m.name, name),
                               f"record type `{name}`: {len(fields)} fields ({sum(1 for f in fields if not f['optional'])} required)"
-                              + (f"; built by {', '.join(g.name for g in gates_by_type[name])}" if name in gates_by_type else ""),
+                              + (f"; built by {', '.join(g.name for g in gates_by_type[name])}" if name in gates_by_type else "")
+                              + (f"; the input of tool(s) {', '.join(repr(t.name) for t in parsed)}, parsed with its zod input schema on every call"
+                                 if parsed else ""),
                               [at(m.path, node)] + built, "extract.objects.interfaces", fields=fields))
     for c in p.containers:
         writes = c.writes
@@ -80,14 +93,30 @@ def objects(p: Program) -> list[Record]:
                           f"{counts['write']} write(s), {counts['content-read']} content read(s), {counts['metadata-read']} metadata read(s)",
                           [at(c.module.path, c.node)] + [line(c.module.path, a.line, a.end_line) for a in writes],
                           "extract.state.containers", accesses=accesses, **{k.replace("-", "_"): v for k, v in counts.items()}))
+    for c in p.settings:
+        reads = [a for a in c.accesses if a.kind not in {"write", "declaration"}]
+        out.append(record("object", "OBJ", "configuration", key(c.module.name, c.key),
+                          f"configuration field `{c.key}`" + (f": {c.type_text}" if c.type_text else "")
+                          + (f", set once in `{c.key.split('.', 1)[0]}.constructor`" if c.writes else ", set once where it is declared")
+                          + f" and only read afterwards ({len(reads)} read(s)): "
+                          "a switch, not a state container", [at(c.module.path, c.node)] + [line(c.module.path, a.line, a.end_line) for a in c.writes],
+                          "extract.state.settings", reads=[line(c.module.path, a.line, a.end_line).as_json() for a in reads]))
+    outputs_of = {d.target_name: d.tool for d in p.dispatches if d.target_name}
+    with_output = {t.name for t in p.tools if t.output_schema_node is not None}
     for f in p.flows:
         for r in f.results:
             keys = ", ".join(k for k, _ in r.fields) or "plain text"
+            tool = outputs_of.get(f.name)
+            structured = ""
+            if r.structured is not None:
+                structured = f"; structuredContent `{r.structured[:40]}`" + (
+                    f", checked by the SDK against OBJ:tool-output-schema:{tool}" if tool in with_output else "")
             out.append(record("object", "OBJ", "result", key(f.module.name, f"{f.name}:{r.kind}"),
                               f"{r.kind} result of `{f.name}`: {{{keys}}}" + (" with isError: true" if r.kind == "error" else "")
-                              + " in one text content block",
+                              + " in one text content block" + structured,
                               [at(f.module.path, enclosing(r.node, {"catch_clause"}) if r.in_catch else r.node)], "extract.outputs.results",
-                              fields=[{"key": k, "source": v} for k, v in r.fields], reads=[list(x) for x in r.reads]))
+                              fields=[{"key": k, "source": v} for k, v in r.fields], reads=[list(x) for x in r.reads],
+                              **({"structured_content": r.structured} if r.structured is not None else {})))
         for e in f.emits:
             anchors = [at(f.module.path, e.call)]
             if e.renderer_node is not None:

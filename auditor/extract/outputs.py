@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import tree_sitter as ts
 
-from auditor.extract.flow import _stmt_in, resolver
+from auditor.extract.flow import _guards, _stmt_in, resolver
 from auditor.extract.program import Module
 from auditor.extract.state import Container
 from auditor.extract.syntax import (FUNCTION_TYPES, call_args, callee_text, enclosing, enclosing_function, find,
@@ -23,6 +23,8 @@ class Emit:
     renderer_node: ts.Node | None
     producer: ts.Node | None  # statement that computed the argument
     renderer_path: str | None = None  # the file of the renderer, set by the caller that knows the modules
+    condition: str | None = None  # the condition of the innermost `if` around the write (None: unconditional)
+    guards: tuple[ts.Node, ...] = ()  # the conditions of every `if` around it, innermost first
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -33,6 +35,7 @@ class Result:
     in_catch: bool
     fields: tuple[tuple[str, str], ...]  # serialized payload key -> source expression
     reads: tuple[tuple[str, str, str], ...]  # (container, kind, how)
+    structured: str | None = None  # the `structuredContent` of the result as written, when it has one
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -44,7 +47,7 @@ class Capture:
     first_write_line: int | None
 
 
-def emits(module: Module, fn: ts.Node, vocab: dict, resolve=None) -> list[Emit]:
+def emits(module: Module, fn: ts.Node, vocab: dict, resolve=None, branches: frozenset[int] = frozenset()) -> list[Emit]:
     out = []
     resolve = resolve or resolver(module)
     name = module.qualified(fn)
@@ -72,8 +75,11 @@ def emits(module: Module, fn: ts.Node, vocab: dict, resolve=None) -> list[Emit]:
             hit = resolve(strip_casts(arg))
             if hit is not None:
                 renderer_node, renderer = hit
+        guards = tuple(g.child_by_field_name("condition") for g in _guards(node, fn, branches))
+        guards = tuple(g for g in guards if g is not None)
         out.append(Emit(function=name, stream=stream, call=node, argument=text(arg) if arg is not None else "",
-                        renderer=renderer, renderer_node=renderer_node, producer=producer))
+                        renderer=renderer, renderer_node=renderer_node, producer=producer,
+                        condition=text(strip_casts(guards[0])) if guards else None, guards=guards))
     return out
 
 
@@ -107,8 +113,9 @@ def results(module: Module, fn: ts.Node, containers: list[Container]) -> list[Re
                 for key, pair in object_pairs(call_args(n)[0]).items():
                     fields.append((key, text(pair_value(pair))))
                 break
+        structured = text(pair_value(pairs["structuredContent"])) if "structuredContent" in pairs else None
         out.append(Result(function=name, node=node, kind="error" if is_error or in_catch else "success",
-                          in_catch=in_catch, fields=tuple(fields), reads=reads))
+                          in_catch=in_catch, fields=tuple(fields), reads=reads, structured=structured))
     return out
 
 

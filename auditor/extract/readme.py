@@ -47,6 +47,14 @@ class Table:
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
+class Paragraph:
+    text: str
+    line: int
+    end_line: int
+    section: str
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
 class MarkdownDoc:
     path: str
     headings: tuple[Heading, ...]
@@ -54,6 +62,7 @@ class MarkdownDoc:
     fences: tuple[Fence, ...]
     total_lines: int
     tables: tuple[Table, ...] = ()
+    paragraphs: tuple[Paragraph, ...] = ()  # prose outside lists and tables
 
 
 @lru_cache(maxsize=1)
@@ -68,7 +77,7 @@ def _parser():
 
 def read_markdown(path: str, text: str) -> MarkdownDoc:
     tokens = _parser().parse(text)
-    headings, items, fences, tables = [], [], [], []
+    headings, items, fences, tables, paragraphs = [], [], [], [], []
     section = ""
     leads: list[str] = []  # of the lists open at this point, innermost last
     for i, tok in enumerate(tokens):
@@ -89,8 +98,10 @@ def read_markdown(path: str, text: str) -> MarkdownDoc:
                                 end_line=tok.map[1], section=section))
         elif tok.type == "table_open" and tok.map:
             tables.append(_table(tokens, i, section))
+        elif tok.type == "paragraph_open" and tok.map and not leads and i + 1 < len(tokens) and tokens[i + 1].type == "inline":
+            paragraphs.append(Paragraph(text=tokens[i + 1].content, line=tok.map[0] + 1, end_line=tok.map[1], section=section))
     return MarkdownDoc(path=path, headings=tuple(headings), items=tuple(items), fences=tuple(fences),
-                       total_lines=len(text.splitlines()), tables=tuple(tables))
+                       total_lines=len(text.splitlines()), tables=tuple(tables), paragraphs=tuple(paragraphs))
 
 
 def _table(tokens: list, i: int, section: str) -> Table:

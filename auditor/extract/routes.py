@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 
+from auditor.extract import inputs, settings
 from auditor.extract.facts import Program
 from auditor.extract.manifest import key_span
 from auditor.extract.records import at, key, line, record, unique
@@ -18,7 +19,8 @@ def _route(kind, k, summary, anchors, rule, trigger, endpoints, **attrs) -> Reco
     return record("route", "RTE", kind, k, summary, anchors, rule, trigger=trigger, endpoints=endpoints, **attrs)
 
 
-def routes(p: Program) -> list[Record]:
+def routes(p: Program, fx=None) -> list[Record]:
+    """FX (analyse/effects.py): the effect sites, to name what a configuration field is set from."""
     out: list[Record] = []
     for l in p.launches:
         ready = "; ".join(repr(m) for _, m in l.logs) or "no ready log"
@@ -56,6 +58,7 @@ def routes(p: Program) -> list[Record]:
                               + ("; the handler ignores its request" if static else ""),
                               [at(h.module.path, h.node)], "extract.server.handlers", f"host {h.method} request", ends,
                               static=static, tools=[t.name for t in listed]))
+    out += _framework_routes(p, {r.id for r in out if r.kind == "list"})
     for d in p.dispatches:
         mk = d.module.name
         target = f"`{d.target_name}`" if d.target_name else "(inline code)"
@@ -110,17 +113,30 @@ def routes(p: Program) -> list[Record]:
         for w in f.writes:
             ops = sorted(set(w.hows))
             cond = f"conditional on `{w.condition}`" if w.condition else "unconditional on every call that reaches it"
+            guard = w.node.child_by_field_name("condition") if w.condition else None
+            switches = settings.gating(p, fx, f.module, [guard]) if guard is not None else []
+            if switches:
+                cond += "; gated by configuration " + ", ".join(g["text"] for g in switches) + ": this write can be turned off"
             out.append(_route("state-write", key(mk, f"{w.container.key}@{f.name.rsplit('.', 1)[-1]}"),
                               f"write to `{w.container.key}` ({', '.join(ops)}), {cond}" + ("; lazy bucket creation" if w.lazy_init else ""),
                               [at(f.module.path, w.node)], "extract.flow.write_groups", f"`{f.name}`" + (f" when `{w.condition}`" if w.condition else ""),
                               [f"CMP:method:{key(mk, f.name)}", f"OBJ:state:{key(mk, w.container.key)}"],
-                              operations=ops, condition=w.condition, lazy_init=w.lazy_init, writer=f.name))
+                              operations=ops, condition=w.condition, lazy_init=w.lazy_init, writer=f.name,
+                              **({"settings": [{k: v for k, v in g.items() if k != "text"} for g in switches]} if switches else {})))
         for e in f.emits:
             anchors = ([at(f.module.path, e.producer)] if e.producer is not None else []) + [at(f.module.path, e.call)]
-            out.append(_route(f"emit-{e.stream}", key(mk, f.name),
-                              f"{('render with `' + e.renderer + '` and ') if e.renderer else ''}write `{e.argument[:60]}` to {e.stream}",
-                              anchors, "extract.outputs.emits", f"`{f.name}`", [f"CMP:method:{key(mk, f.name)}", f"OBJ:{e.stream}:{key(mk, f.name)}", e.stream],
-                              renderer=e.renderer))
+            gates = settings.gating(p, fx, f.module, e.guards)
+            anchors += [line(g.get("path", f.module.path), g["line"]) for g in gates]
+            summary = f"{('render with `' + e.renderer + '` and ') if e.renderer else ''}write `{e.argument[:60]}` to {e.stream}"
+            if e.condition:
+                summary += f", only when `{e.condition}`"
+            if gates:
+                summary += "; gated by configuration " + ", ".join(g["text"] for g in gates) + ": this output can be turned off"
+            out.append(_route(f"emit-{e.stream}", key(mk, f.name), summary,
+                              anchors, "extract.outputs.emits", f"`{f.name}`" + (f" when `{e.condition}`" if e.condition else ""),
+                              [f"CMP:method:{key(mk, f.name)}", f"OBJ:{e.stream}:{key(mk, f.name)}", e.stream],
+                              renderer=e.renderer, **({"condition": e.condition} if e.condition else {}),
+                              **({"settings": [{k: v for k, v in g.items() if k != "text"} for g in gates]} if gates else {})))
         for r in f.results:
             if r.kind != "success":
                 continue
@@ -142,6 +158,63 @@ def routes(p: Program) -> list[Record]:
                               first_write_line=c.first_write_line, throwing_after_write=[{"call": n, "line": ln} for n, ln in c.throwing_after_write]))
     out += _build_routes(p)
     return unique(out)
+
+
+def _framework_routes(p: Program, lists: set[str]) -> list[Record]:
+    """What the framework does for tools registered on it (McpServer.registerTool/tool, FastMCP addTool): it answers
+    tools/list with every registered tool (one list per server module), and parses each call with the tool's zod input
+    schema before the callback runs (an enforcing gate: a call that fails it is rejected, the callback never runs)."""
+    out = []
+    registered = [t for t in p.tools if t.form != "descriptor"]
+    servers = [s for s in p.servers if s.cls in p.vocab["high_level"]["server_classes"]]
+    framework = " or ".join(sorted({s.cls for s in servers})) or "the framework"
+    if registered and not any(h.method == "tools/list" for h in p.handlers):
+        home = servers[0].module if len(servers) == 1 else registered[0].module
+        hkey = key(home.name, "tools/list")
+        if f"RTE:list:{hkey}" not in lists:
+            methods = sorted({t.form for t in registered})
+            ends = ["host", f"{framework} tools/list"] \
+                + [f"OBJ:tool-description:{t.name}" for t in registered if t.description_node is not None] \
+                + [f"OBJ:tool-schema:{t.name}" for t in registered] \
+                + [f"OBJ:tool-output-schema:{t.name}" for t in registered if t.output_schema_node is not None] + ["host"]
+            out.append(_route("list", hkey, f"tools/list -> {framework} returns every tool registered with {', '.join(methods)}: "
+                              + ", ".join(t.name for t in registered) + "; name, description, input schema (zod, as JSON Schema)"
+                              + (", output schema" if any(t.output_schema_node is not None for t in registered) else "")
+                              + ", annotations; the list is fixed once the registrations have run",
+                              [at(s.module.path, s.node) for s in servers] + [line(t.module.path, t.node.start_point[0] + 1) for t in registered],
+                              "extract.highlevel.registrations", "host tools/list request", ends, static=True,
+                              tools=[t.name for t in registered], framework=True))
+    # Resources and prompts registered on it are listed the same way (resources/list, prompts/list), by the capability
+    # the SDK declares for them (kb/sdk.yaml high_level.capabilities).
+    caps = p.vocab["high_level"]["capabilities"]
+    for kind in ("resource", "prompt"):
+        regs = [r for r in p.registrations if r.kind == kind]
+        method = f"{caps.get(kind, kind + 's')}/list"
+        if not regs or any(h.method == method for h in p.handlers):
+            continue
+        home = servers[0].module if len(servers) == 1 else regs[0].module
+        names = [r.name or "(a name that is not a literal)" for r in regs]
+        if f"RTE:list:{key(home.name, method)}" in lists:
+            continue
+        out.append(_route("list", key(home.name, method),
+                          f"{method} -> {framework} returns every {kind} registered with {', '.join(sorted({r.method for r in regs}))}: "
+                          + ", ".join(names), [at(s.module.path, s.node) for s in servers] + [line(r.module.path, r.node.start_point[0] + 1) for r in regs],
+                          "extract.highlevel.registrations", f"host {method} request", ["host", f"{framework} {method}", "host"],
+                          static=True, tools=[], **{f"{kind}s": names}, framework=True, variant=caps.get(kind, kind + "s")))
+    records = {r.tool.name: r for r in inputs.validated(p)}
+    for t in (t for t in p.tools if inputs.is_parsed(t)):
+        preds = inputs.predicates(t)
+        rec = records.get(t.name)
+        out.append(_route("gate", key(t.module.name, f"{t.name}/inputSchema"),
+                          f"{framework} parses every tools/call of {t.name!r} with its zod input schema before the callback runs: "
+                          f"{len(preds)} field(s) enforced ("
+                          + "; ".join(x["source"] for x in preds) + "); a call that fails the parse is rejected with an error, "
+                          "the callback never runs",
+                          [at(t.module.path, t.schema_node)], "extract.highlevel.schema_gate", f"every tools/call of {t.name!r}",
+                          ["host", f"{framework} zod parse", f"OBJ:tool-schema:{t.name}",
+                           f"OBJ:record:{key(rec.declared[0].name, rec.record_type)}" if rec and rec.declared else "record", "error result"],
+                          predicates=preds, record_type=rec.record_type if rec else None, enforcer="sdk-zod", variant="sdk-zod", tool=t.name))
+    return out
 
 
 def listed_tools(p: Program, module, node, by_binding: dict, depth: int = 0) -> list:

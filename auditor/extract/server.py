@@ -53,6 +53,8 @@ class ToolDecl:
     coercions: tuple[tuple[str, str, int], ...] = ()  # (property, what the runtime does, line) not shown in the schema
     gaps: tuple[Gap, ...] = ()  # what of the descriptor could not be read (coverage)
     described: bool = True  # a description is given (a tool may have none: that is no gap)
+    output_schema: object = None  # the declared output schema (registerTool outputSchema) as JSON Schema, when read
+    output_schema_node: ts.Node | None = None
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 import tree_sitter as ts
 
 from auditor.extract.program import Module
-from auditor.extract.syntax import CAST_TYPES, callee_text, enclosing_function, lines, member_chain, strip_casts, text
+from auditor.extract.syntax import CAST_TYPES, NOT_LITERAL, literal, callee_text, enclosing_function, lines, member_chain, strip_casts, text
 
 COLLECTION_VALUES = frozenset({"array", "object"})
 COLLECTION_CLASSES = frozenset({"Map", "Set", "WeakMap", "WeakSet", "Array", "Object"})
@@ -48,7 +48,35 @@ def _is_collection(value: ts.Node | None, type_text: str) -> bool:
 
 
 def containers(module: Module, vocab: dict) -> list[Container]:
-    """Every state container of a module with each site that touches it, classified."""
+    """Every state container of a module with each site that touches it, classified (configuration fields apart:
+    `settings`)."""
+    return [c for c in _fields(module, vocab) if not is_setting(c) and not _scalar_initialized(c)]
+
+
+def settings(module: Module, vocab: dict) -> list[Container]:
+    """Configuration fields of a module's classes: a value set once, in the constructor (a switch read from the
+    environment or an option), and only read afterwards. Reading it is not reading stored content back, and it does
+    not grow: it configures, it does not hold what calls send."""
+    return [c for c in _fields(module, vocab) if is_setting(c)]
+
+
+def is_setting(c: Container) -> bool:
+    """A class field that is not a collection, written only by an assignment in its class's constructor (or only
+    by its initializer: `private readonly quiet = process.env.Q === "1"`)."""
+    if "." not in c.key or _is_collection(c.node.child_by_field_name("value"), c.type_text):
+        return False
+    cls = c.key.split(".", 1)[0]
+    in_constructor = all(a.how == "assign" and a.function == f"{cls}.constructor" for a in c.writes)
+    return in_constructor and (bool(c.writes) or _scalar_initialized(c))
+
+
+def _scalar_initialized(c: Container) -> bool:
+    """A class field given a value that is not a collection where it is declared: never a state container."""
+    value = c.node.child_by_field_name("value")
+    return "." in c.key and value is not None and not _is_collection(value, c.type_text)
+
+
+def _fields(module: Module, vocab: dict) -> list[Container]:
     found: list[tuple[str, ts.Node, str, str, set[tuple[str, ...]]]] = []
     for cls in module.classes.values():
         static_ok = True
@@ -56,8 +84,9 @@ def containers(module: Module, vocab: dict) -> list[Container]:
             value = fnode.child_by_field_name("value")
             tnode = fnode.child_by_field_name("type")
             ttext = text(tnode).lstrip(":").strip() if tnode is not None else ""
-            if not static_ok or not (_is_collection(value, ttext) or value is None and ttext):
-                continue
+            computed = value is not None and literal(value, {}) is NOT_LITERAL
+            if not static_ok or not (_is_collection(value, ttext) or value is None and ttext or computed):
+                continue  # (a field with a computed scalar value is followed to tell a setting: `containers` leaves it out)
             roots = {("this", fname)} | {(var, fname) for var, c in module.instances.items() if c == cls.name}
             found.append((f"{cls.name}.{fname}", fnode, ttext, text(value), roots))
     for vname, value in module.toplevel.items():

@@ -45,6 +45,13 @@ def input_shape(node: ts.Node | None, module: Module, vocab: dict, link=None) ->
         return Schema(value=NOT_LITERAL, node=None, form="unknown")
     target = r.definition(node)
     value = across = None
+    imported = _imported_shape(target, module, link)
+    if imported is not None:  # a raw shape exported by another module: read there, anchored here (its lines are not ours)
+        mod, obj = imported
+        there = input_shape(obj, mod, vocab, link)
+        moved = tuple((f"{msg} (in {mod.path})", node) for msg, _ in there.problems) + tuple(
+            (f"`{prop}` {what}, in {mod.path}:{ln} (a coercion in an imported schema)", node) for prop, what, ln in there.coercions)
+        return Schema(value=there.value, node=None, form=there.form, problems=moved)
     if target is not None and target.type == "object" and not r.is_raw_shape(target):
         plain = literal(target, module.toplevel)
         if isinstance(plain, dict) and "type" in plain:
@@ -65,6 +72,17 @@ def input_shape(node: ts.Node | None, module: Module, vocab: dict, link=None) ->
     if value is None:
         return Schema(value=NOT_LITERAL, node=target or node, form="unknown", problems=tuple(r.problems))
     return Schema(value=value, node=target, form="zod", coercions=tuple(r.coercions), problems=tuple(r.problems))
+
+
+def _imported_shape(node: ts.Node | None, module: Module, link) -> tuple[Module, ts.Node] | None:
+    """(module, object) of a raw shape object (`{a: z.string()}`) that NODE, an imported name, stands for."""
+    if node is None or link is None or node.type != "identifier":
+        return None
+    where = link.binding(module, text(node))
+    if where is None or where[0] is module or where[1] not in where[0].toplevel:
+        return None
+    value = strip_casts(where[0].toplevel[where[1]])
+    return (where[0], value) if value is not None and value.type == "object" else None
 
 
 def descriptor_schema(node: ts.Node, module: Module, vocab: dict, link=None) -> Schema:

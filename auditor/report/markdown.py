@@ -21,7 +21,9 @@ _ESCAPE = str.maketrans({**{c: "\\" + c for c in "\\`*[]|~"}, "<": "&lt;"})
 # before punctuation or turns `<` into `&lt;`, so a letter or digit beside a `_` was beside it in the input.
 _UNDERSCORE = re.compile(r"(?<![^\W_])_|_(?![^\W_])")
 _ENTITY = re.compile(r"&(?=#?[A-Za-z0-9]+;)")  # `&x;` would be read as an entity: written `&amp;x;`
-_SPAN = re.compile(r"`([^`]+)`")  # a backtick span of one line of text (the auditor's summaries quote code so)
+# A backtick span of one line of text (the auditor's summaries quote code so): as in CommonMark, a run of backticks
+# opens it and the next run of the same length closes it (a quoted template literal is written ``x ${y}``).
+_SPAN = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)")
 
 
 def md(value) -> str:
@@ -35,7 +37,7 @@ def _md(value: str) -> str:
     text = safetext.line(" ".join(value.split()))
     out, pos = [], 0
     for m in _SPAN.finditer(text):
-        inner = m.group(1)
+        inner = m.group(2)
         if inner.strip():  # spaces at the span's edges stay outside it (a code span would drop them)
             out += [_plain(text[pos:m.start()]), " " * (inner[0] == " "), _code(inner), " " * (inner[-1] == " ")]
             pos = m.end()
