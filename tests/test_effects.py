@@ -40,6 +40,25 @@ def test_configuration_reads_name_their_variables():
     assert [(a.start_line, a.end_line) for a in top.anchors] == [(1, 2)]  # the two reads, merged
 
 
+PARSERS = {
+    "esm.ts": 'import { parseArgs } from "node:util";\n'
+              'const { values } = parseArgs({ options: { port: { type: "string", short: "p" } } });\n'
+              'export const own = parseArgs({ args: ["--x"], options: {} });\n',
+    "cjs.js": 'const node_util_1 = require("node:util");\n'
+              'const { values } = (0, node_util_1.parseArgs)({ options: { transport: { type: "string" } } });\n',
+    "cli.ts": 'import { program } from "commander";\nimport yargs from "yargs";\n'
+              'program.option("-t, --transport <t>").parse();\nconst argv = yargs.option("port", {}).argv;\n',
+}
+
+
+def test_argument_parsers_that_read_the_process_arguments_are_command_line_reads():
+    _, fx, routes = _scan(PARSERS)
+    got = sorted((s.module.path, s.what, s.node.start_point[0] + 1) for s in fx.sites if s.kind == "effect-argv")
+    assert got == [("cjs.js", "node_util_1.parseArgs", 2), ("cli.ts", "program.option", 3), ("cli.ts", "yargs.option", 4),
+                   ("esm.ts", "parseArgs", 2)]  # not the parseArgs handed its own `args`
+    assert "RTE:effect-argv:esm#<module>" in routes
+
+
 FILES = """\
 import { promises as fs } from "fs";
 import * as fsp from "fs/promises";
