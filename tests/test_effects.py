@@ -124,9 +124,9 @@ def test_network_clients_follow_constructors_factories_and_imports():
     got = [(s.what, s.detail, s.cls, s.world) for s in fx.sites if s.kind == "effect-network"]
     assert got == [
         ("globalThis.fetch", "GET", "read", "open"),
-        ("globalThis.fetch", "POST", "write", "open"),
+        ("globalThis.fetch", "POST", "unknown", "open"),
         ("globalThis.fetch", "method method", "unknown", "open"),
-        ("axios.post", "post", "write", "open"),
+        ("axios.post", "post", "unknown", "open"),
         ("client.query", "INSERT", "append", "closed"),
         ("pool.query", "SELECT", "read", "closed"),
         ("cache.set", "set", "overwrite", "closed"),
