@@ -232,6 +232,32 @@ def test_secret_logged_needs_the_value_of_a_secret_not_its_name_nor_what_a_call_
     assert secrets.findings(p, fx, effects_kb()) == []
 
 
+ARGV_ELEMENTS = """\
+export function parse() {
+  const args = process.argv;
+  const command = args[2];
+  if (command !== "start") console.error(`unknown command: ${command}`);
+  const [, , mode, token] = args;
+  console.error(`mode ${mode}`);
+  return { command, apiKey: args[3], token };
+}
+export function leak() {
+  const args = process.argv;
+  const conf = { apiKey: args[3] };
+  console.error(`starting with ${args[3]}`);
+  return conf;
+}
+"""
+
+
+def test_an_argument_vector_element_is_a_secret_only_at_the_index_the_secret_is_read():
+    """The subcommand `args[2]` is logged; the key `args[3]` is not, in `parse`; in `leak` it is."""
+    p, fx, _ = _scan({"index.ts": ARGV_ELEMENTS})
+    found = {f.id: f for f in secrets.findings(p, fx, effects_kb())}
+    assert sorted(found) == ["FND:secret-logged:index#leak"]
+    assert [v["source"] for v in found["FND:secret-logged:index#leak"].attrs["values"]] == ["process.argv[3]"]
+
+
 SECRETS = """\
 const PROXY = process.env.HTTPS_PROXY ?? process.env.http_proxy;
 const config = { port: process.env.PORT, apiKey: process.env.SERVICE_KEY };
