@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from auditor.analyse import validation
+from auditor.analyse.absences import unread_code
 from auditor.analyse.fields import record_fields, uses
 from auditor.extract.facts import Program
 from auditor.extract.objects import schema_properties
@@ -307,6 +308,8 @@ def _declared_imports(p: Program) -> set[str]:
 def _unused_dependencies(p: Program) -> list[Record]:
     imported = {src[5:] if src.startswith("node:") else src for m in p.modules for src, _ in m.imports}
     imported |= _declared_imports(p)
+    gaps = unread_code(p)
+    paths = sorted({g.anchor.path for g in gaps})
     out = []
     for doc in p.manifests():
         deps = (doc.value or {}).get("dependencies") or {} if isinstance(doc.value, dict) else {}
@@ -317,10 +320,17 @@ def _unused_dependencies(p: Program) -> list[Record]:
         for dep in sorted(deps):
             if _used(dep, imported | words):
                 continue
+            where = [line(doc.path, *span)] if span else [line(doc.path, 1)]
+            if gaps:  # a file not read may import it: no absence shown (as for an evidenced absence)
+                status = f"unknown (gap in {paths[0]}" + (f" and {len(paths) - 1} more file(s))" if len(paths) > 1 else ")")
+                out.append(record("finding", "FND", "dependency-use-unknown", f"{p.entry(doc.path).rel}/{dep}",
+                                  f"dependency {dep!r} ({deps[dep]}) is declared and imported by no file the audit read: {status}; "
+                                  f"the file(s) not read may import it", where + [g.anchor for g in gaps[:3]],
+                                  "analyse.mismatches.dependencies", dependency=dep, version=deps[dep], status=status))
+                continue
             out.append(record("finding", "FND", "unused-dependency", f"{p.entry(doc.path).rel}/{dep}",
                               f"dependency {dep!r} ({deps[dep]}) is declared but never imported by the implementation",
-                              [line(doc.path, *span)] if span else [line(doc.path, 1)], "analyse.mismatches.dependencies",
-                              dependency=dep, version=deps[dep]))
+                              where, "analyse.mismatches.dependencies", dependency=dep, version=deps[dep]))
     return out
 
 
