@@ -147,3 +147,20 @@ def test_tool_classes_compiled_to_javascript_name_themselves_in_the_constructor(
                  "package.json": '{"name": "demo", "bin": "index.js", "dependencies": {"@modelcontextprotocol/sdk": "1"}}'})
     assert [(t.name, t.description) for t in p.tools] == [("clock", "Tell the time.")]
     assert coverage.ledger(p)["complete"] is True
+
+
+def test_a_server_built_by_a_dependency_handed_the_tools_is_named_in_the_ledger():
+    """No server object in the code read, but an imported package's function is handed `tools`: the ledger says which
+    package builds the server, outside the boundary (ESM and compiled CommonJS)."""
+    esm = ('import { buildServer as make } from "@acme/mcp-kit";\nimport { listThings } from "./things.js";\n'
+           'export const server = make({ name: "demo", tools: { list_things: listThings } });\n')
+    cjs = ('const kit_1 = require("@acme/mcp-kit");\n'
+           'exports.server = (0, kit_1.buildServer)({ name: "demo", tools: {} });\n')
+    manifest = '{"name": "demo", "bin": "index.js", "dependencies": {"@acme/mcp-kit": "1"}}'
+    for name, code in (("index.ts", esm), ("index.js", cjs)):
+        led = coverage.ledger(program({name: code, "things.ts": "export function listThings() { return []; }\n",
+                                       "package.json": manifest}))
+        whats = [u["what"] for u in led["unresolved"]]
+        assert len(whats) == 1 and whats[0].startswith("the server is built by @acme/mcp-kit, outside the boundary: "), whats
+        assert "no MCP server object is constructed" in whats[0]
+        assert led["unresolved"][0]["anchor"]["start_line"] == code.splitlines().index(code.splitlines()[-1]) + 1

@@ -7,7 +7,8 @@ import posixpath
 from auditor.extract import entrypoints
 from auditor.extract.facts import Program, reads
 from auditor.extract.records import at
-from auditor.extract.syntax import NOT_LITERAL, excerpt, find, text
+from auditor.extract.bindings import imports
+from auditor.extract.syntax import NOT_LITERAL, call_args, excerpt, find, member_chain, object_pairs, strip_casts, text
 from auditor.model import Anchor
 from auditor.sources import repo_path
 
@@ -141,12 +142,39 @@ def _unread_servers(p: Program, entries: list[str]) -> list[dict]:
                     for f in _DEPENDENCY_FIELDS if isinstance(d.value.get(f), dict))
         what = ("no MCP server object is constructed in the code read (kb/sdk.yaml server_classes): the tools, "
                 "resources and prompts it serves, if any, are not known")
+        handoff = _handoffs(p)
+        if handoff:
+            (package, m, call), more = handoff[0], len({h[0] for h in handoff}) - 1
+            out.append({"what": f"the server is built by {package}, outside the boundary: `{excerpt(call.child_by_field_name('function'))}` "
+                                f"({m.path}:{call.start_point[0] + 1}) is handed the tools; no MCP server object is constructed "
+                                "in the code read, so what it serves is not known" + (f" ({more} more package(s) handed tools)" if more else ""),
+                        "anchor": at(m.path, call).as_json()})
+            return out
         if manifests and not named and not out:  # (a module importing another MCP framework is one)
             what = ("not an MCP server, as far as the code shows: package.json depends on no MCP SDK package "
                     "(kb/sdk.yaml sdk_packages), and " + what)
         out.append({"what": what,
                     "anchor": Anchor(path=where.file.path, start_line=1, end_line=max(where.lines, 1)).as_json()})
     return out
+
+
+def _handoffs(p: Program) -> list[tuple[str, object, object]]:
+    """Calls of a function imported from another package handed an object with a key of kb/sdk.yaml
+    server_handoff_keys (`createMcpServer({ name, tools })`): (the package, the module, the call), in code order."""
+    keys = set(p.vocab.get("server_handoff_keys") or ())
+    out = []
+    for m in p.modules if keys else []:
+        bound = {local: src for local, (src, _) in imports(m).items() if not src.startswith((".", "/"))}
+        for call in m.nodes("call") if bound else []:
+            callee = strip_casts(call.child_by_field_name("function"))
+            if callee is not None and callee.type == "sequence_expression" and callee.named_children:
+                callee = strip_casts(callee.named_children[-1])  # (0, mod.f)(...) of compiled CommonJS
+            chain = member_chain(callee)
+            if not chain or chain[0] not in bound:
+                continue
+            if any(keys & set(object_pairs(a)) for a in call_args(call)):
+                out.append((bound[chain[0]], m, call))
+    return sorted(out, key=lambda h: (h[1].path, h[2].start_byte))
 
 
 # A bundled server names the SDK among its devDependencies only: it is still a server's manifest.
