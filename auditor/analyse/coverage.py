@@ -194,10 +194,14 @@ def _bundled(m) -> list[dict]:
 _TRACED = {"analysed", "analysed, details not read", "dispatch only"}
 
 
-def blocking(gaps, method) -> list:
-    """The gaps that leave an audit incomplete: all but the kinds of kb/method.yaml detail_gaps."""
+def blocking(gaps, method, files=()) -> list:
+    """The gaps that leave an audit incomplete: all but the kinds of kb/method.yaml detail_gaps, and but those of a file
+    the ledger (`files`, its rows) sets aside as auxiliary (not the server, and reached from no entry: a web asset
+    that does not parse says nothing of what the server does)."""
     detail = set((method or {}).get("detail_gaps", ()))
-    return [g for g in gaps if g.kind not in detail]
+    aside_status = {r.get("status") for r in (method or {}).get("auxiliary") or ()} | {"auxiliary, not reached"}
+    aside = {f["path"] for f in files if f.get("status") in aside_status}
+    return [g for g in gaps if g.kind not in detail and g.anchor.path not in aside]
 
 
 def ledger(p: Program) -> dict:
@@ -272,7 +276,7 @@ def ledger(p: Program) -> dict:
     # Complete: every file the audit reads was read and is accounted for, every tool is found and traced to its
     # implementation, nothing is unresolved. What of a found tool's descriptor could not be read (kb/method.yaml
     # detail_gaps) is listed and counted, and does not make it incomplete.
-    complete = not blocking(p.gaps, p.method) and not unresolved and \
+    complete = not blocking(p.gaps, p.method, files) and not unresolved and \
         all(t["status"] in _TRACED for t in tools) and all(f["status"] != "parsed, not reached" for f in files)
     return {"entries": entries, "files": files, "tools": tools, "unresolved": unresolved, "complete": complete,
             "unadvertised": unadvertised}
