@@ -33,7 +33,7 @@ GIT_ENV = {
     "GIT_COMMITTER_NAME": "bench", "GIT_COMMITTER_EMAIL": "bench@auditor.invalid",
     "GIT_COMMITTER_DATE": "2024-01-01T00:00:00+00:00", "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1",
 }
-SIZES = (10_000, 40_000, 160_000, 640_000, 1_900_000)  # under kb/method.yaml max_file_bytes (2,000,000)
+SIZES = (10_000, 40_000, 160_000, 640_000, 1_900_000)  # under kb/method.yaml max_file_bytes (3,000,000)
 MANIFEST = json.dumps({"name": "hostile", "version": "1.0.0", "bin": "dist/index.js",
                        "dependencies": {"@modelcontextprotocol/sdk": "1.0.0", "zod": "3.0.0"}}, indent=2) + "\n"
 

@@ -191,3 +191,42 @@ def test_own_effects_decide_and_bookkeeping_setup_caches_and_read_only_commands_
     assert "kubectl config use-context" in got["set"].attrs["mismatch"] and "writeFile" not in got["set"].attrs["mismatch"]
     assert any(r.get("bookkeeping") for r in got["set"].attrs["reached"])
     assert [r["class"] for r in got["count"].attrs["reached"] if r["kind"] == "state-write"] == ["cache"]
+
+
+WEB = SDK + """\
+const API = "https://api.vendor.example";
+const TOOLS = [
+  { name: "search", inputSchema: { type: "object" }, annotations: { readOnlyHint: true, openWorldHint: false } },
+  { name: "visit", inputSchema: { type: "object" }, annotations: { openWorldHint: false } },
+];
+async function post(path: string, body: unknown) {
+  return fetch(`${API}/v1${path}`, { method: "POST", body: JSON.stringify(body) });
+}
+async function open(url: string) {
+  return fetch(url);
+}
+const server = new Server({ name: "s", version: "1" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS }));
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  const args = request.params.arguments as { q: string; url: string };
+  if (request.params.name === "search") {
+    return { content: [{ type: "text", text: await (await post("/search", { q: args.q })).text() }] };
+  }
+  if (request.params.name === "visit") {
+    return { content: [{ type: "text", text: await (await open(args.url)).text() }] };
+  }
+  throw new Error("unknown tool");
+});
+"""
+
+
+def test_a_post_is_no_certain_write_and_a_fixed_host_no_certain_open_world():
+    p = program({"index.ts": WEB})
+    fx = effects.scan(p, effects_kb())
+    rtes = routes(p) + effect_routes.routes(p, fx, components(p))
+    got = {c.id.split(":", 1)[1]: c.attrs["verdict"] for c in annotations.claims(p, fx, rtes, RULES, effects_kb())}
+    assert got == {
+        "annotation-readOnlyHint@tool:search": "unsupported",  # a POST may or may not modify
+        "annotation-openWorldHint@tool:search": "unsupported",  # the host is the server's constant
+        "annotation-openWorldHint@tool:visit": "contradicted",  # the URL is the caller's
+    }

@@ -51,3 +51,32 @@ def test_one_path_comment_is_no_bundle():
     src = "// node_modules/left-pad/index.js is vendored below, patched\nexport const pad = (s) => s;\n"
     p = program({"index.js": "// node_modules/left-pad/index.js\n" + src})
     assert p.modules[0].vendored == () and "pad" in p.modules[0].toplevel
+
+
+ROLLDOWN = '''import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+//#region ../core/dist/notes.js
+const notes = [];
+//#endregion
+//#region ../../node_modules/.pnpm/llm-kit@1.0.0/node_modules/@acme/llm-kit/dist/index.mjs
+function responseTool(format) {
+  return format === "json" ? { type: "function", name: "json", description: "Respond with JSON.", inputSchema: {} } : void 0;
+}
+//#endregion
+//#region src/index.ts
+const server = new McpServer({ name: "rolled-notes", version: "1.0.0" });
+server.registerTool("add_note", { description: "Add a note" }, async ({ text }) => {
+  notes.push(text);
+  return { content: [] };
+});
+//#endregion
+'''
+
+
+def test_rolldown_regions_of_node_modules_are_not_read_as_the_server():
+    """rolldown wraps each module in `//#region PATH` ... `//#endregion`: a descriptor-shaped object of a bundled
+    package is no tool; the workspace's own regions (`../core/...`) are the server's code."""
+    p = program({"dist/index.js": ROLLDOWN, "package.json": '{"name": "rolled-notes", "bin": "dist/index.js"}'})
+    (m,) = p.modules
+    assert [(first, last, pkg) for first, last, pkg in m.vendored] == [(5, 9, "@acme/llm-kit")]
+    assert [t.name for t in p.tools] == ["add_note"]
+    assert [c.key for c in p.containers] == ["notes"]

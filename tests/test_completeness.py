@@ -196,3 +196,36 @@ def test_unreached_modules_without_server_code_are_accounted_for_even_with_effec
         assert rows[path]["status"] == "not reached, holds no server code", path
         assert "not imported" in rows[path]["reason"]
     assert led["complete"] is True
+
+
+def test_a_server_built_by_a_dependency_handed_the_tools_is_named_in_the_ledger():
+    """No server object in the code read, but an imported package's function is handed `tools`: the ledger says which
+    package builds the server, outside the boundary (ESM and compiled CommonJS)."""
+    esm = ('import { buildServer as make } from "@acme/mcp-kit";\nimport { listThings } from "./things.js";\n'
+           'export const server = make({ name: "demo", tools: { list_things: listThings } });\n')
+    cjs = ('const kit_1 = require("@acme/mcp-kit");\n'
+           'exports.server = (0, kit_1.buildServer)({ name: "demo", tools: {} });\n')
+    manifest = '{"name": "demo", "bin": "index.js", "dependencies": {"@acme/mcp-kit": "1"}}'
+    for name, code in (("index.ts", esm), ("index.js", cjs)):
+        led = coverage.ledger(program({name: code, "things.ts": "export function listThings() { return []; }\n",
+                                       "package.json": manifest}))
+        whats = [u["what"] for u in led["unresolved"]]
+        assert len(whats) == 1 and whats[0].startswith("the server is built by @acme/mcp-kit, outside the boundary: "), whats
+        assert "no MCP server object is constructed" in whats[0]
+        assert led["unresolved"][0]["anchor"]["start_line"] == code.splitlines().index(code.splitlines()[-1]) + 1
+
+
+def test_a_parse_error_in_an_unreached_web_asset_leaves_the_audit_complete():
+    """A built web UI the package serves (kb/method.yaml auxiliary: static folders, browser globals) that does not
+    parse is set aside with its gap; the same error in server code nothing reaches still leaves it incomplete."""
+    broken = 'const el = document.querySelector("#app");\nconst = = ;\n'
+    files = {"index.ts": HEAD + TAIL, "shapes.ts": SHAPES, "package.json": MANIFEST}
+    p = program({**files, "dist/public/assets/index-abc.js": broken, "ui/widget.js": broken})
+    led = coverage.ledger(p)
+    rows = {f["path"]: f for f in led["files"]}
+    assert {g.anchor.path for g in p.gaps if g.kind == "parse"} == {"dist/public/assets/index-abc.js", "ui/widget.js"}
+    assert rows["dist/public/assets/index-abc.js"]["status"] == "auxiliary, not reached"
+    assert "web asset" in rows["dist/public/assets/index-abc.js"]["reason"] and rows["ui/widget.js"]["gaps"] == 1
+    assert coverage.blocking(p.gaps, p.method, led["files"]) == [] and led["complete"] is True
+    led = coverage.ledger(program({**files, "lib/broken.ts": "export const = = ;\n"}))
+    assert led["complete"] is False

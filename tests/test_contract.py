@@ -56,14 +56,14 @@ def test_files_no_analysis_reads_are_no_gap_and_oversized_code_is_one(tmp_path):
     """An image is registered and is no coverage gap; code over kb/method.yaml's max_file_bytes is not read, and
     is a gap (the audit is incomplete) instead of silently missing."""
     repo = tmp_path / "repo"
-    big = "export const table = [\n" + "  1,\n" * 700_000 + "];\n"  # 2.8 MB of valid TypeScript
+    big = "export const table = [\n" + "  1,\n" * 700_000 + "];\n"  # 3.5 MB of valid TypeScript
     init_repo(repo, {**ledger_files("srv/"), "srv/logo.png": b"\x89PNG\r\n\x1a\n\xff\xfe\x00", "srv/table.ts": big})
     result = cli("audit", repo, "--subtree", "srv", "--out", tmp_path / "out", "--format", "json")
     assert result.exit_code == 0, result.stderr
     doc = json.loads((tmp_path / "out" / "audit.json").read_text(encoding="utf-8"))
     cov = doc["coverage"]
     assert [(g["kind"], g["anchor"]["path"]) for g in cov["gaps"]] == [("size", "srv/table.ts")]
-    assert "over the read limit of 2,000,000" in cov["gaps"][0]["detail"] and cov["complete"] is False
+    assert "over the read limit of 3,000,000" in cov["gaps"][0]["detail"] and cov["complete"] is False
     files = {f["path"]: f for f in cov["files"]}
     assert files["srv/table.ts"]["status"] == "not analysed" and "max_file_bytes" in files["srv/table.ts"]["reason"]
     assert files["srv/logo.png"]["status"] == "read" and files["srv/logo.png"]["gaps"] == 0

@@ -69,3 +69,23 @@ def test_a_package_the_type_declarations_import_is_used():
     decl = 'import type { Node } from "@acme/api-spec";\nexport declare function walk(n: Node): void;\n'
     p = program({"index.ts": SERVER, "package.json": manifest, "dist/index.d.ts": decl})
     assert [f.attrs["dependency"] for f in mismatches.mismatches(p, {"probes": []}) if f.kind == "unused-dependency"] == []
+
+
+def test_a_dependency_only_an_unread_file_may_import_is_unknown_not_unused():
+    """A file that did not parse may import it: no "never imported", but "unknown (gap in FILE)"."""
+    manifest = '{"name": "demo", "dependencies": {"@modelcontextprotocol/sdk": "1", "zod": "3", "left-pad": "1"}}'
+    p = program({"index.ts": SERVER, "package.json": manifest, "lib/broken.js": 'let = { from "left-pad" };\n'})
+    found = [f for f in mismatches.mismatches(p, {"probes": []}) if f.attrs.get("dependency") == "left-pad"]
+    assert [f.id for f in found] == ["FND:dependency-use-unknown:package.json/left-pad"]
+    assert found[0].attrs["status"] == "unknown (gap in lib/broken.js)"
+    assert "lib/broken.js" in {a.path for a in found[0].anchors} and "never imported" not in found[0].summary
+
+
+def test_a_syntax_error_region_hides_only_the_dependencies_it_names():
+    """A file parsed with a syntax error was read but for the error region: a dependency that region does not name as a
+    module is still known to be unused."""
+    manifest = '{"name": "demo", "dependencies": {"@modelcontextprotocol/sdk": "1", "zod": "3", "left-pad": "1", "chalk": "5"}}'
+    p = program({"index.ts": SERVER, "package.json": manifest,
+                 "lib/broken.js": 'export const a = 1;\nlet = { from "left-pad" };\n'})
+    got = {f.attrs["dependency"]: f.kind for f in mismatches.mismatches(p, {"probes": []}) if "dependency" in f.attrs}
+    assert got == {"left-pad": "dependency-use-unknown", "chalk": "unused-dependency"}

@@ -40,6 +40,25 @@ def test_configuration_reads_name_their_variables():
     assert [(a.start_line, a.end_line) for a in top.anchors] == [(1, 2)]  # the two reads, merged
 
 
+PARSERS = {
+    "esm.ts": 'import { parseArgs } from "node:util";\n'
+              'const { values } = parseArgs({ options: { port: { type: "string", short: "p" } } });\n'
+              'export const own = parseArgs({ args: ["--x"], options: {} });\n',
+    "cjs.js": 'const node_util_1 = require("node:util");\n'
+              'const { values } = (0, node_util_1.parseArgs)({ options: { transport: { type: "string" } } });\n',
+    "cli.ts": 'import { program } from "commander";\nimport yargs from "yargs";\n'
+              'program.option("-t, --transport <t>").parse();\nconst argv = yargs.option("port", {}).argv;\n',
+}
+
+
+def test_argument_parsers_that_read_the_process_arguments_are_command_line_reads():
+    _, fx, routes = _scan(PARSERS)
+    got = sorted((s.module.path, s.what, s.node.start_point[0] + 1) for s in fx.sites if s.kind == "effect-argv")
+    assert got == [("cjs.js", "node_util_1.parseArgs", 2), ("cli.ts", "program.option", 3), ("cli.ts", "yargs.option", 4),
+                   ("esm.ts", "parseArgs", 2)]  # not the parseArgs handed its own `args`
+    assert "RTE:effect-argv:esm#<module>" in routes
+
+
 FILES = """\
 import { promises as fs } from "fs";
 import * as fsp from "fs/promises";
@@ -105,9 +124,9 @@ def test_network_clients_follow_constructors_factories_and_imports():
     got = [(s.what, s.detail, s.cls, s.world) for s in fx.sites if s.kind == "effect-network"]
     assert got == [
         ("globalThis.fetch", "GET", "read", "open"),
-        ("globalThis.fetch", "POST", "write", "open"),
+        ("globalThis.fetch", "POST", "unknown", "open"),
         ("globalThis.fetch", "method method", "unknown", "open"),
-        ("axios.post", "post", "write", "open"),
+        ("axios.post", "post", "unknown", "open"),
         ("client.query", "INSERT", "append", "closed"),
         ("pool.query", "SELECT", "read", "closed"),
         ("cache.set", "set", "overwrite", "closed"),
@@ -211,6 +230,32 @@ def test_secret_logged_needs_the_value_of_a_secret_not_its_name_nor_what_a_call_
     """issue 9, pattern 4: options objects, lists of missing names, error messages, files and counts are no secret."""
     p, fx, _ = _scan({"index.ts": NOT_SECRETS})
     assert secrets.findings(p, fx, effects_kb()) == []
+
+
+ARGV_ELEMENTS = """\
+export function parse() {
+  const args = process.argv;
+  const command = args[2];
+  if (command !== "start") console.error(`unknown command: ${command}`);
+  const [, , mode, token] = args;
+  console.error(`mode ${mode}`);
+  return { command, apiKey: args[3], token };
+}
+export function leak() {
+  const args = process.argv;
+  const conf = { apiKey: args[3] };
+  console.error(`starting with ${args[3]}`);
+  return conf;
+}
+"""
+
+
+def test_an_argument_vector_element_is_a_secret_only_at_the_index_the_secret_is_read():
+    """The subcommand `args[2]` is logged; the key `args[3]` is not, in `parse`; in `leak` it is."""
+    p, fx, _ = _scan({"index.ts": ARGV_ELEMENTS})
+    found = {f.id: f for f in secrets.findings(p, fx, effects_kb())}
+    assert sorted(found) == ["FND:secret-logged:index#leak"]
+    assert [v["source"] for v in found["FND:secret-logged:index#leak"].attrs["values"]] == ["process.argv[3]"]
 
 
 SECRETS = """\

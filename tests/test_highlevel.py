@@ -70,13 +70,31 @@ server.registerTool("t", { inputSchema: {
   on: flag.describe("Switch"),
   rows: z.array(z.object({ size: z.coerce.number() })),
   label: z.string().trim(),
+  op: z.string().transform((v) => v.toLowerCase()).pipe(z.enum(["add", "remove"])),
 } }, async () => ({ content: [] }));
 ''')
     (t,) = tools
     got = {(path, what.split(" ")[0]) for path, what, _ in t.coercions}
-    assert got == {("n", "z.coerce.number()"), ("on", "z.preprocess()"), ("rows[].size", "z.coerce.number()"), ("label", ".trim()")}
+    assert got == {("n", "z.coerce.number()"), ("on", "z.preprocess()"), ("rows[].size", "z.coerce.number()"),
+                   ("op", ".transform()")}
     assert _props(t)["on"] == {"type": "boolean", "description": "Switch"}
     assert _props(t)["n"] == {"type": "number", "minimum": 1}
+
+
+def test_string_normalisations_are_not_coercions():
+    """`.trim()`, `.toLowerCase()`, `.toUpperCase()`: the string stays a string (kb/sdk.yaml effect normalise)."""
+    tools, _, _ = _register('''
+const server = new McpServer({ name: "s", version: "1" });
+server.registerTool("t", { inputSchema: {
+  url: z.string().trim().min(1),
+  domains: z.array(z.string().trim().toLowerCase()).optional(),
+  code: z.string().toUpperCase().describe("Code"),
+} }, async () => ({ content: [] }));
+''')
+    (t,) = tools
+    assert not t.coercions
+    assert _props(t)["url"] == {"type": "string", "minLength": 1}
+    assert _props(t)["code"] == {"type": "string", "description": "Code"}
 
 
 def test_object_schema_shape_extend_and_partial():

@@ -265,11 +265,17 @@ PROBES = {"effects": _effects, "state-content-reads": _state_reads, "unconsumed-
 _UNSEEN = frozenset({"encoding", "size", "missing", "parse", "depth", "time"})
 
 
-def _boundary_gaps(p: Program) -> list:
+def _boundary_gaps(p: Program, kinds: frozenset[str] = _UNSEEN) -> list:
     """The gaps in the code the probes search: what they did not see could hold what they look for."""
     code = {e.file.path for e in p.entries if not e.context and e.layer == "implementation" and not e.compiled_from
             and parse.language_for(e.file.path) not in {None, "json"}}
-    return sorted((g for g in p.gaps if g.kind in _UNSEEN and g.anchor.path in code), key=lambda g: (g.anchor, g.kind))
+    return sorted((g for g in p.gaps if g.kind in kinds and g.anchor.path in code), key=lambda g: (g.anchor, g.kind))
+
+
+def unread_code(p: Program) -> list:
+    """Gaps of code files whose imports were not read (too big, missing, not parsed, too deep, too slow); a file read
+    with U+FFFD for bytes that are not UTF-8 still has its imports read."""
+    return _boundary_gaps(p, _UNSEEN - {"encoding"})
 
 
 def _summary(title: str, status: str, detail: str, hits: list, gaps: list) -> str:

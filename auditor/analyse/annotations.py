@@ -197,7 +197,7 @@ def reached(p: Program, fx: Effects, routes: list[Record], region: Region, effec
             what += f" `{shown}`" + {"read": " (a read-only command)", "execute": " (a command that writes)",
                                      "unknown": " (a command not known to be read-only)"}[cls]
         out[(s.kind, a, s.cls, s.what)] = Reached(kind=s.kind, cls=cls, conditional=cond, anchor=a, what=what,
-                                                  world=s.world, route=route,
+                                                  world=_world(s), route=route,
                                                   fixed=s.node.type != "call_expression" or own_effects.fixed_target(s.node),
                                                   setup=kb is not None and own_effects.one_time(s.node))
     ops = effects_kb["state_operations"]
@@ -232,6 +232,14 @@ def reached(p: Program, fx: Effects, routes: list[Record], region: Region, effec
                     what=f"writes `{w.container.key}` ({op})" + (" to fill a cache" if memo else ""), world=None,
                     route=f"OBJ:state:{key(w.container.module.name, w.container.key)}")
     return sorted(out.values(), key=lambda x: (x.anchor, x.kind, x.what))
+
+
+def _world(s) -> str | None:
+    """The world of a site: an open-world HTTP call whose host the server chooses is `fixed-host` (a service the
+    server is built for, or one the operator configures), which the code does not show to be an open world."""
+    if s.world == "open" and s.kind == "effect-network" and s.node.type == "call_expression" and own_effects.fixed_host(s.node):
+        return "fixed-host"
+    return s.world
 
 
 # -- verdicts --------------------------------------------------------------------------------

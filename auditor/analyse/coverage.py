@@ -7,7 +7,8 @@ import posixpath
 from auditor.extract import entrypoints
 from auditor.extract.facts import Program, reads
 from auditor.extract.records import at
-from auditor.extract.syntax import NOT_LITERAL, excerpt, find, text
+from auditor.extract.bindings import imports
+from auditor.extract.syntax import NOT_LITERAL, call_args, excerpt, find, member_chain, object_pairs, strip_casts, text
 from auditor.model import Anchor
 from auditor.sources import repo_path
 
@@ -193,12 +194,39 @@ def _unread_servers(p: Program, entries: list[str]) -> list[dict]:
                     for f in _DEPENDENCY_FIELDS if isinstance(d.value.get(f), dict))
         what = ("no MCP server object is constructed in the code read (kb/sdk.yaml server_classes): the tools, "
                 "resources and prompts it serves, if any, are not known")
+        handoff = _handoffs(p)
+        if handoff:
+            (package, m, call), more = handoff[0], len({h[0] for h in handoff}) - 1
+            out.append({"what": f"the server is built by {package}, outside the boundary: `{excerpt(call.child_by_field_name('function'))}` "
+                                f"({m.path}:{call.start_point[0] + 1}) is handed the tools; no MCP server object is constructed "
+                                "in the code read, so what it serves is not known" + (f" ({more} more package(s) handed tools)" if more else ""),
+                        "anchor": at(m.path, call).as_json()})
+            return out
         if manifests and not named and not out:  # (a module importing another MCP framework is one)
             what = ("not an MCP server, as far as the code shows: package.json depends on no MCP SDK package "
                     "(kb/sdk.yaml sdk_packages), and " + what)
         out.append({"what": what,
                     "anchor": Anchor(path=where.file.path, start_line=1, end_line=max(where.lines, 1)).as_json()})
     return out
+
+
+def _handoffs(p: Program) -> list[tuple[str, object, object]]:
+    """Calls of a function imported from another package handed an object with a key of kb/sdk.yaml
+    server_handoff_keys (`createMcpServer({ name, tools })`): (the package, the module, the call), in code order."""
+    keys = set(p.vocab.get("server_handoff_keys") or ())
+    out = []
+    for m in p.modules if keys else []:
+        bound = {local: src for local, (src, _) in imports(m).items() if not src.startswith((".", "/"))}
+        for call in m.nodes("call") if bound else []:
+            callee = strip_casts(call.child_by_field_name("function"))
+            if callee is not None and callee.type == "sequence_expression" and callee.named_children:
+                callee = strip_casts(callee.named_children[-1])  # (0, mod.f)(...) of compiled CommonJS
+            chain = member_chain(callee)
+            if not chain or chain[0] not in bound:
+                continue
+            if any(keys & set(object_pairs(a)) for a in call_args(call)):
+                out.append((bound[chain[0]], m, call))
+    return sorted(out, key=lambda h: (h[1].path, h[2].start_byte))
 
 
 # A bundled server names the SDK among its devDependencies only: it is still a server's manifest.
@@ -218,10 +246,14 @@ def _bundled(m) -> list[dict]:
 _TRACED = {"analysed", "analysed, details not read", "dispatch only"}
 
 
-def blocking(gaps, method) -> list:
-    """The gaps that leave an audit incomplete: all but the kinds of kb/method.yaml detail_gaps."""
+def blocking(gaps, method, files=()) -> list:
+    """The gaps that leave an audit incomplete: all but the kinds of kb/method.yaml detail_gaps, and but those of a file
+    the ledger (`files`, its rows) sets aside as auxiliary (not the server, and reached from no entry: a web asset
+    that does not parse says nothing of what the server does)."""
     detail = set((method or {}).get("detail_gaps", ()))
-    return [g for g in gaps if g.kind not in detail]
+    aside_status = {r.get("status") for r in (method or {}).get("auxiliary") or ()} | {"auxiliary, not reached"}
+    aside = {f["path"] for f in files if f.get("status") in aside_status}
+    return [g for g in gaps if g.kind not in detail and g.anchor.path not in aside]
 
 
 def ledger(p: Program, effects: dict[str, list[str]] | None = None) -> dict:
@@ -304,7 +336,7 @@ def ledger(p: Program, effects: dict[str, list[str]] | None = None) -> dict:
     # Complete: every file the audit reads was read and is accounted for, every tool is found and traced to its
     # implementation, nothing is unresolved. What of a found tool's descriptor could not be read (kb/method.yaml
     # detail_gaps) is listed and counted, and does not make it incomplete.
-    complete = not blocking(p.gaps, p.method) and not unresolved and \
+    complete = not blocking(p.gaps, p.method, files) and not unresolved and \
         all(t["status"] in _TRACED for t in tools) and all(f["status"] != "parsed, not reached" for f in files)
     return {"entries": entries, "files": files, "tools": tools, "unresolved": unresolved, "complete": complete,
             "unadvertised": unadvertised}

@@ -8,10 +8,11 @@ from dataclasses import dataclass
 import tree_sitter as ts
 
 from auditor.analyse.effect_classes import CLASSIFIERS, WRAPPING, unwrap
-from auditor.extract.bindings import static_imports
+from auditor.extract.bindings import imports, static_imports
 from auditor.extract.facts import Program
 from auditor.extract.program import Module
-from auditor.extract.syntax import call_args, enclosing_function, find, member_chain, property_name, string_value, text
+from auditor.extract.syntax import (call_args, enclosing_function, find, member_chain, object_pairs, property_name,
+                                    strip_casts, string_value, text)
 
 # Route kind of each provider kind (fs splits on whether the site only reads).
 ROUTE_KINDS = ("effect-env", "effect-argv", "effect-fs-read", "effect-fs-write", "effect-network", "effect-subprocess",
@@ -244,6 +245,31 @@ class _Scanner:
                     use = use.parent  # process.argv.slice(2)
                 out.append(self._site(m, use, kind="effect-argv", cls="read", what=text(use), detail=text(use)[len(joined):] or joined,
                                       provider="command line"))
+        return out + self._parsers(m)
+
+    def _parsers(self, m: Module) -> list[Site]:
+        """Calls of an argument parser (kb/effects.yaml argv.parsers) that reads the process's argument vector itself."""
+        rules = self.kb["argv"].get("parsers") or []
+        bound = {local: (src, name) for local, (src, name) in imports(m).items()
+                 if any(covers([r["module"]], src) for r in rules)} if rules else {}
+        out = []
+        for call in (m.nodes("call") + m.nodes("new")) if bound else []:
+            callee = strip_casts(call.child_by_field_name("constructor" if call.type == "new_expression" else "function"))
+            if callee is not None and callee.type == "sequence_expression":  # (0, mod.f)(...) of compiled CommonJS
+                callee = strip_casts(callee.named_children[-1]) if callee.named_children else None
+            chain = member_chain(callee)
+            if not chain or chain[0] not in bound:
+                continue
+            src, name = bound[chain[0]]
+            name = chain[1] if name == "*" and len(chain) > 1 else name
+            rule = next(r for r in rules if covers([r["module"]], src))
+            if "*" not in rule["calls"] and name not in rule["calls"]:
+                continue
+            args = call_args(call)
+            if rule.get("explicit") and args and rule["explicit"] in object_pairs(strip_casts(args[0])):
+                continue
+            out.append(self._site(m, call, kind="effect-argv", cls="read", what=".".join(chain), detail=f"{src} argument parser",
+                                  provider="command line"))
         return out
 
     def _env(self, m: Module, node: ts.Node, joined: str) -> Site:

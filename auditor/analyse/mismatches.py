@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from auditor.analyse import validation
+from auditor.analyse.absences import unread_code
 from auditor.analyse.fields import record_fields, uses
 from auditor.extract.facts import Program
 from auditor.extract.objects import schema_properties
@@ -308,6 +309,7 @@ def _declared_imports(p: Program) -> set[str]:
 def _unused_dependencies(p: Program) -> list[Record]:
     imported = {src[5:] if src.startswith("node:") else src for m in p.modules for src, _ in m.imports}
     imported |= _declared_imports(p)
+    unread = unread_code(p)
     out = []
     for doc in p.manifests():
         deps = (doc.value or {}).get("dependencies") or {} if isinstance(doc.value, dict) else {}
@@ -318,11 +320,32 @@ def _unused_dependencies(p: Program) -> list[Record]:
         for dep in sorted(deps):
             if _used(dep, imported | words):
                 continue
+            where = [line(doc.path, *span)] if span else [line(doc.path, 1)]
+            gaps = [g for g in unread if _may_name(p, g, dep)]
+            paths = sorted({g.anchor.path for g in gaps})
+            if gaps:  # a file not read may import it: no absence shown (as for an evidenced absence)
+                status = f"unknown (gap in {paths[0]}" + (f" and {len(paths) - 1} more file(s))" if len(paths) > 1 else ")")
+                out.append(record("finding", "FND", "dependency-use-unknown", f"{p.entry(doc.path).rel}/{dep}",
+                                  f"dependency {dep!r} ({deps[dep]}) is declared and imported by no file the audit read: {status}; "
+                                  f"the file(s) not read may import it", where + [g.anchor for g in gaps[:3]],
+                                  "analyse.mismatches.dependencies", dependency=dep, version=deps[dep], status=status))
+                continue
             out.append(record("finding", "FND", "unused-dependency", f"{p.entry(doc.path).rel}/{dep}",
                               f"dependency {dep!r} ({deps[dep]}) is declared but never imported by the implementation",
-                              [line(doc.path, *span)] if span else [line(doc.path, 1)], "analyse.mismatches.dependencies",
-                              dependency=dep, version=deps[dep]))
+                              where, "analyse.mismatches.dependencies", dependency=dep, version=deps[dep]))
     return out
+
+
+def _may_name(p: Program, gap, dep: str) -> bool:
+    """Whether the code a gap left unread may import `dep`: any file never read (too big, missing, too deep, too slow);
+    in a file read with a syntax error, only when the lines of the error region name it as a module (`"dep`)."""
+    if gap.kind != "parse":
+        return True
+    e = p.entry(gap.anchor.path)
+    if e is None or e.text is None:
+        return True
+    region = "\n".join(e.text.splitlines()[gap.anchor.start_line - 1:gap.anchor.end_line])
+    return any(q + dep in region for q in ("\"", "'", "`"))
 
 
 def _used(dep: str, names: set[str]) -> bool:

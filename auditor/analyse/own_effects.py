@@ -188,6 +188,66 @@ def fixed_target(call: ts.Node) -> bool:
     return True
 
 
+def _bound(fn: ts.Node, name: str) -> tuple[bool, ts.Node | None]:
+    """Whether `name` is declared in `fn` (not a nested function), and the value it is declared with (for a
+    destructuring `const {a} = f()`, the value destructured)."""
+    for d in find(fn, {"variable_declarator"}):
+        target = d.child_by_field_name("name")
+        if target is None or enclosing_function(d) != fn:
+            continue
+        names = {text(target)} if target.type == "identifier" else \
+            {text(x) for x in walk(target) if x.type in {"shorthand_property_identifier_pattern", "identifier"}}
+        if name in names:
+            return True, d.child_by_field_name("value")
+    return False, None
+
+
+def fixed_host(call: ts.Node) -> bool:
+    """Whether the leading part of the URL an HTTP call sends to (its scheme and host) is chosen by the server (a
+    literal, a constant, a member of `this` or of a module binding, a function of the server's) rather than passed
+    down by a caller: `fetch(`${base()}/v1${path}`)` is fixed even though `path` is a parameter; `fetch(url)` and
+    `fetch(args.url)` with a parameter `url`, `args` are not."""
+    fn = enclosing_function(call)
+    args = call_args(call)
+    if not args:
+        return True
+    params = set(_params(fn)) if fn is not None else set()
+    expr, seen = args[0], 0
+    while expr is not None and seen < 20:
+        seen += 1
+        expr = strip_casts(expr)
+        t = expr.type
+        if t in {"string", "number"}:
+            return True
+        if t == "template_string":
+            first = next((c for c in expr.named_children if c.type in {"string_fragment", "template_substitution"}), None)
+            if first is None or first.type == "string_fragment":
+                return True
+            expr = first.named_children[0] if first.named_children else None
+        elif t == "binary_expression":
+            expr = expr.child_by_field_name("left")
+        elif t == "new_expression":  # new URL(path, base): the base names the host
+            inner = call_args(expr)
+            expr = inner[1] if len(inner) > 1 else inner[0] if inner else None
+        elif t == "call_expression":
+            callee = strip_casts(expr.child_by_field_name("function"))
+            if callee is None or callee.type != "member_expression":
+                return True  # a function of the server computes it
+            expr = callee.child_by_field_name("object")  # base.replace(...), url.toString()
+        elif t in {"member_expression", "subscript_expression"}:
+            expr = expr.child_by_field_name("object")
+        elif t == "identifier":
+            if text(expr) in params:
+                return False
+            declared, value = _bound(fn, text(expr)) if fn is not None else (False, None)
+            if not declared:
+                return True  # a module constant or import
+            expr = value
+        else:
+            return t in {"this", "super"}
+    return expr is not None
+
+
 # -- one-time setup --------------------------------------------------------------------------
 
 def one_time(node: ts.Node) -> bool:

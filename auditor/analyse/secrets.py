@@ -42,10 +42,13 @@ class _Taint:
     via: tuple[str, ...]  # local names and object keys the value went through
     field: tuple[str, ...]  # the keys under which the value sits inside the object that carries it, outermost first
     node: ts.Node  # the read
+    index: str | None = None  # a command-line value: the element of the argument vector it is (`args[3]`: "3")
 
     def identity(self) -> tuple:
-        """One configuration value: an environment variable by its name, a command-line value by the name bound first."""
-        return (self.node.start_byte, self.node.end_byte, self.env_name if self.env_name is not None else self.via[:1])
+        """One configuration value: an environment variable by its name, a command-line value by the name bound first
+        and the element of the vector it is (`args[2]` and `args[3]` of one `args = process.argv` are two values)."""
+        return (self.node.start_byte, self.node.end_byte,
+                self.env_name if self.env_name is not None else (self.via[:1], self.index))
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -172,7 +175,9 @@ def _secret_use(n: ts.Node, secret: SecretNames) -> tuple[str, ts.Node, ts.Node]
 
 def _taint(s: Site) -> _Taint:
     if s.kind != "effect-env":
-        return _Taint(label=s.what, env_name=None, via=(), field=(), node=s.node)
+        index = s.node.child_by_field_name("index") if s.node.type == "subscript_expression" else None
+        return _Taint(label=s.what, env_name=None, via=(), field=(), node=s.node,
+                      index=text(index) if index is not None and index.type == "number" else None)
     return _Taint(label=s.what, env_name=s.names[0] if len(s.names) == 1 else "*", via=(), field=(), node=s.node)
 
 
@@ -193,9 +198,13 @@ def _declare(d: ts.Node, ctx: _Ctx, names: _Names) -> None:
         for key_name, ident in pattern_bindings(target):
             names.bind(ident, flows if key_name == "*" else _member(flows, key_name))
     elif target.type == "array_pattern":  # const [a, b] = process.argv.slice(2): each is an element of the value
-        for ident in walk(target):
-            if ident.type in {"identifier", "shorthand_property_identifier_pattern"}:
-                names.bind(text(ident), [t for t in flows if not t.field])
+        position = 0
+        for c in target.children:
+            if c.type == ",":
+                position += 1
+            for ident in walk(c):
+                if ident.type in {"identifier", "shorthand_property_identifier_pattern"}:
+                    names.bind(text(ident), _element([t for t in flows if not t.field], str(position)))
 
 
 def _member(flows: list[_Taint], prop: str) -> list[_Taint]:
@@ -209,6 +218,12 @@ def _member(flows: list[_Taint], prop: str) -> list[_Taint]:
         elif t.env_name == "*":
             out.append(replace(t, env_name=prop, label=f"{t.label}.{prop}"))
     return out
+
+
+def _element(flows: list[_Taint], index: str) -> list[_Taint]:
+    """Element `index` of a command-line vector: a value of its own (an environment value is left as it is)."""
+    return [replace(t, index=index, label=f"{t.label}[{index}]") if t.env_name is None and t.index is None else t
+            for t in flows]
 
 
 def _flows(expr: ts.Node | None, ctx: _Ctx, names: _Names) -> list[_Taint]:
@@ -232,7 +247,7 @@ def _flows(expr: ts.Node | None, ctx: _Ctx, names: _Names) -> list[_Taint]:
         name = string_value(index)
         if name is not None:
             return _member(inner, name)
-        return [x for x in inner if not x.field] if index is not None and index.type == "number" else []
+        return _element([x for x in inner if not x.field], text(index)) if index is not None and index.type == "number" else []
     if t == "template_string":
         return [x for c in expr.named_children if c.type == "template_substitution" for x in _flows(c, ctx, names)]
     if t in {"template_substitution", "array", "spread_element"}:

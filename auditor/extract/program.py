@@ -122,8 +122,37 @@ def module_name(path: str, subtree: str) -> str:
 _BUNDLE_MARK = re.compile(rb"// ((?:node_modules/)?[\w@.+-][\w@.+/-]*\.(?:[cm]?js|[cm]?ts|jsx|tsx|json))")
 
 
+# rolldown and rollup (with output.sourcemap regions) wrap each bundled module in `//#region PATH` ... `//#endregion`.
+_REGION_MARK = re.compile(rb"//#region (\S+)\s*")
+_REGION_END = re.compile(rb"//#endregion\s*")
+
+
+def _package(where: str) -> str:
+    parts = where.rsplit("node_modules/", 1)[1].split("/")
+    return "/".join(parts[:2]) if parts[0].startswith("@") else parts[0]
+
+
+def _regions(tree: ts.Tree) -> list[tuple[int, int, int, int, str]]:
+    """The `//#region` ... `//#endregion` spans of a rolldown bundle whose path is under node_modules."""
+    out, opened = [], None
+    for c in tree.root_node.named_children:
+        if c.type != "comment":
+            continue
+        if (m := _REGION_MARK.fullmatch(c.text)) is not None:
+            opened = (c, m.group(1).decode("utf-8", "replace"))
+        elif opened is not None and _REGION_END.fullmatch(c.text) is not None:
+            mark, where = opened
+            if "node_modules/" in where:
+                out.append((mark.start_byte, c.end_byte, mark.start_point[0] + 1, c.end_point[0] + 1, _package(where)))
+            opened = None
+    return out
+
+
 def _vendored(tree: ts.Tree) -> list[tuple[int, int, int, int, str]]:
     """(start byte, end byte, start line, end line, package) of the regions of a bundle that hold node_modules code."""
+    regions = _regions(tree)
+    if regions:
+        return regions
     marks = [(c, m.group(1).decode("utf-8", "replace")) for c in tree.root_node.named_children
              if c.type == "comment" and (m := _BUNDLE_MARK.fullmatch(c.text)) is not None]
     if len(marks) < 2 or not any(p.startswith("node_modules/") for _, p in marks):
@@ -133,9 +162,7 @@ def _vendored(tree: ts.Tree) -> list[tuple[int, int, int, int, str]]:
     out = []
     for (mark, where), (end, end_line) in zip(marks, ends):
         if where.startswith("node_modules/"):
-            parts = where.rsplit("node_modules/", 1)[1].split("/")
-            package = "/".join(parts[:2]) if parts[0].startswith("@") else parts[0]
-            out.append((mark.start_byte, end, mark.start_point[0] + 1, max(end_line, mark.start_point[0] + 1), package))
+            out.append((mark.start_byte, end, mark.start_point[0] + 1, max(end_line, mark.start_point[0] + 1), _package(where)))
     return out
 
 

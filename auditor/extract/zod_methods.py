@@ -109,4 +109,4 @@ def apply(r, rule: dict, name: str, args: list, call: ts.Node, spec: dict, optio
     if effect == "transform":
         r.coercions.append((path, f".{name}() {rule['does']}", call.start_point[0] + 1))
         return spec, optional, True
-    return spec, optional, True  # none: a runtime-only refinement
+    return spec, optional, True  # none (a runtime-only refinement) or normalise (a string stays a string)

@@ -18,7 +18,7 @@ def _record(r: Record) -> dict[str, Any]:
 
 def complete(audit: Audit) -> bool:
     """coverage.complete: no gap, and the ledger accounts for every file and tool (the one definition)."""
-    return bool(audit.ledger.get("complete", True)) and not blocking(audit.gaps, audit.method)
+    return bool(audit.ledger.get("complete", True)) and not blocking(audit.gaps, audit.method, audit.ledger.get("files", ()))
 
 
 def as_dict(audit: Audit) -> dict[str, Any]:
