@@ -111,3 +111,29 @@ def test_a_template_name_in_a_loop_is_read_per_element():
     code = MCP + ('const DATASETS = [{ id: "chi" }, { id: "psi" }];\n'
                   'for (const d of DATASETS) server.registerTool(`data_${d.id}`, {}, async () => ({ content: [] }));\n')
     assert _names({"index.ts": code}) == ["data_chi", "data_psi"]
+
+
+def test_a_tool_registered_in_a_module_no_entry_imports_is_not_the_server_s():
+    manifest = '{"name": "demo", "bin": "index.js", "dependencies": {"@modelcontextprotocol/sdk": "1"}}'
+    files = {"index.ts": MCP + 'server.registerTool("omega", {}, async () => ({ content: [] }));\n',
+             "legacy.ts": MCP + 'server.registerTool("old_omega", {}, async () => ({ content: [] }));\n',
+             "package.json": manifest}
+    p = program(files)
+    assert sorted(t.name for t in p.tools) == ["omega"]
+    assert all(d.tool != "old_omega" for d in p.dispatches)
+    from auditor.analyse import coverage
+    led = coverage.ledger(p)
+    row = next(f for f in led["files"] if f["path"] == "legacy.ts")
+    assert row["status"] == "parsed, not reached" and led["complete"] is False
+    # with no entry known (no manifest), nothing is set aside
+    del files["package.json"]
+    assert sorted(t.name for t in program(files).tools) == ["old_omega", "omega"]
+
+
+def test_a_parameter_or_a_destructured_name_shadows_a_top_level_one_of_the_same_name():
+    code = MCP + ('var name = "my-package";\n'
+                  'function add(spec) {\n  const { name, cb } = spec;\n  server.registerTool(name, {}, cb);\n}\n'
+                  'function addNamed(name, cb) { server.registerTool(name, {}, cb); }\n'
+                  'add(JSON.parse(process.env.SPEC));\naddNamed(process.env.TOOL, async () => ({ content: [] }));\n')
+    p = program({"index.ts": code})
+    assert "my-package" not in [t.name for t in p.tools]

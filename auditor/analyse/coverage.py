@@ -5,36 +5,12 @@ from __future__ import annotations
 import posixpath
 
 from auditor.extract import entrypoints
-from auditor.extract.facts import Program, reads
+from auditor.extract.facts import Program, entry_modules, module_for, reached_modules, reads
 from auditor.extract.records import at
 from auditor.extract.bindings import imports
 from auditor.extract.syntax import NOT_LITERAL, call_args, excerpt, find, member_chain, object_pairs, strip_casts, text
 from auditor.model import Anchor
 from auditor.sources import repo_path
-
-
-def _entry_modules(p: Program) -> list[str]:
-    """Entry files: what each package.json names (bin, main, exports, module, the files its scripts run; in the order of
-    kb/method.yaml entry_points), resolved like an import from the package folder, so build output maps back to its
-    source (tsconfig outDir/rootDir, compiled_output); and the files that launch a server."""
-    out = []
-    development = (p.method.get("entry_points") or {}).get("development_scripts", [])
-    for doc in p.manifests():
-        base = posixpath.dirname(doc.path)
-        found, _ = entrypoints.targets(doc.value, development)
-        for _, t in found:
-            path = _module_for(p, base, t)
-            if path is not None and path not in out:
-                out.append(path)
-    out += [l.module.path for l in p.launches if l.module.path not in out]
-    return out
-
-
-def _module_for(p: Program, base: str, target: str) -> str | None:
-    """The module a manifest path names, as `import "./target"` from the package folder finds it."""
-    if p.linker is None:
-        return None
-    return p.linker.resolve_spec(posixpath.join(base, "package.json"), "./" + target)
 
 
 def _development_runs(p: Program) -> dict[str, str]:
@@ -44,7 +20,7 @@ def _development_runs(p: Program) -> dict[str, str]:
     for doc in p.manifests():
         base = posixpath.dirname(doc.path)
         for how, t in entrypoints.targets(doc.value, development)[1]:
-            path = _module_for(p, base, t)
+            path = module_for(p, base, t)
             if path is not None:
                 out.setdefault(path, []).append(how.removeprefix("script "))
     return {k: ", ".join(f"`{n}`" for n in v) for k, v in out.items()}
@@ -131,10 +107,6 @@ def _listed(rows: list[str]) -> str:
     return ", ".join(rows[:3]) + (f" and {len(rows) - 3} more" if len(rows) > 3 else "")
 
 
-def _reached(p: Program, entries: list[str]) -> set[str]:
-    return set(entries) if p.linker is None else p.linker.closure(entries, dynamic=True)
-
-
 def _inline_traced(p: Program, d) -> bool:
     """An implementation written inline in a traced function (a switch case of the handler) is analysed there."""
     return any(f.fn.start_byte <= d.node.start_byte and d.node.end_byte <= f.fn.end_byte and f.module is d.module
@@ -146,7 +118,7 @@ def tool_names_unknown(p: Program) -> list[str]:
     the unresolved parts of the ledger (empty when every name is known)."""
     out = [f"{r.method}() at {r.module.path}:{r.node.start_point[0] + 1} registers a name that is not a literal"
            for r in p.registrations if r.kind == "tool" and r.name is None]
-    return out + [u["what"] for u in _unresolved(p, _entry_modules(p))]
+    return out + [u["what"] for u in _unresolved(p, entry_modules(p))]
 
 
 def _unresolved(p: Program, entries: list[str]) -> list[dict]:
@@ -258,8 +230,8 @@ def blocking(gaps, method, files=()) -> list:
 
 def ledger(p: Program, effects: dict[str, list[str]] | None = None) -> dict:
     """EFFECTS: module path -> the effect sites of kb/effects.yaml it holds (None: not scanned)."""
-    entries = _entry_modules(p)
-    reached = _reached(p, entries)
+    entries = entry_modules(p)
+    reached = reached_modules(p, entries)
     dev_runs = _development_runs(p)
     gap_of = _unreached(p, {m.path for m in p.modules} - reached, effects) if entries else {}
     gaps_by_file: dict[str, int] = {}

@@ -20,7 +20,37 @@ def value_of(module: Module, ident: ts.Node) -> ts.Node | None:
         for n in find(scope, {"variable_declarator"}):
             if _owner(n) == scope and text(n.child_by_field_name("name")) == name:
                 return n.child_by_field_name("value")
+        # A parameter of the function, or a name a declaration of it destructures, shadows any outer one: its
+        # value is not known here (a caller's), and certainly not the top level's of the same name.
+        params = scope.child_by_field_name("parameters") or scope.child_by_field_name("parameter")
+        if params is not None and _binds(params, name):
+            return None
+        if any(_owner(n) == scope and n.child_by_field_name("name") is not None
+               and n.child_by_field_name("name").type in {"object_pattern", "array_pattern"}
+               and _binds(n.child_by_field_name("name"), name) for n in find(scope, {"variable_declarator"})):
+            return None
     return module.toplevel.get(name)
+
+
+_PATTERN_VALUES = {"type_annotation", "type_identifier", "predefined_type"}
+
+
+def _binds(pattern: ts.Node, name: str) -> bool:
+    """Whether a parameter list or a destructuring pattern declares NAME (not in a default value or a type)."""
+    if pattern.type in {"identifier", "shorthand_property_identifier_pattern"}:
+        return text(pattern) == name
+    if pattern.type in _PATTERN_VALUES:
+        return False
+    if pattern.type in {"assignment_pattern", "object_assignment_pattern"}:
+        left = pattern.child_by_field_name("left")
+        return left is not None and _binds(left, name)
+    if pattern.type == "pair_pattern":
+        value = pattern.child_by_field_name("value")
+        return value is not None and _binds(value, name)
+    if pattern.type in {"required_parameter", "optional_parameter"}:
+        inner = pattern.child_by_field_name("pattern")
+        return inner is not None and _binds(inner, name)
+    return any(_binds(c, name) for c in pattern.named_children)
 
 
 def _owner(node: ts.Node) -> ts.Node | None:

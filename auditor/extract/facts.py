@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import posixpath
+
 from dataclasses import dataclass, field, replace
 from typing import Mapping
 
@@ -61,6 +63,52 @@ class Program:
     def manifests(self) -> list[JsonDoc]:
         return [self.jsons[e.file.path] for e in self.entries
                 if not e.context and e.rel.split("/")[-1] == "package.json" and e.file.path in self.jsons]
+
+
+def entry_modules(p: "Program") -> list[str]:
+    """Entry files: what each package.json names (bin, main, exports, module, the files its scripts run; in the order of
+    kb/method.yaml entry_points), resolved like an import from the package folder, so build output maps back to its
+    source (tsconfig outDir/rootDir, compiled_output); and the files that launch a server."""
+    from auditor.extract import entrypoints
+
+    out = []
+    development = (p.method.get("entry_points") or {}).get("development_scripts", [])
+    for doc in p.manifests():
+        base = posixpath.dirname(doc.path)
+        found, _ = entrypoints.targets(doc.value, development)
+        for _, t in found:
+            path = module_for(p, base, t)
+            if path is not None and path not in out:
+                out.append(path)
+    out += [l.module.path for l in p.launches if l.module.path not in out]
+    return out
+
+
+def module_for(p: "Program", base: str, target: str) -> str | None:
+    """The module a manifest path names, as `import "./target"` from the package folder finds it."""
+    if p.linker is None:
+        return None
+    return p.linker.resolve_spec(posixpath.join(base, "package.json"), "./" + target)
+
+
+def reached_modules(p: "Program", entries: list[str]) -> set[str]:
+    """The modules the entries import, directly or not (dynamic imports included)."""
+    return set(entries) if p.linker is None else p.linker.closure(entries, dynamic=True)
+
+
+def _reached_tools(p: "Program") -> "Program":
+    """Tools (and their dispatches) are those of code an entry reaches: a registration in a module no entry imports is
+    not the server's (the coverage ledger names the module, with the registration, as a gap). Only when the entries
+    are known and reach some tool: otherwise nothing is set aside (an unreadable entry must not hide every tool)."""
+    entries = entry_modules(p)
+    reached = reached_modules(p, entries) if entries else set()
+    if not any(t.module.path in reached for t in p.tools):
+        return p
+    kept = tuple(t for t in p.tools if t.module.path in reached)
+    names = {t.name for t in kept}
+    dropped = {t.name for t in p.tools} - names
+    dispatches = tuple(d for d in p.dispatches if d.tool not in dropped or d.module.path in reached)
+    return replace(p, tools=kept, dispatches=dispatches)
 
 
 def reads(path: str) -> bool:
@@ -191,11 +239,12 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
     for m, fn in link.reachable(roots):
         flows.append(_trace(m, fn, containers, vocab, link, branches))
     gaps += [g for x in (*tools, *registrations) for g in x.gaps]  # unreadable schemas, names, callbacks
-    return Program(build=build_map, method=dict(method or {}), entries=entries, modules=tuple(modules), jsons=jsons, docs=docs, gaps=tuple(gaps), vocab=vocab,
-                   servers=tuple(servers), handlers=tuple(handlers), tools=tuple(tools), dispatches=tuple(dispatches),
-                   fallbacks=tuple(fallbacks), launches=tuple(launches), containers=tuple(containers),
-                   flows=tuple(flows), linker=link, unread=tuple(unread), registrations=tuple(registrations),
-                   skipped=skipped, listings=tuple(listings), unadvertised=tuple(unadvertised), settings=tuple(settings))
+    return _reached_tools(Program(
+        build=build_map, method=dict(method or {}), entries=entries, modules=tuple(modules), jsons=jsons, docs=docs,
+        gaps=tuple(gaps), vocab=vocab, servers=tuple(servers), handlers=tuple(handlers), tools=tuple(tools),
+        dispatches=tuple(dispatches), fallbacks=tuple(fallbacks), launches=tuple(launches), containers=tuple(containers),
+        flows=tuple(flows), linker=link, unread=tuple(unread), registrations=tuple(registrations), skipped=skipped,
+        listings=tuple(listings), unadvertised=tuple(unadvertised), settings=tuple(settings)))
 
 
 def _refused(e: Entry, lang: str | None, max_depth: int, excluded: Mapping[str, str]) -> Gap | None:

@@ -351,7 +351,9 @@ def _resolved(node: ts.Node | None, module: Module) -> ts.Node | None:
 
 def _value(node: ts.Node | None, module: Module):
     target = _resolved(node, module)
-    return literal(target, module.toplevel) if target is not None else NOT_LITERAL
+    if target is None or target.type == "identifier":  # a name value_of does not know here (shadowed, or imported)
+        return NOT_LITERAL
+    return literal(target, module.toplevel)
 
 
 def _is_string(node: ts.Node, module: Module) -> bool:

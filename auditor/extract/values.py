@@ -275,7 +275,9 @@ class Values:
                 else:
                     parts.append(unescape(text(child)))
             return "".join(parts)
-        value = literal(node, module.toplevel)
+        # A name definition() leaves as it is is not known here (shadowed by a parameter or a destructuring, or
+        # imported and not read): never the top level's value of the same name.
+        value = literal(node, module.toplevel) if node.type != "identifier" else None
         if isinstance(value, str):
             return value
         if node.type == "binary_expression" and text(node.child_by_field_name("operator")) in {"||", "??"}:
