@@ -137,3 +137,19 @@ def test_a_parameter_or_a_destructured_name_shadows_a_top_level_one_of_the_same_
                   'add(JSON.parse(process.env.SPEC));\naddNamed(process.env.TOOL, async () => ({ content: [] }));\n')
     p = program({"index.ts": code})
     assert "my-package" not in [t.name for t in p.tools]
+
+
+def test_this_in_a_static_method_is_the_class():
+    code = MCP + ('class Registry {\n  static tools = [{ name: "alef" }, { name: "bet" }];\n'
+                  '  static registerAll(s) { for (const tool of this.tools) this.registerOne(s, tool); }\n'
+                  '  static registerOne(s, tool) { s.registerTool(tool.name, {}, async () => ({ content: [] })); }\n}\n'
+                  'Registry.registerAll(server);\n')
+    assert _names({"index.ts": code}) == ["alef", "bet"]
+
+
+def test_a_class_expression_assigned_to_a_variable_is_a_class():
+    code = MCP + ('var Registry = class {\n  static tools = [{ name: "gimel" }];\n'
+                  '  static registerAll(s) { for (const tool of this.tools) this.registerOne(s, tool); }\n'
+                  '  static registerOne(s, tool) { s.registerTool(tool.name, {}, async () => ({ content: [] })); }\n};\n'
+                  'Registry.registerAll(server);\n')
+    assert _names({"index.ts": code}) == ["gimel"]

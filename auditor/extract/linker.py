@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import tree_sitter as ts
 
 from auditor.extract import bindings
-from auditor.extract.program import Module
+from auditor.extract.program import Module, class_name_of
 from auditor.extract.syntax import enclosing, member_chain, object_pairs, pair_value, string_value, strip_casts, text
 from auditor.extract.tsconfig import BuildMap
 
@@ -168,7 +168,7 @@ class Linker:
             return None
         if len(chain) == 2 and chain[0] == "this":
             cls = enclosing(call, {"class_declaration", "abstract_class_declaration", "class"})
-            info = m.classes.get(text(cls.child_by_field_name("name"))) if cls is not None else None
+            info = m.classes.get(class_name_of(cls)) if cls is not None else None
             if info and chain[1] in info.methods:
                 return m, info.methods[chain[1]], f"{info.name}.{chain[1]}"
             return None

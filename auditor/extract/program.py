@@ -69,7 +69,7 @@ class Module:
         name = func.child_by_field_name("name")
         if func.type == "method_definition":
             cls = enclosing(func, {"class_declaration", "abstract_class_declaration", "class"})
-            cname = text(cls.child_by_field_name("name")) if cls is not None else "<class>"
+            cname = (class_name_of(cls) or "<class>") if cls is not None else "<class>"
             return f"{cname}.{text(name)}", None
         if name is not None:
             return text(name), None
@@ -166,6 +166,19 @@ def _vendored(tree: ts.Tree) -> list[tuple[int, int, int, int, str]]:
     return out
 
 
+def class_name_of(cls: ts.Node) -> str:
+    """A class's name: its own (`class A {}`), or the variable's a class expression is assigned to (`var A = class
+    {}`, as bundlers write classes)."""
+    own = cls.child_by_field_name("name")
+    if own is not None:
+        return text(own)
+    parent = cls.parent
+    if parent is not None and parent.type == "variable_declarator" and parent.child_by_field_name("name") is not None \
+            and parent.child_by_field_name("name").type == "identifier":
+        return text(parent.child_by_field_name("name"))
+    return ""
+
+
 def build(path: str, name: str, tree: ts.Tree, lang: str) -> Module:
     caps = parse.captures(tree, lang)
     vendored = _vendored(tree)
@@ -179,7 +192,9 @@ def build(path: str, name: str, tree: ts.Tree, lang: str) -> Module:
         caps = {k: [n for n in nodes if own(n)] for k, nodes in caps.items()}
     classes: dict[str, ClassInfo] = {}
     for cls in caps.get("class", []):
-        cname = text(cls.child_by_field_name("name"))
+        cname = class_name_of(cls)
+        if not cname:
+            continue
         body = cls.child_by_field_name("body")
         fields, methods = {}, {}
         for member in body.named_children if body is not None else []:

@@ -10,10 +10,10 @@ from typing import Callable, Iterator
 import tree_sitter as ts
 
 from auditor.extract.bindings import value_of
-from auditor.extract.program import Module
-from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, callee_text, find, literal, member_chain,
-                                    object_pairs, pair_value, parameter_pattern, string_value, strip_casts, text,
-                                    unescape)
+from auditor.extract.program import Module, class_name_of
+from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, callee_text, enclosing, find, literal,
+                                    member_chain, object_pairs, pair_value, parameter_pattern, string_value,
+                                    strip_casts, text, unescape)
 
 MAX_DEPTH = 4  # wrappers of wrappers followed
 # Globals of the language whose functions are not helpers handed a tool's object (`Object.values({...})`).
@@ -114,6 +114,15 @@ class Values:
                 return found
         if node.type == "identifier" and self.link is not None and self.link._class(module, text(node)) is not None:
             return self._static(module, text(node), key)  # `Registry.tools`: a static member of the class
+        if node.type in {"class", "class_declaration"} and self.link is not None and class_name_of(node):
+            return self._static(module, class_name_of(node), key)  # the same, `var Registry = class {...}`
+        if node.type == "this" and self.link is not None:  # `this.tools` in a method no receiver is bound for
+            cls = enclosing(node, {"class_declaration", "abstract_class_declaration", "class"})
+            method = enclosing(node, {"method_definition"})
+            if cls is not None and class_name_of(cls):
+                name = class_name_of(cls)
+                static = method is not None and any(c.type == "static" for c in method.children)
+                return self._static(module, name, key) if static else self.class_member(module, name, key)
         return self._exported(node, module, key)
 
     def _static(self, module: Module, name: str, key: str) -> tuple[ts.Node | None, Module]:

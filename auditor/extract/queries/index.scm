@@ -12,6 +12,7 @@
   function: (import)
   arguments: (arguments . (template_string) @import.source (#not-match? @import.source "\\$\\{"))) @import
 (class_declaration) @class
+(variable_declarator value: (class) @class)
 (function_declaration) @function
 (new_expression) @new
 (call_expression) @call
