@@ -153,3 +153,21 @@ def test_a_class_expression_assigned_to_a_variable_is_a_class():
                   '  static registerOne(s, tool) { s.registerTool(tool.name, {}, async () => ({ content: [] })); }\n};\n'
                   'Registry.registerAll(server);\n')
     assert _names({"index.ts": code}) == ["gimel"]
+
+
+def test_a_function_assigned_to_a_member_by_a_wrapper_is_found_under_another_name():
+    code = ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
+            'function wrap(s) {\n  s.registerOnce = (name, cb) => s.registerTool(name, {}, cb);\n  return s;\n}\n'
+            'const server = wrap(new McpServer({ name: "s", version: "1" }));\n'
+            'const prefix = "acme_";\n'
+            'for (const t of [{ name: "dalet" }]) server.registerOnce(`${prefix}${t.name}`, async () => ({ content: [] }));\n')
+    assert _names({"index.ts": code}) == ["acme_dalet"]
+
+
+def test_a_local_name_built_from_a_template_in_a_loop():
+    code = MCP + ('function install(s, prefix, groups) {\n'
+                  '  for (const g of groups) for (const t of g.tools) {\n'
+                  '    const full = `${prefix}${t.name}`;\n'
+                  '    s.registerTool(full, {}, async () => ({ content: [] }));\n  }\n}\n'
+                  'install(server, "x_", [{ tools: [{ name: "he" }, { name: "vav" }] }]);\n')
+    assert _names({"index.ts": code}) == ["x_he", "x_vav"]

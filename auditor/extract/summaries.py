@@ -52,9 +52,16 @@ class Expander:
         while node is not None and node.type == "binary_expression" \
                 and text(node.child_by_field_name("operator")) in {"||", "??"}:  # `toolName || "default"`
             node = strip_casts(node.child_by_field_name("left"))
-        if node is not None and node.type == "template_string":  # `web_data_${d.id}`: what its substitution names
+        if node is not None and node.type == "template_string":  # `web_data_${d.id}`: what a substitution names
             subs = [c.named_children[0] for c in node.named_children if c.type == "template_substitution" and c.named_children]
-            node = strip_casts(subs[0]) if subs else None
+            # The one bound innermost first (`${prefix}${t.name}` in a loop: the loop's element; the others are then
+            # what the frontier of the expansion still needs, bound by the frames attached outside it).
+            for sub in sorted(subs, key=lambda n: -_binding_scope(n)):
+                found = list(self.frames(sub, module, outer, depth + 1))
+                if found:
+                    yield from found
+                    return
+            return
         chain = member_chain(node) if node is not None else None
         if not chain:
             return
@@ -198,6 +205,22 @@ class Expander:
             frame = frame.outer
 
 
+def _binding_scope(node: ts.Node) -> int:
+    """Where the name NODE starts from is bound: the start of the innermost function or `for ... of` that binds it
+    (a parameter, a loop variable), or -1."""
+    chain = member_chain(strip_casts(node))
+    if not chain:
+        return -1
+    for scope in ancestors(node):
+        if scope.type in FUNCTION_TYPES and chain[0] in parameters(scope):
+            return scope.start_byte
+        if scope.type == "for_in_statement":
+            left = scope.child_by_field_name("left")
+            if left is not None and (text(left) == chain[0] or chain[0] in _array_names(left)):
+                return scope.start_byte
+    return -1
+
+
 def _local_init(scope: ts.Node, name: str) -> ts.Node | None:
     """The expression a `const NAME = ...` of SCOPE (not of a function inside it) is made from, followed down to
     the name it starts from: the callee of a call (`make(opts)`), the object of a member; None when there is none."""
@@ -207,7 +230,9 @@ def _local_init(scope: ts.Node, name: str) -> ts.Node | None:
     while value is not None and value.type in {"call_expression", "await_expression"}:
         value = strip_casts(value.child_by_field_name("function") if value.type == "call_expression"
                             else (value.named_children[0] if value.named_children else None))
-    return value if value is not None and member_chain(value) else None
+    if value is not None and (value.type in {"template_string", "binary_expression"} or member_chain(value)):
+        return value  # frames() reads a template by its substitutions, `a || b` by its left side
+    return None
 
 
 def _loop_call(fn: ts.Node) -> ts.Node | None:

@@ -43,6 +43,7 @@ class Values:
 
     def __init__(self, link) -> None:
         self.link = link
+        self._members: dict[str, list[ts.Node]] | None = None
 
     def definition(self, node: ts.Node | None, module: Module) -> tuple[ts.Node | None, Module]:
         """An identifier's initializer (in its module, through imports), a helper call's object argument, or itself."""
@@ -388,9 +389,20 @@ class Values:
         its own must give a value to (`tool` of `tool.installTo(server)`, for `this.name` in installTo)."""
         node = strip_casts(node)
         while frame is not None and node is not None:
+            if node.type == "template_string":  # the first substitution the chain does not give a value to
+                for sub in (c.named_children[0] for c in node.named_children
+                            if c.type == "template_substitution" and c.named_children):
+                    if self.string(*self.bound(sub, module, frame), frame=frame) is None:
+                        return self.frontier(sub, module, frame)
+                return node, module
             if module is frame.module and frame.scope.start_byte <= node.start_byte < frame.scope.end_byte:
                 hit = _lookup(node, frame)
                 if hit is None:
+                    local = strip_casts(value_of(module, node)) if node.type == "identifier" else None
+                    if local is not None and local.type == "template_string" \
+                            and frame.scope.start_byte <= local.start_byte < frame.scope.end_byte:
+                        node = local  # `const full = `${prefix}${t.name}``: what the template still needs
+                        continue
                     return node, module
                 arg = frame.args[hit[0]] if hit[0] < len(frame.args) else None
                 node, module, frame = strip_casts(arg), frame.caller, frame.outer
@@ -529,7 +541,23 @@ class Values:
                 value = strip_casts(node.child_by_field_name("right"))
                 if value is not None and value.type in FUNCTION_TYPES:
                     return value
-        return None
+        # `server.registerOnce(...)` of a `s.registerOnce = (name) => ...` written on another name for the same
+        # object (a wrapper's parameter): the one function the boundary assigns to a member of that name.
+        assigned = self._assigned_members().get(prop, [])
+        return assigned[0] if len(assigned) == 1 else None
+
+    def _assigned_members(self) -> dict[str, list[ts.Node]]:
+        """Member name -> the functions assigned to a member of that name (`x.name = () => ...`), boundary-wide."""
+        if self._members is None:
+            self._members = {}
+            for m in (self.link.by_path.values() if self.link is not None else ()):
+                for node in m.nodes("assign"):
+                    left = node.child_by_field_name("left") if node.type == "assignment_expression" else None
+                    value = strip_casts(node.child_by_field_name("right")) if left is not None else None
+                    if left is not None and left.type == "member_expression" and value is not None \
+                            and value.type in FUNCTION_TYPES:
+                        self._members.setdefault(text(left.child_by_field_name("property")), []).append(value)
+        return self._members
 
     def _pushed(self, name: ts.Node, value: ts.Node, module: Module, frame: Frame | None, depth: int
                 ) -> Iterator[tuple[tuple[ts.Node | None, ...], Module, Frame | None]]:
