@@ -115,3 +115,26 @@ def test_a_bundled_command_naming_the_sdk_in_dev_dependencies_is_a_server():
     library = json.dumps({"name": "l", "devDependencies": {sdk[0]: "1"}}).encode()
     assert monorepo._manifest_verdict(bundled, tuple(sdk), True) is None
     assert "only in devDependencies" in monorepo._manifest_verdict(library, tuple(sdk), True)
+
+
+def test_a_tests_folder_an_entry_imports_is_implementation_and_its_handlers_are_traced():
+    """build/tools/tests/probe.js is shipped code the entry imports: its handler is traced, not read as a test file;
+    a test file nothing of the server imports stays in the test layer."""
+    probe = 'export async function probeHandler(args) { return { content: [{ type: "text", text: args.q }] }; }\n'
+    entry = ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
+             'import { probeHandler } from "./tools/tests/probe.js";\n'
+             'const server = new McpServer({ name: "labs", version: "1" });\n'
+             'server.tool("run-probe", "Run the probe", {}, probeHandler);\n')
+    p = program({"package.json": '{"name": "labs", "bin": "build/index.js"}', "build/index.js": entry,
+                 "build/tools/tests/probe.js": probe,
+                 "build/tests/probe.test.js": 'import { probeHandler } from "../tools/tests/probe.js";\n'
+                                              'test("x", () => probeHandler({}));\n'})
+    layers = {e.file.path: e.layer for e in p.entries}
+    assert layers["build/tools/tests/probe.js"] == "implementation"
+    assert layers["build/tests/probe.test.js"] == "test"
+    ledger = coverage.ledger(p)
+    files = {f["path"]: f for f in ledger["files"]}
+    assert files["build/tools/tests/probe.js"]["status"] == "analysed"
+    assert "an entry imports it" in files["build/tools/tests/probe.js"]["reason"]
+    [tool] = ledger["tools"]
+    assert (tool["name"], tool["status"], tool["implementation"]) == ("run-probe", "analysed", "probeHandler")

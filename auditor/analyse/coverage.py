@@ -284,6 +284,7 @@ def ledger(p: Program, effects: dict[str, list[str]] | None = None) -> dict:
         elif path in modules:
             status = "analysed" if path in reached or not entries else "parsed, not reached"
             why = "" if status == "analysed" else "not imported, directly or through other modules, by an entry file"
+            why = "in a test folder, but an entry imports it: the server's code" if e.shipped_test and not why else why
             if status != "analysed":
                 status, why = _auxiliary(p, path, dev_runs) or (status, why)
             if status == "parsed, not reached" and path in gap_of:
