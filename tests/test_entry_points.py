@@ -138,3 +138,42 @@ def test_a_tests_folder_an_entry_imports_is_implementation_and_its_handlers_are_
     assert "an entry imports it" in files["build/tools/tests/probe.js"]["reason"]
     [tool] = ledger["tools"]
     assert (tool["name"], tool["status"], tool["implementation"]) == ("run-probe", "analysed", "probeHandler")
+
+
+def _bundle(extra: str = "") -> str:
+    return ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
+            'export function createServer() {\n'
+            '  const server = new McpServer({ name: "twin", version: "1" });\n'
+            '  server.registerTool("ping", { description: "Ping" }, async () => ({ content: [] }));\n'
+            '  return server;\n}\n' + extra)
+
+
+def test_one_ledger_row_per_tool_found_in_three_builds_the_other_files_listed():
+    """tsup's CJS entries bundle the factory twice (index.js, cli.js) and its ESM build shares it in a chunk: the same
+    registration in three files is one tool, with the other files named on its row."""
+    manifest = {"name": "twin", "main": "dist/index.js", "module": "dist/index.mjs", "bin": "dist/cli.js"}
+    launch = 'await createServer().connect(new StdioServerTransport());\n'
+    p = program({"package.json": json.dumps(manifest), "dist/index.js": _bundle(), "dist/cli.js": _bundle(launch),
+                 "dist/index.mjs": 'export { createServer } from "./chunk-AB12.mjs";\n',
+                 "dist/cli.mjs": 'import { createServer } from "./chunk-AB12.mjs";\n' + launch,
+                 "dist/chunk-AB12.mjs": _bundle()})
+    rows = coverage.ledger(p)["tools"]
+    assert [(t["name"], t["file"], t.get("copies")) for t in rows] == \
+        [("ping", "dist/chunk-AB12.mjs", ["dist/cli.js", "dist/index.js"])]
+
+
+def test_a_wrapper_with_several_registration_sites_gives_one_row_and_each_gap_once():
+    """A local wrapper that registers its argument at three call sites (by mode) is read once per site: one row for the
+    tool, and the gap of its non-literal schema listed once."""
+    code = ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
+            'const server = new McpServer({ name: "modes", version: "1" });\n'
+            'const add = (tool) => {\n'
+            '  if (process.env.PRO) { server.registerTool(tool.name, { inputSchema: tool.shape }, tool.run); }\n'
+            '  else if (process.env.LITE) { server.registerTool(tool.name, { inputSchema: tool.shape }, tool.run); }\n'
+            '  else { server.registerTool(tool.name, { inputSchema: tool.shape }, tool.run); }\n};\n'
+            'add({ name: "ping", shape: makeShape(), run: async () => ({ content: [] }) });\n')
+    p = program({"package.json": '{"name": "modes", "main": "index.js"}', "index.js": code})
+    rows = coverage.ledger(p)["tools"]
+    assert [t["name"] for t in rows] == ["ping"]
+    keys = [(g.kind, g.detail, g.anchor) for g in p.gaps]
+    assert keys and len(keys) == len(set(keys))

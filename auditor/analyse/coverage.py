@@ -321,6 +321,13 @@ def ledger(p: Program, effects: dict[str, list[str]] | None = None) -> dict:
             reasons.append("the implementation does not resolve to a function of the boundary")
         impl = (d.target_name or ("inline in the handler" if _inline_traced(p, d) else None)) if d is not None else None
         status = "partially analysed" if reasons else "analysed, details not read" if details else "analysed"
+        # One row per tool name and implementation: the same registration found in several builds or bundles of the
+        # code, or read at several call sites of a helper, is one tool; the other files are listed on its row.
+        same = next((r for r in tools if (r["name"], r["implementation"]) == (t.name, impl)), None)
+        if same is not None:
+            if t.module.path != same["file"] and t.module.path not in same.get("copies", []):
+                same.setdefault("copies", []).append(t.module.path)  # sorted: tools are in (name, path) order
+            continue
         tools.append({"name": t.name, "file": t.module.path, "form": t.form, "schema_form": t.schema_form,
                       "dispatch": d.form if d is not None else None, "implementation": impl,
                       "status": status, "reasons": reasons + details})

@@ -197,6 +197,7 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
     for m, fn in link.reachable(roots):
         flows.append(_trace(m, fn, containers, vocab, link, branches))
     gaps += [g for x in (*tools, *registrations) for g in x.gaps]  # unreadable schemas, names, callbacks
+    gaps = list(dict.fromkeys(gaps))  # one per (kind, detail, anchor): a helper read at several call sites says it once
     return Program(build=build_map, method=dict(method or {}), entries=entries, modules=tuple(modules), jsons=jsons, docs=docs, gaps=tuple(gaps), vocab=vocab,
                    servers=tuple(servers), handlers=tuple(handlers), tools=tuple(tools), dispatches=tuple(dispatches),
                    fallbacks=tuple(fallbacks), launches=tuple(launches), containers=tuple(containers),
