@@ -12,7 +12,7 @@ from auditor.extract.objects import schema_properties
 from auditor.extract.records import at, line, record
 from auditor.extract.routes import launch_snippets
 from auditor.extract.scope import server_readmes
-from auditor.extract.syntax import text
+from auditor.extract.syntax import find, string_value, text
 from auditor.model import Anchor, Record
 
 SNAKE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
@@ -317,8 +317,12 @@ def _unused_dependencies(p: Program) -> list[Record]:
         scripts = (doc.value or {}).get("scripts") if isinstance(doc.value, dict) else None
         words = {w for cmd in (scripts.values() if isinstance(scripts, dict) else ()) if isinstance(cmd, str)
                  for w in re.split(r"[\s;&|()=]+", cmd) if w}
+        named = None
         for dep in sorted(deps):
             if _used(dep, imported | words):
+                continue
+            named = _named_strings(p) if named is None else named
+            if _used(dep, named):  # loaded by name: a plugin, a transport target, require.resolve("dep")
                 continue
             where = [line(doc.path, *span)] if span else [line(doc.path, 1)]
             gaps = [g for g in unread if _may_name(p, g, dep)]
@@ -334,6 +338,28 @@ def _unused_dependencies(p: Program) -> list[Record]:
                               f"dependency {dep!r} ({deps[dep]}) is declared but never imported by the implementation",
                               where, "analyse.mismatches.dependencies", dependency=dep, version=deps[dep]))
     return out
+
+
+def _named_strings(p: Program) -> set[str]:
+    """The string literals of the implementation that can name a package (`"pino-pretty"`, `"@scope/x/sub"`), outside
+    the regions a bundler marks as a dependency's code: a package the code names may be loaded by that name at run
+    time (`pino({transport: {target: "pino-pretty"}})`, `require.resolve("x")`), so it is not unused."""
+    out: set[str] = set()
+    for m in p.modules:
+        # A syntax error region is not read (its dependencies are unknown, not used: _may_name).
+        aside = [(first, last) for first, last, _ in m.vendored] + [
+            (g.anchor.start_line, g.anchor.end_line) for g in p.gaps if g.kind == "parse" and g.anchor.path == m.path]
+        for node in find(m.tree.root_node, {"string", "template_string"}):
+            value = string_value(node)
+            if value and _PACKAGE_NAME.fullmatch(value):
+                row = node.start_point[0] + 1
+                if not any(first <= row <= last for first, last in aside):
+                    out.add(value)
+    return out
+
+
+# An npm package name (optionally scoped), possibly followed by a path inside it.
+_PACKAGE_NAME = re.compile(r"(?:@[a-z0-9][\w.-]*/)?[a-z0-9][\w.-]*(?:/[\w.@-]+)*")
 
 
 def _may_name(p: Program, gap, dep: str) -> bool:
