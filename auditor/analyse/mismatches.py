@@ -322,7 +322,7 @@ def _unused_dependencies(p: Program) -> list[Record]:
             if _used(dep, imported | words):
                 continue
             named = _named_strings(p) if named is None else named
-            if _used(dep, named):  # loaded by name: a plugin, a transport target, require.resolve("dep")
+            if _used(dep, named):  # loaded by name: a transport target, a plugin, require.resolve("dep")
                 continue
             where = [line(doc.path, *span)] if span else [line(doc.path, 1)]
             gaps = [g for g in unread if _may_name(p, g, dep)]
@@ -341,25 +341,29 @@ def _unused_dependencies(p: Program) -> list[Record]:
 
 
 def _named_strings(p: Program) -> set[str]:
-    """The string literals of the implementation that can name a package (`"pino-pretty"`, `"@scope/x/sub"`), outside
-    the regions a bundler marks as a dependency's code: a package the code names may be loaded by that name at run
-    time (`pino({transport: {target: "pino-pretty"}})`, `require.resolve("x")`), so it is not unused."""
+    """The packages the implementation loads by their name given as a string (kb/method.yaml loaded_by_name):
+    `require.resolve("x")`, `pino({transport: {target: "pino-pretty"}})`; outside the regions a bundler marks as a
+    dependency's code and the syntax error regions (whose dependencies are unknown, not used: _may_name)."""
+    rule = p.method.get("loaded_by_name") or {}
+    resolvers, keys = set(rule.get("resolvers", ())), set(rule.get("keys", ()))
     out: set[str] = set()
     for m in p.modules:
-        # A syntax error region is not read (its dependencies are unknown, not used: _may_name).
         aside = [(first, last) for first, last, _ in m.vendored] + [
             (g.anchor.start_line, g.anchor.end_line) for g in p.gaps if g.kind == "parse" and g.anchor.path == m.path]
-        for node in find(m.tree.root_node, {"string", "template_string"}):
-            value = string_value(node)
-            if value and _PACKAGE_NAME.fullmatch(value):
-                row = node.start_point[0] + 1
-                if not any(first <= row <= last for first, last in aside):
-                    out.add(value)
+        for node in find(m.tree.root_node, {"pair", "call_expression"}):
+            if any(first <= node.start_point[0] + 1 <= last for first, last in aside):
+                continue
+            if node.type == "call_expression":
+                fn, args = node.child_by_field_name("function"), node.child_by_field_name("arguments")
+                named = [args.named_children[0]] if fn is not None and text(fn) in resolvers and args is not None \
+                    and args.named_children else []
+            else:
+                key, value = node.child_by_field_name("key"), node.child_by_field_name("value")
+                name = string_value(key) if key is not None and key.type == "string" else text(key) if key is not None else None
+                named = [] if name not in keys or value is None else \
+                    value.named_children if value.type == "array" else [value]
+            out |= {v for v in map(string_value, named) if v}
     return out
-
-
-# An npm package name (optionally scoped), possibly followed by a path inside it.
-_PACKAGE_NAME = re.compile(r"(?:@[a-z0-9][\w.-]*/)?[a-z0-9][\w.-]*(?:/[\w.@-]+)*")
 
 
 def _may_name(p: Program, gap, dep: str) -> bool:
