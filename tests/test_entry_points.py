@@ -162,6 +162,16 @@ def test_one_ledger_row_per_tool_found_in_three_builds_the_other_files_listed():
         [("ping", "dist/chunk-AB12.mjs", ["dist/cli.js", "dist/index.js"])]
 
 
+def test_a_tool_row_keeps_what_any_copy_left_unread():
+    """The copy whose input schema is not a literal makes the one row "analysed, details not read", with the reason."""
+    shaped = _bundle().replace('{ description: "Ping" }', '{ description: "Ping", inputSchema: makeShape() }')
+    manifest = {"name": "twin", "main": "dist/index.js", "bin": "dist/cli.js"}
+    p = program({"package.json": json.dumps(manifest), "dist/index.js": shaped, "dist/cli.js": _bundle()})
+    [row] = coverage.ledger(p)["tools"]
+    assert (row["file"], row["copies"], row["status"]) == ("dist/cli.js", ["dist/index.js"], "analysed, details not read")
+    assert row["reasons"] == ["input schema is not a literal (unknown)"]
+
+
 def test_a_wrapper_with_several_registration_sites_gives_one_row_and_each_gap_once():
     """A local wrapper that registers its argument at three call sites (by mode) is read once per site: one row for the
     tool, and the gap of its non-literal schema listed once."""

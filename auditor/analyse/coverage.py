@@ -244,6 +244,7 @@ def _bundled(m) -> list[dict]:
 
 
 _TRACED = {"analysed", "analysed, details not read", "dispatch only"}
+_STATUS_ORDER = ["analysed", "analysed, details not read", "partially analysed"]  # of a tool row, worst last
 
 
 def blocking(gaps, method, files=()) -> list:
@@ -327,6 +328,8 @@ def ledger(p: Program, effects: dict[str, list[str]] | None = None) -> dict:
         if same is not None:
             if t.module.path != same["file"] and t.module.path not in same.get("copies", []):
                 same.setdefault("copies", []).append(t.module.path)  # sorted: tools are in (name, path) order
+            same["reasons"] += [r for r in reasons + details if r not in same["reasons"]]  # what any copy left unread
+            same["status"] = max(same["status"], status, key=_STATUS_ORDER.index)
             continue
         tools.append({"name": t.name, "file": t.module.path, "form": t.form, "schema_form": t.schema_form,
                       "dispatch": d.form if d is not None else None, "implementation": impl,
