@@ -114,7 +114,7 @@ def _run(target: Target, kb_dir: Path, progress: Callable[[str], None], excluded
     cases = tests.read(program, kbs["tests"], target.subtree)
     links = tested.links(program, cases, rtes, kbs["tests"])
     rtes, clms = tested.apply(rtes, unique(clms), links)
-    audit = Audit(target=target, sources=sources.source_records(entries, _regions(objs, method) + _dependencies(program)),
+    audit = Audit(target=target, sources=sources.source_records(program.entries, _regions(objs, method) + _dependencies(program)),
                   components=tuple(cmps), objects=tuple(objs), routes=tuple(rtes), absences=tuple(abss),
                   paths=tuple(baps), findings=_level(fnds, kbs["findings"], "finding"),
                   advisories=_level(fnds, kbs["findings"], "advisory"), claims=tuple(clms), candidates=tuple(cands),

@@ -55,6 +55,7 @@ class Entry:
     omitted: str | None = None  # why the content was not read (over the size limit of kb/method.yaml)
     compiled_from: str | None = None  # the TypeScript source this file is the build output of (analysed instead)
     replaced: tuple[int, ...] = ()  # lines (1-based) holding bytes that are not UTF-8, read as U+FFFD in `text`
+    shipped_test: bool = False  # its path is of the test layer, but an entry of the server imports it (promoted)
 
     def code(self) -> bytes:
         """The bytes the analyses parse: the file's own, or its text re-encoded when bytes of it are not UTF-8 (a line
@@ -152,6 +153,13 @@ def compiled_twins(rels: list[str], rule: dict, dirs: list[tuple[str, str]] = ()
     return out
 
 
+def promoted(entries: tuple[Entry, ...], paths: set[str]) -> tuple[Entry, ...]:
+    """ENTRIES with the files PATHS (of the test layer, which an entry of the server imports) in the implementation
+    layer: what the server imports is its code, whatever the name of its folder."""
+    return tuple(replace(e, layer="implementation", shipped_test=True) if e.file.path in paths and not e.context
+                 else e for e in entries)
+
+
 def repo_path(rel: str, e: Entry) -> str:
     """A path relative to the subtree of entry `e`, as a path from the repository root (like e.file.path)."""
     return e.file.path[: len(e.file.path) - len(e.rel)] + rel
@@ -163,7 +171,9 @@ def source_records(entries: tuple[Entry, ...], regions: list[Record]) -> tuple[R
         attrs = {"layer": e.layer, "blob": e.file.blob, "lines": e.lines, "bytes": e.file.bytes,
                  "scope": "build context (outside the subtree)" if e.context else "boundary",
                  "utf8": e.text is not None and not e.replaced, **({"omitted": e.omitted} if e.omitted else {}),
-                 **({"compiled_from": repo_path(e.compiled_from, e)} if e.compiled_from else {})}
+                 **({"compiled_from": repo_path(e.compiled_from, e)} if e.compiled_from else {}),
+                 **({"layer_reason": "its path is of the test layer, but an entry of the server imports it"}
+                    if e.shipped_test else {})}
         summary = f"{e.file.path}: {e.layer}, " + (f"not read ({e.omitted})" if e.omitted else f"{e.lines} lines") \
             + (" (build context)" if e.context else "")
         anchor = Anchor(path=e.file.path, start_line=1, end_line=max(e.lines, 1))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from auditor.analyse import mismatches
@@ -89,3 +91,22 @@ def test_a_syntax_error_region_hides_only_the_dependencies_it_names():
                  "lib/broken.js": 'export const a = 1;\nlet = { from "left-pad" };\n'})
     got = {f.attrs["dependency"]: f.kind for f in mismatches.mismatches(p, {"probes": []}) if "dependency" in f.attrs}
     assert got == {"left-pad": "dependency-use-unknown", "chalk": "unused-dependency"}
+
+
+def test_a_dependency_the_code_loads_by_name_is_used():
+    """pino loads its transport by the name given as a string (kb/method.yaml loaded_by_name), require.resolve and a
+    plugin list name a package: each is used; a package named nowhere is still unused, and so is one whose name is only
+    a word of the code's data (an output format "yaml")."""
+    code = SERVER + ('import pino from "pino";\n'
+                     'export const log = pino({ transport: { target: "pino-pretty" } });\n'
+                     'export const where = require.resolve("@acme/worker/dist/run.js");\n'
+                     'export const later = () => import("lazy-lib");\n'
+                     'export const config = { plugins: ["@acme/plugin-a"] };\n'
+                     'export const note = "install left-pad first";\n'
+                     'export const formats = { enum: ["json", "yaml"], default: "yaml" };\n'
+                     'export const pick = (f) => f === "yaml" ? ["-o", "yaml"] : [];\n')
+    deps = {"@modelcontextprotocol/sdk": "1", "zod": "3", "pino": "9", "pino-pretty": "11", "@acme/worker": "1",
+            "lazy-lib": "1", "@acme/plugin-a": "1", "left-pad": "1", "yaml": "2"}
+    p = program({"index.ts": code, "package.json": json.dumps({"name": "demo", "dependencies": deps})})
+    assert [f.attrs["dependency"] for f in mismatches.mismatches(p, {"probes": []}) if f.kind == "unused-dependency"] \
+        == ["left-pad", "yaml"]

@@ -115,3 +115,76 @@ def test_a_bundled_command_naming_the_sdk_in_dev_dependencies_is_a_server():
     library = json.dumps({"name": "l", "devDependencies": {sdk[0]: "1"}}).encode()
     assert monorepo._manifest_verdict(bundled, tuple(sdk), True) is None
     assert "only in devDependencies" in monorepo._manifest_verdict(library, tuple(sdk), True)
+
+
+def test_a_tests_folder_an_entry_imports_is_implementation_and_its_handlers_are_traced():
+    """build/tools/tests/probe.js is shipped code the entry imports: its handler is traced, not read as a test file;
+    a test file nothing of the server imports stays in the test layer."""
+    probe = 'export async function probeHandler(args) { return { content: [{ type: "text", text: args.q }] }; }\n'
+    entry = ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
+             'import { probeHandler } from "./tools/tests/probe.js";\n'
+             'const server = new McpServer({ name: "labs", version: "1" });\n'
+             'server.tool("run-probe", "Run the probe", {}, probeHandler);\n')
+    p = program({"package.json": '{"name": "labs", "bin": "build/index.js"}', "build/index.js": entry,
+                 "build/tools/tests/probe.js": probe,
+                 "build/tests/probe.test.js": 'import { probeHandler } from "../tools/tests/probe.js";\n'
+                                              'test("x", () => probeHandler({}));\n'})
+    layers = {e.file.path: e.layer for e in p.entries}
+    assert layers["build/tools/tests/probe.js"] == "implementation"
+    assert layers["build/tests/probe.test.js"] == "test"
+    ledger = coverage.ledger(p)
+    files = {f["path"]: f for f in ledger["files"]}
+    assert files["build/tools/tests/probe.js"]["status"] == "analysed"
+    assert "an entry imports it" in files["build/tools/tests/probe.js"]["reason"]
+    [tool] = ledger["tools"]
+    assert (tool["name"], tool["status"], tool["implementation"]) == ("run-probe", "analysed", "probeHandler")
+
+
+def _bundle(extra: str = "") -> str:
+    return ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
+            'export function createServer() {\n'
+            '  const server = new McpServer({ name: "twin", version: "1" });\n'
+            '  server.registerTool("ping", { description: "Ping" }, async () => ({ content: [] }));\n'
+            '  return server;\n}\n' + extra)
+
+
+def test_one_ledger_row_per_tool_found_in_three_builds_the_other_files_listed():
+    """tsup's CJS entries bundle the factory twice (index.js, cli.js) and its ESM build shares it in a chunk: the same
+    registration in several files is one tool, with the other files named on its row. The ESM build is a second
+    build of the CJS one (not analysed), so its chunk is reached by no analysed entry: its copy is set aside."""
+    manifest = {"name": "twin", "main": "dist/index.js", "module": "dist/index.mjs", "bin": "dist/cli.js"}
+    launch = 'await createServer().connect(new StdioServerTransport());\n'
+    p = program({"package.json": json.dumps(manifest), "dist/index.js": _bundle(), "dist/cli.js": _bundle(launch),
+                 "dist/index.mjs": 'export { createServer } from "./chunk-AB12.mjs";\n',
+                 "dist/cli.mjs": 'import { createServer } from "./chunk-AB12.mjs";\n' + launch,
+                 "dist/chunk-AB12.mjs": _bundle()})
+    rows = coverage.ledger(p)["tools"]
+    assert [(t["name"], t["file"], t.get("copies")) for t in rows] == \
+        [("ping", "dist/cli.js", ["dist/index.js"])]
+
+
+def test_a_tool_row_keeps_what_any_copy_left_unread():
+    """The copy whose input schema is not a literal makes the one row "analysed, details not read", with the reason."""
+    shaped = _bundle().replace('{ description: "Ping" }', '{ description: "Ping", inputSchema: makeShape() }')
+    manifest = {"name": "twin", "main": "dist/index.js", "bin": "dist/cli.js"}
+    p = program({"package.json": json.dumps(manifest), "dist/index.js": shaped, "dist/cli.js": _bundle()})
+    [row] = coverage.ledger(p)["tools"]
+    assert (row["file"], row["copies"], row["status"]) == ("dist/cli.js", ["dist/index.js"], "analysed, details not read")
+    assert row["reasons"] == ["input schema is not a literal (unknown)"]
+
+
+def test_a_wrapper_with_several_registration_sites_gives_one_row_and_each_gap_once():
+    """A local wrapper that registers its argument at three call sites (by mode) is read once per site: one row for the
+    tool, and the gap of its non-literal schema listed once."""
+    code = ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
+            'const server = new McpServer({ name: "modes", version: "1" });\n'
+            'const add = (tool) => {\n'
+            '  if (process.env.PRO) { server.registerTool(tool.name, { inputSchema: tool.shape }, tool.run); }\n'
+            '  else if (process.env.LITE) { server.registerTool(tool.name, { inputSchema: tool.shape }, tool.run); }\n'
+            '  else { server.registerTool(tool.name, { inputSchema: tool.shape }, tool.run); }\n};\n'
+            'add({ name: "ping", shape: makeShape(), run: async () => ({ content: [] }) });\n')
+    p = program({"package.json": '{"name": "modes", "main": "index.js"}', "index.js": code})
+    rows = coverage.ledger(p)["tools"]
+    assert [t["name"] for t in rows] == ["ping"]
+    keys = [(g.kind, g.detail, g.anchor) for g in p.gaps]
+    assert keys and len(keys) == len(set(keys))

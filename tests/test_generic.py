@@ -186,3 +186,15 @@ Parameters:
     doc = read_markdown("README.md", readme)
     got = {t.name: [(x.name, x.optional) for x in t.params] for t in documented.documented_tools(doc)}
     assert got == {"download_attachment": [("messageId", None), ("savePath", None)], "list_addons": [], "job_status": []}
+
+
+def test_arguments_of_an_installer_line_are_not_the_servers():
+    """`npx @other/cli install demo-server --client claude` runs an installer: its arguments are not the server's; only
+    a line that runs this package (by name, with a version, or through `--package`) passes arguments to it."""
+    p = program({"package.json": '{"name": "demo-server"}'})
+    assert generic._server_args(p, "npx", ["-y", "@other/cli", "install", "demo-server", "--client", "claude"]) == []
+    assert generic._server_args(p, "npx", ["-y", "@some/installer", "add", "demo-server@1.2.0", "--global"]) == []
+    assert generic._server_args(p, "pnpm", ["dlx", "@other/cli", "install", "demo-server", "--client", "x"]) == []
+    assert generic._server_args(p, "npx", ["-y", "demo-server@1.2.0", "--port", "3000"]) == ["--port", "3000"]
+    assert generic._server_args(p, "npx", ["--package=demo-server", "demo", "--verbose"]) == ["--verbose"]
+    assert generic._server_args(p, "bunx", ["demo-server", "/data"]) == ["/data"]

@@ -216,6 +216,7 @@ def _bundled(m) -> list[dict]:
 
 
 _TRACED = {"analysed", "analysed, details not read", "dispatch only"}
+_STATUS_ORDER = ["analysed", "analysed, details not read", "partially analysed"]  # of a tool row, worst last
 
 
 def blocking(gaps, method, files=()) -> list:
@@ -256,6 +257,7 @@ def ledger(p: Program, effects: dict[str, list[str]] | None = None) -> dict:
         elif path in modules:
             status = "analysed" if path in reached or not entries else "parsed, not reached"
             why = "" if status == "analysed" else "not imported, directly or through other modules, by an entry file"
+            why = "in a test folder, but an entry imports it: the server's code" if e.shipped_test and not why else why
             if status != "analysed":
                 status, why = _auxiliary(p, path, dev_runs) or (status, why)
             if status == "parsed, not reached" and path in gap_of:
@@ -292,6 +294,15 @@ def ledger(p: Program, effects: dict[str, list[str]] | None = None) -> dict:
             reasons.append("the implementation does not resolve to a function of the boundary")
         impl = (d.target_name or ("inline in the handler" if _inline_traced(p, d) else None)) if d is not None else None
         status = "partially analysed" if reasons else "analysed, details not read" if details else "analysed"
+        # One row per tool name and implementation: the same registration found in several builds or bundles of the
+        # code, or read at several call sites of a helper, is one tool; the other files are listed on its row.
+        same = next((r for r in tools if (r["name"], r["implementation"]) == (t.name, impl)), None)
+        if same is not None:
+            if t.module.path != same["file"] and t.module.path not in same.get("copies", []):
+                same.setdefault("copies", []).append(t.module.path)  # sorted: tools are in (name, path) order
+            same["reasons"] += [r for r in reasons + details if r not in same["reasons"]]  # what any copy left unread
+            same["status"] = max(same["status"], status, key=_STATUS_ORDER.index)
+            continue
         tools.append({"name": t.name, "file": t.module.path, "form": t.form, "schema_form": t.schema_form,
                       "dispatch": d.form if d is not None else None, "implementation": impl,
                       "status": status, "reasons": reasons + details})

@@ -203,10 +203,34 @@ def _server_args(p: Program, command: str, args: list[str]) -> list[str]:
         start = args.index("run") + 1 if "run" in args else len(args)
         image = next((i for i in range(start, len(args)) if re.fullmatch(r"[\w.-]+/[\w.-]+(?::[\w.-]+)?", args[i])), None)
         return args[image + 1:] if image is not None else []
+    if command in _RUNNERS or (command in {"pnpm", "yarn"} and args[:1] in (["dlx"], ["exec"])):
+        return _runner_args(args if command in _RUNNERS else args[1:], names)
     for i, a in enumerate(args):
         if any(n and n in a for n in names) or re.search(r"\.(?:m?js|cjs|ts)$", a):
             return args[i + 1:]
     return []
+
+
+# Commands that fetch a package and run it: the package is their first argument that is not an option (or the one
+# `-p`/`--package` names), and only what follows it is passed to that package.
+_RUNNERS = {"npx", "bunx", "pnpx"}
+
+
+def _runner_args(args: list[str], names: list) -> list[str]:
+    """The arguments a package runner (`npx -y PKG ARGS`) passes to this package; none when the package it runs is
+    another one (`npx @some/cli install THIS --client x` runs an installer, whose arguments are not the server's)."""
+    package, i = None, 0
+    while i < len(args) and args[i].startswith("-"):
+        if args[i] in {"-p", "--package"} and i + 1 < len(args):
+            package, i = args[i + 1], i + 2
+            continue
+        package = args[i].split("=", 1)[1] if args[i].startswith("--package=") else package
+        i += 1
+    if i >= len(args):
+        return []
+    run = package or args[i]
+    mine = any(n and (run == n or run.startswith(n + "@")) for n in names)
+    return args[i + 1:] if mine else []
 
 
 def _args_claims(p: Program, rel: str, path: str, doc: MarkdownDoc, routes: list[Record]) -> list[Record]:

@@ -12,7 +12,7 @@ from auditor.extract.objects import schema_properties
 from auditor.extract.records import at, line, record
 from auditor.extract.routes import launch_snippets
 from auditor.extract.scope import server_readmes
-from auditor.extract.syntax import text
+from auditor.extract.syntax import find, string_value, text
 from auditor.model import Anchor, Record
 
 SNAKE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
@@ -317,8 +317,12 @@ def _unused_dependencies(p: Program) -> list[Record]:
         scripts = (doc.value or {}).get("scripts") if isinstance(doc.value, dict) else None
         words = {w for cmd in (scripts.values() if isinstance(scripts, dict) else ()) if isinstance(cmd, str)
                  for w in re.split(r"[\s;&|()=]+", cmd) if w}
+        named = None
         for dep in sorted(deps):
             if _used(dep, imported | words):
+                continue
+            named = _named_strings(p) if named is None else named
+            if _used(dep, named):  # loaded by name: a transport target, a plugin, require.resolve("dep")
                 continue
             where = [line(doc.path, *span)] if span else [line(doc.path, 1)]
             gaps = [g for g in unread if _may_name(p, g, dep)]
@@ -333,6 +337,32 @@ def _unused_dependencies(p: Program) -> list[Record]:
             out.append(record("finding", "FND", "unused-dependency", f"{p.entry(doc.path).rel}/{dep}",
                               f"dependency {dep!r} ({deps[dep]}) is declared but never imported by the implementation",
                               where, "analyse.mismatches.dependencies", dependency=dep, version=deps[dep]))
+    return out
+
+
+def _named_strings(p: Program) -> set[str]:
+    """The packages the implementation loads by their name given as a string (kb/method.yaml loaded_by_name):
+    `require.resolve("x")`, `pino({transport: {target: "pino-pretty"}})`; outside the regions a bundler marks as a
+    dependency's code and the syntax error regions (whose dependencies are unknown, not used: _may_name)."""
+    rule = p.method.get("loaded_by_name") or {}
+    resolvers, keys = set(rule.get("resolvers", ())), set(rule.get("keys", ()))
+    out: set[str] = set()
+    for m in p.modules:
+        aside = [(first, last) for first, last, _ in m.vendored] + [
+            (g.anchor.start_line, g.anchor.end_line) for g in p.gaps if g.kind == "parse" and g.anchor.path == m.path]
+        for node in find(m.tree.root_node, {"pair", "call_expression"}):
+            if any(first <= node.start_point[0] + 1 <= last for first, last in aside):
+                continue
+            if node.type == "call_expression":
+                fn, args = node.child_by_field_name("function"), node.child_by_field_name("arguments")
+                named = [args.named_children[0]] if fn is not None and text(fn) in resolvers and args is not None \
+                    and args.named_children else []
+            else:
+                key, value = node.child_by_field_name("key"), node.child_by_field_name("value")
+                name = string_value(key) if key is not None and key.type == "string" else text(key) if key is not None else None
+                named = [] if name not in keys or value is None else \
+                    value.named_children if value.type == "array" else [value]
+            out |= {v for v in map(string_value, named) if v}
     return out
 
 

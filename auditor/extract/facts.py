@@ -11,10 +11,11 @@ import tree_sitter as ts
 
 from auditor.extract import summaries, cache, dispatch, flow, highlevel, linker, outputs, parse, program, server, state
 from auditor.extract import limits, listing, reach, registry, syntax
-from auditor.extract import tsconfig
+from auditor.extract import entrypoints, tsconfig
 from auditor.extract.manifest import JsonDoc, read_json
 from auditor.extract.readme import MarkdownDoc, read_markdown
 from auditor.model import Anchor, Gap
+from auditor import sources
 from auditor.sources import Entry
 
 
@@ -122,6 +123,7 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
     modules, jsons, docs, gaps = [], {}, {}, []
     max_depth = (method or {}).get("max_nesting_depth", limits.MAX_DEPTH)
     skipped: dict[str, str] = {}
+    tested: list[program.Module] = []  # modules of the test layer (kb/method.yaml layers), by their path
     for e in entries:
         path = e.file.path
         if e.text is None:
@@ -157,13 +159,17 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
                 skipped[path] = limits.over(deep, max_depth, "syntax tree")
                 gaps.append(Gap(kind="depth", detail=f"not analysed: {skipped[path]}", anchor=Anchor(path=path, start_line=1, end_line=1)))
                 continue
-            if e.layer == "implementation":
-                modules.append(cache.module(e.file.blob, path, name, lang, tree))
+            (modules if e.layer == "implementation" else tested).append(cache.module(e.file.blob, path, name, lang, tree))
         elif path.lower().endswith((".md", ".markdown")):
             docs[path] = read_markdown(path, e.text)
     servers, handlers, tools, dispatches, fallbacks, launches, containers, flows = [], [], [], [], [], [], [], []
     registrations, settings = [], []
     build_map = tsconfig.build_map(entries, method)
+    # A module an entry imports is implementation whatever its path: the test layer is for what no entry reaches.
+    shipped = _imported_tests(modules, tested, jsons, entries, build_map, method)
+    if shipped:
+        modules += [m for m in tested if m.path in shipped]
+        entries = sources.promoted(entries, shipped)
     link = linker.Linker(modules, build_map)
     unread: list[tuple[program.Module, ts.Node]] = []
     roots: list[tuple[program.Module, ts.Node]] = []
@@ -239,12 +245,33 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
     for m, fn in link.reachable(roots):
         flows.append(_trace(m, fn, containers, vocab, link, branches))
     gaps += [g for x in (*tools, *registrations) for g in x.gaps]  # unreadable schemas, names, callbacks
+    gaps = list(dict.fromkeys(gaps))  # one per (kind, detail, anchor): a helper read at several call sites says it once
     return _reached_tools(Program(
         build=build_map, method=dict(method or {}), entries=entries, modules=tuple(modules), jsons=jsons, docs=docs,
         gaps=tuple(gaps), vocab=vocab, servers=tuple(servers), handlers=tuple(handlers), tools=tuple(tools),
         dispatches=tuple(dispatches), fallbacks=tuple(fallbacks), launches=tuple(launches), containers=tuple(containers),
         flows=tuple(flows), linker=link, unread=tuple(unread), registrations=tuple(registrations), skipped=skipped,
         listings=tuple(listings), unadvertised=tuple(unadvertised), settings=tuple(settings)))
+
+
+def _imported_tests(modules: list, tested: list, jsons: dict, entries: tuple[Entry, ...], build_map, method) -> set[str]:
+    """Paths of the test-layer modules that the package's entry files (kb/method.yaml entry_points) import, directly
+    or not; with no entry file named, those the implementation modules import."""
+    if not tested:
+        return set()
+    link = linker.Linker(modules + tested, build_map)
+    development = (method or {}).get("entry_points", {}).get("development_scripts", [])
+    roots = []
+    for e in entries:
+        doc = jsons.get(e.file.path)
+        if e.context or e.rel.split("/")[-1] != "package.json" or doc is None:
+            continue
+        for _, t in entrypoints.targets(doc.value, development)[0]:
+            found = link.resolve_spec(e.file.path, "./" + t)
+            roots += [found] if found is not None else []
+    roots = roots or [m.path for m in modules]
+    reached = link.closure(roots, dynamic=True)
+    return {m.path for m in tested if m.path in reached}
 
 
 def _refused(e: Entry, lang: str | None, max_depth: int, excluded: Mapping[str, str]) -> Gap | None:
