@@ -129,3 +129,16 @@ server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [make("kn
     assert "make(): 1 of its instantiations name a tool that is not read" in gap.detail
     assert gap.anchor.start_line == line_of(index, "return { name")
     assert not coverage.ledger(p)["complete"]
+
+
+def test_a_listed_descriptor_whose_name_comes_from_a_spread_is_unresolved():
+    index = SDK + '''const BASE = { name: "spread_name", description: "From a spread." };
+const server = new Server({ name: "s", version: "1.0.0" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ ...BASE, inputSchema: { type: "object" } }] }));
+'''
+    p = program({"index.ts": index, "package.json": MANIFEST})
+    assert not p.tools
+    ledger = coverage.ledger(p)
+    assert not ledger["complete"]
+    (u,) = ledger["unresolved"]
+    assert "lists 1 object(s) whose tool name is not read" in u["what"] and "`{ ...BASE" in u["what"]
