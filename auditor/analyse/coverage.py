@@ -131,6 +131,8 @@ def _unresolved(p: Program, entries: list[str]) -> list[dict]:
     for l in p.listings:
         if l.unread:
             out.append({"what": _unread_listing(l), "anchor": at(l.module.path, l.handler).as_json()})
+        if l.unnamed:  # descriptors read, names not: the tools they are stay unknown, whatever else was found
+            out.append({"what": _unnamed_listing(l), "anchor": at(l.module.path, l.handler).as_json()})
     return out + _unread_servers(p, entries)
 
 
@@ -146,6 +148,14 @@ def _unread_listing(l) -> str:
         kept = ("so the descriptor-shaped objects of " + ", ".join(files) + " are taken as tools") if files else \
             "which names code outside the boundary"
     return f"the tools/list handler returns a list the tool could not read whole: {parts}; {kept}"
+
+
+def _unnamed_listing(l) -> str:
+    """The objects a tools/list result lists whose tool names are not read."""
+    parts = ", ".join(f"`{excerpt(n)}` ({m.path}:{n.start_point[0] + 1})" for m, n in l.unnamed[:4]) \
+        + (f" and {len(l.unnamed) - 4} more" if len(l.unnamed) > 4 else "")
+    return (f"the tools/list handler lists {len(l.unnamed)} object(s) whose tool name is not read: {parts}; "
+            "the tools they advertise are not known")
 
 
 def _unread_servers(p: Program, entries: list[str]) -> list[dict]:

@@ -8,6 +8,7 @@ import tree_sitter as ts
 from auditor.extract.bindings import value_of
 from auditor.extract.program import Module
 from auditor.extract.server import Dispatch, Fallback, Handler
+from auditor.extract.values import returned
 from auditor.extract.syntax import (FUNCTION_TYPES, condition_terms, member_chain, object_pairs, pair_value,
                                     strip_casts, text, walk)
 
@@ -45,7 +46,7 @@ def dispatches(handler: Handler, resolve, link=None) -> tuple[list[Dispatch], li
     A handler that only delegates (`return handle(request.params.name, args)`) is followed one call
     deep, to the function that dispatches: in its own module, or (with `link`) in another module of the boundary."""
     for fn, module, resolve_there in _dispatching(handler, resolve, link):
-        found, fallbacks = _dispatch_in(handler, fn, resolve_there, module)
+        found, fallbacks = _dispatch_in(handler, fn, resolve_there, module, link)
         if found:
             return found, fallbacks
     return [], []
@@ -86,7 +87,8 @@ def _root(node: ts.Node) -> ts.Node:
     return node
 
 
-def _dispatch_in(handler: Handler, fn: ts.Node, resolve, module: Module) -> tuple[list[Dispatch], list[Fallback]]:
+def _dispatch_in(handler: Handler, fn: ts.Node, resolve, module: Module, link=None
+                 ) -> tuple[list[Dispatch], list[Fallback]]:
     """The dispatch written in `fn`, a function of `module` (the handler's own, or one it delegates to)."""
     found: list[Dispatch] = []
     fallbacks: list[Fallback] = []
@@ -112,7 +114,7 @@ def _dispatch_in(handler: Handler, fn: ts.Node, resolve, module: Module) -> tupl
             table = _table(node.child_by_field_name("object"), module)
             if table is not None and table.id not in tables:  # `HANDLERS[name](request)`: a lookup table of the tools
                 tables.add(table.id)
-                found += _table_dispatches(handler, table, text(node), resolve, module)
+                found += _table_dispatches(handler, table, text(node), resolve, module, link)
         elif node.type == "switch_statement" and _name_subject(strip_casts(node.child_by_field_name("value")), module):
             subject = text(strip_casts(node.child_by_field_name("value")))
             for case in node.child_by_field_name("body").named_children:
@@ -142,10 +144,27 @@ def _table(node: ts.Node | None, module: Module) -> ts.Node | None:
     return node if node is not None and node.type == "object" else None
 
 
-def _table_dispatches(handler: Handler, table: ts.Node, subject: str, resolve, module: Module) -> list[Dispatch]:
+def _table_dispatches(handler: Handler, table: ts.Node, subject: str, resolve, module: Module, link=None,
+                      depth: int = 0) -> list[Dispatch]:
     """One dispatch per entry of a lookup table whose key is a tool name and whose value is its implementation (a
-    function of the boundary); entries whose value is anything else are no dispatch."""
+    function of the boundary); entries whose value is anything else are no dispatch. A spread entry adds the entries
+    of the table it names, or of the object literals a function of the boundary returns (`...makeHandlers(api)`)."""
     out = []
+    for spread in (c for c in table.named_children if c.type == "spread_element" and c.named_children):
+        inner = strip_casts(spread.named_children[0])
+        if depth > 4 or inner is None:
+            continue
+        if inner.type == "identifier":
+            more = _table(inner, module)
+            out += _table_dispatches(handler, more, subject, resolve, module, link, depth + 1) if more is not None else []
+        elif inner.type == "call_expression":
+            hit = resolve(inner)
+            where = module if hit is None or _root(hit[0]) == module.tree.root_node else \
+                (link.module_of(hit[0]) if link is not None else None)
+            there = resolve if where is module else link.resolver(where) if where is not None else None
+            for value in (returned(hit[0]) if hit is not None and where is not None else []):
+                more = _table(value, where)
+                out += _table_dispatches(handler, more, subject, there, where, link, depth + 1) if more is not None else []
     for key, pair in object_pairs(table).items():  # shorthand entries (`{ purge }`) are their own value
         value = strip_casts(pair_value(pair))
         if value is None:

@@ -218,6 +218,14 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
                 roots += [owned(fn, fm) for fm, fn in d.handed]
             roots += list(handed)
     registrations = kept
+    # Descriptor literals whose name is a parameter of their function: one tool per call of it that names one.
+    instantiated: set[ts.Node] = set()  # those literals, when some call names a tool
+    for m in modules:
+        for pair, name_node in server.templates(m, link):
+            made, gap, found = expander.descriptors(m, pair, name_node)
+            tools += made
+            gaps += [gap] if gap is not None else []
+            instantiated |= {pair.parent} if found else set()
     # Tools installed into a registry at run time and looked up by name in a tools/call handler (extract/registry.py).
     for h in (h for h in handlers if h.method == "tools/call" and h.fn is not None):
         known = {d.tool for d in dispatches if d.handler is h}
@@ -232,6 +240,7 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
     # A descriptor-shaped object is a tool only when it reaches a tools/list handler's result (when that is read).
     follow = reach.Reach(link, expander.calls_of, modules, frozenset(vocab.get("handler_tables", ())))
     listings = [listing.listing(follow, h.module, h.node, h.fn) for h in handlers if h.method == "tools/list"]
+    listings = [listing.unnamed(l, {t.node for t in tools} | instantiated, link) for l in listings]
     tools, unadvertised = listing.split(tools, listings)
     # A tools/call handler that finds its tool among the listed tool objects by name (`TOOLS.find(...)`).
     named = {d.tool for d in dispatches}

@@ -7,15 +7,17 @@ stand for stay tools, and all of them when that is not known."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import tree_sitter as ts
 
 from auditor.extract.program import Module
 from auditor.extract.reach import Reach, entry_value
+from auditor.extract.server import name_of
 from auditor.extract.syntax import FUNCTION_TYPES, object_pairs
 
 LIST_KEY = "tools"  # coupling: ListToolsResult of the MCP specification
+NAME_KEY, SCHEMA_KEY = "name", "inputSchema"  # coupling: Tool of the MCP specification, queries/index.scm
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -24,10 +26,14 @@ class Listing:
 
     module: Module  # the handler's module
     handler: ts.Node  # the registering statement
-    objects: frozenset[ts.Node]  # object literals that reach the result's list
+    # Object literals that reach the result's list, and the calls of the server's own functions it is reached
+    # through (a descriptor literal made by a function is one tool per call: extract/summaries.py).
+    objects: frozenset[ts.Node]
     # Expressions of the result not followed (empty: read whole), each with the files whose descriptors it may
     # stand for (an import whose export is not read: that module and what it imports), or None: any file.
     unread: tuple[tuple[Module, ts.Node, frozenset[str] | None], ...]
+    # Object literals of the list that declare no tool the audit read: their names are not read (`unnamed()`).
+    unnamed: tuple[tuple[Module, ts.Node], ...] = ()
 
 
 def listing(reach: Reach, module: Module, handler: ts.Node, fn: ts.Node | None) -> Listing:
@@ -52,7 +58,22 @@ def listing(reach: Reach, module: Module, handler: ts.Node, fn: ts.Node | None) 
                     reach.miss(omod, obj)
         if not found and not reach.delegated:  # a result filled in later (`result.tools = ...`), or built elsewhere
             reach.miss(module, fn)
-    return Listing(module=module, handler=handler, objects=frozenset(objects), unread=tuple(unread))
+    return Listing(module=module, handler=handler, objects=frozenset(objects | reach.sites), unread=tuple(unread))
+
+
+def unnamed(l: Listing, declared: set[ts.Node], link) -> Listing:
+    """L with the descriptors it lists whose tool name is not read: object literals not in DECLARED (those read as
+    tools, and those instantiated per call of their function) with a `name` that is not read, or an input schema and
+    no `name` of their own. An object with neither (a tool object whose member is what is listed) is none."""
+    out = []
+    for o in l.objects:
+        if o.type != "object" or o in declared:
+            continue
+        module = (link.module_of(o) if link is not None else None) or l.module
+        pairs = object_pairs(o)
+        if NAME_KEY in pairs and name_of(module, o, link) is None or NAME_KEY not in pairs and SCHEMA_KEY in pairs:
+            out.append((module, o))
+    return replace(l, unnamed=tuple(sorted(out, key=lambda x: (x[0].path, x[1].start_byte))))
 
 
 def split(tools: list, listings: list[Listing]) -> tuple[list, list]:

@@ -35,10 +35,11 @@ class Reach:
         self._seen: set[ts.Node] = set()
         self._unread: list[tuple[Module, ts.Node, frozenset[str] | None]] = []
         self.delegated = False  # the result met is (or holds) what the SDK's own handler of the method returns
+        self.sites: set[ts.Node] = set()  # calls of functions of the boundary followed to what they return
 
     def reset(self) -> list[tuple[Module, ts.Node, frozenset[str] | None]]:
         """Start a new question: forget what was met; the list of unread parts it returns fills as it goes."""
-        self._seen, self._unread, self.delegated = set(), [], False
+        self._seen, self._unread, self.delegated, self.sites = set(), [], False, set()
         return self._unread
 
     def miss(self, module: Module, node: ts.Node, scope: frozenset[str] | None = None) -> None:
@@ -245,7 +246,8 @@ class Reach:
                 yield from self.expr(a, module, d)
             return
         hit = self.link.resolve(module, node) if self.link is not None else None
-        if hit is not None:
+        if hit is not None:  # the call stands for what it returns (a descriptor made per call: extract/summaries.py)
+            self.sites.add(node)
             yield from self._returned(hit[1], hit[0], d)
             return
         if self._sdk_handler(callee, module):  # the SDK's own handler: the tools registered on the server

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import tree_sitter as ts
 
 from auditor.extract import zod
 from auditor.extract.bindings import class_name, value_of
 from auditor.extract.program import Module
-from auditor.extract.values import Values
+from auditor.extract.values import Values, parameters
 from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, call_args, callee_text, enclosing,
                                     enclosing_function, find, literal, literal_fields, member_chain, object_pairs, pair_value,
                                     statement_of, string_value, strip_casts, text, walk)
@@ -55,6 +55,7 @@ class ToolDecl:
     described: bool = True  # a description is given (a tool may have none: that is no gap)
     output_schema: object = None  # the declared output schema (registerTool outputSchema) as JSON Schema, when read
     output_schema_node: ts.Node | None = None
+    template: ts.Node | None = None  # the descriptor literal of a function this instantiates at the call site `node`
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -149,36 +150,87 @@ def _handler_function(node: ts.Node, module: Module) -> ts.Node | None:
 
 
 def tools(module: Module, vocab: dict | None = None, link=None) -> list[ToolDecl]:
-    """Low-level tool descriptor literals; with `vocab`, zod conversions and annotations are read too."""
+    """Low-level tool descriptor literals whose name is read; with `vocab`, zod conversions and annotations are read too."""
     out = []
     for pair in module.nodes("descriptor.schema"):
-        obj = pair.parent
-        pairs = object_pairs(obj)
-        name = module.name_value(pair_value(pairs["name"])) if "name" in pairs else None
-        if name is None and "name" in pairs and link is not None:  # a constant, or a z.literal's value
-            name = Values(link).string(pair_value(pairs["name"]), module)
-        if name is None:
-            continue
-        desc_node = pair_value(pairs["description"]) if "description" in pairs else None
-        schema_node = pair_value(pair)
-        decl = obj.parent if obj.parent is not None and obj.parent.type == "variable_declarator" else None
-        if decl is None and obj.parent is not None and obj.parent.type in {"as_expression", "satisfies_expression"}:
-            decl = obj.parent.parent if obj.parent.parent is not None and obj.parent.parent.type == "variable_declarator" else None
-        extra: dict = {"schema": literal(schema_node, module.toplevel), "schema_node": schema_node}
-        if vocab is not None:
-            read = zod.descriptor_schema(schema_node, module, vocab, link)
-            extra = {"schema": read.value, "schema_node": read.node, "schema_form": read.form, "coercions": read.coercions,
-                     "gaps": schema_gaps(module, name, read)}
-            ann = pairs.get(vocab["high_level"]["descriptor_annotations"])
-            if ann is not None:
-                extra["annotations"], extra["annotations_node"] = annotations(pair_value(ann), module)
-        out.append(ToolDecl(module=module, name=name, node=obj,
-                            binding=text(decl.child_by_field_name("name")) if decl is not None else None,
-                            description=_text_value(desc_node, module) or (
-                                Values(link).string(desc_node, module) if link is not None and desc_node is not None
-                                else None), description_node=desc_node,
-                            described=desc_node is not None, **extra))
+        name = name_of(module, pair.parent, link)
+        if name is not None:
+            out.append(descriptor(module, pair, name, vocab, link))
     return out
+
+
+def templates(module: Module, link=None) -> list[tuple[ts.Node, ts.Node]]:
+    """(inputSchema pair, name node) of the descriptor literals whose name is not read and comes from a parameter of
+    the function they are written in (`function describe(schema, name) { return { name, ... } }`): one tool per call
+    of that function (extract/summaries.py instantiates them). A callback's parameters come from its callee: not one."""
+    out = []
+    for pair in module.nodes("descriptor.schema"):
+        pairs = object_pairs(pair.parent)
+        if "name" not in pairs or name_of(module, pair.parent, link) is not None:
+            continue
+        node = pair_value(pairs["name"])
+        chain = member_chain(strip_casts(node))
+        fn = enclosing_function(pair.parent)
+        if chain and fn is not None and chain[0] in parameters(fn) \
+                and not (fn.parent is not None and fn.parent.type == "arguments"):
+            out.append((pair, node))
+    return out
+
+
+def name_of(module: Module, obj: ts.Node, link) -> str | None:
+    """The `name` of an object literal (a descriptor), when it is read without a frame."""
+    pairs = object_pairs(obj)
+    name = module.name_value(pair_value(pairs["name"])) if "name" in pairs else None
+    if name is None and "name" in pairs and link is not None:  # a constant, or a z.literal's value
+        name = Values(link).string(pair_value(pairs["name"]), module)
+    return name
+
+
+def descriptor(module: Module, pair: ts.Node, name: str, vocab: dict | None, link=None, frame=None,
+               at: tuple[Module, ts.Node] | None = None) -> ToolDecl:
+    """The tool a descriptor literal declares (PAIR is its inputSchema). With FRAME (an instantiation of the function
+    it is written in), its fields are read under FRAME and the tool is anchored at AT, the call site (module, call):
+    of a field, only a node of that module is an anchor, else the call site is."""
+    obj = pair.parent
+    pairs = object_pairs(obj)
+    values = Values(link) if link is not None else None
+    here, site = at or (module, obj)
+
+    def bind(node: ts.Node | None) -> tuple[ts.Node | None, Module]:
+        return values.bound(node, module, frame) if frame is not None and node is not None else (node, module)
+
+    def local(node: ts.Node | None, where: Module) -> ts.Node | None:
+        return node if frame is None or where is here else site
+
+    desc_node, desc_mod = bind(pair_value(pairs["description"])) if "description" in pairs else (None, module)
+    decl = obj.parent if obj.parent is not None and obj.parent.type == "variable_declarator" else None
+    if decl is None and obj.parent is not None and obj.parent.type in {"as_expression", "satisfies_expression"}:
+        decl = obj.parent.parent if obj.parent.parent is not None and obj.parent.parent.type == "variable_declarator" else None
+    schema_node = pair_value(pair)
+    extra: dict = {"schema": literal(schema_node, module.toplevel), "schema_node": schema_node}
+    if vocab is not None:
+        read = zod.descriptor_schema(schema_node, module, vocab, link, bind if frame is not None else None)
+        if frame is not None and (read.module or module) is not here:  # read in another module: anchored here
+            where = read.module or module
+            read = replace(read, node=None, coercions=(), module=here, problems=tuple(
+                (f"{msg} (in {where.path})", site) for msg, _ in read.problems) + tuple(
+                (f"`{prop}` {what}, in {where.path}:{ln} (a coercion in a schema of another module)", site)
+                for prop, what, ln in read.coercions))
+        extra = {"schema": read.value, "schema_node": local(read.node, read.module or module),
+                 "schema_form": read.form, "coercions": read.coercions,
+                 "gaps": schema_gaps(read.module or module, name, read)}
+        ann = pairs.get(vocab["high_level"]["descriptor_annotations"])
+        if ann is not None:
+            hints, hints_node = annotations(*bind(pair_value(ann)))
+            extra["annotations"], extra["annotations_node"] = hints, local(hints_node, bind(pair_value(ann))[1]) \
+                if hints_node is not None else None
+    description = _text_value(desc_node, desc_mod) if desc_node is not None else None
+    if description is None and values is not None and desc_node is not None:
+        description = values.string(desc_node, desc_mod, frame=frame)
+    return ToolDecl(module=here, name=name, node=site,
+                    binding=text(decl.child_by_field_name("name")) if decl is not None and frame is None else None,
+                    description=description, description_node=local(desc_node, desc_mod) if desc_node is not None else None,
+                    described="description" in pairs, template=obj if frame is not None else None, **extra)
 
 
 def annotations(node: ts.Node | None, module: Module) -> tuple[dict, ts.Node | None]:

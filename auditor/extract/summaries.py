@@ -8,17 +8,19 @@ object literal handed to a helper (`defineTool({...})`)."""
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Iterator
+from typing import Callable, Iterator, TypeVar
 
 import tree_sitter as ts
 
-from auditor.extract import highlevel
+from auditor.extract import highlevel, server
+from auditor.extract.server import ToolDecl
 from auditor.extract.program import Module
 from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, callee_text, enclosing, find, member_chain,
                                     object_pairs, pair_value, strip_casts, text)
 from auditor.extract.values import MAX_DEPTH, Frame, Values, _array_names, parameters
 from auditor.model import Anchor, Gap
 
+T = TypeVar("T")
 MAX_SITES = 2000  # instances of one registration (a loop inside a wrapper called in a loop)
 _LOOP_METHODS = {"forEach", "map", "flatMap"}
 
@@ -129,6 +131,27 @@ class Expander:
             yield Frame(scope=method, module=module, names=names, args=(receiver, *call_args(call)), caller=cmod,
                         site=call, outer=None)
 
+    def instances(self, name_node: ts.Node, module: Module, read: Callable[[Frame], T | None]
+                  ) -> tuple[list[tuple[Frame, T]], int]:
+        """Each instantiation of the scope NAME_NODE is written in, through wrappers and loops, that READ names (with
+        what it read), and how many name nothing READ can read (a name computed at run time, a value not followed)."""
+        out: list[tuple[Frame, T]] = []
+        unread = 0
+        todo = [(f, 1) for f in self.frames(name_node, module, None)]
+        while todo and len(out) < MAX_SITES:
+            frame, depth = todo.pop(0)
+            got = read(frame)
+            if got is not None:
+                out.append((frame, got))
+                continue
+            # Still not a literal: the call site may forward a name of its own (a wrapper of a wrapper, a loop).
+            value, where = self.values.frontier(name_node, module, frame)
+            further = [(_attach(frame, g), depth + 1) for g in self.frames(value, where, None, depth)] \
+                if value is not None and depth < MAX_DEPTH else []
+            todo += further
+            unread += not further
+        return out, unread
+
     def expand(self, reg: highlevel.Registration, resolve_of) -> list[tuple]:
         """(tool, dispatch, registration, implementations) of every instantiation of REG that names its tool (empty
         when none does); implementations: the functions its call sites and elements hand over, traced as tool code."""
@@ -137,35 +160,48 @@ class Expander:
         name_node = _name_node(rule, args, self.vocab, reg.module)
         if name_node is None:
             return []
-        out: list[tuple] = []
-        unread = 0
-        todo = [(f, 1) for f in self.frames(name_node, reg.module, None)]
-        while todo and len(out) < MAX_SITES:
-            frame, depth = todo.pop(0)
-            bind = self.values.binder(frame)
-            site_module, site_call = _outermost(frame).caller, _outermost(frame).site
-            site = highlevel.Site(module=reg.module, call=reg.node, rule=rule, method=reg.method, args=args, bind=bind,
-                                  at=(site_module, site_call), via=_via(frame), frame=frame)
+
+        def read(frame: Frame):
+            at = _outermost(frame)
+            site = highlevel.Site(module=reg.module, call=reg.node, rule=rule, method=reg.method, args=args,
+                                  bind=self.values.binder(frame), at=(at.caller, at.site), via=_via(frame), frame=frame)
             result = highlevel.read(site, self.vocab, resolve_of(reg.module), self.link)
-            if result[2].name is not None:
-                if self._instance_fits(name_node, reg.module, frame):
-                    out.append((*result, tuple(self.implementations(frame))))
-                continue
-            # Still not a literal: the call site may forward a name of its own (a wrapper of a wrapper, a loop).
-            value, where = self.values.frontier(name_node, reg.module, frame)
-            further = [(_attach(frame, g), depth + 1) for g in self.frames(value, where, None, depth)] \
-                if value is not None and depth < MAX_DEPTH else []
-            todo += further
-            unread += not further
+            return result if result[2].name is not None else None
+
+        found, unread = self.instances(name_node, reg.module, read)
+        out: list[tuple] = [(*result, tuple(self.implementations(frame))) for frame, result in found
+                            if self._instance_fits(name_node, reg.module, frame)]
         if out and unread:  # some instances named a tool, others a name this cannot read: not all are listed
-            gap = Gap(kind="registration", detail=(
-                f"{reg.method}(): {unread} of its instantiations name a tool that is not read (a name computed at "
-                "run time, or a value this does not follow); the tools they register are not listed"),
-                anchor=Anchor(path=reg.module.path, start_line=reg.node.start_point[0] + 1,
-                                        end_line=reg.node.end_point[0] + 1))
-            out.append((None, None, replace(reg, gaps=(gap,)), ()))
+            out.append((None, None, replace(reg, gaps=(_unread_gap(f"{reg.method}()", unread, reg.module, reg.node),)),
+                        ()))
         return out
 
+    def descriptors(self, module: Module, pair: ts.Node, name_node: ts.Node
+                    ) -> tuple[list[ToolDecl], Gap | None, bool]:
+        """The tools a descriptor literal whose name is a parameter of its function (server.templates) declares: one
+        per call of that function (through wrappers and loops) that names a tool, anchored at that call; with the
+        gap of the calls whose name is not read, when some are. A call whose name is the `name` of a descriptor
+        literal of its own (`toDescriptor(TOOL)`) copies a tool already found: no second one. The last item says
+        whether any call names a tool (a copy included)."""
+        holder = next((a for a in ancestors(pair.parent) if a.type in FUNCTION_TYPES), None)
+
+        def read(frame: Frame):
+            bound, where = self.values.bound(name_node, module, frame)
+            if _in_descriptor(bound):
+                return False
+            return self.values.string(bound, where, frame=frame) if bound is not None else None
+
+        found, unread = self.instances(name_node, module, read)
+        out, seen = [], set()
+        for frame, name in found:
+            at = _outermost(frame)
+            if name is False or (name, at.site.id) in seen:
+                continue
+            seen.add((name, at.site.id))
+            out.append(server.descriptor(module, pair, name, self.vocab, self.link, frame, (at.caller, at.site)))
+        what = f"the descriptor made by {module.qualified(holder)}()" if holder is not None else "a descriptor"
+        gap = _unread_gap(what, unread, module, pair.parent) if unread and found else None
+        return out, gap, bool(found)
 
     def _instance_fits(self, name_node: ts.Node, module: Module, frame: Frame) -> bool:
         """A method that registers `this.name` registers for instances of its own class (or of one extending it):
@@ -219,6 +255,23 @@ def _binding_scope(node: ts.Node) -> int:
             if left is not None and (text(left) == chain[0] or chain[0] in _array_names(left)):
                 return scope.start_byte
     return -1
+
+
+def _unread_gap(what: str, unread: int, module: Module, node: ts.Node) -> Gap:
+    """The gap of the instantiations of WHAT (written at NODE) whose tool name is not read."""
+    return Gap(kind="registration", detail=(
+        f"{what}: {unread} of its instantiations name a tool that is not read (a name computed at run time, or a value "
+        "this does not follow); the tools they register are not listed"),
+        anchor=Anchor(path=module.path, start_line=node.start_point[0] + 1, end_line=node.end_point[0] + 1))
+
+
+def _in_descriptor(node: ts.Node | None) -> bool:
+    """Whether NODE is the value of the `name` of a descriptor literal (an object with an inputSchema: coupling with
+    the `descriptor.schema` capture of queries/index.scm)."""
+    pair = node.parent if node is not None else None
+    if pair is None or pair.type != "pair" or pair.parent is None or pair.parent.type != "object":
+        return False
+    return "inputSchema" in object_pairs(pair.parent)
 
 
 def _local_init(scope: ts.Node, name: str) -> ts.Node | None:

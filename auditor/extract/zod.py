@@ -4,7 +4,7 @@ the methods of a chain: extract/zod_methods.py)."""
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import tree_sitter as ts
 
@@ -22,6 +22,7 @@ class Schema:
     form: str  # json-schema | zod | zod-to-json-schema | unknown
     coercions: tuple[tuple[str, str, int], ...] = ()  # (property path, what the runtime does, line)
     problems: tuple[tuple[str, ts.Node], ...] = ()  # what could not be read, and where
+    module: Module | None = None  # the module of `node`, `problems` and `coercions`, when not the one read from
 
 
 def namespaces(module: Module, vocab: dict) -> frozenset[str]:
@@ -85,8 +86,16 @@ def _imported_shape(node: ts.Node | None, module: Module, link) -> tuple[Module,
     return (where[0], value) if value is not None and value.type == "object" else None
 
 
-def descriptor_schema(node: ts.Node, module: Module, vocab: dict, link=None) -> Schema:
-    """A low-level descriptor's inputSchema: a JSON Schema literal, or zodToJsonSchema(X) / z.toJSONSchema(X)."""
+def descriptor_schema(node: ts.Node, module: Module, vocab: dict, link=None, bind=None) -> Schema:
+    """A low-level descriptor's inputSchema: a JSON Schema literal, or zodToJsonSchema(X) / z.toJSONSchema(X). BIND
+    (node -> (node, module)) reads a parameter as the argument of a call site (a descriptor made by a function)."""
+    if bind is not None:
+        bound, where = bind(node)
+        plain = strip_casts(node)
+        if bound is not None and plain is not None and (where is not module or bound.id != plain.id):
+            read = descriptor_schema(bound, where, vocab, link)  # `inputSchema: schema`, a parameter
+            if read.form != "unknown":
+                return replace(read, module=where)
     r = _Reader(module, vocab, link)
     value = literal(node, module.toplevel)
     if value is not NOT_LITERAL:
@@ -100,11 +109,18 @@ def descriptor_schema(node: ts.Node, module: Module, vocab: dict, link=None) -> 
     if not args:
         return Schema(value=NOT_LITERAL, node=node, form="unknown",
                       problems=((f"input schema `{excerpt(node)}` is neither a literal nor a zod conversion", node),))
-    spec, _ = r.read(args[0], "")
+    target, tmod = bind(args[0]) if bind is not None else (args[0], module)
+    if target is None:
+        return Schema(value=NOT_LITERAL, node=node, form="unknown",
+                      problems=((f"input schema `{excerpt(node)}`: its argument is not passed", node),))
+    if tmod is not module and target is not None:  # a parameter: the schema its call site hands over
+        r = _Reader(tmod, vocab, link)
+    spec, _ = r.read(target, "")
     if spec is None:
-        return Schema(value=NOT_LITERAL, node=node, form="unknown", problems=tuple(r.problems))
-    return Schema(value=spec, node=r.definition(args[0]) or node, form="zod-to-json-schema",
-                  coercions=tuple(r.coercions), problems=tuple(r.problems))
+        return Schema(value=NOT_LITERAL, node=node if tmod is module else None, form="unknown",
+                      problems=tuple(r.problems), module=tmod)
+    return Schema(value=spec, node=r.definition(target) or (node if tmod is module else None), form="zod-to-json-schema",
+                  coercions=tuple(r.coercions), problems=tuple(r.problems), module=tmod)
 
 
 def schema_of(node: ts.Node | None, module: Module, vocab: dict, link=None) -> dict | None:

@@ -1,0 +1,144 @@
+"""A low-level descriptor literal whose name is a parameter of the function it is written in is one tool per call of
+that function (through wrappers of it), anchored at the call; whether it is listed is decided by the tools/list
+result like any descriptor. A listed object whose name is not read leaves the ledger unresolved, never complete."""
+
+from __future__ import annotations
+
+from auditor.analyse import coverage
+from auditor.extract import routes as routes_mod
+from program_helpers import SDK, line_of, program
+
+MANIFEST = '{"name": "kit", "version": "1.0.0", "bin": {"kit": "index.ts"}}'
+
+MAKER = '''export function make(name: string, description: string, schema: object) {
+  return { name, description: description, inputSchema: schema };
+}
+export function makeOpts(opts: { id: string; text: string }) {
+  return { name: opts.id, description: opts.text, inputSchema: { type: "object", properties: {} } };
+}
+'''
+
+INDEX = SDK + '''import { make, makeOpts } from "./maker.js";
+const EMPTY = { type: "object", properties: {} };
+function wrapped(label: string, summary: string) {
+  return make(label, summary, EMPTY);
+}
+const LISTED = [make("alpha", "Alpha it.", { type: "object", properties: { a: { type: "string" } } }), wrapped("beta", "Beta it.")];
+const unlisted = make("gamma", "Gamma it.", EMPTY);
+const server = new Server({ name: "kit", version: "1.0.0" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({
+  tools: [...LISTED, makeOpts({ id: "delta", text: "Delta it." })],
+}));
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  switch (request.params.name) {
+    case "alpha": return { content: [] };
+    case "beta": return { content: [] };
+    case "delta": return { content: [] };
+  }
+  throw new Error("unknown");
+});
+'''
+
+
+def test_a_descriptor_made_by_a_function_is_one_tool_per_call_anchored_there():
+    p = program({"index.ts": INDEX, "maker.ts": MAKER, "package.json": MANIFEST})
+    by_name = {t.name: t for t in p.tools}
+    assert sorted(by_name) == ["alpha", "beta", "delta"]
+    assert [t.name for t in p.unadvertised] == ["gamma"]
+    alpha, beta, delta = by_name["alpha"], by_name["beta"], by_name["delta"]
+    assert alpha.module.path == "index.ts" and alpha.node.start_point[0] + 1 == line_of(INDEX, 'make("alpha"')
+    assert alpha.description == "Alpha it." and alpha.schema == {"type": "object", "properties": {"a": {"type": "string"}}}
+    assert alpha.description_node.start_point[0] + 1 == line_of(INDEX, 'make("alpha"')
+    assert beta.node.start_point[0] + 1 == line_of(INDEX, 'wrapped("beta"')  # the wrapper's call site names it
+    assert beta.description == "Beta it." and beta.schema == {"type": "object", "properties": {}}
+    assert delta.description == "Delta it." and delta.node.start_point[0] + 1 == line_of(INDEX, 'makeOpts({ id: "delta"')
+    ledger = coverage.ledger(p)
+    assert not ledger["unresolved"] and ledger["complete"]
+    assert [u["name"] for u in ledger["unadvertised"]] == ["gamma"]
+    (route,) = [r for r in routes_mod.routes(p) if r.kind == "list"]
+    assert sorted(route.attrs["tools"]) == ["alpha", "beta", "delta"]
+
+
+def test_a_copy_of_a_descriptor_made_by_a_function_is_no_second_tool():
+    copier = SDK + '''const ONE = { name: "one", description: "One.", inputSchema: { type: "object" } };
+function plain(def: { name: string; description: string; inputSchema: object }) {
+  return { name: def.name, description: def.description, inputSchema: def.inputSchema };
+}
+const server = new Server({ name: "c", version: "1.0.0" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [plain(ONE)] }));
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  if (request.params.name === "one") return { content: [] };
+  throw new Error("unknown");
+});
+'''
+    p = program({"index.ts": copier, "package.json": MANIFEST})
+    assert [t.name for t in p.tools] == ["one"]
+    assert coverage.ledger(p)["complete"]
+
+
+UNNAMED = SDK + '''const STATIC = { name: "fixed", description: "Fixed.", inputSchema: { type: "object" } };
+function toolName(): string { return process.env.TOOL_PREFIX + "_run"; }
+const server = new Server({ name: "n", version: "1.0.0" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({
+  tools: [STATIC, { name: toolName(), description: "Run it.", inputSchema: { type: "object" } }],
+}));
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  if (request.params.name === "fixed") return { content: [] };
+  return { content: [] };
+});
+'''
+
+
+def test_a_listed_descriptor_whose_name_is_not_read_is_unresolved():
+    p = program({"index.ts": UNNAMED, "package.json": MANIFEST})
+    assert [t.name for t in p.tools] == ["fixed"]
+    ledger = coverage.ledger(p)
+    assert not ledger["complete"]
+    (u,) = ledger["unresolved"]
+    assert "lists 1 object(s) whose tool name is not read" in u["what"]
+    assert f"(index.ts:{line_of(UNNAMED, 'name: toolName()')})" in u["what"]
+    assert u["anchor"]["start_line"] == line_of(UNNAMED, "setRequestHandler(ListToolsRequestSchema")
+    assert any("not read" in why for why in coverage.tool_names_unknown(p))
+
+
+def test_a_maker_none_of_whose_calls_names_a_tool_leaves_the_listing_unresolved():
+    index = SDK + '''function make(name: string) {
+  return { name, description: "Made.", inputSchema: { type: "object" } };
+}
+const server = new Server({ name: "m", version: "1.0.0" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [make(process.argv[2])] }));
+'''
+    p = program({"index.ts": index, "package.json": MANIFEST})
+    assert not p.tools
+    ledger = coverage.ledger(p)
+    assert not ledger["complete"]
+    (u,) = ledger["unresolved"]
+    assert f"(index.ts:{line_of(index, 'return { name')})" in u["what"]
+
+
+def test_calls_of_a_maker_some_of_which_name_no_tool_are_a_gap():
+    index = SDK + '''function make(name: string) {
+  return { name, description: "Made.", inputSchema: { type: "object" } };
+}
+const server = new Server({ name: "m", version: "1.0.0" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [make("known"), make(process.argv[2])] }));
+'''
+    p = program({"index.ts": index, "package.json": MANIFEST})
+    assert [t.name for t in p.tools] == ["known"]
+    (gap,) = [g for g in p.gaps if g.kind == "registration"]
+    assert "make(): 1 of its instantiations name a tool that is not read" in gap.detail
+    assert gap.anchor.start_line == line_of(index, "return { name")
+    assert not coverage.ledger(p)["complete"]
+
+
+def test_a_listed_descriptor_whose_name_comes_from_a_spread_is_unresolved():
+    index = SDK + '''const BASE = { name: "spread_name", description: "From a spread." };
+const server = new Server({ name: "s", version: "1.0.0" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ ...BASE, inputSchema: { type: "object" } }] }));
+'''
+    p = program({"index.ts": index, "package.json": MANIFEST})
+    assert not p.tools
+    ledger = coverage.ledger(p)
+    assert not ledger["complete"]
+    (u,) = ledger["unresolved"]
+    assert "lists 1 object(s) whose tool name is not read" in u["what"] and "`{ ...BASE" in u["what"]
