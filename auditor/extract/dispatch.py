@@ -8,7 +8,7 @@ import tree_sitter as ts
 from auditor.extract.bindings import value_of
 from auditor.extract.program import Module
 from auditor.extract.server import Dispatch, Fallback, Handler
-from auditor.extract.values import returned
+from auditor.extract.frames import returned
 from auditor.extract.syntax import (FUNCTION_TYPES, condition_terms, member_chain, object_pairs, pair_value,
                                     strip_casts, text, walk)
 

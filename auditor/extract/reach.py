@@ -11,7 +11,8 @@ from typing import Callable, Iterator
 import tree_sitter as ts
 
 from auditor.extract.program import Module
-from auditor.extract.values import Values, _pattern, parameter_default, parameters
+from auditor.extract.frames import _pattern, parameter_default, parameters
+from auditor.extract.values import Values
 from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, enclosing, find, member_chain, object_pairs,
                                     pair_value, strip_casts, text)
 

@@ -15,7 +15,8 @@ import tree_sitter as ts
 from auditor.extract.program import Module
 from auditor.extract.server import Dispatch, Handler
 from auditor.extract.syntax import FUNCTION_TYPES, ancestors, call_args, find, member_chain, strip_casts, text
-from auditor.extract.values import Frame, Values, parameters
+from auditor.extract.frames import Frame, parameters
+from auditor.extract.values import Values
 
 _LOOKUP, _STORE = "get", "set"  # coupling: reach._STORES (what a Map holds)
 _FIND = "find"  # `list.find((t) => t.name === name)`: a lookup in the list itself

@@ -9,7 +9,8 @@ import tree_sitter as ts
 from auditor.extract import zod
 from auditor.extract.bindings import class_name, value_of
 from auditor.extract.program import Module
-from auditor.extract.values import Values, parameters
+from auditor.extract.frames import parameters
+from auditor.extract.values import Values
 from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, call_args, callee_text, enclosing,
                                     enclosing_function, find, literal, literal_fields, member_chain, object_pairs, pair_value,
                                     statement_of, string_value, strip_casts, text, walk)

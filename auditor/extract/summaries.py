@@ -17,7 +17,8 @@ from auditor.extract.server import ToolDecl
 from auditor.extract.program import Module
 from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, callee_text, enclosing, find, member_chain,
                                     object_pairs, pair_value, strip_casts, text)
-from auditor.extract.values import MAX_DEPTH, Frame, Values, _array_names, parameters
+from auditor.extract.frames import MAX_DEPTH, Frame, _array_names, parameters
+from auditor.extract.values import Values
 from auditor.model import Anchor, Gap
 
 T = TypeVar("T")

@@ -1,44 +1,27 @@
 """What an expression stands for across modules, under bindings: a function's parameters bound to a call's
-arguments, a loop's variable to one element (Frame). Follows identifiers to their initialisers through imports,
-members of object literals and of class instances (field initialisers, methods), and the elements of lists."""
+arguments, a loop's variable to one element (frames.Frame). Follows identifiers to their initialisers through imports,
+members of object literals and of class instances (field initialisers, methods, constructor arguments, statics); the
+elements of lists and the values of calls are lists.py's part of the same class."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Callable, Iterator
+from typing import Callable
 
 import tree_sitter as ts
 
 from auditor.extract.bindings import value_of
+from auditor.extract.frames import MAX_DEPTH, Frame, _lookup, _parameter_of_scope, parameter_default, parameters, returned
+from auditor.extract.lists import Lists
 from auditor.extract.program import Module, class_name_of
-from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, callee_text, enclosing, find, literal,
-                                    member_chain, object_pairs, pair_value, parameter_pattern, string_value,
-                                    strip_casts, text, unescape)
+from auditor.extract.syntax import (FUNCTION_TYPES, call_args, enclosing, find, literal, member_chain, object_pairs,
+                                    pair_value, strip_casts, text, unescape)
 
-MAX_DEPTH = 4  # wrappers of wrappers followed
 # Globals of the language whose functions are not helpers handed a tool's object (`Object.values({...})`).
 _BUILTINS = frozenset({"Object", "Array", "JSON", "Reflect", "Promise", "Math", "String", "Number", "Boolean",
                        "Symbol", "Map", "Set", "WeakMap", "structuredClone"})
-# Array methods whose result holds some of the receiver's elements, in some order.
-_SUBSETS = {"filter", "slice", "sort", "reverse", "toSorted", "toReversed", "toSpliced"}
 
 
-@dataclass(frozen=True, slots=True)
-class Frame:
-    """Names of one scope bound to values: a function's parameters to a call's arguments, or a loop's variable to
-    one element. A name maps to (argument index, member path)."""
-
-    scope: ts.Node
-    module: Module
-    names: dict[str, tuple[int, tuple[str, ...]]]
-    args: tuple[ts.Node | None, ...]
-    caller: Module
-    site: ts.Node  # the call (or the loop's element) that gives the values, in `caller`
-    outer: "Frame | None" = None  # the frame of the scope the site is written in, when that is bound too
-    evaluated: bool = False  # a call read for its value (`getTools()`): no site of a registration
-
-
-class Values:
+class Values(Lists):
     """What an expression stands for across modules, under a chain of frames."""
 
     def __init__(self, link) -> None:
@@ -316,54 +299,6 @@ class Values:
                 return self.string(args[0], fmod, depth + 1) if args else None
         return None
 
-    def entries(self, node: ts.Node | None, module: Module, frame: Frame | None, depth: int = 0
-                ) -> Iterator[tuple[ts.Node, ts.Node, Module]]:
-        """(key node, value node, module) of each own entry of what NODE stands for: an object literal (its spreads
-        included) or a namespace (`import * as tools`: each export of the module, following re-exports)."""
-        obj, omod = self.definition(*self.bound(node, module, frame))
-        if obj is None or depth > 6:
-            return
-        if obj.type == "object":
-            for child in obj.named_children:
-                if child.type == "spread_element" and child.named_children:
-                    yield from self.entries(child.named_children[0], omod, None, depth + 1)
-            for pair in object_pairs(obj).values():
-                yield (pair.child_by_field_name("key") if pair.type == "pair" else pair), pair_value(pair), omod
-            return
-        target = self._namespace(obj, omod)
-        for name in sorted(self.export_names(target)) if target is not None else ():
-            found = self.link.exported(target, name)
-            if found is None:
-                continue
-            mod, local = found
-            value = mod.toplevel.get(local) or mod.functions.get(local)
-            if value is None and local in mod.classes:
-                value = mod.classes[local].node
-            if value is not None:
-                yield _declared_name(value), value, mod
-
-    def _namespace(self, node: ts.Node, module: Module) -> str | None:
-        """The module path a namespace import (`import * as ns`) or `require("./x")` stands for, or None."""
-        if self.link is None:
-            return None
-        if node.type == "identifier":
-            b = self.link.imports.get(module.path, {}).get(text(node))
-            if b is not None and b.name == "*":
-                return b.module
-            where = self.link.binding(module, text(node)) if b is not None else None
-            return where[0].path if where is not None and where[1] == "*" else None  # `export * as ns`, imported
-        if node.type == "call_expression" and callee_text(node) == "require" and call_args(node):
-            spec = string_value(call_args(node)[0])
-            return self.link.resolve_spec(module.path, spec) if spec is not None else None
-        return None
-
-    def export_names(self, path: str, depth: int = 0) -> set[str]:
-        """The names module PATH exports, its `export *` re-exports included (not `default`)."""
-        names = set(self.link.exports.get(path, {})) - {"default"}
-        for target in self.link.star.get(path, []) if depth < 10 else []:
-            names |= self.export_names(target, depth + 1)
-        return names
-
     def _shape_field(self, node: ts.Node | None, module: Module) -> tuple[ts.Node | None, Module]:
         """The schema of field KEY for `X.shape.KEY`, X a zod object schema (`z.object({KEY: ...})`)."""
         node = strip_casts(node)
@@ -485,192 +420,6 @@ class Values:
     def binder(self, frame: Frame) -> Callable[[ts.Node | None, Module], tuple[ts.Node | None, Module]]:
         return lambda node, module: self.bound(node, module, frame)
 
-    def call_values(self, call: ts.Node, module: Module, frame: Frame | None, depth: int = 0
-                    ) -> Iterator[tuple[ts.Node, Module, Frame]]:
-        """What a call returns: each returned expression of each function the callee may be (a function of the
-        boundary, a function value, the function a factory returns: `definePageTool(fn)(args)`), with a frame
-        binding that function's parameters to the call's arguments (its closure's frame outside it)."""
-        if depth > 3 * MAX_DEPTH:
-            return
-        args = tuple(call_args(call))
-        for fn, fmod, closure in self.callables(call.child_by_field_name("function"), module, frame, depth + 1):
-            inner = Frame(scope=fn, module=fmod, names=parameters(fn), args=args, caller=module, site=call,
-                          outer=closure, evaluated=True)
-            for value in returned(fn):
-                yield value, fmod, inner
-
-    def callables(self, node: ts.Node | None, module: Module, frame: Frame | None, depth: int = 0
-                  ) -> Iterator[tuple[ts.Node, Module, Frame | None]]:
-        """The functions NODE may stand for, each with the frame its body is read under (a factory's)."""
-        if node is None or depth > 3 * MAX_DEPTH:
-            return
-        node, module = self.definition(*self.bound(node, module, frame, depth))
-        if node is None:
-            return
-        if node.type in FUNCTION_TYPES or node.type == "method_definition":
-            yield node, module, frame
-        elif node.type == "call_expression":  # a factory's result: the functions it returns
-            for value, vmod, vframe in self.call_values(node, module, frame, depth + 1):
-                yield from self.callables(value, vmod, vframe, depth + 1)
-        else:
-            fn, fmod = self.function_of(node, module, frame)
-            if fn is not None:
-                yield fn, fmod, frame
-
-    def callee(self, call: ts.Node, module: Module) -> ts.Node | None:
-        """The function a call calls when the linker does not say: a local function value (`const tool = (name) =>
-        ...` then `tool("x")`), a method of the class of an instance (`m.add(...)` of `const m = new My()`), or a
-        function assigned to the member called (`s.add = (name) => ...` then `s.add("x")`)."""
-        callee = strip_casts(call.child_by_field_name("function"))
-        if callee is None:
-            return None
-        if callee.type == "identifier":
-            value = strip_casts(value_of(module, callee))
-            return value if value is not None and value.type in FUNCTION_TYPES else None
-        if callee.type != "member_expression":
-            return None
-        prop = text(callee.child_by_field_name("property"))
-        obj, omod = self.definition(callee.child_by_field_name("object"), module)
-        if obj is not None and obj.type == "new_expression" and self.link is not None:
-            found, _ = self.class_member(omod, text(obj.child_by_field_name("constructor")), prop)
-            if found is not None and (found.type in FUNCTION_TYPES or found.type == "method_definition"):
-                return found
-        chain = member_chain(callee)
-        for node in module.nodes("assign") if chain else ():
-            if node.type == "assignment_expression" and member_chain(node.child_by_field_name("left")) == chain:
-                value = strip_casts(node.child_by_field_name("right"))
-                if value is not None and value.type in FUNCTION_TYPES:
-                    return value
-        # `server.registerOnce(...)` of a `s.registerOnce = (name) => ...` written on another name for the same
-        # object (a wrapper's parameter): the one function the boundary assigns to a member of that name.
-        assigned = self._assigned_members().get(prop, [])
-        return assigned[0] if len(assigned) == 1 else None
-
-    def _assigned_members(self) -> dict[str, list[ts.Node]]:
-        """Member name -> the functions assigned to a member of that name (`x.name = () => ...`), boundary-wide."""
-        if self._members is None:
-            self._members = {}
-            for m in (self.link.by_path.values() if self.link is not None else ()):
-                for node in m.nodes("assign"):
-                    left = node.child_by_field_name("left") if node.type == "assignment_expression" else None
-                    value = strip_casts(node.child_by_field_name("right")) if left is not None else None
-                    if left is not None and left.type == "member_expression" and value is not None \
-                            and value.type in FUNCTION_TYPES:
-                        self._members.setdefault(text(left.child_by_field_name("property")), []).append(value)
-        return self._members
-
-    def _pushed(self, name: ts.Node, value: ts.Node, module: Module, frame: Frame | None, depth: int
-                ) -> Iterator[tuple[tuple[ts.Node | None, ...], Module, Frame | None]]:
-        """The elements a list declared empty (`const tools = []`) gets from `tools.push(x)` in its scope; a push
-        in a `for (const t of LIST)` loop is read once per element of LIST, `t` bound to it."""
-        decl = value.parent
-        if decl is None or decl.type != "variable_declarator":
-            return
-        scope = next((a for a in ancestors(decl) if a.type in FUNCTION_TYPES or a.type == "program"), None)
-        for call in find(scope, {"call_expression"}) if scope is not None else ():
-            if member_chain(call.child_by_field_name("function")) != (text(name), "push"):
-                continue
-            loop = next((a for a in ancestors(call) if a.type == "for_in_statement"
-                         and text(a.child_by_field_name("operator")) == "of"), None)
-            if loop is not None and not (scope.start_byte <= loop.start_byte < scope.end_byte):
-                loop = None
-            for arg in call_args(call):
-                arg_value = arg.named_children[0] if arg.type == "spread_element" and arg.named_children else arg
-                if loop is None:
-                    if arg.type == "spread_element":
-                        yield from self.elements(arg_value, module, frame, depth + 1)
-                    else:
-                        yield (arg,), module, frame
-                    continue
-                left = loop.child_by_field_name("left")
-                names = {text(left): (0, ())} if left is not None and left.type == "identifier" else _array_names(left)
-                for element, emod, eframe in self.elements(loop.child_by_field_name("right"), module, frame, depth + 1):
-                    bound = Frame(scope=loop, module=module, names=names,
-                                  args=element if left is not None and left.type == "array_pattern" else element[-1:],
-                                  caller=emod, site=element[-1], outer=eframe if eframe is not None else frame)
-                    if arg.type == "spread_element":
-                        yield from self.elements(arg_value, module, bound, depth + 1)
-                    else:
-                        yield (arg,), module, bound
-
-    def elements(self, node: ts.Node | None, module: Module, frame: Frame | None, depth: int = 0
-                 ) -> Iterator[tuple[tuple[ts.Node | None, ...], Module, Frame | None]]:
-        """The elements of a list of tool objects, each as a tuple (one value; key and value for Object.entries),
-        with its module and the frame it is read under (None: as it is written)."""
-        name, module = self.bound(node, module, frame)
-        node, module = self.definition(name, module)
-        if node is None or depth > 6:
-            return
-        if node.type == "array":
-            for child in node.named_children:
-                if child.type == "spread_element" and child.named_children:
-                    yield from self.elements(child.named_children[0], module, frame, depth + 1)
-                elif child.type != "comment":
-                    yield (child,), module, frame
-            if not node.named_children and name is not None and name.type == "identifier":
-                yield from self._pushed(name, node, module, frame, depth)
-            return
-        if node.type == "member_expression":  # `Registry.tools`, `group.tools`: the member's value
-            value, vmod = self.member(node.child_by_field_name("object"), module,
-                                      text(node.child_by_field_name("property")), frame, depth + 1)
-            if value is not None and value.id != node.id:
-                yield from self.elements(value, vmod, frame, depth + 1)
-            return
-        if node.type == "call_expression":
-            callee = member_chain(node.child_by_field_name("function")) or ()
-            args = call_args(node)
-            if callee in {("Object", "values"), ("Object", "entries"), ("Object", "keys")} and len(args) == 1:
-                for k, value, vmod in self.entries(args[0], module, frame):
-                    yield {"values": (value,), "entries": (k, value), "keys": (k,)}[callee[1]], vmod, None
-            elif len(callee) >= 2 and callee[-1] == "concat":
-                yield from self.elements(node.child_by_field_name("function").child_by_field_name("object"), module,
-                                         frame, depth + 1)
-                for a in args:
-                    yield from self.elements(a, module, frame, depth + 1)
-            elif len(callee) >= 2 and callee[-1] in _SUBSETS:  # TOOLS.filter(enabled): some of TOOLS' elements
-                yield from self.elements(node.child_by_field_name("function").child_by_field_name("object"), module,
-                                         frame, depth + 1)
-            elif callee == ("Array", "from") and args:
-                yield from self.elements(args[0], module, frame, depth + 1)
-            else:  # getTools(config): the elements of what the function returns, its parameters bound
-                seen: set[tuple[int, ...]] = set()  # two returns of one list give its elements once
-                for value, vmod, inner in self.call_values(node, module, frame, depth + 1):
-                    for element, emod, eframe in self.elements(value, vmod, inner, depth + 1):
-                        key = tuple(e.id if e is not None else 0 for e in element) + _sites(eframe)
-                        if key not in seen:
-                            seen.add(key)
-                            yield element, emod, eframe
-
-
-def _sites(frame: Frame | None) -> tuple[int, ...]:
-    """What a frame chain binds, as the ids of its sites (two readings of one call bind alike)."""
-    out = []
-    while frame is not None:
-        out.append(frame.site.id)
-        frame = frame.outer
-    return tuple(out)
-
-
-def _declared_name(node: ts.Node) -> ts.Node:
-    """The name node of the declaration a value is written in (`export const x = ...`, `function x`), or the value."""
-    parent = node.parent
-    if parent is not None and parent.type == "variable_declarator":
-        return parent.child_by_field_name("name")
-    named = node.child_by_field_name("name") if node.type in {"function_declaration", "class_declaration"} else None
-    return named if named is not None else node
-
-
-def returned(fn: ts.Node) -> list[ts.Node]:
-    """The values FN returns: an arrow's expression body, else the operands of its own return statements."""
-    body = fn.child_by_field_name("body")
-    if body is None:
-        return []
-    if body.type != "statement_block":
-        return [body]
-    nested = [n for n in find(body, FUNCTION_TYPES)]
-    return [r.named_children[0] for r in find(body, {"return_statement"}) if r.named_children
-            and not any(f.start_byte <= r.start_byte < f.end_byte for f in nested)]
-
 
 def _through_chain(node: ts.Node | None, method: str) -> ts.Node | None:
     """The call `x.METHOD(...)` that a chain of calls starts from: `z.literal("a").describe("...")` for `literal`."""
@@ -693,84 +442,3 @@ def _base(cls: ts.Node) -> ts.Node | None:
     if base is not None and base.type == "extends_clause":
         base = base.child_by_field_name("value") or (base.named_children[0] if base.named_children else None)
     return base
-
-
-def _parameter_of_scope(node: ts.Node | None) -> bool:
-    """Whether NODE (a name or a member of one) is rooted in a parameter of a function that encloses it."""
-    chain = member_chain(strip_casts(node)) if node is not None else None
-    if not chain:
-        return False
-    return any(scope.type in FUNCTION_TYPES and chain[0] in parameters(scope) for scope in ancestors(node))
-
-
-def parameter_default(fn: ts.Node, index: int) -> ts.Node | None:
-    """The default value of FN's parameter INDEX (`name = "x"`), or None."""
-    params = fn.child_by_field_name("parameters")
-    items = [c for c in params.named_children if c.type != "comment"] if params is not None else []
-    if index >= len(items):
-        return None
-    p = items[index]
-    value = p.child_by_field_name("value")
-    pattern = p.child_by_field_name("pattern")
-    if value is None and pattern is not None and pattern.type == "assignment_pattern":
-        value = pattern.child_by_field_name("right")
-    if value is None and p.type == "assignment_pattern":  # the JavaScript grammar
-        value = p.child_by_field_name("right")
-    return value
-
-
-def _lookup(node: ts.Node, frame: Frame) -> tuple[int, tuple[str, ...]] | None:
-    if node.type in {"identifier", "shorthand_property_identifier", "this"}:
-        return frame.names.get(text(node))
-    if node.type == "member_expression":
-        chain = member_chain(node)
-        if chain and chain[0] in frame.names:
-            index, path = frame.names[chain[0]]
-            return index, path + tuple(chain[1:])
-    return None
-
-
-def parameters(fn: ts.Node) -> dict[str, tuple[int, tuple[str, ...]]]:
-    """Parameter name -> (index, member path): plain names, and names destructured from an object or array."""
-    params = fn.child_by_field_name("parameters") or fn.child_by_field_name("parameter")
-    if params is None:
-        return {}
-    if params.type == "identifier":
-        return {text(params): (0, ())}
-    out: dict[str, tuple[int, tuple[str, ...]]] = {}
-    for i, p in enumerate(c for c in params.named_children if c.type != "comment"):
-        pattern = parameter_pattern(p)
-        out.update({name: (i, path) for name, path in _pattern(pattern)})
-    return out
-
-
-def _pattern(pattern: ts.Node | None, path: tuple[str, ...] = ()) -> list[tuple[str, tuple[str, ...]]]:
-    if pattern is None:
-        return []
-    if pattern.type == "identifier":
-        return [(text(pattern), path)]
-    if pattern.type == "assignment_pattern":
-        return _pattern(pattern.child_by_field_name("left"), path)
-    out = []
-    if pattern.type == "object_pattern":
-        for c in pattern.named_children:
-            if c.type == "shorthand_property_identifier_pattern":
-                out.append((text(c), path + (text(c),)))
-            elif c.type == "object_assignment_pattern":
-                left = c.child_by_field_name("left")
-                if left is not None:
-                    out.append((text(left), path + (text(left),)))
-            elif c.type == "pair_pattern":
-                key = c.child_by_field_name("key")
-                out += _pattern(c.child_by_field_name("value"), path + (text(key),)) if key is not None else []
-    return out
-
-
-def _array_names(pattern: ts.Node | None) -> dict[str, tuple[int, tuple[str, ...]]]:
-    """`[name, tool]` of a loop over Object.entries: each name bound to that element of the tuple."""
-    if pattern is None or pattern.type != "array_pattern":
-        return {}
-    out = {}
-    for i, c in enumerate(c for c in pattern.named_children if c.type != "comment"):
-        out.update({n: (i, p) for n, p in _pattern(c)})
-    return out

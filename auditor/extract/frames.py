@@ -1,0 +1,130 @@
+"""Frames: the names of one scope bound to values (a function's parameters to a call's arguments, a loop's variable to
+one element), and the syntax of parameters, patterns and returns that binding reads."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import tree_sitter as ts
+
+from auditor.extract.program import Module
+from auditor.extract.syntax import FUNCTION_TYPES, ancestors, find, member_chain, parameter_pattern, strip_casts, text
+
+MAX_DEPTH = 4  # wrappers of wrappers followed
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """Names of one scope bound to values: a function's parameters to a call's arguments, or a loop's variable to
+    one element. A name maps to (argument index, member path)."""
+
+    scope: ts.Node
+    module: Module
+    names: dict[str, tuple[int, tuple[str, ...]]]
+    args: tuple[ts.Node | None, ...]
+    caller: Module
+    site: ts.Node  # the call (or the loop's element) that gives the values, in `caller`
+    outer: "Frame | None" = None  # the frame of the scope the site is written in, when that is bound too
+    evaluated: bool = False  # a call read for its value (`getTools()`): no site of a registration
+
+
+def _sites(frame: Frame | None) -> tuple[int, ...]:
+    """What a frame chain binds, as the ids of its sites (two readings of one call bind alike)."""
+    out = []
+    while frame is not None:
+        out.append(frame.site.id)
+        frame = frame.outer
+    return tuple(out)
+
+
+def returned(fn: ts.Node) -> list[ts.Node]:
+    """The values FN returns: an arrow's expression body, else the operands of its own return statements."""
+    body = fn.child_by_field_name("body")
+    if body is None:
+        return []
+    if body.type != "statement_block":
+        return [body]
+    nested = [n for n in find(body, FUNCTION_TYPES)]
+    return [r.named_children[0] for r in find(body, {"return_statement"}) if r.named_children
+            and not any(f.start_byte <= r.start_byte < f.end_byte for f in nested)]
+
+
+def _parameter_of_scope(node: ts.Node | None) -> bool:
+    """Whether NODE (a name or a member of one) is rooted in a parameter of a function that encloses it."""
+    chain = member_chain(strip_casts(node)) if node is not None else None
+    if not chain:
+        return False
+    return any(scope.type in FUNCTION_TYPES and chain[0] in parameters(scope) for scope in ancestors(node))
+
+
+def parameter_default(fn: ts.Node, index: int) -> ts.Node | None:
+    """The default value of FN's parameter INDEX (`name = "x"`), or None."""
+    params = fn.child_by_field_name("parameters")
+    items = [c for c in params.named_children if c.type != "comment"] if params is not None else []
+    if index >= len(items):
+        return None
+    p = items[index]
+    value = p.child_by_field_name("value")
+    pattern = p.child_by_field_name("pattern")
+    if value is None and pattern is not None and pattern.type == "assignment_pattern":
+        value = pattern.child_by_field_name("right")
+    if value is None and p.type == "assignment_pattern":  # the JavaScript grammar
+        value = p.child_by_field_name("right")
+    return value
+
+
+def _lookup(node: ts.Node, frame: Frame) -> tuple[int, tuple[str, ...]] | None:
+    if node.type in {"identifier", "shorthand_property_identifier", "this"}:
+        return frame.names.get(text(node))
+    if node.type == "member_expression":
+        chain = member_chain(node)
+        if chain and chain[0] in frame.names:
+            index, path = frame.names[chain[0]]
+            return index, path + tuple(chain[1:])
+    return None
+
+
+def parameters(fn: ts.Node) -> dict[str, tuple[int, tuple[str, ...]]]:
+    """Parameter name -> (index, member path): plain names, and names destructured from an object or array."""
+    params = fn.child_by_field_name("parameters") or fn.child_by_field_name("parameter")
+    if params is None:
+        return {}
+    if params.type == "identifier":
+        return {text(params): (0, ())}
+    out: dict[str, tuple[int, tuple[str, ...]]] = {}
+    for i, p in enumerate(c for c in params.named_children if c.type != "comment"):
+        pattern = parameter_pattern(p)
+        out.update({name: (i, path) for name, path in _pattern(pattern)})
+    return out
+
+
+def _pattern(pattern: ts.Node | None, path: tuple[str, ...] = ()) -> list[tuple[str, tuple[str, ...]]]:
+    if pattern is None:
+        return []
+    if pattern.type == "identifier":
+        return [(text(pattern), path)]
+    if pattern.type == "assignment_pattern":
+        return _pattern(pattern.child_by_field_name("left"), path)
+    out = []
+    if pattern.type == "object_pattern":
+        for c in pattern.named_children:
+            if c.type == "shorthand_property_identifier_pattern":
+                out.append((text(c), path + (text(c),)))
+            elif c.type == "object_assignment_pattern":
+                left = c.child_by_field_name("left")
+                if left is not None:
+                    out.append((text(left), path + (text(left),)))
+            elif c.type == "pair_pattern":
+                key = c.child_by_field_name("key")
+                out += _pattern(c.child_by_field_name("value"), path + (text(key),)) if key is not None else []
+    return out
+
+
+def _array_names(pattern: ts.Node | None) -> dict[str, tuple[int, tuple[str, ...]]]:
+    """`[name, tool]` of a loop over Object.entries: each name bound to that element of the tuple."""
+    if pattern is None or pattern.type != "array_pattern":
+        return {}
+    out = {}
+    for i, c in enumerate(c for c in pattern.named_children if c.type != "comment"):
+        out.update({n: (i, p) for n, p in _pattern(c)})
+    return out

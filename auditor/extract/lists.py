@@ -1,0 +1,235 @@
+"""The elements of lists of tool objects and what calls return (Lists, a part of values.Values): literals and their
+spreads, namespaces, `Object.values`/`entries`, pushes in loops, array methods that keep elements, and the values of
+calls of the server's own functions, factories and closures, each read under the frame that binds it."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+import tree_sitter as ts
+
+from auditor.extract.bindings import value_of
+from auditor.extract.frames import MAX_DEPTH, Frame, _array_names, _sites, parameters, returned
+from auditor.extract.program import Module
+from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, callee_text, find, member_chain,
+                                    object_pairs, pair_value, string_value, strip_casts, text)
+
+# Array methods whose result holds some of the receiver's elements, in some order.
+_SUBSETS = {"filter", "slice", "sort", "reverse", "toSorted", "toReversed", "toSpliced"}
+
+
+class Lists:
+    """Lists and call values, for Values (whose definition, bound, member and function_of these read)."""
+
+    def entries(self, node: ts.Node | None, module: Module, frame: Frame | None, depth: int = 0
+                ) -> Iterator[tuple[ts.Node, ts.Node, Module]]:
+        """(key node, value node, module) of each own entry of what NODE stands for: an object literal (its spreads
+        included) or a namespace (`import * as tools`: each export of the module, following re-exports)."""
+        obj, omod = self.definition(*self.bound(node, module, frame))
+        if obj is None or depth > 6:
+            return
+        if obj.type == "object":
+            for child in obj.named_children:
+                if child.type == "spread_element" and child.named_children:
+                    yield from self.entries(child.named_children[0], omod, None, depth + 1)
+            for pair in object_pairs(obj).values():
+                yield (pair.child_by_field_name("key") if pair.type == "pair" else pair), pair_value(pair), omod
+            return
+        target = self._namespace(obj, omod)
+        for name in sorted(self.export_names(target)) if target is not None else ():
+            found = self.link.exported(target, name)
+            if found is None:
+                continue
+            mod, local = found
+            value = mod.toplevel.get(local) or mod.functions.get(local)
+            if value is None and local in mod.classes:
+                value = mod.classes[local].node
+            if value is not None:
+                yield _declared_name(value), value, mod
+
+    def _namespace(self, node: ts.Node, module: Module) -> str | None:
+        """The module path a namespace import (`import * as ns`) or `require("./x")` stands for, or None."""
+        if self.link is None:
+            return None
+        if node.type == "identifier":
+            b = self.link.imports.get(module.path, {}).get(text(node))
+            if b is not None and b.name == "*":
+                return b.module
+            where = self.link.binding(module, text(node)) if b is not None else None
+            return where[0].path if where is not None and where[1] == "*" else None  # `export * as ns`, imported
+        if node.type == "call_expression" and callee_text(node) == "require" and call_args(node):
+            spec = string_value(call_args(node)[0])
+            return self.link.resolve_spec(module.path, spec) if spec is not None else None
+        return None
+
+    def export_names(self, path: str, depth: int = 0) -> set[str]:
+        """The names module PATH exports, its `export *` re-exports included (not `default`)."""
+        names = set(self.link.exports.get(path, {})) - {"default"}
+        for target in self.link.star.get(path, []) if depth < 10 else []:
+            names |= self.export_names(target, depth + 1)
+        return names
+
+    def call_values(self, call: ts.Node, module: Module, frame: Frame | None, depth: int = 0
+                    ) -> Iterator[tuple[ts.Node, Module, Frame]]:
+        """What a call returns: each returned expression of each function the callee may be (a function of the
+        boundary, a function value, the function a factory returns: `definePageTool(fn)(args)`), with a frame
+        binding that function's parameters to the call's arguments (its closure's frame outside it)."""
+        if depth > 3 * MAX_DEPTH:
+            return
+        args = tuple(call_args(call))
+        for fn, fmod, closure in self.callables(call.child_by_field_name("function"), module, frame, depth + 1):
+            inner = Frame(scope=fn, module=fmod, names=parameters(fn), args=args, caller=module, site=call,
+                          outer=closure, evaluated=True)
+            for value in returned(fn):
+                yield value, fmod, inner
+
+    def callables(self, node: ts.Node | None, module: Module, frame: Frame | None, depth: int = 0
+                  ) -> Iterator[tuple[ts.Node, Module, Frame | None]]:
+        """The functions NODE may stand for, each with the frame its body is read under (a factory's)."""
+        if node is None or depth > 3 * MAX_DEPTH:
+            return
+        node, module = self.definition(*self.bound(node, module, frame, depth))
+        if node is None:
+            return
+        if node.type in FUNCTION_TYPES or node.type == "method_definition":
+            yield node, module, frame
+        elif node.type == "call_expression":  # a factory's result: the functions it returns
+            for value, vmod, vframe in self.call_values(node, module, frame, depth + 1):
+                yield from self.callables(value, vmod, vframe, depth + 1)
+        else:
+            fn, fmod = self.function_of(node, module, frame)
+            if fn is not None:
+                yield fn, fmod, frame
+
+    def callee(self, call: ts.Node, module: Module) -> ts.Node | None:
+        """The function a call calls when the linker does not say: a local function value (`const tool = (name) =>
+        ...` then `tool("x")`), a method of the class of an instance (`m.add(...)` of `const m = new My()`), or a
+        function assigned to the member called (`s.add = (name) => ...` then `s.add("x")`)."""
+        callee = strip_casts(call.child_by_field_name("function"))
+        if callee is None:
+            return None
+        if callee.type == "identifier":
+            value = strip_casts(value_of(module, callee))
+            return value if value is not None and value.type in FUNCTION_TYPES else None
+        if callee.type != "member_expression":
+            return None
+        prop = text(callee.child_by_field_name("property"))
+        obj, omod = self.definition(callee.child_by_field_name("object"), module)
+        if obj is not None and obj.type == "new_expression" and self.link is not None:
+            found, _ = self.class_member(omod, text(obj.child_by_field_name("constructor")), prop)
+            if found is not None and (found.type in FUNCTION_TYPES or found.type == "method_definition"):
+                return found
+        chain = member_chain(callee)
+        for node in module.nodes("assign") if chain else ():
+            if node.type == "assignment_expression" and member_chain(node.child_by_field_name("left")) == chain:
+                value = strip_casts(node.child_by_field_name("right"))
+                if value is not None and value.type in FUNCTION_TYPES:
+                    return value
+        # `server.registerOnce(...)` of a `s.registerOnce = (name) => ...` written on another name for the same
+        # object (a wrapper's parameter): the one function the boundary assigns to a member of that name.
+        assigned = self._assigned_members().get(prop, [])
+        return assigned[0] if len(assigned) == 1 else None
+
+    def _assigned_members(self) -> dict[str, list[ts.Node]]:
+        """Member name -> the functions assigned to a member of that name (`x.name = () => ...`), boundary-wide."""
+        if self._members is None:
+            self._members = {}
+            for m in (self.link.by_path.values() if self.link is not None else ()):
+                for node in m.nodes("assign"):
+                    left = node.child_by_field_name("left") if node.type == "assignment_expression" else None
+                    value = strip_casts(node.child_by_field_name("right")) if left is not None else None
+                    if left is not None and left.type == "member_expression" and value is not None \
+                            and value.type in FUNCTION_TYPES:
+                        self._members.setdefault(text(left.child_by_field_name("property")), []).append(value)
+        return self._members
+
+    def _pushed(self, name: ts.Node, value: ts.Node, module: Module, frame: Frame | None, depth: int
+                ) -> Iterator[tuple[tuple[ts.Node | None, ...], Module, Frame | None]]:
+        """The elements a list declared empty (`const tools = []`) gets from `tools.push(x)` in its scope; a push
+        in a `for (const t of LIST)` loop is read once per element of LIST, `t` bound to it."""
+        decl = value.parent
+        if decl is None or decl.type != "variable_declarator":
+            return
+        scope = next((a for a in ancestors(decl) if a.type in FUNCTION_TYPES or a.type == "program"), None)
+        for call in find(scope, {"call_expression"}) if scope is not None else ():
+            if member_chain(call.child_by_field_name("function")) != (text(name), "push"):
+                continue
+            loop = next((a for a in ancestors(call) if a.type == "for_in_statement"
+                         and text(a.child_by_field_name("operator")) == "of"), None)
+            if loop is not None and not (scope.start_byte <= loop.start_byte < scope.end_byte):
+                loop = None
+            for arg in call_args(call):
+                arg_value = arg.named_children[0] if arg.type == "spread_element" and arg.named_children else arg
+                if loop is None:
+                    if arg.type == "spread_element":
+                        yield from self.elements(arg_value, module, frame, depth + 1)
+                    else:
+                        yield (arg,), module, frame
+                    continue
+                left = loop.child_by_field_name("left")
+                names = {text(left): (0, ())} if left is not None and left.type == "identifier" else _array_names(left)
+                for element, emod, eframe in self.elements(loop.child_by_field_name("right"), module, frame, depth + 1):
+                    bound = Frame(scope=loop, module=module, names=names,
+                                  args=element if left is not None and left.type == "array_pattern" else element[-1:],
+                                  caller=emod, site=element[-1], outer=eframe if eframe is not None else frame)
+                    if arg.type == "spread_element":
+                        yield from self.elements(arg_value, module, bound, depth + 1)
+                    else:
+                        yield (arg,), module, bound
+
+    def elements(self, node: ts.Node | None, module: Module, frame: Frame | None, depth: int = 0
+                 ) -> Iterator[tuple[tuple[ts.Node | None, ...], Module, Frame | None]]:
+        """The elements of a list of tool objects, each as a tuple (one value; key and value for Object.entries),
+        with its module and the frame it is read under (None: as it is written)."""
+        name, module = self.bound(node, module, frame)
+        node, module = self.definition(name, module)
+        if node is None or depth > 6:
+            return
+        if node.type == "array":
+            for child in node.named_children:
+                if child.type == "spread_element" and child.named_children:
+                    yield from self.elements(child.named_children[0], module, frame, depth + 1)
+                elif child.type != "comment":
+                    yield (child,), module, frame
+            if not node.named_children and name is not None and name.type == "identifier":
+                yield from self._pushed(name, node, module, frame, depth)
+            return
+        if node.type == "member_expression":  # `Registry.tools`, `group.tools`: the member's value
+            value, vmod = self.member(node.child_by_field_name("object"), module,
+                                      text(node.child_by_field_name("property")), frame, depth + 1)
+            if value is not None and value.id != node.id:
+                yield from self.elements(value, vmod, frame, depth + 1)
+            return
+        if node.type == "call_expression":
+            callee = member_chain(node.child_by_field_name("function")) or ()
+            args = call_args(node)
+            if callee in {("Object", "values"), ("Object", "entries"), ("Object", "keys")} and len(args) == 1:
+                for k, value, vmod in self.entries(args[0], module, frame):
+                    yield {"values": (value,), "entries": (k, value), "keys": (k,)}[callee[1]], vmod, None
+            elif len(callee) >= 2 and callee[-1] == "concat":
+                yield from self.elements(node.child_by_field_name("function").child_by_field_name("object"), module,
+                                         frame, depth + 1)
+                for a in args:
+                    yield from self.elements(a, module, frame, depth + 1)
+            elif len(callee) >= 2 and callee[-1] in _SUBSETS:  # TOOLS.filter(enabled): some of TOOLS' elements
+                yield from self.elements(node.child_by_field_name("function").child_by_field_name("object"), module,
+                                         frame, depth + 1)
+            elif callee == ("Array", "from") and args:
+                yield from self.elements(args[0], module, frame, depth + 1)
+            else:  # getTools(config): the elements of what the function returns, its parameters bound
+                seen: set[tuple[int, ...]] = set()  # two returns of one list give its elements once
+                for value, vmod, inner in self.call_values(node, module, frame, depth + 1):
+                    for element, emod, eframe in self.elements(value, vmod, inner, depth + 1):
+                        key = tuple(e.id if e is not None else 0 for e in element) + _sites(eframe)
+                        if key not in seen:
+                            seen.add(key)
+                            yield element, emod, eframe
+
+
+def _declared_name(node: ts.Node) -> ts.Node:
+    """The name node of the declaration a value is written in (`export const x = ...`, `function x`), or the value."""
+    parent = node.parent
+    if parent is not None and parent.type == "variable_declarator":
+        return parent.child_by_field_name("name")
+    named = node.child_by_field_name("name") if node.type in {"function_declaration", "class_declaration"} else None
+    return named if named is not None else node
