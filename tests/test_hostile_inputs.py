@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import select
 import shutil
 import subprocess
 import sys
@@ -253,12 +254,19 @@ def test_sigterm_interrupts_promptly(tmp_path, code):
     busy for minutes, deaf to SIGTERM)."""
     repo = repo_with(tmp_path, {"index.ts": code})
     out = tmp_path / "out"
-    child = subprocess.Popen([sys.executable, "-m", "auditor", "audit", str(repo), "--out", str(out), "-q"],
+    child = subprocess.Popen([sys.executable, "-m", "auditor", "audit", str(repo), "--out", str(out)],
                              stderr=subprocess.PIPE, text=True)
-    time.sleep(1.0)
+    # The kill comes once the audit is under way: after its first progress line (the CLI's handlers are installed by
+    # then), not at a fixed time, which on a loaded machine could fall before Python has even imported the CLI.
+    first = ""
+    ready, _, _ = select.select([child.stderr], [], [], 60)
+    if ready:
+        first = child.stderr.readline()
+    time.sleep(0.5)
     child.terminate()
     try:
         _, err = child.communicate(timeout=15)
+        err = first + err
     except subprocess.TimeoutExpired:
         child.kill()
         child.communicate()
