@@ -171,3 +171,13 @@ def test_a_local_name_built_from_a_template_in_a_loop():
                   '    s.registerTool(full, {}, async () => ({ content: [] }));\n  }\n}\n'
                   'install(server, "x_", [{ tools: [{ name: "he" }, { name: "vav" }] }]);\n')
     assert _names({"index.ts": code}) == ["x_he", "x_vav"]
+
+
+def test_descriptors_made_in_a_map_callback_of_the_tools_list_are_one_tool_per_element():
+    from program_helpers import SDK
+
+    code = SDK + ('const server = new Server({ name: "s", version: "1" }, { capabilities: { tools: {} } });\n'
+                  'const TOOLS = [{ meta: { name: "kaf" }, run: async () => "k" }, { meta: { name: "lamed" }, run: async () => "l" }];\n'
+                  'server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS.map((t) => ({\n'
+                  '  name: t.meta.name, description: "d", inputSchema: { type: "object" } })) }));\n')
+    assert _names({"index.ts": code}) == ["kaf", "lamed"]

@@ -163,7 +163,8 @@ def tools(module: Module, vocab: dict | None = None, link=None) -> list[ToolDecl
 def templates(module: Module, link=None) -> list[tuple[ts.Node, ts.Node]]:
     """(inputSchema pair, name node) of the descriptor literals whose name is not read and comes from a parameter of
     the function they are written in (`function describe(schema, name) { return { name, ... } }`): one tool per call
-    of that function (extract/summaries.py instantiates them). A callback's parameters come from its callee: not one."""
+    of that function (extract/summaries.py instantiates them), or of each element of the list a `map`/`forEach`
+    callback is handed. Another callback's parameters come from its callee: not one."""
     out = []
     for pair in module.nodes("descriptor.schema"):
         pairs = object_pairs(pair.parent)
@@ -173,9 +174,17 @@ def templates(module: Module, link=None) -> list[tuple[ts.Node, ts.Node]]:
         chain = member_chain(strip_casts(node))
         fn = enclosing_function(pair.parent)
         if chain and fn is not None and chain[0] in parameters(fn) \
-                and not (fn.parent is not None and fn.parent.type == "arguments"):
+                and (not (fn.parent is not None and fn.parent.type == "arguments") or _loop_callback(fn)):
             out.append((pair, node))
     return out
+
+
+def _loop_callback(fn: ts.Node) -> bool:
+    """Whether FN is the callback of `LIST.map(fn)` / `forEach` / `flatMap`: its parameter is each element of LIST."""
+    call = fn.parent.parent if fn.parent is not None else None
+    callee = strip_casts(call.child_by_field_name("function")) if call is not None and call.type == "call_expression" else None
+    return callee is not None and callee.type == "member_expression" \
+        and text(callee.child_by_field_name("property")) in {"map", "forEach", "flatMap"}
 
 
 def name_of(module: Module, obj: ts.Node, link) -> str | None:
