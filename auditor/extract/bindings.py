@@ -17,17 +17,18 @@ def value_of(module: Module, ident: ts.Node) -> ts.Node | None:
     for scope in ancestors(ident):
         if scope.type not in FUNCTION_TYPES:
             continue
-        for n in find(scope, {"variable_declarator"}):
-            if _owner(n) == scope and text(n.child_by_field_name("name")) == name:
+        for n in find(scope, {"variable_declarator"}):  # the cheap test first: _owner walks up the tree
+            if text(n.child_by_field_name("name")) == name and _owner(n) == scope:
                 return n.child_by_field_name("value")
         # A parameter of the function, or a name a declaration of it destructures, shadows any outer one: its
         # value is not known here (a caller's), and certainly not the top level's of the same name.
         params = scope.child_by_field_name("parameters") or scope.child_by_field_name("parameter")
         if params is not None and _binds(params, name):
             return None
-        if any(_owner(n) == scope and n.child_by_field_name("name") is not None
+        if any(n.child_by_field_name("name") is not None
                and n.child_by_field_name("name").type in {"object_pattern", "array_pattern"}
-               and _binds(n.child_by_field_name("name"), name) for n in find(scope, {"variable_declarator"})):
+               and _binds(n.child_by_field_name("name"), name) and _owner(n) == scope
+               for n in find(scope, {"variable_declarator"})):
             return None
     return module.toplevel.get(name)
 

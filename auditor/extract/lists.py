@@ -120,15 +120,27 @@ class Lists:
             if found is not None and (found.type in FUNCTION_TYPES or found.type == "method_definition"):
                 return found
         chain = member_chain(callee)
-        for node in module.nodes("assign") if chain else ():
-            if node.type == "assignment_expression" and member_chain(node.child_by_field_name("left")) == chain:
-                value = strip_casts(node.child_by_field_name("right"))
-                if value is not None and value.type in FUNCTION_TYPES:
-                    return value
+        here = self._assigned_chains(module).get(chain) if chain else None
+        if here is not None:
+            return here
         # `server.registerOnce(...)` of a `s.registerOnce = (name) => ...` written on another name for the same
         # object (a wrapper's parameter): the one function the boundary assigns to a member of that name.
         assigned = self._assigned_members().get(prop, [])
         return assigned[0] if len(assigned) == 1 else None
+
+    def _assigned_chains(self, module: Module) -> dict[tuple[str, ...], ts.Node]:
+        """Member chain -> the first function assigned to it in MODULE (`s.add = (name) => ...`), indexed once."""
+        index = self._chains.get(module.path)
+        if index is None:
+            index = self._chains[module.path] = {}
+            for node in module.nodes("assign"):
+                if node.type != "assignment_expression":
+                    continue
+                chain = member_chain(node.child_by_field_name("left"))
+                value = strip_casts(node.child_by_field_name("right"))
+                if chain and value is not None and value.type in FUNCTION_TYPES:
+                    index.setdefault(chain, value)
+        return index
 
     def _assigned_members(self) -> dict[str, list[ts.Node]]:
         """Member name -> the functions assigned to a member of that name (`x.name = () => ...`), boundary-wide."""

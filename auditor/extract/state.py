@@ -89,12 +89,14 @@ def _fields(module: Module, vocab: dict) -> list[Container]:
                 continue  # (a field with a computed scalar value is followed to tell a setting: `containers` leaves it out)
             roots = {("this", fname)} | {(var, fname) for var, c in module.instances.items() if c == cls.name}
             found.append((f"{cls.name}.{fname}", fnode, ttext, text(value), roots))
-    for vname, value in module.toplevel.items():
+    collections = {v: n for v, n in module.toplevel.items() if n.parent is not None and _is_collection(n, "")}
+    written = _written(module, set(collections), vocab)  # one pass over the module's names, not one per collection
+    for vname, value in collections.items():
         decl = value.parent
         # A module-level `const` literal is a constant (a descriptor, a table) unless something
         # writes to it; `let`/`var` collections are state from the start.
-        constant = decl is not None and decl.parent is not None and text(decl.parent).startswith("const")
-        if _is_collection(value, "") and decl is not None and (not constant or _written(module, vname, vocab)):
+        constant = decl.parent is not None and text(decl.parent).startswith("const")
+        if not constant or vname in written:
             tnode = decl.child_by_field_name("type")
             found.append((vname, decl, text(tnode).lstrip(":").strip() if tnode is not None else "", text(value), {(vname,)}))
     if not found:
@@ -134,11 +136,14 @@ def _order(a: Access) -> tuple:
     return a.line, a.kind, a.how, a.end_line, a.function
 
 
-def _written(module: Module, name: str, vocab: dict) -> bool:
-    for node in module.nodes("ident"):
-        if text(node) == name and not _is_declaration_name(node) and classify(node, vocab)[0] == "write":
-            return True
-    return False
+def _written(module: Module, names: set[str], vocab: dict) -> set[str]:
+    """Those of NAMES that some reference in the module writes to."""
+    out: set[str] = set()
+    for node in module.nodes("ident") if names else ():
+        name = text(node)
+        if name in names and name not in out and not _is_declaration_name(node) and classify(node, vocab)[0] == "write":
+            out.add(name)
+    return out
 
 
 def _is_declaration_name(node: ts.Node) -> bool:
