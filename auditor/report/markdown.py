@@ -17,7 +17,7 @@ from auditor.report import links, views
 # left as is (`a -> b`).
 _ESCAPE = str.maketrans({**{c: "\\" + c for c in "\\`*[]|~"}, "<": "&lt;"})
 # `_` between two letters or digits can neither open nor close emphasis (CommonMark's flanking rules): it is left as
-# is (`sequential_thinking`); any other `_` gets a backslash. Run on the escaped text: escaping only adds a backslash
+# is (`tool_name`); any other `_` gets a backslash. Run on the escaped text: escaping only adds a backslash
 # before punctuation or turns `<` into `&lt;`, so a letter or digit beside a `_` was beside it in the input.
 _UNDERSCORE = re.compile(r"(?<![^\W_])_|_(?![^\W_])")
 _ENTITY = re.compile(r"&(?=#?[A-Za-z0-9]+;)")  # `&x;` would be read as an entity: written `&amp;x;`
