@@ -124,12 +124,10 @@ def _run(target: Target, kb_dir: Path, progress: Callable[[str], None], excluded
                           "detail_gaps": method["detail_gaps"]},
                   ledger=_with_not_followed(coverage.ledger(program, coverage.effects_by_module(fx.sites)), target))
     audit = replace(audit, summary=summary.summarise(audit, kbs["findings"]))
-    # The lines each tool's call runs, for its loop of the runtime baseline. A tool dispatched by an exclusion guard
-    # (`if (name !== x) throw`) is left out: its code is what follows the guard, which annotations.regions does not
-    # span (it spans the guard's own branch); its loop keeps every route of the server.
+    # The lines each tool's call runs, for its loop of the runtime baseline (behind an exclusion guard
+    # `if (name !== x) throw`: the statements after the guard).
     cache: dict = {}
-    guarded = {d.tool for d in program.dispatches if d.form == "guard"}
-    regions = {t: r.spans for t in sorted({t.name for t in program.tools} - guarded)
+    regions = {t: r.spans for t in sorted({t.name for t in program.tools})
                if (r := annotations.regions(program, t, cache)) is not None}
     return replace(audit, baseline=runtime.baseline(audit, kbs, regions), conclusion=conclusion.bounded(audit),
                    amendments=conclusion.amendments(audit))

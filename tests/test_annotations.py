@@ -230,3 +230,33 @@ def test_a_post_is_no_certain_write_and_a_fixed_host_no_certain_open_world():
         "annotation-openWorldHint@tool:search": "unsupported",  # the host is the server's constant
         "annotation-openWorldHint@tool:visit": "contradicted",  # the URL is the caller's
     }
+
+
+GUARDED = SDK + """\
+import { promises as fs } from "fs";
+const TOOLS = [{ name: "purge", inputSchema: { type: "object" }, annotations: { readOnlyHint: true } }];
+const server = new Server({ name: "s", version: "1" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS }));
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  if (request.params.name !== "purge") {
+    throw new Error("unknown tool");
+  }
+  await fs.rm("/tmp/cache", { recursive: true });
+  return { content: [{ type: "text", text: "purged" }] };
+});
+server.connect(new StdioServerTransport());
+"""
+
+
+def test_a_tool_behind_an_exclusion_guard_is_the_code_after_the_guard():
+    """`if (name !== "x") throw`: what x does is what follows the guard, not the throw branch."""
+    p = program({"index.ts": GUARDED})
+    fx = effects.scan(p, effects_kb())
+    rtes = routes(p) + effect_routes.routes(p, fx, components(p))
+    got = {c.id.split(":", 1)[1]: c.attrs["verdict"] for c in annotations.claims(p, fx, rtes, RULES, effects_kb())}
+    assert got == {"annotation-readOnlyHint@tool:purge": "contradicted"}
+    region = annotations.regions(p, "purge")
+    lines = GUARDED.splitlines()
+    first = next(i for i, ln in enumerate(lines, 1) if "fs.rm(" in ln)
+    assert lines[first].lstrip().startswith("return {")  # the statements after the guard: the rm and the return
+    assert [(s.start_line, s.end_line) for s in region.spans] == [(first, first + 1)]

@@ -124,13 +124,12 @@ def regions(p: Program, tool: str, cache: dict | None = None) -> Region | None:
     for d in ds:
         m = d.module
         if d.handler is not None:
-            body = d.node.child_by_field_name("consequence") if d.node.type == "if_statement" else d.node
-            body = body if body is not None else d.node
-            spans.append(at(m.path, body))
-            bodies.append((m, body))
-            if d.node.type == "if_statement":
+            parts = _branch(d)
+            spans.append(at(m.path, parts[0], parts[-1]))
+            bodies += [(m, part) for part in parts]
+            if d.node.type == "if_statement" and d.form != "guard":
                 guards.append(text(strip_casts(d.node.child_by_field_name("condition"))))
-            for n in walk(body):
+            for n in (n for part in parts for n in walk(part)):
                 if n.type == "call_expression":
                     hit = p.linker.resolve(m, n)
                     found = (hit[0], hit[1]) if hit is not None else _instance_call(p, m, n, cache)
@@ -143,6 +142,20 @@ def regions(p: Program, tool: str, cache: dict | None = None) -> Region | None:
     fns = _reach(p, roots, cache)
     return Region(spans=tuple(spans + [at(mod.path, fn) for mod, fn in fns]), functions=tuple(fns), bodies=tuple(bodies),
                   guards=tuple(guards))
+
+
+def _branch(d) -> list[ts.Node]:
+    """The statements that implement D's tool: the branch taken for it, or, behind an exclusion guard
+    (`if (name !== "x") throw ...`), the statements that follow the guard in its block."""
+    if d.form == "guard":
+        rest, node = [], d.node.next_named_sibling
+        while node is not None:
+            if node.type != "comment":
+                rest.append(node)
+            node = node.next_named_sibling
+        return rest or [d.node]
+    body = d.node.child_by_field_name("consequence") if d.node.type == "if_statement" else d.node
+    return [body if body is not None else d.node]
 
 
 def _inside(a: Anchor, spans: list[Anchor]) -> bool:
