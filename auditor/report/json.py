@@ -7,13 +7,29 @@ from typing import Any
 import orjson
 
 from auditor.analyse.coverage import blocking
-from auditor.model import SCHEMA_VERSION, Audit, Record
+from auditor.model import SCHEMA_VERSION, Audit, Baseline, Record, Statement
 
 
 def _record(r: Record) -> dict[str, Any]:
     out = {"id": r.id, "kind": r.kind, "summary": r.summary, "anchors": [a.as_json() for a in r.anchors], "rule": r.rule}
     out.update({k: v for k, v in r.attrs.items() if k not in out})
     return out
+
+
+def _statement(s: Statement) -> dict[str, Any]:
+    return {"head": s.head, "text": s.text, "records": list(s.records), "evidence": [a.as_json() for a in s.evidence]}
+
+
+def _baseline(b: Baseline | None) -> dict[str, Any] | None:
+    """Record 5 as data: what runtime-baseline.md renders."""
+    if b is None:
+        return None
+    return {"hub": b.hub,
+            "responsibilities": [{"name": r.name, "inside": r.inside, "actual": r.actual} for r in b.responsibilities],
+            "loops": [{"kind": lp.kind, "name": lp.name, "tool": lp.tool, "fields": [_statement(s) for s in lp.fields],
+                       "materiality": [_statement(s) for s in lp.materiality]} for lp in b.loops],
+            "anti_conflation": [_statement(s) for s in b.anti_conflation],
+            "surfaces": [_statement(s) for s in b.surfaces]}
 
 
 def complete(audit: Audit) -> bool:
@@ -44,6 +60,9 @@ def as_dict(audit: Audit) -> dict[str, Any]:
         "claim_candidates": [_record(r) for r in audit.candidates],
         "tests": [_record(r) for r in audit.tests],
         "registries": list(audit.registries),
+        "baseline": _baseline(audit.baseline),
+        "conclusion": [_statement(s) for s in audit.conclusion],
+        "amendments": [_statement(s) for s in audit.amendments],
         "coverage": {"gaps": [{"kind": g.kind, "detail": g.detail, "anchor": g.anchor.as_json()} for g in audit.gaps],
                      "complete": complete(audit),
                      "entries": list(audit.ledger.get("entries", [])), "files": list(audit.ledger.get("files", [])),
