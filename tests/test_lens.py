@@ -90,14 +90,14 @@ def test_governance_surface_names_the_checks_and_the_search_boundary(field_notes
     row = next(ln for ln in field_notes["runtime-baseline.md"].splitlines() if ln.startswith("| Permissions / governance"))
     assert "RTE:gate:index#FieldNotesServer.checkObservation (falsy-guard, type-check)" in row
     assert "argument shape" not in row  # no fixed sentence: the forms are the gate's own
-    assert "looks for an authorization step" in row and "was not searched" in row
+    assert "ABS:names:no-caller-authorization: holds" in row and "was not searched" not in row
 
     def method(data):
-        data["surface_searches"]["authorization"]["probes"] = ["no-scheduling"]
+        data["surface_searches"]["authorization"]["probes"] = []
     kb = _kb_copy(tmp_path, {"method": method})
     row = next(ln for ln in _audit(tmp_path, "field-notes", "--kb", str(kb))["runtime-baseline.md"].splitlines()
                if ln.startswith("| Permissions / governance"))
-    assert "ABS:scheduling:no-scheduling: holds" in row and "was not searched" not in row
+    assert "looks for an authorization step" in row and "was not searched" in row and "ABS:names" not in row
 
 
 @pytest.fixture(scope="module")

@@ -255,7 +255,36 @@ def _capabilities(p: Program, probe: dict):
         f"declared: {', '.join(sorted(declared)) or '(none)'}; not declared: {', '.join(missing) or '(none)'}", {"declared": sorted(declared), "not_declared": missing}
 
 
-PROBES = {"effects": _effects, "state-content-reads": _state_reads, "unconsumed-fields": _unconsumed,
+def _names(p: Program, probe: dict):
+    """Code that names what the probe looks for: an import of one of its modules, a property read or destructured
+    whose name matches one of its `properties` patterns, a call or `new` whose callee's last segment matches one of
+    its `call_names` patterns."""
+    search = probe.get("search", {})
+    props = [re.compile(x) for x in search.get("properties", [])]
+    calls = [re.compile(x) for x in search.get("call_names", [])]
+    hits: list[tuple[Anchor, str]] = []
+    for m in p.modules:
+        for src, node in m.imports:
+            if _module_matches(src, search.get("modules", [])):
+                hits.append((at(m.path, node), f"imports {src}"))
+        for node in m.nodes("member") + m.nodes("destructure"):
+            prop = node.child_by_field_name("property") if node.type == "member_expression" else node
+            name = text(prop) if prop is not None and prop.type in {"property_identifier", "shorthand_property_identifier_pattern",
+                                                                   "private_property_identifier"} else ""
+            if name and any(r.search(name) for r in props):
+                hits.append((at(m.path, node), f"reads {name}" if node.type == "member_expression" else f"destructures {name}"))
+        for node in m.nodes("call") + m.nodes("new"):
+            name = callee_text(node) if node.type == "call_expression" else text(node.child_by_field_name("constructor"))
+            last = name.split(".")[-1]
+            if last and any(r.search(last) for r in calls):
+                hits.append((at(m.path, node), f"calls {name}" if node.type == "call_expression" else f"constructs {name}"))
+    query = ("imports of " + (", ".join(search.get("modules", [])) or "(none)") + "; properties matching "
+             + (", ".join(search.get("properties", [])) or "(none)") + "; calls matching " + (", ".join(search.get("call_names", [])) or "(none)"))
+    detail = f"no import, property or call of the search in the {len(p.modules)} module(s) read"
+    return hits, [], query, detail, {}
+
+
+PROBES = {"effects": _effects, "names": _names, "state-content-reads": _state_reads, "unconsumed-fields": _unconsumed,
           "content-evaluator": _content_evaluator, "reference-linkage": _reference_linkage, "scheduling": _scheduling,
           "tests": _tests, "selection": _selection, "capabilities": _capabilities}
 
