@@ -229,3 +229,23 @@ def test_a_parse_error_in_an_unreached_web_asset_leaves_the_audit_complete():
     assert coverage.blocking(p.gaps, p.method, led["files"]) == [] and led["complete"] is True
     led = coverage.ledger(program({**files, "lib/broken.ts": "export const = = ;\n"}))
     assert led["complete"] is False
+
+
+def test_a_relay_to_another_mcp_server_is_named_in_the_ledger_with_its_address():
+    """No server object, but a client transport of the SDK: what is served is the other server's (ESM and compiled
+    CommonJS); the address is read through a top-level constant."""
+    esm = ('import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";\n'
+           'import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";\n'
+           'const REMOTE = "https://mcp.example.test/sse";\n'
+           'const local = new StdioServerTransport();\n'
+           'const remote = new SSEClientTransport(new URL(REMOTE));\n'
+           'local.onmessage = (msg) => remote.send(msg);\nremote.onmessage = (msg) => local.send(msg);\n')
+    cjs = ('const http_1 = require("@modelcontextprotocol/sdk/client/streamableHttp.js");\n'
+           'const t = new http_1.StreamableHTTPClientTransport(new URL(process.env.REMOTE_URL));\n')
+    manifest = '{"name": "relay", "bin": "index.js", "dependencies": {"@modelcontextprotocol/sdk": "1"}}'
+    for name, code, where in (("index.ts", esm, " at 'https://mcp.example.test/sse';"), ("index.js", cjs, " to another MCP server;")):
+        led = coverage.ledger(program({name: code, "package.json": manifest}))
+        whats = [u["what"] for u in led["unresolved"]]
+        assert len(whats) == 1 and whats[0].startswith("a relay: `new ") and where in whats[0], whats
+        line = next(i for i, ln in enumerate(code.splitlines(), 1) if "ClientTransport(" in ln)
+        assert led["unresolved"][0]["anchor"]["start_line"] == line and led["complete"] is False

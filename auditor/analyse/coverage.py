@@ -8,7 +8,7 @@ from auditor.extract import entrypoints
 from auditor.extract.facts import Program, entry_modules, module_for, reached_modules, reads
 from auditor.extract.records import at
 from auditor.extract.bindings import imports
-from auditor.extract.syntax import NOT_LITERAL, call_args, excerpt, find, member_chain, object_pairs, strip_casts, text
+from auditor.extract.syntax import NOT_LITERAL, call_args, excerpt, find, literal, member_chain, object_pairs, strip_casts, text
 from auditor.model import Anchor
 from auditor.sources import repo_path
 
@@ -184,12 +184,48 @@ def _unread_servers(p: Program, entries: list[str]) -> list[dict]:
                                 "in the code read, so what it serves is not known" + (f" ({more} more package(s) handed tools)" if more else ""),
                         "anchor": at(m.path, call).as_json()})
             return out
+        relay = _relays(p)
+        if relay:
+            m, new, where = relay[0]
+            out.append({"what": f"a relay: `{excerpt(new)}` ({m.path}:{new.start_point[0] + 1}) opens a client transport of "
+                                f"the SDK to another MCP server{f' at {where}' if where else ''}; no MCP server object is "
+                                "constructed in the code read, so the tools, resources and prompts served are the other "
+                                "server's, outside the boundary (kb/sdk.yaml client_transports)",
+                        "anchor": at(m.path, new).as_json()})
+            return out
         if manifests and not named and not out:  # (a module importing another MCP framework is one)
             what = ("not an MCP server, as far as the code shows: package.json depends on no MCP SDK package "
                     "(kb/sdk.yaml sdk_packages), and " + what)
         out.append({"what": what,
                     "anchor": Anchor(path=where.file.path, start_line=1, end_line=max(where.lines, 1)).as_json()})
     return out
+
+
+def _relays(p: Program) -> list[tuple[object, object, str | None]]:
+    """`new X(...)` of a client transport class of kb/sdk.yaml client_transports imported from an SDK package:
+    (module, the new expression, the address it is given when that reads as a literal), in code order."""
+    names = set(p.vocab.get("client_transports") or ())
+    sdk = tuple(p.vocab["sdk_packages"])
+    out = []
+    for m in p.modules if names else []:
+        bound = {local for local, (src, name) in imports(m).items()
+                 if src.startswith(sdk) and (name in names or name in {"*", "default"})}
+        for new in m.nodes("new"):
+            chain = member_chain(strip_casts(new.child_by_field_name("constructor"))) or ()
+            if not chain or chain[-1] not in names or chain[0] not in bound:
+                continue
+            args = call_args(new)
+            out.append((m, new, _address(m, args[0]) if args else None))
+    return sorted(out, key=lambda r: (r[0].path, r[1].start_byte))
+
+
+def _address(m, node) -> str | None:
+    """The literal address of `new URL(x)` or of x, through the module's top-level constants."""
+    node = strip_casts(node)
+    if node is not None and node.type == "new_expression" and call_args(node):
+        node = strip_casts(call_args(node)[0])
+    value = literal(node, m.toplevel) if node is not None else NOT_LITERAL
+    return repr(value) if isinstance(value, str) else None
 
 
 def _handoffs(p: Program) -> list[tuple[str, object, object]]:
