@@ -249,3 +249,24 @@ def test_a_relay_to_another_mcp_server_is_named_in_the_ledger_with_its_address()
         assert len(whats) == 1 and whats[0].startswith("a relay: `new ") and where in whats[0], whats
         line = next(i for i, ln in enumerate(code.splitlines(), 1) if "ClientTransport(" in ln)
         assert led["unresolved"][0]["anchor"]["start_line"] == line and led["complete"] is False
+
+
+def test_a_server_class_of_a_dependency_extended_and_handed_the_capabilities_is_named_in_the_ledger():
+    """`class X extends pkg.Base { constructor() { super({ server: { capabilities: { tools: {} } } }) } }`: the server is
+    built by pkg (the key three objects deep); an SDK client handed the same options is not a handoff."""
+    code = ('const kit_1 = require("@acme/openapi-mcp");\n'
+            'const client_1 = require("@modelcontextprotocol/sdk/client/index.js");\n'
+            'class Mine extends kit_1.OpenApiServer {\n'
+            '  constructor(cfg) {\n'
+            '    super({ server: { name: cfg.name, capabilities: { tools: {} } }, specDir: "spec" });\n'
+            '  }\n}\n'
+            'exports.make = (cfg) => new Mine(cfg);\n')
+    manifest = '{"name": "demo", "bin": "index.js", "dependencies": {"@acme/openapi-mcp": "1", "@modelcontextprotocol/sdk": "1"}}'
+    led = coverage.ledger(program({"index.js": code, "package.json": manifest}))
+    whats = [u["what"] for u in led["unresolved"]]
+    assert len(whats) == 1 and whats[0].startswith(
+        "the server is built by @acme/openapi-mcp, outside the boundary: `super(...) of a class that extends "
+        "kit_1.OpenApiServer` (index.js:5)"), whats
+    sdk_only = code.replace("kit_1.OpenApiServer", "client_1.Client")
+    whats = [u["what"] for u in coverage.ledger(program({"index.js": sdk_only, "package.json": manifest}))["unresolved"]]
+    assert len(whats) == 1 and whats[0].startswith("no MCP server object is constructed"), whats

@@ -8,7 +8,8 @@ from auditor.extract import entrypoints
 from auditor.extract.facts import Program, entry_modules, module_for, reached_modules, reads
 from auditor.extract.records import at
 from auditor.extract.bindings import imports
-from auditor.extract.syntax import NOT_LITERAL, call_args, excerpt, find, literal, member_chain, object_pairs, strip_casts, text
+from auditor.extract.syntax import (NOT_LITERAL, call_args, excerpt, find, literal, member_chain, object_pairs, pair_value,
+                                    strip_casts, text)
 from auditor.model import Anchor
 from auditor.sources import repo_path
 
@@ -179,7 +180,7 @@ def _unread_servers(p: Program, entries: list[str]) -> list[dict]:
         handoff = _handoffs(p)
         if handoff:
             (package, m, call), more = handoff[0], len({h[0] for h in handoff}) - 1
-            out.append({"what": f"the server is built by {package}, outside the boundary: `{excerpt(call.child_by_field_name('function'))}` "
+            out.append({"what": f"the server is built by {package}, outside the boundary: `{_handed(call)}` "
                                 f"({m.path}:{call.start_point[0] + 1}) is handed the tools; no MCP server object is constructed "
                                 "in the code read, so what it serves is not known" + (f" ({more} more package(s) handed tools)" if more else ""),
                         "anchor": at(m.path, call).as_json()})
@@ -229,22 +230,55 @@ def _address(m, node) -> str | None:
 
 
 def _handoffs(p: Program) -> list[tuple[str, object, object]]:
-    """Calls of a function imported from another package handed an object with a key of kb/sdk.yaml
-    server_handoff_keys (`createMcpServer({ name, tools })`): (the package, the module, the call), in code order."""
+    """Calls and constructions of a function or class imported from another package, and `super(...)` in a class
+    that extends one, handed an object with a key of kb/sdk.yaml server_handoff_keys at most three objects deep
+    (`createMcpServer({ name, tools })`, `super({ server: { capabilities: { tools: {} } } })`): (the package, the
+    module, the call), in code order. The SDK's own packages are not a handoff."""
     keys = set(p.vocab.get("server_handoff_keys") or ())
+    sdk = tuple(p.vocab["sdk_packages"])
     out = []
     for m in p.modules if keys else []:
-        bound = {local: src for local, (src, _) in imports(m).items() if not src.startswith((".", "/"))}
-        for call in m.nodes("call") if bound else []:
-            callee = strip_casts(call.child_by_field_name("function"))
-            if callee is not None and callee.type == "sequence_expression" and callee.named_children:
-                callee = strip_casts(callee.named_children[-1])  # (0, mod.f)(...) of compiled CommonJS
-            chain = member_chain(callee)
+        bound = {local: src for local, (src, _) in imports(m).items() if not src.startswith((".", "/") + sdk)}
+        for call in (m.nodes("call") + m.nodes("new")) if bound else []:
+            if call.type == "new_expression":
+                callee = strip_casts(call.child_by_field_name("constructor"))
+            else:
+                callee = strip_casts(call.child_by_field_name("function"))
+                if callee is not None and callee.type == "super":
+                    callee = _heritage(call)
+                elif callee is not None and callee.type == "sequence_expression" and callee.named_children:
+                    callee = strip_casts(callee.named_children[-1])  # (0, mod.f)(...) of compiled CommonJS
+            chain = member_chain(callee) if callee is not None else None
             if not chain or chain[0] not in bound:
                 continue
-            if any(keys & set(object_pairs(a)) for a in call_args(call)):
+            if any(_holds_key(a, keys, 3) for a in call_args(call)):
                 out.append((bound[chain[0]], m, call))
     return sorted(out, key=lambda h: (h[1].path, h[2].start_byte))
+
+
+def _handed(call) -> str:
+    """The function, class or base class (`super` of `class X extends pkg.Base`) a handoff call names."""
+    if call.type == "new_expression":
+        return "new " + excerpt(call.child_by_field_name("constructor"))
+    callee = call.child_by_field_name("function")
+    if callee is not None and callee.type == "super":
+        return f"super(...) of a class that extends {excerpt(_heritage(call))}"
+    return excerpt(callee)
+
+
+def _heritage(node) -> object | None:
+    """The class a `super(...)` call's class extends, as written (`extends pkg.Base`), or None."""
+    while node is not None and node.type not in {"class_declaration", "class"}:
+        node = node.parent
+    heritage = next((c for c in node.named_children if c.type == "class_heritage"), None) if node is not None else None
+    clause = next((c for c in heritage.named_children if c.type == "extends_clause"), heritage) if heritage is not None else None
+    value = clause.child_by_field_name("value") if clause is not None and clause.type == "extends_clause" else None
+    return strip_casts(value if value is not None else (clause.named_children[0] if clause is not None and clause.named_children else None))
+
+
+def _holds_key(node, keys: set[str], depth: int) -> bool:
+    pairs = object_pairs(node)
+    return bool(keys & set(pairs)) or (depth > 1 and any(_holds_key(pair_value(v), keys, depth - 1) for v in pairs.values()))
 
 
 # A bundled server names the SDK among its devDependencies only: it is still a server's manifest.
