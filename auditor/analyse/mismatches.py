@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from auditor.analyse import validation
@@ -348,10 +349,10 @@ def _named_strings(p: Program) -> set[str]:
     resolvers, keys = set(rule.get("resolvers", ())), set(rule.get("keys", ()))
     out: set[str] = set()
     for m in p.modules:
-        aside = [(first, last) for first, last, _ in m.vendored] + [
-            (g.anchor.start_line, g.anchor.end_line) for g in p.gaps if g.kind == "parse" and g.anchor.path == m.path]
+        aside = _Spans([(first, last) for first, last, _ in m.vendored] + [
+            (g.anchor.start_line, g.anchor.end_line) for g in p.gaps if g.kind == "parse" and g.anchor.path == m.path])
         for node in find(m.tree.root_node, {"pair", "call_expression"}):
-            if any(first <= node.start_point[0] + 1 <= last for first, last in aside):
+            if node.start_point[0] + 1 in aside:
                 continue
             if node.type == "call_expression":
                 fn, args = node.child_by_field_name("function"), node.child_by_field_name("arguments")
@@ -364,6 +365,25 @@ def _named_strings(p: Program) -> set[str]:
                     value.named_children if value.type == "array" else [value]
             out |= {v for v in map(string_value, named) if v}
     return out
+
+
+class _Spans:
+    """Line ranges, merged once, for a membership test in O(log n) (a bundle marks thousands of dependency regions,
+    and every pair and call of it is tested)."""
+
+    def __init__(self, spans):
+        merged: list[list[int]] = []
+        for first, last in sorted(spans):
+            if merged and first <= merged[-1][1] + 1:
+                merged[-1][1] = max(merged[-1][1], last)
+            else:
+                merged.append([first, last])
+        self.starts = [a for a, _ in merged]
+        self.ends = [b for _, b in merged]
+
+    def __contains__(self, line: int) -> bool:
+        i = bisect.bisect_right(self.starts, line) - 1
+        return i >= 0 and line <= self.ends[i]
 
 
 def _may_name(p: Program, gap, dep: str) -> bool:
