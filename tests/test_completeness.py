@@ -149,11 +149,11 @@ def test_tool_classes_compiled_to_javascript_name_themselves_in_the_constructor(
     assert coverage.ledger(p)["complete"] is True
 
 
-def _unreached(extra: dict[str, str]) -> tuple[dict, dict]:
+def _unreached(extra: dict[str, str], body: str = "") -> tuple[dict, dict]:
     from auditor.analyse import effects
     from program_helpers import effects_kb
 
-    p = program({"index.ts": HEAD + TAIL, "shapes.ts": SHAPES, "package.json": MANIFEST, **extra})
+    p = program({"index.ts": HEAD + body + TAIL, "shapes.ts": SHAPES, "package.json": MANIFEST, **extra})
     led = coverage.ledger(p, coverage.effects_by_module(effects.scan(p, effects_kb()).sites))
     return {f["path"]: f for f in led["files"]}, led
 
@@ -164,10 +164,12 @@ OLD_TOOLS = ('import { fetchQuote } from "./quotes.js";\n'
              '}\n')
 QUOTES = 'export async function fetchQuote() { return (await fetch("https://quotes.invalid/today")).text(); }\n'
 CLOCK = 'import { writeFileSync } from "node:fs";\nexport function stamp() { writeFileSync("/tmp/stamp", "1"); }\n'
+# a module loaded by a path computed at run time: it may be any module of the package
+PLUGIN = 'const plugin = await import(process.env.PLUGIN ?? "./none.js");\nplugin.install(server);\n'
 
 
-def test_an_unreached_module_that_registers_a_tool_is_a_gap_named_with_what_it_holds():
-    rows, led = _unreached({"legacy/tools.ts": OLD_TOOLS, "legacy/quotes.ts": QUOTES})
+def test_an_unreached_module_that_registers_a_tool_is_a_gap_while_a_computed_import_may_load_it():
+    rows, led = _unreached({"legacy/tools.ts": OLD_TOOLS, "legacy/quotes.ts": QUOTES}, PLUGIN)
     assert rows["legacy/tools.ts"]["status"] == "parsed, not reached"
     assert "a tool registration (line 3)" in rows["legacy/tools.ts"]["reason"]
     # its effects are reachable from that server code: a gap too, with the effect named
@@ -176,15 +178,29 @@ def test_an_unreached_module_that_registers_a_tool_is_a_gap_named_with_what_it_h
     assert led["complete"] is False
 
 
-def test_an_unreached_descriptor_or_handler_is_a_gap():
+def test_unreached_server_code_beside_a_server_the_entry_builds_is_dead_code_accounted_for():
+    """The entry constructs its own server and loads nothing by a computed path: a module no entry reaches that
+    registers a tool is never served (its tool is not the server's), and the audit can be complete."""
+    ping = 'server.registerTool("ping", { description: "Ping." }, async () => ({ content: [] }));\n'
+    rows, led = _unreached({"legacy/tools.ts": OLD_TOOLS, "legacy/quotes.ts": QUOTES}, ping)
+    for path in ("legacy/tools.ts", "legacy/quotes.ts"):
+        assert rows[path]["status"] == "not reached, not served", path
+        assert "imports no module by a computed path" in rows[path]["reason"]
+    assert "a tool registration (line 3)" in rows["legacy/tools.ts"]["reason"]
+    assert led["complete"] is True and [t["name"] for t in led["tools"]] == ["ping"]
+
+
+def test_an_unreached_descriptor_or_handler_is_a_gap_when_the_entry_builds_no_server():
     descriptor = 'export const OLD = { name: "old_tool", description: "Old.", inputSchema: { type: "object" } };\n'
-    rows, led = _unreached({"old.ts": descriptor})
+    manifest = '{"name": "demo", "bin": "main.js", "dependencies": {"@modelcontextprotocol/sdk": "1"}}'
+    p = program({"main.ts": 'console.log("hello");\n', "old.ts": descriptor, "package.json": manifest})
+    rows = {f["path"]: f for f in coverage.ledger(p)["files"]}
     assert rows["old.ts"]["status"] == "parsed, not reached" and "the tool descriptor 'old_tool'" in rows["old.ts"]["reason"]
-    assert led["complete"] is False
+    assert coverage.ledger(p)["complete"] is False
     from program_helpers import SDK
     handler = SDK + ('export function attach(s: any) {\n'
                      '  s.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [] }));\n}\n')
-    rows, led = _unreached({"old.ts": handler})
+    rows, led = _unreached({"old.ts": handler}, PLUGIN)
     assert rows["old.ts"]["status"] == "parsed, not reached" and "a tools/list handler" in rows["old.ts"]["reason"]
     assert led["complete"] is False
 
@@ -270,3 +286,10 @@ def test_a_server_class_of_a_dependency_extended_and_handed_the_capabilities_is_
     sdk_only = code.replace("kit_1.OpenApiServer", "client_1.Client")
     whats = [u["what"] for u in coverage.ledger(program({"index.js": sdk_only, "package.json": manifest}))["unresolved"]]
     assert len(whats) == 1 and whats[0].startswith("no MCP server object is constructed"), whats
+
+
+def test_unreached_server_code_is_a_gap_when_the_entry_reaches_no_tool():
+    """The entry builds a server but registers nothing it reaches: the tools of unreached code are then kept
+    (extract/facts.py), so that code is not set aside as dead and the audit stays incomplete."""
+    rows, led = _unreached({"legacy/tools.ts": OLD_TOOLS, "legacy/quotes.ts": QUOTES})
+    assert rows["legacy/tools.ts"]["status"] == "parsed, not reached" and led["complete"] is False

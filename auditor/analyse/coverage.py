@@ -95,6 +95,25 @@ def _unreached(p: Program, unreached: set[str], effects: dict[str, list[str]] | 
     return out
 
 
+def _dead_code(p: Program, reached: set[str]) -> str | None:
+    """Why server code no entry reaches is not served, when that is shown: the reached code constructs a server
+    itself, and no reached module imports or requires a module by a path that is not a literal (which could load
+    it). None when either fails: the unreached code stays a gap."""
+    if not any(s.module.path in reached for s in p.servers) or any(t.module.path not in reached for t in p.tools):
+        return None  # (tools of unreached code are kept when the entries reach none: extract/facts.py _reached_tools)
+    for m in p.modules:
+        if m.path not in reached:
+            continue
+        for call in m.nodes("call"):
+            fn = call.child_by_field_name("function")
+            args = call_args(call)
+            if fn is not None and (fn.type == "import" or (fn.type == "identifier" and text(fn) == "require")) and args \
+                    and literal(args[0], {}) is NOT_LITERAL:
+                return None
+    return ("the reached code constructs its own server and imports no module by a computed path (`import(x)`, "
+            "`require(x)`): this code is not served")
+
+
 def effects_by_module(sites) -> dict[str, list[str]]:
     """Module path -> its effect sites of kb/effects.yaml (analyse/effects.py; a call into another package is none)."""
     out: dict[str, list[str]] = {}
@@ -315,6 +334,7 @@ def ledger(p: Program, effects: dict[str, list[str]] | None = None) -> dict:
     reached = reached_modules(p, entries)
     dev_runs = _development_runs(p)
     gap_of = _unreached(p, {m.path for m in p.modules} - reached, effects) if entries else {}
+    dead = _dead_code(p, reached) if gap_of else None
     gaps_by_file: dict[str, int] = {}
     for g in p.gaps:
         gaps_by_file[g.anchor.path] = gaps_by_file.get(g.anchor.path, 0) + 1
@@ -342,6 +362,8 @@ def ledger(p: Program, effects: dict[str, list[str]] | None = None) -> dict:
                 status, why = _auxiliary(p, path, dev_runs) or (status, why)
             if status == "parsed, not reached" and path in gap_of:
                 why = f"{why}; {gap_of[path]}"
+                if dead:  # the entries build their own server and load nothing by a computed path: never served
+                    status, why = "not reached, not served", f"{why}; {dead}"
             elif status == "parsed, not reached":  # what it does cannot make the server: accounted for
                 status, why = "not reached, holds no server code", (
                     f"{why}; it constructs no server, handles no request, registers or describes nothing, and no "
