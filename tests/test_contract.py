@@ -53,19 +53,24 @@ def test_invalid_utf8_and_syntax_error_are_coverage_gaps(tmp_path):
 
 
 def test_files_no_analysis_reads_are_no_gap_and_oversized_code_is_one(tmp_path):
-    """An image is registered and is no coverage gap; code over kb/method.yaml's max_file_bytes is not read, and
-    is a gap (the audit is incomplete) instead of silently missing."""
+    """An image is registered and is no coverage gap; code over kb/method.yaml's max_file_bytes is not read, code
+    over its max_syntax_nodes is parsed but not analysed, and each is a gap (the audit is incomplete) instead of
+    silently missing."""
     repo = tmp_path / "repo"
-    big = "export const table = [\n" + "  1,\n" * 700_000 + "];\n"  # 3.5 MB of valid TypeScript
-    init_repo(repo, {**ledger_files("srv/"), "srv/logo.png": b"\x89PNG\r\n\x1a\n\xff\xfe\x00", "srv/table.ts": big})
+    big = "export const table = [\n" + "  1,\n" * 1_700_000 + "];\n"  # 8.5 MB of valid TypeScript
+    dense = "export const grid = [" + "1," * 1_100_000 + "];\n"  # 2.2 MB, 2.2 M syntax nodes
+    init_repo(repo, {**ledger_files("srv/"), "srv/logo.png": b"\x89PNG\r\n\x1a\n\xff\xfe\x00", "srv/table.ts": big,
+                     "srv/grid.ts": dense})
     result = cli("audit", repo, "--subtree", "srv", "--out", tmp_path / "out", "--format", "json")
     assert result.exit_code == 0, result.stderr
     doc = json.loads((tmp_path / "out" / "audit.json").read_text(encoding="utf-8"))
     cov = doc["coverage"]
-    assert [(g["kind"], g["anchor"]["path"]) for g in cov["gaps"]] == [("size", "srv/table.ts")]
-    assert "over the read limit of 3,000,000" in cov["gaps"][0]["detail"] and cov["complete"] is False
+    assert [(g["kind"], g["anchor"]["path"]) for g in cov["gaps"]] == [("size", "srv/grid.ts"), ("size", "srv/table.ts")]
+    assert "over the limit of 2,000,000 (kb/method.yaml max_syntax_nodes)" in cov["gaps"][0]["detail"]
+    assert "over the read limit of 8,000,000" in cov["gaps"][1]["detail"] and cov["complete"] is False
     files = {f["path"]: f for f in cov["files"]}
     assert files["srv/table.ts"]["status"] == "not analysed" and "max_file_bytes" in files["srv/table.ts"]["reason"]
+    assert files["srv/grid.ts"]["status"] == "not analysed" and "max_syntax_nodes" in files["srv/grid.ts"]["reason"]
     assert files["srv/logo.png"]["status"] == "read" and files["srv/logo.png"]["gaps"] == 0
     sources = {s["id"]: s for s in doc["sources"]}
     assert sources["SRC:srv/table.ts"]["bytes"] == len(big) and "omitted" in sources["SRC:srv/table.ts"]

@@ -122,6 +122,7 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
     """EXCLUDED: files not to analyse, with the reason (those over the time budget in an earlier attempt)."""
     modules, jsons, docs, gaps = [], {}, {}, []
     max_depth = (method or {}).get("max_nesting_depth", limits.MAX_DEPTH)
+    max_nodes = (method or {}).get("max_syntax_nodes", limits.MAX_NODES)
     skipped: dict[str, str] = {}
     tested: list[program.Module] = []  # modules of the test layer (kb/method.yaml layers), by their path
     for e in entries:
@@ -153,6 +154,11 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
             for start, end, what in parse.error_regions(tree):
                 gaps.append(Gap(kind="parse", detail=f"{what}: region not analysed",
                                 anchor=Anchor(path=path, start_line=start, end_line=end)))
+            nodes = tree.root_node.descendant_count
+            if nodes > max_nodes:  # bound the analyses' memory, linear in the nodes they lay out
+                skipped[path] = f"{nodes:,} syntax nodes, over the limit of {max_nodes:,} (kb/method.yaml max_syntax_nodes)"
+                gaps.append(Gap(kind="size", detail=f"not analysed: {skipped[path]}", anchor=Anchor(path=path, start_line=1, end_line=1)))
+                continue
             deep = syntax.depth(tree.root_node, max_depth)
             if deep > max_depth:  # bound what the analyses meet: their cost and memory grow with the nesting
                 syntax.drop(tree.root_node)

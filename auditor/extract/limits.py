@@ -16,6 +16,8 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 # The default of kb/method.yaml max_nesting_depth. Real code nests far less: across the 1,157 JavaScript files npm
 # ships, no syntax tree is deeper than 53 and no bracket nesting deeper than 17.
 MAX_DEPTH = 500
+# The default of kb/method.yaml max_syntax_nodes (the memory the analyses lay out is linear in it).
+MAX_NODES = 2_000_000
 
 
 def bracket_depth(data: bytes) -> int:
