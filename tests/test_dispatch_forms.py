@@ -129,3 +129,41 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
 '''
     p = program({"index.ts": server, "package.json": '{"name": "calc", "version": "1.0.0"}'})
     assert sorted((d.tool, d.form) for d in p.dispatches) == [("add", "switch-case"), ("twice", "switch-case")]
+
+
+NAMED = SDK + '''
+const TOOL_NAMES = { search: "company_search", chat: "chat" } as const;
+const PREFIX = "kb_";
+const KB_TOOL = "kb_lookup";
+const server = new Server({ name: "names", version: "1.0.0" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({
+  tools: [
+    { name: TOOL_NAMES.search, description: "Search", inputSchema: { type: "object", properties: {} } },
+    { name: TOOL_NAMES.chat, description: "Chat", inputSchema: { type: "object", properties: {} } },
+    { name: KB_TOOL, description: "Look up", inputSchema: { type: "object", properties: {} } },
+  ],
+}));
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  switch (request.params.name) {
+    case TOOL_NAMES.search:
+      return { content: [{ type: "text", text: "found" }] };
+    case TOOL_NAMES.chat:
+      return { content: [{ type: "text", text: "said" }] };
+    case KB_TOOL:
+      return { content: [{ type: "text", text: PREFIX }] };
+    default:
+      throw new Error("unknown tool");
+  }
+});
+'''
+
+
+def test_switch_cases_named_by_constants_and_members_of_a_constant_object_dispatch_their_tools():
+    """`case TOOL_NAMES.search:` and `case KB_TOOL:` name tools like literals do (the same constants the
+    list uses): each tool is dispatched, nothing is unresolved."""
+    p = program({"index.ts": NAMED})
+    got = {d.tool: d.form for d in p.dispatches}
+    assert got == {"company_search": "switch-case", "chat": "switch-case", "kb_lookup": "switch-case"}
+    led = coverage.ledger(p)
+    assert led["unresolved"] == [] and {t["name"]: t["dispatch"] for t in led["tools"]} == {
+        "company_search": "switch-case", "chat": "switch-case", "kb_lookup": "switch-case"}

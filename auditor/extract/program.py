@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 import tree_sitter as ts
 
 from auditor.extract import parse
-from auditor.extract.syntax import (FUNCTION_TYPES, call_args, callee_text, enclosing, pair_value, string_value,
+from auditor.extract.syntax import (FUNCTION_TYPES, call_args, callee_text, enclosing, literal, pair_value, string_value,
                                     strip_casts, text)
 
 
@@ -41,10 +41,15 @@ class Module:
     vendored: tuple[tuple[int, int, str], ...] = ()
 
     def name_value(self, node: ts.Node | None) -> str | None:
-        """A string literal, or an enum member of this module with a string value (`ToolName.ECHO`)."""
+        """A string literal, an enum member of this module with a string value (`ToolName.ECHO`), or a top-level
+        constant of this module, or a member of one (`TOOL_NAMES.search` of `const TOOL_NAMES = {search: "search"}`)."""
         value = string_value(node)
         if value is None and node is not None:
             value = self.enums.get(text(strip_casts(node)))
+        plain = strip_casts(node) if value is None and node is not None else None
+        if plain is not None and plain.type in {"identifier", "member_expression"}:
+            found = literal(plain, self.toplevel)
+            value = found if isinstance(found, str) else None
         return value
 
     def nodes(self, capture: str) -> list[ts.Node]:
