@@ -72,7 +72,7 @@ def _server_code(p: Program) -> dict[str, list[str]]:
         add(h.module, h.node, f"a {h.method} handler")
     for r in p.registrations:
         add(r.module, r.node, f"a {r.kind} registration")
-    for t in (*p.tools, *p.unadvertised):
+    for t in (*p.tools, *p.unadvertised, *p.unserved):
         add(t.module, t.node, f"the tool descriptor {t.name!r}")
     for d in p.dispatches:
         add(d.module, d.node, f"a dispatch of {d.tool!r}")
@@ -416,7 +416,10 @@ def ledger(p: Program, effects: dict[str, list[str]] | None = None) -> dict:
                           "reasons": ["dispatched but no descriptor or registration advertises it"]})
     unadvertised = [{"name": t.name, "file": t.module.path, "line": t.node.start_point[0] + 1,
                      "reason": "descriptor-shaped object not advertised by tools/list"}
-                    for t in sorted(p.unadvertised, key=lambda t: (t.module.path, t.node.start_byte))]
+                    for t in sorted(p.unadvertised, key=lambda t: (t.module.path, t.node.start_byte))] + [
+        {"name": t.name, "file": t.module.path, "line": t.node.start_point[0] + 1,
+         "reason": f"registered in `{t.binding}`, which no code the entries reach calls or names: not served"}
+        for t in sorted(p.unserved, key=lambda t: (t.module.path, t.node.start_byte))]
     unresolved = _unresolved(p, entries)
     # Complete: every file the audit reads was read and is accounted for, every tool is found and traced to its
     # implementation, nothing is unresolved. What of a found tool's descriptor could not be read (kb/method.yaml

@@ -10,7 +10,7 @@ from typing import Mapping
 import tree_sitter as ts
 
 from auditor.extract import summaries, cache, dispatch, flow, highlevel, linker, outputs, parse, program, server, state
-from auditor.extract import limits, listing, reach, registry, syntax
+from auditor.extract import limits, listing, reach, registry, served, syntax
 from auditor.extract import entrypoints, tsconfig
 from auditor.extract.manifest import JsonDoc, read_json
 from auditor.extract.readme import MarkdownDoc, read_markdown
@@ -54,6 +54,7 @@ class Program:
     skipped: dict[str, str] = field(default_factory=dict)  # path -> why its text was not analysed (too deep, too slow)
     listings: tuple[listing.Listing, ...] = ()  # per tools/list handler: the object literals its result lists
     unadvertised: tuple[server.ToolDecl, ...] = ()  # descriptor-shaped objects that no tools/list result holds
+    unserved: tuple[server.ToolDecl, ...] = ()  # registered in a function nothing names (extract/served.py); binding: it
     build: "tsconfig.BuildMap | None" = None  # build output -> the file analysed in its place
     method: dict = field(default_factory=dict)  # kb/method.yaml: entry points and auxiliary files (analyse/coverage.py)
     settings: tuple[state.Container, ...] = ()  # configuration fields: set once in a constructor, then only read
@@ -109,7 +110,7 @@ def _reached_tools(p: "Program") -> "Program":
     names = {t.name for t in kept}
     dropped = {t.name for t in p.tools} - names
     dispatches = tuple(d for d in p.dispatches if d.tool not in dropped or d.module.path in reached)
-    return replace(p, tools=kept, dispatches=dispatches)
+    return served.unserved(replace(p, tools=kept, dispatches=dispatches), reached, entries)
 
 
 def reads(path: str) -> bool:

@@ -1,0 +1,98 @@
+"""Registrations nothing can run: a tool registered inside a function of the server's own that no code of the boundary
+calls or even names (an exported `registerXTool(server)` the entry never calls) is not served. Its tool is set
+aside as unserved (listed in the coverage ledger with the function), not counted as the server's."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+import tree_sitter as ts
+
+from auditor.extract.syntax import FUNCTION_TYPES, find, text
+
+if TYPE_CHECKING:
+    from auditor.extract.facts import Program
+
+
+_MOST = 6  # a name written more often than this is surely used somewhere: no need to tell its exports apart
+
+
+def unserved(p: "Program", reached: set[str], entries: list[str]) -> "Program":
+    """P with the tools registered in functions nothing names moved to `unserved`. Only when the reached code
+    constructs its own server (a package that only exports registration functions leaves them to its users), and
+    never for a function of an entry module (the package's API)."""
+    if not any(s.module.path in reached for s in p.servers):
+        return p
+    owners = {}
+    for t in p.tools:
+        owner = _owner(t.node) if t.module.path not in entries else None
+        name = _name_of(owner) if owner is not None else None
+        if name is not None:
+            owners[id(t)] = name
+    if not owners:
+        return p
+    counts = _counts(set(owners.values()), [m for m in p.modules if m.path in reached])
+    keep, drop, plumbing = [], [], {}
+    for t in p.tools:
+        name = owners.get(id(t))
+        if name is not None and counts.get(name, 0) <= _MOST and (name, t.module.path) not in plumbing:
+            plumbing[name, t.module.path] = _plumbing(name, t.module)
+        if name is not None and counts.get(name, 0) <= plumbing.get((name, t.module.path), 0):
+            drop.append(replace(t, binding=name))
+        else:
+            keep.append(t)
+    if not drop:
+        return p
+    kept_names = {t.name for t in keep}
+    dropped = {t.name for t in drop} - kept_names
+    dispatches = tuple(d for d in p.dispatches if d.tool not in dropped)
+    return replace(p, tools=tuple(keep), dispatches=dispatches, unserved=tuple(drop))
+
+
+def _owner(node: ts.Node) -> ts.Node | None:
+    """The outermost function around NODE that is not a callback (a function declaration, or a function held by a
+    top-level or exported variable), if NODE is inside one."""
+    found, cur = None, node.parent
+    while cur is not None:
+        if cur.type in FUNCTION_TYPES:
+            found = cur
+        cur = cur.parent
+    return found
+
+
+def _name_of(fn: ts.Node) -> str | None:
+    """The name a top-level function is bound to: `function f`, `const f = (...) => ...`, exported or not."""
+    if fn.type == "function_declaration":
+        name = fn.child_by_field_name("name")
+        return text(name) if name is not None else None
+    parent = fn.parent
+    if parent is not None and parent.type == "variable_declarator" and parent.child_by_field_name("value") == fn:
+        name = parent.child_by_field_name("name")
+        return text(name) if name is not None and name.type == "identifier" else None
+    return None
+
+
+def _counts(names: set[str], modules) -> dict[str, int]:
+    """How often each of NAMES is written in the text of MODULES (one pass over each: bundles are large)."""
+    word = re.compile(r"(?<![\w$])(" + "|".join(sorted(map(re.escape, names), key=len, reverse=True)) + r")(?![\w$])")
+    out: dict[str, int] = {}
+    for m in modules:
+        for hit in word.findall(m.tree.root_node.text.decode("utf-8", "replace")):
+            out[hit] = out.get(hit, 0) + 1
+    return out
+
+
+def _plumbing(name: str, module) -> int:
+    """How often NAME is written in its module only to declare or export it (`export { f }`, `exports.f = f`):
+    any other occurrence (a call, an argument, an array element, an import, a string) may run it."""
+    word = re.compile(rf"(?<![\w$]){re.escape(name)}(?![\w$])")
+    plumbing = 1  # the declaration
+    for node in find(module.tree.root_node, {"export_specifier", "assignment_expression"}):
+        written = text(node)
+        if node.type == "export_specifier":
+            plumbing += len(word.findall(written))
+        elif re.fullmatch(rf"(?:module\.)?exports\.{re.escape(name)}\s*=\s*{re.escape(name)}", written):
+            plumbing += 2
+    return plumbing

@@ -1,0 +1,63 @@
+"""A tool registered in a function of the server's own that no reached code calls or names is not served
+(auditor/extract/served.py): it is listed as such in the ledger, never counted as a tool of the server."""
+
+from __future__ import annotations
+
+from auditor.analyse import coverage
+from program_helpers import program
+
+MANIFEST = '{"name": "demo", "bin": "index.js", "dependencies": {"@modelcontextprotocol/sdk": "1"}}'
+INDEX = ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
+         'import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";\n'
+         'import { registerListTool, registerInfoTool, extras } from "./tools.js";\n'
+         'const server = new McpServer({ name: "demo", version: "1" });\n'
+         'registerListTool(server);\n'
+         'for (const add of extras) add(server);\n'
+         'await server.connect(new StdioServerTransport());\n')
+TOOLS = ('export const registerListTool = (server: any) => {\n'
+         '  server.tool("list_apps", "List apps.", {}, async () => ({ content: [] }));\n'
+         '};\n'
+         'export function registerInfoTool(server: any) {\n'
+         '  server.tool("app_info", "Show one app.", {}, async () => ({ content: [] }));\n'
+         '}\n'
+         'export const registerOldTool = (server: any) => {\n'
+         '  server.tool("old_pipelines", "Old.", {}, async () => ({ content: [] }));\n'
+         '};\n'
+         'function registerLogsTool(server: any) {\n'
+         '  server.tool("app_logs", "Logs.", {}, async () => ({ content: [] }));\n'
+         '}\n'
+         'export const extras = [registerLogsTool];\n')
+
+
+def test_a_registration_function_nothing_names_is_not_served_and_is_listed_as_such():
+    p = program({"index.ts": INDEX, "tools.ts": TOOLS, "package.json": MANIFEST})
+    # registerInfoTool is imported (named) though never called: kept, the import may hand it on
+    assert sorted(t.name for t in p.tools) == ["app_info", "app_logs", "list_apps"]
+    assert [(t.name, t.binding) for t in p.unserved] == [("old_pipelines", "registerOldTool")]
+    led = coverage.ledger(p)
+    row = next(r for r in led["unadvertised"] if r["name"] == "old_pipelines")
+    assert row["file"] == "tools.ts" and row["line"] == 8 and "`registerOldTool`" in row["reason"]
+
+
+def test_compiled_commonjs_exports_are_not_a_use():
+    """`exports.f = f` only exports f; the entry's `tools_1.registerListTool(server)` is a use."""
+    index = ('const mcp_1 = require("@modelcontextprotocol/sdk/server/mcp.js");\n'
+             'const tools_1 = require("./tools.js");\n'
+             'const server = new mcp_1.McpServer({ name: "demo", version: "1" });\n'
+             'tools_1.registerListTool(server);\n')
+    tools = ('const registerListTool = (server) => {\n'
+             '  server.tool("list_apps", "List apps.", {}, async () => ({ content: [] }));\n};\n'
+             'exports.registerListTool = registerListTool;\n'
+             'const registerOldTool = (server) => {\n'
+             '  server.tool("old_pipelines", "Old.", {}, async () => ({ content: [] }));\n};\n'
+             'exports.registerOldTool = registerOldTool;\n')
+    p = program({"index.js": index, "tools.js": tools, "package.json": MANIFEST})
+    assert [t.name for t in p.tools] == ["list_apps"] and [t.name for t in p.unserved] == ["old_pipelines"]
+
+
+def test_a_package_whose_entry_builds_no_server_keeps_its_registration_functions():
+    """A library of registration functions for its users to call: nothing is set aside."""
+    lib = '{"name": "kit", "main": "tools.js", "dependencies": {"@modelcontextprotocol/sdk": "1"}}'
+    p = program({"tools.ts": TOOLS, "package.json": lib})
+    assert sorted(t.name for t in p.tools) == ["app_info", "app_logs", "list_apps", "old_pipelines"]
+    assert p.unserved == ()
