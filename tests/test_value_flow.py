@@ -124,7 +124,8 @@ def test_a_tool_registered_in_a_module_no_entry_imports_is_not_the_server_s():
     from auditor.analyse import coverage
     led = coverage.ledger(p)
     row = next(f for f in led["files"] if f["path"] == "legacy.ts")
-    assert row["status"] == "parsed, not reached" and led["complete"] is False
+    # the entry builds its own server and loads nothing by a computed path: dead code, accounted for
+    assert row["status"] == "not reached, not served" and led["complete"] is True
     # with no entry known (no manifest), nothing is set aside
     del files["package.json"]
     assert sorted(t.name for t in program(files).tools) == ["old_omega", "omega"]
@@ -181,3 +182,27 @@ def test_descriptors_made_in_a_map_callback_of_the_tools_list_are_one_tool_per_e
                   'server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS.map((t) => ({\n'
                   '  name: t.meta.name, description: "d", inputSchema: { type: "object" } })) }));\n')
     assert _names({"index.ts": code}) == ["kaf", "lamed"]
+
+
+def test_a_namespace_object_a_bundler_builds_with_its_export_helper_holds_the_getters_values():
+    """rolldown: `var tools = __export({a: () => a})` returned; esbuild: `var tools = {}; __export(tools, {...})`;
+    `Object.values(tools)` is the list of what the getters return, across the bundle's chunks."""
+    chunk = ('export var __export = (all) => { let t = {}; for (var n in all) Object.defineProperty(t, n, { get: all[n], enumerable: true }); return t; };\n')
+    ping = 'export const pingTool = { name: "ping", description: "Ping.", handler: async () => ({ content: [] }) };\n'
+    echo = 'export const echoTool = { name: "echo", description: "Echo.", handler: async () => ({ content: [] }) };\n'
+    rolled = ('import { __export } from "./chunk.js";\nimport { pingTool } from "./ping.js";\nimport { echoTool } from "./echo.js";\n'
+              'var tools_exports = /* @__PURE__ */ __export({ pingTool: () => pingTool, echoTool: () => echoTool });\n'
+              'export { tools_exports };\n')
+    index = MCP + ('import { tools_exports } from "./tools.js";\n'
+                   'Object.values(tools_exports).forEach((tool) => {\n'
+                   '  server.registerTool(tool.name, { description: tool.description }, tool.handler);\n'
+                   '});\n')
+    files = {"index.ts": index, "tools.ts": rolled, "chunk.ts": chunk, "ping.ts": ping, "echo.ts": echo}
+    assert _names(files) == ["echo", "ping"]
+    esbuild = MCP + ('var __export = (target, all) => { for (var name in all) Object.defineProperty(target, name, { get: all[name] }); };\n'
+                     'const pingTool = { name: "ping", handler: async () => ({ content: [] }) };\n'
+                     'const echoTool = { name: "echo", handler: async () => ({ content: [] }) };\n'
+                     'var tools_exports = {};\n'
+                     '__export(tools_exports, { pingTool: () => pingTool, echoTool: () => echoTool });\n'
+                     'for (const tool of Object.values(tools_exports)) server.registerTool(tool.name, {}, tool.handler);\n')
+    assert _names({"index.ts": esbuild}) == ["echo", "ping"]

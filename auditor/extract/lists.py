@@ -28,6 +28,14 @@ class Lists:
         obj, omod = self.definition(*self.bound(node, module, frame))
         if obj is None or depth > 6:
             return
+        getters = _bundled_namespace(obj, omod)
+        if getters is not None:  # `__export({a: () => a})`: the values the getters return
+            for pair in object_pairs(getters).values():
+                value = pair_value(pair)
+                body = value.child_by_field_name("body") if value.type == "arrow_function" else None
+                if body is not None and body.type != "statement_block":
+                    yield pair.child_by_field_name("key") if pair.type == "pair" else pair, body, omod
+            return
         if obj.type == "object":
             for child in obj.named_children:
                 if child.type == "spread_element" and child.named_children:
@@ -236,6 +244,30 @@ class Lists:
                         if key not in seen:
                             seen.add(key)
                             yield element, emod, eframe
+
+
+# The runtime helper bundlers (esbuild, rolldown, tsup) write for a module's namespace object: `__export({a: () => a})`
+# returns it, `__export(target, {a: () => a})` fills `var target = {}`; each getter returns an export.
+_BUNDLER_EXPORT = "__export"
+
+
+def _bundled_namespace(obj: ts.Node, module: Module) -> ts.Node | None:
+    """The getter object of a namespace a bundler's `__export` helper builds, for OBJ (a value of MODULE)."""
+    if obj.type == "call_expression" and callee_text(obj) == _BUNDLER_EXPORT:
+        args = call_args(obj)
+        return strip_casts(args[-1]) if args and strip_casts(args[-1]).type == "object" else None
+    holder = obj.parent.parent if obj.type == "object" and obj.parent is not None else None
+    if holder is not None and holder.type == "call_expression" and callee_text(holder) == _BUNDLER_EXPORT:
+        return obj  # the getters themselves (a helper the bindings see handing its argument back)
+    name = _declared_name(obj) if obj.type == "object" and not obj.named_children else None
+    if name is not None and name.type == "identifier":
+        for stmt in module.nodes("toplevel.stmt"):
+            call = stmt.named_children[0] if stmt.named_children else None
+            if call is not None and call.type == "call_expression" and callee_text(call) == _BUNDLER_EXPORT:
+                args = call_args(call)
+                if len(args) == 2 and text(args[0]) == text(name) and strip_casts(args[1]).type == "object":
+                    return strip_casts(args[1])
+    return None
 
 
 def _declared_name(node: ts.Node) -> ts.Node:
