@@ -93,9 +93,13 @@ def test_files_that_are_not_the_server_do_not_make_it_incomplete():
     # run only by `build`, but a scripts/ folder names it first; tools/stamp.js is code no entry reaches and holds
     # nothing of a server: accounted for
     assert status["tools/stamp.js"] == "not reached, holds no server code" and ledger["complete"]
-    # a server constructed where no entry reaches is a gap
+    # a server constructed where no entry reaches: dead code beside the server the entry builds, accounted for
     files["tools/spare.js"] = ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
                                'export const spare = new McpServer({ name: "spare", version: "1" });\n')
+    ledger = coverage.ledger(program(files))
+    assert _status(ledger)["tools/spare.js"] == "not reached, not served" and ledger["complete"]
+    # ... but a gap when the entry imports a module by a computed path (which may be that one)
+    files["src/index.ts"] = files["src/index.ts"] + "await import(process.env.PLUGIN ?? './none.js');\n"
     ledger = coverage.ledger(program(files))
     assert _status(ledger)["tools/spare.js"] == "parsed, not reached" and not ledger["complete"]
 

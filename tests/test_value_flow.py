@@ -206,3 +206,29 @@ def test_a_namespace_object_a_bundler_builds_with_its_export_helper_holds_the_ge
                      '__export(tools_exports, { pingTool: () => pingTool, echoTool: () => echoTool });\n'
                      'for (const tool of Object.values(tools_exports)) server.registerTool(tool.name, {}, tool.handler);\n')
     assert _names({"index.ts": esbuild}) == ["echo", "ping"]
+
+
+def test_a_list_mapped_from_the_entries_of_a_table_through_a_configuration_switch():
+    """`Object.entries(cond ? Object.fromEntries(Object.entries(T).filter(...)) : T).map(([name, t]) => ({name, ...}))`,
+    then a loop that copies the name into a local: each key of the table (spreads included) is a tool, once."""
+    code = MCP + ('const reads = { db_get: { description: "Get.", handler: async () => ({ content: [] }), ro: true } };\n'
+                  'const writes = { db_set: { description: "Set.", handler: async () => ({ content: [] }) } };\n'
+                  'const tools = { ...reads, ...writes };\n'
+                  'function start(readonly: boolean) {\n'
+                  '  const chosen = readonly ? Object.fromEntries(Object.entries(tools).filter(([_, t]) => t.ro)) : tools;\n'
+                  '  const list = Object.entries(chosen).map(([name, t]) => ({ name, description: t.description, tool: t }));\n'
+                  '  for (const def of list) {\n'
+                  '    const toolName = def.name;\n'
+                  '    server.registerTool(toolName, { description: def.description }, def.tool.handler);\n'
+                  '  }\n'
+                  '}\n'
+                  'start(process.env.RO === "1");\n')
+    p = program({"index.ts": code})
+    assert sorted(t.name for t in p.tools) == ["db_get", "db_set"] and not p.gaps
+    assert {t.name: t.description for t in p.tools} == {"db_get": "Get.", "db_set": "Set."}
+
+
+def test_a_list_mapped_from_literals_names_each_tool_by_the_callback_s_template():
+    code = MCP + ('const defs = [{ id: "alpha" }, { id: "beta" }].map((d) => ({ name: `web_${d.id}`, run: async () => ({}) }));\n'
+                  'defs.forEach((t) => server.registerTool(t.name, {}, t.run));\n')
+    assert _names({"index.ts": code}) == ["web_alpha", "web_beta"]

@@ -12,10 +12,11 @@ from auditor.extract.bindings import value_of
 from auditor.extract.frames import MAX_DEPTH, Frame, _array_names, _sites, parameters, returned
 from auditor.extract.program import Module
 from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, callee_text, find, member_chain,
-                                    object_pairs, pair_value, string_value, strip_casts, text)
+                                    object_pairs, pair_value, parameter_pattern, string_value, strip_casts, text)
 
 # Array methods whose result holds some of the receiver's elements, in some order.
 _SUBSETS = {"filter", "slice", "sort", "reverse", "toSorted", "toReversed", "toSpliced"}
+_MAPS = {"map", "flatMap"}  # a list of what the callback returns for each element
 
 
 class Lists:
@@ -35,6 +36,20 @@ class Lists:
                 body = value.child_by_field_name("body") if value.type == "arrow_function" else None
                 if body is not None and body.type != "statement_block":
                     yield pair.child_by_field_name("key") if pair.type == "pair" else pair, body, omod
+            return
+        if obj.type == "ternary_expression":  # `readonly ? subset : all`: the entries of either, each once
+            seen: set[tuple[int, int]] = set()
+            for branch in ("consequence", "alternative"):
+                for key, value, vmod in self.entries(obj.child_by_field_name(branch), omod,
+                                                     frame if omod is module else None, depth + 1):
+                    if (key.id, value.id) not in seen:
+                        seen.add((key.id, value.id))
+                        yield key, value, vmod
+            return
+        if obj.type == "call_expression" and callee_text(obj) == "Object.fromEntries" and call_args(obj):
+            for element, emod, _ in self.elements(call_args(obj)[0], omod, frame if omod is module else None, depth + 1):
+                if len(element) == 2 and element[0] is not None:  # [key, value] pairs (of Object.entries)
+                    yield element[0], element[1], emod
             return
         if obj.type == "object":
             for child in obj.named_children:
@@ -205,6 +220,15 @@ class Lists:
         node, module = self.definition(name, module)
         if node is None or depth > 6:
             return
+        if node.type == "ternary_expression":  # `cond ? some : all`: the elements of either, each once
+            seen: set[tuple[int, ...]] = set()
+            for branch in ("consequence", "alternative"):
+                for element, emod, eframe in self.elements(node.child_by_field_name(branch), module, frame, depth + 1):
+                    key = tuple(e.id if e is not None else 0 for e in element) + _sites(eframe)
+                    if key not in seen:
+                        seen.add(key)
+                        yield element, emod, eframe
+            return
         if node.type == "array":
             for child in node.named_children:
                 if child.type == "spread_element" and child.named_children:
@@ -221,7 +245,10 @@ class Lists:
                 yield from self.elements(value, vmod, frame, depth + 1)
             return
         if node.type == "call_expression":
-            callee = member_chain(node.child_by_field_name("function")) or ()
+            function = strip_casts(node.child_by_field_name("function"))
+            callee = member_chain(function) or ()
+            if not callee and function is not None and function.type == "member_expression":  # `[...].map`, `f().filter`
+                callee = ("", text(function.child_by_field_name("property")))
             args = call_args(node)
             if callee in {("Object", "values"), ("Object", "entries"), ("Object", "keys")} and len(args) == 1:
                 for k, value, vmod in self.entries(args[0], module, frame):
@@ -231,6 +258,8 @@ class Lists:
                                          frame, depth + 1)
                 for a in args:
                     yield from self.elements(a, module, frame, depth + 1)
+            elif len(callee) >= 2 and callee[-1] in _MAPS and args:  # TOOLS.map((t) => ({name: t.id})): per element
+                yield from self._mapped(node, args[0], module, frame, depth)
             elif len(callee) >= 2 and callee[-1] in _SUBSETS:  # TOOLS.filter(enabled): some of TOOLS' elements
                 yield from self.elements(node.child_by_field_name("function").child_by_field_name("object"), module,
                                          frame, depth + 1)
@@ -245,6 +274,26 @@ class Lists:
                             seen.add(key)
                             yield element, emod, eframe
 
+
+    def _mapped(self, call: ts.Node, callback: ts.Node, module: Module, frame: Frame | None, depth: int
+                ) -> Iterator[tuple[tuple[ts.Node | None, ...], Module, Frame | None]]:
+        """The elements of `list.map(callback)`: what the callback returns, its first parameter bound to each element
+        of the list (`([name, tool]) => ...` to the key and value of an Object.entries element)."""
+        fn, fmod = self.function_of(callback, module, frame, depth + 1)
+        if fn is None or fn.type not in FUNCTION_TYPES:
+            return
+        params = fn.child_by_field_name("parameters") or fn.child_by_field_name("parameter")
+        items = [c for c in params.named_children if c.type != "comment"] if params is not None and params.type != "identifier" else []
+        first = parameter_pattern(items[0]) if items else None
+        tuples = first is not None and first.type == "array_pattern"
+        names = _array_names(first) if tuples else {k: v for k, v in parameters(fn).items() if v[0] == 0}
+        holder = call.child_by_field_name("function").child_by_field_name("object")
+        results = returned(fn)
+        for element, emod, eframe in self.elements(holder, module, frame, depth + 1):
+            inner = Frame(scope=fn, module=fmod, names=names, args=element if tuples else element[-1:], caller=emod,
+                          site=element[-1], outer=eframe if eframe is not None else frame)
+            for value in results:
+                yield (value,), fmod, inner
 
 # The runtime helper bundlers (esbuild, rolldown, tsup) write for a module's namespace object: `__export({a: () => a})`
 # returns it, `__export(target, {a: () => a})` fills `var target = {}`; each getter returns an export.

@@ -97,6 +97,10 @@ class Expander:
                 left = scope.child_by_field_name("left")
                 names = {text(left): (0, ())} if left is not None and left.type == "identifier" else _array_names(left)
                 if root not in names:
+                    local = _local_init(scope, root)
+                    if local is not None:  # `for (const d of list) { const n = d.name; ... }`
+                        yield from self.frames(local, module, outer, depth + 1)
+                        return
                     continue
                 tuples = left is not None and left.type == "array_pattern"  # [key, value] of Object.entries
                 right = scope.child_by_field_name("right")
@@ -276,10 +280,11 @@ def _in_descriptor(node: ts.Node | None) -> bool:
 
 
 def _local_init(scope: ts.Node, name: str) -> ts.Node | None:
-    """The expression a `const NAME = ...` of SCOPE (not of a function inside it) is made from, followed down to
+    """The expression a `const NAME = ...` of SCOPE (a function, or a loop: not of a function inside it) is made from, followed down to
     the name it starts from: the callee of a call (`make(opts)`), the object of a member; None when there is none."""
+    home = scope if scope.type in FUNCTION_TYPES else next((a for a in ancestors(scope) if a.type in FUNCTION_TYPES), None)
     decl = next((n for n in find(scope, {"variable_declarator"}) if text(n.child_by_field_name("name")) == name
-                 and next((a for a in ancestors(n) if a.type in FUNCTION_TYPES), None) == scope), None)
+                 and next((a for a in ancestors(n) if a.type in FUNCTION_TYPES), None) == home), None)
     value = strip_casts(decl.child_by_field_name("value")) if decl is not None else None
     while value is not None and value.type in {"call_expression", "await_expression"}:
         value = strip_casts(value.child_by_field_name("function") if value.type == "call_expression"

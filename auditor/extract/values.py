@@ -236,6 +236,12 @@ class Values(Lists):
         """A member of a variable declared in FRAME's scope (`const t = make(opts)` then `t.name`), read under
         FRAME; None when NODE is no such member."""
         chain = member_chain(node)
+        if chain and len(chain) == 1 and node.type == "identifier" and chain[0] != "this" and depth <= 3 * MAX_DEPTH:
+            init = value_of(module, node)  # `const n = d.name` in a loop over d, then `n`: what it is made from
+            if init is not None and init.id != node.id and frame.scope.start_byte <= init.start_byte < frame.scope.end_byte \
+                    and (init.type in {"template_string", "binary_expression"} or member_chain(init)):
+                return self.bound(init, module, frame, depth + 1)  # (a local list stays itself: its pushes are read)
+            return None
         if not chain or len(chain) < 2 or chain[0] == "this" or depth > 3 * MAX_DEPTH:
             return None
         root = node
