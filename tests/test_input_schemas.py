@@ -26,6 +26,8 @@ exports.ListSchema = exports.GetSchema = void 0;
 const zod_1 = require("zod");
 exports.GetSchema = zod_1.z.object({ id: zod_1.z.string().describe("The id"), depth: zod_1.z.number().int().optional() });
 exports.ListSchema = zod_1.z.object({ top: zod_1.z.coerce.number().optional() });
+exports.NodeSchema = zod_1.z.object({ label: zod_1.z.string() });
+exports.TreeSchema = zod_1.z.object({ root: exports.NodeSchema });
 '''
 
 CJS_CONVERT = '''"use strict";
@@ -70,6 +72,7 @@ exports.tools = [
     { name: "get_item", description: "Get one.", inputSchema: (0, convert_1.toJsonSchema)(schemas_1.GetSchema) },
     { name: "list_items", description: "List.", inputSchema: (0, convert_1.toJsonSchema)(schemas_1.ListSchema) },
     { name: "chart", description: "Chart.", inputSchema: (0, utils_1.shapeToJson)(shape) },
+    { name: "tree", description: "Tree.", inputSchema: (0, convert_1.toJsonSchema)(schemas_1.TreeSchema) },
     { name: "get_again", description: "Get.", inputSchema: (0, zod_to_json_schema_1.zodToJsonSchema)(schemas_1.GetSchema) },
 ];
 '''
@@ -92,6 +95,9 @@ def test_the_servers_own_conversion_function_is_read_at_each_call_across_commonj
     assert get.schema == {"type": "object", "properties": {"id": {"type": "string", "description": "The id"},
                                                             "depth": {"type": "integer"}}, "required": ["id"]}
     assert listed.schema["properties"] == {"top": {"type": "number"}}
+    # `exports.NodeSchema`, how tsc writes a reference to the module's own exported constant
+    tree = tools["tree"]
+    assert _gaps(tree) == [] and tree.schema["properties"]["root"]["properties"] == {"label": {"type": "string"}}
     # a coercion written in another file than the descriptor's is a gap naming that file, not a coercion of this one
     assert listed.coercions == () and any("schemas.js" in g and "coerce" in g for g in _gaps(listed))
 

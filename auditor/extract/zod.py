@@ -253,6 +253,9 @@ class _Reader:
         """A schema imported from another module of the boundary (`X` or `ns.X`), read in that module."""
         chain = member_chain(node) if self.link is not None else None
         where = None
+        if chain and len(chain) == 2 and chain[0] == "exports":  # CommonJS: `exports.X` of this module's own export
+            value = self.link.assigned.get(self.module.path, {}).get(chain[1])
+            return self.read(value, path, depth + 1) if value is not None else None
         if chain and len(chain) == 1:
             where = self.link.binding(self.module, chain[0])
         elif chain and len(chain) == 2:
