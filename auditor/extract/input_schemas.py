@@ -91,8 +91,8 @@ def _converted(call: ts.Node, r: _Reader, bind) -> tuple[ts.Node | None, bool]:
     if fn is not None and fn.type == "member_expression" \
             and text(fn.child_by_field_name("property")) in r.z.get("schema_to_json_schema", ()):
         receiver = fn.child_by_field_name("object")
-        if r.is_zod(receiver) or bind is not None and bind(receiver)[0] is not None \
-                and bind(receiver)[0].id != strip_casts(receiver).id:
+        bound = bind(receiver)[0] if bind is not None else None  # a parameter: what its call site hands over
+        if r.is_zod(receiver) or bound is not None and bound.id != strip_casts(receiver).id:
             return receiver, True
     return None, False
 
@@ -106,8 +106,6 @@ def _summary(call: ts.Node, module: Module, vocab: dict, link, node: ts.Node, de
     fn, fmod = values.function_of(call_function(call), module, None)
     if fn is None or not (fn.type in FUNCTION_TYPES or fn.type == "method_definition"):
         return None
-    if fn.type == "method_definition":
-        fn = fn.child_by_field_name("value") or fn
     out = returned(fn)
     if len(out) != 1:
         return None
