@@ -209,3 +209,22 @@ def test_a_json_schema_literal_with_parts_from_other_modules_and_parts_unknown()
     gaps = sorted(t.gaps, key=lambda g: g.anchor.start_line)
     assert [g.anchor.start_line for g in gaps] == [line_of(JSON_PARTS, "enum: process.env"), line_of(JSON_PARTS, "extra:")]
     assert "`properties.kind.enum`" in gaps[0].detail and "`properties.extra`" in gaps[1].detail
+
+
+LOOPED = '''import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { z } from "zod";
+const GoInput = z.object({ url: z.string().describe("Where to go") });
+const go = { schema: { name: "go", description: "Go.", inputSchema: GoInput }, handle: async () => ({ content: [] }) };
+const TOOLS = [go];
+const server = new McpServer({ name: "kit", version: "1.0.0" });
+TOOLS.forEach((tool) => {
+  server.tool(tool.schema.name, tool.schema.description, tool.schema.inputSchema.shape, async (params) => tool.handle());
+});
+'''
+
+
+def test_the_shape_of_a_zod_schema_reached_through_a_loop_is_that_schema_not_an_empty_input():
+    registered = [t for t in _tools({"index.js": LOOPED}).values() if t.form != "descriptor"]
+    (go,) = registered
+    assert go.schema_form == "zod" and go.schema == {
+        "type": "object", "properties": {"url": {"type": "string", "description": "Where to go"}}, "required": ["url"]}
