@@ -173,7 +173,14 @@ def _tool(module: Module, vocab: dict, signature: str, method: str, name: str, c
     here, site = here or module, site or call
 
     def B(node):
-        return bind(node, module) if node is not None else (None, here)
+        if node is None:
+            return None, here
+        found = bind(node, module)
+        plain = strip_casts(node)
+        if found[0] is None and plain is not None and plain.type == "member_expression" \
+                and text(plain.child_by_field_name("property")) == "shape":
+            found = bind(plain.child_by_field_name("object"), module)  # `X.shape`: X, read as its shape (input_shape)
+        return found
 
     def local(node, where):  # a node for anchors: only one of the module the tool is anchored in
         return node if where is here else None

@@ -44,6 +44,7 @@ class Linker:
         self.imports: dict[str, dict[str, Binding]] = {}
         self.exports: dict[str, dict[str, tuple[str, str]]] = {}  # name -> (module path, local name)
         self.star: dict[str, list[str]] = {}  # `export * from` targets
+        self.assigned: dict[str, dict[str, ts.Node]] = {}  # CommonJS `exports.x = <value>`: name -> the value
         for m in modules:
             self._scan(m)
 
@@ -60,14 +61,22 @@ class Linker:
         imports: dict[str, Binding] = {}
         exports: dict[str, tuple[str, str]] = {}
         star: list[str] = []
+        assigned: dict[str, ts.Node] = {}
         for local, (spec, name) in bindings.static_imports(m).items():
             imports[local] = Binding(module=self.resolve_spec(m.path, spec), name=name, spec=spec)
+        required = None
         for node in m.tree.root_node.named_children:
             if node.type == "export_statement":
                 self._scan_export(m, node, exports, star)
             elif node.type == "expression_statement" and node.named_children:
-                _commonjs_exports(node.named_children[0], m.path, exports)
+                _commonjs_exports(node.named_children[0], m.path, exports, assigned)
+                if required is None and _is_define_property(node.named_children[0]):
+                    required = {local: self.resolve_spec(m.path, spec) for local, (spec, name) in bindings.imports(m).items()
+                                if name == "*"}
+                if required is not None:
+                    _commonjs_reexport(node.named_children[0], m.path, required, exports)
         self.imports[m.path], self.exports[m.path], self.star[m.path] = imports, exports, star
+        self.assigned[m.path] = assigned
 
     def _scan_export(self, m: Module, node: ts.Node, exports: dict, star: list) -> None:
         source = node.child_by_field_name("source")
@@ -136,6 +145,12 @@ class Linker:
         if b.module is None or b.name == "*":
             return None
         return self.exported(b.module, b.name)
+
+    def value(self, m: Module, local: str) -> ts.Node | None:
+        """The value of top-level name LOCAL of module M: its declaration's initialiser, or what a CommonJS
+        `exports.LOCAL = value` assigns (tsc writes an exported constant so, with no local of that name)."""
+        found = m.toplevel.get(local)
+        return found if found is not None else self.assigned.get(m.path, {}).get(local)
 
     def module_of(self, node: ts.Node) -> Module | None:
         cur = node
@@ -238,18 +253,48 @@ def _calls(fn: ts.Node):
         stack.extend(reversed(n.named_children))
 
 
-def _commonjs_exports(expr: ts.Node, path: str, exports: dict) -> None:
+def _commonjs_exports(expr: ts.Node, path: str, exports: dict, assigned: dict) -> None:
     """CommonJS exports of a top-level statement: `exports.x = y`, `module.exports.x = y`, `module.exports = { x, y: z }`
-    (each exported name -> its local name; a value that is not a name is exported under its own name)."""
-    if expr.type != "assignment_expression":
+    (each exported name -> its local name; a value that is not a name is exported under its own name, and is the
+    value ASSIGNED holds for that name; `exports.x = void 0`, tsc's declaration ahead of the value, is none).
+    `exports.a = exports.b = void 0` chains its targets."""
+    while expr is not None and expr.type == "assignment_expression":
+        target, value = member_chain(expr.child_by_field_name("left")), strip_casts(expr.child_by_field_name("right"))
+        if value is None or not target:
+            return
+        holders = (("exports",), ("module", "exports"))
+        if target == ("module", "exports") and value.type == "object":  # module.exports = { x, y: z }
+            for key, pair in object_pairs(value).items():
+                v = pair_value(pair)
+                exports[key] = (path, text(v) if v.type in {"identifier", "shorthand_property_identifier"} else key)
+        elif len(target) > 1 and target[:-1] in holders:  # exports.x = y, module.exports.x = y
+            exports[target[-1]] = (path, text(value) if value.type == "identifier" else target[-1])
+            if value.type not in {"identifier", "unary_expression", "assignment_expression"}:
+                assigned[target[-1]] = value
+        expr = value
+
+
+def _is_define_property(expr: ts.Node) -> bool:
+    return expr.type == "call_expression" and member_chain(expr.child_by_field_name("function")) == ("Object", "defineProperty")
+
+
+def _commonjs_reexport(expr: ts.Node, path: str, required: dict[str, str | None], exports: dict) -> None:
+    """tsc's re-export of an imported name, `Object.defineProperty(exports, "x", { get: function () { return m_1.y; } })`
+    (`export { y as x } from "./m"`): the name x -> (the module m_1 requires, y)."""
+    if not _is_define_property(expr):
         return
-    target, value = member_chain(expr.child_by_field_name("left")), strip_casts(expr.child_by_field_name("right"))
-    if value is None or not target:
+    args = [a for a in (expr.child_by_field_name("arguments").named_children) if a.type != "comment"]
+    if len(args) != 3 or member_chain(args[0]) != ("exports",) or string_value(args[1]) is None:
         return
-    holders = (("exports",), ("module", "exports"))
-    if target == ("module", "exports") and value.type == "object":  # module.exports = { x, y: z }
-        for key, pair in object_pairs(value).items():
-            v = pair_value(pair)
-            exports[key] = (path, text(v) if v.type in {"identifier", "shorthand_property_identifier"} else key)
-    elif len(target) > 1 and target[:-1] in holders:  # exports.x = y, module.exports.x = y
-        exports[target[-1]] = (path, text(value) if value.type == "identifier" else target[-1])
+    getter = object_pairs(args[2]).get("get")
+    fn = strip_casts(pair_value(getter)) if getter is not None else None
+    body = fn.child_by_field_name("body") if fn is not None else None
+    if body is None:
+        return
+    ret = next((c for c in body.named_children if c.type == "return_statement"), None) if body.type == "statement_block" else None
+    value = strip_casts(ret.named_children[0]) if ret is not None and ret.named_children else strip_casts(body)
+    chain = member_chain(value) if value is not None else None
+    if chain and len(chain) == 2 and required.get(chain[0]):
+        exports[string_value(args[1])] = (required[chain[0]], chain[1])
+    elif chain and len(chain) == 1:
+        exports[string_value(args[1])] = (path, chain[0])

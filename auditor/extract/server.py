@@ -6,7 +6,7 @@ from dataclasses import dataclass, field, replace
 
 import tree_sitter as ts
 
-from auditor.extract import zod
+from auditor.extract import input_schemas
 from auditor.extract.bindings import class_name, value_of
 from auditor.extract.program import Module
 from auditor.extract.frames import parameters
@@ -219,7 +219,7 @@ def descriptor(module: Module, pair: ts.Node, name: str, vocab: dict | None, lin
     schema_node = pair_value(pair)
     extra: dict = {"schema": literal(schema_node, module.toplevel), "schema_node": schema_node}
     if vocab is not None:
-        read = zod.descriptor_schema(schema_node, module, vocab, link, bind if frame is not None else None)
+        read = input_schemas.descriptor_schema(schema_node, module, vocab, link, bind if frame is not None else None)
         if frame is not None and (read.module or module) is not here:  # read in another module: anchored here
             where = read.module or module
             read = replace(read, node=None, coercions=(), module=here, problems=tuple(

@@ -325,6 +325,15 @@ def callee_text(call: ts.Node) -> str:
     return ".".join(chain) if chain else text(fn)
 
 
+def call_function(call: ts.Node) -> ts.Node | None:
+    """The function a call calls, as written: `f` of `(0, f)(...)`, the indirect call compiled CommonJS writes for an
+    imported function (`(0, mod_1.f)(x)` is `mod_1.f(x)` without a `this`)."""
+    fn = strip_casts(call.child_by_field_name("function"))
+    if fn is not None and fn.type == "sequence_expression" and fn.named_children:
+        fn = strip_casts(fn.named_children[-1])
+    return fn
+
+
 def call_args(call: ts.Node) -> list[ts.Node]:
     args = call.child_by_field_name("arguments")
     return [] if args is None else [a for a in args.named_children if a.type != "comment"]

@@ -191,7 +191,7 @@ class Values(Lists):
         if found is None:
             return None, module
         mod, local = found
-        value = mod.functions.get(local) or mod.toplevel.get(local)
+        value = mod.functions.get(local) or self.link.value(mod, local)
         return (value, mod) if value is not None else (None, module)
 
     def bound(self, node: ts.Node | None, module: Module, frame: Frame | None, depth: int = 0

@@ -1,10 +1,10 @@
 """zod schemas read statically into the JSON Schema the SDK advertises for them (vocabulary: kb/sdk.yaml `zod`;
-the methods of a chain: extract/zod_methods.py)."""
+the methods of a chain: extract/zod_methods.py; a low-level descriptor's inputSchema: extract/input_schemas.py)."""
 
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import tree_sitter as ts
 
@@ -86,43 +86,6 @@ def _imported_shape(node: ts.Node | None, module: Module, link) -> tuple[Module,
     return (where[0], value) if value is not None and value.type == "object" else None
 
 
-def descriptor_schema(node: ts.Node, module: Module, vocab: dict, link=None, bind=None) -> Schema:
-    """A low-level descriptor's inputSchema: a JSON Schema literal, or zodToJsonSchema(X) / z.toJSONSchema(X). BIND
-    (node -> (node, module)) reads a parameter as the argument of a call site (a descriptor made by a function)."""
-    if bind is not None:
-        bound, where = bind(node)
-        plain = strip_casts(node)
-        if bound is not None and plain is not None and (where is not module or bound.id != plain.id):
-            read = descriptor_schema(bound, where, vocab, link)  # `inputSchema: schema`, a parameter
-            if read.form != "unknown":
-                return replace(read, module=where)
-    r = _Reader(module, vocab, link)
-    value = literal(node, module.toplevel)
-    if value is not NOT_LITERAL:
-        return Schema(value=value, node=node, form="json-schema")
-    call = strip_casts(node)
-    chain = member_chain(call.child_by_field_name("function")) if call is not None and call.type == "call_expression" else None
-    z = vocab["zod"]
-    converts = chain is not None and (chain[-1] in z["to_json_schema"] and len(chain) == 1
-                                      or len(chain) == 2 and chain[0] in r.ns and chain[1] in z["namespace_to_json_schema"])
-    args = call_args(call) if converts else []
-    if not args:
-        return Schema(value=NOT_LITERAL, node=node, form="unknown",
-                      problems=((f"input schema `{excerpt(node)}` is neither a literal nor a zod conversion", node),))
-    target, tmod = bind(args[0]) if bind is not None else (args[0], module)
-    if target is None:
-        return Schema(value=NOT_LITERAL, node=node, form="unknown",
-                      problems=((f"input schema `{excerpt(node)}`: its argument is not passed", node),))
-    if tmod is not module and target is not None:  # a parameter: the schema its call site hands over
-        r = _Reader(tmod, vocab, link)
-    spec, _ = r.read(target, "")
-    if spec is None:
-        return Schema(value=NOT_LITERAL, node=node if tmod is module else None, form="unknown",
-                      problems=tuple(r.problems), module=tmod)
-    return Schema(value=spec, node=r.definition(target) or (node if tmod is module else None), form="zod-to-json-schema",
-                  coercions=tuple(r.coercions), problems=tuple(r.problems), module=tmod)
-
-
 def schema_of(node: ts.Node | None, module: Module, vocab: dict, link=None) -> dict | None:
     """The JSON Schema a zod schema expression stands for (a local, imported, or a member of an object of schemas),
     or None when it is not one that can be read."""
@@ -141,11 +104,19 @@ class _Reader:
         self.module, self.z, self.vocab, self.link = module, vocab["zod"], vocab, link
         self.ns = namespaces(module, vocab)
         self.imported = imports(module)
+        # `zod_1` of CommonJS `const zod_1 = require("zod")`, whose `zod_1.z` is the namespace again
+        self.star = frozenset(n for n in self.ns if self.imported.get(n, ("", ""))[1] in {"*", "default"})
         self.problems: list[tuple[str, ts.Node]] = []
         self.coercions: list[tuple[str, str, int]] = []
 
     def problem(self, what: str, node: ts.Node) -> None:
         self.problems.append((what, node))
+
+    def zchain(self, chain: tuple[str, ...] | None) -> tuple[str, ...] | None:
+        """A member chain with `ns.z` of a whole-module import of zod read as `ns` (`zod_1.z.string` is `zod_1.string`)."""
+        if chain and len(chain) > 1 and chain[0] in self.star and chain[1] in self.z["namespace_exports"]:
+            return (chain[0],) + chain[2:]
+        return chain
 
     def constants(self, ident: ts.Node) -> ts.Node | None:
         """The top-level value a name stands for, in the module where that name is written, following imports
@@ -257,7 +228,7 @@ class _Reader:
             if fn is None or fn.type != "member_expression":
                 break
             obj = strip_casts(fn.child_by_field_name("object"))
-            chain = member_chain(obj)
+            chain = self.zchain(member_chain(obj))
             if chain is not None and chain[0] in self.ns and (len(chain) == 1 or chain[1:] == (self.z["coerce"],)):
                 break
             methods.append((text(fn.child_by_field_name("property")), cur))
@@ -282,18 +253,24 @@ class _Reader:
         """A schema imported from another module of the boundary (`X` or `ns.X`), read in that module."""
         chain = member_chain(node) if self.link is not None else None
         where = None
+        if chain and len(chain) == 2 and chain[0] == "exports":  # CommonJS: `exports.X` of this module's own export
+            value = self.link.assigned.get(self.module.path, {}).get(chain[1])
+            return self.read(value, path, depth + 1) if value is not None else None
         if chain and len(chain) == 1:
             where = self.link.binding(self.module, chain[0])
         elif chain and len(chain) == 2:
             b = self.link.imports.get(self.module.path, {}).get(chain[0])
             if b is not None and b.name == "*" and b.module is not None:
                 where = self.link.exported(b.module, chain[1])
+            elif b is None and self.imported.get(chain[0], ("", ""))[1] == "*":  # `const m_1 = require("./m")`
+                target = self.link.resolve_spec(self.module.path, self.imported[chain[0]][0])
+                where = self.link.exported(target, chain[1]) if target is not None else None
         elif chain and len(chain) == 3 and chain[1] == "shape":  # `X.shape.key`, X imported: one field of it
             where = self.link.binding(self.module, chain[0])
-        if where is None or where[0] is self.module or where[1] not in where[0].toplevel:
+        value = self.link.value(*where) if where is not None and where[0] is not self.module else None
+        if value is None:
             return None
-        mod, local = where
-        value = mod.toplevel[local]
+        mod = where[0]
         if len(chain) == 3 and chain[1] == "shape":
             pair = object_pairs(_object_shape(value)).get(chain[2]) if _object_shape(value) is not None else None
             if pair is None:
@@ -331,7 +308,7 @@ class _Reader:
             self.problem(f"`{excerpt(node)}` at `{path or 'input'}` " + (f"comes from {where[0]!r}; not resolved across files"
                                                                          if where else "is not a zod expression"), node)
             return None, False
-        chain = member_chain(node.child_by_field_name("function")) or ()
+        chain = self.zchain(member_chain(node.child_by_field_name("function"))) or ()
         args = call_args(node)
         line = node.start_point[0] + 1
         coerced = len(chain) == 3 and chain[1] == self.z["coerce"]

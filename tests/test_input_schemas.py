@@ -1,0 +1,230 @@
+"""A low-level descriptor's inputSchema that is not an inline literal: conversions as compiled CommonJS calls them,
+the server's own conversion functions (summaries, across files), zod schemas and raw shapes converted elsewhere, and
+JSON Schema literals with parts from other modules (extract/input_schemas.py). Small servers written for the test."""
+
+from __future__ import annotations
+
+from program_helpers import SDK, line_of, program
+
+MANIFEST = '{"name": "kit", "version": "1.0.0", "bin": {"kit": "index.js"}}'
+
+
+def _tools(files: dict[str, str]) -> dict:
+    p = program({**files, "package.json": MANIFEST})
+    return {t.name: t for t in (*p.tools, *p.unadvertised)}
+
+
+def _gaps(tool) -> list[str]:
+    return [g.detail for g in tool.gaps]
+
+
+# Compiled CommonJS: `(0, lib_1.f)(x)` calls, `zod_1.z` as the namespace, `exports.X = value`, and tsc's re-export of
+# an imported name through Object.defineProperty.
+CJS_SCHEMAS = '''"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.ListSchema = exports.GetSchema = void 0;
+const zod_1 = require("zod");
+exports.GetSchema = zod_1.z.object({ id: zod_1.z.string().describe("The id"), depth: zod_1.z.number().int().optional() });
+exports.ListSchema = zod_1.z.object({ top: zod_1.z.coerce.number().optional() });
+exports.NodeSchema = zod_1.z.object({ label: zod_1.z.string() });
+exports.TreeSchema = zod_1.z.object({ root: exports.NodeSchema });
+'''
+
+CJS_CONVERT = '''"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.toJsonSchema = toJsonSchema;
+const zod_1 = require("zod");
+function toJsonSchema(schema) {
+    return zod_1.z.toJSONSchema(schema, { target: "draft-07" });
+}
+'''
+
+CJS_SHAPE_CONVERT = '''"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.shapeToJson = void 0;
+const zod_1 = require("zod");
+const shapeToJson = (shape) => {
+    return zod_1.z.object(shape).toJSONSchema({ io: "input" });
+};
+exports.shapeToJson = shapeToJson;
+'''
+
+CJS_UTILS_INDEX = '''"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.shapeToJson = void 0;
+var shape_1 = require("./shape.js");
+Object.defineProperty(exports, "shapeToJson", { enumerable: true, get: function () { return shape_1.shapeToJson; } });
+'''
+
+CJS_TOOLS = '''"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.tools = void 0;
+const zod_1 = require("zod");
+const zod_to_json_schema_1 = require("zod-to-json-schema");
+const convert_1 = require("./utils/convert");
+const utils_1 = require("./utils/index.js");
+const schemas_1 = require("./schemas");
+const shape = {
+    text: zod_1.z.string().describe("What to chart"),
+    width: zod_1.z.number().optional().default(600),
+};
+exports.tools = [
+    { name: "get_item", description: "Get one.", inputSchema: (0, convert_1.toJsonSchema)(schemas_1.GetSchema) },
+    { name: "list_items", description: "List.", inputSchema: (0, convert_1.toJsonSchema)(schemas_1.ListSchema) },
+    { name: "chart", description: "Chart.", inputSchema: (0, utils_1.shapeToJson)(shape) },
+    { name: "tree", description: "Tree.", inputSchema: (0, convert_1.toJsonSchema)(schemas_1.TreeSchema) },
+    { name: "get_again", description: "Get.", inputSchema: (0, zod_to_json_schema_1.zodToJsonSchema)(schemas_1.GetSchema) },
+];
+'''
+
+CJS_INDEX = SDK + '''import { tools } from "./tools.js";
+const server = new Server({ name: "kit", version: "1.0.0" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
+server.setRequestHandler(CallToolRequestSchema, async (request) => ({ content: [] }));
+'''
+
+CJS = {"index.ts": CJS_INDEX, "tools.js": CJS_TOOLS, "schemas.js": CJS_SCHEMAS, "utils/convert.js": CJS_CONVERT,
+       "utils/shape.js": CJS_SHAPE_CONVERT, "utils/index.js": CJS_UTILS_INDEX}
+
+
+def test_the_servers_own_conversion_function_is_read_at_each_call_across_commonjs_modules():
+    tools = _tools(CJS)
+    get, listed = tools["get_item"], tools["list_items"]
+    # toJsonSchema(schema) returns z.toJSONSchema(schema): the schema its call hands over, read where it is written
+    assert get.schema_form == "zod-to-json-schema" and _gaps(get) == []
+    assert get.schema == {"type": "object", "properties": {"id": {"type": "string", "description": "The id"},
+                                                            "depth": {"type": "integer"}}, "required": ["id"]}
+    assert listed.schema["properties"] == {"top": {"type": "number"}}
+    # `exports.NodeSchema`, how tsc writes a reference to the module's own exported constant
+    tree = tools["tree"]
+    assert _gaps(tree) == [] and tree.schema["properties"]["root"]["properties"] == {"label": {"type": "string"}}
+    # a coercion written in another file than the descriptor's is a gap naming that file, not a coercion of this one
+    assert listed.coercions == () and any("schemas.js" in g and "coerce" in g for g in _gaps(listed))
+
+
+def test_a_conversion_function_re_exported_by_an_index_that_converts_a_raw_shape_parameter():
+    chart = _tools(CJS)["chart"]
+    # shapeToJson(shape) returns z.object(shape).toJSONSchema(): the parameter is the raw shape of the call site
+    assert chart.schema_form == "zod-to-json-schema" and _gaps(chart) == []
+    assert chart.schema == {"type": "object", "properties": {"text": {"type": "string", "description": "What to chart"},
+                                                              "width": {"type": "number", "default": 600}},
+                            "required": ["text"]}
+
+
+def test_a_library_conversion_called_as_commonjs_compiles_it():
+    again = _tools(CJS)["get_again"]
+    assert again.schema_form == "zod-to-json-schema" and _gaps(again) == []
+    assert set(again.schema["properties"]) == {"id", "depth"}
+
+
+def test_a_server_function_named_like_the_library_is_read_as_what_it_returns_not_as_the_library():
+    src = SDK + '''import { z } from "zod";
+function zodToJsonSchema(shape: any) {
+  return { type: "object", properties: { fixed: { type: "string" } } };
+}
+const T = { name: "t", description: "T.", inputSchema: zodToJsonSchema({ a: z.string() }) };
+const server = new Server({ name: "kit", version: "1.0.0" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [T] }));
+'''
+    t = _tools({"index.ts": src})["t"]
+    assert t.schema_form == "json-schema" and t.schema == {"type": "object", "properties": {"fixed": {"type": "string"}}}
+
+
+ZOD_IN_DESCRIPTOR = SDK + '''import { z } from "zod";
+import { zodToJsonSchema } from "zod-to-json-schema";
+import { Common } from "./common.js";
+const ParamQuery = z.string().trim().describe("The query");
+const RunInput = z.object({ sql: z.string(), limit: z.number().int().max(100).optional() });
+const definition = { name: "run", description: "Run.", inputSchema: RunInput };
+const tools = [
+  definition,
+  { name: "inline", description: "Inline.", inputSchema: z.object({ flag: z.boolean().default(false) }) },
+  { name: "shaped", description: "Shaped.", inputSchema: { query: ParamQuery.nullable().default(null), region: Common } },
+  { name: "copy", description: "Copy.", inputSchema: definition.inputSchema },
+];
+const server = new Server({ name: "kit", version: "1.0.0" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({
+  tools: tools.map((t) => ({ name: t.name, description: t.description, inputSchema: zodToJsonSchema(t.inputSchema) })),
+}));
+'''
+
+COMMON = '''import { z } from "zod";
+export const Common = z.string().url().optional();
+'''
+
+
+def test_a_zod_schema_or_raw_shape_in_a_descriptor_is_read_as_what_it_converts_to():
+    tools = _tools({"index.ts": ZOD_IN_DESCRIPTOR, "common.ts": COMMON})
+    run, inline, shaped, copy = tools["run"], tools["inline"], tools["shaped"], tools["copy"]
+    assert run.schema_form == "zod" and _gaps(run) == []
+    assert run.schema == {"type": "object", "properties": {"sql": {"type": "string"},
+                                                           "limit": {"type": "integer", "maximum": 100}},
+                          "required": ["sql"]}
+    assert inline.schema_form == "zod" and inline.schema["properties"] == {"flag": {"type": "boolean", "default": False}}
+    # a raw shape whose values are names bound to zod schemas, here and in another module
+    assert shaped.schema_form == "zod" and _gaps(shaped) == []
+    assert shaped.schema["properties"] == {"query": {"type": ["string", "null"], "description": "The query", "default": None},
+                                           "region": {"type": "string", "format": "uri"}}
+    assert "required" not in shaped.schema
+    assert copy.schema == run.schema
+
+
+PARAMS = '''export const namespaceParameter = { type: "string", description: "Namespace", default: "default" };
+export const outputs = ["json", "yaml"];
+'''
+
+JSON_PARTS = SDK + '''import { namespaceParameter, outputs } from "./params.js";
+const base = { verbose: { type: "boolean" } };
+const T = {
+  name: "get",
+  description: "Get.",
+  inputSchema: {
+    type: "object",
+    properties: {
+      ...base,
+      namespace: namespaceParameter,
+      output: { type: "string", enum: outputs },
+      kind: { type: "string", enum: process.env.KINDS.split(",") },
+      extra: buildExtra(),
+    },
+    required: ["kind"],
+  },
+};
+function buildExtra() { return { type: "string" }; }
+const server = new Server({ name: "kit", version: "1.0.0" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [T] }));
+'''
+
+
+def test_a_json_schema_literal_with_parts_from_other_modules_and_parts_unknown():
+    t = _tools({"index.ts": JSON_PARTS, "params.ts": PARAMS})["get"]
+    assert t.schema_form == "json-schema"
+    props = t.schema["properties"]
+    assert props["namespace"] == {"type": "string", "description": "Namespace", "default": "default"}
+    assert props["output"] == {"type": "string", "enum": ["json", "yaml"]}
+    assert props["verbose"] == {"type": "boolean"}  # a spread of a local constant
+    assert props["kind"] == {"type": "string"}  # the computed enum is left out, the rest is read
+    assert props["extra"] == {}  # a property whose schema is unknown stays, as any value
+    assert t.schema["required"] == ["kind"]
+    gaps = sorted(t.gaps, key=lambda g: g.anchor.start_line)
+    assert [g.anchor.start_line for g in gaps] == [line_of(JSON_PARTS, "enum: process.env"), line_of(JSON_PARTS, "extra:")]
+    assert "`properties.kind.enum`" in gaps[0].detail and "`properties.extra`" in gaps[1].detail
+
+
+LOOPED = '''import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { z } from "zod";
+const GoInput = z.object({ url: z.string().describe("Where to go") });
+const go = { schema: { name: "go", description: "Go.", inputSchema: GoInput }, handle: async () => ({ content: [] }) };
+const TOOLS = [go];
+const server = new McpServer({ name: "kit", version: "1.0.0" });
+TOOLS.forEach((tool) => {
+  server.tool(tool.schema.name, tool.schema.description, tool.schema.inputSchema.shape, async (params) => tool.handle());
+});
+'''
+
+
+def test_the_shape_of_a_zod_schema_reached_through_a_loop_is_that_schema_not_an_empty_input():
+    registered = [t for t in _tools({"index.js": LOOPED}).values() if t.form != "descriptor"]
+    (go,) = registered
+    assert go.schema_form == "zod" and go.schema == {
+        "type": "object", "properties": {"url": {"type": "string", "description": "Where to go"}}, "required": ["url"]}
