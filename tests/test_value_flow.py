@@ -181,3 +181,31 @@ def test_descriptors_made_in_a_map_callback_of_the_tools_list_are_one_tool_per_e
                   'server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS.map((t) => ({\n'
                   '  name: t.meta.name, description: "d", inputSchema: { type: "object" } })) }));\n')
     assert _names({"index.ts": code}) == ["kaf", "lamed"]
+
+
+def test_a_template_name_in_a_loop_over_destructured_elements_of_a_list_of_literals():
+    # `for (const { id } of FEEDS)` binds `id` to each element's member; `const n = `feed_${id}`` in the loop's body
+    # is one name per element, handed to a module-level wrapper of the registration.
+    code = ('import { FastMCP } from "fastmcp";\n'
+            'const server = new FastMCP({ name: "s", version: "1.0.0" });\n'
+            'const add = (tool) => { if (process.env.ALL) server.addTool(tool); };\n'
+            'add({ name: "plain", execute: async () => "p" });\n'
+            'const FEEDS = [{ id: "river", inputs: ["url"] }, { id: "lake", inputs: [] }];\n'
+            'for (let { id, inputs, extra = {} } of FEEDS) {\n'
+            '  const tool_name = `feed_${id}`;\n'
+            '  add({ name: tool_name, execute: async () => id });\n'
+            '}\n')
+    p = program({"index.js": code})
+    assert sorted(t.name for t in p.tools) == ["feed_lake", "feed_river", "plain"]
+    assert not [g for g in p.gaps if g.kind == "registration"]
+
+
+def test_a_loop_s_own_constant_is_not_the_top_level_s_of_the_same_name():
+    code = MCP + (
+        'const label = "outer";\n'
+        'server.registerTool(label, {}, async () => ({ content: [] }));\n'
+        'for (const [key] of Object.entries({ north: 1, south: 2 })) {\n'
+        '  const label = `wind_${key}`;\n'
+        '  server.registerTool(label, {}, async () => ({ content: [] }));\n'
+        '}\n')
+    assert _names({"index.ts": code}) == ["outer", "wind_north", "wind_south"]
