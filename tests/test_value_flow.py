@@ -209,3 +209,33 @@ def test_a_loop_s_own_constant_is_not_the_top_level_s_of_the_same_name():
         '  server.registerTool(label, {}, async () => ({ content: [] }));\n'
         '}\n')
     assert _names({"index.ts": code}) == ["outer", "wind_north", "wind_south"]
+
+
+def test_a_name_that_is_one_of_two_branches_gives_the_known_one_and_a_gap_naming_the_other():
+    # The name comes from a helper's result: `pour` with one source, a name made from the source's id with several.
+    # The first is a tool; the second is not guessed: a gap names the registration and the expression not read.
+    code = MCP + (
+        'const SOURCES = process.env.SOURCES.split(",");\n'
+        'function naming(sourceId, baseName) {\n'
+        '  const single = SOURCES.length === 1;\n'
+        '  const name = single ? baseName : `${baseName}_${sourceId.toLowerCase()}`;\n'
+        '  return { single, name };\n'
+        '}\n'
+        'function pourMeta(sourceId) {\n'
+        '  const { name, single } = naming(sourceId, "pour");\n'
+        '  return { name, description: single ? "Pour" : "Pour from " + sourceId };\n'
+        '}\n'
+        'function registerPour(s, sourceId) {\n'
+        '  const metadata = pourMeta(sourceId);\n'
+        '  s.registerTool(metadata.name, { description: "d" }, async () => ({ content: [] }));\n'
+        '}\n'
+        'function registerFixed(s) {\n'
+        '  s.registerTool(process.env.X === "1" ? "stir" : "whisk", { description: "d" }, async () => ({ content: [] }));\n'
+        '}\n'
+        'for (const id of SOURCES) registerPour(server, id);\n'
+        'registerFixed(server);\n')
+    p = program({"index.ts": code})
+    assert sorted(t.name for t in p.tools) == ["pour", "stir", "whisk"]
+    (gap,) = [g.detail for g in p.gaps if g.kind == "registration"]
+    assert gap.startswith("registerTool() in registerPour() registers 'pour', or a name computed at run time")
+    assert "sourceId.toLowerCase()" in gap and "in naming()" in gap

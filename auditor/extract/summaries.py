@@ -12,11 +12,11 @@ from typing import Callable, Iterator, TypeVar
 
 import tree_sitter as ts
 
-from auditor.extract import highlevel, server
+from auditor.extract import highlevel, names, server
 from auditor.extract.server import ToolDecl
 from auditor.extract.program import Module
-from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, callee_text, enclosing, find, member_chain,
-                                    object_pairs, pair_value, strip_casts, text)
+from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, callee_text, enclosing, excerpt, find,
+                                    member_chain, object_pairs, pair_value, strip_casts, text)
 from auditor.extract.frames import MAX_DEPTH, Frame, loop_names, parameters
 from auditor.extract.values import Values
 from auditor.model import Anchor, Gap
@@ -180,11 +180,37 @@ class Expander:
 
         key = self.vocab["high_level"]["object"]["name"] if rule["signature"] == "object" else None
         found, unread = self.instances(name_node, reg.module, read, key)
+        if not found and not unread:  # no caller or loop gives the name: the strings it may be where it is written
+            return self._choices(reg, rule, args, name_node, resolve_of)
         out: list[tuple] = [(*result, tuple(self.implementations(frame))) for frame, result in found
                             if self._instance_fits(name_node, reg.module, frame)]
         if out and unread:  # some instances named a tool, others a name this cannot read: not all are listed
             out.append((None, None, replace(reg, gaps=(_unread_gap(f"{reg.method}()", unread, reg.module, reg.node),)),
                         ()))
+        return out
+
+    def _choices(self, reg: highlevel.Registration, rule: dict, args: tuple, name_node: ts.Node, resolve_of
+                 ) -> list[tuple]:
+        """One registration per string its name may be (`naming(id, "base").name`, a conditional whose branches
+        are known or not: extract/names.py), with a gap naming each branch that is not read; [] when none is read."""
+        picked = names.choices(self.values, name_node, reg.module, None)
+        known = [c[0] for c in picked if c[0] is not None]
+        if not known:
+            return []
+        out: list[tuple] = []
+        for name in known:
+            site = highlevel.Site(module=reg.module, call=reg.node, rule=rule, method=reg.method, args=args, name=name)
+            out.append((*highlevel.read(site, self.vocab, resolve_of(reg.module), self.link), ()))
+        within = reg.module.qualified(next((a for a in ancestors(reg.node) if a.type in FUNCTION_TYPES), None))
+        for _, node, module in (c for c in picked if c[0] is None):
+            holder = next((a for a in ancestors(node) if a.type in FUNCTION_TYPES), None) if node is not None else None
+            where = f"`{excerpt(node)}` in {module.qualified(holder)}()" if node is not None else "a value"
+            gap = Gap(kind="registration", detail=(
+                f"{reg.method}() in {within}() registers {' or '.join(repr(n) for n in known)}, or a name computed at "
+                f"run time ({where}); the tool of that name is not listed"),
+                anchor=Anchor(path=reg.module.path, start_line=reg.node.start_point[0] + 1,
+                              end_line=reg.node.end_point[0] + 1))
+            out.append((None, None, replace(reg, gaps=(gap,)), ()))
         return out
 
     def descriptors(self, module: Module, pair: ts.Node, name_node: ts.Node
