@@ -14,6 +14,7 @@ from auditor.extract.syntax import FUNCTION_TYPES, ancestors, find, object_pairs
 
 MAX_DEPTH = 16  # hops from the name to a string
 MAX_NAMES = 16  # strings one name may be
+MAX_STEPS = 400  # expressions read for one name (conditionals of conditionals multiply)
 
 Choice = tuple[str | None, ts.Node | None, Module]  # a string (None: not read), where it is (or is not) read
 
@@ -22,18 +23,20 @@ def choices(values, node: ts.Node | None, module: Module, frame: Frame | None) -
     """The strings NODE may be under FRAME, in the order written, each once; None for each branch not read."""
     out: list[Choice] = []
     seen: set[str | None] = set()
-    for choice in _at(values, node, (), module, frame, 0):
+    for choice in _at(values, node, (), module, frame, 0, [MAX_STEPS]):
         if choice[0] not in seen and len(out) < MAX_NAMES:
             seen.add(choice[0])
             out.append(choice)
     return out
 
 
-def _at(values, node: ts.Node | None, path: tuple[str, ...], module: Module, frame: Frame | None, depth: int
-        ) -> list[Choice]:
-    """The strings member PATH of what NODE stands for may be (NODE itself when PATH is empty)."""
+def _at(values, node: ts.Node | None, path: tuple[str, ...], module: Module, frame: Frame | None, depth: int,
+        budget: list[int]) -> list[Choice]:
+    """The strings member PATH of what NODE stands for may be (NODE itself when PATH is empty); BUDGET: the steps
+    left for the whole name."""
     node = strip_casts(node)
-    if node is None or depth > MAX_DEPTH:
+    budget[0] -= 1
+    if node is None or depth > MAX_DEPTH or budget[0] < 0:
         return [(None, node, module)]
     d = depth + 1
     if not path:
@@ -43,33 +46,35 @@ def _at(values, node: ts.Node | None, path: tuple[str, ...], module: Module, fra
             return [(found, node, module)]
     t = node.type
     if t in {"parenthesized_expression", "await_expression"} and node.named_children:
-        return _at(values, node.named_children[0], path, module, frame, d)
+        return _at(values, node.named_children[0], path, module, frame, d, budget)
     if t == "ternary_expression":
         return [c for f in ("consequence", "alternative")
-                for c in _at(values, node.child_by_field_name(f), path, module, frame, d)]
+                for c in _at(values, node.child_by_field_name(f), path, module, frame, d, budget)]
     if t == "member_expression":
         prop = node.child_by_field_name("property")
-        return _at(values, node.child_by_field_name("object"), (text(prop), *path), module, frame, d)
+        return _at(values, node.child_by_field_name("object"), (text(prop), *path), module, frame, d, budget)
     if t in {"identifier", "shorthand_property_identifier"}:
         bound = _argument(node, module, frame)
         if bound is not None:  # a parameter: the argument of the call that binds it, in its caller
             arg, caller, outer, more = bound
-            return _at(values, arg, (*more, *path), caller, outer, d) if arg is not None else [(None, node, module)]
+            if arg is None:
+                return [(None, node, module)]
+            return _at(values, arg, (*more, *path), caller, outer, d, budget)
         value, where = values.definition(node, module)
         if value is not None and value.id != node.id:
-            return _at(values, value, path, where, frame, d)
+            return _at(values, value, path, where, frame, d, budget)
         picked = _destructured(node, module)
         if picked is not None:  # `const { name } = naming(...)`: member `name` of what the call returns
-            return _at(values, picked[0], (*picked[1], *path), module, frame, d)
+            return _at(values, picked[0], (*picked[1], *path), module, frame, d, budget)
         return [(None, node, module)]
     if t == "object" and path:
         pair = object_pairs(node).get(path[0])
         if pair is None:
             return [(None, node, module)]
-        return _at(values, pair_value(pair) if pair.type == "pair" else pair, path[1:], module, frame, d)
+        return _at(values, pair_value(pair) if pair.type == "pair" else pair, path[1:], module, frame, d, budget)
     if t == "call_expression":
         out = [c for value, vmod, inner in values.call_values(node, module, frame)
-               for c in _at(values, value, path, vmod, inner, d)]
+               for c in _at(values, value, path, vmod, inner, d, budget)]
         return out or [(None, node, module)]
     return [(None, node, module)]
 

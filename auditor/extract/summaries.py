@@ -98,7 +98,7 @@ class Expander:
                 names = loop_names(left)
                 if root not in names:
                     local = _local_init(scope, root)
-                    if local is not None:  # `const n = `x_${id}`` in the loop's body: the frames of what it is made from
+                    if local is not None:  # `const n = `x_${id}`` in the loop's body: the frames of its value
                         yield from self.frames(local, module, outer, depth + 1)
                         return
                     continue
