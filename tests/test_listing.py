@@ -259,3 +259,17 @@ def test_a_namespace_whose_name_is_not_read_leaves_its_module_unread():
     (u,) = [u for u in led["unresolved"] if "tools/list" in u["what"]]
     assert "`stir` (index.ts:" in u["what"] and "the descriptor-shaped objects of tools/stir.ts" in u["what"]
     assert led["complete"] is False
+
+
+def test_instances_in_a_list_rebuilt_by_a_map_callback_are_read_through_it():
+    server = SDK + '''class Pour { name = "pour"; run() { return 1; } }
+class Stir { name = "stir"; run() { return 2; } }
+const tools = [new Pour(), new Stir()];
+const server = new Server({ name: "s", version: "1" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({
+  tools: tools.map((t) => ({ name: t.name, description: "d", inputSchema: { type: "object" } })),
+}));
+'''
+    led = coverage.ledger(program({"index.ts": server, "package.json": MANIFEST}))
+    assert [t["name"] for t in led["tools"]] == ["pour", "stir"]
+    assert led["unresolved"] == []  # each instance is the site of a descriptor made in the callback: read whole
