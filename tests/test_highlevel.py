@@ -254,3 +254,26 @@ registerMore(fast);
     assert [d.target_name for d in dispatches] == ["server.tool(ping)", "fast.addTool(pong)/execute",
                                                    "srv.addTool(echo)/execute"]
     assert len(regs) == 3  # the object without a string name is no registration on an untyped parameter
+
+
+def test_a_shape_filled_by_computed_keys_is_a_gap_not_an_empty_schema():
+    tools, _, _ = _register('''
+const server = new McpServer({ name: "s", version: "1" });
+const fields = ["url", "limit"];
+const shape = {};
+for (const f of fields) shape[f] = z.string();
+server.registerTool("fetch_all", { inputSchema: shape }, async () => ({ content: [] }));
+''')
+    (tool,) = tools
+    assert tool.schema is NOT_LITERAL  # not "declares no property": a claim about `url` is not contradicted
+    assert any("`shape`" in g.detail for g in tool.gaps)
+    # the same shape handed to z.object(): the gap says why
+    tools, _, _ = _register('''
+const server = new McpServer({ name: "s", version: "1" });
+const shape = {};
+for (const f of ["url"]) shape[f] = z.string();
+server.registerTool("fetch_one", { inputSchema: z.object(shape) }, async () => ({ content: [] }));
+''')
+    (tool,) = tools
+    assert tool.schema is NOT_LITERAL
+    assert any("the shape `shape` at `input` is filled by computed keys at run time" in g.detail for g in tool.gaps)

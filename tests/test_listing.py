@@ -214,3 +214,62 @@ def test_a_tools_list_handler_that_calls_another_unknown_function_is_still_unrea
     led = coverage.ledger(program({"index.ts": WRAPPED.replace('table.get("tools/list")', 'table.lookup("tools/list")')
                                    .replace("return EXTRA;", "return result;"), "package.json": MANIFEST}))
     assert led["unresolved"] and led["complete"] is False
+
+
+# Each tool is a module (`export const metadata = {name, ...}`, an input schema and a handler), imported as a
+# namespace and collected in a list; tools/list rebuilds a descriptor from each, tools/call finds one by its name.
+NAMESPACE_SERVER = SDK + '''import * as pour from "./tools/pour.js";
+import * as stir from "./tools/stir.js";
+const tools = [pour, stir];
+const server = new Server({ name: "kettle", version: "1.0.0" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({
+  tools: tools.map((tool) => ({ name: tool.metadata.name, description: tool.metadata.description,
+                                inputSchema: { type: "object", properties: tool.inputSchema } })),
+}));
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  const tool = tools.find((t) => t.metadata.name === request.params.name);
+  if (!tool) throw new Error("unknown tool");
+  return tool.handler(request.params.arguments);
+});
+'''
+
+
+def _tool_module(name: str) -> str:
+    return (f'export const inputSchema = {{}};\nexport const metadata = {{ name: {name}, description: "it" }};\n'
+            'export async function handler(args: any) { return { content: [] }; }\n')
+
+
+def test_namespaces_in_a_list_are_objects_of_their_modules_exports():
+    files = {"index.ts": NAMESPACE_SERVER, "package.json": MANIFEST,
+             "tools/pour.ts": _tool_module('"pour_tea"'), "tools/stir.ts": _tool_module('"stir_tea"')}
+    p = program(files)
+    assert _names(p) == ["pour_tea", "stir_tea"]
+    led = coverage.ledger(p)
+    assert led["unresolved"] == [] and led["complete"] is True
+    # tools/call finds each module by its name and calls its handler
+    assert sorted((d.tool, d.target.start_point[0] + 1, p.linker.module_of(d.target).path) for d in p.dispatches) \
+        == [("pour_tea", 3, "tools/pour.ts"), ("stir_tea", 3, "tools/stir.ts")]
+
+
+def test_a_namespace_whose_name_is_not_read_leaves_its_module_unread():
+    files = {"index.ts": NAMESPACE_SERVER, "package.json": MANIFEST,
+             "tools/pour.ts": _tool_module('"pour_tea"'), "tools/stir.ts": _tool_module("process.env.STIR")}
+    led = coverage.ledger(program(files))
+    assert [t["name"] for t in led["tools"]] == ["pour_tea"]
+    (u,) = [u for u in led["unresolved"] if "tools/list" in u["what"]]
+    assert "`stir` (index.ts:" in u["what"] and "the descriptor-shaped objects of tools/stir.ts" in u["what"]
+    assert led["complete"] is False
+
+
+def test_instances_in_a_list_rebuilt_by_a_map_callback_are_read_through_it():
+    server = SDK + '''class Pour { name = "pour"; run() { return 1; } }
+class Stir { name = "stir"; run() { return 2; } }
+const tools = [new Pour(), new Stir()];
+const server = new Server({ name: "s", version: "1" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({
+  tools: tools.map((t) => ({ name: t.name, description: "d", inputSchema: { type: "object" } })),
+}));
+'''
+    led = coverage.ledger(program({"index.ts": server, "package.json": MANIFEST}))
+    assert [t["name"] for t in led["tools"]] == ["pour", "stir"]
+    assert led["unresolved"] == []  # each instance is the site of a descriptor made in the callback: read whole

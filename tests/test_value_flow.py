@@ -232,3 +232,61 @@ def test_a_list_mapped_from_literals_names_each_tool_by_the_callback_s_template(
     code = MCP + ('const defs = [{ id: "alpha" }, { id: "beta" }].map((d) => ({ name: `web_${d.id}`, run: async () => ({}) }));\n'
                   'defs.forEach((t) => server.registerTool(t.name, {}, t.run));\n')
     assert _names({"index.ts": code}) == ["web_alpha", "web_beta"]
+
+
+def test_a_template_name_in_a_loop_over_destructured_elements_of_a_list_of_literals():
+    # `for (const { id } of FEEDS)` binds `id` to each element's member; `const n = `feed_${id}`` in the loop's body
+    # is one name per element, handed to a module-level wrapper of the registration.
+    code = ('import { FastMCP } from "fastmcp";\n'
+            'const server = new FastMCP({ name: "s", version: "1.0.0" });\n'
+            'const add = (tool) => { if (process.env.ALL) server.addTool(tool); };\n'
+            'add({ name: "plain", execute: async () => "p" });\n'
+            'const FEEDS = [{ id: "river", inputs: ["url"] }, { id: "lake", inputs: [] }];\n'
+            'for (let { id, inputs, extra = {} } of FEEDS) {\n'
+            '  const tool_name = `feed_${id}`;\n'
+            '  add({ name: tool_name, execute: async () => id });\n'
+            '}\n')
+    p = program({"index.js": code})
+    assert sorted(t.name for t in p.tools) == ["feed_lake", "feed_river", "plain"]
+    assert not [g for g in p.gaps if g.kind == "registration"]
+
+
+def test_a_loop_s_own_constant_is_not_the_top_level_s_of_the_same_name():
+    code = MCP + (
+        'const label = "outer";\n'
+        'server.registerTool(label, {}, async () => ({ content: [] }));\n'
+        'for (const [key] of Object.entries({ north: 1, south: 2 })) {\n'
+        '  const label = `wind_${key}`;\n'
+        '  server.registerTool(label, {}, async () => ({ content: [] }));\n'
+        '}\n')
+    assert _names({"index.ts": code}) == ["outer", "wind_north", "wind_south"]
+
+
+def test_a_name_that_is_one_of_two_branches_gives_the_known_one_and_a_gap_naming_the_other():
+    # The name comes from a helper's result: `pour` with one source, a name made from the source's id with several.
+    # The first is a tool; the second is not guessed: a gap names the registration and the expression not read.
+    code = MCP + (
+        'const SOURCES = process.env.SOURCES.split(",");\n'
+        'function naming(sourceId, baseName) {\n'
+        '  const single = SOURCES.length === 1;\n'
+        '  const name = single ? baseName : `${baseName}_${sourceId.toLowerCase()}`;\n'
+        '  return { single, name };\n'
+        '}\n'
+        'function pourMeta(sourceId) {\n'
+        '  const { name, single } = naming(sourceId, "pour");\n'
+        '  return { name, description: single ? "Pour" : "Pour from " + sourceId };\n'
+        '}\n'
+        'function registerPour(s, sourceId) {\n'
+        '  const metadata = pourMeta(sourceId);\n'
+        '  s.registerTool(metadata.name, { description: "d" }, async () => ({ content: [] }));\n'
+        '}\n'
+        'function registerFixed(s) {\n'
+        '  s.registerTool(process.env.X === "1" ? "stir" : "whisk", { description: "d" }, async () => ({ content: [] }));\n'
+        '}\n'
+        'for (const id of SOURCES) registerPour(server, id);\n'
+        'registerFixed(server);\n')
+    p = program({"index.ts": code})
+    assert sorted(t.name for t in p.tools) == ["pour", "stir", "whisk"]
+    (gap,) = [g.detail for g in p.gaps if g.kind == "registration"]
+    assert gap.startswith("registerTool() in registerPour() registers 'pour', or a name computed at run time")
+    assert "sourceId.toLowerCase()" in gap and "in naming()" in gap

@@ -9,12 +9,19 @@ from auditor.extract.syntax import FUNCTION_TYPES, ancestors, find, member_chain
 
 
 def value_of(module: Module, ident: ts.Node) -> ts.Node | None:
-    """The initializer of the variable `ident` names: declared in an enclosing function, else at top level."""
+    """The initializer of the variable `ident` names: declared in an enclosing `for ... of` loop's body or function,
+    else at top level."""
     ident = strip_casts(ident)
     if ident is None or ident.type not in {"identifier", "shorthand_property_identifier"}:
         return None
     name = text(ident)
     for scope in ancestors(ident):
+        body = scope.child_by_field_name("body") if scope.type == "for_in_statement" else None
+        if body is not None and body.start_byte <= ident.start_byte:  # `const n = ...` in the body, per element
+            for n in find(body, {"variable_declarator"}):
+                if text(n.child_by_field_name("name")) == name and _loop_owner(n) == scope:
+                    return n.child_by_field_name("value")
+            continue
         if scope.type not in FUNCTION_TYPES:
             continue
         for n in find(scope, {"variable_declarator"}):  # the cheap test first: _owner walks up the tree
@@ -56,6 +63,11 @@ def _binds(pattern: ts.Node, name: str) -> bool:
 
 def _owner(node: ts.Node) -> ts.Node | None:
     return next((a for a in ancestors(node) if a.type in FUNCTION_TYPES), None)
+
+
+def _loop_owner(node: ts.Node) -> ts.Node | None:
+    """The innermost function or `for ... of` loop NODE is written in."""
+    return next((a for a in ancestors(node) if a.type in FUNCTION_TYPES or a.type == "for_in_statement"), None)
 
 
 def imports(module: Module) -> dict[str, tuple[str, str]]:

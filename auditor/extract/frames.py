@@ -128,3 +128,15 @@ def _array_names(pattern: ts.Node | None) -> dict[str, tuple[int, tuple[str, ...
     for i, c in enumerate(c for c in pattern.named_children if c.type != "comment"):
         out.update({n: (i, p) for n, p in _pattern(c)})
     return out
+
+
+def loop_names(left: ts.Node | None) -> dict[str, tuple[int, tuple[str, ...]]]:
+    """The names a `for (... of LIST)` binds to each element: the variable (`t`), the names destructured from the
+    element (`{id, inputs}`: members of it), or from a tuple (`[name, tool]` of Object.entries: its items)."""
+    if left is None:
+        return {}
+    if left.type == "identifier":
+        return {text(left): (0, ())}
+    if left.type == "object_pattern":
+        return {n: (0, p) for n, p in _pattern(left)}
+    return _array_names(left)

@@ -101,6 +101,7 @@ class Site:
     at: tuple[Module, ts.Node] | None = None
     via: str = ""  # how the call site reaches the registration: "wrapper()" names, for the registration's method
     frame: object = None  # the values.Frame behind `bind`, when there is one
+    name: str | None = None  # the name, when it is read elsewhere (one branch of a conditional: extract/names.py)
 
 
 def read(site: Site, vocab: dict, resolve, link=None) -> tuple[ToolDecl | None, Dispatch | None, Registration]:
@@ -125,7 +126,7 @@ def read(site: Site, vocab: dict, resolve, link=None) -> tuple[ToolDecl | None, 
     else:
         name_node, name_module = B(args[0])
         cb_node, cb_module = B(args[-1]) if len(args) > 1 else (None, here)
-    name = _value(name_node, name_module)
+    name = site.name if site.name is not None else _value(name_node, name_module)
     if not isinstance(name, str) and link is not None:  # a constant of another module (`NAMES.search`, imported)
         from auditor.extract.values import Values
 

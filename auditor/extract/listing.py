@@ -34,12 +34,17 @@ class Listing:
     unread: tuple[tuple[Module, ts.Node, frozenset[str] | None], ...]
     # Object literals of the list that declare no tool the audit read: their names are not read (`unnamed()`).
     unnamed: tuple[tuple[Module, ts.Node], ...] = ()
+    # Objects listed as they are, not literals (a class instance, a namespace `import * as tool`), with the files
+    # they may stand for: read when a descriptor template names a tool at them (`tools.map((t) => ({name:
+    # t.meta.name, ...}))`, extract/summaries.py), else unread (`unnamed()` says which).
+    as_is: tuple[tuple[Module, ts.Node, frozenset[str] | None], ...] = ()
 
 
 def listing(reach: Reach, module: Module, handler: ts.Node, fn: ts.Node | None) -> Listing:
     """What the tools/list handler FN, registered by HANDLER, returns."""
     unread = reach.reset()
     objects: set[ts.Node] = set()
+    as_is: list[tuple[Module, ts.Node, frozenset[str] | None]] = []
     if fn is None or fn.type not in FUNCTION_TYPES:
         reach.miss(module, fn if fn is not None else handler)
     else:
@@ -52,20 +57,24 @@ def listing(reach: Reach, module: Module, handler: ts.Node, fn: ts.Node | None) 
                     for o, lmod in reach.expr(entry_value(pairs[LIST_KEY]), omod, 1):
                         if o.type == "object":
                             objects.add(o)
-                        else:  # an instance listed as it is: what it advertises is not read
-                            reach.miss(lmod, o)
+                        else:  # an instance or a namespace listed as it is: read only through a template
+                            objects.add(o)
+                            as_is.append((lmod, o, reach.scope_of(o, lmod)))
                 elif any(c.type == "spread_element" for c in obj.named_children):
                     reach.miss(omod, obj)
         if not found and not reach.delegated:  # a result filled in later (`result.tools = ...`), or built elsewhere
             reach.miss(module, fn)
-    return Listing(module=module, handler=handler, objects=frozenset(objects | reach.sites), unread=tuple(unread))
+    return Listing(module=module, handler=handler, objects=frozenset(objects | reach.sites), unread=tuple(unread),
+                   as_is=tuple(as_is))
 
 
 def unnamed(l: Listing, declared: set[ts.Node], link) -> Listing:
     """L with the descriptors it lists whose tool name is not read: object literals not in DECLARED (those read as
     tools, and those instantiated per call of their function) with a `name` that is not read, or an input schema and
-    no `name` of their own. An object with neither (a tool object whose member is what is listed) is none."""
+    no `name` of their own. An object with neither (a tool object whose member is what is listed) is none. An object
+    listed as it is (`as_is`) that is no tool's site is unread: what it advertises is not known."""
     out = []
+    missed = tuple(x for x in l.as_is if x[1] not in declared)
     for o in l.objects:
         if o.type != "object" or o in declared:
             continue
@@ -73,7 +82,7 @@ def unnamed(l: Listing, declared: set[ts.Node], link) -> Listing:
         pairs = object_pairs(o)
         if NAME_KEY in pairs and name_of(module, o, link) is None or NAME_KEY not in pairs and SCHEMA_KEY in pairs:
             out.append((module, o))
-    return replace(l, unnamed=tuple(sorted(out, key=lambda x: (x[0].path, x[1].start_byte))))
+    return replace(l, unnamed=tuple(sorted(out, key=lambda x: (x[0].path, x[1].start_byte))), unread=l.unread + missed)
 
 
 def split(tools: list, listings: list[Listing]) -> tuple[list, list]:

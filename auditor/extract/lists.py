@@ -9,7 +9,7 @@ from typing import Iterator
 import tree_sitter as ts
 
 from auditor.extract.bindings import value_of
-from auditor.extract.frames import MAX_DEPTH, Frame, _array_names, _sites, parameters, returned
+from auditor.extract.frames import MAX_DEPTH, Frame, _array_names, _sites, loop_names, parameters, returned
 from auditor.extract.program import Module
 from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, callee_text, find, member_chain,
                                     object_pairs, pair_value, parameter_pattern, string_value, strip_casts, text)
@@ -58,7 +58,7 @@ class Lists:
             for pair in object_pairs(obj).values():
                 yield (pair.child_by_field_name("key") if pair.type == "pair" else pair), pair_value(pair), omod
             return
-        target = self._namespace(obj, omod)
+        target = self.namespace(obj, omod)
         for name in sorted(self.export_names(target)) if target is not None else ():
             found = self.link.exported(target, name)
             if found is None:
@@ -70,7 +70,7 @@ class Lists:
             if value is not None:
                 yield _declared_name(value), value, mod
 
-    def _namespace(self, node: ts.Node, module: Module) -> str | None:
+    def namespace(self, node: ts.Node, module: Module) -> str | None:
         """The module path a namespace import (`import * as ns`) or `require("./x")` stands for, or None."""
         if self.link is None:
             return None
@@ -202,7 +202,7 @@ class Lists:
                         yield (arg,), module, frame
                     continue
                 left = loop.child_by_field_name("left")
-                names = {text(left): (0, ())} if left is not None and left.type == "identifier" else _array_names(left)
+                names = loop_names(left)
                 for element, emod, eframe in self.elements(loop.child_by_field_name("right"), module, frame, depth + 1):
                     bound = Frame(scope=loop, module=module, names=names,
                                   args=element if left is not None and left.type == "array_pattern" else element[-1:],

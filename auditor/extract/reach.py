@@ -1,8 +1,10 @@
 """Follows an expression back to the object literals it may stand for, as a value or as the elements of a list,
 across modules: constants and imports (named and namespace), spreads, `concat`/`filter`/`map`/`slice` over a list,
 `push` onto it, a ternary or `||`, a function or method that returns it, a class field (`this.x = ...` anywhere in the
-class), a parameter (its default and the argument of every call site, `new` for a constructor), `Object.values`. What
-it cannot follow is recorded as unread with its place, and with the files it may stand for when that is known."""
+class), a parameter (its default and the argument of every call site, `new` for a constructor), `Object.values`. A
+namespace (`import * as tool`) and an instance of a class of the boundary stand for themselves: objects whose members
+are read where they are used (extract/listing.py). What it cannot follow is recorded as unread with its place, and
+with the files it may stand for when that is known."""
 
 from __future__ import annotations
 
@@ -45,6 +47,12 @@ class Reach:
 
     def miss(self, module: Module, node: ts.Node, scope: frozenset[str] | None = None) -> None:
         self._unread.append((module, node, scope))
+
+    def scope_of(self, node: ts.Node, module: Module) -> frozenset[str] | None:
+        """The files whose descriptors an object listed as it is may stand for: a namespace's module and what it
+        imports; None (any file) for an instance."""
+        space = self.values.namespace(node, module) if node.type == "identifier" else None
+        return self._closure(space) if space is not None else None
 
     def _closure(self, path: str) -> frozenset[str]:
         """PATH and the boundary modules it imports, directly or not."""
@@ -123,6 +131,9 @@ class Reach:
         if where is not None and where[1] in where[0].toplevel:  # a constant of this module, or imported
             mod, local = where
             yield from self._variable(local, mod.toplevel[local], mod.tree.root_node, mod, d)
+            return
+        if self.values.namespace(node, module) is not None:  # `import * as tool`: an object of the module's exports
+            yield node, module
             return
         imported = self.link.imports.get(module.path, {}).get(name) if self.link is not None else None
         if imported is not None:  # an export not read (a gap in its module), or a package's: only its own files
@@ -263,7 +274,7 @@ class Reach:
                 read = bool(paths)
                 yield from self._mapped(receiver, paths, module, d)
             for element, emod in self.expr(receiver, module, d):
-                if not (read and element.type == "new_expression"):  # an instance: the member mapped is what is listed
+                if not (read and element.type != "object"):  # an instance, a namespace: the member mapped is listed
                     yield element, emod
             for a in args if method == "concat" else ():
                 yield from self.expr(a, module, d)

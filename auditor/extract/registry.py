@@ -66,8 +66,8 @@ def dispatches(handler: Handler, fns: list[tuple[ts.Node, Module]], calls_of, li
 
 def _method(values: Values, tool: ts.Node | None, module: Module, method: str) -> ts.Node | None:
     """The function member METHOD of a tool object or instance: a property, a method (`async run() {}`) of the
-    object literal, a method of the instance's class or of a class it extends."""
-    if tool is None or tool.type not in {"new_expression", "object"}:
+    object literal, a method of the instance's class or of a class it extends, an export of a namespace."""
+    if tool is None or tool.type not in {"new_expression", "object"} and values.namespace(tool, module) is None:
         return None
     if tool.type == "object":
         written = next((c for c in tool.named_children if c.type == "method_definition"

@@ -12,12 +12,12 @@ from typing import Callable, Iterator, TypeVar
 
 import tree_sitter as ts
 
-from auditor.extract import highlevel, server
+from auditor.extract import highlevel, names, server
 from auditor.extract.server import ToolDecl
 from auditor.extract.program import Module
-from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, callee_text, enclosing, find, member_chain,
-                                    object_pairs, pair_value, strip_casts, text)
-from auditor.extract.frames import MAX_DEPTH, Frame, _array_names, parameters
+from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, callee_text, enclosing, excerpt, find,
+                                    member_chain, object_pairs, pair_value, strip_casts, text)
+from auditor.extract.frames import MAX_DEPTH, Frame, loop_names, parameters
 from auditor.extract.values import Values
 from auditor.model import Anchor, Gap
 
@@ -95,10 +95,10 @@ class Expander:
                 return
             if scope.type == "for_in_statement" and text(scope.child_by_field_name("operator")) == "of":
                 left = scope.child_by_field_name("left")
-                names = {text(left): (0, ())} if left is not None and left.type == "identifier" else _array_names(left)
+                names = loop_names(left)
                 if root not in names:
                     local = _local_init(scope, root)
-                    if local is not None:  # `for (const d of list) { const n = d.name; ... }`
+                    if local is not None:  # `const n = `x_${id}`` in the loop's body: the frames of its value
                         yield from self.frames(local, module, outer, depth + 1)
                         return
                     continue
@@ -136,10 +136,12 @@ class Expander:
             yield Frame(scope=method, module=module, names=names, args=(receiver, *call_args(call)), caller=cmod,
                         site=call, outer=None)
 
-    def instances(self, name_node: ts.Node, module: Module, read: Callable[[Frame], T | None]
+    def instances(self, name_node: ts.Node, module: Module, read: Callable[[Frame], T | None], key: str | None = None
                   ) -> tuple[list[tuple[Frame, T]], int]:
         """Each instantiation of the scope NAME_NODE is written in, through wrappers and loops, that READ names (with
-        what it read), and how many name nothing READ can read (a name computed at run time, a value not followed)."""
+        what it read), and how many name nothing READ can read (a name computed at run time, a value not followed).
+        KEY: NAME_NODE stands for a tool object whose member KEY is the name (`server.addTool(tool)`); where the
+        bindings end at an object literal, the name still needed is that member's value (`{name: tool_name}`)."""
         out: list[tuple[Frame, T]] = []
         unread = 0
         todo = [(f, 1) for f in self.frames(name_node, module, None)]
@@ -151,6 +153,9 @@ class Expander:
                 continue
             # Still not a literal: the call site may forward a name of its own (a wrapper of a wrapper, a loop).
             value, where = self.values.frontier(name_node, module, frame)
+            value = strip_casts(value)
+            if key is not None and value is not None and value.type == "object" and key in object_pairs(value):
+                value = pair_value(object_pairs(value)[key])  # `add({name: tool_name, ...})`: what tool_name needs
             further = [(_attach(frame, g), depth + 1) for g in self.frames(value, where, None, depth)] \
                 if value is not None and depth < MAX_DEPTH else []
             todo += further
@@ -173,12 +178,39 @@ class Expander:
             result = highlevel.read(site, self.vocab, resolve_of(reg.module), self.link)
             return result if result[2].name is not None else None
 
-        found, unread = self.instances(name_node, reg.module, read)
+        key = self.vocab["high_level"]["object"]["name"] if rule["signature"] == "object" else None
+        found, unread = self.instances(name_node, reg.module, read, key)
+        if not found and not unread:  # no caller or loop gives the name: the strings it may be where it is written
+            return self._choices(reg, rule, args, name_node, resolve_of)
         out: list[tuple] = [(*result, tuple(self.implementations(frame))) for frame, result in found
                             if self._instance_fits(name_node, reg.module, frame)]
         if out and unread:  # some instances named a tool, others a name this cannot read: not all are listed
             out.append((None, None, replace(reg, gaps=(_unread_gap(f"{reg.method}()", unread, reg.module, reg.node),)),
                         ()))
+        return out
+
+    def _choices(self, reg: highlevel.Registration, rule: dict, args: tuple, name_node: ts.Node, resolve_of
+                 ) -> list[tuple]:
+        """One registration per string its name may be (`naming(id, "base").name`, a conditional whose branches
+        are known or not: extract/names.py), with a gap naming each branch that is not read; [] when none is read."""
+        picked = names.choices(self.values, name_node, reg.module, None)
+        known = [c[0] for c in picked if c[0] is not None]
+        if not known:
+            return []
+        out: list[tuple] = []
+        for name in known:
+            site = highlevel.Site(module=reg.module, call=reg.node, rule=rule, method=reg.method, args=args, name=name)
+            out.append((*highlevel.read(site, self.vocab, resolve_of(reg.module), self.link), ()))
+        within = reg.module.qualified(next((a for a in ancestors(reg.node) if a.type in FUNCTION_TYPES), None))
+        for _, node, module in (c for c in picked if c[0] is None):
+            holder = next((a for a in ancestors(node) if a.type in FUNCTION_TYPES), None) if node is not None else None
+            where = f"`{excerpt(node)}` in {module.qualified(holder)}()" if node is not None else "a value"
+            gap = Gap(kind="registration", detail=(
+                f"{reg.method}() in {within}() registers {' or '.join(repr(n) for n in known)}, or a name computed at "
+                f"run time ({where}); the tool of that name is not listed"),
+                anchor=Anchor(path=reg.module.path, start_line=reg.node.start_point[0] + 1,
+                              end_line=reg.node.end_point[0] + 1))
+            out.append((None, None, replace(reg, gaps=(gap,)), ()))
         return out
 
     def descriptors(self, module: Module, pair: ts.Node, name_node: ts.Node
@@ -257,7 +289,7 @@ def _binding_scope(node: ts.Node) -> int:
             return scope.start_byte
         if scope.type == "for_in_statement":
             left = scope.child_by_field_name("left")
-            if left is not None and (text(left) == chain[0] or chain[0] in _array_names(left)):
+            if chain[0] in loop_names(left):
                 return scope.start_byte
     return -1
 
@@ -280,11 +312,12 @@ def _in_descriptor(node: ts.Node | None) -> bool:
 
 
 def _local_init(scope: ts.Node, name: str) -> ts.Node | None:
-    """The expression a `const NAME = ...` of SCOPE (a function, or a loop: not of a function inside it) is made from, followed down to
-    the name it starts from: the callee of a call (`make(opts)`), the object of a member; None when there is none."""
-    home = scope if scope.type in FUNCTION_TYPES else next((a for a in ancestors(scope) if a.type in FUNCTION_TYPES), None)
+    """The expression a `const NAME = ...` of SCOPE (a function, or a `for ... of` loop: not of a function or loop
+    inside it) is made from, followed down to the name it starts from: the callee of a call (`make(opts)`), the object
+    of a member; None when there is none."""
+    kinds = FUNCTION_TYPES | ({"for_in_statement"} if scope.type == "for_in_statement" else set())
     decl = next((n for n in find(scope, {"variable_declarator"}) if text(n.child_by_field_name("name")) == name
-                 and next((a for a in ancestors(n) if a.type in FUNCTION_TYPES), None) == home), None)
+                 and next((a for a in ancestors(n) if a.type in kinds), None) == scope), None)
     value = strip_casts(decl.child_by_field_name("value")) if decl is not None else None
     while value is not None and value.type in {"call_expression", "await_expression"}:
         value = strip_casts(value.child_by_field_name("function") if value.type == "call_expression"

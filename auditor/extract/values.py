@@ -186,7 +186,7 @@ class Values(Lists):
         """Export KEY of the module a namespace stands for: `import * as ns` or `const ns = require("./x")`."""
         if self.link is None:
             return None, module
-        target = self._namespace(node, module)
+        target = self.namespace(node, module)
         found = self.link.exported(target, key) if target else None
         if found is None:
             return None, module

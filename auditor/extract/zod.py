@@ -10,8 +10,8 @@ import tree_sitter as ts
 
 from auditor.extract.bindings import imports, value_of
 from auditor.extract.program import Module
-from auditor.extract.syntax import (NOT_LITERAL, call_args, excerpt, literal, member_chain, object_pairs, pair_value,
-                                    property_name, strip_casts, text)
+from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, ancestors, call_args, excerpt, literal, member_chain,
+                                    object_pairs, pair_value, property_name, strip_casts, text)
 from auditor.extract.zod_methods import apply, object_schema, type_of
 
 
@@ -136,6 +136,8 @@ class _Reader:
             return node
         if node.type == "identifier":
             value = value_of(self.module, node)
+            if value is not None and strip_casts(value).type == "object" and self._filled(node, value):
+                return node  # `const shape = {}` then `shape[key] = ...`: its initializer is not the whole shape
             return self.definition(value, depth + 1) if value is not None else node
         if node.type == "member_expression" and text(node.child_by_field_name("property")) == "shape":
             return self.definition(node.child_by_field_name("object"), depth + 1)
@@ -147,6 +149,19 @@ class _Reader:
             if pair is not None:  # also `X.shape.key`: the schema of one field of `X = z.object({...})`
                 return self.definition(pair_value(pair), depth + 1)
         return node
+
+    def _filled(self, ident: ts.Node, value: ts.Node) -> bool:
+        """Whether the object literal VALUE, declared for the name IDENT, is written to by a computed key
+        (`shape[key] = ...`) in the function or program it is declared in: its properties are known only at run time."""
+        scope = next((a for a in ancestors(value) if a.type in FUNCTION_TYPES or a.type == "program"), None)
+        name = text(ident)
+        for node in self.module.nodes("assign") if scope is not None else ():
+            left = strip_casts(node.child_by_field_name("left"))
+            if left is not None and left.type == "subscript_expression" \
+                    and scope.start_byte <= node.start_byte < scope.end_byte \
+                    and text(strip_casts(left.child_by_field_name("object"))) == name:
+                return True
+        return False
 
     def _base(self, node: ts.Node | None) -> ts.Node | None:
         """The innermost receiver of a method chain `a.b().c()`."""
@@ -288,6 +303,10 @@ class _Reader:
         if node.type == "identifier":
             name = text(node)
             value = value_of(self.module, node)
+            if value is not None and strip_casts(value).type == "object" and self._filled(node, value):
+                self.problem(f"the shape `{name}` at `{path or 'input'}` is filled by computed keys at run time "
+                             f"(`{name}[key] = ...`); its properties are not read", node)
+                return None, False
             if value is not None:
                 return self.read(value, path, depth + 1)
             found = self._across(node, path, depth)
