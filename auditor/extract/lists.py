@@ -9,7 +9,7 @@ from typing import Iterator
 import tree_sitter as ts
 
 from auditor.extract.bindings import value_of
-from auditor.extract.frames import MAX_DEPTH, Frame, _array_names, _sites, parameters, returned
+from auditor.extract.frames import MAX_DEPTH, Frame, _sites, loop_names, parameters, returned
 from auditor.extract.program import Module
 from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, callee_text, find, member_chain,
                                     object_pairs, pair_value, string_value, strip_casts, text)
@@ -179,7 +179,7 @@ class Lists:
                         yield (arg,), module, frame
                     continue
                 left = loop.child_by_field_name("left")
-                names = {text(left): (0, ())} if left is not None and left.type == "identifier" else _array_names(left)
+                names = loop_names(left)
                 for element, emod, eframe in self.elements(loop.child_by_field_name("right"), module, frame, depth + 1):
                     bound = Frame(scope=loop, module=module, names=names,
                                   args=element if left is not None and left.type == "array_pattern" else element[-1:],

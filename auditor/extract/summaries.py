@@ -17,7 +17,7 @@ from auditor.extract.server import ToolDecl
 from auditor.extract.program import Module
 from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, callee_text, enclosing, find, member_chain,
                                     object_pairs, pair_value, strip_casts, text)
-from auditor.extract.frames import MAX_DEPTH, Frame, _array_names, parameters
+from auditor.extract.frames import MAX_DEPTH, Frame, _pattern, loop_names, parameters
 from auditor.extract.values import Values
 from auditor.model import Anchor, Gap
 
@@ -90,12 +90,15 @@ class Expander:
                                         site=element[-1], outer=eframe if eframe is not None else around)
                     return
                 for cmod, call in self.calls_of(scope):
-                    yield Frame(scope=scope, module=module, names=names, args=tuple(call_args(call)), caller=cmod,
-                                site=call, outer=outer)
+                    yield from self._forwarded(Frame(scope=scope, module=module, names=names,
+                                                     args=tuple(call_args(call)), caller=cmod, site=call, outer=outer),
+                                               depth)
+                if scope.type == "method_definition":
+                    yield from self._method_calls(scope, module, depth)
                 return
             if scope.type == "for_in_statement" and text(scope.child_by_field_name("operator")) == "of":
                 left = scope.child_by_field_name("left")
-                names = {text(left): (0, ())} if left is not None and left.type == "identifier" else _array_names(left)
+                names = loop_names(left)
                 if root not in names:
                     continue
                 tuples = left is not None and left.type == "array_pattern"  # [key, value] of Object.entries
@@ -129,8 +132,45 @@ class Expander:
             receiver = strip_casts(call.child_by_field_name("function")).child_by_field_name("object")
             if receiver is None or receiver.type == "super":
                 continue
-            yield Frame(scope=method, module=module, names=names, args=(receiver, *call_args(call)), caller=cmod,
-                        site=call, outer=None)
+            yield from self._forwarded(Frame(scope=method, module=module, names=names,
+                                             args=(receiver, *call_args(call)), caller=cmod, site=call, outer=None),
+                                       depth)
+
+    def _method_calls(self, method: ts.Node, module: Module, depth: int) -> Iterator[Frame]:
+        """A method whose parameter a registration reads: one frame per call `x.method(...)` of the boundary that
+        the linker does not resolve (`server.addTool("name", ...)` on a parameter), `this` bound to `x`; not a call
+        on an instance of a class that does not extend the method's (`cart.add(...)` of a `new Cart()`)."""
+        cls = enclosing(method, {"class_declaration", "abstract_class_declaration", "class"})
+        name = text(method.child_by_field_name("name"))
+        if cls is None or name == "constructor":
+            return
+        resolved = {call.id for _, call in self.calls_of(method)}
+        names = {"this": (0, ()), **{k: (i + 1, p) for k, (i, p) in parameters(method).items()}}
+        for cmod, call in self.calls_named(name):
+            receiver = strip_casts(call.child_by_field_name("function")).child_by_field_name("object")
+            if call.id in resolved or receiver is None or receiver.type in {"super", "this"}:
+                continue  # `this.m(...)`: read by _receivers when `this` is what the registration reads
+            value, where = self.values.definition(receiver, cmod)
+            if value is not None and value.type == "new_expression" and self.values.extends(
+                    where, text(value.child_by_field_name("constructor")), cls) is False:
+                continue
+            yield from self._forwarded(Frame(scope=method, module=module, names=names,
+                                             args=(receiver, *call_args(call)), caller=cmod, site=call, outer=None),
+                                       depth)
+
+    def _forwarded(self, frame: Frame, depth: int) -> Iterator[Frame]:
+        """FRAME, bound further when its call passes on the arguments of the function it is written in
+        (`register("read", ...args)` in `addRead(...args)`): once per call of that function, which gives them."""
+        spread = next((a.named_children[0] for a in frame.args if a is not None and a.type == "spread_element"
+                       and a.named_children), None)
+        if spread is None or frame.outer is not None or depth >= MAX_DEPTH:
+            yield frame
+            return
+        outers = list(self.frames(spread, frame.caller, None, depth + 1))
+        if not outers:
+            yield frame
+        for outer in outers:
+            yield replace(frame, outer=outer)
 
     def instances(self, name_node: ts.Node, module: Module, read: Callable[[Frame], T | None]
                   ) -> tuple[list[tuple[Frame, T]], int]:
@@ -148,7 +188,7 @@ class Expander:
             # Still not a literal: the call site may forward a name of its own (a wrapper of a wrapper, a loop).
             value, where = self.values.frontier(name_node, module, frame)
             further = [(_attach(frame, g), depth + 1) for g in self.frames(value, where, None, depth)] \
-                if value is not None and depth < MAX_DEPTH else []
+                if value is not None and value.id != name_node.id and depth < MAX_DEPTH else []
             todo += further
             unread += not further
         return out, unread
@@ -253,7 +293,7 @@ def _binding_scope(node: ts.Node) -> int:
             return scope.start_byte
         if scope.type == "for_in_statement":
             left = scope.child_by_field_name("left")
-            if left is not None and (text(left) == chain[0] or chain[0] in _array_names(left)):
+            if chain[0] in loop_names(left):
                 return scope.start_byte
     return -1
 
@@ -276,9 +316,10 @@ def _in_descriptor(node: ts.Node | None) -> bool:
 
 
 def _local_init(scope: ts.Node, name: str) -> ts.Node | None:
-    """The expression a `const NAME = ...` of SCOPE (not of a function inside it) is made from, followed down to
-    the name it starts from: the callee of a call (`make(opts)`), the object of a member; None when there is none."""
-    decl = next((n for n in find(scope, {"variable_declarator"}) if text(n.child_by_field_name("name")) == name
+    """The expression a `const NAME = ...` of SCOPE (not of a function inside it), or a destructuring that declares
+    NAME (`const { name } = this.parse(args)`), is made from, followed down to the name it starts from: the callee
+    of a call (`make(opts)`), the object of a member; None when there is none."""
+    decl = next((n for n in find(scope, {"variable_declarator"}) if _declares(n.child_by_field_name("name"), name)
                  and next((a for a in ancestors(n) if a.type in FUNCTION_TYPES), None) == scope), None)
     value = strip_casts(decl.child_by_field_name("value")) if decl is not None else None
     while value is not None and value.type in {"call_expression", "await_expression"}:
@@ -287,6 +328,15 @@ def _local_init(scope: ts.Node, name: str) -> ts.Node | None:
     if value is not None and (value.type in {"template_string", "binary_expression"} or member_chain(value)):
         return value  # frames() reads a template by its substitutions, `a || b` by its left side
     return None
+
+
+def _declares(left: ts.Node | None, name: str) -> bool:
+    """Whether the left side of a declarator declares NAME: `NAME`, or a pattern destructuring it."""
+    if left is None:
+        return False
+    if left.type in {"object_pattern", "array_pattern"}:
+        return name in dict(_pattern(left, (), True))
+    return text(left) == name
 
 
 def _loop_call(fn: ts.Node) -> ts.Node | None:

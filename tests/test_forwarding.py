@@ -1,0 +1,75 @@
+"""Registrations whose arguments are forwarded through the server's own layer: rest parameters and spread
+arguments, names destructured from what a helper returns, destructuring in a `for ... of` loop.
+
+Each server here is written for the test."""
+
+from __future__ import annotations
+
+from program_helpers import program
+
+MCP = ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
+       'const server = new McpServer({ name: "s", version: "1.0.0" });\n')
+CB = 'async () => ({ content: [] })'
+
+
+def _names(files: dict[str, str]) -> list[str]:
+    return sorted(t.name for t in program(files).tools)
+
+
+def test_a_rest_parameter_binds_the_remaining_arguments_and_a_spread_passes_them_on():
+    code = MCP + (
+        'function register(kind, ...args) { server.registerTool(args[0], { description: kind }, args[1]); }\n'
+        'function addRead(...args) { return register("read", ...args); }\n'
+        'function addWrite(label, ...rest) { return register(label, ...rest); }\n'
+        f'addRead("alpha", {CB});\naddWrite("w", "beta", {CB});\n')
+    assert _names({"index.ts": code}) == ["alpha", "beta"]
+
+
+def test_a_name_destructured_from_what_a_method_returns_for_a_rest_parameter():
+    # The shape of a server subclass whose methods forward their arguments: add(...args) -> this.registerWith(
+    # "read", ...args) -> const { name } = this.parse(args) -> const [name] = args; the tool classes' static
+    # create(server) call server.add("<literal>", ...) on a parameter, across modules.
+    files = {
+        "kit.ts": (
+            'import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
+            'export class Kit extends McpServer {\n'
+            '  parse(access, args) {\n'
+            '    const [name] = args;\n'
+            '    if (args.length === 2) return { name, config: { title: access }, cb: args[1] };\n'
+            '    return { name, config: { description: args[1] }, cb: args[2] };\n'
+            '  }\n'
+            '  registerWith(access, ...args) {\n'
+            '    const { name, config, cb } = this.parse(access, args);\n'
+            '    return McpServer.prototype.registerTool.call(this, name, config, cb);\n'
+            '  }\n'
+            '  addRead(...args) { return this.registerWith("read", ...args); }\n'
+            '  addWrite(...args) { return this.registerWith("write", ...args); }\n'
+            '}\n'),
+        "tools.ts": (
+            'export class Notes {\n'
+            f'  static create(server) {{ server.addRead("notes-list", {CB}); server.addWrite("notes-add", "Add.", {CB}); }}\n'
+            '}\n'),
+        "index.ts": ('import { Kit } from "./kit.js";\nimport { Notes } from "./tools.js";\n'
+                     'const server = new Kit({ name: "s", version: "1" });\nNotes.create(server);\n'),
+    }
+    assert _names(files) == ["notes-add", "notes-list"]
+
+
+def test_a_method_of_the_same_name_on_an_unrelated_class_registers_nothing():
+    code = (
+        'import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
+        'class Kit extends McpServer {\n'
+        '  add(...args) { return McpServer.prototype.registerTool.call(this, args[0], {}, args[1]); }\n}\n'
+        'class Cart { add(...items) { return items.length; } }\n'
+        'const kit = new Kit({ name: "s", version: "1" });\nconst cart = new Cart();\n'
+        f'kit.add("gamma", {CB});\ncart.add("not-a-tool", 3);\n')
+    assert _names({"index.ts": code}) == ["gamma"]
+
+
+def test_a_for_of_loop_destructuring_the_records_a_function_returns():
+    code = MCP + (
+        'function configure(extra) {\n'
+        f'  return [{{ name: "delta", config: {{}}, handler: {CB} }}, {{ name: extra, config: {{}}, handler: {CB} }}];\n'
+        '}\n'
+        'for (const { name: toolName, config, handler } of configure("epsilon")) server.registerTool(toolName, config, handler);\n')
+    assert _names({"index.ts": code}) == ["delta", "epsilon"]
