@@ -73,3 +73,18 @@ def test_a_for_of_loop_destructuring_the_records_a_function_returns():
         '}\n'
         'for (const { name: toolName, config, handler } of configure("epsilon")) server.registerTool(toolName, config, handler);\n')
     assert _names({"index.ts": code}) == ["delta", "epsilon"]
+
+
+def test_a_subclass_of_the_sdk_server_across_modules_is_a_server_read_with_its_super_arguments():
+    files = {
+        "base.ts": ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
+                    'export class Kit extends McpServer {\n'
+                    '  constructor({ readonly }) { super({ name: "kit", version: "2.0.0" }); this.readonly = readonly; }\n}\n'),
+        "more.ts": 'import { Kit } from "./base.js";\nexport class ReadKit extends Kit {}\n',
+        "index.ts": ('import { ReadKit as R } from "./more.js";\nconst server = new R({ readonly: true });\n'
+                     f'server.registerTool("zeta", {{}}, {CB});\n'),
+    }
+    p = program(files)
+    assert [(s.cls, s.info.get("name")) for s in p.servers] == [("McpServer", "kit")]
+    from auditor.analyse import coverage
+    assert not any("no MCP server object" in u["what"] for u in coverage.ledger(p)["unresolved"])
