@@ -88,3 +88,49 @@ def test_a_subclass_of_the_sdk_server_across_modules_is_a_server_read_with_its_s
     assert [(s.cls, s.info.get("name")) for s in p.servers] == [("McpServer", "kit")]
     from auditor.analyse import coverage
     assert not any("no MCP server object" in u["what"] for u in coverage.ledger(p)["unresolved"])
+
+
+def test_tool_factories_grouped_in_toolsets_registered_in_nested_loops_through_a_member_of_the_server():
+    # A function assigned to a member of the server registers; factories per tool return {name, ...}; a function
+    # groups them in toolsets; a helper with a prefix (a parameter with a default) loops over toolsets, then tools.
+    files = {
+        "wrap.ts": ('export function wrap(server) {\n  const s = server;\n'
+                    '  s.registerOnce = (name, description, schema, handler) => {\n'
+                    '    s.registerTool(name, { description, inputSchema: schema }, handler);\n  };\n  return s;\n}\n'),
+        "tools/one.ts": 'export const oneTool = (api, name = "get_one") => ({ name, description: "One.", schema: {}, handler: async () => api.one() });\n',
+        "tools/two.ts": 'export function twoTool(api) { return { name: "get_two", description: "Two.", schema: {}, handler: async () => api.two() }; }\n',
+        "tools/all.ts": ('import { oneTool } from "./one.js";\nimport { twoTool } from "./two.js";\n'
+                         'export const allTools = (api) => ({ toolsets: [\n'
+                         '  { name: "a", enabled: false, tools: [oneTool(api)] },\n'
+                         '  { name: "b", enabled: false, tools: [twoTool(api)], native: [oneTool(api, "get_raw")] }] });\n'),
+        "group.ts": ('import { allTools } from "./tools/all.js";\n'
+                     'export const buildGroup = (api, enabled) => {\n  const group = allTools(api);\n'
+                     '  return { toolsets: group.toolsets.map((ts) => ({ ...ts, enabled: enabled.includes(ts.name) })) };\n};\n'),
+        "register.ts": ('export function registerTools(server, group, options) {\n  const { prefix } = options;\n'
+                        '  registerToolsets({ server, toolsets: group.toolsets, prefix });\n'
+                        '  registerToolsets({ server, toolsets: group.toolsets.map((t) => ({ enabled: t.enabled, tools: t.native ?? [] })), prefix });\n}\n'
+                        'function registerToolsets({ server, toolsets, prefix = "" }) {\n'
+                        '  for (const toolset of toolsets) {\n    if (!toolset.enabled) continue;\n'
+                        '    for (const tool of toolset.tools) {\n      const full = `${prefix}${tool.name}`;\n'
+                        '      server.registerOnce(full, tool.description, tool.schema, tool.handler);\n    }\n  }\n}\n'),
+        "index.ts": ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
+                     'import { wrap } from "./wrap.js";\nimport { buildGroup } from "./group.js";\n'
+                     'import { registerTools } from "./register.js";\n'
+                     'const server = wrap(new McpServer({ name: "s", version: "1" }));\n'
+                     'export function create(shared) {\n  const group = shared ?? buildGroup({}, ["all"]);\n'
+                     '  registerTools(server, group, { prefix: "bl_" });\n}\ncreate();\n'),
+    }
+    assert _names(files) == ["bl_get_one", "bl_get_raw", "bl_get_two"]
+
+
+def test_a_name_prefixed_with_a_value_set_at_run_time_is_listed_with_the_prefix_empty_and_a_gap():
+    code = MCP + (
+        'const TOOLS = [{ name: "eta" }, { name: "theta" }];\n'
+        'function install(s, prefix) {\n'
+        f'  for (const t of TOOLS) s.registerTool(`${{prefix}}${{t.name}}`, {{}}, {CB});\n'
+        f'  s.registerTool(`${{prefix}}${{process.env.EXTRA}}`, {{}}, {CB});\n'
+        '}\n'
+        'install(server, process.env.PREFIX);\n')
+    p = program({"index.ts": code})
+    assert sorted(t.name for t in p.tools) == ["eta", "theta"]  # the name of the second is not read at all
+    assert any("2 of the tools it registers have a name that starts with `${prefix}`" in g.detail for g in p.gaps)

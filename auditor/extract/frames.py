@@ -8,7 +8,8 @@ from dataclasses import dataclass
 import tree_sitter as ts
 
 from auditor.extract.program import Module
-from auditor.extract.syntax import FUNCTION_TYPES, ancestors, find, member_chain, parameter_pattern, strip_casts, text
+from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, find, member_chain, memo, parameter_pattern, strip_casts,
+                                    text)
 
 MAX_DEPTH = 4  # wrappers of wrappers followed
 # The path mark of a rest parameter (`...args`): (index, (REST, "k", ...)) is the argument at index + k of the call.
@@ -107,7 +108,15 @@ def _key(node: ts.Node) -> str | None:
 
 
 def parameters(fn: ts.Node) -> dict[str, tuple[int, tuple[str, ...]]]:
-    """Parameter name -> (index, member path): plain names, and names destructured from an object or array."""
+    """Parameter name -> (index, member path): plain names, and names destructured from an object or array (a rest
+    parameter: (index, (REST,)))."""
+    hit = _PARAMETERS.get(fn.id)
+    if hit is None:
+        hit = _PARAMETERS[fn.id] = (fn, _parameters(fn))
+    return hit[1]
+
+
+def _parameters(fn: ts.Node) -> dict[str, tuple[int, tuple[str, ...]]]:
     params = fn.child_by_field_name("parameters") or fn.child_by_field_name("parameter")
     if params is None:
         return {}
@@ -153,11 +162,22 @@ def _pattern(pattern: ts.Node | None, path: tuple[str, ...] = (), arrays: bool =
     return out
 
 
+_DESTRUCTURED: dict[int, tuple[ts.Node, tuple[ts.Node, tuple[str, ...]] | None]] = memo()  # node id -> (node, answer)
+_PARAMETERS: dict[int, tuple[ts.Node, dict[str, tuple[int, tuple[str, ...]]]]] = memo()  # function id -> (it, answer)
+
+
 def destructured(node: ts.Node) -> tuple[ts.Node, tuple[str, ...]] | None:
     """For a name a declaration destructures (`const { name } = init`, `const [name] = args`): the initialiser and
     the path of members the name reads from it; None for any other name (a parameter of the same name shadows)."""
     if node.type not in {"identifier", "shorthand_property_identifier"}:
         return None
+    hit = _DESTRUCTURED.get(node.id)
+    if hit is None:  # the node is kept with its answer, so its id stays its own (as syntax.member_chain does)
+        hit = _DESTRUCTURED[node.id] = (node, _destructured(node))
+    return hit[1]
+
+
+def _destructured(node: ts.Node) -> tuple[ts.Node, tuple[str, ...]] | None:
     name = text(node)
     for scope in ancestors(node):
         if scope.type not in FUNCTION_TYPES:

@@ -16,6 +16,8 @@ from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, callee
 
 # Array methods whose result holds some of the receiver's elements, in some order.
 _SUBSETS = {"filter", "slice", "sort", "reverse", "toSorted", "toReversed", "toSpliced"}
+# Array methods whose result holds what a callback returns for each element (flatMap: the elements of that).
+_MAPS = {"map", "flatMap"}
 
 
 class Lists:
@@ -189,12 +191,28 @@ class Lists:
                     else:
                         yield (arg,), module, bound
 
+    def _mapped(self, call: ts.Node, fn: ts.Node, module: Module, frame: Frame | None, depth: int
+                ) -> Iterator[tuple[tuple[ts.Node | None, ...], Module, Frame | None]]:
+        """The elements of `LIST.map(fn)`: what FN returns for each element of LIST, its parameter bound to it
+        (`toolsets.map((ts) => ({ ...ts, enabled }))`); of `flatMap`, the elements of that."""
+        receiver = call.child_by_field_name("function").child_by_field_name("object")
+        flat = text(call.child_by_field_name("function").child_by_field_name("property")) == "flatMap"
+        for element, emod, eframe in self.elements(receiver, module, frame, depth + 1):
+            inner = Frame(scope=fn, module=module, names=parameters(fn), args=element[-1:], caller=emod,
+                          site=element[-1] if element[-1] is not None else call,
+                          outer=eframe if eframe is not None else frame, evaluated=True)
+            for value in returned(fn):
+                if flat:
+                    yield from self.elements(value, module, inner, depth + 1)
+                else:
+                    yield (value,), module, inner
+
     def elements(self, node: ts.Node | None, module: Module, frame: Frame | None, depth: int = 0
                  ) -> Iterator[tuple[tuple[ts.Node | None, ...], Module, Frame | None]]:
         """The elements of a list of tool objects, each as a tuple (one value; key and value for Object.entries),
         with its module and the frame it is read under (None: as it is written)."""
         name, module = self.bound(node, module, frame)
-        node, module = self.definition(name, module)
+        node, module = self.resolved(name, module, frame)
         if node is None or depth > 6:
             return
         if node.type == "array":
@@ -228,6 +246,9 @@ class Lists:
                                          frame, depth + 1)
             elif callee == ("Array", "from") and args:
                 yield from self.elements(args[0], module, frame, depth + 1)
+            elif len(callee) >= 2 and callee[-1] in _MAPS and args and strip_casts(args[0]) is not None \
+                    and strip_casts(args[0]).type in FUNCTION_TYPES:
+                yield from self._mapped(node, strip_casts(args[0]), module, frame, depth)
             else:  # getTools(config): the elements of what the function returns, its parameters bound
                 seen: set[tuple[int, ...]] = set()  # two returns of one list give its elements once
                 for value, vmod, inner in self.call_values(node, module, frame, depth + 1):

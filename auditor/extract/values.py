@@ -59,6 +59,21 @@ class Values(Lists):
             return node, module
         return node, module
 
+    def resolved(self, node: ts.Node | None, module: Module, frame: Frame | None, depth: int = 0
+                 ) -> tuple[ts.Node | None, Module]:
+        """What NODE stands for under FRAME: bound, then its definition, bound again while that is a name FRAME's chain
+        binds or a default (`const group = shared ?? build(api)`, `shared` a parameter)."""
+        node, module = self.definition(*self.bound(node, module, frame, depth))
+        for _ in range(4):
+            if node is None or frame is None or not (node.type == "identifier" or (
+                    node.type == "binary_expression" and text(node.child_by_field_name("operator")) in {"||", "??"})):
+                break
+            again, where = self.definition(*self.bound(node, module, frame, depth + 1))
+            if again is not None and again.id == node.id:
+                break
+            node, module = again, where
+        return node, module
+
     def _hands_back(self, call: ts.Node, module: Module) -> bool:
         """Whether a call gives back the object it is handed (`defineTool({...})`): a helper outside the boundary
         is taken to, a function of the boundary when it returns its first parameter."""
@@ -74,8 +89,7 @@ class Values(Lists):
     def member(self, node: ts.Node | None, module: Module, key: str, frame: Frame | None, depth: int
                ) -> tuple[ts.Node | None, Module]:
         """The member KEY of what NODE stands for: an object literal's entry, a class instance's field or method."""
-        node, module = self.bound(node, module, frame, depth)
-        node, module = self.definition(node, module)
+        node, module = self.resolved(node, module, frame, depth)
         if node is None:
             return None, module
         if node.type == "object":
@@ -404,6 +418,10 @@ class Values(Lists):
         its own must give a value to (`tool` of `tool.installTo(server)`, for `this.name` in installTo)."""
         node = strip_casts(node)
         while frame is not None and node is not None:
+            if node.type in {"call_expression", "await_expression"}:  # `group.toolsets.map(f)`: what its receiver
+                node = strip_casts(node.child_by_field_name("function") if node.type == "call_expression"  # needs
+                                   else (node.named_children[0] if node.named_children else None))
+                continue
             if node.type == "template_string":  # the first substitution the chain does not give a value to
                 for sub in (c.named_children[0] for c in node.named_children
                             if c.type == "template_substitution" and c.named_children):
@@ -419,8 +437,18 @@ class Values(Lists):
                         node = local  # `const full = `${prefix}${t.name}``: what the template still needs
                         continue
                     return node, module
-                arg = frame.args[hit[0]] if hit[0] < len(frame.args) else None
-                node, module, frame = strip_casts(arg), frame.caller, frame.outer
+                index, path = hit
+                if path[:2] and path[0] == REST and len(path) > 1 and path[1].isdigit():
+                    index, path = index + int(path[1]), path[2:]
+                items, _ = self._positional(frame)
+                arg, caller, outer = items[index] if index < len(items) else (None, frame.caller, frame.outer)
+                arg = strip_casts(arg)
+                for key in path:  # a member of an object literal handed over (`{ toolsets: group.toolsets }`)
+                    pair = object_pairs(arg).get(key) if arg is not None and arg.type == "object" else None
+                    if pair is None:
+                        break
+                    arg = strip_casts(pair_value(pair))
+                node, module, frame = arg, caller, outer
                 continue
             frame = frame.outer
         return node, module
