@@ -61,8 +61,10 @@ def test_a_method_of_the_same_name_on_an_unrelated_class_registers_nothing():
         'class Kit extends McpServer {\n'
         '  add(...args) { return McpServer.prototype.registerTool.call(this, args[0], {}, args[1]); }\n}\n'
         'class Cart { add(...items) { return items.length; } }\n'
+        'import { program } from "commander";\n'
         'const kit = new Kit({ name: "s", version: "1" });\nconst cart = new Cart();\n'
-        f'kit.add("gamma", {CB});\ncart.add("not-a-tool", 3);\n')
+        f'kit.add("gamma", {CB});\ncart.add("not-a-tool", 3);\nprogram.add("nor-this", 4);\n'
+        'const tally = { add(...n) { return n.length; } };\ntally.add("nor-that");\n')
     assert _names({"index.ts": code}) == ["gamma"]
 
 

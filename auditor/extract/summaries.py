@@ -176,10 +176,15 @@ class Expander:
             receiver = strip_casts(call.child_by_field_name("function")).child_by_field_name("object")
             if call.id in resolved or receiver is None or receiver.type in {"super", "this"}:
                 continue  # `this.m(...)`: read by _receivers when `this` is what the registration reads
+            root = (member_chain(receiver) or ("",))[0]
+            imported = self.link.imports.get(cmod.path, {}).get(root) if self.link is not None else None
+            if imported is not None and imported.module is None:
+                continue  # an object of another package (`program.add(...)` of a CLI library)
             value, where = self.values.definition(receiver, cmod)
-            if value is not None and value.type == "new_expression" and self.values.extends(
-                    where, text(value.child_by_field_name("constructor")), cls) is False:
-                continue
+            if value is not None and (value.type in {"object", "array", "string", "number"} or (
+                    value.type == "new_expression" and self.values.extends(
+                        where, text(value.child_by_field_name("constructor")), cls) is False)):
+                continue  # a literal's method, or an instance of a class that is not this one
             yield from self._forwarded(Frame(scope=method, module=module, names=names,
                                              args=(receiver, *call_args(call)), caller=cmod, site=call, outer=None),
                                        depth)

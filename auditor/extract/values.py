@@ -438,7 +438,7 @@ class Values(Lists):
                         continue
                     return node, module
                 index, path = hit
-                if path[:2] and path[0] == REST and len(path) > 1 and path[1].isdigit():
+                if path[:1] == (REST,) and len(path) > 1 and path[1].isdigit():  # `args[0]` of a rest parameter
                     index, path = index + int(path[1]), path[2:]
                 items, _ = self._positional(frame)
                 arg, caller, outer = items[index] if index < len(items) else (None, frame.caller, frame.outer)
