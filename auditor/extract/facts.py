@@ -185,7 +185,7 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
         return (link.module_of(fn) or default), fn
 
     for m in modules:
-        s = server.servers(m, vocab)
+        s = server.servers(m, vocab, link)
         servers += s
         hs = server.handlers(m, vocab)
         handlers += hs

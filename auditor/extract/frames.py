@@ -8,9 +8,12 @@ from dataclasses import dataclass
 import tree_sitter as ts
 
 from auditor.extract.program import Module
-from auditor.extract.syntax import FUNCTION_TYPES, ancestors, find, member_chain, parameter_pattern, strip_casts, text
+from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, find, member_chain, memo, parameter_pattern, strip_casts,
+                                    text)
 
 MAX_DEPTH = 4  # wrappers of wrappers followed
+# The path mark of a rest parameter (`...args`): (index, (REST, "k", ...)) is the argument at index + k of the call.
+REST = "..."
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +79,13 @@ def parameter_default(fn: ts.Node, index: int) -> ts.Node | None:
 def _lookup(node: ts.Node, frame: Frame) -> tuple[int, tuple[str, ...]] | None:
     if node.type in {"identifier", "shorthand_property_identifier", "this"}:
         return frame.names.get(text(node))
+    if node.type == "subscript_expression" or (node.type == "member_expression" and strip_casts(
+            node.child_by_field_name("object")) is not None and strip_casts(
+            node.child_by_field_name("object")).type == "subscript_expression"):  # `args[0]`, `args[0].name`
+        inner = strip_casts(node.child_by_field_name("object"))
+        key = _key(node)
+        hit = _lookup(inner, frame) if inner is not None and key is not None else None
+        return (hit[0], hit[1] + (key,)) if hit is not None else None
     if node.type == "member_expression":
         chain = member_chain(node)
         if chain and chain[0] in frame.names:
@@ -84,8 +94,29 @@ def _lookup(node: ts.Node, frame: Frame) -> tuple[int, tuple[str, ...]] | None:
     return None
 
 
+def _key(node: ts.Node) -> str | None:
+    """The key a member or a subscript with a literal index reads (`.name`, `[0]`, `["name"]`), or None."""
+    if node.type == "member_expression":
+        prop = node.child_by_field_name("property")
+        return text(prop) if prop is not None else None
+    index = strip_casts(node.child_by_field_name("index"))
+    if index is not None and index.type == "number" and text(index).isdigit():
+        return text(index)
+    if index is not None and index.type == "string" and index.named_children:
+        return text(index.named_children[0])
+    return None
+
+
 def parameters(fn: ts.Node) -> dict[str, tuple[int, tuple[str, ...]]]:
-    """Parameter name -> (index, member path): plain names, and names destructured from an object or array."""
+    """Parameter name -> (index, member path): plain names, and names destructured from an object or array (a rest
+    parameter: (index, (REST,)))."""
+    hit = _PARAMETERS.get(fn.id)
+    if hit is None:
+        hit = _PARAMETERS[fn.id] = (fn, _parameters(fn))
+    return hit[1]
+
+
+def _parameters(fn: ts.Node) -> dict[str, tuple[int, tuple[str, ...]]]:
     params = fn.child_by_field_name("parameters") or fn.child_by_field_name("parameter")
     if params is None:
         return {}
@@ -94,18 +125,29 @@ def parameters(fn: ts.Node) -> dict[str, tuple[int, tuple[str, ...]]]:
     out: dict[str, tuple[int, tuple[str, ...]]] = {}
     for i, p in enumerate(c for c in params.named_children if c.type != "comment"):
         pattern = parameter_pattern(p)
+        if pattern is not None and pattern.type == "rest_pattern":  # `...args`: the arguments from I on
+            rest = next((c for c in pattern.named_children if c.type == "identifier"), None)
+            out.update({text(rest): (i, (REST,))} if rest is not None else {})
+            continue
         out.update({name: (i, path) for name, path in _pattern(pattern)})
     return out
 
 
-def _pattern(pattern: ts.Node | None, path: tuple[str, ...] = ()) -> list[tuple[str, tuple[str, ...]]]:
+def _pattern(pattern: ts.Node | None, path: tuple[str, ...] = (), arrays: bool = False
+             ) -> list[tuple[str, tuple[str, ...]]]:
+    """Each name PATTERN binds with the path of members it reads; with ARRAYS, the names of an array pattern too
+    (their index as the key: `const [name] = args`)."""
     if pattern is None:
         return []
     if pattern.type == "identifier":
         return [(text(pattern), path)]
     if pattern.type == "assignment_pattern":
-        return _pattern(pattern.child_by_field_name("left"), path)
+        return _pattern(pattern.child_by_field_name("left"), path, arrays)
     out = []
+    if pattern.type == "array_pattern" and arrays:
+        for i, c in enumerate(c for c in pattern.named_children if c.type != "comment"):
+            if c.type != "rest_pattern":
+                out += _pattern(c, path + (str(i),), arrays)
     if pattern.type == "object_pattern":
         for c in pattern.named_children:
             if c.type == "shorthand_property_identifier_pattern":
@@ -116,8 +158,52 @@ def _pattern(pattern: ts.Node | None, path: tuple[str, ...] = ()) -> list[tuple[
                     out.append((text(left), path + (text(left),)))
             elif c.type == "pair_pattern":
                 key = c.child_by_field_name("key")
-                out += _pattern(c.child_by_field_name("value"), path + (text(key),)) if key is not None else []
+                out += _pattern(c.child_by_field_name("value"), path + (text(key),), arrays) if key is not None else []
     return out
+
+
+_DESTRUCTURED: dict[int, tuple[ts.Node, tuple[ts.Node, tuple[str, ...]] | None]] = memo()  # node id -> (node, answer)
+_PARAMETERS: dict[int, tuple[ts.Node, dict[str, tuple[int, tuple[str, ...]]]]] = memo()  # function id -> (it, answer)
+
+
+def destructured(node: ts.Node) -> tuple[ts.Node, tuple[str, ...]] | None:
+    """For a name a declaration destructures (`const { name } = init`, `const [name] = args`): the initialiser and
+    the path of members the name reads from it; None for any other name (a parameter of the same name shadows)."""
+    if node.type not in {"identifier", "shorthand_property_identifier"}:
+        return None
+    hit = _DESTRUCTURED.get(node.id)
+    if hit is None:  # the node is kept with its answer, so its id stays its own (as syntax.member_chain does)
+        hit = _DESTRUCTURED[node.id] = (node, _destructured(node))
+    return hit[1]
+
+
+def _destructured(node: ts.Node) -> tuple[ts.Node, tuple[str, ...]] | None:
+    name = text(node)
+    for scope in ancestors(node):
+        if scope.type not in FUNCTION_TYPES:
+            continue
+        if name in parameters(scope):
+            return None
+        for decl in find(scope, {"variable_declarator"}):
+            left, init = decl.child_by_field_name("name"), decl.child_by_field_name("value")
+            if left is None or init is None or left.type not in {"object_pattern", "array_pattern"}:
+                continue
+            path = dict(_pattern(left, (), True)).get(name)
+            if path is not None and next((a for a in ancestors(decl) if a.type in FUNCTION_TYPES), None) == scope:
+                return init, path
+    return None
+
+
+def loop_names(left: ts.Node | None) -> dict[str, tuple[int, tuple[str, ...]]]:
+    """The names the left side of a `for ... of` binds, each to (0, path) in the element (a tuple's index for
+    `[key, value]` of Object.entries): `t`, `[k, v]`, `{ name, config }`."""
+    if left is None:
+        return {}
+    if left.type == "identifier":
+        return {text(left): (0, ())}
+    if left.type == "object_pattern":
+        return {name: (0, path) for name, path in _pattern(left)}
+    return _array_names(left)
 
 
 def _array_names(pattern: ts.Node | None) -> dict[str, tuple[int, tuple[str, ...]]]:

@@ -7,7 +7,7 @@ from typing import Callable
 
 import tree_sitter as ts
 
-from auditor.extract import zod
+from auditor.extract import names, prefixes, zod
 from auditor.extract.bindings import class_name, value_of
 from auditor.extract.program import Module
 from auditor.extract.server import Dispatch, ToolDecl, annotations, schema_gaps
@@ -102,6 +102,7 @@ class Site:
     via: str = ""  # how the call site reaches the registration: "wrapper()" names, for the registration's method
     frame: object = None  # the values.Frame behind `bind`, when there is one
     name: str | None = None  # the name, when it is read elsewhere (one branch of a conditional: extract/names.py)
+    open_prefix: bool = False  # a template name whose leading part is set at run time is read with it empty
 
 
 def read(site: Site, vocab: dict, resolve, link=None) -> tuple[ToolDecl | None, Dispatch | None, Registration]:
@@ -131,6 +132,8 @@ def read(site: Site, vocab: dict, resolve, link=None) -> tuple[ToolDecl | None, 
         from auditor.extract.values import Values
 
         name = Values(link).string(name_node, name_module, frame=site.frame)
+        if not isinstance(name, str) and site.open_prefix:  # `${prefix}${t.name}`, the prefix an option
+            name = (prefixes.open_prefix(Values(link), name_node, name_module, site.frame) or (None,))[0]
     name = name if isinstance(name, str) else None
     if name is None:
         shown = name_node if name_node is not None and name_module is here else call

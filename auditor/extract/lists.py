@@ -16,7 +16,8 @@ from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, callee
 
 # Array methods whose result holds some of the receiver's elements, in some order.
 _SUBSETS = {"filter", "slice", "sort", "reverse", "toSorted", "toReversed", "toSpliced"}
-_MAPS = {"map", "flatMap"}  # a list of what the callback returns for each element
+# Array methods whose result holds what a callback returns for each element (flatMap: the elements of that).
+_MAPS = {"map", "flatMap"}
 
 
 class Lists:
@@ -217,7 +218,7 @@ class Lists:
         """The elements of a list of tool objects, each as a tuple (one value; key and value for Object.entries),
         with its module and the frame it is read under (None: as it is written)."""
         name, module = self.bound(node, module, frame)
-        node, module = self.definition(name, module)
+        node, module = self.resolved(name, module, frame)
         if node is None or depth > 6:
             return
         if node.type == "ternary_expression":  # `cond ? some : all`: the elements of either, each once
@@ -278,7 +279,8 @@ class Lists:
     def _mapped(self, call: ts.Node, callback: ts.Node, module: Module, frame: Frame | None, depth: int
                 ) -> Iterator[tuple[tuple[ts.Node | None, ...], Module, Frame | None]]:
         """The elements of `list.map(callback)`: what the callback returns, its first parameter bound to each element
-        of the list (`([name, tool]) => ...` to the key and value of an Object.entries element)."""
+        of the list (`([name, tool]) => ...` to the key and value of an Object.entries element,
+        `toolsets.map((ts) => ({ ...ts, enabled }))`); of `flatMap`, the elements of that."""
         fn, fmod = self.function_of(callback, module, frame, depth + 1)
         if fn is None or fn.type not in FUNCTION_TYPES:
             return
@@ -287,13 +289,19 @@ class Lists:
         first = parameter_pattern(items[0]) if items else None
         tuples = first is not None and first.type == "array_pattern"
         names = _array_names(first) if tuples else {k: v for k, v in parameters(fn).items() if v[0] == 0}
-        holder = call.child_by_field_name("function").child_by_field_name("object")
+        function = call.child_by_field_name("function")
+        receiver = function.child_by_field_name("object")
+        flat = text(function.child_by_field_name("property")) == "flatMap"
         results = returned(fn)
-        for element, emod, eframe in self.elements(holder, module, frame, depth + 1):
+        for element, emod, eframe in self.elements(receiver, module, frame, depth + 1):
             inner = Frame(scope=fn, module=fmod, names=names, args=element if tuples else element[-1:], caller=emod,
-                          site=element[-1], outer=eframe if eframe is not None else frame)
+                          site=element[-1] if element[-1] is not None else call,
+                          outer=eframe if eframe is not None else frame, evaluated=True)
             for value in results:
-                yield (value,), fmod, inner
+                if flat:
+                    yield from self.elements(value, fmod, inner, depth + 1)
+                else:
+                    yield (value,), fmod, inner
 
 # The runtime helper bundlers (esbuild, rolldown, tsup) write for a module's namespace object: `__export({a: () => a})`
 # returns it, `__export(target, {a: () => a})` fills `var target = {}`; each getter returns an export.

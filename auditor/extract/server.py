@@ -6,7 +6,7 @@ from dataclasses import dataclass, field, replace
 
 import tree_sitter as ts
 
-from auditor.extract import input_schemas
+from auditor.extract import input_schemas, subclasses, zod
 from auditor.extract.bindings import class_name, value_of
 from auditor.extract.program import Module
 from auditor.extract.frames import parameters
@@ -94,20 +94,26 @@ class Launch:
     exit_code: int | None
 
 
-def servers(module: Module, vocab: dict) -> list[ServerDecl]:
+def servers(module: Module, vocab: dict, link=None) -> list[ServerDecl]:
+    """The server objects MODULE constructs: `new` of an SDK server class, or of a class of the package's own that
+    extends one (LINK given: across modules), read with the arguments the SDK's constructor gets."""
     out = []
     for new in module.nodes("new"):
         cls = class_name(module, new.child_by_field_name("constructor"), vocab["sdk_packages"])
+        args, amod = call_args(new), module
         if cls not in vocab["server_classes"]:
-            continue
+            sub = subclasses.sdk_class(module, new.child_by_field_name("constructor"), vocab, link) \
+                if link is not None and new.child_by_field_name("constructor") is not None else None
+            if sub is None:
+                continue
+            cls, args, amod = sub
         decl = enclosing(new, {"variable_declarator"})
         var = text(decl.child_by_field_name("name")) if decl is not None else "<expression>"
-        args = call_args(new)
-        info = literal_fields(args[0], module.toplevel) if args else {}
+        info = literal_fields(args[0], amod.toplevel) if args else {}
         opts = args[1] if len(args) > 1 else None
         caps_pair = object_pairs(opts).get("capabilities") if opts is not None else None
         caps_node = pair_value(caps_pair) if caps_pair is not None else None
-        caps_value = literal(caps_node, module.toplevel) if caps_node is not None else {}
+        caps_value = literal(caps_node, amod.toplevel) if caps_node is not None else {}
         capabilities = tuple(sorted(caps_value)) if isinstance(caps_value, dict) else None
         out.append(ServerDecl(module=module, var=var, cls=cls, node=statement_of(new),
                               info=info if isinstance(info, dict) else {}, capabilities=capabilities, caps_node=caps_node))

@@ -12,18 +12,22 @@ from typing import Callable, Iterator, TypeVar
 
 import tree_sitter as ts
 
-from auditor.extract import highlevel, names, server
+from auditor.extract import highlevel, names, prefixes, server
 from auditor.extract.server import ToolDecl
 from auditor.extract.program import Module
 from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, callee_text, enclosing, excerpt, find,
                                     member_chain, object_pairs, pair_value, strip_casts, text)
-from auditor.extract.frames import MAX_DEPTH, Frame, loop_names, parameters
+from auditor.extract.frames import MAX_DEPTH, Frame, _pattern, loop_names, parameters
 from auditor.extract.values import Values
 from auditor.model import Anchor, Gap
 
 T = TypeVar("T")
 MAX_SITES = 2000  # instances of one registration (a loop inside a wrapper called in a loop)
 _LOOP_METHODS = {"forEach", "map", "flatMap"}
+# The names, loops and templates frames() follows to the scope that binds a name, nested (a template's substitution,
+# the list a loop's list is an element of, a local made from a parameter: `${prefix}${tool.name}` in a loop over
+# `toolset.tools` in a loop over `toolsets`).
+MAX_HOPS = 3 * MAX_DEPTH
 
 
 class Expander:
@@ -49,12 +53,15 @@ class Expander:
 
     def frames(self, node: ts.Node, module: Module, outer: Frame | None, depth: int = 0) -> Iterator[Frame]:
         """The frames that bind NODE's name: for each enclosing function or loop that binds it, each instantiation."""
-        if depth > MAX_DEPTH:
+        if depth > MAX_HOPS:
             return
         node = strip_casts(node)
         while node is not None and node.type == "binary_expression" \
                 and text(node.child_by_field_name("operator")) in {"||", "??"}:  # `toolName || "default"`
             node = strip_casts(node.child_by_field_name("left"))
+        while node is not None and node.type in {"call_expression", "await_expression"}:  # `group.toolsets.map(f)`:
+            node = strip_casts(node.child_by_field_name("function") if node.type == "call_expression"  # what binds
+                               else (node.named_children[0] if node.named_children else None))  # its receiver
         if node is not None and node.type == "template_string":  # `web_data_${d.id}`: what a substitution names
             subs = [c.named_children[0] for c in node.named_children if c.type == "template_substitution" and c.named_children]
             # The one bound innermost first (`${prefix}${t.name}` in a loop: the loop's element; the others are then
@@ -84,14 +91,17 @@ class Expander:
                 loop = _loop_call(scope)
                 if loop is not None:  # TOOLS.forEach((t) => server.tool(t.name, ...))
                     holder = loop.child_by_field_name("function").child_by_field_name("object")
-                    for around in list(self.frames(holder, module, outer, depth + 1)) or [outer]:  # group.tools.forEach
-                        for element, emod, eframe in self.values.elements(holder, module, around):
+                    for around, elements in self._lists(holder, module, outer, depth):  # group.tools.forEach
+                        for element, emod, eframe in elements:
                             yield Frame(scope=scope, module=module, names=names, args=element[-1:], caller=emod,
                                         site=element[-1], outer=eframe if eframe is not None else around)
                     return
                 for cmod, call in self.calls_of(scope):
-                    yield Frame(scope=scope, module=module, names=names, args=tuple(call_args(call)), caller=cmod,
-                                site=call, outer=outer)
+                    yield from self._forwarded(Frame(scope=scope, module=module, names=names,
+                                                     args=tuple(call_args(call)), caller=cmod, site=call, outer=outer),
+                                               depth)
+                if scope.type == "method_definition":
+                    yield from self._method_calls(scope, module, depth)
                 return
             if scope.type == "for_in_statement" and text(scope.child_by_field_name("operator")) == "of":
                 left = scope.child_by_field_name("left")
@@ -104,11 +114,30 @@ class Expander:
                     continue
                 tuples = left is not None and left.type == "array_pattern"  # [key, value] of Object.entries
                 right = scope.child_by_field_name("right")
-                for around in list(self.frames(right, module, outer, depth + 1)) or [outer]:  # `of group.tools`
-                    for element, emod, eframe in self.values.elements(right, module, around):
+                for around, elements in self._lists(right, module, outer, depth):  # `of group.tools`
+                    for element, emod, eframe in elements:
                         yield Frame(scope=scope, module=module, names=names, args=element if tuples else element[-1:],
                                     caller=emod, site=element[-1], outer=eframe if eframe is not None else around)
                 return
+
+    def _lists(self, holder: ts.Node, module: Module, outer: Frame | None, depth: int
+               ) -> Iterator[tuple[Frame | None, list]]:
+        """The frames the list HOLDER of a loop is read under, each with its elements: the frames of the scope that
+        binds it, bound further out (through callers of callers) while its elements are not known there
+        (`for (const t of toolsets)` of a parameter handed `group.toolsets` by a caller handed `group`)."""
+        todo = [(f, depth, holder.id) for f in list(self.frames(holder, module, outer, depth + 1)) or [outer]]
+        while todo:
+            around, d, last = todo.pop(0)
+            elements = list(self.values.elements(holder, module, around))
+            further = []
+            if not elements and around is not None and d < MAX_HOPS:
+                value, where = self.values.frontier(holder, module, around)
+                if value is not None and value.id != last:  # a new expression to bind: else no progress
+                    further = [(_attach(around, g), d + 1, value.id) for g in self.frames(value, where, None, d + 1)]
+            if further:
+                todo = further + todo
+            else:
+                yield around, elements
 
     def calls_named(self, method: str) -> list[tuple[Module, ts.Node]]:
         """Every call `x.METHOD(...)` of the boundary (index built on first use)."""
@@ -133,15 +162,58 @@ class Expander:
             receiver = strip_casts(call.child_by_field_name("function")).child_by_field_name("object")
             if receiver is None or receiver.type == "super":
                 continue
-            yield Frame(scope=method, module=module, names=names, args=(receiver, *call_args(call)), caller=cmod,
-                        site=call, outer=None)
+            yield from self._forwarded(Frame(scope=method, module=module, names=names,
+                                             args=(receiver, *call_args(call)), caller=cmod, site=call, outer=None),
+                                       depth)
 
-    def instances(self, name_node: ts.Node, module: Module, read: Callable[[Frame], T | None], key: str | None = None
-                  ) -> tuple[list[tuple[Frame, T]], int]:
+    def _method_calls(self, method: ts.Node, module: Module, depth: int) -> Iterator[Frame]:
+        """A method whose parameter a registration reads: one frame per call `x.method(...)` of the boundary that
+        the linker does not resolve (`server.addTool("name", ...)` on a parameter), `this` bound to `x`; not a call
+        on an instance of a class that does not extend the method's (`cart.add(...)` of a `new Cart()`)."""
+        cls = enclosing(method, {"class_declaration", "abstract_class_declaration", "class"})
+        name = text(method.child_by_field_name("name"))
+        if cls is None or name == "constructor":
+            return
+        resolved = {call.id for _, call in self.calls_of(method)}
+        names = {"this": (0, ()), **{k: (i + 1, p) for k, (i, p) in parameters(method).items()}}
+        for cmod, call in self.calls_named(name):
+            receiver = strip_casts(call.child_by_field_name("function")).child_by_field_name("object")
+            if call.id in resolved or receiver is None or receiver.type in {"super", "this"}:
+                continue  # `this.m(...)`: read by _receivers when `this` is what the registration reads
+            root = (member_chain(receiver) or ("",))[0]
+            imported = self.link.imports.get(cmod.path, {}).get(root) if self.link is not None else None
+            if imported is not None and imported.module is None:
+                continue  # an object of another package (`program.add(...)` of a CLI library)
+            value, where = self.values.definition(receiver, cmod)
+            if value is not None and (value.type in {"object", "array", "string", "number"} or (
+                    value.type == "new_expression" and self.values.extends(
+                        where, text(value.child_by_field_name("constructor")), cls) is False)):
+                continue  # a literal's method, or an instance of a class that is not this one
+            yield from self._forwarded(Frame(scope=method, module=module, names=names,
+                                             args=(receiver, *call_args(call)), caller=cmod, site=call, outer=None),
+                                       depth)
+
+    def _forwarded(self, frame: Frame, depth: int) -> Iterator[Frame]:
+        """FRAME, bound further when its call passes on the arguments of the function it is written in
+        (`register("read", ...args)` in `addRead(...args)`): once per call of that function, which gives them."""
+        spread = next((a.named_children[0] for a in frame.args if a is not None and a.type == "spread_element"
+                       and a.named_children), None)
+        if spread is None or frame.outer is not None or depth >= MAX_HOPS:
+            yield frame
+            return
+        outers = list(self.frames(spread, frame.caller, None, depth + 1))
+        if not outers:
+            yield frame
+        for outer in outers:
+            yield replace(frame, outer=outer)
+
+    def instances(self, name_node: ts.Node, module: Module, read: Callable[[Frame], T | None], key: str | None = None,
+                  last: Callable[[Frame], T | None] | None = None) -> tuple[list[tuple[Frame, T]], int]:
         """Each instantiation of the scope NAME_NODE is written in, through wrappers and loops, that READ names (with
         what it read), and how many name nothing READ can read (a name computed at run time, a value not followed).
         KEY: NAME_NODE stands for a tool object whose member KEY is the name (`server.addTool(tool)`); where the
-        bindings end at an object literal, the name still needed is that member's value (`{name: tool_name}`)."""
+        bindings end at an object literal, the name still needed is that member's value (`{name: tool_name}`).
+        LAST reads what is left unread when no caller binds it further (a name with a prefix set at run time)."""
         out: list[tuple[Frame, T]] = []
         unread = 0
         todo = [(f, 1) for f in self.frames(name_node, module, None)]
@@ -157,9 +229,12 @@ class Expander:
             if key is not None and value is not None and value.type == "object" and key in object_pairs(value):
                 value = pair_value(object_pairs(value)[key])  # `add({name: tool_name, ...})`: what tool_name needs
             further = [(_attach(frame, g), depth + 1) for g in self.frames(value, where, None, depth)] \
-                if value is not None and depth < MAX_DEPTH else []
+                if value is not None and value.id != name_node.id and depth < MAX_DEPTH else []
             todo += further
-            unread += not further
+            got = last(frame) if last is not None and not further else None
+            if got is not None:
+                out.append((frame, got))
+            unread += not further and got is None
         return out, unread
 
     def expand(self, reg: highlevel.Registration, resolve_of) -> list[tuple]:
@@ -171,22 +246,47 @@ class Expander:
         if name_node is None:
             return []
 
-        def read(frame: Frame):
+        seen: dict[str, tuple] = {}  # name -> what the first instance naming it read (the others are not read again)
+        opened: dict[str, str] = {}  # name -> the prefix set at run time it is read with empty
+
+        def read(frame: Frame, open_prefix: bool = False):
+            prefix = prefixes.open_prefix(self.values, name_node, reg.module, frame) if open_prefix else None
+            quick = prefix[0] if prefix is not None else \
+                self.values.string(*self.values.bound(name_node, reg.module, frame), frame=frame)
+            if quick in seen:  # the same tool through another chain (a server built in several places)
+                return seen[quick]
             at = _outermost(frame)
             site = highlevel.Site(module=reg.module, call=reg.node, rule=rule, method=reg.method, args=args,
-                                  bind=self.values.binder(frame), at=(at.caller, at.site), via=_via(frame), frame=frame)
+                                  bind=self.values.binder(frame), at=(at.caller, at.site), via=_via(frame), frame=frame,
+                                  open_prefix=open_prefix)
             result = highlevel.read(site, self.vocab, resolve_of(reg.module), self.link)
-            return result if result[2].name is not None else None
+            if result[2].name is None:
+                return None
+            seen[result[2].name] = result
+            opened.update({result[2].name: prefix[1]} if prefix is not None else {})
+            return result
 
         key = self.vocab["high_level"]["object"]["name"] if rule["signature"] == "object" else None
-        found, unread = self.instances(name_node, reg.module, read, key)
+        found, unread = self.instances(name_node, reg.module, read, key, lambda frame: read(frame, True))
         if not found and not unread:  # no caller or loop gives the name: the strings it may be where it is written
             return self._choices(reg, rule, args, name_node, resolve_of)
-        out: list[tuple] = [(*result, tuple(self.implementations(frame))) for frame, result in found
-                            if self._instance_fits(name_node, reg.module, frame)]
+        out: list[tuple] = []
+        first: dict[str, int] = {}  # one tool per name: other chains to it (servers built in several places) add
+        for frame, result in found:  # the functions they hand over
+            if not self._instance_fits(name_node, reg.module, frame):
+                continue
+            handed = tuple(self.implementations(frame))
+            at = first.setdefault(result[2].name, len(out))
+            if at == len(out):
+                out.append((*result, handed))
+            else:
+                out[at] = (*out[at][:3], out[at][3] + tuple(h for h in handed if h not in out[at][3]))
         if out and unread:  # some instances named a tool, others a name this cannot read: not all are listed
             out.append((None, None, replace(reg, gaps=(_unread_gap(f"{reg.method}()", unread, reg.module, reg.node),)),
                         ()))
+        if opened:
+            out.append((None, None, replace(reg, gaps=(_open_gap(f"{reg.method}()", list(opened.values()), reg.module,
+                                                                 reg.node),)), ()))
         return out
 
     def _choices(self, reg: highlevel.Registration, rule: dict, args: tuple, name_node: ts.Node, resolve_of
@@ -302,6 +402,16 @@ def _unread_gap(what: str, unread: int, module: Module, node: ts.Node) -> Gap:
         anchor=Anchor(path=module.path, start_line=node.start_point[0] + 1, end_line=node.end_point[0] + 1))
 
 
+def _open_gap(what: str, prefixes: list[str], module: Module, node: ts.Node) -> Gap:
+    """The gap of the instantiations of WHAT whose tool name starts with a value set at run time (PREFIXES)."""
+    shown = ", ".join(f"`{p}`" for p in sorted(set(prefixes)))
+    return Gap(kind="registration", detail=(
+        f"{what}: {len(prefixes)} of the tools it registers have a name that starts with {shown}, a value set at run "
+        "time that is not read; those tools are listed under the name they have when it is empty (its default when "
+        "not configured, if that is empty)"),
+        anchor=Anchor(path=module.path, start_line=node.start_point[0] + 1, end_line=node.end_point[0] + 1))
+
+
 def _in_descriptor(node: ts.Node | None) -> bool:
     """Whether NODE is the value of the `name` of a descriptor literal (an object with an inputSchema: coupling with
     the `descriptor.schema` capture of queries/index.scm)."""
@@ -313,10 +423,11 @@ def _in_descriptor(node: ts.Node | None) -> bool:
 
 def _local_init(scope: ts.Node, name: str) -> ts.Node | None:
     """The expression a `const NAME = ...` of SCOPE (a function, or a `for ... of` loop: not of a function or loop
-    inside it) is made from, followed down to the name it starts from: the callee of a call (`make(opts)`), the object
-    of a member; None when there is none."""
+    inside it), or a destructuring that declares NAME (`const { name } = this.parse(args)`), is made from, followed
+    down to the name it starts from: the callee of a call (`make(opts)`), the object of a member; None when there is
+    none."""
     kinds = FUNCTION_TYPES | ({"for_in_statement"} if scope.type == "for_in_statement" else set())
-    decl = next((n for n in find(scope, {"variable_declarator"}) if text(n.child_by_field_name("name")) == name
+    decl = next((n for n in find(scope, {"variable_declarator"}) if _declares(n.child_by_field_name("name"), name)
                  and next((a for a in ancestors(n) if a.type in kinds), None) == scope), None)
     value = strip_casts(decl.child_by_field_name("value")) if decl is not None else None
     while value is not None and value.type in {"call_expression", "await_expression"}:
@@ -325,6 +436,15 @@ def _local_init(scope: ts.Node, name: str) -> ts.Node | None:
     if value is not None and (value.type in {"template_string", "binary_expression"} or member_chain(value)):
         return value  # frames() reads a template by its substitutions, `a || b` by its left side
     return None
+
+
+def _declares(left: ts.Node | None, name: str) -> bool:
+    """Whether the left side of a declarator declares NAME: `NAME`, or a pattern destructuring it."""
+    if left is None:
+        return False
+    if left.type in {"object_pattern", "array_pattern"}:
+        return name in dict(_pattern(left, (), True))
+    return text(left) == name
 
 
 def _loop_call(fn: ts.Node) -> ts.Node | None:

@@ -176,6 +176,14 @@ def _preorder(node: ts.Node) -> Iterator[ts.Node]:
 
 
 _chains: dict[int, tuple[ts.Node, tuple[str, ...] | None]] = {}  # member_chain() by node id
+_memos: list[dict] = []  # the memos of other modules by node id, dropped with these (memo())
+
+
+def memo() -> dict:
+    """A memo by node id that forget() drops with the others (its values keep their nodes, so the ids, alive)."""
+    out: dict = {}
+    _memos.append(out)
+    return out
 
 
 def forget() -> None:
@@ -188,6 +196,8 @@ def forget() -> None:
     _depth.clear()
     _nearest.clear()
     _chains.clear()
+    for m in _memos:
+        m.clear()
 
 
 def parent(node: ts.Node) -> ts.Node | None:

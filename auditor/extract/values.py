@@ -10,7 +10,8 @@ from typing import Callable
 import tree_sitter as ts
 
 from auditor.extract.bindings import value_of
-from auditor.extract.frames import MAX_DEPTH, Frame, _lookup, _parameter_of_scope, parameter_default, parameters, returned
+from auditor.extract.frames import (MAX_DEPTH, REST, Frame, _lookup, _parameter_of_scope, destructured, parameter_default,
+                                    parameters, returned)
 from auditor.extract.lists import Lists
 from auditor.extract.program import Module, class_name_of
 from auditor.extract.syntax import (FUNCTION_TYPES, call_args, enclosing, find, literal, member_chain, object_pairs,
@@ -58,6 +59,21 @@ class Values(Lists):
             return node, module
         return node, module
 
+    def resolved(self, node: ts.Node | None, module: Module, frame: Frame | None, depth: int = 0
+                 ) -> tuple[ts.Node | None, Module]:
+        """What NODE stands for under FRAME: bound, then its definition, bound again while that is a name FRAME's chain
+        binds or a default (`const group = shared ?? build(api)`, `shared` a parameter)."""
+        node, module = self.definition(*self.bound(node, module, frame, depth))
+        for _ in range(4):
+            if node is None or frame is None or not (node.type == "identifier" or (
+                    node.type == "binary_expression" and text(node.child_by_field_name("operator")) in {"||", "??"})):
+                break
+            again, where = self.definition(*self.bound(node, module, frame, depth + 1))
+            if again is not None and again.id == node.id:
+                break
+            node, module = again, where
+        return node, module
+
     def _hands_back(self, call: ts.Node, module: Module) -> bool:
         """Whether a call gives back the object it is handed (`defineTool({...})`): a helper outside the boundary
         is taken to, a function of the boundary when it returns its first parameter."""
@@ -73,8 +89,7 @@ class Values(Lists):
     def member(self, node: ts.Node | None, module: Module, key: str, frame: Frame | None, depth: int
                ) -> tuple[ts.Node | None, Module]:
         """The member KEY of what NODE stands for: an object literal's entry, a class instance's field or method."""
-        node, module = self.bound(node, module, frame, depth)
-        node, module = self.definition(node, module)
+        node, module = self.resolved(node, module, frame, depth)
         if node is None:
             return None, module
         if node.type == "object":
@@ -86,6 +101,12 @@ class Values(Lists):
                     found = self.member(spread.named_children[0], module, key, frame, depth + 1)
                     if found[0] is not None:
                         return found
+            return None, module
+        if node.type == "array" and key.isdigit():  # `[a, b][1]`, `const [first] = [...]`
+            items = [c for c in node.named_children if c.type != "comment"]
+            k = int(key)
+            if k < len(items) and not any(c.type == "spread_element" for c in items[:k + 1]):
+                return self.bound(items[k], module, frame, depth + 1)
             return None, module
         if node.type == "call_expression" and depth <= 3 * MAX_DEPTH:  # `make(args).name`: of what it returns
             for value, vmod, vframe in self.call_values(node, module, frame, depth + 1):
@@ -210,26 +231,98 @@ class Values(Lists):
             if module is frame.module and frame.scope.start_byte <= node.start_byte < frame.scope.end_byte:
                 hit = _lookup(node, frame)
                 if hit is None:  # `t.name` of a local `const t = make(x)`, or a closure's parameter, or none
-                    local = self._local_member(node, module, frame, depth)
+                    local = self._local_member(node, module, frame, depth) or self._destructured(node, module, frame, depth)
                     if local is not None:
                         return local
                     frame = frame.outer
                     continue
-                index, path = hit
-                arg = frame.args[index] if index < len(frame.args) else None
-                if arg is None:  # not passed: the parameter's default, if it has one
-                    shift = 1 if "this" in frame.names else 0
-                    default = parameter_default(frame.scope, index - shift) \
-                        if frame.scope.type in FUNCTION_TYPES and not path and index >= shift else None
-                    return (default, frame.module) if default is not None else (None, frame.caller)
-                value, where = self.bound(arg, frame.caller, frame.outer, depth + 1)
-                for key in path:
-                    value, where = self.member(value, where, key, frame.outer, depth + 1)
-                    if value is None:
-                        break
+                value, where = self._argument_at(frame, *hit, depth)
+                obj = strip_casts(node.child_by_field_name("object")) if node.type == "member_expression" else None
+                if value is None and obj is not None and obj.type == "this":
+                    # A receiver not known (`server.add(...)` on a parameter): `this.m` is the method's class's m.
+                    return self.member(obj, module, text(node.child_by_field_name("property")), None, depth + 1)
                 return value, where
             frame = frame.outer
         return node, module
+
+    def _argument_at(self, frame: Frame, index: int, path: tuple[str, ...], depth: int
+                     ) -> tuple[ts.Node | None, Module]:
+        """Argument INDEX of FRAME's site, then its members PATH. A rest parameter's item k is the argument at index
+        + k, the caller's spreads (`f(...args)`) expanded; a name the caller binds in turn, with members still to
+        read, is read with the paths joined (`args[0]` of a rest list handed on as `parse(args)`)."""
+        while depth <= 3 * MAX_DEPTH:
+            if path[:1] == (REST,):
+                if len(path) < 2 or not path[1].isdigit():  # the list itself, or its length: no one value
+                    return None, frame.caller
+                index, path = index + int(path[1]), path[2:]
+            items, known = self._positional(frame, depth)
+            if index >= len(items) and not known:  # after a spread this cannot expand: not known
+                return None, frame.caller
+            if index >= len(items) or items[index][0] is None:
+                shift = 1 if "this" in frame.names else 0  # not passed: the parameter's default, if it has one
+                default = parameter_default(frame.scope, index - shift) \
+                    if frame.scope.type in FUNCTION_TYPES and not path and index >= shift else None
+                return (default, frame.module) if default is not None else (None, frame.caller)
+            arg, caller, outer = items[index]
+            arg = strip_casts(arg)
+            up = _lookup(arg, outer) if path and arg is not None and outer is not None and caller is outer.module \
+                and outer.scope.start_byte <= arg.start_byte < outer.scope.end_byte else None
+            if up is None:
+                value, where = self.bound(arg, caller, outer, depth + 1)
+                for key in path:
+                    value, where = self.member(value, where, key, outer, depth + 1)
+                    if value is None:
+                        break
+                return value, where
+            frame, index, path, depth = outer, up[0], up[1] + path, depth + 1
+        return None, frame.caller
+
+    def _positional(self, frame: Frame, depth: int = 0
+                    ) -> tuple[list[tuple[ts.Node | None, Module, Frame | None]], bool]:
+        """FRAME's arguments in order, each with the module and frame it is read under: a spread of a rest parameter
+        the caller's frame binds (`register("read", ...args)`) is that frame's arguments from the rest's index on.
+        The second item says whether the list is whole (False: it stops at a spread of something else)."""
+        out: list[tuple[ts.Node | None, Module, Frame | None]] = []
+        for arg in frame.args:
+            if arg is None or arg.type != "spread_element":
+                out.append((arg, frame.caller, frame.outer))
+                continue
+            inner = strip_casts(arg.named_children[0]) if arg.named_children else None
+            outer = frame.outer
+            while outer is not None and inner is not None and not (
+                    frame.caller is outer.module and outer.scope.start_byte <= inner.start_byte < outer.scope.end_byte
+                    and _lookup(inner, outer) is not None):
+                outer = outer.outer
+            hit = _lookup(inner, outer) if outer is not None and inner is not None else None
+            if hit is None or hit[1] != (REST,) or depth > 3 * MAX_DEPTH:
+                return out, False
+            items, known = self._positional(outer, depth + 1)
+            out += items[hit[0]:]
+            if not known:
+                return out, False
+        return out, True
+
+    def _destructured(self, node: ts.Node, module: Module, frame: Frame, depth: int
+                      ) -> tuple[ts.Node | None, Module] | None:
+        """A name destructured in FRAME's scope (`const { name } = this.parse(args)`, `const [name] = args`): that
+        member of its initialiser, read under FRAME; None when NODE is no such name."""
+        found = destructured(node) if depth <= 3 * MAX_DEPTH else None
+        if found is None or not frame.scope.start_byte <= found[0].start_byte < frame.scope.end_byte:
+            return None
+        init, path = strip_casts(found[0]), found[1]
+        f = frame
+        while f is not None and init is not None:  # a name a frame binds: its argument, the paths joined
+            if module is f.module and f.scope.start_byte <= init.start_byte < f.scope.end_byte:
+                hit = _lookup(init, f)
+                if hit is not None:
+                    return self._argument_at(f, hit[0], hit[1] + path, depth + 1)
+            f = f.outer
+        value, where = self.bound(init, module, frame, depth + 1)
+        for key in path:
+            value, where = self.member(value, where, key, frame, depth + 1)
+            if value is None:
+                return None  # not read: the name as it is written
+        return value, where
 
     def _local_member(self, node: ts.Node, module: Module, frame: Frame, depth: int
                       ) -> tuple[ts.Node | None, Module] | None:
@@ -331,6 +424,10 @@ class Values(Lists):
         its own must give a value to (`tool` of `tool.installTo(server)`, for `this.name` in installTo)."""
         node = strip_casts(node)
         while frame is not None and node is not None:
+            if node.type in {"call_expression", "await_expression"}:  # `group.toolsets.map(f)`: what its receiver
+                node = strip_casts(node.child_by_field_name("function") if node.type == "call_expression"  # needs
+                                   else (node.named_children[0] if node.named_children else None))
+                continue
             if node.type == "template_string":  # the first substitution the chain does not give a value to
                 for sub in (c.named_children[0] for c in node.named_children
                             if c.type == "template_substitution" and c.named_children):
@@ -346,8 +443,18 @@ class Values(Lists):
                         node = local  # `const full = `${prefix}${t.name}``: what the template still needs
                         continue
                     return node, module
-                arg = frame.args[hit[0]] if hit[0] < len(frame.args) else None
-                node, module, frame = strip_casts(arg), frame.caller, frame.outer
+                index, path = hit
+                if path[:1] == (REST,) and len(path) > 1 and path[1].isdigit():  # `args[0]` of a rest parameter
+                    index, path = index + int(path[1]), path[2:]
+                items, _ = self._positional(frame)
+                arg, caller, outer = items[index] if index < len(items) else (None, frame.caller, frame.outer)
+                arg = strip_casts(arg)
+                for key in path:  # a member of an object literal handed over (`{ toolsets: group.toolsets }`)
+                    pair = object_pairs(arg).get(key) if arg is not None and arg.type == "object" else None
+                    if pair is None:
+                        break
+                    arg = strip_casts(pair_value(pair))
+                node, module, frame = arg, caller, outer
                 continue
             frame = frame.outer
         return node, module

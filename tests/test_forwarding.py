@@ -1,0 +1,138 @@
+"""Registrations whose arguments are forwarded through the server's own layer: rest parameters and spread
+arguments, names destructured from what a helper returns, destructuring in a `for ... of` loop.
+
+Each server here is written for the test."""
+
+from __future__ import annotations
+
+from program_helpers import program
+
+MCP = ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
+       'const server = new McpServer({ name: "s", version: "1.0.0" });\n')
+CB = 'async () => ({ content: [] })'
+
+
+def _names(files: dict[str, str]) -> list[str]:
+    return sorted(t.name for t in program(files).tools)
+
+
+def test_a_rest_parameter_binds_the_remaining_arguments_and_a_spread_passes_them_on():
+    code = MCP + (
+        'function register(kind, ...args) { server.registerTool(args[0], { description: kind }, args[1]); }\n'
+        'function addRead(...args) { return register("read", ...args); }\n'
+        'function addWrite(label, ...rest) { return register(label, ...rest); }\n'
+        f'addRead("alpha", {CB});\naddWrite("w", "beta", {CB});\n')
+    assert _names({"index.ts": code}) == ["alpha", "beta"]
+
+
+def test_a_name_destructured_from_what_a_method_returns_for_a_rest_parameter():
+    # The shape of a server subclass whose methods forward their arguments: add(...args) -> this.registerWith(
+    # "read", ...args) -> const { name } = this.parse(args) -> const [name] = args; the tool classes' static
+    # create(server) call server.add("<literal>", ...) on a parameter, across modules.
+    files = {
+        "kit.ts": (
+            'import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
+            'export class Kit extends McpServer {\n'
+            '  parse(access, args) {\n'
+            '    const [name] = args;\n'
+            '    if (args.length === 2) return { name, config: { title: access }, cb: args[1] };\n'
+            '    return { name, config: { description: args[1] }, cb: args[2] };\n'
+            '  }\n'
+            '  registerWith(access, ...args) {\n'
+            '    const { name, config, cb } = this.parse(access, args);\n'
+            '    return McpServer.prototype.registerTool.call(this, name, config, cb);\n'
+            '  }\n'
+            '  addRead(...args) { return this.registerWith("read", ...args); }\n'
+            '  addWrite(...args) { return this.registerWith("write", ...args); }\n'
+            '}\n'),
+        "tools.ts": (
+            'export class Notes {\n'
+            f'  static create(server) {{ server.addRead("notes-list", {CB}); server.addWrite("notes-add", "Add.", {CB}); }}\n'
+            '}\n'),
+        "index.ts": ('import { Kit } from "./kit.js";\nimport { Notes } from "./tools.js";\n'
+                     'const server = new Kit({ name: "s", version: "1" });\nNotes.create(server);\n'),
+    }
+    assert _names(files) == ["notes-add", "notes-list"]
+
+
+def test_a_method_of_the_same_name_on_an_unrelated_class_registers_nothing():
+    code = (
+        'import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
+        'class Kit extends McpServer {\n'
+        '  add(...args) { return McpServer.prototype.registerTool.call(this, args[0], {}, args[1]); }\n}\n'
+        'class Cart { add(...items) { return items.length; } }\n'
+        'import { program } from "commander";\n'
+        'const kit = new Kit({ name: "s", version: "1" });\nconst cart = new Cart();\n'
+        f'kit.add("gamma", {CB});\ncart.add("not-a-tool", 3);\nprogram.add("nor-this", 4);\n'
+        'const tally = { add(...n) { return n.length; } };\ntally.add("nor-that");\n')
+    assert _names({"index.ts": code}) == ["gamma"]
+
+
+def test_a_for_of_loop_destructuring_the_records_a_function_returns():
+    code = MCP + (
+        'function configure(extra) {\n'
+        f'  return [{{ name: "delta", config: {{}}, handler: {CB} }}, {{ name: extra, config: {{}}, handler: {CB} }}];\n'
+        '}\n'
+        'for (const { name: toolName, config, handler } of configure("epsilon")) server.registerTool(toolName, config, handler);\n')
+    assert _names({"index.ts": code}) == ["delta", "epsilon"]
+
+
+def test_a_subclass_of_the_sdk_server_across_modules_is_a_server_read_with_its_super_arguments():
+    files = {
+        "base.ts": ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
+                    'export class Kit extends McpServer {\n'
+                    '  constructor({ readonly }) { super({ name: "kit", version: "2.0.0" }); this.readonly = readonly; }\n}\n'),
+        "more.ts": 'import { Kit } from "./base.js";\nexport class ReadKit extends Kit {}\n',
+        "index.ts": ('import { ReadKit as R } from "./more.js";\nconst server = new R({ readonly: true });\n'
+                     f'server.registerTool("zeta", {{}}, {CB});\n'),
+    }
+    p = program(files)
+    assert [(s.cls, s.info.get("name")) for s in p.servers] == [("McpServer", "kit")]
+    from auditor.analyse import coverage
+    assert not any("no MCP server object" in u["what"] for u in coverage.ledger(p)["unresolved"])
+
+
+def test_tool_factories_grouped_in_toolsets_registered_in_nested_loops_through_a_member_of_the_server():
+    # A function assigned to a member of the server registers; factories per tool return {name, ...}; a function
+    # groups them in toolsets; a helper with a prefix (a parameter with a default) loops over toolsets, then tools.
+    files = {
+        "wrap.ts": ('export function wrap(server) {\n  const s = server;\n'
+                    '  s.registerOnce = (name, description, schema, handler) => {\n'
+                    '    s.registerTool(name, { description, inputSchema: schema }, handler);\n  };\n  return s;\n}\n'),
+        "tools/one.ts": 'export const oneTool = (api, name = "get_one") => ({ name, description: "One.", schema: {}, handler: async () => api.one() });\n',
+        "tools/two.ts": 'export function twoTool(api) { return { name: "get_two", description: "Two.", schema: {}, handler: async () => api.two() }; }\n',
+        "tools/all.ts": ('import { oneTool } from "./one.js";\nimport { twoTool } from "./two.js";\n'
+                         'export const allTools = (api) => ({ toolsets: [\n'
+                         '  { name: "a", enabled: false, tools: [oneTool(api)] },\n'
+                         '  { name: "b", enabled: false, tools: [twoTool(api)], native: [oneTool(api, "get_raw")] }] });\n'),
+        "group.ts": ('import { allTools } from "./tools/all.js";\n'
+                     'export const buildGroup = (api, enabled) => {\n  const group = allTools(api);\n'
+                     '  return { toolsets: group.toolsets.map((ts) => ({ ...ts, enabled: enabled.includes(ts.name) })) };\n};\n'),
+        "register.ts": ('export function registerTools(server, group, options) {\n  const { prefix } = options;\n'
+                        '  registerToolsets({ server, toolsets: group.toolsets, prefix });\n'
+                        '  registerToolsets({ server, toolsets: group.toolsets.map((t) => ({ enabled: t.enabled, tools: t.native ?? [] })), prefix });\n}\n'
+                        'function registerToolsets({ server, toolsets, prefix = "" }) {\n'
+                        '  for (const toolset of toolsets) {\n    if (!toolset.enabled) continue;\n'
+                        '    for (const tool of toolset.tools) {\n      const full = `${prefix}${tool.name}`;\n'
+                        '      server.registerOnce(full, tool.description, tool.schema, tool.handler);\n    }\n  }\n}\n'),
+        "index.ts": ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
+                     'import { wrap } from "./wrap.js";\nimport { buildGroup } from "./group.js";\n'
+                     'import { registerTools } from "./register.js";\n'
+                     'const server = wrap(new McpServer({ name: "s", version: "1" }));\n'
+                     'export function create(shared) {\n  const group = shared ?? buildGroup({}, ["all"]);\n'
+                     '  registerTools(server, group, { prefix: "bl_" });\n}\ncreate();\n'),
+    }
+    assert _names(files) == ["bl_get_one", "bl_get_raw", "bl_get_two"]
+
+
+def test_a_name_prefixed_with_a_value_set_at_run_time_is_listed_with_the_prefix_empty_and_a_gap():
+    code = MCP + (
+        'const TOOLS = [{ name: "eta" }, { name: "theta" }];\n'
+        'function install(s, prefix) {\n'
+        f'  for (const t of TOOLS) s.registerTool(`${{prefix}}${{t.name}}`, {{}}, {CB});\n'
+        f'  s.registerTool(`${{prefix}}${{process.env.EXTRA}}`, {{}}, {CB});\n'
+        '}\n'
+        'install(server, process.env.PREFIX);\n')
+    p = program({"index.ts": code})
+    assert sorted(t.name for t in p.tools) == ["eta", "theta"]  # the name of the second is not read at all
+    assert any("2 of the tools it registers have a name that starts with `${prefix}`" in g.detail for g in p.gaps)
