@@ -23,6 +23,10 @@ from auditor.model import Anchor, Gap
 
 T = TypeVar("T")
 MAX_SITES = 2000  # instances of one registration (a loop inside a wrapper called in a loop)
+# Instantiations of one registration read at most (read or not): a method registering `this.name` is instantiated at
+# every call of a method of its name, each through the loops and callers around it; past this many the rest are
+# counted as not read (the registration's gap says so) rather than followed, so that an audit stays fast.
+MAX_EXAMINED = 5000
 _LOOP_METHODS = {"forEach", "map", "flatMap"}
 
 
@@ -52,6 +56,8 @@ class Expander:
         if depth > MAX_DEPTH:
             return
         node = strip_casts(node)
+        if node is not None and node.type == "new_expression":  # `new C(opts).register(server)`: the frames of C
+            node = strip_casts(node.child_by_field_name("constructor"))
         while node is not None and node.type == "binary_expression" \
                 and text(node.child_by_field_name("operator")) in {"||", "??"}:  # `toolName || "default"`
             node = strip_casts(node.child_by_field_name("left"))
@@ -132,26 +138,49 @@ class Expander:
             yield Frame(scope=method, module=module, names=names, args=(receiver, *call_args(call)), caller=cmod,
                         site=call, outer=None)
 
-    def instances(self, name_node: ts.Node, module: Module, read: Callable[[Frame], T | None]
-                  ) -> tuple[list[tuple[Frame, T]], int]:
+    def instances(self, name_node: ts.Node, module: Module, read: Callable[[Frame], T | None],
+                  fits: Callable[[Frame], bool] | None = None) -> tuple[list[tuple[Frame, T]], int]:
         """Each instantiation of the scope NAME_NODE is written in, through wrappers and loops, that READ names (with
-        what it read), and how many name nothing READ can read (a name computed at run time, a value not followed)."""
+        what it read), and how many name nothing READ can read (a name computed at run time, a value not followed,
+        or one left when MAX_EXAMINED were read). An instantiation FITS rejects is none of its own: left out."""
         out: list[tuple[Frame, T]] = []
         unread = 0
         todo = [(f, 1) for f in self.frames(name_node, module, None)]
-        while todo and len(out) < MAX_SITES:
+        examined = 0
+        while todo and len(out) < MAX_SITES and examined < MAX_EXAMINED:
             frame, depth = todo.pop(0)
+            if fits is not None and not fits(frame):
+                continue  # an instance of another class than the one registering
+            examined += 1
             got = read(frame)
             if got is not None:
                 out.append((frame, got))
                 continue
             # Still not a literal: the call site may forward a name of its own (a wrapper of a wrapper, a loop).
             value, where = self.values.frontier(name_node, module, frame)
-            further = [(_attach(frame, g), depth + 1) for g in self.frames(value, where, None, depth)] \
-                if value is not None and depth < MAX_DEPTH else []
+            further = [(_attach(frame, g), depth + 1) for g in self.frames(value, where, None, depth)
+                       if not _binds(frame, g.scope)] if value is not None and depth < MAX_DEPTH else []
             todo += further
-            unread += not further
-        return out, unread
+            unread += not further and not self._over_empty_list(value, where)
+        return out, unread + len(todo)
+
+    def _over_empty_list(self, node: ts.Node | None, module: Module) -> bool:
+        """Whether NODE's name is the variable of a loop over a list known to be empty (`for (const t of [])`,
+        `EXTRA_TOOLS.forEach(...)` of `const EXTRA_TOOLS = []`): no instantiation at all, none unread."""
+        node = strip_casts(node)
+        if node is not None and node.type == "new_expression":
+            node = strip_casts(node.child_by_field_name("constructor"))
+        chain = member_chain(node) if node is not None else None
+        for scope in ancestors(node) if chain else ():
+            if scope.type in FUNCTION_TYPES and chain[0] in parameters(scope):
+                loop = _loop_call(scope)
+                holder = loop.child_by_field_name("function").child_by_field_name("object") if loop is not None \
+                    else None
+                return holder is not None and self.values.empty(holder, module, None)
+            if scope.type == "for_in_statement" and text(scope.child_by_field_name("operator")) == "of" \
+                    and chain[0] in ({text(scope.child_by_field_name("left"))} | set(_array_names(scope.child_by_field_name("left")))):
+                return self.values.empty(scope.child_by_field_name("right"), module, None)
+        return False
 
     def expand(self, reg: highlevel.Registration, resolve_of) -> list[tuple]:
         """(tool, dispatch, registration, implementations) of every instantiation of REG that names its tool (empty
@@ -169,9 +198,9 @@ class Expander:
             result = highlevel.read(site, self.vocab, resolve_of(reg.module), self.link)
             return result if result[2].name is not None else None
 
-        found, unread = self.instances(name_node, reg.module, read)
-        out: list[tuple] = [(*result, tuple(self.implementations(frame))) for frame, result in found
-                            if self._instance_fits(name_node, reg.module, frame)]
+        found, unread = self.instances(name_node, reg.module, read,
+                                       lambda frame: self._instance_fits(name_node, reg.module, frame))
+        out: list[tuple] = [(*result, tuple(self.implementations(frame))) for frame, result in found]
         if out and unread:  # some instances named a tool, others a name this cannot read: not all are listed
             out.append((None, None, replace(reg, gaps=(_unread_gap(f"{reg.method}()", unread, reg.module, reg.node),)),
                         ()))
@@ -214,9 +243,16 @@ class Expander:
         if this is None or this.type != "this" or cls is None:
             return True
         value, where = self.values.definition(*self.values.bound(this, module, frame))
-        if value is None or value.type != "new_expression":
+        if value is not None and value.type == "member_expression":  # `Registry.root`: the member's value
+            value, where = self.values.definition(*self.values.member(
+                value.child_by_field_name("object"), where, text(value.child_by_field_name("property")), frame, 0))
+        if value is not None and self.values.from_package(value, where):
+            return False  # `z.string().register(...)`: a library's object, no instance of the server's class
+        made = self.values.constructed(value, where, frame) if value is not None and value.type == "new_expression" \
+            else None
+        if made is None:
             return True  # an instance the audit cannot name: kept
-        return self.values.extends(where, text(value.child_by_field_name("constructor")), cls) is not False
+        return self.values.extends(*made, cls) is not False
 
     def implementations(self, frame: Frame | None) -> Iterator[tuple[Module, ts.Node]]:
         """The functions handed to the registration through FRAME's chain: function arguments, the functions of an
@@ -236,10 +272,21 @@ class Expander:
                         if value is not None and value.type in FUNCTION_TYPES:
                             yield vmod, value
                 elif node.type == "new_expression" and self.link is not None:
-                    found = self.link._class(module, text(node.child_by_field_name("constructor")))
+                    made = self.values.constructed(node, module, frame.outer)
+                    found = self.link._class(*made) if made is not None else None
                     if found is not None:
                         yield from ((found[0], m) for k, m in found[1].methods.items() if k != "constructor")
             frame = frame.outer
+
+
+def _binds(frame: Frame | None, scope: ts.Node) -> bool:
+    """Whether FRAME's chain already binds SCOPE: a frame for it again would go round (`tool` of a loop whose
+    element's name is not read leads back to the same loop), never to a name."""
+    while frame is not None:
+        if frame.scope.id == scope.id:
+            return True
+        frame = frame.outer
+    return False
 
 
 def _binding_scope(node: ts.Node) -> int:
@@ -277,12 +324,14 @@ def _in_descriptor(node: ts.Node | None) -> bool:
 
 def _local_init(scope: ts.Node, name: str) -> ts.Node | None:
     """The expression a `const NAME = ...` of SCOPE (not of a function inside it) is made from, followed down to
-    the name it starts from: the callee of a call (`make(opts)`), the object of a member; None when there is none."""
+    the name it starts from: the callee of a call (`make(opts)`), the class of a `new C(opts)`, the object of a
+    member; None when there is none."""
     decl = next((n for n in find(scope, {"variable_declarator"}) if text(n.child_by_field_name("name")) == name
                  and next((a for a in ancestors(n) if a.type in FUNCTION_TYPES), None) == scope), None)
     value = strip_casts(decl.child_by_field_name("value")) if decl is not None else None
-    while value is not None and value.type in {"call_expression", "await_expression"}:
+    while value is not None and value.type in {"call_expression", "await_expression", "new_expression"}:
         value = strip_casts(value.child_by_field_name("function") if value.type == "call_expression"
+                            else value.child_by_field_name("constructor") if value.type == "new_expression"
                             else (value.named_children[0] if value.named_children else None))
     if value is not None and (value.type in {"template_string", "binary_expression"} or member_chain(value)):
         return value  # frames() reads a template by its substitutions, `a || b` by its left side
