@@ -105,3 +105,13 @@ def test_a_list_given_to_the_constructor_or_its_default_and_an_unread_name_leave
     p = program(files)
     assert sorted(t.name for t in p.tools) == ["alpha", "gamma"]
     assert any("1 of its instantiations name a tool that is not read" in g.detail for g in p.gaps)
+
+
+def test_a_method_bound_to_the_instance_is_the_callback_of_each_class():
+    # register(server) hands `this.invoke.bind(this)`: the invoke of the instance's class (its own, else its base's).
+    base = BASE.replace('async () => ({ content: [] }));', 'this.invoke.bind(this));') \
+        .replace('  register(server)', '  invoke(args) { return this.execute(args); }\n  register(server)')
+    files = _files(**{"tools/base.ts": base})
+    p = program(files)
+    assert sorted(t.name for t in p.tools) == ["alpha", "beta", "gamma"]
+    assert not [g for g in p.gaps if "does not resolve" in g.detail]

@@ -413,6 +413,10 @@ class Values(Lists):
             value, vmod = self.member(node.child_by_field_name("object"), module, text(prop), frame, depth + 1)
             return self.function_of(value, vmod, frame, depth + 1) if value is not None else (None, module)
         if node.type == "call_expression":
+            callee = strip_casts(node.child_by_field_name("function"))
+            if callee is not None and callee.type == "member_expression" \
+                    and text(callee.child_by_field_name("property")) == "bind":  # `this.invoke.bind(this)`
+                return self.function_of(callee.child_by_field_name("object"), module, frame, depth + 1)
             # A factory of the boundary that returns a function: that function (it closes over what it is handed).
             made = self._returned_function(node, module)
             if made[0] is not None:
