@@ -213,6 +213,29 @@ class Lists:
                     else:
                         yield (arg,), module, bound
 
+    def empty(self, node: ts.Node | None, module: Module, frame: Frame | None, depth: int = 0) -> bool:
+        """Whether the list NODE stands for is known to have no element: `[]` that nothing pushes to, a spread or a
+        subset of such a list, or a call of the server's own function whose every return is one."""
+        name, module = self.bound(node, module, frame)
+        node, module = self.definition(name, module)
+        if node is None or depth > 6:
+            return False
+        if node.type == "array":
+            if any(c.type != "spread_element" or not c.named_children for c in _items(node)):
+                return False
+            if not _items(node) and name is not None and name.type == "identifier" \
+                    and next(self._pushed(name, node, module, frame, depth), None) is not None:
+                return False
+            return all(self.empty(c.named_children[0], module, frame, depth + 1) for c in _items(node))
+        if node.type != "call_expression":
+            return False
+        callee = member_chain(node.child_by_field_name("function")) or ()
+        if len(callee) >= 2 and callee[-1] in _SUBSETS:
+            return self.empty(node.child_by_field_name("function").child_by_field_name("object"), module, frame,
+                              depth + 1)
+        values = list(self.call_values(node, module, frame, depth + 1))
+        return bool(values) and all(self.empty(v, vmod, vframe, depth + 1) for v, vmod, vframe in values)
+
     def elements(self, node: ts.Node | None, module: Module, frame: Frame | None, depth: int = 0
                  ) -> Iterator[tuple[tuple[ts.Node | None, ...], Module, Frame | None]]:
         """The elements of a list of tool objects, each as a tuple (one value; key and value for Object.entries),
@@ -238,6 +261,10 @@ class Lists:
                     yield (child,), module, frame
             if not node.named_children and name is not None and name.type == "identifier":
                 yield from self._pushed(name, node, module, frame, depth)
+            return
+        if node.type == "binary_expression" and text(node.child_by_field_name("operator")) in {"||", "??"}:
+            for side in ("left", "right"):  # `tools ?? ALL_TOOLS`: a list given, or the default
+                yield from self.elements(node.child_by_field_name(side), module, frame, depth + 1)
             return
         if node.type == "member_expression":  # `Registry.tools`, `group.tools`: the member's value
             value, vmod = self.member(node.child_by_field_name("object"), module,
@@ -325,6 +352,10 @@ def _bundled_namespace(obj: ts.Node, module: Module) -> ts.Node | None:
                 if len(args) == 2 and text(args[0]) == text(name) and strip_casts(args[1]).type == "object":
                     return strip_casts(args[1])
     return None
+
+
+def _items(array: ts.Node) -> list[ts.Node]:
+    return [c for c in array.named_children if c.type != "comment"]
 
 
 def _declared_name(node: ts.Node) -> ts.Node:

@@ -23,6 +23,10 @@ from auditor.model import Anchor, Gap
 
 T = TypeVar("T")
 MAX_SITES = 2000  # instances of one registration (a loop inside a wrapper called in a loop)
+# Instantiations of one registration read at most (read or not): a method registering `this.name` is instantiated at
+# every call of a method of its name, each through the loops and callers around it; past this many the rest are
+# counted as not read (the registration's gap says so) rather than followed, so that an audit stays fast.
+MAX_EXAMINED = 5000
 _LOOP_METHODS = {"forEach", "map", "flatMap"}
 # The names, loops and templates frames() follows to the scope that binds a name, nested (a template's substitution,
 # the list a loop's list is an element of, a local made from a parameter: `${prefix}${tool.name}` in a loop over
@@ -56,6 +60,8 @@ class Expander:
         if depth > MAX_HOPS:
             return
         node = strip_casts(node)
+        if node is not None and node.type == "new_expression":  # `new C(opts).register(server)`: the frames of C
+            node = strip_casts(node.child_by_field_name("constructor"))
         while node is not None and node.type == "binary_expression" \
                 and text(node.child_by_field_name("operator")) in {"||", "??"}:  # `toolName || "default"`
             node = strip_casts(node.child_by_field_name("left"))
@@ -208,17 +214,23 @@ class Expander:
             yield replace(frame, outer=outer)
 
     def instances(self, name_node: ts.Node, module: Module, read: Callable[[Frame], T | None], key: str | None = None,
-                  last: Callable[[Frame], T | None] | None = None) -> tuple[list[tuple[Frame, T]], int]:
+                  last: Callable[[Frame], T | None] | None = None, fits: Callable[[Frame], bool] | None = None
+                  ) -> tuple[list[tuple[Frame, T]], int]:
         """Each instantiation of the scope NAME_NODE is written in, through wrappers and loops, that READ names (with
-        what it read), and how many name nothing READ can read (a name computed at run time, a value not followed).
-        KEY: NAME_NODE stands for a tool object whose member KEY is the name (`server.addTool(tool)`); where the
-        bindings end at an object literal, the name still needed is that member's value (`{name: tool_name}`).
-        LAST reads what is left unread when no caller binds it further (a name with a prefix set at run time)."""
+        what it read), and how many name nothing READ can read (a name computed at run time, a value not followed,
+        or one left when MAX_EXAMINED were read). KEY: NAME_NODE stands for a tool object whose member KEY is the name
+        (`server.addTool(tool)`); where the bindings end at an object literal, the name still needed is that member's
+        value (`{name: tool_name}`). LAST reads what is left unread when no caller binds it further (a name with a
+        prefix set at run time). An instantiation FITS rejects is none of its own: left out."""
         out: list[tuple[Frame, T]] = []
         unread = 0
         todo = [(f, 1) for f in self.frames(name_node, module, None)]
-        while todo and len(out) < MAX_SITES:
+        examined = 0
+        while todo and len(out) < MAX_SITES and examined < MAX_EXAMINED:
             frame, depth = todo.pop(0)
+            if fits is not None and not fits(frame):
+                continue  # an instance of another class than the one registering
+            examined += 1
             got = read(frame)
             if got is not None:
                 out.append((frame, got))
@@ -228,14 +240,33 @@ class Expander:
             value = strip_casts(value)
             if key is not None and value is not None and value.type == "object" and key in object_pairs(value):
                 value = pair_value(object_pairs(value)[key])  # `add({name: tool_name, ...})`: what tool_name needs
-            further = [(_attach(frame, g), depth + 1) for g in self.frames(value, where, None, depth)] \
+            further = [(_attach(frame, g), depth + 1) for g in self.frames(value, where, None, depth)
+                       if not _binds(frame, g.scope)] \
                 if value is not None and value.id != name_node.id and depth < MAX_DEPTH else []
             todo += further
             got = last(frame) if last is not None and not further else None
             if got is not None:
                 out.append((frame, got))
-            unread += not further and got is None
-        return out, unread
+            unread += not further and got is None and not self._over_empty_list(value, where)
+        return out, unread + len(todo)
+
+    def _over_empty_list(self, node: ts.Node | None, module: Module) -> bool:
+        """Whether NODE's name is the variable of a loop over a list known to be empty (`for (const t of [])`,
+        `EXTRA_TOOLS.forEach(...)` of `const EXTRA_TOOLS = []`): no instantiation at all, none unread."""
+        node = strip_casts(node)
+        if node is not None and node.type == "new_expression":
+            node = strip_casts(node.child_by_field_name("constructor"))
+        chain = member_chain(node) if node is not None else None
+        for scope in ancestors(node) if chain else ():
+            if scope.type in FUNCTION_TYPES and chain[0] in parameters(scope):
+                loop = _loop_call(scope)
+                holder = loop.child_by_field_name("function").child_by_field_name("object") if loop is not None \
+                    else None
+                return holder is not None and self.values.empty(holder, module, None)
+            if scope.type == "for_in_statement" and text(scope.child_by_field_name("operator")) == "of" \
+                    and chain[0] in loop_names(scope.child_by_field_name("left")):
+                return self.values.empty(scope.child_by_field_name("right"), module, None)
+        return False
 
     def expand(self, reg: highlevel.Registration, resolve_of) -> list[tuple]:
         """(tool, dispatch, registration, implementations) of every instantiation of REG that names its tool (empty
@@ -267,14 +298,13 @@ class Expander:
             return result
 
         key = self.vocab["high_level"]["object"]["name"] if rule["signature"] == "object" else None
-        found, unread = self.instances(name_node, reg.module, read, key, lambda frame: read(frame, True))
+        found, unread = self.instances(name_node, reg.module, read, key, lambda frame: read(frame, True),
+                                       lambda frame: self._instance_fits(name_node, reg.module, frame))
         if not found and not unread:  # no caller or loop gives the name: the strings it may be where it is written
             return self._choices(reg, rule, args, name_node, resolve_of)
         out: list[tuple] = []
         first: dict[str, int] = {}  # one tool per name: other chains to it (servers built in several places) add
         for frame, result in found:  # the functions they hand over
-            if not self._instance_fits(name_node, reg.module, frame):
-                continue
             handed = tuple(self.implementations(frame))
             at = first.setdefault(result[2].name, len(out))
             if at == len(out):
@@ -350,9 +380,16 @@ class Expander:
         if this is None or this.type != "this" or cls is None:
             return True
         value, where = self.values.definition(*self.values.bound(this, module, frame))
-        if value is None or value.type != "new_expression":
+        if value is not None and value.type == "member_expression":  # `Registry.root`: the member's value
+            value, where = self.values.definition(*self.values.member(
+                value.child_by_field_name("object"), where, text(value.child_by_field_name("property")), frame, 0))
+        if value is not None and self.values.from_package(value, where):
+            return False  # `z.string().register(...)`: a library's object, no instance of the server's class
+        made = self.values.constructed(value, where, frame) if value is not None and value.type == "new_expression" \
+            else None
+        if made is None:
             return True  # an instance the audit cannot name: kept
-        return self.values.extends(where, text(value.child_by_field_name("constructor")), cls) is not False
+        return self.values.extends(*made, cls) is not False
 
     def implementations(self, frame: Frame | None) -> Iterator[tuple[Module, ts.Node]]:
         """The functions handed to the registration through FRAME's chain: function arguments, the functions of an
@@ -372,10 +409,21 @@ class Expander:
                         if value is not None and value.type in FUNCTION_TYPES:
                             yield vmod, value
                 elif node.type == "new_expression" and self.link is not None:
-                    found = self.link._class(module, text(node.child_by_field_name("constructor")))
+                    made = self.values.constructed(node, module, frame.outer)
+                    found = self.link._class(*made) if made is not None else None
                     if found is not None:
                         yield from ((found[0], m) for k, m in found[1].methods.items() if k != "constructor")
             frame = frame.outer
+
+
+def _binds(frame: Frame | None, scope: ts.Node) -> bool:
+    """Whether FRAME's chain already binds SCOPE: a frame for it again would go round (`tool` of a loop whose
+    element's name is not read leads back to the same loop), never to a name."""
+    while frame is not None:
+        if frame.scope.id == scope.id:
+            return True
+        frame = frame.outer
+    return False
 
 
 def _binding_scope(node: ts.Node) -> int:
@@ -424,14 +472,15 @@ def _in_descriptor(node: ts.Node | None) -> bool:
 def _local_init(scope: ts.Node, name: str) -> ts.Node | None:
     """The expression a `const NAME = ...` of SCOPE (a function, or a `for ... of` loop: not of a function or loop
     inside it), or a destructuring that declares NAME (`const { name } = this.parse(args)`), is made from, followed
-    down to the name it starts from: the callee of a call (`make(opts)`), the object of a member; None when there is
-    none."""
+    down to the name it starts from: the callee of a call (`make(opts)`), the class of a `new C(opts)`, the object of
+    a member; None when there is none."""
     kinds = FUNCTION_TYPES | ({"for_in_statement"} if scope.type == "for_in_statement" else set())
     decl = next((n for n in find(scope, {"variable_declarator"}) if _declares(n.child_by_field_name("name"), name)
                  and next((a for a in ancestors(n) if a.type in kinds), None) == scope), None)
     value = strip_casts(decl.child_by_field_name("value")) if decl is not None else None
-    while value is not None and value.type in {"call_expression", "await_expression"}:
+    while value is not None and value.type in {"call_expression", "await_expression", "new_expression"}:
         value = strip_casts(value.child_by_field_name("function") if value.type == "call_expression"
+                            else value.child_by_field_name("constructor") if value.type == "new_expression"
                             else (value.named_children[0] if value.named_children else None))
     if value is not None and (value.type in {"template_string", "binary_expression"} or member_chain(value)):
         return value  # frames() reads a template by its substitutions, `a || b` by its left side

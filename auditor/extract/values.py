@@ -18,6 +18,7 @@ from auditor.extract.syntax import (FUNCTION_TYPES, call_args, enclosing, find, 
                                     pair_value, strip_casts, text, unescape)
 
 # Globals of the language whose functions are not helpers handed a tool's object (`Object.values({...})`).
+_CLASSES = frozenset({"class", "class_declaration", "abstract_class_declaration"})
 _BUILTINS = frozenset({"Object", "Array", "JSON", "Reflect", "Promise", "Math", "String", "Number", "Boolean",
                        "Symbol", "Map", "Set", "WeakMap", "structuredClone"})
 
@@ -114,8 +115,9 @@ class Values(Lists):
                 if found[0] is not None:
                     return found
         if node.type == "new_expression" and self.link is not None:
-            found = self.class_member(module, text(node.child_by_field_name("constructor")), key,
-                                      args=tuple((a, module) for a in call_args(node)))
+            cls = self.constructed(node, module, frame)
+            found = self.class_member(cls[0], cls[1], key, args=tuple((a, module, frame) for a in call_args(node))) \
+                if cls is not None else (None, module)
             if found[0] is not None:
                 return found
         if node.type == "identifier" and self.link is not None and self.link._class(module, text(node)) is not None:
@@ -131,6 +133,34 @@ class Values(Lists):
                 return self._static(module, name, key) if static else self.class_member(module, name, key)
         return self._exported(node, module, key)
 
+    def constructed(self, node: ts.Node, module: Module, frame: Frame | None) -> tuple[Module, str] | None:
+        """The class `new C(...)` (NODE) makes, as (a module that sees it, its name there): C when it names a class,
+        else the class C stands for under FRAME (an element of a list of classes: `for (const C of TOOLS) new C()`)."""
+        ctor = node.child_by_field_name("constructor")
+        if self.link is None or ctor is None:
+            return None
+        if self.link._class(module, text(ctor)) is not None:
+            return module, text(ctor)
+        value, vmod = self.definition(*self.bound(ctor, module, frame))
+        if value is None or value.id == ctor.id:
+            return None
+        name = class_name_of(value) if value.type in _CLASSES else text(value) if value.type == "identifier" else ""
+        return (vmod, name) if name and self.link._class(vmod, name) is not None else None
+
+    def from_package(self, value: ts.Node, module: Module) -> bool:
+        """Whether VALUE is made from a name imported from a package (a call or member chain starting at it, such as
+        `z.string().register`): a library's object, never an instance of a class of the server; not when a call of
+        the chain is handed such a class (`container.resolve(MyTool)`: a library may make it)."""
+        while value is not None and value.type in {"call_expression", "member_expression"}:
+            if value.type == "call_expression" and self.link is not None and any(
+                    a.type == "identifier" and self.link._class(module, text(a)) is not None for a in call_args(value)):
+                return False
+            value = strip_casts(value.child_by_field_name("function" if value.type == "call_expression" else "object"))
+        if value is None or value.type != "identifier" or self.link is None:
+            return False
+        imported = self.link.imports.get(module.path, {}).get(text(value))
+        return imported is not None and imported.module is None
+
     def _static(self, module: Module, name: str, key: str) -> tuple[ts.Node | None, Module]:
         """Static member KEY of class NAME: its field (`static tools = [...]`), or `NAME.KEY = value` written in the
         class's module (static fields as tsc compiles them)."""
@@ -144,11 +174,12 @@ class Values(Lists):
         return None, module
 
     def class_member(self, module: Module, name: str, key: str, depth: int = 0,
-                     args: tuple[tuple[ts.Node, Module], ...] | None = None) -> tuple[ts.Node | None, Module]:
+                     args: tuple[tuple, ...] | None = None) -> tuple[ts.Node | None, Module]:
         """Member KEY of an instance of class NAME: a field's initialiser, a method, a `this.KEY = value` of its
         constructor (class fields as tsc compiles them), else the same of the class it extends. ARGS, the arguments
-        the instance was constructed with (with their modules), when known: a constructor parameter stored in the
-        field is that argument, and the arguments of `super(...)` are the base class's (`super(schema, {name})`)."""
+        the instance was constructed with (each with its module, and the frame it is read under when it has one),
+        when known: a constructor parameter stored in the field is that argument, and the arguments of `super(...)`
+        are the base class's (`super(schema, {name})`)."""
         found = self.link._class(module, name) if self.link is not None and depth <= 8 else None
         if found is None:
             return None, module
@@ -160,7 +191,7 @@ class Values(Lists):
         ctor = info.methods.get("constructor")
         for node in find(ctor, {"assignment_expression"}) if ctor is not None else ():
             if member_chain(node.child_by_field_name("left")) == ("this", key):
-                return self._argument(node.child_by_field_name("right"), cmod, ctor, args)
+                return self._argument(node.child_by_field_name("right"), cmod, ctor, args)[:2]
         base = _base(info.node)
         if base is None:
             return None, module
@@ -170,27 +201,30 @@ class Values(Lists):
         if ctor is not None:
             call = next((c for c in find(ctor, {"call_expression"})
                          if c.child_by_field_name("function") is not None and c.child_by_field_name("function").type == "super"), None)
-            up = tuple(self._argument(a, cmod, ctor, args) for a in call_args(call)) if call is not None else None
+            up = args if call is not None and _hands_on(call, ctor) else \
+                tuple(self._argument(a, cmod, ctor, args) for a in call_args(call)) if call is not None else None
         return self.class_member(cmod, text(base), key, depth + 1, up)
 
     def _argument(self, node: ts.Node | None, module: Module, ctor: ts.Node,
-                  args: tuple[tuple[ts.Node, Module], ...] | None) -> tuple[ts.Node | None, Module]:
+                  args: tuple[tuple, ...] | None) -> tuple[ts.Node | None, Module, Frame | None]:
         """NODE of a constructor, as this instance has it: a parameter of the constructor (or a member of one) is the
-        argument the instance was constructed with; anything else is itself."""
+        argument the instance was constructed with (with the frame that argument is read under); anything else is
+        itself."""
         value = strip_casts(node)
         chain = member_chain(value) if value is not None else None
         names = parameters(ctor) if args is not None and chain else {}
         if not chain or chain[0] not in names:
-            return node, module
+            return node, module, None
         index, path = names[chain[0]]
         if index >= len(args):
-            return None, module
-        found, where = args[index]
+            return None, module, None
+        found, where, frame = (*args[index], None)[:3]
+        found, where = self.bound(found, where, frame)
         for k in (*path, *chain[1:]):
-            found, where = self.member(found, where, k, None, 0)
+            found, where = self.member(found, where, k, frame, 0)
             if found is None:
                 break
-        return found, where
+        return found, where, frame
 
     def extends(self, module: Module, name: str, cls: ts.Node, depth: int = 0) -> bool | None:
         """Whether class NAME (as MODULE sees it) is CLS or extends it; None when a class of the chain is not found."""
@@ -492,6 +526,10 @@ class Values(Lists):
             value, vmod = self.member(node.child_by_field_name("object"), module, text(prop), frame, depth + 1)
             return self.function_of(value, vmod, frame, depth + 1) if value is not None else (None, module)
         if node.type == "call_expression":
+            callee = strip_casts(node.child_by_field_name("function"))
+            if callee is not None and callee.type == "member_expression" \
+                    and text(callee.child_by_field_name("property")) == "bind":  # `this.invoke.bind(this)`
+                return self.function_of(callee.child_by_field_name("object"), module, frame, depth + 1)
             # A factory of the boundary that returns a function: that function (it closes over what it is handed).
             made = self._returned_function(node, module)
             if made[0] is not None:
@@ -556,3 +594,23 @@ def _base(cls: ts.Node) -> ts.Node | None:
     if base is not None and base.type == "extends_clause":
         base = base.child_by_field_name("value") or (base.named_children[0] if base.named_children else None)
     return base
+
+
+def _hands_on(call: ts.Node, ctor: ts.Node) -> bool:
+    """Whether `super(...)` (CALL) gets the constructor's own arguments as they are: `super(...arguments)` of a
+    constructor without parameters (how tsc writes the constructor of a subclass with fields), or `super(...args)`
+    of `constructor(...args)`."""
+    args = call_args(call)
+    spread = args[0].named_children[0] if len(args) == 1 and args[0].type == "spread_element" \
+        and args[0].named_children else None
+    if spread is None or spread.type != "identifier":
+        return False
+    params = ctor.child_by_field_name("parameters")
+    items = [c for c in params.named_children if c.type != "comment"] if params is not None else []
+    if not items:
+        return text(spread) == "arguments"
+    rest = items[0] if len(items) == 1 else None
+    if rest is not None and rest.type == "required_parameter":
+        rest = rest.named_children[0] if rest.named_children else None
+    return rest is not None and rest.type == "rest_pattern" and bool(rest.named_children) \
+        and text(rest.named_children[0]) == text(spread)
