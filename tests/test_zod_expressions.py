@@ -219,3 +219,15 @@ def test_descriptions_use_constants_of_another_module(tmp_path):
     schema = next(o for o in doc["objects"] if o["id"] == "OBJ:tool-schema:parse")
     assert schema["properties"][0]["description"] == "One of =, !=, in"
     assert doc["coverage"]["gaps"] == []
+
+
+def test_a_parameter_bound_to_a_constant_object_is_read_by_member():
+    tools = _tools('''
+const server = new McpServer({ name: "s", version: "1" });
+function text(opts: { max: number, label: string }) { return z.string().max(opts.max).describe(`The ${opts.label}`); }
+server.tool("o", { title: text({ max: 80, label: "title" }), body: text(LIMITS) }, async () => ({ content: [] }));
+''')
+    props = tools["o"].schema["properties"]
+    assert props["title"] == {"type": "string", "maxLength": 80, "description": "The title"}
+    assert props["body"] == {"type": "string"}  # LIMITS is bound nowhere: the constraint and the text are gaps
+    assert len(_gaps(tools["o"])) == 2

@@ -487,8 +487,12 @@ def literal(node: ts.Node | None, env: dict[str, ts.Node] | Callable[[ts.Node], 
         if value is not None:
             return literal(value, env, depth + 1)
     if kind == "member_expression" and env:  # `TOOLS.echo` of a `const TOOLS = { echo: "echo", ... }`
+        obj, prop = strip_casts(node.child_by_field_name("object")), node.child_by_field_name("property")
+        known = env(obj) if callable(env) and obj is not None and obj.type == "identifier" else None
+        if isinstance(known, Known):  # `opts.depth` of a parameter bound to a constant object
+            value = known.value
+            return value[text(prop)] if isinstance(value, dict) and prop is not None and text(prop) in value else NOT_LITERAL
         holder = _object_literal(node.child_by_field_name("object"), env, depth + 1)
-        prop = node.child_by_field_name("property")
         pair = object_pairs(holder).get(text(prop)) if holder is not None and prop is not None else None
         if pair is not None:
             return literal(pair_value(pair), env, depth + 1)
@@ -605,7 +609,8 @@ def _object_literal(node: ts.Node | None, env, depth: int) -> ts.Node | None:
     if node is None or depth > 20:
         return None
     if node.type == "identifier":
-        value = strip_casts(env(node) if callable(env) else env.get(text(node)))
+        value = env(node) if callable(env) else env.get(text(node))
+        value = strip_casts(value) if not isinstance(value, Known) else None
         return _object_literal(value, env, depth + 1) if value is not None and value.type == "identifier" else \
             value if value is not None and value.type == "object" else None
     if node.type == "member_expression":
