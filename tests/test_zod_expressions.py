@@ -231,3 +231,15 @@ server.tool("o", { title: text({ max: 80, label: "title" }), body: text(LIMITS) 
     assert props["title"] == {"type": "string", "maxLength": 80, "description": "The title"}
     assert props["body"] == {"type": "string"}  # LIMITS is bound nowhere: the constraint and the text are gaps
     assert len(_gaps(tools["o"])) == 2
+
+
+def test_a_description_of_many_concatenated_lines_is_a_literal():
+    lines = [f"line {i}. " for i in range(40)]
+    joined = " +\n    ".join(f'"{line}"' for line in lines)
+    tools = _tools(f'''
+const server = new McpServer({{ name: "s", version: "1" }});
+server.registerTool("long", {{ description: {joined}, inputSchema: {{ q: z.string().describe({joined}) }} }},
+  async () => ({{ content: [] }}));
+''')
+    assert tools["long"].description == "".join(lines)
+    assert tools["long"].schema["properties"]["q"]["description"] == "".join(lines) and tools["long"].gaps == ()

@@ -12,7 +12,8 @@ from auditor.extract.bindings import class_name, value_of
 from auditor.extract.program import Module
 from auditor.extract.server import Dispatch, ToolDecl, annotations, schema_gaps
 from auditor.extract.syntax import (FUNCTION_TYPES, parameter_pattern, NOT_LITERAL, call_args, callee_text, enclosing_function, excerpt, find,
-                                    literal, member_chain, object_pairs, pair_value, strip_casts, text, unknown_part)
+                                    literal, member_chain, object_pairs, pair_value, plus_chain, strip_casts, text,
+                                    unknown_part)
 from auditor.model import Anchor, Gap
 
 # What the SDK advertises for a tool registered without an input schema.
@@ -373,8 +374,8 @@ def _stringy(node: ts.Node | None, depth: int = 0) -> bool:
         return False
     if node.type in {"string", "template_string"}:
         return True
-    return node.type == "binary_expression" and text(node.child_by_field_name("operator")) == "+" and (
-        _stringy(node.child_by_field_name("left"), depth + 1) or _stringy(node.child_by_field_name("right"), depth + 1))
+    operands = plus_chain(node)
+    return len(operands) > 1 and any(_stringy(o, depth + 1) for o in operands)
 
 
 def _is_params(node: ts.Node, module: Module, vocab: dict, annotation_keys: set[str]) -> bool:

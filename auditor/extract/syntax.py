@@ -454,7 +454,13 @@ def literal(node: ts.Node | None, env: dict[str, ts.Node] | Callable[[ts.Node], 
     if kind == "unary_expression" and text(node.child_by_field_name("operator")) == "-":
         inner = literal(node.child_by_field_name("argument"), env, depth + 1)
         return -inner if isinstance(inner, (int, float)) and not isinstance(inner, bool) else NOT_LITERAL
-    if kind == "binary_expression":
+    if kind == "binary_expression":  # a chain `a + b + c ...` folded left to right, as long as it is
+        operands = plus_chain(node)
+        value = literal(operands[0], env, depth + 1)
+        for right in operands[1:]:
+            value = _binary("+", value, literal(right, env, depth + 1))
+        if len(operands) > 1:
+            return value
         return _binary(text(node.child_by_field_name("operator")), literal(node.child_by_field_name("left"), env, depth + 1),
                        literal(node.child_by_field_name("right"), env, depth + 1))
     if kind == "array":
@@ -497,6 +503,16 @@ def literal(node: ts.Node | None, env: dict[str, ts.Node] | Callable[[ts.Node], 
         if pair is not None:
             return literal(pair_value(pair), env, depth + 1)
     return NOT_LITERAL
+
+
+def plus_chain(node: ts.Node) -> list[ts.Node]:
+    """The operands of a left-nested `a + b + c ...` (a description of many lines), read without recursion; [node]
+    when it is not a `+`."""
+    operands: list[ts.Node] = []
+    while node.type == "binary_expression" and text(node.child_by_field_name("operator")) == "+":
+        operands.append(node.child_by_field_name("right"))
+        node = strip_casts(node.child_by_field_name("left"))
+    return [node] + operands[::-1]
 
 
 def _substitutions(node: ts.Node) -> list[ts.Node]:
@@ -575,7 +591,7 @@ def unknown_part(node: ts.Node | None, env=None, depth: int = 0) -> ts.Node | No
     if node.type == "template_string":
         parts = [s.named_children[0] for s in _substitutions(node) if s.named_children]
     elif node.type == "binary_expression" and text(node.child_by_field_name("operator")) == "+":
-        parts = [node.child_by_field_name("left"), node.child_by_field_name("right")]
+        parts = plus_chain(node)
     elif node.type == "call_expression" and (fn := strip_casts(node.child_by_field_name("function"))) is not None \
             and fn.type == "member_expression" and text(fn.child_by_field_name("property")) == "join":
         held = strip_casts(fn.child_by_field_name("object"))
