@@ -191,7 +191,7 @@ server.tool("k", { kind: z.enum(kinds), other: z.enum(same) }, async () => ({ co
     assert props["other"] == {"type": "string", "enum": ["a"]} and tools["k"].gaps == ()
 
 
-CONSTANTS = '''export const DIR = ".taskmaster";
+CONSTANTS = '''export const DIR = ".notes";
 export const OPS = ["=", "!=", "in"];
 '''
 
@@ -215,7 +215,7 @@ def test_descriptions_use_constants_of_another_module(tmp_path):
                      '{"name": "c", "version": "1.0.0", "dependencies": {"@modelcontextprotocol/sdk": "1.0.0"}}\n'})
     doc = audit(repo, tmp_path / "out")
     part = next(o for o in doc["objects"] if o["id"] == "OBJ:description-part:parse/assertive")
-    assert [i["text"] for i in part["items"]] == ["Reads the file in the .taskmaster directory; operators: =, !=, in."]
+    assert [i["text"] for i in part["items"]] == ["Reads the file in the .notes directory; operators: =, !=, in."]
     schema = next(o for o in doc["objects"] if o["id"] == "OBJ:tool-schema:parse")
     assert schema["properties"][0]["description"] == "One of =, !=, in"
     assert doc["coverage"]["gaps"] == []
