@@ -12,7 +12,8 @@ from auditor.extract.bindings import class_name, value_of
 from auditor.extract.program import Module
 from auditor.extract.server import Dispatch, ToolDecl, annotations, schema_gaps
 from auditor.extract.syntax import (FUNCTION_TYPES, parameter_pattern, NOT_LITERAL, call_args, callee_text, enclosing_function, excerpt, find,
-                                    literal, member_chain, object_pairs, pair_value, strip_casts, text)
+                                    literal, member_chain, object_pairs, pair_value, plus_chain, strip_casts, text,
+                                    unknown_part)
 from auditor.model import Anchor, Gap
 
 # What the SDK advertises for a tool registered without an input schema.
@@ -222,11 +223,16 @@ def _tool(module: Module, vocab: dict, signature: str, method: str, name: str, c
                     ann = rest.pop(0)
             elif _is_object(*rest[0]):
                 ann = rest.pop(0)
-    description = _value(*desc) if desc is not None else None
-    desc_node = local(_resolved(*desc), desc[1]) if desc is not None else None
+    written = _resolved(*desc) if desc is not None else None
+    env = zod.constants(desc[1], link) if desc is not None else None  # constants of other modules too
+    # a name value_of leaves as it is (shadowed, or imported and not read) is not a constant
+    description = literal(written, env) if written is not None and written.type != "identifier" else None
+    desc_node = local(written, desc[1]) if desc is not None else None
     if desc is not None and not isinstance(description, str):
-        gaps.append(_gap(here, local(desc[0], desc[1]) or site, f"tool {name!r}: the description `{excerpt(desc[0])}` is not a literal",
-                         kind="description"))
+        part = unknown_part(written, env)
+        unknown = f" (`{excerpt(part)}` is not a constant)" if part is not None and part != written else ""
+        gaps.append(_gap(here, local(desc[0], desc[1]) or site,
+                         f"tool {name!r}: the description `{excerpt(desc[0])}` is not a literal{unknown}", kind="description"))
         description, desc_node = None, None
     if params is not None:
         read = zod.input_shape(params[0], params[1], vocab, link)
@@ -368,8 +374,19 @@ def _value(node: ts.Node | None, module: Module):
 
 
 def _is_string(node: ts.Node, module: Module) -> bool:
-    target = _resolved(node, module)
-    return isinstance(_value(node, module), str) or (target is not None and target.type in {"string", "template_string"})
+    """A string at run time: a constant one, a template, or a `+` with a string operand (`"a " + X` is a string
+    whatever X is)."""
+    return isinstance(_value(node, module), str) or _stringy(_resolved(node, module))
+
+
+def _stringy(node: ts.Node | None, depth: int = 0) -> bool:
+    node = strip_casts(node)
+    if node is None or depth > 20:
+        return False
+    if node.type in {"string", "template_string"}:
+        return True
+    operands = plus_chain(node)
+    return len(operands) > 1 and any(_stringy(o, depth + 1) for o in operands)
 
 
 def _is_params(node: ts.Node, module: Module, vocab: dict, annotation_keys: set[str]) -> bool:

@@ -428,17 +428,38 @@ def pair_value(pair: ts.Node) -> ts.Node:
     return pair.child_by_field_name("value") if pair.type == "pair" else pair
 
 
-def literal(node: ts.Node | None, env: dict[str, ts.Node] | Callable[[ts.Node], ts.Node | None] | None = None,
+class Known:
+    """A value ENV hands to literal() for a name when it is known without a node (a parameter bound to a computed
+    argument)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any):
+        self.value = value
+
+
+def literal(node: ts.Node | None, env: dict[str, ts.Node] | Callable[[ts.Node], ts.Node | Known | None] | None = None,
             depth: int = 0) -> Any:
-    """Evaluate a literal expression (objects, arrays, strings, numbers, booleans, null). ENV gives the value of
-    an identifier: a dict by name, or a function of the identifier node (which can tell where it is written)."""
+    """Evaluate a constant expression (objects, arrays, strings, numbers, booleans, null; strings joined by `+`, a
+    template's constant substitutions, `[...].join(sep)`, spreads of constant arrays, `Object.keys/values` of a
+    constant object, integer arithmetic and comparisons). ENV gives the value of an identifier: a dict by name, or a
+    function of the identifier node (which can tell where it is written)."""
     node = strip_casts(node)
     if node is None or depth > 20:
         return NOT_LITERAL
     kind = node.type
-    if kind in {"string", "template_string"}:
+    if kind == "string" or kind == "template_string" and not _substitutions(node):
         value = string_value(node)
         return NOT_LITERAL if value is None else value
+    if kind == "template_string":  # `a ${B} c`: each substitution a constant string or integer
+        out, at, raw = [], node.start_byte + 1, node.text
+        for sub in _substitutions(node):
+            value = _piece(literal(sub.named_children[0] if sub.named_children else None, env, depth + 1))
+            if value is None:
+                return NOT_LITERAL
+            out += [_template_text(raw[at - node.start_byte:sub.start_byte - node.start_byte]), value]
+            at = sub.end_byte
+        return "".join(out) + _template_text(raw[at - node.start_byte:-1])
     if kind == "number":
         raw = text(node).replace("_", "")
         try:
@@ -451,14 +472,28 @@ def literal(node: ts.Node | None, env: dict[str, ts.Node] | Callable[[ts.Node], 
         return None
     if kind == "unary_expression" and text(node.child_by_field_name("operator")) == "-":
         inner = literal(node.child_by_field_name("argument"), env, depth + 1)
-        return -inner if isinstance(inner, (int, float)) else NOT_LITERAL
-    if kind == "binary_expression" and text(node.child_by_field_name("operator")) == "+":
-        # "a" + "b": string concatenation (descriptions split over lines); never arithmetic.
-        left = literal(node.child_by_field_name("left"), env, depth + 1)
-        right = literal(node.child_by_field_name("right"), env, depth + 1)
-        return left + right if isinstance(left, str) and isinstance(right, str) else NOT_LITERAL
+        return -inner if isinstance(inner, (int, float)) and not isinstance(inner, bool) else NOT_LITERAL
+    if kind == "binary_expression":  # a chain `a + b + c ...` folded left to right, as long as it is
+        operands = plus_chain(node)
+        value = literal(operands[0], env, depth + 1)
+        for right in operands[1:]:
+            value = _binary("+", value, literal(right, env, depth + 1))
+        if len(operands) > 1:
+            return value
+        return _binary(text(node.child_by_field_name("operator")), literal(node.child_by_field_name("left"), env, depth + 1),
+                       literal(node.child_by_field_name("right"), env, depth + 1))
     if kind == "array":
-        items = [literal(c, env, depth + 1) for c in node.named_children if c.type != "comment"]
+        items = []
+        for c in node.named_children:
+            if c.type == "comment":
+                continue
+            if c.type == "spread_element":  # [...KINDS, "other"]
+                more = literal(c.named_children[0] if c.named_children else None, env, depth + 1)
+                if not isinstance(more, list):
+                    return NOT_LITERAL
+                items += more
+                continue
+            items.append(literal(c, env, depth + 1))
         return NOT_LITERAL if any(i is NOT_LITERAL for i in items) else items
     if kind == "object":
         out = {}
@@ -468,17 +503,125 @@ def literal(node: ts.Node | None, env: dict[str, ts.Node] | Callable[[ts.Node], 
                 return NOT_LITERAL
             out[key] = value
         return out
+    if kind == "call_expression":
+        return _constant_call(node, env, depth)
     if kind == "identifier" and env:
         value = env(node) if callable(env) else env.get(text(node))
+        if isinstance(value, Known):
+            return value.value
         if value is not None:
             return literal(value, env, depth + 1)
     if kind == "member_expression" and env:  # `TOOLS.echo` of a `const TOOLS = { echo: "echo", ... }`
+        obj, prop = strip_casts(node.child_by_field_name("object")), node.child_by_field_name("property")
+        known = env(obj) if callable(env) and obj is not None and obj.type == "identifier" else None
+        if isinstance(known, Known):  # `opts.depth` of a parameter bound to a constant object
+            value = known.value
+            return value[text(prop)] if isinstance(value, dict) and prop is not None and text(prop) in value else NOT_LITERAL
         holder = _object_literal(node.child_by_field_name("object"), env, depth + 1)
-        prop = node.child_by_field_name("property")
         pair = object_pairs(holder).get(text(prop)) if holder is not None and prop is not None else None
         if pair is not None:
             return literal(pair_value(pair), env, depth + 1)
     return NOT_LITERAL
+
+
+def plus_chain(node: ts.Node) -> list[ts.Node]:
+    """The operands of a left-nested `a + b + c ...` (a description of many lines), read without recursion; [node]
+    when it is not a `+`."""
+    operands: list[ts.Node] = []
+    while node.type == "binary_expression" and text(node.child_by_field_name("operator")) == "+":
+        operands.append(node.child_by_field_name("right"))
+        node = strip_casts(node.child_by_field_name("left"))
+    return [node] + operands[::-1]
+
+
+def _substitutions(node: ts.Node) -> list[ts.Node]:
+    return [c for c in node.named_children if c.type == "template_substitution"]
+
+
+def _template_text(raw: bytes) -> str:
+    """A template's text between substitutions, its escapes decoded and its line breaks LF (as string_value)."""
+    return _unescape(raw.decode("utf-8", "replace").replace("\r\n", "\n").replace("\r", "\n"))
+
+
+def _piece(value: Any) -> str | None:
+    """The text a constant becomes in a string (`${N}`, `"a" + N`): strings and integers only (a float's or an
+    object's JavaScript text is not Python's)."""
+    if isinstance(value, str):
+        return value
+    return str(value) if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+_COMPARE = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
+            "===": lambda a, b: a == b, "!==": lambda a, b: a != b}
+
+
+def _binary(op: str, left: Any, right: Any) -> Any:
+    """`+` joins strings (a string and an integer too); on integers `+ - *` and comparisons are arithmetic."""
+    if left is NOT_LITERAL or right is NOT_LITERAL:
+        return NOT_LITERAL
+    ints = all(isinstance(v, int) and not isinstance(v, bool) for v in (left, right))
+    if op == "+" and (isinstance(left, str) or isinstance(right, str)):
+        a, b = _piece(left), _piece(right)
+        return a + b if a is not None and b is not None else NOT_LITERAL
+    if ints and op in {"+", "-", "*"}:
+        return left + right if op == "+" else left - right if op == "-" else left * right
+    if op in {"===", "!=="} and type(left) is type(right) and isinstance(left, (str, int, bool)):
+        return _COMPARE[op](left, right)
+    if ints and op in _COMPARE:
+        return _COMPARE[op](left, right)
+    return NOT_LITERAL
+
+
+def _constant_call(node: ts.Node, env, depth: int) -> Any:
+    """`[...].join(sep)` of constant strings, `Object.keys(X)` / `Object.values(X)` of a constant object literal."""
+    chain = member_chain(node.child_by_field_name("function"))
+    args = call_args(node)
+    fn = strip_casts(node.child_by_field_name("function"))
+    if chain in {("Object", "keys"), ("Object", "values")} and len(args) == 1:
+        holder = _object_literal(args[0], env, depth + 1)
+        if holder is None or any(c.type not in {"pair", "shorthand_property_identifier", "comment"} for c in holder.named_children):
+            return NOT_LITERAL
+        pairs = object_pairs(holder)
+        if any(k.isdigit() for k in pairs):  # integer keys come first in JavaScript, whatever the written order
+            return NOT_LITERAL
+        if chain[1] == "keys":
+            return list(pairs)
+        values = [literal(pair_value(p), env, depth + 1) for p in pairs.values()]
+        return NOT_LITERAL if any(v is NOT_LITERAL for v in values) else values
+    if fn is not None and fn.type == "member_expression" and text(fn.child_by_field_name("property")) == "join" \
+            and len(args) <= 1:
+        items = literal(fn.child_by_field_name("object"), env, depth + 1)
+        sep = literal(args[0], env, depth + 1) if args else ","
+        pieces = [_piece(i) for i in items] if isinstance(items, list) else [None]
+        if not isinstance(sep, str) or any(p is None for p in pieces):
+            return NOT_LITERAL
+        return sep.join(pieces)
+    return NOT_LITERAL
+
+
+def unknown_part(node: ts.Node | None, env=None, depth: int = 0) -> ts.Node | None:
+    """The smallest part of a string expression that is not a constant (the `${x}` of a template, one operand of
+    `+`, one element of a joined list), or NODE itself; None when it is a constant."""
+    node = strip_casts(node)
+    if node is None or literal(node, env) is not NOT_LITERAL:
+        return None
+    if depth > 20:
+        return node
+    if node.type == "template_string":
+        parts = [s.named_children[0] for s in _substitutions(node) if s.named_children]
+    elif node.type == "binary_expression" and text(node.child_by_field_name("operator")) == "+":
+        parts = plus_chain(node)
+    elif node.type == "call_expression" and (fn := strip_casts(node.child_by_field_name("function"))) is not None \
+            and fn.type == "member_expression" and text(fn.child_by_field_name("property")) == "join":
+        held = strip_casts(fn.child_by_field_name("object"))
+        parts = [c for c in held.named_children if c.type != "comment"] if held is not None and held.type == "array" else []
+    else:  # a name, a call, a condition: this part is the one not known
+        parts = []
+    for part in parts:
+        inner = unknown_part(part, env, depth + 1)
+        if inner is not None:
+            return inner
+    return node
 
 
 def literal_fields(node: ts.Node | None, env=None) -> dict:
@@ -501,7 +644,8 @@ def _object_literal(node: ts.Node | None, env, depth: int) -> ts.Node | None:
     if node is None or depth > 20:
         return None
     if node.type == "identifier":
-        value = strip_casts(env(node) if callable(env) else env.get(text(node)))
+        value = env(node) if callable(env) else env.get(text(node))
+        value = strip_casts(value) if not isinstance(value, Known) else None
         return _object_literal(value, env, depth + 1) if value is not None and value.type == "identifier" else \
             value if value is not None and value.type == "object" else None
     if node.type == "member_expression":

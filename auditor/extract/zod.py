@@ -8,10 +8,11 @@ from dataclasses import dataclass
 
 import tree_sitter as ts
 
+from auditor.extract import zod_flow
 from auditor.extract.bindings import imports, value_of
 from auditor.extract.program import Module
-from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, ancestors, call_args, excerpt, literal, member_chain,
-                                    object_pairs, pair_value, property_name, strip_casts, text)
+from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, Known, ancestors, call_args, excerpt, literal,
+                                    member_chain, object_pairs, pair_value, property_name, strip_casts, text)
 from auditor.extract.zod_methods import apply, object_schema, type_of
 
 
@@ -30,6 +31,18 @@ def namespaces(module: Module, vocab: dict) -> frozenset[str]:
     z = vocab["zod"]
     return frozenset(local for local, (src, name) in imports(module).items()
                      if src in z["modules"] and (name in {"*", "default"} or name in z["namespace_exports"]))
+
+
+def constants(module: Module, link=None):
+    """literal()'s environment for code of MODULE: a name's top-level value in the module where it is written,
+    following the imports of the boundary when LINK is given."""
+    if link is None:
+        return lambda ident: module.toplevel.get(text(ident))
+
+    def value(ident: ts.Node) -> ts.Node | None:
+        where = link.binding(link.module_of(ident) or module, text(ident))
+        return where[0].toplevel.get(where[1]) if where is not None else None
+    return value
 
 
 def is_params(node: ts.Node | None, module: Module, vocab: dict, link=None) -> bool:
@@ -108,6 +121,7 @@ class _Reader:
         self.star = frozenset(n for n in self.ns if self.imported.get(n, ("", ""))[1] in {"*", "default"})
         self.problems: list[tuple[str, ts.Node]] = []
         self.coercions: list[tuple[str, str, int]] = []
+        self.calls: list[zod_flow.Call] = []  # the schema-building functions being followed (shared with sub-readers)
 
     def problem(self, what: str, node: ts.Node) -> None:
         self.problems.append((what, node))
@@ -118,14 +132,14 @@ class _Reader:
             return (chain[0],) + chain[2:]
         return chain
 
-    def constants(self, ident: ts.Node) -> ts.Node | None:
+    def constants(self, ident: ts.Node) -> ts.Node | Known | None:
         """The top-level value a name stands for, in the module where that name is written, following imports
-        of the boundary (`z.enum([KIND_A, KIND_B])` with the constants exported by another file)."""
-        if self.link is None:
-            return self.module.toplevel.get(text(ident))
-        module = self.link.module_of(ident) or self.module
-        where = self.link.binding(module, text(ident))
-        return where[0].toplevel.get(where[1]) if where is not None else None
+        of the boundary (`z.enum([KIND_A, KIND_B])` with the constants exported by another file); a parameter of a
+        schema-building function being followed, the constant its call passed."""
+        bound = zod_flow.parameter_value(self.calls, self.module, ident)
+        if bound is not NOT_LITERAL:
+            return Known(bound)
+        return constants(self.module, self.link)(ident)
 
     # -- recognising ----------------------------------------------------------------------------
 
@@ -176,6 +190,9 @@ class _Reader:
         return None
 
     def is_zod(self, node: ts.Node | None, depth: int = 0) -> bool:
+        parts = zod_flow.branches(node)
+        if parts is not None and depth <= 10:  # `C ? A : B`: a schema when both branches are
+            return self.is_zod(parts[1], depth + 1) and self.is_zod(parts[2], depth + 1)
         base = self._base(node)
         if base is None or base.type != "identifier" or depth > 10:
             return False
@@ -196,6 +213,11 @@ class _Reader:
         props: dict = {}
         required: list = []
         node = self.definition(node)
+        parts = zod_flow.branches(node, self.constants)
+        if parts is not None:  # `...(C ? {} : {a: z.string()})`: the properties of both, by configuration
+            pa, ra = self.shape(parts[1], path, depth + 1)
+            pb, rb = self.shape(parts[2], path, depth + 1) if pa is not None else (None, [])
+            return zod_flow.merged(pa, ra, pb, rb, parts[0]) if pb is not None else (None, required)
         if node is None or node.type != "object":
             spec, _ = self.read(node, path, depth + 1) if node is not None else (None, False)
             if isinstance(spec, dict) and spec.get("type") == "object":
@@ -299,8 +321,21 @@ class _Reader:
             self.problem(f"`{prop}` {what}, in {mod.path}:{ln} (a coercion in an imported schema)", node)
         return found
 
+    def sibling(self, module: Module) -> _Reader:
+        """A reader of another module for the same conversion (the functions it follows are shared)."""
+        if module is self.module:
+            return self
+        sub = _Reader(module, self.vocab, self.link)
+        sub.calls = self.calls
+        return sub
+
     def _base_spec(self, node: ts.Node, path: str, depth: int) -> tuple[dict | None, bool]:
-        if node.type == "identifier":
+        parts = zod_flow.branches(node, self.constants)
+        if parts is not None:  # `C ? A : B`: either schema, by configuration
+            a, oa = self.read(parts[1], path, depth + 1)
+            b, ob = self.read(parts[2], path, depth + 1) if a is not None else (None, False)
+            return (zod_flow.either(a, b, parts[0]), oa or ob) if b is not None else (None, False)
+        if node.type in {"identifier", "shorthand_property_identifier"}:
             name = text(node)
             value = value_of(self.module, node)
             if value is not None and strip_casts(value).type == "object" and self._filled(node, value):
@@ -338,6 +373,9 @@ class _Reader:
             self.coercions.append((path, f"z.{ctor}() {self.z['preprocess'][ctor]}{then}", line))
             return spec, optional
         rule = self.z["types"].get(ctor)
+        if (not chain or chain[0] not in self.ns) and (target := zod_flow.callee(self, node)) is not None \
+                and (found := zod_flow.returned(self, node, *target, path, depth)) is not None:
+            return found
         if not chain or chain[0] not in self.ns:
             self.problem(f"`{excerpt(node)}` at `{path or 'input'}` is not a zod expression", node)
             return None, False
@@ -361,10 +399,15 @@ class _Reader:
             if items is None:
                 return None, False
             return {**spec, "items": items}, False
-        if kind == "enum":
-            values = literal(first, self.constants)
+        if kind in {"enum", "native_enum"}:  # a list (z.enum), or a string enum of the boundary (z.nativeEnum, zod 4 z.enum)
+            values = literal(first, self.constants) if kind == "enum" else None
+            values = values if isinstance(values, list) else zod_flow.enum_values(self, first)
+            either = zod_flow.either_list(self, first) if values is None else None
+            if either is not None:  # `C ? A : B` lists: the values of both, by configuration
+                note = {"$comment": f"values of both branches of `{excerpt(either[1], 40)}`"} if either[1] is not None else {}
+                return {**spec, "enum": either[0], **note}, False
             if not isinstance(values, list):
-                self.problem(f"z.{ctor}() values at `{path or 'input'}` are not a literal list", node)
+                self.problem(f"z.{ctor}() values at `{path or 'input'}` are not a literal list{zod_flow.outside(self, first)}", node)
                 return None, False
             return {**spec, "enum": values}, False
         if kind == "const":

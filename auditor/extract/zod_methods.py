@@ -7,7 +7,7 @@ import copy
 
 import tree_sitter as ts
 
-from auditor.extract.syntax import NOT_LITERAL, literal, strip_casts, text
+from auditor.extract.syntax import NOT_LITERAL, excerpt, literal, strip_casts, text, unknown_part
 
 
 def object_schema(props: dict, required: list, base: dict | None = None) -> dict:
@@ -54,7 +54,9 @@ def apply(r, rule: dict, name: str, args: list, call: ts.Node, spec: dict, optio
         value = literal(first, r.constants)
         if isinstance(value, str):
             return {**spec, "description": value}, optional, True
-        r.problem(f".{name}() text at `{where}` is not a literal; the description is not shown", call)
+        part = unknown_part(first, r.constants)
+        unknown = f" (`{excerpt(part)}` is not a constant)" if part is not None and part != strip_casts(first) else ""
+        r.problem(f".{name}() text at `{where}` is not a literal{unknown}; the description is not shown", call)
         return spec, optional, True
     if effect == "wrap-array":
         return {"type": "array", "items": spec}, False, True
