@@ -292,3 +292,13 @@ def test_secret_logged_by_name_by_field_and_by_use():
     assert used.attrs["values"][0]["secret"] == "used as `Authorization`"
     assert used.attrs["values"][0]["use_line"] == line_of(SECRETS, "Authorization")
     assert any(a.start_line <= line_of(SECRETS, "Authorization") <= a.end_line for a in used.anchors)
+
+
+def test_the_working_directory_is_no_secret_though_pwd_abbreviates_password():
+    """kb/effects.yaml secret_names.not_secrets: `process.env.PWD` logged is the shell's working directory; a name
+    whose words say password (`DB_PWD`) still is one."""
+    code = ('const cwd = process.env.PWD;\nconsole.error(`working in ${cwd}`);\n'
+            'const dbPwd = process.env.DB_PWD;\nconsole.error(`db password ${dbPwd}`);\n')
+    p, fx, _ = _scan({"index.ts": code})
+    values = [v["source"] for f in secrets.findings(p, fx, effects_kb()) for v in f.attrs["values"]]
+    assert values == ["process.env.DB_PWD"]

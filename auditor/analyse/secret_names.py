@@ -23,17 +23,19 @@ class SecretNames:
     carrier_owners: frozenset[str]
     negations: frozenset[str]
     not_secret_last: frozenset[str]
+    not_secrets: frozenset[str] = frozenset()
 
     @classmethod
     def from_kb(cls, kb: dict) -> SecretNames:
         s = kb["secret_names"]
         return cls(words=frozenset(s["words"]), phrases=tuple(words(p) for p in s["phrases"]),
                    carrier_words=frozenset(s["carriers"]["words"]), carrier_owners=frozenset(s["carriers"]["owners"]),
-                   negations=frozenset(s["negations"]), not_secret_last=frozenset(s["not_secret_last"]))
+                   negations=frozenset(s["negations"]), not_secret_last=frozenset(s["not_secret_last"]),
+                   not_secrets=frozenset(s.get("not_secrets", ())))
 
     def secret(self, name: str) -> bool:
         ws = words(name)
-        if not ws:
+        if not ws or name in self.not_secrets:
             return False
         if ws[-1] in self.carrier_words and any(w in self.carrier_owners for w in ws[:-1]):
             return True  # DATABASE_URL, redisUri, PROXY_URL: a URL that can carry user:password
