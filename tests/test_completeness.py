@@ -293,3 +293,45 @@ def test_unreached_server_code_is_a_gap_when_the_entry_reaches_no_tool():
     (extract/facts.py), so that code is not set aside as dead and the audit stays incomplete."""
     rows, led = _unreached({"legacy/tools.ts": OLD_TOOLS, "legacy/quotes.ts": QUOTES})
     assert rows["legacy/tools.ts"]["status"] == "parsed, not reached" and led["complete"] is False
+
+
+def test_a_subclass_of_the_sdk_server_registers_with_this():
+    """`class NotesServer extends McpServer { setup() { this.tool("x", ...) } }`: each `this.tool` is a registration."""
+    code = ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
+            'import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";\n'
+            'class NotesServer extends McpServer {\n'
+            '  constructor() { super({ name: "notes", version: "1" }); this.setup(); }\n'
+            '  setup() {\n'
+            '    this.tool("list-notes", "List notes.", {}, async () => ({ content: [] }));\n'
+            '    this.tool("add-note", "Add a note.", {}, async () => ({ content: [] }));\n'
+            '  }\n}\n'
+            'await new NotesServer().connect(new StdioServerTransport());\n')
+    led = coverage.ledger(program({"index.ts": code, "package.json": MANIFEST.replace("index.js", "index.js")}))
+    assert sorted(t["name"] for t in led["tools"]) == ["add-note", "list-notes"] and led["unresolved"] == []
+
+
+def test_zero_tools_beside_calls_shaped_like_registrations_is_not_complete():
+    """A server is built, no tool is found, but code calls `reg.tool("name", handler)` on a receiver not known to be a
+    server: the ledger says so, and zero tools is not a complete result."""
+    code = HEAD + ('const reg: any = makeRegistry(server);\n'
+                   'reg.tool("lookup", async () => ({ content: [] }));\n') + TAIL
+    led = coverage.ledger(program({"index.ts": code, "shapes.ts": SHAPES, "package.json": MANIFEST}))
+    whats = [u["what"] for u in led["unresolved"]]
+    assert led["tools"] == [] and len(whats) == 1 and whats[0].startswith(
+        "no tool was found, but 1 call(s) of reached code are shaped like a tool registration") and not led["complete"]
+    quiet = HEAD + 'console.error("resources only");\n' + TAIL  # no such call: nothing to say
+    assert coverage.ledger(program({"index.ts": quiet, "shapes.ts": SHAPES, "package.json": MANIFEST}))["unresolved"] == []
+
+
+def test_a_base_class_method_registers_this_name_of_each_subclass_instance():
+    """`register(server) { server.tool(this.name, ..., this.execute.bind(this)) }` in a base class, `name = N` a field
+    of each subclass, `new UiTool().register(server)` in the entry: one tool per instance, read by its field."""
+    base = ('export class BaseTool {\n  register(server) {\n'
+            '    server.tool(this.name, this.description, this.schema.shape, this.execute.bind(this));\n  }\n}\n')
+    tool = ('import { z } from "zod";\nimport { BaseTool } from "./base.js";\nconst N = "ui_builder";\n'
+            'export class UiTool extends BaseTool {\n  name = N;\n  description = "Build UI.";\n'
+            '  schema = z.object({ q: z.string() });\n  async execute(a) { return { content: [] }; }\n}\n')
+    index = ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\nimport { UiTool } from "./tool.js";\n'
+             'const server = new McpServer({ name: "m", version: "1" });\nnew UiTool().register(server);\n')
+    led = coverage.ledger(program({"index.js": index, "tool.js": tool, "base.js": base, "package.json": MANIFEST}))
+    assert [t["name"] for t in led["tools"]] == ["ui_builder"] and led["complete"]

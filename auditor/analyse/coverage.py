@@ -8,7 +8,7 @@ from auditor.extract import entrypoints
 from auditor.extract.facts import Program, entry_modules, module_for, reached_modules, reads
 from auditor.extract.records import at
 from auditor.extract.bindings import imports
-from auditor.extract.syntax import (NOT_LITERAL, call_args, excerpt, find, literal, member_chain, object_pairs, pair_value,
+from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, call_args, excerpt, find, literal, member_chain, object_pairs, pair_value,
                                     strip_casts, text)
 from auditor.model import Anchor
 from auditor.sources import repo_path
@@ -153,7 +153,36 @@ def _unresolved(p: Program, entries: list[str]) -> list[dict]:
             out.append({"what": _unread_listing(l), "anchor": at(l.module.path, l.handler).as_json()})
         if l.unnamed:  # descriptors read, names not: the tools they are stay unknown, whatever else was found
             out.append({"what": _unnamed_listing(l), "anchor": at(l.module.path, l.handler).as_json()})
-    return out + _unread_servers(p, entries)
+    return out + _unread_servers(p, entries) + _unread_registrations(p, entries)
+
+
+def _unread_registrations(p: Program, entries: list[str]) -> list[dict]:
+    """When no tool is found at all: the calls of reached code shaped like a registration (a method of kb/sdk.yaml
+    high_level registrations with a name and a function or object last) that were not read as one, their receiver
+    not known to be a server (`this.tool("x", ...)` of a class this does not recognise). Zero tools is then no result."""
+    if p.tools or not p.modules:
+        return []
+    reached = reached_modules(p, entries) if entries else {m.path for m in p.modules}
+    methods = set(p.vocab["high_level"]["registrations"])
+    read = {r.node.id for r in p.registrations}
+    calls = []
+    for m in p.modules:
+        if m.path not in reached:
+            continue
+        for call in m.nodes("call"):
+            fn = strip_casts(call.child_by_field_name("function"))
+            args = call_args(call)
+            if fn is None or fn.type != "member_expression" or text(fn.child_by_field_name("property")) not in methods \
+                    or call.id in read or len(args) < 2 or strip_casts(args[-1]).type not in FUNCTION_TYPES | {
+                        "object", "identifier", "member_expression", "call_expression"}:
+                continue
+            calls.append((m, call))
+    if not calls:
+        return []
+    m, call = calls[0]
+    return [{"what": f"no tool was found, but {len(calls)} call(s) of reached code are shaped like a tool registration "
+                     f"on a receiver not known to be a server, first `{excerpt(call)}` ({m.path}:{call.start_point[0] + 1}): "
+                     "the tools they register, if any, are not known", "anchor": at(m.path, call).as_json()}]
 
 
 def _unread_listing(l) -> str:

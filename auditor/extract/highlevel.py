@@ -11,7 +11,7 @@ from auditor.extract import names, prefixes, zod
 from auditor.extract.bindings import class_name, value_of
 from auditor.extract.program import Module
 from auditor.extract.server import Dispatch, ToolDecl, annotations, schema_gaps
-from auditor.extract.syntax import (FUNCTION_TYPES, parameter_pattern, NOT_LITERAL, call_args, callee_text, enclosing_function, excerpt, find,
+from auditor.extract.syntax import (FUNCTION_TYPES, parameter_pattern, NOT_LITERAL, call_args, callee_text, enclosing, enclosing_function, excerpt, find,
                                     literal, member_chain, object_pairs, pair_value, plus_chain, strip_casts, text,
                                     unknown_part)
 from auditor.model import Anchor, Gap
@@ -58,7 +58,8 @@ def registrations(module: Module, vocab: dict, resolve, link=None) -> tuple[list
             continue
         shape = hl["object"] if rule["signature"] == "object" else None
         if borrowed is None and rule["receiver"] == "server" and (receiver is None or ".".join(receiver) not in servers) \
-                and not _sdk_shaped_on_parameter(call, receiver, args, module, shape):
+                and not _sdk_shaped_on_parameter(call, receiver, args, module, shape) \
+                and not (receiver == ("this",) and _in_server_subclass(call, module, vocab, link)):
             continue
         tool, dispatch, reg = read(Site(module=module, call=call, rule=rule, method=method, args=tuple(args)), vocab,
                                    resolve, link)
@@ -66,6 +67,26 @@ def registrations(module: Module, vocab: dict, resolve, link=None) -> tuple[list
         dispatches += [dispatch] if dispatch is not None else []
         regs.append(reg)
     return tools, dispatches, regs
+
+
+def _in_server_subclass(call: ts.Node, module: Module, vocab: dict, link) -> bool:
+    """Whether CALL (`this.tool(...)`) is written in a method of a class that extends a server class, directly
+    (`class S extends McpServer`) or through classes of the package's own (extract/subclasses.py)."""
+    cls = enclosing(call, {"class_declaration", "abstract_class_declaration", "class"})
+    heritage = next((c for c in cls.named_children if c.type == "class_heritage"), None) if cls is not None else None
+    if heritage is None:
+        return False
+    clause = next((c for c in heritage.named_children if c.type == "extends_clause"), heritage)
+    base = clause.child_by_field_name("value") if clause.type == "extends_clause" else \
+        (clause.named_children[0] if clause.named_children else None)
+    if base is None:
+        return False
+    if class_name(module, base, vocab["sdk_packages"]) in vocab["high_level"]["server_classes"]:
+        return True
+    from auditor.extract import subclasses  # (subclasses imports values, which imports this module)
+
+    sub = subclasses.sdk_class(module, base, vocab, link) if link is not None and base.type == "identifier" else None
+    return sub is not None and sub[0] in vocab["high_level"]["server_classes"]
 
 
 def registration_args(call: ts.Node, vocab: dict) -> tuple[ts.Node, ...]:
@@ -286,10 +307,10 @@ def _sdk_shaped_on_parameter(call: ts.Node, receiver: tuple[str, ...] | None, ar
                 or not any(k in pairs for k in object_keys["callbacks"]):
             return False
     else:
-        if len(args) < 2 or not _is_string(args[0], module):
+        if len(args) < 2 or not (_is_string(args[0], module) or _instance_member(args[0])):
             return False
         last = strip_casts(args[-1])
-        if last is None or (last.type not in FUNCTION_TYPES and last.type != "identifier"):
+        if last is None or (last.type not in FUNCTION_TYPES and last.type != "identifier" and not _bound_method(last)):
             return False
     fn = enclosing_function(call)
     while fn is not None:
@@ -298,6 +319,20 @@ def _sdk_shaped_on_parameter(call: ts.Node, receiver: tuple[str, ...] | None, ar
             return True
         fn = enclosing_function(fn)
     return False
+
+
+def _instance_member(node: ts.Node) -> bool:
+    """`this.name` in a method: a member of each instance, read per instance where it is constructed."""
+    chain = member_chain(strip_casts(node))
+    return bool(chain) and len(chain) == 2 and chain[0] == "this" and enclosing(node, {"method_definition"}) is not None
+
+
+def _bound_method(node: ts.Node) -> bool:
+    """`this.execute.bind(this)`: a method bound to its instance, a function."""
+    if node.type != "call_expression":
+        return False
+    chain = member_chain(node.child_by_field_name("function"))
+    return bool(chain) and len(chain) >= 2 and chain[-1] == "bind"
 
 
 def _parameter_names(params: ts.Node) -> set[str]:
