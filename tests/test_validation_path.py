@@ -125,3 +125,24 @@ def test_the_input_destructured_with_a_default_in_the_handler_is_the_input():
         "  const { name, arguments: args = {} } = request.params;\n  NoteArgs.parse(args);\n")
     assert "arguments: args = {}" in text
     assert flagged({"index.ts": text}) == {}
+
+
+def test_a_field_passed_to_a_function_that_never_reads_that_parameter_is_not_a_use():
+    """`geocode(args.address, args.city)` where geocode names `city` and never uses it: only `address` is flagged."""
+    code = (SDK + 'const server = new Server({ name: "geo", version: "1" }, { capabilities: { tools: {} } });\n'
+            'server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [\n'
+            '  { name: "geo", description: "Geocode", inputSchema: { type: "object", properties: {\n'
+            '      address: { type: "string" }, city: { type: "string" } }, required: ["address"] } }]}));\n'
+            'async function geocode(address: string, city: string) {\n'
+            '  return (await fetch("https://geo.invalid/?q=" + encodeURIComponent(address))).text();\n'
+            '}\n'
+            'server.setRequestHandler(CallToolRequestSchema, async (request) => {\n'
+            '  const args: any = request.params.arguments;\n'
+            '  if (request.params.name === "geo") {\n'
+            '    return { content: [{ type: "text", text: await geocode(args.address, args.city) }] };\n'
+            '  }\n'
+            '  throw new Error("unknown tool");\n'
+            '});\n')
+    got = {f.attrs["field"]: f.kind for f in mismatches.mismatches(program({"index.ts": code}), {"probes": []})
+           if f.kind in KINDS}
+    assert got == {"address": "schema-unenforced"}

@@ -12,6 +12,7 @@ from auditor.extract.bindings import value_of
 from auditor.extract.facts import Program
 from auditor.extract.program import Module
 from auditor.extract.syntax import (call_args, condition_terms, enclosing_function, find, member_chain, object_pairs,
+                                    parameter_pattern,
                                     strip_casts, text)
 from auditor.extract.zod import schema_of
 
@@ -108,7 +109,7 @@ def reads(p: Program, own: list[Place]) -> list[Read]:
                 bound |= {text(c) for c in pat.named_children if c.type == "shorthand_property_identifier_pattern"}
         bound -= set(declared)  # a name declared again in the function may be another value
         for node in find(pl.fn, {"member_expression", "identifier"}):
-            if _skipped(node, pl) or not _in_arguments(node) or _type_guarded(node, pl.fn):
+            if _skipped(node, pl) or not _in_arguments(node) or _type_guarded(node, pl.fn) or _ignored(p, pl.module, node):
                 continue
             if node.type == "member_expression" and _is_input(node.child_by_field_name("object"), names, v):
                 out.append(Read(field=text(node.child_by_field_name("property")), path=pl.module.path, node=node))
@@ -263,6 +264,30 @@ def _type_guarded(node: ts.Node, fn: ts.Node) -> bool:
                 return True
         cur = cur.parent
     return False
+
+
+def _ignored(p: Program, module: Module, node: ts.Node) -> bool:
+    """Whether NODE is passed, as a whole argument, to a function of the boundary that never reads the parameter it
+    binds (`handleGeo(address, city)` where handleGeo names `city` and never uses it): no use of the value."""
+    args = node.parent
+    call = args.parent if args is not None and args.type == "arguments" else None
+    hit = p.linker.resolve(module, call) if call is not None and p.linker is not None else None
+    fn = hit[1] if hit is not None else None
+    params = (fn.child_by_field_name("parameters") if fn is not None else None)
+    if params is None or fn.child_by_field_name("body") is None:
+        return False
+    passed = [c for c in args.named_children if c.type != "comment"]
+    declared = [c for c in params.named_children if c.type != "comment"]
+    index = next((i for i, c in enumerate(passed) if c.id == node.id), None)
+    if index is None or index >= len(declared):
+        return False
+    pattern = parameter_pattern(declared[index])
+    if pattern is None or pattern.type != "identifier":
+        return False
+    name = text(pattern)
+    body = fn.child_by_field_name("body")
+    return not any(text(n) == name for n in find(body, {"identifier", "shorthand_property_identifier"})) \
+        and "arguments" not in {text(n) for n in find(body, {"identifier"})}
 
 
 def _in_arguments(node: ts.Node) -> bool:
