@@ -277,3 +277,21 @@ server.registerTool("fetch_one", { inputSchema: z.object(shape) }, async () => (
     (tool,) = tools
     assert tool.schema is NOT_LITERAL
     assert any("the shape `shape` at `input` is filled by computed keys at run time" in g.detail for g in tool.gaps)
+
+
+def test_compiled_commonjs_registration_names_and_callbacks_exported_by_another_module():
+    """tsc output: `server.tool(scrape_1.scrapeToolName, ..., scrape_1.scrapeTool)` in a function the entry calls
+    through `__importDefault(require("./setup"))`, the name `exports.scrapeToolName = "..."` of another module."""
+    from program_helpers import program as prog
+    files = {"dist/tools/scrape.js": 'exports.scrapeTool = async () => ({ content: [] });\n'
+                                     'exports.scrapeToolName = "scrape_webpage";\n',
+             "dist/setup.js": 'const scrape_1 = require("./tools/scrape");\nfunction setupServer(server) {\n'
+                              '  server.tool(scrape_1.scrapeToolName, "Scrape.", {}, scrape_1.scrapeTool);\n}\n'
+                              'exports.default = setupServer;\n',
+             "dist/index.js": 'const mcp_js_1 = require("@modelcontextprotocol/sdk/server/mcp.js");\n'
+                              'const setup_1 = __importDefault(require("./setup"));\n'
+                              'const server = new mcp_js_1.McpServer({ name: "h", version: "1" });\n'
+                              '(0, setup_1.default)(server);\n',
+             "package.json": '{"name": "h", "bin": "dist/index.js", "dependencies": {"@modelcontextprotocol/sdk": "1"}}'}
+    p = prog(files)
+    assert [(t.name, t.description) for t in p.tools] == [("scrape_webpage", "Scrape.")] and not p.gaps

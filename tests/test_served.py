@@ -61,3 +61,14 @@ def test_a_package_whose_entry_builds_no_server_keeps_its_registration_functions
     p = program({"tools.ts": TOOLS, "package.json": lib})
     assert sorted(t.name for t in p.tools) == ["app_info", "app_logs", "list_apps", "old_pipelines"]
     assert p.unserved == ()
+
+
+def test_a_function_exported_under_another_name_is_used_by_that_name():
+    """A bundle chunk writes `export { Pc as g }` and the entry calls `g(server)`: Pc is served."""
+    chunk = ('function Pc(server: any) {\n'
+             '  server.registerTool("add-task", { description: "Add." }, async () => ({ content: [] }));\n'
+             '}\nexport { Pc as g };\n')
+    index = ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\nimport { g } from "./chunk.js";\n'
+             'const server = new McpServer({ name: "demo", version: "1" });\ng(server);\n')
+    p = program({"index.ts": index, "chunk.ts": chunk, "package.json": MANIFEST})
+    assert [t.name for t in p.tools] == ["add-task"] and p.unserved == ()

@@ -58,7 +58,7 @@ def registrations(module: Module, vocab: dict, resolve, link=None) -> tuple[list
             continue
         shape = hl["object"] if rule["signature"] == "object" else None
         if borrowed is None and rule["receiver"] == "server" and (receiver is None or ".".join(receiver) not in servers) \
-                and not _sdk_shaped_on_parameter(call, receiver, args, module, shape) \
+                and not _sdk_shaped_on_parameter(call, receiver, args, module, shape, link) \
                 and not (receiver == ("this",) and _in_server_subclass(call, module, vocab, link)):
             continue
         tool, dispatch, reg = read(Site(module=module, call=call, rule=rule, method=method, args=tuple(args)), vocab,
@@ -294,7 +294,7 @@ def _server_bindings(module: Module, classes: set[str], packages: list[str]) -> 
 
 
 def _sdk_shaped_on_parameter(call: ts.Node, receiver: tuple[str, ...] | None, args: list[ts.Node], module: Module,
-                             object_keys: dict | None = None) -> bool:
+                             object_keys: dict | None = None, link=None) -> bool:
     """A call on a parameter of an enclosing function (`function register(server) { server.tool(...) }`, with no type
     to tell, as in compiled JavaScript) that has the SDK's shape: a name that is a string, a function last; or, for
     an `object` registration (`object_keys`), one object with a string name and a callback."""
@@ -307,10 +307,11 @@ def _sdk_shaped_on_parameter(call: ts.Node, receiver: tuple[str, ...] | None, ar
                 or not any(k in pairs for k in object_keys["callbacks"]):
             return False
     else:
-        if len(args) < 2 or not (_is_string(args[0], module) or _instance_member(args[0])):
+        if len(args) < 2 or not (_is_string(args[0], module) or _instance_member(args[0]) or _imported_string(args[0], module, link)):
             return False
         last = strip_casts(args[-1])
-        if last is None or (last.type not in FUNCTION_TYPES and last.type != "identifier" and not _bound_method(last)):
+        if last is None or (last.type not in FUNCTION_TYPES and last.type not in {"identifier", "member_expression"}
+                            and not _bound_method(last)):
             return False
     fn = enclosing_function(call)
     while fn is not None:
@@ -319,6 +320,16 @@ def _sdk_shaped_on_parameter(call: ts.Node, receiver: tuple[str, ...] | None, ar
             return True
         fn = enclosing_function(fn)
     return False
+
+
+def _imported_string(node: ts.Node, module: Module, link) -> bool:
+    """A constant string of another module of the boundary (`tools_1.scrapeToolName` of compiled CommonJS, `NAMES.x`
+    imported)."""
+    if link is None or not member_chain(strip_casts(node)):
+        return False
+    from auditor.extract.values import Values
+
+    return isinstance(Values(link).string(node, module), str)
 
 
 def _instance_member(node: ts.Node) -> bool:

@@ -91,8 +91,8 @@ def _plumbing(name: str, module) -> int:
     plumbing = 1  # the declaration
     for node in find(module.tree.root_node, {"export_specifier", "assignment_expression"}):
         written = text(node)
-        if node.type == "export_specifier":
-            plumbing += len(word.findall(written))
+        if node.type == "export_specifier" and node.child_by_field_name("alias") is None:
+            plumbing += len(word.findall(written))  # (exported under another name, `f as g`: importers write g)
         elif re.fullmatch(rf"(?:module\.)?exports\.{re.escape(name)}\s*=\s*{re.escape(name)}", written):
             plumbing += 2
     return plumbing

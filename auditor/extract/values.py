@@ -426,6 +426,13 @@ class Values(Lists):
                 return self.string(pair_value(pair), hmod, depth + 1) if pair is not None else None
             if holder is not None and holder.type == "identifier" and prop is not None:  # an imported enum
                 return hmod.enums.get(f"{text(holder)}.{text(prop)}")
+            target = self.namespace(holder, hmod) if holder is not None and prop is not None and self.link is not None \
+                else None
+            if target is not None:  # `tools_1.scrapeToolName` of `const tools_1 = require("./tools")`: its export
+                found = self.link.exported(target, text(prop))
+                mod = found[0] if found is not None else self.link.by_path.get(target)
+                value = self.link.value(mod, found[1] if found is not None else text(prop)) if mod is not None else None
+                return self.string(value, mod, depth + 1) if value is not None else None
             if prop is not None and text(prop) == "value":  # Schema.shape.name.value: a z.literal's value
                 field, fmod = self._shape_field(node.child_by_field_name("object"), module)
                 literal_call = _through_chain(field, "literal")
