@@ -211,8 +211,11 @@ def _unread_servers(p: Program, entries: list[str]) -> list[dict]:
     """What serves tools the extractors cannot see: imports of another MCP framework, or no server object at all."""
     out = []
     others = p.vocab["other_frameworks"]
+    readable = tuple(f["package"] for f in p.vocab.get("framework_servers") or ())
     for m in p.modules:
         for src, node in m.imports:
+            if m.path in p.frameworks_read and any(src == f or src.startswith(f + "/") for f in readable):
+                continue  # its server constructed here, and its records read whole (extract/frameworks.py)
             if any(src == f or src.startswith(f + "/") for f in others):
                 out.append({"what": f"imports {src}, an MCP framework whose registrations the auditor does not read "
                                     "(kb/sdk.yaml other_frameworks): what it serves is not analysed",

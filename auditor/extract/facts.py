@@ -9,7 +9,7 @@ from typing import Mapping
 
 import tree_sitter as ts
 
-from auditor.extract import summaries, cache, dispatch, flow, highlevel, linker, outputs, parse, program, server, state
+from auditor.extract import summaries, cache, dispatch, flow, frameworks, highlevel, linker, outputs, parse, program, server, state
 from auditor.extract import limits, listing, reach, registry, served, syntax
 from auditor.extract import entrypoints, tsconfig
 from auditor.extract.manifest import JsonDoc, read_json
@@ -58,6 +58,7 @@ class Program:
     build: "tsconfig.BuildMap | None" = None  # build output -> the file analysed in its place
     method: dict = field(default_factory=dict)  # kb/method.yaml: entry points and auxiliary files (analyse/coverage.py)
     settings: tuple[state.Container, ...] = ()  # configuration fields: set once in a constructor, then only read
+    frameworks_read: frozenset[str] = frozenset()  # modules whose framework servers (kb/sdk.yaml framework_servers) were read whole
 
     def entry(self, path: str) -> Entry | None:
         return next((e for e in self.entries if e.file.path == path), None)
@@ -225,6 +226,13 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
                 roots += [owned(fn, fm) for fm, fn in d.handed]
             roots += list(handed)
     registrations = kept
+    # Servers of other frameworks whose records name the tools (kb/sdk.yaml framework_servers).
+    fw = frameworks.framework_servers(modules, vocab, link)
+    servers += fw.servers
+    tools += fw.tools
+    registrations += fw.registrations
+    dispatches += fw.dispatches
+    roots += [owned(d.target, d.module) for d in fw.dispatches if d.target is not None]
     # Descriptor literals whose name is a parameter of their function: one tool per call of it that names one.
     instantiated: set[ts.Node] = set()  # those literals, when some call names a tool
     for m in modules:
@@ -267,7 +275,8 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
         gaps=tuple(gaps), vocab=vocab, servers=tuple(servers), handlers=tuple(handlers), tools=tuple(tools),
         dispatches=tuple(dispatches), fallbacks=tuple(fallbacks), launches=tuple(launches), containers=tuple(containers),
         flows=tuple(flows), linker=link, unread=tuple(unread), registrations=tuple(registrations), skipped=skipped,
-        listings=tuple(listings), unadvertised=tuple(unadvertised), settings=tuple(settings)))
+        listings=tuple(listings), unadvertised=tuple(unadvertised), settings=tuple(settings),
+        frameworks_read=fw.read_whole))
 
 
 def _imported_tests(modules: list, tested: list, jsons: dict, entries: tuple[Entry, ...], build_map, method) -> set[str]:

@@ -1,0 +1,55 @@
+"""Servers of other MCP frameworks whose options object holds the tools in records keyed by name (kb/sdk.yaml
+framework_servers, auditor/extract/frameworks.py): each key is a tool, under the name the framework advertises;
+what is not read stays unresolved, and the framework's import is reported where its server is not read."""
+
+from __future__ import annotations
+
+from auditor.analyse import coverage
+from program_helpers import program
+
+MANIFEST = '{"name": "demo", "bin": "index.js", "dependencies": {"@mastra/mcp": "1"}}'
+HEAD = 'import { MCPServer } from "@mastra/mcp";\n'
+
+
+def _unresolved(p) -> list[str]:
+    return [u["what"] for u in coverage.ledger(p)["unresolved"]]
+
+
+def test_agents_and_workflows_records_are_tools_under_the_frameworks_prefixes():
+    code = HEAD + ('const ping = { description: "Ping.", execute: async () => "pong" };\n'
+                   'const tutor = makeAgent();\n'
+                   'const server = new MCPServer({ name: "d", version: "1", tools: { ping },\n'
+                   '  agents: { tutor }, workflows: { "nightly-sync": syncFlow } });\n')
+    p = program({"index.ts": code, "package.json": MANIFEST})
+    assert sorted((t.name, t.form) for t in p.tools) == [
+        ("ask_tutor", "framework-record"), ("ping", "framework-record"), ("run_nightly-sync", "framework-record")]
+    assert [t.description for t in p.tools if t.name == "ping"] == ["Ping."]
+    assert [s.cls for s in p.servers] == ["MCPServer"]
+    assert not any("imports @mastra/mcp" in u for u in _unresolved(p))  # read whole: the framework is accounted for
+
+
+def test_a_tools_record_that_is_not_read_leaves_the_framework_unresolved():
+    code = HEAD + ('function makeTools(): any { return globalThis.registry; }\n'
+                   'const server = new MCPServer({ name: "d", version: "1", tools: { ...makeTools(), known: { execute: async () => "" } } });\n')
+    p = program({"index.ts": code, "package.json": MANIFEST})
+    assert [t.name for t in p.tools] == ["known"]
+    whats = _unresolved(p)
+    assert any("imports @mastra/mcp" in u for u in whats)
+    assert any("`tools` record `makeTools()` is not read whole" in g.detail for g in p.gaps)
+    assert not coverage.ledger(p)["complete"]
+
+
+def test_a_class_of_the_same_name_from_elsewhere_is_not_the_frameworks():
+    code = ('import { MCPServer } from "./local.js";\n'
+            'const server = new MCPServer({ name: "d", version: "1", tools: { ping: { execute: async () => "" } } });\n')
+    p = program({"index.ts": code, "local.ts": "export class MCPServer { constructor(o: any) {} }\n",
+                 "package.json": MANIFEST})
+    assert p.tools == () and p.servers == ()
+
+
+def test_importing_the_framework_without_constructing_its_server_stays_unresolved():
+    code = ('import { MCPClient } from "@mastra/mcp";\n'
+            'export const client = new MCPClient({ servers: {} });\n')
+    p = program({"index.ts": code, "package.json": MANIFEST})
+    assert p.tools == ()
+    assert any("imports @mastra/mcp" in u for u in _unresolved(p))
