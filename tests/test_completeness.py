@@ -335,3 +335,16 @@ def test_a_base_class_method_registers_this_name_of_each_subclass_instance():
              'const server = new McpServer({ name: "m", version: "1" });\nnew UiTool().register(server);\n')
     led = coverage.ledger(program({"index.js": index, "tool.js": tool, "base.js": base, "package.json": MANIFEST}))
     assert [t["name"] for t in led["tools"]] == ["ui_builder"] and led["complete"]
+
+
+def test_a_package_whose_tools_are_found_is_never_called_not_a_server():
+    """The SDK bundled into the package's one file (no SDK dependency, its server class minified): tools are found
+    through their registrations, so the ledger says no server object was read, not that this is no MCP server."""
+    code = ('class Zq { tool(name, description, shape, cb) {} connect(t) {} }\n'
+            'function register(server) {\n'
+            '  server.tool("lookup", "Look up.", {}, async () => ({ content: [] }));\n}\n'
+            'const s = new Zq();\nregister(s);\n')
+    led = coverage.ledger(program({"index.js": code, "package.json": '{"name": "b", "bin": "index.js"}'}))
+    whats = [u["what"] for u in led["unresolved"]]
+    assert [t["name"] for t in led["tools"]] == ["lookup"]
+    assert len(whats) == 1 and whats[0].startswith("no MCP server object is constructed"), whats

@@ -245,7 +245,7 @@ def _unread_servers(p: Program, entries: list[str]) -> list[dict]:
                                 "server's, outside the boundary (kb/sdk.yaml client_transports)",
                         "anchor": at(m.path, new).as_json()})
             return out
-        if manifests and not named and not out:  # (a module importing another MCP framework is one)
+        if manifests and not named and not out and not p.tools and not p.handlers:  # (a module importing another MCP framework is one; tools found are a server)
             what = ("not an MCP server, as far as the code shows: package.json depends on no MCP SDK package "
                     "(kb/sdk.yaml sdk_packages), and " + what)
         out.append({"what": what,
