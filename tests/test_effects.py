@@ -48,14 +48,22 @@ PARSERS = {
               'const { values } = (0, node_util_1.parseArgs)({ options: { transport: { type: "string" } } });\n',
     "cli.ts": 'import { program } from "commander";\nimport yargs from "yargs";\n'
               'program.option("-t, --transport <t>").parse();\nconst argv = yargs.option("port", {}).argv;\n',
+    # cleye's cli() reads process.argv unless handed its third argument; command() only declares a subcommand.
+    "cleye.ts": 'import { cli, command } from "cleye";\nconst sub = command({ name: "fetch", flags: {} });\n'
+                'const parsed = cli({ flags: { apiKey: { type: String } }, commands: [sub] });\n'
+                'export const own = cli({ flags: {} }, undefined, ["--x"]);\n',
+    # meow's options may hand it its own vector (the second argument here)
+    "meow.ts": 'import meow from "meow";\nexport const a = meow("help", { importMeta: import.meta });\n'
+               'export const b = meow("help", { importMeta: import.meta, argv: ["--x"] });\n',
 }
 
 
 def test_argument_parsers_that_read_the_process_arguments_are_command_line_reads():
     _, fx, routes = _scan(PARSERS)
     got = sorted((s.module.path, s.what, s.node.start_point[0] + 1) for s in fx.sites if s.kind == "effect-argv")
-    assert got == [("cjs.js", "node_util_1.parseArgs", 2), ("cli.ts", "program.option", 3), ("cli.ts", "yargs.option", 4),
-                   ("esm.ts", "parseArgs", 2)]  # not the parseArgs handed its own `args`
+    assert got == [("cjs.js", "node_util_1.parseArgs", 2), ("cleye.ts", "cli", 3), ("cli.ts", "program.option", 3),
+                   ("cli.ts", "yargs.option", 4), ("esm.ts", "parseArgs", 2), ("meow.ts", "meow", 2)]
+    # not the parseArgs handed its own `args`, the cli() handed its own vector, the meow() handed `argv`
     assert "RTE:effect-argv:esm#<module>" in routes
 
 

@@ -266,8 +266,10 @@ class _Scanner:
             if "*" not in rule["calls"] and name not in rule["calls"]:
                 continue
             args = call_args(call)
-            if rule.get("explicit") and args and rule["explicit"] in object_pairs(strip_casts(args[0])):
-                continue
+            if rule.get("explicit") and any(rule["explicit"] in object_pairs(strip_casts(a)) for a in args):
+                continue  # handed its own vector in its options
+            if rule.get("vector") is not None and len(args) > rule["vector"]:
+                continue  # handed its own vector as an argument
             out.append(self._site(m, call, kind="effect-argv", cls="read", what=".".join(chain), detail=f"{src} argument parser",
                                   provider="command line"))
         return out
