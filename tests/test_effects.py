@@ -67,6 +67,32 @@ def test_argument_parsers_that_read_the_process_arguments_are_command_line_reads
     assert "RTE:effect-argv:esm#<module>" in routes
 
 
+# An esbuild bundle of a server whose argument parser is bundled into it: its own code constructs the parser through the
+# names the bundle declares in the parser's region, or initialises from it.
+BUNDLED_PARSER = """\
+var __toESM = (mod) => mod;
+
+// node_modules/commander/index.js
+var require_commander = (() => ({ Command: class { parse() { return []; } } }));
+
+// node_modules/commander/esm.mjs
+var import_index = __toESM(require_commander(), 1);
+var { program, Command } = import_index.default;
+
+// src/cli.ts
+var import_commander = __toESM(require_commander(), 1);
+var opts = new Command().option("--port <n>").parse().opts();
+var more = new import_commander.Command().parse();
+"""
+
+
+def test_a_bundled_argument_parser_is_read_as_an_imported_one():
+    _, fx, _ = _scan({"package.json": '{"name": "demo", "bin": "dist/cli.js"}', "dist/cli.js": BUNDLED_PARSER})
+    got = sorted((s.what, s.node.start_point[0] + 1) for s in fx.sites if s.kind == "effect-argv")
+    # the two calls of the bundled commander by the server's own code; not the loader's, none in the dependency's regions
+    assert got == [("Command", 12), ("import_commander.Command", 13)]
+
+
 FILES = """\
 import { promises as fs } from "fs";
 import * as fsp from "fs/promises";

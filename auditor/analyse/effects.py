@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import tree_sitter as ts
 
 from auditor.analyse.effect_classes import CLASSIFIERS, WRAPPING, unwrap
-from auditor.extract.bindings import imports, static_imports
+from auditor.extract.bindings import bundled_bindings, imports, static_imports
 from auditor.extract.facts import Program
 from auditor.extract.program import Module
 from auditor.extract.syntax import (call_args, enclosing_function, find, member_chain, object_pairs, property_name,
@@ -250,7 +250,8 @@ class _Scanner:
     def _parsers(self, m: Module) -> list[Site]:
         """Calls of an argument parser (kb/effects.yaml argv.parsers) that reads the process's argument vector itself."""
         rules = self.kb["argv"].get("parsers") or []
-        bound = {local: (src, name) for local, (src, name) in imports(m).items()
+        # a parser bundled into the module is bound as an imported one is (extract/bindings.bundled_bindings)
+        bound = {local: (src, name) for local, (src, name) in {**bundled_bindings(m), **imports(m)}.items()
                  if any(covers([r["module"]], src) for r in rules)} if rules else {}
         out = []
         for call in (m.nodes("call") + m.nodes("new")) if bound else []:
