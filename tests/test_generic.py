@@ -259,3 +259,27 @@ Input:
                    "readme-param:call_host/timeout": "contradicted",  # listed, not in the schema: a real contradiction
                    "readme-tool:ghost_tool": "contradicted",  # documented by its summary, registered nowhere
                    "readme-param:ghost_tool/what": "contradicted", "readme-tool-list": "supported"}
+
+
+def test_fields_a_parameter_introduces_without_nesting_them_are_not_parameters():
+    """"`data`: Object containing:" followed by items indented too little to nest under it (siblings in Markdown): they
+    are the object's fields, not the tool's parameters; a bare "`a`:" introduces nothing."""
+    readme = """# demo
+
+## Tools
+
+- `create_issue`
+  - Create an issue
+  - Parameters:
+    - `project_id` (string, required): the project
+    - `issue_data`: Object containing:
+     - `name` (string, required): its title
+      - `body` (string, required): its text
+- `tag_issue`
+  - Parameters:
+    - `a` (string):
+    - `b` (string):
+"""
+    doc = read_markdown("README.md", readme)
+    got = {t.name: [x.name for x in t.params] for t in documented.documented_tools(doc)}
+    assert got == {"create_issue": ["project_id", "issue_data"], "tag_issue": ["a", "b"]}

@@ -21,6 +21,8 @@ NOT_TOOLS_LEAD = re.compile(r"(?i)\b(inputs?|param(?:eter)?s?|arguments?|args?|o
 # A list a tool's section introduces as tools ("Runtime tools exposed by the framework:") names tools, not its parameters
 # (the plural: "This tool takes:" introduces parameters).
 TOOLS_LEAD = re.compile(r"(?i)\btools\b")
+# A parameter item whose description ends by introducing a list ("`data`: Object containing:"; not a bare "`a`:").
+INTRODUCES = re.compile(r"(?s)[:\u2014\u2013-]\s*\S.*:$")
 HEADING_CODE = re.compile(r"`([A-Za-z][\w.-]*)`")
 INPUT_CONTEXT = re.compile(r"(?i)\b(inputs?|param(?:eter)?s?|arguments?|args?|options?|optional|required)\b")
 ENV_OBJECT = re.compile(r'"env"\s*:\s*\{(?P<body>[^{}]*)\}', re.S)
@@ -96,9 +98,10 @@ def _params(path: str, items: list[Item]) -> tuple[DocParam, ...]:
     """Parameters documented by the items of one tool; items nested under a parameter (the
     properties of an object or array parameter) are not parameters of the tool."""
     found = {id(it): _item_params(it) for it in items}
+    fields = _introduced_fields(items, found)
     out = []
     for it in items:
-        if not found[id(it)]:
+        if not found[id(it)] or id(it) in fields:
             continue
         lead = _introduction(it)
         if lead and (NOT_TOOLS_LEAD.search(lead) or TOOLS_LEAD.search(lead)) and not INPUT_CONTEXT.search(lead):
@@ -117,6 +120,20 @@ def _params(path: str, items: list[Item]) -> tuple[DocParam, ...]:
             out.append(DocParam(name=name, type=typ, optional=optional if optional is not None else said,
                                 anchor=Anchor(path=path, start_line=it.line, end_line=it.line)))
     return tuple(out)
+
+
+def _introduced_fields(items: list[Item], found: dict[int, list]) -> set[int]:
+    """The items (by id) a parameter item introduces without nesting them: after "`data`: Object containing:" with no
+    item inside it, the items that follow it in the same list (indented too little to nest) are its fields."""
+    out: set[int] = set()
+    for it in items:
+        if not found[id(it)] or not INTRODUCES.search(_clean(it.text)) or any(_contains(it, x) for x in items):
+            continue
+        parents = [o for o in items if _contains(o, it)]
+        for x in items:
+            if x.line > it.line and [o for o in items if _contains(o, x)] == parents:
+                out.add(id(x))
+    return out
 
 
 def documented_tools(doc: MarkdownDoc) -> list[DocTool]:
