@@ -126,13 +126,10 @@ def _introduced_fields(items: list[Item], found: dict[int, list]) -> set[int]:
     """The items (by id) a parameter item introduces without nesting them: after "`data`: Object containing:" with no
     item inside it, the items that follow it in the same list (indented too little to nest) are its fields."""
     out: set[int] = set()
-    for it in items:
-        if not found[id(it)] or not INTRODUCES.search(_clean(it.text)) or any(_contains(it, x) for x in items):
-            continue
-        parents = [o for o in items if _contains(o, it)]
-        for x in items:
-            if x.line > it.line and [o for o in items if _contains(o, x)] == parents:
-                out.add(id(x))
+    intro = [it for it in items if found[id(it)] and INTRODUCES.search(_clean(it.text)) and not any(_contains(it, x) for x in items)]
+    parents = {id(x): [id(o) for o in items if _contains(o, x)] for x in items} if intro else {}
+    for it in intro:
+        out |= {id(x) for x in items if x.line > it.line and parents[id(x)] == parents[id(it)]}
     return out
 
 
