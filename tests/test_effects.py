@@ -52,6 +52,9 @@ PARSERS = {
     "cleye.ts": 'import { cli, command } from "cleye";\nconst sub = command({ name: "fetch", flags: {} });\n'
                 'const parsed = cli({ flags: { apiKey: { type: String } }, commands: [sub] });\n'
                 'export const own = cli({ flags: {} }, undefined, ["--x"]);\n',
+    "small.ts": 'import arg from "arg";\nimport cac from "cac";\nimport minimist from "minimist";\n'
+                'export const a = arg({ "--port": Number });\nexport const b = arg({ "--port": Number }, { argv: ["--port", "1"] });\n'
+                'export const c = cac("demo");\nexport const m = minimist(["--x"]);\n',
     # meow's options may hand it its own vector (the second argument here)
     "meow.ts": 'import meow from "meow";\nexport const a = meow("help", { importMeta: import.meta });\n'
                'export const b = meow("help", { importMeta: import.meta, argv: ["--x"] });\n',
@@ -62,7 +65,8 @@ def test_argument_parsers_that_read_the_process_arguments_are_command_line_reads
     _, fx, routes = _scan(PARSERS)
     got = sorted((s.module.path, s.what, s.node.start_point[0] + 1) for s in fx.sites if s.kind == "effect-argv")
     assert got == [("cjs.js", "node_util_1.parseArgs", 2), ("cleye.ts", "cli", 3), ("cli.ts", "program.option", 3),
-                   ("cli.ts", "yargs.option", 4), ("esm.ts", "parseArgs", 2), ("meow.ts", "meow", 2)]
+                   ("cli.ts", "yargs.option", 4), ("esm.ts", "parseArgs", 2), ("meow.ts", "meow", 2),
+                   ("small.ts", "arg", 4), ("small.ts", "cac", 6)]  # minimist parses the vector it is handed
     # not the parseArgs handed its own `args`, the cli() handed its own vector, the meow() handed `argv`
     assert "RTE:effect-argv:esm#<module>" in routes
 
