@@ -48,15 +48,53 @@ PARSERS = {
               'const { values } = (0, node_util_1.parseArgs)({ options: { transport: { type: "string" } } });\n',
     "cli.ts": 'import { program } from "commander";\nimport yargs from "yargs";\n'
               'program.option("-t, --transport <t>").parse();\nconst argv = yargs.option("port", {}).argv;\n',
+    # cleye's cli() reads process.argv unless handed its third argument; command() only declares a subcommand.
+    "cleye.ts": 'import { cli, command } from "cleye";\nconst sub = command({ name: "fetch", flags: {} });\n'
+                'const parsed = cli({ flags: { apiKey: { type: String } }, commands: [sub] });\n'
+                'export const own = cli({ flags: {} }, undefined, ["--x"]);\n',
+    "small.ts": 'import arg from "arg";\nimport cac from "cac";\nimport minimist from "minimist";\n'
+                'export const a = arg({ "--port": Number });\nexport const b = arg({ "--port": Number }, { argv: ["--port", "1"] });\n'
+                'export const c = cac("demo");\nexport const m = minimist(["--x"]);\n',
+    # meow's options may hand it its own vector (the second argument here)
+    "meow.ts": 'import meow from "meow";\nexport const a = meow("help", { importMeta: import.meta });\n'
+               'export const b = meow("help", { importMeta: import.meta, argv: ["--x"] });\n',
 }
 
 
 def test_argument_parsers_that_read_the_process_arguments_are_command_line_reads():
     _, fx, routes = _scan(PARSERS)
     got = sorted((s.module.path, s.what, s.node.start_point[0] + 1) for s in fx.sites if s.kind == "effect-argv")
-    assert got == [("cjs.js", "node_util_1.parseArgs", 2), ("cli.ts", "program.option", 3), ("cli.ts", "yargs.option", 4),
-                   ("esm.ts", "parseArgs", 2)]  # not the parseArgs handed its own `args`
+    assert got == [("cjs.js", "node_util_1.parseArgs", 2), ("cleye.ts", "cli", 3), ("cli.ts", "program.option", 3),
+                   ("cli.ts", "yargs.option", 4), ("esm.ts", "parseArgs", 2), ("meow.ts", "meow", 2),
+                   ("small.ts", "arg", 4), ("small.ts", "cac", 6)]  # minimist parses the vector it is handed
+    # not the parseArgs handed its own `args`, the cli() handed its own vector, the meow() handed `argv`
     assert "RTE:effect-argv:esm#<module>" in routes
+
+
+# An esbuild bundle of a server whose argument parser is bundled into it: its own code constructs the parser through the
+# names the bundle declares in the parser's region, or initialises from it.
+BUNDLED_PARSER = """\
+var __toESM = (mod) => mod;
+
+// node_modules/commander/index.js
+var require_commander = (() => ({ Command: class { parse() { return []; } } }));
+
+// node_modules/commander/esm.mjs
+var import_index = __toESM(require_commander(), 1);
+var { program, Command } = import_index.default;
+
+// src/cli.ts
+var import_commander = __toESM(require_commander(), 1);
+var opts = new Command().option("--port <n>").parse().opts();
+var more = new import_commander.Command().parse();
+"""
+
+
+def test_a_bundled_argument_parser_is_read_as_an_imported_one():
+    _, fx, _ = _scan({"package.json": '{"name": "demo", "bin": "dist/cli.js"}', "dist/cli.js": BUNDLED_PARSER})
+    got = sorted((s.what, s.node.start_point[0] + 1) for s in fx.sites if s.kind == "effect-argv")
+    # the two calls of the bundled commander by the server's own code; not the loader's, none in the dependency's regions
+    assert got == [("Command", 12), ("import_commander.Command", 13)]
 
 
 FILES = """\

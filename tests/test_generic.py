@@ -198,3 +198,88 @@ def test_arguments_of_an_installer_line_are_not_the_servers():
     assert generic._server_args(p, "npx", ["-y", "demo-server@1.2.0", "--port", "3000"]) == ["--port", "3000"]
     assert generic._server_args(p, "npx", ["--package=demo-server", "demo", "--verbose"]) == ["--verbose"]
     assert generic._server_args(p, "bunx", ["demo-server", "/data"]) == ["/data"]
+
+
+def test_a_details_block_whose_summary_names_a_tool_is_that_tools_section():
+    """An HTML `<details>` block whose `<summary>` names a tool is that tool's section, as a sub-heading of the Tools
+    heading is: the names listed inside are its parameters (or, introduced as tools, another program's tools), not
+    tools of this server. A tool documented by a summary and nowhere registered is still contradicted, and so is a
+    parameter listed inside that the schema does not declare."""
+    readme = """# demo
+
+## Tools
+
+| Tool | What it does |
+| ---- | ------------ |
+| `scan_hosts` | Discover hosts and list the tools each exposes |
+| `call_host` | Call a tool on a host |
+
+<details>
+<summary><code>scan_hosts</code> — discover hosts</summary>
+
+Tools each host exposes (varies by version):
+- `get_errors` — current errors
+- `get_logs` — the log file
+
+</details>
+
+<details>
+<summary><code>call_host</code> — run a host tool</summary>
+
+Input:
+- `port` (required) — host port
+- `toolName` (required) — the tool to invoke
+- `timeout` (optional) — undeclared
+
+</details>
+
+<details><summary><code>ghost_tool</code> — not registered</summary>
+
+Input:
+- `what` (optional) — anything
+
+</details>
+"""
+    server = ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\nimport { z } from "zod";\n'
+              'const server = new McpServer({ name: "demo", version: "1" });\n'
+              'server.tool("scan_hosts", "Discover hosts", {}, async () => ({ content: [] }));\n'
+              'server.tool("call_host", "Call", { port: z.number(), toolName: z.string() }, async () => ({ content: [] }));\n')
+    doc = read_markdown("README.md", readme)
+    assert [(d.summary, d.line) for d in doc.details] == [("`scan_hosts` — discover hosts", 10), ("`call_host` — run a host tool", 19),
+                                                           ("`ghost_tool` — not registered", line_of(readme, "<details><summary>"))]
+    got = {t.name: [x.name for x in t.params] for t in generic._merged(documented.documented_tools(doc))}
+    assert got == {"scan_hosts": [], "call_host": ["port", "toolName", "timeout"],
+                   "ghost_tool": ["what"]}
+    p = program({"index.ts": server, "README.md": readme, "package.json": '{"name": "demo", "version": "1.0.0"}'})
+    fx = effects.scan(p, effects_kb())
+    rtes = routes(p) + effect_routes.routes(p, fx, components(p))
+    got = {c.id.split(":", 1)[1].rsplit("@", 1)[0]: c.attrs["verdict"] for c in generic.claims(p, fx, rtes, effects_kb())}
+    assert got == {"readme-tool:scan_hosts": "supported", "readme-tool:call_host": "supported",
+                   "readme-param:call_host/port": "supported", "readme-param:call_host/toolName": "supported",
+                   "readme-param:call_host/timeout": "contradicted",  # listed, not in the schema: a real contradiction
+                   "readme-tool:ghost_tool": "contradicted",  # documented by its summary, registered nowhere
+                   "readme-param:ghost_tool/what": "contradicted", "readme-tool-list": "supported"}
+
+
+def test_fields_a_parameter_introduces_without_nesting_them_are_not_parameters():
+    """"`data`: Object containing:" followed by items indented too little to nest under it (siblings in Markdown): they
+    are the object's fields, not the tool's parameters; a bare "`a`:" introduces nothing."""
+    readme = """# demo
+
+## Tools
+
+- `create_issue`
+  - Create an issue
+  - Parameters:
+    - `project_id` (string, required): the project
+    - `issue_data`: Object containing:
+     - `name` (string, required): its title
+      - `body` (string, required): its text
+- `tag_issue`
+  - Parameters:
+    - `a` (string):
+    - `b` (string):
+"""
+    doc = read_markdown("README.md", readme)
+    got = {t.name: [x.name for x in t.params] for t in documented.documented_tools(doc)}
+    assert got == {"create_issue": ["project_id", "issue_data"], "tag_issue": ["a", "b"]}

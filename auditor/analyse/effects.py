@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import tree_sitter as ts
 
 from auditor.analyse.effect_classes import CLASSIFIERS, WRAPPING, unwrap
-from auditor.extract.bindings import imports, static_imports
+from auditor.extract.bindings import bundled_bindings, imports, static_imports
 from auditor.extract.facts import Program
 from auditor.extract.program import Module
 from auditor.extract.syntax import (call_args, enclosing_function, find, member_chain, object_pairs, property_name,
@@ -250,7 +250,8 @@ class _Scanner:
     def _parsers(self, m: Module) -> list[Site]:
         """Calls of an argument parser (kb/effects.yaml argv.parsers) that reads the process's argument vector itself."""
         rules = self.kb["argv"].get("parsers") or []
-        bound = {local: (src, name) for local, (src, name) in imports(m).items()
+        # a parser bundled into the module is bound as an imported one is (extract/bindings.bundled_bindings)
+        bound = {local: (src, name) for local, (src, name) in {**bundled_bindings(m), **imports(m)}.items()
                  if any(covers([r["module"]], src) for r in rules)} if rules else {}
         out = []
         for call in (m.nodes("call") + m.nodes("new")) if bound else []:
@@ -266,8 +267,10 @@ class _Scanner:
             if "*" not in rule["calls"] and name not in rule["calls"]:
                 continue
             args = call_args(call)
-            if rule.get("explicit") and args and rule["explicit"] in object_pairs(strip_casts(args[0])):
-                continue
+            if rule.get("explicit") and any(rule["explicit"] in object_pairs(strip_casts(a)) for a in args):
+                continue  # handed its own vector in its options
+            if rule.get("vector") is not None and len(args) > rule["vector"]:
+                continue  # handed its own vector as an argument
             out.append(self._site(m, call, kind="effect-argv", cls="read", what=".".join(chain), detail=f"{src} argument parser",
                                   provider="command line"))
         return out

@@ -4,6 +4,7 @@ against the code."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from auditor.analyse.claims import CONSUMERS
 from auditor.analyse.coverage import tool_names_unknown
@@ -62,7 +63,7 @@ def _tool_claims(p: Program, rel: str, doc: MarkdownDoc, docs: list[DocTool], ro
     if unknown:  # a tool not found may still be registered: what is missing is not a contradiction
         registered += f" (and maybe more: {unknown[0]}" + (f"; {len(unknown) - 1} more reason(s)" if len(unknown) > 1 else "") + ")"
     out, matched = [], set()
-    for d in {d.name: d for d in docs}.values():
+    for d in _merged(docs):
         t = tools.get(d.name)
         near = [n for n in tools if _norm(n) == _norm(d.name)] if t is None else []
         pt = t if t is not None else tools[near[0]] if len(near) == 1 else None  # the tool the parameters are checked against
@@ -94,6 +95,17 @@ def _tool_claims(p: Program, rel: str, doc: MarkdownDoc, docs: list[DocTool], ro
                           f"the server also registers {', '.join(map(repr, extra))}, which the README does not document" if extra else "",
                           ["provide a tool"], undocumented=extra))
     return out
+
+
+def _merged(docs: list[DocTool]) -> list[DocTool]:
+    """One DocTool a name: the last place that documents it, with the parameters of every place (a tool in a Tools
+    table and again in its own section below, whose parameters the table does not list)."""
+    out: dict[str, DocTool] = {}
+    for d in docs:
+        prev = out.get(d.name)
+        seen = {x.name for x in prev.params} if prev is not None else set()
+        out[d.name] = d if prev is None else replace(d, params=prev.params + tuple(x for x in d.params if x.name not in seen))
+    return list(out.values())
 
 
 def _doc_types(typ: str | None) -> set[str] | None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from bisect import bisect_right
+
 import tree_sitter as ts
 
 from auditor.extract.program import Module
@@ -134,3 +136,61 @@ def _required(module: Module) -> dict[str, tuple[str, str]]:
                         if value is not None and value.type == "identifier":
                             out[text(value)] = (source, text(key))
     return out
+
+
+def bundled_bindings(module: Module) -> dict[str, tuple[str, str]]:
+    """Local name -> (package, name) of the top-level bindings a bundle takes from a dependency bundled into it, as
+    `imports` gives those of an import: a name declared in the dependency's region (`var { Command } = x.default;` in
+    `// node_modules/commander/esm.mjs`: ("commander", "Command")), and a name of the module's own code initialised from
+    one or from the dependency's loader (`var import_commander = __toESM(require_commander())`: ("commander", "*")). A
+    function or call result declared in the region (`var require_commander = __commonJS(...)`) is its loader: calling
+    it loads the dependency, it is not a function of it."""
+    if not module.vendored:
+        return {}
+    starts = [first for first, _, _ in module.vendored]
+    out: dict[str, tuple[str, str]] = {}
+    loaders: dict[str, tuple[str, str]] = {}  # require_x = __commonJS(...): the module's loader, not a function of it
+    for decl in module.tree.root_node.named_children:
+        if decl.type not in {"variable_declaration", "lexical_declaration"}:
+            continue
+        line = decl.start_point[0] + 1
+        i = bisect_right(starts, line) - 1
+        package = module.vendored[i][2] if i >= 0 and line <= module.vendored[i][1] else None
+        for d in decl.named_children:
+            target = d.child_by_field_name("name") if d.type == "variable_declarator" else None
+            if target is None:
+                continue
+            value = strip_casts(d.child_by_field_name("value"))
+            pkg = package or _bundled_source(value, {**loaders, **out})
+            if pkg is None:
+                continue
+            if target.type == "identifier" and package and value is not None and value.type in {"call_expression", *FUNCTION_TYPES}:
+                loaders[text(target)] = (pkg, "*")
+            elif target.type == "identifier":
+                out[text(target)] = (pkg, "*")
+            elif target.type == "object_pattern":
+                for p in target.named_children:
+                    if p.type == "shorthand_property_identifier_pattern":
+                        out[text(p)] = (pkg, text(p))
+                    elif p.type == "pair_pattern" and (v := p.child_by_field_name("value")) is not None and v.type == "identifier":
+                        out[text(v)] = (pkg, text(p.child_by_field_name("key")))
+    return out
+
+
+def _bundled_source(value: ts.Node | None, bound: dict[str, tuple[str, str]]) -> str | None:
+    """The package a value of the module's own code comes from: a bundled binding, read (`x.default`), called
+    (`require_x()`) or wrapped in a call (`__toESM(require_x(), 1)`)."""
+    value = strip_casts(value)
+    for _ in range(3):
+        if value is None:
+            return None
+        if value.type == "call_expression":
+            fn = member_chain(value.child_by_field_name("function"))
+            if fn and fn[0] in bound:
+                return bound[fn[0]][0]
+            args = value.child_by_field_name("arguments")
+            value = strip_casts(args.named_children[0]) if args is not None and args.named_children else None
+            continue
+        chain = member_chain(value)
+        return bound[chain[0]][0] if chain and chain[0] in bound else None
+    return None

@@ -18,6 +18,11 @@ PARAM = re.compile(r"`(?P<name>[A-Za-z_$][\w$]*)`\s*(?:\((?P<spec>[^)]*)\))?")
 # A list introduced by a paragraph like these ("Parameters:", "**Possible statuses:**") lists no tools.
 NOT_TOOLS_LEAD = re.compile(r"(?i)\b(inputs?|param(?:eter)?s?|arguments?|args?|options?|fields?|returns?|outputs?|"
                             r"responses?|results?|status(?:es)?|values?|examples?|recommended|notes?)\b")
+# A list a tool's section introduces as tools ("Runtime tools exposed by the framework:") names tools, not its parameters
+# (the plural: "This tool takes:" introduces parameters).
+TOOLS_LEAD = re.compile(r"(?i)\btools\b")
+# A parameter item whose description ends by introducing a list ("`data`: Object containing:"; not a bare "`a`:").
+INTRODUCES = re.compile(r"(?s)[:\u2014\u2013-]\s*\S.*:$")
 HEADING_CODE = re.compile(r"`([A-Za-z][\w.-]*)`")
 INPUT_CONTEXT = re.compile(r"(?i)\b(inputs?|param(?:eter)?s?|arguments?|args?|options?|optional|required)\b")
 ENV_OBJECT = re.compile(r'"env"\s*:\s*\{(?P<body>[^{}]*)\}', re.S)
@@ -93,13 +98,14 @@ def _params(path: str, items: list[Item]) -> tuple[DocParam, ...]:
     """Parameters documented by the items of one tool; items nested under a parameter (the
     properties of an object or array parameter) are not parameters of the tool."""
     found = {id(it): _item_params(it) for it in items}
+    fields = _introduced_fields(items, found)
     out = []
     for it in items:
-        if not found[id(it)]:
+        if not found[id(it)] or id(it) in fields:
             continue
         lead = _introduction(it)
-        if lead and NOT_TOOLS_LEAD.search(lead) and not INPUT_CONTEXT.search(lead):
-            continue  # "Possible statuses:", "Example:": values, not parameters
+        if lead and (NOT_TOOLS_LEAD.search(lead) or TOOLS_LEAD.search(lead)) and not INPUT_CONTEXT.search(lead):
+            continue  # "Possible statuses:", "Example:": values, not parameters; "Tools it lists:": names, not parameters
         parents = [o for o in items if _contains(o, it)]
         if any(found[id(o)] for o in parents):
             continue
@@ -114,6 +120,17 @@ def _params(path: str, items: list[Item]) -> tuple[DocParam, ...]:
             out.append(DocParam(name=name, type=typ, optional=optional if optional is not None else said,
                                 anchor=Anchor(path=path, start_line=it.line, end_line=it.line)))
     return tuple(out)
+
+
+def _introduced_fields(items: list[Item], found: dict[int, list]) -> set[int]:
+    """The items (by id) a parameter item introduces without nesting them: after "`data`: Object containing:" with no
+    item inside it, the items that follow it in the same list (indented too little to nest) are its fields."""
+    out: set[int] = set()
+    intro = [it for it in items if found[id(it)] and INTRODUCES.search(_clean(it.text)) and not any(_contains(it, x) for x in items)]
+    parents = {id(x): [id(o) for o in items if _contains(o, x)] for x in items} if intro else {}
+    for it in intro:
+        out |= {id(x) for x in items if x.line > it.line and parents[id(x)] == parents[id(it)]}
+    return out
 
 
 def documented_tools(doc: MarkdownDoc) -> list[DocTool]:
@@ -136,6 +153,14 @@ def documented_tools(doc: MarkdownDoc) -> list[DocTool]:
                 items = [it for it in doc.items if sub.line < it.line < stop]
                 out.append(DocTool(name=name, anchor=Anchor(path=doc.path, start_line=sub.line, end_line=sub.line),
                                    section=h.text, params=_params(doc.path, items)))
+        for d in doc.details:  # a <details> block whose <summary> names a tool is that tool's section, as a sub-heading is
+            name = _heading_tool(d.summary) if h.line < d.line < end else None
+            if name is None or any(a <= d.line < b for a, b in regions):
+                continue
+            regions.append((d.line, d.end_line + 1))
+            items = [it for it in doc.items if d.line < it.line < d.end_line]
+            out.append(DocTool(name=name, anchor=Anchor(path=doc.path, start_line=d.line, end_line=d.line),
+                               section=h.text, params=_params(doc.path, items)))
         inside = [it for it in doc.items if h.line < it.line < end and not any(a <= it.line < b for a, b in regions)]
         for it in inside:
             if any(_contains(o, it) for o in inside):

@@ -1,7 +1,9 @@
-"""Markdown documents: headings, list items, fenced code blocks and tables, each with its lines."""
+"""Markdown documents: headings, list items, fenced code blocks, tables and HTML `<details>` blocks, each with its
+lines."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -55,6 +57,16 @@ class Paragraph:
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
+class Details:
+    """An HTML `<details>` block: its `<summary>` (tags removed, `<code>x</code>` as `x` in backticks), from the
+    opening tag to the closing one (the end of the document when it is never closed)."""
+    summary: str
+    line: int
+    end_line: int
+    section: str
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
 class MarkdownDoc:
     path: str
     headings: tuple[Heading, ...]
@@ -63,6 +75,7 @@ class MarkdownDoc:
     total_lines: int
     tables: tuple[Table, ...] = ()
     paragraphs: tuple[Paragraph, ...] = ()  # prose outside lists and tables
+    details: tuple[Details, ...] = ()  # by opening line; nested blocks each have their own
 
 
 @lru_cache(maxsize=1)
@@ -78,6 +91,8 @@ def _parser():
 def read_markdown(path: str, text: str) -> MarkdownDoc:
     tokens = _parser().parse(text)
     headings, items, fences, tables, paragraphs = [], [], [], [], []
+    details: list[Details] = []
+    opened: list[tuple[int, str, str]] = []  # the <details> blocks open at this point: (line, summary, section)
     section = ""
     leads: list[str] = []  # of the lists open at this point, innermost last
     for i, tok in enumerate(tokens):
@@ -100,8 +115,35 @@ def read_markdown(path: str, text: str) -> MarkdownDoc:
             tables.append(_table(tokens, i, section))
         elif tok.type == "paragraph_open" and tok.map and not leads and i + 1 < len(tokens) and tokens[i + 1].type == "inline":
             paragraphs.append(Paragraph(text=tokens[i + 1].content, line=tok.map[0] + 1, end_line=tok.map[1], section=section))
+        elif tok.type == "html_block" and tok.map:
+            _html(tok.content, tok.map[0] + 1, section, opened, details)
+    total = len(text.splitlines())
+    details += [Details(summary=s, line=ln, end_line=total, section=sec) for ln, s, sec in opened]
     return MarkdownDoc(path=path, headings=tuple(headings), items=tuple(items), fences=tuple(fences),
-                       total_lines=len(text.splitlines()), tables=tuple(tables), paragraphs=tuple(paragraphs))
+                       total_lines=total, tables=tuple(tables), paragraphs=tuple(paragraphs),
+                       details=tuple(sorted(details, key=lambda d: (d.line, d.end_line))))
+
+
+_DETAILS_TAG = re.compile(r"(?is)<(?P<close>/)?details\b[^>]*>|<summary\b[^>]*>(?P<summary>.*?)</summary\s*>")
+_CODE_TAG = re.compile(r"(?is)<code\b[^>]*>(.*?)</code\s*>")
+_TAG = re.compile(r"<[^>]*>")
+
+
+def _html(content: str, line: int, section: str, opened: list[tuple[int, str, str]], details: list[Details]) -> None:
+    """Reads the `<details>`, `<summary>` and `</details>` tags of an HTML block starting at LINE: opens a block on
+    OPENED, gives the innermost open one its summary, closes it into DETAILS."""
+    for m in _DETAILS_TAG.finditer(content):
+        ln = line + content.count("\n", 0, m.start())
+        if m["summary"] is not None:
+            if opened and not opened[-1][1]:
+                summary = _TAG.sub("", _CODE_TAG.sub(lambda c: f"`{c[1]}`", m["summary"]))
+                opened[-1] = (opened[-1][0], " ".join(summary.split()), opened[-1][2])
+        elif m["close"]:
+            if opened:
+                start, summary, sec = opened.pop()
+                details.append(Details(summary=summary, line=start, end_line=ln, section=sec))
+        else:
+            opened.append((ln, "", section))
 
 
 def _table(tokens: list, i: int, section: str) -> Table:
