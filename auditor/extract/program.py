@@ -42,6 +42,9 @@ class Module:
     # Top-level functions of those regions that the module's own code calls by name, with their captures: a library's
     # helper inlined by the bundler (minified names) that the server may register its tools through (`adopt`).
     borrowed: tuple[tuple[str, ts.Node, dict[str, list[ts.Node]]], ...] = ()
+    # What the analyses derive from this module's code and would otherwise compute again for each question (its
+    # imports, the declarations of a function by name): a cache that lives and dies with the module, not a fact.
+    memo: dict = field(default_factory=dict, compare=False, repr=False)
 
     def name_value(self, node: ts.Node | None) -> str | None:
         """A string literal, an enum member of this module with a string value (`ToolName.ECHO`), or a top-level
@@ -303,7 +306,7 @@ def adopt(module: Module, methods: frozenset[str]) -> Module:
             merged.setdefault(k, []).extend(nodes)
     merged = {k: sorted(v, key=lambda n: n.start_byte) for k, v in merged.items()}  # stable: ties keep their order
     functions = {**module.functions, **{name: fn for name, fn, _ in taken}}
-    return replace(module, caps=merged, functions=functions)
+    return replace(module, caps=merged, functions=functions, memo={})
 
 
 def _compiled_enum(stmt: ts.Node) -> dict[str, str]:
