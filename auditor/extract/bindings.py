@@ -33,27 +33,28 @@ def value_of(module: Module, ident: ts.Node) -> ts.Node | None:
         params = scope.child_by_field_name("parameters") or scope.child_by_field_name("parameter")
         if params is not None and _binds(params, name):
             return None
-        if any(_binds(n.child_by_field_name("name"), name) and _owner(n) == scope for n in patterns):
+        if any(_owner(n) == scope for n in patterns.get(name, ())):
             return None
     return module.toplevel.get(name)
 
 
-def _declared(module: Module, scope: ts.Node) -> tuple[dict[str, list[ts.Node]], list[ts.Node]]:
-    """The declarators written in SCOPE by name, and those that destructure: a function of thousands of lines is walked
-    once (per module, module.memo), not once per name looked up in it."""
+def _declared(module: Module, scope: ts.Node) -> tuple[dict[str, list[ts.Node]], dict[str, list[ts.Node]]]:
+    """The declarators written in SCOPE by name, and those that destructure by each name they bind: a function of
+    thousands of lines is walked once (per module, module.memo), not once per name looked up in it."""
     memo = module.memo.setdefault("declared", {})
     hit = memo.get(scope.id)
     if hit is not None and hit[0] == scope:
         return hit[1], hit[2]
     named: dict[str, list[ts.Node]] = {}
-    patterns: list[ts.Node] = []
+    patterns: dict[str, list[ts.Node]] = {}
     for n in find(scope, {"variable_declarator"}):
         target = n.child_by_field_name("name")
         if target is None:
             continue
         named.setdefault(text(target), []).append(n)
         if target.type in {"object_pattern", "array_pattern"}:
-            patterns.append(n)
+            for bound in _bound(target):
+                patterns.setdefault(bound, []).append(n)
     memo[scope.id] = (scope, named, patterns)
     return named, patterns
 
@@ -77,6 +78,24 @@ def _binds(pattern: ts.Node, name: str) -> bool:
         inner = pattern.child_by_field_name("pattern")
         return inner is not None and _binds(inner, name)
     return any(_binds(c, name) for c in pattern.named_children)
+
+
+def _bound(pattern: ts.Node) -> set[str]:
+    """The names a destructuring pattern declares: those `_binds` says it binds."""
+    if pattern.type in {"identifier", "shorthand_property_identifier_pattern"}:
+        return {text(pattern)}
+    if pattern.type in _PATTERN_VALUES:
+        return set()
+    if pattern.type in {"assignment_pattern", "object_assignment_pattern"}:
+        left = pattern.child_by_field_name("left")
+        return _bound(left) if left is not None else set()
+    if pattern.type == "pair_pattern":
+        value = pattern.child_by_field_name("value")
+        return _bound(value) if value is not None else set()
+    if pattern.type in {"required_parameter", "optional_parameter"}:
+        inner = pattern.child_by_field_name("pattern")
+        return _bound(inner) if inner is not None else set()
+    return set().union(*(_bound(c) for c in pattern.named_children))
 
 
 def _owner(node: ts.Node) -> ts.Node | None:
