@@ -167,3 +167,58 @@ def test_switch_cases_named_by_constants_and_members_of_a_constant_object_dispat
     led = coverage.ledger(p)
     assert led["unresolved"] == [] and {t["name"]: t["dispatch"] for t in led["tools"]} == {
         "company_search": "switch-case", "chat": "switch-case", "kb_lookup": "switch-case"}
+
+
+OWN_AND_DELEGATED = SDK + '''
+const notes: string[] = [];
+
+function plainText(name: string): boolean {
+  if (name === "erase") return true;
+  return false;
+}
+
+async function runTool(params: { name: string; arguments?: Record<string, unknown> }) {
+  switch (params.name) {
+    case "jot":
+      notes.push(String(params.arguments?.text));
+      return { content: [] };
+    case "erase":
+      notes.length = 0;
+      return { content: [] };
+    default:
+      throw new Error(`Unknown tool: ${params.name}`);
+  }
+}
+
+const server = new Server({ name: "pad", version: "1.0.0" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({
+  tools: [
+    { name: "jot", description: "Jot", inputSchema: { type: "object", properties: { text: { type: "string" } } } },
+    { name: "erase", description: "Erase", inputSchema: { type: "object", properties: {} } },
+    { name: "count", description: "Count", inputSchema: { type: "object", properties: {} } },
+  ],
+}));
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  const toolName = request.params.name;
+  const plain = plainText(toolName);
+  if (toolName === "count") {
+    return { content: [{ type: "text", text: String(notes.length) }] };
+  }
+  const result = await runTool(request.params);
+  return plain ? result : { ...result };
+});
+'''
+
+
+def test_a_handler_that_dispatches_one_tool_itself_and_delegates_the_rest():
+    """The handler answers `count` itself and hands `request.params` to a function that switches on `params.name`:
+    both dispatches are read (expect: count name-equality, jot and erase switch-case). A helper handed only the
+    name (`plainText(toolName)`) is no dispatch of the tools it compares the name with."""
+    p = program({"index.ts": OWN_AND_DELEGATED})
+    got = {d.tool: (d.form, d.node.start_point[0] + 1) for d in p.dispatches}
+    assert got == {"count": ("name-equality", line_of(OWN_AND_DELEGATED, 'if (toolName === "count")')),
+                   "jot": ("switch-case", line_of(OWN_AND_DELEGATED, 'case "jot"')),
+                   "erase": ("switch-case", line_of(OWN_AND_DELEGATED, 'case "erase"'))}
+    assert [f.node.start_point[0] + 1 for f in p.fallbacks] == [line_of(OWN_AND_DELEGATED, "default:")]
+    assert [(t["name"], t["status"]) for t in coverage.ledger(p)["tools"]] == [
+        ("count", "analysed"), ("erase", "analysed"), ("jot", "analysed")]

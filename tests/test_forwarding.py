@@ -136,3 +136,33 @@ def test_a_name_prefixed_with_a_value_set_at_run_time_is_listed_with_the_prefix_
     p = program({"index.ts": code})
     assert sorted(t.name for t in p.tools) == ["eta", "theta"]  # the name of the second is not read at all
     assert any("2 of the tools it registers have a name that starts with `${prefix}`" in g.detail for g in p.gaps)
+
+
+def test_a_bundled_librarys_helper_that_registers_the_name_it_is_handed_registers_at_the_servers_calls():
+    """An esbuild bundle inlines a library's helper (`uZ`, minified) that hands its parameters on to
+    `Z.registerTool($, {...J, _meta}, X)`: the library's code is not the server's (its captures are set aside), but
+    the helper the server's own code calls is read as the server's, instantiated at each call (expect: tool `echo`,
+    dispatched to its callback). A helper of the library the server does not call registers nothing, no gap."""
+    code = ('// node_modules/apps-kit/dist/server.js\n'
+            'function uZ(Z, $, J, X) {\n'
+            '  let W = J._meta;\n'
+            '  if (W?.ui) W = { ...W, uri: W.ui };\n'
+            '  return Z.registerTool($, { ...J, _meta: W }, X);\n'
+            '}\n'
+            'function hZ(Z, $, X) { return Z.registerTool($, {}, X); }\n'
+            '\n'
+            '// node_modules/@modelcontextprotocol/sdk/dist/esm/server/mcp.js\n'
+            'class McpServer { registerTool(name, config, cb) { return [name, config, cb]; } }\n'
+            '\n'
+            '// src/index.ts\n'
+            'function main() {\n'
+            '  const server = new McpServer({ name: "s", version: "1.0.0" });\n'
+            f'  uZ(server, "echo", {{ description: "Echo", _meta: {{}} }}, {CB});\n'
+            '  return server;\n'
+            '}\n'
+            'main();\n')
+    p = program({"index.js": code})
+    assert sorted(t.name for t in p.tools) == ["echo"]
+    (d,) = [d for d in p.dispatches if d.tool == "echo"]
+    assert d.form == "registration" and d.target is not None
+    assert not [g for g in p.gaps if g.kind == "registration"]

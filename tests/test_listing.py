@@ -273,3 +273,39 @@ server.setRequestHandler(ListToolsRequestSchema, async () => ({
     led = coverage.ledger(program({"index.ts": server, "package.json": MANIFEST}))
     assert [t["name"] for t in led["tools"]] == ["pour", "stir"]
     assert led["unresolved"] == []  # each instance is the site of a descriptor made in the callback: read whole
+
+
+# The list is picked from a larger one: `find` of one element, and a loop over the list that pushes some elements.
+PICKED = SDK + '''
+const allTools = [%s, %s, %s];
+const hidden = %s;
+function createServer() {
+  const enabled = allTools.filter((t) => !process.env.DENY?.includes(t.name));
+  const listed = [...enabled];
+  const meta = allTools.find((t) => t.name === "help");
+  if (meta && !listed.includes(meta)) listed.push(meta);
+  const server = new Server({ name: "p", version: "1.0.0" }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed.map((t) => ({ ...t })) }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const more = [];
+    for (const tool of allTools) {
+      if (listed.includes(tool)) continue;
+      more.push(tool);
+    }
+    listed.push(...more);
+    return { content: [] };
+  });
+  return server;
+}
+createServer();
+''' % (_desc("help"), _desc("read"), _desc("write"), _desc("draft"))
+
+
+def test_a_list_picked_by_find_and_by_a_loop_over_another_list_is_read_whole():
+    """`allTools.find(...)` stands for an element of `allTools`, and `tool` of `for (const tool of allTools)` for
+    each of them: the list is read whole (expect: help, read, write listed; draft not advertised)."""
+    p = program({"index.ts": PICKED, "package.json": MANIFEST})
+    assert _names(p) == ["help", "read", "write"]
+    assert sorted(t.name for t in p.unadvertised) == ["draft"]
+    (listing,) = p.listings
+    assert not listing.unread

@@ -59,6 +59,9 @@ def links(prog, cases: list[TestCase], routes: list[Record], kb: dict) -> list[L
     out = []
     for tid, case in zip(test_ids(cases), cases):
         reached = _reach(prog, case, memo)
+        by_path: dict[str, list] = {}  # reached functions per file, in reach order: an anchor is sought in its file's
+        for k, (_, lo, hi) in reached.items():
+            by_path.setdefault(k[0], []).append((lo, hi, k))
         tools = {t for t, _ in case.tools}
         for r in routes:
             key = fns[r.id]
@@ -67,9 +70,11 @@ def links(prog, cases: list[TestCase], routes: list[Record], kb: dict) -> list[L
                                  f"calls the tool by name (line {min(l for t, l in case.tools if t == r.attrs['tool'])}); "
                                  f"the test asserts {shown(case.assertions)}"))
                 continue
-            if key not in reached and not any(_within(a, reached) for a in r.anchors):
-                continue
-            key = key if key in reached else next(k for a in r.anchors for k in reached if _within(a, {k: reached[k]}))
+            if key not in reached:
+                key = next((k for a in r.anchors for lo, hi, k in by_path.get(a.path, ())
+                            if lo <= a.start_line and a.end_line <= hi), None)
+                if key is None:  # the route lies in no function the test reaches
+                    continue
             answers = _answers(r, key, responds, fns, kb)
             hits = [a for a in case.assertions if _bears(a, r, answers, kb)]
             said = [a for a in case.assertions if message(a, kb) and strings.within(r, message(a, kb))]
@@ -95,11 +100,6 @@ def _function_of(r: Record, names: dict[str, str]) -> tuple[str, str] | None:
         return None
     module, qual = where.split("#", 1)
     return (names[module], qual) if module in names else None
-
-
-def _within(a: Anchor, reached: dict) -> bool:
-    """Whether the anchor lies in one of the reached functions (a route written in a function it does not name)."""
-    return any(path == a.path and lo <= a.start_line and a.end_line <= hi for (path, _), (_, lo, hi) in reached.items())
 
 
 def _reach(prog, case: TestCase, memo: dict) -> dict[tuple[str, str], tuple[str, int, int]]:

@@ -3,7 +3,9 @@ the tool's code calls (validator vocabulary: kb/sdk.yaml `validators`), and the 
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass
+from itertools import accumulate
 
 import tree_sitter as ts
 
@@ -37,6 +39,16 @@ class Place:
     module: Module
     fn: ts.Node
     skip: tuple[ts.Node, ...] = ()  # code of other tools inside this function (their dispatch branches)
+    # SKIP's spans by start, and the furthest end among the first i of them: whether a node lies in one is a bisect,
+    # not a scan of every branch (a dispatch of hundreds of tools in one function is read once per tool).
+    starts: tuple[int, ...] = ()
+    ends: tuple[int, ...] = ()
+
+
+def _place(module: Module, fn: ts.Node, skip: tuple[ts.Node, ...] = ()) -> Place:
+    spans = sorted((n.start_byte, n.end_byte) for n in skip)
+    ends = list(accumulate((e for _, e in spans), max))
+    return Place(module=module, fn=fn, skip=skip, starts=tuple(b for b, _ in spans), ends=tuple(ends))
 
 
 def places(p: Program, tool) -> tuple[list[Place], list[Place]]:
@@ -54,10 +66,10 @@ def places(p: Program, tool) -> tuple[list[Place], list[Place]]:
         for host in dict.fromkeys(h for h in hosts if h is not None):
             others = tuple(_branch(o.node) for o in p.dispatches if o.tool != tool.name and o.form != "registration"
                            and host.start_byte <= o.node.start_byte < host.end_byte and not _within(d.node, _branch(o.node)))
-            own.append(Place(module=link.module_of(host) or d.module, fn=host, skip=others))
+            own.append(_place(link.module_of(host) or d.module, host, others))
         if d.target is not None:
             m = link.module_of(d.target) or d.module
-            own.append(Place(module=m, fn=d.target))
+            own.append(_place(m, d.target))
             roots.append((m, d.target))
         elif d.form != "registration":
             for call in find(_branch(d.node), {"call_expression"}):
@@ -65,7 +77,7 @@ def places(p: Program, tool) -> tuple[list[Place], list[Place]]:
                 if hit is not None:
                     roots.append((hit[0], hit[1]))
     seen = {pl.fn.id for pl in own}
-    reach = [Place(module=m, fn=fn) for m, fn in link.reachable(roots) if fn.id not in seen]
+    reach = [_place(m, fn) for m, fn in link.reachable(roots) if fn.id not in seen]
     return own, own + reach
 
 
@@ -75,7 +87,7 @@ def checks(p: Program, tool, path: list[Place], own: list[Place] = ()) -> list[C
     v = p.vocab["validators"]
     out = []
     for pl in path:
-        names = _inputs(pl.fn, v)
+        names = _inputs(pl, v)
         if any(pl.fn == o.fn for o in own):  # the tool's own code: its guards check what they name
             fields = _hand_checked(pl.fn, pl, frozenset(d.node.id for d in p.dispatches))
             if fields:
@@ -98,7 +110,7 @@ def reads(p: Program, own: list[Place]) -> list[Read]:
     v = p.vocab["validators"]
     out = []
     for pl in own:
-        names = _inputs(pl.fn, v)
+        names = _inputs(pl, v)
         bound: set[str] = set()  # `const { path } = args`
         declared: list[str] = []
         for d in find(pl.fn, {"variable_declarator"}):
@@ -128,7 +140,9 @@ def _within(node: ts.Node, outer: ts.Node) -> bool:
 
 
 def _skipped(node: ts.Node, pl: Place) -> bool:
-    return any(_within(node, s) for s in pl.skip)
+    """Whether NODE lies within one of PL's skipped branches."""
+    i = bisect_right(pl.starts, node.start_byte)
+    return i > 0 and pl.ends[i - 1] >= node.end_byte
 
 
 def _calls(pl: Place):
@@ -137,8 +151,20 @@ def _calls(pl: Place):
             yield call
 
 
-def _inputs(fn: ts.Node, v: dict) -> set[str]:
-    """Names that hold the input in FN: its parameters, and locals bound to one or to `request.params.arguments`."""
+def _inputs(pl: Place, v: dict) -> frozenset[str]:
+    """Names that hold the input in PL's function: its parameters, and locals bound to one or to
+    `request.params.arguments`. Read once per function (module.memo): the function that dispatches hundreds of tools
+    is on every one's path."""
+    memo = pl.module.memo.setdefault("inputs", {})
+    hit = memo.get(pl.fn.id)
+    if hit is not None and hit[0] == pl.fn:
+        return hit[1]
+    names = frozenset(_read_inputs(pl.fn, v))
+    memo[pl.fn.id] = (pl.fn, names)
+    return names
+
+
+def _read_inputs(fn: ts.Node, v: dict) -> set[str]:
     names: set[str] = set()
     params = fn.child_by_field_name("parameters") or fn.child_by_field_name("parameter")
     for prm in ([params] if params is not None and params.type == "identifier" else params.named_children if params else []):

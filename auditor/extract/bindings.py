@@ -20,26 +20,45 @@ def value_of(module: Module, ident: ts.Node) -> ts.Node | None:
     for scope in ancestors(ident):
         body = scope.child_by_field_name("body") if scope.type == "for_in_statement" else None
         if body is not None and body.start_byte <= ident.start_byte:  # `const n = ...` in the body, per element
-            for n in find(body, {"variable_declarator"}):
-                if text(n.child_by_field_name("name")) == name and _loop_owner(n) == scope:
+            for n in _declared(module, body)[0].get(name, ()):
+                if _loop_owner(n) == scope:
                     return n.child_by_field_name("value")
             continue
         if scope.type not in FUNCTION_TYPES:
             continue
-        for n in find(scope, {"variable_declarator"}):  # the cheap test first: _owner walks up the tree
-            if text(n.child_by_field_name("name")) == name and _owner(n) == scope:
+        named, patterns = _declared(module, scope)
+        for n in named.get(name, ()):  # the cheap test first: _owner walks up the tree
+            if _owner(n) == scope:
                 return n.child_by_field_name("value")
         # A parameter of the function, or a name a declaration of it destructures, shadows any outer one: its
         # value is not known here (a caller's), and certainly not the top level's of the same name.
         params = scope.child_by_field_name("parameters") or scope.child_by_field_name("parameter")
         if params is not None and _binds(params, name):
             return None
-        if any(n.child_by_field_name("name") is not None
-               and n.child_by_field_name("name").type in {"object_pattern", "array_pattern"}
-               and _binds(n.child_by_field_name("name"), name) and _owner(n) == scope
-               for n in find(scope, {"variable_declarator"})):
+        if any(_owner(n) == scope for n in patterns.get(name, ())):
             return None
     return module.toplevel.get(name)
+
+
+def _declared(module: Module, scope: ts.Node) -> tuple[dict[str, list[ts.Node]], dict[str, list[ts.Node]]]:
+    """The declarators written in SCOPE by name, and those that destructure by each name they bind: a function of
+    thousands of lines is walked once (per module, module.memo), not once per name looked up in it."""
+    memo = module.memo.setdefault("declared", {})
+    hit = memo.get(scope.id)
+    if hit is not None and hit[0] == scope:
+        return hit[1], hit[2]
+    named: dict[str, list[ts.Node]] = {}
+    patterns: dict[str, list[ts.Node]] = {}
+    for n in find(scope, {"variable_declarator"}):
+        target = n.child_by_field_name("name")
+        if target is None:
+            continue
+        named.setdefault(text(target), []).append(n)
+        if target.type in {"object_pattern", "array_pattern"}:
+            for bound in _bound(target):
+                patterns.setdefault(bound, []).append(n)
+    memo[scope.id] = (scope, named, patterns)
+    return named, patterns
 
 
 _PATTERN_VALUES = {"type_annotation", "type_identifier", "predefined_type"}
@@ -63,6 +82,24 @@ def _binds(pattern: ts.Node, name: str) -> bool:
     return any(_binds(c, name) for c in pattern.named_children)
 
 
+def _bound(pattern: ts.Node) -> set[str]:
+    """The names a destructuring pattern declares: those `_binds` says it binds."""
+    if pattern.type in {"identifier", "shorthand_property_identifier_pattern"}:
+        return {text(pattern)}
+    if pattern.type in _PATTERN_VALUES:
+        return set()
+    if pattern.type in {"assignment_pattern", "object_assignment_pattern"}:
+        left = pattern.child_by_field_name("left")
+        return _bound(left) if left is not None else set()
+    if pattern.type == "pair_pattern":
+        value = pattern.child_by_field_name("value")
+        return _bound(value) if value is not None else set()
+    if pattern.type in {"required_parameter", "optional_parameter"}:
+        inner = pattern.child_by_field_name("pattern")
+        return _bound(inner) if inner is not None else set()
+    return set().union(*(_bound(c) for c in pattern.named_children))
+
+
 def _owner(node: ts.Node) -> ts.Node | None:
     return next((a for a in ancestors(node) if a.type in FUNCTION_TYPES), None)
 
@@ -74,8 +111,13 @@ def _loop_owner(node: ts.Node) -> ts.Node | None:
 
 def imports(module: Module) -> dict[str, tuple[str, str]]:
     """Local name -> (import source, imported name); `*` for a namespace import, `default` for a default one.
-    Import statements, and the declarators that receive a require("x") or import("x")."""
-    return {**static_imports(module), **_required(module)}
+    Import statements, and the declarators that receive a require("x") or import("x"). Read only: the dict is shared
+    (read once per module: a module of hundreds of imports is looked up for every schema, value and effect)."""
+    hit = module.memo.get("imports")
+    if hit is not None:
+        return hit
+    found = module.memo["imports"] = {**static_imports(module), **_required(module)}
+    return found
 
 
 def class_name(module: Module, ctor: ts.Node | None, packages: list[str]) -> str:

@@ -44,12 +44,47 @@ def dispatches(handler: Handler, resolve, link=None) -> tuple[list[Dispatch], li
     """Tool-name dispatch inside a tools/call handler, and what happens to any other name.
 
     A handler that only delegates (`return handle(request.params.name, args)`) is followed one call
-    deep, to the function that dispatches: in its own module, or (with `link`) in another module of the boundary."""
-    for fn, module, resolve_there in _dispatching(handler, resolve, link):
+    deep, to the function that dispatches: in its own module, or (with `link`) in another module of the boundary.
+    A handler that dispatches some tools itself (`if (name === "x")`) and hands the request on for the others
+    (`return run(request.params)`) has both read: the functions handed the request add the tools it did not name."""
+    fns = _dispatching(handler, resolve, link)
+    for fn, module, resolve_there in fns:
         found, fallbacks = _dispatch_in(handler, fn, resolve_there, module, link)
+        if found and fn == handler.fn:
+            named, handed = {d.tool for d in found}, []
+            for other, where, there in _delegates(handler, fns, resolve):
+                more, more_fallbacks = _dispatch_in(handler, other, there, where, link)
+                more = [d for d in more if d.tool not in named]
+                if more:
+                    named |= {d.tool for d in more}
+                    found, handed = found + more, handed + more_fallbacks
+            # What the handler does after its own dispatches is then the hand-over (`return run(request.params)`):
+            # any other name meets the fallback of the function handed the request.
+            fallbacks = handed or fallbacks
         if found:
             return found, fallbacks
     return [], []
+
+
+def _delegates(handler: Handler, fns: list[tuple[ts.Node, Module, object]], resolve
+               ) -> list[tuple[ts.Node, Module, object]]:
+    """Those of the functions the handler calls (FNS, from `_dispatching`) that a call of the handler hands the
+    request to (`run(request.params)`, `run(request)`): an argument rooted at the handler's request parameter. A
+    function handed only a name held in a variable (`isPlain(toolName)`) is a helper, not where tools are dispatched."""
+    params = handler.fn.child_by_field_name("parameters") or handler.fn.child_by_field_name("parameter")
+    first = params.named_children[0] if params is not None and params.type == "formal_parameters" and \
+        params.named_children else params
+    if first is not None and first.type in {"required_parameter", "optional_parameter"}:
+        first = first.child_by_field_name("pattern")
+    if first is None or first.type != "identifier":
+        return []
+    request, handed = text(first), []
+    for n in walk(handler.fn):
+        args = n.child_by_field_name("arguments") if n.type == "call_expression" else None
+        if args is not None and any((member_chain(strip_casts(a)) or ("",))[0] == request for a in args.named_children):
+            hit = resolve(n)
+            handed += [hit[0]] if hit is not None else []
+    return [(fn, m, r) for fn, m, r in fns[1:] if any(fn == h for h in handed)]
 
 
 def _dispatching(handler: Handler, resolve, link=None) -> list[tuple[ts.Node, Module, object]]:

@@ -178,6 +178,8 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
     if shipped:
         modules += [m for m in tested if m.path in shipped]
         entries = sources.promoted(entries, shipped)
+    # A bundled library's helper the server calls to register its tools is read as the server's own code.
+    modules = [program.adopt(m, frozenset(vocab["high_level"]["registrations"])) for m in modules]
     link = linker.Linker(modules, build_map)
     unread: list[tuple[program.Module, ts.Node]] = []
     roots: list[tuple[program.Module, ts.Node]] = []

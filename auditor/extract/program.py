@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import posixpath
 import re
-from bisect import bisect_right
-from dataclasses import dataclass, field
+from bisect import bisect_left, bisect_right
+from dataclasses import dataclass, field, replace
 
 import tree_sitter as ts
 
@@ -39,6 +39,12 @@ class Module:
     # Regions of a bundle holding a dependency's code (start line, end line, package), by the bundler's markers; no
     # capture of the module lies in one (the dependency is not part of the boundary, as when it is not bundled).
     vendored: tuple[tuple[int, int, str], ...] = ()
+    # Top-level functions of those regions that the module's own code calls by name, with their captures: a library's
+    # helper inlined by the bundler (minified names) that the server may register its tools through (`adopt`).
+    borrowed: tuple[tuple[str, ts.Node, dict[str, list[ts.Node]]], ...] = ()
+    # What the analyses derive from this module's code and would otherwise compute again for each question (its
+    # imports, the declarations of a function by name): a cache that lives and dies with the module, not a fact.
+    memo: dict = field(default_factory=dict, compare=False, repr=False)
 
     def name_value(self, node: ts.Node | None) -> str | None:
         """A string literal, an enum member of this module with a string value (`ToolName.ECHO`), or a top-level
@@ -194,7 +200,10 @@ def build(path: str, name: str, tree: ts.Tree, lang: str) -> Module:
             i = bisect_right(starts, n.start_byte) - 1
             return i < 0 or n.start_byte >= vendored[i][1]
 
+        borrowed = _borrowed(caps, own)
         caps = {k: [n for n in nodes if own(n)] for k, nodes in caps.items()}
+    else:
+        borrowed = ()
     classes: dict[str, ClassInfo] = {}
     for cls in caps.get("class", []):
         cname = class_name_of(cls)
@@ -254,7 +263,50 @@ def build(path: str, name: str, tree: ts.Tree, lang: str) -> Module:
         enums.update(_compiled_enum(stmt))
     return Module(path=path, name=name, tree=tree, caps=caps, classes=classes, functions=functions,
                   toplevel=toplevel, instances=instances, imports=imports, enums=enums,
-                  vendored=tuple((first, last, pkg) for _, _, first, last, pkg in vendored))
+                  vendored=tuple((first, last, pkg) for _, _, first, last, pkg in vendored), borrowed=borrowed)
+
+
+def _borrowed(caps: dict[str, list[ts.Node]], own) -> tuple[tuple[str, ts.Node, dict[str, list[ts.Node]]], ...]:
+    """(name, function, its captures) of each top-level function declaration outside the module's own code (OWN)
+    that a call of its own code names (`uZ(server, ...)`), when its own code declares no function of that name."""
+    outside = {text(f.child_by_field_name("name")): f for f in caps.get("function", [])
+               if not own(f) and f.parent is not None and f.parent.type == "program"}
+    if not outside:
+        return ()
+    mine = {text(f.child_by_field_name("name")) for f in caps.get("function", []) if own(f)}
+    named = {text(c.child_by_field_name("function")) for c in caps.get("call", []) if own(c)
+             and c.child_by_field_name("function") is not None and c.child_by_field_name("function").type == "identifier"}
+    picked = sorted(named & set(outside) - mine)
+    if not picked:
+        return ()
+    # Each capture list once, sorted by position: a function's captures are a slice of it (no scan per function).
+    ordered = {k: sorted((n for n in nodes if not own(n)), key=lambda n: n.start_byte) for k, nodes in caps.items()}
+    starts = {k: [n.start_byte for n in nodes] for k, nodes in ordered.items()}
+    out = []
+    for name in picked:
+        fn = outside[name]
+        inside = {k: ordered[k][bisect_left(starts[k], fn.start_byte):bisect_left(starts[k], fn.end_byte)]
+                  for k in ordered}
+        out.append((name, fn, {k: v for k, v in inside.items() if v}))
+    return tuple(out)
+
+
+def adopt(module: Module, methods: frozenset[str]) -> Module:
+    """MODULE with those of its borrowed functions (a bundled library's helpers its own code calls) that call one of
+    METHODS on something (`Z.registerTool($, config, X)`) read as its own code: their captures and their names join
+    the module's, so the registrations they make are read, and instantiated at the server's calls of them."""
+    taken = [(name, fn, caps) for name, fn, caps in module.borrowed if any(
+        (f := c.child_by_field_name("function")) is not None and f.type == "member_expression"
+        and text(f.child_by_field_name("property")) in methods for c in caps.get("call", []))]
+    if not taken:
+        return module
+    merged = {k: list(v) for k, v in module.caps.items()}
+    for _, _, caps in taken:
+        for k, nodes in caps.items():
+            merged.setdefault(k, []).extend(nodes)
+    merged = {k: sorted(v, key=lambda n: n.start_byte) for k, v in merged.items()}  # stable: ties keep their order
+    functions = {**module.functions, **{name: fn for name, fn, _ in taken}}
+    return replace(module, caps=merged, functions=functions, memo={})
 
 
 def _compiled_enum(stmt: ts.Node) -> dict[str, str]:

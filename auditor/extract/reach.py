@@ -21,7 +21,8 @@ from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, enclos
 MAX_DEPTH = 24  # hops from the handler's result to a descriptor
 # Array methods whose result holds (some of) the receiver's elements, in the same or another order.
 _KEEPS = frozenset({"filter", "slice", "sort", "toSorted", "reverse", "toReversed", "flat", "concat", "map",
-                    "flatMap", "splice", "with", "values"})
+                    "flatMap", "splice", "with", "values",
+                    "find", "findLast", "at", "pop", "shift"})  # one of its elements
 _ADDS = frozenset({"push", "unshift", "concat"})  # the arguments become elements
 _COLLECTIONS = frozenset({"Map", "Set", "WeakMap"})  # `new Map()`: filled by set/add/push later
 _STORES = {"set": 1, "add": 0}  # `registry.set(key, value)`, `set.add(value)`: the argument stored
@@ -112,6 +113,14 @@ class Reach:
 
     def _name(self, node: ts.Node, module: Module, d: int) -> Iterator[tuple[ts.Node, Module]]:
         name = text(node)
+        for scope in ancestors(node):
+            if scope.type in FUNCTION_TYPES:
+                break
+            left = scope.child_by_field_name("left") if scope.type == "for_in_statement" else None
+            if left is not None and left.type == "identifier" and text(left) == name \
+                    and text(scope.child_by_field_name("operator")) == "of":
+                yield from self.expr(scope.child_by_field_name("right"), module, d)  # each element of the list
+                return
         for scope in ancestors(node):
             if scope.type not in FUNCTION_TYPES:
                 continue
