@@ -8,16 +8,16 @@ import tree_sitter as ts
 from auditor.extract.bindings import value_of
 from auditor.extract.program import Module
 from auditor.extract.server import Dispatch, Fallback, Handler
-from auditor.extract.frames import returned
-from auditor.extract.syntax import (FUNCTION_TYPES, condition_terms, member_chain, object_pairs, pair_value,
-                                    strip_casts, text, walk)
+from auditor.extract.frames import parameters, returned
+from auditor.extract.syntax import (FUNCTION_TYPES, call_args, condition_terms, find, member_chain, object_pairs,
+                                    pair_value, strip_casts, text, walk)
 
 
-def _name_subject(node: ts.Node | None, module: Module | None = None) -> bool:
-    """The expression a dispatch compares: `request.params.name`, `name`, or a variable holding one
-    (`const toolName = request.params.name`)."""
+def _name_subject(node: ts.Node | None, module: Module | None = None, subjects: frozenset[str] = frozenset()) -> bool:
+    """The expression a dispatch compares: `request.params.name`, `name`, a variable holding one
+    (`const toolName = request.params.name`), or one of SUBJECTS (parameters that the handler hands a name)."""
     chain = member_chain(node)
-    if bool(chain) and chain[-1] == "name":
+    if bool(chain) and (chain[-1] == "name" or len(chain) == 1 and chain[0] in subjects):
         return True
     if module is None or node is None or node.type != "identifier":
         return False
@@ -26,7 +26,7 @@ def _name_subject(node: ts.Node | None, module: Module | None = None) -> bool:
     return bool(chain) and chain[-1] == "name"
 
 
-def _comparisons(cond: ts.Node, module: Module) -> list[tuple[str, str]]:
+def _comparisons(cond: ts.Node, module: Module, subjects: frozenset[str] = frozenset()) -> list[tuple[str, str]]:
     """(subject, tool name) for each `subject === "literal"` term of a condition."""
     out = []
     for term in condition_terms(cond):
@@ -35,7 +35,7 @@ def _comparisons(cond: ts.Node, module: Module) -> list[tuple[str, str]]:
         left, right = term.child_by_field_name("left"), term.child_by_field_name("right")
         for subj, lit in ((left, right), (right, left)):
             value = module.name_value(lit)
-            if value is not None and _name_subject(subj, module):
+            if value is not None and _name_subject(subj, module, subjects):
                 out.append((text(subj), value))
     return out
 
@@ -44,19 +44,28 @@ def dispatches(handler: Handler, resolve, link=None) -> tuple[list[Dispatch], li
     """Tool-name dispatch inside a tools/call handler, and what happens to any other name.
 
     A handler that only delegates (`return handle(request.params.name, args)`) is followed one call
-    deep, to the function that dispatches: in its own module, or (with `link`) in another module of the boundary."""
-    for fn, module, resolve_there in _dispatching(handler, resolve, link):
-        found, fallbacks = _dispatch_in(handler, fn, resolve_there, module, link)
-        if found:
+    deep, to the function that dispatches: in its own module, or (with `link`) in another module of the boundary.
+    A handler that delegates to one function per group of tools (`if (isNotesRequest(r)) return handleNotes(r)`)
+    dispatches what each of them does."""
+    fns = _dispatching(handler, resolve, link)
+    out: tuple[list[Dispatch], list[Fallback]] = ([], [])
+    for i, (fn, module, resolve_there, subjects) in enumerate(fns):
+        found, fallbacks = _dispatch_in(handler, fn, resolve_there, module, link, subjects)
+        if found and i == 0:
             return found, fallbacks
-    return [], []
+        if found:
+            known = {d.tool for d in out[0]}
+            out[0].extend(d for d in found if d.tool not in known)
+            out[1].extend(fallbacks)
+    return out
 
 
-def _dispatching(handler: Handler, resolve, link=None) -> list[tuple[ts.Node, Module, object]]:
-    """(function, its module, the call resolver of that module): the handler, then the functions it calls."""
+def _dispatching(handler: Handler, resolve, link=None) -> list[tuple[ts.Node, Module, object, frozenset[str]]]:
+    """(function, its module, the call resolver of that module, its parameters the handler hands a tool name): the
+    handler, then the functions it calls."""
     if handler.fn is None:
         return []
-    out = [(handler.fn, handler.module, resolve)]
+    out = [(handler.fn, handler.module, resolve, frozenset())]
     root = handler.module.tree.root_node
     for n in walk(handler.fn):
         if n.type == "call_expression":
@@ -69,16 +78,23 @@ def _dispatching(handler: Handler, resolve, link=None) -> list[tuple[ts.Node, Mo
                 values, callee = Values(link), n.child_by_field_name("function")
                 made = values.function_of(callee, handler.module, None)
                 for where, fn in [made[::-1], *values.handed(callee, handler.module, None)]:
-                    if fn is not None and not any(fn == f for f, _, _ in out):
-                        out.append((fn, where, link.resolver(where)))
+                    if fn is not None and not any(fn == f for f, _, _, _ in out):
+                        out.append((fn, where, link.resolver(where), frozenset()))
                 continue
-            if hit is None or any(hit[0] == f for f, _, _ in out):
+            if hit is None or any(hit[0] == f for f, _, _, _ in out):
                 continue
             if _root(hit[0]) == root:
-                out.append((hit[0], handler.module, resolve))
+                out.append((hit[0], handler.module, resolve, _handed_names(n, hit[0], handler.module)))
             elif link is not None and (other := link.module_of(hit[0])) is not None:
-                out.append((hit[0], other, link.resolver(other)))
+                out.append((hit[0], other, link.resolver(other), _handed_names(n, hit[0], handler.module)))
     return out
+
+
+def _handed_names(call: ts.Node, fn: ts.Node, module: Module) -> frozenset[str]:
+    """The parameters of FN that CALL (written in MODULE) hands a tool name: `run(request.params.name, args)`."""
+    args = call_args(call)
+    return frozenset(name for name, (i, path) in parameters(fn).items()
+                     if not path and i < len(args) and _name_subject(strip_casts(args[i]), module))
 
 
 def _root(node: ts.Node) -> ts.Node:
@@ -87,7 +103,7 @@ def _root(node: ts.Node) -> ts.Node:
     return node
 
 
-def _dispatch_in(handler: Handler, fn: ts.Node, resolve, module: Module, link=None
+def _dispatch_in(handler: Handler, fn: ts.Node, resolve, module: Module, link=None, subjects: frozenset[str] = frozenset()
                  ) -> tuple[list[Dispatch], list[Fallback]]:
     """The dispatch written in `fn`, a function of `module` (the handler's own, or one it delegates to)."""
     found: list[Dispatch] = []
@@ -98,11 +114,11 @@ def _dispatch_in(handler: Handler, fn: ts.Node, resolve, module: Module, link=No
         return found, fallbacks
     for node in walk(body):
         if node.type == "if_statement":
-            for subject, tool in _comparisons(node.child_by_field_name("condition"), module):
+            for subject, tool in _comparisons(node.child_by_field_name("condition"), module, subjects):
                 target, tname = _called(node.child_by_field_name("consequence"), resolve)
                 found.append(Dispatch(module=module, handler=handler, tool=tool, node=node, subject=subject,
                                       target=target, target_name=tname))
-            guard = _guard(node, module)
+            guard = _guard(node, module, subjects)
             if guard is not None:  # `if (name !== "x") throw ...`: what follows the guard implements x
                 subject, tool = guard
                 target, tname = _called_after(node, resolve)
@@ -110,12 +126,21 @@ def _dispatch_in(handler: Handler, fn: ts.Node, resolve, module: Module, link=No
                                       target=target, target_name=tname, form="guard"))
                 consequence = node.child_by_field_name("consequence")
                 fallbacks.append(Fallback(handler=handler, node=consequence, form=_fallback_form(consequence), module=module))
-        elif node.type == "subscript_expression" and _name_subject(strip_casts(node.child_by_field_name("index")), module):
+        elif node.type == "subscript_expression" and _name_subject(strip_casts(node.child_by_field_name("index")), module,
+                                                                     subjects):
             table = _table(node.child_by_field_name("object"), module)
             if table is not None and table.id not in tables:  # `HANDLERS[name](request)`: a lookup table of the tools
                 tables.add(table.id)
-                found += _table_dispatches(handler, table, text(node), resolve, module, link)
-        elif node.type == "switch_statement" and _name_subject(strip_casts(node.child_by_field_name("value")), module):
+                entries = _table_dispatches(handler, table, text(node), resolve, module, link)
+                refusal = _refused_miss(node, body) if not entries else None
+                if refusal is not None:  # `const kind = KINDS[name]; if (!kind) throw ...`: the keys are the tools
+                    entries = [Dispatch(module=module, handler=handler, tool=key, node=pair, subject=text(node),
+                                        target=fn, target_name=module.qualified(fn), form="table")
+                               for key, pair in object_pairs(table).items()]
+                    fallbacks.append(Fallback(handler=handler, node=refusal, form=_fallback_form(refusal), module=module))
+                found += entries
+        elif node.type == "switch_statement" and _name_subject(strip_casts(node.child_by_field_name("value")), module,
+                                                               subjects):
             subject = text(strip_casts(node.child_by_field_name("value")))
             for case in node.child_by_field_name("body").named_children:
                 if case.type == "switch_case":
@@ -186,7 +211,7 @@ def _table_dispatches(handler: Handler, table: ts.Node, subject: str, resolve, m
     return out
 
 
-def _guard(node: ts.Node, module: Module) -> tuple[str, str] | None:
+def _guard(node: ts.Node, module: Module, subjects: frozenset[str] = frozenset()) -> tuple[str, str] | None:
     """(subject, tool name) of `if (subject !== "literal") <throw or return>` with no else: an exclusion guard."""
     cond = strip_casts(node.child_by_field_name("condition"))
     consequence = node.child_by_field_name("consequence")
@@ -199,8 +224,26 @@ def _guard(node: ts.Node, module: Module) -> tuple[str, str] | None:
     left, right = cond.child_by_field_name("left"), cond.child_by_field_name("right")
     for subj, lit in ((left, right), (right, left)):
         value = module.name_value(lit)
-        if value is not None and _name_subject(subj, module):
+        if value is not None and _name_subject(subj, module, subjects):
             return text(subj), value
+    return None
+
+
+def _refused_miss(lookup: ts.Node, body: ts.Node) -> ts.Node | None:
+    """The consequence of `if (!v) <throw or return>` in BODY, when LOOKUP (`TABLE[name]`) initialises `const v`: a
+    table of data whose keys are the only names served, any other being refused; else None."""
+    decl = lookup.parent
+    name = decl.child_by_field_name("name") if decl is not None and decl.type == "variable_declarator" else None
+    if name is None or name.type != "identifier" or strip_casts(decl.child_by_field_name("value")) != lookup:
+        return None
+    for node in find(body, {"if_statement"}):
+        cond, consequence = strip_casts(node.child_by_field_name("condition")), node.child_by_field_name("consequence")
+        if cond is None or cond.type != "unary_expression" or text(cond) != f"!{text(name)}" or consequence is None:
+            continue
+        stmts = [c for c in consequence.named_children if c.type != "comment"] \
+            if consequence.type == "statement_block" else [consequence]
+        if stmts and stmts[-1].type in {"throw_statement", "return_statement"}:
+            return consequence
     return None
 
 
@@ -239,12 +282,13 @@ def _called(node: ts.Node | None, resolve) -> tuple[ts.Node | None, str | None]:
 def unread_names(handler: Handler, resolve=None, link=None) -> list[tuple[Module, ts.Node]]:
     """Switch cases of a tools/call dispatch whose tool name is not a literal the tool can read, with their module."""
     fns = _dispatching(handler, resolve, link) if resolve is not None else \
-        [(handler.fn, handler.module, None)] if handler.fn is not None else []
+        [(handler.fn, handler.module, None, frozenset())] if handler.fn is not None else []
     out = []
-    for fn, module, _ in fns:
+    for fn, module, _, subjects in fns:
         body = fn.child_by_field_name("body")
         for node in walk(body) if body is not None else []:
-            if node.type == "switch_statement" and _name_subject(strip_casts(node.child_by_field_name("value")), module):
+            if node.type == "switch_statement" and _name_subject(strip_casts(node.child_by_field_name("value")), module,
+                                                                   subjects):
                 for case in node.child_by_field_name("body").named_children:
                     if case.type == "switch_case" and module.name_value(case.child_by_field_name("value")) is None:
                         out.append((module, case))
@@ -258,7 +302,7 @@ def lookups(handler: Handler, tools: list, resolve, link=None) -> tuple[list[Dis
     fallback. Which descriptors are tools at all is the listing's to say (extract/listing.py)."""
     found: list[Dispatch] = []
     fallbacks: list[Fallback] = []
-    for fn, module, _ in _dispatching(handler, resolve, link):
+    for fn, module, _, _ in _dispatching(handler, resolve, link):
         body = fn.child_by_field_name("body")
         for call in (n for n in walk(body) if n.type == "call_expression") if body is not None else ():
             lookup = _lookup(call, module)

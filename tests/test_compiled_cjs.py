@@ -1,0 +1,209 @@
+"""TypeScript's compiled CommonJS output: tsc's runtime helpers (`__exportStar`, `__createBinding`, `__importStar`,
+`__awaiter` with a generator body) read as what they stand for, so a compiled server is audited like its source.
+The modules below are written for these tests, in the shapes tsc emits."""
+
+from __future__ import annotations
+
+from auditor.analyse import coverage
+from program_helpers import program
+
+MANIFEST = '{"name": "demo", "bin": "dist/index.js", "dependencies": {"@modelcontextprotocol/sdk": "1"}}'
+
+HELPERS = '''"use strict";
+var __createBinding = (this && this.__createBinding) || (Object.create ? (function(o, m, k, k2) {
+    if (k2 === undefined) k2 = k;
+    var desc = Object.getOwnPropertyDescriptor(m, k);
+    if (!desc || ("get" in desc ? !m.__esModule : desc.writable || desc.configurable)) {
+      desc = { enumerable: true, get: function() { return m[k]; } };
+    }
+    Object.defineProperty(o, k2, desc);
+}) : (function(o, m, k, k2) {
+    if (k2 === undefined) k2 = k;
+    o[k2] = m[k];
+}));
+var __exportStar = (this && this.__exportStar) || function(m, exports) {
+    for (var p in m) if (p !== "default" && !Object.prototype.hasOwnProperty.call(exports, p)) __createBinding(exports, m, p);
+};
+Object.defineProperty(exports, "__esModule", { value: true });
+'''
+
+AWAITER = '''var __awaiter = (this && this.__awaiter) || function (thisArg, _arguments, P, generator) {
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function step(result) { result.done ? resolve(result.value) : Promise.resolve(result.value).then(step); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+'''
+
+# A barrel per feature (`export * from "./tools"` compiled), a predicate and a handler that switches on the name.
+NOTES_INDEX = HELPERS + '''exports.handleNotesRequest = exports.isNotesRequest = void 0;
+__exportStar(require("./tools"), exports);
+const store_1 = require("./store");
+const isNotesRequest = (request) => ["add_note", "list_notes"].includes(request.params.name);
+exports.isNotesRequest = isNotesRequest;
+const handleNotesRequest = async (request) => {
+    switch (request.params.name) {
+        case "add_note":
+            return (0, store_1.addNote)(request.params.arguments);
+        case "list_notes":
+            return (0, store_1.listNotes)();
+        default:
+            throw new Error("unknown notes tool");
+    }
+};
+exports.handleNotesRequest = handleNotesRequest;
+'''
+NOTES_TOOLS = '''"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.noteTools = void 0;
+exports.noteTools = [
+    { name: "add_note", description: "Add a note.", inputSchema: { type: "object", properties: { text: { type: "string" } } } },
+    { name: "list_notes", description: "List the notes.", inputSchema: { type: "object", properties: {} } },
+];
+'''
+NOTES_STORE = '''"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.addNote = addNote;
+exports.listNotes = listNotes;
+const notes = [];
+function addNote(args) { notes.push(args.text); return { content: [{ type: "text", text: "ok" }] }; }
+function listNotes() { return { content: [{ type: "text", text: notes.join("\\n") }] }; }
+'''
+# `export { tagTools } from "./tools"` compiled: a getter on exports.
+TAGS_INDEX = HELPERS + '''exports.handleTagsRequest = exports.isTagsRequest = exports.tagTools = void 0;
+var tools_1 = require("./tools");
+Object.defineProperty(exports, "tagTools", { enumerable: true, get: function () { return tools_1.tagTools; } });
+const isTagsRequest = (request) => request.params.name === "clear_tags";
+exports.isTagsRequest = isTagsRequest;
+const handleTagsRequest = async (request) => {
+    if (request.params.name === "clear_tags") {
+        return { content: [{ type: "text", text: "cleared" }] };
+    }
+    throw new Error("unknown tags tool");
+};
+exports.handleTagsRequest = handleTagsRequest;
+'''
+TAGS_TOOLS = '''"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.tagTools = void 0;
+exports.tagTools = [{ name: "clear_tags", description: "Clear the tags.", inputSchema: { type: "object", properties: {} } }];
+'''
+SERVER = '''"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+const index_js_1 = require("@modelcontextprotocol/sdk/server/index.js");
+const stdio_js_1 = require("@modelcontextprotocol/sdk/server/stdio.js");
+const types_js_1 = require("@modelcontextprotocol/sdk/types.js");
+const notes_1 = require("./features/notes");
+const tags_1 = require("./features/tags");
+const server = new index_js_1.Server({ name: "demo", version: "1.0.0" }, { capabilities: { tools: {} } });
+server.setRequestHandler(types_js_1.ListToolsRequestSchema, () => {
+    const tools = [...notes_1.noteTools, ...tags_1.tagTools];
+    return { tools };
+});
+server.setRequestHandler(types_js_1.CallToolRequestSchema, async (request) => {
+    if ((0, notes_1.isNotesRequest)(request)) {
+        return await (0, notes_1.handleNotesRequest)(request);
+    }
+    if ((0, tags_1.isTagsRequest)(request)) {
+        return await (0, tags_1.handleTagsRequest)(request);
+    }
+    throw new Error(`Unknown tool: ${request.params.name}`);
+});
+server.connect(new stdio_js_1.StdioServerTransport());
+'''
+
+FEATURES = {"dist/index.js": SERVER, "dist/features/notes/index.js": NOTES_INDEX,
+            "dist/features/notes/tools.js": NOTES_TOOLS, "dist/features/notes/store.js": NOTES_STORE,
+            "dist/features/tags/index.js": TAGS_INDEX, "dist/features/tags/tools.js": TAGS_TOOLS,
+            "package.json": MANIFEST}
+
+
+def _tools(led: dict) -> dict[str, dict]:
+    return {t["name"]: t for t in led["tools"]}
+
+
+def test_barrels_of_export_star_and_delegated_dispatch_in_several_features_resolve():
+    """`__exportStar(require("./tools"), exports)` re-exports every name of ./tools; `const m_1 = require("./m")` at
+    top level binds m's exports as an import does; `(0, m_1.f)(x)` calls f; a handler that delegates to one function
+    per feature dispatches the names each of them switches or branches on."""
+    led = coverage.ledger(program(FEATURES))
+    tools = _tools(led)
+    assert sorted(tools) == ["add_note", "clear_tags", "list_notes"]
+    assert led["unresolved"] == [], led["unresolved"]
+    for name, t in tools.items():
+        assert t["dispatch"] is not None, (name, t)
+    assert led["complete"] is True
+
+
+AWAIT_SERVER = HELPERS + AWAITER + '''const index_js_1 = require("@modelcontextprotocol/sdk/server/index.js");
+const stdio_js_1 = require("@modelcontextprotocol/sdk/server/stdio.js");
+const types_js_1 = require("@modelcontextprotocol/sdk/types.js");
+const Tools = __importStar(require("./tools.js"));
+const run_1 = require("./run.js");
+function enabled() {
+    return Object.values(Tools);
+}
+const server = new index_js_1.Server({ name: "demo", version: "1.0.0" }, { capabilities: { tools: {} } });
+server.setRequestHandler(types_js_1.ListToolsRequestSchema, () => __awaiter(this, void 0, void 0, function* () {
+    return ({ tools: enabled().map((t) => t.tool) });
+}));
+server.setRequestHandler(types_js_1.CallToolRequestSchema, (request) => __awaiter(this, void 0, void 0, function* () {
+    return yield (0, run_1.runTool)(request.params.name, request.params.arguments);
+}));
+server.connect(new stdio_js_1.StdioServerTransport());
+'''
+IMPORT_STAR = '''var __importStar = (this && this.__importStar) || function (mod) {
+    if (mod && mod.__esModule) return mod;
+    var result = {};
+    if (mod != null) for (var k in mod) if (k !== "default") __createBinding(result, mod, k);
+    return result;
+};
+'''
+AWAIT_TOOLS = HELPERS + '''exports.roll = exports["flip-coin"] = void 0;
+var flip_1 = require("./flip.js");
+Object.defineProperty(exports, "flip-coin", { enumerable: true, get: function () { return flip_1.flip; } });
+var roll_1 = require("./roll.js");
+Object.defineProperty(exports, "roll", { enumerable: true, get: function () { return roll_1.roll; } });
+'''
+FLIP = '''"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.flip = void 0;
+exports.flip = { tool: { name: "flip_coin", description: "Flip a coin.", inputSchema: { type: "object", properties: {} } } };
+'''
+ROLL = '''"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.roll = void 0;
+exports.roll = { tool: { name: "roll_die", description: "Roll a die.", inputSchema: { type: "object", properties: {} } } };
+'''
+RUN = AWAITER + '''Object.defineProperty(exports, "__esModule", { value: true });
+exports.runTool = runTool;
+const KINDS = {
+    flip_coin: "coin",
+    roll_die: "die",
+};
+function runTool(tool_1) {
+    return __awaiter(this, arguments, void 0, function* (tool, args = {}) {
+        const kind = KINDS[tool];
+        if (!kind) {
+            throw new Error(`Unknown tool: ${tool}`);
+        }
+        return { content: [{ type: "text", text: kind }] };
+    });
+}
+'''
+AWAITED = {"dist/index.js": AWAIT_SERVER.replace(AWAITER, AWAITER + IMPORT_STAR), "dist/tools.js": AWAIT_TOOLS,
+           "dist/flip.js": FLIP, "dist/roll.js": ROLL, "dist/run.js": RUN, "package.json": MANIFEST}
+
+
+def test_handlers_written_with_the_awaiter_helper_return_what_their_generator_returns():
+    """`() => __awaiter(this, void 0, void 0, function* () { return X; })` (tsc's async downlevel) returns X; the
+    generator's parameters are the outer function's arguments (`__awaiter(this, arguments, ...)`), so a table looked
+    up by the name handed in, whose miss is refused, is the dispatch. `Object.values` of a namespace reads every
+    export, one named by a string (`exports["flip-coin"] = void 0`) too."""
+    led = coverage.ledger(program(AWAITED))
+    tools = _tools(led)
+    assert sorted(tools) == ["flip_coin", "roll_die"]
+    assert led["unresolved"] == [], led["unresolved"]
+    for name, t in tools.items():
+        assert t["dispatch"] is not None, (name, t)
+    assert led["complete"] is True
