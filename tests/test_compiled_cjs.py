@@ -207,3 +207,41 @@ def test_handlers_written_with_the_awaiter_helper_return_what_their_generator_re
     for name, t in tools.items():
         assert t["dispatch"] is not None, (name, t)
     assert led["complete"] is True
+
+
+
+def test_a_check_in_one_feature_is_not_hidden_by_the_dispatch_of_another_module_at_the_same_offsets():
+    """The branches of other tools skipped when reading a tool's checks are those of the same file: the byte offsets
+    of a dispatch in another module say nothing about this one."""
+    from auditor.analyse import validation
+    checked = NOTES_INDEX.replace('''        case "add_note":
+            return (0, store_1.addNote)(request.params.arguments);''', '''        case "add_note": {
+            const args = schemas_1.AddNoteSchema.parse(request.params.arguments);
+            return (0, store_1.addNote)(args);
+        }''').replace('const store_1 = require("./store");', 'const store_1 = require("./store");\nconst schemas_1 = require("./schemas");')
+    schemas = ('"use strict";\nObject.defineProperty(exports, "__esModule", { value: true });\nexports.AddNoteSchema = void 0;\n'
+               'const zod_1 = require("zod");\nexports.AddNoteSchema = zod_1.z.object({ text: zod_1.z.string() });\n')
+    padding = "".join(f"        // line {i} of a long branch\n" for i in range(40))
+    wide = TAGS_INDEX.replace('''        return { content: [{ type: "text", text: "cleared" }] };''',
+                              padding + '''        return { content: [{ type: "text", text: "cleared" }] };''')
+    check, branch = checked.index("AddNoteSchema.parse"), wide.index('if (request.params.name === "clear_tags")')
+    assert checked.index("handleNotesRequest = async") < branch < check < wide.index("cleared"), \
+        "the fixture puts the other module's branch around the check"
+    manifest = MANIFEST.replace('"1"}', '"1", "zod": "3"}')
+    p = program({**FEATURES, "dist/features/notes/index.js": checked, "dist/features/notes/schemas.js": schemas,
+                 "dist/features/tags/index.js": wide, "package.json": manifest})
+    tool = next(t for t in p.tools if t.name == "add_note")
+    own, path = validation.places(p, tool)
+    found = [(c.form, sorted(c.fields or ())) for c in validation.checks(p, tool, path, own)]
+    assert ("schema", ["text"]) in found, found
+
+
+def test_what_a_tool_of_a_data_table_runs_is_the_function_holding_the_table():
+    """The code a call of a tool dispatched by a data table runs (the annotation checks' region) is the function that
+    looks the name up, and what it calls."""
+    from auditor.analyse import annotations
+    p = program(AWAITED)
+    region = annotations.regions(p, "flip_coin")
+    assert region is not None
+    assert any(m.path == "dist/run.js" and m.qualified(fn) == "runTool" for m, fn in region.functions), \
+        [(m.path, m.qualified(fn)) for m, fn in region.functions]
