@@ -245,3 +245,34 @@ def test_what_a_tool_of_a_data_table_runs_is_the_function_holding_the_table():
     assert region is not None
     assert any(m.path == "dist/run.js" and m.qualified(fn) == "runTool" for m, fn in region.functions), \
         [(m.path, m.qualified(fn)) for m, fn in region.functions]
+
+
+PREDICATE_SERVER = SERVER.replace('''server.setRequestHandler(types_js_1.CallToolRequestSchema, async (request) => {
+    if ((0, notes_1.isNotesRequest)(request)) {
+        return await (0, notes_1.handleNotesRequest)(request);
+    }
+    if ((0, tags_1.isTagsRequest)(request)) {
+        return await (0, tags_1.handleTagsRequest)(request);
+    }''', '''const isNoteTool = (toolName) => toolName === "add_note" || toolName === "list_notes";
+function clearTags() {
+    return { content: [{ type: "text", text: "cleared" }] };
+}
+server.setRequestHandler(types_js_1.CallToolRequestSchema, async (request) => {
+    if (isNoteTool(request.params.name)) {
+        return (0, store_1.addNote)(request.params.arguments);
+    }
+    if ((0, tags_1.isTagsRequest)(request)) {
+        return clearTags();
+    }''').replace('const tags_1 = require("./features/tags");',
+              'const tags_1 = require("./features/tags");\nconst store_1 = require("./features/notes/store");')
+
+
+def test_a_predicate_of_the_server_that_tests_the_name_dispatches_its_tools_to_its_branch():
+    """`if (isNoteTool(request.params.name)) return addNote(...)`, the predicate returning `name === "a" || ...` or
+    `[...].includes(request.params.name)`: each name it tests is dispatched to what its branch calls."""
+    assert "isNoteTool(request.params.name)" in PREDICATE_SERVER and "store_1 = require" in PREDICATE_SERVER
+    p = program({**FEATURES, "dist/index.js": PREDICATE_SERVER})
+    got = {d.tool: d.target_name for d in p.dispatches}
+    assert got == {"add_note": "addNote", "list_notes": "addNote", "clear_tags": "clearTags"}, got
+    led = coverage.ledger(p)
+    assert led["complete"] is True and led["unresolved"] == [], led["unresolved"]

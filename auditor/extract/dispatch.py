@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import tree_sitter as ts
 
+from auditor.extract import predicates
 from auditor.extract.bindings import value_of
 from auditor.extract.program import Module
 from auditor.extract.server import Dispatch, Fallback, Handler
@@ -57,6 +58,34 @@ def dispatches(handler: Handler, resolve, link=None) -> tuple[list[Dispatch], li
             known = {d.tool for d in out[0]}
             out[0].extend(d for d in found if d.tool not in known)
             out[1].extend(fallbacks)
+    if fns:  # `if (isNotesRequest(request)) return handleNotes(request)`: the tools no function it calls dispatches
+        fn, module, resolve_there, subjects = fns[0]
+        known = {d.tool for d in out[0]}
+        found = [d for d in _predicate_dispatches(handler, fn, resolve_there, module, link, subjects) if d.tool not in known]
+        out[0].extend(found)
+        if found and not out[1]:
+            out[1].extend(_dispatch_in(handler, fn, resolve_there, module, link, subjects, found)[1])
+    return out
+
+
+def _predicate_dispatches(handler: Handler, fn: ts.Node, resolve, module: Module, link, subjects: frozenset[str]
+                          ) -> list[Dispatch]:
+    """One dispatch per tool name a predicate of the boundary tests in `if (pred(...))`, to what its branch calls."""
+    out: list[Dispatch] = []
+    body = fn.child_by_field_name("body")
+    for node in find(body, {"if_statement"}) if body is not None else ():
+        cond = strip_casts(node.child_by_field_name("condition"))
+        hit = resolve(cond) if cond is not None and cond.type == "call_expression" else None
+        if hit is None:
+            continue
+        where = module if _root(hit[0]) == module.tree.root_node else link.module_of(hit[0]) if link is not None else None
+        if where is None:
+            continue
+        handed = _handed_names(cond, hit[0], module) | subjects
+        tested = predicates.names(hit[0], where, lambda n, m: _name_subject(n, m, handed))
+        target, tname = _called(node.child_by_field_name("consequence"), resolve) if tested else (None, None)
+        out += [Dispatch(module=module, handler=handler, tool=tool, node=node, subject=text(cond), target=target,
+                         target_name=tname) for tool in tested or ()]
     return out
 
 
@@ -103,10 +132,11 @@ def _root(node: ts.Node) -> ts.Node:
     return node
 
 
-def _dispatch_in(handler: Handler, fn: ts.Node, resolve, module: Module, link=None, subjects: frozenset[str] = frozenset()
-                 ) -> tuple[list[Dispatch], list[Fallback]]:
-    """The dispatch written in `fn`, a function of `module` (the handler's own, or one it delegates to)."""
-    found: list[Dispatch] = []
+def _dispatch_in(handler: Handler, fn: ts.Node, resolve, module: Module, link=None, subjects: frozenset[str] = frozenset(),
+                 given: list[Dispatch] = ()) -> tuple[list[Dispatch], list[Fallback]]:
+    """The dispatch written in `fn`, a function of `module` (the handler's own, or one it delegates to); GIVEN: the
+    dispatches found there otherwise (by predicates), whose fallback is what follows the last of them."""
+    found: list[Dispatch] = list(given)
     fallbacks: list[Fallback] = []
     tables: set[int] = set()
     body = fn.child_by_field_name("body")
