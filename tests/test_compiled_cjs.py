@@ -163,7 +163,7 @@ AWAIT_TOOLS = HELPERS + '''exports.roll = exports["flip-coin"] = void 0;
 var flip_1 = require("./flip.js");
 Object.defineProperty(exports, "flip-coin", { enumerable: true, get: function () { return flip_1.flip; } });
 var roll_1 = require("./roll.js");
-Object.defineProperty(exports, "roll", { enumerable: true, get: function () { return roll_1.roll; } });
+__createBinding(exports, roll_1, "roll");
 '''
 FLIP = '''"use strict";
 Object.defineProperty(exports, "__esModule", { value: true });
@@ -199,7 +199,7 @@ def test_handlers_written_with_the_awaiter_helper_return_what_their_generator_re
     """`() => __awaiter(this, void 0, void 0, function* () { return X; })` (tsc's async downlevel) returns X; the
     generator's parameters are the outer function's arguments (`__awaiter(this, arguments, ...)`), so a table looked
     up by the name handed in, whose miss is refused, is the dispatch. `Object.values` of a namespace reads every
-    export, one named by a string (`exports["flip-coin"] = void 0`) too."""
+    export, one named by a string (`exports["flip-coin"] = void 0`) or made by `__createBinding(exports, m_1, "k")`."""
     led = coverage.ledger(program(AWAITED))
     tools = _tools(led)
     assert sorted(tools) == ["flip_coin", "roll_die"]
