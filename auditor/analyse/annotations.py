@@ -135,6 +135,8 @@ def regions(p: Program, tool: str, cache: dict | None = None) -> Region | None:
                     found = (hit[0], hit[1]) if hit is not None else _instance_call(p, m, n, cache)
                     if found is not None:
                         roots.append(found)
+            if d.form == "table" and d.target is not None:  # an entry of a lookup table: the function it dispatches to
+                roots.append((p.linker.module_of(d.target) or m, d.target))
         elif d.target is not None:
             roots.append((p.linker.module_of(d.target) or m, d.target))
         else:

@@ -64,9 +64,11 @@ def places(p: Program, tool) -> tuple[list[Place], list[Place]]:
         hosts = [] if d.form in {"registration", "table"} else [enclosing_function(d.node)]
         hosts += [d.handler.fn] if d.handler is not None and d.handler.fn is not None else []
         for host in dict.fromkeys(h for h in hosts if h is not None):
+            where = link.module_of(host) or d.module
             others = tuple(_branch(o.node) for o in p.dispatches if o.tool != tool.name and o.form != "registration"
+                           and o.module.path == where.path  # byte offsets compare within one file only
                            and host.start_byte <= o.node.start_byte < host.end_byte and not _within(d.node, _branch(o.node)))
-            own.append(_place(link.module_of(host) or d.module, host, others))
+            own.append(_place(where, host, others))
         if d.target is not None:
             m = link.module_of(d.target) or d.module
             own.append(_place(m, d.target))

@@ -5,19 +5,20 @@ from __future__ import annotations
 
 import tree_sitter as ts
 
+from auditor.extract import predicates
 from auditor.extract.bindings import value_of
 from auditor.extract.program import Module
 from auditor.extract.server import Dispatch, Fallback, Handler
-from auditor.extract.frames import returned
-from auditor.extract.syntax import (FUNCTION_TYPES, condition_terms, member_chain, object_pairs, pair_value,
-                                    strip_casts, text, walk)
+from auditor.extract.frames import parameters, returned
+from auditor.extract.syntax import (FUNCTION_TYPES, call_args, condition_terms, find, member_chain, object_pairs,
+                                    pair_value, strip_casts, text, walk)
 
 
-def _name_subject(node: ts.Node | None, module: Module | None = None) -> bool:
-    """The expression a dispatch compares: `request.params.name`, `name`, or a variable holding one
-    (`const toolName = request.params.name`)."""
+def _name_subject(node: ts.Node | None, module: Module | None = None, subjects: frozenset[str] = frozenset()) -> bool:
+    """The expression a dispatch compares: `request.params.name`, `name`, a variable holding one
+    (`const toolName = request.params.name`), or one of SUBJECTS (parameters that the handler hands a name)."""
     chain = member_chain(node)
-    if bool(chain) and chain[-1] == "name":
+    if bool(chain) and (chain[-1] == "name" or len(chain) == 1 and chain[0] in subjects):
         return True
     if module is None or node is None or node.type != "identifier":
         return False
@@ -26,7 +27,7 @@ def _name_subject(node: ts.Node | None, module: Module | None = None) -> bool:
     return bool(chain) and chain[-1] == "name"
 
 
-def _comparisons(cond: ts.Node, module: Module) -> list[tuple[str, str]]:
+def _comparisons(cond: ts.Node, module: Module, subjects: frozenset[str] = frozenset()) -> list[tuple[str, str]]:
     """(subject, tool name) for each `subject === "literal"` term of a condition."""
     out = []
     for term in condition_terms(cond):
@@ -35,7 +36,7 @@ def _comparisons(cond: ts.Node, module: Module) -> list[tuple[str, str]]:
         left, right = term.child_by_field_name("left"), term.child_by_field_name("right")
         for subj, lit in ((left, right), (right, left)):
             value = module.name_value(lit)
-            if value is not None and _name_subject(subj, module):
+            if value is not None and _name_subject(subj, module, subjects):
                 out.append((text(subj), value))
     return out
 
@@ -46,28 +47,40 @@ def dispatches(handler: Handler, resolve, link=None) -> tuple[list[Dispatch], li
     A handler that only delegates (`return handle(request.params.name, args)`) is followed one call
     deep, to the function that dispatches: in its own module, or (with `link`) in another module of the boundary.
     A handler that dispatches some tools itself (`if (name === "x")`) and hands the request on for the others
-    (`return run(request.params)`) has both read: the functions handed the request add the tools it did not name."""
+    (`return run(request.params)`) has both read: the functions handed the request add the tools it did not name.
+    A handler that delegates to one function per group of tools (`if (isNotesRequest(r)) return handleNotes(r)`)
+    dispatches what each of them does."""
     fns = _dispatching(handler, resolve, link)
-    for fn, module, resolve_there in fns:
-        found, fallbacks = _dispatch_in(handler, fn, resolve_there, module, link)
-        if found and fn == handler.fn:
+    out: tuple[list[Dispatch], list[Fallback]] = ([], [])
+    for i, (fn, module, resolve_there, subjects) in enumerate(fns):
+        found, fallbacks = _dispatch_in(handler, fn, resolve_there, module, link, subjects)
+        if found and i == 0:
             named, handed = {d.tool for d in found}, []
-            for other, where, there in _delegates(handler, fns, resolve):
-                more, more_fallbacks = _dispatch_in(handler, other, there, where, link)
+            for other, where, there, handed_subjects in _delegates(handler, fns, resolve):
+                more, more_fallbacks = _dispatch_in(handler, other, there, where, link, handed_subjects)
                 more = [d for d in more if d.tool not in named]
                 if more:
                     named |= {d.tool for d in more}
                     found, handed = found + more, handed + more_fallbacks
             # What the handler does after its own dispatches is then the hand-over (`return run(request.params)`):
             # any other name meets the fallback of the function handed the request.
-            fallbacks = handed or fallbacks
+            return found, handed or fallbacks
         if found:
-            return found, fallbacks
-    return [], []
+            known = {d.tool for d in out[0]}
+            out[0].extend(d for d in found if d.tool not in known)
+            out[1].extend(fallbacks)
+    if fns:  # `if (isNotesRequest(request)) return handleNotes(request)`: the tools no function it calls dispatches
+        fn, module, resolve_there, subjects = fns[0]
+        known = {d.tool for d in out[0]}
+        found = [d for d in _predicate_dispatches(handler, fn, resolve_there, module, link, subjects) if d.tool not in known]
+        out[0].extend(found)
+        if found and not out[1]:
+            out[1].extend(_dispatch_in(handler, fn, resolve_there, module, link, subjects, found)[1])
+    return out
 
 
-def _delegates(handler: Handler, fns: list[tuple[ts.Node, Module, object]], resolve
-               ) -> list[tuple[ts.Node, Module, object]]:
+def _delegates(handler: Handler, fns: list[tuple[ts.Node, Module, object, frozenset[str]]], resolve
+               ) -> list[tuple[ts.Node, Module, object, frozenset[str]]]:
     """Those of the functions the handler calls (FNS, from `_dispatching`) that a call of the handler hands the
     request to (`run(request.params)`, `run(request)`): an argument rooted at the handler's request parameter. A
     function handed only a name held in a variable (`isPlain(toolName)`) is a helper, not where tools are dispatched."""
@@ -84,14 +97,36 @@ def _delegates(handler: Handler, fns: list[tuple[ts.Node, Module, object]], reso
         if args is not None and any((member_chain(strip_casts(a)) or ("",))[0] == request for a in args.named_children):
             hit = resolve(n)
             handed += [hit[0]] if hit is not None else []
-    return [(fn, m, r) for fn, m, r in fns[1:] if any(fn == h for h in handed)]
+    return [(fn, m, r, s) for fn, m, r, s in fns[1:] if any(fn == h for h in handed)]
 
 
-def _dispatching(handler: Handler, resolve, link=None) -> list[tuple[ts.Node, Module, object]]:
-    """(function, its module, the call resolver of that module): the handler, then the functions it calls."""
+def _predicate_dispatches(handler: Handler, fn: ts.Node, resolve, module: Module, link, subjects: frozenset[str]
+                          ) -> list[Dispatch]:
+    """One dispatch per tool name a predicate of the boundary tests in `if (pred(...))`, to what its branch calls."""
+    out: list[Dispatch] = []
+    body = fn.child_by_field_name("body")
+    for node in find(body, {"if_statement"}) if body is not None else ():
+        cond = strip_casts(node.child_by_field_name("condition"))
+        hit = resolve(cond) if cond is not None and cond.type == "call_expression" else None
+        if hit is None:
+            continue
+        where = module if _root(hit[0]) == module.tree.root_node else link.module_of(hit[0]) if link is not None else None
+        if where is None:
+            continue
+        handed = _handed_names(cond, hit[0], module) | subjects
+        tested = predicates.names(hit[0], where, lambda n, m: _name_subject(n, m, handed))
+        target, tname = _called(node.child_by_field_name("consequence"), resolve) if tested else (None, None)
+        out += [Dispatch(module=module, handler=handler, tool=tool, node=node, subject=text(cond), target=target,
+                         target_name=tname) for tool in tested or ()]
+    return out
+
+
+def _dispatching(handler: Handler, resolve, link=None) -> list[tuple[ts.Node, Module, object, frozenset[str]]]:
+    """(function, its module, the call resolver of that module, its parameters the handler hands a tool name): the
+    handler, then the functions it calls."""
     if handler.fn is None:
         return []
-    out = [(handler.fn, handler.module, resolve)]
+    out = [(handler.fn, handler.module, resolve, frozenset())]
     root = handler.module.tree.root_node
     for n in walk(handler.fn):
         if n.type == "call_expression":
@@ -104,16 +139,23 @@ def _dispatching(handler: Handler, resolve, link=None) -> list[tuple[ts.Node, Mo
                 values, callee = Values(link), n.child_by_field_name("function")
                 made = values.function_of(callee, handler.module, None)
                 for where, fn in [made[::-1], *values.handed(callee, handler.module, None)]:
-                    if fn is not None and not any(fn == f for f, _, _ in out):
-                        out.append((fn, where, link.resolver(where)))
+                    if fn is not None and not any(fn == f for f, _, _, _ in out):
+                        out.append((fn, where, link.resolver(where), frozenset()))
                 continue
-            if hit is None or any(hit[0] == f for f, _, _ in out):
+            if hit is None or any(hit[0] == f for f, _, _, _ in out):
                 continue
             if _root(hit[0]) == root:
-                out.append((hit[0], handler.module, resolve))
+                out.append((hit[0], handler.module, resolve, _handed_names(n, hit[0], handler.module)))
             elif link is not None and (other := link.module_of(hit[0])) is not None:
-                out.append((hit[0], other, link.resolver(other)))
+                out.append((hit[0], other, link.resolver(other), _handed_names(n, hit[0], handler.module)))
     return out
+
+
+def _handed_names(call: ts.Node, fn: ts.Node, module: Module) -> frozenset[str]:
+    """The parameters of FN that CALL (written in MODULE) hands a tool name: `run(request.params.name, args)`."""
+    args = call_args(call)
+    return frozenset(name for name, (i, path) in parameters(fn).items()
+                     if not path and i < len(args) and _name_subject(strip_casts(args[i]), module))
 
 
 def _root(node: ts.Node) -> ts.Node:
@@ -122,10 +164,11 @@ def _root(node: ts.Node) -> ts.Node:
     return node
 
 
-def _dispatch_in(handler: Handler, fn: ts.Node, resolve, module: Module, link=None
-                 ) -> tuple[list[Dispatch], list[Fallback]]:
-    """The dispatch written in `fn`, a function of `module` (the handler's own, or one it delegates to)."""
-    found: list[Dispatch] = []
+def _dispatch_in(handler: Handler, fn: ts.Node, resolve, module: Module, link=None, subjects: frozenset[str] = frozenset(),
+                 given: list[Dispatch] = ()) -> tuple[list[Dispatch], list[Fallback]]:
+    """The dispatch written in `fn`, a function of `module` (the handler's own, or one it delegates to); GIVEN: the
+    dispatches found there otherwise (by predicates), whose fallback is what follows the last of them."""
+    found: list[Dispatch] = list(given)
     fallbacks: list[Fallback] = []
     tables: set[int] = set()
     body = fn.child_by_field_name("body")
@@ -133,11 +176,11 @@ def _dispatch_in(handler: Handler, fn: ts.Node, resolve, module: Module, link=No
         return found, fallbacks
     for node in walk(body):
         if node.type == "if_statement":
-            for subject, tool in _comparisons(node.child_by_field_name("condition"), module):
+            for subject, tool in _comparisons(node.child_by_field_name("condition"), module, subjects):
                 target, tname = _called(node.child_by_field_name("consequence"), resolve)
                 found.append(Dispatch(module=module, handler=handler, tool=tool, node=node, subject=subject,
                                       target=target, target_name=tname))
-            guard = _guard(node, module)
+            guard = _guard(node, module, subjects)
             if guard is not None:  # `if (name !== "x") throw ...`: what follows the guard implements x
                 subject, tool = guard
                 target, tname = _called_after(node, resolve)
@@ -145,12 +188,21 @@ def _dispatch_in(handler: Handler, fn: ts.Node, resolve, module: Module, link=No
                                       target=target, target_name=tname, form="guard"))
                 consequence = node.child_by_field_name("consequence")
                 fallbacks.append(Fallback(handler=handler, node=consequence, form=_fallback_form(consequence), module=module))
-        elif node.type == "subscript_expression" and _name_subject(strip_casts(node.child_by_field_name("index")), module):
+        elif node.type == "subscript_expression" and _name_subject(strip_casts(node.child_by_field_name("index")), module,
+                                                                     subjects):
             table = _table(node.child_by_field_name("object"), module)
             if table is not None and table.id not in tables:  # `HANDLERS[name](request)`: a lookup table of the tools
                 tables.add(table.id)
-                found += _table_dispatches(handler, table, text(node), resolve, module, link)
-        elif node.type == "switch_statement" and _name_subject(strip_casts(node.child_by_field_name("value")), module):
+                entries = _table_dispatches(handler, table, text(node), resolve, module, link)
+                refusal = _refused_miss(node, body) if not entries else None
+                if refusal is not None:  # `const kind = KINDS[name]; if (!kind) throw ...`: the keys are the tools
+                    entries = [Dispatch(module=module, handler=handler, tool=key, node=pair, subject=text(node),
+                                        target=fn, target_name=module.qualified(fn), form="table")
+                               for key, pair in object_pairs(table).items()]
+                    fallbacks.append(Fallback(handler=handler, node=refusal, form=_fallback_form(refusal), module=module))
+                found += entries
+        elif node.type == "switch_statement" and _name_subject(strip_casts(node.child_by_field_name("value")), module,
+                                                               subjects):
             subject = text(strip_casts(node.child_by_field_name("value")))
             for case in node.child_by_field_name("body").named_children:
                 if case.type == "switch_case":
@@ -221,7 +273,7 @@ def _table_dispatches(handler: Handler, table: ts.Node, subject: str, resolve, m
     return out
 
 
-def _guard(node: ts.Node, module: Module) -> tuple[str, str] | None:
+def _guard(node: ts.Node, module: Module, subjects: frozenset[str] = frozenset()) -> tuple[str, str] | None:
     """(subject, tool name) of `if (subject !== "literal") <throw or return>` with no else: an exclusion guard."""
     cond = strip_casts(node.child_by_field_name("condition"))
     consequence = node.child_by_field_name("consequence")
@@ -234,8 +286,26 @@ def _guard(node: ts.Node, module: Module) -> tuple[str, str] | None:
     left, right = cond.child_by_field_name("left"), cond.child_by_field_name("right")
     for subj, lit in ((left, right), (right, left)):
         value = module.name_value(lit)
-        if value is not None and _name_subject(subj, module):
+        if value is not None and _name_subject(subj, module, subjects):
             return text(subj), value
+    return None
+
+
+def _refused_miss(lookup: ts.Node, body: ts.Node) -> ts.Node | None:
+    """The consequence of `if (!v) <throw or return>` in BODY, when LOOKUP (`TABLE[name]`) initialises `const v`: a
+    table of data whose keys are the only names served, any other being refused; else None."""
+    decl = lookup.parent
+    name = decl.child_by_field_name("name") if decl is not None and decl.type == "variable_declarator" else None
+    if name is None or name.type != "identifier" or strip_casts(decl.child_by_field_name("value")) != lookup:
+        return None
+    for node in find(body, {"if_statement"}):
+        cond, consequence = strip_casts(node.child_by_field_name("condition")), node.child_by_field_name("consequence")
+        if cond is None or cond.type != "unary_expression" or text(cond) != f"!{text(name)}" or consequence is None:
+            continue
+        stmts = [c for c in consequence.named_children if c.type != "comment"] \
+            if consequence.type == "statement_block" else [consequence]
+        if stmts and stmts[-1].type in {"throw_statement", "return_statement"}:
+            return consequence
     return None
 
 
@@ -274,12 +344,13 @@ def _called(node: ts.Node | None, resolve) -> tuple[ts.Node | None, str | None]:
 def unread_names(handler: Handler, resolve=None, link=None) -> list[tuple[Module, ts.Node]]:
     """Switch cases of a tools/call dispatch whose tool name is not a literal the tool can read, with their module."""
     fns = _dispatching(handler, resolve, link) if resolve is not None else \
-        [(handler.fn, handler.module, None)] if handler.fn is not None else []
+        [(handler.fn, handler.module, None, frozenset())] if handler.fn is not None else []
     out = []
-    for fn, module, _ in fns:
+    for fn, module, _, subjects in fns:
         body = fn.child_by_field_name("body")
         for node in walk(body) if body is not None else []:
-            if node.type == "switch_statement" and _name_subject(strip_casts(node.child_by_field_name("value")), module):
+            if node.type == "switch_statement" and _name_subject(strip_casts(node.child_by_field_name("value")), module,
+                                                                   subjects):
                 for case in node.child_by_field_name("body").named_children:
                     if case.type == "switch_case" and module.name_value(case.child_by_field_name("value")) is None:
                         out.append((module, case))
@@ -293,7 +364,7 @@ def lookups(handler: Handler, tools: list, resolve, link=None) -> tuple[list[Dis
     fallback. Which descriptors are tools at all is the listing's to say (extract/listing.py)."""
     found: list[Dispatch] = []
     fallbacks: list[Fallback] = []
-    for fn, module, _ in _dispatching(handler, resolve, link):
+    for fn, module, _, _ in _dispatching(handler, resolve, link):
         body = fn.child_by_field_name("body")
         for call in (n for n in walk(body) if n.type == "call_expression") if body is not None else ():
             lookup = _lookup(call, module)

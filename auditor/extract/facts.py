@@ -246,7 +246,7 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
     # Tools installed into a registry at run time and looked up by name in a tools/call handler (extract/registry.py).
     for h in (h for h in handlers if h.method == "tools/call" and h.fn is not None):
         known = {d.tool for d in dispatches if d.handler is h}
-        fns = [(f, fm) for f, fm, _ in dispatch._dispatching(h, link.resolver(h.module), link)]
+        fns = [(f, fm) for f, fm, _, _ in dispatch._dispatching(h, link.resolver(h.module), link)]
         found, missed = registry.dispatches(h, fns, expander.calls_of, link, dispatch._name_subject,
                                             reach.Reach(link, expander.calls_of, modules))
         unread += missed

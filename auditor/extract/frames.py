@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 import tree_sitter as ts
 
+from auditor.extract import tslib
 from auditor.extract.program import Module
 from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, find, member_chain, memo, parameter_pattern, strip_casts,
                                     text)
@@ -42,6 +43,9 @@ def _sites(frame: Frame | None) -> tuple[int, ...]:
 
 def returned(fn: ts.Node) -> list[ts.Node]:
     """The values FN returns: an arrow's expression body, else the operands of its own return statements."""
+    gen = tslib.awaited(fn)
+    if gen is not None:  # tsc's async downlevel: what its generator returns, `yield x` being `await x`
+        return [tslib.unyield(v) for v in returned(gen)]
     body = fn.child_by_field_name("body")
     if body is None:
         return []
@@ -117,6 +121,13 @@ def parameters(fn: ts.Node) -> dict[str, tuple[int, tuple[str, ...]]]:
 
 
 def _parameters(fn: ts.Node) -> dict[str, tuple[int, tuple[str, ...]]]:
+    gen = tslib.awaited(fn) if fn.type in FUNCTION_TYPES else None
+    if gen is not None and tslib.passes_arguments(fn):  # `__awaiter(this, arguments, ..., function* (a, b = 1) {...})`
+        return {**_own_parameters(fn), **parameters(gen)}
+    return _own_parameters(fn)
+
+
+def _own_parameters(fn: ts.Node) -> dict[str, tuple[int, tuple[str, ...]]]:
     params = fn.child_by_field_name("parameters") or fn.child_by_field_name("parameter")
     if params is None:
         return {}

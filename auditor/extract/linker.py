@@ -7,9 +7,9 @@ from dataclasses import dataclass
 
 import tree_sitter as ts
 
-from auditor.extract import bindings
+from auditor.extract import bindings, tslib
 from auditor.extract.program import Module, class_name_of
-from auditor.extract.syntax import enclosing, member_chain, object_pairs, pair_value, string_value, strip_casts, text
+from auditor.extract.syntax import call_function, enclosing, member_chain, object_pairs, pair_value, string_value, strip_casts, text
 from auditor.extract.tsconfig import BuildMap
 
 # A relative specifier names a file by its emitted name (`./lib.js`) or none (`./lib`); try the
@@ -64,12 +64,23 @@ class Linker:
         assigned: dict[str, ts.Node] = {}
         for local, (spec, name) in bindings.static_imports(m).items():
             imports[local] = Binding(module=self.resolve_spec(m.path, spec), name=name, spec=spec)
+        for local, (spec, name) in _top_level_requires(m).items():  # compiled CommonJS: the same bindings
+            imports.setdefault(local, Binding(module=self.resolve_spec(m.path, spec), name=name, spec=spec))
         required = None
         for node in m.tree.root_node.named_children:
             if node.type == "export_statement":
                 self._scan_export(m, node, exports, star)
             elif node.type == "expression_statement" and node.named_children:
-                _commonjs_exports(node.named_children[0], m.path, exports, assigned)
+                expr = node.named_children[0]
+                _commonjs_exports(expr, m.path, exports, assigned, lambda spec: self.resolve_spec(m.path, spec))
+                spec = tslib.export_star(expr)
+                target = self.resolve_spec(m.path, spec) if spec is not None else None
+                if target is not None:  # `__exportStar(require("./x"), exports)`: export * from "./x"
+                    star.append(target)
+                created = tslib.created_binding(expr)
+                held = imports.get(created[1]) if created is not None else None
+                if held is not None and held.module is not None and held.name == "*":
+                    exports[created[0]] = (held.module, created[2])
                 if required is None and _is_define_property(node.named_children[0]):
                     required = {local: self.resolve_spec(m.path, spec) for local, (spec, name) in bindings.imports(m).items()
                                 if name == "*"}
@@ -177,7 +188,7 @@ class Linker:
 
     def resolve(self, m: Module, call: ts.Node) -> tuple[Module, ts.Node, str] | None:
         """The function a call (or a callee expression such as a callback identifier) refers to."""
-        callee = call.child_by_field_name("function") if call.type == "call_expression" else call
+        callee = call_function(call) if call.type == "call_expression" else call  # `(0, m_1.f)(x)` calls m_1.f
         chain = member_chain(callee)
         if not chain:
             return None
@@ -253,25 +264,57 @@ def _calls(fn: ts.Node):
         stack.extend(reversed(n.named_children))
 
 
-def _commonjs_exports(expr: ts.Node, path: str, exports: dict, assigned: dict) -> None:
+def _commonjs_exports(expr: ts.Node, path: str, exports: dict, assigned: dict, resolve=lambda spec: None) -> None:
     """CommonJS exports of a top-level statement: `exports.x = y`, `module.exports.x = y`, `module.exports = { x, y: z }`
     (each exported name -> its local name; a value that is not a name is exported under its own name, and is the
     value ASSIGNED holds for that name; `exports.x = void 0`, tsc's declaration ahead of the value, is none).
     `exports.a = exports.b = void 0` chains its targets."""
     while expr is not None and expr.type == "assignment_expression":
-        target, value = member_chain(expr.child_by_field_name("left")), strip_casts(expr.child_by_field_name("right"))
+        left, value = expr.child_by_field_name("left"), strip_casts(expr.child_by_field_name("right"))
+        target = member_chain(left)
         if value is None or not target:
             return
+        if target[-1] == "[]" and left.type == "subscript_expression":  # exports["my-name"] = ...: a name that is no identifier
+            key = string_value(strip_casts(left.child_by_field_name("index")))
+            target = target[:-1] + (key,) if key is not None else target[:-1]
         holders = (("exports",), ("module", "exports"))
         if target == ("module", "exports") and value.type == "object":  # module.exports = { x, y: z }
             for key, pair in object_pairs(value).items():
                 v = pair_value(pair)
                 exports[key] = (path, text(v) if v.type in {"identifier", "shorthand_property_identifier"} else key)
+        elif len(target) > 1 and target[:-1] in holders and (spec := tslib.required_spec(value)) is not None \
+                and resolve(spec) is not None:  # exports.ns = __importStar(require("./x")): export * as ns
+            exports[target[-1]] = (resolve(spec), "*")
         elif len(target) > 1 and target[:-1] in holders:  # exports.x = y, module.exports.x = y
             exports[target[-1]] = (path, text(value) if value.type == "identifier" else target[-1])
             if value.type not in {"identifier", "unary_expression", "assignment_expression"}:
                 assigned[target[-1]] = value
         expr = value
+
+
+def _top_level_requires(m: Module) -> dict[str, tuple[str, str]]:
+    """The bindings of top-level `const x_1 = require("./x")` declarations (through tsc's `__importStar` and
+    `__importDefault`), what compiled CommonJS writes for an import statement: local name -> (spec, "*"), or the names
+    a destructuring declaration takes. A require() inside a function is a dynamic load, not one of these."""
+    out: dict[str, tuple[str, str]] = {}
+    for stmt in m.tree.root_node.named_children:
+        if stmt.type not in {"lexical_declaration", "variable_declaration"}:
+            continue
+        for decl in stmt.named_children:
+            name, value = decl.child_by_field_name("name"), decl.child_by_field_name("value")
+            spec = tslib.required_spec(value) if decl.type == "variable_declarator" and value is not None else None
+            if spec is None or name is None:
+                continue
+            if name.type == "identifier":
+                out[text(name)] = (spec, "*")
+            elif name.type == "object_pattern":
+                for p in name.named_children:
+                    if p.type == "shorthand_property_identifier_pattern":
+                        out[text(p)] = (spec, text(p))
+                    elif p.type == "pair_pattern" and p.child_by_field_name("value") is not None \
+                            and p.child_by_field_name("value").type == "identifier":
+                        out[text(p.child_by_field_name("value"))] = (spec, text(p.child_by_field_name("key")))
+    return out
 
 
 def _is_define_property(expr: ts.Node) -> bool:

@@ -12,6 +12,7 @@ from typing import Callable, Iterator
 
 import tree_sitter as ts
 
+from auditor.extract import tslib
 from auditor.extract.program import Module
 from auditor.extract.frames import _pattern, parameter_default, parameters
 from auditor.extract.values import Values
@@ -365,6 +366,8 @@ class Reach:
         found = self.link.exported(path, name)
         if found is not None and found[1] in found[0].toplevel:
             yield from self._variable(found[1], found[0].toplevel[found[1]], found[0].tree.root_node, found[0], d)
+        elif found is not None and self.link.value(*found) is not None:  # CommonJS `exports.x = [...]`
+            yield from self.expr(self.link.value(*found), found[0], d)
         elif found is None or found[1] not in found[0].functions and found[1] not in found[0].classes:
             self.miss(module, node, self._closure(path))
 
@@ -385,6 +388,9 @@ class Reach:
             yield from self.expr(ret, rmod, d)
 
     def returns(self, fn: ts.Node, module: Module) -> list[tuple[ts.Node, Module]]:
+        gen = tslib.awaited(fn)
+        if gen is not None:  # tsc's async downlevel: what the generator returns
+            return [(tslib.unyield(r), m) for r, m in self.returns(gen, module)]
         body = fn.child_by_field_name("body")
         if body is not None and body.type != "statement_block":  # `() => ({...})`
             return [(body, module)]

@@ -10,7 +10,7 @@ from typing import Any, Callable, Iterator
 import tree_sitter as ts
 
 FUNCTION_TYPES = frozenset({"function_declaration", "function_expression", "arrow_function",
-                            "method_definition", "generator_function_declaration", "function"})
+                            "method_definition", "generator_function_declaration", "generator_function", "function"})
 CAST_TYPES = frozenset({"as_expression", "satisfies_expression", "non_null_expression",
                         "parenthesized_expression", "type_assertion"})
 
