@@ -283,3 +283,12 @@ def test_fields_a_parameter_introduces_without_nesting_them_are_not_parameters()
     doc = read_markdown("README.md", readme)
     got = {t.name: [x.name for x in t.params] for t in documented.documented_tools(doc)}
     assert got == {"create_issue": ["project_id", "issue_data"], "tag_issue": ["a", "b"]}
+
+
+def test_a_parameters_cell_that_says_none_documents_no_parameter():
+    readme = ("# Demo\n\n## Tools\n\n| Tool | Description | Parameters |\n|---|---|---|\n"
+              "| `list_tables` | List the tables | None |\n| `describe_table` | Describe one | `table_name` (string) |\n"
+              "| `list_insights` | List insights | - |\n")
+    doc = read_markdown("README.md", readme)
+    got = {t.name: [x.name for x in t.params] for t in documented.documented_tools(doc)}
+    assert got == {"list_tables": [], "describe_table": ["table_name"], "list_insights": []}

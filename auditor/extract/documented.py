@@ -208,6 +208,9 @@ def _table_tools(path: str, t: Table, section: str, generic: bool) -> list[DocTo
     return out
 
 
+_NO_PARAMS = re.compile(r"(?i)none|nothing|no parameters|no arguments|n/?a|[-\u2013\u2014]|\(none\)")
+
+
 def _cell_tool(cell: str) -> str | None:
     """The tool a table cell names: its first code span, else the cell itself when it is a name (not a capitalised
     word such as "Search", which is prose)."""
@@ -219,8 +222,9 @@ def _cell_tool(cell: str) -> str | None:
 
 
 def _cell_params(cell: str, anchor: Anchor) -> tuple[DocParam, ...]:
-    """Parameters a table cell lists: "`query` (string), `limit` (number, optional)", "query, limit?"."""
-    if not CELL_PARAMS.match(cell.strip()):
+    """Parameters a table cell lists: "`query` (string), `limit` (number, optional)", "query, limit?"; none for a cell
+    that says there are none ("None", "-", "n/a")."""
+    if not CELL_PARAMS.match(cell.strip()) or _NO_PARAMS.fullmatch(cell.strip("*_` ").strip()):
         return ()
     out = []
     for m in CELL_PARAM.finditer(cell):
