@@ -290,3 +290,28 @@ def test_a_name_that_is_one_of_two_branches_gives_the_known_one_and_a_gap_naming
     (gap,) = [g.detail for g in p.gaps if g.kind == "registration"]
     assert gap.startswith("registerTool() in registerPour() registers 'pour', or a name computed at run time")
     assert "sourceId.toLowerCase()" in gap and "in naming()" in gap
+
+
+def test_a_closure_a_factory_returns_registers_each_tool_object_it_is_called_with():
+    """Speakeasy's shape: `const tool = createRegisterTool(server)` returns `(tool) => server.tool(tool.name, ...)`,
+    then `tool(tool$flagsList)` once per imported tool object."""
+    tools = ('export function createRegisterTool(logger, server, sdk) {\n'
+             '  return (tool) => {\n'
+             '    if (tool.args) {\n'
+             '      server.tool(tool.name, tool.description, tool.args, async (args, ctx) => tool.tool(sdk, args, ctx));\n'
+             '    } else {\n'
+             '      server.tool(tool.name, tool.description, async (ctx) => tool.tool(sdk, ctx));\n'
+             '    }\n'
+             '  };\n}\n')
+    a = 'export const tool$flagsList = { name: "flags-list", description: "List flags.", tool: async () => ({ content: [] }) };\n'
+    b = 'export const tool$flagsGet = { name: "flags-get", description: "Get a flag.", args: {}, tool: async () => ({ content: [] }) };\n'
+    server = ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\nimport { createRegisterTool } from "./tools.js";\n'
+              'import { tool$flagsList } from "./tools/flagsList.js";\nimport { tool$flagsGet } from "./tools/flagsGet.js";\n'
+              'export function createMCPServer(deps) {\n  const server = new McpServer({ name: "ld", version: "1" });\n'
+              '  const tool = createRegisterTool(deps.logger, server, deps.sdk);\n  tool(tool$flagsList);\n  tool(tool$flagsGet);\n'
+              '  return server;\n}\ncreateMCPServer({});\n')
+    p = program({"server.js": server, "tools.js": tools, "tools/flagsList.js": a, "tools/flagsGet.js": b,
+                 "package.json": '{"name": "ld", "bin": "server.js", "dependencies": {"@modelcontextprotocol/sdk": "1"}}'})
+    assert sorted({t.name for t in p.tools}) == ["flags-get", "flags-list"] and not p.gaps
+    # `tool.tool(sdk, ...)` (the tool object's own method) is no registration
+    assert not [g for g in p.gaps if "`sdk`" in g.detail]

@@ -9,6 +9,7 @@ import tree_sitter as ts
 
 from auditor.extract import names, prefixes, zod
 from auditor.extract.bindings import class_name, value_of
+from auditor.extract.frames import _parameter_of_scope
 from auditor.extract.program import Module
 from auditor.extract.server import Dispatch, ToolDecl, annotations, schema_gaps
 from auditor.extract.syntax import (FUNCTION_TYPES, parameter_pattern, NOT_LITERAL, call_args, callee_text, enclosing, enclosing_function, excerpt, find,
@@ -307,8 +308,9 @@ def _sdk_shaped_on_parameter(call: ts.Node, receiver: tuple[str, ...] | None, ar
                 or not any(k in pairs for k in object_keys["callbacks"]):
             return False
     else:
-        if len(args) < 2 or not (_is_string(args[0], module) or _instance_member(args[0]) or _imported_string(args[0], module, link)):
-            return False
+        if len(args) < 2 or not (_is_string(args[0], module) or _instance_member(args[0]) or _imported_string(args[0], module, link)
+                                 or (strip_casts(args[0]).type == "member_expression" and _parameter_of_scope(args[0]))):
+            return False  # (`tool.name` of a parameter: read at each call)
         last = strip_casts(args[-1])
         if last is None or (last.type not in FUNCTION_TYPES and last.type not in {"identifier", "member_expression"}
                             and not _bound_method(last)):

@@ -134,6 +134,8 @@ class Lists:
             return None
         if callee.type == "identifier":
             value = strip_casts(value_of(module, callee))
+            if value is not None and value.type == "call_expression" and self.link is not None:
+                return self._made(value, module)  # `const tool = createRegisterTool(server)` then `tool(x)`
             return value if value is not None and value.type in FUNCTION_TYPES else None
         if callee.type != "member_expression":
             return None
@@ -151,6 +153,14 @@ class Lists:
         # object (a wrapper's parameter): the one function the boundary assigns to a member of that name.
         assigned = self._assigned_members().get(prop, [])
         return assigned[0] if len(assigned) == 1 else None
+
+    def _made(self, call: ts.Node, module: Module) -> ts.Node | None:
+        """The one function a factory call returns (`return (tool) => { ... }`), if the factory is of the boundary."""
+        hit = self.link.resolve(module, call)
+        fn = hit[1] if hit is not None else None
+        made = [strip_casts(r) for r in returned(fn)] if fn is not None and fn.type in FUNCTION_TYPES else []
+        made = [r for r in made if r is not None and r.type in FUNCTION_TYPES]
+        return made[0] if len(made) == 1 else None
 
     def _assigned_chains(self, module: Module) -> dict[tuple[str, ...], ts.Node]:
         """Member chain -> the first function assigned to it in MODULE (`s.add = (name) => ...`), indexed once."""
