@@ -167,16 +167,21 @@ def _required(module: Module) -> dict[str, tuple[str, str]]:
             target = decl.child_by_field_name("name") if decl is not None else None
             if target is None:
                 continue
-            if target.type == "identifier":
-                out[text(target)] = (source, "*")
-            elif target.type == "object_pattern":
-                for p in target.named_children:
-                    if p.type == "shorthand_property_identifier_pattern":
-                        out[text(p)] = (source, text(p))
-                    elif p.type == "pair_pattern":
-                        key, value = p.child_by_field_name("key"), p.child_by_field_name("value")
-                        if value is not None and value.type == "identifier":
-                            out[text(value)] = (source, text(key))
+            out.update(declared(target, source))
+    return out
+
+
+def declared(target: ts.Node, source: str) -> dict[str, tuple[str, str]]:
+    """The names a declaration of a module's value binds (`const x = require(s)`: x is the namespace; `const {a, b:
+    c} = ...`: a and c are its members a and b): local name -> (SOURCE, imported name)."""
+    if target.type == "identifier":
+        return {text(target): (source, "*")}
+    out: dict[str, tuple[str, str]] = {}
+    for p in target.named_children if target.type == "object_pattern" else ():
+        if p.type == "shorthand_property_identifier_pattern":
+            out[text(p)] = (source, text(p))
+        elif p.type == "pair_pattern" and (v := p.child_by_field_name("value")) is not None and v.type == "identifier":
+            out[text(v)] = (source, text(p.child_by_field_name("key")))
     return out
 
 
@@ -208,14 +213,8 @@ def bundled_bindings(module: Module) -> dict[str, tuple[str, str]]:
                 continue
             if target.type == "identifier" and package and value is not None and value.type in {"call_expression", *FUNCTION_TYPES}:
                 loaders[text(target)] = (pkg, "*")
-            elif target.type == "identifier":
-                out[text(target)] = (pkg, "*")
-            elif target.type == "object_pattern":
-                for p in target.named_children:
-                    if p.type == "shorthand_property_identifier_pattern":
-                        out[text(p)] = (pkg, text(p))
-                    elif p.type == "pair_pattern" and (v := p.child_by_field_name("value")) is not None and v.type == "identifier":
-                        out[text(v)] = (pkg, text(p.child_by_field_name("key")))
+            else:
+                out.update(declared(target, pkg))
     return out
 
 

@@ -305,15 +305,7 @@ def _top_level_requires(m: Module) -> dict[str, tuple[str, str]]:
             spec = tslib.required_spec(value) if decl.type == "variable_declarator" and value is not None else None
             if spec is None or name is None:
                 continue
-            if name.type == "identifier":
-                out[text(name)] = (spec, "*")
-            elif name.type == "object_pattern":
-                for p in name.named_children:
-                    if p.type == "shorthand_property_identifier_pattern":
-                        out[text(p)] = (spec, text(p))
-                    elif p.type == "pair_pattern" and p.child_by_field_name("value") is not None \
-                            and p.child_by_field_name("value").type == "identifier":
-                        out[text(p.child_by_field_name("value"))] = (spec, text(p.child_by_field_name("key")))
+            out.update(bindings.declared(name, spec))
     return out
 
 
