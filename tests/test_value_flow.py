@@ -315,3 +315,20 @@ def test_a_closure_a_factory_returns_registers_each_tool_object_it_is_called_wit
     assert sorted({t.name for t in p.tools}) == ["flags-get", "flags-list"] and not p.gaps
     # `tool.tool(sdk, ...)` (the tool object's own method) is no registration
     assert not [g for g in p.gaps if "`sdk`" in g.detail]
+
+
+def test_a_default_export_that_is_an_array_is_spread_into_the_list_of_tools():
+    """`export default [createSessionTool, closeSessionTool]` imported as `sessionTools` and spread into TOOLS."""
+    session = ('const createSessionTool = { schema: { name: "session_create", description: "Create." }, handle: async () => ({}) };\n'
+               'const closeSessionTool = { schema: { name: "session_close", description: "Close." }, handle: async () => ({}) };\n'
+               'export default [createSessionTool, closeSessionTool];\n')
+    nav = 'const navigateTool = { schema: { name: "navigate", description: "Go." }, handle: async () => ({}) };\nexport default navigateTool;\n'
+    idx = ('import navigateTool from "./navigate.js";\nimport sessionTools from "./session.js";\n'
+           'export const TOOLS = [...sessionTools, navigateTool];\n')
+    main = ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\nimport { TOOLS } from "./tools/index.js";\n'
+            'const server = new McpServer({ name: "b", version: "1" });\nconst tools = [...TOOLS];\n'
+            'tools.forEach((tool) => { server.tool(tool.schema.name, tool.schema.description, {}, async (p) => tool.handle(p)); });\n')
+    p = program({"index.js": main, "tools/index.js": idx, "tools/session.js": session, "tools/navigate.js": nav,
+                 "package.json": '{"name": "b", "bin": "index.js", "dependencies": {"@modelcontextprotocol/sdk": "1"}}'})
+    assert sorted(t.name for t in p.tools) == ["navigate", "session_close", "session_create"]
+    assert {d.tool for d in p.dispatches} == {"navigate", "session_close", "session_create"}

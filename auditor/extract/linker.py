@@ -45,6 +45,7 @@ class Linker:
         self.exports: dict[str, dict[str, tuple[str, str]]] = {}  # name -> (module path, local name)
         self.star: dict[str, list[str]] = {}  # `export * from` targets
         self.assigned: dict[str, dict[str, ts.Node]] = {}  # CommonJS `exports.x = <value>`: name -> the value
+        self.default_values: dict[str, ts.Node] = {}  # `export default <expression>` (not a name): the expression
         for m in modules:
             self._scan(m)
 
@@ -119,6 +120,8 @@ class Linker:
             return
         if value is not None and is_default:
             exports["default"] = (m.path, text(value) if value.type == "identifier" else "")
+            if value.type != "identifier":
+                self.default_values[m.path] = value  # `export default [a, b]`: read by value(m, "")
             return
         clause = next((c for c in node.named_children if c.type == "export_clause"), None)
         for s in clause.named_children if clause is not None else []:
@@ -161,6 +164,8 @@ class Linker:
         """The value of top-level name LOCAL of module M: its declaration's initialiser, or what a CommonJS
         `exports.LOCAL = value` assigns (tsc writes an exported constant so, with no local of that name)."""
         found = m.toplevel.get(local)
+        if found is None and local == "":  # the expression of `export default [...]`
+            return self.default_values.get(m.path)
         return found if found is not None else self.assigned.get(m.path, {}).get(local)
 
     def module_of(self, node: ts.Node) -> Module | None:
