@@ -143,20 +143,18 @@ class _Bound(_Reader):
                 self.problem(f"`{prop}` {what}, in {sub.module.path}:{ln} (a coercion in a schema of another module)", at)
 
     def shape(self, node, path, depth=0):
-        hit = self._argument(node)
-        if hit is None:
-            return super().shape(node, path, depth)
-        sub = _Reader(hit[1], self.vocab, self.link)
-        out = sub.shape(hit[0], path, depth + 1)
-        self._merge(sub, node)
-        return out
+        return self._there(node, path, depth, super().shape, _Reader.shape)
 
     def _base_spec(self, node, path, depth):
+        return self._there(node, path, depth, super()._base_spec, _Reader.read)
+
+    def _there(self, node, path, depth, here, there):
+        """HERE reads NODE as written; a parameter bound to an argument is read by THERE where the argument is."""
         hit = self._argument(node)
         if hit is None:
-            return super()._base_spec(node, path, depth)
+            return here(node, path, depth)
         sub = _Reader(hit[1], self.vocab, self.link)
-        out = sub.read(hit[0], path, depth + 1)
+        out = there(sub, hit[0], path, depth + 1)
         self._merge(sub, node)
         return out
 
