@@ -67,6 +67,14 @@ def test_fifth_holdout_is_its_own_split_of_at_least_ten(run):
     assert not earlier & {lab["npm"].rpartition("@")[0] for lab in holdout5}
 
 
+def test_sixth_holdout_is_its_own_split_of_at_least_eight(run):
+    labs = run.load_labels(None)
+    holdout6 = [lab for lab in labs if lab["split"] == "holdout6"]
+    assert len(holdout6) >= 8
+    earlier = {lab["npm"].rpartition("@")[0] for lab in labs if lab["split"] != "holdout6"}
+    assert not earlier & {lab["npm"].rpartition("@")[0] for lab in holdout6}
+
+
 def test_unknown_split_is_refused(run, tmp_path, monkeypatch):
     (tmp_path / "x.yaml").write_text("npm: x@1.0.0\nsplit: holdout9\ntools: [a]\n", encoding="utf-8")
     monkeypatch.setattr(run, "LABELS", tmp_path)
