@@ -332,3 +332,18 @@ def test_a_default_export_that_is_an_array_is_spread_into_the_list_of_tools():
                  "package.json": '{"name": "b", "bin": "index.js", "dependencies": {"@modelcontextprotocol/sdk": "1"}}'})
     assert sorted(t.name for t in p.tools) == ["navigate", "session_close", "session_create"]
     assert {d.tool for d in p.dispatches} == {"navigate", "session_close", "session_create"}
+
+
+def test_a_member_of_a_bundler_namespace_object_is_what_its_getter_returns():
+    """esbuild: `var drive_exports = {}; __export(drive_exports, {toolDefinitions: () => toolDefinitions})`, the
+    namespaces in a list, `domainModules.flatMap((m) => m.toolDefinitions)`: each module's tool list."""
+    code = MCP + ('var __export = (target, all) => { for (var name in all) Object.defineProperty(target, name, { get: all[name] }); };\n'
+                  'var drive_exports = {};\n__export(drive_exports, { toolDefinitions: () => toolDefinitions });\n'
+                  'var toolDefinitions = [{ name: "drive_list", run: async () => ({ content: [] }) }];\n'
+                  'var docs_exports = {};\n__export(docs_exports, { toolDefinitions: () => toolDefinitions2 });\n'
+                  'var toolDefinitions2 = [{ name: "docs_get", run: async () => ({ content: [] }) }];\n'
+                  'const domainModules = [drive_exports, docs_exports];\n'
+                  'const all = domainModules.flatMap((m) => m.toolDefinitions);\n'
+                  'for (const t of all) server.registerTool(t.name, {}, t.run);\n')
+    p = program({"index.ts": code})
+    assert sorted(t.name for t in p.tools) == ["docs_get", "drive_list"] and not p.gaps

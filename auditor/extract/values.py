@@ -12,7 +12,7 @@ import tree_sitter as ts
 from auditor.extract.bindings import value_of
 from auditor.extract.frames import (MAX_DEPTH, REST, Frame, _lookup, _parameter_of_scope, destructured, parameter_default,
                                     parameters, returned)
-from auditor.extract.lists import Lists
+from auditor.extract.lists import Lists, _bundled_namespace
 from auditor.extract.program import Module, class_name_of
 from auditor.extract.syntax import (FUNCTION_TYPES, call_args, enclosing, find, literal, member_chain, object_pairs,
                                     pair_value, strip_casts, text, unescape)
@@ -93,6 +93,13 @@ class Values(Lists):
         node, module = self.resolved(node, module, frame, depth)
         if node is None:
             return None, module
+        getters = _bundled_namespace(node, module) if node.type in {"object", "call_expression"} else None
+        if getters is not None:  # a bundler's namespace object (`__export(ns, {key: () => value})`): the getter's value
+            pair = object_pairs(getters).get(key)
+            getter = pair_value(pair) if pair is not None else None
+            body = getter.child_by_field_name("body") if getter is not None and getter.type == "arrow_function" else None
+            return self.bound(body, module, frame, depth + 1) if body is not None and body.type != "statement_block" \
+                else (None, module)
         if node.type == "object":
             pair = object_pairs(node).get(key)
             if pair is not None:
