@@ -8,7 +8,7 @@ from auditor.extract import entrypoints
 from auditor.extract.facts import Program, entry_modules, module_for, reached_modules, reads
 from auditor.extract.records import at
 from auditor.extract.bindings import imports
-from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, call_args, excerpt, find, literal, member_chain, object_pairs, pair_value,
+from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, call_args, call_function, class_base, excerpt, find, literal, member_chain, object_pairs, pair_value,
                                     strip_casts, text)
 from auditor.model import Anchor
 from auditor.sources import repo_path
@@ -294,11 +294,9 @@ def _handoffs(p: Program) -> list[tuple[str, object, object]]:
             if call.type == "new_expression":
                 callee = strip_casts(call.child_by_field_name("constructor"))
             else:
-                callee = strip_casts(call.child_by_field_name("function"))
+                callee = call_function(call)  # (0, mod.f)(...) of compiled CommonJS is mod.f(...)
                 if callee is not None and callee.type == "super":
                     callee = _heritage(call)
-                elif callee is not None and callee.type == "sequence_expression" and callee.named_children:
-                    callee = strip_casts(callee.named_children[-1])  # (0, mod.f)(...) of compiled CommonJS
             chain = member_chain(callee) if callee is not None else None
             if not chain or chain[0] not in bound:
                 continue
@@ -321,10 +319,7 @@ def _heritage(node) -> object | None:
     """The class a `super(...)` call's class extends, as written (`extends pkg.Base`), or None."""
     while node is not None and node.type not in {"class_declaration", "class"}:
         node = node.parent
-    heritage = next((c for c in node.named_children if c.type == "class_heritage"), None) if node is not None else None
-    clause = next((c for c in heritage.named_children if c.type == "extends_clause"), heritage) if heritage is not None else None
-    value = clause.child_by_field_name("value") if clause is not None and clause.type == "extends_clause" else None
-    return strip_casts(value if value is not None else (clause.named_children[0] if clause is not None and clause.named_children else None))
+    return class_base(node)
 
 
 def _holds_key(node, keys: set[str], depth: int) -> bool:

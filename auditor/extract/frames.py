@@ -205,18 +205,6 @@ def _destructured(node: ts.Node) -> tuple[ts.Node, tuple[str, ...]] | None:
     return None
 
 
-def loop_names(left: ts.Node | None) -> dict[str, tuple[int, tuple[str, ...]]]:
-    """The names the left side of a `for ... of` binds, each to (0, path) in the element (a tuple's index for
-    `[key, value]` of Object.entries): `t`, `[k, v]`, `{ name, config }`."""
-    if left is None:
-        return {}
-    if left.type == "identifier":
-        return {text(left): (0, ())}
-    if left.type == "object_pattern":
-        return {name: (0, path) for name, path in _pattern(left)}
-    return _array_names(left)
-
-
 def _array_names(pattern: ts.Node | None) -> dict[str, tuple[int, tuple[str, ...]]]:
     """`[name, tool]` of a loop over Object.entries: each name bound to that element of the tuple."""
     if pattern is None or pattern.type != "array_pattern":

@@ -12,7 +12,7 @@ from auditor.extract.bindings import class_name, value_of
 from auditor.extract.frames import _parameter_of_scope
 from auditor.extract.program import Module
 from auditor.extract.server import Dispatch, ToolDecl, annotations, schema_gaps
-from auditor.extract.syntax import (FUNCTION_TYPES, parameter_pattern, NOT_LITERAL, call_args, callee_text, enclosing, enclosing_function, excerpt, find,
+from auditor.extract.syntax import (FUNCTION_TYPES, parameter_pattern, NOT_LITERAL, call_args, callee_text, class_base, enclosing, enclosing_function, excerpt, find,
                                     literal, member_chain, object_pairs, pair_value, plus_chain, strip_casts, text,
                                     unknown_part)
 from auditor.model import Anchor, Gap
@@ -73,13 +73,7 @@ def registrations(module: Module, vocab: dict, resolve, link=None) -> tuple[list
 def _in_server_subclass(call: ts.Node, module: Module, vocab: dict, link) -> bool:
     """Whether CALL (`this.tool(...)`) is written in a method of a class that extends a server class, directly
     (`class S extends McpServer`) or through classes of the package's own (extract/subclasses.py)."""
-    cls = enclosing(call, {"class_declaration", "abstract_class_declaration", "class"})
-    heritage = next((c for c in cls.named_children if c.type == "class_heritage"), None) if cls is not None else None
-    if heritage is None:
-        return False
-    clause = next((c for c in heritage.named_children if c.type == "extends_clause"), heritage)
-    base = clause.child_by_field_name("value") if clause.type == "extends_clause" else \
-        (clause.named_children[0] if clause.named_children else None)
+    base = class_base(enclosing(call, {"class_declaration", "abstract_class_declaration", "class"}))
     if base is None:
         return False
     if class_name(module, base, vocab["sdk_packages"]) in vocab["high_level"]["server_classes"]:

@@ -14,7 +14,7 @@ import tree_sitter as ts
 
 from auditor.extract.program import Module
 from auditor.extract.server import Dispatch, Handler
-from auditor.extract.syntax import FUNCTION_TYPES, ancestors, call_args, find, member_chain, strip_casts, text
+from auditor.extract.syntax import FUNCTION_TYPES, ancestors, call_args, class_base, find, member_chain, strip_casts, text
 from auditor.extract.frames import Frame, parameters
 from auditor.extract.values import Values
 
@@ -256,9 +256,6 @@ def _methods(link, tool: ts.Node, module: Module, target: ts.Node) -> Iterator[t
     while found is not None and seen < 8:
         cmod, info = found
         yield from ((cmod, m) for k, m in info.methods.items() if k != "constructor" and m != target)
-        heritage = next((c for c in info.node.named_children if c.type == "class_heritage"), None)
-        base = heritage.named_children[0] if heritage is not None and heritage.named_children else None
-        if base is not None and base.type == "extends_clause":
-            base = base.child_by_field_name("value") or (base.named_children[0] if base.named_children else None)
+        base = class_base(info.node)
         found = link._class(cmod, text(base)) if base is not None else None
         seen += 1

@@ -7,8 +7,7 @@ import tree_sitter as ts
 
 from auditor.extract.bindings import class_name
 from auditor.extract.program import Module
-from auditor.extract.syntax import call_args, find, text
-from auditor.extract.values import _base
+from auditor.extract.syntax import call_args, class_base, find, text
 
 MAX_CHAIN = 8  # classes extending classes followed
 
@@ -30,7 +29,7 @@ def sdk_class(module: Module, ctor: ts.Node, vocab: dict, link) -> tuple[str, li
             sup = next((c for c in find(ctor_fn, {"call_expression"}) if c.child_by_field_name("function") is not None
                         and c.child_by_field_name("function").type == "super"), None)
             args, amod = (call_args(sup), module) if sup is not None else ([], module)
-        base = _base(info.node)
+        base = class_base(info.node)
         if base is None:
             return None
         cls = class_name(module, base, vocab["sdk_packages"])

@@ -344,6 +344,15 @@ def call_function(call: ts.Node) -> ts.Node | None:
     return fn
 
 
+def class_base(cls: ts.Node | None) -> ts.Node | None:
+    """The class a class extends, as written (`class A extends B`, `extends pkg.Base`), or None."""
+    heritage = next((c for c in cls.named_children if c.type == "class_heritage"), None) if cls is not None else None
+    clause = next((c for c in heritage.named_children if c.type != "implements_clause"), None) if heritage is not None else None
+    if clause is not None and clause.type == "extends_clause":
+        clause = clause.child_by_field_name("value") or (clause.named_children[0] if clause.named_children else None)
+    return strip_casts(clause)
+
+
 def call_args(call: ts.Node) -> list[ts.Node]:
     args = call.child_by_field_name("arguments")
     return [] if args is None else [a for a in args.named_children if a.type != "comment"]

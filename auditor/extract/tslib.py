@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import tree_sitter as ts
 
-from auditor.extract.syntax import FUNCTION_TYPES, call_args, member_chain, string_value, strip_casts
+from auditor.extract.syntax import FUNCTION_TYPES, call_args, call_function, member_chain, string_value, strip_casts
 
 # `__exportStar(require("./x"), exports)`: `export * from "./x"`.
 EXPORT_STAR = "__exportStar"
@@ -22,10 +22,7 @@ def helper(call: ts.Node | None) -> str | None:
     call = strip_casts(call)
     if call is None or call.type != "call_expression":
         return None
-    fn = strip_casts(call.child_by_field_name("function"))
-    if fn is not None and fn.type == "sequence_expression" and fn.named_children:
-        fn = strip_casts(fn.named_children[-1])
-    chain = member_chain(fn)
+    chain = member_chain(call_function(call))
     if not chain or len(chain) > 2 or not chain[-1].startswith("__"):
         return None
     return chain[-1]

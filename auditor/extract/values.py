@@ -14,7 +14,7 @@ from auditor.extract.frames import (MAX_DEPTH, REST, Frame, _lookup, _parameter_
                                     parameters, returned)
 from auditor.extract.lists import Lists, _bundled_namespace
 from auditor.extract.program import Module, class_name_of
-from auditor.extract.syntax import (FUNCTION_TYPES, call_args, enclosing, find, literal, member_chain, object_pairs,
+from auditor.extract.syntax import (FUNCTION_TYPES, call_args, class_base, enclosing, find, literal, member_chain, object_pairs,
                                     pair_value, strip_casts, text, unescape)
 
 # Globals of the language whose functions are not helpers handed a tool's object (`Object.values({...})`).
@@ -199,7 +199,7 @@ class Values(Lists):
         for node in find(ctor, {"assignment_expression"}) if ctor is not None else ():
             if member_chain(node.child_by_field_name("left")) == ("this", key):
                 return self._argument(node.child_by_field_name("right"), cmod, ctor, args)[:2]
-        base = _base(info.node)
+        base = class_base(info.node)
         if base is None:
             return None, module
         # What the base class is constructed with: the arguments of super(...), read under this instance's own
@@ -241,7 +241,7 @@ class Values(Lists):
         cmod, info = found
         if info.node.id == cls.id:
             return True
-        base = _base(info.node)
+        base = class_base(info.node)
         return self.extends(cmod, text(base), cls, depth + 1) if base is not None else False
 
     def _exported(self, node: ts.Node, module: Module, key: str) -> tuple[ts.Node | None, Module]:
@@ -598,16 +598,6 @@ def _through_chain(node: ts.Node | None, method: str) -> ts.Node | None:
             return node
         node = strip_casts(callee.child_by_field_name("object"))
     return None
-
-
-def _base(cls: ts.Node) -> ts.Node | None:
-    """The class a class declaration extends (`class A extends B`), or None."""
-    heritage = next((c for c in cls.named_children if c.type == "class_heritage"), None)
-    base = next((c for c in heritage.named_children if c.type in {"identifier", "extends_clause"}), None) \
-        if heritage is not None else None
-    if base is not None and base.type == "extends_clause":
-        base = base.child_by_field_name("value") or (base.named_children[0] if base.named_children else None)
-    return base
 
 
 def _hands_on(call: ts.Node, ctor: ts.Node) -> bool:
