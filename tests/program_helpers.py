@@ -28,3 +28,13 @@ def effects_kb() -> dict:
 def line_of(text: str, needle: str) -> int:
     """1-based line of the first line containing `needle`."""
     return next(i for i, ln in enumerate(text.splitlines(), 1) if needle in ln)
+
+
+# A high-level server, for tests of the tools a program registers.
+MCP = ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
+       'const server = new McpServer({ name: "s", version: "1.0.0" });\n')
+
+
+def tool_names(files: dict[str, str]) -> list[str]:
+    """The names of the tools the program of FILES registers, sorted."""
+    return sorted(t.name for t in program(files).tools)

@@ -35,44 +35,15 @@ def test_every_label_loads_pinned_and_well_formed(run):
         assert not set(names) & set(lab.get("dispatch_only") or []), lab["slug"]
 
 
-def test_second_holdout_is_its_own_split_of_at_least_eight(run):
+@pytest.mark.parametrize("split, least", [("holdout2", 8), ("holdout3", 10), ("holdout4", 10), ("holdout5", 10),
+                                          ("holdout6", 8)])
+def test_each_later_holdout_is_its_own_split(run, split, least):
+    """Each later holdout holds servers no earlier split has (labelled before the auditor was run on them)."""
     labs = run.load_labels(None)
-    holdout2 = [lab for lab in labs if lab["split"] == "holdout2"]
-    assert len(holdout2) >= 8
-    earlier = {lab["npm"].rpartition("@")[0] for lab in labs if lab["split"] != "holdout2"}
-    assert not earlier & {lab["npm"].rpartition("@")[0] for lab in holdout2}
-
-
-def test_third_holdout_is_its_own_split_of_at_least_ten(run):
-    labs = run.load_labels(None)
-    holdout3 = [lab for lab in labs if lab["split"] == "holdout3"]
-    assert len(holdout3) >= 10
-    earlier = {lab["npm"].rpartition("@")[0] for lab in labs if lab["split"] != "holdout3"}
-    assert not earlier & {lab["npm"].rpartition("@")[0] for lab in holdout3}
-
-
-def test_fourth_holdout_is_its_own_split_of_at_least_ten(run):
-    labs = run.load_labels(None)
-    holdout4 = [lab for lab in labs if lab["split"] == "holdout4"]
-    assert len(holdout4) >= 10
-    earlier = {lab["npm"].rpartition("@")[0] for lab in labs if lab["split"] != "holdout4"}
-    assert not earlier & {lab["npm"].rpartition("@")[0] for lab in holdout4}
-
-
-def test_fifth_holdout_is_its_own_split_of_at_least_ten(run):
-    labs = run.load_labels(None)
-    holdout5 = [lab for lab in labs if lab["split"] == "holdout5"]
-    assert len(holdout5) >= 10
-    earlier = {lab["npm"].rpartition("@")[0] for lab in labs if lab["split"] != "holdout5"}
-    assert not earlier & {lab["npm"].rpartition("@")[0] for lab in holdout5}
-
-
-def test_sixth_holdout_is_its_own_split_of_at_least_eight(run):
-    labs = run.load_labels(None)
-    holdout6 = [lab for lab in labs if lab["split"] == "holdout6"]
-    assert len(holdout6) >= 8
-    earlier = {lab["npm"].rpartition("@")[0] for lab in labs if lab["split"] != "holdout6"}
-    assert not earlier & {lab["npm"].rpartition("@")[0] for lab in holdout6}
+    held = [lab for lab in labs if lab["split"] == split]
+    assert len(held) >= least
+    earlier = {lab["npm"].rpartition("@")[0] for lab in labs if lab["split"] != split}
+    assert not earlier & {lab["npm"].rpartition("@")[0] for lab in held}
 
 
 def test_unknown_split_is_refused(run, tmp_path, monkeypatch):

@@ -5,15 +5,11 @@ Each server here is written for the test."""
 
 from __future__ import annotations
 
-from program_helpers import program
+from program_helpers import MCP, program, tool_names
 
-MCP = ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
-       'const server = new McpServer({ name: "s", version: "1.0.0" });\n')
 CB = 'async () => ({ content: [] })'
 
-
-def _names(files: dict[str, str]) -> list[str]:
-    return sorted(t.name for t in program(files).tools)
+_names = tool_names
 
 
 def test_a_rest_parameter_binds_the_remaining_arguments_and_a_spread_passes_them_on():

@@ -5,14 +5,10 @@ larger shapes with their expectations."""
 
 from __future__ import annotations
 
-from program_helpers import program
-
-MCP = ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
-       'const server = new McpServer({ name: "s", version: "1.0.0" });\n')
+from program_helpers import MCP, program, tool_names
 
 
-def _names(files: dict[str, str]) -> list[str]:
-    return sorted(t.name for t in program(files).tools)
+_names = tool_names
 
 
 def test_a_list_filled_by_pushes_in_a_loop_over_factories_gives_each_factory_s_tool():
