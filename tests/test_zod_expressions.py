@@ -243,3 +243,68 @@ server.registerTool("long", {{ description: {joined}, inputSchema: {{ q: z.strin
 ''')
     assert tools["long"].description == "".join(lines)
     assert tools["long"].schema["properties"]["q"]["description"] == "".join(lines) and tools["long"].gaps == ()
+
+
+def test_enum_values_built_by_map_and_flat_map_over_constants():
+    tools = _tools('''
+const server = new McpServer({ name: "s", version: "1" });
+const BASE = ["go", "rust"];
+const FRAMEWORKS = { js: ["next", "vue"], py: ["django"] };
+const GUIDES = [...BASE, ...Object.entries(FRAMEWORKS).flatMap(([lang, fws]) => fws.map((fw) => `${lang}/${fw}`))];
+const LEVELS = BASE.map((b) => { return b + "-strict"; });
+server.tool("docs", { guide: z.enum(GUIDES), level: z.enum(LEVELS as [string, ...string[]]) },
+            async () => ({ content: [] }));
+''')
+    props = tools["docs"].schema["properties"]
+    assert props["guide"]["enum"] == ["go", "rust", "js/next", "js/vue", "py/django"]
+    assert props["level"]["enum"] == ["go-strict", "rust-strict"] and tools["docs"].gaps == ()
+
+
+def test_enum_members_in_describe_text_and_discriminated_unions_intersections_catchall():
+    tools = _tools('''
+enum ToolName { SEARCH = "search_things", GET = "get_thing" }
+const server = new McpServer({ name: "s", version: "1" });
+const A = z.object({ kind: z.literal("a"), x: z.string() });
+const B = z.object({ kind: z.literal("b"), y: z.number() });
+server.tool("u", {
+  id: z.string().describe(`An id; find one with ${ToolName.SEARCH}, read it with ${ToolName.GET}.`),
+  pick: z.discriminatedUnion("kind", [A, B]),
+  both: z.intersection(z.object({ p: z.string() }), z.object({ q: z.string() })),
+  extra: z.object({ name: z.string() }).catchall(z.number()),
+}, async () => ({ content: [] }));
+''')
+    props = tools["u"].schema["properties"]
+    assert props["id"]["description"] == "An id; find one with search_things, read it with get_thing."
+    assert [o["properties"]["kind"]["const"] for o in props["pick"]["anyOf"]] == ["a", "b"]
+    assert [list(o["properties"]) for o in props["both"]["allOf"]] == [["p"], ["q"]]
+    assert props["extra"]["additionalProperties"] == {"type": "number"}
+    assert tools["u"].gaps == ()
+
+
+def test_a_callback_that_is_not_a_constant_function_leaves_the_list_unknown():
+    tools = _tools('''
+const server = new McpServer({ name: "s", version: "1" });
+const BASE = ["go", "rust"];
+server.tool("d", { guide: z.enum(BASE.map((b) => b + process.env.SUFFIX)) }, async () => ({ content: [] }));
+''')
+    text, = _gaps(tools["d"])
+    assert "z.enum() values at `guide` are not a literal list" in text
+
+
+def test_enum_exclude_extract_regex_constants_and_iso_group():
+    tools = _tools('''
+const server = new McpServer({ name: "s", version: "1" });
+const STAGE = z.enum(["plan", "build", "ship", "done"]);
+const NAME_RE = /^[a-z]+$/;
+server.tool("e", {
+  open: STAGE.exclude(["done"]),
+  late: STAGE.extract(["ship", "done"]),
+  name: z.string().regex(NAME_RE),
+  slug: z.string().regex(new RegExp("[a-z0-9-]+")),
+  at: z.iso.datetime({ offset: true }),
+}, async () => ({ content: [] }));
+''')
+    props = tools["e"].schema["properties"]
+    assert props["open"]["enum"] == ["plan", "build", "ship"] and props["late"]["enum"] == ["ship", "done"]
+    assert props["name"]["pattern"] == "^[a-z]+$" and props["slug"]["pattern"] == "[a-z0-9-]+"
+    assert props["at"] == {"type": "string", "format": "date-time"} and tools["e"].gaps == ()

@@ -514,7 +514,7 @@ def literal(node: ts.Node | None, env: dict[str, ts.Node] | Callable[[ts.Node], 
         return out
     if kind == "call_expression":
         return _constant_call(node, env, depth)
-    if kind == "identifier" and env:
+    if kind in {"identifier", "shorthand_property_identifier"} and env:  # `{name}` is `{name: name}`
         value = env(node) if callable(env) else env.get(text(node))
         if isinstance(value, Known):
             return value.value
@@ -586,7 +586,7 @@ def _constant_call(node: ts.Node, env, depth: int) -> Any:
     chain = member_chain(node.child_by_field_name("function"))
     args = call_args(node)
     fn = strip_casts(node.child_by_field_name("function"))
-    if chain in {("Object", "keys"), ("Object", "values")} and len(args) == 1:
+    if chain in {("Object", "keys"), ("Object", "values"), ("Object", "entries")} and len(args) == 1:
         holder = _object_literal(args[0], env, depth + 1)
         if holder is None or any(c.type not in {"pair", "shorthand_property_identifier", "comment"} for c in holder.named_children):
             return NOT_LITERAL
@@ -596,7 +596,12 @@ def _constant_call(node: ts.Node, env, depth: int) -> Any:
         if chain[1] == "keys":
             return list(pairs)
         values = [literal(pair_value(p), env, depth + 1) for p in pairs.values()]
-        return NOT_LITERAL if any(v is NOT_LITERAL for v in values) else values
+        if any(v is NOT_LITERAL for v in values):
+            return NOT_LITERAL
+        return [[k, v] for k, v in zip(pairs, values)] if chain[1] == "entries" else values
+    if fn is not None and fn.type == "member_expression" and text(fn.child_by_field_name("property")) in {"map", "flatMap"} \
+            and len(args) == 1:
+        return _constant_map(text(fn.child_by_field_name("property")), fn.child_by_field_name("object"), args[0], env, depth)
     if fn is not None and fn.type == "member_expression" and text(fn.child_by_field_name("property")) == "join" \
             and len(args) <= 1:
         items = literal(fn.child_by_field_name("object"), env, depth + 1)
@@ -606,6 +611,81 @@ def _constant_call(node: ts.Node, env, depth: int) -> Any:
             return NOT_LITERAL
         return sep.join(pieces)
     return NOT_LITERAL
+
+
+_MAX_FOLDED_ITEMS = 10_000  # a constant list built by map/flatMap longer than this is left unknown
+
+
+def _constant_map(method: str, held: ts.Node, callback: ts.Node, env, depth: int) -> Any:
+    """`XS.map((x) => expr)` / `XS.flatMap(...)` of a constant list, the callback an arrow function whose body is an
+    expression (or one `return`) of its parameters and constants: `Object.entries(M).flatMap(([k, vs]) => vs.map((v)
+    => `${k}/${v}`))`. Parameters are bound by name over ENV, destructuring included."""
+    items = literal(held, env, depth + 1)
+    fn = strip_casts(callback)
+    if not isinstance(items, list) or fn is None or fn.type != "arrow_function":
+        return NOT_LITERAL
+    body = fn.child_by_field_name("body")
+    if body is not None and body.type == "statement_block":
+        stmts = [c for c in body.named_children if c.type != "comment"]
+        body = stmts[0].named_children[0] if len(stmts) == 1 and stmts[0].type == "return_statement" \
+            and stmts[0].named_children else None
+    single = fn.child_by_field_name("parameter")
+    params = [single] if single is not None else [
+        c for c in (fn.child_by_field_name("parameters").named_children if fn.child_by_field_name("parameters") else [])
+        if c.type != "comment"]
+    if body is None or len(params) > 2:
+        return NOT_LITERAL
+    out: list = []
+    for index, item in enumerate(items):
+        bound: dict[str, Any] = {}
+        if not all(_bind(p, v, bound) for p, v in zip(params, (item, index))):
+            return NOT_LITERAL
+        value = literal(body, _scoped(bound, env), depth + 1)
+        if value is NOT_LITERAL:
+            return NOT_LITERAL
+        if method == "flatMap" and isinstance(value, list):
+            out += value
+        else:
+            out.append(value)
+        if len(out) > _MAX_FOLDED_ITEMS:
+            return NOT_LITERAL
+    return out
+
+
+def _bind(pattern: ts.Node, value: Any, out: dict[str, Any]) -> bool:
+    """Bind the names of a parameter pattern (`x`, `[a, b]`, `{a, b: c}`) to the parts of a constant VALUE; False for
+    a pattern not read here (defaults, rest elements)."""
+    if pattern.type in {"required_parameter", "optional_parameter"}:
+        pattern = pattern.child_by_field_name("pattern")
+    if pattern is None:
+        return False
+    if pattern.type == "identifier":
+        out[text(pattern)] = value
+        return True
+    if pattern.type == "array_pattern" and isinstance(value, list):
+        parts = [c for c in pattern.named_children if c.type != "comment"]
+        return all(_bind(p, value[i] if i < len(value) else None, out) for i, p in enumerate(parts))
+    if pattern.type == "object_pattern" and isinstance(value, dict):
+        for c in pattern.named_children:
+            if c.type == "shorthand_property_identifier_pattern":
+                out[text(c)] = value.get(text(c))
+            elif c.type == "pair_pattern" and c.child_by_field_name("value") is not None:
+                if not _bind(c.child_by_field_name("value"), value.get(property_name(c.child_by_field_name("key"))), out):
+                    return False
+            elif c.type != "comment":
+                return False
+        return True
+    return False
+
+
+def _scoped(bound: dict[str, Any], env):
+    """ENV with the names of BOUND (a callback's parameters) known first."""
+    def value(ident: ts.Node):
+        name = text(ident)
+        if name in bound:
+            return Known(bound[name])
+        return env(ident) if callable(env) else (env or {}).get(name)
+    return value
 
 
 def unknown_part(node: ts.Node | None, env=None, depth: int = 0) -> ts.Node | None:

@@ -37,12 +37,23 @@ def constants(module: Module, link=None):
     """literal()'s environment for code of MODULE: a name's top-level value in the module where it is written,
     following the imports of the boundary when LINK is given."""
     if link is None:
-        return lambda ident: module.toplevel.get(text(ident))
+        return lambda ident: _toplevel(module, text(ident))
 
-    def value(ident: ts.Node) -> ts.Node | None:
+    def value(ident: ts.Node) -> ts.Node | Known | None:
         where = link.binding(link.module_of(ident) or module, text(ident))
-        return where[0].toplevel.get(where[1]) if where is not None else None
+        return _toplevel(*where) if where is not None else None
     return value
+
+
+def _toplevel(module: Module, name: str) -> ts.Node | Known | None:
+    """The top-level value of NAME in MODULE; for a string enum (declared, or as tsc compiles it), its string members
+    as a constant object (`ToolName.SEARCH` in a template)."""
+    node = module.toplevel.get(name)
+    if node is not None:
+        return node
+    prefix = f"{name}."
+    members = {k[len(prefix):]: v for k, v in module.enums.items() if k.startswith(prefix)}
+    return Known(members) if members else None
 
 
 def is_params(node: ts.Node | None, module: Module, vocab: dict, link=None) -> bool:
@@ -266,7 +277,8 @@ class _Reader:
                 break
             obj = strip_casts(fn.child_by_field_name("object"))
             chain = self.zchain(member_chain(obj))
-            if chain is not None and chain[0] in self.ns and (len(chain) == 1 or chain[1:] == (self.z["coerce"],)):
+            if chain is not None and chain[0] in self.ns and (len(chain) == 1 or len(chain) == 2 and (
+                    chain[1] == self.z["coerce"] or chain[1] in self.z.get("groups", ()))):
                 break
             methods.append((text(fn.child_by_field_name("property")), cur))
             cur = obj
@@ -367,6 +379,8 @@ class _Reader:
         line = node.start_point[0] + 1
         coerced = len(chain) == 3 and chain[1] == self.z["coerce"]
         ctor = chain[-1] if chain else ""
+        if len(chain) == 3 and chain[1] in self.z.get("groups", ()):  # z.iso.datetime(): the type `iso.datetime`
+            ctor = f"{chain[1]}.{ctor}"
         if len(chain) == 2 and ctor in self.z["preprocess"]:
             spec, optional = self.read(args[1], path, depth + 1) if len(args) > 1 else (None, False)
             then = f" (then checks it as {type_of(spec)})" if spec is not None and type_of(spec) else ""
@@ -390,7 +404,7 @@ class _Reader:
             self.coercions.append((path, f"z.{self.z['coerce']}.{ctor}() {does}", line))
         spec = copy.deepcopy(rule["schema"])
         kind = rule.get("argument")
-        first = args[0] if args else None
+        first = args[rule.get("index", 0)] if len(args) > rule.get("index", 0) else None
         if kind == "shape":
             props, required = self.shape(first, path, depth + 1) if first is not None else ({}, [])
             return (object_schema(props, required), False) if props is not None else (None, False)
@@ -424,6 +438,9 @@ class _Reader:
                 return None, False
             specs = [self.read(o, path, depth + 1)[0] for o in options]
             return (None, False) if any(s is None for s in specs) else ({**spec, "anyOf": specs}, False)
+        if kind == "all_of":  # z.intersection(A, B): every argument a schema the input must meet
+            specs = [self.read(a, path, depth + 1)[0] for a in args]
+            return (None, False) if not specs or any(s is None for s in specs) else ({**spec, "allOf": specs}, False)
         if kind == "values":
             values, _ = self.read(args[-1], f"{path}{{}}", depth + 1) if args else (None, False)
             return (None, False) if values is None else ({**spec, "additionalProperties": values}, False)

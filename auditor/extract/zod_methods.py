@@ -7,7 +7,7 @@ import copy
 
 import tree_sitter as ts
 
-from auditor.extract.syntax import NOT_LITERAL, excerpt, literal, strip_casts, text, unknown_part
+from auditor.extract.syntax import NOT_LITERAL, call_args, excerpt, literal, strip_casts, text, unknown_part
 
 
 def object_schema(props: dict, required: list, base: dict | None = None) -> dict:
@@ -32,6 +32,25 @@ def nullable(spec: dict) -> dict:
     if isinstance(t, str) and not {"properties", "items", "anyOf", "additionalProperties"} & set(spec):
         return spec if t == "null" else {**spec, "type": [t, "null"]}
     return {"anyOf": [spec, {"type": "null"}]}
+
+
+def _regex(node: ts.Node | None, env) -> str | None:
+    """The source of a regex: a literal `/.../` (its flags aside), `new RegExp("...")` of a constant string without
+    flags, or a name bound to either."""
+    for _ in range(10):
+        node = strip_casts(node)
+        if node is None or node.type != "identifier":
+            break
+        value = env(node) if callable(env) else None
+        node = value if isinstance(value, ts.Node) else None
+    if node is not None and node.type == "regex":
+        pattern = node.child_by_field_name("pattern")
+        return text(pattern) if pattern is not None else None
+    if node is not None and node.type == "new_expression" and text(node.child_by_field_name("constructor")) == "RegExp":
+        args = call_args(node)
+        source = literal(args[0], env) if len(args) == 1 else NOT_LITERAL
+        return source if isinstance(source, str) else None
+    return None
 
 
 def apply(r, rule: dict, name: str, args: list, call: ts.Node, spec: dict, optional: bool, path: str,
@@ -74,12 +93,18 @@ def apply(r, rule: dict, name: str, args: list, call: ts.Node, spec: dict, optio
     if effect == "set":
         return {**spec, **copy.deepcopy(rule["schema"])}, optional, True
     if effect == "pattern":
-        node = strip_casts(first)
-        pattern = node.child_by_field_name("pattern") if node is not None and node.type == "regex" else None
+        pattern = _regex(first, r.constants)
         if pattern is None:
             r.problem(f".{name}() at `{where}` is not a regex literal; the pattern is not shown", call)
             return spec, optional, True
-        return {**spec, "pattern": text(pattern)}, optional, True
+        return {**spec, "pattern": pattern}, optional, True
+    if effect in {"enum-exclude", "enum-extract"}:
+        values = literal(first, r.constants) if first is not None else NOT_LITERAL
+        if not isinstance(spec.get("enum"), list) or not isinstance(values, list):
+            r.problem(f".{name}() at `{where}` is not of a known enum and a literal list; the property is not read", call)
+            return spec, optional, False
+        keep = (lambda v: v not in values) if effect == "enum-exclude" else (lambda v: v in values)
+        return {**spec, "enum": [v for v in spec["enum"] if keep(v)]}, optional, True
     if effect in {"extend", "merge"}:
         if effect == "extend":
             more, req = r.shape(first, path, depth + 1) if first is not None else ({}, [])
@@ -108,6 +133,9 @@ def apply(r, rule: dict, name: str, args: list, call: ts.Node, spec: dict, optio
             props = {k: v for k, v in props.items() if keep(k)}
             required = [r for r in required if keep(r)]
         return object_schema(props, required, spec), optional, True
+    if effect == "additional":  # `.catchall(schema)`: keys beyond the shape are checked by SCHEMA
+        other, _ = r.read(first, f"{path}{{}}", depth + 1) if first is not None else (None, False)
+        return ({**spec, "additionalProperties": other} if other is not None else spec), optional, other is not None
     if effect == "transform":
         r.coercions.append((path, f".{name}() {rule['does']}", call.start_point[0] + 1))
         return spec, optional, True
