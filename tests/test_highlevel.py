@@ -295,3 +295,17 @@ def test_compiled_commonjs_registration_names_and_callbacks_exported_by_another_
              "package.json": '{"name": "h", "bin": "dist/index.js", "dependencies": {"@modelcontextprotocol/sdk": "1"}}'}
     p = prog(files)
     assert [(t.name, t.description) for t in p.tools] == [("scrape_webpage", "Scrape.")] and not p.gaps
+
+
+def test_a_task_tool_whose_handler_object_writes_create_task_as_a_method():
+    tools, dispatches, regs = _register('''
+const server = new McpServer({ name: "s", version: "1" });
+server.experimental.tasks.registerToolTask("slow", { description: "Runs long.", inputSchema: { n: z.number() } }, {
+  async createTask(args, extra) { return { task: await extra.taskStore.createTask({ ttl: 1 }) }; },
+  async getTask(args, extra) { return extra.taskStore.getTask(extra.taskId); },
+});
+''')
+    tool, = tools
+    reg, = regs
+    assert tool.name == "slow" and tool.gaps == () and reg.gaps == ()
+    assert dispatches[0].target.type == "method_definition" and reg.fn.type == "method_definition"
