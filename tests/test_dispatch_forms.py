@@ -222,3 +222,26 @@ def test_a_handler_that_dispatches_one_tool_itself_and_delegates_the_rest():
     assert [f.node.start_point[0] + 1 for f in p.fallbacks] == [line_of(OWN_AND_DELEGATED, "default:")]
     assert [(t["name"], t["status"]) for t in coverage.ledger(p)["tools"]] == [
         ("count", "analysed"), ("erase", "analysed"), ("jot", "analysed")]
+
+
+def test_sdk2_handlers_named_by_their_method_string():
+    src = '''import { Server } from "@modelcontextprotocol/server";
+const server = new Server({ name: "m", version: "1.0.0" }, { capabilities: { tools: {} } });
+server.setRequestHandler("tools/list", async () => ({
+  tools: [{ name: "ping", description: "Ping", inputSchema: { type: "object", properties: {} } }],
+}));
+server.setRequestHandler("tools/call", async (request) => {
+  switch (request.params.name) {
+    case "ping":
+      return { content: [{ type: "text", text: "pong" }] };
+    default:
+      throw new Error("unknown tool");
+  }
+});
+'''
+    p = program({"index.ts": src, "package.json": '{"name": "m", "version": "1.0.0", "main": "index.ts"}'})
+    assert {h.method for h in p.handlers} == {"tools/list", "tools/call"}
+    assert [(d.tool, d.form) for d in p.dispatches] == [("ping", "switch-case")]
+    ledger = coverage.ledger(p)
+    assert [(t["name"], t["status"]) for t in ledger["tools"]] == [("ping", "analysed")]
+    assert ledger["unresolved"] == []

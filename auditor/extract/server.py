@@ -130,8 +130,11 @@ def handlers(module: Module, vocab: dict) -> list[Handler]:
         args = call_args(call)
         if not args:
             continue
-        schema = text(args[0]).split(".")[-1]
-        method = vocab["request_schemas"].get(schema, schema)
+        # SDK 1 names the request by its schema (`ListToolsRequestSchema`); SDK 2 also by its method string
+        method = string_value(args[0])
+        if method is None:
+            schema = text(args[0]).split(".")[-1]
+            method = vocab["request_schemas"].get(schema, schema)
         func = _handler_function(args[1], module) if len(args) > 1 else None
         out.append(Handler(module=module, method=method, server_var=".".join(chain[:-1]),
                            node=statement_of(call), fn=func))
