@@ -12,12 +12,13 @@ SDK = ('import { Server } from "@modelcontextprotocol/sdk/server/index.js";\n'
        'import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";\n')
 
 
-def program(files: dict[str, str]) -> facts.Program:
+def program(files: dict[str, str], **method_overrides) -> facts.Program:
+    """The facts of FILES (a git target in memory), with kb/method.yaml's values replaced by METHOD_OVERRIDES."""
     target = Target(kind="git", locator="memory", revision="0" * 40, requested="HEAD", commit_date=None,
                     worktree_clean=None, subtree="",
                     files=tuple(SourceFile(path=p, blob=f"{i:040x}", data=body.encode("utf-8"))
                                 for i, (p, body) in enumerate(sorted(files.items()))))
-    method = kb.load(KB, "method")
+    method = {**kb.load(KB, "method"), **method_overrides}
     return facts.build(sources.register(target, method), "", kb.load(KB, "sdk"), method)
 
 

@@ -348,3 +348,16 @@ def test_a_package_whose_tools_are_found_is_never_called_not_a_server():
     whats = [u["what"] for u in led["unresolved"]]
     assert [t["name"] for t in led["tools"]] == ["lookup"]
     assert len(whats) == 1 and whats[0].startswith("no MCP server object is constructed"), whats
+
+
+def test_code_not_analysed_is_never_said_to_be_no_mcp_server():
+    """A package naming no SDK, one of whose files is over the read limit: that file may hold the server (a bundle of
+    another framework), so the ledger names it instead of saying "not an MCP server"; with every file read, it says so."""
+    files = {"index.js": 'import { run } from "./chunk.js";\nrun();\n',
+             "chunk.js": "export function run() {}\n" + "// padding\n" * 400,
+             "package.json": '{"name": "x", "bin": "index.js", "dependencies": {"some-framework": "1"}}'}
+    (row,) = coverage.ledger(program(files, max_file_bytes=2000))["unresolved"]
+    assert "not an MCP server" not in row["what"]
+    assert row["what"].endswith("1 file(s) of the code were not analysed and may hold it: chunk.js")
+    (row,) = coverage.ledger(program(files))["unresolved"]
+    assert row["what"].startswith("not an MCP server, as far as the code shows")

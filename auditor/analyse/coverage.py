@@ -245,12 +245,19 @@ def _unread_servers(p: Program, entries: list[str]) -> list[dict]:
                                 "server's, outside the boundary (kb/sdk.yaml client_transports)",
                         "anchor": at(m.path, new).as_json()})
             return out
-        if manifests and not named and not out and not p.tools and not p.handlers:  # (a module importing another MCP framework is one; tools found are a server)
+        unread = sorted({g.anchor.path for g in p.gaps if g.kind in _NOT_ANALYSED})
+        if unread:  # what was not read may be the server: no "not an MCP server" then, and the files are named
+            what += (f"; {len(unread)} file(s) of the code were not analysed and may hold it: "
+                     + ", ".join(unread[:3]) + (" ..." if len(unread) > 3 else ""))
+        elif manifests and not named and not out and not p.tools and not p.handlers:  # (a module importing another MCP framework is one; tools found are a server)
             what = ("not an MCP server, as far as the code shows: package.json depends on no MCP SDK package "
                     "(kb/sdk.yaml sdk_packages), and " + what)
         out.append({"what": what,
                     "anchor": Anchor(path=where.file.path, start_line=1, end_line=max(where.lines, 1)).as_json()})
     return out
+
+
+_NOT_ANALYSED = {"size", "depth", "time"}  # gap kinds of a whole file left unread (facts.py, sources.py)
 
 
 def _relays(p: Program) -> list[tuple[object, object, str | None]]:
