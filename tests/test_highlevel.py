@@ -309,3 +309,15 @@ server.experimental.tasks.registerToolTask("slow", { description: "Runs long.", 
     reg, = regs
     assert tool.name == "slow" and tool.gaps == () and reg.gaps == ()
     assert dispatches[0].target.type == "method_definition" and reg.fn.type == "method_definition"
+
+
+def test_registrations_on_a_server_handed_in_an_object_to_a_destructuring_parameter():
+    tools, _, regs = _register('''
+function make(info) { return new McpServer(info); }
+function register({ mcp: srv, prefix = "x" }) {
+  srv.tool("fetch_page", "Fetch a page", { url: z.string() }, async ({ url }) => ({ content: [{ type: "text", text: url }] }));
+}
+const server = make({ name: "s", version: "1" });
+register({ mcp: server });
+''')
+    assert [t.name for t in tools] == ["fetch_page"] and regs[0].gaps == ()

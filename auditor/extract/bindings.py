@@ -55,7 +55,7 @@ def _declared(module: Module, scope: ts.Node) -> tuple[dict[str, list[ts.Node]],
             continue
         named.setdefault(text(target), []).append(n)
         if target.type in {"object_pattern", "array_pattern"}:
-            for bound in _bound(target):
+            for bound in bound_names(target):
                 patterns.setdefault(bound, []).append(n)
     memo[scope.id] = (scope, named, patterns)
     return named, patterns
@@ -82,7 +82,7 @@ def _binds(pattern: ts.Node, name: str) -> bool:
     return any(_binds(c, name) for c in pattern.named_children)
 
 
-def _bound(pattern: ts.Node) -> set[str]:
+def bound_names(pattern: ts.Node) -> set[str]:
     """The names a destructuring pattern declares: those `_binds` says it binds."""
     if pattern.type in {"identifier", "shorthand_property_identifier_pattern"}:
         return {text(pattern)}
@@ -90,14 +90,14 @@ def _bound(pattern: ts.Node) -> set[str]:
         return set()
     if pattern.type in {"assignment_pattern", "object_assignment_pattern"}:
         left = pattern.child_by_field_name("left")
-        return _bound(left) if left is not None else set()
+        return bound_names(left) if left is not None else set()
     if pattern.type == "pair_pattern":
         value = pattern.child_by_field_name("value")
-        return _bound(value) if value is not None else set()
+        return bound_names(value) if value is not None else set()
     if pattern.type in {"required_parameter", "optional_parameter"}:
         inner = pattern.child_by_field_name("pattern")
-        return _bound(inner) if inner is not None else set()
-    return set().union(*(_bound(c) for c in pattern.named_children))
+        return bound_names(inner) if inner is not None else set()
+    return set().union(*(bound_names(c) for c in pattern.named_children))
 
 
 def _owner(node: ts.Node) -> ts.Node | None:

@@ -8,11 +8,11 @@ from typing import Callable
 import tree_sitter as ts
 
 from auditor.extract import names, prefixes, zod
-from auditor.extract.bindings import class_name, value_of
+from auditor.extract.bindings import bound_names, class_name, value_of
 from auditor.extract.frames import _parameter_of_scope
 from auditor.extract.program import Module
 from auditor.extract.server import Dispatch, ToolDecl, annotations, schema_gaps
-from auditor.extract.syntax import (FUNCTION_TYPES, parameter_pattern, NOT_LITERAL, call_args, callee_text, class_base, enclosing, enclosing_function, excerpt, find,
+from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, call_args, callee_text, class_base, enclosing, enclosing_function, excerpt, find,
                                     literal, member_chain, object_pairs, pair_value, plus_chain, strip_casts, text,
                                     unknown_part)
 from auditor.model import Anchor, Gap
@@ -343,14 +343,8 @@ def _bound_method(node: ts.Node) -> bool:
 
 
 def _parameter_names(params: ts.Node) -> set[str]:
-    if params.type == "identifier":  # `server => ...`
-        return {text(params)}
-    out = set()
-    for p in params.named_children:
-        pattern = parameter_pattern(p)
-        if pattern is not None and pattern.type == "identifier":
-            out.add(text(pattern))
-    return out
+    """The names a parameter list binds, destructured ones too (`function register({ server: s })`)."""
+    return bound_names(params)
 
 
 def _returns_new(fn: ts.Node, module: Module, classes: set[str], packages: list[str]) -> bool:
