@@ -321,3 +321,16 @@ const server = make({ name: "s", version: "1" });
 register({ mcp: server });
 ''')
     assert [t.name for t in tools] == ["fetch_page"] and regs[0].gaps == ()
+
+
+def test_a_one_argument_register_tool_is_another_api_not_the_sdk_s():
+    """registerTool(name, config, callback) takes a name and more: `registry.registerTool(def)` of the server's own
+    registry is not read as an SDK registration (its name 'not a literal'); `this.registerTool(...args)` still is."""
+    tools, _, regs = _register('''
+class Registry { tools = new Map(); registerTool(def) { this.tools.set(def.name, def); } }
+const registry = new Registry();
+registry.registerTool({ name: "a", handler: async () => ({ content: [] }) });
+const server = new McpServer({ name: "s", version: "1" });
+server.registerTool("b", { description: "B" }, async () => ({ content: [] }));
+''')
+    assert [t.name for t in tools] == ["b"] and [r.name for r in regs] == ["b"] and regs[0].gaps == ()

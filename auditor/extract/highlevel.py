@@ -55,8 +55,8 @@ def registrations(module: Module, vocab: dict, resolve, link=None) -> tuple[list
         rule = hl["registrations"].get(method)
         if rule is None:
             continue
-        if not args:
-            continue
+        if not args or rule["signature"] != "object" and len(args) < 2 and args[0].type != "spread_element":
+            continue  # every calling convention but `object` takes a name and more (one argument is another API)
         shape = hl["object"] if rule["signature"] == "object" else None
         if borrowed is None and rule["receiver"] == "server" and (receiver is None or ".".join(receiver) not in servers) \
                 and not _sdk_shaped_on_parameter(call, receiver, args, module, shape, link) \
