@@ -173,3 +173,25 @@ def test_a_loop_over_bundled_namespaces_dispatches_what_each_modules_function_do
     (fallback,) = p.fallbacks
     assert (fallback.form, fallback.node.start_point[0] + 1) == ("error-result", line_of(BUNDLE, '"Tool not found"'))
     assert _rows(p) == [("add_note", "analysed"), ("now", "analysed")]  # the inline cases are traced
+
+
+# A registration whose callback is a conditional of two functions: the tool is implemented by either.
+EITHER = {
+    "src/index.ts": MCP + '''
+function add(name: string, schema: any, cb: (input: any) => any) {
+  const typed = schema !== undefined;
+  server.registerTool(name, { description: name }, typed ? async (input: any) => await cb(input) : async () => await cb({}));
+}
+add("echo", {}, async (input: any) => ({ content: [{ type: "text", text: String(input.text) }] }));
+''',
+    **PACKAGE}
+
+
+def test_a_registration_callback_that_is_a_conditional_of_functions_is_implemented_by_either():
+    p = program(EITHER)
+    (d,) = p.dispatches
+    assert d.tool == "echo" and d.target is not None and d.target.start_point[0] + 1 == line_of(
+        EITHER["src/index.ts"], "typed ? async")
+    assert len(d.handed) >= 1  # the other branch, and the function the call site hands over
+    assert not any("does not resolve" in g.detail for g in p.gaps)
+    assert _rows(p) == [("echo", "analysed")]

@@ -422,18 +422,10 @@ def _alternatives(args: tuple[ts.Node, ...]) -> list[tuple[ts.Node, ...]]:
     since every value a parameter can take is an instantiation; the call's own when it has none, or too many."""
     out: list[tuple[ts.Node, ...]] = [()]
     for arg in args:
-        out = [o + (b,) for o in out for b in _branches(arg)]
+        out = [o + (b,) for o in out for b in highlevel.branches(arg)]
         if len(out) > MAX_ALTERNATIVES:
             return [args]
     return out
-
-
-def _branches(node: ts.Node, depth: int = 0) -> list[ts.Node]:
-    """The values a conditional expression may take (each branch's, nested conditionals flattened), else [NODE]."""
-    value = strip_casts(node)
-    if value is None or value.type != "ternary_expression" or depth > MAX_DEPTH:
-        return [node]
-    return [b for side in ("consequence", "alternative") for b in _branches(value.child_by_field_name(side), depth + 1)]
 
 
 def _binds(frame: Frame | None, scope: ts.Node) -> bool:
