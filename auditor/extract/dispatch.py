@@ -9,8 +9,9 @@ from auditor.extract import predicates
 from auditor.extract.bindings import value_of
 from auditor.extract.program import Module
 from auditor.extract.server import Dispatch, Fallback, Handler
-from auditor.extract.frames import parameters, returned
-from auditor.extract.syntax import (FUNCTION_TYPES, call_args, condition_terms, find, member_chain, object_pairs,
+from auditor.extract.values import Values
+from auditor.extract.frames import Frame, loop_names, parameters, returned
+from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, condition_terms, find, member_chain, object_pairs,
                                     pair_value, strip_casts, text, walk)
 
 
@@ -27,8 +28,19 @@ def _name_subject(node: ts.Node | None, module: Module | None = None, subjects: 
     return bool(chain) and chain[-1] == "name"
 
 
-def _comparisons(cond: ts.Node, module: Module, subjects: frozenset[str] = frozenset()) -> list[tuple[str, str]]:
-    """(subject, tool name) for each `subject === "literal"` term of a condition."""
+def _constant(node: ts.Node | None, module: Module, link=None) -> str | None:
+    """The constant string NODE stands for: a literal or constant of MODULE, or (with LINK) one it imports, a member
+    of an imported object (`tool.name` of `import { tool } from "./tools.js"`)."""
+    value = module.name_value(node)
+    if value is None and link is not None and node is not None:
+        value = Values(link).string(node, module)
+    return value
+
+
+def _comparisons(cond: ts.Node, module: Module, subjects: frozenset[str] = frozenset(), link=None
+                 ) -> list[tuple[str, str]]:
+    """(subject, tool name) for each `subject === "literal"` term of a condition (the literal a constant, imported or
+    not: `name === tool.name`)."""
     out = []
     for term in condition_terms(cond):
         if term.type != "binary_expression" or text(term.child_by_field_name("operator")) not in {"===", "=="}:
@@ -36,6 +48,8 @@ def _comparisons(cond: ts.Node, module: Module, subjects: frozenset[str] = froze
         left, right = term.child_by_field_name("left"), term.child_by_field_name("right")
         for subj, lit in ((left, right), (right, left)):
             value = module.name_value(lit)
+            if value is None and link is not None and _name_subject(subj, module, subjects):
+                value = _constant(lit, module, link)
             if value is not None and _name_subject(subj, module, subjects):
                 out.append((text(subj), value))
     return out
@@ -51,9 +65,14 @@ def dispatches(handler: Handler, resolve, link=None) -> tuple[list[Dispatch], li
     A handler that delegates to one function per group of tools (`if (isNotesRequest(r)) return handleNotes(r)`)
     dispatches what each of them does."""
     fns = _dispatching(handler, resolve, link)
+    looped = _looped(handler, resolve, link)
     out: tuple[list[Dispatch], list[Fallback]] = ([], [])
     for i, (fn, module, resolve_there, subjects) in enumerate(fns):
         found, fallbacks = _dispatch_in(handler, fn, resolve_there, module, link, subjects)
+        if found and fn.id in looped:  # the function of one element of a loop: any other name goes on to the next,
+            after = _after(looped[fn.id])  # then to what the handler does after the loop
+            fallbacks = [Fallback(handler=handler, node=after, form=_fallback_form(after), module=handler.module)] \
+                if after is not None and not any(f.node == after for f in out[1]) else []
         if found and i == 0:
             named, handed = {d.tool for d in found}, []
             for other, where, there, handed_subjects in _delegates(handler, fns, resolve):
@@ -134,13 +153,15 @@ def _dispatching(handler: Handler, resolve, link=None) -> list[tuple[ts.Node, Mo
             if hit is None and link is not None:
                 # A name bound to a wrapper of the function (`const wrapped = log.wrap(handleToolCall)`): what the
                 # wrapper returns, and the functions it is handed, are followed like a direct call.
-                from auditor.extract.values import Values
-
                 values, callee = Values(link), n.child_by_field_name("function")
                 made = values.function_of(callee, handler.module, None)
                 for where, fn in [made[::-1], *values.handed(callee, handler.module, None)]:
                     if fn is not None and not any(fn == f for f, _, _, _ in out):
                         out.append((fn, where, link.resolver(where), frozenset()))
+                # `for (const mod of MODULES) mod.handle(name, args)`: the function of each element of the list.
+                for fn, where in _per_element(values, callee, handler.module, handler.fn)[1]:
+                    if not any(fn == f for f, _, _, _ in out):
+                        out.append((fn, where, link.resolver(where), _handed_names(n, fn, handler.module)))
                 continue
             if hit is None or any(hit[0] == f for f, _, _, _ in out):
                 continue
@@ -149,6 +170,49 @@ def _dispatching(handler: Handler, resolve, link=None) -> list[tuple[ts.Node, Mo
             elif link is not None and (other := link.module_of(hit[0])) is not None:
                 out.append((hit[0], other, link.resolver(other), _handed_names(n, hit[0], handler.module)))
     return out
+
+
+def _looped(handler: Handler, resolve, link) -> dict[int, ts.Node]:
+    """Function id -> the loop of the handler whose elements' member it is (`_per_element`)."""
+    out: dict[int, ts.Node] = {}
+    if handler.fn is None or link is None:
+        return out
+    values = Values(link)
+    for n in walk(handler.fn):
+        if n.type == "call_expression" and resolve(n) is None:
+            loop, fns = _per_element(values, n.child_by_field_name("function"), handler.module, handler.fn)
+            out.update({fn.id: loop for fn, _ in fns})
+    return out
+
+
+def _after(loop: ts.Node) -> ts.Node | None:
+    """The return or throw statement that follows LOOP in its block, if one does."""
+    sibling = loop.next_named_sibling
+    while sibling is not None and sibling.type not in {"return_statement", "throw_statement"}:
+        sibling = sibling.next_named_sibling
+    return sibling
+
+
+def _per_element(values: Values, callee: ts.Node | None, module: Module, within: ts.Node
+                 ) -> tuple[ts.Node | None, list[tuple[ts.Node, Module]]]:
+    """The functions CALLEE (`mod.handle`) stands for when its root is the variable of a `for (const mod of LIST)` loop
+    inside WITHIN: the one of each element of LIST (an object, a namespace, a bundler's namespace object); with the
+    loop."""
+    chain = member_chain(strip_casts(callee)) or ()
+    loop = next((a for a in ancestors(callee) if a.type == "for_in_statement"
+                 and text(a.child_by_field_name("operator")) == "of"
+                 and chain[:1] and chain[0] in loop_names(a.child_by_field_name("left"))), None) \
+        if len(chain) >= 2 else None
+    if loop is None or not within.start_byte <= loop.start_byte < within.end_byte:
+        return None, []
+    names, out = loop_names(loop.child_by_field_name("left")), []
+    for element, emod, eframe in values.elements(loop.child_by_field_name("right"), module, None):
+        frame = Frame(scope=loop, module=module, names=names, args=element[-1:], caller=emod, site=element[-1],
+                      outer=eframe)
+        fn, where = values.function_of(callee, module, frame)
+        if fn is not None and not any(fn == f for f, _ in out):
+            out.append((fn, where))
+    return loop, out
 
 
 def _handed_names(call: ts.Node, fn: ts.Node, module: Module) -> frozenset[str]:
@@ -176,11 +240,11 @@ def _dispatch_in(handler: Handler, fn: ts.Node, resolve, module: Module, link=No
         return found, fallbacks
     for node in walk(body):
         if node.type == "if_statement":
-            for subject, tool in _comparisons(node.child_by_field_name("condition"), module, subjects):
+            for subject, tool in _comparisons(node.child_by_field_name("condition"), module, subjects, link):
                 target, tname = _called(node.child_by_field_name("consequence"), resolve)
                 found.append(Dispatch(module=module, handler=handler, tool=tool, node=node, subject=subject,
                                       target=target, target_name=tname))
-            guard = _guard(node, module, subjects)
+            guard = _guard(node, module, subjects, link)
             if guard is not None:  # `if (name !== "x") throw ...`: what follows the guard implements x
                 subject, tool = guard
                 target, tname = _called_after(node, resolve)
@@ -190,15 +254,16 @@ def _dispatch_in(handler: Handler, fn: ts.Node, resolve, module: Module, link=No
                 fallbacks.append(Fallback(handler=handler, node=consequence, form=_fallback_form(consequence), module=module))
         elif node.type == "subscript_expression" and _name_subject(strip_casts(node.child_by_field_name("index")), module,
                                                                      subjects):
-            table = _table(node.child_by_field_name("object"), module)
+            table, tmod = _table(node.child_by_field_name("object"), module, link)
             if table is not None and table.id not in tables:  # `HANDLERS[name](request)`: a lookup table of the tools
                 tables.add(table.id)
-                entries = _table_dispatches(handler, table, text(node), resolve, module, link)
+                there = resolve if tmod is module else link.resolver(tmod)
+                entries = _table_dispatches(handler, table, text(node), there, tmod, link)
                 refusal = _refused_miss(node, body) if not entries else None
                 if refusal is not None:  # `const kind = KINDS[name]; if (!kind) throw ...`: the keys are the tools
-                    entries = [Dispatch(module=module, handler=handler, tool=key, node=pair, subject=text(node),
+                    entries = [Dispatch(module=tmod, handler=handler, tool=key, node=pair, subject=text(node),
                                         target=fn, target_name=module.qualified(fn), form="table")
-                               for key, pair in object_pairs(table).items()]
+                               for key, pair in _pairs(table, tmod, link).items()]
                     fallbacks.append(Fallback(handler=handler, node=refusal, form=_fallback_form(refusal), module=module))
                 found += entries
         elif node.type == "switch_statement" and _name_subject(strip_casts(node.child_by_field_name("value")), module,
@@ -206,14 +271,15 @@ def _dispatch_in(handler: Handler, fn: ts.Node, resolve, module: Module, link=No
             subject = text(strip_casts(node.child_by_field_name("value")))
             for case in node.child_by_field_name("body").named_children:
                 if case.type == "switch_case":
-                    value = module.name_value(case.child_by_field_name("value"))
+                    value = _constant(case.child_by_field_name("value"), module, link)
                     if value is not None:
                         target, tname = _called(case, resolve)
                         found.append(Dispatch(module=module, handler=handler, tool=value, node=case, subject=subject,
                                               target=target, target_name=tname, form="switch-case"))
                 elif case.type == "switch_default":
                     fallbacks.append(Fallback(handler=handler, node=case, form=_fallback_form(case), module=module))
-    inside = [d for d in found if body.start_byte <= d.node.start_byte < body.end_byte]  # not a table's entries
+    inside = [d for d in found if d.module is module and body.start_byte <= d.node.start_byte < body.end_byte]
+    # (not a table's entries)
     if inside and body.type == "statement_block" and not any(d.form == "guard" for d in found):
         last_dispatch = max(d.node.end_byte for d in inside)
         for stmt in body.named_children:
@@ -223,12 +289,32 @@ def _dispatch_in(handler: Handler, fn: ts.Node, resolve, module: Module, link=No
     return found, fallbacks
 
 
-def _table(node: ts.Node | None, module: Module) -> ts.Node | None:
-    """The object literal a name stands for (`const HANDLERS = { ... }`), or None."""
+def _table(node: ts.Node | None, module: Module, link=None) -> tuple[ts.Node | None, Module]:
+    """The object literal a name stands for (`const HANDLERS = { ... }`, in this module or, with LINK, imported from
+    another), with its module; or None."""
     node = strip_casts(node)
     if node is not None and node.type == "identifier":
-        node = strip_casts(value_of(module, node))
-    return node if node is not None and node.type == "object" else None
+        found = strip_casts(value_of(module, node))
+        if found is None and link is not None:
+            found, module = Values(link).definition(node, module)
+            found = strip_casts(found)
+        node = found
+    return (node, module) if node is not None and node.type == "object" else (None, module)
+
+
+def _pairs(table: ts.Node, module: Module, link=None) -> dict[str, ts.Node]:
+    """Key -> pair of an object literal, a computed key (`[fetchTool.name]: fetch`) read as the constant string its
+    expression stands for (keys are values like any other); one whose value is not known is left out."""
+    out = {}
+    for key, pair in object_pairs(table).items():
+        computed = pair.child_by_field_name("key") if pair.type == "pair" else None
+        if computed is not None and computed.type == "computed_property_name":
+            inner = computed.named_children[0] if computed.named_children else None
+            key = _constant(inner, module, link)
+            if key is None:
+                continue
+        out[key] = pair
+    return out
 
 
 def _table_dispatches(handler: Handler, table: ts.Node, subject: str, resolve, module: Module, link=None,
@@ -242,17 +328,19 @@ def _table_dispatches(handler: Handler, table: ts.Node, subject: str, resolve, m
         if depth > 4 or inner is None:
             continue
         if inner.type == "identifier":
-            more = _table(inner, module)
-            out += _table_dispatches(handler, more, subject, resolve, module, link, depth + 1) if more is not None else []
+            more, mmod = _table(inner, module, link)
+            there = resolve if mmod is module else link.resolver(mmod)
+            out += _table_dispatches(handler, more, subject, there, mmod, link, depth + 1) if more is not None else []
         elif inner.type == "call_expression":
             hit = resolve(inner)
             where = module if hit is None or _root(hit[0]) == module.tree.root_node else \
                 (link.module_of(hit[0]) if link is not None else None)
             there = resolve if where is module else link.resolver(where) if where is not None else None
             for value in (returned(hit[0]) if hit is not None and where is not None else []):
-                more = _table(value, where)
-                out += _table_dispatches(handler, more, subject, there, where, link, depth + 1) if more is not None else []
-    for key, pair in object_pairs(table).items():  # shorthand entries (`{ purge }`) are their own value
+                more, mmod = _table(value, where, link)
+                there = there if mmod is where else link.resolver(mmod)
+                out += _table_dispatches(handler, more, subject, there, mmod, link, depth + 1) if more is not None else []
+    for key, pair in _pairs(table, module, link).items():  # shorthand entries (`{ purge }`) are their own value
         value = strip_casts(pair_value(pair))
         if value is None:
             continue
@@ -273,7 +361,7 @@ def _table_dispatches(handler: Handler, table: ts.Node, subject: str, resolve, m
     return out
 
 
-def _guard(node: ts.Node, module: Module, subjects: frozenset[str] = frozenset()) -> tuple[str, str] | None:
+def _guard(node: ts.Node, module: Module, subjects: frozenset[str] = frozenset(), link=None) -> tuple[str, str] | None:
     """(subject, tool name) of `if (subject !== "literal") <throw or return>` with no else: an exclusion guard."""
     cond = strip_casts(node.child_by_field_name("condition"))
     consequence = node.child_by_field_name("consequence")
@@ -285,8 +373,8 @@ def _guard(node: ts.Node, module: Module, subjects: frozenset[str] = frozenset()
         return None
     left, right = cond.child_by_field_name("left"), cond.child_by_field_name("right")
     for subj, lit in ((left, right), (right, left)):
-        value = module.name_value(lit)
-        if value is not None and _name_subject(subj, module, subjects):
+        value = _constant(lit, module, link) if _name_subject(subj, module, subjects) else None
+        if value is not None:
             return text(subj), value
     return None
 
@@ -352,7 +440,7 @@ def unread_names(handler: Handler, resolve=None, link=None) -> list[tuple[Module
             if node.type == "switch_statement" and _name_subject(strip_casts(node.child_by_field_name("value")), module,
                                                                    subjects):
                 for case in node.child_by_field_name("body").named_children:
-                    if case.type == "switch_case" and module.name_value(case.child_by_field_name("value")) is None:
+                    if case.type == "switch_case" and _constant(case.child_by_field_name("value"), module, link) is None:
                         out.append((module, case))
     return out
 

@@ -207,6 +207,10 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
                 dispatches += ds
                 fallbacks += fs
                 roots += [owned(d.target, m) for d in ds if d.target is not None]
+                # A tool implemented inline in the function that dispatches it (a switch case of a function the
+                # handler calls through a list: `for (const mod of MODULES) mod.handle(name)`) is traced there.
+                roots += [(d.module, fn) for d in ds if d.target is None
+                          and (fn := syntax.enclosing_function(d.node)) is not None]
         # Launch functions are roots too: state loaded or written at startup is traced like tool code.
         roots += [(m, l.fn) for l in launches if l.module is m and l.fn is not None]
         hl_tools, hl_dispatches, hl_registrations = highlevel.registrations(m, vocab, resolve, link)

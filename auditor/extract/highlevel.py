@@ -163,6 +163,11 @@ def read(site: Site, vocab: dict, resolve, link=None) -> tuple[ToolDecl | None, 
         (link.resolver(cb_module) if link is not None else (lambda _: None))
     target, tname = _callback(cb_node, cb_module, cb_resolve)
     handed: tuple = ()
+    if target is None and cb_node is not None:  # `typed ? async (input) => run(input) : async () => run()`: either
+        either = [(_callback(b, cb_module, cb_resolve), b) for b in branches(cb_node)]
+        found = [(fn, name) for (fn, name), _ in either if fn is not None]
+        if len(either) > 1 and len(found) == len(either):
+            (target, tname), handed = found[0], tuple((cb_module, fn) for fn, _ in found[1:])
     if target is None and cb_node is not None and link is not None:  # a table entry, a wrapper's function
         from auditor.extract.values import Values
 
@@ -397,6 +402,14 @@ def _callback(node: ts.Node | None, module: Module, resolve) -> tuple[ts.Node | 
             if value is not None and value.type in FUNCTION_TYPES:
                 return value, module.qualified(value)
     return None, None
+
+
+def branches(node: ts.Node, depth: int = 0) -> list[ts.Node]:
+    """The values a conditional expression may take (each branch's, nested ones flattened), else [NODE]."""
+    value = strip_casts(node)
+    if value is None or value.type != "ternary_expression" or depth > 4:
+        return [node]
+    return [b for side in ("consequence", "alternative") for b in branches(value.child_by_field_name(side), depth + 1)]
 
 
 def _resolved(node: ts.Node | None, module: Module) -> ts.Node | None:

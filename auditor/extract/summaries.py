@@ -32,6 +32,7 @@ _LOOP_METHODS = {"forEach", "map", "flatMap"}
 # the list a loop's list is an element of, a local made from a parameter: `${prefix}${tool.name}` in a loop over
 # `toolset.tools` in a loop over `toolsets`).
 MAX_HOPS = 3 * MAX_DEPTH
+MAX_ALTERNATIVES = 16  # argument lists one call may pass, one per combination of its conditional arguments' branches
 
 
 class Expander:
@@ -103,9 +104,9 @@ class Expander:
                                         site=element[-1], outer=eframe if eframe is not None else around)
                     return
                 for cmod, call in self.calls_of(scope):
-                    yield from self._forwarded(Frame(scope=scope, module=module, names=names,
-                                                     args=tuple(call_args(call)), caller=cmod, site=call, outer=outer),
-                                               depth)
+                    for args in _alternatives(tuple(call_args(call))):  # `register(lite ? A : B)`: A, and B
+                        yield from self._forwarded(Frame(scope=scope, module=module, names=names, args=args,
+                                                         caller=cmod, site=call, outer=outer), depth)
                 if scope.type == "method_definition":
                     yield from self._method_calls(scope, module, depth)
                 return
@@ -414,6 +415,17 @@ class Expander:
                     if found is not None:
                         yield from ((found[0], m) for k, m in found[1].methods.items() if k != "constructor")
             frame = frame.outer
+
+
+def _alternatives(args: tuple[ts.Node, ...]) -> list[tuple[ts.Node, ...]]:
+    """The argument lists a call may pass: one per branch of each conditional argument (`cond ? A : B`, nested too),
+    since every value a parameter can take is an instantiation; the call's own when it has none, or too many."""
+    out: list[tuple[ts.Node, ...]] = [()]
+    for arg in args:
+        out = [o + (b,) for o in out for b in highlevel.branches(arg)]
+        if len(out) > MAX_ALTERNATIVES:
+            return [args]
+    return out
 
 
 def _binds(frame: Frame | None, scope: ts.Node) -> bool:

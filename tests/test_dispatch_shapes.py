@@ -1,0 +1,197 @@
+"""Which tools/call branch serves which tool, in the shapes where the name is not a literal at the branch: a record
+whose computed keys are the names of imported descriptors (`{ [tool.name]: run }`), a comparison with an imported
+descriptor's name (`name === tool.name`), a local registration wrapper called with a conditional (`reg(lite ? A : B)`),
+and a loop over the namespaces of per-domain modules a bundler wrote (`for (const mod of MODULES) mod.handle(name)`)."""
+
+from __future__ import annotations
+
+from auditor.analyse import coverage
+from program_helpers import MCP, SDK, line_of, program
+
+PACKAGE = {"package.json": '{"name": "s", "version": "1.0.0", "main": "src/index.ts"}'}
+
+
+def _rows(p) -> list[tuple[str, str]]:
+    return [(t["name"], t["status"]) for t in coverage.ledger(p)["tools"]]
+
+
+# A handler record keyed by the names of descriptors imported from one module per tool.
+RECORD = {
+    "src/tools/page.ts": '''
+export const pageTool = { name: "fetch_page", description: "Fetch", inputSchema: { type: "object", properties: {} } };
+export async function fetchPage(args: any) { return { content: [] }; }
+''',
+    "src/tools/pages.ts": '''
+export const pagesTool = { name: "fetch_pages", description: "Fetch all", inputSchema: { type: "object", properties: {} } };
+export async function fetchPages(args: any) { return { content: [] }; }
+''',
+    "src/tools/index.ts": '''
+import { pageTool, fetchPage } from "./page.js";
+import { pagesTool, fetchPages } from "./pages.js";
+export const tools = [pageTool, pagesTool];
+export const toolHandlers = {
+  [pageTool.name]: fetchPage,
+  [pagesTool.name]: fetchPages,
+};
+''',
+    "src/index.ts": SDK + '''
+import { tools, toolHandlers } from "./tools/index.js";
+const server = new Server({ name: "f", version: "1.0.0" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  const toolName = request.params.name;
+  const handler = toolHandlers[toolName];
+  if (!handler) {
+    throw new Error(`Unknown tool: ${toolName}`);
+  }
+  return handler(request.params.arguments);
+});
+''',
+    **PACKAGE}
+
+
+def test_a_computed_key_that_is_an_imported_descriptors_name_is_that_name():
+    p = program(RECORD)
+    got = {d.tool: (d.form, d.target_name, d.module.path) for d in p.dispatches}
+    assert got == {"fetch_page": ("table", "fetchPage", "src/tools/index.ts"),
+                   "fetch_pages": ("table", "fetchPages", "src/tools/index.ts")}
+    assert _rows(p) == [("fetch_page", "analysed"), ("fetch_pages", "analysed")]
+
+
+# A comparison with the name of a descriptor imported from another module.
+COMPARED = {
+    "src/tools/index.ts": '''
+export const tool = { name: "render_diagram", description: "Render", inputSchema: { type: "object", properties: {} } };
+''',
+    "src/index.ts": SDK + '''
+import { tool } from "./tools/index.js";
+const server = new Server({ name: "m", version: "1.0.0" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [tool] }));
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  if (request.params.name === tool.name) {
+    return { content: [{ type: "text", text: "ok" }] };
+  } else {
+    throw new Error(`Unknown tool: ${request.params.name}`);
+  }
+});
+''',
+    **PACKAGE}
+
+
+def test_a_comparison_with_an_imported_descriptors_name_dispatches_it():
+    p = program(COMPARED)
+    (d,) = p.dispatches
+    assert (d.tool, d.form, d.node.start_point[0] + 1) == (
+        "render_diagram", "name-equality", line_of(COMPARED["src/index.ts"], "=== tool.name"))
+    assert _rows(p) == [("render_diagram", "analysed")]
+
+
+# A local wrapper of registerTool called with a conditional: either branch's tool is registered.
+WRAPPED = {
+    "src/types.ts": '''
+export const SEARCH_TOOL = { name: "web_search", description: "Search the web in full", inputSchema: {} };
+export const LITE_SEARCH_TOOL = { name: "web_search", description: "Search", inputSchema: {} };
+export const READ_TOOL = { name: "read_url", description: "Read a page", inputSchema: {} };
+export const LITE_READ_TOOL = { name: "read_page", description: "Read", inputSchema: {} };
+''',
+    "src/index.ts": MCP + '''
+import { SEARCH_TOOL, LITE_SEARCH_TOOL, READ_TOOL, LITE_READ_TOOL } from "./types.js";
+function registerAll(lite: boolean) {
+  const registerTool = (tool: any) => {
+    server.registerTool(tool.name, { description: tool.description }, async (args: any) => {
+      return { content: [{ type: "text", text: tool.name }] };
+    });
+  };
+  registerTool(lite ? LITE_SEARCH_TOOL : SEARCH_TOOL);
+  registerTool(lite ? LITE_READ_TOOL : READ_TOOL);
+}
+registerAll(process.env.LITE === "true");
+''',
+    **PACKAGE}
+
+
+def test_every_value_a_wrappers_conditional_argument_can_take_is_a_registration():
+    p = program(WRAPPED)
+    assert sorted(t.name for t in p.tools if t.form == "registerTool") == ["read_page", "read_url", "web_search"]
+    assert sorted((d.tool, d.form) for d in p.dispatches) == [
+        ("read_page", "registration"), ("read_url", "registration"), ("web_search", "registration")]
+    assert not p.gaps  # no registration left with a name that is not read
+    assert _rows(p) == [("read_page", "analysed"), ("read_url", "analysed"), ("web_search", "analysed")]
+
+
+# A bundle: per-domain modules as namespace objects (esbuild's `__export`), the handler asking each in turn.
+BUNDLE = SDK + '''
+var __defProp = Object.defineProperty;
+var __export = (target, all) => {
+  for (var name in all)
+    __defProp(target, name, { get: all[name], enumerable: true });
+};
+
+// src/tools/notes.ts
+var notes_exports = {};
+__export(notes_exports, { handleTool: () => handleTool, toolDefinitions: () => toolDefinitions });
+var toolDefinitions = [{ name: "add_note", description: "Add", inputSchema: { type: "object", properties: {} } }];
+async function handleTool(toolName, args) {
+  switch (toolName) {
+    case "add_note":
+      return { content: [{ type: "text", text: String(args.text) }] };
+    default:
+      return null;
+  }
+}
+
+// src/tools/clock.ts
+var clock_exports = {};
+__export(clock_exports, { handleTool: () => handleTool2, toolDefinitions: () => toolDefinitions2 });
+var toolDefinitions2 = [{ name: "now", description: "Now", inputSchema: { type: "object", properties: {} } }];
+async function handleTool2(toolName, args) {
+  if (toolName === "now") return { content: [{ type: "text", text: new Date().toISOString() }] };
+  return null;
+}
+
+// src/index.ts
+var domainModules = [notes_exports, clock_exports];
+const server = new Server({ name: "b", version: "1.0.0" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: domainModules.flatMap((m) => m.toolDefinitions) }));
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  const toolName = request.params.name;
+  for (const mod of domainModules) {
+    const result = await mod.handleTool(toolName, request.params.arguments ?? {});
+    if (result !== null) return result;
+  }
+  return { content: [{ type: "text", text: "Tool not found" }], isError: true };
+});
+'''
+
+
+def test_a_loop_over_bundled_namespaces_dispatches_what_each_modules_function_does():
+    p = program({"dist/index.js": BUNDLE, "package.json": '{"name": "b", "version": "1.0.0", "main": "dist/index.js"}'})
+    got = {d.tool: (d.form, d.node.start_point[0] + 1) for d in p.dispatches}
+    assert got == {"add_note": ("switch-case", line_of(BUNDLE, 'case "add_note"')),
+                   "now": ("name-equality", line_of(BUNDLE, 'if (toolName === "now")'))}
+    # An unknown name is refused by each module (`return null`) and meets what the handler does after the loop.
+    (fallback,) = p.fallbacks
+    assert (fallback.form, fallback.node.start_point[0] + 1) == ("error-result", line_of(BUNDLE, '"Tool not found"'))
+    assert _rows(p) == [("add_note", "analysed"), ("now", "analysed")]  # the inline cases are traced
+
+
+# A registration whose callback is a conditional of two functions: the tool is implemented by either.
+EITHER = {
+    "src/index.ts": MCP + '''
+function add(name: string, schema: any, cb: (input: any) => any) {
+  const typed = schema !== undefined;
+  server.registerTool(name, { description: name }, typed ? async (input: any) => await cb(input) : async () => await cb({}));
+}
+add("echo", {}, async (input: any) => ({ content: [{ type: "text", text: String(input.text) }] }));
+''',
+    **PACKAGE}
+
+
+def test_a_registration_callback_that_is_a_conditional_of_functions_is_implemented_by_either():
+    p = program(EITHER)
+    (d,) = p.dispatches
+    assert d.tool == "echo" and d.target is not None and d.target.start_point[0] + 1 == line_of(
+        EITHER["src/index.ts"], "typed ? async")
+    assert len(d.handed) >= 1  # the other branch, and the function the call site hands over
+    assert not any("does not resolve" in g.detail for g in p.gaps)
+    assert _rows(p) == [("echo", "analysed")]
