@@ -245,3 +245,32 @@ server.setRequestHandler("tools/call", async (request) => {
     ledger = coverage.ledger(p)
     assert [(t["name"], t["status"]) for t in ledger["tools"]] == [("ping", "analysed")]
     assert ledger["unresolved"] == []
+
+
+def test_a_tool_name_handed_on_through_several_functions_reaches_the_dispatch():
+    src = SDK + '''
+const server = new Server({ name: "m", version: "1.0.0" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({
+  tools: [{ name: "ping", description: "Ping", inputSchema: { type: "object", properties: {} } },
+          { name: "echo", description: "Echo", inputSchema: { type: "object", properties: {} } }],
+}));
+async function execute(op: string, args: any) {
+  switch (op) {
+    case "ping": return { content: [{ type: "text", text: "pong" }] };
+    case "echo": return { content: [{ type: "text", text: String(args.text) }] };
+    default: throw new Error(`unknown tool ${op}`);
+  }
+}
+async function checked(operation: string, args: any) { return execute(operation, args); }
+async function handleCall({ request, verbose }: { request: any; verbose: boolean }) {
+  const operation = request.params.name;
+  if (verbose) console.error(operation);
+  return checked(operation, request.params.arguments);
+}
+server.setRequestHandler(CallToolRequestSchema, (request) => handleCall({ request, verbose: false }));
+'''
+    p = program({"index.ts": src, "package.json": '{"name": "m", "version": "1.0.0", "main": "index.ts"}'})
+    assert sorted((d.tool, d.form) for d in p.dispatches) == [("echo", "switch-case"), ("ping", "switch-case")]
+    (fallback,) = p.fallbacks
+    assert fallback.node.start_point[0] + 1 == line_of(src, "default: throw new Error(`unknown tool")
+    assert [(t["name"], t["status"]) for t in coverage.ledger(p)["tools"]] == [("echo", "analysed"), ("ping", "analysed")]

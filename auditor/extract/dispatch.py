@@ -169,6 +169,32 @@ def _dispatching(handler: Handler, resolve, link=None) -> list[tuple[ts.Node, Mo
                 out.append((hit[0], handler.module, resolve, _handed_names(n, hit[0], handler.module)))
             elif link is not None and (other := link.module_of(hit[0])) is not None:
                 out.append((hit[0], other, link.resolver(other), _handed_names(n, hit[0], handler.module)))
+    return out + _handed_on(out, link)
+
+
+MAX_HANDED = 3  # a tool name handed from function to function this many calls beyond those the handler makes
+
+
+def _handed_on(fns: list, link) -> list[tuple[ts.Node, Module, object, frozenset[str]]]:
+    """The functions a tool name is handed to further on (`const op = request.params.name; return run(op)` in a function
+    the handler calls, then `switch (op)` in run): only calls that pass a name on, a few calls deep."""
+    out, frontier = [], fns[1:]
+    for _ in range(MAX_HANDED):
+        nxt = []
+        for fn, module, resolve, subjects in frontier:
+            for n in walk(fn):
+                if n.type != "call_expression":
+                    continue
+                hit = resolve(n)
+                if hit is None or any(hit[0] == f for f, _, _, _ in fns + out + nxt):
+                    continue
+                names = _handed_names(n, hit[0], module, subjects)
+                where = module if _root(hit[0]) == module.tree.root_node else \
+                    link.module_of(hit[0]) if link is not None else None
+                if names and where is not None:
+                    nxt.append((hit[0], where, resolve if where is module else link.resolver(where), names))
+        out += nxt
+        frontier = nxt
     return out
 
 
@@ -215,11 +241,12 @@ def _per_element(values: Values, callee: ts.Node | None, module: Module, within:
     return loop, out
 
 
-def _handed_names(call: ts.Node, fn: ts.Node, module: Module) -> frozenset[str]:
-    """The parameters of FN that CALL (written in MODULE) hands a tool name: `run(request.params.name, args)`."""
+def _handed_names(call: ts.Node, fn: ts.Node, module: Module, subjects: frozenset[str] = frozenset()) -> frozenset[str]:
+    """The parameters of FN that CALL (written in MODULE, where SUBJECTS hold a name) hands a tool name:
+    `run(request.params.name, args)`."""
     args = call_args(call)
     return frozenset(name for name, (i, path) in parameters(fn).items()
-                     if not path and i < len(args) and _name_subject(strip_casts(args[i]), module))
+                     if not path and i < len(args) and _name_subject(strip_casts(args[i]), module, subjects))
 
 
 def _root(node: ts.Node) -> ts.Node:
