@@ -146,3 +146,30 @@ def test_a_field_passed_to_a_function_that_never_reads_that_parameter_is_not_a_u
     got = {f.attrs["field"]: f.kind for f in mismatches.mismatches(program({"index.ts": code}), {"probes": []})
            if f.kind in KINDS}
     assert got == {"address": "schema-unenforced"}
+
+
+def test_a_use_after_a_type_chain_whose_else_throws_is_checked():
+    """`if (x == null) ... else if (typeof x === "number") ... else if (typeof x === "string") ... else throw`: what
+    follows runs only for a value of a tested type; without the throwing else it is not checked."""
+    def code(last: str) -> str:
+        return (SDK + 'const server = new Server({ name: "t", version: "1" }, { capabilities: { tools: {} } });\n'
+                'server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [\n'
+                '  { name: "when", description: "Convert", inputSchema: { type: "object", properties: {\n'
+                '      input: { type: "string" } } } }]}));\n'
+                'function convert(args: any) {\n'
+                '  const { input } = args;\n'
+                '  let date;\n'
+                '  if (input === void 0 || input === null) { date = new Date(); }\n'
+                '  else if (typeof input === "number") { date = new Date(input * 1000); }\n'
+                '  else if (typeof input === "string") { date = new Date(input.trim()); }\n'
+                f'  {last}\n'
+                '  return { content: [{ type: "text", text: date.toISOString() + String(input) }] };\n'
+                '}\n'
+                'server.setRequestHandler(CallToolRequestSchema, async (request) => {\n'
+                '  if (request.params.name === "when") return convert(request.params.arguments);\n'
+                '  throw new Error("unknown tool");\n'
+                '});\n')
+    kinds = lambda src: {f.attrs["field"]: f.kind for f in mismatches.mismatches(program({"index.ts": src}), {"probes": []})
+                         if f.kind in KINDS}
+    assert kinds(code('else { throw new Error("input must be a number or a string"); }')) == {}
+    assert kinds(code("")) == {"input": "unchecked-optional"}

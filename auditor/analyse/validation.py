@@ -281,17 +281,42 @@ def _rejects(node: ts.Node | None) -> bool:
     return value.type == "new_expression" or (value.type == "object" and bool({"isError", "error"} & set(object_pairs(value))))
 
 
+_TESTS = ("typeof ", "isArray(", "isInteger(", "isFinite(", "instanceof ")
+
+
 def _type_guarded(node: ts.Node, fn: ts.Node) -> bool:
-    """`Array.isArray(args.x) ? args.x : []`, `if (typeof args.x === "string") f(args.x)`: the value used is tested."""
+    """`Array.isArray(args.x) ? args.x : []`, `if (typeof args.x === "string") f(args.x)`: the value used is tested;
+    or the use follows an `if (typeof x ...) {...} else if (...) {...} else { throw ... }` chain, which every value
+    that goes on has passed."""
     t = text(node)
     cur = node.parent
     while cur is not None and cur != fn:
         if cur.type in {"ternary_expression", "if_statement"}:
             cond = text(cur.child_by_field_name("condition"))
-            if any(f"{w}{t}" in cond for w in ("typeof ", "isArray(", "isInteger(", "isFinite(", "instanceof ")):
+            if any(f"{w}{t}" in cond for w in _TESTS):
                 return True
+        if cur.parent is not None and cur.parent.type == "statement_block":
+            before = cur.prev_named_sibling
+            while before is not None:
+                if before.type == "if_statement" and _tests_or_leaves(before, t):
+                    return True
+                before = before.prev_named_sibling
         cur = cur.parent
     return False
+
+
+def _tests_or_leaves(chain: ts.Node, t: str) -> bool:
+    """Whether an if / else-if chain tests T's type in one of its conditions and ends in an else that throws or
+    returns: code after it runs only for values one of the tested branches took."""
+    tested, cur = False, chain
+    while cur is not None and cur.type == "if_statement":
+        tested = tested or any(f"{w}{t}" in text(cur.child_by_field_name("condition")) for w in _TESTS)
+        alt = cur.child_by_field_name("alternative")
+        cur = alt.named_children[0] if alt is not None and alt.named_children else None
+    if not tested or cur is None:
+        return False
+    body = [c for c in cur.named_children if c.type != "comment"] if cur.type == "statement_block" else [cur]
+    return bool(body) and body[-1].type in {"throw_statement", "return_statement"}
 
 
 def _ignored(p: Program, module: Module, node: ts.Node) -> bool:
