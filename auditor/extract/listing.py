@@ -45,11 +45,15 @@ def listing(reach: Reach, module: Module, handler: ts.Node, fn: ts.Node | None) 
     unread = reach.reset()
     objects: set[ts.Node] = set()
     as_is: list[tuple[Module, ts.Node, frozenset[str] | None]] = []
+    fmod = module
+    if fn is not None and fn.type not in FUNCTION_TYPES:  # `handlers["tools/list"]`: the function that member holds
+        value, fmod = reach.values.function_of(fn, module, None)
+        fn = value if value is not None and value.type in FUNCTION_TYPES else fn
     if fn is None or fn.type not in FUNCTION_TYPES:
         reach.miss(module, fn if fn is not None else handler)
     else:
         found = False
-        for ret, rmod in reach.returns(fn, module):
+        for ret, rmod in reach.returns(fn, fmod):
             for obj, omod in reach.expr(ret, rmod, 0):
                 pairs = object_pairs(obj)
                 if LIST_KEY in pairs:
@@ -63,7 +67,7 @@ def listing(reach: Reach, module: Module, handler: ts.Node, fn: ts.Node | None) 
                 elif any(c.type == "spread_element" for c in obj.named_children):
                     reach.miss(omod, obj)
         if not found and not reach.delegated:  # a result filled in later (`result.tools = ...`), or built elsewhere
-            reach.miss(module, fn)
+            reach.miss(fmod, fn)
     return Listing(module=module, handler=handler, objects=frozenset(objects | reach.sites), unread=tuple(unread),
                    as_is=tuple(as_is))
 
