@@ -96,7 +96,7 @@ def test_a_list_pushed_onto_by_an_unknown_function_stays_unread():
 
 # expect: `this.tools` is a Map the constructor fills, through a method, with one entry per descriptor of the
 # imported arrays (`this.tools.set(tool.name, {...})` in a loop); the handler lists `this.tools.entries()`.
-MAP_SERVER = SDK + '''import { groupA } from "./a.js";
+MAP_SERVER = SDK + '''import groupA from "./a.js";
 import { groupB } from "./b.js";
 class Runtime {
   tools: Map<string, any>;
@@ -122,7 +122,7 @@ new Runtime({ tools: [...groupA, ...groupB] });
 
 
 def test_a_map_member_filled_in_a_loop_by_the_class_is_read_whole():
-    files = {"index.ts": MAP_SERVER, "a.ts": f"export const groupA = [{_desc('a_one')}, {_desc('a_two')}];\n",
+    files = {"index.ts": MAP_SERVER, "a.ts": f"export default [{_desc('a_one')}, {_desc('a_two')}];\n",
              "b.ts": f"export const groupB = [{_desc('b_one')}];\nexport const unused = {_desc('b_old')};\n",
              "package.json": MANIFEST}
     p = program(files)
@@ -180,3 +180,15 @@ def test_a_class_without_registration_methods_keeps_its_member_unread():
     led = coverage.ledger(program({"index.ts": BUNDLED_SDK.replace("registerTool(name, config, cb)", "put(name, config, cb)")
                                    .replace("hub.registerTool(", "hub.put("), "package.json": MANIFEST}))
     assert _unresolved(led) != []
+
+
+def test_a_handler_in_a_module_no_entry_reaches_is_not_the_servers():
+    # a copy of the runtime that nothing imports (the source shipped beside what the entry runs): its handler, whose
+    # class nothing constructs, is not the server's, and says nothing of its list
+    files = {"index.ts": MAP_SERVER, "a.ts": f"export default [{_desc('a_one')}, {_desc('a_two')}];\n",
+             "b.ts": f"export const groupB = [{_desc('b_one')}];\n", "package.json": MANIFEST,
+             "copy/runtime.ts": MAP_SERVER.replace("new Runtime(", "export const make = () => new Runtime(")
+             .replace("./a.js", "../a.js").replace("./b.js", "../b.js").replace("this.list = tools;", "")}
+    p = program(files)
+    assert sorted(t.name for t in p.tools) == ["a_one", "a_two", "b_one"]
+    assert _unresolved(coverage.ledger(p)) == []

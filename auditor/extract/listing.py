@@ -38,6 +38,9 @@ class Listing:
     # they may stand for: read when a descriptor template names a tool at them (`tools.map((t) => ({name:
     # t.meta.name, ...}))`, extract/summaries.py), else unread (`unnamed()` says which).
     as_is: tuple[tuple[Module, ts.Node, frozenset[str] | None], ...] = ()
+    # Object literals of the list that copy the name of the descriptors they are made from (`{name: tool.name, ...}`
+    # per element of a list read whole, extract/reach.py): named by those, which the list holds too.
+    copies: frozenset[ts.Node] = frozenset()
 
 
 def listing(reach: Reach, module: Module, handler: ts.Node, fn: ts.Node | None) -> Listing:
@@ -69,7 +72,7 @@ def listing(reach: Reach, module: Module, handler: ts.Node, fn: ts.Node | None) 
         if not found and not reach.delegated:  # a result filled in later (`result.tools = ...`), or built elsewhere
             reach.miss(fmod, fn)
     return Listing(module=module, handler=handler, objects=frozenset(objects | reach.sites), unread=tuple(unread),
-                   as_is=tuple(as_is))
+                   as_is=tuple(as_is), copies=frozenset(reach.copies))
 
 
 def unnamed(l: Listing, declared: set[ts.Node], link) -> Listing:
@@ -80,7 +83,7 @@ def unnamed(l: Listing, declared: set[ts.Node], link) -> Listing:
     out = []
     missed = tuple(x for x in l.as_is if x[1] not in declared)
     for o in l.objects:
-        if o.type != "object" or o in declared:
+        if o.type != "object" or o in declared or o in l.copies:
             continue
         module = (link.module_of(o) if link is not None else None) or l.module
         pairs = object_pairs(o)

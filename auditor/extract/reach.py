@@ -22,7 +22,7 @@ from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, enclos
 MAX_DEPTH = 24  # hops from the handler's result to a descriptor
 # Array methods whose result holds (some of) the receiver's elements, in the same or another order.
 _KEEPS = frozenset({"filter", "slice", "sort", "toSorted", "reverse", "toReversed", "flat", "concat", "map",
-                    "flatMap", "splice", "with", "values",
+                    "flatMap", "splice", "with", "values", "entries",  # (entries: [key, element] of each)
                     "find", "findLast", "at", "pop", "shift"})  # one of its elements
 _ADDS = frozenset({"push", "unshift", "concat"})  # the arguments become elements
 _COLLECTIONS = frozenset({"Map", "Set", "WeakMap"})  # `new Map()`: filled by set/add/push later
@@ -41,10 +41,11 @@ class Reach:
         self._unread: list[tuple[Module, ts.Node, frozenset[str] | None]] = []
         self.delegated = False  # the result met is (or holds) what the SDK's own handler of the method returns
         self.sites: set[ts.Node] = set()  # calls of functions of the boundary followed to what they return
+        self.copies: set[ts.Node] = set()  # literals copying the name of descriptors reached (`{name: t.name, ...}`)
 
     def reset(self) -> list[tuple[Module, ts.Node, frozenset[str] | None]]:
         """Start a new question: forget what was met; the list of unread parts it returns fills as it goes."""
-        self._seen, self._unread, self.delegated, self.sites = set(), [], False, set()
+        self._seen, self._unread, self.delegated, self.sites, self.copies = set(), [], False, set(), set()
         return self._unread
 
     def miss(self, module: Module, node: ts.Node, scope: frozenset[str] | None = None) -> None:
@@ -108,7 +109,12 @@ class Reach:
         if value is None or value.type != "member_expression" or text(value.child_by_field_name("property")) != "name":
             return
         mark, seen = len(self._unread), set(self._seen)
-        yield from self.expr(value.child_by_field_name("object"), module, d)
+        copied = False
+        for found in self.expr(value.child_by_field_name("object"), module, d):
+            copied = copied or found[0].type == "object"
+            yield found
+        if copied and len(self._unread) == mark:  # a copy of descriptors read whole: named by theirs
+            self.copies.add(obj)
         del self._unread[mark:]
         self._seen = seen  # what was met here is met again, with its gaps, where the list itself leads to it
 
@@ -141,6 +147,9 @@ class Reach:
         if where is not None and where[1] in where[0].toplevel:  # a constant of this module, or imported
             mod, local = where
             yield from self._variable(local, mod.toplevel[local], mod.tree.root_node, mod, d)
+            return
+        if where is not None and where[0] is not module and self.link.value(*where) is not None:
+            yield from self.expr(self.link.value(*where), where[0], d)  # `export default [...]`, `exports.x = [...]`
             return
         if self.values.namespace(node, module) is not None:  # `import * as tool`: an object of the module's exports
             yield node, module
