@@ -147,13 +147,13 @@ var Hub = class {
   ensure() {
     this.server.setRequestHandler(ListToolsRequestSchema, () => ({
       tools: Object.entries(this._kept).map(([name, tool]) => {
-        const def = { name, description: tool.description, inputSchema: tool.schema };
+        const def = { name, description: tool.description, inputSchema: tool.inputSchema };
         return def;
       })
     }));
   }
   make(name, description, schema, cb) {
-    const entry = { description, schema, callback: cb, enabled: true };
+    const entry = { description, inputSchema: schema, callback: cb, enabled: true };
     this._kept[name] = entry;
     this.ensure();
     return entry;

@@ -257,7 +257,8 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
                 dispatches.append(d)
                 roots += [owned(d.target, d.module), *d.handed]
     # A descriptor-shaped object is a tool only when it reaches a tools/list handler's result (when that is read).
-    follow = reach.Reach(link, expander.calls_of, modules, frozenset(vocab.get("handler_tables", ())))
+    follow = reach.Reach(link, expander.calls_of, modules, frozenset(vocab.get("handler_tables", ())),
+                         frozenset(k for k, r in vocab["high_level"]["registrations"].items() if r["kind"] == "tool"))
     listings = [listing.listing(follow, h.module, h.node, h.fn) for h in handlers if h.method == "tools/list"]
     listings = [listing.unnamed(l, {t.node for t in tools} | instantiated, link) for l in listings]
     tools, unadvertised = listing.split(tools, listings)

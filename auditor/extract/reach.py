@@ -17,7 +17,7 @@ from auditor.extract.program import Module
 from auditor.extract.frames import _pattern, parameter_default, parameters
 from auditor.extract.values import Values
 from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, enclosing, find, member_chain, object_pairs,
-                                    pair_value, strip_casts, text)
+                                    pair_value, string_value, strip_casts, text)
 
 MAX_DEPTH = 24  # hops from the handler's result to a descriptor
 # Array methods whose result holds (some of) the receiver's elements, in the same or another order.
@@ -26,6 +26,7 @@ _KEEPS = frozenset({"filter", "slice", "sort", "toSorted", "reverse", "toReverse
                     "find", "findLast", "at", "pop", "shift"})  # one of its elements
 _ADDS = frozenset({"push", "unshift", "concat"})  # the arguments become elements
 _COLLECTIONS = frozenset({"Map", "Set", "WeakMap"})  # `new Map()`: filled by set/add/push later
+_OBJECT_VALUES = {("Object", "values"), ("Object", "entries")}  # (entries: [key, value] pairs; the values listed)
 _STORES = {"set": 1, "add": 0}  # `registry.set(key, value)`, `set.add(value)`: the argument stored
 
 
@@ -33,9 +34,10 @@ class Reach:
     """Follows expressions back to object literals; one instance answers many questions (reset() between)."""
 
     def __init__(self, link, calls_of: Callable[[ts.Node], list[tuple[Module, ts.Node]]], modules: list[Module],
-                 tables: frozenset[str] = frozenset()):
+                 tables: frozenset[str] = frozenset(), registrations: frozenset[str] = frozenset()):
         self.link, self.calls_of, self.modules = link, calls_of, modules
         self.tables = tables  # kb/sdk.yaml handler_tables
+        self.registrations = registrations  # the tool registration methods of kb/sdk.yaml high_level
         self.values = Values(link)
         self._seen: set[ts.Node] = set()
         self._unread: list[tuple[Module, ts.Node, frozenset[str] | None]] = []
@@ -252,6 +254,14 @@ class Reach:
         else:
             yield from self.expr(value, where, d)
 
+    def _registered(self, node: ts.Node, module: Module, member: str) -> bool:
+        """Whether `this.MEMBER` (NODE) is the record of a high-level server class of its own tools: its class defines
+        a tool registration method of kb/sdk.yaml high_level (the SDK's McpServer, inlined by a bundler, or a class
+        of the package shaped like it) and stores into that member by key."""
+        cls = enclosing(node, {"class_declaration", "class"})
+        info = next((i for i in module.classes.values() if i.node == cls), None) if cls is not None else None
+        return info is not None and bool(self.registrations & set(info.methods)) and bool(_keyed(module, node))
+
     def _sdk_result(self, node: ts.Node | None, module: Module) -> bool:
         """Whether NODE stands for what a handler of the SDK's table returns (`await original(request, extra)`)."""
         value, where = self.values.definition(node, module)
@@ -263,14 +273,23 @@ class Reach:
         callee = node.child_by_field_name("function")
         chain = member_chain(callee) or ()
         args = call_args(node)
-        space = self._namespace(args[0], module) if chain == ("Object", "values") and args else None
+        space = self._namespace(args[0], module) if chain in _OBJECT_VALUES and args else None
         if space is not None:  # Object.values(defs) of `import * as defs`: every export
             for name in sorted(self.values.export_names(space)):
                 yield from self._export(space, name, node, module, d)
             return
-        if chain == ("Object", "values") and args:  # the values of an object of descriptors
+        if chain in _OBJECT_VALUES and args:  # the values of an object of descriptors (of entries: [key, value])
+            record = member_chain(strip_casts(args[0]))
+            if record and record[0] == "this" and len(record) == 2 and self._registered(args[0], module, record[1]):
+                self.delegated = True  # the high-level server's own record of what it registers
+                return
             for obj, omod in self.expr(args[0], module, d):
                 yield from self._values(obj, omod, d)
+            for key, value in _keyed(module, args[0]) if record else ():  # `record[key] = value`
+                if chain[1] == "entries" and string_value(key) is None:  # the key names the entry: not known
+                    self.miss(module, key.parent)
+                else:
+                    yield from self.expr(value, module, d)
             return
         if chain in {("Array", "from"), ("Array", "of")}:
             for a in args[:1] if chain[1] == "from" else args:
@@ -443,6 +462,20 @@ def _assigned(module: Module, scope: ts.Node, target: tuple[str, ...]) -> list[t
         elif chain and chain[:-1] == target and chain[-1] in _STORES \
                 and scope.start_byte <= call.start_byte < scope.end_byte:
             out += call_args(call)[_STORES[chain[-1]]:][:1]
+    return out
+
+
+def _keyed(module: Module, record: ts.Node) -> list[tuple[ts.Node, ts.Node]]:
+    """(key, value) of each store into RECORD by key (`record[key] = value`): within its class for `this.x`, else in
+    the module."""
+    target = member_chain(strip_casts(record))
+    scope = enclosing(record, {"class_declaration", "class"}) if target and target[0] == "this" else module.tree.root_node
+    out = []
+    for n in module.nodes("assign") if target and scope is not None else ():
+        left = strip_casts(n.child_by_field_name("left")) if n.type == "assignment_expression" else None
+        if left is not None and left.type == "subscript_expression" and scope.start_byte <= n.start_byte < scope.end_byte \
+                and member_chain(strip_casts(left.child_by_field_name("object"))) == target:
+            out.append((left.child_by_field_name("index"), n.child_by_field_name("right")))
     return out
 
 
