@@ -37,7 +37,22 @@ def value_of(module: Module, ident: ts.Node) -> ts.Node | None:
             return None
         if any(_owner(n) == scope for n in patterns.get(name, ())):
             return None
-    return module.toplevel.get(name)
+    found = module.toplevel.get(name)
+    return found if found is not None else _in_block(module, ident, name)
+
+
+def _in_block(module: Module, ident: ts.Node, name: str) -> ts.Node | None:
+    """The initializer of NAME declared in a block of the top level (`if (x) { const n = ...; use(n) }`, outside any
+    function) that holds IDENT: the innermost such block."""
+    best = None
+    for n in _declared(module, module.tree.root_node)[0].get(name, ()):
+        block = n.parent.parent if n.parent is not None else None
+        if block is None or block.type == "program" or not (block.start_byte <= ident.start_byte < block.end_byte) \
+                or _owner(n) is not None:
+            continue
+        if best is None or block.start_byte > best[0]:
+            best = (block.start_byte, n.child_by_field_name("value"))
+    return best[1] if best is not None else None
 
 
 def _declared(module: Module, scope: ts.Node) -> tuple[dict[str, list[ts.Node]], dict[str, list[ts.Node]]]:

@@ -167,10 +167,28 @@ class Reach:
             yield from self.expr(value, vmod, d)
 
     def _variable(self, name: str, value: ts.Node | None, scope: ts.Node, module: Module, d: int):
-        """A variable's initializer, the values assigned to it, and what is pushed onto it, within SCOPE."""
+        """A variable's initializer, the values assigned to it, and what is pushed onto it, within SCOPE; also by a
+        function of the boundary it is handed to (`collect(server, list)` that pushes onto its parameter)."""
         yield from self.expr(value, module, d)
         for later in _assigned(module, scope, (name,)):
             yield from self.expr(later, module, d)
+        for fmod, fn, param in self._handed_to(name, scope, module):
+            for later in _assigned(fmod, fn, (param,)):
+                yield from self.expr(later, fmod, d)
+
+    def _handed_to(self, name: str, scope: ts.Node, module: Module) -> Iterator[tuple[Module, ts.Node, str]]:
+        """(module, function, parameter) of each call within SCOPE that hands NAME, as it is, to a function of the
+        boundary, whose parameter of that place is a plain name."""
+        for call in module.nodes("call") if self.link is not None else ():
+            if not (scope.start_byte <= call.start_byte < scope.end_byte):
+                continue
+            places = [i for i, a in enumerate(call_args(call)) if a.type == "identifier" and text(a) == name]
+            hit = self.link.resolve(module, call) if places else None
+            if hit is None or hit[1].type not in FUNCTION_TYPES:
+                continue
+            for param, (index, path) in parameters(hit[1]).items():
+                if index in places and not path:
+                    yield hit[0], hit[1], param
 
     def _member_of(self, value: ts.Node | None, path: tuple[str, ...], scope: ts.Node, module: Module, d: int):
         """Member PATH of VALUE, written in SCOPE: of the arguments when VALUE is a parameter of SCOPE."""
@@ -187,6 +205,9 @@ class Reach:
             yield from self.expr(member, where, d)
 
     def _parameter(self, fn: ts.Node, name: str, module: Module, d: int, more: tuple[str, ...] = ()):
+        if self._wraps_registration(fn):  # what a registration method is handed: a tool the registrations read
+            self.delegated = True
+            return
         index, path = parameters(fn)[name]
         path = path + more
         default = parameter_default(fn, index)
@@ -254,6 +275,16 @@ class Reach:
         else:
             yield from self.expr(value, where, d)
 
+    def _wraps_registration(self, fn: ts.Node) -> bool:
+        """Whether FN replaces a tool registration method of kb/sdk.yaml high_level on an object
+        (`server.addTool = (tool) => { ...; add(tool) }`): its parameters are what each registration is handed."""
+        parent = fn.parent
+        while parent is not None and parent.type in {"parenthesized_expression", "as_expression"}:
+            parent = parent.parent
+        left = parent.child_by_field_name("left") if parent is not None and parent.type == "assignment_expression" else None
+        return left is not None and left.type == "member_expression" \
+            and text(left.child_by_field_name("property")) in self.registrations
+
     def _registered(self, node: ts.Node, module: Module, member: str) -> bool:
         """Whether `this.MEMBER` (NODE) is the record of a high-level server class of its own tools: its class defines
         a tool registration method of kb/sdk.yaml high_level (the SDK's McpServer, inlined by a bundler, or a class
@@ -291,8 +322,8 @@ class Reach:
                 else:
                     yield from self.expr(value, module, d)
             return
-        if chain in {("Array", "from"), ("Array", "of")}:
-            for a in args[:1] if chain[1] == "from" else args:
+        if chain in {("Array", "from"), ("Array", "of"), ("Promise", "all")}:  # (all: what each element resolves to)
+            for a in args if chain[1] == "of" else args[:1]:
                 yield from self.expr(a, module, d)
             return
         hit = self.link.resolve(module, node) if self.link is not None else None
