@@ -6,6 +6,7 @@ registered on it."""
 from __future__ import annotations
 
 from auditor.analyse import coverage
+from auditor.extract import routes
 from program_helpers import SDK, program
 
 MANIFEST = '{"name": "shapes", "version": "1.0.0", "bin": {"shapes": "index.ts"}}'
@@ -81,10 +82,16 @@ export function install(server: any, payload: any) {
 '''
 
 
+def _listed(p) -> list[list[str]]:
+    return [r.attrs["tools"] for r in routes.routes(p) if r.kind == "list"]
+
+
 def test_a_cached_list_of_what_a_registration_wrapper_collects_is_the_registered_tools():
-    led = coverage.ledger(program({"index.ts": FASTMCP_CACHE, "cache.ts": CACHE, "package.json": MANIFEST}))
+    p = program({"index.ts": FASTMCP_CACHE, "cache.ts": CACHE, "package.json": MANIFEST})
+    led = coverage.ledger(p)
     assert [t["name"] for t in led["tools"]] == ["pin"]
     assert _unresolved(led) == []
+    assert _listed(p) == [["pin"]]  # the route of the handler lists the registered tools
 
 
 def test_a_list_pushed_onto_by_an_unknown_function_stays_unread():
@@ -170,9 +177,11 @@ await hub.connect(new StdioServerTransport());
 
 
 def test_the_high_level_server_classes_own_handler_lists_its_registered_tools():
-    led = coverage.ledger(program({"index.ts": BUNDLED_SDK, "package.json": MANIFEST}))
+    p = program({"index.ts": BUNDLED_SDK, "package.json": MANIFEST})
+    led = coverage.ledger(p)
     assert [t["name"] for t in led["tools"]] == ["weigh"]
     assert _unresolved(led) == []
+    assert _listed(p) == [["weigh"]]
 
 
 def test_a_class_without_registration_methods_keeps_its_member_unread():

@@ -41,6 +41,9 @@ class Listing:
     # Object literals of the list that copy the name of the descriptors they are made from (`{name: tool.name, ...}`
     # per element of a list read whole, extract/reach.py): named by those, which the list holds too.
     copies: frozenset[ts.Node] = frozenset()
+    # The result is (or holds) what the server registers through the high-level API (the SDK's own handler's result,
+    # a list a wrapper of a registration method collects, the SDK class's own record): those tools are listed.
+    delegated: bool = False
 
 
 def listing(reach: Reach, module: Module, handler: ts.Node, fn: ts.Node | None) -> Listing:
@@ -72,7 +75,7 @@ def listing(reach: Reach, module: Module, handler: ts.Node, fn: ts.Node | None) 
         if not found and not reach.delegated:  # a result filled in later (`result.tools = ...`), or built elsewhere
             reach.miss(fmod, fn)
     return Listing(module=module, handler=handler, objects=frozenset(objects | reach.sites), unread=tuple(unread),
-                   as_is=tuple(as_is), copies=frozenset(reach.copies))
+                   as_is=tuple(as_is), copies=frozenset(reach.copies), delegated=reach.delegated)
 
 
 def unnamed(l: Listing, declared: set[ts.Node], link) -> Listing:
