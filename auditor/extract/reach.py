@@ -285,10 +285,10 @@ class Reach:
         return left is not None and left.type == "member_expression" \
             and text(left.child_by_field_name("property")) in self.registrations
 
-    def _registered(self, node: ts.Node, module: Module, member: str) -> bool:
-        """Whether `this.MEMBER` (NODE) is the record of a high-level server class of its own tools: its class defines
+    def _registered(self, node: ts.Node, module: Module) -> bool:
+        """Whether `this.x` (NODE) is the record of a high-level server class of its own tools: its class defines
         a tool registration method of kb/sdk.yaml high_level (the SDK's McpServer, inlined by a bundler, or a class
-        of the package shaped like it) and stores into that member by key."""
+        of the package shaped like it) and stores into that member by key (the identifier is no part of it)."""
         cls = enclosing(node, {"class_declaration", "class"})
         info = next((i for i in module.classes.values() if i.node == cls), None) if cls is not None else None
         return info is not None and bool(self.registrations & set(info.methods)) and bool(_keyed(module, node))
@@ -311,7 +311,7 @@ class Reach:
             return
         if chain in _OBJECT_VALUES and args:  # the values of an object of descriptors (of entries: [key, value])
             record = member_chain(strip_casts(args[0]))
-            if record and record[0] == "this" and len(record) == 2 and self._registered(args[0], module, record[1]):
+            if record and record[0] == "this" and len(record) == 2 and self._registered(args[0], module):
                 self.delegated = True  # the high-level server's own record of what it registers
                 return
             for obj, omod in self.expr(args[0], module, d):
