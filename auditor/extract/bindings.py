@@ -37,7 +37,43 @@ def value_of(module: Module, ident: ts.Node) -> ts.Node | None:
             return None
         if any(_owner(n) == scope for n in patterns.get(name, ())):
             return None
-    return module.toplevel.get(name)
+    found = module.toplevel.get(name)
+    return found if found is not None else _in_block(module, ident, name)
+
+
+def _in_block(module: Module, ident: ts.Node, name: str) -> ts.Node | None:
+    """The initializer of NAME declared in a block of the top level (`if (x) { const n = ...; use(n) }`, outside any
+    function) that holds IDENT: the innermost such block."""
+    best = None
+    for start, end, value in _block_declared(module).get(name, ()):
+        if start <= ident.start_byte < end and (best is None or start > best[0]):
+            best = (start, value)
+    return best[1] if best is not None else None
+
+
+def _block_declared(module: Module) -> dict[str, list[tuple[int, int, ts.Node | None]]]:
+    """Name -> (block start, block end, initializer) of the declarators in blocks of the top level, outside every
+    function (a walk of the module that does not enter functions, once per module: module.memo)."""
+    memo = module.memo.get("block_declared")
+    if memo is not None:
+        return memo
+    memo = module.memo["block_declared"] = {}
+    stack = [c for c in module.tree.root_node.named_children if c.type not in _DECLARATIONS]
+    while stack:
+        node = stack.pop()
+        if node.type in FUNCTION_TYPES or node.type in {"class_declaration", "class"}:
+            continue
+        if node.type == "variable_declarator":
+            target, holder = node.child_by_field_name("name"), node.parent
+            block = holder.parent if holder is not None else None
+            if target is not None and target.type == "identifier" and block is not None:
+                memo.setdefault(text(target), []).append((block.start_byte, block.end_byte,
+                                                          node.child_by_field_name("value")))
+        stack.extend(node.named_children)
+    return memo
+
+
+_DECLARATIONS = frozenset({"lexical_declaration", "variable_declaration"})  # of the top level itself: module.toplevel
 
 
 def _declared(module: Module, scope: ts.Node) -> tuple[dict[str, list[ts.Node]], dict[str, list[ts.Node]]]:

@@ -100,9 +100,10 @@ def reached_modules(p: "Program", entries: list[str]) -> set[str]:
 
 
 def _reached_tools(p: "Program") -> "Program":
-    """Tools (and their dispatches) are those of code an entry reaches: a registration in a module no entry imports is
-    not the server's (the coverage ledger names the module, with the registration, as a gap). Only when the entries
-    are known and reach some tool: otherwise nothing is set aside (an unreadable entry must not hide every tool)."""
+    """Tools (and their dispatches, and tools/list handlers) are those of code an entry reaches: a registration in a
+    module no entry imports is not the server's (the coverage ledger names the module, with the registration, as a
+    gap). Only when the entries are known and reach some tool: otherwise nothing is set aside (an unreadable entry
+    must not hide every tool)."""
     entries = entry_modules(p)
     reached = reached_modules(p, entries) if entries else set()
     if not any(t.module.path in reached for t in p.tools):
@@ -111,7 +112,8 @@ def _reached_tools(p: "Program") -> "Program":
     names = {t.name for t in kept}
     dropped = {t.name for t in p.tools} - names
     dispatches = tuple(d for d in p.dispatches if d.tool not in dropped or d.module.path in reached)
-    return served.unserved(replace(p, tools=kept, dispatches=dispatches), reached, entries)
+    listings = tuple(l for l in p.listings if l.module.path in reached)  # a tools/list handler no entry registers
+    return served.unserved(replace(p, tools=kept, dispatches=dispatches, listings=listings), reached, entries)
 
 
 def reads(path: str) -> bool:
@@ -259,7 +261,8 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
                 dispatches.append(d)
                 roots += [owned(d.target, d.module), *d.handed]
     # A descriptor-shaped object is a tool only when it reaches a tools/list handler's result (when that is read).
-    follow = reach.Reach(link, expander.calls_of, modules, frozenset(vocab.get("handler_tables", ())))
+    follow = reach.Reach(link, expander.calls_of, modules, frozenset(vocab.get("handler_tables", ())),
+                         frozenset(k for k, r in vocab["high_level"]["registrations"].items() if r["kind"] == "tool"))
     listings = [listing.listing(follow, h.module, h.node, h.fn) for h in handlers if h.method == "tools/list"]
     listings = [listing.unnamed(l, {t.node for t in tools} | instantiated, link) for l in listings]
     tools, unadvertised = listing.split(tools, listings)

@@ -38,6 +38,12 @@ class Listing:
     # they may stand for: read when a descriptor template names a tool at them (`tools.map((t) => ({name:
     # t.meta.name, ...}))`, extract/summaries.py), else unread (`unnamed()` says which).
     as_is: tuple[tuple[Module, ts.Node, frozenset[str] | None], ...] = ()
+    # Object literals of the list that copy the name of the descriptors they are made from (`{name: tool.name, ...}`
+    # per element of a list read whole, extract/reach.py): named by those, which the list holds too.
+    copies: frozenset[ts.Node] = frozenset()
+    # The result is (or holds) what the server registers through the high-level API (the SDK's own handler's result,
+    # a list a wrapper of a registration method collects, the SDK class's own record): those tools are listed.
+    delegated: bool = False
 
 
 def listing(reach: Reach, module: Module, handler: ts.Node, fn: ts.Node | None) -> Listing:
@@ -45,11 +51,15 @@ def listing(reach: Reach, module: Module, handler: ts.Node, fn: ts.Node | None) 
     unread = reach.reset()
     objects: set[ts.Node] = set()
     as_is: list[tuple[Module, ts.Node, frozenset[str] | None]] = []
+    fmod = module
+    if fn is not None and fn.type not in FUNCTION_TYPES:  # `handlers["tools/list"]`: the function that member holds
+        value, fmod = reach.values.function_of(fn, module, None)
+        fn = value if value is not None and value.type in FUNCTION_TYPES else fn
     if fn is None or fn.type not in FUNCTION_TYPES:
         reach.miss(module, fn if fn is not None else handler)
     else:
         found = False
-        for ret, rmod in reach.returns(fn, module):
+        for ret, rmod in reach.returns(fn, fmod):
             for obj, omod in reach.expr(ret, rmod, 0):
                 pairs = object_pairs(obj)
                 if LIST_KEY in pairs:
@@ -63,9 +73,9 @@ def listing(reach: Reach, module: Module, handler: ts.Node, fn: ts.Node | None) 
                 elif any(c.type == "spread_element" for c in obj.named_children):
                     reach.miss(omod, obj)
         if not found and not reach.delegated:  # a result filled in later (`result.tools = ...`), or built elsewhere
-            reach.miss(module, fn)
+            reach.miss(fmod, fn)
     return Listing(module=module, handler=handler, objects=frozenset(objects | reach.sites), unread=tuple(unread),
-                   as_is=tuple(as_is))
+                   as_is=tuple(as_is), copies=frozenset(reach.copies), delegated=reach.delegated)
 
 
 def unnamed(l: Listing, declared: set[ts.Node], link) -> Listing:
@@ -76,7 +86,7 @@ def unnamed(l: Listing, declared: set[ts.Node], link) -> Listing:
     out = []
     missed = tuple(x for x in l.as_is if x[1] not in declared)
     for o in l.objects:
-        if o.type != "object" or o in declared:
+        if o.type != "object" or o in declared or o in l.copies:
             continue
         module = (link.module_of(o) if link is not None else None) or l.module
         pairs = object_pairs(o)

@@ -17,15 +17,16 @@ from auditor.extract.program import Module
 from auditor.extract.frames import _pattern, parameter_default, parameters
 from auditor.extract.values import Values
 from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, enclosing, find, member_chain, object_pairs,
-                                    pair_value, strip_casts, text)
+                                    pair_value, string_value, strip_casts, text)
 
 MAX_DEPTH = 24  # hops from the handler's result to a descriptor
 # Array methods whose result holds (some of) the receiver's elements, in the same or another order.
 _KEEPS = frozenset({"filter", "slice", "sort", "toSorted", "reverse", "toReversed", "flat", "concat", "map",
-                    "flatMap", "splice", "with", "values",
+                    "flatMap", "splice", "with", "values", "entries",  # (entries: [key, element] of each)
                     "find", "findLast", "at", "pop", "shift"})  # one of its elements
 _ADDS = frozenset({"push", "unshift", "concat"})  # the arguments become elements
 _COLLECTIONS = frozenset({"Map", "Set", "WeakMap"})  # `new Map()`: filled by set/add/push later
+_OBJECT_VALUES = {("Object", "values"), ("Object", "entries")}  # (entries: [key, value] pairs; the values listed)
 _STORES = {"set": 1, "add": 0}  # `registry.set(key, value)`, `set.add(value)`: the argument stored
 
 
@@ -33,18 +34,20 @@ class Reach:
     """Follows expressions back to object literals; one instance answers many questions (reset() between)."""
 
     def __init__(self, link, calls_of: Callable[[ts.Node], list[tuple[Module, ts.Node]]], modules: list[Module],
-                 tables: frozenset[str] = frozenset()):
+                 tables: frozenset[str] = frozenset(), registrations: frozenset[str] = frozenset()):
         self.link, self.calls_of, self.modules = link, calls_of, modules
         self.tables = tables  # kb/sdk.yaml handler_tables
+        self.registrations = registrations  # the tool registration methods of kb/sdk.yaml high_level
         self.values = Values(link)
         self._seen: set[ts.Node] = set()
         self._unread: list[tuple[Module, ts.Node, frozenset[str] | None]] = []
         self.delegated = False  # the result met is (or holds) what the SDK's own handler of the method returns
         self.sites: set[ts.Node] = set()  # calls of functions of the boundary followed to what they return
+        self.copies: set[ts.Node] = set()  # literals copying the name of descriptors reached (`{name: t.name, ...}`)
 
     def reset(self) -> list[tuple[Module, ts.Node, frozenset[str] | None]]:
         """Start a new question: forget what was met; the list of unread parts it returns fills as it goes."""
-        self._seen, self._unread, self.delegated, self.sites = set(), [], False, set()
+        self._seen, self._unread, self.delegated, self.sites, self.copies = set(), [], False, set(), set()
         return self._unread
 
     def miss(self, module: Module, node: ts.Node, scope: frozenset[str] | None = None) -> None:
@@ -108,7 +111,12 @@ class Reach:
         if value is None or value.type != "member_expression" or text(value.child_by_field_name("property")) != "name":
             return
         mark, seen = len(self._unread), set(self._seen)
-        yield from self.expr(value.child_by_field_name("object"), module, d)
+        copied = False
+        for found in self.expr(value.child_by_field_name("object"), module, d):
+            copied = copied or found[0].type == "object"
+            yield found
+        if copied and len(self._unread) == mark:  # a copy of descriptors read whole: named by theirs
+            self.copies.add(obj)
         del self._unread[mark:]
         self._seen = seen  # what was met here is met again, with its gaps, where the list itself leads to it
 
@@ -142,6 +150,9 @@ class Reach:
             mod, local = where
             yield from self._variable(local, mod.toplevel[local], mod.tree.root_node, mod, d)
             return
+        if where is not None and where[0] is not module and self.link.value(*where) is not None:
+            yield from self.expr(self.link.value(*where), where[0], d)  # `export default [...]`, `exports.x = [...]`
+            return
         if self.values.namespace(node, module) is not None:  # `import * as tool`: an object of the module's exports
             yield node, module
             return
@@ -156,10 +167,28 @@ class Reach:
             yield from self.expr(value, vmod, d)
 
     def _variable(self, name: str, value: ts.Node | None, scope: ts.Node, module: Module, d: int):
-        """A variable's initializer, the values assigned to it, and what is pushed onto it, within SCOPE."""
+        """A variable's initializer, the values assigned to it, and what is pushed onto it, within SCOPE; also by a
+        function of the boundary it is handed to (`collect(server, list)` that pushes onto its parameter)."""
         yield from self.expr(value, module, d)
         for later in _assigned(module, scope, (name,)):
             yield from self.expr(later, module, d)
+        for fmod, fn, param in self._handed_to(name, scope, module):
+            for later in _assigned(fmod, fn, (param,)):
+                yield from self.expr(later, fmod, d)
+
+    def _handed_to(self, name: str, scope: ts.Node, module: Module) -> Iterator[tuple[Module, ts.Node, str]]:
+        """(module, function, parameter) of each call within SCOPE that hands NAME, as it is, to a function of the
+        boundary, whose parameter of that place is a plain name."""
+        for call in module.nodes("call") if self.link is not None else ():
+            if not (scope.start_byte <= call.start_byte < scope.end_byte):
+                continue
+            places = [i for i, a in enumerate(call_args(call)) if a.type == "identifier" and text(a) == name]
+            hit = self.link.resolve(module, call) if places else None
+            if hit is None or hit[1].type not in FUNCTION_TYPES:
+                continue
+            for param, (index, path) in parameters(hit[1]).items():
+                if index in places and not path:
+                    yield hit[0], hit[1], param
 
     def _member_of(self, value: ts.Node | None, path: tuple[str, ...], scope: ts.Node, module: Module, d: int):
         """Member PATH of VALUE, written in SCOPE: of the arguments when VALUE is a parameter of SCOPE."""
@@ -176,6 +205,9 @@ class Reach:
             yield from self.expr(member, where, d)
 
     def _parameter(self, fn: ts.Node, name: str, module: Module, d: int, more: tuple[str, ...] = ()):
+        if self._wraps_registration(fn):  # what a registration method is handed: a tool the registrations read
+            self.delegated = True
+            return
         index, path = parameters(fn)[name]
         path = path + more
         default = parameter_default(fn, index)
@@ -243,6 +275,24 @@ class Reach:
         else:
             yield from self.expr(value, where, d)
 
+    def _wraps_registration(self, fn: ts.Node) -> bool:
+        """Whether FN replaces a tool registration method of kb/sdk.yaml high_level on an object
+        (`server.addTool = (tool) => { ...; add(tool) }`): its parameters are what each registration is handed."""
+        parent = fn.parent
+        while parent is not None and parent.type in {"parenthesized_expression", "as_expression"}:
+            parent = parent.parent
+        left = parent.child_by_field_name("left") if parent is not None and parent.type == "assignment_expression" else None
+        return left is not None and left.type == "member_expression" \
+            and text(left.child_by_field_name("property")) in self.registrations
+
+    def _registered(self, node: ts.Node, module: Module) -> bool:
+        """Whether `this.x` (NODE) is the record of a high-level server class of its own tools: its class defines
+        a tool registration method of kb/sdk.yaml high_level (the SDK's McpServer, inlined by a bundler, or a class
+        of the package shaped like it) and stores into that member by key (the identifier is no part of it)."""
+        cls = enclosing(node, {"class_declaration", "class"})
+        info = next((i for i in module.classes.values() if i.node == cls), None) if cls is not None else None
+        return info is not None and bool(self.registrations & set(info.methods)) and bool(_keyed(module, node))
+
     def _sdk_result(self, node: ts.Node | None, module: Module) -> bool:
         """Whether NODE stands for what a handler of the SDK's table returns (`await original(request, extra)`)."""
         value, where = self.values.definition(node, module)
@@ -254,17 +304,26 @@ class Reach:
         callee = node.child_by_field_name("function")
         chain = member_chain(callee) or ()
         args = call_args(node)
-        space = self._namespace(args[0], module) if chain == ("Object", "values") and args else None
+        space = self._namespace(args[0], module) if chain in _OBJECT_VALUES and args else None
         if space is not None:  # Object.values(defs) of `import * as defs`: every export
             for name in sorted(self.values.export_names(space)):
                 yield from self._export(space, name, node, module, d)
             return
-        if chain == ("Object", "values") and args:  # the values of an object of descriptors
+        if chain in _OBJECT_VALUES and args:  # the values of an object of descriptors (of entries: [key, value])
+            record = member_chain(strip_casts(args[0]))
+            if record and record[0] == "this" and len(record) == 2 and self._registered(args[0], module):
+                self.delegated = True  # the high-level server's own record of what it registers
+                return
             for obj, omod in self.expr(args[0], module, d):
                 yield from self._values(obj, omod, d)
+            for key, value in _keyed(module, args[0]) if record else ():  # `record[key] = value`
+                if chain[1] == "entries" and string_value(key) is None:  # the key names the entry: not known
+                    self.miss(module, key.parent)
+                else:
+                    yield from self.expr(value, module, d)
             return
-        if chain in {("Array", "from"), ("Array", "of")}:
-            for a in args[:1] if chain[1] == "from" else args:
+        if chain in {("Array", "from"), ("Array", "of"), ("Promise", "all")}:  # (all: what each element resolves to)
+            for a in args if chain[1] == "of" else args[:1]:
                 yield from self.expr(a, module, d)
             return
         hit = self.link.resolve(module, node) if self.link is not None else None
@@ -434,6 +493,20 @@ def _assigned(module: Module, scope: ts.Node, target: tuple[str, ...]) -> list[t
         elif chain and chain[:-1] == target and chain[-1] in _STORES \
                 and scope.start_byte <= call.start_byte < scope.end_byte:
             out += call_args(call)[_STORES[chain[-1]]:][:1]
+    return out
+
+
+def _keyed(module: Module, record: ts.Node) -> list[tuple[ts.Node, ts.Node]]:
+    """(key, value) of each store into RECORD by key (`record[key] = value`): within its class for `this.x`, else in
+    the module."""
+    target = member_chain(strip_casts(record))
+    scope = enclosing(record, {"class_declaration", "class"}) if target and target[0] == "this" else module.tree.root_node
+    out = []
+    for n in module.nodes("assign") if target and scope is not None else ():
+        left = strip_casts(n.child_by_field_name("left")) if n.type == "assignment_expression" else None
+        if left is not None and left.type == "subscript_expression" and scope.start_byte <= n.start_byte < scope.end_byte \
+                and member_chain(strip_casts(left.child_by_field_name("object"))) == target:
+            out.append((left.child_by_field_name("index"), n.child_by_field_name("right")))
     return out
 
 

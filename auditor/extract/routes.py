@@ -43,7 +43,7 @@ def routes(p: Program, fx=None) -> list[Record]:
         if h.method.endswith("/list"):
             listing = next((l for l in p.listings if l.handler == h.node), None)
             if listing is not None:  # the descriptors that reach its result
-                listed = [t for t in p.tools if t.node in listing.objects]
+                listed = [t for t in p.tools if t.node in listing.objects or listing.delegated and t.form != "descriptor"]
             else:
                 listed = listed_tools(p, h.module, h.fn, tools_by_binding) if h.fn is not None else []
             # Descriptors written inline in the handler are listed too.

@@ -1,0 +1,203 @@
+"""Shapes of a tools/list handler that are read whole: a member of a record of handlers, a list built from what a
+wrapper of a registration method collects, a Map member filled in a loop by the class's own methods, and the
+high-level server class's own handler (the SDK's machinery, in a bundle that inlines it), which lists the tools
+registered on it."""
+
+from __future__ import annotations
+
+from auditor.analyse import coverage
+from auditor.extract import routes
+from program_helpers import SDK, program
+
+MANIFEST = '{"name": "shapes", "version": "1.0.0", "bin": {"shapes": "index.ts"}}'
+
+
+def _desc(name: str) -> str:
+    return f'{{ name: "{name}", description: "{name} it", inputSchema: {{ type: "object", properties: {{}} }} }}'
+
+
+def _unresolved(led: dict) -> list[str]:
+    return [u["what"] for u in led["unresolved"] if "tools/list" in u["what"]]
+
+
+# expect: the tools/list handler is `handlers["tools/list"]`, a member of a record of the function that builds the
+# server: its result lists `definitions` (sift, sort); `spare` is not advertised.
+RECORD = SDK + '''const spare = %s;
+function createServer() {
+  const server = new Server({ name: "r", version: "1.0.0" }, { capabilities: { tools: {} } });
+  const definitions = [%s, %s];
+  const handlers = {
+    "tools/list": async () => ({ tools: definitions }),
+    "tools/call": async (params: any) => ({ content: [] }),
+  };
+  server.setRequestHandler(ListToolsRequestSchema, handlers["tools/list"]);
+  return server;
+}
+createServer();
+''' % (_desc("spare"), _desc("sift"), _desc("sort"))
+
+
+def test_a_handler_that_is_a_member_of_a_record_is_read_through_it():
+    p = program({"index.ts": RECORD, "package.json": MANIFEST})
+    led = coverage.ledger(p)
+    assert _unresolved(led) == []
+    assert sorted(t.name for t in p.tools) == ["sift", "sort"]
+    assert [t.name for t in p.unadvertised] == ["spare"]
+
+
+# expect: the tools/list handler is replaced after start-up by one returning a payload built, in a block of the
+# module's top level, from `registered`: the list a wrapper of the high-level server's registration method (kb/sdk.yaml
+# high_level registrations) pushes each registered tool onto. The list is the registered tools: read whole.
+FASTMCP_CACHE = '''import { FastMCP } from "fastmcp";
+import { z } from "zod";
+import { collect, buildPayload, install } from "./cache.js";
+const server = new FastMCP({ name: "c", version: "1.0.0" });
+const registered: any[] = [];
+collect(server, registered);
+server.addTool({ name: "pin", description: "Pin it.", parameters: z.object({ at: z.string() }),
+                 execute: async () => "ok" });
+if (process.env.CACHE) {
+  const payload = await buildPayload(registered);
+  await server.start({ transportType: "stdio" });
+  install(server, payload);
+}
+'''
+CACHE = '''import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+export function collect(server: any, out: any[]) {
+  const add = server.addTool.bind(server);
+  server.addTool = (tool: any) => {
+    out.push(tool);
+    add(tool);
+  };
+}
+export async function buildPayload(tools: any[]) {
+  return {
+    tools: await Promise.all(tools.map(async (tool) => ({ name: tool.name, description: tool.description,
+                                                          inputSchema: { type: "object" } }))),
+  };
+}
+export function install(server: any, payload: any) {
+  server.sessions[0].server.setRequestHandler(ListToolsRequestSchema, async () => payload);
+}
+'''
+
+
+def _listed(p) -> list[list[str]]:
+    return [r.attrs["tools"] for r in routes.routes(p) if r.kind == "list"]
+
+
+def test_a_cached_list_of_what_a_registration_wrapper_collects_is_the_registered_tools():
+    p = program({"index.ts": FASTMCP_CACHE, "cache.ts": CACHE, "package.json": MANIFEST})
+    led = coverage.ledger(p)
+    assert [t["name"] for t in led["tools"]] == ["pin"]
+    assert _unresolved(led) == []
+    assert _listed(p) == [["pin"]]  # the route of the handler lists the registered tools
+
+
+def test_a_list_pushed_onto_by_an_unknown_function_stays_unread():
+    # the same wrapper, but what it pushes is not what the registration method is handed: not known
+    cache = CACHE.replace("out.push(tool);", "out.push(mystery(tool));")
+    led = coverage.ledger(program({"index.ts": FASTMCP_CACHE, "cache.ts": cache, "package.json": MANIFEST}))
+    assert _unresolved(led) != []
+
+
+# expect: `this.tools` is a Map the constructor fills, through a method, with one entry per descriptor of the
+# imported arrays (`this.tools.set(tool.name, {...})` in a loop); the handler lists `this.tools.entries()`.
+MAP_SERVER = SDK + '''import groupA from "./a.js";
+import { groupB } from "./b.js";
+class Runtime {
+  tools: Map<string, any>;
+  list: any[];
+  server: Server;
+  constructor({ tools }: { tools: any[] }) {
+    this.list = tools;
+    this.tools = new Map();
+    this.fill();
+    this.server = new Server({ name: "m", version: "1.0.0" }, { capabilities: { tools: {} } });
+    this.server.setRequestHandler(ListToolsRequestSchema, async () => ({
+      tools: Array.from(this.tools.entries()).map(([id, tool]) => ({ id, ...tool })),
+    }));
+  }
+  fill() {
+    for (const tool of this.list) {
+      this.tools.set(tool.name, { name: tool.name, description: tool.description, inputSchema: tool.inputSchema });
+    }
+  }
+}
+new Runtime({ tools: [...groupA, ...groupB] });
+'''
+
+
+def test_a_map_member_filled_in_a_loop_by_the_class_is_read_whole():
+    files = {"index.ts": MAP_SERVER, "a.ts": f"export default [{_desc('a_one')}, {_desc('a_two')}];\n",
+             "b.ts": f"export const groupB = [{_desc('b_one')}];\nexport const unused = {_desc('b_old')};\n",
+             "package.json": MANIFEST}
+    p = program(files)
+    led = coverage.ledger(p)
+    assert _unresolved(led) == []
+    assert sorted(t.name for t in p.tools) == ["a_one", "a_two", "b_one"]
+    assert [t.name for t in p.unadvertised] == ["b_old"]
+    assert not [u for u in led["unresolved"] if "not read" in u["what"]]
+
+
+# expect: a bundle that inlines the high-level server class (it defines the registration methods of kb/sdk.yaml
+# high_level and keeps what they register in a member of its own): its own tools/list handler lists that member,
+# the registered tools, which are read through the registrations.
+BUNDLED_SDK = '''import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+var Hub = class {
+  constructor(info) {
+    this.server = new Server(info, { capabilities: { tools: {} } });
+    this._kept = {};
+  }
+  ensure() {
+    this.server.setRequestHandler(ListToolsRequestSchema, () => ({
+      tools: Object.entries(this._kept).map(([name, tool]) => {
+        const def = { name, description: tool.description, inputSchema: tool.inputSchema };
+        return def;
+      })
+    }));
+  }
+  make(name, description, schema, cb) {
+    const entry = { description, inputSchema: schema, callback: cb, enabled: true };
+    this._kept[name] = entry;
+    this.ensure();
+    return entry;
+  }
+  registerTool(name, config, cb) {
+    return this.make(name, config.description, config.inputSchema, cb);
+  }
+  async connect(t) { return this.server.connect(t); }
+};
+const hub = new Hub({ name: "b", version: "1.0.0" });
+hub.registerTool("weigh", { description: "Weigh it." }, async () => ({ content: [] }));
+await hub.connect(new StdioServerTransport());
+'''
+
+
+def test_the_high_level_server_classes_own_handler_lists_its_registered_tools():
+    p = program({"index.ts": BUNDLED_SDK, "package.json": MANIFEST})
+    led = coverage.ledger(p)
+    assert [t["name"] for t in led["tools"]] == ["weigh"]
+    assert _unresolved(led) == []
+    assert _listed(p) == [["weigh"]]
+
+
+def test_a_class_without_registration_methods_keeps_its_member_unread():
+    # the same class with no method of the high-level API: what `_kept` holds is not known
+    led = coverage.ledger(program({"index.ts": BUNDLED_SDK.replace("registerTool(name, config, cb)", "put(name, config, cb)")
+                                   .replace("hub.registerTool(", "hub.put("), "package.json": MANIFEST}))
+    assert _unresolved(led) != []
+
+
+def test_a_handler_in_a_module_no_entry_reaches_is_not_the_servers():
+    # a copy of the runtime that nothing imports (the source shipped beside what the entry runs): its handler, whose
+    # class nothing constructs, is not the server's, and says nothing of its list
+    files = {"index.ts": MAP_SERVER, "a.ts": f"export default [{_desc('a_one')}, {_desc('a_two')}];\n",
+             "b.ts": f"export const groupB = [{_desc('b_one')}];\n", "package.json": MANIFEST,
+             "copy/runtime.ts": MAP_SERVER.replace("new Runtime(", "export const make = () => new Runtime(")
+             .replace("./a.js", "../a.js").replace("./b.js", "../b.js").replace("this.list = tools;", "")}
+    p = program(files)
+    assert sorted(t.name for t in p.tools) == ["a_one", "a_two", "b_one"]
+    assert _unresolved(coverage.ledger(p)) == []
