@@ -295,3 +295,32 @@ def test_a_helper_of_the_server_returning_an_object_literal_is_that_literal_with
     assert rule.schema_form == "json-schema" and _gaps(rule) == []
     assert rule.schema == {"type": "object", "properties": {"at": {"type": "number", "description": "Where the rule goes"}},
                            "required": ["at"]}
+
+
+SPREADS = SDK + '''import { ORG_KINDS } from "./kinds.js";
+const base = { verbose: { type: "boolean" } };
+const T = {
+  name: "find",
+  description: "Find.",
+  inputSchema: { type: "object", properties: { ...base, kind: { type: "string", enum: Object.keys(ORG_KINDS) } } },
+};
+const U = { name: "open", description: "Open.", inputSchema: { type: "object", properties: { ...notKnown(), id: { type: "string" } } } };
+const server = new Server({ name: "kit", version: "1.0.0" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [T, U] }));
+'''
+
+KINDS = '''const REPO_KINDS = { SAST: "Static", SCA: "Dependencies" };
+export const ORG_KINDS = { ...REPO_KINDS, DAST: "Dynamic" };
+'''
+
+
+def test_a_spread_in_an_all_literal_schema_is_read_not_dropped():
+    tools = _tools({"index.ts": SPREADS, "kinds.ts": KINDS})
+    find = tools["find"]
+    assert _gaps(find) == []
+    assert find.schema["properties"] == {"verbose": {"type": "boolean"},
+                                         "kind": {"type": "string", "enum": ["SAST", "SCA", "DAST"]}}
+    # a spread of what is not known is a gap, never a schema read without it
+    opened = tools["open"]
+    assert opened.schema["properties"] == {"id": {"type": "string"}}
+    assert len(opened.gaps) == 1 and "notKnown()" in opened.gaps[0].detail
