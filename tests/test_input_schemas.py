@@ -324,3 +324,19 @@ def test_a_spread_in_an_all_literal_schema_is_read_not_dropped():
     opened = tools["open"]
     assert opened.schema["properties"] == {"id": {"type": "string"}}
     assert len(opened.gaps) == 1 and "notKnown()" in opened.gaps[0].detail
+
+
+CAPS_CONFIG = 'export const serverConfig = { name: "k", version: "1", capabilities: { resources: {}, tools: {} } };\n'
+CAPS = SDK + '''import { serverConfig } from "./config.js";
+const a = new Server({ name: "a", version: "1" }, { ...serverConfig, capabilities: { prompts: {}, ...serverConfig.capabilities } });
+const b = new Server({ name: "b", version: "1" }, { capabilities: { prompts: {}, ...unknownCaps() } });
+const c = new Server({ name: "c", version: "1" }, { capabilities: { ...(process.env.R ? { resources: {} } : {}), tools: {} } });
+'''
+
+
+def test_the_capabilities_a_server_literal_spreads_are_read_or_not_known():
+    p = program({"index.ts": CAPS, "config.ts": CAPS_CONFIG, "package.json": MANIFEST})
+    caps = {s.var: s.capabilities for s in p.servers}
+    # an imported config's capabilities spread in; a spread not known leaves them unknown (never the rest as all);
+    # a conditional spread: what either branch may declare
+    assert caps == {"a": ("prompts", "resources", "tools"), "b": None, "c": ("resources", "tools")}

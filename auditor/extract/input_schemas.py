@@ -10,7 +10,7 @@ from dataclasses import replace
 
 import tree_sitter as ts
 
-from auditor.extract.bindings import value_of
+from auditor.extract.bindings import literal_env, value_of
 from auditor.extract.frames import Frame, parameters, returned
 from auditor.extract.helpers import folded
 from auditor.extract.program import Module
@@ -203,7 +203,7 @@ def _written(node: ts.Node, module: Module, vocab: dict, link) -> Schema | None:
     if target is None:
         return None
     tr = _Reader(tmod, vocab, link)
-    env = _env(link, tmod)
+    env = literal_env(link, tmod)
     made = folded(target, env, link) if target.type == "call_expression" else None  # `inputSchema: schemaFor("x")`
     if made is not None and {"type", "properties"} & set(object_pairs(made[0])):
         target, env = made
@@ -217,18 +217,6 @@ def _written(node: ts.Node, module: Module, vocab: dict, link) -> Schema | None:
         read = input_shape(node, module, vocab, link)
         return _settle(read, module, node, link, module) if link is not None else read
     return None
-
-
-def _env(link, fallback: Module):
-    """An identifier's value for literal(): in its own scope, else the top level of its module, through imports."""
-    def env(ident: ts.Node) -> ts.Node | None:
-        m = (link.module_of(ident) if link is not None else None) or fallback
-        local = value_of(m, ident)
-        if local is not None or link is None:
-            return local
-        where = link.binding(m, text(ident))
-        return link.value(*where) if where is not None else None
-    return env
 
 
 def _partial(node: ts.Node | None, env, path: str, problems: list, depth: int, link=None):
