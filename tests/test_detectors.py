@@ -110,3 +110,43 @@ def test_a_dependency_the_code_loads_by_name_is_used():
     p = program({"index.ts": code, "package.json": json.dumps({"name": "demo", "dependencies": deps})})
     assert [f.attrs["dependency"] for f in mismatches.mismatches(p, {"probes": []}) if f.kind == "unused-dependency"] \
         == ["left-pad", "yaml"]
+
+
+# unchecked-reference: a reference can only dangle in a record the server keeps.
+REFERENCES = '''import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { z } from "zod";
+import { drive } from "./client.js";
+const server = new McpServer({ name: "demo", version: "1" });
+const notes: Array<{ text: string; parentId?: string }> = [];
+const links: Array<object> = [];
+server.registerTool("add_note", { description: "Add a note under another.",
+  inputSchema: { text: z.string(), parentId: z.string().optional() } }, async (args) => {
+  notes.push({ text: args.text, parentId: args.parentId });
+  return { content: [{ type: "text", text: "added" }] };
+});
+server.registerTool("link", { description: "Link a note.", inputSchema: { replyToId: z.string(), body: z.string() } },
+  async (input) => {
+    links.push(input);
+    return { content: [{ type: "text", text: "linked" }] };
+  });
+server.registerTool("create_file", { description: "Create a file in a folder.",
+  inputSchema: { name: z.string(), parentFolderId: z.string() } }, async (args) => {
+  const made = await drive.files.create({ requestBody: { name: args.name, parents: [args.parentFolderId] } });
+  return { content: [{ type: "text", text: `created ${made.id} in ${args.parentFolderId}` }] };
+});
+server.registerTool("list_logs", { description: "List the logs of a scope.", inputSchema: { parent: z.string() } },
+  async (args) => {
+    const found = await drive.logs.list({ parent: args.parent });
+    return { content: [{ type: "text", text: JSON.stringify(found) }] };
+  });
+'''
+REFERENCE_PROBES = {"probes": [{"probe": "reference-linkage", "search": {"reference_fields": ["^parent", "^replyTo"]}}]}
+
+
+def test_an_unchecked_reference_only_in_a_record_the_server_keeps():
+    p = program({"index.ts": REFERENCES, "client.ts": "export const drive: any = {};\n",
+                 "package.json": '{"name": "demo", "version": "1.0.0", "bin": {"demo": "index.js"}}'})
+    found = sorted(f.id for f in mismatches.mismatches(p, REFERENCE_PROBES) if f.kind == "unchecked-reference")
+    # stored: a field copied into a kept record, a whole input kept; handed to a remote service's request: not kept,
+    # that service answers for an unknown id
+    assert found == ["FND:unchecked-reference:add_note.input/parentId", "FND:unchecked-reference:link.input/replyToId"]

@@ -190,7 +190,7 @@ const T = {
     required: ["kind"],
   },
 };
-function buildExtra() { return { type: "string" }; }
+function buildExtra() { const spec = { type: "string" }; spec.enum = process.argv; return spec; }
 const server = new Server({ name: "kit", version: "1.0.0" }, { capabilities: { tools: {} } });
 server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [T] }));
 '''
@@ -228,3 +228,115 @@ def test_the_shape_of_a_zod_schema_reached_through_a_loop_is_that_schema_not_an_
     (go,) = registered
     assert go.schema_form == "zod" and go.schema == {
         "type": "object", "properties": {"url": {"type": "string", "description": "Where to go"}}, "required": ["url"]}
+
+
+HELPERS = SDK + '''import { edge, SIDES } from "./edges.js";
+function colour(label: string, fallback = "#000000") {
+  return { type: "string", description: `${label} colour (default ${fallback})` };
+}
+const sized = (what: string, max: number) => ({ type: "number", description: what, maximum: max });
+function border(where: string) {
+  const unit = "points";
+  return {
+    type: "object",
+    description: `Border ${where}. Width in ${unit}.`,
+    properties: { color: colour(where), width: sized("Line width", 12), side: edge(where) },
+  };
+}
+function computed(x: string) {
+  if (x) { return { type: "string" }; }
+  return { type: "number" };
+}
+const T = {
+  name: "style",
+  description: "Style a paragraph.",
+  inputSchema: {
+    type: "object",
+    properties: {
+      top: border("above the paragraph"),
+      between: border(process.env.WHERE),
+      mode: computed("a"),
+      shade: colour("Shade", "#FFFFFF"),
+    },
+  },
+};
+const W = { name: "rule", description: "Draw a rule.", inputSchema: schemaOf("rule") };
+function schemaOf(what: string) {
+  return { type: "object", properties: { at: { type: "number", description: `Where the ${what} goes` } }, required: ["at"] };
+}
+const server = new Server({ name: "kit", version: "1.0.0" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [T, W] }));
+'''
+
+EDGES = '''export const SIDES = ["top", "bottom"];
+export function edge(where: string) { return { type: "string", enum: SIDES, description: "Edge " + where }; }
+'''
+
+
+def test_a_helper_of_the_server_returning_an_object_literal_is_that_literal_with_its_arguments():
+    t = _tools({"index.ts": HELPERS, "edges.ts": EDGES})["style"]
+    props = t.schema["properties"]
+    # the parameters bound to the call's constant arguments (a default when none is passed), local constants, a
+    # helper of another module, a helper called from a helper
+    assert props["top"] == {"type": "object", "description": "Border above the paragraph. Width in points.", "properties": {
+        "color": {"type": "string", "description": "above the paragraph colour (default #000000)"},
+        "width": {"type": "number", "description": "Line width", "maximum": 12},
+        "side": {"type": "string", "enum": ["top", "bottom"], "description": "Edge above the paragraph"}}}
+    assert props["shade"] == {"type": "string", "description": "Shade colour (default #FFFFFF)"}
+    # what does not fold stays a gap: an argument not known, a helper that is not one literal
+    assert props["between"]["properties"]["width"] == {"type": "number", "description": "Line width", "maximum": 12}
+    assert "description" not in props["between"] and props["mode"] == {}
+    details = _gaps(t)
+    assert len(details) == 4, details
+    assert any("properties.between.description" in d for d in details)
+    assert any("properties.mode" in d and "computed" in d for d in details)
+    # the whole input schema made by a helper
+    rule = _tools({"index.ts": HELPERS, "edges.ts": EDGES})["rule"]
+    assert rule.schema_form == "json-schema" and _gaps(rule) == []
+    assert rule.schema == {"type": "object", "properties": {"at": {"type": "number", "description": "Where the rule goes"}},
+                           "required": ["at"]}
+
+
+SPREADS = SDK + '''import { ORG_KINDS } from "./kinds.js";
+const base = { verbose: { type: "boolean" } };
+const T = {
+  name: "find",
+  description: "Find.",
+  inputSchema: { type: "object", properties: { ...base, kind: { type: "string", enum: Object.keys(ORG_KINDS) } } },
+};
+const U = { name: "open", description: "Open.", inputSchema: { type: "object", properties: { ...notKnown(), id: { type: "string" } } } };
+const server = new Server({ name: "kit", version: "1.0.0" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [T, U] }));
+'''
+
+KINDS = '''const REPO_KINDS = { SAST: "Static", SCA: "Dependencies" };
+export const ORG_KINDS = { ...REPO_KINDS, DAST: "Dynamic" };
+'''
+
+
+def test_a_spread_in_an_all_literal_schema_is_read_not_dropped():
+    tools = _tools({"index.ts": SPREADS, "kinds.ts": KINDS})
+    find = tools["find"]
+    assert _gaps(find) == []
+    assert find.schema["properties"] == {"verbose": {"type": "boolean"},
+                                         "kind": {"type": "string", "enum": ["SAST", "SCA", "DAST"]}}
+    # a spread of what is not known is a gap, never a schema read without it
+    opened = tools["open"]
+    assert opened.schema["properties"] == {"id": {"type": "string"}}
+    assert len(opened.gaps) == 1 and "notKnown()" in opened.gaps[0].detail
+
+
+CAPS_CONFIG = 'export const serverConfig = { name: "k", version: "1", capabilities: { resources: {}, tools: {} } };\n'
+CAPS = SDK + '''import { serverConfig } from "./config.js";
+const a = new Server({ name: "a", version: "1" }, { ...serverConfig, capabilities: { prompts: {}, ...serverConfig.capabilities } });
+const b = new Server({ name: "b", version: "1" }, { capabilities: { prompts: {}, ...unknownCaps() } });
+const c = new Server({ name: "c", version: "1" }, { capabilities: { ...(process.env.R ? { resources: {} } : {}), tools: {} } });
+'''
+
+
+def test_the_capabilities_a_server_literal_spreads_are_read_or_not_known():
+    p = program({"index.ts": CAPS, "config.ts": CAPS_CONFIG, "package.json": MANIFEST})
+    caps = {s.var: s.capabilities for s in p.servers}
+    # an imported config's capabilities spread in; a spread not known leaves them unknown (never the rest as all);
+    # a conditional spread: what either branch may declare
+    assert caps == {"a": ("prompts", "resources", "tools"), "b": None, "c": ("resources", "tools")}

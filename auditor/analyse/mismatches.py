@@ -8,6 +8,7 @@ import re
 from auditor.analyse import validation
 from auditor.analyse.absences import unread_code
 from auditor.analyse.fields import record_fields, uses
+from auditor.analyse.kept import kept
 from auditor.extract.facts import Program
 from auditor.extract.objects import schema_properties
 from auditor.extract.records import at, line, record
@@ -286,6 +287,11 @@ def _unchecked_references(p: Program, absences_kb: dict) -> list[Record]:
                 continue
             us = uses(p, f["name"])
             if any(u.kind in {"index"} for u in us):
+                continue
+            # A reference dangles only in a record the server keeps: one that only reaches a call (an outbound
+            # request, whose service answers for an unknown id; a lookup that fails) or a rendering is no record
+            # of the server's that could refer to a missing one (analyse/kept.py).
+            if not kept(p, rtype, f["name"], [u.node for u in us if u.node.type == "member_expression"]):
                 continue
             out.append(record("finding", "FND", "unchecked-reference", f"{rtype}/{f['name']}",
                               f"`{rtype}.{f['name']}` names another record but nothing checks that the record exists or relates to it",

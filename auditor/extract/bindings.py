@@ -10,6 +10,19 @@ from auditor.extract.program import Module
 from auditor.extract.syntax import FUNCTION_TYPES, ancestors, find, member_chain, string_value, strip_casts, text
 
 
+def literal_env(link, fallback: Module):
+    """An identifier's value for syntax.literal(): in its own scope, else the top level of its module (FALLBACK when
+    LINK does not know the node's), through imports when LINK is given."""
+    def env(ident: ts.Node) -> ts.Node | None:
+        m = (link.module_of(ident) if link is not None else None) or fallback
+        local = value_of(m, ident)
+        if local is not None or link is None:
+            return local
+        where = link.binding(m, text(ident))
+        return link.value(*where) if where is not None else None
+    return env
+
+
 def value_of(module: Module, ident: ts.Node) -> ts.Node | None:
     """The initializer of the variable `ident` names: declared in an enclosing `for ... of` loop's body or function,
     else at top level."""

@@ -10,8 +10,9 @@ from dataclasses import replace
 
 import tree_sitter as ts
 
-from auditor.extract.bindings import value_of
+from auditor.extract.bindings import literal_env, value_of
 from auditor.extract.frames import Frame, parameters, returned
+from auditor.extract.helpers import folded
 from auditor.extract.program import Module
 from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, call_args, call_function, excerpt, literal,
                                     member_chain, object_pairs, property_name, strip_casts, text)
@@ -202,9 +203,13 @@ def _written(node: ts.Node, module: Module, vocab: dict, link) -> Schema | None:
     if target is None:
         return None
     tr = _Reader(tmod, vocab, link)
+    env = literal_env(link, tmod)
+    made = folded(target, env, link) if target.type == "call_expression" else None  # `inputSchema: schemaFor("x")`
+    if made is not None and {"type", "properties"} & set(object_pairs(made[0])):
+        target, env = made
     if target.type == "object" and {"type", "properties"} & set(object_pairs(target)) and not tr.is_raw_shape(target):
         problems: list = []
-        value = _partial(target, _env(link, tmod), "", problems, 0)
+        value = _partial(target, env, "", problems, 0, link)
         read = Schema(value=value if isinstance(value, dict) else NOT_LITERAL, node=target,
                       form="json-schema" if isinstance(value, dict) else "unknown", problems=tuple(problems))
         return _settle(read, module, node, link, tmod) if link is not None else read
@@ -214,21 +219,10 @@ def _written(node: ts.Node, module: Module, vocab: dict, link) -> Schema | None:
     return None
 
 
-def _env(link, fallback: Module):
-    """An identifier's value for literal(): in its own scope, else the top level of its module, through imports."""
-    def env(ident: ts.Node) -> ts.Node | None:
-        m = (link.module_of(ident) if link is not None else None) or fallback
-        local = value_of(m, ident)
-        if local is not None or link is None:
-            return local
-        where = link.binding(m, text(ident))
-        return link.value(*where) if where is not None else None
-    return env
-
-
-def _partial(node: ts.Node | None, env, path: str, problems: list, depth: int):
+def _partial(node: ts.Node | None, env, path: str, problems: list, depth: int, link=None):
     """The literal NODE stands for, with each part that is not one left out and named in PROBLEMS by its path (a
-    property whose schema is unknown stays, as any value: `{}`)."""
+    property whose schema is unknown stays, as any value: `{}`). A call of a helper of the server that returns an object
+    literal is that literal, its parameters bound to the call's arguments (extract/helpers.py)."""
     value = literal(node, env)
     node = strip_casts(node)
     if value is not NOT_LITERAL or node is None or depth > 20:
@@ -236,12 +230,14 @@ def _partial(node: ts.Node | None, env, path: str, problems: list, depth: int):
     if node.type == "identifier":
         bound = env(node)
         if bound is not None:
-            return _partial(bound, env, path, problems, depth + 1)
+            return _partial(bound, env, path, problems, depth + 1, link)
+    if node.type == "call_expression" and (made := folded(node, env, link)) is not None:
+        return _partial(made[0], made[1], path, problems, depth + 1, link)
     if node.type == "object":
         out: dict = {}
         for child in node.named_children:
             if child.type == "spread_element":
-                inner = _partial(child.named_children[0], env, path, problems, depth + 1) if child.named_children else None
+                inner = _partial(child.named_children[0], env, path, problems, depth + 1, link) if child.named_children else None
                 if isinstance(inner, dict):
                     out.update(inner)
                 elif inner is not NOT_LITERAL:
@@ -253,7 +249,7 @@ def _partial(node: ts.Node | None, env, path: str, problems: list, depth: int):
                 key, value_node = text(child), child
             else:
                 continue
-            sub = _partial(value_node, env, f"{path}.{key}" if path else key, problems, depth + 1)
+            sub = _partial(value_node, env, f"{path}.{key}" if path else key, problems, depth + 1, link)
             if sub is not NOT_LITERAL:
                 out[key] = sub
             elif path.rsplit(".", 1)[-1] == "properties":

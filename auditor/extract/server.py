@@ -7,13 +7,13 @@ from dataclasses import dataclass, field, replace
 import tree_sitter as ts
 
 from auditor.extract import input_schemas, subclasses, zod
-from auditor.extract.bindings import class_name, value_of
+from auditor.extract.bindings import class_name, literal_env, value_of
 from auditor.extract.program import Module
 from auditor.extract.frames import parameters
 from auditor.extract.values import Values
 from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, call_args, callee_text, enclosing,
                                     enclosing_function, find, literal, literal_fields, member_chain, object_pairs, pair_value,
-                                    statement_of, string_value, strip_casts, text, walk)
+                                    property_name, statement_of, string_value, strip_casts, text, walk)
 from auditor.model import Anchor, Gap
 
 
@@ -113,8 +113,8 @@ def servers(module: Module, vocab: dict, link=None) -> list[ServerDecl]:
         opts = args[1] if len(args) > 1 else None
         caps_pair = object_pairs(opts).get("capabilities") if opts is not None else None
         caps_node = pair_value(caps_pair) if caps_pair is not None else None
-        caps_value = literal(caps_node, amod.toplevel) if caps_node is not None else {}
-        capabilities = tuple(sorted(caps_value)) if isinstance(caps_value, dict) else None
+        capabilities = _capability_names(caps_node, literal_env(link, amod) if link is not None else amod.toplevel) \
+            if caps_node is not None else ()
         out.append(ServerDecl(module=module, var=var, cls=cls, node=statement_of(new),
                               info=info if isinstance(info, dict) else {}, capabilities=capabilities, caps_node=caps_node))
     return out
@@ -314,6 +314,32 @@ def _invocation(module: Module, fn: ts.Node | None, fn_name: str, vocab: dict):
                 return stmt, stmt, code if isinstance(code, int) else None
         return stmt, None, None
     return None, None, None
+
+
+def _capability_names(node: ts.Node, env) -> tuple[str, ...] | None:
+    """The capabilities an options literal may declare (`{...config.capabilities}` of an imported config read through
+    ENV; `...(on ? { resources: {} } : {})`: the keys of either branch); None when a part is not known."""
+    value = literal(node, env)
+    if isinstance(value, dict):
+        return tuple(sorted(value))
+    node = strip_casts(node)
+    if node is None or node.type != "object":
+        return None
+    names: set[str] = set()
+    for child in node.named_children:
+        if child.type in {"pair", "shorthand_property_identifier"}:
+            names.add(property_name(child.child_by_field_name("key")) if child.type == "pair" else text(child))
+        elif child.type == "spread_element" and child.named_children:
+            inner = strip_casts(child.named_children[0])
+            parts = [inner.child_by_field_name("consequence"), inner.child_by_field_name("alternative")] \
+                if inner is not None and inner.type == "ternary_expression" else [inner]
+            values = [literal(part, env) for part in parts]
+            if not all(isinstance(v, dict) for v in values):
+                return None
+            names |= {k for v in values for k in v}
+        elif child.type != "comment":
+            return None
+    return tuple(sorted(names))
 
 
 def capabilities_literal(server: ServerDecl) -> dict:

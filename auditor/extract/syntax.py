@@ -506,11 +506,17 @@ def literal(node: ts.Node | None, env: dict[str, ts.Node] | Callable[[ts.Node], 
         return NOT_LITERAL if any(i is NOT_LITERAL for i in items) else items
     if kind == "object":
         out = {}
-        for key, pair in object_pairs(node).items():
-            value = literal(pair_value(pair), env, depth + 1)
-            if value is NOT_LITERAL:
-                return NOT_LITERAL
-            out[key] = value
+        for child in node.named_children:
+            if child.type == "spread_element":  # `{...BASE, x: 1}`: BASE's entries in place; one not known, no literal
+                more = literal(child.named_children[0] if child.named_children else None, env, depth + 1)
+                if not isinstance(more, dict):
+                    return NOT_LITERAL
+                out.update(more)
+            elif child.type in {"pair", "shorthand_property_identifier"}:
+                value = literal(pair_value(child), env, depth + 1)
+                if value is NOT_LITERAL:
+                    return NOT_LITERAL
+                out[property_name(child.child_by_field_name("key")) if child.type == "pair" else text(child)] = value
         return out
     if kind == "call_expression":
         return _constant_call(node, env, depth)
@@ -588,6 +594,11 @@ def _constant_call(node: ts.Node, env, depth: int) -> Any:
     fn = strip_casts(node.child_by_field_name("function"))
     if chain in {("Object", "keys"), ("Object", "values"), ("Object", "entries")} and len(args) == 1:
         holder = _object_literal(args[0], env, depth + 1)
+        if holder is not None and any(c.type == "spread_element" for c in holder.named_children):
+            whole = literal(holder, env, depth + 1)  # `{...BASE, X: "x"}`: its keys and values are read whole
+            if not isinstance(whole, dict) or any(k.isdigit() for k in whole):
+                return NOT_LITERAL
+            return list(whole) if chain[1] == "keys" else list(whole.values())
         if holder is None or any(c.type not in {"pair", "shorthand_property_identifier", "comment"} for c in holder.named_children):
             return NOT_LITERAL
         pairs = object_pairs(holder)
