@@ -292,3 +292,29 @@ def test_a_parameters_cell_that_says_none_documents_no_parameter():
     doc = read_markdown("README.md", readme)
     got = {t.name: [x.name for x in t.params] for t in documented.documented_tools(doc)}
     assert got == {"list_tables": [], "describe_table": ["table_name"], "list_insights": []}
+
+
+def test_a_heading_over_tool_headings_is_a_group_and_capitalised_snake_names_are_tools():
+    readme = """# demo
+
+## Available Tools
+
+### `demo-dns-server`
+
+#### DNS_getRecordsV1
+
+Lists the records.
+
+- **Method**: `GET`
+- **Path**: `/api/dns/v1/zones/{domain}`
+
+#### dns_deleteRecord
+
+Deletes a record.
+
+### `single_tool`
+
+Does one thing.
+"""
+    doc = read_markdown("README.md", readme)
+    assert [t.name for t in documented.documented_tools(doc)] == ["DNS_getRecordsV1", "dns_deleteRecord", "single_tool"]

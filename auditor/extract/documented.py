@@ -147,6 +147,10 @@ def documented_tools(doc: MarkdownDoc) -> list[DocTool]:
         regions = []
         for j, sub in enumerate(subs):
             name = _heading_tool(sub.text)
+            below = next((x.line for x in subs[j + 1:] if x.level <= sub.level), end)
+            if name is not None and any(x.level > sub.level and _heading_tool(x.text) is not None
+                                        for x in subs[j + 1:] if x.line < below):
+                continue  # a group of tools (`### server-a` over `#### tool_1`, `#### tool_2`), not one
             if name is not None:
                 stop = subs[j + 1].line if j + 1 < len(subs) else end
                 regions.append((sub.line, stop))
@@ -241,10 +245,10 @@ def _introduction(it: Item) -> str:
 
 def _heading_tool(heading: str) -> str | None:
     """The tool a sub-heading of a Tools section names: the heading itself when it is a name (written as code, or
-    not a capitalised word such as "Add-ons"), or the one code span of a title ("Download Attachment
-    (`download_attachment`)")."""
+    not a capitalised word such as "Add-ons": lower case first, or joined by `_` as in "DNS_getRecordsV1"), or the one
+    code span of a title ("Download Attachment (`download_attachment`)")."""
     name = _clean(heading).strip("`*_ ")
-    if re.fullmatch(_NAME, name) and ("`" in heading or not name[0].isupper()):
+    if re.fullmatch(_NAME, name) and ("`" in heading or not name[0].isupper() or "_" in name):
         return name
     codes = HEADING_CODE.findall(heading)
     if len(codes) == 1 and ("(`" in heading or "_" in codes[0]):
