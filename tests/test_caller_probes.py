@@ -48,3 +48,12 @@ def test_authinfo_scopes_and_session_ids_are_hits_with_their_lines():
     assert {(h["what"], h["anchor"]["start_line"]) for h in auth.attrs["hits"]} == {
         ("reads authInfo", line), ("reads scopes", line)}
     assert {h["what"] for h in part.attrs["hits"]} == {"reads authInfo", "destructures sessionId"}
+
+
+def test_undeclared_capabilities_are_unknown_when_the_capabilities_are_not_a_literal():
+    def status(caps: str) -> str:
+        files = {"index.ts": PLAIN.replace("{ capabilities: { tools: {} } }", caps)}
+        got = {r.id.rsplit(":", 1)[1]: r for r in absences.absences(program(files), PROBES)}
+        return got["undeclared-capabilities"].attrs["status"]
+    assert status("{ capabilities: { tools: {} } }") == "holds"  # resources and prompts are not declared
+    assert status("{ capabilities: makeCapabilities() }").startswith("unknown (the capabilities of `server` at index.ts:")

@@ -251,8 +251,14 @@ def _capabilities(p: Program, probe: dict):
     hits = [] if missing else [(a, "all capabilities declared") for a in evidence]
     query = "the capabilities literal of every server instance, and the request handlers registered" \
         + (", and the high-level registrations (the SDK declares their capability)" if p.registrations else "")
+    notes = {"declared": sorted(declared), "not_declared": missing}
+    unread = [s for s in p.servers if s.capabilities is None]
+    if missing and unread:  # what a capabilities object that is not a literal declares is not known
+        s = unread[0]
+        notes["unknown"] = f"the capabilities of `{s.var}` at {s.module.path}:{(s.caps_node or s.node).start_point[0] + 1} " \
+                           "are not a literal"
     return hits, evidence, query, \
-        f"declared: {', '.join(sorted(declared)) or '(none)'}; not declared: {', '.join(missing) or '(none)'}", {"declared": sorted(declared), "not_declared": missing}
+        f"declared: {', '.join(sorted(declared)) or '(none)'}; not declared: {', '.join(missing) or '(none)'}", notes
 
 
 def _names(p: Program, probe: dict):
@@ -312,6 +318,8 @@ def _summary(title: str, status: str, detail: str, hits: list, gaps: list) -> st
         return f"{title}: holds. {detail}"
     if status == "not applicable":
         return f"{title}: not applicable: {detail}"
+    if status.startswith("unknown") and not gaps:
+        return f"{title}: {status}. {detail}"
     if status.startswith("unknown"):
         shown = "; ".join(f"{g.anchor}: {g.kind}: {g.detail}" for g in gaps[:3]) + ("; ..." if len(gaps) > 3 else "")
         return f"{title}: {status}: nothing found, but the search did not see all of the code ({shown}). {detail}"
@@ -334,7 +342,10 @@ def absences(p: Program, kb: dict) -> list[Record]:
         # Not applicable: the facts the probe examines do not exist here (nothing found, vacuously).
         applicable = notes.pop("applicable", True)
         status = "holds" if holds and applicable else "not applicable" if not applicable else "does not hold"
-        if status != "does not hold" and gaps:
+        unknown = notes.pop("unknown", None)
+        if status != "does not hold" and unknown:  # the probe could not decide from what it read
+            status = f"unknown ({unknown})"
+        elif status != "does not hold" and gaps:
             # Nothing found, but not everything was seen: the absence is not shown (a hit is shown however many gaps).
             paths = sorted({g.anchor.path for g in gaps})
             status = f"unknown (gap in {paths[0]}" + (f" and {len(paths) - 1} more file(s))" if len(paths) > 1 else ")")
