@@ -199,7 +199,12 @@ class _Reader:
         if text(base) in self.ns:
             return True
         value = value_of(self.module, base)
-        return value is not None and self.is_zod(value, depth + 1)
+        if value is not None:
+            return self.is_zod(value, depth + 1)
+        # `Base.extend({...})`, Base a schema exported by another module of the boundary: a schema there
+        where = self.link.binding(self.module, text(base)) if self.link is not None else None
+        value = self.link.value(*where) if where is not None and where[0] is not self.module else None
+        return value is not None and self.sibling(where[0]).is_zod(value, depth + 1)
 
     def is_raw_shape(self, obj: ts.Node) -> bool:
         """The SDK's test: an object that is empty or has at least one zod value."""
