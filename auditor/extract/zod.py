@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import tree_sitter as ts
 
-from auditor.extract import zod_flow
+from auditor.extract import zod_flow, zod_names
 from auditor.extract.bindings import imports, value_of
 from auditor.extract.program import Module
 from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, Known, ancestors, call_args, excerpt, literal,
@@ -27,10 +27,8 @@ class Schema:
 
 
 def namespaces(module: Module, vocab: dict) -> frozenset[str]:
-    """Local names bound to the zod namespace by the module's imports."""
-    z = vocab["zod"]
-    return frozenset(local for local, (src, name) in imports(module).items()
-                     if src in z["modules"] and (name in {"*", "default"} or name in z["namespace_exports"]))
+    """Local names bound to the zod namespace (extract/zod_names.py)."""
+    return zod_names.namespaces(module, vocab)[0]
 
 
 def constants(module: Module, link=None):
@@ -115,10 +113,9 @@ class _Reader:
 
     def __init__(self, module: Module, vocab: dict, link=None):
         self.module, self.z, self.vocab, self.link = module, vocab["zod"], vocab, link
-        self.ns = namespaces(module, vocab)
+        # `zod_1` of CommonJS `const zod_1 = require("zod")` is in star: its `zod_1.z` is the namespace again
+        self.ns, self.star = zod_names.namespaces(module, vocab)
         self.imported = imports(module)
-        # `zod_1` of CommonJS `const zod_1 = require("zod")`, whose `zod_1.z` is the namespace again
-        self.star = frozenset(n for n in self.ns if self.imported.get(n, ("", ""))[1] in {"*", "default"})
         self.problems: list[tuple[str, ts.Node]] = []
         self.coercions: list[tuple[str, str, int]] = []
         self.calls: list[zod_flow.Call] = []  # the schema-building functions being followed (shared with sub-readers)
