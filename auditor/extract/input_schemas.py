@@ -80,6 +80,11 @@ def _converted(call: ts.Node, r: _Reader, bind) -> tuple[ts.Node | None, bool]:
     chain = r.zchain(member_chain(fn))
     args = call_args(call)
     first = args[0] if args else None
+    source, name = r.imported.get(chain[0], ("", "")) if chain else ("", "")
+    if source and not source.startswith(".") and (  # a converter imported from its package under a name of the server's
+            len(chain) == 1 and (name in r.z["to_json_schema"] or name == "default" and source in r.z["to_json_schema_packages"])
+            or len(chain) == 2 and name in {"*", "default"} and chain[1] == "default" and source in r.z["to_json_schema_packages"]):
+        return first, True  # `import { zodToJsonSchema as convert }`, `import convert from`, `(0, lib_1.default)(x)`
     if chain and chain[-1] in r.z["to_json_schema"]:
         if len(chain) == 1 and r.link is not None and r.link.resolve(r.module, fn) is not None:
             return None, False  # the server's own function of that name: a summary, if any
