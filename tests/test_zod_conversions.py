@@ -83,3 +83,58 @@ def test_the_default_export_of_a_converter_package_as_commonjs_calls_it():
     find = _tools({"index.js": CJS_DEFAULT})["find"]
     assert find.schema_form == "zod-to-json-schema" and find.gaps == ()
     assert find.schema["properties"] == {"q": {"type": "string"}}
+
+
+WRAPPER = SDK + '''import { z } from "zod";
+import { zodToJsonSchema } from "zod-to-json-schema";
+const LookupSchema = z.object({ term: z.string().describe("what to look up"), limit: z.number().optional() });
+function toInputSchema(schema, schemaName) {
+  try {
+    const jsonSchema = zodToJsonSchema(schema, { name: schemaName, $refStrategy: "none" });
+    if (typeof jsonSchema !== "object" || jsonSchema === null) {
+      throw new Error("bad schema " + schemaName);
+    }
+    if ("definitions" in jsonSchema && schemaName in jsonSchema.definitions) {
+      return jsonSchema.definitions[schemaName];
+    }
+    return jsonSchema;
+  } catch (error) {
+    return { type: "object", properties: {}, additionalProperties: true };
+  }
+}
+function otherMember(schema, schemaName) {
+  const jsonSchema = zodToJsonSchema(schema, { name: schemaName });
+  if (schemaName === "x") return jsonSchema.definitions.other;
+  return jsonSchema;
+}
+function twoValues(schema, flag) {
+  if (flag) return zodToJsonSchema(schema);
+  return { type: "object", properties: {} };
+}
+const server = new Server({ name: "kit", version: "1.0.0" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [
+  { name: "lookup", description: "Look up.", inputSchema: toInputSchema(LookupSchema, "lookup") },
+  { name: "member", description: "Member.", inputSchema: otherMember(LookupSchema, "member") },
+  { name: "two", description: "Two.", inputSchema: twoValues(LookupSchema, process.env.FLAG) },
+] }));
+'''
+
+
+def test_a_wrapper_with_several_returns_of_one_conversion_is_followed():
+    """A server's wrapper whose returns are all one conversion (through a `const`, or the member `definitions[name]` a
+    named conversion puts the schema in) is that conversion; a `catch` fallback is left out (a conversion read
+    statically is taken to succeed)."""
+    tools = _tools({"index.ts": WRAPPER})
+    lookup = tools["lookup"]
+    assert lookup.schema_form == "zod-to-json-schema" and lookup.gaps == ()
+    assert lookup.schema["properties"] == {"term": {"type": "string", "description": "what to look up"},
+                                           "limit": {"type": "number"}}
+    assert lookup.schema["required"] == ["term"]
+
+
+def test_a_wrapper_whose_returns_differ_stays_a_gap():
+    """Another member than the named one, or a second value beside the conversion: not one schema, a gap."""
+    tools = _tools({"index.ts": WRAPPER})
+    for name in ("member", "two"):
+        assert tools[name].schema_form == "unknown"
+        assert any("neither a literal nor a zod conversion" in g.detail for g in tools[name].gaps)

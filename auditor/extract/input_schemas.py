@@ -16,6 +16,7 @@ from auditor.extract.program import Module
 from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, call_args, call_function, excerpt, literal,
                                     member_chain, object_pairs, property_name, strip_casts, text)
 from auditor.extract.values import Values
+from auditor.extract import zod_wrappers
 from auditor.extract.zod import Schema, _Reader, input_shape
 
 MAX_SUMMARY = 3  # a server's conversion function calling another one, followed this deep
@@ -111,12 +112,15 @@ def _summary(call: ts.Node, module: Module, vocab: dict, link, node: ts.Node, de
     fn, fmod = values.function_of(call_function(call), module, None)
     if fn is None or not (fn.type in FUNCTION_TYPES or fn.type == "method_definition"):
         return None
-    out = returned(fn)
-    if len(out) != 1:
-        return None
     frame = Frame(scope=fn, module=fmod, names=parameters(fn), args=tuple(call_args(call)), caller=module, site=call,
                   evaluated=True)
-    read = _read(out[0], fmod, vocab, link, lambda n: values.bound(n, fmod, frame), depth + 1, home)
+    bind = lambda n: values.bound(n, fmod, frame)  # noqa: E731
+    reader = _Reader(fmod, vocab, link)
+    out = zod_wrappers.single(fn, returned(fn), fmod, vocab["zod"].get("named_definitions"),
+                              lambda c: _converted(c, reader, bind)[1])
+    if out is None:
+        return None
+    read = _read(out, fmod, vocab, link, bind, depth + 1, home)
     return _settle(read, home, node, link, read.module or fmod) if read is not None else None
 
 
