@@ -171,3 +171,26 @@ def test_algebra_on_an_unreadable_imported_schema_stays_a_gap(tmp_path):
     assert gaps and all(g["kind"] == "schema" for g in gaps)
     assert not any(o["id"] == "OBJ:tool-schema:dynamic" and o.get("literal") for o in doc["objects"])
     assert next(t for t in doc["coverage"]["tools"] if t["name"] == "dynamic")["status"] != "analysed"
+
+
+COERCING = '''import { z } from "zod";
+export const Lookup = z.object({
+  name: z.string().transform((s) => s.trim().replace(/^r\\//, "")),
+  count: z.coerce.number().optional(),
+});
+'''
+
+
+def test_a_coercion_in_an_imported_schema_is_a_finding_anchored_where_it_is_written(tmp_path):
+    """A `.transform()` or `z.coerce` written in the module a schema is imported from is a schema-coercion finding with
+    its anchor in that module (not a gap: the coercion knows its file)."""
+    repo = tmp_path / "repo"
+    init_repo(repo, {"index.ts": LOW_LEVEL.replace("schemas.SearchArgs", "schemas.Lookup"), "schemas.ts": COERCING,
+                     "package.json": PACKAGE})
+    doc = audit(repo, tmp_path / "out")
+    assert [g for g in doc["coverage"]["gaps"] if g["kind"] == "schema"] == []
+    found = {f["field"]: f for f in doc["findings"] if f["id"].startswith("FND:schema-coercion:search/")}
+    assert set(found) == {"name", "count"}
+    assert {a["path"] for f in found.values() for a in f["anchors"]} >= {"schemas.ts"}
+    assert ("schemas.ts", 3) in {(a["path"], a["start_line"]) for a in found["name"]["anchors"]}
+    assert found["count"]["coercions"][0]["file"] == "schemas.ts"

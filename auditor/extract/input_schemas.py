@@ -68,9 +68,9 @@ def _read(node: ts.Node, module: Module, vocab: dict, link, bind, depth: int, ho
     spec, _ = r.read(target, "")
     if spec is None:
         return Schema(value=NOT_LITERAL, node=node if tmod is module else None, form="unknown",
-                      problems=tuple(r.problems), coercions=_coercions(r, home), module=tmod)
+                      problems=tuple(r.problems), coercions=tuple(r.coercions), module=tmod)
     return Schema(value=spec, node=r.definition(target) or (node if tmod is module else None), form="zod-to-json-schema",
-                  coercions=_coercions(r, home), problems=tuple(r.problems), module=tmod)
+                  coercions=tuple(r.coercions), problems=tuple(r.problems), module=tmod)
 
 
 def _converted(call: ts.Node, r: _Reader, bind) -> tuple[ts.Node | None, bool]:
@@ -126,12 +126,11 @@ def _summary(call: ts.Node, module: Module, vocab: dict, link, node: ts.Node, de
 
 class _Bound(_Reader):
     """A reader of a function's body whose parameters stand for a call's arguments (BIND), each read where it is
-    written; HOME is the module the result is reported in (its coercions stay coercions, another's are gaps)."""
+    written; HOME is the module the result is reported in (each coercion names the file it is written in)."""
 
     def __init__(self, module: Module, vocab: dict, link, bind, home: Module):
         super().__init__(module, vocab, link)
         self.bind, self.home = bind, home
-        self.home_coercions: list[tuple[str, str, int]] = []
 
     def _argument(self, node: ts.Node | None) -> tuple[ts.Node, Module] | None:
         node = strip_casts(node)
@@ -145,11 +144,7 @@ class _Bound(_Reader):
 
     def _merge(self, sub: _Reader, at: ts.Node) -> None:
         self.problems += sub.problems
-        if sub.module is self.home:
-            self.home_coercions += sub.coercions
-        else:
-            for prop, what, ln in sub.coercions:
-                self.problem(f"`{prop}` {what}, in {sub.module.path}:{ln} (a coercion in a schema of another module)", at)
+        self.coercions += sub.coercions
 
     def shape(self, node, path, depth=0):
         return self._there(node, path, depth, super().shape, _Reader.shape)
@@ -168,31 +163,15 @@ class _Bound(_Reader):
         return out
 
 
-def _coercions(r: _Reader, home: Module | None) -> tuple:
-    """The coercions of a read: in a summary, those written in HOME (a reader's own, elsewhere, become gaps)."""
-    if home is None or not isinstance(r, _Bound):
-        return tuple(r.coercions)
-    if r.module is not home:
-        for prop, what, ln in r.coercions:
-            r.problem(f"`{prop}` {what}, line {ln} (a coercion in a schema of another module)", r.module.tree.root_node)
-        return tuple(r.home_coercions)
-    return tuple(r.coercions) + tuple(r.home_coercions)
-
-
 def _settle(read: Schema, home: Module, at: ts.Node, link, where: Module) -> Schema:
     """READ (read in WHERE) as the descriptor in HOME reports it: anchored at AT when written elsewhere; a problem
-    written in another file is anchored at AT and names that file; coercions of another file are gaps."""
+    written in another file is anchored at AT and names that file; a coercion names its own file."""
     problems = []
     for msg, n in read.problems:
         m = link.module_of(n) if link is not None else None
         problems.append((msg, n) if m is home else (f"{msg} (in {(m or where).path})", at))
-    coercions = read.coercions
-    if where is not home and read.form not in {"zod-to-json-schema"}:
-        problems += [(f"`{p}` {w}, in {where.path}:{ln} (a coercion in a schema of another module)", at)
-                     for p, w, ln in coercions]
-        coercions = ()
     node = read.node if read.node is not None and link is not None and link.module_of(read.node) is home else at
-    return replace(read, node=node, problems=tuple(problems), coercions=coercions, module=None)
+    return replace(read, node=node, problems=tuple(problems), module=None)
 
 
 def _written(node: ts.Node, module: Module, vocab: dict, link) -> Schema | None:

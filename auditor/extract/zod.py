@@ -21,7 +21,7 @@ class Schema:
     value: object  # the JSON-Schema-shaped dict, or NOT_LITERAL
     node: ts.Node | None  # where the properties are written (shape literal, z.object call or JSON literal)
     form: str  # json-schema | zod | zod-to-json-schema | unknown
-    coercions: tuple[tuple[str, str, int], ...] = ()  # (property path, what the runtime does, line)
+    coercions: tuple[tuple[str, str, int, str], ...] = ()  # (property path, what the runtime does, line, file)
     problems: tuple[tuple[str, ts.Node], ...] = ()  # what could not be read, and where
     module: Module | None = None  # the module of `node`, `problems` and `coercions`, when not the one read from
 
@@ -61,9 +61,8 @@ def input_shape(node: ts.Node | None, module: Module, vocab: dict, link=None) ->
     if imported is not None:  # a raw shape exported by another module: read there, anchored here (its lines are not ours)
         mod, obj = imported
         there = input_shape(obj, mod, vocab, link)
-        moved = tuple((f"{msg} (in {mod.path})", node) for msg, _ in there.problems) + tuple(
-            (f"`{prop}` {what}, in {mod.path}:{ln} (a coercion in an imported schema)", node) for prop, what, ln in there.coercions)
-        return Schema(value=there.value, node=None, form=there.form, problems=moved)
+        moved = tuple((f"{msg} (in {mod.path})", node) for msg, _ in there.problems)
+        return Schema(value=there.value, node=None, form=there.form, problems=moved, coercions=there.coercions)
     if target is not None and target.type == "object" and not r.is_raw_shape(target):
         plain = literal(target, module.toplevel)
         if isinstance(plain, dict) and "type" in plain:
@@ -117,7 +116,7 @@ class _Reader:
         self.ns, self.star = zod_names.namespaces(module, vocab)
         self.imported = imports(module)
         self.problems: list[tuple[str, ts.Node]] = []
-        self.coercions: list[tuple[str, str, int]] = []
+        self.coercions: list[tuple[str, str, int, str]] = []  # each names its file: a schema may be imported
         self.calls: list[zod_flow.Call] = []  # the schema-building functions being followed (shared with sub-readers)
 
     def problem(self, what: str, node: ts.Node) -> None:
@@ -318,9 +317,7 @@ class _Reader:
         sub = _Reader(mod, self.vocab, self.link)
         found = sub.read(value, path, depth + 1)
         self.problems += sub.problems
-        for prop, what, ln in sub.coercions:
-            # coupling: ToolDecl.coercions carries lines of the tool's own file; one in another file is a gap.
-            self.problem(f"`{prop}` {what}, in {mod.path}:{ln} (a coercion in an imported schema)", node)
+        self.coercions += sub.coercions  # anchored in their own file
         return found
 
     def sibling(self, module: Module) -> _Reader:
@@ -372,7 +369,7 @@ class _Reader:
         if len(chain) == 2 and ctor in self.z["preprocess"]:
             spec, optional = self.read(args[1], path, depth + 1) if len(args) > 1 else (None, False)
             then = f" (then checks it as {type_of(spec)})" if spec is not None and type_of(spec) else ""
-            self.coercions.append((path, f"z.{ctor}() {self.z['preprocess'][ctor]}{then}", line))
+            self.coercions.append((path, f"z.{ctor}() {self.z['preprocess'][ctor]}{then}", line, self.module.path))
             return spec, optional
         rule = self.z["types"].get(ctor)
         if (not chain or chain[0] not in self.ns) and (target := zod_flow.callee(self, node)) is not None \
@@ -389,7 +386,7 @@ class _Reader:
             if does is None:
                 self.problem(f"z.{self.z['coerce']}.{ctor}() at `{path or 'input'}` is not in kb/sdk.yaml", node)
                 return None, False
-            self.coercions.append((path, f"z.{self.z['coerce']}.{ctor}() {does}", line))
+            self.coercions.append((path, f"z.{self.z['coerce']}.{ctor}() {does}", line, self.module.path))
         spec = copy.deepcopy(rule["schema"])
         kind = rule.get("argument")
         first = args[0] if args else None

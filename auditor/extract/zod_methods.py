@@ -109,6 +109,6 @@ def apply(r, rule: dict, name: str, args: list, call: ts.Node, spec: dict, optio
             required = [r for r in required if keep(r)]
         return object_schema(props, required, spec), optional, True
     if effect == "transform":
-        r.coercions.append((path, f".{name}() {rule['does']}", call.start_point[0] + 1))
+        r.coercions.append((path, f".{name}() {rule['does']}", call.start_point[0] + 1, r.module.path))
         return spec, optional, True
     return spec, optional, True  # none (a runtime-only refinement) or normalise (a string stays a string)
