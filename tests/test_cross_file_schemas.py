@@ -194,3 +194,34 @@ def test_a_coercion_in_an_imported_schema_is_a_finding_anchored_where_it_is_writ
     assert {a["path"] for f in found.values() for a in f["anchors"]} >= {"schemas.ts"}
     assert ("schemas.ts", 3) in {(a["path"], a["start_line"]) for a in found["name"]["anchors"]}
     assert found["count"]["coercions"][0]["file"] == "schemas.ts"
+
+
+SHAPES = '''import { z } from "zod";
+export const baseId = { baseId: z.string().describe("the base") };
+export const tableId = { ...baseId, tableId: z.string() };
+'''
+
+SPREAD_TOOL = '''import { z } from "zod";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { tableId } from "./shapes.js";
+
+const server = new McpServer({ name: "v", version: "1.0.0" });
+server.registerTool("rows", {
+  description: "Rows.",
+  inputSchema: { ...tableId, limit: z.number().optional() },
+}, async () => ({ content: [{ type: "text", text: "ok" }] }));
+async function main() { await server.connect(new StdioServerTransport()); }
+main().catch(() => process.exit(1));
+'''
+
+
+def test_a_raw_shape_of_another_module_spread_into_a_raw_shape(tmp_path):
+    """`{...tableId, limit}` with `tableId` a raw shape (itself spreading another) exported by another module."""
+    repo = tmp_path / "repo"
+    init_repo(repo, {"index.ts": SPREAD_TOOL, "shapes.ts": SHAPES, "package.json": PACKAGE})
+    doc = audit(repo, tmp_path / "out")
+    props = _props(doc, "rows")
+    assert set(props) == {"baseId", "tableId", "limit"} and props["baseId"]["description"] == "the base"
+    assert {n for n, p in props.items() if p["required"]} == {"baseId", "tableId"}
+    assert doc["coverage"]["gaps"] == []

@@ -219,6 +219,13 @@ class _Reader:
             pa, ra = self.shape(parts[1], path, depth + 1)
             pb, rb = self.shape(parts[2], path, depth + 1) if pa is not None else (None, [])
             return zod_flow.merged(pa, ra, pb, rb, parts[0]) if pb is not None else (None, required)
+        imported = _imported_shape(node, self.module, self.link)
+        if imported is not None:  # `{...baseShape, x}`, baseShape a raw shape exported by another module: read there
+            sub = self.sibling(imported[0])
+            found = sub.shape(imported[1], path, depth + 1)
+            self.problems += sub.problems
+            self.coercions += sub.coercions
+            return found
         if node is None or node.type != "object":
             spec, _ = self.read(node, path, depth + 1) if node is not None else (None, False)
             if isinstance(spec, dict) and spec.get("type") == "object":

@@ -74,12 +74,20 @@ def apply(r, rule: dict, name: str, args: list, call: ts.Node, spec: dict, optio
     if effect == "set":
         return {**spec, **copy.deepcopy(rule["schema"])}, optional, True
     if effect == "pattern":
-        node = strip_casts(first)
-        pattern = node.child_by_field_name("pattern") if node is not None and node.type == "regex" else None
+        pattern = _regex(first, r.constants)
         if pattern is None:
             r.problem(f".{name}() at `{where}` is not a regex literal; the pattern is not shown", call)
             return spec, optional, True
-        return {**spec, "pattern": text(pattern)}, optional, True
+        return {**spec, "pattern": pattern}, optional, True
+    if effect == "literal-pattern":  # `.startsWith("a_")`: the pattern a converter writes for it
+        value = literal(first, r.constants) if first is not None else NOT_LITERAL
+        if not isinstance(value, str) or "pattern" in spec:
+            r.problem(f".{name}() at `{where}` has no JSON Schema form here; the constraint is not shown", call)
+            return spec, optional, True
+        return {**spec, "pattern": rule["template"].replace("{}", _escaped(value))}, optional, True
+    if effect == "catchall":  # `.catchall(S)`: the properties not named are checked as S
+        other, _ = r.read(first, f"{path}{{}}", depth + 1) if first is not None else (None, False)
+        return ({**spec, "additionalProperties": other} if other is not None else spec), optional, other is not None
     if effect in {"extend", "merge"}:
         if effect == "extend":
             more, req = r.shape(first, path, depth + 1) if first is not None else ({}, [])
@@ -112,3 +120,28 @@ def apply(r, rule: dict, name: str, args: list, call: ts.Node, spec: dict, optio
         r.coercions.append((path, f".{name}() {rule['does']}", call.start_point[0] + 1, r.module.path))
         return spec, optional, True
     return spec, optional, True  # none (a runtime-only refinement) or normalise (a string stays a string)
+
+
+def _regex(node: ts.Node | None, constants) -> str | None:
+    """The source of a regular expression: a regex literal, `new RegExp("...")` of a constant string, through names
+    bound to either (`const ID_RE = /^[a-z]+$/`); None when it is not one of these."""
+    node = strip_casts(node)
+    for _ in range(10):
+        if node is None or node.type != "identifier":
+            break
+        value = constants(node)
+        node = strip_casts(value) if isinstance(value, ts.Node) else None
+    if node is not None and node.type == "regex":
+        pattern = node.child_by_field_name("pattern")
+        return text(pattern) if pattern is not None else None
+    if node is not None and node.type == "new_expression" and text(node.child_by_field_name("constructor")) == "RegExp":
+        args = node.child_by_field_name("arguments")
+        items = [c for c in args.named_children if c.type != "comment"] if args is not None else []
+        source = literal(items[0], constants) if len(items) == 1 else NOT_LITERAL
+        return source if isinstance(source, str) else None
+    return None
+
+
+def _escaped(value: str) -> str:
+    """VALUE as a regular expression that matches it literally."""
+    return "".join("\\" + c if c in "\\^$.|?*+()[]{}/-" else c for c in value)
