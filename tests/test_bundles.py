@@ -3,6 +3,8 @@ source file: the dependencies' regions are out of the boundary, as they are when
 
 from __future__ import annotations
 
+import pytest
+
 from auditor.analyse import coverage
 from program_helpers import program
 
@@ -119,10 +121,13 @@ server.registerTool("other", {
 '''
 
 
-def test_zod_inlined_by_a_bundler_is_the_zod_namespace():
-    """esbuild inlines zod as a namespace object (`__export(ns, {object: ..., string: ...})`): one that exports zod's
-    names is the zod namespace, whatever it is called, and so is a top-level alias of it; another namespace is not."""
-    p = program({"dist/index.js": ZOD_BUNDLE, "package.json": '{"name": "bundled-zod", "bin": "dist/index.js"}'})
+@pytest.mark.parametrize("helper", ["__export", "No"])
+def test_zod_inlined_by_a_bundler_is_the_zod_namespace(helper):
+    """esbuild inlines zod as a namespace object (`__export(ns, {object: ..., string: ...})`, the helper renamed by a
+    minifier): one that exports zod's names is the zod namespace, whatever it is called, and so is a top-level alias of
+    it; another namespace is not."""
+    bundle = ZOD_BUNDLE.replace("__export", helper)
+    p = program({"dist/index.js": bundle, "package.json": '{"name": "bundled-zod", "bin": "dist/index.js"}'})
     tools = {t.name: t for t in p.tools}
     lookup = tools["lookup"]
     assert lookup.schema_form == "zod" and lookup.gaps == ()

@@ -4,10 +4,11 @@ top-level alias of one (`var z = ns`). Vocabulary: kb/sdk.yaml `zod`."""
 
 from __future__ import annotations
 
+import tree_sitter as ts
+
 from auditor.extract.bindings import imports
-from auditor.extract.lists import _BUNDLER_EXPORT
 from auditor.extract.program import Module
-from auditor.extract.syntax import call_args, callee_text, object_pairs, strip_casts, text
+from auditor.extract.syntax import call_args, object_pairs, pair_value, strip_casts, text
 
 MAX_ALIASES = 10  # alias of an alias, followed this deep
 
@@ -36,22 +37,34 @@ def namespaces(module: Module, vocab: dict) -> tuple[frozenset[str], frozenset[s
 
 
 def _bundled(module: Module, z: dict) -> set[str]:
-    """Top-level names a bundler's `__export(name, {getters})` makes a namespace of zod: one whose getters include
-    every name of kb `zod.bundled_namespace` (zod's own exports; the bundle's region markers are not needed)."""
+    """Top-level names a bundler's export helper makes a namespace of zod: `f(name, {key: () => value, ...})` (esbuild's
+    `__export`, renamed by a minifier) whose getters include every name of kb `zod.bundled_namespace` (zod's own
+    exports; neither the helper's name nor the bundle's region markers are needed)."""
     signature = set(z.get("bundled_namespace") or ())
     out: set[str] = set()
     if not signature:
         return out
     for stmt in module.tree.root_node.named_children:
         call = strip_casts(stmt.named_children[0]) if stmt.type == "expression_statement" and stmt.named_children else None
-        if call is None or call.type != "call_expression" or callee_text(call) != _BUNDLER_EXPORT:
-            continue
-        args = call_args(call)
-        getters = strip_casts(args[1]) if len(args) == 2 else None
-        if getters is not None and getters.type == "object" and args[0].type == "identifier" \
-                and signature <= set(object_pairs(getters)):
-            out.add(text(args[0]))
+        for one in (call.named_children if call is not None and call.type == "sequence_expression" else [call]):
+            name = _namespace_of(one, signature)
+            if name is not None:
+                out.add(name)
     return out
+
+
+def _namespace_of(call: ts.Node | None, signature: set[str]) -> str | None:
+    """NAME of `f(NAME, {getters})` when the getters (`key: () => value`) cover SIGNATURE, else None."""
+    if call is None or call.type != "call_expression":
+        return None
+    args = call_args(call)
+    getters = strip_casts(args[1]) if len(args) == 2 else None
+    if getters is None or getters.type != "object" or args[0].type != "identifier":
+        return None
+    pairs = object_pairs(getters)
+    if not signature <= set(pairs) or any(strip_casts(pair_value(pairs[k])).type != "arrow_function" for k in signature):
+        return None
+    return text(args[0])
 
 
 def _aliases(module: Module, ns: set[str], z: dict) -> set[str]:
