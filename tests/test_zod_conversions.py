@@ -138,3 +138,25 @@ def test_a_wrapper_whose_returns_differ_stays_a_gap():
     for name in ("member", "two"):
         assert tools[name].schema_form == "unknown"
         assert any("neither a literal nor a zod conversion" in g.detail for g in tools[name].gaps)
+
+
+FORWARDING = '''import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { z } from "zod";
+const server = new McpServer({ name: "kit", version: "1.0.0" });
+const tool = (name, description, paramsSchema, cb) => {
+  server.registerTool(name, { description, inputSchema: z.object(paramsSchema).strict() }, (args) => cb(args));
+};
+tool("find", "Find.", { q: z.string().describe("the query"), limit: z.number().optional() }, async () => ({ content: [] }));
+tool("none", "None.", {}, async () => ({ content: [] }));
+'''
+
+
+def test_a_shape_parameter_of_a_forwarding_function_is_the_call_sites_argument():
+    """`const tool = (name, description, shape, cb) => server.registerTool(name, {description, inputSchema:
+    z.object(shape)}, cb)`: the schema of each `tool(...)` call is its own shape argument."""
+    tools = _tools({"index.ts": FORWARDING})
+    find, none = tools["find"], tools["none"]
+    assert find.gaps == () and find.schema["properties"] == {"q": {"type": "string", "description": "the query"},
+                                                            "limit": {"type": "number"}}
+    assert find.schema["required"] == ["q"]
+    assert none.gaps == () and none.schema["properties"] == {}

@@ -124,6 +124,12 @@ def _summary(call: ts.Node, module: Module, vocab: dict, link, node: ts.Node, de
     return _settle(read, home, node, link, read.module or fmod) if read is not None else None
 
 
+def bound_reader(module: Module, vocab: dict, link, bind) -> _Reader:
+    """A zod reader of code in MODULE that reads a parameter as what BIND (node -> (node, module)) gives: a forwarding
+    function's parameter as its call site's argument (`z.object(shape)` in `const tool = (name, shape) => ...`)."""
+    return _Bound(module, vocab, link, bind, module)
+
+
 class _Bound(_Reader):
     """A reader of a function's body whose parameters stand for a call's arguments (BIND), each read where it is
     written; HOME is the module the result is reported in (each coercion names the file it is written in)."""

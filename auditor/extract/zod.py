@@ -50,9 +50,10 @@ def is_params(node: ts.Node | None, module: Module, vocab: dict, link=None) -> b
     return target is not None and ((target.type == "object" and r.is_raw_shape(target)) or r.is_zod(target))
 
 
-def input_shape(node: ts.Node | None, module: Module, vocab: dict, link=None) -> Schema:
-    """A high-level inputSchema: a raw shape `{a: z.string()}`, a zod object schema, or `X.shape`."""
-    r = _Reader(module, vocab, link)
+def input_shape(node: ts.Node | None, module: Module, vocab: dict, link=None, reader=None) -> Schema:
+    """A high-level inputSchema: a raw shape `{a: z.string()}`, a zod object schema, or `X.shape`. READER: the reader
+    to use (one that reads a parameter as a call's argument), else a plain one."""
+    r = reader if reader is not None else _Reader(module, vocab, link)
     if node is None:
         return Schema(value=NOT_LITERAL, node=None, form="unknown")
     target = r.definition(node)
