@@ -283,3 +283,21 @@ server.registerTool("b", {
     b = tools["b"]
     assert b.schema["properties"]["tag"] == {"type": "string"} and b.schema["properties"]["key"] == {"type": "string"}
     assert any(".regex() at `tag`" in g for g in _gaps(b)) and any(".startsWith() at `key`" in g for g in _gaps(b))
+
+
+def test_a_discriminated_union_is_any_of_its_options():
+    """`z.discriminatedUnion("kind", [A, B])`: its options are the second argument (kb `position`)."""
+    tools = _tools('''
+const server = new McpServer({ name: "s", version: "1" });
+const At = z.object({ kind: z.literal("at"), when: z.string() });
+const In = z.object({ kind: z.literal("in"), minutes: z.number() });
+server.registerTool("remind", {
+  description: "Remind.",
+  inputSchema: { reminders: z.array(z.discriminatedUnion("kind", [At, In])).min(1).max(5) },
+}, async () => ({ content: [] }));
+''')
+    t = tools["remind"]
+    assert _gaps(t) == []
+    reminders = t.schema["properties"]["reminders"]
+    assert reminders["minItems"] == 1 and reminders["maxItems"] == 5
+    assert [set(o["properties"]) for o in reminders["items"]["anyOf"]] == [{"kind", "when"}, {"kind", "minutes"}]

@@ -397,7 +397,8 @@ class _Reader:
             self.coercions.append((path, f"z.{self.z['coerce']}.{ctor}() {does}", line, self.module.path))
         spec = copy.deepcopy(rule["schema"])
         kind = rule.get("argument")
-        first = args[0] if args else None
+        at = rule.get("position", 0)
+        first = args[at] if len(args) > at else None
         if kind == "shape":
             props, required = self.shape(first, path, depth + 1) if first is not None else ({}, [])
             return (object_schema(props, required), False) if props is not None else (None, False)
