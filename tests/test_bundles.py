@@ -3,6 +3,8 @@ source file: the dependencies' regions are out of the boundary, as they are when
 
 from __future__ import annotations
 
+import pytest
+
 from auditor.analyse import coverage
 from program_helpers import program
 
@@ -80,3 +82,55 @@ def test_rolldown_regions_of_node_modules_are_not_read_as_the_server():
     assert [(first, last, pkg) for first, last, pkg in m.vendored] == [(5, 9, "@acme/llm-kit")]
     assert [t.name for t in p.tools] == ["add_note"]
     assert [c.key for c in p.containers] == ["notes"]
+
+
+ZOD_BUNDLE = '''#!/usr/bin/env node
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+var __export = (target, all) => {
+  for (var name in all) Object.defineProperty(target, name, { get: all[name], enumerable: true });
+};
+// node_modules/zod/v3/types.js
+var ZodType = class {};
+var ZodString = class extends ZodType {};
+var ZodObject = class extends ZodType {};
+var stringType = ZodString.create;
+var objectType = ZodObject.create;
+// node_modules/zod/v3/external.js
+var external_exports = {};
+__export(external_exports, {
+  ZodObject: () => ZodObject,
+  ZodType: () => ZodType,
+  object: () => objectType,
+  string: () => stringType
+});
+// node_modules/some-lib/index.js
+var helpers_exports = {};
+__export(helpers_exports, { string: () => String });
+
+// src/index.ts
+var z = external_exports;
+var server = new McpServer({ name: "bundled-zod", version: "1.0.0" });
+server.registerTool("lookup", {
+  description: "Look a name up",
+  inputSchema: { name: external_exports.string().describe("the name"), tag: z.string().optional() },
+}, async ({ name }) => ({ content: [{ type: "text", text: name }] }));
+server.registerTool("other", {
+  description: "Not zod",
+  inputSchema: { name: helpers_exports.string() },
+}, async ({ name }) => ({ content: [{ type: "text", text: name }] }));
+'''
+
+
+@pytest.mark.parametrize("helper", ["__export", "No"])
+def test_zod_inlined_by_a_bundler_is_the_zod_namespace(helper):
+    """esbuild inlines zod as a namespace object (`__export(ns, {object: ..., string: ...})`, the helper renamed by a
+    minifier): one that exports zod's names is the zod namespace, whatever it is called, and so is a top-level alias of
+    it; another namespace is not."""
+    bundle = ZOD_BUNDLE.replace("__export", helper)
+    p = program({"dist/index.js": bundle, "package.json": '{"name": "bundled-zod", "bin": "dist/index.js"}'})
+    tools = {t.name: t for t in p.tools}
+    lookup = tools["lookup"]
+    assert lookup.schema_form == "zod" and lookup.gaps == ()
+    assert lookup.schema["properties"] == {"name": {"type": "string", "description": "the name"}, "tag": {"type": "string"}}
+    assert lookup.schema["required"] == ["name"]
+    assert tools["other"].gaps  # a namespace object that does not export zod's names is no zod

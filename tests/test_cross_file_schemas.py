@@ -109,3 +109,119 @@ def test_enum_values_are_constants_of_another_module(tmp_path):
     assert [g["anchor"]["start_line"] for g in gaps] == [ENUM_TOOL.splitlines().index(
         "    other: z.enum([KIND_NOTE, UNKNOWN_KIND]).optional(),") + 1]
     assert "z.enum() values at `other` are not a literal list" in gaps[0]["detail"]
+
+
+ALGEBRA_SCHEMAS = '''import { z } from "zod";
+export const Base = z.strictObject({ id: z.string().describe("the record") });
+export const Extra = z.object({ tag: z.string().optional() });
+export const Wide = z.object({ a: z.string(), b: z.number(), c: z.boolean() });
+'''
+
+ALGEBRA_TOOLS = '''import { z } from "zod";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { Base, Extra, Wide } from "./schemas.js";
+
+const server = new McpServer({ name: "w", version: "1.0.0" });
+const Local = Base.extend({ n: z.number().int() });
+const reply = async () => ({ content: [{ type: "text", text: "ok" }] });
+server.registerTool("extended", { description: "E.", inputSchema: Base.extend({ q: z.string().min(2) }) }, reply);
+server.registerTool("named", { description: "N.", inputSchema: Local }, reply);
+server.registerTool("merged", { description: "M.", inputSchema: Base.merge(Extra).describe("both") }, reply);
+server.registerTool("picked", { description: "P.", inputSchema: Wide.pick({ a: true, c: true }) }, reply);
+server.registerTool("omitted", { description: "O.", inputSchema: Wide.omit({ a: true }).partial() }, reply);
+server.registerTool("spread", { description: "S.", inputSchema: { ...Base.shape, ...Wide.pick({ b: true }).shape } }, reply);
+server.registerTool("rewrapped", { description: "R.", inputSchema: z.object(Wide.shape).required().passthrough() }, reply);
+async function main() { await server.connect(new StdioServerTransport()); }
+main().catch(() => process.exit(1));
+'''
+
+
+def test_schema_algebra_on_schemas_of_another_module(tmp_path):
+    """`.extend/.merge/.pick/.omit/.partial/.required` and `.shape` spreads over a schema imported from another module
+    read to a property list, each property read where it is written."""
+    repo = tmp_path / "repo"
+    init_repo(repo, {"index.ts": ALGEBRA_TOOLS, "schemas.ts": ALGEBRA_SCHEMAS, "package.json": PACKAGE})
+    doc = audit(repo, tmp_path / "out")
+    required = {name: {n for n, p in _props(doc, name).items() if p["required"]}
+                for name in ("extended", "named", "merged", "picked", "omitted", "spread", "rewrapped")}
+    assert set(_props(doc, "extended")) == {"id", "q"} and required["extended"] == {"id", "q"}
+    assert _props(doc, "extended")["id"]["description"] == "the record"
+    assert _props(doc, "extended")["q"]["constraints"] == {"minLength": 2}
+    assert set(_props(doc, "named")) == {"id", "n"} and _props(doc, "named")["n"]["type"] == "integer"
+    assert set(_props(doc, "merged")) == {"id", "tag"} and required["merged"] == {"id"}
+    assert set(_props(doc, "picked")) == {"a", "c"} and required["picked"] == {"a", "c"}
+    assert set(_props(doc, "omitted")) == {"b", "c"} and required["omitted"] == set()
+    assert set(_props(doc, "spread")) == {"id", "b"} and required["spread"] == {"id", "b"}
+    assert set(_props(doc, "rewrapped")) == {"a", "b", "c"} and required["rewrapped"] == {"a", "b", "c"}
+    assert doc["coverage"]["gaps"] == []
+
+
+def test_algebra_on_an_unreadable_imported_schema_stays_a_gap(tmp_path):
+    """What cannot be read stays a gap: a schema another module builds at run time is not read as any shape."""
+    schemas = ALGEBRA_SCHEMAS + 'export const Dynamic = z.object(Object.fromEntries(KEYS.map((k) => [k, z.string()])));\n'
+    tools = ALGEBRA_TOOLS.replace('import { Base, Extra, Wide } from "./schemas.js";',
+                                  'import { Base, Extra, Wide, Dynamic } from "./schemas.js";').replace(
+        'async function main()', 'server.registerTool("dynamic", { description: "D.", inputSchema: '
+        'Dynamic.extend({ q: z.string() }) }, reply);\nasync function main()')
+    repo = tmp_path / "repo"
+    init_repo(repo, {"index.ts": tools, "schemas.ts": schemas, "package.json": PACKAGE})
+    doc = audit(repo, tmp_path / "out")
+    gaps = [g for g in doc["coverage"]["gaps"] if "'dynamic'" in g["detail"]]
+    assert gaps and all(g["kind"] == "schema" for g in gaps)
+    assert not any(o["id"] == "OBJ:tool-schema:dynamic" and o.get("literal") for o in doc["objects"])
+    assert next(t for t in doc["coverage"]["tools"] if t["name"] == "dynamic")["status"] != "analysed"
+
+
+COERCING = '''import { z } from "zod";
+export const Lookup = z.object({
+  name: z.string().transform((s) => s.trim().replace(/^r\\//, "")),
+  count: z.coerce.number().optional(),
+});
+'''
+
+
+def test_a_coercion_in_an_imported_schema_is_a_finding_anchored_where_it_is_written(tmp_path):
+    """A `.transform()` or `z.coerce` written in the module a schema is imported from is a schema-coercion finding with
+    its anchor in that module (not a gap: the coercion knows its file)."""
+    repo = tmp_path / "repo"
+    init_repo(repo, {"index.ts": LOW_LEVEL.replace("schemas.SearchArgs", "schemas.Lookup"), "schemas.ts": COERCING,
+                     "package.json": PACKAGE})
+    doc = audit(repo, tmp_path / "out")
+    assert [g for g in doc["coverage"]["gaps"] if g["kind"] == "schema"] == []
+    found = {f["field"]: f for f in doc["findings"] if f["id"].startswith("FND:schema-coercion:search/")}
+    assert set(found) == {"name", "count"}
+    assert {a["path"] for f in found.values() for a in f["anchors"]} >= {"schemas.ts"}
+    assert ("schemas.ts", 3) in {(a["path"], a["start_line"]) for a in found["name"]["anchors"]}
+    assert found["count"]["coercions"][0]["file"] == "schemas.ts"
+
+
+SHAPES = '''import { z } from "zod";
+export const baseId = { baseId: z.string().describe("the base") };
+export const tableId = { ...baseId, tableId: z.string() };
+'''
+
+SPREAD_TOOL = '''import { z } from "zod";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { tableId } from "./shapes.js";
+
+const server = new McpServer({ name: "v", version: "1.0.0" });
+server.registerTool("rows", {
+  description: "Rows.",
+  inputSchema: { ...tableId, limit: z.number().optional() },
+}, async () => ({ content: [{ type: "text", text: "ok" }] }));
+async function main() { await server.connect(new StdioServerTransport()); }
+main().catch(() => process.exit(1));
+'''
+
+
+def test_a_raw_shape_of_another_module_spread_into_a_raw_shape(tmp_path):
+    """`{...tableId, limit}` with `tableId` a raw shape (itself spreading another) exported by another module."""
+    repo = tmp_path / "repo"
+    init_repo(repo, {"index.ts": SPREAD_TOOL, "shapes.ts": SHAPES, "package.json": PACKAGE})
+    doc = audit(repo, tmp_path / "out")
+    props = _props(doc, "rows")
+    assert set(props) == {"baseId", "tableId", "limit"} and props["baseId"]["description"] == "the base"
+    assert {n for n, p in props.items() if p["required"]} == {"baseId", "tableId"}
+    assert doc["coverage"]["gaps"] == []

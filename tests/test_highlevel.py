@@ -74,7 +74,7 @@ server.registerTool("t", { inputSchema: {
 } }, async () => ({ content: [] }));
 ''')
     (t,) = tools
-    got = {(path, what.split(" ")[0]) for path, what, _ in t.coercions}
+    got = {(path, what.split(" ")[0]) for path, what, _, _ in t.coercions}
     assert got == {("n", "z.coerce.number()"), ("on", "z.preprocess()"), ("rows[].size", "z.coerce.number()"),
                    ("op", ".transform()")}
     assert _props(t)["on"] == {"type": "boolean", "description": "Switch"}

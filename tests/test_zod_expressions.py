@@ -308,3 +308,61 @@ server.tool("e", {
     assert props["open"]["enum"] == ["plan", "build", "ship"] and props["late"]["enum"] == ["ship", "done"]
     assert props["name"]["pattern"] == "^[a-z]+$" and props["slug"]["pattern"] == "[a-z0-9-]+"
     assert props["at"] == {"type": "string", "format": "date-time"} and tools["e"].gaps == ()
+
+
+def test_string_checks_with_a_json_schema_form():
+    """`.regex()` of a regex constant or `new RegExp("...")`, `.startsWith/.endsWith/.includes` (a literal pattern, the
+    text escaped), `.date()/.time()` (formats) and `.catchall(S)` (additionalProperties) are read; a check whose
+    argument is not a constant stays a gap."""
+    tools = _tools(r'''
+const server = new McpServer({ name: "s", version: "1" });
+const ID_RE = /^[0-9a-f]{8}$/;
+const ALIAS = ID_RE;
+server.registerTool("a", {
+  description: "A.",
+  inputSchema: {
+    id: z.string().regex(ALIAS),
+    name: z.string().regex(new RegExp("[a-z]+(\\.[a-z]+)*")),
+    run: z.string().startsWith("run_1.").optional(),
+    file: z.string().endsWith(".log").optional(),
+    day: z.string().date(),
+    at: z.string().time().optional(),
+    config: z.object({ kind: z.string() }).catchall(z.string()),
+  },
+}, async () => ({ content: [] }));
+server.registerTool("b", {
+  description: "B.",
+  inputSchema: { tag: z.string().regex(new RegExp(process.env.TAG_RE)), key: z.string().startsWith(prefix()) },
+}, async () => ({ content: [] }));
+''')
+    a = tools["a"]
+    assert _gaps(a) == []
+    props = a.schema["properties"]
+    assert props["id"] == {"type": "string", "pattern": "^[0-9a-f]{8}$"}
+    assert props["name"] == {"type": "string", "pattern": "[a-z]+(\\.[a-z]+)*"}
+    assert props["run"] == {"type": "string", "pattern": "^run_1\\."}
+    assert props["file"] == {"type": "string", "pattern": "\\.log$"}
+    assert props["day"] == {"type": "string", "format": "date"} and props["at"]["format"] == "time"
+    assert props["config"]["additionalProperties"] == {"type": "string"}
+    assert props["config"]["properties"] == {"kind": {"type": "string"}}
+    b = tools["b"]
+    assert b.schema["properties"]["tag"] == {"type": "string"} and b.schema["properties"]["key"] == {"type": "string"}
+    assert any(".regex() at `tag`" in g for g in _gaps(b)) and any(".startsWith() at `key`" in g for g in _gaps(b))
+
+
+def test_a_discriminated_union_is_any_of_its_options():
+    """`z.discriminatedUnion("kind", [A, B])`: its options are the second argument (kb `position`)."""
+    tools = _tools('''
+const server = new McpServer({ name: "s", version: "1" });
+const At = z.object({ kind: z.literal("at"), when: z.string() });
+const In = z.object({ kind: z.literal("in"), minutes: z.number() });
+server.registerTool("remind", {
+  description: "Remind.",
+  inputSchema: { reminders: z.array(z.discriminatedUnion("kind", [At, In])).min(1).max(5) },
+}, async () => ({ content: [] }));
+''')
+    t = tools["remind"]
+    assert _gaps(t) == []
+    reminders = t.schema["properties"]["reminders"]
+    assert reminders["minItems"] == 1 and reminders["maxItems"] == 5
+    assert [set(o["properties"]) for o in reminders["items"]["anyOf"]] == [{"kind", "when"}, {"kind", "minutes"}]

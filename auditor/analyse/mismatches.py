@@ -187,23 +187,24 @@ def _json_type(t) -> str | None:
 
 def _coercions(tool) -> list[Record]:
     """Properties the runtime converts before (or after) checking them, which the advertised JSON Schema does not show."""
-    by_prop: dict[str, list[tuple[str, str, int]]] = {}
-    for path, what, ln in tool.coercions:
+    by_prop: dict[str, list[tuple[str, str, int, str]]] = {}
+    for path, what, ln, file in tool.coercions:  # FILE: where the coercion is written (a schema may be imported)
         top = path.split(".", 1)[0].split("[", 1)[0] or "input"
-        by_prop.setdefault(top, []).append((path, what, ln))
+        by_prop.setdefault(top, []).append((path, what, ln, file))
     props = {x["name"]: x for x in schema_properties(tool.schema)}
     applied = "the SDK parses every call with this zod schema" if tool.form != "descriptor" else \
         "the advertised JSON Schema is generated from this zod schema; the conversion applies wherever the handler parses with it"
     out = []
     for prop, items in by_prop.items():
         shown = _json_type(props.get(prop, {}).get("type")) or "its type"
-        whats = "; ".join((f"`{path}`: " if path != prop else "") + what for path, what, _ in items)
+        whats = "; ".join((f"`{path}`: " if path != prop else "") + what for path, what, _, _ in items)
         out.append(record("finding", "FND", "schema-coercion", f"{tool.name}/{prop}",
                           f"`{prop}` of tool {tool.name!r}: the advertised JSON Schema declares {shown}, but {whats}. "
                           f"A caller reading the schema cannot see that other input is converted instead of rejected ({applied})",
-                          [line(tool.module.path, ln) for _, _, ln in items] + ([_prop_line(tool, prop)] if prop in props else []),
+                          [line(file, ln) for _, _, ln, file in items] + ([_prop_line(tool, prop)] if prop in props else []),
                           "analyse.mismatches.coercion", tool=tool.name, field=prop,
-                          coercions=[{"path": path, "does": what, "line": ln} for path, what, ln in items]))
+                          coercions=[{"path": path, "does": what, "line": ln, **({"file": file} if file != tool.module.path else {})}
+                                     for path, what, ln, file in items]))
     return out
 
 

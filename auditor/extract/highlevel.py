@@ -7,7 +7,7 @@ from typing import Callable
 
 import tree_sitter as ts
 
-from auditor.extract import names, prefixes, zod
+from auditor.extract import input_schemas, names, prefixes, zod
 from auditor.extract.bindings import bound_names, class_name, value_of
 from auditor.extract.frames import _parameter_of_scope
 from auditor.extract.program import Module
@@ -256,7 +256,8 @@ def _tool(module: Module, vocab: dict, signature: str, method: str, name: str, c
                          f"tool {name!r}: the description `{excerpt(desc[0])}` is not a literal{unknown}", kind="description"))
         description, desc_node = None, None
     if params is not None:
-        read = zod.input_shape(params[0], params[1], vocab, link)
+        reader = input_schemas.bound_reader(params[1], vocab, link, lambda n: bind(n, params[1]))
+        read = zod.input_shape(params[0], params[1], vocab, link, reader=reader)  # `z.object(shape)`, shape a parameter
         schema, schema_node, form, coercions = read.value, local(read.node, params[1]) or site, read.form, read.coercions
         problems = schema_gaps(params[1], name, read)
     else:

@@ -17,6 +17,7 @@ from auditor.extract.program import Module
 from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, call_args, call_function, excerpt, literal,
                                     member_chain, object_pairs, property_name, strip_casts, text)
 from auditor.extract.values import Values
+from auditor.extract import zod_wrappers
 from auditor.extract.zod import Schema, _Reader, input_shape
 
 MAX_SUMMARY = 3  # a server's conversion function calling another one, followed this deep
@@ -68,9 +69,9 @@ def _read(node: ts.Node, module: Module, vocab: dict, link, bind, depth: int, ho
     spec, _ = r.read(target, "")
     if spec is None:
         return Schema(value=NOT_LITERAL, node=node if tmod is module else None, form="unknown",
-                      problems=tuple(r.problems), coercions=_coercions(r, home), module=tmod)
+                      problems=tuple(r.problems), coercions=tuple(r.coercions), module=tmod)
     return Schema(value=spec, node=r.definition(target) or (node if tmod is module else None), form="zod-to-json-schema",
-                  coercions=_coercions(r, home), problems=tuple(r.problems), module=tmod)
+                  coercions=tuple(r.coercions), problems=tuple(r.problems), module=tmod)
 
 
 def _converted(call: ts.Node, r: _Reader, bind) -> tuple[ts.Node | None, bool]:
@@ -81,6 +82,11 @@ def _converted(call: ts.Node, r: _Reader, bind) -> tuple[ts.Node | None, bool]:
     chain = r.zchain(member_chain(fn))
     args = call_args(call)
     first = args[0] if args else None
+    source, name = r.imported.get(chain[0], ("", "")) if chain else ("", "")
+    if source and not source.startswith(".") and (  # a converter imported from its package under a name of the server's
+            len(chain) == 1 and (name in r.z["to_json_schema"] or name == "default" and source in r.z["to_json_schema_packages"])
+            or len(chain) == 2 and name in {"*", "default"} and chain[1] == "default" and source in r.z["to_json_schema_packages"]):
+        return first, True  # `import { zodToJsonSchema as convert }`, `import convert from`, `(0, lib_1.default)(x)`
     if chain and chain[-1] in r.z["to_json_schema"]:
         if len(chain) == 1 and r.link is not None and r.link.resolve(r.module, fn) is not None:
             return None, False  # the server's own function of that name: a summary, if any
@@ -107,23 +113,31 @@ def _summary(call: ts.Node, module: Module, vocab: dict, link, node: ts.Node, de
     fn, fmod = values.function_of(call_function(call), module, None)
     if fn is None or not (fn.type in FUNCTION_TYPES or fn.type == "method_definition"):
         return None
-    out = returned(fn)
-    if len(out) != 1:
-        return None
     frame = Frame(scope=fn, module=fmod, names=parameters(fn), args=tuple(call_args(call)), caller=module, site=call,
                   evaluated=True)
-    read = _read(out[0], fmod, vocab, link, lambda n: values.bound(n, fmod, frame), depth + 1, home)
+    bind = lambda n: values.bound(n, fmod, frame)  # noqa: E731
+    reader = _Reader(fmod, vocab, link)
+    out = zod_wrappers.single(fn, returned(fn), fmod, vocab["zod"].get("named_definitions"),
+                              lambda c: _converted(c, reader, bind)[1])
+    if out is None:
+        return None
+    read = _read(out, fmod, vocab, link, bind, depth + 1, home)
     return _settle(read, home, node, link, read.module or fmod) if read is not None else None
+
+
+def bound_reader(module: Module, vocab: dict, link, bind) -> _Reader:
+    """A zod reader of code in MODULE that reads a parameter as what BIND (node -> (node, module)) gives: a forwarding
+    function's parameter as its call site's argument (`z.object(shape)` in `const tool = (name, shape) => ...`)."""
+    return _Bound(module, vocab, link, bind, module)
 
 
 class _Bound(_Reader):
     """A reader of a function's body whose parameters stand for a call's arguments (BIND), each read where it is
-    written; HOME is the module the result is reported in (its coercions stay coercions, another's are gaps)."""
+    written; HOME is the module the result is reported in (each coercion names the file it is written in)."""
 
     def __init__(self, module: Module, vocab: dict, link, bind, home: Module):
         super().__init__(module, vocab, link)
         self.bind, self.home = bind, home
-        self.home_coercions: list[tuple[str, str, int]] = []
 
     def _argument(self, node: ts.Node | None) -> tuple[ts.Node, Module] | None:
         node = strip_casts(node)
@@ -137,11 +151,7 @@ class _Bound(_Reader):
 
     def _merge(self, sub: _Reader, at: ts.Node) -> None:
         self.problems += sub.problems
-        if sub.module is self.home:
-            self.home_coercions += sub.coercions
-        else:
-            for prop, what, ln in sub.coercions:
-                self.problem(f"`{prop}` {what}, in {sub.module.path}:{ln} (a coercion in a schema of another module)", at)
+        self.coercions += sub.coercions
 
     def shape(self, node, path, depth=0):
         return self._there(node, path, depth, super().shape, _Reader.shape)
@@ -160,31 +170,15 @@ class _Bound(_Reader):
         return out
 
 
-def _coercions(r: _Reader, home: Module | None) -> tuple:
-    """The coercions of a read: in a summary, those written in HOME (a reader's own, elsewhere, become gaps)."""
-    if home is None or not isinstance(r, _Bound):
-        return tuple(r.coercions)
-    if r.module is not home:
-        for prop, what, ln in r.coercions:
-            r.problem(f"`{prop}` {what}, line {ln} (a coercion in a schema of another module)", r.module.tree.root_node)
-        return tuple(r.home_coercions)
-    return tuple(r.coercions) + tuple(r.home_coercions)
-
-
 def _settle(read: Schema, home: Module, at: ts.Node, link, where: Module) -> Schema:
     """READ (read in WHERE) as the descriptor in HOME reports it: anchored at AT when written elsewhere; a problem
-    written in another file is anchored at AT and names that file; coercions of another file are gaps."""
+    written in another file is anchored at AT and names that file; a coercion names its own file."""
     problems = []
     for msg, n in read.problems:
         m = link.module_of(n) if link is not None else None
         problems.append((msg, n) if m is home else (f"{msg} (in {(m or where).path})", at))
-    coercions = read.coercions
-    if where is not home and read.form not in {"zod-to-json-schema"}:
-        problems += [(f"`{p}` {w}, in {where.path}:{ln} (a coercion in a schema of another module)", at)
-                     for p, w, ln in coercions]
-        coercions = ()
     node = read.node if read.node is not None and link is not None and link.module_of(read.node) is home else at
-    return replace(read, node=node, problems=tuple(problems), coercions=coercions, module=None)
+    return replace(read, node=node, problems=tuple(problems), module=None)
 
 
 def _written(node: ts.Node, module: Module, vocab: dict, link) -> Schema | None:

@@ -39,7 +39,8 @@ def objects(p: Program) -> list[Record]:
         literal = t.schema is not NOT_LITERAL
         rule = "extract.server.tools" if t.form == "descriptor" else "extract.highlevel.registrations"
         written = {"zod": " (zod, as the SDK advertises it)", "zod-to-json-schema": " (converted from zod)"}.get(t.schema_form, "")
-        coerced = {"coercions": [{"property": c, "does": what, "line": ln} for c, what, ln in t.coercions]} if t.coercions else {}
+        coerced = {"coercions": [{"property": c, "does": what, "line": ln, **({"file": f} if f != t.module.path else {})}
+                                 for c, what, ln, f in t.coercions]} if t.coercions else {}
         out.append(record("object", "OBJ", "tool-schema", t.name,
                           f"input schema of tool {t.name!r}{written}: {len(props)} properties, {len(req)} required" if literal
                           else f"input schema of tool {t.name!r}: not a literal ({excerpt(t.schema_node, 40)}…)",

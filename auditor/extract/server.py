@@ -51,7 +51,7 @@ class ToolDecl:
     schema_form: str = "json-schema"  # json-schema | zod | zod-to-json-schema | unknown
     annotations: dict = field(default_factory=dict)  # readOnlyHint, destructiveHint, ... as literal values
     annotations_node: ts.Node | None = None
-    coercions: tuple[tuple[str, str, int], ...] = ()  # (property, what the runtime does, line) not shown in the schema
+    coercions: tuple[tuple[str, str, int, str], ...] = ()  # (property, what the runtime does, line, file) not shown in the schema
     gaps: tuple[Gap, ...] = ()  # what of the descriptor could not be read (coverage)
     described: bool = True  # a description is given (a tool may have none: that is no gap)
     output_schema: object = None  # the declared output schema (registerTool outputSchema) as JSON Schema, when read
@@ -231,10 +231,8 @@ def descriptor(module: Module, pair: ts.Node, name: str, vocab: dict | None, lin
         read = input_schemas.descriptor_schema(schema_node, module, vocab, link, bind if frame is not None else None)
         if frame is not None and (read.module or module) is not here:  # read in another module: anchored here
             where = read.module or module
-            read = replace(read, node=None, coercions=(), module=here, problems=tuple(
-                (f"{msg} (in {where.path})", site) for msg, _ in read.problems) + tuple(
-                (f"`{prop}` {what}, in {where.path}:{ln} (a coercion in a schema of another module)", site)
-                for prop, what, ln in read.coercions))
+            read = replace(read, node=None, module=here, problems=tuple(
+                (f"{msg} (in {where.path})", site) for msg, _ in read.problems))  # a coercion names its own file
         extra = {"schema": read.value, "schema_node": local(read.node, read.module or module),
                  "schema_form": read.form, "coercions": read.coercions,
                  "gaps": schema_gaps(read.module or module, name, read)}

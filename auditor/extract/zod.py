@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import tree_sitter as ts
 
-from auditor.extract import zod_flow
+from auditor.extract import zod_flow, zod_names
 from auditor.extract.bindings import imports, value_of
 from auditor.extract.program import Module
 from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, Known, ancestors, call_args, excerpt, literal,
@@ -21,16 +21,14 @@ class Schema:
     value: object  # the JSON-Schema-shaped dict, or NOT_LITERAL
     node: ts.Node | None  # where the properties are written (shape literal, z.object call or JSON literal)
     form: str  # json-schema | zod | zod-to-json-schema | unknown
-    coercions: tuple[tuple[str, str, int], ...] = ()  # (property path, what the runtime does, line)
+    coercions: tuple[tuple[str, str, int, str], ...] = ()  # (property path, what the runtime does, line, file)
     problems: tuple[tuple[str, ts.Node], ...] = ()  # what could not be read, and where
     module: Module | None = None  # the module of `node`, `problems` and `coercions`, when not the one read from
 
 
 def namespaces(module: Module, vocab: dict) -> frozenset[str]:
-    """Local names bound to the zod namespace by the module's imports."""
-    z = vocab["zod"]
-    return frozenset(local for local, (src, name) in imports(module).items()
-                     if src in z["modules"] and (name in {"*", "default"} or name in z["namespace_exports"]))
+    """Local names bound to the zod namespace (extract/zod_names.py)."""
+    return zod_names.namespaces(module, vocab)[0]
 
 
 def constants(module: Module, link=None):
@@ -63,9 +61,10 @@ def is_params(node: ts.Node | None, module: Module, vocab: dict, link=None) -> b
     return target is not None and ((target.type == "object" and r.is_raw_shape(target)) or r.is_zod(target))
 
 
-def input_shape(node: ts.Node | None, module: Module, vocab: dict, link=None) -> Schema:
-    """A high-level inputSchema: a raw shape `{a: z.string()}`, a zod object schema, or `X.shape`."""
-    r = _Reader(module, vocab, link)
+def input_shape(node: ts.Node | None, module: Module, vocab: dict, link=None, reader=None) -> Schema:
+    """A high-level inputSchema: a raw shape `{a: z.string()}`, a zod object schema, or `X.shape`. READER: the reader
+    to use (one that reads a parameter as a call's argument), else a plain one."""
+    r = reader if reader is not None else _Reader(module, vocab, link)
     if node is None:
         return Schema(value=NOT_LITERAL, node=None, form="unknown")
     target = r.definition(node)
@@ -74,9 +73,8 @@ def input_shape(node: ts.Node | None, module: Module, vocab: dict, link=None) ->
     if imported is not None:  # a raw shape exported by another module: read there, anchored here (its lines are not ours)
         mod, obj = imported
         there = input_shape(obj, mod, vocab, link)
-        moved = tuple((f"{msg} (in {mod.path})", node) for msg, _ in there.problems) + tuple(
-            (f"`{prop}` {what}, in {mod.path}:{ln} (a coercion in an imported schema)", node) for prop, what, ln in there.coercions)
-        return Schema(value=there.value, node=None, form=there.form, problems=moved)
+        moved = tuple((f"{msg} (in {mod.path})", node) for msg, _ in there.problems)
+        return Schema(value=there.value, node=None, form=there.form, problems=moved, coercions=there.coercions)
     if target is not None and target.type == "object" and not r.is_raw_shape(target):
         plain = literal(target, module.toplevel)
         if isinstance(plain, dict) and "type" in plain:
@@ -126,12 +124,11 @@ class _Reader:
 
     def __init__(self, module: Module, vocab: dict, link=None):
         self.module, self.z, self.vocab, self.link = module, vocab["zod"], vocab, link
-        self.ns = namespaces(module, vocab)
+        # `zod_1` of CommonJS `const zod_1 = require("zod")` is in star: its `zod_1.z` is the namespace again
+        self.ns, self.star = zod_names.namespaces(module, vocab)
         self.imported = imports(module)
-        # `zod_1` of CommonJS `const zod_1 = require("zod")`, whose `zod_1.z` is the namespace again
-        self.star = frozenset(n for n in self.ns if self.imported.get(n, ("", ""))[1] in {"*", "default"})
         self.problems: list[tuple[str, ts.Node]] = []
-        self.coercions: list[tuple[str, str, int]] = []
+        self.coercions: list[tuple[str, str, int, str]] = []  # each names its file: a schema may be imported
         self.calls: list[zod_flow.Call] = []  # the schema-building functions being followed (shared with sub-readers)
 
     def problem(self, what: str, node: ts.Node) -> None:
@@ -210,7 +207,12 @@ class _Reader:
         if text(base) in self.ns:
             return True
         value = value_of(self.module, base)
-        return value is not None and self.is_zod(value, depth + 1)
+        if value is not None:
+            return self.is_zod(value, depth + 1)
+        # `Base.extend({...})`, Base a schema exported by another module of the boundary: a schema there
+        where = self.link.binding(self.module, text(base)) if self.link is not None else None
+        value = self.link.value(*where) if where is not None and where[0] is not self.module else None
+        return value is not None and self.sibling(where[0]).is_zod(value, depth + 1)
 
     def is_raw_shape(self, obj: ts.Node) -> bool:
         """The SDK's test: an object that is empty or has at least one zod value."""
@@ -229,6 +231,13 @@ class _Reader:
             pa, ra = self.shape(parts[1], path, depth + 1)
             pb, rb = self.shape(parts[2], path, depth + 1) if pa is not None else (None, [])
             return zod_flow.merged(pa, ra, pb, rb, parts[0]) if pb is not None else (None, required)
+        imported = _imported_shape(node, self.module, self.link)
+        if imported is not None:  # `{...baseShape, x}`, baseShape a raw shape exported by another module: read there
+            sub = self.sibling(imported[0])
+            found = sub.shape(imported[1], path, depth + 1)
+            self.problems += sub.problems
+            self.coercions += sub.coercions
+            return found
         if node is None or node.type != "object":
             spec, _ = self.read(node, path, depth + 1) if node is not None else (None, False)
             if isinstance(spec, dict) and spec.get("type") == "object":
@@ -328,9 +337,7 @@ class _Reader:
         sub = _Reader(mod, self.vocab, self.link)
         found = sub.read(value, path, depth + 1)
         self.problems += sub.problems
-        for prop, what, ln in sub.coercions:
-            # coupling: ToolDecl.coercions carries lines of the tool's own file; one in another file is a gap.
-            self.problem(f"`{prop}` {what}, in {mod.path}:{ln} (a coercion in an imported schema)", node)
+        self.coercions += sub.coercions  # anchored in their own file
         return found
 
     def sibling(self, module: Module) -> _Reader:
@@ -384,7 +391,7 @@ class _Reader:
         if len(chain) == 2 and ctor in self.z["preprocess"]:
             spec, optional = self.read(args[1], path, depth + 1) if len(args) > 1 else (None, False)
             then = f" (then checks it as {type_of(spec)})" if spec is not None and type_of(spec) else ""
-            self.coercions.append((path, f"z.{ctor}() {self.z['preprocess'][ctor]}{then}", line))
+            self.coercions.append((path, f"z.{ctor}() {self.z['preprocess'][ctor]}{then}", line, self.module.path))
             return spec, optional
         rule = self.z["types"].get(ctor)
         if (not chain or chain[0] not in self.ns) and (target := zod_flow.callee(self, node)) is not None \
@@ -401,10 +408,11 @@ class _Reader:
             if does is None:
                 self.problem(f"z.{self.z['coerce']}.{ctor}() at `{path or 'input'}` is not in kb/sdk.yaml", node)
                 return None, False
-            self.coercions.append((path, f"z.{self.z['coerce']}.{ctor}() {does}", line))
+            self.coercions.append((path, f"z.{self.z['coerce']}.{ctor}() {does}", line, self.module.path))
         spec = copy.deepcopy(rule["schema"])
         kind = rule.get("argument")
-        first = args[rule.get("index", 0)] if len(args) > rule.get("index", 0) else None
+        at = rule.get("position", 0)
+        first = args[at] if len(args) > at else None
         if kind == "shape":
             props, required = self.shape(first, path, depth + 1) if first is not None else ({}, [])
             return (object_schema(props, required), False) if props is not None else (None, False)

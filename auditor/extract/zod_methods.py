@@ -105,6 +105,15 @@ def apply(r, rule: dict, name: str, args: list, call: ts.Node, spec: dict, optio
             return spec, optional, False
         keep = (lambda v: v not in values) if effect == "enum-exclude" else (lambda v: v in values)
         return {**spec, "enum": [v for v in spec["enum"] if keep(v)]}, optional, True
+    if effect == "literal-pattern":  # `.startsWith("a_")`: the pattern a converter writes for it
+        value = literal(first, r.constants) if first is not None else NOT_LITERAL
+        if not isinstance(value, str) or "pattern" in spec:
+            r.problem(f".{name}() at `{where}` has no JSON Schema form here; the constraint is not shown", call)
+            return spec, optional, True
+        return {**spec, "pattern": rule["template"].replace("{}", _escaped(value))}, optional, True
+    if effect == "catchall":  # `.catchall(S)`: the properties not named are checked as S
+        other, _ = r.read(first, f"{path}{{}}", depth + 1) if first is not None else (None, False)
+        return ({**spec, "additionalProperties": other} if other is not None else spec), optional, other is not None
     if effect in {"extend", "merge"}:
         if effect == "extend":
             more, req = r.shape(first, path, depth + 1) if first is not None else ({}, [])
@@ -133,10 +142,12 @@ def apply(r, rule: dict, name: str, args: list, call: ts.Node, spec: dict, optio
             props = {k: v for k, v in props.items() if keep(k)}
             required = [r for r in required if keep(r)]
         return object_schema(props, required, spec), optional, True
-    if effect == "additional":  # `.catchall(schema)`: keys beyond the shape are checked by SCHEMA
-        other, _ = r.read(first, f"{path}{{}}", depth + 1) if first is not None else (None, False)
-        return ({**spec, "additionalProperties": other} if other is not None else spec), optional, other is not None
     if effect == "transform":
-        r.coercions.append((path, f".{name}() {rule['does']}", call.start_point[0] + 1))
+        r.coercions.append((path, f".{name}() {rule['does']}", call.start_point[0] + 1, r.module.path))
         return spec, optional, True
     return spec, optional, True  # none (a runtime-only refinement) or normalise (a string stays a string)
+
+
+def _escaped(value: str) -> str:
+    """VALUE as a regular expression that matches it literally."""
+    return "".join("\\" + c if c in "\\^$.|?*+()[]{}/-" else c for c in value)

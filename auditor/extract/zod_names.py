@@ -1,0 +1,92 @@
+"""The local names of a module that stand for the zod namespace: an import of zod, the namespace object a bundler
+makes of a copy of zod it inlines (esbuild: `var ns = {}; __export(ns, {object: () => objectType, ...})`), and any
+top-level alias of one (`var z = ns`). Vocabulary: kb/sdk.yaml `zod`."""
+
+from __future__ import annotations
+
+import tree_sitter as ts
+
+from auditor.extract.bindings import imports
+from auditor.extract.program import Module
+from auditor.extract.syntax import call_args, object_pairs, pair_value, strip_casts, text
+
+MAX_ALIASES = 10  # alias of an alias, followed this deep
+
+
+def namespaces(module: Module, vocab: dict) -> tuple[frozenset[str], frozenset[str]]:
+    """(names bound to the zod namespace, those of them whose member `z` is the namespace again: a whole-module import,
+    `zod_1.z.string()`, or a bundled namespace). Read once per module."""
+    key = "zod.namespaces"
+    hit = module.memo.get(key)
+    if hit is not None:
+        return hit
+    z = vocab["zod"]
+    ns: set[str] = set()
+    star: set[str] = set()
+    for local, (src, name) in imports(module).items():
+        if src in z["modules"] and (name in {"*", "default"} or name in z["namespace_exports"]):
+            ns.add(local)
+            if name in {"*", "default"}:
+                star.add(local)
+    bundled = _bundled(module, z)
+    ns |= bundled
+    star |= bundled
+    aliases = _aliases(module, ns, z)
+    found = module.memo[key] = (frozenset(ns | aliases), frozenset(star))
+    return found
+
+
+def _bundled(module: Module, z: dict) -> set[str]:
+    """Top-level names a bundler's export helper makes a namespace of zod: `f(name, {key: () => value, ...})` (esbuild's
+    `__export`, renamed by a minifier) whose getters include every name of kb `zod.bundled_namespace` (zod's own
+    exports; neither the helper's name nor the bundle's region markers are needed)."""
+    signature = set(z.get("bundled_namespace") or ())
+    out: set[str] = set()
+    if not signature:
+        return out
+    for stmt in module.tree.root_node.named_children:
+        call = strip_casts(stmt.named_children[0]) if stmt.type == "expression_statement" and stmt.named_children else None
+        for one in (call.named_children if call is not None and call.type == "sequence_expression" else [call]):
+            name = _namespace_of(one, signature)
+            if name is not None:
+                out.add(name)
+    return out
+
+
+def _namespace_of(call: ts.Node | None, signature: set[str]) -> str | None:
+    """NAME of `f(NAME, {getters})` when the getters (`key: () => value`) cover SIGNATURE, else None."""
+    if call is None or call.type != "call_expression":
+        return None
+    args = call_args(call)
+    getters = strip_casts(args[1]) if len(args) == 2 else None
+    if getters is None or getters.type != "object" or args[0].type != "identifier":
+        return None
+    pairs = object_pairs(getters)
+    if not signature <= set(pairs) or any(strip_casts(pair_value(pairs[k])).type != "arrow_function" for k in signature):
+        return None
+    return text(args[0])
+
+
+def _aliases(module: Module, ns: set[str], z: dict) -> set[str]:
+    """Top-level names whose value is a zod namespace already known (`var z = ns`, `var z = ns.z` of a whole-module
+    one), to a fixed point."""
+    out: set[str] = set()
+    known = set(ns)
+    for _ in range(MAX_ALIASES):
+        more = set()
+        for name, value in module.toplevel.items():
+            value = strip_casts(value)
+            if name in known or value is None:
+                continue
+            if value.type == "identifier" and text(value) in known:
+                more.add(name)
+            elif value.type == "member_expression" and strip_casts(value.child_by_field_name("object")) is not None \
+                    and text(strip_casts(value.child_by_field_name("object"))) in known \
+                    and text(value.child_by_field_name("property")) in z["namespace_exports"]:
+                more.add(name)
+        if not more:
+            break
+        out |= more
+        known |= more
+    return out
+
