@@ -254,6 +254,14 @@ def main(argv: list[str] | None = None) -> int:
     if not labs:
         print("no server matches", file=sys.stderr)
         return 2
+    env = {**os.environ, **({"PYTHONPATH": str(Path(args.auditor_source).resolve())} if args.auditor_source else {})}
+    probe = subprocess.run([*_auditor(args.auditor_source), "--version"], capture_output=True, text=True, env=env,
+                           stdin=subprocess.DEVNULL, cwd=tempfile.gettempdir())
+    if probe.returncode != 0:  # (a Python without the auditor: every audit would fail at once, each 0.1 s)
+        print(f"run.py: the auditor does not start ({' '.join(_auditor(args.auditor_source))} --version: "
+              f"{(probe.stderr.strip().splitlines() or ['exit ' + str(probe.returncode)])[-1]}); activate the "
+              "environment it is installed in, or give --auditor-source", file=sys.stderr)
+        return 2
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         results = list(pool.map(lambda lab: audit(lab, args.cache, args.servers_dir, args.keep, args.auditor_source), labs))
     rows = [score(lab, res) for lab, res in zip(labs, results)]
