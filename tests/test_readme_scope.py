@@ -119,3 +119,17 @@ def test_tool_names_and_claim_candidates_come_from_the_package_readme_only():
     doctrine = kb.load(KB, "doctrine")
     candidates = description.candidates(p, description.parts(p, doctrine), [], doctrine)
     assert [c.anchors[0].path for c in candidates if c.anchors[0].path.endswith(".md")] == []
+
+
+def test_a_tools_heading_that_is_a_group_or_a_title_is_no_tool_name():
+    """`### Users` over a list of tools, and `### server-a` over `#### tool` headings, are not tools; only a
+    heading that names a tool the server does not register is a tool-name-mismatch."""
+    server = ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
+              'const server = new McpServer({ name: "demo", version: "1" });\n'
+              'server.registerTool("get_user", { description: "Get" }, async () => ({ content: [] }));\n'
+              'server.registerTool("list_rows", { description: "List" }, async () => ({ content: [] }));\n')
+    readme = ("# demo\n\n## Tools\n\n### Users\n\n- `get_user`: the current user\n\n"
+              "### `demo-rows-server`\n\n#### list_rows\n\nLists rows.\n\n#### listRows2\n\nGone.\n")
+    p = program({"index.ts": server, "package.json": '{"name": "demo"}', "README.md": readme})
+    got = [f.attrs["documented"] for f in mismatches.mismatches(p, {"probes": []}) if f.kind == "tool-name-mismatch"]
+    assert got == ["listRows2"]

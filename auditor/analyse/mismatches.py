@@ -9,6 +9,7 @@ from auditor.analyse import validation
 from auditor.analyse.absences import unread_code
 from auditor.analyse.fields import record_fields, uses
 from auditor.analyse.kept import kept
+from auditor.extract.documented import tool_headings
 from auditor.extract.facts import Program
 from auditor.extract.objects import schema_properties
 from auditor.extract.records import at, line, record
@@ -242,11 +243,15 @@ def _tool_names(p: Program) -> list[Record]:
         for i, h in enumerate(heads):
             if not re.fullmatch(r"(?i)\s*tools?\s*", h.text):
                 continue
+            subs = []
             for sub in heads[i + 1:]:
                 if sub.level <= h.level:
                     break
-                name = sub.text.strip("` ")
-                if not re.fullmatch(r"[\w.-]+", name) or name in registered:
+                subs.append(sub)
+            lines = {sub.line: sub for sub in subs}
+            for at_line, name in tool_headings(subs):  # a heading that names a tool (not `### Users` over a list)
+                sub = lines[at_line]
+                if name in registered:
                     continue
                 near = [r for r in registered if _norm(r) == _norm(name)]
                 out.append(record("finding", "FND", "tool-name-mismatch", f"{doc.path.rsplit('/', 1)[-1]}/{name}",

@@ -145,12 +145,9 @@ def documented_tools(doc: MarkdownDoc) -> list[DocTool]:
         end = next((x.line for x in heads[i + 1:] if x.level <= h.level), doc.total_lines + 1)
         subs = [x for x in heads[i + 1:] if x.line < end]
         regions = []
+        named = dict(tool_headings(subs))
         for j, sub in enumerate(subs):
-            name = _heading_tool(sub.text)
-            below = next((x.line for x in subs[j + 1:] if x.level <= sub.level), end)
-            if name is not None and any(x.level > sub.level and _heading_tool(x.text) is not None
-                                        for x in subs[j + 1:] if x.line < below):
-                continue  # a group of tools (`### server-a` over `#### tool_1`, `#### tool_2`), not one
+            name = named.get(sub.line)
             if name is not None:
                 stop = subs[j + 1].line if j + 1 < len(subs) else end
                 regions.append((sub.line, stop))
@@ -241,6 +238,20 @@ def _introduction(it: Item) -> str:
     """The paragraph that introduces the item's list when it ends with a colon ("**Arguments:**"), else ""."""
     lead = _clean(it.lead).strip("*_ ")
     return lead if lead.endswith(":") else ""
+
+
+def tool_headings(subs: list) -> list[tuple[int, str]]:
+    """(line, tool name) of the sub-headings of a Tools section (SUBS, in order) that name a tool: a name-like heading
+    (`_heading_tool`) that is not a group of tools (`### server-a` over `#### tool_1`, `#### tool_2`)."""
+    out = []
+    for j, sub in enumerate(subs):
+        name = _heading_tool(sub.text)
+        if name is None:
+            continue
+        below = next((k for k in range(j + 1, len(subs)) if subs[k].level <= sub.level), len(subs))
+        if not any(_heading_tool(x.text) is not None for x in subs[j + 1:below]):
+            out.append((sub.line, name))
+    return out
 
 
 def _heading_tool(heading: str) -> str | None:
