@@ -175,7 +175,7 @@ def test_algebra_on_an_unreadable_imported_schema_stays_a_gap(tmp_path):
 
 COERCING = '''import { z } from "zod";
 export const Lookup = z.object({
-  name: z.string().transform((s) => s.trim().replace(/^r\\//, "")),
+  name: z.string().transform((s) => s.split(",")),
   count: z.coerce.number().optional(),
 });
 '''

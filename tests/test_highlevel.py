@@ -70,7 +70,7 @@ server.registerTool("t", { inputSchema: {
   on: flag.describe("Switch"),
   rows: z.array(z.object({ size: z.coerce.number() })),
   label: z.string().trim(),
-  op: z.string().transform((v) => v.toLowerCase()).pipe(z.enum(["add", "remove"])),
+  op: z.string().transform((v) => Number(v)).pipe(z.number()),
 } }, async () => ({ content: [] }));
 ''')
     (t,) = tools
@@ -89,10 +89,12 @@ server.registerTool("t", { inputSchema: {
   url: z.string().trim().min(1),
   domains: z.array(z.string().trim().toLowerCase()).optional(),
   code: z.string().toUpperCase().describe("Code"),
+  sub: z.string().transform((s) => s.trim().replace(/^r\//i, "")).refine((s) => s.length > 1),
+  tag: z.string().transform((s) => { return s.toLowerCase(); }),
 } }, async () => ({ content: [] }));
 ''')
     (t,) = tools
-    assert not t.coercions
+    assert not t.coercions  # also a transform made only of string methods that return a string (kb string_normalisers)
     assert _props(t)["url"] == {"type": "string", "minLength": 1}
     assert _props(t)["code"] == {"type": "string", "description": "Code"}
 

@@ -53,6 +53,32 @@ def _regex(node: ts.Node | None, env) -> str | None:
     return None
 
 
+def _normalising(fn: ts.Node | None, methods) -> bool:
+    """Whether FN is `(s) => s.m1(...).m2(...)` (or a block returning that), every m one of METHODS (kb zod
+    string_normalisers: string methods that return a string, such as trim and replace) called on the parameter."""
+    fn = strip_casts(fn)
+    if fn is None or fn.type != "arrow_function":
+        return False
+    param = fn.child_by_field_name("parameter")
+    if param is None:
+        params = [c for c in fn.child_by_field_name("parameters").named_children if c.type != "comment"] \
+            if fn.child_by_field_name("parameters") is not None else []
+        param = params[0].child_by_field_name("pattern") if len(params) == 1 else None
+    body = fn.child_by_field_name("body")
+    if body is not None and body.type == "statement_block":
+        stmts = [c for c in body.named_children if c.type != "comment"]
+        body = stmts[0].named_children[0] if len(stmts) == 1 and stmts[0].type == "return_statement" \
+            and stmts[0].named_children else None
+    node, calls = strip_casts(body), 0
+    while node is not None and node.type == "call_expression":
+        callee = strip_casts(node.child_by_field_name("function"))
+        if callee is None or callee.type != "member_expression" or text(callee.child_by_field_name("property")) not in methods:
+            return False
+        node, calls = strip_casts(callee.child_by_field_name("object")), calls + 1
+    return calls > 0 and param is not None and param.type == "identifier" and node is not None \
+        and node.type == "identifier" and text(node) == text(param)
+
+
 def apply(r, rule: dict, name: str, args: list, call: ts.Node, spec: dict, optional: bool, path: str,
           depth: int) -> tuple[dict, bool, bool]:
     """What method `name` (its kb rule) does to the schema read so far: (schema, may be omitted, read fully).
@@ -142,6 +168,8 @@ def apply(r, rule: dict, name: str, args: list, call: ts.Node, spec: dict, optio
             props = {k: v for k, v in props.items() if keep(k)}
             required = [r for r in required if keep(r)]
         return object_schema(props, required, spec), optional, True
+    if effect == "transform" and type_of(spec) == "string" and _normalising(first, r.z.get("string_normalisers", ())):
+        return spec, optional, True  # `.transform((s) => s.trim().replace(/^r\//, ""))`: a string stays a string
     if effect == "transform":
         r.coercions.append((path, f".{name}() {rule['does']}", call.start_point[0] + 1, r.module.path))
         return spec, optional, True
