@@ -276,3 +276,29 @@ def test_a_predicate_of_the_server_that_tests_the_name_dispatches_its_tools_to_i
     assert got == {"add_note": "addNote", "list_notes": "addNote", "clear_tags": "clearTags"}, got
     led = coverage.ledger(p)
     assert led["complete"] is True and led["unresolved"] == [], led["unresolved"]
+
+
+def test_a_registration_helper_of_another_module_whose_callback_goes_through_a_wrapper():
+    """`server.tool(name, desc, shape, (0, mw_1.withErrorHandling)((args) => ...))` in `registerTagTools(server, api)`
+    of another module, called as `(0, tags_1.registerTagTools)(server, api)`: the callback is a wrapper's call."""
+    files = {
+        "package.json": '{"name": "tags", "version": "1.0.0", "main": "build/index.js"}',
+        "build/index.js": ('"use strict";\nObject.defineProperty(exports, "__esModule", { value: true });\n'
+                           'const mcp_js_1 = require("@modelcontextprotocol/sdk/server/mcp.js");\n'
+                           'const tags_1 = require("./tags");\n'
+                           'const server = new mcp_js_1.McpServer({ name: "tags", version: "1.0.0" });\n'
+                           '(0, tags_1.registerTagTools)(server, {});\n'),
+        "build/middlewares.js": ('"use strict";\nObject.defineProperty(exports, "__esModule", { value: true });\n'
+                                 'exports.withErrorHandling = withErrorHandling;\n'
+                                 'function withErrorHandling(fn) { return async (args) => { try { return await fn(args); }'
+                                 ' catch (e) { return { content: [], isError: true }; } }; }\n'),
+        "build/tags.js": ('"use strict";\nObject.defineProperty(exports, "__esModule", { value: true });\n'
+                          'exports.registerTagTools = registerTagTools;\n'
+                          'const zod_1 = require("zod");\nconst middlewares_1 = require("./middlewares");\n'
+                          'function registerTagTools(server, api) {\n'
+                          '    server.tool("list_tags", "List tags", { page: zod_1.z.number().optional() }, '
+                          '(0, middlewares_1.withErrorHandling)((args) => api.tags(args.page)));\n'
+                          '}\n'),
+    }
+    led = coverage.ledger(program(files))
+    assert [(t["name"], t["status"]) for t in led["tools"]] == [("list_tags", "analysed")]

@@ -336,3 +336,4 @@ const server = new McpServer({ name: "s", version: "1" });
 server.registerTool("b", { description: "B" }, async () => ({ content: [] }));
 ''')
     assert [t.name for t in tools] == ["b"] and [r.name for r in regs] == ["b"] and regs[0].gaps == ()
+

@@ -313,7 +313,7 @@ def _sdk_shaped_on_parameter(call: ts.Node, receiver: tuple[str, ...] | None, ar
             return False  # (`tool.name` of a parameter: read at each call)
         last = strip_casts(args[-1])
         if last is None or (last.type not in FUNCTION_TYPES and last.type not in {"identifier", "member_expression"}
-                            and not _bound_method(last)):
+                            and not _bound_method(last) and not _wrapped_function(last)):
             return False
     fn = enclosing_function(call)
     while fn is not None:
@@ -322,6 +322,15 @@ def _sdk_shaped_on_parameter(call: ts.Node, receiver: tuple[str, ...] | None, ar
             return True
         fn = enclosing_function(fn)
     return False
+
+
+def _wrapped_function(node: ts.Node) -> bool:
+    """`withErrorHandling(async (args) => ...)`, `(0, mw_1.wrap)(handler)`: a call of a higher-order wrapper handed
+    one function (written, or named), as a callback is often written."""
+    if node.type != "call_expression":
+        return False
+    args = [strip_casts(a) for a in call_args(node)]
+    return len(args) >= 1 and any(a is not None and (a.type in FUNCTION_TYPES or a.type == "identifier") for a in args[:1])
 
 
 def _imported_string(node: ts.Node, module: Module, link) -> bool:
