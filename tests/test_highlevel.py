@@ -337,3 +337,30 @@ server.registerTool("b", { description: "B" }, async () => ({ content: [] }));
 ''')
     assert [t.name for t in tools] == ["b"] and [r.name for r in regs] == ["b"] and regs[0].gaps == ()
 
+
+
+def test_registrations_on_a_field_set_from_a_constructor_parameter_of_the_class_or_its_base():
+    tools, _, regs = _register('''
+class Registry {
+  server;
+  constructor(server, service) { this.server = server; this.service = service; }
+  registerTools() { this.register(); }
+}
+class ProblemTools extends Registry {
+  register() {
+    this.server.tool("get_daily", "Today's problem", {}, async () => ({ content: [] }));
+  }
+}
+class TypedTools {
+  constructor(private srv: McpServer) {}
+  register() { this.srv.registerTool("search", { description: "Search" }, async () => ({ content: [] })); }
+}
+class Other {
+  cache = new Map();
+  fill() { this.cache.tool("not_a_tool", "x", {}, async () => ({ content: [] })); }
+}
+const server = new McpServer({ name: "s", version: "1" });
+new ProblemTools(server, {}).registerTools();
+new TypedTools(server).register();
+''')
+    assert sorted(t.name for t in tools) == ["get_daily", "search"]

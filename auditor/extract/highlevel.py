@@ -299,7 +299,7 @@ def _sdk_shaped_on_parameter(call: ts.Node, receiver: tuple[str, ...] | None, ar
     """A call on a parameter of an enclosing function (`function register(server) { server.tool(...) }`, with no type
     to tell, as in compiled JavaScript) that has the SDK's shape: a name that is a string, a function last; or, for
     an `object` registration (`object_keys`), one object with a string name and a callback."""
-    if receiver is None or len(receiver) != 1:
+    if receiver is None or not (len(receiver) == 1 or len(receiver) == 2 and receiver[0] == "this"):
         return False
     if object_keys is not None:
         spec = _resolved(args[0], module) if len(args) == 1 else None
@@ -315,12 +315,42 @@ def _sdk_shaped_on_parameter(call: ts.Node, receiver: tuple[str, ...] | None, ar
         if last is None or (last.type not in FUNCTION_TYPES and last.type not in {"identifier", "member_expression"}
                             and not _bound_method(last) and not _wrapped_function(last)):
             return False
+    if len(receiver) == 2:  # `this.server.tool(...)`: a field its class (or a base) sets from a constructor parameter
+        return _field_from_parameter(call, receiver[1], module, link)
     fn = enclosing_function(call)
     while fn is not None:
         params = fn.child_by_field_name("parameters") or fn.child_by_field_name("parameter")
         if params is not None and receiver[0] in _parameter_names(params):
             return True
         fn = enclosing_function(fn)
+    return False
+
+
+def _field_from_parameter(call: ts.Node, field: str, module: Module, link, depth: int = 0) -> bool:
+    """Whether `this.FIELD` in the class holding CALL (or in a class it extends, of the boundary) is set from a parameter
+    of its constructor: `constructor(server) { this.server = server }`, or `constructor(private server: S)`."""
+    cls = enclosing(call, {"class_declaration", "abstract_class_declaration", "class"})
+    while cls is not None and depth < 5:
+        body = cls.child_by_field_name("body")
+        ctor = next((c for c in body.named_children if c.type == "method_definition"
+                     and text(c.child_by_field_name("name")) == "constructor"), None) if body is not None else None
+        params = ctor.child_by_field_name("parameters") if ctor is not None else None
+        if params is not None:
+            names = _parameter_names(params)
+            if any(p.type == "required_parameter" and any(c.type == "accessibility_modifier" for c in p.children)
+                   and text(p.child_by_field_name("pattern")) == field for p in params.named_children):
+                return True
+            for a in find(ctor, {"assignment_expression"}):
+                if member_chain(strip_casts(a.child_by_field_name("left"))) == ("this", field) \
+                        and text(strip_casts(a.child_by_field_name("right"))) in names:
+                    return True
+        base = class_base(cls)
+        name = text(base) if base is not None and base.type == "identifier" else None
+        found = None if name is None else link._class(module, name) if link is not None else \
+            (module, module.classes[name]) if name in module.classes else None
+        if found is None:
+            return False
+        module, cls, depth = found[0], found[1].node, depth + 1
     return False
 
 
