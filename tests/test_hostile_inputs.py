@@ -9,6 +9,7 @@ import json
 import os
 import re
 import select
+import signal
 import shutil
 import subprocess
 import sys
@@ -282,7 +283,10 @@ def test_sigterm_interrupts_promptly(tmp_path, code):
         child.kill()
         child.communicate()
         pytest.fail("SIGTERM did not end the audit within 15 s")
-    assert child.returncode in (0, 130), err  # 0: it had finished before the signal came
+    # 0: it had finished before the signal came; -SIGTERM: it had finished and written everything, and the signal came
+    # as it was exiting, once its handler was put back (a race on a loaded machine, seen once per few hundred runs)
+    finished_first = child.returncode == -signal.SIGTERM and "auditor: wrote audit.json" in err
+    assert child.returncode in (0, 130) or finished_first, err
     assert "Traceback" not in err
     if child.returncode == 130:
         assert not (out / "audit.json").exists()
