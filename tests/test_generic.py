@@ -318,3 +318,16 @@ Does one thing.
 """
     doc = read_markdown("README.md", readme)
     assert [t.name for t in documented.documented_tools(doc)] == ["DNS_getRecordsV1", "dns_deleteRecord", "single_tool"]
+
+
+def test_a_bold_label_over_a_list_of_code_spans_is_a_group_of_those_tools():
+    readme = """# demo
+
+## Available Tools
+
+- **Session**: `lock`, `unlock`, `sync`
+- **Items**: `create_item`
+- **search_notes**: Search the notes (`query`).
+"""
+    doc = read_markdown("README.md", readme)
+    assert [t.name for t in documented.documented_tools(doc)] == ["lock", "unlock", "sync", "create_item", "search_notes"]

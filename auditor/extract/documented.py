@@ -169,6 +169,11 @@ def documented_tools(doc: MarkdownDoc) -> list[DocTool]:
             m = TOOL_ITEM.match(_clean(it.text))
             if m is None or not (m["bold"] or m["tick"] or re.search(r"[_-]", m["name"])):
                 continue
+            group = _grouped(_clean(it.text), m)
+            if group:  # `- **Session**: `lock`, `unlock``: a label over the tools it lists
+                out += [DocTool(name=name, anchor=Anchor(path=doc.path, start_line=it.line, end_line=it.line),
+                                section=h.text, params=()) for name in group]
+                continue
             if NOT_TOOLS_LEAD.search(_introduction(it)):
                 continue  # the list of a tool's parameters, or of the values it returns
             items = [x for x in inside if _contains(it, x)]
@@ -238,6 +243,17 @@ def _introduction(it: Item) -> str:
     """The paragraph that introduces the item's list when it ends with a colon ("**Arguments:**"), else ""."""
     lead = _clean(it.lead).strip("*_ ")
     return lead if lead.endswith(":") else ""
+
+
+GROUPED = re.compile(r"\s*:\s*(`[A-Za-z][\w.-]*`(?:\s*,\s*(?:and\s+)?`[A-Za-z][\w.-]*`)*)\s*\.?\s*$")
+
+
+def _grouped(item: str, m: re.Match) -> list[str]:
+    """The tools a bold label's item lists and nothing else (`**Session**: `lock`, `unlock``): the label is a group."""
+    if not m["bold"] or m["tick"]:
+        return []
+    rest = GROUPED.match(item[m.end():].lstrip("*_"))
+    return HEADING_CODE.findall(rest.group(1)) if rest else []
 
 
 def tool_headings(subs: list) -> list[tuple[int, str]]:
