@@ -361,3 +361,19 @@ def test_code_not_analysed_is_never_said_to_be_no_mcp_server():
     assert row["what"].endswith("1 file(s) of the code were not analysed and may hold it: chunk.js")
     (row,) = coverage.ledger(program(files))["unresolved"]
     assert row["what"].startswith("not an MCP server, as far as the code shows")
+
+
+def test_a_registration_shaped_call_not_read_beside_tools_found_leaves_the_audit_incomplete():
+    """`this.reg.tool("b", ..., fn)` on a receiver not known to be a server, next to a tool that is read: the audit is
+    not complete and the call is named; a call without a literal name and a function there (`prompt(questions,
+    cb)` of another library) is not counted."""
+    body = ('server.registerTool("a", { description: "A" }, async () => ({ content: [{ type: "text", text: "a" }] }));\n'
+            'class Hidden { reg: any; constructor(x: any) { this.reg = makeShape(); }\n'
+            '  go() { this.reg.tool("b", "B", {}, async () => ({ content: [] })); } }\n'
+            'new Hidden(1).go();\n')
+    led = _ledger(body)
+    assert [t["name"] for t in led["tools"]] == ["a"] and led["complete"] is False
+    (row,) = led["unresolved"]
+    assert row["what"].startswith('1 call(s) of reached code are shaped like a tool registration') and "this.reg.tool" in row["what"]
+    other = body.replace('this.reg.tool("b", "B", {}, async () => ({ content: [] }))', 'this.reg.prompt(questions(), handler)')
+    assert _ledger(other)["complete"] is True

@@ -9,7 +9,7 @@ from auditor.extract.facts import Program, entry_modules, module_for, reached_mo
 from auditor.extract.records import at
 from auditor.extract.bindings import imports
 from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, call_args, call_function, class_base, excerpt, find, literal, member_chain, object_pairs, pair_value,
-                                    strip_casts, text)
+                                    string_value, strip_casts, text)
 from auditor.model import Anchor
 from auditor.sources import repo_path
 
@@ -157,10 +157,11 @@ def _unresolved(p: Program, entries: list[str]) -> list[dict]:
 
 
 def _unread_registrations(p: Program, entries: list[str]) -> list[dict]:
-    """When no tool is found at all: the calls of reached code shaped like a registration (a method of kb/sdk.yaml
+    """The calls of reached code shaped like a registration (a method of kb/sdk.yaml
     high_level registrations with a name and a function or object last) that were not read as one, their receiver
-    not known to be a server (`this.tool("x", ...)` of a class this does not recognise). Zero tools is then no result."""
-    if p.tools or not p.modules:
+    not known to be a server (`this.tool("x", ...)` of a class this does not recognise). Zero tools is then no result;
+    beside tools found, such a call with a literal name and a function written there leaves the audit incomplete too."""
+    if not p.modules:
         return []
     reached = reached_modules(p, entries) if entries else {m.path for m in p.modules}
     methods = set(p.vocab["high_level"]["registrations"])
@@ -176,11 +177,14 @@ def _unread_registrations(p: Program, entries: list[str]) -> list[dict]:
                     or call.id in read or len(args) < 2 or strip_casts(args[-1]).type not in FUNCTION_TYPES | {
                         "object", "identifier", "member_expression", "call_expression"}:
                 continue
+            if p.tools and (string_value(args[0]) is None or strip_casts(args[-1]).type not in FUNCTION_TYPES):
+                continue  # beside tools found: only a literal name and a function written there (`x.tool("a", ..., fn)`)
             calls.append((m, call))
     if not calls:
         return []
     m, call = calls[0]
-    return [{"what": f"no tool was found, but {len(calls)} call(s) of reached code are shaped like a tool registration "
+    lead = "no tool was found, but " if not p.tools else ""
+    return [{"what": f"{lead}{len(calls)} call(s) of reached code are shaped like a tool registration "
                      f"on a receiver not known to be a server, first `{excerpt(call)}` ({m.path}:{call.start_point[0] + 1}): "
                      "the tools they register, if any, are not known", "anchor": at(m.path, call).as_json()}]
 
