@@ -340,3 +340,14 @@ def test_the_working_directory_is_no_secret_though_pwd_abbreviates_password():
     p, fx, _ = _scan({"index.ts": code})
     values = [v["source"] for f in secrets.findings(p, fx, effects_kb()) for v in f.attrs["values"]]
     assert values == ["process.env.DB_PWD"]
+
+
+def test_a_variable_parsed_as_a_number_is_no_secret_whatever_its_words():
+    """kb/effects.yaml secret_names.numeric_parsers: `MCP_CHARS_PER_TOKEN`, parsed with parseFloat, is a number of
+    characters; echoed when it does not parse, it is no secret. `API_TOKEN`, never parsed as a number, still is."""
+    code = ('const cpt = parseFloat(process.env.MCP_CHARS_PER_TOKEN ?? "4");\n'
+            'if (isNaN(cpt)) console.warn(`Invalid MCP_CHARS_PER_TOKEN (${process.env.MCP_CHARS_PER_TOKEN})`);\n'
+            'console.error(`token ${process.env.API_TOKEN}`);\n')
+    p, fx, _ = _scan({"index.ts": code})
+    values = [v["source"] for f in secrets.findings(p, fx, effects_kb()) for v in f.attrs["values"]]
+    assert values == ["process.env.API_TOKEN"]

@@ -136,10 +136,11 @@ def leaks(p: Program, sites: tuple[Site, ...], kb: dict) -> list[Leak]:
                 found = [t for arg in call_args(call) for t in _flows(arg, ctx, names)]
                 if found:
                     logged.append((scope, call, found))
+        numeric = _numeric_settings(m, frozenset(kb["secret_names"].get("numeric_parsers", ())))
         for _, call, found in logged:
             shown = []
             for t in found:
-                why = _why(t, secret, used)
+                why = _why(t, secret, used, numeric)
                 if why is not None:
                     shown.append((t.label, t.via, t.node, why[0], why[1]))
             if shown:
@@ -147,11 +148,26 @@ def leaks(p: Program, sites: tuple[Site, ...], kb: dict) -> list[Leak]:
     return out
 
 
-def _why(t: _Taint, secret: SecretNames, used: dict) -> tuple[str, ts.Node | None] | None:
-    """Why the value is a secret: the whole environment, a secret name, or its use under a secret key; None if not."""
+def _numeric_settings(m, parsers: frozenset[str]) -> frozenset[str]:
+    """Names of the environment the module parses as a number (`parseInt(process.env.X, 10)`, `Number(env.X)`)."""
+    out = set()
+    for call in m.nodes("call") if parsers else ():
+        args = call_args(call)
+        arg = strip_casts(args[0]) if args and callee_text(call) in parsers else None
+        while arg is not None and arg.type == "binary_expression" and text(arg.child_by_field_name("operator")) in {"??", "||"}:
+            arg = strip_casts(arg.child_by_field_name("left"))  # `process.env.X ?? "4"`
+        chain = member_chain(arg) if arg is not None else None
+        if chain and len(chain) >= 2 and chain[-2] == "env":
+            out.add(chain[-1])
+    return frozenset(out)
+
+
+def _why(t: _Taint, secret: SecretNames, used: dict, numeric: frozenset[str] = frozenset()) -> tuple[str, ts.Node | None] | None:
+    """Why the value is a secret: the whole environment, a secret name, or its use under a secret key; None if not (a
+    variable the code parses as a number is a numeric setting, whatever its name)."""
     if t.env_name == "*":
         return "the whole environment", None
-    named = ([t.env_name] if t.env_name is not None else []) + list(t.via)
+    named = ([t.env_name] if t.env_name is not None and t.env_name not in numeric else []) + list(t.via)
     hit = next((n for n in named if secret.secret(n)), None)
     if hit is not None:
         return f"named `{hit}`", None
