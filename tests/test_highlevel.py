@@ -91,6 +91,7 @@ server.registerTool("t", { inputSchema: {
   code: z.string().toUpperCase().describe("Code"),
   sub: z.string().transform((s) => s.trim().replace(/^r\//i, "")).refine((s) => s.length > 1),
   tag: z.string().transform((s) => { return s.toLowerCase(); }),
+  level: z.number().int().min(0).max(6).transform((value) => value),
 } }, async () => ({ content: [] }));
 ''')
     (t,) = tools

@@ -55,7 +55,8 @@ def _regex(node: ts.Node | None, env) -> str | None:
 
 def _normalising(fn: ts.Node | None, methods) -> bool:
     """Whether FN is `(s) => s.m1(...).m2(...)` (or a block returning that), every m one of METHODS (kb zod
-    string_normalisers: string methods that return a string, such as trim and replace) called on the parameter."""
+    string_normalisers: string methods that return a string, such as trim and replace) called on the parameter; with
+    no METHODS, whether FN returns its parameter unchanged (`(value) => value`)."""
     fn = strip_casts(fn)
     if fn is None or fn.type != "arrow_function":
         return False
@@ -75,7 +76,7 @@ def _normalising(fn: ts.Node | None, methods) -> bool:
         if callee is None or callee.type != "member_expression" or text(callee.child_by_field_name("property")) not in methods:
             return False
         node, calls = strip_casts(callee.child_by_field_name("object")), calls + 1
-    return calls > 0 and param is not None and param.type == "identifier" and node is not None \
+    return (calls > 0 or not methods) and param is not None and param.type == "identifier" and node is not None \
         and node.type == "identifier" and text(node) == text(param)
 
 
@@ -168,8 +169,9 @@ def apply(r, rule: dict, name: str, args: list, call: ts.Node, spec: dict, optio
             props = {k: v for k, v in props.items() if keep(k)}
             required = [r for r in required if keep(r)]
         return object_schema(props, required, spec), optional, True
-    if effect == "transform" and type_of(spec) == "string" and _normalising(first, r.z.get("string_normalisers", ())):
-        return spec, optional, True  # `.transform((s) => s.trim().replace(/^r\//, ""))`: a string stays a string
+    if effect == "transform" and (_normalising(first, ()) or type_of(spec) == "string"
+                                  and _normalising(first, r.z.get("string_normalisers", ()))):
+        return spec, optional, True  # `(v) => v`, or `(s) => s.trim().replace(/^r\//, "")` of a string: nothing converted
     if effect == "transform":
         r.coercions.append((path, f".{name}() {rule['does']}", call.start_point[0] + 1, r.module.path))
         return spec, optional, True
