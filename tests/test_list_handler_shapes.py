@@ -201,3 +201,42 @@ def test_a_handler_in_a_module_no_entry_reaches_is_not_the_servers():
     p = program(files)
     assert sorted(t.name for t in p.tools) == ["a_one", "a_two", "b_one"]
     assert _unresolved(coverage.ledger(p)) == []
+
+
+# expect: the server's own registry class stores each definition by name through its method registerTool(def), called
+# on the instance handed to a helper of another module; tools/list iterates the Map as [name, definition] pairs.
+REGISTRY_SERVER = SDK + '''export class Registry {
+  tools = new Map();
+  server: any;
+  constructor() {
+    this.server = new Server({ name: "g", version: "1" }, { capabilities: { tools: {} } });
+    this.server.setRequestHandler(ListToolsRequestSchema, async () => {
+      const tools = [];
+      for (const [name, definition] of this.tools) {
+        tools.push({ name: definition.name, description: definition.description, inputSchema: {} });
+      }
+      return { tools };
+    });
+    this.server.setRequestHandler(CallToolRequestSchema, async (request) => {
+      const tool = this.tools.get(request.params.name);
+      if (!tool) throw new Error("unknown tool");
+      return tool.handler(request.params.arguments);
+    });
+  }
+  registerTool(definition) { this.tools.set(definition.name, definition); }
+}
+'''
+REGISTRY_TOOLS = '''export const search = { name: "search", description: "Search", inputSchema: {}, handler: async () => ({ content: [] }) };
+export function registerSearch(server) { server.registerTool(search); }
+'''
+REGISTRY_MAIN = '''import { Registry } from "./server.js";
+import { registerSearch } from "./tools.js";
+const server = new Registry();
+registerSearch(server);
+'''
+
+
+def test_a_map_of_the_servers_own_registry_filled_by_its_method_and_iterated_as_pairs():
+    led = coverage.ledger(program({"server.ts": REGISTRY_SERVER, "tools.ts": REGISTRY_TOOLS, "index.ts": REGISTRY_MAIN,
+                                   "package.json": MANIFEST}))
+    assert [t["name"] for t in led["tools"]] == ["search"] and _unresolved(led) == []

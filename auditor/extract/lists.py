@@ -9,7 +9,8 @@ from typing import Iterator
 import tree_sitter as ts
 
 from auditor.extract.bindings import value_of
-from auditor.extract.frames import MAX_DEPTH, Frame, _array_names, _sites, loop_names, parameters, returned
+from auditor.extract.frames import (MAX_DEPTH, Frame, _array_names, _parameter_of_scope, _sites, loop_names,
+                                    parameters, returned)
 from auditor.extract.program import Module
 from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, callee_text, find, member_chain,
                                     object_pairs, pair_value, parameter_pattern, string_value, strip_casts, text)
@@ -152,7 +153,27 @@ class Lists:
         # `server.registerOnce(...)` of a `s.registerOnce = (name) => ...` written on another name for the same
         # object (a wrapper's parameter): the one function the boundary assigns to a member of that name.
         assigned = self._assigned_members().get(prop, [])
-        return assigned[0] if len(assigned) == 1 else None
+        if assigned:
+            return assigned[0] if len(assigned) == 1 else None
+        # `server.registerTool(def)` on a parameter (`function registerX(server)`): the one method of that name among
+        # the server's own classes (not those of a library a bundle inlines, `Module.vendored`).
+        methods = self._class_methods().get(prop, [])
+        if len(methods) == 1 and _parameter_of_scope(callee.child_by_field_name("object")):
+            return methods[0][1]
+        return None
+
+    def _class_methods(self) -> dict[str, list[tuple[str, ts.Node]]]:
+        """Method name -> (class name, method) of every class of the boundary."""
+        if self._methods is None:
+            self._methods = {}
+            for m in (self.link.by_path.values() if self.link is not None else ()):
+                for info in m.classes.values():
+                    if any(a <= info.node.start_byte < b for a, b, _ in m.vendored):
+                        continue
+                    for name, fn in info.methods.items():
+                        if name != "constructor":
+                            self._methods.setdefault(name, []).append((info.name, fn))
+        return self._methods
 
     def _made(self, call: ts.Node, module: Module) -> ts.Node | None:
         """The one function a factory call returns (`return (tool) => { ... }`), if the factory is of the boundary."""

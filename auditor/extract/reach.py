@@ -130,6 +130,12 @@ class Reach:
                     and text(scope.child_by_field_name("operator")) == "of":
                 yield from self.expr(scope.child_by_field_name("right"), module, d)  # each element of the list
                 return
+            if left is not None and left.type == "array_pattern" and text(scope.child_by_field_name("operator")) == "of" \
+                    and [text(c) for c in left.named_children if c.type != "comment"][1:2] == [name] \
+                    and self._keyed_pairs(scope.child_by_field_name("right"), module):
+                # `for (const [key, tool] of this.tools)` over a Map (or `.entries()`, `Object.entries(r)`): the value
+                yield from self.expr(scope.child_by_field_name("right"), module, d)
+                return
         for scope in ancestors(node):
             if scope.type not in FUNCTION_TYPES:
                 continue
@@ -274,6 +280,27 @@ class Reach:
             self.miss(module, node)
         else:
             yield from self.expr(value, where, d)
+
+    def _keyed_pairs(self, node: ts.Node | None, module: Module) -> bool:
+        """Whether iterating NODE yields [key, value] pairs whose values `expr` reads as its elements: `m.entries()`,
+        `Object.entries(r)`, or a Map (`new Map()`, a field or variable initialised to one)."""
+        node = strip_casts(node)
+        if node is None:
+            return False
+        if node.type == "call_expression":
+            chain = member_chain(node.child_by_field_name("function")) or ()
+            return chain[-1:] == ("entries",)
+        chain = member_chain(node)
+        if chain and len(chain) == 2 and chain[0] == "this":
+            cls = enclosing(node, {"class_declaration", "class"})
+            info = next((i for i in module.classes.values() if i.node == cls), None) if cls is not None else None
+            field = info.fields.get(chain[1]) if info is not None else None
+            value = strip_casts(field.child_by_field_name("value")) if field is not None else None
+        else:
+            value, _ = self.values.definition(node, module)
+            value = strip_casts(value)
+        return value is not None and value.type == "new_expression" \
+            and text(value.child_by_field_name("constructor")) in {"Map", "WeakMap"}
 
     def _wraps_registration(self, fn: ts.Node) -> bool:
         """Whether FN replaces a tool registration method of kb/sdk.yaml high_level on an object

@@ -29,6 +29,7 @@ class Values(Lists):
     def __init__(self, link) -> None:
         self.link = link
         self._members: dict[str, list[ts.Node]] | None = None
+        self._methods: dict[str, list[tuple[str, ts.Node]]] | None = None
         self._chains: dict[str, dict[tuple[str, ...], ts.Node]] = {}
 
     def definition(self, node: ts.Node | None, module: Module) -> tuple[ts.Node | None, Module]:
