@@ -240,3 +240,14 @@ def test_a_map_of_the_servers_own_registry_filled_by_its_method_and_iterated_as_
     led = coverage.ledger(program({"server.ts": REGISTRY_SERVER, "tools.ts": REGISTRY_TOOLS, "index.ts": REGISTRY_MAIN,
                                    "package.json": MANIFEST}))
     assert [t["name"] for t in led["tools"]] == ["search"] and _unresolved(led) == []
+
+
+def test_the_registry_filled_from_commonjs_exports_of_the_module():
+    """`server.registerTool(exports.search)` of compiled CommonJS: the value the module assigned to `exports.search`."""
+    tools = ('"use strict";\nObject.defineProperty(exports, "__esModule", { value: true });\n'
+             'exports.registerSearch = registerSearch;\n'
+             'exports.search = { name: "search", description: "Search", inputSchema: {}, handler: async () => ({ content: [] }) };\n'
+             'function registerSearch(server) { server.registerTool(exports.search); }\n')
+    led = coverage.ledger(program({"server.ts": REGISTRY_SERVER, "tools.js": tools, "index.ts": REGISTRY_MAIN,
+                                   "package.json": MANIFEST}))
+    assert [t["name"] for t in led["tools"]] == ["search"] and _unresolved(led) == []

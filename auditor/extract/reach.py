@@ -269,6 +269,11 @@ class Reach:
                 yield from self.expr(value, module, d)
             return
         obj, prop = node.child_by_field_name("object"), node.child_by_field_name("property")
+        if chain and len(chain) == 2 and chain[0] == "exports" and self.link is not None:  # CommonJS: this module's own
+            value = self.link.assigned.get(module.path, {}).get(chain[1])               # `exports.x = {...}`
+            if value is not None:
+                yield from self.expr(value, module, d)
+                return
         space = self._namespace(obj, module)
         if space is not None:  # `defs.gamma` of `import * as defs`
             yield from self._export(space, text(prop), node, module, d)
