@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import posixpath
 
+from auditor.analyse.absences import unread_code
 from auditor.extract import entrypoints
 from auditor.extract.facts import Program, entry_modules, module_for, reached_modules, reads
 from auditor.extract.records import at
@@ -249,7 +250,7 @@ def _unread_servers(p: Program, entries: list[str]) -> list[dict]:
                                 "server's, outside the boundary (kb/sdk.yaml client_transports)",
                         "anchor": at(m.path, new).as_json()})
             return out
-        unread = sorted({g.anchor.path for g in p.gaps if g.kind in _NOT_ANALYSED})
+        unread = sorted({g.anchor.path for g in unread_code(p)})
         if unread:  # what was not read may be the server: no "not an MCP server" then, and the files are named
             what += (f"; {len(unread)} file(s) of the code were not analysed and may hold it: "
                      + ", ".join(unread[:3]) + (" ..." if len(unread) > 3 else ""))
@@ -259,9 +260,6 @@ def _unread_servers(p: Program, entries: list[str]) -> list[dict]:
         out.append({"what": what,
                     "anchor": Anchor(path=where.file.path, start_line=1, end_line=max(where.lines, 1)).as_json()})
     return out
-
-
-_NOT_ANALYSED = {"size", "depth", "time"}  # gap kinds of a whole file left unread (facts.py, sources.py)
 
 
 def _relays(p: Program) -> list[tuple[object, object, str | None]]:

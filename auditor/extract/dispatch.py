@@ -11,8 +11,8 @@ from auditor.extract.program import Module
 from auditor.extract.server import Dispatch, Fallback, Handler
 from auditor.extract.values import Values
 from auditor.extract.frames import Frame, loop_names, parameters, returned
-from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, condition_terms, find, member_chain, object_pairs,
-                                    pair_value, strip_casts, text, walk)
+from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, condition_terms, find, member_chain, object_method,
+                                    object_pairs, pair_value, strip_casts, text, walk)
 
 
 def _name_subject(node: ts.Node | None, module: Module | None = None, subjects: frozenset[str] = frozenset()) -> bool:
@@ -129,9 +129,10 @@ def _predicate_dispatches(handler: Handler, fn: ts.Node, resolve, module: Module
         hit = resolve(cond) if cond is not None and cond.type == "call_expression" else None
         if hit is None:
             continue
-        where = module if _root(hit[0]) == module.tree.root_node else link.module_of(hit[0]) if link is not None else None
-        if where is None:
+        place = _callee_place(hit[0], module, resolve, link)
+        if place is None:
             continue
+        where = place[1]
         handed = _handed_names(cond, hit[0], module) | subjects
         tested = predicates.names(hit[0], where, lambda n, m: _name_subject(n, m, handed))
         target, tname = _called(node.child_by_field_name("consequence"), resolve) if tested else (None, None)
@@ -146,7 +147,6 @@ def _dispatching(handler: Handler, resolve, link=None) -> list[tuple[ts.Node, Mo
     if handler.fn is None:
         return []
     out = [(handler.fn, handler.module, resolve, frozenset())]
-    root = handler.module.tree.root_node
     for n in walk(handler.fn):
         if n.type == "call_expression":
             hit = resolve(n)
@@ -165,11 +165,19 @@ def _dispatching(handler: Handler, resolve, link=None) -> list[tuple[ts.Node, Mo
                 continue
             if hit is None or any(hit[0] == f for f, _, _, _ in out):
                 continue
-            if _root(hit[0]) == root:
-                out.append((hit[0], handler.module, resolve, _handed_names(n, hit[0], handler.module)))
-            elif link is not None and (other := link.module_of(hit[0])) is not None:
-                out.append((hit[0], other, link.resolver(other), _handed_names(n, hit[0], handler.module)))
+            place = _callee_place(hit[0], handler.module, resolve, link)
+            if place is not None:
+                out.append((*place, _handed_names(n, hit[0], handler.module)))
     return out + _handed_on(out, link)
+
+
+def _callee_place(fn: ts.Node, module: Module, resolve, link) -> tuple[ts.Node, Module, object] | None:
+    """(FN, its module, that module's call resolver) for a function a call in MODULE (whose resolver is RESOLVE)
+    resolved to: in MODULE itself or, with LINK, in another module of the boundary."""
+    if _root(fn) == module.tree.root_node:
+        return fn, module, resolve
+    other = link.module_of(fn) if link is not None else None
+    return (fn, other, link.resolver(other)) if other is not None else None
 
 
 MAX_HANDED = 3  # a tool name handed from function to function this many calls beyond those the handler makes
@@ -189,10 +197,9 @@ def _handed_on(fns: list, link) -> list[tuple[ts.Node, Module, object, frozenset
                 if hit is None or any(hit[0] == f for f, _, _, _ in fns + out + nxt):
                     continue
                 names = _handed_names(n, hit[0], module, subjects)
-                where = module if _root(hit[0]) == module.tree.root_node else \
-                    link.module_of(hit[0]) if link is not None else None
-                if names and where is not None:
-                    nxt.append((hit[0], where, resolve if where is module else link.resolver(where), names))
+                place = _callee_place(hit[0], module, resolve, link) if names else None
+                if place is not None:
+                    nxt.append((*place, names))
         out += nxt
         frontier = nxt
     return out
@@ -360,10 +367,9 @@ def _table_dispatches(handler: Handler, table: ts.Node, subject: str, resolve, m
             out += _table_dispatches(handler, more, subject, there, mmod, link, depth + 1) if more is not None else []
         elif inner.type == "call_expression":
             hit = resolve(inner)
-            where = module if hit is None or _root(hit[0]) == module.tree.root_node else \
-                (link.module_of(hit[0]) if link is not None else None)
-            there = resolve if where is module else link.resolver(where) if where is not None else None
-            for value in (returned(hit[0]) if hit is not None and where is not None else []):
+            place = _callee_place(hit[0], module, resolve, link) if hit is not None else None
+            _, where, there = place if place is not None else (None, None, None)
+            for value in (returned(hit[0]) if place is not None else []):
                 more, mmod = _table(value, where, link)
                 there = there if mmod is where else link.resolver(mmod)
                 out += _table_dispatches(handler, more, subject, there, mmod, link, depth + 1) if more is not None else []
@@ -555,8 +561,6 @@ def _member_function(obj: ts.Node | None, key: str) -> ts.Node | None:
         return None
     pair = object_pairs(obj).get(key)
     if pair is None:
-        return None
-    if pair.type == "method_definition":
-        return pair
+        return object_method(obj, key)
     value = strip_casts(pair_value(pair))
     return value if value is not None and value.type in FUNCTION_TYPES else None

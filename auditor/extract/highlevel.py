@@ -13,7 +13,7 @@ from auditor.extract.frames import _parameter_of_scope
 from auditor.extract.program import Module
 from auditor.extract.server import Dispatch, ToolDecl, annotations, schema_gaps
 from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, call_args, callee_text, class_base, enclosing, enclosing_function, excerpt, find,
-                                    literal, member_chain, object_pairs, pair_value, plus_chain, strip_casts, text,
+                                    literal, member_chain, object_method, object_pairs, pair_value, plus_chain, strip_casts, text,
                                     unknown_part)
 from auditor.model import Anchor, Gap
 
@@ -157,7 +157,7 @@ def read(site: Site, vocab: dict, resolve, link=None) -> tuple[ToolDecl | None, 
         gaps.append(_gap(here, shown, f"{method}() with a name that is not a literal (`{excerpt(name_node)}`): "
                                       "what it registers is not analysed"))
     if cb_node is not None and "callback_key" in rule and strip_casts(cb_node).type == "object":
-        entry = object_pairs(cb_node).get(rule["callback_key"]) or _method(cb_node, rule["callback_key"])
+        entry = object_pairs(cb_node).get(rule["callback_key"]) or object_method(cb_node, rule["callback_key"])
         cb_node, cb_module = bind(pair_value(entry), cb_module) if entry is not None else (cb_node, cb_module)
     cb_resolve = resolve if cb_module is module and site.bind is None else \
         (link.resolver(cb_module) if link is not None else (lambda _: None))
@@ -417,12 +417,6 @@ def _holder_names(holder: ts.Node | None, value: ts.Node) -> set[str]:
         pattern = holder.child_by_field_name("pattern")
         return {text(pattern)} if pattern is not None and pattern.type == "identifier" else set()
     return set()
-
-
-def _method(obj: ts.Node, name: str) -> ts.Node | None:
-    """The method NAME written in an object literal (`{ async createTask(args) {...} }`)."""
-    return next((c for c in strip_casts(obj).named_children if c.type == "method_definition"
-                 and text(c.child_by_field_name("name")) == name), None)
 
 
 def _callback(node: ts.Node | None, module: Module, resolve) -> tuple[ts.Node | None, str | None]:

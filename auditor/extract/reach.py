@@ -305,7 +305,7 @@ class Reach:
             value, _ = self.values.definition(node, module)
             value = strip_casts(value)
         return value is not None and value.type == "new_expression" \
-            and text(value.child_by_field_name("constructor")) in {"Map", "WeakMap"}
+            and text(value.child_by_field_name("constructor")) in _COLLECTIONS - {"Set"}  # (a Set yields its values)
 
     def _wraps_registration(self, fn: ts.Node) -> bool:
         """Whether FN replaces a tool registration method of kb/sdk.yaml high_level on an object

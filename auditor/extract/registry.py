@@ -14,7 +14,8 @@ import tree_sitter as ts
 
 from auditor.extract.program import Module
 from auditor.extract.server import Dispatch, Handler
-from auditor.extract.syntax import FUNCTION_TYPES, ancestors, call_args, class_base, find, member_chain, strip_casts, text
+from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, class_base, find, member_chain, object_method,
+                                    strip_casts, text)
 from auditor.extract.frames import Frame, parameters
 from auditor.extract.values import Values
 
@@ -70,8 +71,7 @@ def _method(values: Values, tool: ts.Node | None, module: Module, method: str) -
     if tool is None or tool.type not in {"new_expression", "object"} and values.namespace(tool, module) is None:
         return None
     if tool.type == "object":
-        written = next((c for c in tool.named_children if c.type == "method_definition"
-                        and text(c.child_by_field_name("name")) == method), None)
+        written = object_method(tool, method)
         if written is not None:
             return written
     return values.function_of(*values.member(tool, module, method, None, 0), None)[0]

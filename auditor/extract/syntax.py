@@ -624,6 +624,32 @@ def _constant_call(node: ts.Node, env, depth: int) -> Any:
     return NOT_LITERAL
 
 
+def object_method(obj: ts.Node | None, name: str) -> ts.Node | None:
+    """The method NAME written in an object literal (`{ async run(args) {...} }`), which object_pairs leaves out."""
+    obj = strip_casts(obj)
+    return next((c for c in obj.named_children if c.type == "method_definition"
+                 and text(c.child_by_field_name("name")) == name), None) if obj is not None else None
+
+
+def arrow_parts(fn: ts.Node | None) -> tuple[list[ts.Node], ts.Node] | None:
+    """(parameters, returned expression) of an arrow function that only returns: `(a, b) => expr`, or a block that is
+    one `return expr`; None for anything else."""
+    fn = strip_casts(fn)
+    if fn is None or fn.type != "arrow_function":
+        return None
+    body = fn.child_by_field_name("body")
+    if body is not None and body.type == "statement_block":
+        stmts = [c for c in body.named_children if c.type != "comment"]
+        body = stmts[0].named_children[0] if len(stmts) == 1 and stmts[0].type == "return_statement" \
+            and stmts[0].named_children else None
+    if body is None:
+        return None
+    single, formal = fn.child_by_field_name("parameter"), fn.child_by_field_name("parameters")
+    params = [single] if single is not None else \
+        [c for c in formal.named_children if c.type != "comment"] if formal is not None else []
+    return params, body
+
+
 _MAX_FOLDED_ITEMS = 10_000  # a constant list built by map/flatMap longer than this is left unknown
 
 
@@ -632,20 +658,10 @@ def _constant_map(method: str, held: ts.Node, callback: ts.Node, env, depth: int
     expression (or one `return`) of its parameters and constants: `Object.entries(M).flatMap(([k, vs]) => vs.map((v)
     => `${k}/${v}`))`. Parameters are bound by name over ENV, destructuring included."""
     items = literal(held, env, depth + 1)
-    fn = strip_casts(callback)
-    if not isinstance(items, list) or fn is None or fn.type != "arrow_function":
+    parts = arrow_parts(callback)
+    if not isinstance(items, list) or parts is None or len(parts[0]) > 2:
         return NOT_LITERAL
-    body = fn.child_by_field_name("body")
-    if body is not None and body.type == "statement_block":
-        stmts = [c for c in body.named_children if c.type != "comment"]
-        body = stmts[0].named_children[0] if len(stmts) == 1 and stmts[0].type == "return_statement" \
-            and stmts[0].named_children else None
-    single = fn.child_by_field_name("parameter")
-    params = [single] if single is not None else [
-        c for c in (fn.child_by_field_name("parameters").named_children if fn.child_by_field_name("parameters") else [])
-        if c.type != "comment"]
-    if body is None or len(params) > 2:
-        return NOT_LITERAL
+    params, body = parts
     out: list = []
     for index, item in enumerate(items):
         bound: dict[str, Any] = {}

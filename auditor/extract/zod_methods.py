@@ -7,7 +7,8 @@ import copy
 
 import tree_sitter as ts
 
-from auditor.extract.syntax import NOT_LITERAL, call_args, excerpt, literal, strip_casts, text, unknown_part
+from auditor.extract.syntax import (NOT_LITERAL, arrow_parts, call_args, excerpt, literal, parameter_pattern, strip_casts,
+                                    text, unknown_part)
 
 
 def object_schema(props: dict, required: list, base: dict | None = None) -> dict:
@@ -57,20 +58,10 @@ def _normalising(fn: ts.Node | None, methods) -> bool:
     """Whether FN is `(s) => s.m1(...).m2(...)` (or a block returning that), every m one of METHODS (kb zod
     string_normalisers: string methods that return a string, such as trim and replace) called on the parameter; with
     no METHODS, whether FN returns its parameter unchanged (`(value) => value`)."""
-    fn = strip_casts(fn)
-    if fn is None or fn.type != "arrow_function":
+    parts = arrow_parts(fn)
+    if parts is None or len(parts[0]) != 1:
         return False
-    param = fn.child_by_field_name("parameter")
-    if param is None:
-        params = [c for c in fn.child_by_field_name("parameters").named_children if c.type != "comment"] \
-            if fn.child_by_field_name("parameters") is not None else []
-        param = params[0].child_by_field_name("pattern") if len(params) == 1 else None
-    body = fn.child_by_field_name("body")
-    if body is not None and body.type == "statement_block":
-        stmts = [c for c in body.named_children if c.type != "comment"]
-        body = stmts[0].named_children[0] if len(stmts) == 1 and stmts[0].type == "return_statement" \
-            and stmts[0].named_children else None
-    node, calls = strip_casts(body), 0
+    param, node, calls = parameter_pattern(parts[0][0]), strip_casts(parts[1]), 0
     while node is not None and node.type == "call_expression":
         callee = strip_casts(node.child_by_field_name("function"))
         if callee is None or callee.type != "member_expression" or text(callee.child_by_field_name("property")) not in methods:
