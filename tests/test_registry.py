@@ -186,3 +186,133 @@ def test_registries_built_from_a_list_as_a_map_or_an_object_are_dispatched():
         assert {(t["name"], t["dispatch"], t["implementation"]) for t in led["tools"]} == \
             {("lookup", "registry", "lookup.execute"), ("count", "registry", "count.execute")}
         assert led["unresolved"] == [] and led["complete"] is True
+
+
+FIELD_SERVER = SDK + '''import { registerWordTools } from "./words.js";
+export class WordServer {
+  tools = new Map();
+  constructor() {
+    this.server = new Server({ name: "words", version: "1" }, { capabilities: { tools: {} } });
+    this.server.setRequestHandler(ListToolsRequestSchema, async () => {
+      const out = [];
+      for (const [name, tool] of this.tools) out.push({ name: tool.name, description: tool.description, inputSchema: {} });
+      return { tools: out };
+    });
+    this.server.setRequestHandler(CallToolRequestSchema, async (request) => {
+      const { name, arguments: args } = request.params;
+      const tool = this.tools.get(name);
+      if (!tool) throw new Error(`unknown tool ${name}`);
+      return await tool.handler(args);
+    });
+  }
+  addTool(definition) {
+    this.tools.set(definition.name, definition);
+  }
+}
+const words = new WordServer();
+registerWordTools(words);
+await words.server.connect(new StdioServerTransport());
+'''
+WORDS = '''export const shout = {
+  name: "shout", description: "Shout the text.", inputSchema: {},
+  handler: async (args) => ({ content: [{ type: "text", text: String(args.text).toUpperCase() }] }),
+};
+export const whisper = {
+  name: "whisper", description: "Whisper the text.", inputSchema: {},
+  async handler(args) { return { content: [{ type: "text", text: String(args.text).toLowerCase() }] }; },
+};
+export function registerWordTools(server) {
+  server.addTool(shout);
+  server.addTool(whisper);
+}
+'''
+
+
+def test_tools_stored_in_a_map_field_by_a_method_are_dispatched_by_name():
+    # `this.tools.set(definition.name, definition)` in a method each tool module calls, then
+    # `this.tools.get(name).handler(args)` in the tools/call handler: each tool object's handler is its implementation.
+    led = coverage.ledger(program({"index.js": FIELD_SERVER, "words.js": WORDS, "package.json": MANIFEST}))
+    tools = {t["name"]: t for t in led["tools"]}
+    assert set(tools) == {"shout", "whisper"}
+    assert {(t["dispatch"], t["implementation"], t["status"]) for t in tools.values()} == \
+        {("registry", "shout.handler", "analysed"), ("registry", "whisper.handler", "analysed")}
+    assert led["unresolved"] == [] and led["complete"] is True
+
+
+def test_tool_objects_exported_by_commonjs_and_stored_in_a_map_field_are_dispatched():
+    # The same written as tsc writes CommonJS: `exports.shout = {...}` handed on as `exports.shout`.
+    words = WORDS.replace("export const shout =", "exports.shout =").replace("export const whisper =", "exports.whisper =") \
+        .replace("server.addTool(shout)", "server.addTool(exports.shout)").replace("server.addTool(whisper)", "server.addTool(exports.whisper)") \
+        .replace("export function registerWordTools", "exports.registerWordTools = registerWordTools;\nfunction registerWordTools")
+    server = FIELD_SERVER.replace('import { registerWordTools } from "./words.js";', 'const words_1 = require("./words.js");') \
+        .replace("registerWordTools(words);", "(0, words_1.registerWordTools)(words);")
+    led = coverage.ledger(program({"index.js": server, "words.js": words, "package.json": MANIFEST}))
+    assert {(t["name"], t["dispatch"], t["implementation"]) for t in led["tools"]} == \
+        {("shout", "registry", "shout.handler"), ("whisper", "registry", "whisper.handler")}
+
+
+REGISTRY_CLASS = '''export class Registry {
+  private tools = new Map<string, any>();
+  add(definition: any, handler: (a: any) => Promise<any>) {
+    this.tools.set(definition.name, { ...definition, handler });
+  }
+  list() {
+    return [...this.tools.values()].map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
+  }
+  async call(name: string, args: any) {
+    const tool = this.tools.get(name);
+    if (!tool) throw new Error(`unknown tool ${name}`);
+    return tool.handler(args);
+  }
+}
+'''
+DEFINITIONS = '''export const definitions = [
+  { name: "add_note", description: "Add a note.", inputSchema: { type: "object", properties: { text: { type: "string" } } } },
+  { name: "drop_note", description: "Drop a note.", inputSchema: { type: "object", properties: { id: { type: "number" } } } },
+];
+'''
+TABLE_SERVER = SDK + '''import { Registry } from "./registry.js";
+import { definitions } from "./definitions.js";
+import { Notes } from "./notes.js";
+class NoteServer {
+  private server: Server;
+  private registry: Registry;
+  constructor() {
+    this.server = new Server({ name: "notes", version: "1" }, { capabilities: { tools: {} } });
+    this.registry = new Registry();
+    const notes = new Notes();
+    const handlers: Record<string, (a: any) => Promise<any>> = {
+      add_note: (a) => notes.add(a),
+      drop_note: (a) => notes.drop(a),
+    };
+    for (const definition of definitions) {
+      this.registry.add(definition, handlers[definition.name]);
+    }
+    this.server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: this.registry.list() }));
+    this.server.setRequestHandler(CallToolRequestSchema, async (request) =>
+      this.registry.call(request.params.name, request.params.arguments ?? {}));
+  }
+  async run() { await this.server.connect(new StdioServerTransport()); }
+}
+new NoteServer().run();
+'''
+NOTES = '''export class Notes {
+  private items: string[] = [];
+  async add(a: any) { this.items.push(String(a.text)); return { content: [] }; }
+  async drop(a: any) { this.items.splice(Number(a.id), 1); return { content: [] }; }
+}
+'''
+
+
+def test_definitions_registered_in_a_loop_with_a_table_of_handlers_are_listed_and_dispatched():
+    # The server's own registry class (a typed field: `private registry: Registry`) holds `{ ...definition, handler }`
+    # per definition of a list, its handler looked up in a table by the definition's name; tools/list lists the
+    # copies, tools/call calls the handler of the one found by name.
+    p = program({"index.ts": TABLE_SERVER, "registry.ts": REGISTRY_CLASS, "definitions.ts": DEFINITIONS,
+                 "notes.ts": NOTES, "package.json": MANIFEST.replace("index.js", "index.ts")})
+    led = coverage.ledger(p)
+    assert {(t["name"], t["dispatch"], t["status"]) for t in led["tools"]} == \
+        {("add_note", "registry", "analysed"), ("drop_note", "registry", "analysed")}
+    impl = {d.tool: text(d.target) for d in p.dispatches}
+    assert impl == {"add_note": "(a) => notes.add(a)", "drop_note": "(a) => notes.drop(a)"}
+    assert led["unresolved"] == [] and led["complete"] is True

@@ -254,7 +254,7 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
         known = {d.tool for d in dispatches if d.handler is h}
         fns = [(f, fm) for f, fm, _, _ in dispatch._dispatching(h, link.resolver(h.module), link)]
         found, missed = registry.dispatches(h, fns, expander.calls_of, link, dispatch._name_subject,
-                                            reach.Reach(link, expander.calls_of, modules))
+                                            reach.Reach(link, expander.calls_of, modules), expander.frames)
         unread += missed
         for d in found:
             if d.tool not in known:

@@ -46,6 +46,7 @@ class Linker:
         self.star: dict[str, list[str]] = {}  # `export * from` targets
         self.assigned: dict[str, dict[str, ts.Node]] = {}  # CommonJS `exports.x = <value>`: name -> the value
         self.default_values: dict[str, ts.Node] = {}  # `export default <expression>` (not a name): the expression
+        self._fields: dict[tuple[int, str], tuple[Module, object] | None] = {}  # (class, field) -> its instances' class
         for m in modules:
             self._scan(m)
 
@@ -191,6 +192,31 @@ class Linker:
         cls = mod.instances.get(local)
         return self._class(mod, cls) if cls else None
 
+    def _field_instance(self, m: Module, cls: ts.Node, name: str):
+        """(module, class info) of what field NAME of class CLS holds: the class its declaration names as its type
+        (`private registry: Registry`), or that every value it is given is a `new` of (`this.registry = new
+        Registry()`, `registry = new Registry()`); None when that is not one class of the boundary."""
+        key = (cls.id, name)
+        if key not in self._fields:
+            made: set[str] = set()
+            info = m.classes.get(class_name_of(cls))
+            decl = info.fields.get(name) if info is not None else None
+            if decl is not None:
+                typed = decl.child_by_field_name("type")
+                tname = text(typed).lstrip(":").strip() if typed is not None else ""
+                value = strip_casts(decl.child_by_field_name("value"))
+                made |= {tname} if tname.isidentifier() else set()
+                made |= {text(value.child_by_field_name("constructor"))} \
+                    if value is not None and value.type == "new_expression" else set()
+            for node in m.nodes("assign"):
+                left, right = node.child_by_field_name("left"), strip_casts(node.child_by_field_name("right"))
+                if node.type == "assignment_expression" and member_chain(left) == ("this", name) \
+                        and cls.start_byte <= node.start_byte < cls.end_byte:
+                    made.add(text(right.child_by_field_name("constructor"))
+                             if right is not None and right.type == "new_expression" else "")
+            self._fields[key] = self._class(m, next(iter(made))) if len(made) == 1 and "" not in made else None
+        return self._fields[key]
+
     def resolve(self, m: Module, call: ts.Node) -> tuple[Module, ts.Node, str] | None:
         """The function a call (or a callee expression such as a callback identifier) refers to."""
         callee = call_function(call) if call.type == "call_expression" else call  # `(0, m_1.f)(x)` calls m_1.f
@@ -202,6 +228,12 @@ class Linker:
             info = m.classes.get(class_name_of(cls)) if cls is not None else None
             if info and chain[1] in info.methods:
                 return m, info.methods[chain[1]], f"{info.name}.{chain[1]}"
+            return None
+        if len(chain) == 3 and chain[0] == "this":  # `this.registry.dispatch(...)`: a method of the field's class
+            cls = enclosing(call, {"class_declaration", "abstract_class_declaration", "class"})
+            owner = self._field_instance(m, cls, chain[1]) if cls is not None else None
+            if owner is not None and chain[2] in owner[1].methods:
+                return owner[0], owner[1].methods[chain[2]], f"{owner[1].name}.{chain[2]}"
             return None
         if len(chain) == 2:
             owner = self._instance(m, chain[0])

@@ -77,6 +77,9 @@ class Reach:
         if t == "object":
             yield node, module
             yield from self._borrowed(node, module, d)
+            if "name" not in object_pairs(node):  # `{ ...definition, handler }`: named by the object it copies
+                for spread in (c for c in node.named_children if c.type == "spread_element" and c.named_children):
+                    yield from self.expr(spread.named_children[0], module, d)
         elif t == "array":
             for child in node.named_children:
                 if child.type != "comment":

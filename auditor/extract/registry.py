@@ -8,6 +8,7 @@ methods and what the constructor hands the base class included); the class's oth
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
 from typing import Iterator
 
 import tree_sitter as ts
@@ -23,12 +24,12 @@ _LOOKUP, _STORE = "get", "set"  # coupling: reach._STORES (what a Map holds)
 _FIND = "find"  # `list.find((t) => t.name === name)`: a lookup in the list itself
 
 
-def dispatches(handler: Handler, fns: list[tuple[ts.Node, Module]], calls_of, link, is_name, follow=None
+def dispatches(handler: Handler, fns: list[tuple[ts.Node, Module]], calls_of, link, is_name, follow=None, frames=None
                ) -> tuple[list[Dispatch], list[tuple[Module, ts.Node]]]:
     """The dispatches of a tools/call handler that looks its tool up in a run-time registry, and the installing calls
     whose tool name or implementation is not read (module, call). FNS: the handler and the functions it delegates
     to, with their modules; CALLS_OF: the call sites of a function; IS_NAME(node, module): whether an expression is
-    the requested tool's name."""
+    the requested tool's name; FRAMES(node, module, outer): the frames that bind a name (summaries.Expander)."""
     if link is None:
         return [], []
     values = Values(link)
@@ -38,20 +39,25 @@ def dispatches(handler: Handler, fns: list[tuple[ts.Node, Module]], calls_of, li
         for lookup, holder, method in _lookups(fn, module, is_name):
             if holder == _FIND:  # `LIST.find((t) => t.name === name)`
                 rmod, installed = module, _found(module, lookup, follow)
-            elif holder.startswith("this."):  # a field filled from a list (`this.byName = list.reduce(...)`)
-                rmod, installed = module, _from_lists(module, lookup, holder, values, follow)
+            elif holder.startswith("this."):  # a field filled from a list (`this.byName = list.reduce(...)`), or by
+                # `this.R.set(key, tool)` in a method of its class
+                cls = next((a for a in ancestors(lookup) if a.type in {"class_declaration", "class"}), None)
+                rmod = module
+                installed = itertools.chain(_from_lists(module, lookup, holder, values, follow),
+                                            _installed(module, tuple(holder.split(".")), calls_of, values, frames, cls)
+                                            if cls is not None else ())
             else:
                 where = link.binding(module, holder)
                 if where is None or where[1] not in where[0].toplevel:
                     continue
                 rmod, local = where
                 installed = itertools.chain(_built(rmod.toplevel[local], rmod, follow),
-                                            _installed(rmod, local, calls_of, values))
+                                            _installed(rmod, (local,), calls_of, values, frames))
             for key, tool, tmod, frame in installed:
                 name = _key(values, key, rmod, frame)
                 if name in out:  # met again (a descriptor whose fields the tool object copies)
                     continue
-                target = _method(values, tool, tmod, method)
+                target = _method(values, tool, tmod, method, frame)
                 if name is None or target is None or (target.type not in FUNCTION_TYPES and target.type != "method_definition"):
                     unread.append((frame.caller, frame.site) if frame is not None else (rmod, key))
                     continue
@@ -65,16 +71,17 @@ def dispatches(handler: Handler, fns: list[tuple[ts.Node, Module]], calls_of, li
     return [out[k] for k in sorted(out)], unread
 
 
-def _method(values: Values, tool: ts.Node | None, module: Module, method: str) -> ts.Node | None:
-    """The function member METHOD of a tool object or instance: a property, a method (`async run() {}`) of the
-    object literal, a method of the instance's class or of a class it extends, an export of a namespace."""
+def _method(values: Values, tool: ts.Node | None, module: Module, method: str, frame: Frame | None = None
+            ) -> ts.Node | None:
+    """The function member METHOD of a tool object or instance (read under FRAME): a property, a method (`async run()
+    {}`) of the object literal, a method of the instance's class or of a class it extends, an export of a namespace."""
     if tool is None or tool.type not in {"new_expression", "object"} and values.namespace(tool, module) is None:
         return None
     if tool.type == "object":
         written = object_method(tool, method)
         if written is not None:
             return written
-    return values.function_of(*values.member(tool, module, method, None, 0), None)[0]
+    return values.function_of(*values.member(tool, module, method, frame, 0), frame)[0]
 
 
 def _lookups(fn: ts.Node, module: Module, is_name) -> Iterator[tuple[ts.Node, str, str]]:
@@ -95,9 +102,10 @@ def _lookups(fn: ts.Node, module: Module, is_name) -> Iterator[tuple[ts.Node, st
             callee = strip_casts(call.child_by_field_name("function"))
             chain = member_chain(callee) if callee is not None else None
             args = call_args(call)
-            if not chain or len(chain) != 2 or chain[1] != _LOOKUP or len(args) != 1 or not is_name(strip_casts(args[0]), module):
+            if not chain or len(chain) not in {2, 3} or len(chain) == 3 and chain[0] != "this" or chain[-1] != _LOOKUP \
+                    or len(args) != 1 or not is_name(strip_casts(args[0]), module):
                 continue
-            holder = chain[0]
+            holder = ".".join(chain[:-1])  # `R.get(name)`, or `this.R.get(name)` of a field
         for method in _called_on(call, fn):
             yield call, holder, method
 
@@ -213,25 +221,41 @@ def _called_on(lookup: ts.Node, fn: ts.Node) -> list[str]:
     return out
 
 
-def _installed(rmod: Module, local: str, calls_of, values: Values
-               ) -> Iterator[tuple[ts.Node, ts.Node | None, Module, Frame | None]]:
-    """(key, tool object, its module, the frame the key is read under) of each `local.set(key, tool)` of RMOD: once
-    per call of the function it is written in when the tool is a parameter of that function."""
+def _installed(rmod: Module, holder: tuple[str, ...], calls_of, values: Values, frames=None,
+               within: ts.Node | None = None) -> Iterator[tuple[ts.Node, ts.Node | None, Module, Frame | None]]:
+    """(key, tool object, its module, the frame the key is read under) of each `HOLDER.set(key, tool)` of RMOD (a
+    variable, or `this.R` written WITHIN its class): once per call of the function it is written in when the tool is
+    a parameter of that function, and once per element when that call is in a loop (`for (const d of DEFS)
+    registry.register(d, HANDLERS[d.name])`)."""
     for call in rmod.nodes("call"):
-        if member_chain(call.child_by_field_name("function")) != (local, _STORE) or len(call_args(call)) != 2:
+        if member_chain(call.child_by_field_name("function")) != (*holder, _STORE) or len(call_args(call)) != 2 \
+                or within is not None and not within.start_byte <= call.start_byte < within.end_byte:
             continue
         key, value = call_args(call)
         fn = next((a for a in ancestors(call) if a.type in FUNCTION_TYPES), None)
-        chain = member_chain(strip_casts(value))
         names = parameters(fn) if fn is not None else {}
-        if not chain or chain[0] not in names:
+        # (`install(tool)`: the tool is a parameter; `register(d, run)`: an object made of them, `{ ...d, handler: run }`)
+        if not any(text(n) in names for n in find(call, {"identifier", "shorthand_property_identifier"})):
             tool, tmod = values.definition(value, rmod)
             yield key, tool, tmod, None
             continue
         for cmod, site in calls_of(fn):
             frame = Frame(scope=fn, module=rmod, names=names, args=tuple(call_args(site)), caller=cmod, site=site)
-            tool, tmod = values.definition(*values.bound(value, rmod, frame))
-            yield key, tool, tmod, frame
+            for each in _around(frame, frames):
+                tool, tmod = values.definition(*values.bound(value, rmod, each))
+                yield key, tool, tmod, each
+
+
+def _around(frame: Frame, frames) -> list[Frame]:
+    """FRAME under each frame (FRAMES) of the scope its call is written in that binds what it hands: one per element
+    of a loop the call is in, one per call of a function whose parameter it hands on; FRAME itself when none binds."""
+    for arg in frame.args if frames is not None else ():
+        chain = member_chain(strip_casts(arg)) if arg is not None else None
+        if chain and chain[0] != "this":
+            found = list(frames(arg, frame.caller, None))
+            if found:
+                return [replace(frame, outer=f) for f in found]
+    return [frame]
 
 
 def _key(values: Values, key: ts.Node, module: Module, frame: Frame | None) -> str | None:

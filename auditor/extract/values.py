@@ -58,6 +58,12 @@ class Values(Lists):
             if node.type == "await_expression" and node.named_children:
                 node = node.named_children[0]
                 continue
+            chain = member_chain(node) if node.type == "member_expression" else None
+            if chain and len(chain) == 2 and chain[0] == "exports" and self.link is not None:  # CommonJS: the value
+                value = self.link.assigned.get(module.path, {}).get(chain[1])  # this module assigns `exports.x = {...}`
+                if value is not None:
+                    node = value
+                    continue
             return node, module
         return node, module
 
