@@ -36,7 +36,7 @@ def test_every_label_loads_pinned_and_well_formed(run):
 
 
 @pytest.mark.parametrize("split, least", [("holdout2", 8), ("holdout3", 10), ("holdout4", 10), ("holdout5", 10),
-                                          ("holdout6", 8), ("holdout7", 8), ("holdout8", 8)])
+                                          ("holdout6", 8), ("holdout7", 8), ("holdout8", 8), ("holdout9", 18)])
 def test_each_later_holdout_is_its_own_split(run, split, least):
     """Each later holdout holds servers no earlier split has (labelled before the auditor was run on them)."""
     labs = run.load_labels(None)
@@ -47,7 +47,7 @@ def test_each_later_holdout_is_its_own_split(run, split, least):
 
 
 def test_unknown_split_is_refused(run, tmp_path, monkeypatch):
-    (tmp_path / "x.yaml").write_text("npm: x@1.0.0\nsplit: holdout9\ntools: [a]\n", encoding="utf-8")
+    (tmp_path / "x.yaml").write_text("npm: x@1.0.0\nsplit: holdout99\ntools: [a]\n", encoding="utf-8")
     monkeypatch.setattr(run, "LABELS", tmp_path)
     with pytest.raises(SystemExit, match="split must be one of"):
         run.load_labels(None)
