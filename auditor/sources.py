@@ -37,6 +37,14 @@ def glob_match(path: str, pattern: str) -> bool:
     return _glob_regex(pattern).match(path) is not None
 
 
+DEPENDENCY = "dependency"  # coupling: kb/method.yaml layers (installed packages: outside the boundary)
+
+
+def manifest(e: "Entry") -> bool:
+    """Whether E is a package.json of the boundary (not one of an installed dependency, nor a context file)."""
+    return not e.context and e.rel.split("/")[-1] == "package.json" and e.layer != DEPENDENCY
+
+
 def layer_of(rel: str, method: dict) -> str:
     for rule in method["layers"]:
         if any(glob_match(rel, g) for g in rule["globs"]):

@@ -192,3 +192,28 @@ def test_a_wrapper_with_several_registration_sites_gives_one_row_and_each_gap_on
     assert [t["name"] for t in rows] == ["ping"]
     keys = [(g.kind, g.detail, g.anchor) for g in p.gaps]
     assert keys and len(keys) == len(set(keys))
+
+
+def test_an_installed_node_modules_folder_the_package_ships_is_a_dependency_not_its_code():
+    """A tarball that ships node_modules (bundledDependencies, a stray install): the packages in it are dependencies,
+    outside the boundary like any import: their manifests name no entry, their servers (an SDK example) are not the
+    audited server's tools, their manifests' odd fields are no gap."""
+    example = SDK.replace('"@modelcontextprotocol/sdk/server/index.js"', '"../../server/index.js"') + '''
+const server = new Server({ name: "example", version: "1" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: "echo_example", inputSchema: {} }] }));
+server.setRequestHandler(CallToolRequestSchema, async () => ({ content: [] }));
+await server.connect(new StdioServerTransport());
+'''
+    files = {"package.json": '{"name": "twin", "bin": "./index.js", "bundledDependencies": ["@modelcontextprotocol/sdk"]}',
+             "index.js": HIGH + "await server.connect(new StdioServerTransport());\n",
+             "node_modules/@modelcontextprotocol/sdk/package.json":
+                 '{"name": "@modelcontextprotocol/sdk", "main": ["odd"], "bin": "./dist/examples/server/simple.js"}',
+             "node_modules/@modelcontextprotocol/sdk/dist/examples/server/simple.js": example,
+             "node_modules/@modelcontextprotocol/sdk/README.md": "# SDK\n\n## Tools\n\n- `echo_example`: echoes\n"}
+    p = program(files)
+    led = coverage.ledger(p)
+    assert [t["name"] for t in led["tools"]] == ["ping"]
+    assert led["entries"] == ["index.js"] and p.gaps == ()
+    rows = _status(led)
+    assert rows["node_modules/@modelcontextprotocol/sdk/dist/examples/server/simple.js"] == "read"
+    assert led["complete"] is True

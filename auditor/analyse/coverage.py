@@ -12,7 +12,7 @@ from auditor.extract.bindings import imports
 from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, call_args, call_function, class_base, excerpt, find, literal, member_chain, object_pairs, pair_value,
                                     string_value, strip_casts, text)
 from auditor.model import Anchor
-from auditor.sources import repo_path
+from auditor.sources import DEPENDENCY, repo_path
 
 
 def _development_runs(p: Program) -> dict[str, str]:
@@ -407,7 +407,8 @@ def ledger(p: Program, effects: dict[str, list[str]] | None = None) -> dict:
         elif e.layer == "test":
             status, why = "read", "test file: parsed for gaps, not analysed as server code"
         else:
-            status, why = "read", f"{e.layer} file"
+            status, why = "read", "installed package (a node_modules folder): a dependency, outside the boundary; not " \
+                "analysed" if e.layer == DEPENDENCY else f"{e.layer} file"
         row = {"path": path, "layer": e.layer, "status": status, "reason": why,
                "gaps": gaps_by_file.get(path, 0), "entry": path in entries}
         bundled = _bundled(by_path[path]) if path in by_path else []

@@ -64,8 +64,7 @@ class Program:
         return next((e for e in self.entries if e.file.path == path), None)
 
     def manifests(self) -> list[JsonDoc]:
-        return [self.jsons[e.file.path] for e in self.entries
-                if not e.context and e.rel.split("/")[-1] == "package.json" and e.file.path in self.jsons]
+        return [self.jsons[e.file.path] for e in self.entries if sources.manifest(e) and e.file.path in self.jsons]
 
 
 def entry_modules(p: "Program") -> list[str]:
@@ -147,7 +146,7 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
             continue
         if lang == "json":
             jsons[path] = read_json(path, e.code())
-            if not e.context and e.rel.split("/")[-1] == "package.json":
+            if sources.manifest(e):
                 jsons[path], bad = _checked_manifest(jsons[path])
                 gaps += bad
             if jsons[path].problem is not None:  # lone surrogates, replaced
@@ -298,7 +297,7 @@ def _imported_tests(modules: list, tested: list, jsons: dict, entries: tuple[Ent
     roots = []
     for e in entries:
         doc = jsons.get(e.file.path)
-        if e.context or e.rel.split("/")[-1] != "package.json" or doc is None:
+        if not sources.manifest(e) or doc is None:
             continue
         for _, t in entrypoints.targets(doc.value, development)[0]:
             found = link.resolve_spec(e.file.path, "./" + t)

@@ -11,14 +11,13 @@ import re
 
 from auditor.extract.facts import Program
 from auditor.extract.readme import MarkdownDoc
-from auditor.sources import Entry
+from auditor.sources import Entry, manifest
 
 
 def package_folders(p: Program) -> set[str]:
     """Folders (relative to the boundary) of the audited package: those of the boundary's shallowest package.json,
     and the boundary's root when it holds at most one package.json (a one-package repository)."""
-    rels = [e.rel for e in p.entries
-            if not e.context and e.rel.split("/")[-1] == "package.json" and e.file.path in p.jsons]
+    rels = [e.rel for e in p.entries if manifest(e) and e.file.path in p.jsons]
     depth = min((r.count("/") for r in rels), default=0)
     folders = {posixpath.dirname(r) for r in rels if r.count("/") == depth}
     return folders | {""} if len(rels) <= 1 else folders

@@ -152,14 +152,14 @@ def _norm(path: str) -> str:
 def build_map(entries, method: Mapping | None) -> BuildMap:
     """The BuildMap of registered entries (sources.Entry): their compiled_from, the tsconfig folders, and
     kb/method.yaml compiled_output beside each package.json."""
-    from auditor.sources import repo_path
+    from auditor.sources import manifest, repo_path
 
     aliases = {e.file.path: repo_path(e.compiled_from, e) for e in entries if e.compiled_from and not e.context}
     configs = {e.file.path: e.file.data for e in entries if e.file.path.endswith(".json") and e.text is not None}
     dirs = build_dirs(configs)
     rule = (method or {}).get("compiled_output") or {}
     for e in entries:
-        if not e.context and posixpath.basename(e.file.path) == "package.json":
+        if manifest(e):
             base = posixpath.dirname(e.file.path)
             dirs += [(posixpath.join(base, o), _norm(posixpath.join(base, s)))
                      for o in rule.get("output_dirs", []) for s in rule.get("source_dirs", [])]
