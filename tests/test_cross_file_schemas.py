@@ -175,14 +175,14 @@ def test_algebra_on_an_unreadable_imported_schema_stays_a_gap(tmp_path):
 
 COERCING = '''import { z } from "zod";
 export const Lookup = z.object({
-  name: z.string().transform((s) => s.split(",")),
+  name: z.preprocess((v) => String(v).split(","), z.array(z.string())),
   count: z.coerce.number().optional(),
 });
 '''
 
 
 def test_a_coercion_in_an_imported_schema_is_a_finding_anchored_where_it_is_written(tmp_path):
-    """A `.transform()` or `z.coerce` written in the module a schema is imported from is a schema-coercion finding with
+    """A `z.preprocess()` or `z.coerce` written in the module a schema is imported from is a schema-coercion finding with
     its anchor in that module (not a gap: the coercion knows its file)."""
     repo = tmp_path / "repo"
     init_repo(repo, {"index.ts": LOW_LEVEL.replace("schemas.SearchArgs", "schemas.Lookup"), "schemas.ts": COERCING,

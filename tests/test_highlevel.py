@@ -75,8 +75,8 @@ server.registerTool("t", { inputSchema: {
 ''')
     (t,) = tools
     got = {(path, what.split(" ")[0]) for path, what, _, _ in t.coercions}
-    assert got == {("n", "z.coerce.number()"), ("on", "z.preprocess()"), ("rows[].size", "z.coerce.number()"),
-                   ("op", ".transform()")}
+    # (a `.transform()` runs after the check, on input the schema accepted: no other input is converted, kb/sdk.yaml)
+    assert got == {("n", "z.coerce.number()"), ("on", "z.preprocess()"), ("rows[].size", "z.coerce.number()")}
     assert _props(t)["on"] == {"type": "boolean", "description": "Switch"}
     assert _props(t)["n"] == {"type": "number", "minimum": 1}
 
@@ -95,7 +95,7 @@ server.registerTool("t", { inputSchema: {
 } }, async () => ({ content: [] }));
 ''')
     (t,) = tools
-    assert not t.coercions  # also a transform made only of string methods that return a string (kb string_normalisers)
+    assert not t.coercions  # (nor a transform: it runs after the check)
     assert _props(t)["url"] == {"type": "string", "minLength": 1}
     assert _props(t)["code"] == {"type": "string", "description": "Code"}
 

@@ -7,8 +7,7 @@ import copy
 
 import tree_sitter as ts
 
-from auditor.extract.syntax import (NOT_LITERAL, arrow_parts, call_args, excerpt, literal, parameter_pattern, strip_casts,
-                                    text, unknown_part)
+from auditor.extract.syntax import NOT_LITERAL, call_args, excerpt, literal, strip_casts, text, unknown_part
 
 
 def object_schema(props: dict, required: list, base: dict | None = None) -> dict:
@@ -52,23 +51,6 @@ def _regex(node: ts.Node | None, env) -> str | None:
         source = literal(args[0], env) if len(args) == 1 else NOT_LITERAL
         return source if isinstance(source, str) else None
     return None
-
-
-def _normalising(fn: ts.Node | None, methods) -> bool:
-    """Whether FN is `(s) => s.m1(...).m2(...)` (or a block returning that), every m one of METHODS (kb zod
-    string_normalisers: string methods that return a string, such as trim and replace) called on the parameter; with
-    no METHODS, whether FN returns its parameter unchanged (`(value) => value`)."""
-    parts = arrow_parts(fn)
-    if parts is None or len(parts[0]) != 1:
-        return False
-    param, node, calls = parameter_pattern(parts[0][0]), strip_casts(parts[1]), 0
-    while node is not None and node.type == "call_expression":
-        callee = strip_casts(node.child_by_field_name("function"))
-        if callee is None or callee.type != "member_expression" or text(callee.child_by_field_name("property")) not in methods:
-            return False
-        node, calls = strip_casts(callee.child_by_field_name("object")), calls + 1
-    return (calls > 0 or not methods) and param is not None and param.type == "identifier" and node is not None \
-        and node.type == "identifier" and text(node) == text(param)
 
 
 def apply(r, rule: dict, name: str, args: list, call: ts.Node, spec: dict, optional: bool, path: str,
@@ -160,13 +142,7 @@ def apply(r, rule: dict, name: str, args: list, call: ts.Node, spec: dict, optio
             props = {k: v for k, v in props.items() if keep(k)}
             required = [r for r in required if keep(r)]
         return object_schema(props, required, spec), optional, True
-    if effect == "transform" and (_normalising(first, ()) or type_of(spec) == "string"
-                                  and _normalising(first, r.z.get("string_normalisers", ()))):
-        return spec, optional, True  # `(v) => v`, or `(s) => s.trim().replace(/^r\//, "")` of a string: nothing converted
-    if effect == "transform":
-        r.coercions.append((path, f".{name}() {rule['does']}", call.start_point[0] + 1, r.module.path))
-        return spec, optional, True
-    return spec, optional, True  # none (a runtime-only refinement) or normalise (a string stays a string)
+    return spec, optional, True  # none (a runtime-only refinement, a transform) or normalise (a string stays a string)
 
 
 def _escaped(value: str) -> str:
