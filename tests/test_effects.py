@@ -40,6 +40,17 @@ def test_configuration_reads_name_their_variables():
     assert [(a.start_line, a.end_line) for a in top.anchors] == [(1, 2)]  # the two reads, merged
 
 
+def test_the_process_module_imported_under_another_name_is_the_process():
+    """`import process$1 from "node:process"` (as bundlers write it) and `import * as proc from "process"`: their
+    `env` and `argv` are the environment and the command line (kb/effects.yaml global_modules)."""
+    source = ('import process$1 from "node:process";\nimport * as proc from "process";\n'
+              'const port = process$1.env.MY_PORT;\nexport function run(argv = process$1.argv.slice(2)) { return argv; }\n'
+              'export const region = proc.env["REGION"];\n')
+    _, fx, routes = _scan({"index.ts": source})
+    assert routes["RTE:effect-env:index#<module>"].attrs["names"] == ["MY_PORT", "REGION"]
+    assert [s["call"] for s in routes["RTE:effect-argv:index#run"].attrs["sites"]] == ["process$1.argv.slice(2)"]
+
+
 PARSERS = {
     "esm.ts": 'import { parseArgs } from "node:util";\n'
               'const { values } = parseArgs({ options: { port: { type: "string", short: "p" } } });\n'

@@ -233,8 +233,12 @@ class _Scanner:
     def _config(self, m: Module) -> list[Site]:
         out = []
         env, argv = set(self.kb["env"]["objects"]), set(self.kb["argv"]["objects"])
+        globals_ = self.kb.get("global_modules") or {}
+        aliases = {local: globals_[src.removeprefix("node:")] for local, (src, name) in imports(m).items()
+                   if name in {"*", "default"} and src.removeprefix("node:") in globals_}
         for node in m.nodes("member"):
             chain = member_chain(node)
+            chain = (aliases[chain[0]], *chain[1:]) if chain and chain[0] in aliases else chain  # `process$1.argv`
             joined = ".".join(chain) if chain else ""
             if joined in env:
                 out.append(self._env(m, node, joined))
@@ -243,7 +247,7 @@ class _Scanner:
                     and node.parent.child_by_field_name("object") == node else node
                 if use is not node and use.type == "member_expression" and use.parent is not None and use.parent.type == "call_expression":
                     use = use.parent  # process.argv.slice(2)
-                out.append(self._site(m, use, kind="effect-argv", cls="read", what=text(use), detail=text(use)[len(joined):] or joined,
+                out.append(self._site(m, use, kind="effect-argv", cls="read", what=text(use), detail=text(use)[len(text(node)):] or joined,
                                       provider="command line"))
         return out + self._parsers(m)
 
