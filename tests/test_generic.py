@@ -37,13 +37,15 @@ README = """\
 
 ```sh
 export DEMO_TOKEN=abc
+JUDGE_KEY=k npx -y @other/evals run evals.ts
 docker run -i --rm -e DEMO_REGION -v data:/data demo/server /srv/data
 docker build -t demo/server -f Dockerfile .
 ```
 
 ```json
 {"mcpServers": {"demo": {"command": "npx", "args": ["-y", "demo-server", "--verbose"],
-  "env": {"DEMO_URL": "x", "NODE_OPTIONS": "--max-old-space-size=512"}}}}
+  "env": {"DEMO_URL": "x", "NODE_OPTIONS": "--max-old-space-size=512"}},
+  "pictures": {"command": "bunx", "args": ["@other/pictures-server@latest"], "env": {"PICTURES_KEY": "k"}}}}
 ```
 """
 
@@ -61,7 +63,11 @@ def test_documented_tools_and_their_parameters():
 def test_documented_environment_from_code_blocks():
     doc = read_markdown("README.md", README)
     env = documented.documented_env(doc)
-    assert sorted(env) == ["DEMO_REGION", "DEMO_TOKEN", "DEMO_URL", "NODE_OPTIONS"]
+    assert sorted(env) == ["DEMO_REGION", "DEMO_TOKEN", "DEMO_URL", "JUDGE_KEY", "NODE_OPTIONS", "PICTURES_KEY"]
+    # the host entry that runs another package sets that server's environment, not this one's
+    p = program({"package.json": '{"name": "demo-server"}'})
+    assert not {"PICTURES_KEY", "JUDGE_KEY"} & set(documented.documented_env(doc, generic._runs_another(p)))
+    assert "DEMO_URL" in documented.documented_env(doc, generic._runs_another(p))
     assert env["DEMO_TOKEN"][0].start_line == line_of(README, "export DEMO_TOKEN")
 
 

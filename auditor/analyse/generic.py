@@ -231,6 +231,26 @@ _RUNNERS = {"npx", "bunx", "pnpx"}
 def _runner_args(args: list[str], names: list) -> list[str]:
     """The arguments a package runner (`npx -y PKG ARGS`) passes to this package; none when the package it runs is
     another one (`npx @some/cli install THIS --client x` runs an installer, whose arguments are not the server's)."""
+    run, i = _run_package(args)
+    mine = run is not None and any(n and (run == n or run.startswith(n + "@")) for n in names)
+    return args[i + 1:] if mine else []
+
+
+def _runs_another(p: Program):
+    """Whether a host entry's launch (command, args) fetches and runs a package other than the audited one
+    (`"command": "bunx", "args": ["@other/server"]` beside this server's entry in one configuration)."""
+    names = [(d.value or {}).get("name") for d in p.manifests() if isinstance(d.value, dict)]
+
+    def another(command: str, args: list[str]) -> bool:
+        if command in {"pnpm", "yarn"} and args[:1] in (["dlx"], ["exec"]):
+            command, args = "npx", args[1:]
+        run = _run_package(args)[0] if command.rsplit("/", 1)[-1] in _RUNNERS else None
+        return run is not None and any(names) and not any(n and (run == n or run.startswith(n + "@")) for n in names)
+    return another
+
+
+def _run_package(args: list[str]) -> tuple[str | None, int]:
+    """(the package a runner's ARGS run, the index of the argument that names it or of the first one it is handed)."""
     package, i = None, 0
     while i < len(args) and args[i].startswith("-"):
         if args[i] in {"-p", "--package"} and i + 1 < len(args):
@@ -239,10 +259,8 @@ def _runner_args(args: list[str], names: list) -> list[str]:
         package = args[i].split("=", 1)[1] if args[i].startswith("--package=") else package
         i += 1
     if i >= len(args):
-        return []
-    run = package or args[i]
-    mine = any(n and (run == n or run.startswith(n + "@")) for n in names)
-    return args[i + 1:] if mine else []
+        return package, i
+    return package or args[i], i
 
 
 def _args_claims(p: Program, rel: str, path: str, doc: MarkdownDoc, routes: list[Record]) -> list[Record]:
@@ -268,6 +286,6 @@ def claims(p: Program, fx: Effects, routes: list[Record], effects_kb: dict) -> l
     for e, doc in readmes:
         path = e.file.path
         out += _tool_claims(p, e.rel, doc, documented_tools(doc), routes, unknown)
-        out += _env_claims(p, fx, e.rel, doc, documented_env(doc), routes, effects_kb)
+        out += _env_claims(p, fx, e.rel, doc, documented_env(doc, _runs_another(p)), routes, effects_kb)
         out += _args_claims(p, e.rel, path, doc, routes)
     return out

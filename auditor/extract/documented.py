@@ -3,6 +3,7 @@ under a Tools heading, tables with a Tool column anywhere), environment variable
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 
@@ -27,6 +28,9 @@ HEADING_CODE = re.compile(r"`([A-Za-z][\w.-]*)`")
 INPUT_CONTEXT = re.compile(r"(?i)\b(inputs?|param(?:eter)?s?|arguments?|args?|options?|optional|required)\b")
 ENV_OBJECT = re.compile(r'"env"\s*:\s*\{(?P<body>[^{}]*)\}', re.S)
 ENV_KEY = re.compile(r'"(?P<name>[A-Za-z_][A-Za-z0-9_]*)"\s*:')
+ASSIGNMENTS = re.compile(r"^(?:[A-Za-z_][A-Za-z0-9_]*=(?:\"[^\"]*\"|'[^']*'|\S*)\s*)+")
+LAUNCH_COMMAND = re.compile(r'"command"\s*:\s*"(?P<command>[^"]*)"')
+LAUNCH_ARGS = re.compile(r'"args"\s*:\s*\[(?P<items>[^\[\]]*)\]', re.S)
 DOCKER_ENV = re.compile(r'(?:^|[\s"\'\[,])(?:-e|--env)[\s"\',]+(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?=[=\s"\',\]]|$)')
 SHELL_ENV = re.compile(r"^\s*(?:export\s+|set\s+)?(?P<name>[A-Z][A-Z0-9_]*)=", re.M)
 # Prose and tables: a code span in capitals (`LOG_LEVEL`) where the text speaks of the environment.
@@ -283,10 +287,25 @@ def _heading_tool(heading: str) -> str | None:
     return None
 
 
-def documented_env(doc: MarkdownDoc) -> dict[str, list[Anchor]]:
+def _launch(entry: str) -> tuple[str, list[str]] | None:
+    """The last `"command": "..."` of a host entry's text and the `"args": [...]` that follow it, or None."""
+    commands = list(LAUNCH_COMMAND.finditer(entry))
+    if not commands:
+        return None
+    args = LAUNCH_ARGS.search(entry, commands[-1].end())
+    try:
+        values = json.loads(f"[{args['items']}]") if args is not None else []
+    except ValueError:
+        return None
+    return commands[-1]["command"], [v for v in values if isinstance(v, str)]
+
+
+def documented_env(doc: MarkdownDoc, another=lambda command, args: False) -> dict[str, list[Anchor]]:
     """Environment variables the README names: in code blocks (`env` objects, `-e NAME`, `NAME=value`), in a table's
     variable column (or its name column, under a heading or lead that speaks of the environment), and as a code span in
-    capitals in prose or a list item that speaks of the environment ("set env var `NAME` to `true`")."""
+    capitals in prose or a list item that speaks of the environment ("set env var `NAME` to `true`"). An `env` object
+    of a host entry whose command and args (written before it) run another package (ANOTHER(command, args)) is that
+    server's, not this one's."""
     out: dict[str, list[Anchor]] = {}
 
     def add(name: str, fence, offset: int) -> None:
@@ -294,13 +313,20 @@ def documented_env(doc: MarkdownDoc) -> dict[str, list[Anchor]]:
         out.setdefault(name, []).append(Anchor(path=doc.path, start_line=ln, end_line=ln))
 
     for fence in doc.fences:
+        after = 0
         for obj in ENV_OBJECT.finditer(fence.content):
+            entry, after = fence.content[after:obj.start()], obj.end()
+            if _launch(entry) is not None and another(*_launch(entry)):
+                continue
             for k in ENV_KEY.finditer(obj["body"]):
                 add(k["name"], fence, obj.start("body") + k.start())
         for m in DOCKER_ENV.finditer(fence.content):
             add(m["name"], fence, m.start("name"))
         for m in SHELL_ENV.finditer(fence.content):
-            add(m["name"], fence, m.start("name"))
+            line = fence.content[m.start():].split("\n", 1)[0]
+            command = ASSIGNMENTS.sub("", line.strip().removeprefix("export ").removeprefix("set ")).split()
+            if not (command and another(command[0], command[1:])):  # `KEY=x npx other-tool ...`: that tool's
+                add(m["name"], fence, m.start("name"))
     for text, ln in [(x.text, x.line) for x in (*doc.paragraphs, *doc.items)]:
         if ENV_WORDS.search(_clean(text)):
             for m in ENV_SPAN.finditer(text):
