@@ -134,3 +134,32 @@ def test_zod_inlined_by_a_bundler_is_the_zod_namespace(helper):
     assert lookup.schema["properties"] == {"name": {"type": "string", "description": "the name"}, "tag": {"type": "string"}}
     assert lookup.schema["required"] == ["name"]
     assert tools["other"].gaps  # a namespace object that does not export zod's names is no zod
+
+
+MINIFIED = '''#!/usr/bin/env node
+var P=class{constructor(o){this.h=new Map;this.setRequestHandler(Pg,()=>({}))}setRequestHandler(s,f){this.h.set(s,f)}};
+var Q=class extends P{constructor(i,o){super(o);this.i=i}};
+var M=class{constructor(i){this.t={};this.server=new Q(i,{});this.server.setRequestHandler(LT,()=>({tools:Object.values(this.t)}))}};
+var B=Z.object({jsonrpc:Z.literal("2.0")}),Pg=B.extend({method:Z.literal("ping")}),
+LT=B.extend({method:Z.literal("tools/list")}),CT=B.extend({method:Z.literal("tools/call"),params:Z.object({})});
+function pad(x){let s=new String(x);return s.padStart(4)}
+var mk=()=>{let s=new Q({name:"tiny",version:"1.0.0"},{capabilities:{tools:{}}});
+s.setRequestHandler(LT,async()=>({tools:[{name:"ping_back",description:"Answers.",inputSchema:{type:"object"}}]}));
+s.setRequestHandler(CT,async(r)=>{if(r.params.name==="ping_back")return{content:[{type:"text",text:pad("ok")}]};throw new Error("no")});
+return s};
+mk().connect(new Stdio());
+'''
+
+
+def test_a_minified_bundle_whose_sdk_classes_and_schemas_are_renamed_is_read_by_what_its_schemas_say():
+    """A minifying bundler renames the SDK's server class and its request schemas (`new Q(...)`,
+    `setRequestHandler(LT, ...)`): a schema is the request its `method` literal names, and an object handed the
+    handlers of MCP requests is the server (not another `new` of the same variable name in another function)."""
+    p = program({"package.json": '{"name": "tiny", "bin": "dist/index.js"}', "dist/index.js": MINIFIED})
+    assert [(s.var, s.cls, s.info.get("name")) for s in p.servers] == [("s", "Q", "tiny")]
+    assert {h.method for h in p.handlers if h.server_var == "s"} == {"tools/list", "tools/call"}
+    # a class's own `this.server` (it may be the SDK's McpServer, inlined, registering its defaults) is not read so
+    assert {h.method for h in p.handlers if h.server_var == "this.server"} == {"LT"}
+    led = coverage.ledger(p)
+    assert [(t["name"], t["status"]) for t in led["tools"]] == [("ping_back", "analysed")]
+    assert led["unresolved"] == [] and led["complete"] is True

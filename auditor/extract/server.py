@@ -96,19 +96,27 @@ class Launch:
 
 def servers(module: Module, vocab: dict, link=None) -> list[ServerDecl]:
     """The server objects MODULE constructs: `new` of an SDK server class, or of a class of the package's own that
-    extends one (LINK given: across modules), read with the arguments the SDK's constructor gets."""
+    extends one (LINK given: across modules), read with the arguments the SDK's constructor gets; or of any class
+    when the variable it is held in is handed MCP request handlers (`x.setRequestHandler(S, ...)`, S an MCP request's
+    schema): the SDK's server class as a minifying bundler renames it (`const x = new HQ({name, version}, ...)`)."""
     out = []
+    served = None
     for new in module.nodes("new"):
         cls = class_name(module, new.child_by_field_name("constructor"), vocab["sdk_packages"])
         args, amod = call_args(new), module
+        decl = enclosing(new, {"variable_declarator"})
+        var = text(decl.child_by_field_name("name")) if decl is not None else "<expression>"
         if cls not in vocab["server_classes"]:
             sub = subclasses.sdk_class(module, new.child_by_field_name("constructor"), vocab, link) \
                 if link is not None and new.child_by_field_name("constructor") is not None else None
-            if sub is None:
-                continue
-            cls, args, amod = sub
-        decl = enclosing(new, {"variable_declarator"})
-        var = text(decl.child_by_field_name("name")) if decl is not None else "<expression>"
+            if sub is not None:
+                cls, args, amod = sub
+            else:
+                if served is None:
+                    known = set(vocab["request_schemas"].values())
+                    served = {(h.server_var, _scope(h.node)) for h in handlers(module, vocab) if h.method in known}
+                if decl is None or strip_casts(decl.child_by_field_name("value")) != new or (var, _scope(decl)) not in served:
+                    continue
         info = literal_fields(args[0], amod.toplevel) if args else {}
         opts = args[1] if len(args) > 1 else None
         caps_pair = object_pairs(opts).get("capabilities") if opts is not None else None
@@ -134,11 +142,35 @@ def handlers(module: Module, vocab: dict) -> list[Handler]:
         method = string_value(args[0])
         if method is None:
             schema = text(args[0]).split(".")[-1]
-            method = vocab["request_schemas"].get(schema, schema)
+            # (a schema renamed by a minifier is read by its `method` only for a server held in a variable: a class's
+            # `this.server.setRequestHandler(...)` may be the SDK's own McpServer, inlined, registering its defaults)
+            method = vocab["request_schemas"].get(schema) or (
+                _schema_method(args[0], module, vocab) if chain[0] != "this" else None) or schema
         func = _handler_function(args[1], module) if len(args) > 1 else None
         out.append(Handler(module=module, method=method, server_var=".".join(chain[:-1]),
                            node=statement_of(call), fn=func))
     return out
+
+
+def _scope(node: ts.Node) -> int:
+    """The id of the function NODE is written in (of the module, at top level): where a variable of it is bound."""
+    fn = enclosing_function(node)
+    return fn.id if fn is not None else -1
+
+
+def _schema_method(schema: ts.Node, module: Module, vocab: dict) -> str | None:
+    """The MCP method a request schema of the module's own stands for, read from the literal its `method` member is
+    (`const S = Base.extend({ method: z.literal("tools/list") })`): the SDK's schemas as a minifying bundler leaves
+    them, under names of its own (`setRequestHandler(OY, ...)`)."""
+    value = strip_casts(value_of(module, schema)) if strip_casts(schema) is not None and strip_casts(schema).type == "identifier" else None
+    known = set(vocab["request_schemas"].values())
+    for pair in find(value, {"pair"}) if value is not None else ():
+        literal_call = strip_casts(pair_value(pair)) if property_name(pair.child_by_field_name("key")) == "method" else None
+        args = call_args(literal_call) if literal_call is not None and literal_call.type == "call_expression" else []
+        method = string_value(args[0]) if len(args) == 1 else None
+        if method in known:
+            return method
+    return None
 
 
 def _handler_function(node: ts.Node, module: Module) -> ts.Node | None:
