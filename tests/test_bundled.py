@@ -63,7 +63,7 @@ def test_blank_keeps_every_line_and_byte_offset():
     lines, orig = found.data.decode().splitlines(), BUNDLE.splitlines()
     assert [p for _, _, p in found.regions] == ["fakelib", "zod", "@modelcontextprotocol/sdk"]
     first, last, _ = found.regions[0]
-    assert orig[first - 2] == "// node_modules/fakelib/index.js" and not lines[first - 1].strip()
+    assert orig[first - 2] == "// node_modules/fakelib/index.js" and not lines[first].strip()
     assert orig[last - 1] == "" and orig[last].startswith("// node_modules/zod")
     # In a region, the statements that bind its names for the bundle stay; the declarations of its code go.
     kept = [ln for ln in lines[found.regions[1][0] - 1:found.regions[1][1]] if ln.strip()]
@@ -113,3 +113,24 @@ def test_a_marker_line_inside_a_string_is_not_trusted():
     assert not p.tools
     (gap,) = [g for g in p.gaps if g.kind == "size"]
     assert "not all top-level comments" in gap.detail
+
+
+def test_a_module_wrapper_keeps_its_loader_so_the_bundle_binds_the_package():
+    from auditor.extract.bindings import bundled_bindings
+
+    p = program({"package.json": PACKAGE, "dist/index.js": BUNDLE}, max_file_bytes=4000)
+    text = p.entries[[e.file.path for e in p.entries].index("dist/index.js")].text.splitlines()
+    head = line_of(BUNDLE, "var require_fakelib = __commonJS({")
+    assert text[head - 1] == "var require_fakelib = __commonJS({" and not text[head].strip()
+    assert bundled_bindings(p.modules[0])["import_fakelib"] == ("fakelib", "*")
+
+
+def test_a_kept_statement_that_does_not_parse_alone_leaves_the_regions_blanked_whole():
+    # A one-line declaration opening a template literal that spans lines: kept alone, it does not parse; the file is
+    # read again with its packages' regions blanked whole, and analysed.
+    text = BUNDLE.replace("var stringType = () => new ZodType();\n",
+                          "var stringType = () => new ZodType();\nvar banner = `zod;\n  a banner\n`;\n")
+    p = program({"package.json": PACKAGE, "dist/index.js": text}, max_file_bytes=4000)
+    assert [t.name for t in p.tools] == ["echo"] and sorted(g.kind for g in p.gaps) == ["bundled", "schema"]
+    e = p.entries[[e.file.path for e in p.entries].index("dist/index.js")]
+    assert "var zod_exports = {};" not in e.text  # nothing of the regions kept

@@ -15,10 +15,12 @@ _MARK = re.compile(rb"^" + _BUNDLE_MARK.pattern + rb"[ \t\r]*$", re.M)
 _REGION = re.compile(rb"^(?://#region (\S+)|//#endregion)[ \t\r]*$", re.M)
 # The top-level statements of a region that bind its package's names for the rest of the bundle, kept (so that, for
 # one, a namespace object the bundler makes of an inlined zod is still known): a declaration on one line (`var z = {};`,
-# `var x = y.default;`), and a call statement (esbuild's `__export(ns, {...})`) up to its closing line; the bundler
-# writes both at column 0 and indents what they hold. Declarations of functions, classes and module wrappers, the bulk
-# of a dependency, span lines and are blanked.
-_KEPT = re.compile(rb"^var [\w$]+ = [^\n]*;[ \t\r]*$|^[\w$]+\((?:[^\n]*\);[ \t\r]*$|[^\n]*\n(?:[ \t][^\n]*\n|\r?\n)*?\}?\);?[ \t\r]*$)", re.M)
+# `var x = y.default;`), a call statement (esbuild's `__export(ns, {...})`) up to its closing line, and of a module
+# wrapper (`var require_x = __commonJS({...});`: the loader the bundle calls) its first and last lines only. The
+# bundler writes them at column 0 and indents what they hold; the rest, its code, is blanked.
+_KEPT = re.compile(rb"^var [\w$]+ = [^\n]*;[ \t\r]*$"
+                   rb"|^[\w$]+\((?:[^\n]*\);[ \t\r]*$|[^\n]*\n(?:[ \t][^\n]*\n|\r?\n)*?\}?\);?[ \t\r]*$)"
+                   rb"|^(?P<head>var [\w$]+ = [\w$]+\(\{)[ \t\r]*\n(?:[ \t][^\n]*\n|\r?\n)*?(?P<tail>\}\);)[ \t\r]*$", re.M)
 # Every byte but a line break as a space: each line, and so each anchor's line and byte column, stays where it was.
 _BLANK = bytes(b if b in b"\r\n" else 0x20 for b in range(256))
 
@@ -68,9 +70,10 @@ def blank(data: bytes, keep: bool = True) -> Blanked | None:
         parts.append(data[pos:start])
         pos, counted = start, start
         for m in _KEPT.finditer(data, start, end) if keep else ():
-            parts += [data[pos:m.start()].translate(_BLANK), data[m.start():m.end()]]
-            blanked += m.start() - pos
-            pos = m.end()
+            for a, b in [m.span("head"), m.span("tail")] if m.group("head") else [m.span()]:
+                parts += [data[pos:a].translate(_BLANK), data[a:b]]
+                blanked += a - pos
+                pos = b
         parts.append(data[pos:end].translate(_BLANK))
         blanked += end - pos
         pos = end
