@@ -214,7 +214,8 @@ def audit(target: str, revisions: tuple[str, ...], subtree: str, out: Path, fmt:
             if exact != target[4:]:  # a dist-tag (or no version): say which version it named, even with -q
                 _say(f"auditor: npm:{safetext.line(target[4:])} resolved to npm:{safetext.line(exact)}")
             progress(f"fetching {exact} with npm pack")
-            pinned = target_mod.open_npm(exact, kb.load(kb_path, "method")["max_file_bytes"])
+            method = kb.load(kb_path, "method")  # a bundle over max_file_bytes may be read with its packages blanked
+            pinned = target_mod.open_npm(exact, max(method["max_file_bytes"], method.get("max_bundle_bytes", 0)))
             progress(f"pinned {pinned.kind} target at {pinned.revision[:20]}")
             result = audit_mod.run(pinned, kb_path, progress)
             sink = sink or outdir.Staging(out, notice)

@@ -64,10 +64,17 @@ class Entry:
     compiled_from: str | None = None  # the TypeScript source this file is the build output of (analysed instead)
     replaced: tuple[int, ...] = ()  # lines (1-based) holding bytes that are not UTF-8, read as U+FFFD in `text`
     shipped_test: bool = False  # its path is of the test layer, but an entry of the server imports it (promoted)
+    # A bundle over the size limits read with its dependencies' regions blanked (extract/bundled.py): (first line,
+    # last line, package) of each, and the limit it is over.
+    blanked: tuple[tuple[int, int, str], ...] = ()
+    blanked_why: str = ""
+    blanked_code: bytes = b""  # the bytes parsed in its place: the file's, those regions blanked
 
     def code(self) -> bytes:
         """The bytes the analyses parse: the file's own, or its text re-encoded when bytes of it are not UTF-8 (a line
         break is never part of such a sequence, so every line, and every anchor, is the file's own)."""
+        if self.blanked:
+            return self.blanked_code
         return self.file.data if not self.replaced else self.text.encode("utf-8")
 
 
@@ -85,12 +92,40 @@ def register(target: Target, method: dict) -> tuple[Entry, ...]:
             if f.bytes > limit else None
         body, replaced = (None, ()) if omitted else decode(f.data)
         n = 0 if body is None else len(body.splitlines())
-        out.append(Entry(file=f, rel=rel, layer=layer_of(rel if not ctx else f.path, method), context=ctx, text=body, lines=n,
-                         omitted=omitted, replaced=replaced))
+        e = Entry(file=f, rel=rel, layer=layer_of(rel if not ctx else f.path, method), context=ctx, text=body, lines=n,
+                  omitted=omitted, replaced=replaced)
+        bundle = omitted and f.data and not f.missing and not ctx and f.bytes <= method.get("max_bundle_bytes", limit)
+        out.append(without_bundled(e, limit, omitted) if bundle else e)
     rels = [e.rel for e in out if not e.context]
     twins = compiled_twins(rels, method["compiled_output"], _tsconfig_dirs(out, target.subtree))
     twins.update(_second_builds([r for r in rels if r not in twins], out, method))
     return tuple(replace(e, compiled_from=twins[e.rel]) if not e.context and e.rel in twins else e for e in out)
+
+
+def without_bundled(e: Entry, limit: int, why: str, keep: bool = True) -> Entry:
+    """Entry E of a code file over a size limit (WHY), read with the regions of the packages a bundler inlined in it
+    blanked (outside the boundary, as when they are not bundled), when its markers name some and what is left is
+    within LIMIT bytes; else E. KEEP: the statements of those regions that bind names stay (bundled.blank)."""
+    from auditor.extract import bundled, parse
+
+    lang = parse.language_for(e.file.path)
+    found = bundled.blank(e.file.data, keep) if lang is not None and lang != "json" else None
+    if found is None or found.kept > limit:
+        return e
+    body, replaced = decode(found.data)
+    return replace(e, text=body, lines=len(body.splitlines()), omitted=None, replaced=replaced, blanked=found.regions,
+                   blanked_why=why, blanked_code=body.encode("utf-8") if replaced else found.data)
+
+
+def unblanked(e: Entry, limit: int) -> Entry:
+    """E as read before its bundled packages were blanked: not read when over LIMIT bytes, else its own text."""
+    if not e.blanked:
+        return e
+    plain = replace(e, blanked=(), blanked_why="", blanked_code=b"")
+    if e.file.bytes > limit:
+        return replace(plain, text=None, lines=0, omitted=e.blanked_why, replaced=())
+    body, replaced = decode(e.file.data)
+    return replace(plain, text=body, lines=len(body.splitlines()), replaced=replaced)
 
 
 def _tsconfig_dirs(entries: list[Entry], subtree: str) -> list[tuple[str, str]]:

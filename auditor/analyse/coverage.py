@@ -417,6 +417,10 @@ def ledger(p: Program, effects: dict[str, list[str]] | None = None) -> dict:
             row["reason"] = "; ".join(filter(None, [why, f"{len(names)} bundled package(s) not read as its code: "
                                                     + ", ".join(names[:6]) + (", ..." if len(names) > 6 else "")]))
             row["bundled"] = bundled
+        if e.blanked:  # over a size limit: those packages' regions were blanked, not parsed (extract/bundled.py)
+            row["reason"] = "; ".join(filter(None, [row["reason"], f"{e.blanked_why}: the regions of its bundled "
+                                                    "packages blanked before parsing, its own code analysed"]))
+            row["blanked"] = len(e.blanked)
         files.append(row)
     dispatched = {d.tool: d for d in p.dispatches}
     tools = []

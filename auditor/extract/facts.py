@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import posixpath
+from bisect import bisect_right
 
 from dataclasses import dataclass, field, replace
 from typing import Mapping
@@ -127,6 +128,7 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
     max_depth = (method or {}).get("max_nesting_depth", limits.MAX_DEPTH)
     max_nodes = (method or {}).get("max_syntax_nodes", limits.MAX_NODES)
     skipped: dict[str, str] = {}
+    blanked: dict[str, Entry] = {}  # path -> its entry read again with its bundled packages blanked (over max_syntax_nodes)
     tested: list[program.Module] = []  # modules of the test layer (kb/method.yaml layers), by their path
     for e in entries:
         path = e.file.path
@@ -154,12 +156,20 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
         elif lang is not None and e.layer in {"implementation", "test"} and not e.context and not e.compiled_from:
             name = program.module_name(path, subtree)
             tree = cache.tree(e.file.blob, path, name, lang, e.code())
+            e, tree, refusal = _bundle(e, tree, name, lang, max_nodes)
+            if e.blanked:  # read as the analyses read it; as before, when it is not analysed after all
+                blanked[path] = e if refusal is None else sources.unblanked(e, (method or {}).get("max_file_bytes", 0))
+            if refusal is not None:
+                skipped[path] = refusal
+                gaps.append(Gap(kind="size", detail=f"not analysed: {refusal}", anchor=Anchor(path=path, start_line=1, end_line=1)))
+                continue
             for start, end, what in parse.error_regions(tree):
                 gaps.append(Gap(kind="parse", detail=f"{what}: region not analysed",
                                 anchor=Anchor(path=path, start_line=start, end_line=end)))
             nodes = tree.root_node.descendant_count
             if nodes > max_nodes:  # bound the analyses' memory, linear in the nodes they lay out
-                skipped[path] = f"{nodes:,} syntax nodes, over the limit of {max_nodes:,} (kb/method.yaml max_syntax_nodes)"
+                skipped[path] = f"{nodes:,} syntax nodes, over the limit of {max_nodes:,} (kb/method.yaml max_syntax_nodes)" \
+                    + (" with the regions of its bundled packages blanked" if e.blanked else "")
                 gaps.append(Gap(kind="size", detail=f"not analysed: {skipped[path]}", anchor=Anchor(path=path, start_line=1, end_line=1)))
                 continue
             deep = syntax.depth(tree.root_node, max_depth)
@@ -168,9 +178,12 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
                 skipped[path] = limits.over(deep, max_depth, "syntax tree")
                 gaps.append(Gap(kind="depth", detail=f"not analysed: {skipped[path]}", anchor=Anchor(path=path, start_line=1, end_line=1)))
                 continue
+            if e.blanked:
+                gaps.append(_blanked_gap(e))
             (modules if e.layer == "implementation" else tested).append(cache.module(e.file.blob, path, name, lang, tree))
         elif path.lower().endswith((".md", ".markdown")):
             docs[path] = read_markdown(path, e.text)
+    entries = tuple(blanked.get(e.file.path, e) for e in entries) if blanked else entries
     servers, handlers, tools, dispatches, fallbacks, launches, containers, flows = [], [], [], [], [], [], [], []
     registrations, settings = [], []
     build_map = tsconfig.build_map(entries, method)
@@ -315,11 +328,62 @@ def _refused(e: Entry, lang: str | None, max_depth: int, excluded: Mapping[str, 
         return Gap(kind="time", detail=f"not analysed: {excluded[path]}", anchor=Anchor(path=path, start_line=1, end_line=1))
     if lang is None or (lang != "json" and (e.context or e.compiled_from or e.layer not in {"implementation", "test"})):
         return None
-    deep = limits.json_depth(e.file.data) if lang == "json" else limits.bracket_depth(e.file.data)
+    deep = limits.json_depth(e.file.data) if lang == "json" else limits.bracket_depth(e.code())
     if deep <= max_depth:
         return None
     return Gap(kind="depth", detail=f"not analysed: {limits.over(deep, max_depth, 'JSON' if lang == 'json' else 'brackets')}",
                anchor=Anchor(path=path, start_line=1, end_line=1))
+
+
+def _blanked_gap(e: Entry) -> Gap:
+    """The regions of bundled packages blanked in E: not parsed (outside the boundary; kb/method.yaml detail_gaps)."""
+    lines: dict[str, int] = {}
+    for first, last, package in e.blanked:
+        lines[package] = lines.get(package, 0) + last - first + 1
+    names = sorted(lines, key=lambda p: (-lines[p], p))
+    return Gap(kind="bundled", detail=f"{e.blanked_why}: the code of its {len(names)} bundled package(s) ("
+               + ", ".join(names) + f"; {len(e.blanked):,} regions, {sum(lines.values()):,} lines) blanked before "
+               "parsing, not read; its own code analysed",
+               anchor=Anchor(path=e.file.path, start_line=e.blanked[0][0], end_line=e.blanked[-1][1]))
+
+
+def _bundle(e: Entry, tree: ts.Tree, name: str, lang: str, max_nodes: int) -> tuple[Entry, ts.Tree, str | None]:
+    """(entry, tree, why it is not analysed or None) of E parsed as TREE: a bundle over max_syntax_nodes read again
+    with its packages' regions blanked (extract/bundled.py); a blanked one whose markers do not hold read again with
+    those regions blanked whole (no statement of theirs kept), or refused."""
+    path = e.file.path
+    nodes = tree.root_node.descendant_count
+    if nodes > max_nodes and not e.blanked:  # its own code may fit
+        over = f"{nodes:,} syntax nodes, over the limit of {max_nodes:,} (kb/method.yaml max_syntax_nodes)"
+        smaller = sources.without_bundled(e, len(e.file.data), over)
+        if not smaller.blanked:
+            return e, tree, None
+        e, tree = smaller, cache.tree(e.file.blob, path, name, lang, smaller.code())
+    if not e.blanked or _markers_hold(e, tree):
+        return e, tree, None
+    whole = sources.without_bundled(e, len(e.file.data), e.blanked_why, keep=False)
+    if whole.blanked_code != e.blanked_code:
+        e, tree = whole, cache.tree(e.file.blob, path, name, lang, whole.code())
+        if _markers_hold(e, tree):
+            return e, tree, None
+    return e, tree, f"{e.blanked_why}; the lines marking its bundled packages are not all top-level comments beside " \
+        "code that parses"
+
+
+def _markers_hold(e: Entry, tree: ts.Tree) -> bool:
+    """Whether each line that marked a region blanked in E (extract/bundled.py, read as lines) is a top-level comment
+    of its syntax tree, as the bundler writes them (program._vendored): not a line of a string or a comment."""
+    marks = {start for _, _, start, _, _ in program._vendored(tree)}
+    if not all(first - 1 in marks for first, _, _ in e.blanked):
+        return False
+    # A syntax error next to a blanked region (or in it): the blanking may have cut a string or a comment that held
+    # a marker-like line, so the regions are not known to be the bundler's.
+    firsts = [first - 1 for first, _, _ in e.blanked]
+    for start, end, _ in parse.error_regions(tree):
+        i = bisect_right(firsts, end + 1) - 1
+        if i >= 0 and e.blanked[i][1] + 1 >= start - 1:
+            return False
+    return True
 
 
 def encoding_gap(e: Entry) -> Gap:
