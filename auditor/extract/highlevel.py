@@ -9,7 +9,7 @@ import tree_sitter as ts
 
 from auditor.extract import input_schemas, names, prefixes, zod
 from auditor.extract.bindings import bound_names, class_name, value_of
-from auditor.extract.frames import _parameter_of_scope
+from auditor.extract.frames import _parameter_of_scope, parameters
 from auditor.extract.program import Module
 from auditor.extract.server import Dispatch, ToolDecl, annotations, schema_gaps
 from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, call_args, callee_text, class_base, enclosing, enclosing_function, excerpt, find,
@@ -309,8 +309,9 @@ def _sdk_shaped_on_parameter(call: ts.Node, receiver: tuple[str, ...] | None, ar
             return False
     else:
         if len(args) < 2 or not (_is_string(args[0], module) or _instance_member(args[0]) or _imported_string(args[0], module, link)
-                                 or (strip_casts(args[0]).type == "member_expression" and _parameter_of_scope(args[0]))):
-            return False  # (`tool.name` of a parameter: read at each call)
+                                 or (strip_casts(args[0]).type == "member_expression" and _parameter_of_scope(args[0]))
+                                 or _handed_with_server(call, receiver, args[0])):
+            return False  # (`tool.name` of a parameter, or a name handed over with the server: read at each call)
         last = strip_casts(args[-1])
         if last is None or (last.type not in FUNCTION_TYPES and last.type not in {"identifier", "member_expression"}
                             and not _bound_method(last) and not _wrapped_function(last)):
@@ -322,6 +323,23 @@ def _sdk_shaped_on_parameter(call: ts.Node, receiver: tuple[str, ...] | None, ar
         params = fn.child_by_field_name("parameters") or fn.child_by_field_name("parameter")
         if params is not None and receiver[0] in _parameter_names(params):
             return True
+        fn = enclosing_function(fn)
+    return False
+
+
+def _handed_with_server(call: ts.Node, receiver: tuple[str, ...], name: ts.Node) -> bool:
+    """Whether NAME is a parameter, or a name destructured from one, of the function whose parameter the receiver is
+    (`exec(server, { name }) { server.tool(name, ...) }`): the name is handed over with the server, and read at each
+    call; a name of an outer function is not (`(t) => t.tool(sdk, ...)` in a function of `sdk`: a tool object's own
+    method)."""
+    name = strip_casts(name)
+    if name is None or name.type != "identifier" or len(receiver) != 1:
+        return False
+    fn = enclosing_function(call)
+    while fn is not None:
+        names = parameters(fn)
+        if receiver[0] in names:
+            return text(name) in names
         fn = enclosing_function(fn)
     return False
 

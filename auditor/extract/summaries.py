@@ -109,6 +109,7 @@ class Expander:
                                                          caller=cmod, site=call, outer=outer), depth)
                 if scope.type == "method_definition":
                     yield from self._method_calls(scope, module, depth)
+                yield from self._literal_method_calls(scope, module, depth)
                 return
             if scope.type == "for_in_statement" and text(scope.child_by_field_name("operator")) == "of":
                 left = scope.child_by_field_name("left")
@@ -199,6 +200,28 @@ class Expander:
             yield from self._forwarded(Frame(scope=method, module=module, names=names,
                                              args=(receiver, *call_args(call)), caller=cmod, site=call, outer=None),
                                        depth)
+
+    def _literal_method_calls(self, fn: ts.Node, module: Module, depth: int) -> Iterator[Frame]:
+        """A method of an object literal (`{ name, exec(server, { name }) {...} }`, or `exec: (server, o) => ...`)
+        whose parameter a registration reads: one frame per call `x.exec(...)` of the boundary whose receiver is that
+        object, `this` bound to it; a receiver that is a loop's element or a parameter is read under each of its own
+        frames (`tools.map((t) => t.exec(server, { name: t.name }))`: the call of the element that is this object)."""
+        holder, name = _literal_method(fn)
+        if holder is None:
+            return
+        names = {"this": (0, ()), **{k: (i + 1, p) for k, (i, p) in parameters(fn).items()}}
+        for cmod, call in self.calls_named(name):
+            receiver = strip_casts(call.child_by_field_name("function")).child_by_field_name("object")
+            if receiver is None or receiver.type in {"super", "this"} or not member_chain(receiver):
+                continue
+            around = list(self.frames(receiver, cmod, None, depth + 1)) or [None]
+            for outer in around:
+                value, where = self.values.definition(*self.values.bound(receiver, cmod, outer))
+                if value is None or value.id != holder.id:
+                    continue  # another object's method of the same name (the loop's other elements)
+                yield from self._forwarded(Frame(scope=fn, module=module, names=names,
+                                                 args=(receiver, *call_args(call)), caller=cmod, site=call,
+                                                 outer=outer), depth)
 
     def _forwarded(self, frame: Frame, depth: int) -> Iterator[Frame]:
         """FRAME, bound further when its call passes on the arguments of the function it is written in
@@ -506,6 +529,20 @@ def _declares(left: ts.Node | None, name: str) -> bool:
     if left.type in {"object_pattern", "array_pattern"}:
         return name in dict(_pattern(left, (), True))
     return text(left) == name
+
+
+def _literal_method(fn: ts.Node) -> tuple[ts.Node | None, str]:
+    """The object literal FN is a method of (`{ exec(...) {...} }`, `{ exec: (...) => ... }`) and the method's name;
+    (None, "") for any other function."""
+    if fn.type == "method_definition":
+        holder, key = fn.parent, fn.child_by_field_name("name")
+    elif fn.parent is not None and fn.parent.type == "pair" and strip_casts(pair_value(fn.parent)) == fn:
+        holder, key = fn.parent.parent, fn.parent.child_by_field_name("key")
+    else:
+        return None, ""
+    if holder is None or holder.type != "object" or key is None or key.type != "property_identifier":
+        return None, ""
+    return holder, text(key)
 
 
 def _loop_call(fn: ts.Node) -> ts.Node | None:
