@@ -12,7 +12,7 @@ from typing import Callable, Iterator
 
 import tree_sitter as ts
 
-from auditor.extract import tslib
+from auditor.extract import envdefault, tslib
 from auditor.extract.program import Module
 from auditor.extract.frames import _pattern, parameter_default, parameters
 from auditor.extract.values import Values
@@ -40,14 +40,20 @@ class Reach:
         self.registrations = registrations  # the tool registration methods of kb/sdk.yaml high_level
         self.values = Values(link)
         self._seen: set[ts.Node] = set()
+        # What each expression walked whole stands for, and the parts of it not read: met again (another use of the
+        # same constant, the loop variable read once as a list and once through `Object.values`), it stands for
+        # the same objects; only an expression met again within its own walk (a cycle) stands for nothing.
+        self._done: dict[ts.Node, tuple[list[tuple[ts.Node, Module]], list]] = {}
         self._unread: list[tuple[Module, ts.Node, frozenset[str] | None]] = []
         self.delegated = False  # the result met is (or holds) what the SDK's own handler of the method returns
         self.sites: set[ts.Node] = set()  # calls of functions of the boundary followed to what they return
+        self.gated: list[tuple[frozenset[ts.Node], tuple[str, ...]]] = []  # (objects, env): Reach._gate
         self.copies: set[ts.Node] = set()  # literals copying the name of descriptors reached (`{name: t.name, ...}`)
 
     def reset(self) -> list[tuple[Module, ts.Node, frozenset[str] | None]]:
         """Start a new question: forget what was met; the list of unread parts it returns fills as it goes."""
         self._seen, self._unread, self.delegated, self.sites, self.copies = set(), [], False, set(), set()
+        self._done, self.gated = {}, []
         return self._unread
 
     def miss(self, module: Module, node: ts.Node, scope: frozenset[str] | None = None) -> None:
@@ -67,12 +73,24 @@ class Reach:
     def expr(self, node: ts.Node | None, module: Module, depth: int) -> Iterator[tuple[ts.Node, Module]]:
         """The object literals NODE may stand for (as a value, or as the elements of a list)."""
         node = strip_casts(node)
+        done = self._done.get(node) if node is not None else None
+        if done is not None:
+            self._unread.extend(done[1])
+            yield from done[0]
+            return
         if node is None or node in self._seen:
             return
         if depth > MAX_DEPTH:
             self.miss(module, node)
             return
         self._seen.add(node)
+        mark, out = len(self._unread), []
+        for found in self._expr(node, module, depth):
+            out.append(found)
+            yield found
+        self._done[node] = (out, self._unread[mark:])
+
+    def _expr(self, node: ts.Node, module: Module, depth: int) -> Iterator[tuple[ts.Node, Module]]:
         t, d = node.type, depth + 1
         if t == "object":
             yield node, module
@@ -95,8 +113,14 @@ class Reach:
         elif t == "new_expression":
             yield from self._new(node, module, d)
         elif t == "ternary_expression":
-            for f in ("consequence", "alternative"):
-                yield from self.expr(node.child_by_field_name(f), module, d)
+            pick = envdefault.decide(node.child_by_field_name("condition"), module, self.link)
+            if pick is None:
+                for f in ("consequence", "alternative"):
+                    yield from self.expr(node.child_by_field_name(f), module, d)
+            else:  # the branch the default environment picks; the other is listed only under another
+                chosen, other = ("consequence", "alternative") if pick.value else ("alternative", "consequence")
+                yield from self.expr(node.child_by_field_name(chosen), module, d)
+                self._gate(node.child_by_field_name(other), module, d, pick.env)
         elif t == "binary_expression" and text(node.child_by_field_name("operator")) in {"||", "??", "&&"}:
             if text(node.child_by_field_name("operator")) != "&&":
                 yield from self.expr(node.child_by_field_name("left"), module, d)
@@ -105,6 +129,22 @@ class Reach:
             self.miss(module, node, self._closure(module.path))
         elif t not in {"null", "undefined"}:
             self.miss(module, node)
+
+    def _gate(self, node: ts.Node | None, module: Module, d: int, env: tuple[str, ...]) -> None:
+        """The objects NODE stands for, listed only when an environment variable of ENV is set: recorded apart
+        (`gated`), neither listed nor a gap of the list."""
+        kept = (len(self._unread), set(self._seen), dict(self._done), set(self.sites), set(self.copies), self.delegated)
+        objects: set[ts.Node] = set()
+        todo = list(self.expr(node, module, d))
+        while todo:  # and what a record of them holds (the branch may be a record of lists of descriptors)
+            obj, omod = todo.pop()
+            if obj not in objects:
+                objects.add(obj)
+                todo += self._values(obj, omod, d) if obj.type == "object" and not _descriptor(obj) else []
+        del self._unread[kept[0]:]
+        self._seen, self._done, self.sites, self.copies, self.delegated = kept[1:]
+        if objects:
+            self.gated.append((frozenset(objects), env))
 
     def _borrowed(self, obj: ts.Node, module: Module, d: int):
         """The descriptor whose fields an object literal copies (`{name: definition.name, ...}`): it is listed too.
@@ -350,7 +390,10 @@ class Reach:
                 self.delegated = True  # the high-level server's own record of what it registers
                 return
             for obj, omod in self.expr(args[0], module, d):
-                yield from self._values(obj, omod, d)
+                if _descriptor(obj):  # an element of a list whose values are taken (`Object.values(array)`)
+                    yield obj, omod
+                else:
+                    yield from self._values(obj, omod, d)
             for key, value in _keyed(module, args[0]) if record else ():  # `record[key] = value`
                 if chain[1] == "entries" and string_value(key) is None:  # the key names the entry: not known
                     self.miss(module, key.parent)
@@ -490,6 +533,12 @@ class Reach:
             return [(body, module)]
         return [(r.named_children[0], module) for r in find(fn, {"return_statement"})
                 if r.named_children and _owner(r) == fn]
+
+
+def _descriptor(obj: ts.Node) -> bool:
+    """Whether OBJ is a tool descriptor literal (a name and a schema or description), not a record of them."""
+    pairs = object_pairs(obj) if obj.type == "object" else {}
+    return "name" in pairs and ("inputSchema" in pairs or "description" in pairs)
 
 
 def entry_value(pair: ts.Node) -> ts.Node:
