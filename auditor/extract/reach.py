@@ -110,6 +110,8 @@ class Reach:
             yield from self._member(node, module, d)
         elif t == "call_expression":
             yield from self._call(node, module, d)
+        elif t == "subscript_expression":
+            yield from self._subscript(node, module, d)
         elif t == "new_expression":
             yield from self._new(node, module, d)
         elif t == "ternary_expression":
@@ -261,6 +263,17 @@ class Reach:
         path = path + more
         default = parameter_default(fn, index)
         sites: list[tuple[Module, ts.Node]] = []
+        receiver = _iterated(fn) if index == 0 and default is None else None
+        if receiver is not None:  # `list.flatMap((c) => ...)`: c is each element of the list
+            for element, emod in self.expr(receiver, module, d):
+                value, where = element, emod
+                for key in path:
+                    value, where = self.values.member(value, where, key, None, 0)
+                if value is None:
+                    self.miss(emod, element)
+                else:
+                    yield from self.expr(value, where, d) if path else iter([(element, emod)])
+            return
         if fn.type == "method_definition" and text(fn.child_by_field_name("name")) == "constructor":
             sites = self._constructions(enclosing(fn, {"class_declaration", "class"}))
         elif not _is_callback(fn):
@@ -420,6 +433,10 @@ class Reach:
                 paths = self._paths(strip_casts(args[0]), module)
                 read = bool(paths)
                 yield from self._mapped(receiver, paths, module, d)
+                made = None if paths else self._made(strip_casts(args[0]), module, d)
+                if made:  # `sets.flatMap((s) => s.tools())`: what the callback makes of each element
+                    yield from made
+                    return
             for element, emod in self.expr(receiver, module, d):
                 if not (read and element.type != "object"):  # an instance, a namespace: the member mapped is listed
                     yield element, emod
@@ -429,8 +446,70 @@ class Reach:
         value, where = self.values.definition(node, module)  # defineTool({...}): the object it is handed
         if value is not None and value.type == "object":
             yield from self.expr(value, where, d)
-        else:
+            return
+        fns = self._methods(callee, module, d) if callee is not None and callee.type == "member_expression" else None
+        if fns is None:
             self.miss(module, node)
+            return
+        for fn, fmod in fns:  # `config.tools()`: what the function member of each object it stands for returns
+            yield from self._returned(fn, fmod, d)
+
+    def _made(self, fn: ts.Node, module: Module, d: int) -> list[tuple[ts.Node, Module]] | None:
+        """What a `map`/`flatMap` callback FN returns, its element parameter each element of the list, when that is
+        read whole and is no object literal the callback builds (a copy of the element: read through the elements,
+        _borrowed); None otherwise (the list's elements stand for what it makes, as before)."""
+        if fn.type not in FUNCTION_TYPES:
+            return None
+        rets = self.returns(fn, module)
+        if not rets or any(strip_casts(r) is None or strip_casts(r).type == "object" for r, _ in rets):
+            return None
+        kept = (len(self._unread), set(self._seen))
+        made = [found for r, rmod in rets for found in self.expr(r, rmod, d)]
+        built = any(fn.start_byte <= o.start_byte < fn.end_byte and omod is module for o, omod in made)
+        if len(self._unread) > kept[0] or not made or built:
+            del self._unread[kept[0]:]
+            self._seen = kept[1]
+            return None
+        return made
+
+    def _methods(self, callee: ts.Node, module: Module, d: int) -> list[tuple[ts.Node, Module]] | None:
+        """The functions member `m` of `x.m` is in each object literal x stands for; None when x stands for
+        anything else, or a member that is no known function."""
+        kept = (len(self._unread), set(self._seen))
+        key = text(callee.child_by_field_name("property"))
+        fns = []
+        for obj, omod in self.expr(callee.child_by_field_name("object"), module, d):
+            pair = object_pairs(obj).get(key) if obj.type == "object" else None
+            value = strip_casts(pair_value(pair)) if pair is not None and pair.type == "pair" else None
+            fn, fmod = (value, omod) if value is not None and value.type in FUNCTION_TYPES else \
+                self.values.function_of(value, omod, None) if value is not None else (None, omod)
+            if fn is None or fn.type not in FUNCTION_TYPES:
+                fns = None
+                break
+            fns.append((fn, fmod))
+        if len(self._unread) > kept[0] or not fns:
+            del self._unread[kept[0]:]
+            self._seen = kept[1]
+            return None
+        return fns
+
+    def _subscript(self, node: ts.Node, module: Module, d: int):
+        """`record[key]`: the member a constant key names; with a key not known, any value of the record (any
+        element of a list)."""
+        obj, index = node.child_by_field_name("object"), node.child_by_field_name("index")
+        key = string_value(index) if index is not None else None
+        if key is not None:
+            value, where = self.values.member(obj, module, key, None, 0)
+            if value is None:
+                self.miss(module, node)
+            else:
+                yield from self.expr(value, where, d)
+            return
+        for found, fmod in self.expr(obj, module, d):
+            if found.type == "object" and not _descriptor(found):
+                yield from self._values(found, fmod, d)
+            else:
+                yield found, fmod
 
     def _new(self, node: ts.Node, module: Module, d: int):
         """`new C(...)`: an instance of a class of the boundary stands for itself (a tool object, whose members
@@ -592,6 +671,22 @@ def _keyed(module: Module, record: ts.Node) -> list[tuple[ts.Node, ts.Node]]:
                 and member_chain(strip_casts(left.child_by_field_name("object"))) == target:
             out.append((left.child_by_field_name("index"), n.child_by_field_name("right")))
     return out
+
+
+_ELEMENT_CALLBACKS = frozenset({"map", "flatMap", "filter", "forEach", "find", "findLast", "some", "every"})
+
+
+def _iterated(fn: ts.Node) -> ts.Node | None:
+    """The list whose elements FN's first parameter stands for, when FN is the callback of `list.flatMap(fn)` (or
+    another array method that calls it per element)."""
+    if not _is_callback(fn) or fn.parent.named_children[:1] != [fn]:
+        return None
+    call = fn.parent.parent
+    callee = call.child_by_field_name("function") if call is not None and call.type == "call_expression" else None
+    if callee is None or callee.type != "member_expression" \
+            or text(callee.child_by_field_name("property")) not in _ELEMENT_CALLBACKS:
+        return None
+    return callee.child_by_field_name("object")
 
 
 def _is_callback(fn: ts.Node) -> bool:
