@@ -64,3 +64,4 @@ def test_a_ternary_on_the_environment_lists_the_default_branch():
     ledger = coverage.ledger(p)
     (u,) = ledger["unadvertised"]
     assert "LEGACY_DESK" in u["reason"]
+
