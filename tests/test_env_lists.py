@@ -65,3 +65,16 @@ def test_a_ternary_on_the_environment_lists_the_default_branch():
     (u,) = ledger["unadvertised"]
     assert "LEGACY_DESK" in u["reason"]
 
+
+
+def test_a_parameter_that_shadows_an_environment_constant_is_not_decided():
+    """`pick(MODERN)` of a function whose parameter is named like the module's constant: the parameter's value is
+    not known, both branches are listed (expect: pin, peek, stack and legacy_pin)."""
+    index = INDEX.replace("for (const defs of Object.values(GROUPS))", "for (const defs of Object.values(pick(false)))")
+    index += '''
+function pick(MODERN: boolean) {
+  return MODERN ? { modern: modernTools, shared: sharedTools } : { legacy: legacyTools, shared: sharedTools };
+}
+'''
+    p = program({"index.ts": index, "groups.ts": GROUPS, "package.json": MANIFEST})
+    assert sorted(t.name for t in p.tools) == ["legacy_pin", "peek", "pin", "stack"]

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 import tree_sitter as ts
 
+from auditor.extract.bindings import value_of
 from auditor.extract.syntax import member_chain, string_value, strip_casts, text
 
 _UNSET = object()  # `process.env.X` of a variable that is not set: undefined
@@ -83,11 +84,13 @@ def _eval(node: ts.Node | None, module, link, env: set[str], depth: int):
         if op == "??":
             return right if left is _UNSET or left is None else left
         return _UNKNOWN
-    if t == "identifier" and link is not None:
-        where = link.binding(module, text(node))
-        value = where[0].toplevel.get(where[1]) if where is not None else None
+    if t == "identifier":
+        imported = link is not None and text(node) in link.imports.get(module.path, {})
+        where = link.binding(module, text(node)) if imported else (module, text(node))
+        # a name of this module as its scope resolves it (a parameter or a local shadows a constant), or an import
+        value = where[0].toplevel.get(where[1]) if imported and where is not None else value_of(module, node)
         decl = value.parent.parent if value is not None and value.parent is not None else None
-        if decl is None or not text(decl).startswith("const"):
+        if where is None or decl is None or not text(decl).startswith("const"):
             return _UNKNOWN
         return _eval(value, where[0], link, env, depth + 1)
     return _UNKNOWN
