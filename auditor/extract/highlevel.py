@@ -221,7 +221,7 @@ def _tool(module: Module, vocab: dict, signature: str, method: str, name: str, c
         desc, params, ann = (bind(pair_value(spread[k][0]), spread[k][1]) if k in spread else None for k in
                              (keys["description"], keys["input_schema"], keys["annotations"]))
     elif signature == "config":
-        config, cm = (_resolved(*B(args[1])), B(args[1])[1]) if len(args) > 2 else (None, here)
+        config, cm = _member(*B(args[1]), link) if len(args) > 2 else (None, here)
         if config is not None and config.type != "object":
             gaps.append(_gap(here, local(args[1], module) or site,
                              f"tool {name!r}: the config `{excerpt(args[1])}` is not an object literal; "
@@ -471,6 +471,42 @@ def _resolved(node: ts.Node | None, module: Module) -> ts.Node | None:
         value = value_of(module, node)
         return strip_casts(value) if value is not None else node
     return node
+
+
+def _member(node: ts.Node | None, module: Module, link=None, depth: int = 0) -> tuple[ts.Node | None, Module]:
+    """(node, module) of what NODE stands for as a constant: the initializer of the variable it names, or the entry a
+    member path of a constant object literal names (`Schemas.basic`, the record in this module or imported). A
+    record whose member path the module assigns to (`Schemas.basic = ...`) is not constant: NODE as it is."""
+    plain = strip_casts(node)
+    if plain is None or plain.type != "member_expression" or depth > 8:
+        return _resolved(node, module), module
+    chain = member_chain(plain)
+    if not chain or len(chain) < 2 or chain[0] == "this":
+        return plain, module
+    where = link.binding(module, chain[0]) if link is not None else (module, chain[0])
+    value = where[0].toplevel.get(where[1]) if where is not None else None
+    owner = where[0] if where is not None else module
+    value = strip_casts(value)
+    for key in chain[1:]:
+        pair = object_pairs(value).get(key) if value is not None and value.type == "object" else None
+        value = strip_casts(pair_value(pair)) if pair is not None and pair.type == "pair" else None
+    if value is None or _reassigned(owner, where[1] if where is not None else chain[0], chain[1:]):
+        return plain, module
+    if value.type == "identifier":
+        found = _resolved(value, owner)
+        return (found if found is not None else value), owner
+    return value, owner
+
+
+def _reassigned(module: Module, name: str, path: tuple[str, ...]) -> bool:
+    """Whether MODULE assigns to NAME, to a member on the way to NAME.PATH or to one within it (`X = ...`,
+    `X.a = ...`, `X.a.b.description = ...`)."""
+    for n in module.nodes("assign"):
+        chain = member_chain(strip_casts(n.child_by_field_name("left"))) if n.type == "assignment_expression" else None
+        common = min(len(chain) - 1, len(path)) if chain else 0
+        if chain and chain[0] == name and tuple(chain[1:1 + common]) == tuple(path[:common]):
+            return True
+    return False
 
 
 def _value(node: ts.Node | None, module: Module):

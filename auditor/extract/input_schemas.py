@@ -187,10 +187,13 @@ def _written(node: ts.Node, module: Module, vocab: dict, link) -> Schema | None:
     r = _Reader(module, vocab, link)
     target, tmod = r.definition(node), module
     chain = member_chain(target) if target is not None and target.type in {"identifier", "member_expression"} else None
-    if chain and link is not None and len(chain) <= 2 and r._across(target, "", 0) is None:
+    if chain and link is not None and len(chain) <= 2:
         where = link.binding(module, chain[0]) if len(chain) == 1 else None
         value = link.value(*where) if where is not None and where[0] is not module else None
-        if value is not None:
+        plain = strip_casts(value)
+        json = plain is not None and plain.type == "object" and {"type", "properties"} & set(object_pairs(plain)) \
+            and not _Reader(where[0], vocab, link).is_raw_shape(plain)  # a JSON Schema literal, not a zod shape
+        if value is not None and (json or r._across(target, "", 0) is None):
             tmod = where[0]
             target = _Reader(tmod, vocab, link).definition(value)
     target = strip_casts(target)

@@ -44,6 +44,9 @@ class Listing:
     # The result is (or holds) what the server registers through the high-level API (the SDK's own handler's result,
     # a list a wrapper of a registration method collects, the SDK class's own record): those tools are listed.
     delegated: bool = False
+    # Objects listed only under a non-default environment (a ternary on `process.env`, extract/envdefault.py), with
+    # the variables that condition reads: not listed by default.
+    gated: tuple[tuple[frozenset[ts.Node], tuple[str, ...]], ...] = ()
 
 
 def listing(reach: Reach, module: Module, handler: ts.Node, fn: ts.Node | None) -> Listing:
@@ -74,8 +77,19 @@ def listing(reach: Reach, module: Module, handler: ts.Node, fn: ts.Node | None) 
                     reach.miss(omod, obj)
         if not found and not reach.delegated:  # a result filled in later (`result.tools = ...`), or built elsewhere
             reach.miss(fmod, fn)
-    return Listing(module=module, handler=handler, objects=frozenset(objects | reach.sites), unread=tuple(unread),
-                   as_is=tuple(as_is), copies=frozenset(reach.copies), delegated=reach.delegated)
+    return Listing(module=module, handler=handler, objects=frozenset(objects | reach.sites), unread=_once(unread),
+                   as_is=tuple(as_is), copies=frozenset(reach.copies), delegated=reach.delegated,
+                   gated=tuple(reach.gated))
+
+
+def _once(unread: list) -> tuple:
+    """UNREAD without repeats (a part met again through another use of what holds it is one part)."""
+    seen, out = set(), []
+    for m, node, scope in unread:
+        if (m.path, node.start_byte, node.end_byte, scope) not in seen:
+            seen.add((m.path, node.start_byte, node.end_byte, scope))
+            out.append((m, node, scope))
+    return tuple(out)
 
 
 def unnamed(l: Listing, declared: set[ts.Node], link) -> Listing:

@@ -12,7 +12,7 @@ from typing import Callable, Iterator
 
 import tree_sitter as ts
 
-from auditor.extract import tslib
+from auditor.extract import envdefault, tslib
 from auditor.extract.program import Module
 from auditor.extract.frames import _pattern, parameter_default, parameters
 from auditor.extract.values import Values
@@ -40,14 +40,20 @@ class Reach:
         self.registrations = registrations  # the tool registration methods of kb/sdk.yaml high_level
         self.values = Values(link)
         self._seen: set[ts.Node] = set()
+        # What each expression walked whole stands for, and the parts of it not read: met again (another use of the
+        # same constant, the loop variable read once as a list and once through `Object.values`), it stands for
+        # the same objects; only an expression met again within its own walk (a cycle) stands for nothing.
+        self._done: dict[ts.Node, tuple[list[tuple[ts.Node, Module]], list]] = {}
         self._unread: list[tuple[Module, ts.Node, frozenset[str] | None]] = []
         self.delegated = False  # the result met is (or holds) what the SDK's own handler of the method returns
         self.sites: set[ts.Node] = set()  # calls of functions of the boundary followed to what they return
+        self.gated: list[tuple[frozenset[ts.Node], tuple[str, ...]]] = []  # (objects, env): Reach._gate
         self.copies: set[ts.Node] = set()  # literals copying the name of descriptors reached (`{name: t.name, ...}`)
 
     def reset(self) -> list[tuple[Module, ts.Node, frozenset[str] | None]]:
         """Start a new question: forget what was met; the list of unread parts it returns fills as it goes."""
         self._seen, self._unread, self.delegated, self.sites, self.copies = set(), [], False, set(), set()
+        self._done, self.gated = {}, []
         return self._unread
 
     def miss(self, module: Module, node: ts.Node, scope: frozenset[str] | None = None) -> None:
@@ -67,12 +73,24 @@ class Reach:
     def expr(self, node: ts.Node | None, module: Module, depth: int) -> Iterator[tuple[ts.Node, Module]]:
         """The object literals NODE may stand for (as a value, or as the elements of a list)."""
         node = strip_casts(node)
+        done = self._done.get(node) if node is not None else None
+        if done is not None:
+            self._unread.extend(done[1])
+            yield from done[0]
+            return
         if node is None or node in self._seen:
             return
         if depth > MAX_DEPTH:
             self.miss(module, node)
             return
         self._seen.add(node)
+        mark, out = len(self._unread), []
+        for found in self._expr(node, module, depth):
+            out.append(found)
+            yield found
+        self._done[node] = (out, self._unread[mark:])
+
+    def _expr(self, node: ts.Node, module: Module, depth: int) -> Iterator[tuple[ts.Node, Module]]:
         t, d = node.type, depth + 1
         if t == "object":
             yield node, module
@@ -92,11 +110,19 @@ class Reach:
             yield from self._member(node, module, d)
         elif t == "call_expression":
             yield from self._call(node, module, d)
+        elif t == "subscript_expression":
+            yield from self._subscript(node, module, d)
         elif t == "new_expression":
             yield from self._new(node, module, d)
         elif t == "ternary_expression":
-            for f in ("consequence", "alternative"):
-                yield from self.expr(node.child_by_field_name(f), module, d)
+            pick = envdefault.decide(node.child_by_field_name("condition"), module, self.link)
+            if pick is None:
+                for f in ("consequence", "alternative"):
+                    yield from self.expr(node.child_by_field_name(f), module, d)
+            else:  # the branch the default environment picks; the other is listed only under another
+                chosen, other = ("consequence", "alternative") if pick.value else ("alternative", "consequence")
+                yield from self.expr(node.child_by_field_name(chosen), module, d)
+                self._gate(node.child_by_field_name(other), module, d, pick.env)
         elif t == "binary_expression" and text(node.child_by_field_name("operator")) in {"||", "??", "&&"}:
             if text(node.child_by_field_name("operator")) != "&&":
                 yield from self.expr(node.child_by_field_name("left"), module, d)
@@ -105,6 +131,22 @@ class Reach:
             self.miss(module, node, self._closure(module.path))
         elif t not in {"null", "undefined"}:
             self.miss(module, node)
+
+    def _gate(self, node: ts.Node | None, module: Module, d: int, env: tuple[str, ...]) -> None:
+        """The objects NODE stands for, listed only when an environment variable of ENV is set: recorded apart
+        (`gated`), neither listed nor a gap of the list."""
+        kept = (len(self._unread), set(self._seen), dict(self._done), set(self.sites), set(self.copies), self.delegated)
+        objects: set[ts.Node] = set()
+        todo = list(self.expr(node, module, d))
+        while todo:  # and what a record of them holds (the branch may be a record of lists of descriptors)
+            obj, omod = todo.pop()
+            if obj not in objects:
+                objects.add(obj)
+                todo += self._values(obj, omod, d) if obj.type == "object" and not _descriptor(obj) else []
+        del self._unread[kept[0]:]
+        self._seen, self._done, self.sites, self.copies, self.delegated = kept[1:]
+        if objects:
+            self.gated.append((frozenset(objects), env))
 
     def _borrowed(self, obj: ts.Node, module: Module, d: int):
         """The descriptor whose fields an object literal copies (`{name: definition.name, ...}`): it is listed too.
@@ -221,6 +263,17 @@ class Reach:
         path = path + more
         default = parameter_default(fn, index)
         sites: list[tuple[Module, ts.Node]] = []
+        receiver = _iterated(fn) if index == 0 and default is None else None
+        if receiver is not None:  # `list.flatMap((c) => ...)`: c is each element of the list
+            for element, emod in self.expr(receiver, module, d):
+                value, where = element, emod
+                for key in path:
+                    value, where = self.values.member(value, where, key, None, 0)
+                if value is None:
+                    self.miss(emod, element)
+                else:
+                    yield from self.expr(value, where, d) if path else iter([(element, emod)])
+            return
         if fn.type == "method_definition" and text(fn.child_by_field_name("name")) == "constructor":
             sites = self._constructions(enclosing(fn, {"class_declaration", "class"}))
         elif not _is_callback(fn):
@@ -350,7 +403,10 @@ class Reach:
                 self.delegated = True  # the high-level server's own record of what it registers
                 return
             for obj, omod in self.expr(args[0], module, d):
-                yield from self._values(obj, omod, d)
+                if _descriptor(obj):  # an element of a list whose values are taken (`Object.values(array)`)
+                    yield obj, omod
+                else:
+                    yield from self._values(obj, omod, d)
             for key, value in _keyed(module, args[0]) if record else ():  # `record[key] = value`
                 if chain[1] == "entries" and string_value(key) is None:  # the key names the entry: not known
                     self.miss(module, key.parent)
@@ -377,6 +433,10 @@ class Reach:
                 paths = self._paths(strip_casts(args[0]), module)
                 read = bool(paths)
                 yield from self._mapped(receiver, paths, module, d)
+                made = None if paths else self._made(strip_casts(args[0]), module, d)
+                if made:  # `sets.flatMap((s) => s.tools())`: what the callback makes of each element
+                    yield from made
+                    return
             for element, emod in self.expr(receiver, module, d):
                 if not (read and element.type != "object"):  # an instance, a namespace: the member mapped is listed
                     yield element, emod
@@ -386,8 +446,70 @@ class Reach:
         value, where = self.values.definition(node, module)  # defineTool({...}): the object it is handed
         if value is not None and value.type == "object":
             yield from self.expr(value, where, d)
-        else:
+            return
+        fns = self._methods(callee, module, d) if callee is not None and callee.type == "member_expression" else None
+        if fns is None:
             self.miss(module, node)
+            return
+        for fn, fmod in fns:  # `config.tools()`: what the function member of each object it stands for returns
+            yield from self._returned(fn, fmod, d)
+
+    def _made(self, fn: ts.Node, module: Module, d: int) -> list[tuple[ts.Node, Module]] | None:
+        """What a `map`/`flatMap` callback FN returns, its element parameter each element of the list, when that is
+        read whole and is no object literal the callback builds (a copy of the element: read through the elements,
+        _borrowed); None otherwise (the list's elements stand for what it makes, as before)."""
+        if fn.type not in FUNCTION_TYPES:
+            return None
+        rets = self.returns(fn, module)
+        if not rets or any(strip_casts(r) is None or strip_casts(r).type == "object" for r, _ in rets):
+            return None
+        kept = (len(self._unread), set(self._seen))
+        made = [found for r, rmod in rets for found in self.expr(r, rmod, d)]
+        built = any(fn.start_byte <= o.start_byte < fn.end_byte and omod is module for o, omod in made)
+        if len(self._unread) > kept[0] or not made or built:
+            del self._unread[kept[0]:]
+            self._seen = kept[1]
+            return None
+        return made
+
+    def _methods(self, callee: ts.Node, module: Module, d: int) -> list[tuple[ts.Node, Module]] | None:
+        """The functions member `m` of `x.m` is in each object literal x stands for; None when x stands for
+        anything else, or a member that is no known function."""
+        kept = (len(self._unread), set(self._seen))
+        key = text(callee.child_by_field_name("property"))
+        fns = []
+        for obj, omod in self.expr(callee.child_by_field_name("object"), module, d):
+            pair = object_pairs(obj).get(key) if obj.type == "object" else None
+            value = strip_casts(pair_value(pair)) if pair is not None and pair.type == "pair" else None
+            fn, fmod = (value, omod) if value is not None and value.type in FUNCTION_TYPES else \
+                self.values.function_of(value, omod, None) if value is not None else (None, omod)
+            if fn is None or fn.type not in FUNCTION_TYPES:
+                fns = None
+                break
+            fns.append((fn, fmod))
+        if len(self._unread) > kept[0] or not fns:
+            del self._unread[kept[0]:]
+            self._seen = kept[1]
+            return None
+        return fns
+
+    def _subscript(self, node: ts.Node, module: Module, d: int):
+        """`record[key]`: the member a constant key names; with a key not known, any value of the record (any
+        element of a list)."""
+        obj, index = node.child_by_field_name("object"), node.child_by_field_name("index")
+        key = string_value(index) if index is not None else None
+        if key is not None:
+            value, where = self.values.member(obj, module, key, None, 0)
+            if value is None:
+                self.miss(module, node)
+            else:
+                yield from self.expr(value, where, d)
+            return
+        for found, fmod in self.expr(obj, module, d):
+            if found.type == "object" and not _descriptor(found):
+                yield from self._values(found, fmod, d)
+            else:
+                yield found, fmod
 
     def _new(self, node: ts.Node, module: Module, d: int):
         """`new C(...)`: an instance of a class of the boundary stands for itself (a tool object, whose members
@@ -492,6 +614,12 @@ class Reach:
                 if r.named_children and _owner(r) == fn]
 
 
+def _descriptor(obj: ts.Node) -> bool:
+    """Whether OBJ is a tool descriptor literal (a name and a schema or description), not a record of them."""
+    pairs = object_pairs(obj) if obj.type == "object" else {}
+    return "name" in pairs and ("inputSchema" in pairs or "description" in pairs)
+
+
 def entry_value(pair: ts.Node) -> ts.Node:
     return pair_value(pair) if pair.type == "pair" else pair
 
@@ -543,6 +671,22 @@ def _keyed(module: Module, record: ts.Node) -> list[tuple[ts.Node, ts.Node]]:
                 and member_chain(strip_casts(left.child_by_field_name("object"))) == target:
             out.append((left.child_by_field_name("index"), n.child_by_field_name("right")))
     return out
+
+
+_ELEMENT_CALLBACKS = frozenset({"map", "flatMap", "filter", "forEach", "find", "findLast", "some", "every"})
+
+
+def _iterated(fn: ts.Node) -> ts.Node | None:
+    """The list whose elements FN's first parameter stands for, when FN is the callback of `list.flatMap(fn)` (or
+    another array method that calls it per element)."""
+    if not _is_callback(fn) or fn.parent.named_children[:1] != [fn]:
+        return None
+    call = fn.parent.parent
+    callee = call.child_by_field_name("function") if call is not None and call.type == "call_expression" else None
+    if callee is None or callee.type != "member_expression" \
+            or text(callee.child_by_field_name("property")) not in _ELEMENT_CALLBACKS:
+        return None
+    return callee.child_by_field_name("object")
 
 
 def _is_callback(fn: ts.Node) -> bool:
