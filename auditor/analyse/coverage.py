@@ -423,6 +423,7 @@ def ledger(p: Program, effects: dict[str, list[str]] | None = None) -> dict:
             row["blanked"] = len(e.blanked)
         files.append(row)
     dispatched = {d.tool: d for d in p.dispatches}
+    gated = {o: env for l in p.listings for objects, env in l.gated for o in objects}
     tools = []
     for t in sorted(p.tools, key=lambda t: (t.name, t.module.path)):
         reasons, details = [], []  # what leaves the tool partly analysed; what of its descriptor was not read
@@ -448,16 +449,17 @@ def ledger(p: Program, effects: dict[str, list[str]] | None = None) -> dict:
             continue
         tools.append({"name": t.name, "file": t.module.path, "form": t.form, "schema_form": t.schema_form,
                       "dispatch": d.form if d is not None else None, "implementation": impl,
-                      "status": status, "reasons": reasons + details})
+                      "status": status, "reasons": reasons + details,
+                      **({"condition": f"listed only when {' or '.join(gated[t.node])} is set: not by default"}
+                         if t.node in gated else {})})
     advertised = {t.name for t in p.tools}
     for name, d in sorted(dispatched.items()):
         if name not in advertised:
             tools.append({"name": name, "file": d.module.path, "form": "dispatch only", "schema_form": "unknown",
                           "dispatch": d.form, "implementation": d.target_name, "status": "dispatch only",
                           "reasons": ["dispatched but no descriptor or registration advertises it"]})
-    gated = {o: env for l in p.listings for objects, env in l.gated for o in objects}
     unadvertised = [{"name": t.name, "file": t.module.path, "line": t.node.start_point[0] + 1,
-                     "reason": _unadvertised(gated.get(t.node))}
+                     "reason": "descriptor-shaped object not advertised by tools/list"}
                     for t in sorted(p.unadvertised, key=lambda t: (t.module.path, t.node.start_byte))] + [
         {"name": t.name, "file": t.module.path, "line": t.node.start_point[0] + 1,
          "reason": f"registered in `{t.binding}`, which no code the entries reach calls or names: not served"}
@@ -470,12 +472,3 @@ def ledger(p: Program, effects: dict[str, list[str]] | None = None) -> dict:
         all(t["status"] in _TRACED for t in tools) and all(f["status"] != "parsed, not reached" for f in files)
     return {"entries": entries, "files": files, "tools": tools, "unresolved": unresolved, "complete": complete,
             "unadvertised": unadvertised}
-
-
-def _unadvertised(env: tuple[str, ...] | None) -> str:
-    """Why a descriptor-shaped object is no tool: no tools/list result holds it, or only under an environment that is
-    not the default (extract/listing.py gated)."""
-    if not env:
-        return "descriptor-shaped object not advertised by tools/list"
-    return (f"descriptor-shaped object advertised by tools/list only under a non-default environment (set "
-            f"{', '.join(env)}); not by default")

@@ -45,7 +45,7 @@ class Listing:
     # a list a wrapper of a registration method collects, the SDK class's own record): those tools are listed.
     delegated: bool = False
     # Objects listed only under a non-default environment (a ternary on `process.env`, extract/envdefault.py), with
-    # the variables that condition reads: not listed by default.
+    # the variables that condition reads: tools all the same (the ledger row says the condition), not by default.
     gated: tuple[tuple[frozenset[ts.Node], tuple[str, ...]], ...] = ()
 
 

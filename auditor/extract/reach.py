@@ -119,10 +119,11 @@ class Reach:
             if pick is None:
                 for f in ("consequence", "alternative"):
                     yield from self.expr(node.child_by_field_name(f), module, d)
-            else:  # the branch the default environment picks; the other is listed only under another
+            else:  # both are listed: the branch the default environment picks, and the other, listed only under
                 chosen, other = ("consequence", "alternative") if pick.value else ("alternative", "consequence")
-                yield from self.expr(node.child_by_field_name(chosen), module, d)
-                self._gate(node.child_by_field_name(other), module, d, pick.env)
+                yield from self.expr(node.child_by_field_name(chosen), module, d)  # another environment (`gated`)
+                self._gate(node.child_by_field_name(other), node.child_by_field_name(chosen), module, d, pick.env)
+                yield from self.expr(node.child_by_field_name(other), module, d)
         elif t == "binary_expression" and text(node.child_by_field_name("operator")) in {"||", "??", "&&"}:
             if text(node.child_by_field_name("operator")) != "&&":
                 yield from self.expr(node.child_by_field_name("left"), module, d)
@@ -132,21 +133,28 @@ class Reach:
         elif t not in {"null", "undefined"}:
             self.miss(module, node)
 
-    def _gate(self, node: ts.Node | None, module: Module, d: int, env: tuple[str, ...]) -> None:
-        """The objects NODE stands for, listed only when an environment variable of ENV is set: recorded apart
-        (`gated`), neither listed nor a gap of the list."""
+    def _gate(self, node: ts.Node | None, default: ts.Node | None, module: Module, d: int, env: tuple[str, ...]) -> None:
+        """The objects NODE stands for and DEFAULT (the branch the default environment picks) does not, listed only
+        when an environment variable of ENV is set: recorded (`gated`), so that the ledger says on what their tools
+        depend; what is met here leaves no trace on the question."""
+        objects = self._held(node, module, d) - self._held(default, module, d)
+        if objects:
+            self.gated.append((frozenset(objects), env))
+
+    def _held(self, node: ts.Node | None, module: Module, d: int) -> set[ts.Node]:
+        """The objects NODE stands for, and what a record of them holds (a branch may be a record of lists of
+        descriptors), read without a trace on the question."""
         kept = (len(self._unread), set(self._seen), dict(self._done), set(self.sites), set(self.copies), self.delegated)
         objects: set[ts.Node] = set()
         todo = list(self.expr(node, module, d))
-        while todo:  # and what a record of them holds (the branch may be a record of lists of descriptors)
+        while todo:
             obj, omod = todo.pop()
             if obj not in objects:
                 objects.add(obj)
                 todo += self._values(obj, omod, d) if obj.type == "object" and not _descriptor(obj) else []
         del self._unread[kept[0]:]
         self._seen, self._done, self.sites, self.copies, self.delegated = kept[1:]
-        if objects:
-            self.gated.append((frozenset(objects), env))
+        return objects
 
     def _borrowed(self, obj: ts.Node, module: Module, d: int):
         """The descriptor whose fields an object literal copies (`{name: definition.name, ...}`): it is listed too.
