@@ -38,7 +38,8 @@ def registrations(module: Module, vocab: dict, resolve, link=None) -> tuple[list
 
     `resolve(call_or_identifier_node)` maps a callee to (function node, qualified name) or None."""
     hl = vocab["high_level"]
-    servers = _server_bindings(module, set(hl["server_classes"]), vocab["sdk_packages"])
+    servers = _server_bindings(module, set(hl["server_classes"]), vocab["sdk_packages"]) | \
+        _imported_servers(module, set(hl["server_classes"]), vocab["sdk_packages"], link)
     tools: list[ToolDecl] = []
     dispatches: list[Dispatch] = []
     regs: list[Registration] = []
@@ -292,6 +293,40 @@ def _server_bindings(module: Module, classes: set[str], packages: list[str]) -> 
         elif n.type == "type_annotation" and any(part.strip() in classes for part in text(n).lstrip(":").split("|")):
             out |= _holder_names(n.parent, n)
     return out
+
+
+def _imported_servers(module: Module, classes: set[str], packages: list[str], link) -> set[str]:
+    """Receivers of MODULE that another module of the boundary binds to a high-level server: an imported name that
+    is a top-level server there (`import { server } from "./clients.js"` of `export const server = new McpServer()`,
+    or of a factory's result), a namespace's member (`clients.server`), and a variable set by a call of an imported
+    factory (`const server = createServer()`, createServer returning `new McpServer(...)`)."""
+    out: set[str] = set()
+    for local, b in (link.imports.get(module.path, {}).items() if link is not None else ()):
+        there = link.by_path.get(b.module) if b.module is not None else None
+        if there is None:
+            continue
+        if b.name == "*":
+            out |= {f"{local}.{name}" for name in _toplevel_servers(there, classes, packages)}
+            continue
+        where = link.binding(module, local)
+        if where is not None and where[0] is not module and where[1] in _toplevel_servers(where[0], classes, packages):
+            out.add(local)
+        fn = where[0].functions.get(where[1]) if where is not None and where[0] is not module else None
+        if fn is not None and _returns_new(fn, where[0], classes, packages):
+            for call in module.nodes("call"):
+                decl = call.parent.parent if call.parent is not None and call.parent.type == "await_expression" else call.parent
+                if callee_text(call) == local and decl is not None and decl.type == "variable_declarator":
+                    out |= _holder_names(decl, call)
+    return out
+
+
+def _toplevel_servers(module: Module, classes: set[str], packages: list[str]) -> set[str]:
+    """The top-level names of MODULE bound to a high-level server (memoised on the module)."""
+    found = module.memo.get("toplevel_servers")
+    if found is None:
+        found = module.memo["toplevel_servers"] = frozenset(
+            n for n in _server_bindings(module, classes, packages) if n in module.toplevel)
+    return found
 
 
 def _sdk_shaped_on_parameter(call: ts.Node, receiver: tuple[str, ...] | None, args: list[ts.Node], module: Module,
