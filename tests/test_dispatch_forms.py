@@ -274,3 +274,25 @@ server.setRequestHandler(CallToolRequestSchema, (request) => handleCall({ reques
     (fallback,) = p.fallbacks
     assert fallback.node.start_point[0] + 1 == line_of(src, "default: throw new Error(`unknown tool")
     assert [(t["name"], t["status"]) for t in coverage.ledger(p)["tools"]] == [("echo", "analysed"), ("ping", "analysed")]
+
+
+RENAMED = SDK + '''const TOOLS = [{ name: "roll", inputSchema: { type: "object" } }, { name: "flip", inputSchema: { type: "object" } }];
+const server = new Server({ name: "dice", version: "1" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS }));
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  const { name: toolName, arguments: args } = request.params;
+  switch (toolName) {
+    case "roll": return { content: [{ type: "text", text: String(Math.random()) }] };
+    case "flip": return { content: [] };
+    default: throw new Error("unknown " + toolName);
+  }
+});
+'''
+
+
+def test_a_switch_on_the_tool_name_destructured_under_another_name():
+    """`const { name: toolName } = request.params; switch (toolName)`: the renamed binding is the tool's name."""
+    led = coverage.ledger(program({"index.ts": RENAMED, "package.json": '{"name": "dice", "bin": "index.ts"}'}))
+    assert {(t["name"], t["dispatch"], t["status"]) for t in led["tools"]} == \
+        {("roll", "switch-case", "analysed"), ("flip", "switch-case", "analysed")}
+    assert led["complete"] is True

@@ -9,9 +9,11 @@ from auditor.extract import predicates
 from auditor.extract.bindings import value_of
 from auditor.extract.program import Module
 from auditor.extract.server import Dispatch, Fallback, Handler
+from auditor.extract.reach import _destructured
 from auditor.extract.values import Values
 from auditor.extract.frames import Frame, loop_names, parameters, returned
-from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, condition_terms, find, member_chain, object_method,
+from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, condition_terms, enclosing_function, find,
+                                    member_chain, object_method,
                                     object_pairs, pair_value, strip_casts, text, walk)
 
 
@@ -24,7 +26,11 @@ def _name_subject(node: ts.Node | None, module: Module | None = None, subjects: 
     if module is None or node is None or node.type != "identifier":
         return False
     value = strip_casts(value_of(module, node))
-    chain = member_chain(value) if value is not None else None
+    if value is None:  # `const { name: toolName } = request.params`: a name the function destructures from `name`
+        scope = enclosing_function(node)
+        picked = _destructured(scope, text(node)) if scope is not None else None
+        return picked is not None and picked[1][-1:] == ("name",)
+    chain = member_chain(value)
     return bool(chain) and chain[-1] == "name"
 
 
