@@ -362,3 +362,24 @@ def test_a_variable_parsed_as_a_number_is_no_secret_whatever_its_words():
     p, fx, _ = _scan({"index.ts": code})
     values = [v["source"] for f in secrets.findings(p, fx, effects_kb()) for v in f.attrs["values"]]
     assert values == ["process.env.API_TOKEN"]
+
+
+def test_a_computed_variable_name_and_a_value_overwritten_before_the_log_are_no_secret():
+    """`process.env[key]` in a helper: the name is computed at run time, no name to judge (its use may still tell);
+    `token = randomUUID()` before the log in the same block: the log shows that value, not the configured one. A
+    secret logged before it is overwritten still is one."""
+    code = ('export function envNumber(key: string, fallback: number) {\n'
+            '  const value = process.env[key];\n'
+            '  if (value && isNaN(Number(value))) console.warn(`Invalid ${key}=${value}`);\n'
+            '  return value ? Number(value) : fallback;\n}\n'
+            'export function start(given?: string) {\n'
+            '  let token = given || process.env.AUTH_TOKEN;\n'
+            '  if (!token) {\n'
+            '    token = crypto.randomUUID();\n'
+            '    console.error(`generated token ${token}`);\n'
+            '  }\n'
+            '  console.error(`using token ${token}`);\n'
+            '  return token;\n}\n')
+    p, fx, _ = _scan({"index.ts": code})
+    found = [(f.id, f.anchors[-1].start_line) for f in secrets.findings(p, fx, effects_kb())]
+    assert found == [("FND:secret-logged:index#start", line_of(code, "using token"))]

@@ -133,7 +133,8 @@ def leaks(p: Program, sites: tuple[Site, ...], kb: dict) -> list[Leak]:
                 for t in _flows(value, ctx, names):
                     used.setdefault(t.identity(), (key_name, where))
             for call in calls.get(scope, []):
-                found = [t for arg in call_args(call) for t in _flows(arg, ctx, names)]
+                found = [t for arg in call_args(call) for t in _flows(arg, ctx, names)
+                         if not (t.via and _overwritten(t.via[-1], call, ctx, names))]
                 if found:
                     logged.append((scope, call, found))
         numeric = _numeric_settings(m, frozenset(kb["secret_names"].get("numeric_parsers", ())))
@@ -167,7 +168,9 @@ def _why(t: _Taint, secret: SecretNames, used: dict, numeric: frozenset[str] = f
     variable the code parses as a number is a numeric setting, whatever its name)."""
     if t.env_name == "*":
         return "the whole environment", None
-    named = ([t.env_name] if t.env_name is not None and t.env_name not in numeric else []) + list(t.via)
+    # (`process.env[key]`: a name computed at run time is no name to judge; its use may still tell)
+    named = ([t.env_name] if t.env_name is not None and t.env_name not in numeric and not t.env_name.startswith("[")
+             else []) + list(t.via)
     hit = next((n for n in named if secret.secret(n)), None)
     if hit is not None:
         return f"named `{hit}`", None
@@ -175,6 +178,25 @@ def _why(t: _Taint, secret: SecretNames, used: dict, numeric: frozenset[str] = f
     if use is not None:
         return f"used as `{use[0]}`", use[1]
     return None
+
+
+def _overwritten(name: str, call: ts.Node, ctx: _Ctx, names: _Names) -> bool:
+    """Whether NAME is assigned anew before CALL, by an expression statement `NAME = value` that precedes it in a block
+    holding it (within its function), with a value that carries no configuration: what CALL shows is that value
+    (`if (!token) { token = randomUUID(); console.error(token) }`)."""
+    fn, node = enclosing_function(call), call
+    while node is not None and node != fn:
+        block = node.parent
+        if block is not None and block.type == "statement_block":
+            for stmt in block.named_children:
+                if stmt.start_byte >= node.start_byte:
+                    break
+                e = stmt.named_children[0] if stmt.type == "expression_statement" and stmt.named_children else None
+                if e is not None and e.type == "assignment_expression" and text(e.child_by_field_name("left")) == name \
+                        and not _flows(e.child_by_field_name("right"), ctx, names):
+                    return True
+        node = block
+    return False
 
 
 def _secret_use(n: ts.Node, secret: SecretNames) -> tuple[str, ts.Node, ts.Node] | None:
