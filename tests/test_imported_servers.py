@@ -38,3 +38,31 @@ def test_registrations_on_a_server_another_module_constructs_are_its_tools():
     led = coverage.ledger(p)
     assert {t["status"] for t in led["tools"]} == {"analysed"}
     assert led["unresolved"] == [] and led["complete"] is True
+
+
+SCHEMAS = '''import { z } from "zod";
+export const searchShape = { query: z.string().describe("What to find"), page: z.number().optional() };
+export const SortSchema = z.object({ field: z.string() });
+'''
+BARREL = 'export * from "./levels.js";\nexport { searchShape, SortSchema } from "./search.js";\n'
+LEVELS = 'import { z } from "zod";\nexport const level = z.enum(["low", "high"]);\n'
+SHAPED = '''import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { searchShape, SortSchema } from "./schemas/index.js";
+const server = new McpServer({ name: "relay-desk", version: "1.0.0" });
+server.tool("search", "Search notes.", searchShape, { title: "Search", readOnlyHint: true }, async () => ({ content: [] }));
+server.tool("sort", "Sort notes.", SortSchema.shape, async () => ({ content: [] }));
+await server.connect(new StdioServerTransport());
+'''
+
+
+def test_a_parameter_shape_imported_through_a_barrel_is_the_schema_not_annotations():
+    """`tool(name, description, searchShape, annotations, cb)` with the shape imported (through `export { } from`
+    beside `export *`): the SDK takes it as the parameters, so does the audit; not an empty schema."""
+    p = program({"package.json": MANIFEST.replace("index.js", "index.ts"), "index.ts": SHAPED,
+                 "schemas/index.ts": BARREL, "schemas/search.ts": SCHEMAS, "schemas/levels.ts": LEVELS})
+    tools = {t.name: t for t in p.tools}
+    assert tools["search"].schema == {"type": "object", "properties": {
+        "query": {"type": "string", "description": "What to find"}, "page": {"type": "number"}}, "required": ["query"]}
+    assert tools["search"].annotations == {"title": "Search", "readOnlyHint": True}
+    assert tools["sort"].schema["properties"] == {"field": {"type": "string"}}

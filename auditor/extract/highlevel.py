@@ -239,9 +239,9 @@ def _tool(module: Module, vocab: dict, signature: str, method: str, name: str, c
             desc = rest.pop(0)
         if len(rest) > 1:
             keys = set(hl["annotation_keys"])
-            if _is_params(*rest[0], vocab, keys):
+            if _is_params(*rest[0], vocab, keys, link):
                 params = rest.pop(0)
-                if len(rest) > 1 and _is_object(*rest[0]) and not _is_params(*rest[0], vocab, keys):
+                if len(rest) > 1 and _is_object(*rest[0]) and not _is_params(*rest[0], vocab, keys, link):
                     ann = rest.pop(0)
             elif _is_object(*rest[0]):
                 ann = rest.pop(0)
@@ -567,10 +567,11 @@ def _stringy(node: ts.Node | None, depth: int = 0) -> bool:
     return len(operands) > 1 and any(_stringy(o, depth + 1) for o in operands)
 
 
-def _is_params(node: ts.Node, module: Module, vocab: dict, annotation_keys: set[str]) -> bool:
-    """A parameter shape, as the SDK decides at run time (empty, or a zod value); statically, also an
-    object literal with a key that is not an annotation key (its values may be zod from elsewhere)."""
-    if zod.is_params(node, module, vocab):
+def _is_params(node: ts.Node, module: Module, vocab: dict, annotation_keys: set[str], link=None) -> bool:
+    """A parameter shape, as the SDK decides at run time (empty, or a zod value; here or imported, LINK given);
+    statically, also an object literal with a key that is not an annotation key (its values may be zod from
+    elsewhere)."""
+    if zod.is_params(node, module, vocab, link):
         return True
     target = _resolved(node, module)
     return target is not None and target.type == "object" and not set(object_pairs(target)) <= annotation_keys

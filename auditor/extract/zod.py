@@ -54,10 +54,15 @@ def _toplevel(module: Module, name: str) -> ts.Node | Known | None:
     return Known(members) if members else None
 
 
-def is_params(node: ts.Node | None, module: Module, vocab: dict, link=None) -> bool:
-    """The SDK's overload test for `tool(...)`: a raw shape (empty, or with a zod value) or a zod schema."""
+def is_params(node: ts.Node | None, module: Module, vocab: dict, link=None, depth: int = 0) -> bool:
+    """The SDK's overload test for `tool(...)`: a raw shape (empty, or with a zod value) or a zod schema (written
+    here, or, LINK given, exported by another module of the boundary)."""
     r = _Reader(module, vocab, link)
     target = r.definition(node)
+    where = link.binding(module, text(target)) if link is not None and target is not None and target.type == "identifier" \
+        else None
+    if where is not None and where[0] is not module and where[1] in where[0].toplevel and depth < 8:  # decided there
+        return is_params(where[0].toplevel[where[1]], where[0], vocab, link, depth + 1)
     return target is not None and ((target.type == "object" and r.is_raw_shape(target)) or r.is_zod(target))
 
 
