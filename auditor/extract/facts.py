@@ -264,7 +264,7 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
     # Tools installed into a registry at run time and looked up by name in a tools/call handler (extract/registry.py).
     for h in (h for h in handlers if h.method == "tools/call" and h.fn is not None):
         known = {d.tool for d in dispatches if d.handler is h}
-        fns = [(f, fm) for f, fm, _, _ in dispatch._dispatching(h, link.resolver(h.module), link)]
+        fns = [(f, fm, handed) for f, fm, _, handed in dispatch._dispatching(h, link.resolver(h.module), link)]
         found, missed = registry.dispatches(h, fns, expander.calls_of, link, dispatch._name_subject,
                                             reach.Reach(link, expander.calls_of, modules), expander.frames)
         unread += missed
@@ -277,6 +277,11 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
                          frozenset(k for k, r in vocab["high_level"]["registrations"].items() if r["kind"] == "tool"))
     listings = [listing.listing(follow, h.module, h.node, h.fn) for h in handlers if h.method == "tools/list"]
     listings = [listing.unnamed(l, {t.node for t in tools} | instantiated, link) for l in listings]
+    declared = {t.node for t in tools}
+    for l in listings:  # tool objects a copy in the list names (`{name: t.name, ...}` over `{name, run, ...}`)
+        made = listing.named(l, declared, link)
+        tools += made
+        declared |= {t.node for t in made}
     tools, unadvertised = listing.split(tools, listings)
     # A tools/call handler that finds its tool among the listed tool objects by name (`TOOLS.find(...)`).
     named = {d.tool for d in dispatches}

@@ -13,8 +13,9 @@ import tree_sitter as ts
 
 from auditor.extract.program import Module
 from auditor.extract.reach import Reach, entry_value
-from auditor.extract.server import name_of
-from auditor.extract.syntax import FUNCTION_TYPES, object_pairs
+from auditor.extract.server import ToolDecl, name_of
+from auditor.extract.syntax import FUNCTION_TYPES, NOT_LITERAL, object_pairs, pair_value, string_value
+from auditor.model import Anchor, Gap
 
 LIST_KEY = "tools"  # coupling: ListToolsResult of the MCP specification
 NAME_KEY, SCHEMA_KEY = "name", "inputSchema"  # coupling: Tool of the MCP specification, queries/index.scm
@@ -41,6 +42,9 @@ class Listing:
     # Object literals of the list that copy the name of the descriptors they are made from (`{name: tool.name, ...}`
     # per element of a list read whole, extract/reach.py): named by those, which the list holds too.
     copies: frozenset[ts.Node] = frozenset()
+    # The objects those literals copy (`{name: t.name, ...}` over a list of tool objects `{name, description, ...}`):
+    # each a tool named by its own `name`, whatever else it holds (`named()`).
+    copied: frozenset[ts.Node] = frozenset()
     # The result is (or holds) what the server registers through the high-level API (the SDK's own handler's result,
     # a list a wrapper of a registration method collects, the SDK class's own record): those tools are listed.
     delegated: bool = False
@@ -78,7 +82,7 @@ def listing(reach: Reach, module: Module, handler: ts.Node, fn: ts.Node | None) 
         if not found and not reach.delegated:  # a result filled in later (`result.tools = ...`), or built elsewhere
             reach.miss(fmod, fn)
     return Listing(module=module, handler=handler, objects=frozenset(objects | reach.sites), unread=_once(unread),
-                   as_is=tuple(as_is), copies=frozenset(reach.copies), delegated=reach.delegated,
+                   as_is=tuple(as_is), copies=frozenset(reach.copies), copied=frozenset(reach.copied), delegated=reach.delegated,
                    gated=tuple(reach.gated))
 
 
@@ -107,6 +111,28 @@ def unnamed(l: Listing, declared: set[ts.Node], link) -> Listing:
         if NAME_KEY in pairs and name_of(module, o, link) is None or NAME_KEY not in pairs and SCHEMA_KEY in pairs:
             out.append((module, o))
     return replace(l, unnamed=tuple(sorted(out, key=lambda x: (x[0].path, x[1].start_byte))), unread=l.unread + missed)
+
+
+def named(l: Listing, declared: set[ts.Node], link) -> list[ToolDecl]:
+    """The tools of the objects a copy in L names (`copied`) that are not declared as tools (no input schema of their
+    own: the copy makes it): each named by its own `name`, its description its own when a literal; the schema the
+    copy makes is not read (a detail gap)."""
+    out = []
+    for o in sorted(l.copied - declared, key=lambda o: o.start_byte):
+        module = (link.module_of(o) if link is not None else None) or l.module
+        name = name_of(module, o, link)
+        if name is None or SCHEMA_KEY in object_pairs(o):
+            continue
+        desc = pair_value(object_pairs(o)["description"]) if "description" in object_pairs(o) else None
+        text = string_value(desc) if desc is not None else None
+        out.append(ToolDecl(module=module, name=name, node=o, binding=None, description=text,
+                            description_node=desc if text is not None else None, schema=NOT_LITERAL, schema_node=None,
+                            schema_form="unknown", described=desc is not None, gaps=(Gap(
+                                kind="schema", detail=f"tool {name!r}: the input schema is made by the tools/list "
+                                "handler's copy of the tool object, not read",
+                                anchor=Anchor(path=module.path, start_line=o.start_point[0] + 1,
+                                              end_line=o.start_point[0] + 1)),)))
+    return out
 
 
 def split(tools: list, listings: list[Listing]) -> tuple[list, list]:

@@ -49,10 +49,12 @@ class Reach:
         self.sites: set[ts.Node] = set()  # calls of functions of the boundary followed to what they return
         self.gated: list[tuple[frozenset[ts.Node], tuple[str, ...]]] = []  # (objects, env): Reach._gate
         self.copies: set[ts.Node] = set()  # literals copying the name of descriptors reached (`{name: t.name, ...}`)
+        self.copied: set[ts.Node] = set()  # the objects those copy (each a tool, named by its own name)
+        self._imported_by: dict[tuple[str, str], list[tuple[Module, str]]] | None = None  # see _importers
 
     def reset(self) -> list[tuple[Module, ts.Node, frozenset[str] | None]]:
         """Start a new question: forget what was met; the list of unread parts it returns fills as it goes."""
-        self._seen, self._unread, self.delegated, self.sites, self.copies = set(), [], False, set(), set()
+        self._seen, self._unread, self.delegated, self.sites, self.copies, self.copied = set(), [], False, set(), set(), set()
         self._done, self.gated = {}, []
         return self._unread
 
@@ -144,7 +146,8 @@ class Reach:
     def _held(self, node: ts.Node | None, module: Module, d: int) -> set[ts.Node]:
         """The objects NODE stands for, and what a record of them holds (a branch may be a record of lists of
         descriptors), read without a trace on the question."""
-        kept = (len(self._unread), set(self._seen), dict(self._done), set(self.sites), set(self.copies), self.delegated)
+        kept = (len(self._unread), set(self._seen), dict(self._done), set(self.sites), set(self.copies), set(self.copied),
+                self.delegated)
         objects: set[ts.Node] = set()
         todo = list(self.expr(node, module, d))
         while todo:
@@ -153,7 +156,7 @@ class Reach:
                 objects.add(obj)
                 todo += self._values(obj, omod, d) if obj.type == "object" and not _descriptor(obj) else []
         del self._unread[kept[0]:]
-        self._seen, self._done, self.sites, self.copies, self.delegated = kept[1:]
+        self._seen, self._done, self.sites, self.copies, self.copied, self.delegated = kept[1:]
         return objects
 
     def _borrowed(self, obj: ts.Node, module: Module, d: int):
@@ -164,12 +167,13 @@ class Reach:
         if value is None or value.type != "member_expression" or text(value.child_by_field_name("property")) != "name":
             return
         mark, seen = len(self._unread), set(self._seen)
-        copied = False
+        copied = []
         for found in self.expr(value.child_by_field_name("object"), module, d):
-            copied = copied or found[0].type == "object"
+            copied += [found[0]] if found[0].type == "object" else []
             yield found
         if copied and len(self._unread) == mark:  # a copy of descriptors read whole: named by theirs
             self.copies.add(obj)
+            self.copied.update(copied)
         del self._unread[mark:]
         self._seen = seen  # what was met here is met again, with its gaps, where the list itself leads to it
 
@@ -227,13 +231,31 @@ class Reach:
 
     def _variable(self, name: str, value: ts.Node | None, scope: ts.Node, module: Module, d: int):
         """A variable's initializer, the values assigned to it, and what is pushed onto it, within SCOPE; also by a
-        function of the boundary it is handed to (`collect(server, list)` that pushes onto its parameter)."""
+        function of the boundary it is handed to (`collect(server, list)` that pushes onto its parameter), and, for a
+        top-level one, by the modules that import it (`registry.push(toolA, toolB)` in a module of its own)."""
         yield from self.expr(value, module, d)
         for later in _assigned(module, scope, (name,)):
             yield from self.expr(later, module, d)
+        for imod, local in self._importers(module, name) if scope == module.tree.root_node else ():
+            for later in _assigned(imod, imod.tree.root_node, (local,)):
+                yield from self.expr(later, imod, d)
         for fmod, fn, param in self._handed_to(name, scope, module):
             for later in _assigned(fmod, fn, (param,)):
                 yield from self.expr(later, fmod, d)
+
+    def _importers(self, module: Module, name: str) -> list[tuple[Module, str]]:
+        """(module, local name) of each import of top-level NAME of MODULE by another module of the boundary (named
+        imports, re-exports followed)."""
+        if self.link is None:
+            return []
+        if self._imported_by is None:  # (exporting module path, its local name) -> importers: built once
+            self._imported_by = {}
+            for m in self.modules:
+                for local in self.link.imports.get(m.path, {}):
+                    where = self.link.binding(m, local)
+                    if where is not None and where[0] is not m:
+                        self._imported_by.setdefault((where[0].path, where[1]), []).append((m, local))
+        return self._imported_by.get((module.path, name), [])
 
     def _handed_to(self, name: str, scope: ts.Node, module: Module) -> Iterator[tuple[Module, ts.Node, str]]:
         """(module, function, parameter) of each call within SCOPE that hands NAME, as it is, to a function of the
@@ -445,8 +467,11 @@ class Reach:
                 if made:  # `sets.flatMap((s) => s.tools())`: what the callback makes of each element
                     yield from made
                     return
+            renames = method in {"map", "flatMap"} and args and self._copies_name(strip_casts(args[0]), module)
             for element, emod in self.expr(receiver, module, d):
                 if not (read and element.type != "object"):  # an instance, a namespace: the member mapped is listed
+                    if renames and element.type == "object":  # `(t) => ({ name: t.name, ... })`: named by its name
+                        self.copied.add(element)
                     yield element, emod
             for a in args if method == "concat" else ():
                 yield from self.expr(a, module, d)
@@ -558,6 +583,17 @@ class Reach:
             if chain and chain[0] in names and names[chain[0]][0] == 0 and names[chain[0]][1] + chain[1:]:
                 paths.append(names[chain[0]][1] + chain[1:])
         return paths
+
+    def _copies_name(self, fn: ts.Node | None, module: Module) -> bool:
+        """Whether a `map` callback returns, each time, an object literal whose `name` is its element's
+        (`(tool) => ({ name: tool.name, inputSchema: convert(tool.schema) })`)."""
+        if fn is None or fn.type not in FUNCTION_TYPES:
+            return False
+        element = next((k for k, (i, p) in parameters(fn).items() if i == 0 and not p), None)
+        found = [strip_casts(r) for r, _ in self.returns(fn, module)]
+        return element is not None and bool(found) and all(
+            r is not None and r.type == "object" and "name" in object_pairs(r) and object_pairs(r)["name"].type == "pair"
+            and member_chain(strip_casts(pair_value(object_pairs(r)["name"]))) == (element, "name") for r in found)
 
     def _mapped(self, receiver: ts.Node, paths: list[tuple[str, ...]], module: Module, d: int):
         """`list.map((t) => t.spec)`: the member the callback returns of each element (the elements themselves are

@@ -24,19 +24,20 @@ _LOOKUP, _STORE = "get", "set"  # coupling: reach._STORES (what a Map holds)
 _FIND = "find"  # `list.find((t) => t.name === name)`: a lookup in the list itself
 
 
-def dispatches(handler: Handler, fns: list[tuple[ts.Node, Module]], calls_of, link, is_name, follow=None, frames=None
+def dispatches(handler: Handler, fns: list[tuple], calls_of, link, is_name, follow=None, frames=None
                ) -> tuple[list[Dispatch], list[tuple[Module, ts.Node]]]:
     """The dispatches of a tools/call handler that looks its tool up in a run-time registry, and the installing calls
     whose tool name or implementation is not read (module, call). FNS: the handler and the functions it delegates
-    to, with their modules; CALLS_OF: the call sites of a function; IS_NAME(node, module): whether an expression is
-    the requested tool's name; FRAMES(node, module, outer): the frames that bind a name (summaries.Expander)."""
+    to, with their modules (and the parameters of each the handler hands a tool name, when known); CALLS_OF: the
+    call sites of a function; IS_NAME(node, module, subjects): whether an expression is the requested tool's name; FRAMES(node, module, outer): the frames that bind a name (summaries.Expander)."""
     if link is None:
         return [], []
     values = Values(link)
     out: dict[str, Dispatch] = {}
     unread: list[tuple[Module, ts.Node]] = []
-    for fn, module in fns:
-        for lookup, holder, method in _lookups(fn, module, is_name):
+    for fn, module, *handed in fns:  # (with the parameters the handler hands a tool name, when given)
+        subjects = handed[0] if handed else frozenset()
+        for lookup, holder, method in _lookups(fn, module, lambda n, m: is_name(n, m, subjects)):
             if holder == _FIND:  # `LIST.find((t) => t.name === name)`
                 rmod, installed = module, _found(module, lookup, follow)
             elif holder.startswith("this."):  # a field filled from a list (`this.byName = list.reduce(...)`), or by
