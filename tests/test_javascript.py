@@ -54,3 +54,14 @@ def test_the_cache_keys_the_grammar():
         assert cache.tree(blob, "a.js", "a", "javascript", NOT_TS) is as_js
     finally:
         cache.configure()
+
+
+def test_a_nul_byte_in_a_template_string_is_no_syntax_error():
+    """NUL is legal in a JavaScript string or template; tree-sitter's lexer stops there. It is read as a space: the
+    file parses, its lines and the tools after it are read."""
+    from auditor.extract import parse
+
+    source = b'const sep = `a\x00b`;\nexport const name = "after_nul";\n'
+    tree = parse.parse(source, "javascript")
+    assert list(parse.error_regions(tree)) == []
+    assert tree.root_node.end_point[0] == 2 and b"after_nul" in tree.root_node.text
