@@ -195,3 +195,67 @@ def test_a_registration_callback_that_is_a_conditional_of_functions_is_implement
     assert len(d.handed) >= 1  # the other branch, and the function the call site hands over
     assert not any("does not resolve" in g.detail for g in p.gaps)
     assert _rows(p) == [("echo", "analysed")]
+
+
+# A handler that hands the request to a function of another module, which asks a list of per-group functions in turn
+# (`for (const handle of handlers) { const r = await handle(request); if (r !== null) return r; }`), each a switch.
+CHAIN = {
+    "src/groups/notes.ts": '''
+export const noteTools = [{ name: "add_note", description: "Add", inputSchema: { type: "object", properties: {} } }];
+export async function handleNoteTools(request: any) {
+  switch (request.params.name) {
+    case "add_note":
+      return { content: [{ type: "text", text: String(request.params.arguments.text) }] };
+    default:
+      return null;
+  }
+}
+''',
+    "src/groups/clock.ts": '''
+export const clockTools = [{ name: "now", description: "Now", inputSchema: { type: "object", properties: {} } }];
+export async function handleClockTools(request: any) {
+  if (request.params.name === "now") return { content: [{ type: "text", text: new Date().toISOString() }] };
+  return null;
+}
+''',
+    "src/dispatch.ts": '''
+import { handleNoteTools } from "./groups/notes.js";
+import { handleClockTools } from "./groups/clock.js";
+export const handleRequest = async (request: any) => {
+  const handlers = [handleNoteTools, handleClockTools];
+  for (const handle of handlers) {
+    const result = await handle(request);
+    if (result !== null) {
+      return result;
+    }
+  }
+  throw new Error(`Unknown tool: ${request.params.name}`);
+};
+''',
+    "src/index.ts": SDK + '''
+import { noteTools } from "./groups/notes.js";
+import { clockTools } from "./groups/clock.js";
+import { handleRequest } from "./dispatch.js";
+const server = new Server({ name: "c", version: "1.0.0" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...noteTools, ...clockTools] }));
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  try {
+    return await handleRequest(request);
+  } catch (error) {
+    return { content: [{ type: "text", text: String(error) }], isError: true };
+  }
+});
+''',
+    **PACKAGE}
+
+
+def test_a_loop_over_handler_functions_in_a_delegate_dispatches_what_each_function_does():
+    p = program(CHAIN)
+    got = {d.tool: (d.form, d.module.path) for d in p.dispatches}
+    assert got == {"add_note": ("switch-case", "src/groups/notes.ts"),
+                   "now": ("name-equality", "src/groups/clock.ts")}
+    # Any other name is refused by each function (`return null`) and meets what follows the loop.
+    (fallback,) = p.fallbacks
+    assert (fallback.form, fallback.module.path, fallback.node.start_point[0] + 1) == \
+        ("throw", "src/dispatch.ts", line_of(CHAIN["src/dispatch.ts"], "throw new Error"))
+    assert _rows(p) == [("add_note", "analysed"), ("now", "analysed")]

@@ -316,3 +316,82 @@ def test_definitions_registered_in_a_loop_with_a_table_of_handlers_are_listed_an
     impl = {d.tool: text(d.target) for d in p.dispatches}
     assert impl == {"add_note": "(a) => notes.add(a)", "drop_note": "(a) => notes.drop(a)"}
     assert led["unresolved"] == [] and led["complete"] is True
+
+
+# A finder function that loops over the tool configs of a record of records (one record per group) and returns, in a
+# wrapper object, the config whose `name` is the requested one; the handler calls the found config's `handler`.
+# The configs are not the listed descriptors (those live in a parallel record).
+FINDER = {
+    "src/configs.ts": '''
+export const noteConfigs = {
+  add: { name: "add_note", handler: async (args: any) => ({ text: String(args.text) }) },
+  drop: { name: "drop_note", handler: async (args: any) => ({ text: "dropped" }) },
+};
+export const clockConfigs = { now: { name: "now", handler: async () => ({ text: new Date().toISOString() }) } };
+function labelConfig({ name, label }: { name: string; label: string }) {
+  return { name, handler: async (args: any) => ({ text: `${label}: ${args.id}` }) };
+}
+export const labelConfigs = { tag: labelConfig({ name: "tag_note", label: "tag" }), untag: labelConfig({ name: "untag_note", label: "untag" }) };
+export const noteDefinitions = [
+  { name: "add_note", description: "Add", inputSchema: { type: "object", properties: {} } },
+  { name: "drop_note", description: "Drop", inputSchema: { type: "object", properties: {} } },
+];
+export const clockDefinitions = [{ name: "now", description: "Now", inputSchema: { type: "object", properties: {} } }];
+export const labelDefinitions = [
+  { name: "tag_note", description: "Tag", inputSchema: { type: "object", properties: {} } },
+  { name: "untag_note", description: "Untag", inputSchema: { type: "object", properties: {} } },
+];
+''',
+    "src/registry.ts": '''
+import { noteConfigs, clockConfigs, labelConfigs } from "./configs.js";
+export const GROUPS = ["notes", "clock", "labels"];
+export const CONFIGS: Record<string, any> = { notes: noteConfigs, clock: clockConfigs, labels: labelConfigs };
+function aliasOf(name: string) { return { name: name.replace(/-/g, "_") }; }
+export function findConfig(toolName: string) {
+  const { name: wanted } = aliasOf(toolName);
+  for (const group of GROUPS) {
+    const configs = CONFIGS[group];
+    if (!configs) continue;
+    for (const [kind, config] of Object.entries(configs)) {
+      if (config && config.name === wanted) {
+        return { group, kind, toolConfig: config };
+      }
+    }
+  }
+  return undefined;
+}
+''',
+    "src/index.ts": SDK + '''
+import { noteDefinitions, clockDefinitions, labelDefinitions } from "./configs.js";
+import { findConfig } from "./registry.js";
+const server = new Server({ name: "f", version: "1.0.0" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...noteDefinitions, ...clockDefinitions, ...labelDefinitions] }));
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  const toolName = request.params.name;
+  const found = findConfig(toolName);
+  if (!found) {
+    throw new Error(`Tool not found: ${toolName}`);
+  }
+  const { toolConfig } = found;
+  const result = await toolConfig.handler(request.params.arguments ?? {});
+  return { content: [{ type: "text", text: result.text }] };
+});
+''',
+    "package.json": '{"name": "f", "version": "1.0.0", "main": "src/index.ts"}'}
+
+
+def test_a_finder_looping_over_a_record_of_config_records_dispatches_to_each_found_configs_method():
+    p = program(FINDER)
+    got = {d.tool: (d.form, d.target_name, d.module.path, d.target.start_point[0] + 1) for d in p.dispatches}
+    configs = FINDER["src/configs.ts"].splitlines()
+    line = lambda needle: next(i for i, ln in enumerate(configs, 1) if needle in ln)
+    assert got == {"add_note": ("registry", "add_note.handler", "src/index.ts", line('"add_note", handler')),
+                   "drop_note": ("registry", "drop_note.handler", "src/index.ts", line('"drop_note", handler')),
+                   "now": ("registry", "now.handler", "src/index.ts", line('"now", handler')),
+                   # a config made by a function is read once per call of it, its name the call's
+                   "tag_note": ("registry", "tag_note.handler", "src/index.ts", line("return { name, handler")),
+                   "untag_note": ("registry", "untag_note.handler", "src/index.ts", line("return { name, handler"))}
+    assert [(t["name"], t["status"]) for t in coverage.ledger(p)["tools"]] == \
+        [("add_note", "analysed"), ("drop_note", "analysed"), ("now", "analysed"), ("tag_note", "analysed"),
+         ("untag_note", "analysed")]
+    assert not p.unread

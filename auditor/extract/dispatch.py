@@ -71,13 +71,14 @@ def dispatches(handler: Handler, resolve, link=None) -> tuple[list[Dispatch], li
     A handler that delegates to one function per group of tools (`if (isNotesRequest(r)) return handleNotes(r)`)
     dispatches what each of them does."""
     fns = _dispatching(handler, resolve, link)
-    looped = _looped(handler, resolve, link)
+    looped = _looped(handler, fns, link)
     out: tuple[list[Dispatch], list[Fallback]] = ([], [])
     for i, (fn, module, resolve_there, subjects) in enumerate(fns):
         found, fallbacks = _dispatch_in(handler, fn, resolve_there, module, link, subjects)
         if found and fn.id in looped:  # the function of one element of a loop: any other name goes on to the next,
-            after = _after(looped[fn.id])  # then to what the handler does after the loop
-            fallbacks = [Fallback(handler=handler, node=after, form=_fallback_form(after), module=handler.module)] \
+            loop, where = looped[fn.id]
+            after = _after(loop)  # then to what the handler (or its delegate) does after the loop
+            fallbacks = [Fallback(handler=handler, node=after, form=_fallback_form(after), module=where)] \
                 if after is not None and not any(f.node == after for f in out[1]) else []
         if found and i == 0:
             named, handed = {d.tool for d in found}, []
@@ -164,17 +165,38 @@ def _dispatching(handler: Handler, resolve, link=None) -> list[tuple[ts.Node, Mo
                 for where, fn in [made[::-1], *values.handed(callee, handler.module, None)]:
                     if fn is not None and not any(fn == f for f, _, _, _ in out):
                         out.append((fn, where, link.resolver(where), frozenset()))
-                # `for (const mod of MODULES) mod.handle(name, args)`: the function of each element of the list.
-                for fn, where in _per_element(values, callee, handler.module, handler.fn)[1]:
-                    if not any(fn == f for f, _, _, _ in out):
-                        out.append((fn, where, link.resolver(where), _handed_names(n, fn, handler.module)))
                 continue
             if hit is None or any(hit[0] == f for f, _, _, _ in out):
                 continue
             place = _callee_place(hit[0], handler.module, resolve, link)
             if place is not None:
                 out.append((*place, _handed_names(n, hit[0], handler.module)))
-    return out + _handed_on(out, link)
+    out += _handed_on(out, link)
+    return out + _elements(out, link)
+
+
+def _element_calls(fns: list, link):
+    """(call, the loop, element function, its module) for each call in FNS (the handler and the functions it
+    delegates to) of the loop variable of a `for (const mod of LIST)` inside the same function (`mod.handle(name)`,
+    `handle(request)`): the function of each element of LIST."""
+    if link is None:
+        return
+    values = Values(link)
+    for fn, module, resolve, _ in fns:
+        for n in walk(fn):
+            if n.type == "call_expression" and resolve(n) is None:
+                loop, found = _per_element(values, n.child_by_field_name("function"), module, fn)
+                for element, where in found:
+                    yield n, loop, module, element, where
+
+
+def _elements(fns: list, link) -> list[tuple[ts.Node, Module, object, frozenset[str]]]:
+    """The element functions of the loops in FNS (`_element_calls`), with the names each call hands them."""
+    out = []
+    for call, _, module, fn, where in _element_calls(fns, link):
+        if not any(fn == f for f, _, _, _ in fns + out):
+            out.append((fn, where, link.resolver(where), _handed_names(call, fn, module)))
+    return out
 
 
 def _callee_place(fn: ts.Node, module: Module, resolve, link) -> tuple[ts.Node, Module, object] | None:
@@ -211,17 +233,12 @@ def _handed_on(fns: list, link) -> list[tuple[ts.Node, Module, object, frozenset
     return out
 
 
-def _looped(handler: Handler, resolve, link) -> dict[int, ts.Node]:
-    """Function id -> the loop of the handler whose elements' member it is (`_per_element`)."""
-    out: dict[int, ts.Node] = {}
+def _looped(handler: Handler, fns: list, link) -> dict[int, tuple[ts.Node, Module]]:
+    """Function id -> the loop (and its module) of the handler or a function it delegates to (FNS) whose elements'
+    member it is (`_per_element`)."""
     if handler.fn is None or link is None:
-        return out
-    values = Values(link)
-    for n in walk(handler.fn):
-        if n.type == "call_expression" and resolve(n) is None:
-            loop, fns = _per_element(values, n.child_by_field_name("function"), handler.module, handler.fn)
-            out.update({fn.id: loop for fn, _ in fns})
-    return out
+        return {}
+    return {fn.id: (loop, module) for _, loop, module, fn, _ in _element_calls(fns, link)}
 
 
 def _after(loop: ts.Node) -> ts.Node | None:
@@ -241,7 +258,7 @@ def _per_element(values: Values, callee: ts.Node | None, module: Module, within:
     loop = next((a for a in ancestors(callee) if a.type == "for_in_statement"
                  and text(a.child_by_field_name("operator")) == "of"
                  and chain[:1] and chain[0] in loop_names(a.child_by_field_name("left"))), None) \
-        if len(chain) >= 2 else None
+        if chain else None
     if loop is None or not within.start_byte <= loop.start_byte < within.end_byte:
         return None, []
     names, out = loop_names(loop.child_by_field_name("left")), []

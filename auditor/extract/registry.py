@@ -13,6 +13,7 @@ from typing import Iterator
 
 import tree_sitter as ts
 
+from auditor.extract import finders
 from auditor.extract.program import Module
 from auditor.extract.server import Dispatch, Handler
 from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, class_base, find, member_chain, object_method,
@@ -37,7 +38,11 @@ def dispatches(handler: Handler, fns: list[tuple], calls_of, link, is_name, foll
     unread: list[tuple[Module, ts.Node]] = []
     for fn, module, *handed in fns:  # (with the parameters the handler hands a tool name, when given)
         subjects = handed[0] if handed else frozenset()
-        for lookup, holder, method in _lookups(fn, module, lambda n, m: is_name(n, m, subjects)):
+        named = lambda n, m, subjects=subjects: is_name(n, m, subjects)  # noqa: E731
+        for lookup, loop, fmod, use, key, method in finders.finds(fn, module, link, named) if follow is not None else ():
+            # `const { config } = find(name); config.run(args)`, FIND looping over the tool objects (extract/finders.py)
+            _record(out, unread, values, handler, module, lookup, method, _looped(follow, loop, fmod, use, key, calls_of))
+        for lookup, holder, method in _lookups(fn, module, named):
             if holder == _FIND:  # `LIST.find((t) => t.name === name)`
                 rmod, installed = module, _found(module, lookup, follow)
             elif holder.startswith("this."):  # a field filled from a list (`this.byName = list.reduce(...)`), or by
@@ -54,22 +59,46 @@ def dispatches(handler: Handler, fns: list[tuple], calls_of, link, is_name, foll
                 rmod, local = where
                 installed = itertools.chain(_built(rmod.toplevel[local], rmod, follow),
                                             _installed(rmod, (local,), calls_of, values, frames))
-            for key, tool, tmod, frame in installed:
-                name = _key(values, key, rmod, frame)
-                if name in out:  # met again (a descriptor whose fields the tool object copies)
-                    continue
-                target = _method(values, tool, tmod, method, frame)
-                if name is None or target is None or (target.type not in FUNCTION_TYPES and target.type != "method_definition"):
-                    unread.append((frame.caller, frame.site) if frame is not None else (rmod, key))
-                    continue
-                if tool.type == "new_expression":
-                    shown = f"{text(tool.child_by_field_name('constructor'))}.{method}"
-                    handed = tuple(_methods(link, tool, tmod, target))
-                else:  # a tool object: its function-valued members are tool code too
-                    shown, handed = f"{name}.{method}", ()
-                out[name] = Dispatch(module=module, handler=handler, tool=name, node=lookup, subject=text(lookup),
-                                     target=target, target_name=shown, form="registry", handed=handed)
+            _record(out, unread, values, handler, module, lookup, method,
+                    ((key, tool, tmod, frame, rmod) for key, tool, tmod, frame in installed))
     return [out[k] for k in sorted(out)], unread
+
+
+def _record(out: dict[str, Dispatch], unread: list, values: Values, handler: Handler, module: Module, lookup: ts.Node,
+            method: str, installed) -> None:
+    """Add to OUT one dispatch per installed tool (key, tool object, its module, frame, the key's module) whose name
+    and METHOD are read; to UNREAD the installing site of one whose name or method is not."""
+    for key, tool, tmod, frame, rmod in installed:
+        name = _key(values, key, rmod, frame)
+        if name in out:  # met again (a descriptor whose fields the tool object copies)
+            continue
+        target = _method(values, tool, tmod, method, frame)
+        if name is None or target is None or (target.type not in FUNCTION_TYPES and target.type != "method_definition"):
+            unread.append((frame.caller, frame.site) if frame is not None else (rmod, key))
+            continue
+        if tool.type == "new_expression":
+            shown = f"{text(tool.child_by_field_name('constructor'))}.{method}"
+            handed = tuple(_methods(values.link, tool, tmod, target))
+        else:  # a tool object: its function-valued members are tool code too
+            shown, handed = f"{name}.{method}", ()
+        out[name] = Dispatch(module=module, handler=handler, tool=name, node=lookup, subject=text(lookup),
+                             target=target, target_name=shown, form="registry", handed=handed)
+
+
+def _looped(follow, loop: ts.Node, module: Module, use: ts.Node, key: ts.Node, calls_of
+            ) -> Iterator[tuple[ts.Node, ts.Node, Module, Frame, Module]]:
+    """(key, element, its module, frame, the key's module) of each element a finder's LOOP visits (USE: its variable
+    where the loop compares it), the key (`c.name`) read with the variable bound to that element; an element made by a
+    function with parameters (`make({ name })` returning `{ name, run }`) once per call of it, under that call."""
+    follow.reset()
+    for obj, omod in list(follow.expr(use, module, 0)):
+        made = next((a for a in ancestors(obj) if a.type in FUNCTION_TYPES), None)
+        names = parameters(made) if made is not None else {}
+        sites = calls_of(made) if names else []
+        for outer in [Frame(scope=made, module=omod, names=names, args=tuple(call_args(site)), caller=cmod, site=site)
+                      for cmod, site in sites] or [None]:
+            yield key, obj, omod, Frame(scope=loop, module=module, names={text(use): (0, ())}, args=(obj,), caller=omod,
+                                        site=obj, outer=outer), module
 
 
 def _method(values: Values, tool: ts.Node | None, module: Module, method: str, frame: Frame | None = None
