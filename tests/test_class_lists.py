@@ -115,3 +115,45 @@ def test_a_method_bound_to_the_instance_is_the_callback_of_each_class():
     p = program(files)
     assert sorted(t.name for t in p.tools) == ["alpha", "beta", "gamma"]
     assert not [g for g in p.gaps if "does not resolve" in g.detail]
+
+
+# A field the constructor computes from its parameter (`this.endpoints = endpoints.map(...)`), read through an instance
+# made in another module: its elements are those of the argument of `new C(...)`, each a tool at its own literal.
+CLIENT_KIT = ('export function makeApi(endpoints) { return endpoints; }\n'
+              'export class Client {\n'
+              '  constructor(baseOrEndpoints, endpoints, options) {\n'
+              '    if (typeof baseOrEndpoints === "string") { throw new Error("no"); }\n'
+              '    this.endpoints = baseOrEndpoints.map((endpoint) => {\n'
+              '      endpoint.parameters = endpoint.parameters || [];\n      return endpoint;\n    });\n'
+              '    this.visible = baseOrEndpoints.filter((endpoint) => !endpoint.hidden);\n  }\n}\n')
+
+
+def _client(module: str, aliases: tuple[str, ...], field: str = "endpoints") -> str:
+    items = "".join(f'  {{ method: "get", path: "/{a}", alias: "{a}" }},\n' for a in aliases)
+    return (f'import {{ makeApi, Client }} from "./kit.js";\nconst endpoints = makeApi([\n{items}]);\n'
+            'export const api = new Client(endpoints);\n')
+
+
+def _endpoint_server(field: str) -> dict[str, str]:
+    return {"kit.ts": CLIENT_KIT, "main.ts": _client("main", ("list-a", "create-b")), "beta.ts": _client("beta", ("beta-c",)),
+            "index.ts": ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
+                         'import { api } from "./main.js";\nimport { api as betaApi } from "./beta.js";\n'
+                         f'const all = [...api.{field}, ...betaApi.{field}];\n'
+                         'const server = new McpServer({ name: "s", version: "1.0.0" });\n'
+                         'for (const tool of all) {\n'
+                         '  server.registerTool(tool.alias, { description: tool.path }, async () => ({ content: [] }));\n'
+                         '}\n')}
+
+
+def test_a_field_the_constructor_maps_from_its_parameter_lists_the_arguments_elements():
+    p = program(_endpoint_server("endpoints"))
+    assert sorted(t.name for t in p.tools) == ["beta-c", "create-b", "list-a"]
+    assert not [g for g in p.gaps if "not a literal" in g.detail]
+    # `(endpoint) => { ...; return endpoint; }` hands the element back: each tool is at its own literal
+    assert {t.name: t.module.path for t in p.tools} == {"list-a": "main.ts", "create-b": "main.ts", "beta-c": "beta.ts"}
+    assert {t.name: t.description for t in p.tools}["create-b"] == "/create-b"
+
+
+def test_a_field_the_constructor_filters_from_its_parameter_lists_the_arguments_elements():
+    p = program(_endpoint_server("visible"))
+    assert sorted(t.name for t in p.tools) == ["beta-c", "create-b", "list-a"]

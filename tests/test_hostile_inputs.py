@@ -164,6 +164,19 @@ def test_a_lone_surrogate_in_package_json_is_replaced_and_a_gap(tmp_path):
         (out / name).read_text(encoding="utf-8")
 
 
+def test_a_lone_surrogate_in_a_readme_launch_snippet_is_no_crash(tmp_path):
+    """A README's host configuration (`"command": "\\ud800"` in a JSON block) was read with json.loads: the lone
+    surrogate reached audit.json, which orjson cannot encode (exit 3)."""
+    readme = ('# hostile\n\n## Usage\n\n```json\n{\n  "mcpServers": {\n    "hostile": { "command": "\\ud800", "args": ["-y", '
+              '"hostile@1.0.0"] }\n  }\n}\n```\n')
+    repo = tmp_path / "repo"
+    init_repo(repo, {"package.json": MANIFEST, "README.md": readme, "index.ts": high("  console.error(x);")})
+    out = tmp_path / "out"
+    audit_json(repo, out)
+    for name in ("audit.json", "evidence-packet.md", "runtime-baseline.md", "epistemic-ledger.md"):
+        (out / name).read_text(encoding="utf-8")
+
+
 # -- item 8: hangs -------------------------------------------------------------------------------------------------------
 
 def test_an_else_if_chain_of_66_kb_is_audited_promptly(tmp_path):

@@ -3,10 +3,10 @@ under a Tools heading, tables with a Tool column anywhere), environment variable
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 
+from auditor.extract.limits import MAX_DEPTH, load_json
 from auditor.extract.readme import Item, MarkdownDoc, Table
 from auditor.model import Anchor
 
@@ -293,9 +293,8 @@ def _launch(entry: str) -> tuple[str, list[str]] | None:
     if not commands:
         return None
     args = LAUNCH_ARGS.search(entry, commands[-1].end())
-    try:
-        values = json.loads(f"[{args['items']}]") if args is not None else []
-    except ValueError:
+    values = load_json(f"[{args['items']}]".encode("utf-8", "surrogatepass"), MAX_DEPTH)[0] if args is not None else []
+    if values is None:  # not JSON (a lone surrogate escape is read as U+FFFD: no report could encode it)
         return None
     return commands[-1]["command"], [v for v in values if isinstance(v, str)]
 

@@ -298,10 +298,10 @@ class Lists:
                 yield from self.elements(node.child_by_field_name(side), module, frame, depth + 1)
             return
         if node.type == "member_expression":  # `Registry.tools`, `group.tools`: the member's value
-            value, vmod = self.member(node.child_by_field_name("object"), module,
-                                      text(node.child_by_field_name("property")), frame, depth + 1)
-            if value is not None and value.id != node.id:
-                yield from self.elements(value, vmod, frame, depth + 1)
+            value, vmod, *own = self.framed_member(node.child_by_field_name("object"), module,
+                                                   text(node.child_by_field_name("property")), frame, depth + 1)
+            if value is not None and value.id != node.id:  # (a field its constructor computes: under its frame)
+                yield from self.elements(value, vmod, own[0] if own else frame, depth + 1)
             return
         if node.type == "call_expression":
             function = strip_casts(node.child_by_field_name("function"))
@@ -356,6 +356,9 @@ class Lists:
                           site=element[-1] if element[-1] is not None else call,
                           outer=eframe if eframe is not None else frame, evaluated=True)
             for value in results:
+                if not flat and not tuples and _whole_parameter(value, names):
+                    yield element[-1:], emod, eframe  # `(e) => { ...; return e; }`: the element itself
+                    continue
                 if flat:
                     yield from self.elements(value, fmod, inner, depth + 1)
                 else:
@@ -383,6 +386,12 @@ def _bundled_namespace(obj: ts.Node, module: Module) -> ts.Node | None:
                 if len(args) == 2 and text(args[0]) == text(name) and strip_casts(args[1]).type == "object":
                     return strip_casts(args[1])
     return None
+
+
+def _whole_parameter(value: ts.Node | None, names: dict[str, tuple[int, tuple[str, ...]]]) -> bool:
+    """Whether VALUE (a callback's result) is the element its first parameter binds, whole."""
+    value = strip_casts(value)
+    return value is not None and value.type == "identifier" and names.get(text(value)) == (0, ())
 
 
 def _items(array: ts.Node) -> list[ts.Node]:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
 import re
 
 from auditor.extract import inputs, settings
 from auditor.extract.facts import Program
+from auditor.extract.limits import MAX_DEPTH, load_json
 from auditor.extract.manifest import key_span
 from auditor.extract.records import at, key, line, record, unique
 from auditor.extract.scope import server_readmes
@@ -261,10 +261,8 @@ def launch_snippets(p: Program):
 
 
 def _commands(content: str):
-    try:
-        value = json.loads(content)
-    except ValueError:
-        value = None
+    # (a lone surrogate escape, which no report could encode, read as U+FFFD; too deep a nesting, as no JSON)
+    value, _ = load_json(content.encode("utf-8", "surrogatepass"), MAX_DEPTH)
     if value is not None:
         stack = [value]
         while stack:

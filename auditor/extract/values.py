@@ -97,6 +97,13 @@ class Values(Lists):
     def member(self, node: ts.Node | None, module: Module, key: str, frame: Frame | None, depth: int
                ) -> tuple[ts.Node | None, Module]:
         """The member KEY of what NODE stands for: an object literal's entry, a class instance's field or method."""
+        return self.framed_member(node, module, key, frame, depth)[:2]
+
+    def framed_member(self, node: ts.Node | None, module: Module, key: str, frame: Frame | None, depth: int
+                      ) -> tuple[ts.Node | None, Module] | tuple[ts.Node | None, Module, Frame]:
+        """member(), with a third item when the value is read under a frame of its own rather than FRAME: a field
+        of an instance its constructor computes from its parameters (`this.items = items.map(f)`), the frame
+        binding them to the arguments of `new C(...)`."""
         node, module = self.resolved(node, module, frame, depth)
         if node is None:
             return None, module
@@ -130,8 +137,8 @@ class Values(Lists):
                     return found
         if node.type == "new_expression" and self.link is not None:
             cls = self.constructed(node, module, frame)
-            found = self.class_member(cls[0], cls[1], key, args=tuple((a, module, frame) for a in call_args(node))) \
-                if cls is not None else (None, module)
+            found = self._instance_member(cls[0], cls[1], key, args=tuple((a, module, frame) for a in call_args(node)),
+                                          site=node) if cls is not None else (None, module)
             if found[0] is not None:
                 return found
         if node.type == "identifier" and self.link is not None and self.link._class(module, text(node)) is not None:
@@ -189,11 +196,18 @@ class Values(Lists):
 
     def class_member(self, module: Module, name: str, key: str, depth: int = 0,
                      args: tuple[tuple, ...] | None = None) -> tuple[ts.Node | None, Module]:
+        return self._instance_member(module, name, key, depth, args)[:2]
+
+    def _instance_member(self, module: Module, name: str, key: str, depth: int = 0,
+                         args: tuple[tuple, ...] | None = None, site: ts.Node | None = None
+                         ) -> tuple[ts.Node | None, Module] | tuple[ts.Node | None, Module, Frame]:
         """Member KEY of an instance of class NAME: a field's initialiser, a method, a `this.KEY = value` of its
         constructor (class fields as tsc compiles them), else the same of the class it extends. ARGS, the arguments
         the instance was constructed with (each with its module, and the frame it is read under when it has one),
         when known: a constructor parameter stored in the field is that argument, and the arguments of `super(...)`
-        are the base class's (`super(schema, {name})`)."""
+        are the base class's (`super(schema, {name})`). SITE, the `new C(...)` those arguments are written at: a
+        value the constructor computes from its parameters (`this.items = items.map(f)`) comes with the frame binding
+        them (a third item)."""
         found = self.link._class(module, name) if self.link is not None and depth <= 8 else None
         if found is None:
             return None, module
@@ -205,7 +219,10 @@ class Values(Lists):
         ctor = info.methods.get("constructor")
         for node in find(ctor, {"assignment_expression"}) if ctor is not None else ():
             if member_chain(node.child_by_field_name("left")) == ("this", key):
-                return self._argument(node.child_by_field_name("right"), cmod, ctor, args)[:2]
+                right = node.child_by_field_name("right")
+                value, where, _ = self._argument(right, cmod, ctor, args)
+                own = _constructor_frame(ctor, cmod, args, site) if value is not None and value.id == right.id else None
+                return (value, where, own) if own is not None else (value, where)
         base = class_base(info.node)
         if base is None:
             return None, module
@@ -217,7 +234,7 @@ class Values(Lists):
                          if c.child_by_field_name("function") is not None and c.child_by_field_name("function").type == "super"), None)
             up = args if call is not None and _hands_on(call, ctor) else \
                 tuple(self._argument(a, cmod, ctor, args) for a in call_args(call)) if call is not None else None
-        return self.class_member(cmod, text(base), key, depth + 1, up)
+        return self._instance_member(cmod, text(base), key, depth + 1, up)
 
     def _argument(self, node: ts.Node | None, module: Module, ctor: ts.Node,
                   args: tuple[tuple, ...] | None) -> tuple[ts.Node | None, Module, Frame | None]:
@@ -605,6 +622,20 @@ def _through_chain(node: ts.Node | None, method: str) -> ts.Node | None:
             return node
         node = strip_casts(callee.child_by_field_name("object"))
     return None
+
+
+def _constructor_frame(ctor: ts.Node, module: Module, args: tuple[tuple, ...] | None, site: ts.Node | None
+                       ) -> Frame | None:
+    """The frame binding CTOR's parameters to the arguments of SITE (`new C(...)`; each argument with its module and
+    frame, all written at SITE), read for its value; None when not known."""
+    if args is None or site is None or not parameters(ctor):
+        return None
+    callers = {(a[1].path, id(a[2]) if len(a) > 2 else 0) for a in args}
+    if len(callers) > 1:
+        return None
+    caller, outer = (args[0][1], args[0][2] if len(args[0]) > 2 else None) if args else (module, None)
+    return Frame(scope=ctor, module=module, names=parameters(ctor), args=tuple(a[0] for a in args), caller=caller,
+                 site=site, outer=outer, evaluated=True)
 
 
 def _hands_on(call: ts.Node, ctor: ts.Node) -> bool:
