@@ -296,13 +296,7 @@ class Reach:
         receiver = _iterated(fn) if index == 0 and default is None else None
         if receiver is not None:  # `list.flatMap((c) => ...)`: c is each element of the list
             for element, emod in self.expr(receiver, module, d):
-                value, where = element, emod
-                for key in path:
-                    value, where = self.values.member(value, where, key, None, 0)
-                if value is None:
-                    self.miss(emod, element)
-                else:
-                    yield from self.expr(value, where, d) if path else iter([(element, emod)])
+                yield from self._at_path(element, emod, path, d) if path else iter([(element, emod)])
             return
         if fn.type == "method_definition" and text(fn.child_by_field_name("name")) == "constructor":
             sites = self._constructions(enclosing(fn, {"class_declaration", "class"}))
@@ -606,13 +600,17 @@ class Reach:
         self._seen = seen
         for path in paths:
             for obj, omod in elements:
-                value, where = obj, omod
-                for key in path:
-                    value, where = self.values.member(value, where, key, None, 0)
-                if value is None:
-                    self.miss(omod, obj)
-                else:
-                    yield from self.expr(value, where, d)
+                yield from self._at_path(obj, omod, path, d)
+
+    def _at_path(self, obj: ts.Node, module: Module, path: tuple[str, ...], d: int):
+        """What member PATH of OBJ (an element of a list) stands for; unread when that member is not known."""
+        value, where = obj, module
+        for key in path:
+            value, where = self.values.member(value, where, key, None, 0)
+        if value is None:
+            self.miss(module, obj)
+        else:
+            yield from self.expr(value, where, d)
 
     def _namespace(self, node: ts.Node | None, module: Module) -> str | None:
         """The module a namespace import (`import * as defs`) names, when NODE is that name."""
