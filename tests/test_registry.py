@@ -395,3 +395,29 @@ def test_a_finder_looping_over_a_record_of_config_records_dispatches_to_each_fou
         [("add_note", "analysed"), ("drop_note", "analysed"), ("now", "analysed"), ("tag_note", "analysed"),
          ("untag_note", "analysed")]
     assert not p.unread
+
+
+FUNCTION_MAP = SDK + '''const TOOLS = [{ name: "weigh", inputSchema: { type: "object" } }, { name: "measure", inputSchema: { type: "object" } }];
+const handlers = new Map();
+handlers.set("weigh", (args) => ({ content: [{ type: "text", text: String(args.grams) }] }));
+handlers.set("measure", async (args) => ({ content: [{ type: "text", text: String(args.cm) }] }));
+export async function execute(name, args) {
+  const handler = handlers.get(name);
+  if (!handler) throw new Error(`unknown tool ${name}`);
+  const run = async () => handler(args);
+  return run();
+}
+const server = new Server({ name: "scale", version: "1" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS }));
+server.setRequestHandler(CallToolRequestSchema, async (request) => execute(request.params.name, request.params.arguments));
+await server.connect(new StdioServerTransport());
+'''
+
+
+def test_a_map_of_handler_functions_called_as_found_is_dispatched():
+    """`const handler = handlers.get(name); ... handler(args)`: the function stored under each tool's name is its
+    implementation."""
+    led = coverage.ledger(program({"index.js": FUNCTION_MAP, "package.json": MANIFEST}))
+    assert {(t["name"], t["dispatch"], t["status"]) for t in led["tools"]} == \
+        {("weigh", "registry", "analysed"), ("measure", "registry", "analysed")}
+    assert led["complete"] is True

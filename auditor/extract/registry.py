@@ -79,8 +79,8 @@ def _record(out: dict[str, Dispatch], unread: list, values: Values, handler: Han
         if tool.type == "new_expression":
             shown = f"{text(tool.child_by_field_name('constructor'))}.{method}"
             handed = tuple(_methods(values.link, tool, tmod, target))
-        else:  # a tool object: its function-valued members are tool code too
-            shown, handed = f"{name}.{method}", ()
+        else:  # a tool object: its function-valued members are tool code too (a function found: itself)
+            shown, handed = f"{name}.{method}" if method else name, ()
         out[name] = Dispatch(module=module, handler=handler, tool=name, node=lookup, subject=text(lookup),
                              target=target, target_name=shown, form="registry", handed=handed)
 
@@ -104,7 +104,11 @@ def _looped(follow, loop: ts.Node, module: Module, use: ts.Node, key: ts.Node, c
 def _method(values: Values, tool: ts.Node | None, module: Module, method: str, frame: Frame | None = None
             ) -> ts.Node | None:
     """The function member METHOD of a tool object or instance (read under FRAME): a property, a method (`async run()
-    {}`) of the object literal, a method of the instance's class or of a class it extends, an export of a namespace."""
+    {}`) of the object literal, a method of the instance's class or of a class it extends, an export of a namespace;
+    with no METHOD (what is found is called: `const run = R.get(name); run(args)`), the function the tool is."""
+    if not method:
+        return tool if tool is not None and tool.type in FUNCTION_TYPES else \
+            values.function_of(tool, module, frame)[0] if tool is not None and tool.type == "identifier" else None
     if tool is None or tool.type not in {"new_expression", "object"} and values.namespace(tool, module) is None:
         return None
     if tool.type == "object":
@@ -232,7 +236,7 @@ def _built(value: ts.Node | None, module: Module, follow) -> Iterator[tuple[ts.N
 
 
 def _called_on(lookup: ts.Node, fn: ts.Node) -> list[str]:
-    """The methods called on what LOOKUP finds."""
+    """The methods called on what LOOKUP finds; "" when it is itself called (`const run = R.get(name); run(args)`)."""
     up = lookup.parent
     if up is not None and up.type == "member_expression" and up.parent is not None and up.parent.type == "call_expression":
         return [text(up.child_by_field_name("property"))]
@@ -246,8 +250,10 @@ def _called_on(lookup: ts.Node, fn: ts.Node) -> list[str]:
     out = []
     for call in find(fn, {"call_expression"}):
         chain = member_chain(strip_casts(call.child_by_field_name("function")))
-        if chain and len(chain) == 2 and chain[0] == text(name) and chain[1] not in out:
-            out.append(chain[1])
+        called = chain[1] if chain and len(chain) == 2 and chain[0] == text(name) else \
+            "" if chain == (text(name),) else None
+        if called is not None and called not in out:
+            out.append(called)
     return out
 
 
