@@ -52,10 +52,15 @@ def _props(doc: dict, tool: str) -> dict:
     return {p["name"]: p for p in schema["properties"]}
 
 
-def test_zod_to_json_schema_of_a_namespace_import(tmp_path):
+def _audit(tmp_path, files: dict[str, str]) -> dict:
+    """audit.json of a repository of FILES and the package manifest."""
     repo = tmp_path / "repo"
-    init_repo(repo, {"index.ts": LOW_LEVEL, "schemas.ts": SCHEMAS, "package.json": PACKAGE})
-    doc = audit(repo, tmp_path / "out")
+    init_repo(repo, {**files, "package.json": PACKAGE})
+    return audit(repo, tmp_path / "out")
+
+
+def test_zod_to_json_schema_of_a_namespace_import(tmp_path):
+    doc = _audit(tmp_path, {"index.ts": LOW_LEVEL, "schemas.ts": SCHEMAS})
     props = _props(doc, "search")
     assert props["q"]["type"] == "string" and props["q"]["required"] is True
     assert props["limit"]["type"] == "integer" and props["limit"]["required"] is False
@@ -64,9 +69,7 @@ def test_zod_to_json_schema_of_a_namespace_import(tmp_path):
 
 
 def test_shape_of_a_named_import_in_register_tool(tmp_path):
-    repo = tmp_path / "repo"
-    init_repo(repo, {"index.ts": HIGH_LEVEL, "schemas.ts": SCHEMAS, "package.json": PACKAGE})
-    doc = audit(repo, tmp_path / "out")
+    doc = _audit(tmp_path, {"index.ts": HIGH_LEVEL, "schemas.ts": SCHEMAS})
     props = _props(doc, "find")
     assert set(props) == {"q", "limit"} and props["q"]["required"] is True
     assert doc["coverage"]["gaps"] == []
@@ -97,9 +100,7 @@ main().catch(() => process.exit(1));
 
 
 def test_enum_values_are_constants_of_another_module(tmp_path):
-    repo = tmp_path / "repo"
-    init_repo(repo, {"index.ts": ENUM_TOOL, "kinds.ts": KINDS, "package.json": PACKAGE})
-    doc = audit(repo, tmp_path / "out")
+    doc = _audit(tmp_path, {"index.ts": ENUM_TOOL, "kinds.ts": KINDS})
     props = _props(doc, "add")
     assert props["kind"]["type"] == "string"
     assert props["kind"]["constraints"] == {"enum": ["note", "task"], "default": "note"}
@@ -140,9 +141,7 @@ main().catch(() => process.exit(1));
 def test_schema_algebra_on_schemas_of_another_module(tmp_path):
     """`.extend/.merge/.pick/.omit/.partial/.required` and `.shape` spreads over a schema imported from another module
     read to a property list, each property read where it is written."""
-    repo = tmp_path / "repo"
-    init_repo(repo, {"index.ts": ALGEBRA_TOOLS, "schemas.ts": ALGEBRA_SCHEMAS, "package.json": PACKAGE})
-    doc = audit(repo, tmp_path / "out")
+    doc = _audit(tmp_path, {"index.ts": ALGEBRA_TOOLS, "schemas.ts": ALGEBRA_SCHEMAS})
     required = {name: {n for n, p in _props(doc, name).items() if p["required"]}
                 for name in ("extended", "named", "merged", "picked", "omitted", "spread", "rewrapped")}
     assert set(_props(doc, "extended")) == {"id", "q"} and required["extended"] == {"id", "q"}
@@ -164,9 +163,7 @@ def test_algebra_on_an_unreadable_imported_schema_stays_a_gap(tmp_path):
                                   'import { Base, Extra, Wide, Dynamic } from "./schemas.js";').replace(
         'async function main()', 'server.registerTool("dynamic", { description: "D.", inputSchema: '
         'Dynamic.extend({ q: z.string() }) }, reply);\nasync function main()')
-    repo = tmp_path / "repo"
-    init_repo(repo, {"index.ts": tools, "schemas.ts": schemas, "package.json": PACKAGE})
-    doc = audit(repo, tmp_path / "out")
+    doc = _audit(tmp_path, {"index.ts": tools, "schemas.ts": schemas})
     gaps = [g for g in doc["coverage"]["gaps"] if "'dynamic'" in g["detail"]]
     assert gaps and all(g["kind"] == "schema" for g in gaps)
     assert not any(o["id"] == "OBJ:tool-schema:dynamic" and o.get("literal") for o in doc["objects"])
@@ -184,10 +181,7 @@ export const Lookup = z.object({
 def test_a_coercion_in_an_imported_schema_is_a_finding_anchored_where_it_is_written(tmp_path):
     """A `z.preprocess()` or `z.coerce` written in the module a schema is imported from is a schema-coercion finding with
     its anchor in that module (not a gap: the coercion knows its file)."""
-    repo = tmp_path / "repo"
-    init_repo(repo, {"index.ts": LOW_LEVEL.replace("schemas.SearchArgs", "schemas.Lookup"), "schemas.ts": COERCING,
-                     "package.json": PACKAGE})
-    doc = audit(repo, tmp_path / "out")
+    doc = _audit(tmp_path, {"index.ts": LOW_LEVEL.replace("schemas.SearchArgs", "schemas.Lookup"), "schemas.ts": COERCING})
     assert [g for g in doc["coverage"]["gaps"] if g["kind"] == "schema"] == []
     found = {f["field"]: f for f in doc["findings"] if f["id"].startswith("FND:schema-coercion:search/")}
     assert set(found) == {"name", "count"}
@@ -218,9 +212,7 @@ main().catch(() => process.exit(1));
 
 def test_a_raw_shape_of_another_module_spread_into_a_raw_shape(tmp_path):
     """`{...tableId, limit}` with `tableId` a raw shape (itself spreading another) exported by another module."""
-    repo = tmp_path / "repo"
-    init_repo(repo, {"index.ts": SPREAD_TOOL, "shapes.ts": SHAPES, "package.json": PACKAGE})
-    doc = audit(repo, tmp_path / "out")
+    doc = _audit(tmp_path, {"index.ts": SPREAD_TOOL, "shapes.ts": SHAPES})
     props = _props(doc, "rows")
     assert set(props) == {"baseId", "tableId", "limit"} and props["baseId"]["description"] == "the base"
     assert {n for n, p in props.items() if p["required"]} == {"baseId", "tableId"}

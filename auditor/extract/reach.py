@@ -166,16 +166,24 @@ class Reach:
         value = strip_casts(pair_value(pair)) if pair is not None and pair.type == "pair" else None
         if value is None or value.type != "member_expression" or text(value.child_by_field_name("property")) != "name":
             return
-        mark, seen = len(self._unread), set(self._seen)
+        mark = self._mark()
         copied = []
         for found in self.expr(value.child_by_field_name("object"), module, d):
             copied += [found[0]] if found[0].type == "object" else []
             yield found
-        if copied and len(self._unread) == mark:  # a copy of descriptors read whole: named by theirs
+        if copied and len(self._unread) == mark[0]:  # a copy of descriptors read whole: named by theirs
             self.copies.add(obj)
             self.copied.update(copied)
-        del self._unread[mark:]
-        self._seen = seen  # what was met here is met again, with its gaps, where the list itself leads to it
+        self._rewind(mark)  # what was met here is met again, with its gaps, where the list itself leads to it
+
+    def _mark(self) -> tuple[int, set[ts.Node]]:
+        """Where the question stands: how many parts are unread, and what was met (`_rewind` goes back to it)."""
+        return len(self._unread), set(self._seen)
+
+    def _rewind(self, mark: tuple[int, set[ts.Node]]) -> None:
+        """Forget the parts left unread and what was met since MARK: a trial reading leaves no trace."""
+        del self._unread[mark[0]:]
+        self._seen = mark[1]
 
     def _name(self, node: ts.Node, module: Module, d: int) -> Iterator[tuple[ts.Node, Module]]:
         name = text(node)
@@ -490,19 +498,18 @@ class Reach:
         rets = self.returns(fn, module)
         if not rets or any(strip_casts(r) is None or strip_casts(r).type == "object" for r, _ in rets):
             return None
-        kept = (len(self._unread), set(self._seen))
+        mark = self._mark()
         made = [found for r, rmod in rets for found in self.expr(r, rmod, d)]
         built = any(fn.start_byte <= o.start_byte < fn.end_byte and omod is module for o, omod in made)
-        if len(self._unread) > kept[0] or not made or built:
-            del self._unread[kept[0]:]
-            self._seen = kept[1]
+        if len(self._unread) > mark[0] or not made or built:
+            self._rewind(mark)
             return None
         return made
 
     def _methods(self, callee: ts.Node, module: Module, d: int) -> list[tuple[ts.Node, Module]] | None:
         """The functions member `m` of `x.m` is in each object literal x stands for; None when x stands for
         anything else, or a member that is no known function."""
-        kept = (len(self._unread), set(self._seen))
+        mark = self._mark()
         key = text(callee.child_by_field_name("property"))
         fns = []
         for obj, omod in self.expr(callee.child_by_field_name("object"), module, d):
@@ -514,9 +521,8 @@ class Reach:
                 fns = None
                 break
             fns.append((fn, fmod))
-        if len(self._unread) > kept[0] or not fns:
-            del self._unread[kept[0]:]
-            self._seen = kept[1]
+        if len(self._unread) > mark[0] or not fns:
+            self._rewind(mark)
             return None
         return fns
 
@@ -594,10 +600,9 @@ class Reach:
         candidates too, for callbacks that rebuild a descriptor from them)."""
         if not paths:
             return
-        mark, seen = len(self._unread), set(self._seen)
+        mark = self._mark()
         elements = list(self.expr(receiver, module, d))
-        del self._unread[mark:]
-        self._seen = seen
+        self._rewind(mark)
         for path in paths:
             for obj, omod in elements:
                 yield from self._at_path(obj, omod, path, d)
