@@ -25,3 +25,49 @@ def test_files_run_by_the_manifest_scripts_are_entries():
     status = {f["path"]: f["status"] for f in ledger["files"]}
     assert status == {"src/index.ts": "analysed", "src/http.ts": "analysed", "src/server.ts": "analysed",
                       "src/orphan.ts": "not reached, holds no server code", "package.json": "read"}
+
+
+TOOLS = '''import { ListToolsRequestSchema, CallToolRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { readFileSync } from "node:fs";
+export function registerTools(server: any) {
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [
+    { name: "stamp", description: "Stamp a page", inputSchema: { type: "object", properties: { page: { type: "string" } }, required: ["page"] } },
+  ]}));
+  server.setRequestHandler(CallToolRequestSchema, async (request: any) => {
+    const args = request.params.arguments;
+    switch (request.params.name) {
+      case "stamp": return { content: [{ type: "text", text: readFileSync(args.page, "utf8") }] };
+    }
+    throw new Error("unknown tool");
+  });
+}
+'''
+LAUNCH = SDK + '''import { registerTools } from "./tools.js";
+const server = new Server({ name: "stamps", version: "1.0.0" }, { capabilities: { tools: {} } });
+registerTools(server);
+await server.connect(new StdioServerTransport());
+'''
+
+
+def test_an_old_copy_with_its_own_launch_is_not_an_entry_when_the_manifest_entry_launches():
+    # dist/old/ is a stale copy of the server (its own launch and dispatch) that neither bin nor main reaches: the
+    # entry that launches is the server; the copy is accounted for, and its dispatch pairs with nothing
+    from auditor.analyse import mismatches
+    files = {"package.json": '{"name": "stamps", "version": "1.0.0", "bin": {"stamps": "dist/index.js"}}',
+             "dist/index.js": LAUNCH, "dist/tools.js": TOOLS, "dist/old/index.js": LAUNCH, "dist/old/tools.js": TOOLS}
+    p = program(files)
+    ledger = coverage.ledger(p)
+    assert ledger["entries"] == ["dist/index.js"]
+    status = {f["path"]: f["status"] for f in ledger["files"]}
+    assert status["dist/old/index.js"] == status["dist/old/tools.js"] == "not reached, not served"
+    found = [f for f in mismatches.mismatches(p, {"probes": []}) if f.kind == "schema-unenforced"]
+    assert [(f.attrs["field"], sorted({a.path for a in f.anchors})) for f in found] == [("page", ["dist/tools.js"])]
+
+
+def test_a_launch_file_is_an_entry_when_the_manifest_entry_only_spawns_it():
+    # the bin is a CLI that runs `node dist/server.js` as a child: it launches no server itself, so the file that does
+    # is the entry
+    cli = 'import { spawn } from "node:child_process";\nspawn("node", [new URL("./server.js", import.meta.url).pathname]);\n'
+    files = {"package.json": '{"name": "stamps", "version": "1.0.0", "bin": {"stamps": "dist/cli.js"}}',
+             "dist/cli.js": cli, "dist/server.js": LAUNCH, "dist/tools.js": TOOLS}
+    assert coverage.ledger(program(files))["entries"] == ["dist/cli.js", "dist/server.js"]

@@ -74,17 +74,35 @@ def entry_modules(p: "Program") -> list[str]:
     source (tsconfig outDir/rootDir, compiled_output); and the files that launch a server."""
     from auditor.extract import entrypoints
 
-    out = []
+    out, named = [], {}
     development = (p.method.get("entry_points") or {}).get("development_scripts", [])
     for doc in p.manifests():
         base = posixpath.dirname(doc.path)
         found, _ = entrypoints.targets(doc.value, development)
         for _, t in found:
             path = module_for(p, base, t)
-            if path is not None and path not in out:
-                out.append(path)
-    out += [l.module.path for l in p.launches if l.module.path not in out]
+            if path is not None:
+                named.setdefault(base, []).append(path)
+                if path not in out:
+                    out.append(path)
+    launching = _launching(p, named)
+    out += [l.module.path for l in p.launches if l.module.path not in out
+            and _package_of(l.module.path, named) not in launching]
     return out
+
+
+def _launching(p: "Program", named: dict[str, list[str]]) -> set[str]:
+    """Package folders whose manifest entries launch a server themselves (a launch in what they import): a launch file
+    of such a package that they do not reach (an old copy, an example) is not the server's entry. A package whose
+    entries launch nothing (a CLI that spawns `node dist/server.js`) keeps its launch files as entries."""
+    sites = {l.module.path for l in p.launches}
+    return {base for base, paths in named.items() if sites & reached_modules(p, paths)} if sites else set()
+
+
+def _package_of(path: str, named: dict[str, list[str]]) -> str | None:
+    """The folder of the innermost package with manifest entries that holds PATH."""
+    bases = [b for b in named if not b or path.startswith(b + "/")]
+    return max(bases, key=len) if bases else None
 
 
 def module_for(p: "Program", base: str, target: str) -> str | None:
@@ -111,7 +129,9 @@ def _reached_tools(p: "Program") -> "Program":
     kept = tuple(t for t in p.tools if t.module.path in reached)
     names = {t.name for t in kept}
     dropped = {t.name for t in p.tools} - names
-    dispatches = tuple(d for d in p.dispatches if d.tool not in dropped or d.module.path in reached)
+    served_by = {d.tool for d in p.dispatches if d.module.path in reached}  # a dispatch of unreached code serves a
+    dispatches = tuple(d for d in p.dispatches  # kept tool only when no reached dispatch does (an old copy's does not)
+                       if d.module.path in reached or (d.tool not in dropped and d.tool not in served_by))
     listings = tuple(l for l in p.listings if l.module.path in reached)  # a tools/list handler no entry registers
     return served.unserved(replace(p, tools=kept, dispatches=dispatches, listings=listings), reached, entries)
 
