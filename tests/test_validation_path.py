@@ -173,3 +173,45 @@ def test_a_use_after_a_type_chain_whose_else_throws_is_checked():
                          if f.kind in KINDS}
     assert kinds(code('else { throw new Error("input must be a number or a string"); }')) == {}
     assert kinds(code("")) == {"input": "unchecked-optional"}
+
+
+@pytest.mark.parametrize("copy", [
+    "function normalize(a: any) {\n  const out: any = {};\n"
+    "  for (const [k, v] of Object.entries(a)) out[k.replace(/_([a-z])/g, (_, c) => c.toUpperCase())] = v;\n"
+    "  return out;\n}\n",
+    "const normalize = (a: any) => ({ ...a });\n",
+    "function normalize(a: any) { return Object.assign({}, a); }\n",
+], ids=["entries-loop", "spread", "assign"])
+def test_a_check_of_a_copy_of_the_input_checks_the_input(copy):
+    # `const n = normalize(args); check(n)`: the function returns a copy of its argument (extract/copies.py), so a
+    # check of what it returns is a check of the input
+    head = copy + ('function checkArgs(a: any) {\n  if (typeof a.path !== "string") throw new Error("path");\n'
+                   '  if (a.limit !== undefined && typeof a.limit !== "number") throw new Error("limit");\n}\n')
+    check = "  const n = normalize(args);\n  checkArgs(n);\n"
+    assert flagged({"index.ts": server(check=check, head=head)}) == {}
+
+
+def test_a_call_that_returns_something_else_than_a_copy_is_not_the_input():
+    head = ("function lookup(a: any) { return { path: String(a.path).trim(), limit: 10 }; }\n"
+            'function checkArgs(a: any) {\n  if (typeof a.path !== "string") throw new Error("path");\n'
+            '  if (a.limit !== undefined && typeof a.limit !== "number") throw new Error("limit");\n}\n')
+    assert flagged({"index.ts": server(check="  const n = lookup(args);\n  checkArgs(n);\n", head=head)}) == BOTH
+
+
+def test_the_type_test_of_a_conjunction_that_rejects_checks_its_field():
+    head = ('function checkArgs(a: any) {\n  if (typeof a.path !== "string") throw new Error("path");\n'
+            '  if (a.mode === "page") {\n    if (a.limit !== undefined && typeof a.limit !== "number") throw new Error("limit");\n  }\n}\n')
+    assert flagged({"index.ts": server(check="  checkArgs(args);\n", head=head)}) == {}
+    plain = head.replace('a.limit !== undefined && typeof a.limit !== "number"', 'a.limit !== undefined && a.mode === "x"')
+    assert flagged({"index.ts": server(check="  checkArgs(args);\n", head=plain)}) == {"limit": "unchecked-optional"}
+
+
+def test_a_gate_that_never_names_an_optional_field_does_not_store_it():
+    # the gate sees `path` only: `limit` is neither passed to it nor read by it, so nothing stores it unchecked; a
+    # field named in its camelCase spelling (`normalize` copies `max_lines` as `maxLines`) is named
+    text = server().replace("openNote({ root: args.path, limit: args.limit })", "openNote({ root: args.path })") \
+        .replace("return { root: options.root, limit: options.limit };", "return { root: options.root };")
+    assert "limit: args.limit" not in text and flagged({"index.ts": text}) == {"path": "schema-unenforced"}
+    camel = server().replace("limit", "max_lines").replace("limit: options.max_lines", "limit: options.maxLines") \
+        .replace("openNote({ root: args.path, max_lines: args.max_lines })", "openNote({ root: args.path, maxLines: args.maxLines })")
+    assert flagged({"index.ts": camel}) == {"path": "schema-unenforced", "max_lines": "unchecked-optional"}

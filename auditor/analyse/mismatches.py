@@ -61,6 +61,13 @@ def _clamps_for(p: Program, tool) -> dict[str, dict[str, tuple[float, Anchor]]]:
     return out
 
 
+def _named(fn) -> frozenset[str]:
+    """The property names code mentions (`x.name`, `{ name }`, `x["name"]`)."""
+    kinds = {"property_identifier", "shorthand_property_identifier", "shorthand_property_identifier_pattern"}
+    return frozenset(text(n) for n in find(fn, kinds)) | frozenset(
+        v for n in find(fn, {"subscript_expression"}) if (v := string_value(n.child_by_field_name("index"))) is not None)
+
+
 def _prop_line(tool, name: str) -> Anchor:
     from auditor.analyse.absences import _walk_pairs
     for n in _walk_pairs(tool.schema_node):
@@ -90,6 +97,9 @@ def mismatches(p: Program, absences_kb: dict) -> list[Record]:
             for pr in g.predicates:
                 checked.setdefault(pr.field, []).append(pr)
             gate_anchor = at(gate_path, g.validator)
+            # a field the gate never names is not stored by it; a field is named in its snake_case or camelCase
+            # spelling (`normalize(args)` copies `include_sprints` as `includeSprints`)
+            named = _named(g.validator) | _named(g.call)  # (the call may pass it under another key: `{ root: a.path }`)
             for name, spec in props.items():
                 preds = checked.get(name, [])
                 forms = {pr.form for pr in preds}
@@ -101,7 +111,7 @@ def mismatches(p: Program, absences_kb: dict) -> list[Record]:
                 declared += [f"{k} {v}" for k, v in spec["constraints"].items() if k in {"minimum", "maximum", "minLength", "maxLength", "pattern", "enum", "exclusiveMinimum", "exclusiveMaximum", "minItems", "maxItems"}]
                 unenforced, clamped = [], []
                 if not preds:
-                    unenforced = declared
+                    unenforced = declared if {name, _camel(name)} & named else []
                 else:
                     if jtype == "integer" and "integer" not in types:
                         unenforced.append("type integer (the check accepts any number)")
@@ -118,7 +128,7 @@ def mismatches(p: Program, absences_kb: dict) -> list[Record]:
                             unenforced[-1] += (f" (not rejected: a {'larger' if k == 'maximum' else 'smaller'} value is "
                                                f"clamped to {v!r} at {clamp[1]})")
                             clamped.append(clamp[1])
-                if unenforced and not sdk_validated and not whole and name not in by_schema and not (not preds and name in by_hand):
+                if unenforced and not sdk_validated and not whole and name not in by_schema and not (not preds and {name, _camel(name)} & by_hand):
                     kind = "unchecked-optional" if not preds and not spec["required"] else "schema-unenforced"
                     what = ("optional field stored with no runtime check" if kind == "unchecked-optional" else
                             f"runtime check ({', '.join(sorted(forms)) or 'none'}) does not enforce")

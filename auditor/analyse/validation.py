@@ -9,7 +9,7 @@ from itertools import accumulate
 
 import tree_sitter as ts
 
-from auditor.extract import flow
+from auditor.extract import copies, flow
 from auditor.extract.bindings import value_of
 from auditor.extract.facts import Program
 from auditor.extract.program import Module
@@ -89,7 +89,7 @@ def checks(p: Program, tool, path: list[Place], own: list[Place] = ()) -> list[C
     v = p.vocab["validators"]
     out = []
     for pl in path:
-        names = _inputs(pl, v)
+        names = _inputs(pl, v, p)
         if any(pl.fn == o.fn for o in own):  # the tool's own code: its guards check what they name
             fields = _hand_checked(pl.fn, pl, frozenset(d.node.id for d in p.dispatches))
             if fields:
@@ -112,7 +112,7 @@ def reads(p: Program, own: list[Place]) -> list[Read]:
     v = p.vocab["validators"]
     out = []
     for pl in own:
-        names = _inputs(pl, v)
+        names = _inputs(pl, v, p)
         bound: set[str] = set()  # `const { path } = args`
         declared: list[str] = []
         for d in find(pl.fn, {"variable_declarator"}):
@@ -153,20 +153,32 @@ def _calls(pl: Place):
             yield call
 
 
-def _inputs(pl: Place, v: dict) -> frozenset[str]:
-    """Names that hold the input in PL's function: its parameters, and locals bound to one or to
-    `request.params.arguments`. Read once per function (module.memo): the function that dispatches hundreds of tools
+def _inputs(pl: Place, v: dict, p: Program) -> frozenset[str]:
+    """Names that hold the input in PL's function: its parameters, and locals bound to one, to
+    `request.params.arguments`, or to a copy of one (a call of a function that returns a copy of its argument:
+    extract/copies.py). Read once per function (module.memo): the function that dispatches hundreds of tools
     is on every one's path."""
     memo = pl.module.memo.setdefault("inputs", {})
     hit = memo.get(pl.fn.id)
     if hit is not None and hit[0] == pl.fn:
         return hit[1]
-    names = frozenset(_read_inputs(pl.fn, v))
+    names = frozenset(_read_inputs(pl.fn, v, lambda call: _copying(p, pl.module, call)))
     memo[pl.fn.id] = (pl.fn, names)
     return names
 
 
-def _read_inputs(fn: ts.Node, v: dict) -> set[str]:
+def _copying(p: Program, m: Module, call: ts.Node) -> bool:
+    """Whether CALL is of a function of the boundary that returns a copy of its argument (memo per function)."""
+    hit = p.linker.resolve(m, call) if p.linker is not None else None
+    if hit is None:
+        return False
+    memo = hit[0].memo.setdefault("copies", {})
+    if hit[1].id not in memo:
+        memo[hit[1].id] = copies.returns_copy(hit[1])
+    return memo[hit[1].id]
+
+
+def _read_inputs(fn: ts.Node, v: dict, copying=lambda call: False) -> set[str]:
     names: set[str] = set()
     params = fn.child_by_field_name("parameters") or fn.child_by_field_name("parameter")
     for prm in ([params] if params is not None and params.type == "identifier" else params.named_children if params else []):
@@ -178,7 +190,7 @@ def _read_inputs(fn: ts.Node, v: dict) -> set[str]:
             pat, value = d.child_by_field_name("name"), d.child_by_field_name("value")
             if pat is None:
                 continue
-            if pat.type == "identifier" and _is_input(value, names, v):
+            if pat.type == "identifier" and (_is_input(value, names, v) or _copy_of_input(value, names, v, copying)):
                 names.add(text(pat))
             elif pat.type == "object_pattern":  # `const { name, arguments: args } = request.params`
                 for c in pat.named_children:
@@ -190,6 +202,14 @@ def _read_inputs(fn: ts.Node, v: dict) -> set[str]:
                     elif c.type == "shorthand_property_identifier_pattern" and text(c) in v["input_members"]:
                         names.add(text(c))
     return names
+
+
+def _copy_of_input(node: ts.Node | None, names: set[str], v: dict, copying) -> bool:
+    """`normalize(args)`, `await normalize(args)`: a call given the input, of a function that returns a copy of it."""
+    node = strip_casts(node)
+    node = strip_casts(node.named_children[0]) if node is not None and node.type == "await_expression" else node
+    return node is not None and node.type == "call_expression" and len(call_args(node)) >= 1 \
+        and _is_input(call_args(node)[0], names, v) and copying(node)
 
 
 def _is_input(node: ts.Node | None, names: set[str], v: dict) -> bool:
@@ -265,6 +285,10 @@ def _hand_checked(fn: ts.Node, pl: Place | None = None, dispatch: frozenset[int]
             field = flow._predicate(term, None).field
             if field and field.isidentifier():
                 out.add(field)
+            elif term.type == "binary_expression" and text(term.child_by_field_name("operator")) == "&&":
+                # `x !== undefined && typeof x !== "number"`: the type test of a conjunction rejects what it tests
+                out |= {pr.field for pr in map(lambda t: flow._predicate(t, None), condition_terms(term, "&&"))
+                        if pr.form == "type-check" and pr.field.isidentifier()}
     return out
 
 

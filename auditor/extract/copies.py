@@ -1,0 +1,97 @@
+"""Functions that return a copy of a parameter: `{ ...args }`, `Object.assign({}, args)`, `structuredClone(args)`,
+`Object.fromEntries(Object.entries(args)...)`, or an object filled in a loop over the parameter's entries
+(`for (const [k, v] of Object.entries(args)) out[rename(k)] = v; return out`). What is read from the call's result is
+what was passed in: a check of `normalize(args).x` checks the input's `x`."""
+
+from __future__ import annotations
+
+import tree_sitter as ts
+
+from auditor.extract.syntax import (call_args, enclosing_function, find, member_chain, parameter_pattern, strip_casts,
+                                    text)
+
+_WHOLE = {"structuredClone", "Object.assign", "Object.fromEntries", "JSON.parse"}  # calls whose result is a copy
+_OVER = _WHOLE | {"Object.entries", "Object.keys", "JSON.stringify"}  # calls over the value, inside such a copy
+
+
+def returns_copy(fn: ts.Node | None) -> bool:
+    """Whether every value FN returns is a parameter or a copy of one."""
+    if fn is None:
+        return False
+    params = _parameters(fn)
+    body = fn.child_by_field_name("body")
+    if not params or body is None:
+        return False
+    if body.type != "statement_block":  # `(args) => ({ ...args })`
+        return _copy(body, params, fn)
+    values = [strip_casts(r.named_children[0]) if r.named_children else None
+              for r in find(body, {"return_statement"}) if enclosing_function(r) == fn]
+    return bool(values) and all(v is not None and _copy(v, params, fn) for v in values)
+
+
+def _parameters(fn: ts.Node) -> set[str]:
+    params = fn.child_by_field_name("parameters") or fn.child_by_field_name("parameter")
+    if params is None:
+        return set()
+    if params.type == "identifier":
+        return {text(params)}
+    out = set()
+    for prm in params.named_children:
+        pat = parameter_pattern(prm)
+        if pat is not None and pat.type == "identifier":
+            out.add(text(pat))
+    return out
+
+
+def _copy(node: ts.Node | None, params: set[str], fn: ts.Node) -> bool:
+    node = strip_casts(node)
+    while node is not None and node.type == "parenthesized_expression" and node.named_children:
+        node = strip_casts(node.named_children[0])
+    if node is None:
+        return False
+    if node.type == "identifier":
+        name = text(node)
+        return name in params or _filled(fn, name, params)
+    if node.type == "object":  # `{ ...args }`, `{ ...args, extra: 1 }`
+        return any(c.type == "spread_element" and _names(c.named_children[0], params) for c in node.named_children)
+    if node.type == "call_expression":
+        callee = ".".join(member_chain(node.child_by_field_name("function")) or ())
+        return callee in _WHOLE and any(_names(a, params) for a in call_args(node))
+    return False
+
+
+def _names(node: ts.Node | None, params: set[str]) -> bool:
+    """Whether NODE is a parameter, or a call over one (`Object.entries(args).map(...)`, `JSON.stringify(args)`)."""
+    node = strip_casts(node)
+    if node is None:
+        return False
+    if node.type == "identifier":
+        return text(node) in params
+    if node.type == "call_expression":
+        fn = node.child_by_field_name("function")
+        if fn is not None and fn.type == "member_expression" and _names(fn.child_by_field_name("object"), params):
+            return True  # `Object.entries(args).map(f)`
+        callee = ".".join(member_chain(fn) or ())
+        return callee in _OVER and any(_names(a, params) for a in call_args(node))
+    return False
+
+
+def _filled(fn: ts.Node, name: str, params: set[str]) -> bool:
+    """NAME is declared `{}` (or a copy) in FN and written under keys in a loop over a parameter's entries."""
+    declared = next((d for d in find(fn, {"variable_declarator"}) if enclosing_function(d) == fn
+                     and text(d.child_by_field_name("name")) == name), None)
+    value = strip_casts(declared.child_by_field_name("value")) if declared is not None else None
+    if value is None or value.type != "object":
+        return False
+    if any(c.type == "spread_element" and _names(c.named_children[0], params) for c in value.named_children):
+        return True
+    if value.named_children:
+        return False
+    for loop in find(fn, {"for_in_statement"}):
+        if not _names(loop.child_by_field_name("right"), params):
+            continue
+        for a in find(loop, {"assignment_expression"}):
+            left = a.child_by_field_name("left")
+            if left is not None and left.type == "subscript_expression" and text(left.child_by_field_name("object")) == name:
+                return True
+    return False
