@@ -68,6 +68,8 @@ class Linker:
             imports[local] = Binding(module=self.resolve_spec(m.path, spec), name=name, spec=spec)
         for local, (spec, name) in _top_level_requires(m).items():  # compiled CommonJS: the same bindings
             imports.setdefault(local, Binding(module=self.resolve_spec(m.path, spec), name=name, spec=spec))
+        for local, (spec, name) in bindings.imports(m).items():  # `const { A } = await import("./a.js")` in a function
+            imports.setdefault(local, Binding(module=self.resolve_spec(m.path, spec), name=name, spec=spec))
         required = None
         for node in m.tree.root_node.named_children:
             if node.type == "export_statement":

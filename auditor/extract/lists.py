@@ -12,13 +12,14 @@ from auditor.extract.bindings import value_of
 from auditor.extract.frames import (MAX_DEPTH, Frame, _array_names, _parameter_of_scope, _sites, loop_names,
                                     parameters, returned)
 from auditor.extract.program import Module
-from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, callee_text, find, member_chain,
+from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, callee_text, enclosing, find, member_chain,
                                     object_pairs, pair_value, parameter_pattern, string_value, strip_casts, text)
 
 # Array methods whose result holds some of the receiver's elements, in some order.
 _SUBSETS = {"filter", "slice", "sort", "reverse", "toSorted", "toReversed", "toSpliced"}
 # Array methods whose result holds what a callback returns for each element (flatMap: the elements of that).
 _MAPS = {"map", "flatMap"}
+_STORES = {"set": 1, "add": 0, "push": 0}  # a Map's `set(key, value)`, a Set's `add(value)`: the value stored
 
 
 class Lists:
@@ -218,14 +219,28 @@ class Lists:
         if decl is None or decl.type != "variable_declarator":
             return
         scope = next((a for a in ancestors(decl) if a.type in FUNCTION_TYPES or a.type == "program"), None)
+        yield from self._stored(scope, (text(name),), {"push": 0}, module, frame, depth)
+
+    def _collected(self, holder: ts.Node, module: Module, frame: Frame | None, depth: int
+                   ) -> Iterator[tuple[tuple[ts.Node | None, ...], Module, Frame | None]]:
+        """The values of a Map or Set `this.F` (`this.tools.values()`): what the class stores into it
+        (`this.tools.set(tool.getName(), tool)`, `this.tools.add(t)`), per element of the loop around each store."""
+        chain = member_chain(strip_casts(holder)) or ()
+        scope = enclosing(holder, {"class_declaration", "class"}) if len(chain) == 2 and chain[0] == "this" else None
+        yield from self._stored(scope, chain, _STORES, module, frame, depth)
+
+    def _stored(self, scope: ts.Node | None, target: tuple[str, ...], methods: dict[str, int], module: Module,
+                frame: Frame | None, depth: int) -> Iterator[tuple[tuple[ts.Node | None, ...], Module, Frame | None]]:
+        """The arguments stored into TARGET within SCOPE by its METHODS (method -> the index of the value stored)."""
         for call in find(scope, {"call_expression"}) if scope is not None else ():
-            if member_chain(call.child_by_field_name("function")) != (text(name), "push"):
+            chain = member_chain(call.child_by_field_name("function")) or ()
+            if chain[:-1] != target or chain[-1:] == () or chain[-1] not in methods:
                 continue
             loop = next((a for a in ancestors(call) if a.type == "for_in_statement"
                          and text(a.child_by_field_name("operator")) == "of"), None)
             if loop is not None and not (scope.start_byte <= loop.start_byte < scope.end_byte):
                 loop = None
-            for arg in call_args(call):
+            for arg in call_args(call)[methods[chain[-1]]:][:1 if methods[chain[-1]] else None]:
                 arg_value = arg.named_children[0] if arg.type == "spread_element" and arg.named_children else arg
                 if loop is None:
                     if arg.type == "spread_element":
@@ -324,6 +339,8 @@ class Lists:
                                          frame, depth + 1)
             elif callee == ("Array", "from") and args:
                 yield from self.elements(args[0], module, frame, depth + 1)
+            elif len(callee) == 3 and callee[0] == "this" and callee[-1] == "values" and not args:
+                yield from self._collected(function.child_by_field_name("object"), module, frame, depth)
             else:  # getTools(config): the elements of what the function returns, its parameters bound
                 seen: set[tuple[int, ...]] = set()  # two returns of one list give its elements once
                 for value, vmod, inner in self.call_values(node, module, frame, depth + 1):

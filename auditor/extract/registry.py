@@ -272,8 +272,12 @@ def _installed(rmod: Module, holder: tuple[str, ...], calls_of, values: Values, 
         names = parameters(fn) if fn is not None else {}
         # (`install(tool)`: the tool is a parameter; `register(d, run)`: an object made of them, `{ ...d, handler: run }`)
         if not any(text(n) in names for n in find(call, {"identifier", "shorthand_property_identifier"})):
-            tool, tmod = values.definition(value, rmod)
-            yield key, tool, tmod, None
+            # in a loop (`for (const C of CLASSES) { const t = new C(); R.set(t.getName(), t) }`): once per element
+            looped = [f for f in (frames(value, rmod, None) if frames is not None else ()) if f.scope.type == "for_in_statement"]
+            for each in looped or [None]:
+                tool, tmod = values.definition(*values.bound(value, rmod, each)) if each is not None else \
+                    values.definition(value, rmod)
+                yield key, tool, tmod, each
             continue
         for cmod, site in calls_of(fn):
             frame = Frame(scope=fn, module=rmod, names=names, args=tuple(call_args(site)), caller=cmod, site=site)
@@ -299,7 +303,7 @@ def _key(values: Values, key: ts.Node, module: Module, frame: Frame | None) -> s
     node, where = key, module
     for _ in range(4):
         node, where = values.bound(node, where, frame)
-        found = values.string(node, where)
+        found = values.string(node, where, frame=frame)
         if found is not None:
             return found
         value, vmod = values.definition(node, where)

@@ -212,7 +212,10 @@ def templates(module: Module, link=None) -> list[tuple[ts.Node, ts.Node]]:
         if "name" not in pairs or name_of(module, pair.parent, link) is not None:
             continue
         node = pair_value(pairs["name"])
-        chain = member_chain(strip_casts(node))
+        called = strip_casts(node)  # `name: tool.getName()`: the method of the parameter that names it
+        called = called.child_by_field_name("function") if called is not None and called.type == "call_expression" \
+            and not call_args(called) else called
+        chain = member_chain(called)
         fn = enclosing_function(pair.parent)
         if chain and fn is not None and chain[0] in parameters(fn) \
                 and (not (fn.parent is not None and fn.parent.type == "arguments") or _loop_callback(fn)):
@@ -248,7 +251,11 @@ def descriptor(module: Module, pair: ts.Node, name: str, vocab: dict | None, lin
     here, site = at or (module, obj)
 
     def bind(node: ts.Node | None) -> tuple[ts.Node | None, Module]:
-        return values.bound(node, module, frame) if frame is not None and node is not None else (node, module)
+        if frame is None or node is None:
+            return node, module
+        node, where = values.bound(node, module, frame)
+        made = values.returned(node, where, frame)  # `inputSchema: tool.getInputSchema()`: what the method returns
+        return made if made[0] is not None else (node, where)
 
     def local(node: ts.Node | None, where: Module) -> ts.Node | None:
         return node if frame is None or where is here else site

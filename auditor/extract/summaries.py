@@ -378,7 +378,7 @@ class Expander:
 
         def read(frame: Frame):
             bound, where = self.values.bound(name_node, module, frame)
-            if _in_descriptor(bound):
+            if bound is not name_node and _in_descriptor(bound):  # (a call `t.getName()` is bound as it is)
                 return False
             return self.values.string(bound, where, frame=frame) if bound is not None else None
 

@@ -14,8 +14,8 @@ from auditor.extract.frames import (MAX_DEPTH, REST, Frame, _lookup, _parameter_
                                     parameters, returned)
 from auditor.extract.lists import Lists, _bundled_namespace
 from auditor.extract.program import Module, class_name_of
-from auditor.extract.syntax import (FUNCTION_TYPES, call_args, class_base, enclosing, find, literal, member_chain, object_pairs,
-                                    pair_value, strip_casts, text, unescape)
+from auditor.extract.syntax import (FUNCTION_TYPES, call_args, class_base, enclosing, enclosing_function, find, literal,
+                                    member_chain, object_pairs, pair_value, strip_casts, text, unescape)
 
 # Globals of the language whose functions are not helpers handed a tool's object (`Object.values({...})`).
 _CLASSES = frozenset({"class", "class_declaration", "abstract_class_declaration"})
@@ -446,6 +446,9 @@ class Values(Lists):
             return self.string(node.child_by_field_name("right"), module, depth + 1)
         if node.type == "property_identifier":  # a key of an object (Object.entries)
             return text(node)
+        if node.type == "call_expression":  # `tool.getName()`: what the method returns
+            value, vmod = self.returned(node, module, frame, depth + 1)
+            return self.string(value, vmod, depth + 1) if value is not None else None
         if node.type == "member_expression":
             enum = module.enums.get(text(node))
             if enum is not None:
@@ -470,6 +473,22 @@ class Values(Lists):
                 args = call_args(literal_call) if literal_call is not None else []
                 return self.string(args[0], fmod, depth + 1) if args else None
         return None
+
+    def returned(self, call: ts.Node | None, module: Module, frame: Frame | None, depth: int = 0
+                 ) -> tuple[ts.Node | None, Module]:
+        """What a call with no arguments of a method or function (`tool.getInputSchema()`, the receiver bound under
+        FRAME) returns, when it has one return: its value; else (None, module)."""
+        call = strip_casts(call)
+        if call is None or call.type != "call_expression" or call_args(call) or depth > 8:
+            return None, module
+        fn, fmod = self.function_of(call.child_by_field_name("function"), module, frame, depth + 1)
+        body = fn.child_by_field_name("body") if fn is not None else None
+        if body is None:
+            return None, module
+        if body.type != "statement_block":
+            return body, fmod
+        rets = [r for r in find(body, {"return_statement"}) if enclosing_function(r) == fn]
+        return (rets[0].named_children[0], fmod) if len(rets) == 1 and rets[0].named_children else (None, module)
 
     def _shape_field(self, node: ts.Node | None, module: Module) -> tuple[ts.Node | None, Module]:
         """The schema of field KEY for `X.shape.KEY`, X a zod object schema (`z.object({KEY: ...})`)."""
