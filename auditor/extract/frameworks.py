@@ -132,8 +132,8 @@ def _entry(values: Values, site: ts.Node, name: str, entry: ts.Node, m: Module, 
     gaps = []
     if pairs is not None:
         schema_key = next((k for k in keys["input_schema"] if k in pairs), None)
-        hl = {**vocab["high_level"], "object": {"description": keys["description"], "input_schema": schema_key,
-                                                "annotations": None}}
+        hl = {**vocab["high_level"], "object": {"description": keys["description"],
+                                                "input_schema": [schema_key] if schema_key else [], "annotations": None}}
         # (no schema key: _tool gives the empty object schema the framework advertises)
         tool, gaps = _tool(omod, {**vocab, "high_level": hl}, "object", FORM, name, obj, [obj], link, None, m, site)
         cb = next((pairs[k] for k in keys["callbacks"] if k in pairs), None)

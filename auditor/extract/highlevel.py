@@ -56,6 +56,8 @@ def registrations(module: Module, vocab: dict, resolve, link=None) -> tuple[list
         rule = hl["registrations"].get(method)
         if rule is None:
             continue
+        if rule["signature"] != "object" and rule["kind"] == "tool" and _object_first(args, module, hl["object"]):
+            rule = {**rule, "signature": "object"}  # tmcp: `server.tool({ name, description, schema }, callback)`
         if not args or rule["signature"] != "object" and len(args) < 2 and args[0].type != "spread_element":
             continue  # every calling convention but `object` takes a name and more (one argument is another API)
         shape = hl["object"] if rule["signature"] == "object" else None
@@ -141,7 +143,8 @@ def read(site: Site, vocab: dict, resolve, link=None) -> tuple[ToolDecl | None, 
         name_node, name_module = bind(pair_value(pairs[hl["object"]["name"]][0]), pairs[hl["object"]["name"]][1]) \
             if hl["object"]["name"] in pairs else B(args[0])
         cb_key = next((k for k in hl["object"]["callbacks"] if k in pairs), None)
-        cb_node, cb_module = bind(pair_value(pairs[cb_key][0]), pairs[cb_key][1]) if cb_key is not None else (None, here)
+        cb_node, cb_module = bind(pair_value(pairs[cb_key][0]), pairs[cb_key][1]) if cb_key is not None else \
+            B(args[-1]) if len(args) > 1 else (None, here)  # (tmcp: the callback after the object)
     else:
         name_node, name_module = B(args[0])
         cb_node, cb_module = B(args[-1]) if len(args) > 1 else (None, here)
@@ -219,8 +222,9 @@ def _tool(module: Module, vocab: dict, signature: str, method: str, name: str, c
         config, cm = _resolved(*B(args[0])), B(args[0])[1]
         keys = hl["object"]
         spread = spread_pairs(config, cm, link)
+        schema_key = next((k for k in keys["input_schema"] or () if k in spread), None)
         desc, params, ann = (bind(pair_value(spread[k][0]), spread[k][1]) if k in spread else None for k in
-                             (keys["description"], keys["input_schema"], keys["annotations"]))
+                             (keys["description"], schema_key, keys["annotations"]))
     elif signature == "config":
         config, cm = _member(*B(args[1]), link) if len(args) > 2 else (None, here)
         if config is not None and config.type != "object":
@@ -329,6 +333,16 @@ def _toplevel_servers(module: Module, classes: set[str], packages: list[str]) ->
     return found
 
 
+def _object_first(args: list[ts.Node], module: Module, keys: dict) -> bool:
+    """Whether a registration is written as one object with the tool's name, then at most a callback
+    (`server.tool({ name: "x", description, schema }, async (input) => ...)`): the object convention, whatever the
+    method's own (the SDK's `tool("x", ...)` never takes an object first)."""
+    if not 1 <= len(args) <= 2:
+        return False
+    spec = strip_casts(args[0])
+    return spec is not None and spec.type == "object" and keys["name"] in object_pairs(spec)
+
+
 def _sdk_shaped_on_parameter(call: ts.Node, receiver: tuple[str, ...] | None, args: list[ts.Node], module: Module,
                              object_keys: dict | None = None, link=None) -> bool:
     """A call on a parameter of an enclosing function (`function register(server) { server.tool(...) }`, with no type
@@ -337,10 +351,12 @@ def _sdk_shaped_on_parameter(call: ts.Node, receiver: tuple[str, ...] | None, ar
     if receiver is None or not (len(receiver) == 1 or len(receiver) == 2 and receiver[0] == "this"):
         return False
     if object_keys is not None:
-        spec = _resolved(args[0], module) if len(args) == 1 else None
+        spec = _resolved(args[0], module) if len(args) in {1, 2} else None
         pairs = object_pairs(spec) if spec is not None and spec.type == "object" else {}
+        last = strip_casts(args[-1]) if len(args) == 2 else None
         if object_keys["name"] not in pairs or not _is_string(pair_value(pairs[object_keys["name"]]), module) \
-                or not any(k in pairs for k in object_keys["callbacks"]):
+                or not (any(k in pairs for k in object_keys["callbacks"])
+                        or last is not None and (last.type in FUNCTION_TYPES or last.type == "identifier")):
             return False
     else:
         if len(args) < 2 or not (_is_string(args[0], module) or _instance_member(args[0]) or _imported_string(args[0], module, link)
