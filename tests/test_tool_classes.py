@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from auditor.analyse import coverage, mismatches
 from program_helpers import SDK, program
 
 TOOLS = '''export class PingTool {
@@ -20,7 +21,7 @@ export class EchoTool {
   getName() { return "echo"; }
   getDescription() { return "Echo the text"; }
   getInputSchema() { return { type: "object", properties: { text: { type: "string" } } }; }
-  async execute(args) { return args.text; }
+  async execute(args) { return JSON.stringify(args.text); }
 }
 '''
 
@@ -76,9 +77,12 @@ def test_tool_classes_named_by_their_methods_are_tools_with_their_schemas(instal
     assert tools["ping"].description == "Ping the host"
     assert tools["ping"].schema == {"type": "object", "properties": {"host": {"type": "string"}}, "required": ["host"]}
     assert not [g for t in p.tools for g in t.gaps]
-    if listed is None:  # the Map is the dispatch too: each tool's execute method
+    assert not [u for u in coverage.ledger(p)["unresolved"] if "tools/list" in u["what"]]  # the list is read whole
+    if listed is None:  # the Map is the dispatch too: each tool's execute method, which reads the input unchecked
         assert sorted(d.tool for d in p.dispatches) == ["echo", "ping"]
         assert all(d.target is not None and "execute" in d.target_name for d in p.dispatches)
+        found = {(f.kind, f.attrs.get("tool"), f.attrs.get("field")) for f in mismatches.mismatches(p, {"probes": []})}
+        assert ("unchecked-optional", "echo", "text") in found  # (`if (!tool) throw` after the lookup checks no input)
 
 
 def test_a_method_with_several_returns_names_no_tool():

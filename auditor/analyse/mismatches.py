@@ -70,6 +70,8 @@ def _named(fn) -> frozenset[str]:
 
 def _prop_line(tool, name: str) -> Anchor:
     from auditor.analyse.absences import _walk_pairs
+    if tool.schema_node is None:  # a schema read in another module than the tool's site: the site
+        return at(tool.module.path, tool.node)
     for n in _walk_pairs(tool.schema_node):
         if text(n.child_by_field_name("key")).strip("'\"") == name:
             return at(tool.module.path, n)
@@ -153,7 +155,9 @@ def mismatches(p: Program, absences_kb: dict) -> list[Record]:
                                   [line(gate_path, falsy[0].line)] + ([_prop_line(tool, name)] if name in props else []),
                                   "analyse.mismatches.diagnostics", tool=tool.name, field=name, input=example, message=msg,
                                   schema_conforming=conforming))
-        if tool.form == "descriptor" and not sdk_validated and not gates and not found:
+        # (a guard of what is no field of the input, `if (!tool) throw` after a lookup, checks no input)
+        if tool.form == "descriptor" and not sdk_validated and not gates \
+                and not any(c.fields is None or c.fields & set(props) for c in found):
             out += _unvalidated(tool, props, validation.reads(p, own))
         out += _prose_names(tool, props)
         out += _coercions(tool)

@@ -165,7 +165,9 @@ def imports(module: Module) -> dict[str, tuple[str, str]]:
     hit = module.memo.get("imports")
     if hit is not None:
         return hit
-    found = module.memo["imports"] = {**static_imports(module), **_required(module)}
+    # (a name an import statement binds is the module's: a require() of the same name in a function, as a minifier
+    # reuses short names, binds it only there)
+    found = module.memo["imports"] = {**_required(module), **static_imports(module)}
     return found
 
 

@@ -275,12 +275,14 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
     roots += [owned(d.target, d.module) for d in fw.dispatches if d.target is not None]
     # Descriptor literals whose name is a parameter of their function: one tool per call of it that names one.
     instantiated: set[ts.Node] = set()  # those literals, when some call names a tool
+    made_for: dict[ts.Node, frozenset[ts.Node]] = {}  # each such literal -> the elements and calls it is made for
     for m in modules:
         for pair, name_node in server.templates(m, link):
-            made, gap, found = expander.descriptors(m, pair, name_node)
+            made, gap, found, sites = expander.descriptors(m, pair, name_node)
             tools += made
             gaps += [gap] if gap is not None else []
-            instantiated |= {pair.parent} if found else set()
+            instantiated |= ({pair.parent} | sites) if found else set()  # (the instances a template names: read)
+            made_for[pair.parent] = sites
     # Tools installed into a registry at run time and looked up by name in a tools/call handler (extract/registry.py).
     for h in (h for h in handlers if h.method == "tools/call" and h.fn is not None):
         known = {d.tool for d in dispatches if d.handler is h}
@@ -302,7 +304,7 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
         made = listing.named(l, declared, link)
         tools += made
         declared |= {t.node for t in made}
-    tools, unadvertised = listing.split(tools, listings)
+    tools, unadvertised = listing.split(tools, listings, made_for)
     # A tools/call handler that finds its tool among the listed tool objects by name (`TOOLS.find(...)`).
     named = {d.tool for d in dispatches}
     for h in (h for h in handlers if h.method == "tools/call"):

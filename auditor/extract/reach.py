@@ -14,7 +14,7 @@ import tree_sitter as ts
 
 from auditor.extract import envdefault, tslib
 from auditor.extract.program import Module
-from auditor.extract.frames import _pattern, parameter_default, parameters
+from auditor.extract.frames import _pattern, loop_names, parameter_default, parameters
 from auditor.extract.values import Values
 from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, enclosing, find, member_chain, object_pairs,
                                     pair_value, string_value, strip_casts, text)
@@ -548,13 +548,27 @@ class Reach:
         """`new C(...)`: an instance of a class of the boundary stands for itself (a tool object, whose members
         `_mapped` reads); a collection made empty holds what is added to it later, one made from a list its elements."""
         ctor = node.child_by_field_name("constructor")
-        if self.link is not None and self.link._class(module, text(ctor)) is not None:
+        if self.link is not None and (self.link._class(module, text(ctor)) is not None or self._looped_classes(ctor, module)):
             yield node, module
         elif text(ctor) in _COLLECTIONS:
             for a in call_args(node)[:1]:
                 yield from self.expr(a, module, d)
         else:
             self.miss(module, node)
+
+    def _looped_classes(self, ctor: ts.Node | None, module: Module) -> bool:
+        """Whether CTOR is the variable of a `for (const C of LIST)` loop around it, LIST a list of classes of the
+        boundary (`new C(conn)` is an instance of each)."""
+        if ctor is None or ctor.type != "identifier":
+            return False
+        loop = next((a for a in ancestors(ctor) if a.type == "for_in_statement"
+                     and text(a.child_by_field_name("operator")) == "of"
+                     and text(ctor) in loop_names(a.child_by_field_name("left"))), None)
+        if loop is None:
+            return False
+        elements = list(self.values.elements(loop.child_by_field_name("right"), module, None))
+        return bool(elements) and all(e[-1] is not None and e[-1].type == "identifier"
+                                      and self.link._class(emod, text(e[-1])) is not None for e, emod, _ in elements)
 
     def _sdk_handler(self, callee: ts.Node | None, module: Module) -> bool:
         """Whether CALLEE is a handler taken from the SDK's table of registered handlers (kb/sdk.yaml
