@@ -365,3 +365,17 @@ new ProblemTools(server, {}).registerTools();
 new TypedTools(server).register();
 ''')
     assert sorted(t.name for t in tools) == ["get_daily", "search"]
+
+
+def test_a_static_import_is_the_modules_name_over_a_require_of_the_same_name_in_a_function():
+    # a minifier reuses short names: `r` is McpServer at the top, `fs` in one function only
+    code = ('import{McpServer as r}from"@modelcontextprotocol/sdk/server/mcp.js";'
+            'import{StdioServerTransport as e}from"@modelcontextprotocol/sdk/server/stdio.js";'
+            'function v(){const r=require("fs");return r.readFileSync("x","utf8")}'
+            'var s=function(){const t=new r({name:"mini",version:"1"});'
+            't.registerTool("peek",{description:"Peek"},async()=>({content:[]}));return t}();'
+            'await s.connect(new e);\n')
+    from program_helpers import program as built
+    p = built({"index.js": code})
+    assert [s.cls for s in p.servers] == ["McpServer"]
+    assert [t.name for t in p.tools] == ["peek"]

@@ -56,8 +56,9 @@ def registrations(module: Module, vocab: dict, resolve, link=None) -> tuple[list
         rule = hl["registrations"].get(method)
         if rule is None:
             continue
-        if rule["signature"] != "object" and rule["kind"] == "tool" and _object_first(args, module, hl["object"]):
-            rule = {**rule, "signature": "object"}  # tmcp: `server.tool({ name, description, schema }, callback)`
+        if rule["signature"] != "object" and rule["kind"] == "tool" and rule["receiver"] == "server" \
+                and _object_first(args, module, hl["object"]):  # (on a server only: `registry.registerTool(def)`
+            rule = {**rule, "signature": "object"}  # is another API) tmcp: `server.tool({name, schema}, callback)`
         if not args or rule["signature"] != "object" and len(args) < 2 and args[0].type != "spread_element":
             continue  # every calling convention but `object` takes a name and more (one argument is another API)
         shape = hl["object"] if rule["signature"] == "object" else None
