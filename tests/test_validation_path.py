@@ -215,3 +215,30 @@ def test_a_gate_that_never_names_an_optional_field_does_not_store_it():
     camel = server().replace("limit", "max_lines").replace("limit: options.max_lines", "limit: options.maxLines") \
         .replace("openNote({ root: args.path, max_lines: args.max_lines })", "openNote({ root: args.path, maxLines: args.maxLines })")
     assert flagged({"index.ts": camel}) == {"path": "schema-unenforced", "max_lines": "unchecked-optional"}
+
+
+def test_a_predicate_the_handler_rejects_unless_true_checks_what_it_tests():
+    # `if (!isValidNote(args)) throw`: the predicate's result tests the type of path and limit
+    head = ('const isValidNote = (a: any) => typeof a === "object" && a !== null && typeof a.path === "string"\n'
+            '  && (a.limit === undefined || typeof a.limit === "number");\n')
+    assert flagged({"index.ts": server(check='  if (!isValidNote(args)) throw new Error("bad note");\n', head=head)}) == {}
+    # called without rejecting on its result, it checks nothing
+    assert flagged({"index.ts": server(check='  if (isValidNote(args)) console.error("ok");\n', head=head)}) == BOTH
+
+
+def test_a_field_handed_to_a_function_that_leaves_for_values_outside_its_cases_is_checked():
+    # `pick(args.path)` switches on its parameter and returns for any other value: no case's code runs for it
+    head = ('function pick(p: string) {\n  switch (p) {\n    case "inbox": return "i";\n    case "archive": return "a";\n'
+            '    default: return undefined;\n  }\n}\n')
+    assert flagged({"index.ts": server(check="  pick(args.path);\n", head=head)}) == {"limit": "unchecked-optional"}
+    falls = head.replace('    default: return undefined;\n', '')
+    assert flagged({"index.ts": server(check="  pick(args.path);\n", head=falls)}) == BOTH
+
+
+def test_a_low_level_handler_that_checks_some_fields_is_flagged_for_the_others_it_passes_on():
+    text = server(gate=False).replace("async function readNote(args: any) {\n",
+                                      'async function readNote(args: any) {\n  if (typeof args.path !== "string") throw new Error("path");\n')
+    found = {f.attrs["field"]: f for f in mismatches.mismatches(program({"index.ts": text}), {"probes": []})
+             if f.kind in KINDS and f.attrs["tool"] == "read_note"}
+    assert {k: f.kind for k, f in found.items()} == {"limit": "unchecked-optional"}
+    assert "no check of this field (only of others) exists" in found["limit"].summary

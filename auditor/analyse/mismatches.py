@@ -155,10 +155,12 @@ def mismatches(p: Program, absences_kb: dict) -> list[Record]:
                                   [line(gate_path, falsy[0].line)] + ([_prop_line(tool, name)] if name in props else []),
                                   "analyse.mismatches.diagnostics", tool=tool.name, field=name, input=example, message=msg,
                                   schema_conforming=conforming))
-        # (a guard of what is no field of the input, `if (!tool) throw` after a lookup, checks no input)
-        if tool.form == "descriptor" and not sdk_validated and not gates \
-                and not any(c.fields is None or c.fields & set(props) for c in found):
-            out += _unvalidated(tool, props, validation.reads(p, own))
+        # A field no check on the path tests (a guard of what is no field of the input, `if (!tool) throw` after a
+        # lookup, checks none; a check of other fields leaves this one unchecked).
+        if tool.form == "descriptor" and not sdk_validated and not gates and not whole:
+            checked = {f for c in found for f in c.fields or ()}
+            out += _unvalidated(tool, {k: v for k, v in props.items() if not {k, _camel(k)} & checked},
+                                validation.reads(p, own), partial=bool(checked & set(props)))
         out += _prose_names(tool, props)
         out += _coercions(tool)
     out += _tool_names(p)
@@ -170,8 +172,9 @@ def mismatches(p: Program, absences_kb: dict) -> list[Record]:
     return out
 
 
-def _unvalidated(tool, props: dict, reads: list) -> list[Record]:
-    """A low-level tool whose input nothing checks on any path from the handler: each declared field it passes on."""
+def _unvalidated(tool, props: dict, reads: list, partial: bool = False) -> list[Record]:
+    """A low-level tool whose input nothing checks on any path from the handler: each declared field it passes on
+    (PROPS: those no check tests; PARTIAL: some check tests others)."""
     first: dict[str, object] = {}
     for r in sorted(reads, key=lambda r: (r.path, r.node.start_byte)):
         first.setdefault(r.field, r)
@@ -185,7 +188,8 @@ def _unvalidated(tool, props: dict, reads: list) -> list[Record]:
         kind = "schema-unenforced" if spec["required"] else "unchecked-optional"
         out.append(record("finding", "FND", kind, f"{tool.name}/{name}",
                           f"`{name}` of tool {tool.name!r}: schema declares {', '.join(declared)}; the low-level handler does not "
-                          f"validate its input and no check exists on any path from the handler to the call at {r.path}:"
+                          f"validate its input and no check {'of this field (only of others) ' if partial else ''}exists "
+                          f"on any path from the handler to the call at {r.path}:"
                           f"{r.node.start_point[0] + 1} that receives it (a caller that ignores the schema reaches it unchanged)",
                           [_prop_line(tool, name), at(r.path, r.node)], "analyse.mismatches.unvalidated",
                           tool=tool.name, field=name, declared=declared, unenforced=declared, checks=[]))

@@ -14,8 +14,7 @@ from auditor.extract.bindings import value_of
 from auditor.extract.facts import Program
 from auditor.extract.program import Module
 from auditor.extract.syntax import (call_args, condition_terms, enclosing_function, find, member_chain, object_pairs,
-                                    parameter_pattern,
-                                    strip_casts, text)
+                                    parameter_pattern, string_value, strip_casts, text)
 from auditor.extract.zod import schema_of
 
 
@@ -102,6 +101,17 @@ def checks(p: Program, tool, path: list[Place], own: list[Place] = ()) -> list[C
             if any(_is_input(a, names, v) for a in call_args(call)) and p.linker is not None:
                 found = p.linker.resolve(pl.module, call)
                 fields = _hand_checked(found[1]) if found is not None else None
+                if not fields and found is not None and _rejected_unless(call):
+                    fields = _tested(found[1])  # `if (!isValidArgs(args)) throw ...`: what the predicate tests
+                if fields:
+                    out.append(Check(path=pl.module.path, node=call, fields=frozenset(fields), form="hand-written"))
+                continue
+            passed = {i: f for i, a in enumerate(call_args(call)) if (f := _input_field(a, names, v))}
+            if passed and p.linker is not None:  # `run(args.command)`, the callee rejecting what its parameter is not
+                found = p.linker.resolve(pl.module, call)
+                params = _parameter_names(found[1]) if found is not None else []
+                checked = _hand_checked(found[1], leaving=True) if params else set()
+                fields = {f for i, f in passed.items() if i < len(params) and params[i] in checked}
                 if fields:
                     out.append(Check(path=pl.module.path, node=call, fields=frozenset(fields), form="hand-written"))
     return out
@@ -262,10 +272,35 @@ def _compiled(node: ts.Node | None, m: Module, v: dict) -> ts.Node | None:
     return node if callee and callee[-1] in v["compilers"] else None
 
 
-def _hand_checked(fn: ts.Node, pl: Place | None = None, dispatch: frozenset[int] = frozenset()) -> set[str]:
+def _input_field(node: ts.Node | None, names: frozenset[str], v: dict) -> str | None:
+    """The input field an argument is (`args.command`, `args?.command as string || "status"`), or None."""
+    node = strip_casts(node)
+    while node is not None and node.type == "binary_expression" and text(node.child_by_field_name("operator")) in {"||", "??"}:
+        node = strip_casts(node.child_by_field_name("left"))
+    if node is None or node.type != "member_expression" or not _is_input(node.child_by_field_name("object"), names, v):
+        return None
+    return text(node.child_by_field_name("property"))
+
+
+def _parameter_names(fn: ts.Node) -> list[str]:
+    params = fn.child_by_field_name("parameters") or fn.child_by_field_name("parameter")
+    if params is None:
+        return []
+    if params.type == "identifier":
+        return [text(params)]
+    out = []
+    for prm in (c for c in params.named_children if c.type != "comment"):
+        pat = parameter_pattern(prm)
+        out.append(text(pat) if pat is not None and pat.type == "identifier" else "")
+    return out
+
+
+def _hand_checked(fn: ts.Node, pl: Place | None = None, dispatch: frozenset[int] = frozenset(),
+                  leaving: bool = False) -> set[str]:
     """Fields a function rejects bad values of: the fields named in the condition of `if (cond) throw ...` or
     `if (cond) return <an error>`, and the subject of a `switch` whose `default` throws or returns an error (not the
-    tool-name dispatch, ids in DISPATCH: its fallback rejects unknown tools, not input)."""
+    tool-name dispatch, ids in DISPATCH: its fallback rejects unknown tools, not input). LEAVING: a `default` that
+    returns anything leaves too (`switch (command) { ...; default: return failure(...) }` runs no case's code)."""
     out: set[str] = set()
     for stmt in find(fn, {"if_statement", "switch_statement"}):
         if enclosing_function(stmt) != fn or (pl is not None and _skipped(stmt, pl)) or stmt.id in dispatch:
@@ -276,7 +311,8 @@ def _hand_checked(fn: ts.Node, pl: Place | None = None, dispatch: frozenset[int]
         if stmt.type == "if_statement" and _rejects(stmt.child_by_field_name("consequence")):
             terms = condition_terms(stmt.child_by_field_name("condition"))
         elif stmt.type == "switch_statement" and any(
-                c.type == "switch_default" and _rejects(next((x for x in c.named_children if x.type != "comment"), None))
+                c.type == "switch_default" and _leaves(next((x for x in c.named_children if x.type != "comment"), None),
+                                                       leaving)
                 for c in (body.named_children if body is not None else [])):
             terms = [strip_casts(stmt.child_by_field_name("value"))]
         else:
@@ -290,6 +326,50 @@ def _hand_checked(fn: ts.Node, pl: Place | None = None, dispatch: frozenset[int]
                 out |= {pr.field for pr in map(lambda t: flow._predicate(t, None), condition_terms(term, "&&"))
                         if pr.form == "type-check" and pr.field.isidentifier()}
     return out
+
+
+def _leaves(node: ts.Node | None, leaving: bool) -> bool:
+    return _rejects(node) or (leaving and node is not None and node.type == "return_statement")
+
+
+def _rejected_unless(call: ts.Node) -> bool:
+    """Whether CALL is the condition, negated, of an `if` that rejects: `if (!isValidArgs(args)) throw ...`."""
+    cur, negated = call, False
+    while cur.parent is not None and cur.parent.type in {"unary_expression", "parenthesized_expression"}:
+        if cur.parent.type == "unary_expression":
+            if text(cur.parent.child_by_field_name("operator")) != "!":
+                return False
+            negated = not negated
+        cur = cur.parent
+    stmt = cur.parent
+    return negated and stmt is not None and stmt.type == "if_statement" \
+        and stmt.child_by_field_name("condition") == cur and _rejects(stmt.child_by_field_name("consequence"))
+
+
+_TYPE_TESTS = {"Array.isArray", "Number.isInteger", "Number.isFinite", "Number.isSafeInteger"}
+
+
+def _tested(fn: ts.Node) -> set[str]:
+    """The fields a predicate function's result tests the type of (`(a) => typeof a.query === "string" && (a.num ===
+    undefined || typeof a.num === "number")`: query, num); none when it is not one returned expression."""
+    body = fn.child_by_field_name("body")
+    if body is not None and body.type == "statement_block":
+        rets = [r for r in find(body, {"return_statement"}) if enclosing_function(r) == fn]
+        body = rets[0].named_children[0] if len(rets) == 1 and rets[0].named_children else None
+    out: set[str] = set()
+    for term in condition_terms(body, "&&") if body is not None else ():
+        for alt in condition_terms(term):
+            alt = strip_casts(alt)
+            if alt.type == "binary_expression" and text(alt.child_by_field_name("operator")) in {"===", "=="}:
+                for a, b in ((alt.child_by_field_name("left"), alt.child_by_field_name("right")),
+                             (alt.child_by_field_name("right"), alt.child_by_field_name("left"))):
+                    if a.type == "unary_expression" and text(a.child_by_field_name("operator")) == "typeof" \
+                            and string_value(b) is not None:
+                        out.add(flow._field_of(a.child_by_field_name("argument")) or "")
+            elif alt.type == "call_expression" and ".".join(member_chain(alt.child_by_field_name("function")) or ()) \
+                    in _TYPE_TESTS and call_args(alt):
+                out.add(flow._field_of(call_args(alt)[0]) or "")
+    return {f for f in out if f.isidentifier()}
 
 
 def _rejects(node: ts.Node | None) -> bool:
