@@ -275,14 +275,15 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
     roots += [owned(d.target, d.module) for d in fw.dispatches if d.target is not None]
     # Descriptor literals whose name is a parameter of their function: one tool per call of it that names one.
     instantiated: set[ts.Node] = set()  # those literals, when some call names a tool
-    made_for: dict[ts.Node, frozenset[ts.Node]] = {}  # each such literal -> the elements and calls it is made for
+    made_for: dict[int, frozenset[ts.Node]] = {}  # each tool made so (by id) -> the elements and calls it is made for
     for m in modules:
         for pair, name_node in server.templates(m, link):
             made, gap, found, sites = expander.descriptors(m, pair, name_node)
             tools += made
             gaps += [gap] if gap is not None else []
-            instantiated |= ({pair.parent} | sites) if found else set()  # (the instances a template names: read)
-            made_for[pair.parent] = sites
+            instantiated |= {pair.parent} if found else set()
+            instantiated |= frozenset().union(*sites) if sites else frozenset()  # (the instances it names: read)
+            made_for.update((id(t), s) for t, s in zip(made, sites))
     # Tools installed into a registry at run time and looked up by name in a tools/call handler (extract/registry.py).
     for h in (h for h in handlers if h.method == "tools/call" and h.fn is not None):
         known = {d.tool for d in dispatches if d.handler is h}

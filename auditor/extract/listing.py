@@ -138,8 +138,8 @@ def named(l: Listing, declared: set[ts.Node], link) -> list[ToolDecl]:
 def split(tools: list, listings: list[Listing], made_for: dict | None = None) -> tuple[list, list]:
     """(tools, descriptor-shaped objects that no tools/list handler advertises). A part of a list that was not read
     may hold any descriptor of the files it may stand for (any file, when that is not known): those stay tools. A
-    tool a template makes (MADE_FOR: the template literal -> the elements and calls it is made for) is listed when one
-    of those is (`tools.map((t) => ({ name: t.getName(), ... }))` over the instances the list holds)."""
+    tool a template makes (MADE_FOR: the tool's id -> the elements and calls it is made for) is listed when one of
+    those is (`tools.map((t) => ({ name: t.getName(), ... }))` over the instances the list holds)."""
     scopes = [scope for l in listings for _, _, scope in l.unread]
     if not listings or None in scopes:
         return list(tools), []
@@ -147,6 +147,6 @@ def split(tools: list, listings: list[Listing], made_for: dict | None = None) ->
     unknown = frozenset().union(*scopes)  # files whose descriptors an unread part of a list may stand for
     kept, hidden = [], []
     for t in tools:
-        shown = t.node in listed or t.template is not None and bool((made_for or {}).get(t.template, frozenset()) & listed)
+        shown = t.node in listed or bool((made_for or {}).get(id(t), frozenset()) & listed)
         (hidden if t.form == "descriptor" and not shown and t.module.path not in unknown else kept).append(t)
     return kept, hidden

@@ -368,13 +368,13 @@ class Expander:
         return out
 
     def descriptors(self, module: Module, pair: ts.Node, name_node: ts.Node
-                    ) -> tuple[list[ToolDecl], Gap | None, bool, frozenset[ts.Node]]:
+                    ) -> tuple[list[ToolDecl], Gap | None, bool, list[frozenset[ts.Node]]]:
         """The tools a descriptor literal whose name is a parameter of its function (server.templates) declares: one
         per call of that function (through wrappers and loops) that names a tool, anchored at that call; with the
         gap of the calls whose name is not read, when some are. A call whose name is the `name` of a descriptor
         literal of its own (`toDescriptor(TOOL)`) copies a tool already found: no second one. The third item says
-        whether any call names a tool (a copy included); the last, the elements and calls the tools are made for,
-        at every level of their frames (`new C()` of a Map's values, in a loop over classes: both)."""
+        whether any call names a tool (a copy included); the last, per tool, the elements and calls it is made for,
+        at every level of its frames (`new C()` of a Map's values, in a loop over classes: both)."""
         holder = next((a for a in ancestors(pair.parent) if a.type in FUNCTION_TYPES), None)
 
         def read(frame: Frame):
@@ -384,21 +384,22 @@ class Expander:
             return self.values.string(bound, where, frame=frame) if bound is not None else None
 
         found, unread = self.instances(name_node, module, read)
-        out, seen, sites = [], set(), set()
+        out, seen, made_for = [], set(), []
         for frame, name in found:
             at = _outermost(frame)
             if name is False or (name, at.site.id) in seen:
                 continue
-            level = frame
+            sites, level = set(), frame
             while level is not None:  # (a stored local, `const t = new C(); map.set(k, t)`: its instance too)
                 sites |= {level.site, self.values.definition(level.site, level.caller)[0]} \
                     if level.site is not None and level.site.type == "identifier" else {level.site}
                 level = level.outer
             seen.add((name, at.site.id))
             out.append(server.descriptor(module, pair, name, self.vocab, self.link, frame, (at.caller, at.site)))
+            made_for.append(frozenset(s for s in sites if s is not None))
         what = f"the descriptor made by {module.qualified(holder)}()" if holder is not None else "a descriptor"
         gap = _unread_gap(what, unread, module, pair.parent) if unread and found else None
-        return out, gap, bool(found), frozenset(s for s in sites if s is not None)
+        return out, gap, bool(found), made_for
 
     def _instance_fits(self, name_node: ts.Node, module: Module, frame: Frame) -> bool:
         """A method that registers `this.name` registers for instances of its own class (or of one extending it):
