@@ -53,3 +53,45 @@ def test_importing_the_framework_without_constructing_its_server_stays_unresolve
     p = program({"index.ts": code, "package.json": MANIFEST})
     assert p.tools == ()
     assert any("imports @mastra/mcp" in u for u in _unresolved(p))
+
+
+FACTORY_MANIFEST = '{"name": "demo", "bin": "index.js", "dependencies": {"@cyanheads/mcp-ts-core": "1"}}'
+DEFS = '''import { tool, z } from "@cyanheads/mcp-ts-core";
+export const searchTool = tool("notes_search", {
+  description: "Search the notes.",
+  input: z.object({ query: z.string().describe("Words to find") }),
+  async handler(input) { return { hits: [input.query] }; },
+});
+export const extraTool = tool("notes_extra", { description: "Extra.", input: z.object({}), handler: async () => ({}) });
+'''
+
+
+def test_a_factory_made_server_lists_tool_definitions_by_the_packages_definer():
+    # `createApp({ tools: [...] })`: each element a `tool(name, {...})` of the package (imported, or behind a spread
+    # ternary: both branches), or an object literal with a name; what is neither is a registration not read
+    code = ('import { createApp } from "@cyanheads/mcp-ts-core";\n'
+            'import { searchTool, extraTool } from "./defs.js";\n'
+            'const withExtra = process.env.EXTRA === "1";\n'
+            'const plain = { name: "notes_ping", description: "Ping.", input: undefined, handler: async () => ({}) };\n'
+            'await createApp({ tools: [searchTool, plain, ...(withExtra ? [extraTool] : [])], resources: [] });\n')
+    p = program({"index.ts": code, "defs.ts": DEFS, "package.json": FACTORY_MANIFEST})
+    tools = {t.name: t for t in p.tools}
+    assert sorted(tools) == ["notes_extra", "notes_ping", "notes_search"]
+    assert tools["notes_search"].description == "Search the notes."
+    assert tools["notes_search"].schema["properties"] == {"query": {"type": "string", "description": "Words to find"}}
+    assert tools["notes_search"].schema_form == "zod"  # (`z` re-exported by the framework: kb zod.reexported_by)
+    assert {d.tool for d in p.dispatches if d.target is not None} == {"notes_extra", "notes_ping", "notes_search"}
+    assert [s.cls for s in p.servers] == ["createApp"]
+    unknown = code.replace("searchTool, plain,", "searchTool, plain, makeMore(),")
+    p = program({"index.ts": unknown + "function makeMore(): any { return globalThis.more; }\n", "defs.ts": DEFS,
+                 "package.json": FACTORY_MANIFEST})
+    assert any("an element `makeMore()` of the `tools` list is not read" in g.detail for r in p.registrations for g in r.gaps)
+
+
+def test_a_definer_of_the_same_name_from_elsewhere_defines_nothing():
+    code = ('import { createApp } from "@cyanheads/mcp-ts-core";\n'
+            'import { tool } from "./mine.js";\n'
+            'await createApp({ tools: [tool("x_probe", { description: "Probe." })] });\n')
+    p = program({"index.ts": code, "mine.ts": "export function tool(n: string, o: any): any { return null; }\n",
+                 "package.json": FACTORY_MANIFEST})
+    assert p.tools == ()

@@ -1,6 +1,8 @@
-"""Servers of MCP frameworks constructed with an options object whose records hold the tools keyed by name
-(kb/sdk.yaml framework_servers, e.g. Mastra's `new MCPServer({name, version, tools: {search: searchTool}})`):
-each key of a record is a tool, read through the values machinery (spreads, imported objects, namespaces)."""
+"""Servers of MCP frameworks constructed (or made by a factory function) with an options object whose records hold the
+tools keyed by name, or whose lists hold tool definitions (kb/sdk.yaml framework_servers, e.g. Mastra's `new
+MCPServer({name, version, tools: {search: searchTool}})`, mcp-ts-core's `createApp({tools: [tool("search", {...})]})`):
+each key of a record, each definition of a list, is a tool, read through the values machinery (spreads, imported
+objects, namespaces, ternaries)."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from auditor.extract.lists import _bundled_namespace
 from auditor.extract.program import Module
 from auditor.extract.server import Dispatch, ServerDecl, ToolDecl
 from auditor.extract.syntax import (NOT_LITERAL, call_args, callee_text, enclosing, excerpt, literal_fields,
-                                    member_chain, statement_of, string_value, strip_casts, text)
+                                    member_chain, object_method, object_pairs, pair_value, statement_of, string_value, strip_casts, text)
 from auditor.extract.values import Values
 
 FORM = "framework-record"  # the form of a tool read from a record (coverage ledger, routes)
@@ -43,8 +45,10 @@ def framework_servers(modules, vocab: dict, link) -> Read:
         if not any(src == p or src.startswith(p + "/") for src, _ in m.imports for p in packages):
             continue  # (a large bundle holds many `new`: only a module importing a framework is searched)
         bound = imports(m)
-        for new in m.nodes("new"):
-            spec = _spec(bound, new.child_by_field_name("constructor"), specs)
+        made = [(n, n.child_by_field_name("constructor"), "class") for n in m.nodes("new")] + \
+            [(n, n.child_by_field_name("function"), "function") for n in m.nodes("call")]
+        for new, ctor, how in made:
+            spec = _spec(bound, ctor, specs, how)
             if spec is None:
                 continue
             seen.add(m.path)
@@ -55,7 +59,7 @@ def framework_servers(modules, vocab: dict, link) -> Read:
                 text(assigned.child_by_field_name("left")) if assigned is not None else "<expression>"
             opts, omod = values.definition(args[0], m) if args else (None, m)
             info = literal_fields(opts, omod.toplevel) if opts is not None and opts.type == "object" else {}
-            servers.append(ServerDecl(module=m, var=var, cls=spec["class"], node=statement_of(new),
+            servers.append(ServerDecl(module=m, var=var, cls=spec.get("class") or spec["function"], node=statement_of(new),
                                       info={k: v for k, v in info.items() if k in {"name", "version"}},
                                       capabilities=(), caps_node=None))
             got = _server_tools(values, m, new, args[0] if args else None, spec, vocab, link)
@@ -68,21 +72,33 @@ def framework_servers(modules, vocab: dict, link) -> Read:
                 read_whole=frozenset(seen - partial))
 
 
-def _spec(bound: dict[str, tuple[str, str]], ctor: ts.Node | None, specs) -> dict | None:
-    """The framework_servers entry whose class CTOR is, imported from its package (`new MCPServer`, `new ns.MCPServer`
-    of a namespace or default import; a class of the same name of another origin is not it). BOUND: the module's
-    imports."""
-    chain = member_chain(strip_casts(ctor)) if ctor is not None else None
+def _spec(bound: dict[str, tuple[str, str]], ctor: ts.Node | None, specs, how: str = "class") -> dict | None:
+    """The framework_servers entry whose class (HOW "class": `new MCPServer`) or factory function (HOW "function":
+    `createApp(...)`) CTOR is, imported from its package (also through a namespace or default import; one of the
+    same name of another origin is not it). BOUND: the module's imports."""
+    name = _imported(bound, ctor)
+    for spec in specs:
+        if spec.get(how) is not None and name == (spec["package"], spec[how]):
+            return spec
+    return None
+
+
+def _imported(bound: dict[str, tuple[str, str]], node: ts.Node | None) -> tuple[str, str] | None:
+    """(package, name) of what NODE names when it is imported from a package (`X`, `ns.X`), the package without a
+    subpath."""
+    chain = member_chain(strip_casts(node)) if node is not None else None
     if not chain or len(chain) > 2:
         return None
     src, name = bound.get(chain[0], ("", ""))
-    cls = name if len(chain) == 1 and name not in {"*", "default"} else \
+    got = name if len(chain) == 1 and name not in {"*", "default"} else \
         chain[1] if len(chain) == 2 and name in {"*", "default"} else None
-    for spec in specs:
-        pkg = spec["package"]
-        if (src == pkg or src.startswith(pkg + "/")) and cls == spec["class"]:
-            return spec
-    return None
+    parts = src.split("/")
+    package = "/".join(parts[:2] if src.startswith("@") else parts[:1])
+    return (package, got) if got is not None and package else None
+
+
+def _shown(spec: dict) -> str:
+    return f"new {spec['class']}(...)" if spec.get("class") else f"{spec['function']}(...)"
 
 
 def _server_tools(values: Values, m: Module, new: ts.Node, opts: ts.Node | None, spec: dict, vocab: dict, link):
@@ -96,16 +112,20 @@ def _server_tools(values: Values, m: Module, new: ts.Node, opts: ts.Node | None,
         if record["option"] not in options:
             continue
         value, vmod = options[record["option"]]
+        if record["names"] == "elements":
+            got = _listed(values, m, new, value, vmod, spec, record, vocab, link)
+            tools, dispatches, regs = tools + got[0], dispatches + got[1], regs + got[2]
+            continue
         for rmod, node in _unread(values, value, vmod):
             shown = node if rmod is m else new
             regs.append(Registration(module=m, kind="tool", method=FORM, name=None, node=new, fn=None, gaps=(_gap(
-                m, shown, f"new {spec['class']}(...): the `{record['option']}` record `{excerpt(node)}` is not read "
+                m, shown, f"{_shown(spec)}: the `{record['option']}` record `{excerpt(node)}` is not read "
                           f"whole: the tools it holds are not known (kb/sdk.yaml framework_servers)"),)))
         for key, entry, emod in values.entries(value, vmod, None):
             name = _key(values, key, emod)
             if name is None:
                 regs.append(Registration(module=m, kind="tool", method=FORM, name=None, node=new, fn=None, gaps=(_gap(
-                    m, key if emod is m else new, f"new {spec['class']}(...): a key of the `{record['option']}` record "
+                    m, key if emod is m else new, f"{_shown(spec)}: a key of the `{record['option']}` record "
                                                   f"(`{excerpt(key)}`) is not a literal: the tool it names is not known"),)))
                 continue
             name = record.get("prefix", "") + name
@@ -116,8 +136,44 @@ def _server_tools(values: Values, m: Module, new: ts.Node, opts: ts.Node | None,
             regs.append(reg)
     if unread and not regs:  # the options object itself is not read: its records are not known
         regs.append(Registration(module=m, kind="tool", method=FORM, name=None, node=new, fn=None, gaps=(_gap(
-            m, new, f"new {spec['class']}(...): the options `{excerpt(opts)}` are not read: the tools its records "
+            m, new, f"{_shown(spec)}: the options `{excerpt(opts)}` are not read: the tools its records "
                     "hold are not known (kb/sdk.yaml framework_servers)"),)))
+    return tools, dispatches, regs
+
+
+def _listed(values: Values, m: Module, new: ts.Node, value: ts.Node, vmod: Module, spec: dict, record: dict,
+            vocab: dict, link):
+    """The tools a list option holds (`createApp({tools: [searchTool, ...]})`): each element a call of the package's
+    definer (`tool("search", {description, input, handler})`: the name its first argument, the descriptor its second)
+    or an object literal with a `name`; an element that is neither is a registration whose name is not read."""
+    tools, dispatches, regs = [], [], []
+    definer = (spec["package"], record["definer"]) if record.get("definer") else None
+    elements = list(values.elements(value, vmod, None))
+    for element, emod, _ in elements:
+        obj, omod = values.definition(element[-1], emod) if element[-1] is not None else (None, emod)
+        obj = strip_casts(obj)
+        name, entry = None, None
+        if obj is not None and obj.type == "call_expression" and definer is not None \
+                and _imported(imports(omod), obj.child_by_field_name("function")) == definer and call_args(obj):
+            args = call_args(obj)
+            name, entry = values.string(args[0], omod), (args[1] if len(args) > 1 else None)
+        elif obj is not None and obj.type == "object" and "name" in object_pairs(obj):
+            name, entry = values.string(pair_value(object_pairs(obj)["name"]), omod), obj
+        if name is None:
+            shown = element[-1] if element[-1] is not None and emod is m else new
+            regs.append(Registration(module=m, kind="tool", method=FORM, name=None, node=new, fn=None, gaps=(_gap(
+                m, shown, f"{_shown(spec)}: an element `{excerpt(element[-1])}` of the `{record['option']}` list is not "
+                          "read: the tool it defines is not known (kb/sdk.yaml framework_servers)"),)))
+            continue
+        tool, dispatch, reg = _entry(values, obj, name, entry if entry is not None else obj, omod, spec,
+                                     {**record, "descriptor": entry is not None}, vocab, link)
+        tools.append(tool)
+        dispatches.append(dispatch)
+        regs.append(reg)
+    if not elements:
+        regs.append(Registration(module=m, kind="tool", method=FORM, name=None, node=new, fn=None, gaps=(_gap(
+            m, new, f"{_shown(spec)}: the `{record['option']}` list `{excerpt(value)}` is not read: the tools it holds "
+                    "are not known (kb/sdk.yaml framework_servers)"),)))
     return tools, dispatches, regs
 
 
@@ -136,20 +192,21 @@ def _entry(values: Values, site: ts.Node, name: str, entry: ts.Node, m: Module, 
                                                 "input_schema": [schema_key] if schema_key else [], "annotations": None}}
         # (no schema key: _tool gives the empty object schema the framework advertises)
         tool, gaps = _tool(omod, {**vocab, "high_level": hl}, "object", FORM, name, obj, [obj], link, None, m, site)
-        cb = next((pairs[k] for k in keys["callbacks"] if k in pairs), None)
+        cb = next((pairs[k] for k in keys["callbacks"] if k in pairs), None) or \
+            next(((fn, omod) for k in keys["callbacks"] if (fn := object_method(obj, k)) is not None), None)
         target, tmod = values.function_of(cb[0].child_by_field_name("value") if cb[0].type == "pair" else cb[0], cb[1],
-                                          None) if cb is not None else (None, omod)
+                                          None) if cb is not None else (None, omod)  # (`async handler(input) {}`)
     else:
         detail = (f"tool {name!r}: the value `{excerpt(entry)}` of the `{record['option']}` record is not an object "
                   "literal: its description and input schema are not read") if record.get("descriptor") else \
-            (f"tool {name!r}: made by {spec['class']} from the `{record['option']}` record's `{excerpt(entry)}`: "
+            (f"tool {name!r}: made by {spec.get('class') or spec['function']} from the `{record['option']}` record's `{excerpt(entry)}`: "
              "its description and input schema are the framework's, not read")
         gaps.append(_gap(m, site, detail, kind="schema"))
         tool = ToolDecl(module=m, name=name, node=site, binding=None, description=None, description_node=None,
                         described=False, schema=NOT_LITERAL, schema_node=site, form=FORM, schema_form="unknown",
                         gaps=tuple(gaps))
         target, tmod = None, m
-    dispatch = Dispatch(module=m, tool=name, node=site, subject=f"new {spec['class']}", target=target,
+    dispatch = Dispatch(module=m, tool=name, node=site, subject=_shown(spec).removesuffix("(...)"), target=target,
                         target_name=tmod.qualified(target) if target is not None else None, handler=None,
                         form="registration")
     reg = Registration(module=m, kind="tool", method=FORM, name=name, node=site, fn=target, gaps=tuple(gaps))

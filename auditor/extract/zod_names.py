@@ -24,7 +24,8 @@ def namespaces(module: Module, vocab: dict) -> tuple[frozenset[str], frozenset[s
     ns: set[str] = set()
     star: set[str] = set()
     for local, (src, name) in imports(module).items():
-        if src in z["modules"] and (name in {"*", "default"} or name in z["namespace_exports"]):
+        if src in z["modules"] and (name in {"*", "default"} or name in z["namespace_exports"]) \
+                or src in z.get("reexported_by", ()) and name in z["namespace_exports"]:  # `import { z } from "fw"`
             ns.add(local)
             if name in {"*", "default"}:
                 star.add(local)
