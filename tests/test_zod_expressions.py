@@ -366,3 +366,21 @@ server.registerTool("remind", {
     reminders = t.schema["properties"]["reminders"]
     assert reminders["minItems"] == 1 and reminders["maxItems"] == 5
     assert [set(o["properties"]) for o in reminders["items"]["anyOf"]] == [{"kind", "when"}, {"kind", "minutes"}]
+
+
+def test_zod_4_metadata_and_number_formats_are_read():
+    tools = _tools('''
+const server = new McpServer({ name: "s", version: "1" });
+server.registerTool("scan", { description: "Scan", inputSchema: {
+  pattern: z.string().meta({ description: "Glob to match", examples: ["**/*.ts"] }),
+  depth: z.uint32().min(1).max(10).optional(),
+  skew: z.int32(),
+} }, async () => ({ content: [] }));
+''')
+    scan = tools["scan"]
+    assert _gaps(scan) == []
+    props = scan.schema["properties"]
+    assert props["pattern"] == {"type": "string", "description": "Glob to match", "examples": ["**/*.ts"]}
+    assert props["depth"] == {"type": "integer", "minimum": 1, "maximum": 10}
+    assert props["skew"] == {"type": "integer", "minimum": -2147483648, "maximum": 2147483647}
+    assert scan.schema["required"] == ["pattern", "skew"]

@@ -166,7 +166,8 @@ def _framework_routes(p: Program, lists: set[str]) -> list[Record]:
     schema before the callback runs (an enforcing gate: a call that fails it is rejected, the callback never runs)."""
     out = []
     registered = [t for t in p.tools if t.form != "descriptor"]
-    classes = set(p.vocab["high_level"]["server_classes"]) | {f["class"] for f in p.vocab.get("framework_servers") or ()}
+    classes = set(p.vocab["high_level"]["server_classes"]) | {
+        f.get("class") or f["function"] for f in p.vocab.get("framework_servers") or ()}
     servers = [s for s in p.servers if s.cls in classes]
     framework = " or ".join(sorted({s.cls for s in servers})) or "the framework"
     if registered and not any(h.method == "tools/list" for h in p.handlers):

@@ -77,6 +77,12 @@ def apply(r, rule: dict, name: str, args: list, call: ts.Node, spec: dict, optio
         unknown = f" (`{excerpt(part)}` is not a constant)" if part is not None and part != strip_casts(first) else ""
         r.problem(f".{name}() text at `{where}` is not a literal{unknown}; the description is not shown", call)
         return spec, optional, True
+    if effect == "meta":  # `.meta({ description: "...", examples: [...] })`: its entries join the schema
+        value = literal(first, r.constants) if first is not None else NOT_LITERAL
+        if isinstance(value, dict):
+            return {**spec, **value}, optional, True
+        r.problem(f".{name}() at `{where}` is not a literal object; its metadata is not shown", call)
+        return spec, optional, True
     if effect == "wrap-array":
         return {"type": "array", "items": spec}, False, True
     if effect == "union-with":
