@@ -89,3 +89,14 @@ def test_a_method_with_several_returns_names_no_tool():
     tools = TOOLS.replace('getName() { return "ping"; }', 'getName() { if (this.conn) return "ping"; return "pong"; }')
     p = program({"index.js": _server("", "[new PingTool(1), new EchoTool()]"), "tools.js": tools})
     assert sorted(t.name for t in p.tools) == ["echo"]
+
+
+def test_a_name_a_function_imports_binds_the_module_only_when_no_other_declaration_has_it():
+    # `const { PingTool } = await import(...)` in a function binds PingTool for the linker; a minifier's `e`, imported
+    # in one function and a parameter of another, does not
+    code = ('async function load() {\n  const { PingTool } = await import("./tools.js");\n'
+            '  const { EchoTool: e } = await import("./tools.js");\n  return [new PingTool(1), new e()];\n}\n'
+            'function other(e) { return e.getName(); }\nload();\n')
+    p = program({"index.js": code, "tools.js": TOOLS})
+    bound = p.linker.imports["index.js"]
+    assert bound["PingTool"].module == "tools.js" and "e" not in bound

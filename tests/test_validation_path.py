@@ -242,3 +242,11 @@ def test_a_low_level_handler_that_checks_some_fields_is_flagged_for_the_others_i
              if f.kind in KINDS and f.attrs["tool"] == "read_note"}
     assert {k: f.kind for k, f in found.items()} == {"limit": "unchecked-optional"}
     assert "no check of this field (only of others) exists" in found["limit"].summary
+
+
+def test_a_schema_parse_of_the_input_or_its_unwrapped_member_enforces_it():
+    # `const raw = wrapped ? args.params : args; NoteArgs.parse(raw)`: the input either way
+    head = f"const NoteArgs = {NOTE};\n"
+    check = ('  const raw = args && "params" in args ? args.params : args;\n'
+             '  NoteArgs.parse(raw);\n')
+    assert flagged({"index.ts": server(check=check, head=head, gate=False)}) == {}

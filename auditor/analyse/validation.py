@@ -231,8 +231,16 @@ def _is_input(node: ts.Node | None, names: set[str], v: dict) -> bool:
         return False
     if node.type == "identifier":
         return text(node) in names
+    if node.type == "ternary_expression":  # `wrapped ? args.params : args`: the input either way (unwrapped or not)
+        return any(_is_input(node.child_by_field_name(b), names, v) or _input_member(node.child_by_field_name(b), names, v)
+                   for b in ("consequence", "alternative"))
     chain = member_chain(node) if node.type == "member_expression" else None
     return bool(chain) and len(chain) > 1 and chain[-1] in v["input_members"]
+
+
+def _input_member(node: ts.Node | None, names: set[str], v: dict) -> bool:
+    node = strip_casts(node)
+    return node is not None and node.type == "member_expression" and _is_input(node.child_by_field_name("object"), names, v)
 
 
 def _schema_call(call: ts.Node, m: Module, names: set[str], p: Program, v: dict) -> Check | None:

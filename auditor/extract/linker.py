@@ -9,7 +9,7 @@ import tree_sitter as ts
 
 from auditor.extract import bindings, tslib
 from auditor.extract.program import Module, class_name_of
-from auditor.extract.syntax import call_function, enclosing, member_chain, object_pairs, pair_value, string_value, strip_casts, text
+from auditor.extract.syntax import call_function, enclosing, find, member_chain, object_pairs, pair_value, string_value, strip_casts, text
 from auditor.extract.tsconfig import BuildMap
 
 # A relative specifier names a file by its emitted name (`./lib.js`) or none (`./lib`); try the
@@ -68,8 +68,11 @@ class Linker:
             imports[local] = Binding(module=self.resolve_spec(m.path, spec), name=name, spec=spec)
         for local, (spec, name) in _top_level_requires(m).items():  # compiled CommonJS: the same bindings
             imports.setdefault(local, Binding(module=self.resolve_spec(m.path, spec), name=name, spec=spec))
-        for local, (spec, name) in bindings.imports(m).items():  # `const { A } = await import("./a.js")` in a function
-            imports.setdefault(local, Binding(module=self.resolve_spec(m.path, spec), name=name, spec=spec))
+        inner = {k: b for k, b in bindings.imports(m).items() if k not in imports}
+        once = _declared_once(m, set(inner)) if inner else set()
+        for local, (spec, name) in inner.items():  # `const { A } = await import("./a.js")` in a function: A, when
+            if local in once:  # no other declaration in the module has its name (a minifier reuses `e`, `t`, ...)
+                imports[local] = Binding(module=self.resolve_spec(m.path, spec), name=name, spec=spec)
         required = None
         for node in m.tree.root_node.named_children:
             if node.type == "export_statement":
@@ -329,6 +332,25 @@ def _commonjs_exports(expr: ts.Node, path: str, exports: dict, assigned: dict, r
             if value.type not in {"identifier", "unary_expression", "assignment_expression"}:
                 assigned[target[-1]] = value
         expr = value
+
+
+def _declared_once(m: Module, names: set[str]) -> set[str]:
+    """Those of NAMES that one declaration of the module binds, no other (variables, destructured names, parameters,
+    functions, classes)."""
+    seen: dict[str, int] = {}
+    kinds = {"variable_declarator", "formal_parameters", "function_declaration", "class_declaration", "arrow_function",
+             "catch_clause"}
+    for node in find(m.tree.root_node, kinds):
+        target = node.child_by_field_name("name") if node.type != "formal_parameters" else node
+        if node.type == "arrow_function":
+            target = node.child_by_field_name("parameter")
+        if node.type == "catch_clause":
+            target = node.child_by_field_name("parameter")
+        for ident in ([target] if target is not None and target.type == "identifier" else
+                      find(target, {"identifier", "shorthand_property_identifier_pattern"}) if target is not None else []):
+            if text(ident) in names:
+                seen[text(ident)] = seen.get(text(ident), 0) + 1
+    return {n for n, c in seen.items() if c == 1}
 
 
 def _top_level_requires(m: Module) -> dict[str, tuple[str, str]]:
