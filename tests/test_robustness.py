@@ -148,3 +148,18 @@ def test_npm_tarball_member_over_the_limit_is_not_read(tmp_path):
     huge = next(f for f in files if f.path == "huge.js")
     assert huge.data == b"" and huge.bytes == big
     assert peak < 10 * 1024 * 1024, peak
+
+
+def test_a_shipped_test_whose_objects_hold_member_reads_of_other_objects_is_read():
+    # `{ inputKeys: Object.keys(tool.schema.shape) }` in a test block: a value read with no constants to hand
+    from auditor import kb
+    from auditor.extract import tests
+    from program_helpers import SDK, program
+    server = SDK + 'const server = new Server({ name: "t", version: "1" }, { capabilities: { tools: {} } });\n'
+    test = ('import { describe, it } from "node:test";\nimport { tool } from "../index.js";\n'
+            'describe("catalog", () => { it("lists", () => {\n'
+            '  const row = { name: "x", inputKeys: Object.keys(tool.schema.shape), size: tool.schema.shape.q };\n'
+            '}); });\n')
+    p = program({"index.js": server, "test/catalog.test.js": test})
+    cases = tests.read(p, kb.load(kb.default_kb_dir(), "tests"), "")
+    assert [(c.title, c.inputs) for c in cases] == [("catalog > lists", ((4, {"name": "x"}),))]

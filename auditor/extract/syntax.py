@@ -760,7 +760,7 @@ def _object_literal(node: ts.Node | None, env, depth: int) -> ts.Node | None:
     if node is None or depth > 20:
         return None
     if node.type == "identifier":
-        value = env(node) if callable(env) else env.get(text(node))
+        value = env(node) if callable(env) else env.get(text(node)) if env is not None else None
         value = strip_casts(value) if not isinstance(value, Known) else None
         return _object_literal(value, env, depth + 1) if value is not None and value.type == "identifier" else \
             value if value is not None and value.type == "object" else None

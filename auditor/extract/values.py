@@ -9,6 +9,7 @@ from typing import Callable
 
 import tree_sitter as ts
 
+from auditor.extract import envdefault
 from auditor.extract.bindings import value_of
 from auditor.extract.frames import (MAX_DEPTH, REST, Frame, _lookup, _parameter_of_scope, destructured, parameter_default,
                                     parameters, returned)
@@ -448,7 +449,14 @@ class Values(Lists):
             return text(node)
         if node.type == "call_expression":  # `tool.getName()`: what the method returns
             value, vmod = self.returned(node, module, frame, depth + 1)
-            return self.string(value, vmod, depth + 1) if value is not None else None
+            if value is not None:
+                return self.string(value, vmod, depth + 1)
+            return self._computed(node, module, frame, depth + 1)
+        if node.type == "ternary_expression":  # `prefix ? `${prefix}_${name}` : name`, prefix from the environment:
+            pick = envdefault.decide(node.child_by_field_name("condition"), module, self.link)  # its default branch
+            if pick is not None:
+                branch = node.child_by_field_name("consequence" if pick.value else "alternative")
+                return self.string(*self.bound(branch, module, frame), depth + 1, frame)
         if node.type == "member_expression":
             enum = module.enums.get(text(node))
             if enum is not None:
@@ -473,6 +481,24 @@ class Values(Lists):
                 args = call_args(literal_call) if literal_call is not None else []
                 return self.string(args[0], fmod, depth + 1) if args else None
         return None
+
+    def _computed(self, call: ts.Node, module: Module, frame: Frame | None, depth: int) -> str | None:
+        """The string a function of the boundary returns for literal arguments (`getToolName("linear_x")`), its
+        parameters bound to them; None when it has not one return, or what it returns is not known."""
+        args = call_args(call)
+        if not args or depth > 8:
+            return None
+        fn, fmod = self.function_of(call.child_by_field_name("function"), module, frame, depth + 1)
+        body = fn.child_by_field_name("body") if fn is not None and fn.type in FUNCTION_TYPES else None
+        if body is None:
+            return None
+        if body.type == "statement_block":
+            rets = [r for r in find(body, {"return_statement"}) if enclosing_function(r) == fn]
+            body = rets[0].named_children[0] if len(rets) == 1 and rets[0].named_children else None
+        if body is None:
+            return None
+        inner = Frame(scope=fn, module=fmod, names=parameters(fn), args=tuple(args), caller=module, site=call, outer=frame)
+        return self.string(*self.bound(body, fmod, inner), depth + 1, inner)
 
     def returned(self, call: ts.Node | None, module: Module, frame: Frame | None, depth: int = 0
                  ) -> tuple[ts.Node | None, Module]:

@@ -1,0 +1,38 @@
+"""A tool name computed by a function of the boundary from a literal argument (`getToolName("notes_add")`, which
+prefixes an optional environment variable): the string it returns with its parameters bound to the arguments, under
+the default environment (every variable unset)."""
+
+from __future__ import annotations
+
+from program_helpers import SDK, program
+
+NAMES = '''export const getToolName = (base) => {
+  const prefix = process.env.TOOL_PREFIX;
+  return prefix ? `${prefix}_${base}` : base;
+};
+export function twice(base) { return `${base}_${base}`; }
+'''
+INDEX = SDK + '''import { getToolName, twice } from "./names.js";
+const schemas = {
+  [getToolName("notes_add")]: { name: getToolName("notes_add"), description: "Add", inputSchema: { type: "object", properties: {} } },
+  [getToolName("notes_list")]: { name: getToolName("notes_list"), description: "List", inputSchema: { type: "object", properties: {} } },
+  [twice("echo")]: { name: twice("echo"), description: "Echo", inputSchema: { type: "object", properties: {} } },
+};
+const handlers = { [getToolName("notes_add")]: async () => ({ content: [] }), [getToolName("notes_list")]: async () => ({ content: [] }) };
+const server = new Server({ name: "names", version: "1.0.0" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: Object.values(schemas) }));
+server.setRequestHandler(CallToolRequestSchema, async (request) => handlers[request.params.name](request.params.arguments));
+'''
+
+
+def test_a_name_computed_from_a_literal_argument_is_read_under_the_default_environment():
+    p = program({"index.js": INDEX, "names.js": NAMES})
+    assert sorted(t.name for t in p.tools) == ["echo_echo", "notes_add", "notes_list"]
+    assert sorted(d.tool for d in p.dispatches) == ["notes_add", "notes_list"]
+
+
+def test_a_function_with_several_returns_names_nothing():
+    names = NAMES.replace('export function twice(base) { return `${base}_${base}`; }',
+                          'export function twice(base) { if (base) return base; return "none"; }')
+    p = program({"index.js": INDEX, "names.js": names})
+    assert "echo" not in {t.name for t in p.tools} and "none" not in {t.name for t in p.tools}
