@@ -36,3 +36,28 @@ def test_a_function_with_several_returns_names_nothing():
                           'export function twice(base) { if (base) return base; return "none"; }')
     p = program({"index.js": INDEX, "names.js": names})
     assert "echo" not in {t.name for t in p.tools} and "none" not in {t.name for t in p.tools}
+
+
+FACTORY = '''import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+function defineTool(spec) { return spec; }
+function suffix(selector) { return selector === "user_id" ? "id" : selector; }
+function makeMemberTool(kind, selector) {
+  const base = kind === "add" ? "add_members" : kind === "remove" ? "remove_members" : "list_members";
+  return defineTool({ name: `team_${base}_by_${suffix(selector)}`, description: `${kind} by ${selector}`,
+                      handler: async () => ({ content: [] }) });
+}
+const addByName = makeMemberTool("add", "username");
+const removeById = makeMemberTool("remove", "user_id");
+const TOOLS = [addByName, removeById, defineTool({ name: "team_ping", handler: async () => ({ content: [] }) })];
+const server = new McpServer({ name: "teams", version: "1.0.0" });
+for (const definition of TOOLS) {
+  server.registerTool(definition.name, { description: definition.description }, definition.handler);
+}
+'''
+
+
+def test_names_a_factory_computes_from_its_arguments_are_read_per_call():
+    # `definition.name` of an element made by `makeMemberTool("add", "username")`: the template read under that call,
+    # its local `base` a ternary on a parameter, its `suffix(selector)` a function of the boundary
+    p = program({"index.js": FACTORY})
+    assert sorted(t.name for t in p.tools) == ["team_add_members_by_username", "team_ping", "team_remove_members_by_id"]

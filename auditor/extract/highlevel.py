@@ -154,6 +154,9 @@ def read(site: Site, vocab: dict, resolve, link=None) -> tuple[ToolDecl | None, 
         from auditor.extract.values import Values
 
         name = Values(link).string(name_node, name_module, frame=site.frame)
+        if not isinstance(name, str) and site.frame is not None and rule["signature"] != "object" and args:
+            # `definition.name` of an element a factory made (`make("add", "email")`): read under the factory's call
+            name = Values(link).string(args[0], module, frame=site.frame)
         if not isinstance(name, str) and site.open_prefix:  # `${prefix}${t.name}`, the prefix an option
             name = (prefixes.open_prefix(Values(link), name_node, name_module, site.frame) or (None,))[0]
     name = name if isinstance(name, str) else None

@@ -131,11 +131,11 @@ class Values(Lists):
             if k < len(items) and not any(c.type == "spread_element" for c in items[:k + 1]):
                 return self.bound(items[k], module, frame, depth + 1)
             return None, module
-        if node.type == "call_expression" and depth <= 3 * MAX_DEPTH:  # `make(args).name`: of what it returns
-            for value, vmod, vframe in self.call_values(node, module, frame, depth + 1):
-                found = self.member(value, vmod, key, vframe, depth + 1)
+        if node.type == "call_expression" and depth <= 3 * MAX_DEPTH:  # `make(args).name`: of what it returns,
+            for value, vmod, vframe in self.call_values(node, module, frame, depth + 1):  # read under the call's frame
+                found = self.framed_member(value, vmod, key, vframe, depth + 1)
                 if found[0] is not None:
-                    return found
+                    return found if len(found) > 2 or vframe is None or vframe is frame else (*found, vframe)
         if node.type == "new_expression" and self.link is not None:
             cls = self.constructed(node, module, frame)
             found = self._instance_member(cls[0], cls[1], key, args=tuple((a, module, frame) for a in call_args(node)),
@@ -427,7 +427,7 @@ class Values(Lists):
             for child in node.named_children:
                 if child.type == "template_substitution":
                     inner = child.named_children[0] if child.named_children else None
-                    value = self.string(*self.bound(inner, module, frame), depth + 1) if inner is not None else None
+                    value = self.string(*self.bound(inner, module, frame), depth + 1, frame) if inner is not None else None
                     if value is None:
                         return None
                     parts.append(value)
@@ -453,14 +453,21 @@ class Values(Lists):
                 return self.string(value, vmod, depth + 1)
             return self._computed(node, module, frame, depth + 1)
         if node.type == "ternary_expression":  # `prefix ? `${prefix}_${name}` : name`, prefix from the environment:
-            pick = envdefault.decide(node.child_by_field_name("condition"), module, self.link)  # its default branch
-            if pick is not None:
-                branch = node.child_by_field_name("consequence" if pick.value else "alternative")
+            pick = envdefault.decide(node.child_by_field_name("condition"), module, self.link)  # its default branch;
+            truth = pick.value if pick is not None else self._truth(node.child_by_field_name("condition"), module,
+                                                                     frame, depth + 1)  # `kind === "add" ? ...`
+            if truth is not None:
+                branch = node.child_by_field_name("consequence" if truth else "alternative")
                 return self.string(*self.bound(branch, module, frame), depth + 1, frame)
         if node.type == "member_expression":
             enum = module.enums.get(text(node))
             if enum is not None:
                 return enum
+            if frame is not None:  # `definition.name` of an element made by `make("add", "email")`: read under its call
+                found = self.framed_member(node.child_by_field_name("object"), module,
+                                           text(node.child_by_field_name("property")), frame, depth + 1)
+                if len(found) > 2 and found[0] is not None:
+                    return self.string(found[0], found[1], depth + 1, found[2])
             holder, hmod = self.definition(node.child_by_field_name("object"), module)
             prop = node.child_by_field_name("property")
             if holder is not None and holder.type == "object" and prop is not None:
@@ -481,6 +488,21 @@ class Values(Lists):
                 args = call_args(literal_call) if literal_call is not None else []
                 return self.string(args[0], fmod, depth + 1) if args else None
         return None
+
+    def _truth(self, cond: ts.Node | None, module: Module, frame: Frame | None, depth: int) -> bool | None:
+        """Whether a comparison of two strings holds (`kind === "add members"`, KIND bound under FRAME); None when
+        either side is not known."""
+        cond = strip_casts(cond)
+        while cond is not None and cond.type == "parenthesized_expression" and cond.named_children:
+            cond = strip_casts(cond.named_children[0])
+        op = text(cond.child_by_field_name("operator")) if cond is not None and cond.type == "binary_expression" else ""
+        if op not in {"===", "==", "!==", "!="}:
+            return None
+        sides = [self.string(*self.bound(cond.child_by_field_name(k), module, frame), depth + 1, frame)
+                 for k in ("left", "right")]
+        if None in sides:
+            return None
+        return (sides[0] == sides[1]) == (op in {"===", "=="})
 
     def _computed(self, call: ts.Node, module: Module, frame: Frame | None, depth: int) -> str | None:
         """The string a function of the boundary returns for literal arguments (`getToolName("linear_x")`), its
