@@ -250,3 +250,10 @@ def test_a_schema_parse_of_the_input_or_its_unwrapped_member_enforces_it():
     check = ('  const raw = args && "params" in args ? args.params : args;\n'
              '  NoteArgs.parse(raw);\n')
     assert flagged({"index.ts": server(check=check, head=head, gate=False)}) == {}
+
+
+def test_a_field_only_compared_on_its_way_to_the_call_is_not_passed_on():
+    # `.slice(0, args.limit === 1 ? 1 : 10)` passes 1 or 10, never the input's value
+    text = server(gate=False).replace(".slice(0, args.limit)", ".slice(0, args.limit === 1 ? 1 : 10)")
+    assert "args.limit === 1" in text
+    assert flagged({"index.ts": text}) == {"path": "schema-unenforced"}

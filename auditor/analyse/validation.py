@@ -133,7 +133,8 @@ def reads(p: Program, own: list[Place]) -> list[Read]:
                 bound |= {text(c) for c in pat.named_children if c.type == "shorthand_property_identifier_pattern"}
         bound -= set(declared)  # a name declared again in the function may be another value
         for node in find(pl.fn, {"member_expression", "identifier"}):
-            if _skipped(node, pl) or not _in_arguments(node) or _type_guarded(node, pl.fn) or _ignored(p, pl.module, node):
+            if _skipped(node, pl) or not _in_arguments(node) or _type_guarded(node, pl.fn) or _ignored(p, pl.module, node) \
+                    or _only_tested(node):
                 continue
             if node.type == "member_expression" and _is_input(node.child_by_field_name("object"), names, v):
                 out.append(Read(field=text(node.child_by_field_name("property")), path=pl.module.path, node=node))
@@ -453,6 +454,25 @@ def _ignored(p: Program, module: Module, node: ts.Node) -> bool:
     body = fn.child_by_field_name("body")
     return not any(text(n) == name for n in find(body, {"identifier", "shorthand_property_identifier"})) \
         and "arguments" not in {text(n) for n in find(body, {"identifier"})}
+
+
+_COMPARISONS = {"===", "!==", "==", "!=", "<", ">", "<=", ">=", "in", "instanceof"}
+
+
+def _only_tested(node: ts.Node) -> bool:
+    """Whether the value of NODE is only tested on its way to the call: an operand of a comparison, the condition of
+    a ternary, negated or asked its type (`f(args.mode === "half" ? "half" : "whole")` passes no part of it)."""
+    cur = node
+    while cur.parent is not None and cur.parent.type != "arguments":
+        parent = cur.parent
+        if parent.type == "binary_expression" and text(parent.child_by_field_name("operator")) in _COMPARISONS:
+            return True
+        if parent.type == "ternary_expression" and parent.child_by_field_name("condition") == cur:
+            return True
+        if parent.type == "unary_expression" and text(parent.child_by_field_name("operator")) in {"!", "typeof"}:
+            return True
+        cur = parent
+    return False
 
 
 def _in_arguments(node: ts.Node) -> bool:
