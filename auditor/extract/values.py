@@ -452,13 +452,16 @@ class Values(Lists):
             if value is not None:
                 return self.string(value, vmod, depth + 1)
             return self._computed(node, module, frame, depth + 1)
-        if node.type == "ternary_expression":  # `prefix ? `${prefix}_${name}` : name`, prefix from the environment:
-            pick = envdefault.decide(node.child_by_field_name("condition"), module, self.link)  # its default branch;
-            truth = pick.value if pick is not None else self._truth(node.child_by_field_name("condition"), module,
-                                                                     frame, depth + 1)  # `kind === "add" ? ...`
-            if truth is not None:
-                branch = node.child_by_field_name("consequence" if truth else "alternative")
-                return self.string(*self.bound(branch, module, frame), depth + 1, frame)
+        if node.type == "ternary_expression":  # `kind === "add" ? ...` with KIND known: the branch it takes;
+            cond = node.child_by_field_name("condition")  # `prefix ? `${prefix}_${name}` : name`, PREFIX from the
+            pick = envdefault.decide(cond, module, self.link)  # environment: the default branch, when the other is
+            truth = pick.value if pick is not None else self._truth(cond, module, frame, depth + 1)  # not a known
+            if truth is not None:  # string (two known strings are two names: the caller lists both, conditioned)
+                branch, other = ("consequence", "alternative") if truth else ("alternative", "consequence")
+                if pick is not None and self.string(*self.bound(node.child_by_field_name(other), module, frame),
+                                                    depth + 1, frame) is not None:
+                    return None
+                return self.string(*self.bound(node.child_by_field_name(branch), module, frame), depth + 1, frame)
         if node.type == "member_expression":
             enum = module.enums.get(text(node))
             if enum is not None:
