@@ -384,3 +384,17 @@ server.registerTool("scan", { description: "Scan", inputSchema: {
     assert props["depth"] == {"type": "integer", "minimum": 1, "maximum": 10}
     assert props["skew"] == {"type": "integer", "minimum": -2147483648, "maximum": 2147483647}
     assert scan.schema["required"] == ["pattern", "skew"]
+
+
+def test_a_preprocess_that_only_reads_blank_values_as_omitted_is_no_coercion():
+    # `z.preprocess((v) => blank(v) ? undefined : v, S.optional())` converts no value; one that rewrites it does
+    tools = _tools('''
+const server = new McpServer({ name: "s", version: "1" });
+const optionalString = (s) => z.preprocess((value: unknown) => typeof value === "string" && value.trim() === "" ? undefined : value, s.optional());
+server.registerTool("find", { description: "Find", inputSchema: {
+  filter: optionalString(z.string().min(1)),
+  count: z.preprocess((v) => Number(v), z.number()),
+  label: z.preprocess((v) => v === "" ? undefined : v, z.string()),
+} }, async () => ({ content: [] }));
+''')
+    assert sorted(c[0] for c in tools["find"].coercions) == ["count", "label"]

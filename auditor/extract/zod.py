@@ -12,7 +12,8 @@ from auditor.extract import zod_flow, zod_names
 from auditor.extract.bindings import imports, value_of
 from auditor.extract.program import Module
 from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, Known, ancestors, call_args, excerpt, literal,
-                                    member_chain, object_pairs, pair_value, property_name, strip_casts, text)
+                                    member_chain, object_pairs, pair_value, parameter_pattern, property_name,
+                                    strip_casts, text)
 from auditor.extract.zod_methods import apply, object_schema, type_of
 
 
@@ -396,8 +397,9 @@ class _Reader:
         if len(chain) == 2 and ctor in self.z["preprocess"]:
             spec, optional = self.read(args[1], path, depth + 1) if len(args) > 1 else (None, False)
             then = f" (then checks it as {type_of(spec)})" if spec is not None and type_of(spec) else ""
-            self.coercions.append((path, f"z.{ctor}() {self.z['preprocess'][ctor]}{then}", line, self.module.path))
-            return spec, optional
+            if not (optional and args and _omits_only(args[0])):  # (`v => blank(v) ? undefined : v` of an optional
+                self.coercions.append((path, f"z.{ctor}() {self.z['preprocess'][ctor]}{then}", line, self.module.path))
+            return spec, optional  # field reads some values as omitted, converts none)
         rule = self.z["types"].get(ctor)
         if (not chain or chain[0] not in self.ns) and (target := zod_flow.callee(self, node)) is not None \
                 and (found := zod_flow.returned(self, node, *target, path, depth)) is not None:
@@ -480,3 +482,25 @@ def _object_shape(node: ts.Node | None) -> ts.Node | None:
             return shape if shape is not None and shape.type == "object" else None
         node = strip_casts(fn.child_by_field_name("object"))
     return None
+
+
+def _omits_only(fn: ts.Node | None) -> bool:
+    """Whether a preprocess function gives back its argument unchanged or `undefined` (`(v) => v === "" ? undefined :
+    v`): it reads some values as omitted and converts none."""
+    fn = strip_casts(fn)
+    if fn is None or fn.type not in {"arrow_function", "function_expression", "function"}:
+        return False
+    params = fn.child_by_field_name("parameters") or fn.child_by_field_name("parameter")
+    pats = [params] if params is not None and params.type == "identifier" else \
+        [parameter_pattern(p) for p in (params.named_children if params is not None else []) if p.type != "comment"]
+    names = [text(p) for p in pats if p is not None and p.type == "identifier"]
+    body = fn.child_by_field_name("body")
+    if not names or body is None or body.type == "statement_block":
+        return False
+    body = strip_casts(body)
+    while body is not None and body.type == "parenthesized_expression" and body.named_children:
+        body = strip_casts(body.named_children[0])
+    if body is None or body.type != "ternary_expression":
+        return False
+    leaves = {text(strip_casts(body.child_by_field_name(b))) for b in ("consequence", "alternative")}
+    return leaves == {names[0], "undefined"} or leaves == {names[0], "void 0"}
