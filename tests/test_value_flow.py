@@ -343,3 +343,25 @@ def test_a_member_of_a_bundler_namespace_object_is_what_its_getter_returns():
                   'for (const t of all) server.registerTool(t.name, {}, t.run);\n')
     p = program({"index.ts": code})
     assert sorted(t.name for t in p.tools) == ["docs_get", "drive_list"] and not p.gaps
+
+
+def test_a_registration_guarded_by_a_list_known_empty_for_an_element_is_not_made_for_it():
+    # `if (writeTools.length > 0) registerSide(server, writeTools, domain, "write")` per domain: the filter's test
+    # (`t.hints.readOnly === false`) fails for every tool of the `user` domain, so `user-writer` is never registered
+    code = MCP + (
+        'const USER = [{ domain: "user", op: "get-user", hints: { readOnly: true } }];\n'
+        'const DEPLOY = [{ domain: "deploy", op: "get-deploy", hints: { readOnly: true } },\n'
+        '                { domain: "deploy", op: "make-deploy", hints: { readOnly: false } }];\n'
+        'const split = (tools) => ({ readTools: tools.filter((t) => t.hints.readOnly === true),\n'
+        '                            writeTools: tools.filter((t) => t.hints.readOnly === false || t.hints.readOnly === void 0) });\n'
+        'const registerSide = (s, tools, domain, side) => {\n'
+        '  const kind = side === "read" ? "reader" : "writer";\n'
+        '  s.registerTool(`${domain}-${kind}`, { description: tools.map((t) => t.op).join(",") }, async () => ({ content: [] }));\n'
+        '};\n'
+        '[USER, DEPLOY].forEach((domainTools) => {\n'
+        '  const domain = domainTools[0].domain;\n'
+        '  const { readTools, writeTools } = split(domainTools);\n'
+        '  if (readTools.length > 0) registerSide(server, readTools, domain, "read");\n'
+        '  if (writeTools.length > 0) registerSide(server, writeTools, domain, "write");\n'
+        '});\n')
+    assert _names({"index.ts": code}) == ["deploy-reader", "deploy-writer", "user-reader"]

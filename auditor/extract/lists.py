@@ -9,11 +9,12 @@ from typing import Iterator
 import tree_sitter as ts
 
 from auditor.extract.bindings import value_of
-from auditor.extract.frames import (MAX_DEPTH, Frame, _array_names, _parameter_of_scope, _sites, loop_names,
-                                    parameters, returned)
+from auditor.extract.frames import (MAX_DEPTH, Frame, _array_names, _parameter_of_scope, _sites, destructured,
+                                    loop_names, parameters, returned)
 from auditor.extract.program import Module
-from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, callee_text, enclosing, find, member_chain,
-                                    object_pairs, pair_value, parameter_pattern, string_value, strip_casts, text)
+from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, ancestors, call_args, callee_text, enclosing, find,
+                                    literal, member_chain, object_pairs, pair_value, parameter_pattern, string_value,
+                                    strip_casts, text)
 
 # Array methods whose result holds some of the receiver's elements, in some order.
 _SUBSETS = {"filter", "slice", "sort", "reverse", "toSorted", "toReversed", "toSpliced"}
@@ -262,6 +263,9 @@ class Lists:
     def empty(self, node: ts.Node | None, module: Module, frame: Frame | None, depth: int = 0) -> bool:
         """Whether the list NODE stands for is known to have no element: `[]` that nothing pushes to, a spread or a
         subset of such a list, or a call of the server's own function whose every return is one."""
+        made = self._destructured_from_call(node, module, frame, depth)
+        if made is not None:  # `const { writeTools } = categorize(list)`: that member of what the call returns
+            return bool(made) and all(self.empty(v, vmod, vframe, depth + 1) for v, vmod, vframe in made)
         name, module = self.bound(node, module, frame)
         node, module = self.definition(name, module)
         if node is None or depth > 6:
@@ -276,11 +280,114 @@ class Lists:
         if node.type != "call_expression":
             return False
         callee = member_chain(node.child_by_field_name("function")) or ()
+        if not callee and node.child_by_field_name("function") is not None \
+                and node.child_by_field_name("function").type == "member_expression":
+            callee = ("", text(node.child_by_field_name("function").child_by_field_name("property")))
         if len(callee) >= 2 and callee[-1] in _SUBSETS:
-            return self.empty(node.child_by_field_name("function").child_by_field_name("object"), module, frame,
-                              depth + 1)
+            receiver = node.child_by_field_name("function").child_by_field_name("object")
+            if self.empty(receiver, module, frame, depth + 1):
+                return True
+            args = call_args(node)
+            if callee[-1] != "filter" or not args:
+                return False
+            # `list.filter((t) => t.hints.readOnly === false)`: empty when the test is false for every element
+            elements = list(self.elements(receiver, module, frame, depth + 1))
+            return bool(elements) and all(self._passes(args[0], module, e[-1], emod, eframe) is False
+                                          for e, emod, eframe in elements)
         values = list(self.call_values(node, module, frame, depth + 1))
         return bool(values) and all(self.empty(v, vmod, vframe, depth + 1) for v, vmod, vframe in values)
+
+    def _destructured_from_call(self, node: ts.Node | None, module: Module, frame: Frame | None, depth: int
+                                ) -> list[tuple[ts.Node | None, Module, Frame | None]] | None:
+        """For a name destructured in FRAME's scope from a call of the boundary (`const { a } = f(list)`): member `a`
+        of each value the call returns, with the frame binding f's parameters; None for any other name."""
+        node = strip_casts(node)
+        found = destructured(node) if node is not None and frame is not None and depth <= 6 else None
+        init = strip_casts(found[0]) if found is not None else None
+        if init is None or init.type != "call_expression" \
+                or not (module is frame.module and frame.scope.start_byte <= init.start_byte < frame.scope.end_byte):
+            return None
+        out = []
+        for value, vmod, vframe in self.call_values(init, module, frame, depth + 1):
+            got: tuple = (value, vmod, vframe)
+            for key in found[1]:
+                step = self.framed_member(got[0], got[1], key, got[2], depth + 1)
+                got = (step[0], step[1], step[2] if len(step) > 2 else got[2])
+                if got[0] is None:
+                    break
+            out.append(got)
+        return out if out and all(v is not None for v, _, _ in out) else None
+
+    def _passes(self, fn: ts.Node, module: Module, element: ts.Node | None, emod: Module, eframe: Frame | None
+                ) -> bool | None:
+        """Whether a filter callback FN keeps ELEMENT: its one returned test evaluated on the element's literal members
+        (`t.annotations.readOnlyHint === false || t.annotations.readOnlyHint === void 0`); None when not known."""
+        fn, fmod = self.definition(fn, module)
+        if fn is None or fn.type not in FUNCTION_TYPES or element is None:
+            return None
+        params = fn.child_by_field_name("parameters") or fn.child_by_field_name("parameter")
+        first = params if params is not None and params.type == "identifier" else \
+            next((parameter_pattern(p) for p in params.named_children if p.type != "comment"), None) if params else None
+        body = fn.child_by_field_name("body")
+        if first is None or first.type != "identifier" or body is None:
+            return None
+        if body.type == "statement_block":
+            stmts = [c for c in body.named_children if c.type != "comment"]
+            body = stmts[0].named_children[0] if len(stmts) == 1 and stmts[0].type == "return_statement" \
+                and stmts[0].named_children else None
+        return self._truth_of(body, fmod, text(first), element, emod, eframe, 0) if body is not None else None
+
+    def _truth_of(self, node: ts.Node | None, module: Module, param: str, element: ts.Node, emod: Module,
+                  eframe: Frame | None, depth: int) -> bool | None:
+        node = strip_casts(node)
+        while node is not None and node.type == "parenthesized_expression" and node.named_children:
+            node = strip_casts(node.named_children[0])
+        if node is None or depth > 8:
+            return None
+        if node.type == "unary_expression" and text(node.child_by_field_name("operator")) == "!":
+            inner = self._truth_of(node.child_by_field_name("argument"), module, param, element, emod, eframe, depth + 1)
+            return None if inner is None else not inner
+        if node.type == "binary_expression":
+            op = text(node.child_by_field_name("operator"))
+            if op in {"||", "&&"}:
+                sides = [self._truth_of(node.child_by_field_name(k), module, param, element, emod, eframe, depth + 1)
+                         for k in ("left", "right")]
+                if op == "||":
+                    return True if True in sides else False if sides == [False, False] else None
+                return False if False in sides else True if sides == [True, True] else None
+            if op in {"===", "!==", "==", "!="}:
+                left, right = (self._member_value(node.child_by_field_name(k), param, element, emod, eframe)
+                               for k in ("left", "right"))
+                if left is NOT_LITERAL or right is NOT_LITERAL:
+                    return None
+                return (left == right) == (op in {"===", "=="})
+        value = self._member_value(node, param, element, emod, eframe)
+        return None if value is NOT_LITERAL else bool(value)
+
+    def _member_value(self, node: ts.Node | None, param: str, element: ts.Node, emod: Module, eframe: Frame | None):
+        """The literal NODE stands for, a member chain of PARAM read on ELEMENT (`t.hints.readOnly`), a literal, or
+        `void 0`/`undefined`; NOT_LITERAL when not known. A member the element's literal object lacks is undefined."""
+        node = strip_casts(node)
+        if node is None:
+            return NOT_LITERAL
+        if node.type == "undefined" or text(node) in {"undefined", "void 0"}:
+            return None
+        chain = member_chain(node) if node.type in {"member_expression", "identifier"} else None
+        if not chain or chain[0] != param:
+            value = literal(node)
+            return None if value is NOT_LITERAL and text(node) == "null" else value
+        value, vmod = self.definition(element, emod)
+        for key in chain[1:]:
+            value, vmod = self.resolved(value, vmod, eframe)
+            if value is None or value.type != "object" or any(c.type == "spread_element" for c in value.named_children):
+                return NOT_LITERAL
+            pair = object_pairs(value).get(key)
+            if pair is None:
+                return None  # (a literal object without the member: undefined)
+            value = pair_value(pair)
+        value, vmod = self.resolved(value, vmod, eframe)
+        got = literal(value, vmod.toplevel) if value is not None else NOT_LITERAL
+        return None if got is NOT_LITERAL and value is not None and text(value) in {"undefined", "void 0"} else got
 
     def elements(self, node: ts.Node | None, module: Module, frame: Frame | None, depth: int = 0
                  ) -> Iterator[tuple[tuple[ts.Node | None, ...], Module, Frame | None]]:

@@ -274,6 +274,22 @@ class Expander:
             unread += not further and got is None and not self._over_empty_list(value, where)
         return out, unread + len(todo)
 
+    def _guarded_off(self, frame: Frame) -> bool:
+        """Whether a call of FRAME's chain runs only when a list known to be empty under the frame around it is not:
+        `if (writeTools.length > 0) register(server, writeTools, "write")` where every element of the list the
+        filter reads fails its test (Lists.empty)."""
+        level: Frame | None = frame
+        while level is not None:
+            site = level.site
+            stmt = next((a for a in ancestors(site) if a.type in FUNCTION_TYPES or a.type == "if_statement"), None) \
+                if site is not None and site.type == "call_expression" else None
+            if stmt is not None and stmt.type == "if_statement" and _within(site, stmt.child_by_field_name("consequence")):
+                listed = _nonempty_test(stmt.child_by_field_name("condition"))
+                if listed is not None and self.values.empty(listed, level.caller, level.outer):
+                    return True
+            level = level.outer
+        return False
+
     def _over_empty_list(self, node: ts.Node | None, module: Module) -> bool:
         """Whether NODE's name is the variable of a loop over a list known to be empty (`for (const t of [])`,
         `EXTRA_TOOLS.forEach(...)` of `const EXTRA_TOOLS = []`): no instantiation at all, none unread."""
@@ -323,7 +339,8 @@ class Expander:
 
         key = self.vocab["high_level"]["object"]["name"] if rule["signature"] == "object" else None
         found, unread = self.instances(name_node, reg.module, read, key, lambda frame: read(frame, True),
-                                       lambda frame: self._instance_fits(name_node, reg.module, frame))
+                                       lambda frame: self._instance_fits(name_node, reg.module, frame)
+                                       and not self._guarded_off(frame))
         if not found and not unread:  # no caller or loop gives the name: the strings it may be where it is written
             return self._choices(reg, rule, args, name_node, resolve_of)
         out: list[tuple] = []
@@ -600,3 +617,25 @@ def _via(frame: Frame) -> str:
         parts.append(f"{callee_text(frame.site)}()" if wrapper and frame.site.type == "call_expression" else "loop")
         frame = frame.outer
     return " -> ".join(reversed(parts)) + " -> "
+
+
+def _within(node: ts.Node, outer: ts.Node | None) -> bool:
+    return outer is not None and outer.start_byte <= node.start_byte and node.end_byte <= outer.end_byte
+
+
+def _nonempty_test(cond: ts.Node | None) -> ts.Node | None:
+    """The list L a condition asks to be non-empty (`L.length > 0`, `L.length`, `L.length !== 0`, `L.length >= 1`)."""
+    cond = strip_casts(cond)
+    while cond is not None and cond.type == "parenthesized_expression" and cond.named_children:
+        cond = strip_casts(cond.named_children[0])
+    if cond is None:
+        return None
+    if cond.type == "binary_expression":
+        op = text(cond.child_by_field_name("operator"))
+        left, right = strip_casts(cond.child_by_field_name("left")), strip_casts(cond.child_by_field_name("right"))
+        if not ((op in {">", "!==", "!="} and text(right) == "0") or (op == ">=" and text(right) == "1")):
+            return None
+        cond = left
+    if cond is not None and cond.type == "member_expression" and text(cond.child_by_field_name("property")) == "length":
+        return cond.child_by_field_name("object")
+    return None
