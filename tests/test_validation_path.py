@@ -257,3 +257,34 @@ def test_a_field_only_compared_on_its_way_to_the_call_is_not_passed_on():
     text = server(gate=False).replace(".slice(0, args.limit)", ".slice(0, args.limit === 1 ? 1 : 10)")
     assert "args.limit === 1" in text
     assert flagged({"index.ts": text}) == {"path": "schema-unenforced"}
+
+
+def test_a_value_passed_on_in_a_catch_block_reports_a_failure_and_is_no_use():
+    text = server(gate=False).replace(
+        '  return { content: [{ type: "text", text: readFileSync(args.path, "utf8").slice(0, args.limit) }] };\n',
+        '  try { return { content: [{ type: "text", text: readFileSync(args.path, "utf8") }] }; }\n'
+        '  catch (e) { console.error("read failed", args.limit); throw e; }\n')
+    assert "catch (e)" in text
+    assert flagged({"index.ts": text}) == {"path": "schema-unenforced"}
+
+
+@pytest.mark.parametrize("guard", [
+    # a membership test of a value computed from the parameter, and a predicate called on the field
+    'function canon(rt: any) {\n  const value = String(rt ?? "").toLowerCase();\n'
+    '  if (!["inbox", "archive"].includes(value)) throw new Error("bad");\n  return value;\n}\n',
+    'function canon(rt: any) {\n  if (rt && !isFolder(rt)) throw new Error("bad");\n  return rt;\n}\n'
+    'function isFolder(x: any) { return x === "inbox" || x === "archive"; }\n',
+], ids=["membership", "predicate"])
+def test_a_field_handed_to_a_function_that_rejects_what_a_test_of_it_fails_is_checked(guard):
+    assert flagged({"index.ts": server(check="  canon(args.path);\n", head=guard)}) == {"limit": "unchecked-optional"}
+
+
+def test_the_tool_object_a_high_level_registration_hands_its_schema_is_validated_by_the_sdk():
+    code = ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
+            'import { readFileSync } from "node:fs";\nimport { z } from "zod";\n'
+            'const readNote = { name: "read_note", description: "Read", inputSchema: z.object({ path: z.string() }),\n'
+            '  execute: async (args: any) => ({ content: [{ type: "text", text: readFileSync(args.path, "utf8") }] }) };\n'
+            'const server = new McpServer({ name: "n", version: "1" });\n'
+            'server.tool(readNote.name, readNote.description, readNote.inputSchema?.shape ?? {}, readNote.execute);\n')
+    found = [f for f in mismatches.mismatches(program({"index.ts": code}), {"probes": []}) if f.kind in KINDS]
+    assert found == []

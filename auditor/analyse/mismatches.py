@@ -80,11 +80,15 @@ def _prop_line(tool, name: str) -> Anchor:
 
 def mismatches(p: Program, absences_kb: dict) -> list[Record]:
     out: list[Record] = []
+    # A descriptor-shaped tool object whose name a high-level registration of a zod schema registers
+    # (`server.tool(t.name, t.description, t.inputSchema?.shape ?? {}, t.execute)`): the SDK parses its calls.
+    validated_elsewhere = {t.name for t in p.tools if t.form != "descriptor" and t.schema_node is not None}
     for tool in p.tools:
         props = {x["name"]: x for x in schema_properties(tool.schema)}
         # The high-level SDK parses every call with the zod schema before the callback runs: what the
         # schema declares is enforced there, so a later gate re-checking part of it leaves nothing unenforced.
-        sdk_validated = tool.form != "descriptor" and tool.schema_form == "zod"
+        sdk_validated = tool.form != "descriptor" and tool.schema_form == "zod" or tool.form == "descriptor" \
+            and tool.name in validated_elsewhere  # (the tool object a high-level registration hands its schema)
         gates = _gates_for(p, tool)
         clamps = _clamps_for(p, tool) if gates else {}
         # A check anywhere on the path (a schema validator, or a function that rejects bad input) counts: the fields

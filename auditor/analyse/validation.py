@@ -134,7 +134,7 @@ def reads(p: Program, own: list[Place]) -> list[Read]:
         bound -= set(declared)  # a name declared again in the function may be another value
         for node in find(pl.fn, {"member_expression", "identifier"}):
             if _skipped(node, pl) or not _in_arguments(node) or _type_guarded(node, pl.fn) or _ignored(p, pl.module, node) \
-                    or _only_tested(node):
+                    or _only_tested(node) or _in_catch(node, pl.fn):
                 continue
             if node.type == "member_expression" and _is_input(node.child_by_field_name("object"), names, v):
                 out.append(Read(field=text(node.child_by_field_name("property")), path=pl.module.path, node=node))
@@ -327,14 +327,54 @@ def _hand_checked(fn: ts.Node, pl: Place | None = None, dispatch: frozenset[int]
         else:
             continue
         for term in terms:
+            tested = _tested_by(term, fn)
+            if tested:  # `!ALLOWED.includes(value)`, `!isValidUUID(args.listId)`: what the test is of
+                out |= tested
+                continue
             field = flow._predicate(term, None).field
             if field and field.isidentifier():
                 out.add(field)
             elif term.type == "binary_expression" and text(term.child_by_field_name("operator")) == "&&":
-                # `x !== undefined && typeof x !== "number"`: the type test of a conjunction rejects what it tests
-                out |= {pr.field for pr in map(lambda t: flow._predicate(t, None), condition_terms(term, "&&"))
+                # `x !== undefined && typeof x !== "number"`: the type test of a conjunction rejects what it tests,
+                # as does a failed predicate or membership test in it (`x && !isValidUUID(x)`)
+                parts = condition_terms(term, "&&")
+                out |= {pr.field for pr in map(lambda t: flow._predicate(t, None), parts)
                         if pr.form == "type-check" and pr.field.isidentifier()}
+                out |= {f for t in parts for f in _tested_by(t, fn)}
     return out
+
+
+_MEMBERSHIP = {"includes", "has", "indexOf"}
+
+
+def _tested_by(term: ts.Node | None, fn: ts.Node) -> set[str]:
+    """The fields a negated test names: `!LIST.includes(v)` / `!SET.has(v)` (membership), `!isValid(x.f)` (a
+    predicate called on it); a local of FN computed from one parameter stands for that parameter (`const value =
+    String(rt).toLowerCase()`: rt)."""
+    term = strip_casts(term)
+    if term is None or term.type != "unary_expression" or text(term.child_by_field_name("operator")) != "!":
+        return set()
+    call = strip_casts(term.child_by_field_name("argument"))
+    while call is not None and call.type == "parenthesized_expression" and call.named_children:
+        call = strip_casts(call.named_children[0])
+    if call is None or call.type != "call_expression" or not call_args(call):
+        return set()
+    callee = call.child_by_field_name("function")
+    method = text(callee.child_by_field_name("property")) if callee is not None and callee.type == "member_expression" \
+        else ""
+    if callee is not None and callee.type == "member_expression" and method not in _MEMBERSHIP:
+        return set()  # (`x.startsWith(p)` is a test of x's text, not of its type or set)
+    subject = strip_casts(call_args(call)[0])
+    field = flow._field_of(subject)
+    if not field or not field.isidentifier():
+        return set()
+    params = set(_parameter_names(fn)) - {""}
+    if subject.type == "identifier" and field not in params:  # a local computed from one parameter
+        decl = next((d for d in find(fn, {"variable_declarator"}) if text(d.child_by_field_name("name")) == field), None)
+        init = decl.child_by_field_name("value") if decl is not None else None
+        named = {text(n) for n in find(init, {"identifier"})} & params if init is not None else set()
+        return named if len(named) == 1 else {field}
+    return {field}
 
 
 def _leaves(node: ts.Node | None, leaving: bool) -> bool:
@@ -457,6 +497,17 @@ def _ignored(p: Program, module: Module, node: ts.Node) -> bool:
 
 
 _COMPARISONS = {"===", "!==", "==", "!=", "<", ">", "<=", ">=", "in", "instanceof"}
+
+
+def _in_catch(node: ts.Node, fn: ts.Node) -> bool:
+    """Whether NODE is in a `catch` block of FN: what it passes on reports a failure (an error message naming the
+    value), after the code that used the value, not a use of it."""
+    cur = node.parent
+    while cur is not None and cur != fn:
+        if cur.type == "catch_clause":
+            return True
+        cur = cur.parent
+    return False
 
 
 def _only_tested(node: ts.Node) -> bool:
