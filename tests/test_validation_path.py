@@ -288,3 +288,12 @@ def test_the_tool_object_a_high_level_registration_hands_its_schema_is_validated
             'server.tool(readNote.name, readNote.description, readNote.inputSchema?.shape ?? {}, readNote.execute);\n')
     found = [f for f in mismatches.mismatches(program({"index.ts": code}), {"probes": []}) if f.kind in KINDS]
     assert found == []
+
+
+def test_a_fallback_a_catch_block_runs_with_the_value_uses_it():
+    # a catch block that retries another way passes the value on: a use (only the failure's report is none)
+    text = server(gate=False).replace(
+        '  return { content: [{ type: "text", text: readFileSync(args.path, "utf8").slice(0, args.limit) }] };\n',
+        '  try { return { content: [{ type: "text", text: readFileSync(args.path, "utf8") }] }; }\n'
+        '  catch (e) { report(e, args.limit); return { content: [{ type: "text", text: String(readFileSync("x").slice(0, args.limit)) }] }; }\n')
+    assert flagged({"index.ts": text}) == BOTH

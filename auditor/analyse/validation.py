@@ -373,7 +373,7 @@ def _tested_by(term: ts.Node | None, fn: ts.Node) -> set[str]:
         decl = next((d for d in find(fn, {"variable_declarator"}) if text(d.child_by_field_name("name")) == field), None)
         init = decl.child_by_field_name("value") if decl is not None else None
         named = {text(n) for n in find(init, {"identifier"})} & params if init is not None else set()
-        return named if len(named) == 1 else {field}
+        return named if len(named) == 1 else set()  # (a name of other origin: `const { name } = request.params`)
     return {field}
 
 
@@ -500,14 +500,31 @@ _COMPARISONS = {"===", "!==", "==", "!=", "<", ">", "<=", ">=", "in", "instanceo
 
 
 def _in_catch(node: ts.Node, fn: ts.Node) -> bool:
-    """Whether NODE is in a `catch` block of FN: what it passes on reports a failure (an error message naming the
-    value), after the code that used the value, not a use of it."""
-    cur = node.parent
-    while cur is not None and cur != fn:
-        if cur.type == "catch_clause":
+    """Whether NODE, in a `catch` block of FN, goes only into the failure's report: an argument of a call handed the
+    caught error (`handleError(error, args.kind)`), of a new error or a thrown value, or of a console call. Code a
+    catch block runs with the value otherwise (a fallback) uses it."""
+    clause = next((a for a in _ancestors_within(node, fn) if a.type == "catch_clause"), None)
+    if clause is None:
+        return False
+    param = clause.child_by_field_name("parameter")
+    caught = text(param) if param is not None and param.type == "identifier" else None
+    for a in _ancestors_within(node, clause):
+        if a.type == "throw_statement" or a.type == "new_expression":
             return True
-        cur = cur.parent
+        if a.type == "call_expression":
+            callee = member_chain(a.child_by_field_name("function")) or ()
+            if callee[:1] == ("console",) or caught is not None and any(
+                    (member_chain(strip_casts(x)) or ("",))[0] == caught for x in call_args(a)):
+                return True
+            return False  # the innermost call that receives it: a use
     return False
+
+
+def _ancestors_within(node: ts.Node, outer: ts.Node):
+    cur = node.parent
+    while cur is not None and cur != outer:
+        yield cur
+        cur = cur.parent
 
 
 def _only_tested(node: ts.Node) -> bool:
