@@ -63,6 +63,9 @@ export const searchTool = tool("notes_search", {
   async handler(input) { return { hits: [input.query] }; },
 });
 export const extraTool = tool("notes_extra", { description: "Extra.", input: z.object({}), handler: async () => ({}) });
+export function buildFindTool(opts) {
+  return tool("notes_find", { description: opts.deep ? "Find deeply." : "Find.", input: z.object({}), handler: async () => ({}) });
+}
 '''
 
 
@@ -70,17 +73,19 @@ def test_a_factory_made_server_lists_tool_definitions_by_the_packages_definer():
     # `createApp({ tools: [...] })`: each element a `tool(name, {...})` of the package (imported, or behind a spread
     # ternary: both branches), or an object literal with a name; what is neither is a registration not read
     code = ('import { createApp } from "@cyanheads/mcp-ts-core";\n'
-            'import { searchTool, extraTool } from "./defs.js";\n'
+            'import { searchTool, extraTool, buildFindTool } from "./defs.js";\n'
             'const withExtra = process.env.EXTRA === "1";\n'
             'const plain = { name: "notes_ping", description: "Ping.", input: undefined, handler: async () => ({}) };\n'
-            'await createApp({ tools: [searchTool, plain, ...(withExtra ? [extraTool] : [])], resources: [] });\n')
+            'const findTool = buildFindTool({ deep: true });\n'
+            'await createApp({ tools: [searchTool, plain, findTool, ...(withExtra ? [extraTool] : [])], resources: [] });\n')
     p = program({"index.ts": code, "defs.ts": DEFS, "package.json": FACTORY_MANIFEST})
     tools = {t.name: t for t in p.tools}
-    assert sorted(tools) == ["notes_extra", "notes_ping", "notes_search"]
+    assert sorted(tools) == ["notes_extra", "notes_find", "notes_ping", "notes_search"]  # (notes_find: by a factory)
     assert tools["notes_search"].description == "Search the notes."
     assert tools["notes_search"].schema["properties"] == {"query": {"type": "string", "description": "Words to find"}}
     assert tools["notes_search"].schema_form == "zod"  # (`z` re-exported by the framework: kb zod.reexported_by)
-    assert {d.tool for d in p.dispatches if d.target is not None} == {"notes_extra", "notes_ping", "notes_search"}
+    assert {d.tool for d in p.dispatches if d.target is not None} == {"notes_extra", "notes_find", "notes_ping",
+                                                                       "notes_search"}
     assert [s.cls for s in p.servers] == ["createApp"]
     unknown = code.replace("searchTool, plain,", "searchTool, plain, makeMore(),")
     p = program({"index.ts": unknown + "function makeMore(): any { return globalThis.more; }\n", "defs.ts": DEFS,
