@@ -337,3 +337,23 @@ def test_a_bold_label_over_a_list_of_code_spans_is_a_group_of_those_tools():
 """
     doc = read_markdown("README.md", readme)
     assert [t.name for t in documented.documented_tools(doc)] == ["lock", "unlock", "sync", "create_item", "search_notes"]
+
+
+def test_a_documented_name_the_schema_nests_or_enumerates_is_no_contradiction():
+    # README bullets under a tool: per-item options of an array of objects, and the values of a mode enum
+    server = SDK + '''const server = new Server({ name: "d", version: "1" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: "replace_text", description: "Replace",
+  inputSchema: { type: "object", properties: {
+    mode: { type: "string", enum: ["literal", "pattern"] },
+    edits: { type: "array", items: { type: "object", properties: { search: { type: "string" }, useRegex: { type: "boolean" } } } } },
+    required: ["edits"] } }] }));
+'''
+    readme = ("# d\n\n## Tools\n\n### `replace_text`\n\nParameters:\n\n- `edits` (array): what to replace\n"
+              "- `useRegex` (boolean): per edit, treat search as a pattern\n- `pattern`: the mode that matches patterns\n"
+              "- `flavour` (string): not in the schema at all\n")
+    p = program({"index.ts": server, "README.md": readme, "package.json": '{"name": "d", "version": "1.0.0"}'})
+    fx = effects.scan(p, effects_kb())
+    rtes = routes(p) + effect_routes.routes(p, fx, components(p))
+    got = {c.attrs.get("param"): c.attrs["verdict"] for c in generic.claims(p, fx, rtes, effects_kb())
+           if c.id.startswith("CLM:readme-param")}
+    assert got == {"edits": "supported", "useRegex": "supported", "pattern": "supported", "flavour": "contradicted"}

@@ -131,6 +131,9 @@ def _param_claim(rel: str, doc: MarkdownDoc, d: DocTool, x: DocParam, t, props: 
         verdict, mismatch = "contradicted", f"no tool named {d.name!r} is registered (the server registers {registered}), so the parameter cannot be passed"
     elif t.schema is NOT_LITERAL or not isinstance(t.schema, dict):
         verdict, mismatch = "unsupported", f"the advertised input schema of {d.name!r} is not a literal the audit can read"
+    elif spec is None and (where := _nested(t.schema, x.name)) is not None:  # `replacements[].useRegex`, or a value
+        verdict = "supported"  # of an enum the README lists under the tool (`mode`: `text`, `jsonlogic`)
+        mismatch = f"not a top-level property: {where}"
     elif spec is None:
         verdict = "contradicted"
         mismatch = f"the schema of {d.name!r} has no property `{x.name}` (it declares {', '.join(sorted(props)) or 'none'})"
@@ -289,3 +292,28 @@ def claims(p: Program, fx: Effects, routes: list[Record], effects_kb: dict) -> l
         out += _env_claims(p, fx, e.rel, doc, documented_env(doc, _runs_another(p)), routes, effects_kb)
         out += _args_claims(p, e.rel, path, doc, routes)
     return out
+
+
+def _nested(schema, name: str, path: str = "", depth: int = 0) -> str | None:
+    """Where NAME is in a JSON Schema below its top level: a nested property (`replacements[].useRegex`) or a value of
+    an enum (`mode` = `jsonlogic`); None when it is neither."""
+    if not isinstance(schema, dict) or depth > 8:
+        return None
+    for key, sub in (schema.get("properties") or {}).items() if isinstance(schema.get("properties"), dict) else ():
+        here = f"{path}.{key}" if path else key
+        if depth and key == name:
+            return f"`{here}`"
+        if isinstance(sub, dict) and isinstance(sub.get("enum"), list) and name in sub["enum"]:
+            return f"a value of `{here}`'s enum"
+        found = _nested(sub, name, here, depth + 1)
+        if found is not None:
+            return found
+    items = schema.get("items")
+    if isinstance(items, dict):
+        return _nested(items, name, path + "[]", depth + 1)
+    alternatives = schema.get("anyOf") or schema.get("oneOf") or []
+    for alt in alternatives if isinstance(alternatives, list) else []:
+        found = _nested(alt, name, path, depth + 1)
+        if found is not None:
+            return found
+    return None
