@@ -134,7 +134,8 @@ def mismatches(p: Program, absences_kb: dict) -> list[Record]:
                             unenforced[-1] += (f" (not rejected: a {'larger' if k == 'maximum' else 'smaller'} value is "
                                                f"clamped to {v!r} at {clamp[1]})")
                             clamped.append(clamp[1])
-                if unenforced and not sdk_validated and not whole and name not in by_schema and not (not preds and {name, _camel(name)} & by_hand):
+                if unenforced and not sdk_validated and not whole and name not in by_schema \
+                        and not (not preds and {name, _camel(name)} & by_hand):
                     kind = "unchecked-optional" if not preds and not spec["required"] else "schema-unenforced"
                     what = ("optional field stored with no runtime check" if kind == "unchecked-optional" else
                             f"runtime check ({', '.join(sorted(forms)) or 'none'}) does not enforce")

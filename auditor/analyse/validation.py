@@ -355,8 +355,6 @@ def _tested_by(term: ts.Node | None, fn: ts.Node) -> set[str]:
     if term is None or term.type != "unary_expression" or text(term.child_by_field_name("operator")) != "!":
         return set()
     call = strip_casts(term.child_by_field_name("argument"))
-    while call is not None and call.type == "parenthesized_expression" and call.named_children:
-        call = strip_casts(call.named_children[0])
     if call is None or call.type != "call_expression" or not call_args(call):
         return set()
     callee = call.child_by_field_name("function")

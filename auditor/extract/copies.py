@@ -45,8 +45,6 @@ def _parameters(fn: ts.Node) -> set[str]:
 
 def _copy(node: ts.Node | None, params: set[str], fn: ts.Node) -> bool:
     node = strip_casts(node)
-    while node is not None and node.type == "parenthesized_expression" and node.named_children:
-        node = strip_casts(node.named_children[0])
     if node is None:
         return False
     if node.type == "identifier":

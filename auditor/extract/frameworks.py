@@ -16,7 +16,8 @@ from auditor.extract.lists import _bundled_namespace
 from auditor.extract.program import Module
 from auditor.extract.server import Dispatch, ServerDecl, ToolDecl
 from auditor.extract.syntax import (NOT_LITERAL, call_args, callee_text, enclosing, excerpt, literal_fields,
-                                    member_chain, object_method, object_pairs, pair_value, statement_of, string_value, strip_casts, text)
+                                    member_chain, object_method, object_pairs, pair_value, statement_of, string_value,
+                                    strip_casts, text)
 from auditor.extract.values import Values
 
 FORM = "framework-record"  # the form of a tool read from a record (coverage ledger, routes)
@@ -204,7 +205,8 @@ def _entry(values: Values, site: ts.Node, name: str, entry: ts.Node, m: Module, 
     else:
         detail = (f"tool {name!r}: the value `{excerpt(entry)}` of the `{record['option']}` record is not an object "
                   "literal: its description and input schema are not read") if record.get("descriptor") else \
-            (f"tool {name!r}: made by {spec.get('class') or spec['function']} from the `{record['option']}` record's `{excerpt(entry)}`: "
+            (f"tool {name!r}: made by {spec.get('class') or spec['function']} from the `{record['option']}` record's "
+             f"`{excerpt(entry)}`: "
              "its description and input schema are the framework's, not read")
         gaps.append(_gap(m, site, detail, kind="schema"))
         tool = ToolDecl(module=m, name=name, node=site, binding=None, description=None, description_node=None,

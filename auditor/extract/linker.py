@@ -9,7 +9,8 @@ import tree_sitter as ts
 
 from auditor.extract import bindings, tslib
 from auditor.extract.program import Module, class_name_of
-from auditor.extract.syntax import call_function, enclosing, find, member_chain, object_pairs, pair_value, string_value, strip_casts, text
+from auditor.extract.syntax import (call_function, enclosing, find, member_chain, object_pairs, pair_value, string_value,
+                                    strip_casts, text)
 from auditor.extract.tsconfig import BuildMap
 
 # A relative specifier names a file by its emitted name (`./lib.js`) or none (`./lib`); try the

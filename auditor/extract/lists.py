@@ -340,8 +340,6 @@ class Lists:
     def _truth_of(self, node: ts.Node | None, module: Module, param: str, element: ts.Node, emod: Module,
                   eframe: Frame | None, depth: int) -> bool | None:
         node = strip_casts(node)
-        while node is not None and node.type == "parenthesized_expression" and node.named_children:
-            node = strip_casts(node.named_children[0])
         if node is None or depth > 8:
             return None
         if node.type == "unary_expression" and text(node.child_by_field_name("operator")) == "!":

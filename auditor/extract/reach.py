@@ -548,7 +548,8 @@ class Reach:
         """`new C(...)`: an instance of a class of the boundary stands for itself (a tool object, whose members
         `_mapped` reads); a collection made empty holds what is added to it later, one made from a list its elements."""
         ctor = node.child_by_field_name("constructor")
-        if self.link is not None and (self.link._class(module, text(ctor)) is not None or self._looped_classes(ctor, module)):
+        if self.link is not None and (self.link._class(module, text(ctor)) is not None
+                                      or self._looped_classes(ctor, module)):
             yield node, module
         elif text(ctor) in _COLLECTIONS:
             for a in call_args(node)[:1]:

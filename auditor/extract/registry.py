@@ -273,7 +273,8 @@ def _installed(rmod: Module, holder: tuple[str, ...], calls_of, values: Values, 
         # (`install(tool)`: the tool is a parameter; `register(d, run)`: an object made of them, `{ ...d, handler: run }`)
         if not any(text(n) in names for n in find(call, {"identifier", "shorthand_property_identifier"})):
             # in a loop (`for (const C of CLASSES) { const t = new C(); R.set(t.getName(), t) }`): once per element
-            looped = [f for f in (frames(value, rmod, None) if frames is not None else ()) if f.scope.type == "for_in_statement"]
+            looped = [f for f in (frames(value, rmod, None) if frames is not None else ())
+                      if f.scope.type == "for_in_statement"]
             for each in looped or [None]:
                 tool, tmod = values.definition(*values.bound(value, rmod, each)) if each is not None else \
                     values.definition(value, rmod)

@@ -626,8 +626,6 @@ def _within(node: ts.Node, outer: ts.Node | None) -> bool:
 def _nonempty_test(cond: ts.Node | None) -> ts.Node | None:
     """The list L a condition asks to be non-empty (`L.length > 0`, `L.length`, `L.length !== 0`, `L.length >= 1`)."""
     cond = strip_casts(cond)
-    while cond is not None and cond.type == "parenthesized_expression" and cond.named_children:
-        cond = strip_casts(cond.named_children[0])
     if cond is None:
         return None
     if cond.type == "binary_expression":

@@ -496,8 +496,6 @@ class Values(Lists):
         """Whether a comparison of two strings holds (`kind === "add members"`, KIND bound under FRAME); None when
         either side is not known."""
         cond = strip_casts(cond)
-        while cond is not None and cond.type == "parenthesized_expression" and cond.named_children:
-            cond = strip_casts(cond.named_children[0])
         op = text(cond.child_by_field_name("operator")) if cond is not None and cond.type == "binary_expression" else ""
         if op not in {"===", "==", "!==", "!="}:
             return None

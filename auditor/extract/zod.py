@@ -498,8 +498,6 @@ def _omits_only(fn: ts.Node | None) -> bool:
     if not names or body is None or body.type == "statement_block":
         return False
     body = strip_casts(body)
-    while body is not None and body.type == "parenthesized_expression" and body.named_children:
-        body = strip_casts(body.named_children[0])
     if body is None or body.type != "ternary_expression":
         return False
     leaves = {text(strip_casts(body.child_by_field_name(b))) for b in ("consequence", "alternative")}
