@@ -5,16 +5,17 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from dataclasses import dataclass
-from itertools import accumulate
+from itertools import accumulate, takewhile
 
 import tree_sitter as ts
 
 from auditor.extract import copies, flow
 from auditor.extract.bindings import value_of
 from auditor.extract.facts import Program
+from auditor.extract.frames import plain_parameters, returned
 from auditor.extract.program import Module
-from auditor.extract.syntax import (call_args, condition_terms, enclosing_function, find, member_chain, object_pairs,
-                                    parameter_pattern, string_value, strip_casts, text)
+from auditor.extract.syntax import (ancestors, call_args, condition_terms, enclosing_function, find, member_chain,
+                                    object_pairs, parameter_pattern, string_value, strip_casts, text, within)
 from auditor.extract.zod import schema_of
 
 
@@ -66,7 +67,7 @@ def places(p: Program, tool) -> tuple[list[Place], list[Place]]:
             where = link.module_of(host) or d.module
             others = tuple(_branch(o.node) for o in p.dispatches if o.tool != tool.name and o.form != "registration"
                            and o.module.path == where.path  # byte offsets compare within one file only
-                           and host.start_byte <= o.node.start_byte < host.end_byte and not _within(d.node, _branch(o.node)))
+                           and host.start_byte <= o.node.start_byte < host.end_byte and not within(d.node, _branch(o.node)))
             own.append(_place(where, host, others))
         if d.target is not None:
             m = link.module_of(d.target) or d.module
@@ -109,9 +110,9 @@ def checks(p: Program, tool, path: list[Place], own: list[Place] = ()) -> list[C
             passed = {i: f for i, a in enumerate(call_args(call)) if (f := _input_field(a, names, v))}
             if passed and p.linker is not None:  # `run(args.command)`, the callee rejecting what its parameter is not
                 found = p.linker.resolve(pl.module, call)
-                params = _parameter_names(found[1]) if found is not None else []
+                params = {i: n for n, i in plain_parameters(found[1]).items()} if found is not None else {}
                 checked = _hand_checked(found[1], leaving=True) if params else set()
-                fields = {f for i, f in passed.items() if i < len(params) and params[i] in checked}
+                fields = {f for i, f in passed.items() if params.get(i) in checked}
                 if fields:
                     out.append(Check(path=pl.module.path, node=call, fields=frozenset(fields), form="hand-written"))
     return out
@@ -146,10 +147,6 @@ def reads(p: Program, own: list[Place]) -> list[Read]:
 def _branch(node: ts.Node) -> ts.Node:
     """The code a dispatch runs: the consequence of `if (name === x)` (not its `else if` chain), else the node."""
     return (node.child_by_field_name("consequence") or node) if node.type == "if_statement" else node
-
-
-def _within(node: ts.Node, outer: ts.Node) -> bool:
-    return outer.start_byte <= node.start_byte and node.end_byte <= outer.end_byte
 
 
 def _skipped(node: ts.Node, pl: Place) -> bool:
@@ -291,19 +288,6 @@ def _input_field(node: ts.Node | None, names: frozenset[str], v: dict) -> str | 
     return text(node.child_by_field_name("property"))
 
 
-def _parameter_names(fn: ts.Node) -> list[str]:
-    params = fn.child_by_field_name("parameters") or fn.child_by_field_name("parameter")
-    if params is None:
-        return []
-    if params.type == "identifier":
-        return [text(params)]
-    out = []
-    for prm in (c for c in params.named_children if c.type != "comment"):
-        pat = parameter_pattern(prm)
-        out.append(text(pat) if pat is not None and pat.type == "identifier" else "")
-    return out
-
-
 def _hand_checked(fn: ts.Node, pl: Place | None = None, dispatch: frozenset[int] = frozenset(),
                   leaving: bool = False) -> set[str]:
     """Fields a function rejects bad values of: the fields named in the condition of `if (cond) throw ...` or
@@ -366,7 +350,7 @@ def _tested_by(term: ts.Node | None, fn: ts.Node) -> set[str]:
     field = flow._field_of(subject)
     if not field or not field.isidentifier():
         return set()
-    params = set(_parameter_names(fn)) - {""}
+    params = set(plain_parameters(fn))
     if subject.type == "identifier" and field not in params:  # a local computed from one parameter
         decl = next((d for d in find(fn, {"variable_declarator"}) if text(d.child_by_field_name("name")) == field), None)
         init = decl.child_by_field_name("value") if decl is not None else None
@@ -399,10 +383,8 @@ _TYPE_TESTS = {"Array.isArray", "Number.isInteger", "Number.isFinite", "Number.i
 def _tested(fn: ts.Node) -> set[str]:
     """The fields a predicate function's result tests the type of (`(a) => typeof a.query === "string" && (a.num ===
     undefined || typeof a.num === "number")`: query, num); none when it is not one returned expression."""
-    body = fn.child_by_field_name("body")
-    if body is not None and body.type == "statement_block":
-        rets = [r for r in find(body, {"return_statement"}) if enclosing_function(r) == fn]
-        body = rets[0].named_children[0] if len(rets) == 1 and rets[0].named_children else None
+    values = returned(fn)
+    body = values[0] if len(values) == 1 else None
     out: set[str] = set()
     for term in condition_terms(body, "&&") if body is not None else ():
         for alt in condition_terms(term):
@@ -501,12 +483,12 @@ def _in_catch(node: ts.Node, fn: ts.Node) -> bool:
     """Whether NODE, in a `catch` block of FN, goes only into the failure's report: an argument of a call handed the
     caught error (`handleError(error, args.kind)`), of a new error or a thrown value, or of a console call. Code a
     catch block runs with the value otherwise (a fallback) uses it."""
-    clause = next((a for a in _ancestors_within(node, fn) if a.type == "catch_clause"), None)
+    clause = next((a for a in takewhile(lambda a: a != fn, ancestors(node)) if a.type == "catch_clause"), None)
     if clause is None:
         return False
     param = clause.child_by_field_name("parameter")
     caught = text(param) if param is not None and param.type == "identifier" else None
-    for a in _ancestors_within(node, clause):
+    for a in takewhile(lambda a: a != clause, ancestors(node)):
         if a.type == "throw_statement" or a.type == "new_expression":
             return True
         if a.type == "call_expression":
@@ -516,13 +498,6 @@ def _in_catch(node: ts.Node, fn: ts.Node) -> bool:
                 return True
             return False  # the innermost call that receives it: a use
     return False
-
-
-def _ancestors_within(node: ts.Node, outer: ts.Node):
-    cur = node.parent
-    while cur is not None and cur != outer:
-        yield cur
-        cur = cur.parent
 
 
 def _only_tested(node: ts.Node) -> bool:

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import tree_sitter as ts
 
-from auditor.extract.syntax import (call_args, enclosing_function, find, member_chain, parameter_pattern, strip_casts,
-                                    text)
+from auditor.extract.frames import plain_parameters
+from auditor.extract.syntax import call_args, enclosing_function, find, member_chain, strip_casts, text
 
 _WHOLE = {"structuredClone", "Object.assign", "Object.fromEntries", "JSON.parse"}  # calls whose result is a copy
 _OVER = _WHOLE | {"Object.entries", "Object.keys", "JSON.stringify"}  # calls over the value, inside such a copy
@@ -18,7 +18,7 @@ def returns_copy(fn: ts.Node | None) -> bool:
     """Whether every value FN returns is a parameter or a copy of one."""
     if fn is None:
         return False
-    params = _parameters(fn)
+    params = set(plain_parameters(fn))
     body = fn.child_by_field_name("body")
     if not params or body is None:
         return False
@@ -27,20 +27,6 @@ def returns_copy(fn: ts.Node | None) -> bool:
     values = [strip_casts(r.named_children[0]) if r.named_children else None
               for r in find(body, {"return_statement"}) if enclosing_function(r) == fn]
     return bool(values) and all(v is not None and _copy(v, params, fn) for v in values)
-
-
-def _parameters(fn: ts.Node) -> set[str]:
-    params = fn.child_by_field_name("parameters") or fn.child_by_field_name("parameter")
-    if params is None:
-        return set()
-    if params.type == "identifier":
-        return {text(params)}
-    out = set()
-    for prm in params.named_children:
-        pat = parameter_pattern(prm)
-        if pat is not None and pat.type == "identifier":
-            out.add(text(pat))
-    return out
 
 
 def _copy(node: ts.Node | None, params: set[str], fn: ts.Node) -> bool:

@@ -120,6 +120,11 @@ def parameters(fn: ts.Node) -> dict[str, tuple[int, tuple[str, ...]]]:
     return hit[1]
 
 
+def plain_parameters(fn: ts.Node) -> dict[str, int]:
+    """Name -> index of FN's parameters that are plain names (not destructured, not a rest)."""
+    return {name: i for name, (i, path) in parameters(fn).items() if not path}
+
+
 def _parameters(fn: ts.Node) -> dict[str, tuple[int, tuple[str, ...]]]:
     gen = tslib.awaited(fn) if fn.type in FUNCTION_TYPES else None
     if gen is not None and tslib.passes_arguments(fn):  # `__awaiter(this, arguments, ..., function* (a, b = 1) {...})`

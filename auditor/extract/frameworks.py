@@ -150,17 +150,19 @@ def _listed(values: Values, m: Module, new: ts.Node, value: ts.Node, vmod: Modul
     tools, dispatches, regs = [], [], []
     definer = (spec["package"], record["definer"]) if record.get("definer") else None
     elements = list(values.elements(value, vmod, None))
+    def defines(obj: ts.Node | None, omod: Module) -> bool:  # a call of the package's definer
+        return obj is not None and obj.type == "call_expression" and definer is not None \
+            and _imported(imports(omod), obj.child_by_field_name("function")) == definer
+
     for element, emod, eframe in elements:
         obj, omod = values.definition(element[-1], emod) if element[-1] is not None else (None, emod)
         obj = strip_casts(obj)
-        if obj is not None and obj.type == "call_expression" and definer is not None \
-                and _imported(imports(omod), obj.child_by_field_name("function")) != definer:
+        if obj is not None and obj.type == "call_expression" and definer is not None and not defines(obj, omod):
             made = [(strip_casts(v), vmod) for v, vmod, _ in values.call_values(obj, omod, eframe)]
             if len(made) == 1 and made[0][0] is not None:  # `buildSearchTool(opts)` returning `tool("x", {...})`
                 obj, omod = made[0]
         name, entry = None, None
-        if obj is not None and obj.type == "call_expression" and definer is not None \
-                and _imported(imports(omod), obj.child_by_field_name("function")) == definer and call_args(obj):
+        if defines(obj, omod) and call_args(obj):
             args = call_args(obj)
             name, entry = values.string(args[0], omod), (args[1] if len(args) > 1 else None)
         elif obj is not None and obj.type == "object" and "name" in object_pairs(obj):

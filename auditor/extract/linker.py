@@ -48,6 +48,7 @@ class Linker:
         self.assigned: dict[str, dict[str, ts.Node]] = {}  # CommonJS `exports.x = <value>`: name -> the value
         self.default_values: dict[str, ts.Node] = {}  # `export default <expression>` (not a name): the expression
         self._fields: dict[tuple[int, str], tuple[Module, object] | None] = {}  # (class, field) -> its instances' class
+        self._closures: dict[tuple[tuple[str, ...], bool], frozenset[str]] = {}  # closure() asked before
         for m in modules:
             self._scan(m)
 
@@ -269,6 +270,9 @@ class Linker:
     def closure(self, paths: list[str], dynamic: bool = False) -> set[str]:
         """PATHS and the boundary modules they import, directly or not (re-exports too); with DYNAMIC, also what a
         require() or a dynamic import() of them names (a launcher may pick its transport at run time)."""
+        key = (tuple(sorted(paths)), dynamic)  # (asked again for the same entries: the coverage ledger, facts)
+        if key in self._closures:
+            return set(self._closures[key])
         seen, todo = set(), list(paths)
         while todo:
             path = todo.pop()
@@ -281,6 +285,7 @@ class Linker:
                 todo += [t for t in (self.resolve_spec(path, src) for src, _ in (module.imports if module else ())) if t]
             todo += self.star.get(path, [])
             todo += [t for t, _ in self.exports.get(path, {}).values()]
+        self._closures[key] = frozenset(seen)
         return seen
 
     def reachable(self, roots: list[tuple[Module, ts.Node]]) -> list[tuple[Module, ts.Node]]:
@@ -339,14 +344,10 @@ def _declared_once(m: Module, names: set[str]) -> set[str]:
     """Those of NAMES that one declaration of the module binds, no other (variables, destructured names, parameters,
     functions, classes)."""
     seen: dict[str, int] = {}
-    kinds = {"variable_declarator", "formal_parameters", "function_declaration", "class_declaration", "arrow_function",
-             "catch_clause"}
-    for node in find(m.tree.root_node, kinds):
-        target = node.child_by_field_name("name") if node.type != "formal_parameters" else node
-        if node.type == "arrow_function":
-            target = node.child_by_field_name("parameter")
-        if node.type == "catch_clause":
-            target = node.child_by_field_name("parameter")
+    field = {"variable_declarator": "name", "function_declaration": "name", "class_declaration": "name",
+             "arrow_function": "parameter", "catch_clause": "parameter", "formal_parameters": None}  # what binds
+    for node in find(m.tree.root_node, set(field)):
+        target = node if field[node.type] is None else node.child_by_field_name(field[node.type])
         for ident in ([target] if target is not None and target.type == "identifier" else
                       find(target, {"identifier", "shorthand_property_identifier_pattern"}) if target is not None else []):
             if text(ident) in names:

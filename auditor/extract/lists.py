@@ -12,7 +12,8 @@ from auditor.extract.bindings import value_of
 from auditor.extract.frames import (MAX_DEPTH, Frame, _array_names, _parameter_of_scope, _sites, destructured,
                                     loop_names, parameters, returned)
 from auditor.extract.program import Module
-from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, ancestors, call_args, callee_text, enclosing, find,
+from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, ancestors, arrow_parts, call_args, callee_text,
+                                    enclosing, find,
                                     literal, member_chain, object_pairs, pair_value, parameter_pattern, string_value,
                                     strip_casts, text)
 
@@ -323,19 +324,11 @@ class Lists:
         """Whether a filter callback FN keeps ELEMENT: its one returned test evaluated on the element's literal members
         (`t.annotations.readOnlyHint === false || t.annotations.readOnlyHint === void 0`); None when not known."""
         fn, fmod = self.definition(fn, module)
-        if fn is None or fn.type not in FUNCTION_TYPES or element is None:
+        parts = arrow_parts(fn) if element is not None else None
+        first = parameter_pattern(parts[0][0]) if parts is not None and parts[0] else None
+        if first is None or first.type != "identifier":
             return None
-        params = fn.child_by_field_name("parameters") or fn.child_by_field_name("parameter")
-        first = params if params is not None and params.type == "identifier" else \
-            next((parameter_pattern(p) for p in params.named_children if p.type != "comment"), None) if params else None
-        body = fn.child_by_field_name("body")
-        if first is None or first.type != "identifier" or body is None:
-            return None
-        if body.type == "statement_block":
-            stmts = [c for c in body.named_children if c.type != "comment"]
-            body = stmts[0].named_children[0] if len(stmts) == 1 and stmts[0].type == "return_statement" \
-                and stmts[0].named_children else None
-        return self._truth_of(body, fmod, text(first), element, emod, eframe, 0) if body is not None else None
+        return self._truth_of(parts[1], fmod, text(first), element, emod, eframe, 0)
 
     def _truth_of(self, node: ts.Node | None, module: Module, param: str, element: ts.Node, emod: Module,
                   eframe: Frame | None, depth: int) -> bool | None:

@@ -16,7 +16,7 @@ from auditor.extract import highlevel, names, prefixes, server
 from auditor.extract.server import ToolDecl
 from auditor.extract.program import Module
 from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, callee_text, enclosing, excerpt, find,
-                                    member_chain, object_pairs, pair_value, strip_casts, text)
+                                    member_chain, object_pairs, pair_value, strip_casts, text, within)
 from auditor.extract.frames import MAX_DEPTH, Frame, _pattern, loop_names, parameters
 from auditor.extract.values import Values
 from auditor.model import Anchor, Gap
@@ -283,7 +283,7 @@ class Expander:
             site = level.site
             stmt = next((a for a in ancestors(site) if a.type in FUNCTION_TYPES or a.type == "if_statement"), None) \
                 if site is not None and site.type == "call_expression" else None
-            if stmt is not None and stmt.type == "if_statement" and _within(site, stmt.child_by_field_name("consequence")):
+            if stmt is not None and stmt.type == "if_statement" and within(site, stmt.child_by_field_name("consequence")):
                 listed = _nonempty_test(stmt.child_by_field_name("condition"))
                 if listed is not None and self.values.empty(listed, level.caller, level.outer):
                     return True
@@ -617,10 +617,6 @@ def _via(frame: Frame) -> str:
         parts.append(f"{callee_text(frame.site)}()" if wrapper and frame.site.type == "call_expression" else "loop")
         frame = frame.outer
     return " -> ".join(reversed(parts)) + " -> "
-
-
-def _within(node: ts.Node, outer: ts.Node | None) -> bool:
-    return outer is not None and outer.start_byte <= node.start_byte and node.end_byte <= outer.end_byte
 
 
 def _nonempty_test(cond: ts.Node | None) -> ts.Node | None:

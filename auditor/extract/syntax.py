@@ -207,6 +207,11 @@ def parent(node: ts.Node) -> ts.Node | None:
     return node.parent if j == -2 else _flat[j] if j >= 0 else None
 
 
+def within(node: ts.Node, outer: ts.Node | None) -> bool:
+    """Whether NODE lies inside OUTER (by byte span: both of one file)."""
+    return outer is not None and outer.start_byte <= node.start_byte and node.end_byte <= outer.end_byte
+
+
 def ancestors(node: ts.Node) -> Iterator[ts.Node]:
     cur = parent(node)
     while cur is not None:

@@ -15,7 +15,7 @@ from auditor.extract.frames import (MAX_DEPTH, REST, Frame, _lookup, _parameter_
                                     parameters, returned)
 from auditor.extract.lists import Lists, _bundled_namespace
 from auditor.extract.program import Module, class_name_of
-from auditor.extract.syntax import (FUNCTION_TYPES, call_args, class_base, enclosing, enclosing_function, find, literal,
+from auditor.extract.syntax import (FUNCTION_TYPES, call_args, class_base, enclosing, find, literal,
                                     member_chain, object_pairs, pair_value, strip_casts, text, unescape)
 
 # Globals of the language whose functions are not helpers handed a tool's object (`Object.values({...})`).
@@ -509,35 +509,33 @@ class Values(Lists):
         """The string a function of the boundary returns for literal arguments (`getToolName("linear_x")`), its
         parameters bound to them; None when it has not one return, or what it returns is not known."""
         args = call_args(call)
-        if not args or depth > 8:
-            return None
-        fn, fmod = self.function_of(call.child_by_field_name("function"), module, frame, depth + 1)
-        body = fn.child_by_field_name("body") if fn is not None and fn.type in FUNCTION_TYPES else None
-        if body is None:
-            return None
-        if body.type == "statement_block":
-            rets = [r for r in find(body, {"return_statement"}) if enclosing_function(r) == fn]
-            body = rets[0].named_children[0] if len(rets) == 1 and rets[0].named_children else None
-        if body is None:
+        fn, fmod, value = self._one_return(call, module, frame, depth) if args else (None, module, None)
+        if value is None:
             return None
         inner = Frame(scope=fn, module=fmod, names=parameters(fn), args=tuple(args), caller=module, site=call, outer=frame)
-        return self.string(*self.bound(body, fmod, inner), depth + 1, inner)
+        return self.string(*self.bound(value, fmod, inner), depth + 1, inner)
 
     def returned(self, call: ts.Node | None, module: Module, frame: Frame | None, depth: int = 0
                  ) -> tuple[ts.Node | None, Module]:
         """What a call with no arguments of a method or function (`tool.getInputSchema()`, the receiver bound under
         FRAME) returns, when it has one return: its value; else (None, module)."""
         call = strip_casts(call)
-        if call is None or call.type != "call_expression" or call_args(call) or depth > 8:
+        if call is None or call.type != "call_expression" or call_args(call):
             return None, module
+        _, fmod, value = self._one_return(call, module, frame, depth)
+        return (value, fmod) if value is not None else (None, module)
+
+    def _one_return(self, call: ts.Node, module: Module, frame: Frame | None, depth: int
+                    ) -> tuple[ts.Node | None, Module, ts.Node | None]:
+        """(the function CALL calls, its module, the one value it returns), the value None when it returns not one
+        (frames.returned: an arrow's expression, or the operands of its own return statements)."""
+        if depth > 8:
+            return None, module, None
         fn, fmod = self.function_of(call.child_by_field_name("function"), module, frame, depth + 1)
-        body = fn.child_by_field_name("body") if fn is not None else None
-        if body is None:
-            return None, module
-        if body.type != "statement_block":
-            return body, fmod
-        rets = [r for r in find(body, {"return_statement"}) if enclosing_function(r) == fn]
-        return (rets[0].named_children[0], fmod) if len(rets) == 1 and rets[0].named_children else (None, module)
+        if fn is None or (fn.type not in FUNCTION_TYPES and fn.type != "method_definition"):
+            return None, module, None
+        values = returned(fn)
+        return fn, fmod, values[0] if len(values) == 1 else None
 
     def _shape_field(self, node: ts.Node | None, module: Module) -> tuple[ts.Node | None, Module]:
         """The schema of field KEY for `X.shape.KEY`, X a zod object schema (`z.object({KEY: ...})`)."""

@@ -11,8 +11,8 @@ import tree_sitter as ts
 from auditor.extract import zod_flow, zod_names
 from auditor.extract.bindings import imports, value_of
 from auditor.extract.program import Module
-from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, Known, ancestors, call_args, excerpt, literal,
-                                    member_chain, object_pairs, pair_value, parameter_pattern, property_name,
+from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, Known, ancestors, arrow_parts, call_args, excerpt,
+                                    literal, member_chain, object_pairs, pair_value, parameter_pattern, property_name,
                                     strip_casts, text)
 from auditor.extract.zod_methods import apply, object_schema, type_of
 
@@ -487,18 +487,10 @@ def _object_shape(node: ts.Node | None) -> ts.Node | None:
 def _omits_only(fn: ts.Node | None) -> bool:
     """Whether a preprocess function gives back its argument unchanged or `undefined` (`(v) => v === "" ? undefined :
     v`): it reads some values as omitted and converts none."""
-    fn = strip_casts(fn)
-    if fn is None or fn.type not in {"arrow_function", "function_expression", "function"}:
-        return False
-    params = fn.child_by_field_name("parameters") or fn.child_by_field_name("parameter")
-    pats = [params] if params is not None and params.type == "identifier" else \
-        [parameter_pattern(p) for p in (params.named_children if params is not None else []) if p.type != "comment"]
-    names = [text(p) for p in pats if p is not None and p.type == "identifier"]
-    body = fn.child_by_field_name("body")
-    if not names or body is None or body.type == "statement_block":
-        return False
-    body = strip_casts(body)
-    if body is None or body.type != "ternary_expression":
+    parts = arrow_parts(fn)
+    first = parameter_pattern(parts[0][0]) if parts is not None and parts[0] else None
+    body = strip_casts(parts[1]) if parts is not None else None
+    if first is None or first.type != "identifier" or body is None or body.type != "ternary_expression":
         return False
     leaves = {text(strip_casts(body.child_by_field_name(b))) for b in ("consequence", "alternative")}
-    return leaves == {names[0], "undefined"} or leaves == {names[0], "void 0"}
+    return leaves == {text(first), "undefined"} or leaves == {text(first), "void 0"}
