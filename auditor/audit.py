@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import replace
 from pathlib import Path
 from typing import Callable
@@ -43,15 +44,21 @@ def _dependencies(program) -> list[Record]:
 KB_FILES = ("method", "sdk", "absences", "doctrine", "verdicts", "lens", "effects", "annotations", "findings", "tests")
 
 
+# How many files an audit may set aside for an internal error before the error ends it (a bug that is not one
+# file's would otherwise cost one more attempt per file).
+_MAX_FAILED_FILES = 3
+
+
 def run(target: Target, kb_dir: Path, progress: Callable[[str], None] = lambda _: None) -> Audit:
     """The audit of `target`. A file whose analysis takes more CPU time than kb/method.yaml file_time_budget_seconds
-    stops it; the audit is run again without that file, which is a coverage gap (parsed trees are cached: the
-    second run analyses again, it does not parse again)."""
+    stops it, and so does a file whose analysis meets a bug of the auditor (an internal error); the audit is run
+    again without that file, which is a coverage gap (parsed trees are cached: the second run analyses again, it does
+    not parse again). With AUDITOR_DEBUG set, an internal error ends the audit, for its traceback."""
     from auditor import budget
     from auditor.extract import syntax
 
     seconds = kb.load(kb_dir, "method")["file_time_budget_seconds"]
-    excluded: dict[str, str] = {}
+    excluded: dict[str, tuple[str, str]] = {}  # path -> (gap kind, why it is not analysed)
     while True:
         try:
             with budget.watching(seconds):
@@ -59,14 +66,25 @@ def run(target: Target, kb_dir: Path, progress: Callable[[str], None] = lambda _
         except budget.OverBudget as over:
             if over.path in excluded:  # cannot be: an excluded file is not analysed
                 raise RuntimeError(f"{over.path}: over the time budget twice") from None
-            excluded[over.path] = (f"its analysis took more than {seconds:g} s of CPU time "
+            excluded[over.path] = ("time", f"its analysis took more than {seconds:g} s of CPU time "
                                    "(kb/method.yaml file_time_budget_seconds) and was stopped")
             progress(f"{over.path}: over the time budget of {seconds:g} s; auditing again without it")
+        except AuditorError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a bug of the auditor met in one file: that file is a gap
+            path = None if os.environ.get("AUDITOR_DEBUG") else budget.failing_file(exc)
+            failed = sum(kind == "internal" for kind, _ in excluded.values())
+            if path is None or path in excluded or failed >= _MAX_FAILED_FILES:
+                raise
+            excluded[path] = ("internal", f"its analysis met an internal error of the auditor ({type(exc).__name__}: "
+                              f"{exc}; set AUDITOR_DEBUG=1 for the traceback) and was stopped")
+            progress(f"{path}: internal error ({type(exc).__name__}); auditing again without it")
         finally:
             syntax.forget()  # the walk index holds this audit's trees
 
 
-def _run(target: Target, kb_dir: Path, progress: Callable[[str], None], excluded: dict[str, str]) -> Audit:
+def _run(target: Target, kb_dir: Path, progress: Callable[[str], None],
+         excluded: dict[str, tuple[str, str]]) -> Audit:
     from auditor.analyse import claims as claims_mod
     from auditor.analyse import (annotations, conclusion, coverage, description, effect_routes, effects, generic, lens,
                                  runtime, secrets, summary, tested, voice)

@@ -54,6 +54,17 @@ def current_file(frame, kinds: tuple[type, ...]) -> str | None:
     return None
 
 
+def failing_file(exc: BaseException) -> str | None:
+    """The file the analysis that raised EXC was working on: as `current_file`, from the innermost frame of its
+    traceback."""
+    tb = exc.__traceback__
+    if tb is None:
+        return None
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    return current_file(tb.tb_frame, _kinds())
+
+
 @contextmanager
 def watching(seconds: float | None) -> Iterator[dict[str, float]]:
     """Within the block, every TICK of CPU time is charged to the file being analysed; when a file's charge passes

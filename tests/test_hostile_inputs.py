@@ -383,3 +383,32 @@ def test_the_time_budget_sampler_never_fails_on_an_object_still_being_built():
         return inner()
 
     assert outer() is None
+
+
+def test_a_file_that_meets_an_internal_error_is_a_gap_and_the_others_are_analysed(tmp_path, monkeypatch):
+    """A bug of the auditor met while analysing one file stops that file, not the audit: it is run again without the
+    file, which is a gap of kind internal naming the error; the tools of the other files are found. With
+    AUDITOR_DEBUG set the error goes on, for its traceback."""
+    from auditor import audit as audit_mod
+    from auditor import target
+    from auditor.extract import server
+
+    repo = repo_with(tmp_path, {"index.ts": high("  console.error(x);"), "other.ts": "export const a = 1;\n"})
+    tools = server.tools
+
+    def failing(m, *args, **kwargs):
+        if m.path == "other.ts":
+            raise ValueError("a bug")
+        return tools(m, *args, **kwargs)
+
+    monkeypatch.setattr(server, "tools", failing)
+    monkeypatch.delenv("AUDITOR_DEBUG", raising=False)
+    said: list[str] = []
+    result = audit_mod.run(target.open_git(str(repo), "HEAD"), Path(__file__).resolve().parents[1] / "kb", said.append)
+    (gap,) = [g for g in result.gaps if g.kind == "internal"]
+    assert gap.anchor.path == "other.ts" and "ValueError: a bug" in gap.detail
+    assert [t["name"] for t in result.ledger["tools"]] == ["probe"] and result.ledger["complete"] is False
+    assert any("other.ts: internal error (ValueError)" in s for s in said)
+    monkeypatch.setenv("AUDITOR_DEBUG", "1")
+    with pytest.raises(ValueError):
+        audit_mod.run(target.open_git(str(repo), "HEAD"), Path(__file__).resolve().parents[1] / "kb")

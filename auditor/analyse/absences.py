@@ -296,8 +296,8 @@ PROBES = {"effects": _effects, "names": _names, "state-content-reads": _state_re
 
 
 # Gaps that leave text of the boundary unseen: a file not read, bytes not UTF-8, a region that did not parse, a file
-# nested too deep or over its time budget (not analysed).
-_UNSEEN = frozenset({"encoding", "size", "missing", "parse", "depth", "time"})
+# nested too deep, over its time budget or stopped by an internal error (not analysed).
+_UNSEEN = frozenset({"encoding", "size", "missing", "parse", "depth", "time", "internal"})
 
 
 def _boundary_gaps(p: Program, kinds: frozenset[str] = _UNSEEN) -> list:

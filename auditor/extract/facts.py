@@ -142,8 +142,9 @@ def reads(path: str) -> bool:
 
 
 def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping | None = None,
-          excluded: Mapping[str, str] | None = None) -> Program:
-    """EXCLUDED: files not to analyse, with the reason (those over the time budget in an earlier attempt)."""
+          excluded: Mapping[str, tuple[str, str]] | None = None) -> Program:
+    """EXCLUDED: files not to analyse, with the kind of their gap and the reason (those over the time budget or
+    that met an internal error in an earlier attempt)."""
     modules, jsons, docs, gaps = [], {}, {}, []
     max_depth = (method or {}).get("max_nesting_depth", limits.MAX_DEPTH)
     max_nodes = (method or {}).get("max_syntax_nodes", limits.MAX_NODES)
@@ -348,12 +349,14 @@ def _imported_tests(modules: list, tested: list, jsons: dict, entries: tuple[Ent
     return {m.path for m in tested if m.path in reached}
 
 
-def _refused(e: Entry, lang: str | None, max_depth: int, excluded: Mapping[str, str]) -> Gap | None:
-    """The gap of a file read but not to be analysed: over the time budget in an earlier attempt, or nested deeper
+def _refused(e: Entry, lang: str | None, max_depth: int, excluded: Mapping[str, tuple[str, str]]) -> Gap | None:
+    """The gap of a file read but not to be analysed: over the time budget or stopped by an internal error in an
+    earlier attempt, or nested deeper
     than the limit (its brackets counted before anything is parsed: a parse of deep nesting costs much memory)."""
     path = e.file.path
     if path in excluded:
-        return Gap(kind="time", detail=f"not analysed: {excluded[path]}", anchor=Anchor(path=path, start_line=1, end_line=1))
+        kind, why = excluded[path]
+        return Gap(kind=kind, detail=f"not analysed: {why}", anchor=Anchor(path=path, start_line=1, end_line=1))
     if lang is None or (lang != "json" and (e.context or e.compiled_from or e.layer not in {"implementation", "test"})):
         return None
     deep = limits.json_depth(e.file.data) if lang == "json" else limits.bracket_depth(e.code())
