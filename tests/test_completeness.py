@@ -377,3 +377,51 @@ def test_a_registration_shaped_call_not_read_beside_tools_found_leaves_the_audit
     assert row["what"].startswith('1 call(s) of reached code are shaped like a tool registration') and "this.reg.tool" in row["what"]
     other = body.replace('this.reg.tool("b", "B", {}, async () => ({ content: [] }))', 'this.reg.prompt(questions(), handler)')
     assert _ledger(other)["complete"] is True
+
+
+def test_a_server_handed_to_a_function_of_another_package_is_named_in_the_ledger():
+    """`registerAll(tools, server)` of a package outside the boundary registers tools the code read does not show:
+    the ledger names the package and the audit is not complete, even with the tools the code read registers; a
+    server handed to a function of the code read is not such a row."""
+    code = ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
+            'import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";\n'
+            'import { registerAll } from "@acme/tool-adapter";\n'
+            'import { registerOwn } from "./own.js";\n'
+            'function make() { return new McpServer({ name: "demo", version: "1" }); }\n'
+            'const server = make();\n'
+            'server.registerTool("ping", { description: "Ping." }, async () => ({ content: [] }));\n'
+            'registerOwn(server);\n'
+            'registerAll([], server);\n'
+            'await server.connect(new StdioServerTransport());\n')
+    own = ('export function registerOwn(s: any) {\n'
+           '  s.registerTool("pong", { description: "Pong." }, async () => ({ content: [] }));\n}\n')
+    manifest = '{"name": "demo", "bin": "index.js", "dependencies": {"@acme/tool-adapter": "1", "@modelcontextprotocol/sdk": "1"}}'
+    led = coverage.ledger(program({"index.ts": code, "own.ts": own, "package.json": manifest}))
+    assert sorted(t["name"] for t in led["tools"]) == ["ping", "pong"]
+    whats = [u["what"] for u in led["unresolved"]]
+    assert whats == ["tools may be registered by @acme/tool-adapter, outside the boundary: `registerAll([], server)` "
+                     "(index.ts:9) is handed a server of the code read; what that package registers is not read, so "
+                     "the tools it serves are not known"], whats
+    assert led["complete"] is False
+    led = coverage.ledger(program({"index.ts": code.replace("registerAll([], server);\n", "registerAll([], {});\n"),
+                                   "own.ts": own, "package.json": manifest}))
+    assert led["unresolved"] == [] and led["complete"] is True
+
+
+def test_a_transport_connected_to_an_object_of_another_package_is_named_in_the_ledger():
+    """`new pkg.Toolkit({...})` connected to the SDK's stdio transport: the server is that package's (compiled
+    CommonJS), whatever server the code read constructs elsewhere."""
+    code = ('const stdio_js_1 = require("@modelcontextprotocol/sdk/server/stdio.js");\n'
+            'const kit_1 = require("@acme/agent-kit/mcp");\n'
+            'async function main(token) {\n'
+            '  const toolkit = new kit_1.Toolkit({ token, readOnly: true });\n'
+            '  const transport = new stdio_js_1.StdioServerTransport();\n'
+            '  await toolkit.connect(transport);\n'
+            '}\n'
+            'main(process.env.TOKEN);\n')
+    manifest = '{"name": "demo", "bin": "index.js", "dependencies": {"@acme/agent-kit": "1", "@modelcontextprotocol/sdk": "1"}}'
+    led = coverage.ledger(program({"index.js": code, "package.json": manifest}))
+    whats = [u["what"] for u in led["unresolved"]]
+    assert any(w.startswith("tools may be registered by @acme/agent-kit, outside the boundary: `toolkit.connect(transport)` "
+                            "(index.js:6) is connected to an SDK server transport") for w in whats), whats
+    assert led["complete"] is False

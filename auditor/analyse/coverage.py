@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import posixpath
 
+from auditor.analyse import outside
 from auditor.analyse.absences import unread_code
 from auditor.extract import entrypoints
 from auditor.extract.facts import Program, entry_modules, module_for, reached_modules, reads
@@ -154,7 +155,8 @@ def _unresolved(p: Program, entries: list[str]) -> list[dict]:
             out.append({"what": _unread_listing(l), "anchor": at(l.module.path, l.handler).as_json()})
         if l.unnamed:  # descriptors read, names not: the tools they are stay unknown, whatever else was found
             out.append({"what": _unnamed_listing(l), "anchor": at(l.module.path, l.handler).as_json()})
-    return out + _unread_servers(p, entries) + _unread_registrations(p, entries)
+    reached = reached_modules(p, entries) if entries else {m.path for m in p.modules}
+    return out + _unread_servers(p, entries) + _unread_registrations(p, entries) + outside.rows(p, reached)
 
 
 def _unread_registrations(p: Program, entries: list[str]) -> list[dict]:

@@ -13,7 +13,7 @@ import tree_sitter as ts
 from auditor.extract.bindings import imports
 from auditor.extract.highlevel import Registration, _gap, _tool, spread_pairs
 from auditor.extract.lists import _bundled_namespace
-from auditor.extract.program import Module
+from auditor.extract.program import Module, package_of
 from auditor.extract.server import Dispatch, ServerDecl, ToolDecl
 from auditor.extract.syntax import (NOT_LITERAL, call_args, callee_text, enclosing, excerpt, literal_fields,
                                     member_chain, object_method, object_pairs, pair_value, statement_of, string_value,
@@ -93,8 +93,7 @@ def _imported(bound: dict[str, tuple[str, str]], node: ts.Node | None) -> tuple[
     src, name = bound.get(chain[0], ("", ""))
     got = name if len(chain) == 1 and name not in {"*", "default"} else \
         chain[1] if len(chain) == 2 and name in {"*", "default"} else None
-    parts = src.split("/")
-    package = "/".join(parts[:2] if src.startswith("@") else parts[:1])
+    package = package_of(src)
     return (package, got) if got is not None and package else None
 
 

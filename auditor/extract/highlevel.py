@@ -38,7 +38,7 @@ def registrations(module: Module, vocab: dict, resolve, link=None) -> tuple[list
 
     `resolve(call_or_identifier_node)` maps a callee to (function node, qualified name) or None."""
     hl = vocab["high_level"]
-    servers = _server_bindings(module, set(hl["server_classes"]), vocab["sdk_packages"]) | \
+    servers = server_bindings(module, set(hl["server_classes"]), vocab["sdk_packages"]) | \
         _imported_servers(module, set(hl["server_classes"]), vocab["sdk_packages"], link)
     tools: list[ToolDecl] = []
     dispatches: list[Dispatch] = []
@@ -283,7 +283,7 @@ def _tool(module: Module, vocab: dict, signature: str, method: str, name: str, c
                     gaps=problems), gaps
 
 
-def _server_bindings(module: Module, classes: set[str], packages: list[str]) -> set[str]:
+def server_bindings(module: Module, classes: set[str], packages: list[str]) -> set[str]:
     """Receivers bound to a high-level server: `x = new C()`, `this.x = new C()`, and names or fields typed C."""
     out: set[str] = set()
     factories = {name for name, fn in module.functions.items() if _returns_new(fn, module, classes, packages)}
@@ -333,7 +333,7 @@ def _toplevel_servers(module: Module, classes: set[str], packages: list[str]) ->
     found = module.memo.get("toplevel_servers")
     if found is None:
         found = module.memo["toplevel_servers"] = frozenset(
-            n for n in _server_bindings(module, classes, packages) if n in module.toplevel)
+            n for n in server_bindings(module, classes, packages) if n in module.toplevel)
     return found
 
 

@@ -138,9 +138,14 @@ _REGION_MARK = re.compile(rb"//#region (\S+)\s*")
 _REGION_END = re.compile(rb"//#endregion\s*")
 
 
+def package_of(spec: str) -> str:
+    """The package an import specifier names, without its subpath (`@scope/pkg/sub.js` -> `@scope/pkg`)."""
+    parts = spec.split("/")
+    return "/".join(parts[:2] if spec.startswith("@") else parts[:1])
+
+
 def _package(where: str) -> str:
-    parts = where.rsplit("node_modules/", 1)[1].split("/")
-    return "/".join(parts[:2]) if parts[0].startswith("@") else parts[0]
+    return package_of(where.rsplit("node_modules/", 1)[1])
 
 
 def _regions(tree: ts.Tree) -> list[tuple[int, int, int, int, str]]:

@@ -1,0 +1,90 @@
+"""Servers whose tools are decided in another package, outside the boundary: a server object of the code read handed
+to a function of that package (`registerToolsWithMCP(tools, server)`), and a server transport of the SDK connected to
+an object that package constructs (`new Toolkit({...}).connect(new StdioServerTransport())`). What that package
+registers is not read, so the ledger names it instead of counting the tools the code read registers as all."""
+
+from __future__ import annotations
+
+from auditor.extract.bindings import class_name, imports
+from auditor.extract.program import package_of
+from auditor.extract.highlevel import server_bindings
+from auditor.extract.records import at
+from auditor.extract.syntax import call_args, call_function, enclosing_function, excerpt, find, member_chain, strip_casts, text
+
+
+def rows(p, reached: set[str]) -> list[dict]:
+    """The unresolved rows of the coverage ledger for the modules of REACHED (paths): one per package, the first
+    call in code order, with how many more calls there are."""
+    sdk = tuple(p.vocab["sdk_packages"])
+    classes = set(p.vocab["server_classes"]) | set(p.vocab["high_level"]["server_classes"])
+    found: dict[str, list[tuple[object, object, str]]] = {}
+    for m in sorted((m for m in p.modules if m.path in reached), key=lambda m: m.path):
+        outside = _outside_names(p, m, sdk)
+        if not outside:
+            continue
+        servers = server_bindings(m, classes, list(sdk)) | {s.var for s in p.servers if s.module is m}
+        for call in m.nodes("call"):
+            chain = member_chain(call_function(call)) or ()
+            if not chain:
+                continue
+            if chain[0] in outside and any(_named(a) in servers for a in call_args(call)):
+                found.setdefault(outside[chain[0]], []).append((m, call, "handed a server of the code read"))
+            elif chain[-1] in p.vocab["connect_methods"] and len(chain) > 1 and _serves_transport(p, m, call, sdk):
+                package = _constructed_by(m, call, ".".join(chain[:-1]), outside)
+                if package is not None:
+                    found.setdefault(package, []).append((m, call, "connected to an SDK server transport"))
+    out = []
+    for package in sorted(found):
+        m, call, how = found[package][0]
+        more = len(found[package]) - 1
+        out.append({"what": f"tools may be registered by {package}, outside the boundary: `{excerpt(call)}` "
+                            f"({m.path}:{call.start_point[0] + 1}) is {how}" + (f" ({more} more call(s))" if more else "")
+                            + "; what that package registers is not read, so the tools it serves are not known",
+                    "anchor": at(m.path, call).as_json()})
+    return out
+
+
+def _outside_names(p, m, sdk: tuple[str, ...]) -> dict[str, str]:
+    """Local name -> package, for the names M imports from a package outside the boundary (not the SDK's, not one the
+    linker resolves to a module read)."""
+    bound = p.linker.imports.get(m.path, {}) if p.linker is not None else {}
+    out = {}
+    for local, (src, _) in imports(m).items():
+        if src.startswith((".", "/", "node:") + sdk):
+            continue
+        b = bound.get(local)
+        if b is not None and b.module is not None:
+            continue
+        out[local] = package_of(src)
+    return out
+
+
+def _named(node) -> str | None:
+    node = strip_casts(node)
+    chain = member_chain(node) if node is not None else None
+    return ".".join(chain) if chain else None
+
+
+def _serves_transport(p, m, call, sdk: tuple[str, ...]) -> bool:
+    """Whether the function the call is written in (or the module) constructs a server transport of the SDK."""
+    scope = enclosing_function(call) or m.tree.root_node
+    return any(class_name(m, n.child_by_field_name("constructor"), list(sdk)) in p.vocab["transport_classes"]
+               for n in find(scope, {"new_expression"}))
+
+
+def _constructed_by(m, call, receiver: str, outside: dict[str, str]) -> str | None:
+    """The package whose class constructs RECEIVER (`const toolkit = new pkg.Toolkit(...)`, `this.x = new Toolkit()`),
+    written in the function of CALL or at the top of the module; None when it is not so constructed."""
+    scope = enclosing_function(call) or m.tree.root_node
+    for holder in find(scope, {"variable_declarator", "assignment_expression"}):
+        left = holder.child_by_field_name("name" if holder.type == "variable_declarator" else "left")
+        value = strip_casts(holder.child_by_field_name("value" if holder.type == "variable_declarator" else "right"))
+        if left is None or text(left) != receiver or value is None:
+            continue
+        if value.type == "await_expression" and value.named_children:
+            value = strip_casts(value.named_children[0])
+        if value is not None and value.type == "new_expression":
+            chain = member_chain(strip_casts(value.child_by_field_name("constructor"))) or ()
+            if chain and chain[0] in outside:
+                return outside[chain[0]]
+    return None
