@@ -259,3 +259,115 @@ def test_a_loop_over_handler_functions_in_a_delegate_dispatches_what_each_functi
     assert (fallback.form, fallback.module.path, fallback.node.start_point[0] + 1) == \
         ("throw", "src/dispatch.ts", line_of(CHAIN["src/dispatch.ts"], "throw new Error"))
     assert _rows(p) == [("add_note", "analysed"), ("now", "analysed")]
+
+
+def test_a_switch_case_on_a_member_of_a_namespace_import_is_that_descriptors_name():
+    """`case tools.SearchTool.name:` with `import * as tools`, each descriptor checked by a schema's parse
+    (`ToolSchema.parse({...})` gives back the object it is handed): the branch serves that descriptor's tool."""
+    files = {
+        "src/tools.ts": '''
+import { ToolSchema } from "@modelcontextprotocol/sdk/types.js";
+export const SearchTool = ToolSchema.parse({ name: "search-notes", description: "Search.", inputSchema: { type: "object" } });
+export const ReadTool = ToolSchema.parse({ name: "read-note", description: "Read.", inputSchema: { type: "object" } });
+''',
+        "src/index.ts": SDK + '''
+import * as tools from "./tools.js";
+const server = new Server({ name: "n", version: "1.0.0" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: Object.values(tools) }));
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  switch (request.params.name) {
+    case tools.SearchTool.name:
+      return { content: [{ type: "text", text: "found" }] };
+    case tools.ReadTool.name:
+      return { content: [{ type: "text", text: "read" }] };
+    default:
+      throw new Error("unknown tool");
+  }
+});
+''',
+        **PACKAGE}
+    p = program(files)
+    assert sorted(d.tool for d in p.dispatches) == ["read-note", "search-notes"]
+    assert _rows(p) == [("read-note", "analysed"), ("search-notes", "analysed")]
+
+
+def test_a_table_rebuilt_under_the_same_keys_with_each_handler_wrapped_dispatches_the_original_handlers():
+    """`export const HANDLERS = withTiming()`, a function filling an object under the keys of another table with a
+    wrapper of each handler: `HANDLERS[name](args)` runs the wrapped table's handlers, one per key. A function that
+    renames the keys (`out[prefix + k]`) stands for no table."""
+    files = {
+        "src/tools.ts": '''
+export const TOOLS = [
+  { name: "list_users", description: "List.", inputSchema: { type: "object" } },
+  { name: "get_user", description: "Get.", inputSchema: { type: "object" } },
+];
+const plain = {
+  list_users: async (args: any) => ({ content: [] }),
+  get_user: async (args: any) => ({ content: [] }),
+};
+function withTiming() {
+  const wrapped: Record<string, any> = {};
+  for (const [key, handler] of Object.entries(plain)) {
+    wrapped[key] = async (args: any) => {
+      const start = Date.now();
+      try { return await handler(args); } finally { console.error(key, Date.now() - start); }
+    };
+  }
+  return wrapped;
+}
+export const HANDLERS = withTiming();
+''',
+        "src/index.ts": SDK + '''
+import { TOOLS, HANDLERS } from "./tools.js";
+const server = new Server({ name: "u", version: "1.0.0" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS }));
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  const name = request.params.name;
+  if (!HANDLERS[name]) throw new Error("unknown tool");
+  return HANDLERS[name](request.params.arguments);
+});
+''',
+        **PACKAGE}
+    p = program(files)
+    got = {d.tool: (d.form, d.target_name) for d in p.dispatches}
+    assert got == {"list_users": ("table", "plain.list_users"), "get_user": ("table", "plain.get_user")}, got
+    assert _rows(p) == [("get_user", "analysed"), ("list_users", "analysed")]
+    renamed = {**files, "src/tools.ts": files["src/tools.ts"].replace("wrapped[key] =", 'wrapped["x_" + key] =')}
+    assert program(renamed).dispatches == ()
+
+
+def test_request_handlers_imported_by_name_are_read_in_their_own_module():
+    """`server.setRequestHandler(ListToolsRequestSchema, listTools)` and the same for CallTool, both functions
+    imported from another module: the list they return and the dispatch they make are read there."""
+    files = {
+        "src/handlers.ts": '''
+const definitions = [
+  { name: "add_note", description: "Add.", inputSchema: { type: "object" } },
+  { name: "drop_note", description: "Drop.", inputSchema: { type: "object" } },
+];
+async function addNote(args: any) { return { content: [] }; }
+async function dropNote(args: any) { return { content: [] }; }
+export async function listTools() {
+  return { tools: definitions };
+}
+export async function callTool(request: any) {
+  switch (request.params.name) {
+    case "add_note": return addNote(request.params.arguments);
+    case "drop_note": return dropNote(request.params.arguments);
+    default: throw new Error("unknown tool");
+  }
+}
+''',
+        "src/index.ts": SDK + '''
+import { listTools, callTool } from "./handlers.js";
+const server = new Server({ name: "n", version: "1.0.0" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, listTools);
+server.setRequestHandler(CallToolRequestSchema, callTool);
+''',
+        **PACKAGE}
+    p = program(files)
+    got = {d.tool: (d.target_name, d.module.path) for d in p.dispatches}
+    assert got == {"add_note": ("addNote", "src/handlers.ts"), "drop_note": ("dropNote", "src/handlers.ts")}, got
+    led = coverage.ledger(p)
+    assert [(t["name"], t["status"]) for t in led["tools"]] == [("add_note", "analysed"), ("drop_note", "analysed")]
+    assert led["unresolved"] == [] and led["complete"] is True

@@ -79,3 +79,38 @@ def _filled(fn: ts.Node, name: str, params: set[str]) -> bool:
             if left is not None and left.type == "subscript_expression" and text(left.child_by_field_name("object")) == name:
                 return True
     return False
+
+
+def rekeyed(fn: ts.Node | None) -> ts.Node | None:
+    """The object whose keys the one object FN returns has, each under the same key, when FN fills it in a loop over
+    that object's entries (`const out = {}; for (const [k, v] of Object.entries(T)) out[k] = wrap(v); return out`:
+    T, each entry's value in the hands of the wrapper); else None."""
+    body = fn.child_by_field_name("body") if fn is not None else None
+    if body is None or body.type != "statement_block":
+        return None
+    returns = [r for r in find(body, {"return_statement"}) if enclosing_function(r) == fn]
+    out = strip_casts(returns[0].named_children[0]) if len(returns) == 1 and returns[0].named_children else None
+    if out is None or out.type != "identifier":
+        return None
+    declared = next((d for d in find(fn, {"variable_declarator"}) if enclosing_function(d) == fn
+                     and text(d.child_by_field_name("name")) == text(out)), None)
+    value = strip_casts(declared.child_by_field_name("value")) if declared is not None else None
+    if value is None or value.type != "object" or value.named_children:
+        return None
+    for loop in find(body, {"for_in_statement"}):
+        over = strip_casts(loop.child_by_field_name("right"))
+        if over is None or over.type != "call_expression" or len(call_args(over)) != 1 or \
+                ".".join(member_chain(over.child_by_field_name("function")) or ()) not in {"Object.entries", "Object.keys"}:
+            continue
+        left = loop.child_by_field_name("left")
+        key = left.named_children[0] if left is not None and left.type == "array_pattern" and left.named_children \
+            else left
+        if key is None or key.type != "identifier":
+            continue
+        for a in find(loop, {"assignment_expression"}):
+            target = a.child_by_field_name("left")
+            if target is not None and target.type == "subscript_expression" \
+                    and text(target.child_by_field_name("object")) == text(out) \
+                    and text(strip_casts(target.child_by_field_name("index"))) == text(key):
+                return call_args(over)[0]
+    return None

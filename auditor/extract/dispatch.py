@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import tree_sitter as ts
 
-from auditor.extract import predicates
+from auditor.extract import copies, predicates
 from auditor.extract.bindings import value_of
 from auditor.extract.program import Module
 from auditor.extract.server import Dispatch, Fallback, Handler
@@ -153,7 +153,7 @@ def _dispatching(handler: Handler, resolve, link=None) -> list[tuple[ts.Node, Mo
     handler, then the functions it calls."""
     if handler.fn is None:
         return []
-    out = [(handler.fn, handler.module, resolve, frozenset())]
+    out = [(handler.fn, handler.home, resolve, frozenset())]
     for n in walk(handler.fn):
         if n.type == "call_expression":
             hit = resolve(n)
@@ -346,9 +346,10 @@ def _dispatch_in(handler: Handler, fn: ts.Node, resolve, module: Module, link=No
     return found, fallbacks
 
 
-def _table(node: ts.Node | None, module: Module, link=None) -> tuple[ts.Node | None, Module]:
+def _table(node: ts.Node | None, module: Module, link=None, depth: int = 0) -> tuple[ts.Node | None, Module]:
     """The object literal a name stands for (`const HANDLERS = { ... }`, in this module or, with LINK, imported from
-    another), with its module; or None."""
+    another), with its module; or None. A call of a function that fills an object under the keys of another table,
+    each entry's value wrapped (extract/copies.rekeyed), stands for that table: its values are what the entries run."""
     node = strip_casts(node)
     if node is not None and node.type == "identifier":
         found = strip_casts(value_of(module, node))
@@ -356,6 +357,10 @@ def _table(node: ts.Node | None, module: Module, link=None) -> tuple[ts.Node | N
             found, module = Values(link).definition(node, module)
             found = strip_casts(found)
         node = found
+    if node is not None and node.type == "call_expression" and link is not None and depth < 4:
+        hit = link.resolve(module, node)  # `HANDLERS = wrapAll()`, filling an object under another table's keys
+        source = copies.rekeyed(hit[1]) if hit is not None else None
+        return _table(source, hit[0], link, depth + 1) if source is not None else (None, module)
     return (node, module) if node is not None and node.type == "object" else (None, module)
 
 
@@ -488,7 +493,7 @@ def _called(node: ts.Node | None, resolve) -> tuple[ts.Node | None, str | None]:
 def unread_names(handler: Handler, resolve=None, link=None) -> list[tuple[Module, ts.Node]]:
     """Switch cases of a tools/call dispatch whose tool name is not a literal the tool can read, with their module."""
     fns = _dispatching(handler, resolve, link) if resolve is not None else \
-        [(handler.fn, handler.module, None, frozenset())] if handler.fn is not None else []
+        [(handler.fn, handler.home, None, frozenset())] if handler.fn is not None else []
     out = []
     for fn, module, _, subjects in fns:
         body = fn.child_by_field_name("body")

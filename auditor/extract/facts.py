@@ -225,7 +225,7 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
     for m in modules:
         s = server.servers(m, vocab, link)
         servers += s
-        hs = server.handlers(m, vocab)
+        hs = server.handlers(m, vocab, link)
         handlers += hs
         tools += server.tools(m, vocab, link)
         launches += server.launches(m, s, vocab)
@@ -235,10 +235,11 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
         resolve = link.resolver(m)
         for h in (h for h in handlers if h.module is m):
             if h.fn is not None:
-                roots.append(owned(h.fn, m))
+                roots.append(owned(h.fn, h.home))
             if h.method == "tools/call":
-                unread += dispatch.unread_names(h, resolve, link)
-                ds, fs = dispatch.dispatches(h, resolve, link)
+                there = resolve if h.home is m else link.resolver(h.home)
+                unread += dispatch.unread_names(h, there, link)
+                ds, fs = dispatch.dispatches(h, there, link)
                 dispatches += ds
                 fallbacks += fs
                 roots += [owned(d.target, m) for d in ds if d.target is not None]
@@ -288,7 +289,7 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
     # Tools installed into a registry at run time and looked up by name in a tools/call handler (extract/registry.py).
     for h in (h for h in handlers if h.method == "tools/call" and h.fn is not None):
         known = {d.tool for d in dispatches if d.handler is h}
-        fns = [(f, fm, handed) for f, fm, _, handed in dispatch._dispatching(h, link.resolver(h.module), link)]
+        fns = [(f, fm, handed) for f, fm, _, handed in dispatch._dispatching(h, link.resolver(h.home), link)]
         found, missed = registry.dispatches(h, fns, expander.calls_of, link, dispatch._name_subject,
                                             reach.Reach(link, expander.calls_of, modules), expander.frames)
         unread += missed
@@ -299,7 +300,7 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
     # A descriptor-shaped object is a tool only when it reaches a tools/list handler's result (when that is read).
     follow = reach.Reach(link, expander.calls_of, modules, frozenset(vocab.get("handler_tables", ())),
                          frozenset(k for k, r in vocab["high_level"]["registrations"].items() if r["kind"] == "tool"))
-    listings = [listing.listing(follow, h.module, h.node, h.fn) for h in handlers if h.method == "tools/list"]
+    listings = [listing.listing(follow, h.home, h.node, h.fn) for h in handlers if h.method == "tools/list"]
     listings = [listing.unnamed(l, {t.node for t in tools} | instantiated, link) for l in listings]
     declared = {t.node for t in tools}
     for l in listings:  # tool objects a copy in the list names (`{name: t.name, ...}` over `{name, run, ...}`)

@@ -45,9 +45,9 @@ def routes(p: Program, fx=None) -> list[Record]:
             if listing is not None:  # the descriptors that reach its result
                 listed = [t for t in p.tools if t.node in listing.objects or listing.delegated and t.form != "descriptor"]
             else:
-                listed = listed_tools(p, h.module, h.fn, tools_by_binding) if h.fn is not None else []
+                listed = listed_tools(p, h.home, h.fn, tools_by_binding) if h.fn is not None else []
             # Descriptors written inline in the handler are listed too.
-            listed += [t for t in p.tools if t.module is h.module and h.fn is not None and t not in listed
+            listed += [t for t in p.tools if t.module is h.home and h.fn is not None and t not in listed
                        and h.fn.start_byte <= t.node.start_byte < h.fn.end_byte]
             params = h.fn.child_by_field_name("parameters") if h.fn is not None else None
             static = params is not None and not params.named_children and h.fn is not None
@@ -81,7 +81,7 @@ def routes(p: Program, fx=None) -> list[Record]:
                           f"any other tool name -> {fb.form.replace('-', ' ')}" + (f": {_first_text(fb.node)}" if _first_text(fb.node) else ""),
                           [at((fb.module or h.module).path, fb.node)], "extract.server.dispatches", f"host {h.method} with an unknown name",
                           [f"CMP:handler:{key(h.module.name, h.method)}"]
-                          + ([f"OBJ:result:{key(h.module.name, h.module.qualified(h.fn) + ':error')}"] if fb.form == "error-result" else [])
+                          + ([f"OBJ:result:{key(h.module.name, h.home.qualified(h.fn) + ':error')}"] if fb.form == "error-result" else [])
                           + ["host"], form=fb.form))
     for f in p.flows:
         mk = f.module.name

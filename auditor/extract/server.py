@@ -35,6 +35,12 @@ class Handler:
     server_var: str
     node: ts.Node  # the registering statement
     fn: ts.Node | None  # the handler function
+    fn_module: Module | None = None  # the module FN is written in, when not MODULE (a handler imported by name)
+
+    @property
+    def home(self) -> Module:
+        """The module the handler function is written in."""
+        return self.fn_module or self.module
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -128,7 +134,9 @@ def servers(module: Module, vocab: dict, link=None) -> list[ServerDecl]:
     return out
 
 
-def handlers(module: Module, vocab: dict) -> list[Handler]:
+def handlers(module: Module, vocab: dict, link=None) -> list[Handler]:
+    """The request handlers MODULE registers; with LINK, a handler named by an import is the function of the module
+    it comes from (`server.setRequestHandler(ListToolsRequestSchema, listTools)`, listTools imported)."""
     out = []
     for call in module.nodes("call"):
         fn = call.child_by_field_name("function")
@@ -146,9 +154,9 @@ def handlers(module: Module, vocab: dict) -> list[Handler]:
             # `this.server.setRequestHandler(...)` may be the SDK's own McpServer, inlined, registering its defaults)
             method = vocab["request_schemas"].get(schema) or (
                 _schema_method(args[0], module, vocab) if chain[0] != "this" else None) or schema
-        func = _handler_function(args[1], module) if len(args) > 1 else None
+        func, home = _handler_function(args[1], module, link) if len(args) > 1 else (None, module)
         out.append(Handler(module=module, method=method, server_var=".".join(chain[:-1]),
-                           node=statement_of(call), fn=func))
+                           node=statement_of(call), fn=func, fn_module=home if home is not module else None))
     return out
 
 
@@ -173,22 +181,26 @@ def _schema_method(schema: ts.Node, module: Module, vocab: dict) -> str | None:
     return None
 
 
-def _handler_function(node: ts.Node, module: Module) -> ts.Node | None:
-    """The handler: written inline, named, or passed through a higher-order wrapper whose one function argument it is
-    (`withTelemetry(async (request) => ...)`, `wrap(handleCall)`)."""
+def _handler_function(node: ts.Node, module: Module, link=None) -> tuple[ts.Node | None, Module]:
+    """The handler and its module: written inline, named (in the module, or with LINK imported from another), or
+    passed through a higher-order wrapper whose one function argument it is (`withTelemetry(async (request) => ...)`,
+    `wrap(handleCall)`)."""
     node = strip_casts(node)
     for _ in range(4):  # wrappers of wrappers, a few deep
         if node is None or node.type == "identifier":
-            return module.functions.get(text(node)) if node is not None else None
+            if node is None or text(node) in module.functions or link is None:
+                return (module.functions.get(text(node)) if node is not None else None), module
+            hit = link.resolve(module, node)
+            return (hit[1], hit[0]) if hit is not None else (None, module)
         if node.type != "call_expression":
-            return node
+            return node, module
         args = [a for a in map(strip_casts, call_args(node)) if a is not None]
         inner = [a for a in args if a.type in FUNCTION_TYPES or a.type == "identifier" and text(a) in module.functions] \
             or [a for a in args if a.type == "call_expression"]  # `log("CallTool", monitor(async (request) => ...))`
         if len(inner) != 1:
-            return node
+            return node, module
         node = inner[0]
-    return node
+    return node, module
 
 
 def tools(module: Module, vocab: dict | None = None, link=None) -> list[ToolDecl]:

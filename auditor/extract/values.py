@@ -472,6 +472,11 @@ class Values(Lists):
                 if len(found) > 2 and found[0] is not None:
                     return self.string(found[0], found[1], depth + 1, found[2])
             holder, hmod = self.definition(node.child_by_field_name("object"), module)
+            if holder is not None and holder.type == "member_expression" and holder.child_by_field_name("property"):
+                inner = self.member(holder.child_by_field_name("object"), hmod,  # `tools.search.name`, TOOLS a
+                                    text(holder.child_by_field_name("property")), None, depth + 1)  # namespace
+                if inner[0] is not None:
+                    holder, hmod = self.definition(*inner)
             prop = node.child_by_field_name("property")
             if holder is not None and holder.type == "object" and prop is not None:
                 pair = object_pairs(holder).get(text(prop))
