@@ -302,3 +302,42 @@ def test_a_registration_helper_of_another_module_whose_callback_goes_through_a_w
     }
     led = coverage.ledger(program(files))
     assert [(t["name"], t["status"]) for t in led["tools"]] == [("list_tags", "analysed")]
+
+
+def test_handlers_written_with_esbuilds_async_helper_return_what_their_generator_returns():
+    """esbuild's downlevel of an async arrow, `() => __async(this, null, function* () { return X; })`, returns X, as
+    tsc's `__awaiter` does: the listed descriptors are the tools, read whole (no unresolved list)."""
+    code = '''"use strict";
+var __async = (__this, __arguments, generator) => {
+  return new Promise((resolve, reject) => {
+    var step = (x) => x.done ? resolve(x.value) : Promise.resolve(x.value).then(fulfilled, rejected);
+    var fulfilled = (value) => { try { step(generator.next(value)); } catch (e) { reject(e); } };
+    var rejected = (value) => { try { step(generator.throw(value)); } catch (e) { reject(e); } };
+    step((generator = generator.apply(__this, __arguments)).next());
+  });
+};
+var import_server = require("@modelcontextprotocol/sdk/server/index.js");
+var import_stdio = require("@modelcontextprotocol/sdk/server/stdio.js");
+var import_types = require("@modelcontextprotocol/sdk/types.js");
+var enabled = (process.env.ENABLED_TOOLS || "").split(",");
+var all = [
+  { name: "list_secrets", description: "List.", inputSchema: { type: "object", properties: {} } },
+  { name: "get_secret", description: "Get.", inputSchema: { type: "object", properties: {} } }
+];
+var decoy = { name: "not_a_tool", description: "Unlisted.", inputSchema: { type: "object", properties: {} } };
+var server = new import_server.Server({ name: "s", version: "1.0.0" }, { capabilities: { tools: {} } });
+server.setRequestHandler(import_types.ListToolsRequestSchema, () => __async(exports, null, function* () {
+  return { tools: all.filter((t) => enabled.includes(t.name)) };
+}));
+server.setRequestHandler(import_types.CallToolRequestSchema, (req) => __async(exports, null, function* () {
+  const { name } = req.params;
+  if (name === "list_secrets") return { content: [] };
+  if (name === "get_secret") return { content: [] };
+  throw new Error("unknown tool");
+}));
+server.connect(new import_stdio.StdioServerTransport());
+'''
+    led = coverage.ledger(program({"dist/index.js": code, "package.json": MANIFEST}))
+    assert sorted(_tools(led)) == ["get_secret", "list_secrets"]
+    assert led["unresolved"] == [], led["unresolved"]
+    assert led["complete"] is True

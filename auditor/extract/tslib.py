@@ -13,8 +13,9 @@ EXPORT_STAR = "__exportStar"
 CREATE_BINDING = "__createBinding"
 # `__importStar(require("./x"))`, `__importDefault(require("./x"))`: the module object of an import, as imported.
 IMPORT_WRAPPERS = frozenset({"__importStar", "__importDefault"})
-# `__awaiter(this, arguments, void 0, function* (...) { ... })`: an async function's body, as a generator.
-AWAITER = "__awaiter"
+# `__awaiter(this, arguments, void 0, function* (...) { ... })` (tsc) and `__async(this, null, function* () { ... })`
+# (esbuild): an async function's body, as a generator, the last argument; the second is the arguments it is handed.
+AWAITERS = frozenset({"__awaiter", "__async"})
 
 
 def helper(call: ts.Node | None) -> str | None:
@@ -72,8 +73,9 @@ def created_binding(expr: ts.Node) -> tuple[str, str, str] | None:
 
 
 def awaited(fn: ts.Node) -> ts.Node | None:
-    """The generator an async function compiled by tsc runs: FN's body is (or returns only)
-    `__awaiter(this, args, P, function* (...) { ... })`; None for any other function."""
+    """The generator an async function compiled by tsc or esbuild runs: FN's body is (or returns only)
+    `__awaiter(this, args, P, function* (...) { ... })` or `__async(this, args, function* () { ... })`; None for any
+    other function."""
     body = fn.child_by_field_name("body")
     if body is None:
         return None
@@ -82,28 +84,28 @@ def awaited(fn: ts.Node) -> ts.Node | None:
         if len(stmts) != 1 or stmts[0].type != "return_statement" or not stmts[0].named_children:
             return None
         body = stmts[0].named_children[0]
-    if helper(body) != AWAITER:
+    if helper(body) not in AWAITERS:
         return None
     args = call_args(strip_casts(body))
-    gen = strip_casts(args[3]) if len(args) == 4 else None
+    gen = strip_casts(args[-1]) if len(args) in {3, 4} else None
     return gen if gen is not None and gen.type in FUNCTION_TYPES else None
 
 
 def unyield(node: ts.Node) -> ts.Node:
-    """`yield x` -> x: in the generator of `__awaiter`, a yield is an await."""
+    """`yield x` -> x: in the generator of `__awaiter` or `__async`, a yield is an await."""
     inner = strip_casts(node)
     return inner.named_children[0] if inner is not None and inner.type == "yield_expression" and inner.named_children \
         else node
 
 
 def passes_arguments(fn: ts.Node) -> bool:
-    """Whether FN's `__awaiter` hands the generator FN's own arguments (`__awaiter(this, arguments, ...)`), so that
-    the generator's parameters are FN's arguments in order."""
+    """Whether FN's `__awaiter` or `__async` hands the generator FN's own arguments (`__awaiter(this, arguments,
+    ...)`), so that the generator's parameters are FN's arguments in order."""
     body = fn.child_by_field_name("body")
     call = body
     if body is not None and body.type == "statement_block":
         ret = next((c for c in body.named_children if c.type == "return_statement"), None)
         call = ret.named_children[0] if ret is not None and ret.named_children else None
-    args = call_args(strip_casts(call)) if helper(call) == AWAITER else []
-    return len(args) == 4 and strip_casts(args[1]) is not None and strip_casts(args[1]).type in {"arguments", "identifier"} \
+    args = call_args(strip_casts(call)) if helper(call) in AWAITERS else []
+    return len(args) in {3, 4} and strip_casts(args[1]) is not None and strip_casts(args[1]).type in {"arguments", "identifier"} \
         and strip_casts(args[1]).text == b"arguments"
