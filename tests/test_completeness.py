@@ -381,31 +381,31 @@ def test_a_registration_shaped_call_not_read_beside_tools_found_leaves_the_audit
 
 def test_a_server_handed_to_a_function_of_another_package_is_named_in_the_ledger():
     """`registerAll(tools, server)` of a package outside the boundary registers tools the code read does not show:
-    the ledger names the package and the audit is not complete, even with the tools the code read registers; a
-    server handed to a function of the code read is not such a row."""
+    when the code read registers none itself, the ledger names the package (zero tools is no result) and the audit is
+    not complete. Beside tools of its own, or handed to a function of the code read, or when the name handed is not
+    the server's (another binding of the same name), there is no such row."""
     code = ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
             'import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";\n'
             'import { registerAll } from "@acme/tool-adapter";\n'
-            'import { registerOwn } from "./own.js";\n'
             'function make() { return new McpServer({ name: "demo", version: "1" }); }\n'
             'const server = make();\n'
-            'server.registerTool("ping", { description: "Ping." }, async () => ({ content: [] }));\n'
-            'registerOwn(server);\n'
             'registerAll([], server);\n'
+            'function other(server: string) { return registerAll([], server); }\n'
             'await server.connect(new StdioServerTransport());\n')
     own = ('export function registerOwn(s: any) {\n'
            '  s.registerTool("pong", { description: "Pong." }, async () => ({ content: [] }));\n}\n')
     manifest = '{"name": "demo", "bin": "index.js", "dependencies": {"@acme/tool-adapter": "1", "@modelcontextprotocol/sdk": "1"}}'
-    led = coverage.ledger(program({"index.ts": code, "own.ts": own, "package.json": manifest}))
-    assert sorted(t["name"] for t in led["tools"]) == ["ping", "pong"]
+    led = coverage.ledger(program({"index.ts": code, "package.json": manifest}))
+    assert led["tools"] == []
     whats = [u["what"] for u in led["unresolved"]]
     assert whats == ["tools may be registered by @acme/tool-adapter, outside the boundary: `registerAll([], server)` "
-                     "(index.ts:9) is handed a server of the code read; what that package registers is not read, so "
+                     "(index.ts:6) is handed a server of the code read; what that package registers is not read, so "
                      "the tools it serves are not known"], whats
     assert led["complete"] is False
-    led = coverage.ledger(program({"index.ts": code.replace("registerAll([], server);\n", "registerAll([], {});\n"),
-                                   "own.ts": own, "package.json": manifest}))
-    assert led["unresolved"] == [] and led["complete"] is True
+    with_own = code.replace("registerAll([], server);\n", 'import { registerOwn } from "./own.js";\nregisterAll([], server);\n'
+                            "registerOwn(server);\n")
+    led = coverage.ledger(program({"index.ts": with_own, "own.ts": own, "package.json": manifest}))
+    assert [t["name"] for t in led["tools"]] == ["pong"] and led["unresolved"] == [] and led["complete"] is True
 
 
 def test_a_transport_connected_to_an_object_of_another_package_is_named_in_the_ledger():

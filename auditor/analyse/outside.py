@@ -7,29 +7,33 @@ from __future__ import annotations
 
 from auditor.extract.bindings import class_name, imports
 from auditor.extract.program import package_of
-from auditor.extract.highlevel import server_bindings
+from auditor.extract.highlevel import returns_new
 from auditor.extract.records import at
 from auditor.extract.syntax import call_args, call_function, enclosing_function, excerpt, find, member_chain, strip_casts, text
+from auditor.extract.values import Values
 
 
 def rows(p, reached: set[str]) -> list[dict]:
     """The unresolved rows of the coverage ledger for the modules of REACHED (paths): one per package, the first
-    call in code order, with how many more calls there are."""
+    call in code order, with how many more calls there are. A server handed to another package's function is such a
+    row only when the code read registers no tool itself (a server handed on beside tools of its own is most often
+    instrumented or given resources there); a transport connected to another package's object always is."""
     sdk = tuple(p.vocab["sdk_packages"])
     classes = set(p.vocab["server_classes"]) | set(p.vocab["high_level"]["server_classes"])
+    values = Values(p.linker)
     found: dict[str, list[tuple[object, object, str]]] = {}
     for m in sorted((m for m in p.modules if m.path in reached), key=lambda m: m.path):
         outside = _outside_names(p, m, sdk)
         if not outside:
             continue
-        servers = server_bindings(m, classes, list(sdk)) | {s.var for s in p.servers if s.module is m}
         for call in m.nodes("call"):
             chain = member_chain(call_function(call)) or ()
             if not chain:
                 continue
-            if chain[0] in outside and any(_named(a) in servers for a in call_args(call)):
+            if chain[0] in outside and not p.tools and any(_a_server(a, m, classes, sdk, values) for a in call_args(call)):
                 found.setdefault(outside[chain[0]], []).append((m, call, "handed a server of the code read"))
-            elif chain[-1] in p.vocab["connect_methods"] and len(chain) > 1 and _serves_transport(p, m, call, sdk):
+            elif chain[-1] in p.vocab["connect_methods"] and len(chain) > 1 and any(
+                    _a_transport(p, a, m, sdk, values) for a in call_args(call)):
                 package = _constructed_by(m, call, ".".join(chain[:-1]), outside)
                 if package is not None:
                     found.setdefault(package, []).append((m, call, "connected to an SDK server transport"))
@@ -42,6 +46,27 @@ def rows(p, reached: set[str]) -> list[dict]:
                             + "; what that package registers is not read, so the tools it serves are not known",
                     "anchor": at(m.path, call).as_json()})
     return out
+
+
+def _a_server(node, m, classes: set[str], sdk: tuple[str, ...], values: Values) -> bool:
+    """Whether NODE holds a server object the code read constructs: `new McpServer(...)`, or the call of a function of
+    the boundary that returns one (`createServer()`), where the name is bound."""
+    value, where = values.definition(node, m)
+    value = strip_casts(value)
+    if value is None:
+        return False
+    if value.type == "call_expression" and values.link is not None:
+        hit = values.link.resolve(where, value)
+        return hit is not None and returns_new(hit[1], hit[0], classes, list(sdk))
+    return value.type == "new_expression" and class_name(where, value.child_by_field_name("constructor"), list(sdk)) in classes
+
+
+def _a_transport(p, node, m, sdk: tuple[str, ...], values: Values) -> bool:
+    """Whether NODE holds a server transport of the SDK (`new StdioServerTransport()`, or a name bound to one)."""
+    value, where = values.definition(node, m)
+    value = strip_casts(value)
+    return value is not None and value.type == "new_expression" and \
+        class_name(where, value.child_by_field_name("constructor"), list(sdk)) in p.vocab["transport_classes"]
 
 
 def _outside_names(p, m, sdk: tuple[str, ...]) -> dict[str, str]:
@@ -57,19 +82,6 @@ def _outside_names(p, m, sdk: tuple[str, ...]) -> dict[str, str]:
             continue
         out[local] = package_of(src)
     return out
-
-
-def _named(node) -> str | None:
-    node = strip_casts(node)
-    chain = member_chain(node) if node is not None else None
-    return ".".join(chain) if chain else None
-
-
-def _serves_transport(p, m, call, sdk: tuple[str, ...]) -> bool:
-    """Whether the function the call is written in (or the module) constructs a server transport of the SDK."""
-    scope = enclosing_function(call) or m.tree.root_node
-    return any(class_name(m, n.child_by_field_name("constructor"), list(sdk)) in p.vocab["transport_classes"]
-               for n in find(scope, {"new_expression"}))
 
 
 def _constructed_by(m, call, receiver: str, outside: dict[str, str]) -> str | None:

@@ -38,7 +38,7 @@ def registrations(module: Module, vocab: dict, resolve, link=None) -> tuple[list
 
     `resolve(call_or_identifier_node)` maps a callee to (function node, qualified name) or None."""
     hl = vocab["high_level"]
-    servers = server_bindings(module, set(hl["server_classes"]), vocab["sdk_packages"]) | \
+    servers = _server_bindings(module, set(hl["server_classes"]), vocab["sdk_packages"]) | \
         _imported_servers(module, set(hl["server_classes"]), vocab["sdk_packages"], link)
     tools: list[ToolDecl] = []
     dispatches: list[Dispatch] = []
@@ -283,10 +283,10 @@ def _tool(module: Module, vocab: dict, signature: str, method: str, name: str, c
                     gaps=problems), gaps
 
 
-def server_bindings(module: Module, classes: set[str], packages: list[str]) -> set[str]:
+def _server_bindings(module: Module, classes: set[str], packages: list[str]) -> set[str]:
     """Receivers bound to a high-level server: `x = new C()`, `this.x = new C()`, and names or fields typed C."""
     out: set[str] = set()
-    factories = {name for name, fn in module.functions.items() if _returns_new(fn, module, classes, packages)}
+    factories = {name for name, fn in module.functions.items() if returns_new(fn, module, classes, packages)}
     for n in find(module.tree.root_node, {"new_expression", "type_annotation", "variable_declarator"}):
         if n.type == "variable_declarator":  # `const server = createServer()`, createServer returning `new C(...)`
             value = strip_casts(n.child_by_field_name("value"))
@@ -320,7 +320,7 @@ def _imported_servers(module: Module, classes: set[str], packages: list[str], li
         if where is not None and where[0] is not module and where[1] in _toplevel_servers(where[0], classes, packages):
             out.add(local)
         fn = where[0].functions.get(where[1]) if where is not None and where[0] is not module else None
-        if fn is not None and _returns_new(fn, where[0], classes, packages):
+        if fn is not None and returns_new(fn, where[0], classes, packages):
             for call in module.nodes("call"):
                 decl = call.parent.parent if call.parent is not None and call.parent.type == "await_expression" else call.parent
                 if callee_text(call) == local and decl is not None and decl.type == "variable_declarator":
@@ -333,7 +333,7 @@ def _toplevel_servers(module: Module, classes: set[str], packages: list[str]) ->
     found = module.memo.get("toplevel_servers")
     if found is None:
         found = module.memo["toplevel_servers"] = frozenset(
-            n for n in server_bindings(module, classes, packages) if n in module.toplevel)
+            n for n in _server_bindings(module, classes, packages) if n in module.toplevel)
     return found
 
 
@@ -465,7 +465,7 @@ def _parameter_names(params: ts.Node) -> set[str]:
     return bound_names(params)
 
 
-def _returns_new(fn: ts.Node, module: Module, classes: set[str], packages: list[str]) -> bool:
+def returns_new(fn: ts.Node, module: Module, classes: set[str], packages: list[str]) -> bool:
     """Whether a function of the module returns `new C(...)` of a server class (a factory of servers)."""
     body = fn.child_by_field_name("body")
     values = [body] if body is not None and body.type != "statement_block" else \
