@@ -9,7 +9,7 @@ from auditor.extract import copies, predicates
 from auditor.extract.bindings import value_of
 from auditor.extract.program import Module
 from auditor.extract.server import Dispatch, Fallback, Handler
-from auditor.extract.reach import _destructured
+from auditor.extract.reach import _destructured, _parameter_scope
 from auditor.extract.values import Values
 from auditor.extract.frames import Frame, loop_names, parameters, returned
 from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, condition_terms, enclosing_function, find,
@@ -105,6 +105,29 @@ def dispatches(handler: Handler, resolve, link=None) -> tuple[list[Dispatch], li
     return out
 
 
+def _handed_in(callee: ts.Node | None, values: Values, link) -> list[tuple[Module, ts.Node]]:
+    """(module, function) of what `p.m` names at each call of the function P is a parameter of: member M of the
+    argument in P's place, when that is a function (`runServer({ handleRequest: async (req) => ... })`)."""
+    callee = strip_casts(callee)
+    if callee is None or callee.type != "member_expression" or callee.child_by_field_name("property") is None:
+        return []
+    obj = strip_casts(callee.child_by_field_name("object"))
+    scope = _parameter_scope(obj)
+    if scope is None:
+        return []
+    index, path = parameters(scope)[text(obj)]
+    out = []
+    for cmod, call in link.callers(scope):
+        args = call_args(call)
+        value, where = (args[index], cmod) if index < len(args) else (None, cmod)
+        for key in path + (text(callee.child_by_field_name("property")),):
+            value, where = values.member(value, where, key, None, 0) if value is not None else (None, where)
+        fn, fmod = values.function_of(value, where, None) if value is not None else (None, where)
+        if fn is not None and fn.type in FUNCTION_TYPES:
+            out.append((fmod, fn))
+    return out
+
+
 def _delegates(handler: Handler, fns: list[tuple[ts.Node, Module, object, frozenset[str]]], resolve
                ) -> list[tuple[ts.Node, Module, object, frozenset[str]]]:
     """Those of the functions the handler calls (FNS, from `_dispatching`) that a call of the handler hands the
@@ -159,18 +182,22 @@ def _dispatching(handler: Handler, resolve, link=None) -> list[tuple[ts.Node, Mo
             hit = resolve(n)
             if hit is None and link is not None:
                 # A name bound to a wrapper of the function (`const wrapped = log.wrap(handleToolCall)`): what the
-                # wrapper returns, and the functions it is handed, are followed like a direct call.
+                # wrapper returns, and the functions it is handed, are followed like a direct call; a function member
+                # of a parameter (`config.handleRequest(req)`), the function every call site hands in.
                 values, callee = Values(link), n.child_by_field_name("function")
-                made = values.function_of(callee, handler.module, None)
-                for where, fn in [made[::-1], *values.handed(callee, handler.module, None)]:
+                made = values.function_of(callee, handler.home, None)
+                found = [made[::-1], *values.handed(callee, handler.home, None)]
+                if made[0] is None and not found[1:]:
+                    found = _handed_in(callee, values, link)
+                for where, fn in found:
                     if fn is not None and not any(fn == f for f, _, _, _ in out):
                         out.append((fn, where, link.resolver(where), frozenset()))
                 continue
             if hit is None or any(hit[0] == f for f, _, _, _ in out):
                 continue
-            place = _callee_place(hit[0], handler.module, resolve, link)
+            place = _callee_place(hit[0], handler.home, resolve, link)
             if place is not None:
-                out.append((*place, _handed_names(n, hit[0], handler.module)))
+                out.append((*place, _handed_names(n, hit[0], handler.home)))
     out += _handed_on(out, link)
     return out + _elements(out, link)
 
@@ -348,8 +375,9 @@ def _dispatch_in(handler: Handler, fn: ts.Node, resolve, module: Module, link=No
 
 def _table(node: ts.Node | None, module: Module, link=None, depth: int = 0) -> tuple[ts.Node | None, Module]:
     """The object literal a name stands for (`const HANDLERS = { ... }`, in this module or, with LINK, imported from
-    another), with its module; or None. A call of a function that fills an object under the keys of another table,
-    each entry's value wrapped (extract/copies.rekeyed), stands for that table: its values are what the entries run."""
+    another), with its module; or None. A call of a function of the boundary stands for the one object literal it
+    returns, or for the table whose keys it fills an object under, each entry's value wrapped (extract/copies.rekeyed):
+    its values are what the entries run."""
     node = strip_casts(node)
     if node is not None and node.type == "identifier":
         found = strip_casts(value_of(module, node))
@@ -358,8 +386,11 @@ def _table(node: ts.Node | None, module: Module, link=None, depth: int = 0) -> t
             found = strip_casts(found)
         node = found
     if node is not None and node.type == "call_expression" and link is not None and depth < 4:
-        hit = link.resolve(module, node)  # `HANDLERS = wrapAll()`, filling an object under another table's keys
-        source = copies.rekeyed(hit[1]) if hit is not None else None
+        hit = link.resolve(module, node)  # `HANDLERS = wrapAll()`, filling an object under another table's keys, or
+        if hit is None:                   # `makeHandlers(api)` returning one object literal
+            return None, module
+        made = returned(hit[1])
+        source = copies.rekeyed(hit[1]) or (made[0] if len(made) == 1 else None)
         return _table(source, hit[0], link, depth + 1) if source is not None else (None, module)
     return (node, module) if node is not None and node.type == "object" else (None, module)
 
@@ -382,7 +413,8 @@ def _pairs(table: ts.Node, module: Module, link=None) -> dict[str, ts.Node]:
 def _table_dispatches(handler: Handler, table: ts.Node, subject: str, resolve, module: Module, link=None,
                       depth: int = 0) -> list[Dispatch]:
     """One dispatch per entry of a lookup table whose key is a tool name and whose value is its implementation (a
-    function of the boundary); entries whose value is anything else are no dispatch. A spread entry adds the entries
+    function of the boundary, or the function a call of one returns: `get: handleGet(api)`); entries whose value is
+    anything else are no dispatch. A spread entry adds the entries
     of the table it names, or of the object literals a function of the boundary returns (`...makeHandlers(api)`)."""
     out = []
     for spread in (c for c in table.named_children if c.type == "spread_element" and c.named_children):
@@ -413,6 +445,11 @@ def _table_dispatches(handler: Handler, table: ts.Node, subject: str, resolve, m
         elif value.type in {"identifier", "member_expression"}:
             hit = resolve(value)
             target, tname = hit if hit is not None else (module.functions.get(text(value)), text(value))
+        elif value.type == "call_expression" and link is not None:  # `handleGet(api)`: the function it returns
+            fn, fmod = Values(link).function_of(value, module, None)
+            if fn is None or fn.type not in FUNCTION_TYPES:
+                continue
+            target, tname = fn, fmod.qualified(fn)
         else:
             continue
         if target is None:

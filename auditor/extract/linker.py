@@ -49,6 +49,7 @@ class Linker:
         self.default_values: dict[str, ts.Node] = {}  # `export default <expression>` (not a name): the expression
         self._fields: dict[tuple[int, str], tuple[Module, object] | None] = {}  # (class, field) -> its instances' class
         self._closures: dict[tuple[tuple[str, ...], bool], frozenset[str]] = {}  # closure() asked before
+        self._callers: dict[int, list[tuple[Module, ts.Node]]] | None = None  # callers(): function id -> calls
         for m in modules:
             self._scan(m)
 
@@ -266,6 +267,17 @@ class Linker:
             hit = self.resolve(m, call)
             return None if hit is None else (hit[1], hit[2])
         return resolve
+
+    def callers(self, fn: ts.Node) -> list[tuple[Module, ts.Node]]:
+        """The calls of the boundary that resolve to FN, with their modules (an index built on first use)."""
+        if self._callers is None:
+            self._callers = {}
+            for m in self.by_path.values():
+                for call in m.nodes("call"):
+                    hit = self.resolve(m, call)
+                    if hit is not None:
+                        self._callers.setdefault(hit[1].id, []).append((m, call))
+        return self._callers.get(fn.id, [])
 
     def closure(self, paths: list[str], dynamic: bool = False) -> set[str]:
         """PATHS and the boundary modules they import, directly or not (re-exports too); with DYNAMIC, also what a

@@ -366,6 +366,10 @@ class Reach:
         if space is not None:  # `defs.gamma` of `import * as defs`
             yield from self._export(space, text(prop), node, module, d)
             return
+        scope = _parameter_scope(obj)
+        if scope is not None:  # `config.tools` of a parameter: that member of the argument of every call site
+            yield from self._parameter(scope, text(obj), module, d, (text(prop),))
+            return
         value, where = self.values.member(obj, module, text(prop), None, 0)
         if value is None and self._sdk_result(obj, module):  # `result.tools` of the SDK's own handler's result
             self.delegated = True
@@ -461,15 +465,19 @@ class Reach:
         if method in _KEEPS:
             receiver = callee.child_by_field_name("object")
             read = False
-            if method in {"map", "flatMap"} and args and strip_casts(args[0]) is not None:
-                paths = self._paths(strip_casts(args[0]), module)
+            cb, cmod = strip_casts(args[0]) if args else None, module
+            if cb is not None and cb.type not in FUNCTION_TYPES:  # `tools.map(convert)`: the function it names
+                fn, fmod = self.values.function_of(cb, module, None)
+                cb, cmod = (fn, fmod) if fn is not None and fn.type in FUNCTION_TYPES else (cb, module)
+            if method in {"map", "flatMap"} and cb is not None:
+                paths = self._paths(cb, cmod)
                 read = bool(paths)
                 yield from self._mapped(receiver, paths, module, d)
-                made = None if paths else self._made(strip_casts(args[0]), module, d)
+                made = None if paths else self._made(cb, cmod, d)
                 if made:  # `sets.flatMap((s) => s.tools())`: what the callback makes of each element
                     yield from made
                     return
-            renames = method in {"map", "flatMap"} and args and self._copies_name(strip_casts(args[0]), module)
+            renames = method in {"map", "flatMap"} and cb is not None and self._copies_name(cb, cmod)
             for element, emod in self.expr(receiver, module, d):
                 if not (read and element.type != "object"):  # an instance, a namespace: the member mapped is listed
                     if renames and element.type == "object":  # `(t) => ({ name: t.name, ... })`: named by its name
@@ -695,6 +703,24 @@ def _destructured(scope: ts.Node, name: str) -> tuple[ts.Node, tuple[str, ...]] 
         path = dict(_pattern(pattern)).get(name)
         if path is not None:
             return n.child_by_field_name("value"), path
+    return None
+
+
+def _parameter_scope(node: ts.Node | None) -> ts.Node | None:
+    """The function whose parameter the identifier NODE is (the nearest that binds the name: a local of the same
+    name in a nearer function hides it), or None."""
+    node = strip_casts(node)
+    if node is None or node.type != "identifier":
+        return None
+    name = text(node)
+    for scope in ancestors(node):
+        if scope.type not in FUNCTION_TYPES:
+            continue
+        if any(_owner(n) == scope and text(n.child_by_field_name("name")) == name
+               for n in find(scope, {"variable_declarator"})) or _destructured(scope, name) is not None:
+            return None
+        if name in parameters(scope):
+            return scope
     return None
 
 
