@@ -371,3 +371,42 @@ server.setRequestHandler(CallToolRequestSchema, callTool);
     led = coverage.ledger(p)
     assert [(t["name"], t["status"]) for t in led["tools"]] == [("add_note", "analysed"), ("drop_note", "analysed")]
     assert led["unresolved"] == [] and led["complete"] is True
+
+
+def test_a_table_of_handler_instances_dispatches_the_method_called_on_the_lookup():
+    """`const handler = handlers[name]; return handler.execute(args)` over `{ [TOOLS.ADD]: new AddHandler(), ... }`:
+    each entry's class's `execute` implements its tool (a method not called on the lookup is not)."""
+    files = {
+        "src/handlers.ts": '''
+export const TOOLS = { ADD: "add_item", DROP: "drop_item" } as const;
+class AddHandler {
+  async execute(args: any) { return { content: [{ type: "text", text: "added" }] }; }
+  describe() { return "adds"; }
+}
+class DropHandler {
+  async execute(args: any) { return { content: [{ type: "text", text: "dropped" }] }; }
+}
+export const handlers = {
+  [TOOLS.ADD]: new AddHandler(),
+  [TOOLS.DROP]: new DropHandler(),
+};
+''',
+        "src/index.ts": SDK + '''
+import { TOOLS, handlers } from "./handlers.js";
+const server = new Server({ name: "i", version: "1.0.0" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [
+  { name: TOOLS.ADD, description: "Add.", inputSchema: { type: "object" } },
+  { name: TOOLS.DROP, description: "Drop.", inputSchema: { type: "object" } },
+] }));
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  const { name, arguments: args } = request.params;
+  if (!Object.values(TOOLS).includes(name as any)) throw new Error(`Unknown tool: ${name}`);
+  const handler = handlers[name as keyof typeof handlers];
+  return await handler.execute(args);
+});
+''',
+        **PACKAGE}
+    p = program(files)
+    got = {d.tool: (d.form, d.target_name) for d in p.dispatches}
+    assert got == {"add_item": ("table", "AddHandler.execute"), "drop_item": ("table", "DropHandler.execute")}, got
+    assert _rows(p) == [("add_item", "analysed"), ("drop_item", "analysed")]

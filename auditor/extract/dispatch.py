@@ -342,7 +342,7 @@ def _dispatch_in(handler: Handler, fn: ts.Node, resolve, module: Module, link=No
             if table is not None and table.id not in tables:  # `HANDLERS[name](request)`: a lookup table of the tools
                 tables.add(table.id)
                 there = resolve if tmod is module else link.resolver(tmod)
-                entries = _table_dispatches(handler, table, text(node), there, tmod, link)
+                entries = _table_dispatches(handler, table, text(node), there, tmod, link, method=_method_on(node, fn))
                 refusal = _refused_miss(node, body) if not entries else None
                 if refusal is not None:  # `const kind = KINDS[name]; if (!kind) throw ...`: the keys are the tools
                     entries = [Dispatch(module=tmod, handler=handler, tool=key, node=pair, subject=text(node),
@@ -410,11 +410,30 @@ def _pairs(table: ts.Node, module: Module, link=None) -> dict[str, ts.Node]:
     return out
 
 
+def _method_on(lookup: ts.Node, fn: ts.Node) -> str | None:
+    """The method called on what a table lookup gives, in FN: `T[name].run(args)`, or `const h = T[name]` then
+    `h.run(args)`; None when no method is called on it."""
+    parent = lookup.parent
+    while parent is not None and parent.type in {"parenthesized_expression", "non_null_expression", "as_expression"}:
+        parent = parent.parent
+    if parent is not None and parent.type == "member_expression" and parent.parent is not None \
+            and parent.parent.type == "call_expression" and parent.parent.child_by_field_name("function") == parent:
+        return text(parent.child_by_field_name("property"))
+    if parent is not None and parent.type == "variable_declarator" and parent.child_by_field_name("name").type == "identifier":
+        name = text(parent.child_by_field_name("name"))
+        for call in find(fn, {"call_expression"}):
+            chain = member_chain(call.child_by_field_name("function")) or ()
+            if len(chain) == 2 and chain[0] == name and call.start_byte > lookup.start_byte:
+                return chain[1]
+    return None
+
+
 def _table_dispatches(handler: Handler, table: ts.Node, subject: str, resolve, module: Module, link=None,
-                      depth: int = 0) -> list[Dispatch]:
+                      depth: int = 0, method: str | None = None) -> list[Dispatch]:
     """One dispatch per entry of a lookup table whose key is a tool name and whose value is its implementation (a
-    function of the boundary, or the function a call of one returns: `get: handleGet(api)`); entries whose value is
-    anything else are no dispatch. A spread entry adds the entries
+    function of the boundary, the function a call of one returns: `get: handleGet(api)`, or the method METHOD of the
+    class an entry `new C()` makes, when the lookup's result has METHOD called: `T[name].run(args)`); entries whose
+    value is anything else are no dispatch. A spread entry adds the entries
     of the table it names, or of the object literals a function of the boundary returns (`...makeHandlers(api)`)."""
     out = []
     for spread in (c for c in table.named_children if c.type == "spread_element" and c.named_children):
@@ -424,7 +443,7 @@ def _table_dispatches(handler: Handler, table: ts.Node, subject: str, resolve, m
         if inner.type == "identifier":
             more, mmod = _table(inner, module, link)
             there = resolve if mmod is module else link.resolver(mmod)
-            out += _table_dispatches(handler, more, subject, there, mmod, link, depth + 1) if more is not None else []
+            out += _table_dispatches(handler, more, subject, there, mmod, link, depth + 1, method) if more is not None else []
         elif inner.type == "call_expression":
             hit = resolve(inner)
             place = _callee_place(hit[0], module, resolve, link) if hit is not None else None
@@ -432,7 +451,7 @@ def _table_dispatches(handler: Handler, table: ts.Node, subject: str, resolve, m
             for value in (returned(hit[0]) if place is not None else []):
                 more, mmod = _table(value, where, link)
                 there = there if mmod is where else link.resolver(mmod)
-                out += _table_dispatches(handler, more, subject, there, mmod, link, depth + 1) if more is not None else []
+                out += _table_dispatches(handler, more, subject, there, mmod, link, depth + 1, method) if more is not None else []
     for key, pair in _pairs(table, module, link).items():  # shorthand entries (`{ purge }`) are their own value
         value = strip_casts(pair_value(pair))
         if value is None:
@@ -450,6 +469,13 @@ def _table_dispatches(handler: Handler, table: ts.Node, subject: str, resolve, m
             if fn is None or fn.type not in FUNCTION_TYPES:
                 continue
             target, tname = fn, fmod.qualified(fn)
+        elif value.type == "new_expression" and method is not None and link is not None:  # `get: new GetTool()`, the
+            values = Values(link)                                                          # lookup's `.run(args)`:
+            made = values.constructed(value, module, None)                                 # that class's method
+            fn, _ = values.class_member(made[0], made[1], method) if made is not None else (None, module)
+            if fn is None or fn.type not in FUNCTION_TYPES:
+                continue
+            target, tname = fn, f"{made[1]}.{method}"
         else:
             continue
         if target is None:
