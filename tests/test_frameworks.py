@@ -100,3 +100,26 @@ def test_a_definer_of_the_same_name_from_elsewhere_defines_nothing():
     p = program({"index.ts": code, "mine.ts": "export function tool(n: string, o: any): any { return null; }\n",
                  "package.json": FACTORY_MANIFEST})
     assert p.tools == ()
+
+
+def test_a_record_of_tools_made_by_a_builder_chain_names_them_and_traces_the_callback():
+    """`createServer({ tools: { fetch_page: fetchPage } })` of a framework whose tools are built by a chain
+    (`tool().description(d).input(s).handler(fn)`, kb/sdk.yaml @sylphx/mcp-server-sdk): the key is the tool, the
+    handler the chain is handed is its implementation; description and schema are a detail not read."""
+    code = ('import { createServer, tool, stdio } from "@sylphx/mcp-server-sdk";\n'
+            'import { readFileSync } from "node:fs";\n'
+            'const fetchPage = tool()\n'
+            '  .description("Read a page from disk.")\n'
+            '  .input({ path: "string" })\n'
+            '  .handler(async ({ input }) => ({ content: [{ type: "text", text: readFileSync(input.path, "utf8") }] }));\n'
+            'const server = createServer({ name: "pages", version: "1.0.0", tools: { fetch_page: fetchPage }, '
+            'transport: stdio() });\n'
+            'await server.start();\n')
+    manifest = '{"name": "pages", "bin": "index.js", "dependencies": {"@sylphx/mcp-server-sdk": "2"}}'
+    p = program({"index.ts": code, "package.json": manifest})
+    assert [t.name for t in p.tools] == ["fetch_page"]
+    (d,) = [d for d in p.dispatches if d.tool == "fetch_page"]
+    assert d.target is not None and d.target.type == "arrow_function" and d.target.start_point[0] + 1 == 6
+    led = coverage.ledger(p)
+    assert [(t["name"], t["status"]) for t in led["tools"]] == [("fetch_page", "analysed, details not read")]
+    assert led["unresolved"] == [] and led["complete"] is True

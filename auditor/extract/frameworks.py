@@ -15,7 +15,7 @@ from auditor.extract.highlevel import Registration, _gap, _tool, spread_pairs
 from auditor.extract.lists import _bundled_namespace
 from auditor.extract.program import Module, package_of
 from auditor.extract.server import Dispatch, ServerDecl, ToolDecl
-from auditor.extract.syntax import (NOT_LITERAL, call_args, callee_text, enclosing, excerpt, literal_fields,
+from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, call_args, callee_text, enclosing, excerpt, literal_fields,
                                     member_chain, object_method, object_pairs, pair_value, statement_of, string_value,
                                     strip_casts, text)
 from auditor.extract.values import Values
@@ -204,6 +204,7 @@ def _entry(values: Values, site: ts.Node, name: str, entry: ts.Node, m: Module, 
         target, tmod = values.function_of(cb[0].child_by_field_name("value") if cb[0].type == "pair" else cb[0], cb[1],
                                           None) if cb is not None else (None, omod)  # (`async handler(input) {}`)
     else:
+        chained = _chained(obj, keys["callbacks"]) if record.get("descriptor") and obj is not None else None
         detail = (f"tool {name!r}: the value `{excerpt(entry)}` of the `{record['option']}` record is not an object "
                   "literal: its description and input schema are not read") if record.get("descriptor") else \
             (f"tool {name!r}: made by {spec.get('class') or spec['function']} from the `{record['option']}` record's "
@@ -213,12 +214,27 @@ def _entry(values: Values, site: ts.Node, name: str, entry: ts.Node, m: Module, 
         tool = ToolDecl(module=m, name=name, node=site, binding=None, description=None, description_node=None,
                         described=False, schema=NOT_LITERAL, schema_node=site, form=FORM, schema_form="unknown",
                         gaps=tuple(gaps))
-        target, tmod = None, m
+        target, tmod = values.function_of(chained, omod, None) if chained is not None else (None, m)
+        if target is None or target.type not in FUNCTION_TYPES:
+            target, tmod = None, m
     dispatch = Dispatch(module=m, tool=name, node=site, subject=_shown(spec).removesuffix("(...)"), target=target,
                         target_name=tmod.qualified(target) if target is not None else None, handler=None,
                         form="registration")
     reg = Registration(module=m, kind="tool", method=FORM, name=name, node=site, fn=target, gaps=tuple(gaps))
     return tool, dispatch, reg
+
+
+def _chained(node: ts.Node, callbacks: list[str]) -> ts.Node | None:
+    """The callback a builder chain is handed (`tool().description(d).input(s).handler(fn)`: fn, the argument of the
+    call of one of CALLBACKS in the chain), or None."""
+    node = strip_casts(node)
+    while node is not None and node.type == "call_expression":
+        fn = node.child_by_field_name("function")
+        if fn is not None and fn.type == "member_expression" and text(fn.child_by_field_name("property")) in callbacks:
+            args = call_args(node)
+            return args[0] if len(args) == 1 else None
+        node = strip_casts(fn.child_by_field_name("object")) if fn is not None and fn.type == "member_expression" else None
+    return None
 
 
 def _key(values: Values, key: ts.Node, module: Module) -> str | None:
