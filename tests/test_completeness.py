@@ -425,3 +425,20 @@ def test_a_transport_connected_to_an_object_of_another_package_is_named_in_the_l
     assert any(w.startswith("tools may be registered by @acme/agent-kit, outside the boundary: `toolkit.connect(transport)` "
                             "(index.js:6) is connected to an SDK server transport") for w in whats), whats
     assert led["complete"] is False
+
+
+def test_a_file_too_big_to_read_that_no_entry_reaches_does_not_make_the_audit_incomplete():
+    """A stale bundle shipped beside the build (over max_file_bytes, unread), which neither the manifest's entries nor
+    any module they reach names: not part of what the server runs, listed as such; named by an import, it is a gap
+    that leaves the audit incomplete."""
+    server = HEAD + 'server.registerTool("ping", { description: "Ping." }, async () => ({ content: [] }));\n' + TAIL
+    stale = "// an old bundle\n" + "var x = 1;\n" * 400
+    files = {"index.ts": server, "shapes.ts": SHAPES, "old/bundle.cjs": stale, "package.json": MANIFEST}
+    led = coverage.ledger(program(files, max_file_bytes=3000))
+    row = next(f for f in led["files"] if f["path"] == "old/bundle.cjs")
+    assert row["status"] == "not analysed, not reached" and "no entry file names or reaches it" in row["reason"]
+    assert led["complete"] is True
+    named = {**files, "index.ts": server.replace(TAIL, 'if (process.env.OLD) await import("./old/bundle.cjs");\n' + TAIL)}
+    led = coverage.ledger(program(named, max_file_bytes=3000))
+    row = next(f for f in led["files"] if f["path"] == "old/bundle.cjs")
+    assert row["status"] == "not analysed" and led["complete"] is False

@@ -6,8 +6,9 @@ import posixpath
 
 from auditor.analyse import outside
 from auditor.analyse.absences import unread_code
-from auditor.extract import entrypoints
+from auditor.extract import entrypoints, parse
 from auditor.extract.facts import Program, entry_modules, module_for, reached_modules, reads
+from auditor.extract.linker import candidates
 from auditor.extract.records import at
 from auditor.extract.bindings import imports
 from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, call_args, call_function, class_base, excerpt, find, literal, member_chain, object_pairs, pair_value,
@@ -58,6 +59,31 @@ def _auxiliary(p: Program, path: str, dev_runs: dict[str, str]) -> tuple[str, st
         return "auxiliary, not reached", ("re-exports only: it imports and re-exports other modules, nothing of its "
                                           "own runs (what it re-exports is accounted for where it is written)")
     return None
+
+
+_UNREAD_UNREACHED = "not analysed, not reached"
+
+
+def _unnamed_by(p: Program, reached: set[str]) -> set[str]:
+    """The paths an import, require() or import() of the modules of REACHED may name (each relative specifier's
+    candidate files)."""
+    named: set[str] = set()
+    for m in p.modules:
+        if m.path in reached:
+            named |= {c for spec, _ in m.imports if spec.startswith(".") for c in candidates(m.path, spec)}
+    return named
+
+
+def _aside(p: Program, path: str, entries: list[str], reached: set[str], named: set[str] | None) -> tuple[str, str] | None:
+    """(status, reason) of a code file that was not analysed (too big, too deep, too slow) when it is no entry and
+    no module the entries reach names it, and those entries reach a server (NAMED: what they name; None when no
+    server is reached): what the server runs does not include it, so its gap is no gap in the server's code."""
+    if named is None or path in entries or path in named:
+        return None
+    if parse.language_for(path) in {None, "json"}:
+        return None
+    return _UNREAD_UNREACHED, (f"{p.skipped.get(path) or (p.entry(path).omitted if p.entry(path) else '')}; no entry "
+                               "file names or reaches it, and the entries reach the server: not part of what it runs")
 
 
 def _server_code(p: Program) -> dict[str, list[str]]:
@@ -361,7 +387,8 @@ def blocking(gaps, method, files=()) -> list:
     the ledger (`files`, its rows) sets aside as auxiliary (not the server, and reached from no entry: a web asset
     that does not parse says nothing of what the server does)."""
     detail = set((method or {}).get("detail_gaps", ()))
-    aside_status = {r.get("status") for r in (method or {}).get("auxiliary") or ()} | {"auxiliary, not reached"}
+    aside_status = {r.get("status") for r in (method or {}).get("auxiliary") or ()} | {"auxiliary, not reached",
+                                                                                       _UNREAD_UNREACHED}
     aside = {f["path"] for f in files if f.get("status") in aside_status}
     return [g for g in gaps if g.kind not in detail and g.anchor.path not in aside]
 
@@ -378,6 +405,7 @@ def ledger(p: Program, effects: dict[str, list[str]] | None = None) -> dict:
         gaps_by_file[g.anchor.path] = gaps_by_file.get(g.anchor.path, 0) + 1
     modules = {m.path for m in p.modules}
     by_path = {m.path: m for m in p.modules}
+    unnamed = _unnamed_by(p, reached) if entries and any(s.module.path in reached for s in p.servers) else None
     files = []
     for e in p.entries:
         if e.context:
@@ -387,11 +415,13 @@ def ledger(p: Program, effects: dict[str, list[str]] | None = None) -> dict:
             status, why = "read", f"{e.layer} file ({e.omitted or 'not valid UTF-8'}); no analysis reads its text"
         elif e.text is None:
             status, why = "not analysed", e.omitted or "not valid UTF-8"
+            status, why = _aside(p, path, entries, reached, unnamed) or (status, why)
         elif e.compiled_from:
             what = "a second build of the code" if e.compiled_from.endswith((".js", ".mjs", ".cjs")) else "build output"
             status, why = "read", f"{what} of {repo_path(e.compiled_from, e)}, which is analysed in its place"
         elif path in p.skipped:  # too deep, or over the time budget
             status, why = "not analysed", p.skipped[path]
+            status, why = _aside(p, path, entries, reached, unnamed) or (status, why)
         elif path in modules:
             status = "analysed" if path in reached or not entries else "parsed, not reached"
             why = "" if status == "analysed" else "not imported, directly or through other modules, by an entry file"

@@ -25,7 +25,7 @@ class Binding:
     spec: str
 
 
-def _candidates(base: str, spec: str) -> list[str]:
+def candidates(base: str, spec: str) -> list[str]:
     target = posixpath.normpath(posixpath.join(posixpath.dirname(base), spec))
     stem, ext = posixpath.splitext(target)
     out = [target] if ext in _SOURCE_SUFFIXES else []
@@ -57,7 +57,7 @@ class Linker:
     def resolve_spec(self, importer: str, spec: str) -> str | None:
         if not spec.startswith("."):
             return None
-        found = _candidates(importer, spec)
+        found = candidates(importer, spec)
         # Build output (`./dist/x.js`, registered or not built yet) resolves to the file analysed in its place.
         return next((c for c in found if c in self.by_path), None) or \
             next((s for c in found for s in self.build.sources(c) if s in self.by_path), None)
