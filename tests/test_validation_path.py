@@ -297,3 +297,15 @@ def test_a_fallback_a_catch_block_runs_with_the_value_uses_it():
         '  try { return { content: [{ type: "text", text: readFileSync(args.path, "utf8") }] }; }\n'
         '  catch (e) { report(e, args.limit); return { content: [{ type: "text", text: String(readFileSync("x").slice(0, args.limit)) }] }; }\n')
     assert flagged({"index.ts": text}) == BOTH
+
+
+def test_a_field_only_used_as_the_key_of_a_constant_table_is_not_passed_on():
+    # `.slice(0, SIZES[args.limit])` passes the table's value (or undefined), never the input's; a table that is no
+    # constant object literal (a parameter's) leaves the key a use
+    text = server(gate=False, head="const SIZES: Record<string, number> = { 1: 10, 2: 20 };\n").replace(
+        ".slice(0, args.limit)", ".slice(0, SIZES[args.limit])")
+    assert "SIZES[args.limit]" in text
+    assert flagged({"index.ts": text}) == {"path": "schema-unenforced"}
+    dynamic = text.replace("const SIZES: Record<string, number> = { 1: 10, 2: 20 };\n",
+                           "const SIZES: Record<string, number> = JSON.parse(process.env.SIZES ?? \"{}\");\n")
+    assert flagged({"index.ts": dynamic}) == BOTH

@@ -135,7 +135,7 @@ def reads(p: Program, own: list[Place]) -> list[Read]:
         bound -= set(declared)  # a name declared again in the function may be another value
         for node in find(pl.fn, {"member_expression", "identifier"}):
             if _skipped(node, pl) or not _in_arguments(node) or _type_guarded(node, pl.fn) or _ignored(p, pl.module, node) \
-                    or _only_tested(node) or _in_catch(node, pl.fn):
+                    or _only_tested(node, pl.module) or _in_catch(node, pl.fn):
                 continue
             if node.type == "member_expression" and _is_input(node.child_by_field_name("object"), names, v):
                 out.append(Read(field=text(node.child_by_field_name("property")), path=pl.module.path, node=node))
@@ -500,13 +500,17 @@ def _in_catch(node: ts.Node, fn: ts.Node) -> bool:
     return False
 
 
-def _only_tested(node: ts.Node) -> bool:
+def _only_tested(node: ts.Node, module: Module) -> bool:
     """Whether the value of NODE is only tested on its way to the call: an operand of a comparison, the condition of
-    a ternary, negated or asked its type (`f(args.mode === "half" ? "half" : "whole")` passes no part of it)."""
+    a ternary, negated or asked its type (`f(args.mode === "half" ? "half" : "whole")` passes no part of it), or the
+    key of a lookup in a constant table (`f(IDS[args.kind])` passes the table's value, not the key)."""
     cur = node
     while cur.parent is not None and cur.parent.type != "arguments":
         parent = cur.parent
         if parent.type == "binary_expression" and text(parent.child_by_field_name("operator")) in _COMPARISONS:
+            return True
+        if parent.type == "subscript_expression" and parent.child_by_field_name("index") == cur and \
+                _constant_table(parent.child_by_field_name("object"), module):
             return True
         if parent.type == "ternary_expression" and parent.child_by_field_name("condition") == cur:
             return True
@@ -514,6 +518,13 @@ def _only_tested(node: ts.Node) -> bool:
             return True
         cur = parent
     return False
+
+
+def _constant_table(node: ts.Node | None, module: Module) -> bool:
+    """Whether NODE names an object literal written as a constant (`const IDS = { a: "1", b: "2" }`)."""
+    node = strip_casts(node)
+    value = strip_casts(value_of(module, node)) if node is not None and node.type == "identifier" else None
+    return value is not None and value.type == "object"
 
 
 def _in_arguments(node: ts.Node) -> bool:
