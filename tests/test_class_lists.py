@@ -157,3 +157,31 @@ def test_a_field_the_constructor_maps_from_its_parameter_lists_the_arguments_ele
 def test_a_field_the_constructor_filters_from_its_parameter_lists_the_arguments_elements():
     p = program(_endpoint_server("visible"))
     assert sorted(t.name for t in p.tools) == ["beta-c", "create-b", "list-a"]
+
+
+def test_a_class_method_named_like_the_sdks_is_the_classs_own_not_a_registration():
+    """`this.registerTool(server, def)` in a class that writes `registerTool(server, tool)` itself calls that
+    method (which registers on the server it is handed), not the SDK's: no registration with the server as its name,
+    and the tools are read through the method at each call."""
+    code = ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
+            'import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";\n'
+            'const defs = [\n'
+            '  { name: "add_tag", description: "Add.", run: async () => ({ content: [] }) },\n'
+            '  { name: "drop_tag", description: "Drop.", run: async () => ({ content: [] }) },\n'
+            '];\n'
+            'class ToolRegistry {\n'
+            '  constructor(private readonly defs: any[]) {}\n'
+            '  registerAll(server: McpServer) {\n'
+            '    for (const def of this.defs) this.registerTool(server, def);\n'
+            '  }\n'
+            '  registerTool(server: McpServer, tool: any) {\n'
+            '    server.registerTool(tool.name, { description: tool.description }, tool.run);\n'
+            '  }\n'
+            '}\n'
+            'const server = new McpServer({ name: "tags", version: "1.0.0" });\n'
+            'new ToolRegistry(defs).registerAll(server);\n'
+            'await server.connect(new StdioServerTransport());\n')
+    p = program({"index.ts": code, "package.json": '{"name": "tags", "main": "index.ts"}'})
+    assert sorted(t.name for t in p.tools) == ["add_tag", "drop_tag"]
+    gaps = [g.detail for r in p.registrations for g in r.gaps]
+    assert not any("`server`" in g for g in gaps), gaps

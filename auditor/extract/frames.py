@@ -230,3 +230,17 @@ def loop_names(left: ts.Node | None) -> dict[str, tuple[int, tuple[str, ...]]]:
     if left.type == "object_pattern":
         return {n: (0, p) for n, p in _pattern(left)}
     return _array_names(left)
+
+
+def parameter_property(ctor: ts.Node | None, key: str) -> ts.Node | None:
+    """The name of CTOR's parameter property KEY (`constructor(private readonly tools: Tool[])`: a TypeScript
+    parameter with an accessibility modifier or `readonly` is also a field of the instance, set to the argument)."""
+    params = ctor.child_by_field_name("parameters") if ctor is not None else None
+    for param in params.named_children if params is not None else ():
+        if param.type not in {"required_parameter", "optional_parameter"} or not any(
+                c.type in {"accessibility_modifier", "readonly"} for c in param.children):
+            continue
+        name = param.child_by_field_name("pattern")
+        if name is not None and name.type == "identifier" and name.text.decode("utf-8", "replace") == key:
+            return name
+    return None

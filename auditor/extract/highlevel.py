@@ -62,6 +62,9 @@ def registrations(module: Module, vocab: dict, resolve, link=None) -> tuple[list
         if not args or rule["signature"] != "object" and len(args) < 2 and args[0].type != "spread_element":
             continue  # every calling convention but `object` takes a name and more (one argument is another API)
         shape = hl["object"] if rule["signature"] == "object" else None
+        if borrowed is None and receiver == ("this",) and _own_method(call, method) \
+                and not _in_server_subclass(call, module, vocab, link):
+            continue  # `this.registerTool(server, def)` in a class that writes registerTool itself: its own method
         if borrowed is None and rule["receiver"] == "server" and (receiver is None or ".".join(receiver) not in servers) \
                 and not _sdk_shaped_on_parameter(call, receiver, args, module, shape, link) \
                 and not (receiver == ("this",) and _in_server_subclass(call, module, vocab, link)):
@@ -86,6 +89,14 @@ def _in_server_subclass(call: ts.Node, module: Module, vocab: dict, link) -> boo
 
     sub = subclasses.sdk_class(module, base, vocab, link) if link is not None and base.type == "identifier" else None
     return sub is not None and sub[0] in vocab["high_level"]["server_classes"]
+
+
+def _own_method(call: ts.Node, method: str) -> bool:
+    """Whether the class CALL is written in defines a method named METHOD itself."""
+    cls = enclosing(call, {"class_declaration", "abstract_class_declaration", "class"})
+    body = cls.child_by_field_name("body") if cls is not None else None
+    return body is not None and any(c.type == "method_definition" and text(c.child_by_field_name("name")) == method
+                                    for c in body.named_children)
 
 
 def registration_args(call: ts.Node, vocab: dict) -> tuple[ts.Node, ...]:

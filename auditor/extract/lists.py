@@ -161,9 +161,10 @@ class Lists:
         # `server.registerTool(def)` on a parameter (`function registerX(server)`): the one method of that name among
         # the server's own classes (not those of a library a bundle inlines, `Module.vendored`).
         methods = self._class_methods().get(prop, [])
-        if len(methods) == 1 and _parameter_of_scope(callee.child_by_field_name("object")):
-            return methods[0][1]
-        return None
+        if len(methods) == 1 and _parameter_of_scope(callee.child_by_field_name("object")) \
+                and not methods[0][1].start_byte <= call.start_byte < methods[0][1].end_byte:
+            return methods[0][1]  # (not a call written in that method: `registerTool(server, t) { server.registerTool(...)`
+        return None               # calls the server's method, not itself)
 
     def _class_methods(self) -> dict[str, list[tuple[str, ts.Node]]]:
         """Method name -> (class name, method) of every class of the boundary."""

@@ -14,7 +14,7 @@ import tree_sitter as ts
 
 from auditor.extract import envdefault, tslib
 from auditor.extract.program import Module
-from auditor.extract.frames import _pattern, loop_names, parameter_default, parameters
+from auditor.extract.frames import _pattern, loop_names, parameter_default, parameter_property, parameters
 from auditor.extract.values import Values
 from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, enclosing, find, member_chain, object_pairs,
                                     pair_value, string_value, strip_casts, text)
@@ -348,6 +348,10 @@ class Reach:
                 return
             field = info.fields.get(chain[1]) if info is not None else None
             later = _assigned(module, cls, chain) if cls is not None else []
+            ctor = info.methods.get("constructor") if info is not None else None
+            if field is None and not later and parameter_property(ctor, chain[1]) is not None:
+                yield from self._parameter(ctor, chain[1], module, d)  # `constructor(private tools)`: the argument
+                return
             if field is None and not later:
                 self.miss(module, node)
                 return

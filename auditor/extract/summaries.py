@@ -188,6 +188,8 @@ class Expander:
             receiver = strip_casts(call.child_by_field_name("function")).child_by_field_name("object")
             if call.id in resolved or receiver is None or receiver.type in {"super", "this"}:
                 continue  # `this.m(...)`: read by _receivers when `this` is what the registration reads
+            if method.start_byte <= call.start_byte < method.end_byte:
+                continue  # `registerTool(server, t) { server.registerTool(...) }`: another object's method
             root = (member_chain(receiver) or ("",))[0]
             imported = self.link.imports.get(cmod.path, {}).get(root) if self.link is not None else None
             if imported is not None and imported.module is None:

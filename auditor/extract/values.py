@@ -12,7 +12,7 @@ import tree_sitter as ts
 from auditor.extract import envdefault
 from auditor.extract.bindings import value_of
 from auditor.extract.frames import (MAX_DEPTH, REST, Frame, _lookup, _parameter_of_scope, destructured, parameter_default,
-                                    parameters, returned)
+                                    parameter_property, parameters, returned)
 from auditor.extract.lists import Lists, _bundled_namespace
 from auditor.extract.program import Module, class_name_of
 from auditor.extract.syntax import (FUNCTION_TYPES, call_args, class_base, enclosing, find, literal,
@@ -218,6 +218,10 @@ class Values(Lists):
         if key in info.methods:
             return info.methods[key], cmod
         ctor = info.methods.get("constructor")
+        prop = parameter_property(ctor, key)
+        if prop is not None:  # `constructor(private readonly tools)`: the argument
+            value, where, _ = self._argument(prop, cmod, ctor, args)
+            return value, where
         for node in find(ctor, {"assignment_expression"}) if ctor is not None else ():
             if member_chain(node.child_by_field_name("left")) == ("this", key):
                 right = node.child_by_field_name("right")
