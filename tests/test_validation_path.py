@@ -309,3 +309,25 @@ def test_a_field_only_used_as_the_key_of_a_constant_table_is_not_passed_on():
     dynamic = text.replace("const SIZES: Record<string, number> = { 1: 10, 2: 20 };\n",
                            "const SIZES: Record<string, number> = JSON.parse(process.env.SIZES ?? \"{}\");\n")
     assert flagged({"index.ts": dynamic}) == BOTH
+
+
+def test_a_field_handed_down_to_a_function_that_throws_unless_a_lookup_finds_it_is_checked():
+    """`open(args.path)` -> `resolve(p)` -> `const entry = NOTES.get(key(p)); if (!entry) { const known = ...; throw }`:
+    two calls down, the value is rejected unless it is a key of the map (a block that ends in a throw rejects);
+    without the throw the lookup checks nothing."""
+    head = ('const NOTES = new Map<string, string>([["a.md", "/notes/a.md"]]);\n'
+            'function key(p: string) { return p.trim(); }\n'
+            'function resolve(p: string) {\n'
+            '  const entry = NOTES.get(key(p));\n'
+            '  if (!entry) {\n'
+            '    const known = Array.from(NOTES.keys()).join(", ");\n'
+            '    throw new Error(`unknown note; known: ${known}`);\n'
+            '  }\n'
+            '  return entry;\n'
+            '}\n'
+            'function open(p: string) { return resolve(p); }\n')
+    text = server(gate=False, head=head).replace('readFileSync(args.path, "utf8")', 'readFileSync(open(args.path), "utf8")')
+    assert "open(args.path)" in text
+    assert flagged({"index.ts": text}) == {"limit": "unchecked-optional"}
+    lenient = text.replace("    throw new Error(`unknown note; known: ${known}`);\n", "    console.error(known);\n")
+    assert flagged({"index.ts": lenient}) == BOTH

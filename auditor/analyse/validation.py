@@ -111,7 +111,7 @@ def checks(p: Program, tool, path: list[Place], own: list[Place] = ()) -> list[C
             if passed and p.linker is not None:  # `run(args.command)`, the callee rejecting what its parameter is not
                 found = p.linker.resolve(pl.module, call)
                 params = {i: n for n, i in plain_parameters(found[1]).items()} if found is not None else {}
-                checked = _hand_checked(found[1], leaving=True) if params else set()
+                checked = _checked_parameters(found[0], found[1], p.linker) if params else set()
                 fields = {f for i, f in passed.items() if params.get(i) in checked}
                 if fields:
                     out.append(Check(path=pl.module.path, node=call, fields=frozenset(fields), form="hand-written"))
@@ -328,7 +328,46 @@ def _hand_checked(fn: ts.Node, pl: Place | None = None, dispatch: frozenset[int]
     return out
 
 
-_MEMBERSHIP = {"includes", "has", "indexOf"}
+_MEMBERSHIP = {"includes", "has", "indexOf", "get"}
+_HANDED_DEPTH = 3  # how many calls down a parameter is followed to the function that rejects its bad values
+
+
+def _checked_parameters(module: Module, fn: ts.Node, link, depth: int = 0) -> set[str]:
+    """The parameters of FN that it rejects the bad values of (`_hand_checked`, a `default` that returns leaving
+    too), or hands, as they are, to a function of the boundary that does so for the parameter in that place, a few
+    calls down (`getDatabase(id)` -> `getConnection(id)`, which throws unless `connections.get(id)` finds it)."""
+    out = _hand_checked(fn, leaving=True)
+    params = set(plain_parameters(fn))
+    if depth >= _HANDED_DEPTH or not params - out:
+        return out & params if depth else out
+    for call in find(fn, {"call_expression"}):
+        if enclosing_function(call) != fn:
+            continue
+        handed = {i: _parameter_named(a, fn, params) for i, a in enumerate(call_args(call))}
+        handed = {i: n for i, n in handed.items() if n is not None and n not in out}
+        found = link.resolve(module, call) if handed else None
+        if found is None:
+            continue
+        theirs = {i: n for n, i in plain_parameters(found[1]).items()}
+        checked = _checked_parameters(found[0], found[1], link, depth + 1)
+        out |= {n for i, n in handed.items() if theirs.get(i) in checked}
+    return out
+
+
+def _parameter_named(node: ts.Node | None, fn: ts.Node, params: set[str]) -> str | None:
+    """The parameter of FN that NODE is: its name, a value computed from that one parameter alone (`key(p)`), or a
+    local of FN so computed (`const id = resolve(connectionId)`)."""
+    node = strip_casts(node)
+    if node is None:
+        return None
+    if node.type == "identifier" and text(node) not in params:
+        decl = next((d for d in find(fn, {"variable_declarator"}) if enclosing_function(d) == fn
+                     and text(d.child_by_field_name("name")) == text(node)), None)
+        node = decl.child_by_field_name("value") if decl is not None else None
+        if node is None:
+            return None
+    named = {text(n) for n in [node, *find(node, {"identifier"})] if n.type == "identifier"} & params
+    return next(iter(named)) if len(named) == 1 else None
 
 
 def _tested_by(term: ts.Node | None, fn: ts.Node) -> set[str]:
@@ -339,6 +378,13 @@ def _tested_by(term: ts.Node | None, fn: ts.Node) -> set[str]:
     if term is None or term.type != "unary_expression" or text(term.child_by_field_name("operator")) != "!":
         return set()
     call = strip_casts(term.child_by_field_name("argument"))
+    if call is not None and call.type == "identifier":  # `const c = connections.get(id); if (!c) throw`
+        decl = next((d for d in find(fn, {"variable_declarator"}) if enclosing_function(d) == fn
+                     and text(d.child_by_field_name("name")) == text(call)), None)
+        init = strip_casts(decl.child_by_field_name("value")) if decl is not None else None
+        lookup = init is not None and init.type == "call_expression" and \
+            (member_chain(init.child_by_field_name("function")) or ("",))[-1] == "get"
+        call = init if lookup else None
     if call is None or call.type != "call_expression" or not call_args(call):
         return set()
     callee = call.child_by_field_name("function")
@@ -347,16 +393,11 @@ def _tested_by(term: ts.Node | None, fn: ts.Node) -> set[str]:
     if callee is not None and callee.type == "member_expression" and method not in _MEMBERSHIP:
         return set()  # (`x.startsWith(p)` is a test of x's text, not of its type or set)
     subject = strip_casts(call_args(call)[0])
+    if subject is not None and subject.type != "member_expression":  # the parameter, or a value computed from it
+        named = _parameter_named(subject, fn, set(plain_parameters(fn)))
+        return {named} if named is not None else set()
     field = flow._field_of(subject)
-    if not field or not field.isidentifier():
-        return set()
-    params = set(plain_parameters(fn))
-    if subject.type == "identifier" and field not in params:  # a local computed from one parameter
-        decl = next((d for d in find(fn, {"variable_declarator"}) if text(d.child_by_field_name("name")) == field), None)
-        init = decl.child_by_field_name("value") if decl is not None else None
-        named = {text(n) for n in find(init, {"identifier"})} & params if init is not None else set()
-        return named if len(named) == 1 else set()  # (a name of other origin: `const { name } = request.params`)
-    return {field}
+    return {field} if field and field.isidentifier() else set()
 
 
 def _leaves(node: ts.Node | None, leaving: bool) -> bool:
