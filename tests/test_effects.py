@@ -51,6 +51,17 @@ def test_the_process_module_imported_under_another_name_is_the_process():
     assert [s["call"] for s in routes["RTE:effect-argv:index#run"].attrs["sites"]] == ["process$1.argv.slice(2)"]
 
 
+def test_the_process_module_a_bundler_requires_is_the_process():
+    """webpack's `const process1 = __webpack_require__("node:process")` (a module it leaves external): its `argv` is
+    the command line; a relative id names one of the bundle's own modules, not a file."""
+    source = ('const process1 = __webpack_require__("node:process");\n'
+              'const own = __webpack_require__("./src/process.ts");\n'
+              'function parse(argv) { if (argv === void 0) argv = process1.argv; return own.argv.concat(argv.slice(2)); }\n'
+              'module.exports = parse;\n')
+    _, fx, routes = _scan({"index.js": source})
+    assert [s["call"] for s in routes["RTE:effect-argv:index#parse"].attrs["sites"]] == ["process1.argv"]
+
+
 PARSERS = {
     "esm.ts": 'import { parseArgs } from "node:util";\n'
               'const { values } = parseArgs({ options: { port: { type: "string", short: "p" } } });\n'

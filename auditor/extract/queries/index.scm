@@ -5,6 +5,11 @@
 (call_expression
   function: (identifier) @_require (#eq? @_require "require")
   arguments: (arguments . (string) @import.source)) @import
+; A bundler's require of a module it leaves external (webpack, ncc, esbuild): `__webpack_require__("node:process")`;
+; its relative ids name the bundle's own modules, not files.
+(call_expression
+  function: (identifier) @_require (#match? @_require "^(__webpack_require__|__nccwpck_require__|__require)$")
+  arguments: (arguments . (string) @import.source (#not-match? @import.source "^.\\."))) @import
 (call_expression
   function: (import)
   arguments: (arguments . (string) @import.source)) @import
