@@ -123,3 +123,32 @@ def test_a_record_of_tools_made_by_a_builder_chain_names_them_and_traces_the_cal
     led = coverage.ledger(p)
     assert [(t["name"], t["status"]) for t in led["tools"]] == [("fetch_page", "analysed, details not read")]
     assert led["unresolved"] == [] and led["complete"] is True
+
+
+def test_tool_classes_a_framework_finds_on_disk_are_its_tools():
+    """mcp-framework (kb/sdk.yaml framework_tool_classes): `new MCPServer().start()` serves each class of the
+    `tools` folder that extends MCPTool, though no code imports them; a class whose name is not a literal leaves its
+    module unresolved, and without the framework's server no class is a tool."""
+    index = 'import { MCPServer } from "mcp-framework";\nconst server = new MCPServer();\nserver.start();\n'
+    echo = ('import { MCPTool } from "mcp-framework";\nimport { z } from "zod";\n'
+            'class EchoTool extends MCPTool {\n'
+            '  name = "echo";\n'
+            '  description = "Say it back.";\n'
+            '  schema = { text: { type: z.string(), description: "What to say" } };\n'
+            '  async execute(input: { text: string }) { return input.text; }\n'
+            '}\nexport default EchoTool;\n')
+    shout = echo.replace("EchoTool", "ShoutTool").replace('"echo"', '"shout"')
+    manifest = '{"name": "echo", "bin": "dist/index.js", "dependencies": {"mcp-framework": "0.2"}}'
+    files = {"dist/index.js": index, "dist/tools/EchoTool.js": echo, "dist/tools/ShoutTool.js": shout,
+             "package.json": manifest}
+    p = program(files)
+    assert sorted((t.name, t.description) for t in p.tools) == [("echo", "Say it back."), ("shout", "Say it back.")]
+    assert {d.tool: d.target_name for d in p.dispatches} == {"echo": "EchoTool.execute", "shout": "ShoutTool.execute"}
+    led = coverage.ledger(p)
+    assert [t["status"] for t in led["tools"]] == ["analysed, details not read"] * 2
+    assert led["unresolved"] == [] and led["complete"] is True
+    computed = {**files, "dist/tools/ShoutTool.js": shout.replace('name = "shout";', 'name = process.env.N ?? "x";')}
+    led = coverage.ledger(program(computed))
+    assert [t["name"] for t in led["tools"]] == ["echo"]
+    assert [u["anchor"]["path"] for u in led["unresolved"]] == ["dist/tools/ShoutTool.js"] and led["complete"] is False
+    assert program({**files, "dist/index.js": "export {};\n"}).tools == ()

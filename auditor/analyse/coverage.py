@@ -244,7 +244,8 @@ def _unread_servers(p: Program, entries: list[str]) -> list[dict]:
     """What serves tools the extractors cannot see: imports of another MCP framework, or no server object at all."""
     out = []
     others = p.vocab["other_frameworks"]
-    readable = tuple(f["package"] for f in p.vocab.get("framework_servers") or ())
+    readable = tuple(f["package"] for f in [*(p.vocab.get("framework_servers") or ()),
+                                            *(p.vocab.get("framework_tool_classes") or ())])
     for m in p.modules:
         for src, node in m.imports:
             if m.path in p.frameworks_read and any(src == f or src.startswith(f + "/") for f in readable):

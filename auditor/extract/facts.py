@@ -12,7 +12,7 @@ import tree_sitter as ts
 
 from auditor.extract import summaries, cache, dispatch, flow, frameworks, highlevel, linker, outputs, parse, program, server, state
 from auditor.extract import limits, listing, reach, registry, served, syntax
-from auditor.extract import entrypoints, tsconfig
+from auditor.extract import entrypoints, toolclasses, tsconfig
 from auditor.extract.manifest import JsonDoc, read_json
 from auditor.extract.readme import MarkdownDoc, read_markdown
 from auditor.model import Anchor, Gap
@@ -60,6 +60,7 @@ class Program:
     method: dict = field(default_factory=dict)  # kb/method.yaml: entry points and auxiliary files (analyse/coverage.py)
     settings: tuple[state.Container, ...] = ()  # configuration fields: set once in a constructor, then only read
     frameworks_read: frozenset[str] = frozenset()  # modules whose framework servers (kb/sdk.yaml framework_servers) were read whole
+    loaded: frozenset[str] = frozenset()  # modules a framework loads from disk at start (kb/sdk.yaml framework_tool_classes)
 
     def entry(self, path: str) -> Entry | None:
         return next((e for e in self.entries if e.file.path == path), None)
@@ -113,8 +114,14 @@ def module_for(p: "Program", base: str, target: str) -> str | None:
 
 
 def reached_modules(p: "Program", entries: list[str]) -> set[str]:
-    """The modules the entries import, directly or not (dynamic imports included)."""
-    return set(entries) if p.linker is None else p.linker.closure(entries, dynamic=True)
+    """The modules the entries import, directly or not (dynamic imports included), and, when the entries reach a
+    server, what the framework loads from disk at start (`Program.loaded`) and what that imports."""
+    if p.linker is None:
+        return set(entries)
+    reached = p.linker.closure(entries, dynamic=True)
+    if p.loaded and entries and any(s.module.path in reached for s in p.servers):
+        reached |= p.linker.closure(sorted(p.loaded), dynamic=True)
+    return reached
 
 
 def _reached_tools(p: "Program") -> "Program":
@@ -270,6 +277,11 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
     registrations = kept
     # Servers of other frameworks whose records name the tools (kb/sdk.yaml framework_servers).
     fw = frameworks.framework_servers(modules, vocab, link)
+    classed = toolclasses.tool_classes(modules, vocab)  # (kb/sdk.yaml framework_tool_classes)
+    fw = frameworks.Read(servers=fw.servers + classed.servers, tools=fw.tools + classed.tools,
+                         dispatches=fw.dispatches + classed.dispatches,
+                         registrations=fw.registrations + classed.registrations,
+                         read_whole=fw.read_whole | classed.read_whole)
     servers += fw.servers
     tools += fw.tools
     registrations += fw.registrations
@@ -311,11 +323,11 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
     # A tools/call handler that finds its tool among the listed tool objects by name (`TOOLS.find(...)`).
     named = {d.tool for d in dispatches}
     for h in (h for h in handlers if h.method == "tools/call"):
-        ds, fs = dispatch.lookups(h, list(tools), link.resolver(h.module), link)
+        ds, fs = dispatch.lookups(h, list(tools), link.resolver(h.home), link)
         new = [d for d in ds if d.tool not in named]  # a registry (extract/registry.py) may have found them
         dispatches += new
         fallbacks += fs if ds and not any(f.handler is h for f in fallbacks) else []
-        roots += [owned(d.target, h.module) for d in new]
+        roots += [owned(d.target, h.home) for d in new]
     branches = frozenset(d.node.id for d in dispatches if d.form == "name-equality")
     for m, fn in link.reachable(roots):
         flows.append(_trace(m, fn, containers, vocab, link, branches))
@@ -327,7 +339,7 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
         dispatches=tuple(dispatches), fallbacks=tuple(fallbacks), launches=tuple(launches), containers=tuple(containers),
         flows=tuple(flows), linker=link, unread=tuple(unread), registrations=tuple(registrations), skipped=skipped,
         listings=tuple(listings), unadvertised=tuple(unadvertised), settings=tuple(settings),
-        frameworks_read=fw.read_whole))
+        frameworks_read=fw.read_whole, loaded=frozenset(t.module.path for t in classed.tools)))
 
 
 def _imported_tests(modules: list, tested: list, jsons: dict, entries: tuple[Entry, ...], build_map, method) -> set[str]:
