@@ -442,3 +442,12 @@ def test_a_file_too_big_to_read_that_no_entry_reaches_does_not_make_the_audit_in
     led = coverage.ledger(program(named, max_file_bytes=3000))
     row = next(f for f in led["files"] if f["path"] == "old/bundle.cjs")
     assert row["status"] == "not analysed" and led["complete"] is False
+
+
+def test_a_package_with_no_code_is_no_complete_audit_of_zero_tools():
+    """A deprecated stub published with a manifest and a README only: zero tools is no result, the ledger says that
+    no code file is in the boundary."""
+    led = coverage.ledger(program({"package.json": '{"name": "stub", "version": "1.0.0"}',
+                                   "README.md": "# stub\n\nUse the remote server instead.\n"}))
+    assert led["tools"] == [] and led["complete"] is False
+    assert [u["what"].split(" (")[0] for u in led["unresolved"]] == ["no code file in the boundary"]

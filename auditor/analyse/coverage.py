@@ -254,6 +254,11 @@ def _unread_servers(p: Program, entries: list[str]) -> list[dict]:
                 out.append({"what": f"imports {src}, an MCP framework whose registrations the auditor does not read "
                                     "(kb/sdk.yaml other_frameworks): what it serves is not analysed",
                             "anchor": at(m.path, node).as_json()})
+    if not p.modules and p.manifests():  # a package of a manifest and documents only (a deprecated stub)
+        doc = p.manifests()[0]
+        out.append({"what": "no code file in the boundary (a package of a manifest and documents only): no server "
+                            "is constructed here, and what it serves, if anything, is not known",
+                    "anchor": Anchor(path=doc.path, start_line=1, end_line=1).as_json()})
     if p.modules and not p.servers:
         where = p.entry(entries[0] if entries else p.modules[0].path)
         manifests = p.manifests()
