@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import tree_sitter as ts
 
-from auditor.extract import bindings, tslib
+from auditor.extract import bindings, folders, tslib
 from auditor.extract.program import Module, class_name_of
 from auditor.extract.syntax import (call_function, enclosing, find, member_chain, object_pairs, pair_value, string_value,
                                     strip_casts, text)
@@ -50,6 +50,7 @@ class Linker:
         self._fields: dict[tuple[int, str], tuple[Module, object] | None] = {}  # (class, field) -> its instances' class
         self._closures: dict[tuple[tuple[str, ...], bool], frozenset[str]] = {}  # closure() asked before
         self._callers: dict[int, list[tuple[Module, ts.Node]]] | None = None  # callers(): function id -> calls
+        self._folder_loads: dict[str, list[Module]] = {}  # folder_loads(): module path -> what it may load
         for m in modules:
             self._scan(m)
 
@@ -268,6 +269,14 @@ class Linker:
             return None if hit is None else (hit[1], hit[2])
         return resolve
 
+    def folder_loads(self, module: Module) -> list[Module]:
+        """The modules M's dynamic imports may load from a folder at run time (extract/folders.py), remembered."""
+        found = self._folder_loads.get(module.path)
+        if found is None:
+            found = self._folder_loads[module.path] = [m for call in folders.dynamic_imports(module)
+                                                       for m in folders.loaded(call, module, self.by_path) or ()]
+        return found
+
     def callers(self, fn: ts.Node) -> list[tuple[Module, ts.Node]]:
         """The calls of the boundary that resolve to FN, with their modules (an index built on first use)."""
         if self._callers is None:
@@ -295,6 +304,7 @@ class Linker:
             if dynamic:
                 module = self.by_path.get(path)
                 todo += [t for t in (self.resolve_spec(path, src) for src, _ in (module.imports if module else ())) if t]
+                todo += [m.path for m in self.folder_loads(module)] if module is not None else []
             todo += self.star.get(path, [])
             todo += [t for t, _ in self.exports.get(path, {}).values()]
         self._closures[key] = frozenset(seen)

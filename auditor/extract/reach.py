@@ -12,7 +12,8 @@ from typing import Callable, Iterator
 
 import tree_sitter as ts
 
-from auditor.extract import envdefault, tslib
+from auditor.extract import envdefault, folders, tslib
+from auditor.extract.bindings import value_of
 from auditor.extract.program import Module
 from auditor.extract.frames import _pattern, loop_names, parameter_default, parameter_property, parameters
 from auditor.extract.values import Values
@@ -370,6 +371,11 @@ class Reach:
         if space is not None:  # `defs.gamma` of `import * as defs`
             yield from self._export(space, text(prop), node, module, d)
             return
+        spaces = self._loaded(obj, module)
+        if spaces is not None:  # `mod.toolDefinition` of `const mod = await import(join(toolsDir, file))`: each
+            for m in spaces:     # module of the folder's export
+                yield from self._export(m.path, text(prop), node, module, d)
+            return
         scope = _parameter_scope(obj)
         if scope is not None:  # `config.tools` of a parameter: that member of the argument of every call site
             yield from self._parameter(scope, text(obj), module, d, (text(prop),))
@@ -643,6 +649,16 @@ class Reach:
             self.miss(module, obj)
         else:
             yield from self.expr(value, where, d)
+
+    def _loaded(self, node: ts.Node | None, module: Module) -> list[Module] | None:
+        """The modules a name bound to a dynamic import of a folder's files stands for (extract/folders.py)."""
+        node = strip_casts(node)
+        value = strip_casts(value_of(module, node)) if node is not None and node.type == "identifier" else None
+        if value is not None and value.type == "await_expression" and value.named_children:
+            value = strip_casts(value.named_children[0])
+        if value is None or value.type != "call_expression" or self.link is None:
+            return None
+        return folders.loaded(value, module, self.link.by_path)
 
     def _namespace(self, node: ts.Node | None, module: Module) -> str | None:
         """The module a namespace import (`import * as defs`) names, when NODE is that name."""

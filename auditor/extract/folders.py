@@ -1,0 +1,130 @@
+"""Modules a dynamic import loads from a folder at run time: `await import(join(toolsDir, file))`, the path joined
+from a folder the code names beside its own file (`join(__dirname, "tools")`, `new URL("./tools/", import.meta.url)`)
+and a name it does not (an entry of `readdir(toolsDir)`): every code module of that folder may be loaded, so each is
+what the import gives (an autoloader of tools)."""
+
+from __future__ import annotations
+
+import posixpath
+
+import tree_sitter as ts
+
+from auditor.extract.bindings import value_of
+from auditor.extract.program import Module
+from auditor.extract.syntax import call_args, member_chain, string_value, strip_casts, text
+
+_JOINS = {"join", "resolve"}  # path.join / path.resolve and their imported names
+_DEPTH = 6
+_NOT_CODE = (".d.ts", ".d.mts", ".d.cts", ".map")
+_TESTS = (".test.", ".spec.")
+
+
+def loaded(call: ts.Node, module: Module, modules: dict[str, Module]) -> list[Module] | None:
+    """The modules `import(path)` (CALL, written in MODULE) may load, in path order: those of the folder its path is
+    joined from; None when the path is not so made."""
+    args = call_args(call)
+    fn = call.child_by_field_name("function")
+    if fn is None or fn.type != "import" or len(args) != 1 or string_value(args[0]) is not None:
+        return None
+    folder = _joined_folder(args[0], module, 0)
+    if folder is None:
+        return None
+    return [m for path, m in sorted(modules.items()) if posixpath.dirname(path) == folder
+            and not path.endswith(_NOT_CODE) and not any(t in posixpath.basename(path) for t in _TESTS)
+            and m.path != module.path]
+
+
+def dynamic_imports(module: Module) -> list[ts.Node]:
+    """The `import(x)` calls of MODULE whose path is not a literal."""
+    out = []
+    for call in module.nodes("call"):
+        fn = call.child_by_field_name("function")
+        args = call_args(call)
+        if fn is not None and fn.type == "import" and len(args) == 1 and string_value(args[0]) is None:
+            out.append(call)
+    return out
+
+
+def _joined_folder(node: ts.Node | None, module: Module, depth: int) -> str | None:
+    """The folder a path made of a known folder and a name not known is in (`join(dir, file)`, `${dir}/${file}`)."""
+    node = _value(node, module)
+    if node is None or depth > _DEPTH:
+        return None
+    if node.type == "call_expression":
+        chain = member_chain(node.child_by_field_name("function")) or ()
+        args = call_args(node)
+        if chain[-1:] == ("pathToFileURL",) and len(args) == 1:  # `pathToFileURL(p)`, `.href` of it: p
+            return _joined_folder(args[0], module, depth + 1)
+        if chain and chain[-1] in _JOINS and len(args) >= 2 and string_value(args[-1]) is None:
+            return _folder(args[0], module, depth + 1) if len(args) == 2 else None
+        return None
+    if node.type == "member_expression" and text(node.child_by_field_name("property")) in {"href", "pathname"}:
+        return _joined_folder(node.child_by_field_name("object"), module, depth + 1)
+    if node.type == "template_string":  # `${dir}/${file}`
+        parts = [c for c in node.named_children if c.type != "string_fragment"]
+        fragments = "".join(text(c) for c in node.named_children if c.type == "string_fragment")
+        if len(parts) == 2 and fragments == "/" and parts[0].named_children:
+            return _folder(parts[0].named_children[0], module, depth + 1)
+    return None
+
+
+def _folder(node: ts.Node | None, module: Module, depth: int) -> str | None:
+    """The folder of the boundary NODE names: the module's own (`__dirname`, `dirname(fileURLToPath(import.meta.url))`)
+    or a literal path joined to it (`join(__dirname, "tools")`, `new URL("./tools/", import.meta.url)`)."""
+    node = _value(node, module)
+    here = posixpath.dirname(module.path)
+    if node is None or depth > _DEPTH:
+        return None
+    if node.type == "identifier" and text(node) == "__dirname":
+        return here
+    if node.type == "call_expression":
+        chain = member_chain(node.child_by_field_name("function")) or ()
+        args = call_args(node)
+        if chain[-1:] == ("dirname",) and len(args) == 1 and _this_file(args[0], module, depth + 1):
+            return here
+        if chain[-1:] == ("fileURLToPath",) and len(args) == 1:
+            return _folder(args[0], module, depth + 1)
+        if chain and chain[-1] in _JOINS and len(args) >= 2:
+            base = _folder(args[0], module, depth + 1)
+            rest = [string_value(a) for a in args[1:]]
+            if base is None or any(r is None for r in rest):
+                return None
+            return _inside(posixpath.normpath(posixpath.join(base, *rest)))
+    if node.type == "new_expression" and text(node.child_by_field_name("constructor")) == "URL":
+        args = call_args(node)
+        rel = string_value(args[0]) if args else None
+        if rel is not None and len(args) == 2 and text(args[1]) == "import.meta.url":
+            return _inside(posixpath.normpath(posixpath.join(here, rel)))
+    return None
+
+
+def _this_file(node: ts.Node | None, module: Module, depth: int) -> bool:
+    """`__filename`, `fileURLToPath(import.meta.url)`, `import.meta.url`, or a name bound to one."""
+    node = _value(node, module)
+    if node is None or depth > _DEPTH:
+        return False
+    if text(node) in {"__filename", "import.meta.url"}:
+        return True
+    if node.type == "call_expression" and (member_chain(node.child_by_field_name("function")) or ())[-1:] == \
+            ("fileURLToPath",) and call_args(node):
+        return _this_file(call_args(node)[0], module, depth + 1)
+    return False
+
+
+def _inside(path: str) -> str | None:
+    return None if path.startswith("..") else ("" if path == "." else path)
+
+
+def _value(node: ts.Node | None, module: Module) -> ts.Node | None:
+    """NODE, through the names it is bound to (a local or top-level constant), a few deep."""
+    node = strip_casts(node)
+    for _ in range(_DEPTH):
+        if node is None or node.type != "identifier" or text(node) in {"__dirname", "__filename"}:
+            return node
+        value = strip_casts(value_of(module, node))
+        if value is None:
+            return node
+        if value.type == "await_expression" and value.named_children:
+            value = strip_casts(value.named_children[0])
+        node = value
+    return node

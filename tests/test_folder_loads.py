@@ -1,0 +1,63 @@
+"""A server that loads its tools from a folder at run time (an autoloader: `readdir` of `join(__dirname, "tools")`,
+then `await import(join(toolsDir, file))` of each file): every code module of that folder is loaded, so its exports
+are what the import gives, and the modules are reached (extract/folders.py)."""
+
+from __future__ import annotations
+
+from auditor.analyse import coverage
+from program_helpers import SDK, program
+
+LOADER = '''import { readdir } from "fs/promises";
+import { join, dirname } from "path";
+import { fileURLToPath } from "url";
+const here = dirname(fileURLToPath(import.meta.url));
+export async function discoverTools() {
+  const toolsDir = join(here, "tools");
+  const files = await readdir(toolsDir);
+  const tools = [];
+  for (const file of files.filter((f) => f.endsWith(".js"))) {
+    const mod = await import(join(toolsDir, file));
+    if (mod.toolDefinition) tools.push(mod.toolDefinition);
+  }
+  return tools;
+}
+'''
+
+SERVER = SDK + '''import { discoverTools } from "./autoloader.js";
+const server = new Server({ name: "s", version: "1.0.0" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: (await discoverTools()).map((t) => t.spec) }));
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  const tools = await discoverTools();
+  const tool = tools.find((t) => t.spec.name === request.params.name);
+  if (!tool) throw new Error("unknown tool");
+  return tool.handler(request.params.arguments);
+});
+await server.connect(new StdioServerTransport());
+'''
+
+
+def _tool(name: str) -> str:
+    return (f'export const toolDefinition = {{\n'
+            f'  spec: {{ name: "{name}", description: "Does {name}.", inputSchema: {{ type: "object", properties: {{}} }} }},\n'
+            f'  handler: async (args) => ({{ content: [{{ type: "text", text: "{name}" }}] }}),\n}};\n')
+
+
+FILES = {"dist/index.js": SERVER, "dist/autoloader.js": LOADER, "dist/tools/pull.js": _tool("pull"),
+         "dist/tools/push.js": _tool("push"), "dist/tools/push.test.js": _tool("test_only"),
+         "package.json": '{"name": "s", "bin": "dist/index.js", "dependencies": {"@modelcontextprotocol/sdk": "1"}}'}
+
+
+def test_the_modules_of_a_folder_an_autoloader_imports_are_listed_and_reached():
+    p = program(FILES)
+    assert sorted(t.name for t in p.tools) == ["pull", "push"]
+    led = coverage.ledger(p)
+    rows = {f["path"]: f["status"] for f in led["files"]}
+    assert rows["dist/tools/pull.js"] == "analysed" and rows["dist/tools/push.js"] == "analysed"
+    assert led["unresolved"] == []
+
+
+def test_a_folder_outside_the_module_s_own_or_a_literal_file_is_not_such_a_load():
+    """`import(join(here, "..", "..", "elsewhere", file))` leaves the boundary: the list is unread, as before."""
+    outside = {**FILES, "dist/autoloader.js": LOADER.replace('join(here, "tools")', 'join(here, "..", "..", "x")')}
+    led = coverage.ledger(program(outside))
+    assert any("could not read whole" in u["what"] for u in led["unresolved"]), led["unresolved"]
