@@ -410,3 +410,41 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
     got = {d.tool: (d.form, d.target_name) for d in p.dispatches}
     assert got == {"add_item": ("table", "AddHandler.execute"), "drop_item": ("table", "DropHandler.execute")}, got
     assert _rows(p) == [("add_item", "analysed"), ("drop_item", "analysed")]
+
+
+def test_a_handler_that_finds_the_tool_by_name_and_runs_one_executor_implements_every_listed_tool():
+    """`for (const t of this.tools.values()) if (t.name === name) { found = t; break; }`, then `if (!found) throw`,
+    then one code for every tool (a request built from the tool's data): that code implements each listed tool.
+    Without the refusal, or with a match on something else than the name, no tool is dispatched so."""
+    files = {
+        "src/index.ts": SDK + '''
+const TOOLS = [
+  { name: "list_sites", description: "List.", method: "GET", path: "/sites", inputSchema: { type: "object" } },
+  { name: "delete_site", description: "Delete.", method: "DELETE", path: "/sites/{id}", inputSchema: { type: "object" } },
+];
+class Api {
+  tools = new Map<string, any>();
+  server = new Server({ name: "api", version: "1.0.0" }, { capabilities: { tools: {} } });
+  constructor() {
+    for (const t of TOOLS) this.tools.set(t.name, t);
+    this.server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS }));
+    this.server.setRequestHandler(CallToolRequestSchema, async (request) => {
+      const { name, arguments: params } = request.params;
+      let found;
+      for (const [id, tool] of this.tools.entries()) {
+        if (tool.name === name) { found = tool; break; }
+      }
+      if (!found) { throw new Error(`Tool not found: ${name}`); }
+      const res = await fetch("https://api.example.test" + found.path, { method: found.method, body: JSON.stringify(params) });
+      return { content: [{ type: "text", text: await res.text() }] };
+    });
+  }
+}
+new Api();
+''',
+        **PACKAGE}
+    p = program(files)
+    assert sorted((d.tool, d.form) for d in p.dispatches) == [("delete_site", "lookup"), ("list_sites", "lookup")]
+    assert _rows(p) == [("delete_site", "analysed"), ("list_sites", "analysed")]
+    lenient = files["src/index.ts"].replace("if (!found) { throw new Error(`Tool not found: ${name}`); }", "")
+    assert program({**files, "src/index.ts": lenient}).dispatches == ()

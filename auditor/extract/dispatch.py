@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import tree_sitter as ts
 
-from auditor.extract import copies, predicates
+from auditor.extract import copies, flow, predicates
 from auditor.extract.bindings import value_of
 from auditor.extract.program import Module
 from auditor.extract.server import Dispatch, Fallback, Handler
@@ -603,6 +603,36 @@ def lookups(handler: Handler, tools: list, resolve, link=None) -> tuple[list[Dis
             if found:
                 return found, fallbacks
     return found, fallbacks
+
+
+def generic(handler: Handler, resolve, link=None) -> tuple[ts.Node, Module, ts.Node] | None:
+    """(function, its module, the refusal) when the handler, or a function it delegates to, runs one code for every
+    tool: it finds the tool among its tool objects by name (`for (const t of tools) if (t.name === name) found = t`,
+    or `const found = tools.find((t) => t.name === name)`) and refuses a name it does not find (`if (!found) throw`);
+    what follows is the implementation of each tool found there (a generic executor of the tool's data)."""
+    for fn, module, _, subjects in _dispatching(handler, resolve, link):
+        body = fn.child_by_field_name("body")
+        matched: set[str] = set()
+        for n in walk(body) if body is not None else ():
+            if n.type == "call_expression":
+                found = _lookup(n, module)
+                matched |= {found[0]} if found is not None else set()
+            elif n.type == "for_in_statement":
+                names = loop_names(n.child_by_field_name("left"))
+                for term in (x for x in walk(n.child_by_field_name("body")) if x.type == "binary_expression"
+                             and text(x.child_by_field_name("operator")) in {"===", "=="}):
+                    sides = [strip_casts(term.child_by_field_name(k)) for k in ("left", "right")]
+                    if any((member_chain(a) or ("",))[0] in names and (member_chain(a) or ())[-1:] == ("name",)
+                           and _name_subject(b, module, subjects) for a, b in (sides, sides[::-1])):
+                        stmt = next((a for a in ancestors(term) if a.type == "if_statement"), None)
+                        matched |= {text(a.child_by_field_name("left")) for a in walk(stmt)
+                                    if a.type == "assignment_expression"} if stmt is not None else set()
+        for n in walk(body) if matched and body is not None else ():
+            cond = strip_casts(n.child_by_field_name("condition")) if n.type == "if_statement" else None
+            if cond is not None and cond.type == "unary_expression" and text(cond.child_by_field_name("argument")) in matched \
+                    and flow._throws(n.child_by_field_name("consequence")) is not None:
+                return fn, module, n
+    return None
 
 
 def _lookup(call: ts.Node, module: Module) -> tuple[str, tuple[str, ...]] | None:

@@ -328,6 +328,17 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
         dispatches += new
         fallbacks += fs if ds and not any(f.handler is h for f in fallbacks) else []
         roots += [owned(d.target, h.home) for d in new]
+        found = dispatch.generic(h, link.resolver(h.home), link)  # one code for every tool found by name
+        if found is not None:
+            fn, fmod, refusal = found
+            done = {d.tool for d in dispatches}
+            dispatches += [server.Dispatch(module=fmod, handler=h, tool=t.name, node=refusal,
+                                           subject=syntax.text(refusal), target=fn, target_name=fmod.qualified(fn),
+                                           form="lookup")
+                           for t in tools if t.form == "descriptor" and t.name not in done]
+            if not any(f.handler is h for f in fallbacks):
+                fallbacks.append(server.Fallback(handler=h, node=refusal.child_by_field_name("consequence"),
+                                                 form="throw", module=fmod))
     branches = frozenset(d.node.id for d in dispatches if d.form == "name-equality")
     for m, fn in link.reachable(roots):
         flows.append(_trace(m, fn, containers, vocab, link, branches))
