@@ -316,7 +316,7 @@ def _hand_checked(fn: ts.Node, pl: Place | None = None, dispatch: frozenset[int]
                 out |= tested
                 continue
             field = flow._predicate(term, None).field
-            if field and field.isidentifier():
+            if field and field.isidentifier() and not _coerced_local(term, fn):
                 out.add(field)
             elif term.type == "binary_expression" and text(term.child_by_field_name("operator")) == "&&":
                 # `x !== undefined && typeof x !== "number"`: the type test of a conjunction rejects what it tests,
@@ -329,13 +329,30 @@ def _hand_checked(fn: ts.Node, pl: Place | None = None, dispatch: frozenset[int]
 
 
 _MEMBERSHIP = {"includes", "has", "indexOf", "get"}
+_CONVERSIONS = {"String", "Number", "Boolean", "parseInt", "parseFloat"}
+
+
+def _coerced_local(term: ts.Node, fn: ts.Node) -> bool:
+    """Whether TERM tests a local of FN that holds a conversion of a value (`const url = String(args.url || "")`, then
+    `if (!url) throw`): what it rejects is the converted value, whatever type the input had; no check of the input."""
+    subject = strip_casts(term)
+    while subject is not None and subject.type == "unary_expression":
+        subject = strip_casts(subject.child_by_field_name("argument"))
+    if subject is None or subject.type != "identifier":
+        return False
+    decl = next((d for d in find(fn, {"variable_declarator"}) if enclosing_function(d) == fn
+                 and text(d.child_by_field_name("name")) == text(subject)), None)
+    init = strip_casts(decl.child_by_field_name("value")) if decl is not None else None
+    return init is not None and (init.type == "template_string" or init.type == "call_expression"
+                                 and text(init.child_by_field_name("function")) in _CONVERSIONS)
 _HANDED_DEPTH = 3  # how many calls down a parameter is followed to the function that rejects its bad values
 
 
 def _checked_parameters(module: Module, fn: ts.Node, link, depth: int = 0) -> set[str]:
     """The parameters of FN that it rejects the bad values of (`_hand_checked`, a `default` that returns leaving
-    too), or hands, as they are, to a function of the boundary that does so for the parameter in that place, a few
-    calls down (`getDatabase(id)` -> `getConnection(id)`, which throws unless `connections.get(id)` finds it)."""
+    too), or hands, as they are (not a value computed from them), to a function of the server's own code that does so
+    for the parameter in that place, a few calls down (`getDatabase(id)` -> `getConnection(id)`, which throws unless
+    `connections.get(resolve(id))` finds it)."""
     out = _hand_checked(fn, leaving=True)
     params = set(plain_parameters(fn))
     if depth >= _HANDED_DEPTH or not params - out:
@@ -343,11 +360,11 @@ def _checked_parameters(module: Module, fn: ts.Node, link, depth: int = 0) -> se
     for call in find(fn, {"call_expression"}):
         if enclosing_function(call) != fn:
             continue
-        handed = {i: _parameter_named(a, fn, params) for i, a in enumerate(call_args(call))}
-        handed = {i: n for i, n in handed.items() if n is not None and n not in out}
+        handed = {i: text(a) for i, a in enumerate(map(strip_casts, call_args(call)))
+                  if a is not None and a.type == "identifier" and text(a) in params - out}  # the parameter itself
         found = link.resolve(module, call) if handed else None
-        if found is None:
-            continue
+        if found is None or any(a <= found[1].start_byte < b for a, b, _ in found[0].vendored):
+            continue  # (a bundled library's function: what it rejects is the library's to say)
         theirs = {i: n for n, i in plain_parameters(found[1]).items()}
         checked = _checked_parameters(found[0], found[1], link, depth + 1)
         out |= {n for i, n in handed.items() if theirs.get(i) in checked}
@@ -442,10 +459,17 @@ def _tested(fn: ts.Node) -> set[str]:
     return {f for f in out if f.isidentifier()}
 
 
+_LEAVING = {"return_statement", "break_statement", "continue_statement", "if_statement", "try_statement"}
+
+
 def _rejects(node: ts.Node | None) -> bool:
+    """Whether a consequence rejects: it throws (first, or after straight-line code: `{ const known = ...; throw
+    new Error(known) }`), or returns an error."""
     if node is None:
         return False
-    if flow._throws(node) is not None:
+    stmts = [c for c in node.named_children if c.type != "comment"] if node.type == "statement_block" else [node]
+    if flow._throws(node) is not None or stmts and stmts[-1].type == "throw_statement" and not any(
+            s.type in _LEAVING or find(s, _LEAVING) for s in stmts[:-1]):
         return True
     stmts = [c for c in node.named_children if c.type != "comment"] if node.type == "statement_block" else [node]
     ret = stmts[0] if stmts and stmts[0].type == "return_statement" else None

@@ -93,13 +93,7 @@ def _throws(node: ts.Node | None) -> ts.Node | None:
     stmts = [c for c in node.named_children if c.type != "comment"] if node.type == "statement_block" else []
     if stmts and stmts[0].type == "throw_statement":
         return stmts[0]
-    if stmts and stmts[-1].type == "throw_statement" and not any(  # `{ const list = ...; throw new Error(list) }`:
-            s.type in _LEAVING or find(s, _LEAVING) for s in stmts[:-1]):  # straight-line code that ends in a throw
-        return stmts[-1]
     return None
-
-
-_LEAVING = {"return_statement", "break_statement", "continue_statement", "if_statement", "try_statement"}
 
 
 def _field_of(node: ts.Node | None) -> str | None:
