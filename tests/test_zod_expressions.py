@@ -375,6 +375,7 @@ server.registerTool("scan", { description: "Scan", inputSchema: {
   pattern: z.string().meta({ description: "Glob to match", examples: ["**/*.ts"] }),
   depth: z.uint32().min(1).max(10).optional(),
   skew: z.int32(),
+  where: z.object({ path: z.string() }).loose(),
 } }, async () => ({ content: [] }));
 ''')
     scan = tools["scan"]
@@ -383,7 +384,8 @@ server.registerTool("scan", { description: "Scan", inputSchema: {
     assert props["pattern"] == {"type": "string", "description": "Glob to match", "examples": ["**/*.ts"]}
     assert props["depth"] == {"type": "integer", "minimum": 1, "maximum": 10}
     assert props["skew"] == {"type": "integer", "minimum": -2147483648, "maximum": 2147483647}
-    assert scan.schema["required"] == ["pattern", "skew"]
+    assert props["where"]["properties"] == {"path": {"type": "string"}}  # `.loose()`: unknown keys kept, none checked
+    assert scan.schema["required"] == ["pattern", "skew", "where"]
 
 
 def test_a_preprocess_that_only_reads_blank_values_as_omitted_is_no_coercion():
