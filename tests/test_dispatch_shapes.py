@@ -448,3 +448,37 @@ new Api();
     assert _rows(p) == [("delete_site", "analysed"), ("list_sites", "analysed")]
     lenient = files["src/index.ts"].replace("if (!found) { throw new Error(`Tool not found: ${name}`); }", "")
     assert program({**files, "src/index.ts": lenient}).dispatches == ()
+
+
+def test_a_table_built_from_a_list_keyed_by_each_elements_name_dispatches_each_elements_handler():
+    """`const byName = Object.fromEntries(endpoints.map((e) => [e.tool.name, e]))`, then `const endpoint =
+    byName[name]; ... endpoint.handler(args)`: each element's `handler` implements the tool its `tool.name` names."""
+    files = {
+        "src/endpoints.ts": '''
+export const listUsers = {
+  tool: { name: "list_users", description: "List.", inputSchema: { type: "object" } },
+  handler: async (args: any) => ({ content: [] }),
+};
+export const getUser = {
+  tool: { name: "get_user", description: "Get.", inputSchema: { type: "object" } },
+  handler: async (args: any) => ({ content: [] }),
+};
+export const endpoints = [listUsers, getUser];
+''',
+        "src/index.ts": SDK + '''
+import { endpoints } from "./endpoints.js";
+const server = new Server({ name: "u", version: "1.0.0" }, { capabilities: { tools: {} } });
+const byName = Object.fromEntries(endpoints.map((endpoint) => [endpoint.tool.name, endpoint]));
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: endpoints.map((e) => e.tool) }));
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  const { name, arguments: args } = request.params;
+  const endpoint = byName[name];
+  if (!endpoint) throw new Error(`Unknown tool: ${name}`);
+  return endpoint.handler(args);
+});
+''',
+        **PACKAGE}
+    p = program(files)
+    got = {d.tool: (d.form, d.target.start_point[0] + 1) for d in p.dispatches}
+    assert got == {"list_users": ("table", 4), "get_user": ("table", 8)}, got
+    assert _rows(p) == [("get_user", "analysed"), ("list_users", "analysed")]
