@@ -482,3 +482,37 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
     got = {d.tool: (d.form, d.target.start_point[0] + 1) for d in p.dispatches}
     assert got == {"list_users": ("table", 4), "get_user": ("table", 8)}, got
     assert _rows(p) == [("get_user", "analysed"), ("list_users", "analysed")]
+
+
+def test_a_list_filled_by_a_function_that_pushes_its_parameter_holds_each_calls_argument():
+    """`export const endpoints = []; function addEndpoint(e) { endpoints.push(e); } addEndpoint(listUsers)`, also
+    as CommonJS `exports.endpoints = []` with `exports.endpoints.push(e)`: the list's elements are the arguments of
+    the calls, so the table built from it dispatches each."""
+    esm = ('export const endpoints: any[] = [];\n'
+           'function addEndpoint(endpoint: any) { endpoints.push(endpoint); }\n'
+           'import { listUsers, getUser } from "./defs.js";\n'
+           'addEndpoint(listUsers);\naddEndpoint(getUser);\n')
+    cjs = ('"use strict";\nObject.defineProperty(exports, "__esModule", { value: true });\n'
+           'exports.endpoints = [];\n'
+           'function addEndpoint(endpoint) { exports.endpoints.push(endpoint); }\n'
+           'const defs_1 = require("./defs.js");\n'
+           'addEndpoint(defs_1.listUsers);\naddEndpoint(defs_1.getUser);\n')
+    defs = ('export const listUsers = { tool: { name: "list_users", description: "List.", inputSchema: { type: "object" } },\n'
+            '  handler: async (args: any) => ({ content: [] }) };\n'
+            'export const getUser = { tool: { name: "get_user", description: "Get.", inputSchema: { type: "object" } },\n'
+            '  handler: async (args: any) => ({ content: [] }) };\n')
+    index = SDK + '''
+import { endpoints } from "./endpoints.js";
+const server = new Server({ name: "u", version: "1.0.0" }, { capabilities: { tools: {} } });
+const byName = Object.fromEntries(endpoints.map((endpoint) => [endpoint.tool.name, endpoint]));
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: endpoints.map((e) => e.tool) }));
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  const endpoint = byName[request.params.name];
+  if (!endpoint) throw new Error("unknown tool");
+  return endpoint.handler(request.params.arguments);
+});
+'''
+    for name, code in (("src/endpoints.ts", esm), ("src/endpoints.js", cjs)):
+        p = program({"src/index.ts": index, name: code, "src/defs.ts": defs, **PACKAGE})
+        assert sorted((d.tool, d.form) for d in p.dispatches) == [("get_user", "table"), ("list_users", "table")], name
+        assert _rows(p) == [("get_user", "analysed"), ("list_users", "analysed")], name

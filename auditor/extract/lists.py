@@ -10,10 +10,10 @@ import tree_sitter as ts
 
 from auditor.extract.bindings import value_of
 from auditor.extract.frames import (MAX_DEPTH, Frame, _array_names, _parameter_of_scope, _sites, destructured,
-                                    loop_names, parameters, returned)
+                                    loop_names, parameters, plain_parameters, returned)
 from auditor.extract.program import Module
 from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, ancestors, arrow_parts, call_args, callee_text,
-                                    enclosing, find,
+                                    enclosing, enclosing_function, find,
                                     literal, member_chain, object_pairs, pair_value, parameter_pattern, string_value,
                                     strip_casts, text)
 
@@ -214,15 +214,21 @@ class Lists:
                         self._members.setdefault(text(left.child_by_field_name("property")), []).append(value)
         return self._members
 
-    def _pushed(self, name: ts.Node, value: ts.Node, module: Module, frame: Frame | None, depth: int
+    def _pushed(self, value: ts.Node, module: Module, frame: Frame | None, depth: int
                 ) -> Iterator[tuple[tuple[ts.Node | None, ...], Module, Frame | None]]:
-        """The elements a list declared empty (`const tools = []`) gets from `tools.push(x)` in its scope; a push
-        in a `for (const t of LIST)` loop is read once per element of LIST, `t` bound to it."""
-        decl = value.parent
-        if decl is None or decl.type != "variable_declarator":
+        """The elements a list declared empty (`const tools = []`, CommonJS `exports.tools = []`) gets from
+        `tools.push(x)` in its scope; a push in a `for (const t of LIST)` loop is read once per element of LIST, `t`
+        bound to it; a push of a parameter (`function add(e) { tools.push(e) }`) once per call of that function."""
+        holder = value.parent
+        if holder is not None and holder.type == "variable_declarator" and holder.child_by_field_name("name").type == "identifier":
+            target = (text(holder.child_by_field_name("name")),)
+        elif holder is not None and holder.type == "assignment_expression" and holder.child_by_field_name("right") == value \
+                and (member_chain(holder.child_by_field_name("left")) or ("",))[0] == "exports":
+            target = member_chain(holder.child_by_field_name("left"))
+        else:
             return
-        scope = next((a for a in ancestors(decl) if a.type in FUNCTION_TYPES or a.type == "program"), None)
-        yield from self._stored(scope, (text(name),), {"push": 0}, module, frame, depth)
+        scope = next((a for a in ancestors(holder) if a.type in FUNCTION_TYPES or a.type == "program"), None)
+        yield from self._stored(scope, target, {"push": 0}, module, frame, depth)
 
     def _collected(self, holder: ts.Node, module: Module, frame: Frame | None, depth: int
                    ) -> Iterator[tuple[tuple[ts.Node | None, ...], Module, Frame | None]]:
@@ -249,7 +255,7 @@ class Lists:
                     if arg.type == "spread_element":
                         yield from self.elements(arg_value, module, frame, depth + 1)
                     else:
-                        yield (arg,), module, frame
+                        yield from self._handed_values(arg, module, frame) or [((arg,), module, frame)]
                     continue
                 left = loop.child_by_field_name("left")
                 names = loop_names(left)
@@ -261,6 +267,17 @@ class Lists:
                         yield from self.elements(arg_value, module, bound, depth + 1)
                     else:
                         yield (arg,), module, bound
+
+    def _handed_values(self, arg: ts.Node, module: Module, frame: Frame | None
+                       ) -> list[tuple[tuple[ts.Node | None, ...], Module, Frame | None]]:
+        """When ARG is a plain parameter of the function it is written in (and no FRAME binds it), the argument of
+        each call of that function in its place (`addEndpoint(listUsers)`); else empty."""
+        fn = enclosing_function(arg)
+        index = plain_parameters(fn).get(text(arg)) if fn is not None and arg.type == "identifier" and frame is None else None
+        if index is None or self.link is None:
+            return []
+        return [((call_args(call)[index],), cmod, None) for cmod, call in self.link.callers(fn)
+                if index < len(call_args(call))]
 
     def empty(self, node: ts.Node | None, module: Module, frame: Frame | None, depth: int = 0) -> bool:
         """Whether the list NODE stands for is known to have no element: `[]` that nothing pushes to, a spread or a
@@ -404,8 +421,8 @@ class Lists:
                     yield from self.elements(child.named_children[0], module, frame, depth + 1)
                 elif child.type != "comment":
                     yield (child,), module, frame
-            if not node.named_children and name is not None and name.type == "identifier":
-                yield from self._pushed(name, node, module, frame, depth)
+            if not node.named_children:
+                yield from self._pushed(node, module, frame, depth)
             return
         if node.type == "binary_expression" and text(node.child_by_field_name("operator")) in {"||", "??"}:
             for side in ("left", "right"):  # `tools ?? ALL_TOOLS`: a list given, or the default

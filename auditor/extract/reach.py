@@ -224,6 +224,9 @@ class Reach:
             return
         if where is not None and where[0] is not module and self.link.value(*where) is not None:
             yield from self.expr(self.link.value(*where), where[0], d)  # `export default [...]`, `exports.x = [...]`
+            for later in _assigned(where[0], where[0].tree.root_node, ("exports", where[1])):  # and what is pushed
+                if later.id != self.link.value(*where).id:                                      # onto `exports.x`
+                    yield from self.expr(later, where[0], d)
             return
         if self.values.namespace(node, module) is not None:  # `import * as tool`: an object of the module's exports
             yield node, module

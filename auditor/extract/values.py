@@ -65,6 +65,11 @@ class Values(Lists):
                 if value is not None:
                     node = value
                     continue
+            if chain and len(chain) == 2 and self.link is not None:  # `defs_1.listUsers` of a namespace: the export
+                found = self._exported(node.child_by_field_name("object"), module, chain[1])
+                if found[0] is not None:
+                    node, module = found
+                    continue
             return node, module
         return node, module
 
