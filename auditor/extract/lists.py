@@ -292,8 +292,7 @@ class Lists:
         if node.type == "array":
             if any(c.type != "spread_element" or not c.named_children for c in _items(node)):
                 return False
-            if not _items(node) and name is not None and name.type == "identifier" \
-                    and next(self._pushed(name, node, module, frame, depth), None) is not None:
+            if not _items(node) and next(self._pushed(node, module, frame, depth), None) is not None:
                 return False
             return all(self.empty(c.named_children[0], module, frame, depth + 1) for c in _items(node))
         if node.type != "call_expression":
