@@ -516,3 +516,37 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
         p = program({"src/index.ts": index, name: code, "src/defs.ts": defs, **PACKAGE})
         assert sorted((d.tool, d.form) for d in p.dispatches) == [("get_user", "table"), ("list_users", "table")], name
         assert _rows(p) == [("get_user", "analysed"), ("list_users", "analysed")], name
+
+
+def test_a_table_filled_by_object_assign_blocks_dispatches_every_block_s_entries():
+    """`const registry = {}; Object.assign(registry, { a: ... }); if (enabled) Object.assign(registry, { b: ... });
+    return registry;` made by a function, then `toolRegistry[name](args)`: each block's entries are dispatches."""
+    files = {
+        "src/index.ts": SDK + '''
+const TOOLS = [
+  { name: "search", description: "Search.", inputSchema: { type: "object" } },
+  { name: "create_file", description: "Create.", inputSchema: { type: "object" } },
+];
+async function handleSearch(args: any) { return { content: [] }; }
+async function handleCreate(args: any) { return { content: [] }; }
+function createToolRegistry() {
+  const registry: Record<string, (args: any) => Promise<any>> = {};
+  Object.assign(registry, { search: (args: any) => handleSearch(args) });
+  if (process.env.WRITE !== "false") {
+    Object.assign(registry, { create_file: (args: any) => handleCreate(args) });
+  }
+  return registry;
+}
+const toolRegistry = createToolRegistry();
+const server = new Server({ name: "w", version: "1.0.0" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS }));
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  const handler = toolRegistry[request.params.name];
+  if (!handler) throw new Error("unknown tool");
+  return handler(request.params.arguments);
+});
+''',
+        **PACKAGE}
+    p = program(files)
+    assert sorted((d.tool, d.form) for d in p.dispatches) == [("create_file", "table"), ("search", "table")]
+    assert _rows(p) == [("create_file", "analysed"), ("search", "analysed")]

@@ -456,6 +456,23 @@ def _entry_table(lookup: ts.Node, fn: ts.Node, module: Module, link) -> list[tup
     return out
 
 
+def _assigned_into(table: ts.Node, module: Module, link=None) -> list[tuple[ts.Node, Module]]:
+    """The tables copied into TABLE, a variable's object literal, within the scope it is declared in:
+    `Object.assign(registry, { a: ..., b: ... })` (each object after the first argument)."""
+    decl = table.parent
+    if decl is None or decl.type != "variable_declarator" or decl.child_by_field_name("name").type != "identifier":
+        return []
+    name = text(decl.child_by_field_name("name"))
+    scope = enclosing_function(decl) or _root(decl)
+    out = []
+    for call in find(scope, {"call_expression"}):
+        args = call_args(call)
+        if ".".join(member_chain(call.child_by_field_name("function")) or ()) == "Object.assign" and args \
+                and text(strip_casts(args[0])) == name and (enclosing_function(call) or _root(call)) == scope:
+            out += [found for a in args[1:] if (found := _table(a, module, link))[0] is not None]
+    return out
+
+
 def _method_on(lookup: ts.Node, fn: ts.Node) -> str | None:
     """The method called on what a table lookup gives, in FN: `T[name].run(args)`, or `const h = T[name]` then
     `h.run(args)`; None when no method is called on it."""
@@ -498,6 +515,9 @@ def _table_dispatches(handler: Handler, table: ts.Node, subject: str, resolve, m
                 more, mmod = _table(value, where, link)
                 there = there if mmod is where else link.resolver(mmod)
                 out += _table_dispatches(handler, more, subject, there, mmod, link, depth + 1, method) if more is not None else []
+    for more, mmod in _assigned_into(table, module, link) if depth <= 4 else ():  # `Object.assign(table, {...})`
+        there = resolve if mmod is module else link.resolver(mmod)
+        out += _table_dispatches(handler, more, subject, there, mmod, link, depth + 1, method)
     for key, pair in _pairs(table, module, link).items():  # shorthand entries (`{ purge }`) are their own value
         value = strip_casts(pair_value(pair))
         if value is None:
