@@ -55,11 +55,13 @@ def test_invalid_utf8_and_syntax_error_are_coverage_gaps(tmp_path):
 def test_files_no_analysis_reads_are_no_gap_and_oversized_code_is_one(tmp_path):
     """An image is registered and is no coverage gap; code over kb/method.yaml's max_file_bytes is not read, code
     over its max_syntax_nodes is parsed but not analysed, and each is a gap (the audit is incomplete) instead of
-    silently missing."""
+    silently missing (the server imports both: what it runs was not read)."""
     repo = tmp_path / "repo"
     big = "export const table = [\n" + "  1,\n" * 1_700_000 + "];\n"  # 8.5 MB of valid TypeScript
     dense = "export const grid = [" + "1," * 1_100_000 + "];\n"  # 2.2 MB, 2.2 M syntax nodes
-    init_repo(repo, {**ledger_files("srv/"), "srv/logo.png": b"\x89PNG\r\n\x1a\n\xff\xfe\x00", "srv/table.ts": big,
+    files = ledger_files("srv/")
+    files["srv/index.ts"] = 'import { table } from "./table.js";\nimport { grid } from "./grid.js";\n' + files["srv/index.ts"]
+    init_repo(repo, {**files, "srv/logo.png": b"\x89PNG\r\n\x1a\n\xff\xfe\x00", "srv/table.ts": big,
                      "srv/grid.ts": dense})
     result = cli("audit", repo, "--subtree", "srv", "--out", tmp_path / "out", "--format", "json")
     assert result.exit_code == 0, result.stderr

@@ -452,7 +452,8 @@ new Api();
 
 def test_a_table_built_from_a_list_keyed_by_each_elements_name_dispatches_each_elements_handler():
     """`const byName = Object.fromEntries(endpoints.map((e) => [e.tool.name, e]))`, then `const endpoint =
-    byName[name]; ... endpoint.handler(args)`: each element's `handler` implements the tool its `tool.name` names."""
+    byName[name]; ... run(endpoint.tool, endpoint.handler, args)`: each element's `handler` (the member handed on
+    that is a function) implements the tool its `tool.name` names (extract/registry.py)."""
     files = {
         "src/endpoints.ts": '''
 export const listUsers = {
@@ -474,14 +475,22 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
   const { name, arguments: args } = request.params;
   const endpoint = byName[name];
   if (!endpoint) throw new Error(`Unknown tool: ${name}`);
-  return endpoint.handler(args);
+  return run(endpoint.tool, endpoint.handler, args);
 });
+async function run(tool: any, handler: any, args: any) { return handler(args); }
 ''',
         **PACKAGE}
     p = program(files)
     got = {d.tool: (d.form, d.target.start_point[0] + 1) for d in p.dispatches}
-    assert got == {"list_users": ("table", 4), "get_user": ("table", 8)}, got
+    assert got == {"list_users": ("registry", 4), "get_user": ("registry", 8)}, got
     assert _rows(p) == [("get_user", "analysed"), ("list_users", "analysed")]
+    # the table built in the function that installs the handler, from the list it is handed
+    local = files["src/index.ts"].replace("const byName = Object.fromEntries(", "function init(list: any[]) {\n"
+                                          "const byName = Object.fromEntries(").replace("endpoints.map((endpoint)", "list.map((endpoint)")
+    local = local.replace("async function run(", "}\ninit(endpoints);\nasync function run(")
+    assert "init(endpoints)" in local and "list.map((endpoint)" in local
+    p = program({**files, "src/index.ts": local})
+    assert sorted((d.tool, d.form) for d in p.dispatches) == [("get_user", "registry"), ("list_users", "registry")]
 
 
 def test_a_list_filled_by_a_function_that_pushes_its_parameter_holds_each_calls_argument():
@@ -514,7 +523,7 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
 '''
     for name, code in (("src/endpoints.ts", esm), ("src/endpoints.js", cjs)):
         p = program({"src/index.ts": index, name: code, "src/defs.ts": defs, **PACKAGE})
-        assert sorted((d.tool, d.form) for d in p.dispatches) == [("get_user", "table"), ("list_users", "table")], name
+        assert sorted((d.tool, d.form) for d in p.dispatches) == [("get_user", "registry"), ("list_users", "registry")], name
         assert _rows(p) == [("get_user", "analysed"), ("list_users", "analysed")], name
 
 

@@ -253,7 +253,8 @@ def many_functions(n: int) -> str:
 def test_a_file_over_the_time_budget_is_a_gap_and_the_others_are_analysed(tmp_path):
     """kb/method.yaml file_time_budget_seconds: the file whose analysis takes longer is stopped and not analysed; the
     audit goes on without it."""
-    repo = repo_with(tmp_path, {"index.ts": high("  console.error(x);"), "big.ts": many_functions(8000)})
+    repo = repo_with(tmp_path, {"index.ts": 'import "./big.js";\n' + high("  console.error(x);"),
+                                "big.ts": many_functions(8000)})  # (imported: what the server runs was not read)
     kb = deep_kb(tmp_path, file_time_budget_seconds=0.2)
     result, doc = audit_json(repo, tmp_path / "out", "--format", "json", "--kb", kb)
     (gap,) = gaps_of(doc, "time")
@@ -393,7 +394,8 @@ def test_a_file_that_meets_an_internal_error_is_a_gap_and_the_others_are_analyse
     from auditor import target
     from auditor.extract import server
 
-    repo = repo_with(tmp_path, {"index.ts": high("  console.error(x);"), "other.ts": "export const a = 1;\n"})
+    repo = repo_with(tmp_path, {"index.ts": 'import "./other.js";\n' + high("  console.error(x);"),
+                                "other.ts": "export const a = 1;\n"})
     tools = server.tools
 
     def failing(m, *args, **kwargs):

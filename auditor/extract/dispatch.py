@@ -11,7 +11,7 @@ from auditor.extract.program import Module
 from auditor.extract.server import Dispatch, Fallback, Handler
 from auditor.extract.reach import _destructured, _parameter_scope
 from auditor.extract.values import Values
-from auditor.extract.frames import Frame, loop_names, parameters, plain_parameters, returned
+from auditor.extract.frames import Frame, loop_names, parameters, returned
 from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, condition_terms, enclosing_function, find,
                                     member_chain, object_method,
                                     object_pairs, pair_value, strip_casts, text, walk)
@@ -350,11 +350,6 @@ def _dispatch_in(handler: Handler, fn: ts.Node, resolve, module: Module, link=No
                                for key, pair in _pairs(table, tmod, link).items()]
                     fallbacks.append(Fallback(handler=handler, node=refusal, form=_fallback_form(refusal), module=module))
                 found += entries
-            elif table is None and link is not None and node.id not in tables:
-                tables.add(node.id)  # `endpointMap[name]` of `Object.fromEntries(list.map((e) => [e.tool.name, e]))`
-                found += [Dispatch(module=emod, handler=handler, tool=key, node=element, subject=text(node),
-                                   target=target, target_name=emod.qualified(target), form="table")
-                          for key, element, emod, target in _entry_table(node, fn, module, link)]
         elif node.type == "switch_statement" and _name_subject(strip_casts(node.child_by_field_name("value")), module,
                                                                subjects):
             subject = text(strip_casts(node.child_by_field_name("value")))
@@ -412,47 +407,6 @@ def _pairs(table: ts.Node, module: Module, link=None) -> dict[str, ts.Node]:
             if key is None:
                 continue
         out[key] = pair
-    return out
-
-
-def _entry_table(lookup: ts.Node, fn: ts.Node, module: Module, link) -> list[tuple[str, ts.Node, Module, ts.Node]]:
-    """(tool name, element, its module, the function it runs) of a lookup `T[name]` in FN where T is built from a
-    list, each element under a member of its own (`Object.fromEntries(list.map((e) => [e.tool.name, e]))`): the
-    function is the element's member that FN reads from what the lookup gives (`endpoint.handler`)."""
-    values = Values(link)
-    made, mmod = values.definition(lookup.child_by_field_name("object"), module)
-    made = strip_casts(made)
-    if made is None or made.type != "call_expression" or \
-            ".".join(member_chain(made.child_by_field_name("function")) or ()) != "Object.fromEntries" or len(call_args(made)) != 1:
-        return []
-    mapped = strip_casts(call_args(made)[0])
-    callee = mapped.child_by_field_name("function") if mapped is not None and mapped.type == "call_expression" else None
-    cb = strip_casts(call_args(mapped)[0]) if callee is not None and callee.type == "member_expression" and \
-        text(callee.child_by_field_name("property")) == "map" and len(call_args(mapped)) == 1 else None
-    pair = [strip_casts(v) for v in returned(cb)] if cb is not None and cb.type in FUNCTION_TYPES else []
-    element = next(iter(plain_parameters(cb)), None) if cb is not None and cb.type in FUNCTION_TYPES else None
-    items = [c for c in pair[0].named_children if c.type != "comment"] if len(pair) == 1 and pair[0] is not None \
-        and pair[0].type == "array" else []
-    if len(items) != 2 or element is None or text(items[1]) != element:
-        return []
-    key = member_chain(items[0]) or ()
-    if len(key) < 2 or key[0] != element:
-        return []
-    holder = lookup.parent
-    var = text(holder.child_by_field_name("name")) if holder is not None and holder.type == "variable_declarator" else None
-    members = [chain[1] for n in find(fn, {"member_expression"})
-               if var is not None and len(chain := member_chain(n) or ()) == 2 and chain[0] == var]
-    out = []
-    for (value, *_), emod, _ in values.elements(callee.child_by_field_name("object"), mmod, None):
-        node, where = value, emod
-        for k in key[1:]:
-            node, where = values.member(node, where, k, None, 0) if node is not None else (None, where)
-        name = values.string(node, where) if node is not None else None
-        for k in members if name is not None else ():
-            target, tmod = values.function_of(*values.member(value, emod, k, None, 0), None)
-            if target is not None and target.type in FUNCTION_TYPES:
-                out.append((name, value, tmod, target))
-                break
     return out
 
 

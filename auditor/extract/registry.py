@@ -42,7 +42,7 @@ def dispatches(handler: Handler, fns: list[tuple], calls_of, link, is_name, foll
         for lookup, loop, fmod, use, key, method in finders.finds(fn, module, link, named) if follow is not None else ():
             # `const { config } = find(name); config.run(args)`, FIND looping over the tool objects (extract/finders.py)
             _record(out, unread, values, handler, module, lookup, method, _looped(follow, loop, fmod, use, key, calls_of))
-        for lookup, holder, method in _lookups(fn, module, named):
+        for lookup, holder, method, handed_on in _lookups(fn, module, named):
             if holder == _FIND:  # `LIST.find((t) => t.name === name)`
                 rmod, installed = module, _found(module, lookup, follow)
             elif holder.startswith("this."):  # a field filled from a list (`this.byName = list.reduce(...)`), or by
@@ -54,27 +54,33 @@ def dispatches(handler: Handler, fns: list[tuple], calls_of, link, is_name, foll
                                             if cls is not None else ())
             else:
                 where = link.binding(module, holder)
-                if where is None or where[1] not in where[0].toplevel:
+                local_value = _local(lookup, holder)
+                if local_value is not None:  # built in the function it is looked up in (`const byName = ...`)
+                    rmod, installed = module, _built(local_value, module, follow)
+                elif where is None or where[1] not in where[0].toplevel:
                     continue
-                rmod, local = where
-                installed = itertools.chain(_built(rmod.toplevel[local], rmod, follow),
-                                            _installed(rmod, (local,), calls_of, values, frames))
+                else:
+                    rmod, local = where
+                    installed = itertools.chain(_built(rmod.toplevel[local], rmod, follow),
+                                                _installed(rmod, (local,), calls_of, values, frames))
             _record(out, unread, values, handler, module, lookup, method,
-                    ((key, tool, tmod, frame, rmod) for key, tool, tmod, frame in installed))
+                    ((key, tool, tmod, frame, rmod) for key, tool, tmod, frame in installed), lenient=handed_on)
     return [out[k] for k in sorted(out)], unread
 
 
 def _record(out: dict[str, Dispatch], unread: list, values: Values, handler: Handler, module: Module, lookup: ts.Node,
-            method: str, installed) -> None:
+            method: str, installed, lenient: bool = False) -> None:
     """Add to OUT one dispatch per installed tool (key, tool object, its module, frame, the key's module) whose name
-    and METHOD are read; to UNREAD the installing site of one whose name or method is not."""
+    and METHOD are read; to UNREAD the installing site of one whose name or method is not (LENIENT: METHOD is only a
+    member handed on, which need not be the implementation: one that is no function is passed over)."""
     for key, tool, tmod, frame, rmod in installed:
         name = _key(values, key, rmod, frame)
         if name in out:  # met again (a descriptor whose fields the tool object copies)
             continue
         target = _method(values, tool, tmod, method, frame)
         if name is None or target is None or (target.type not in FUNCTION_TYPES and target.type != "method_definition"):
-            unread.append((frame.caller, frame.site) if frame is not None else (rmod, key))
+            if not lenient:
+                unread.append((frame.caller, frame.site) if frame is not None else (rmod, key))
             continue
         if tool.type == "new_expression":
             shown = f"{text(tool.child_by_field_name('constructor'))}.{method}"
@@ -118,10 +124,10 @@ def _method(values: Values, tool: ts.Node | None, module: Module, method: str, f
     return values.function_of(*values.member(tool, module, method, frame, 0), frame)[0]
 
 
-def _lookups(fn: ts.Node, module: Module, is_name) -> Iterator[tuple[ts.Node, str, str]]:
-    """(the lookup, the registry's name, the method called on what it finds) of `R.get(name)`, or `this.R[name]` of
-    a field, in FN: through a variable (`const tool = R.get(name); ... tool.run(args)`) or directly
-    (`R.get(name).run(args)`)."""
+def _lookups(fn: ts.Node, module: Module, is_name) -> Iterator[tuple[ts.Node, str, str, bool]]:
+    """(the lookup, the registry's name, the method called on what it finds, whether that is only a member handed on)
+    of `R.get(name)`, or `this.R[name]` of a field, in FN: through a variable (`const tool = R.get(name); ...
+    tool.run(args)`) or directly (`R.get(name).run(args)`); with no method called, each member handed to a call."""
     for call in find(fn, {"call_expression", "subscript_expression"}):
         if call.type == "subscript_expression":
             chain = member_chain(strip_casts(call.child_by_field_name("object")))
@@ -140,8 +146,9 @@ def _lookups(fn: ts.Node, module: Module, is_name) -> Iterator[tuple[ts.Node, st
                     or len(args) != 1 or not is_name(strip_casts(args[0]), module):
                 continue
             holder = ".".join(chain[:-1])  # `R.get(name)`, or `this.R.get(name)` of a field
-        for method in _called_on(call, fn):
-            yield call, holder, method
+        called = _called_on(call, fn)
+        for method in called or _handed_members(call, fn):
+            yield call, holder, method, not called
 
 
 def _matcher(call: ts.Node, module: Module, is_name) -> tuple[ts.Node, str, ts.Node] | None:
@@ -254,6 +261,33 @@ def _called_on(lookup: ts.Node, fn: ts.Node) -> list[str]:
             "" if chain == (text(name),) else None
         if called is not None and called not in out:
             out.append(called)
+    return out
+
+
+def _local(node: ts.Node, name: str) -> ts.Node | None:
+    """The initializer of NAME when a function around NODE declares it (the nearest), else None."""
+    for scope in ancestors(node):
+        if scope.type in FUNCTION_TYPES:
+            decl = next((d for d in find(scope, {"variable_declarator"}) if text(d.child_by_field_name("name")) == name
+                         and next((a for a in ancestors(d) if a.type in FUNCTION_TYPES), None) == scope), None)
+            if decl is not None:
+                return decl.child_by_field_name("value")
+    return None
+
+
+def _handed_members(lookup: ts.Node, fn: ts.Node) -> list[str]:
+    """When no method is called on what LOOKUP finds: the members of it handed to a call (`const endpoint =
+    R[name]; return run(endpoint.tool, endpoint.handler, args)`), each a candidate for its implementation."""
+    holder = lookup.parent
+    name = holder.child_by_field_name("name") if holder is not None and holder.type == "variable_declarator" else None
+    if name is None or name.type != "identifier":
+        return []
+    out = []
+    for member in find(fn, {"member_expression"}):
+        chain = member_chain(member) or ()
+        if len(chain) == 2 and chain[0] == text(name) and member.parent is not None \
+                and member.parent.type == "arguments" and chain[1] not in out:
+            out.append(chain[1])
     return out
 
 

@@ -39,6 +39,8 @@ def tool_classes(modules, vocab: dict) -> Read:
                     tools.append(made[0])
                     dispatches.append(made[1])
                     regs.append(made[2])
+        if not tools:  # no tool class read: what the server finds on disk is not known (other_frameworks says so)
+            continue
         out = Read(servers=out.servers + tuple(servers), tools=out.tools + tuple(tools),
                    dispatches=out.dispatches + tuple(dispatches), registrations=out.registrations + tuple(regs),
                    read_whole=out.read_whole | ({m.path for m in users} - unread))
