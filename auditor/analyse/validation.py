@@ -91,7 +91,7 @@ def checks(p: Program, tool, path: list[Place], own: list[Place] = ()) -> list[C
     for pl in path:
         names = _inputs(pl, v, p)
         if any(pl.fn == o.fn for o in own):  # the tool's own code: its guards check what they name
-            fields = _hand_checked(pl.fn, pl, frozenset(d.node.id for d in p.dispatches))
+            fields = _hand_checked(pl.fn, pl, frozenset(d.node.id for d in p.dispatches), module=pl.module)
             if fields:
                 out.append(Check(path=pl.module.path, node=pl.fn, fields=frozenset(fields), form="hand-written"))
         for call in _calls(pl):
@@ -101,7 +101,7 @@ def checks(p: Program, tool, path: list[Place], own: list[Place] = ()) -> list[C
                 continue
             if any(_is_input(a, names, v) for a in call_args(call)) and p.linker is not None:
                 found = p.linker.resolve(pl.module, call)
-                fields = _hand_checked(found[1]) if found is not None else None
+                fields = _hand_checked(found[1], module=found[0]) if found is not None else None
                 if not fields and found is not None and _rejected_unless(call):
                     fields = _tested(found[1])  # `if (!isValidArgs(args)) throw ...`: what the predicate tests
                 if fields:
@@ -289,11 +289,12 @@ def _input_field(node: ts.Node | None, names: frozenset[str], v: dict) -> str | 
 
 
 def _hand_checked(fn: ts.Node, pl: Place | None = None, dispatch: frozenset[int] = frozenset(),
-                  leaving: bool = False) -> set[str]:
+                  leaving: bool = False, module: Module | None = None) -> set[str]:
     """Fields a function rejects bad values of: the fields named in the condition of `if (cond) throw ...` or
     `if (cond) return <an error>`, and the subject of a `switch` whose `default` throws or returns an error (not the
     tool-name dispatch, ids in DISPATCH: its fallback rejects unknown tools, not input). LEAVING: a `default` that
-    returns anything leaves too (`switch (command) { ...; default: return failure(...) }` runs no case's code)."""
+    returns anything leaves too (`switch (command) { ...; default: return failure(...) }` runs no case's code).
+    MODULE (FN's): a test of a local holding a conversion of a value checks nothing (`_coerced_local`)."""
     out: set[str] = set()
     for stmt in find(fn, {"if_statement", "switch_statement"}):
         if enclosing_function(stmt) != fn or (pl is not None and _skipped(stmt, pl)) or stmt.id in dispatch:
@@ -316,7 +317,7 @@ def _hand_checked(fn: ts.Node, pl: Place | None = None, dispatch: frozenset[int]
                 out |= tested
                 continue
             field = flow._predicate(term, None).field
-            if field and field.isidentifier() and not _coerced_local(term, fn):
+            if field and field.isidentifier() and not (module is not None and _coerced_local(term, module)):
                 out.add(field)
             elif term.type == "binary_expression" and text(term.child_by_field_name("operator")) == "&&":
                 # `x !== undefined && typeof x !== "number"`: the type test of a conjunction rejects what it tests,
@@ -332,7 +333,7 @@ _MEMBERSHIP = {"includes", "has", "indexOf", "get"}
 _CONVERSIONS = {"String", "Number", "Boolean", "parseInt", "parseFloat"}
 
 
-def _coerced_local(term: ts.Node, fn: ts.Node) -> bool:
+def _coerced_local(term: ts.Node, module: Module) -> bool:
     """Whether TERM tests a local of FN that holds a conversion of a value (`const url = String(args.url || "")`, then
     `if (!url) throw`): what it rejects is the converted value, whatever type the input had; no check of the input."""
     subject = strip_casts(term)
@@ -340,9 +341,7 @@ def _coerced_local(term: ts.Node, fn: ts.Node) -> bool:
         subject = strip_casts(subject.child_by_field_name("argument"))
     if subject is None or subject.type != "identifier":
         return False
-    decl = next((d for d in find(fn, {"variable_declarator"}) if enclosing_function(d) == fn
-                 and text(d.child_by_field_name("name")) == text(subject)), None)
-    init = strip_casts(decl.child_by_field_name("value")) if decl is not None else None
+    init = strip_casts(value_of(module, subject))
     return init is not None and (init.type == "template_string" or init.type == "call_expression"
                                  and text(init.child_by_field_name("function")) in _CONVERSIONS)
 _HANDED_DEPTH = 3  # how many calls down a parameter is followed to the function that rejects its bad values
@@ -353,10 +352,14 @@ def _checked_parameters(module: Module, fn: ts.Node, link, depth: int = 0) -> se
     too), or hands, as they are (not a value computed from them), to a function of the server's own code that does so
     for the parameter in that place, a few calls down (`getDatabase(id)` -> `getConnection(id)`, which throws unless
     `connections.get(resolve(id))` finds it)."""
-    out = _hand_checked(fn, leaving=True)
+    key = ("checked_parameters", fn.id, depth)
+    if key in link.memo:
+        return set(link.memo[key])
+    out = _hand_checked(fn, leaving=True, module=module)
     params = set(plain_parameters(fn))
     if depth >= _HANDED_DEPTH or not params - out:
-        return out & params if depth else out
+        link.memo[key] = frozenset(out & params if depth else out)
+        return set(link.memo[key])
     for call in find(fn, {"call_expression"}):
         if enclosing_function(call) != fn:
             continue
@@ -368,6 +371,7 @@ def _checked_parameters(module: Module, fn: ts.Node, link, depth: int = 0) -> se
         theirs = {i: n for n, i in plain_parameters(found[1]).items()}
         checked = _checked_parameters(found[0], found[1], link, depth + 1)
         out |= {n for i, n in handed.items() if theirs.get(i) in checked}
+    link.memo[key] = frozenset(out)
     return out
 
 

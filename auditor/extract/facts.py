@@ -328,10 +328,11 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
         dispatches += new
         fallbacks += fs if ds and not any(f.handler is h for f in fallbacks) else []
         roots += [owned(d.target, h.home) for d in new]
-        found = dispatch.generic(h, link.resolver(h.home), link)  # one code for every tool found by name
-        if found is not None:
+        done = {d.tool for d in dispatches}
+        waiting = any(t.form == "descriptor" and t.name not in done for t in tools)
+        found = dispatch.generic(h, link.resolver(h.home), link) if waiting else None  # one code for every tool
+        if found is not None:                                                          # found by name
             fn, fmod, refusal = found
-            done = {d.tool for d in dispatches}
             dispatches += [server.Dispatch(module=fmod, handler=h, tool=t.name, node=refusal,
                                            subject=syntax.text(refusal), target=fn, target_name=fmod.qualified(fn),
                                            form="lookup")

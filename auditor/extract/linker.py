@@ -51,6 +51,7 @@ class Linker:
         self._closures: dict[tuple[tuple[str, ...], bool], frozenset[str]] = {}  # closure() asked before
         self._callers: dict[int, list[tuple[Module, ts.Node]]] | None = None  # callers(): function id -> calls
         self._folder_loads: dict[str, list[Module]] = {}  # folder_loads(): module path -> what it may load
+        self.memo: dict = {}  # what an analysis of this audit's program remembers (keys of its own)
         for m in modules:
             self._scan(m)
 
