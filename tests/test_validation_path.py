@@ -316,7 +316,7 @@ def test_a_field_handed_down_to_a_function_that_throws_unless_a_lookup_finds_it_
     two calls down, the value is rejected unless it is a key of the map (a block that ends in a throw rejects);
     without the throw the lookup checks nothing."""
     head = ('const NOTES = new Map<string, string>([["a.md", "/notes/a.md"]]);\n'
-            'function key(p: string) { return p.trim(); }\n'
+            'function key(p: string) { return String(p); }\n'
             'function resolve(p: string) {\n'
             '  const entry = NOTES.get(key(p));\n'
             '  if (!entry) {\n'
@@ -331,3 +331,18 @@ def test_a_field_handed_down_to_a_function_that_throws_unless_a_lookup_finds_it_
     assert flagged({"index.ts": text}) == {"limit": "unchecked-optional"}
     lenient = text.replace("    throw new Error(`unknown note; known: ${known}`);\n", "    console.error(known);\n")
     assert flagged({"index.ts": lenient}) == BOTH
+
+
+def test_a_string_method_called_on_a_field_before_its_use_rejects_what_is_no_string():
+    """`args.path.trim()` in the tool's own code, or `p.toLowerCase()` in a function it hands the field to, throws for
+    a value that is not a string before the value goes on: the type is checked. Through `?.`, only for strings
+    (`typeof x === "string" && x.trim()`), or inside a `try` that catches the failure, it is not."""
+    text = server(gate=False)
+    assert flagged({"index.ts": text}) == BOTH
+    own = text.replace('readFileSync(args.path, "utf8")', 'readFileSync(args.path.trim(), "utf8")')
+    assert flagged({"index.ts": own}) == {"limit": "unchecked-optional"}
+    down = server(gate=False, head="function clean(p: string) { return p.toLowerCase(); }\n").replace(
+        'readFileSync(args.path, "utf8")', 'readFileSync(clean(args.path), "utf8")')
+    assert flagged({"index.ts": down}) == {"limit": "unchecked-optional"}
+    optional = text.replace('readFileSync(args.path, "utf8")', 'readFileSync(args.path?.trim(), "utf8")')
+    assert flagged({"index.ts": optional}) == BOTH

@@ -90,8 +90,9 @@ def checks(p: Program, tool, path: list[Place], own: list[Place] = ()) -> list[C
     out = []
     for pl in path:
         names = _inputs(pl, v, p)
-        if any(pl.fn == o.fn for o in own):  # the tool's own code: its guards check what they name
-            fields = _hand_checked(pl.fn, pl, frozenset(d.node.id for d in p.dispatches), module=pl.module)
+        if any(pl.fn == o.fn for o in own):  # the tool's own code: its guards check what they name, and a string's
+            fields = _hand_checked(pl.fn, pl, frozenset(d.node.id for d in p.dispatches), module=pl.module) \
+                | _string_required(pl, names, v)  # method called on a field throws for any other value
             if fields:
                 out.append(Check(path=pl.module.path, node=pl.fn, fields=frozenset(fields), form="hand-written"))
         for call in _calls(pl):
@@ -124,15 +125,7 @@ def reads(p: Program, own: list[Place]) -> list[Read]:
     out = []
     for pl in own:
         names = _inputs(pl, v, p)
-        bound: set[str] = set()  # `const { path } = args`
-        declared: list[str] = []
-        for d in find(pl.fn, {"variable_declarator"}):
-            pat = d.child_by_field_name("name")
-            declared += [text(pat)] if pat is not None and pat.type == "identifier" else []
-            if pat is not None and pat.type == "object_pattern" and _is_input(d.child_by_field_name("value"), names, v) \
-                    and not _skipped(d, pl):
-                bound |= {text(c) for c in pat.named_children if c.type == "shorthand_property_identifier_pattern"}
-        bound -= set(declared)  # a name declared again in the function may be another value
+        bound = _bound_fields(pl, names, v)
         for node in find(pl.fn, {"member_expression", "identifier"}):
             if _skipped(node, pl) or not _in_arguments(node) or _type_guarded(node, pl.fn) or _ignored(p, pl.module, node) \
                     or _only_tested(node, pl.module) or _in_catch(node, pl.fn):
@@ -141,6 +134,64 @@ def reads(p: Program, own: list[Place]) -> list[Read]:
                 out.append(Read(field=text(node.child_by_field_name("property")), path=pl.module.path, node=node))
             elif node.type == "identifier" and text(node) in bound:
                 out.append(Read(field=text(node), path=pl.module.path, node=node))
+    return out
+
+
+def _bound_fields(pl: Place, names: frozenset[str], v: dict) -> set[str]:
+    """The names PL's function destructures from the input (`const { path } = args`), not declared again."""
+    bound: set[str] = set()
+    declared: list[str] = []
+    for d in find(pl.fn, {"variable_declarator"}):
+        pat = d.child_by_field_name("name")
+        declared += [text(pat)] if pat is not None and pat.type == "identifier" else []
+        if pat is not None and pat.type == "object_pattern" and _is_input(d.child_by_field_name("value"), names, v) \
+                and not _skipped(d, pl):
+            bound |= {text(c) for c in pat.named_children if c.type == "shorthand_property_identifier_pattern"}
+    return bound - set(declared)  # a name declared again in the function may be another value
+
+
+# Methods only a string has: calling one on a value that is not a string throws before the value goes anywhere
+# (arrays share slice, includes, indexOf, concat, at: those are no test of a string).
+_STRING_ONLY = frozenset({"substring", "substr", "toLowerCase", "toUpperCase", "toLocaleLowerCase",
+                          "toLocaleUpperCase", "trim", "trimStart", "trimEnd", "startsWith", "endsWith", "padStart",
+                          "padEnd", "charAt", "charCodeAt", "codePointAt", "localeCompare", "normalize", "replace",
+                          "replaceAll", "split", "match", "matchAll", "search", "repeat"})
+
+
+def _string_required(pl: Place, names: frozenset[str], v: dict) -> set[str]:
+    """Input fields the tool's own code calls a string's method on (`args.query.toLowerCase()`, `name.trim()` of a
+    destructured name), not through `?.` and not inside a `try` that would catch the failure: a value that is not a
+    string throws there, and goes no further."""
+    bound = _bound_fields(pl, names, v)
+    out: set[str] = set()
+    for call in find(pl.fn, {"call_expression"}):
+        fn = call.child_by_field_name("function")
+        if fn is None or fn.type != "member_expression" or text(fn.child_by_field_name("property")) not in _STRING_ONLY \
+                or any(c.type == "optional_chain" for c in fn.children) or _skipped(call, pl):
+            continue
+        obj = strip_casts(fn.child_by_field_name("object"))
+        field = text(obj.child_by_field_name("property")) if obj is not None and obj.type == "member_expression" \
+            and _is_input(obj.child_by_field_name("object"), names, v) else \
+            text(obj) if obj is not None and obj.type == "identifier" and text(obj) in bound else None
+        if field and not _type_guarded(obj, pl.fn) and not any(
+                a.type == "try_statement" for a in takewhile(lambda a: a != pl.fn, ancestors(call))):
+            out.add(field)  # (a call only made for strings, `typeof x === "string" ? x.trim() : ...`, tests nothing)
+    return out
+
+
+def _string_required_parameters(fn: ts.Node, params: set[str]) -> set[str]:
+    """The parameters FN calls a string's method on, as `_string_required` reads the tool's own code."""
+    out: set[str] = set()
+    for call in find(fn, {"call_expression"}):
+        callee = call.child_by_field_name("function")
+        if callee is None or callee.type != "member_expression" or enclosing_function(call) != fn \
+                or text(callee.child_by_field_name("property")) not in _STRING_ONLY \
+                or any(c.type == "optional_chain" for c in callee.children):
+            continue
+        obj = strip_casts(callee.child_by_field_name("object"))
+        if obj is not None and obj.type == "identifier" and text(obj) in params and not _type_guarded(obj, fn) \
+                and not any(a.type == "try_statement" for a in takewhile(lambda a: a != fn, ancestors(call))):
+            out.add(text(obj))
     return out
 
 
@@ -355,8 +406,8 @@ def _checked_parameters(module: Module, fn: ts.Node, link, depth: int = 0) -> se
     key = ("checked_parameters", fn.id, depth)
     if key in link.memo:
         return set(link.memo[key])
-    out = _hand_checked(fn, leaving=True, module=module)
     params = set(plain_parameters(fn))
+    out = _hand_checked(fn, leaving=True, module=module) | _string_required_parameters(fn, params)
     if depth >= _HANDED_DEPTH or not params - out:
         link.memo[key] = frozenset(out & params if depth else out)
         return set(link.memo[key])
