@@ -346,3 +346,48 @@ def test_a_string_method_called_on_a_field_before_its_use_rejects_what_is_no_str
     assert flagged({"index.ts": down}) == {"limit": "unchecked-optional"}
     optional = text.replace('readFileSync(args.path, "utf8")', 'readFileSync(args.path?.trim(), "utf8")')
     assert flagged({"index.ts": optional}) == BOTH
+
+
+def test_a_lookup_by_the_field_through_a_class_the_handler_holds_checks_it():
+    """`const nb = this.library.getNotebook(args.id); if (!nb) { log(); return { success: false, error } }`, where
+    getNotebook is `return this.items.find((n) => n.id === id) || null` of the class whose one instance the server
+    constructs and hands the handlers (`new Handlers(this.library)`): a value that is no stored id is refused, so the
+    field is checked; looked up in a list that is not searched by it (a filter), it is not."""
+    code = SDK + '''
+class Library {
+  items: any[] = [];
+  getNotebook(id: string) { return this.items.find((n) => n.id === id) || null; }
+}
+class Handlers {
+  constructor(library: Library) { this.library = library; }
+  library: Library;
+  async handleGet(args: any) {
+    const nb = this.library.getNotebook(args.id);
+    if (!nb) {
+      console.error("not found");
+      return { success: false, error: "Notebook not found" };
+    }
+    return { content: [{ type: "text", text: JSON.stringify(nb) + args.id }] };
+  }
+}
+class App {
+  library = new Library();
+  handlers = new Handlers(this.library);
+  server = new Server({ name: "nb", version: "1" }, { capabilities: { tools: {} } });
+  constructor() {
+    this.server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [
+      { name: "get_notebook", description: "Get.", inputSchema: { type: "object", properties: { id: { type: "string" } }, required: ["id"] } },
+    ] }));
+    this.server.setRequestHandler(CallToolRequestSchema, async (request) => {
+      if (request.params.name === "get_notebook") return this.handlers.handleGet(request.params.arguments);
+      throw new Error("unknown tool");
+    });
+  }
+}
+new App();
+'''
+    kinds = lambda src: {f.attrs["field"]: f.kind for f in mismatches.mismatches(program({"index.ts": src}), {"probes": []})
+                         if f.kind in KINDS}
+    assert kinds(code) == {}
+    assert kinds(code.replace("this.items.find((n) => n.id === id) || null", "this.items.filter((n) => n.ok)[0]")) == \
+        {"id": "schema-unenforced"}

@@ -14,8 +14,9 @@ from auditor.extract.bindings import value_of
 from auditor.extract.facts import Program
 from auditor.extract.frames import plain_parameters, returned
 from auditor.extract.program import Module
-from auditor.extract.syntax import (ancestors, call_args, condition_terms, enclosing_function, find, member_chain,
+from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, condition_terms, enclosing_function, find, member_chain,
                                     object_pairs, parameter_pattern, string_value, strip_casts, text, within)
+from auditor.extract.values import Values
 from auditor.extract.zod import schema_of
 
 
@@ -91,7 +92,8 @@ def checks(p: Program, tool, path: list[Place], own: list[Place] = ()) -> list[C
     for pl in path:
         names = _inputs(pl, v, p)
         if any(pl.fn == o.fn for o in own):  # the tool's own code: its guards check what they name, and a string's
-            fields = _hand_checked(pl.fn, pl, frozenset(d.node.id for d in p.dispatches), module=pl.module) \
+            fields = _hand_checked(pl.fn, pl, frozenset(d.node.id for d in p.dispatches), module=pl.module,
+                                   link=p.linker) \
                 | _string_required(pl, names, v)  # method called on a field throws for any other value
             if fields:
                 out.append(Check(path=pl.module.path, node=pl.fn, fields=frozenset(fields), form="hand-written"))
@@ -102,7 +104,7 @@ def checks(p: Program, tool, path: list[Place], own: list[Place] = ()) -> list[C
                 continue
             if any(_is_input(a, names, v) for a in call_args(call)) and p.linker is not None:
                 found = p.linker.resolve(pl.module, call)
-                fields = _hand_checked(found[1], module=found[0]) if found is not None else None
+                fields = _hand_checked(found[1], module=found[0], link=p.linker) if found is not None else None
                 if not fields and found is not None and _rejected_unless(call):
                     fields = _tested(found[1])  # `if (!isValidArgs(args)) throw ...`: what the predicate tests
                 if fields:
@@ -340,7 +342,7 @@ def _input_field(node: ts.Node | None, names: frozenset[str], v: dict) -> str | 
 
 
 def _hand_checked(fn: ts.Node, pl: Place | None = None, dispatch: frozenset[int] = frozenset(),
-                  leaving: bool = False, module: Module | None = None) -> set[str]:
+                  leaving: bool = False, module: Module | None = None, link=None) -> set[str]:
     """Fields a function rejects bad values of: the fields named in the condition of `if (cond) throw ...` or
     `if (cond) return <an error>`, and the subject of a `switch` whose `default` throws or returns an error (not the
     tool-name dispatch, ids in DISPATCH: its fallback rejects unknown tools, not input). LEAVING: a `default` that
@@ -363,7 +365,7 @@ def _hand_checked(fn: ts.Node, pl: Place | None = None, dispatch: frozenset[int]
         else:
             continue
         for term in terms:
-            tested = _tested_by(term, fn)
+            tested = _tested_by(term, fn, module, link)
             if tested:  # `!ALLOWED.includes(value)`, `!isValidUUID(args.listId)`: what the test is of
                 out |= tested
                 continue
@@ -376,7 +378,7 @@ def _hand_checked(fn: ts.Node, pl: Place | None = None, dispatch: frozenset[int]
                 parts = condition_terms(term, "&&")
                 out |= {pr.field for pr in map(lambda t: flow._predicate(t, None), parts)
                         if pr.form == "type-check" and pr.field.isidentifier()}
-                out |= {f for t in parts for f in _tested_by(t, fn)}
+                out |= {f for t in parts for f in _tested_by(t, fn, module, link)}
     return out
 
 
@@ -407,7 +409,7 @@ def _checked_parameters(module: Module, fn: ts.Node, link, depth: int = 0) -> se
     if key in link.memo:
         return set(link.memo[key])
     params = set(plain_parameters(fn))
-    out = _hand_checked(fn, leaving=True, module=module) | _string_required_parameters(fn, params)
+    out = _hand_checked(fn, leaving=True, module=module, link=link) | _string_required_parameters(fn, params)
     if depth >= _HANDED_DEPTH or not params - out:
         link.memo[key] = frozenset(out & params if depth else out)
         return set(link.memo[key])
@@ -442,7 +444,7 @@ def _parameter_named(node: ts.Node | None, fn: ts.Node, params: set[str]) -> str
     return next(iter(named)) if len(named) == 1 else None
 
 
-def _tested_by(term: ts.Node | None, fn: ts.Node) -> set[str]:
+def _tested_by(term: ts.Node | None, fn: ts.Node, module: Module | None = None, link=None) -> set[str]:
     """The fields a negated test names: `!LIST.includes(v)` / `!SET.has(v)` (membership), `!isValid(x.f)` (a
     predicate called on it); a local of FN computed from one parameter stands for that parameter (`const value =
     String(rt).toLowerCase()`: rt)."""
@@ -454,8 +456,15 @@ def _tested_by(term: ts.Node | None, fn: ts.Node) -> set[str]:
         decl = next((d for d in find(fn, {"variable_declarator"}) if enclosing_function(d) == fn
                      and text(d.child_by_field_name("name")) == text(call)), None)
         init = strip_casts(decl.child_by_field_name("value")) if decl is not None else None
+        if init is not None and init.type == "await_expression" and init.named_children:
+            init = strip_casts(init.named_children[0])
         lookup = init is not None and init.type == "call_expression" and \
             (member_chain(init.child_by_field_name("function")) or ("",))[-1] == "get"
+        found = _callee(init, module, link) if not lookup and init is not None and init.type == "call_expression" \
+            and link is not None and module is not None else None
+        index = _finds_by(found) if found is not None else None  # `library.getNotebook(id)`: a find by the id
+        if index is not None and index < len(call_args(init)):
+            return _subject_fields(strip_casts(call_args(init)[index]), fn)
         call = init if lookup else None
     if call is None or call.type != "call_expression" or not call_args(call):
         return set()
@@ -464,12 +473,54 @@ def _tested_by(term: ts.Node | None, fn: ts.Node) -> set[str]:
         else ""
     if callee is not None and callee.type == "member_expression" and method not in _MEMBERSHIP:
         return set()  # (`x.startsWith(p)` is a test of x's text, not of its type or set)
-    subject = strip_casts(call_args(call)[0])
+    return _subject_fields(strip_casts(call_args(call)[0]), fn)
+
+
+def _subject_fields(subject: ts.Node | None, fn: ts.Node) -> set[str]:
+    """The field a tested value is: a member's name (`args.id`), or the parameter of FN it is or is computed from."""
     if subject is not None and subject.type != "member_expression":  # the parameter, or a value computed from it
         named = _parameter_named(subject, fn, set(plain_parameters(fn)))
         return {named} if named is not None else set()
     field = flow._field_of(subject)
     return {field} if field and field.isidentifier() else set()
+
+
+def _callee(call: ts.Node, module: Module, link) -> ts.Node | None:
+    """The function CALL calls: as the linker resolves it, or a method of what a field of `this` holds
+    (`this.library.getNotebook(id)`, the field set from a constructor's argument)."""
+    hit = link.resolve(module, call)
+    if hit is not None:
+        return hit[1]
+    fn, _ = Values(link).function_of(call.child_by_field_name("function"), module, None)
+    return fn if fn is not None and fn.type in FUNCTION_TYPES else None
+
+
+def _finds_by(fn: ts.Node) -> int | None:
+    """The index of the parameter FN looks up and returns what it finds by (`return items.find((n) => n.id === id)
+    || null`, `return this.sessions.get(id)`); None for any other function."""
+    values = [strip_casts(v) for v in returned(fn)]
+    params = plain_parameters(fn)
+    found = values[0] if len(values) == 1 else None
+    if found is not None and found.type == "binary_expression" and text(found.child_by_field_name("operator")) in \
+            {"||", "??"} and text(found.child_by_field_name("right")) in {"null", "undefined"}:
+        found = strip_casts(found.child_by_field_name("left"))
+    call = found if found is not None and found.type == "call_expression" else None
+    method = (member_chain(call.child_by_field_name("function")) or ("",))[-1] if call is not None else ""
+    args = [strip_casts(a) for a in call_args(call)] if call is not None else []
+    if method == "get" and len(args) == 1 and args[0] is not None and text(args[0]) in params:
+        return params[text(args[0])]
+    if method != "find" or len(args) != 1 or args[0] is None or args[0].type not in FUNCTION_TYPES:
+        return None
+    element = next(iter(plain_parameters(args[0])), None)
+    body = strip_casts(next(iter(returned(args[0])), None))
+    if element is None or body is None or body.type != "binary_expression" \
+            or text(body.child_by_field_name("operator")) not in {"===", "=="}:
+        return None
+    sides = [strip_casts(body.child_by_field_name(k)) for k in ("left", "right")]
+    for own, other in (sides, sides[::-1]):
+        if (member_chain(own) or ("",))[0] == element and other is not None and text(other) in params:
+            return params[text(other)]
+    return None
 
 
 def _leaves(node: ts.Node | None, leaving: bool) -> bool:
@@ -523,9 +574,11 @@ def _rejects(node: ts.Node | None) -> bool:
     if node is None:
         return False
     stmts = [c for c in node.named_children if c.type != "comment"] if node.type == "statement_block" else [node]
-    if flow._throws(node) is not None or stmts and stmts[-1].type == "throw_statement" and not any(
-            s.type in _LEAVING or find(s, _LEAVING) for s in stmts[:-1]):
+    straight = bool(stmts) and not any(s.type in _LEAVING or find(s, _LEAVING) for s in stmts[:-1])
+    if flow._throws(node) is not None or straight and stmts[-1].type == "throw_statement":
         return True
+    if straight and len(stmts) > 1:  # `{ log(...); return { success: false, error: ... } }`
+        return _rejects(stmts[-1])
     stmts = [c for c in node.named_children if c.type != "comment"] if node.type == "statement_block" else [node]
     ret = stmts[0] if stmts and stmts[0].type == "return_statement" else None
     value = strip_casts(ret.named_children[0]) if ret is not None and ret.named_children else None

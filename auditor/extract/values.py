@@ -113,7 +113,15 @@ class Values(Lists):
         node, module = self.resolved(node, module, frame, depth)
         if node is None:
             return None, module
-        getters = _bundled_namespace(node, module) if node.type in {"object", "call_expression"} else None
+        this = strip_casts(node.child_by_field_name("object")) if node.type == "member_expression" else None
+        if this is not None and this.type == "this" and depth <= 3 * MAX_DEPTH:  # `this.library.x`: of the field's value
+            held = self.member(this, module, text(node.child_by_field_name("property")), frame, depth + 1)
+            if held[0] is not None and held[0].id != node.id:
+                node, module = self.definition(*held)
+        getters = _bundled_namespace(node, module) if node is not None and node.type in {"object", "call_expression"} \
+            else None
+        if node is None:
+            return None, module
         if getters is not None:  # a bundler's namespace object (`__export(ns, {key: () => value})`): the getter's value
             pair = object_pairs(getters).get(key)
             getter = pair_value(pair) if pair is not None else None
@@ -223,6 +231,11 @@ class Values(Lists):
         if key in info.methods:
             return info.methods[key], cmod
         ctor = info.methods.get("constructor")
+        if args is None and ctor is not None and depth == 0:  # the arguments of the one `new C(...)` of the boundary
+            only = self._only_construction(info)
+            if only is not None:
+                smod, site = only
+                args = tuple((a, smod, None) for a in call_args(site))
         prop = parameter_property(ctor, key)
         if prop is not None:  # `constructor(private readonly tools)`: the argument
             value, where, _ = self._argument(prop, cmod, ctor, args)
@@ -246,6 +259,21 @@ class Values(Lists):
                 tuple(self._argument(a, cmod, ctor, args) for a in call_args(call)) if call is not None else None
         return self._instance_member(cmod, text(base), key, depth + 1, up)
 
+    def _only_construction(self, info) -> tuple[Module, ts.Node] | None:
+        """(module, `new C(...)`) when the boundary constructs class INFO at one place only: every instance is made
+        there, so a field its constructor stores from a parameter holds that argument."""
+        index = self.link.memo.get("constructions")
+        if index is None:  # class node id -> the `new` expressions of the boundary that make it
+            index = self.link.memo["constructions"] = {}
+            for m in self.link.by_path.values():
+                for new in m.nodes("new"):
+                    ctor = new.child_by_field_name("constructor")
+                    made = self.link._class(m, text(ctor)) if ctor is not None and ctor.type == "identifier" else None
+                    if made is not None:
+                        index.setdefault(made[1].node.id, []).append((m, new))
+        sites = index.get(info.node.id, [])
+        return sites[0] if len(sites) == 1 else None
+
     def _argument(self, node: ts.Node | None, module: Module, ctor: ts.Node,
                   args: tuple[tuple, ...] | None) -> tuple[ts.Node | None, Module, Frame | None]:
         """NODE of a constructor, as this instance has it: a parameter of the constructor (or a member of one) is the
@@ -261,6 +289,11 @@ class Values(Lists):
             return None, module, None
         found, where, frame = (*args[index], None)[:3]
         found, where = self.bound(found, where, frame)
+        this = strip_casts(found.child_by_field_name("object")) if found is not None and found.type == "member_expression" \
+            else None
+        if this is not None and this.type == "this":  # `new Handlers(this.library)`: the constructing class's field
+            held = self.member(this, where, text(found.child_by_field_name("property")), frame, 1)
+            found, where = held if held[0] is not None else (found, where)
         for k in (*path, *chain[1:]):
             found, where = self.member(found, where, k, frame, 0)
             if found is None:
