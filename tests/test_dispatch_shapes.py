@@ -491,6 +491,14 @@ async function run(tool: any, handler: any, args: any) { return handler(args); }
     assert "init(endpoints)" in local and "list.map((endpoint)" in local
     p = program({**files, "src/index.ts": local})
     assert sorted((d.tool, d.form) for d in p.dispatches) == [("get_user", "registry"), ("list_users", "registry")]
+    # ... or assigned on first use (`let byName = null; ... byName ?? (byName = Object.fromEntries(...))`)
+    lazy = local.replace("const byName = Object.fromEntries(list.map((endpoint) => [endpoint.tool.name, endpoint]));",
+                         "let byName: any = null;\nconst ensure = () => { byName ?? (byName = Object.fromEntries("
+                         "list.map((endpoint) => [endpoint.tool.name, endpoint]))); };")
+    lazy = lazy.replace("  const endpoint = byName[name];", "  ensure();\n  const endpoint = byName[name];")
+    assert "let byName: any = null;" in lazy and "ensure();" in lazy
+    p = program({**files, "src/index.ts": lazy})
+    assert sorted((d.tool, d.form) for d in p.dispatches) == [("get_user", "registry"), ("list_users", "registry")]
 
 
 def test_a_list_filled_by_a_function_that_pushes_its_parameter_holds_each_calls_argument():

@@ -54,9 +54,10 @@ def dispatches(handler: Handler, fns: list[tuple], calls_of, link, is_name, foll
                                             if cls is not None else ())
             else:
                 where = link.binding(module, holder)
-                local_value = _local(lookup, holder)
-                if local_value is not None:  # built in the function it is looked up in (`const byName = ...`)
-                    rmod, installed = module, _built(local_value, module, follow)
+                local_values = _local(lookup, holder)
+                if local_values:  # built in the function it is looked up in (`const byName = ...`, or assigned later:
+                    rmod = module  # `let map = null; ... map ?? (map = Object.fromEntries(...))`)
+                    installed = itertools.chain.from_iterable(_built(v, module, follow) for v in local_values)
                 elif where is None or where[1] not in where[0].toplevel:
                     continue
                 else:
@@ -264,15 +265,19 @@ def _called_on(lookup: ts.Node, fn: ts.Node) -> list[str]:
     return out
 
 
-def _local(node: ts.Node, name: str) -> ts.Node | None:
-    """The initializer of NAME when a function around NODE declares it (the nearest), else None."""
+def _local(node: ts.Node, name: str) -> list[ts.Node]:
+    """The values NAME holds when a function around NODE declares it (the nearest): its initializer and what is
+    assigned to it anywhere in that function (a nested one's included), else none."""
     for scope in ancestors(node):
         if scope.type in FUNCTION_TYPES:
             decl = next((d for d in find(scope, {"variable_declarator"}) if text(d.child_by_field_name("name")) == name
                          and next((a for a in ancestors(d) if a.type in FUNCTION_TYPES), None) == scope), None)
             if decl is not None:
-                return decl.child_by_field_name("value")
-    return None
+                assigned = [a.child_by_field_name("right") for a in find(scope, {"assignment_expression"})
+                            if text(a.child_by_field_name("left")) == name]
+                return [v for v in (decl.child_by_field_name("value"), *assigned)
+                        if v is not None and strip_casts(v) is not None and strip_casts(v).type != "null"]
+    return []
 
 
 def _handed_members(lookup: ts.Node, fn: ts.Node) -> list[str]:
