@@ -64,7 +64,7 @@ def _auxiliary(p: Program, path: str, dev_runs: dict[str, str]) -> tuple[str, st
 _UNREAD_UNREACHED = "not analysed, not reached"
 
 
-def _unnamed_by(p: Program, reached: set[str]) -> set[str]:
+def _named_by(p: Program, reached: set[str]) -> set[str]:
     """The paths an import, require() or import() of the modules of REACHED may name (each relative specifier's
     candidate files)."""
     named: set[str] = set()
@@ -74,16 +74,14 @@ def _unnamed_by(p: Program, reached: set[str]) -> set[str]:
     return named
 
 
-def _aside(p: Program, path: str, entries: list[str], reached: set[str], named: set[str] | None) -> tuple[str, str] | None:
-    """(status, reason) of a code file that was not analysed (too big, too deep, too slow) when it is no entry and
-    no module the entries reach names it, and those entries reach a server (NAMED: what they name; None when no
+def _aside(path: str, why: str, entries: list[str], named: set[str] | None) -> tuple[str, str] | None:
+    """(status, reason) of a code file that was not analysed (too big, too deep, too slow; WHY) when it is no entry
+    and no module the entries reach names it, and those entries reach a server (NAMED: what they name; None when no
     server is reached): what the server runs does not include it, so its gap is no gap in the server's code."""
-    if named is None or path in entries or path in named:
+    if named is None or path in entries or path in named or parse.language_for(path) in {None, "json"}:
         return None
-    if parse.language_for(path) in {None, "json"}:
-        return None
-    return _UNREAD_UNREACHED, (f"{p.skipped.get(path) or (p.entry(path).omitted if p.entry(path) else '')}; no entry "
-                               "file names or reaches it, and the entries reach the server: not part of what it runs")
+    return _UNREAD_UNREACHED, (f"{why}; no entry file names or reaches it, and the entries reach the server: not part "
+                               "of what it runs")
 
 
 def _server_code(p: Program) -> dict[str, list[str]]:
@@ -411,7 +409,7 @@ def ledger(p: Program, effects: dict[str, list[str]] | None = None) -> dict:
         gaps_by_file[g.anchor.path] = gaps_by_file.get(g.anchor.path, 0) + 1
     modules = {m.path for m in p.modules}
     by_path = {m.path: m for m in p.modules}
-    unnamed = _unnamed_by(p, reached) if entries and any(s.module.path in reached for s in p.servers) else None
+    named = _named_by(p, reached) if entries and any(s.module.path in reached for s in p.servers) else None
     files = []
     for e in p.entries:
         if e.context:
@@ -421,13 +419,13 @@ def ledger(p: Program, effects: dict[str, list[str]] | None = None) -> dict:
             status, why = "read", f"{e.layer} file ({e.omitted or 'not valid UTF-8'}); no analysis reads its text"
         elif e.text is None:
             status, why = "not analysed", e.omitted or "not valid UTF-8"
-            status, why = _aside(p, path, entries, reached, unnamed) or (status, why)
+            status, why = _aside(path, why, entries, named) or (status, why)
         elif e.compiled_from:
             what = "a second build of the code" if e.compiled_from.endswith((".js", ".mjs", ".cjs")) else "build output"
             status, why = "read", f"{what} of {repo_path(e.compiled_from, e)}, which is analysed in its place"
         elif path in p.skipped:  # too deep, or over the time budget
             status, why = "not analysed", p.skipped[path]
-            status, why = _aside(p, path, entries, reached, unnamed) or (status, why)
+            status, why = _aside(path, why, entries, named) or (status, why)
         elif path in modules:
             status = "analysed" if path in reached or not entries else "parsed, not reached"
             why = "" if status == "analysed" else "not imported, directly or through other modules, by an entry file"

@@ -6,7 +6,7 @@ analyse/validation.py on a tool's path."""
 from __future__ import annotations
 
 from itertools import takewhile
-from typing import Callable
+from typing import Callable, Iterator
 
 import tree_sitter as ts
 
@@ -25,20 +25,25 @@ STRING_ONLY = frozenset({"substring", "substr", "toLowerCase", "toUpperCase", "t
                           "replaceAll", "split", "match", "matchAll", "search", "repeat"})
 
 
-def string_required_parameters(fn: ts.Node, params: set[str]) -> set[str]:
-    """The parameters FN calls a string's method on, as `_string_required` reads the tool's own code."""
-    out: set[str] = set()
+def string_receivers(fn: ts.Node) -> Iterator[tuple[ts.Node, ts.Node]]:
+    """(call, the value it is made on) of each call in FN of a method only a string has (`x.trim()`), not through
+    `?.`, not only made for strings (`typeof x === "string" ? x.trim() : ...`) and not inside a `try` of FN that would
+    catch the failure: a value that is no string throws there, and goes no further."""
     for call in find(fn, {"call_expression"}):
         callee = call.child_by_field_name("function")
-        if callee is None or callee.type != "member_expression" or enclosing_function(call) != fn \
-                or text(callee.child_by_field_name("property")) not in STRING_ONLY \
-                or any(c.type == "optional_chain" for c in callee.children):
+        if callee is None or callee.type != "member_expression" or text(callee.child_by_field_name("property")) \
+                not in STRING_ONLY or any(c.type == "optional_chain" for c in callee.children):
             continue
         obj = strip_casts(callee.child_by_field_name("object"))
-        if obj is not None and obj.type == "identifier" and text(obj) in params and not type_guarded(obj, fn) \
-                and not any(a.type == "try_statement" for a in takewhile(lambda a: a != fn, ancestors(call))):
-            out.add(text(obj))
-    return out
+        if obj is not None and not type_guarded(obj, fn) and not any(
+                a.type == "try_statement" for a in takewhile(lambda a: a != fn, ancestors(call))):
+            yield call, obj
+
+
+def string_required_parameters(fn: ts.Node, params: set[str]) -> set[str]:
+    """The parameters FN itself (not a function nested in it) calls a string's method on (`string_receivers`)."""
+    return {text(obj) for call, obj in string_receivers(fn)
+            if enclosing_function(call) == fn and obj.type == "identifier" and text(obj) in params}
 
 
 def hand_checked(fn: ts.Node, skip: Callable[[ts.Node], bool] = lambda node: False, dispatch: frozenset[int] = frozenset(),

@@ -9,7 +9,7 @@ from auditor.extract.bindings import class_name, imports
 from auditor.extract.program import package_of
 from auditor.extract.highlevel import returns_new
 from auditor.extract.records import at
-from auditor.extract.syntax import call_args, call_function, enclosing_function, excerpt, find, member_chain, strip_casts, text
+from auditor.extract.syntax import call_args, call_function, excerpt, member_chain, strip_casts, text
 from auditor.extract.values import Values
 
 
@@ -34,7 +34,7 @@ def rows(p, reached: set[str]) -> list[dict]:
                 found.setdefault(outside[chain[0]], []).append((m, call, "handed a server of the code read"))
             elif chain[-1] in p.vocab["connect_methods"] and len(chain) > 1 and any(
                     _a_transport(p, a, m, sdk, values) for a in call_args(call)):
-                package = _constructed_by(m, call, ".".join(chain[:-1]), outside)
+                package = _constructed_by(values, m, call_function(call).child_by_field_name("object"), outside)
                 if package is not None:
                     found.setdefault(package, []).append((m, call, "connected to an SDK server transport"))
     out = []
@@ -84,19 +84,13 @@ def _outside_names(p, m, sdk: tuple[str, ...]) -> dict[str, str]:
     return out
 
 
-def _constructed_by(m, call, receiver: str, outside: dict[str, str]) -> str | None:
-    """The package whose class constructs RECEIVER (`const toolkit = new pkg.Toolkit(...)`, `this.x = new Toolkit()`),
-    written in the function of CALL or at the top of the module; None when it is not so constructed."""
-    scope = enclosing_function(call) or m.tree.root_node
-    for holder in find(scope, {"variable_declarator", "assignment_expression"}):
-        left = holder.child_by_field_name("name" if holder.type == "variable_declarator" else "left")
-        value = strip_casts(holder.child_by_field_name("value" if holder.type == "variable_declarator" else "right"))
-        if left is None or text(left) != receiver or value is None:
-            continue
-        if value.type == "await_expression" and value.named_children:
-            value = strip_casts(value.named_children[0])
-        if value is not None and value.type == "new_expression":
-            chain = member_chain(strip_casts(value.child_by_field_name("constructor"))) or ()
-            if chain and chain[0] in outside:
-                return outside[chain[0]]
-    return None
+def _constructed_by(values: Values, m, receiver, outside: dict[str, str]) -> str | None:
+    """The package whose class constructs what RECEIVER holds (`const toolkit = new pkg.Toolkit(...)`, a field
+    `this.kit = new Toolkit()`); None when it is not so constructed."""
+    value, where = values.definition(receiver, m) if receiver is not None and receiver.type == "identifier" else \
+        values.member(receiver.child_by_field_name("object"), m, text(receiver.child_by_field_name("property")), None, 0) \
+        if receiver is not None and receiver.type == "member_expression" else (None, m)
+    value = strip_casts(value)
+    chain = member_chain(strip_casts(value.child_by_field_name("constructor"))) or () \
+        if value is not None and value.type == "new_expression" else ()
+    return outside.get(chain[0]) if chain and where is m else None  # (OUTSIDE: the names M imports)

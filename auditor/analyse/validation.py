@@ -156,22 +156,16 @@ def _bound_fields(pl: Place, names: frozenset[str], v: dict) -> set[str]:
 
 def _string_required(pl: Place, names: frozenset[str], v: dict) -> set[str]:
     """Input fields the tool's own code calls a string's method on (`args.query.toLowerCase()`, `name.trim()` of a
-    destructured name), not through `?.` and not inside a `try` that would catch the failure: a value that is not a
-    string throws there, and goes no further."""
+    destructured name, `guards.string_receivers`): a value that is not a string throws there, and goes no further."""
     bound = _bound_fields(pl, names, v)
     out: set[str] = set()
-    for call in find(pl.fn, {"call_expression"}):
-        fn = call.child_by_field_name("function")
-        if fn is None or fn.type != "member_expression" or text(fn.child_by_field_name("property")) not in guards.STRING_ONLY \
-                or any(c.type == "optional_chain" for c in fn.children) or _skipped(call, pl):
+    for call, obj in guards.string_receivers(pl.fn):
+        if _skipped(call, pl):
             continue
-        obj = strip_casts(fn.child_by_field_name("object"))
-        field = text(obj.child_by_field_name("property")) if obj is not None and obj.type == "member_expression" \
-            and _is_input(obj.child_by_field_name("object"), names, v) else \
-            text(obj) if obj is not None and obj.type == "identifier" and text(obj) in bound else None
-        if field and not guards.type_guarded(obj, pl.fn) and not any(
-                a.type == "try_statement" for a in takewhile(lambda a: a != pl.fn, ancestors(call))):
-            out.add(field)  # (a call only made for strings, `typeof x === "string" ? x.trim() : ...`, tests nothing)
+        if obj.type == "member_expression" and _is_input(obj.child_by_field_name("object"), names, v):
+            out.add(text(obj.child_by_field_name("property")))
+        elif obj.type == "identifier" and text(obj) in bound:
+            out.add(text(obj))
     return out
 
 

@@ -10,9 +10,9 @@ import tree_sitter as ts
 from auditor.extract.bindings import imports
 from auditor.extract.frameworks import Read, _imported
 from auditor.extract.highlevel import Registration, _gap
-from auditor.extract.program import Module, class_name_of
+from auditor.extract.program import ClassInfo, Module
 from auditor.extract.server import Dispatch, ServerDecl, ToolDecl
-from auditor.extract.syntax import NOT_LITERAL, class_base, find, statement_of, string_value, text
+from auditor.extract.syntax import NOT_LITERAL, class_base, statement_of, string_value, text
 
 FORM = "framework-class"  # the form of a tool read from a tool class (coverage ledger, routes)
 
@@ -30,9 +30,9 @@ def tool_classes(modules, vocab: dict) -> Read:
             continue
         tools, dispatches, regs, unread = [], [], [], set()
         for m in users:
-            for cls in find(m.tree.root_node, {"class_declaration", "class"}):
-                if _imported(imports(m), class_base(cls)) == (spec["package"], spec["base"]):
-                    made = _tool(m, cls, spec)
+            for info in m.classes.values():
+                if _imported(imports(m), class_base(info.node)) == (spec["package"], spec["base"]):
+                    made = _tool(m, info, spec)
                     if made is None:  # a tool class whose name is not read: its module stays unresolved
                         unread.add(m.path)
                         continue
@@ -53,38 +53,25 @@ def _server(m: Module, new: ts.Node, spec: dict) -> ServerDecl:
                       cls=spec["server"], node=statement_of(new), info={}, capabilities=(), caps_node=None)
 
 
-def _tool(m: Module, cls: ts.Node, spec: dict) -> tuple[ToolDecl, Dispatch, Registration] | None:
+def _tool(m: Module, info: ClassInfo, spec: dict) -> tuple[ToolDecl, Dispatch, Registration] | None:
     """The tool a class declares: None when its name field is not a literal string."""
-    fields, methods = _members(cls)
+    cls = info.node
+    fields = {k: f.child_by_field_name("value") for k, f in info.fields.items()}
+    methods = info.methods
     name = string_value(fields.get(spec["name"]))
     if name is None:
         return None
     desc_node = fields.get(spec["description"])
     description = string_value(desc_node)
     callback = methods.get(spec["callback"])
-    gaps = (_gap(m, cls, f"tool {name!r}: the `{spec['input_schema']}` field of class {class_name_of(cls) or '<class>'} "
+    gaps = (_gap(m, cls, f"tool {name!r}: the `{spec['input_schema']}` field of class {info.name} "
                  f"is {spec['package']}'s own shape: not read", kind="schema"),)
-    tool = ToolDecl(module=m, name=name, node=cls, binding=class_name_of(cls) or None, description=description,
+    tool = ToolDecl(module=m, name=name, node=cls, binding=info.name, description=description,
                     description_node=desc_node if description is not None else None, described=desc_node is not None,
                     schema=NOT_LITERAL, schema_node=fields.get(spec["input_schema"]), form=FORM, schema_form="unknown",
                     gaps=gaps)
-    target_name = f"{class_name_of(cls)}.{spec['callback']}" if callback is not None else None
+    target_name = f"{info.name}.{spec['callback']}" if callback is not None else None
     dispatch = Dispatch(module=m, tool=name, node=cls, subject=f"{spec['package']} tool class", target=callback,
                         target_name=target_name, handler=None, form="registration")
     reg = Registration(module=m, kind="tool", method=FORM, name=name, node=cls, fn=callback, gaps=gaps)
     return tool, dispatch, reg
-
-
-def _members(cls: ts.Node) -> tuple[dict[str, ts.Node], dict[str, ts.Node]]:
-    """(field name -> its value, method name -> the method) of a class body."""
-    body = cls.child_by_field_name("body")
-    fields, methods = {}, {}
-    for c in body.named_children if body is not None else ():
-        key = c.child_by_field_name("name") or c.child_by_field_name("property")
-        if key is None:
-            continue
-        if c.type == "method_definition":
-            methods[text(key)] = c
-        elif c.type in {"public_field_definition", "field_definition"} and c.child_by_field_name("value") is not None:
-            fields[text(key)] = c.child_by_field_name("value")
-    return fields, methods

@@ -113,15 +113,17 @@ class Values(Lists):
         node, module = self.resolved(node, module, frame, depth)
         if node is None:
             return None, module
-        this = strip_casts(node.child_by_field_name("object")) if node.type == "member_expression" else None
-        if this is not None and this.type == "this" and depth <= 3 * MAX_DEPTH:  # `this.library.x`: of the field's value
+        for _ in range(4):  # `this.library.x`: of the field's value, which may be a field of the class constructing it
+            this = strip_casts(node.child_by_field_name("object")) if node.type == "member_expression" else None
+            if this is None or this.type != "this" or depth > 3 * MAX_DEPTH:
+                break
             held = self.member(this, module, text(node.child_by_field_name("property")), frame, depth + 1)
-            if held[0] is not None and held[0].id != node.id:
-                node, module = self.definition(*held)
-        getters = _bundled_namespace(node, module) if node is not None and node.type in {"object", "call_expression"} \
-            else None
-        if node is None:
-            return None, module
+            if held[0] is None or held[0].id == node.id:
+                break
+            node, module = self.definition(*held)
+            if node is None:
+                return None, module
+        getters = _bundled_namespace(node, module) if node.type in {"object", "call_expression"} else None
         if getters is not None:  # a bundler's namespace object (`__export(ns, {key: () => value})`): the getter's value
             pair = object_pairs(getters).get(key)
             getter = pair_value(pair) if pair is not None else None
@@ -289,11 +291,6 @@ class Values(Lists):
             return None, module, None
         found, where, frame = (*args[index], None)[:3]
         found, where = self.bound(found, where, frame)
-        this = strip_casts(found.child_by_field_name("object")) if found is not None and found.type == "member_expression" \
-            else None
-        if this is not None and this.type == "this":  # `new Handlers(this.library)`: the constructing class's field
-            held = self.member(this, where, text(found.child_by_field_name("property")), frame, 1)
-            found, where = held if held[0] is not None else (found, where)
         for k in (*path, *chain[1:]):
             found, where = self.member(found, where, k, frame, 0)
             if found is None:
@@ -514,11 +511,6 @@ class Values(Lists):
                 if len(found) > 2 and found[0] is not None:
                     return self.string(found[0], found[1], depth + 1, found[2])
             holder, hmod = self.definition(node.child_by_field_name("object"), module)
-            if holder is not None and holder.type == "member_expression" and holder.child_by_field_name("property"):
-                inner = self.member(holder.child_by_field_name("object"), hmod,  # `tools.search.name`, TOOLS a
-                                    text(holder.child_by_field_name("property")), None, depth + 1)  # namespace
-                if inner[0] is not None:
-                    holder, hmod = self.definition(*inner)
             prop = node.child_by_field_name("property")
             if holder is not None and holder.type == "object" and prop is not None:
                 pair = object_pairs(holder).get(text(prop))
