@@ -10,8 +10,8 @@ from dataclasses import dataclass, field, replace
 import tree_sitter as ts
 
 from auditor.extract import parse
-from auditor.extract.syntax import (FUNCTION_TYPES, call_args, callee_text, enclosing, literal, pair_value, string_value,
-                                    strip_casts, text)
+from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, callee_text, enclosing, find, literal,
+                                    pair_value, string_value, strip_casts, text)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -250,12 +250,28 @@ def build(path: str, name: str, tree: ts.Tree, lang: str) -> Module:
     # Without a type (JavaScript), `let tool;` assigned `tool = new Tool(...)` in a function: an instance of Tool, when
     # every such assignment names the same class.
     made: dict[str, set[str]] = {}
+    assigned: dict[str, list[ts.Node]] = {}  # a name declared without a value -> every value assigned to it
     for node in caps.get("assign", []):
         left, right = node.child_by_field_name("left"), strip_casts(node.child_by_field_name("right"))
-        if node.type == "assignment_expression" and left is not None and left.type == "identifier" \
-                and text(left) in later and text(left) not in instances and right is not None and right.type == "new_expression":
+        if left is None or left.type != "identifier" or text(left) not in later:
+            continue
+        statement = node.type == "assignment_expression" and node.parent is not None \
+            and node.parent.type == "expression_statement"  # (not `E || (E = {})` of a compiled enum)
+        assigned.setdefault(text(left), []).append(node.child_by_field_name("right") if statement else None)
+        if node.type == "assignment_expression" and text(left) not in instances and right is not None \
+                and right.type == "new_expression":
             made.setdefault(text(left), set()).add(text(right.child_by_field_name("constructor")))
     instances.update({name: next(iter(classes_)) for name, classes_ in made.items() if len(classes_) == 1})
+    # `var tool$search; ... tool$search = {...}` (a bundler's lazily initialised module, `let config;` set once in
+    # main()): a name assigned exactly once, by a statement of its own, has that value, as if it were its initializer.
+    shadows: dict[int, set[str]] = {}  # a function -> the names it declares itself (memo)
+    for vname, values in assigned.items():
+        if len(values) == 1 and values[0] is not None and vname not in toplevel \
+                and not _shadowed(values[0], vname, shadows):
+            toplevel[vname] = values[0]
+            inner = strip_casts(values[0])
+            if inner is not None and inner.type in {"arrow_function", "function_expression", "function"}:
+                functions.setdefault(vname, inner)
     imports = tuple((src, imp) for src, imp in zip(
         [text(s)[1:-1] for s in caps.get("import.source", [])], caps.get("import", [])))
     enums = {}
@@ -269,6 +285,22 @@ def build(path: str, name: str, tree: ts.Tree, lang: str) -> Module:
     return Module(path=path, name=name, tree=tree, caps=caps, classes=classes, functions=functions,
                   toplevel=toplevel, instances=instances, imports=imports, enums=enums,
                   vendored=tuple((first, last, pkg) for _, _, first, last, pkg in vendored), borrowed=borrowed)
+
+
+def _shadowed(node: ts.Node, name: str, memo: dict[int, set[str]]) -> bool:
+    """Whether a function around NODE declares NAME itself (a parameter or a variable of its own)."""
+    for scope in ancestors(node):
+        if scope.type not in FUNCTION_TYPES:
+            continue
+        if scope.id not in memo:
+            params = scope.child_by_field_name("parameters") or scope.child_by_field_name("parameter")
+            memo[scope.id] = {text(n) for n in find(params, {"identifier", "shorthand_property_identifier_pattern"})} \
+                if params is not None else set()
+            memo[scope.id] |= {text(d.child_by_field_name("name")) for d in find(scope, {"variable_declarator"})
+                               if d.child_by_field_name("name") is not None}
+        if name in memo[scope.id]:
+            return True
+    return False
 
 
 def _borrowed(caps: dict[str, list[ts.Node]], own) -> tuple[tuple[str, ts.Node, dict[str, list[ts.Node]]], ...]:

@@ -125,6 +125,9 @@ def schema_of(node: ts.Node | None, module: Module, vocab: dict, link=None) -> d
     return spec if isinstance(spec, dict) else None
 
 
+_INLINED = "(zod inlined)"  # the namespace the constructors of an inlined zod are read as members of (not a name)
+
+
 class _Reader:
     """One conversion: the vocabulary, the module's zod bindings, and what it could not read."""
 
@@ -132,6 +135,8 @@ class _Reader:
         self.module, self.z, self.vocab, self.link = module, vocab["zod"], vocab, link
         # `zod_1` of CommonJS `const zod_1 = require("zod")` is in star: its `zod_1.z` is the namespace again
         self.ns, self.star = zod_names.namespaces(module, vocab)
+        self.ctors = zod_names.constructors(module, vocab)  # `stringType` of an inlined zod: `z.string`
+        self.ns |= {_INLINED} if self.ctors else frozenset()
         self.imported = imports(module)
         self.problems: list[tuple[str, ts.Node]] = []
         self.coercions: list[tuple[str, str, int, str]] = []  # each names its file: a schema may be imported
@@ -144,6 +149,8 @@ class _Reader:
         """A member chain with `ns.z` of a whole-module import of zod read as `ns` (`zod_1.z.string` is `zod_1.string`)."""
         if chain and len(chain) > 1 and chain[0] in self.star and chain[1] in self.z["namespace_exports"]:
             return (chain[0],) + chain[2:]
+        if chain and len(chain) == 1 and chain[0] in self.ctors:  # `stringType(...)`: `z.string(...)`
+            return (_INLINED, self.ctors[chain[0]])
         return chain
 
     def constants(self, ident: ts.Node) -> ts.Node | Known | None:
@@ -210,7 +217,7 @@ class _Reader:
         base = self._base(node)
         if base is None or base.type != "identifier" or depth > 10:
             return False
-        if text(base) in self.ns:
+        if text(base) in self.ns or text(base) in self.ctors:
             return True
         value = value_of(self.module, base)
         if value is not None:
@@ -420,6 +427,12 @@ class _Reader:
         kind = rule.get("argument")
         at = rule.get("position", 0)
         first = args[at] if len(args) > at else None
+        if kind == "wrapped":  # z.optional(S): S.optional()
+            inner, optional = self.read(first, path, depth + 1) if first is not None else (None, False)
+            if inner is None:
+                return None, False
+            spec, optional, ok = apply(self, self.z["methods"][ctor], ctor, [], node, dict(inner), optional, path, depth)
+            return (spec if ok else None), optional
         if kind == "shape":
             props, required = self.shape(first, path, depth + 1) if first is not None else ({}, [])
             return (object_schema(props, required), False) if props is not None else (None, False)

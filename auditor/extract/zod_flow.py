@@ -9,7 +9,8 @@ import tree_sitter as ts
 
 from auditor.extract.bindings import value_of
 from auditor.extract.frames import parameters
-from auditor.extract.syntax import FUNCTION_TYPES, NOT_LITERAL, Known, call_args, excerpt, find, literal, member_chain, strip_casts, text
+from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, Known, call_args, excerpt, find, literal, member_chain,
+                                    strip_casts, text)
 from auditor.extract.zod_methods import object_schema
 
 # Calls of schema-building functions followed inside one another (a function that recurses on a constant depth
@@ -148,9 +149,20 @@ def enum_values(r, node: ts.Node | None) -> list | None:
         return None
     where = (r.module, text(node)) if r.link is None else r.link.binding(r.link.module_of(node) or r.module, text(node))
     members = _string_enum(*where) if where is not None else None
+    if members is None and where is not None:  # `const Status = { Active: "active", ... } as const`
+        members = _string_object(where[0], where[0].toplevel.get(where[1]))
     if members is None:
         return None
     return [k for k, _ in members] if keys else [v for _, v in members]
+
+
+def _string_object(module, value: ts.Node | None) -> list[tuple[str, str]] | None:
+    """(key, value) of an object literal whose every entry is a string (through the constants of MODULE), in order."""
+    value = strip_casts(value)
+    got = literal(value, module.toplevel) if value is not None and value.type == "object" else None
+    if not isinstance(got, dict) or not got or not all(isinstance(v, str) for v in got.values()):
+        return None
+    return list(got.items())
 
 
 def _string_enum(module, name: str) -> list[tuple[str, str]] | None:

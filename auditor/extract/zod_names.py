@@ -4,11 +4,13 @@ top-level alias of one (`var z = ns`). Vocabulary: kb/sdk.yaml `zod`."""
 
 from __future__ import annotations
 
+import re
+
 import tree_sitter as ts
 
 from auditor.extract.bindings import imports
 from auditor.extract.program import Module
-from auditor.extract.syntax import call_args, object_pairs, pair_value, strip_casts, text
+from auditor.extract.syntax import call_args, member_chain, object_pairs, pair_value, strip_casts, text
 
 MAX_ALIASES = 10  # alias of an alias, followed this deep
 
@@ -91,3 +93,34 @@ def _aliases(module: Module, ns: set[str], z: dict) -> set[str]:
         known |= more
     return out
 
+
+
+def constructors(module: Module, vocab: dict) -> dict[str, str]:
+    """Top-level names of a copy of zod a bundler inlined that are its constructors, called directly (`stringType()`
+    for `z.string()`, where zod's own code, in a region of the bundle outside the boundary, assigns
+    `stringType = ZodString.create`): name -> the constructor of kb `zod.types`. Read once per module."""
+    key = "zod.constructors"
+    hit = module.memo.get(key)
+    if hit is not None:
+        return hit
+    known = {k: v for k, v in (vocab["zod"].get("bundled_constructors") or {}).items()}
+    seen: dict[str, set[str]] = {}
+    if known:
+        for name, value in module.toplevel.items():  # (the module's own `var string = ZodString.create`)
+            value = strip_casts(value)
+            if value is not None and value.type == "member_expression":
+                seen.setdefault(name, set()).add(".".join(member_chain(value) or ()))
+        root = module.tree.root_node
+        for hit_ in _ASSIGNED.finditer(root.text) if any(k.encode() in root.text for k in known) else ():
+            node = root.descendant_for_byte_range(hit_.start(1), hit_.end(1))
+            if node is not None and node.type == "identifier" and node.parent is not None \
+                    and node.parent.type == "assignment_expression" and node.parent.parent is not None \
+                    and node.parent.parent.type == "expression_statement":
+                seen.setdefault(hit_.group(1).decode(), set()).add(hit_.group(2).decode())
+    found = module.memo[key] = {name: known[next(iter(values))] for name, values in seen.items()
+                                if len(values) == 1 and next(iter(values)) in known}
+    return found
+
+
+# `name = ZodString.create;`, a statement of its own (in a bundler's lazily run module body, `__esm(() => {...})`).
+_ASSIGNED = re.compile(rb"(?m)^[ \t]*([A-Za-z_$][\w$]*)[ \t]*=[ \t]*([A-Za-z_$][\w$]*\.[A-Za-z_$][\w$]*);")
