@@ -326,6 +326,32 @@ register({ mcp: server });
     assert [t.name for t in tools] == ["fetch_page"] and regs[0].gaps == ()
 
 
+def test_registrations_on_a_server_taken_from_an_options_parameter_in_the_body():
+    """`const { server } = options` or `options.server` in a function handed `{ server, ... }`: the same server as a
+    destructuring parameter (compiled JavaScript has no type to tell)."""
+    tools, _, regs = _register('''
+import { FastMCP } from "fastmcp";
+function registerDocs(options) {
+  const { server, getClient } = options;
+  server.addTool({ name: "read_doc", description: "Read", parameters: z.object({ id: z.string() }), execute: async () => "ok" });
+}
+function registerMail(opts) {
+  const srv = opts.server;
+  srv.addTool({ name: "send_mail", description: "Send", parameters: z.object({ to: z.string() }), execute: async () => "ok" });
+  opts.server.addTool({ name: "list_mail", description: "List", parameters: z.object({}), execute: async () => "ok" });
+}
+function notAServer(options) {
+  const { cache } = options;
+  cache.addTool({ name: 5 });
+}
+const server = new FastMCP({ name: "s", version: "1" });
+registerDocs({ server, getClient: async () => 1 });
+registerMail({ server });
+''')
+    assert sorted(t.name for t in tools) == ["list_mail", "read_doc", "send_mail"]
+    assert all(r.gaps == () for r in regs)
+
+
 def test_a_one_argument_register_tool_is_another_api_not_the_sdk_s():
     """registerTool(name, config, callback) takes a name and more: `registry.registerTool(def)` of the server's own
     registry is not read as an SDK registration (its name 'not a literal'); `this.registerTool(...args)` still is."""

@@ -363,7 +363,7 @@ def _sdk_shaped_on_parameter(call: ts.Node, receiver: tuple[str, ...] | None, ar
     """A call on a parameter of an enclosing function (`function register(server) { server.tool(...) }`, with no type
     to tell, as in compiled JavaScript) that has the SDK's shape: a name that is a string, a function last; or, for
     an `object` registration (`object_keys`), one object with a string name and a callback."""
-    if receiver is None or not (len(receiver) == 1 or len(receiver) == 2 and receiver[0] == "this"):
+    if receiver is None or not (len(receiver) == 1 or len(receiver) == 2):
         return False
     if object_keys is not None:
         spec = _resolved(args[0], module) if len(args) in {1, 2} else None
@@ -382,14 +382,33 @@ def _sdk_shaped_on_parameter(call: ts.Node, receiver: tuple[str, ...] | None, ar
         if last is None or (last.type not in FUNCTION_TYPES and last.type not in {"identifier", "member_expression"}
                             and not _bound_method(last) and not _wrapped_function(last)):
             return False
-    if len(receiver) == 2:  # `this.server.tool(...)`: a field its class (or a base) sets from a constructor parameter
-        return _field_from_parameter(call, receiver[1], module, link)
+    if receiver[0] == "this":  # `this.server.tool(...)`: a field its class (or a base) sets from a constructor parameter
+        return len(receiver) == 2 and _field_from_parameter(call, receiver[1], module, link)
     fn = enclosing_function(call)
     while fn is not None:
         params = fn.child_by_field_name("parameters") or fn.child_by_field_name("parameter")
-        if params is not None and receiver[0] in _parameter_names(params):
+        bound = _parameter_names(params) if params is not None else set()
+        if receiver[0] in bound:  # the parameter, or a member of it (`options.server.tool(...)`)
+            return True
+        if len(receiver) == 1 and _taken_from(fn, receiver[0], bound):
             return True
         fn = enclosing_function(fn)
+    return False
+
+
+def _taken_from(fn: ts.Node, name: str, params: set[str]) -> bool:
+    """Whether FN declares NAME as a member of one of its parameters (`const { server } = options`,
+    `const server = options.server`): the server handed over inside an object of options."""
+    for decl in find(fn.child_by_field_name("body") or fn, {"variable_declarator"}):
+        target, value = decl.child_by_field_name("name"), strip_casts(decl.child_by_field_name("value"))
+        if target is None or value is None or enclosing_function(decl) != fn:
+            continue
+        if target.type == "object_pattern" and value.type == "identifier" and text(value) in params \
+                and name in bound_names(target):
+            return True
+        if target.type == "identifier" and text(target) == name and value.type == "member_expression" \
+                and (member_chain(value) or ("",))[0] in params:
+            return True
     return False
 
 
