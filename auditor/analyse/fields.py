@@ -62,18 +62,33 @@ def record_fields(p: Program) -> dict[str, list[dict]]:
 def uses(p: Program, field: str) -> list[Use]:
     out = []
     for m in p.modules:
-        for node in m.nodes("member"):
-            if node.type != "member_expression" or text(node.child_by_field_name("property")) != field:
-                continue
+        members, destructured = _by_name(m)
+        for node in members.get(field, ()):
             chain = member_chain(node)
             if chain and chain[0] == "this":
                 continue  # a class member of the same name is not the record field
             out.append(Use(field=field, kind=_kind(node, p.vocab), path=m.path, line=node.start_point[0] + 1,
                            function=m.qualified(enclosing_function(node)), node=node))
-        for pat in (n for n in m.nodes("destructure") if text(n) == field):
+        for pat in destructured.get(field, ()):
             out.append(Use(field=field, kind="destructure", path=m.path, line=pat.start_point[0] + 1,
                            function=m.qualified(enclosing_function(pat)), node=pat))
     return sorted(out, key=lambda u: (u.path, u.line, u.kind))
+
+
+def _by_name(m) -> tuple[dict[str, list[ts.Node]], dict[str, list[ts.Node]]]:
+    """The member expressions of module M by the name of their property, and its destructured names by name, in the
+    order of the module (built once per module: uses() asks for every field of every record)."""
+    hit = m.memo.get("fields.by_name")
+    if hit is None:
+        members: dict[str, list[ts.Node]] = {}
+        for node in m.nodes("member"):
+            if node.type == "member_expression":
+                members.setdefault(text(node.child_by_field_name("property")), []).append(node)
+        destructured: dict[str, list[ts.Node]] = {}
+        for node in m.nodes("destructure"):
+            destructured.setdefault(text(node), []).append(node)
+        hit = m.memo["fields.by_name"] = (members, destructured)
+    return hit
 
 
 def _kind(node: ts.Node, vocab: dict) -> str:
