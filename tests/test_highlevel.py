@@ -405,3 +405,33 @@ def test_a_static_import_is_the_modules_name_over_a_require_of_the_same_name_in_
     p = built({"index.js": code})
     assert [s.cls for s in p.servers] == ["McpServer"]
     assert [t.name for t in p.tools] == ["peek"]
+
+
+def test_a_list_registration_registers_each_tool_object_it_is_handed():
+    """tmcp's `server.tools([...])` (kb/sdk.yaml signature `list`): each element an object registration, also a
+    definer's call given the object and then the callback, imported from another module; a list that is not read is
+    a gap, not silence."""
+    from program_helpers import program
+
+    files = {
+        "package.json": '{"name": "x", "version": "1.0.0", "bin": {"x": "dist/index.js"}, "dependencies": {"tmcp": "1"}}',
+        "dist/index.js": '''import { McpServer } from "tmcp";
+import { defineTool } from "tmcp/tool";
+import { StdioTransport } from "@tmcp/transport-stdio";
+import { lintTool } from "./lint.js";
+const formatTool = defineTool({ name: "format", description: "Format files" },
+  async function format() { return { content: [{ type: "text", text: "ok" }] }; });
+const server = new McpServer({ name: "x", version: "1.0.0" }, { capabilities: { tools: {} } });
+server.tools([formatTool, lintTool, { name: "ping", description: "Ping", execute: async () => ({ content: [] }) }]);
+server.tools(loadedLater());
+new StdioTransport(server).listen();
+''',
+        "dist/lint.js": '''import { defineTool } from "tmcp/tool";
+export const lintTool = defineTool({ name: "lint", description: "Lint files" }, async () => ({ content: [] }));
+'''}
+    p = program(files)
+    assert sorted((t.name, t.description) for t in p.tools) == [
+        ("format", "Format files"), ("lint", "Lint files"), ("ping", "Ping")]
+    assert sorted((d.tool, d.target is not None) for d in p.dispatches) == [("format", True), ("lint", True), ("ping", True)]
+    assert [g.detail for g in p.gaps] == [
+        "tools(): the list `loadedLater()` is not read; the tools it registers are not analysed"]

@@ -59,6 +59,15 @@ def registrations(module: Module, vocab: dict, resolve, link=None) -> tuple[list
         if rule["signature"] != "object" and rule["kind"] == "tool" and rule["receiver"] == "server" \
                 and _object_first(args, module, hl["object"]):  # (on a server only: `registry.registerTool(def)`
             rule = {**rule, "signature": "object"}  # is another API) tmcp: `server.tool({name, schema}, callback)`
+        if rule["signature"] == "list":  # `server.tools([a, b])`: each element registered as one object
+            if borrowed is None and (receiver is None or ".".join(receiver) not in servers) or len(args) != 1:
+                continue
+            for site in _listed_sites(module, call, rule, method, args[0], link):
+                tool, dispatch, reg = read(site, vocab, resolve, link) if isinstance(site, Site) else (None, None, site)
+                tools += [tool] if tool is not None else []
+                dispatches += [dispatch] if dispatch is not None else []
+                regs.append(reg)
+            continue
         if not args or rule["signature"] != "object" and len(args) < 2 and args[0].type != "spread_element":
             continue  # every calling convention but `object` takes a name and more (one argument is another API)
         shape = hl["object"] if rule["signature"] == "object" else None
@@ -75,6 +84,36 @@ def registrations(module: Module, vocab: dict, resolve, link=None) -> tuple[list
         dispatches += [dispatch] if dispatch is not None else []
         regs.append(reg)
     return tools, dispatches, regs
+
+
+def _listed_sites(module: Module, call: ts.Node, rule: dict, method: str, listed: ts.Node, link):
+    """One object registration per element of the list a `list` registration is handed: a tool object, or a call of a
+    definer given the object and the callback (`defineTool({name, schema}, handler)`, the callback after the object as
+    tmcp writes it); a Registration with a gap for an element or a list that is not read."""
+    from auditor.extract.values import Values  # (values imports this module)
+
+    values = Values(link) if link is not None else None
+    elements = list(values.elements(listed, module, None)) if values is not None else []
+    if not elements:
+        return [Registration(module=module, kind=rule["kind"], method=method, name=None, node=call, fn=None,
+                             gaps=(_gap(module, listed, f"{method}(): the list `{excerpt(listed)}` is not read; the "
+                                                        "tools it registers are not analysed"),))]
+    out: list = []
+    for element, emod, _ in elements:
+        value, vmod = values.definition(element[-1], emod)
+        value = strip_casts(value)
+        args = (value,) if value is not None and value.type == "object" else \
+            tuple(call_args(value)) if value is not None and value.type == "call_expression" \
+            and call_args(value) and strip_casts(values.definition(call_args(value)[0], vmod)[0]) is not None \
+            and strip_casts(values.definition(call_args(value)[0], vmod)[0]).type == "object" else None
+        if args is None:
+            out.append(Registration(module=module, kind=rule["kind"], method=method, name=None, node=call, fn=None,
+                                    gaps=(_gap(module, call, f"{method}(): the element `{excerpt(element[-1])}` is not "
+                                                             "a tool object that can be read"),)))
+            continue
+        out.append(Site(module=module, call=call, rule={**rule, "signature": "object"}, method=method, args=args,
+                        bind=lambda n, m, at=vmod: (n, at), at=(module, call)))
+    return out
 
 
 def _in_server_subclass(call: ts.Node, module: Module, vocab: dict, link) -> bool:
