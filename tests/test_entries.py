@@ -71,3 +71,33 @@ def test_a_launch_file_is_an_entry_when_the_manifest_entry_only_spawns_it():
     files = {"package.json": '{"name": "stamps", "version": "1.0.0", "bin": {"stamps": "dist/cli.js"}}',
              "dist/cli.js": cli, "dist/server.js": LAUNCH, "dist/tools.js": TOOLS}
     assert coverage.ledger(program(files))["entries"] == ["dist/cli.js", "dist/server.js"]
+
+
+def test_a_server_held_in_a_field_launches_from_a_method():
+    # the bin's class keeps its server in `this.server` and connects it in a method: that is the bin's launch, so a
+    # second build beside it (another platform's, with its own launch and tools) that the bin does not reach is no
+    # entry, and its tools are not the server's
+    local = SDK + '''import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+class LocalServer {
+  constructor() {
+    this.server = new McpServer({ name: "desk", version: "1.0.0" });
+    this.server.tool("pick_colour", "Pick a colour", async () => ({ content: [{ type: "text", text: "red" }] }));
+  }
+  async start() {
+    const transport = new StdioServerTransport();
+    await this.server.connect(transport);
+  }
+}
+new LocalServer().start();
+'''
+    worker = SDK + '''import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+const server = new McpServer({ name: "desk-worker", version: "1.0.0" });
+server.tool("pair_device", "Pair a device", async () => ({ content: [{ type: "text", text: "ok" }] }));
+await server.connect(new StdioServerTransport());
+'''
+    files = {"package.json": '{"name": "desk", "version": "1.0.0", "bin": {"desk": "dist/local.js"}}',
+             "dist/local.js": local, "dist/worker/index.js": worker}
+    p = program(files)
+    assert coverage.ledger(p)["entries"] == ["dist/local.js"]
+    assert [t.name for t in p.tools] == ["pick_colour"]
+    assert [(s.var, s.module.path) for s in p.servers if s.module.path == "dist/local.js"] == [("this.server", "dist/local.js")]

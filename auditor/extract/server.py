@@ -112,6 +112,8 @@ def servers(module: Module, vocab: dict, link=None) -> list[ServerDecl]:
         args, amod = call_args(new), module
         decl = enclosing(new, {"variable_declarator"})
         var = text(decl.child_by_field_name("name")) if decl is not None else "<expression>"
+        held = _assigned_to(new)
+        var = held if held is not None else var  # `this.server = new McpServer(...)`: the field holds it
         if cls not in vocab["server_classes"]:
             sub = subclasses.sdk_class(module, new.child_by_field_name("constructor"), vocab, link) \
                 if link is not None and new.child_by_field_name("constructor") is not None else None
@@ -132,6 +134,19 @@ def servers(module: Module, vocab: dict, link=None) -> list[ServerDecl]:
         out.append(ServerDecl(module=module, var=var, cls=cls, node=statement_of(new),
                               info=info if isinstance(info, dict) else {}, capabilities=capabilities, caps_node=caps_node))
     return out
+
+
+def _assigned_to(new: ts.Node) -> str | None:
+    """`x.y` (or `x`) of the assignment `x.y = new C(...)` whose value NEW is, or None."""
+    node = new
+    while node.parent is not None and node.parent.type in {"parenthesized_expression", "as_expression",
+                                                            "satisfies_expression", "non_null_expression"}:
+        node = node.parent
+    parent = node.parent
+    if parent is None or parent.type != "assignment_expression" or parent.child_by_field_name("right") != node:
+        return None
+    chain = member_chain(parent.child_by_field_name("left"))
+    return ".".join(chain) if chain else None
 
 
 def handlers(module: Module, vocab: dict, link=None) -> list[Handler]:
