@@ -435,3 +435,35 @@ export const lintTool = defineTool({ name: "lint", description: "Lint files" }, 
     assert sorted((d.tool, d.target is not None) for d in p.dispatches) == [("format", True), ("lint", True), ("ping", True)]
     assert [g.detail for g in p.gaps] == [
         "tools(): the list `loadedLater()` is not read; the tools it registers are not analysed"]
+
+
+def test_a_package_function_handed_the_server_first_registers_like_its_method():
+    """kb high_level.functions: `registerAppTool(server, name, config, cb)` of @modelcontextprotocol/ext-apps is
+    `server.registerTool(name, config, cb)`; a function of that name from elsewhere is not."""
+    from program_helpers import program
+
+    files = {
+        "package.json": '{"name": "x", "version": "1.0.0", "bin": {"x": "dist/index.js"}}',
+        "dist/index.js": '''import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { registerPalette } from "./palette.js";
+const server = new McpServer({ name: "x", version: "1.0.0" });
+registerPalette(server);
+await server.connect(new StdioServerTransport());
+''',
+        "dist/palette.js": '''import { registerAppTool, registerAppResource } from "@modelcontextprotocol/ext-apps/server";
+import { registerAppTool as other } from "./local-helpers.js";
+import { z } from "zod";
+export function registerPalette(server) {
+  registerAppTool(server, "open_palette", { description: "Open the palette", inputSchema: { hue: z.string() },
+    _meta: { ui: { resourceUri: "ui://palette" } } }, async ({ hue }) => ({ content: [{ type: "text", text: hue }] }));
+  registerAppResource(server, "Palette", "ui://palette", { mimeType: "text/html" }, async () => ({ contents: [] }));
+  other(server, "not_a_tool", {}, async () => ({ content: [] }));
+}
+''',
+        "dist/local-helpers.js": "export function registerAppTool(server, name) { return name; }\n"}
+    p = program(files)
+    assert [(t.name, t.description, t.schema["properties"]) for t in p.tools] == [
+        ("open_palette", "Open the palette", {"hue": {"type": "string"}})]
+    assert sorted((r.kind, r.name) for r in p.registrations) == [("resource", "Palette"), ("tool", "open_palette")]
+    assert [d.tool for d in p.dispatches] == ["open_palette"] and not p.gaps

@@ -8,7 +8,7 @@ from typing import Callable
 import tree_sitter as ts
 
 from auditor.extract import input_schemas, names, prefixes, zod
-from auditor.extract.bindings import bound_names, class_name, value_of
+from auditor.extract.bindings import bound_names, class_name, imports, value_of
 from auditor.extract.frames import _parameter_of_scope, parameters
 from auditor.extract.program import Module
 from auditor.extract.server import Dispatch, ToolDecl, annotations, schema_gaps
@@ -43,8 +43,18 @@ def registrations(module: Module, vocab: dict, resolve, link=None) -> tuple[list
     tools: list[ToolDecl] = []
     dispatches: list[Dispatch] = []
     regs: list[Registration] = []
+    functions = _registration_functions(module, hl)
     for call in module.nodes("call"):
         fn = strip_casts(call.child_by_field_name("function"))
+        if fn is not None and fn.type == "identifier" and text(fn) in functions and len(call_args(call)) > 1:
+            # `registerAppTool(server, name, config, cb)` of a package: the server's registration, the server first
+            rule = hl["registrations"][functions[text(fn)]]
+            tool, dispatch, reg = read(Site(module=module, call=call, rule=rule, method=functions[text(fn)],
+                                            args=tuple(call_args(call)[1:])), vocab, resolve, link)
+            tools += [tool] if tool is not None else []
+            dispatches += [dispatch] if dispatch is not None else []
+            regs.append(reg)
+            continue
         if fn is None or fn.type != "member_expression":
             continue
         method = text(fn.child_by_field_name("property"))
@@ -84,6 +94,18 @@ def registrations(module: Module, vocab: dict, resolve, link=None) -> tuple[list
         dispatches += [dispatch] if dispatch is not None else []
         regs.append(reg)
     return tools, dispatches, regs
+
+
+def _registration_functions(module: Module, hl: dict) -> dict[str, str]:
+    """Local name -> the registration method it stands for, of the functions of packages that register on the server
+    handed first (kb high_level.functions: `import { registerAppTool } from "@modelcontextprotocol/ext-apps/server"`)."""
+    known = hl.get("functions") or {}
+    out = {}
+    for local, (src, name) in imports(module).items() if known else ():
+        spec = known.get(name)
+        if spec is not None and src in spec["modules"]:
+            out[local] = spec["method"]
+    return out
 
 
 def _listed_sites(module: Module, call: ts.Node, rule: dict, method: str, listed: ts.Node, link):
@@ -139,9 +161,12 @@ def _own_method(call: ts.Node, method: str) -> bool:
 
 
 def registration_args(call: ts.Node, vocab: dict) -> tuple[ts.Node, ...]:
-    """The arguments a registration call hands the SDK's method (without the `this` of a `.call(this, ...)`)."""
+    """The arguments a registration call hands the SDK's method (without the `this` of a `.call(this, ...)`, nor the
+    server a registration function of kb high_level.functions is handed first)."""
     fn = strip_casts(call.child_by_field_name("function"))
     args = call_args(call)
+    if fn is not None and fn.type == "identifier" and text(fn) in vocab["high_level"].get("functions", {}):
+        return tuple(args[1:])
     if fn is not None and fn.type == "member_expression" and _prototype_call(
             member_chain(fn.child_by_field_name("object")), text(fn.child_by_field_name("property")),
             set(vocab["high_level"]["server_classes"])) is not None:
