@@ -266,6 +266,8 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
     expander, kept = summaries.Expander(modules, link, vocab), []
     for r in registrations:
         made = expander.expand(r, link.resolver) if r.name is None else []
+        if made is None:
+            continue  # written in a function nothing calls (extract/dead.py): it registers nothing
         kept += [reg for _, _, reg, _ in made] or [r]
         tools += [t for t, _, _, _ in made if t is not None]
         for _, d, _, handed in made:

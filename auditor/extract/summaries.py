@@ -12,7 +12,7 @@ from typing import Callable, Iterator, TypeVar
 
 import tree_sitter as ts
 
-from auditor.extract import highlevel, names, prefixes, server
+from auditor.extract import dead, highlevel, names, prefixes, server
 from auditor.extract.server import ToolDecl
 from auditor.extract.program import Module
 from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, callee_text, enclosing, excerpt, find,
@@ -310,9 +310,10 @@ class Expander:
                 return self.values.empty(scope.child_by_field_name("right"), module, None)
         return False
 
-    def expand(self, reg: highlevel.Registration, resolve_of) -> list[tuple]:
+    def expand(self, reg: highlevel.Registration, resolve_of) -> list[tuple] | None:
         """(tool, dispatch, registration, implementations) of every instantiation of REG that names its tool (empty
-        when none does); implementations: the functions its call sites and elements hand over, traced as tool code."""
+        when none does); implementations: the functions its call sites and elements hand over, traced as tool code.
+        None: REG is written in a function nothing calls (extract/dead.py), and registers nothing."""
         rule = self.vocab["high_level"]["registrations"][reg.method]
         args = highlevel.registration_args(reg.node, self.vocab)
         name_node = _name_node(rule, args, self.vocab, reg.module)
@@ -344,6 +345,9 @@ class Expander:
                                        lambda frame: self._instance_fits(name_node, reg.module, frame)
                                        and not self._guarded_off(frame))
         if not found and not unread:  # no caller or loop gives the name: the strings it may be where it is written
+            fn = dead.binding_function(name_node)
+            if fn is not None and dead.never_called(fn, self.calls_of):
+                return None  # a function nothing calls (its value held only by locals nothing reads): none made
             return self._choices(reg, rule, args, name_node, resolve_of)
         out: list[tuple] = []
         first: dict[str, int] = {}  # one tool per name: other chains to it (servers built in several places) add

@@ -1,0 +1,105 @@
+"""Functions nothing calls: a registration written in one registers nothing. A function value is never called when
+the boundary has no call of it and every place its value goes is a name that is itself never called nor handed on:
+held by a local that nothing reads, or only in an object literal held by such a local (`const prompt =
+createRegisterPrompt(server); const register = { tool, prompt }; void register;`, a generated server's registrars
+for kinds it has none of). A function that is exported, passed as an argument, stored in a field or returned further
+may be called where this cannot see: it is not taken for dead."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import tree_sitter as ts
+
+from auditor.extract.frames import parameters
+from auditor.extract.syntax import FUNCTION_TYPES, ancestors, find, member_chain, strip_casts, text
+
+MAX_HOPS = 3  # a local held in an object held by a local ..., followed this deep
+
+_WRAPPERS = {"parenthesized_expression", "await_expression", "as_expression", "satisfies_expression",
+             "non_null_expression"}
+
+
+def never_called(fn: ts.Node, calls_of: Callable[[ts.Node], list]) -> bool:
+    """Whether the function FN (a node of FUNCTION_TYPES) is a value nothing calls (CALLS_OF: the boundary's calls
+    of a function)."""
+    if calls_of(fn):
+        return False
+    if fn.type == "function_declaration":  # `function f() {}`: dead when nothing but dead names refer to it
+        name = fn.child_by_field_name("name")
+        return name is not None and fn.parent is not None and fn.parent.type != "export_statement" \
+            and _dead_name(text(name), fn.parent, name, 0)
+    holder = _value_position(fn)
+    if holder is None:
+        return False
+    if holder.type == "variable_declarator":
+        return _dead_declarator(holder, 0)
+    if holder.type in {"return_statement", "arrow_function"}:  # the result of a factory: dead at each of its calls
+        factory = holder if holder.type == "arrow_function" else next(
+            (a for a in ancestors(holder) if a.type in FUNCTION_TYPES), None)
+        calls = calls_of(factory) if factory is not None else []
+        return bool(calls) and all(_dead_result(call) for _, call in calls)
+    return False
+
+
+def _value_position(node: ts.Node) -> ts.Node | None:
+    """Where the value NODE is goes: the declarator it initialises, the return statement it is returned by, or the
+    arrow function whose body it is; None for anywhere else."""
+    while node.parent is not None and node.parent.type in _WRAPPERS:
+        node = node.parent
+    parent = node.parent
+    if parent is None:
+        return None
+    if parent.type == "variable_declarator" and parent.child_by_field_name("value") == node:
+        return parent
+    if parent.type == "return_statement":
+        return parent
+    if parent.type == "arrow_function" and parent.child_by_field_name("body") == node:
+        return parent
+    return None
+
+
+def _dead_result(call: ts.Node) -> bool:
+    """Whether what CALL returns is held by a local that is never called nor handed on."""
+    holder = _value_position(call)
+    return holder is not None and holder.type == "variable_declarator" and _dead_declarator(holder, 0)
+
+
+def _dead_declarator(decl: ts.Node, depth: int) -> bool:
+    name = decl.child_by_field_name("name")
+    if name is None or name.type != "identifier" or depth > MAX_HOPS:
+        return False
+    statement = decl.parent
+    if statement is None or statement.parent is None or statement.parent.type == "export_statement":
+        return False
+    return _dead_name(text(name), statement.parent, name, depth)
+
+
+def _dead_name(name: str, scope: ts.Node, declared: ts.Node, depth: int) -> bool:
+    """Whether every reference to NAME in SCOPE (but its declaration DECLARED) is `void name` or a value of an object
+    literal held by a local that is itself dead."""
+    for ref in find(scope, {"identifier", "shorthand_property_identifier"}):
+        if ref.id == declared.id or text(ref) != name:
+            continue
+        parent = ref.parent
+        if parent is not None and parent.type == "unary_expression" and text(parent).startswith("void"):
+            continue
+        obj = parent if ref.type == "shorthand_property_identifier" else \
+            parent.parent if parent is not None and parent.type == "pair" and parent.child_by_field_name("value") == ref \
+            else None
+        holder = _value_position(obj) if obj is not None and obj.type == "object" else None
+        if holder is not None and holder.type == "variable_declarator" and _dead_declarator(holder, depth + 1):
+            continue
+        return False
+    return True
+
+
+def binding_function(node: ts.Node | None) -> ts.Node | None:
+    """The innermost function around NODE whose parameters bind the name NODE's member chain starts with
+    (`prompt.name`: the function of `prompt`), or None."""
+    chain = member_chain(strip_casts(node)) if node is not None else None
+    for scope in ancestors(node) if chain else ():
+        if scope.type in FUNCTION_TYPES and chain[0] in parameters(scope):
+            return scope
+    return None
+

@@ -1,0 +1,57 @@
+"""A registration written in a function nothing calls registers nothing (extract/dead.py): a generated server's
+registrar for a kind it has none of, made by a factory and held only by locals nothing reads, is no gap; a registrar
+that is called, or whose value goes where calls may be unseen, is read or stays a gap."""
+
+from __future__ import annotations
+
+from program_helpers import program
+
+SERVER = '''import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+function createRegisterTool(server) {
+  return (tool) => { server.tool(tool.name, tool.description, async (ctx) => tool.tool(ctx)); };
+}
+function createRegisterPrompt(server) {
+  return (prompt) => { server.prompt(prompt.name, async (ctx) => prompt.prompt(ctx)); };
+}
+function createRegisterResource(server) {
+  return (resource) => { server.resource(resource.name, resource.uri, async (uri) => resource.read(uri)); };
+}
+const tool$ping = { name: "ping", description: "Ping", tool: async () => ({ content: [] }) };
+export function createServer() {
+  const server = new McpServer({ name: "gen", version: "1.0.0" });
+  const tool = createRegisterTool(server);
+  const prompt = createRegisterPrompt(server);
+  const resource = createRegisterResource(server);
+  const register = { tool, prompt, resource };
+  void register;
+  tool(tool$ping);
+  return server;
+}
+await createServer().connect(new StdioServerTransport());
+'''
+PACKAGE = '{"name": "gen", "version": "1.0.0", "bin": {"gen": "dist/index.js"}}'
+
+
+def test_registrars_nothing_calls_register_nothing_and_leave_no_gap():
+    p = program({"package.json": PACKAGE, "dist/index.js": SERVER})
+    assert [t.name for t in p.tools] == ["ping"]
+    assert [(r.kind, r.name) for r in p.registrations] == [("tool", "ping")]
+    assert not p.gaps
+
+
+def test_a_registrar_whose_value_is_handed_on_stays_a_gap():
+    handed = SERVER.replace("  void register;\n", "  void register;\n  extend(register);\n")
+    p = program({"package.json": PACKAGE, "dist/index.js": handed})
+    assert [t.name for t in p.tools] == ["ping"]
+    assert sorted(g.detail for g in p.gaps) == [
+        "prompt() with a name that is not a literal (`prompt.name`): what it registers is not analysed",
+        "resource() with a name that is not a literal (`resource.name`): what it registers is not analysed"]
+
+
+def test_a_registrar_returned_to_the_caller_stays_a_gap():
+    returned = SERVER.replace("  return server;\n}", "  return { server, prompt };\n}").replace(
+        "await createServer().connect", "await createServer().server.connect")
+    p = program({"package.json": PACKAGE, "dist/index.js": returned})
+    assert any("prompt.name" in g.detail for g in p.gaps)
+    assert not any("resource.name" in g.detail for g in p.gaps)
