@@ -467,3 +467,21 @@ export function registerPalette(server) {
         ("open_palette", "Open the palette", {"hue": {"type": "string"}})]
     assert sorted((r.kind, r.name) for r in p.registrations) == [("resource", "Palette"), ("tool", "open_palette")]
     assert [d.tool for d in p.dispatches] == ["open_palette"] and not p.gaps
+
+
+def test_an_object_registration_whose_callback_is_a_method_of_the_object():
+    """`{ name, parameters, async execute(args) {...} }`: the method is the callback, on a known server and on one
+    handed in (its dispatch is traced to the method)."""
+    tools, dispatches, regs = _register('''
+import { FastMCP } from "fastmcp";
+const server = new FastMCP({ name: "s", version: "1" });
+server.addTool({ name: "known", description: "K", parameters: z.object({ q: z.string() }), async execute(args) { return args.q; } });
+function register(srv) {
+  srv.addTool({ name: "handed", description: "H", parameters: z.object({}), async execute() { return "ok"; } });
+}
+register(server);
+''')
+    assert sorted(t.name for t in tools) == ["handed", "known"]
+    assert sorted((d.tool, d.target.type) for d in dispatches) == [("handed", "method_definition"),
+                                                                  ("known", "method_definition")]
+    assert all(r.gaps == () for r in regs)

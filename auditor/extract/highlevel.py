@@ -219,7 +219,10 @@ def read(site: Site, vocab: dict, resolve, link=None) -> tuple[ToolDecl | None, 
         name_node, name_module = bind(pair_value(pairs[hl["object"]["name"]][0]), pairs[hl["object"]["name"]][1]) \
             if hl["object"]["name"] in pairs else B(args[0])
         cb_key = next((k for k in hl["object"]["callbacks"] if k in pairs), None)
+        written = next((m for k in hl["object"]["callbacks"] if (m := object_method(spec, k)) is not None), None) \
+            if cb_key is None and spec is not None else None  # `{ name, async execute(args) {...} }`
         cb_node, cb_module = bind(pair_value(pairs[cb_key][0]), pairs[cb_key][1]) if cb_key is not None else \
+            (written, B(args[0])[1]) if written is not None else \
             B(args[-1]) if len(args) > 1 else (None, here)  # (tmcp: the callback after the object)
     else:
         name_node, name_module = B(args[0])
@@ -434,7 +437,7 @@ def _sdk_shaped_on_parameter(call: ts.Node, receiver: tuple[str, ...] | None, ar
         pairs = object_pairs(spec) if spec is not None and spec.type == "object" else {}
         last = strip_casts(args[-1]) if len(args) == 2 else None
         if object_keys["name"] not in pairs or not _is_string(pair_value(pairs[object_keys["name"]]), module) \
-                or not (any(k in pairs for k in object_keys["callbacks"])
+                or not (any(k in pairs or object_method(spec, k) is not None for k in object_keys["callbacks"])
                         or last is not None and (last.type in FUNCTION_TYPES or last.type == "identifier")):
             return False
     else:
