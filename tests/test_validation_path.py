@@ -391,3 +391,16 @@ new App();
     assert kinds(code) == {}
     assert kinds(code.replace("this.items.find((n) => n.id === id) || null", "this.items.filter((n) => n.ok)[0]")) == \
         {"id": "schema-unenforced"}
+
+
+def test_a_destructured_field_handed_to_a_validator_that_returns_a_failed_result_is_checked():
+    # `const { path } = args; const v = checkText(path); if (!v.isValid) return ...`: the validator rejects what is no
+    # string by returning `{ isValid: false, errors }`, and the field handed to it is the input's, by its name
+    head = ('function checkText(value: any, label = "value") {\n  const errors: string[] = [];\n'
+            '  if (typeof value !== "string") {\n    errors.push(label + " must be a string");\n'
+            '    return { isValid: false, errors };\n  }\n  return { isValid: true, errors };\n}\n')
+    check = ('  const { path } = args;\n  const v = checkText(path, "path");\n'
+             '  if (!v.isValid) return { content: [{ type: "text", text: v.errors.join() }], isError: true };\n')
+    assert flagged({"index.ts": server(check=check, head=head)}) == {"limit": "unchecked-optional"}
+    passes = head.replace("    return { isValid: false, errors };\n", "    return { isValid: true, errors };\n")
+    assert flagged({"index.ts": server(check=check, head=passes)}) == BOTH

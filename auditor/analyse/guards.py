@@ -15,7 +15,7 @@ from auditor.extract.bindings import value_of
 from auditor.extract.frames import plain_parameters, returned
 from auditor.extract.program import Module
 from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, condition_terms, enclosing_function, find,
-                                    member_chain, object_pairs, string_value, strip_casts, text)
+                                    member_chain, object_pairs, pair_value, string_value, strip_casts, text)
 from auditor.extract.values import Values
 
 
@@ -294,7 +294,14 @@ def _rejects(node: ts.Node | None) -> bool:
     value = strip_casts(ret.named_children[0]) if ret is not None and ret.named_children else None
     if value is None:
         return False
-    return value.type == "new_expression" or (value.type == "object" and bool({"isError", "error"} & set(object_pairs(value))))
+    if value.type == "new_expression" or (value.type == "object" and bool({"isError", "error"} & set(object_pairs(value)))):
+        return True
+    pairs = object_pairs(value) if value.type == "object" else {}  # `return { isValid: false, errors }`: a result
+    return any(k in pairs and text(pair_value(pairs[k])) == "false" for k in _FAILURE_FLAGS)  # that says it failed
+
+
+# Members of a validator's result object that say whether the value passed (`{ isValid: false, errors }`).
+_FAILURE_FLAGS = ("isValid", "valid", "ok", "success")
 
 
 _TESTS = ("typeof ", "isArray(", "isInteger(", "isFinite(", "instanceof ")

@@ -111,7 +111,7 @@ def checks(p: Program, tool, path: list[Place], own: list[Place] = ()) -> list[C
                 if fields:
                     out.append(Check(path=pl.module.path, node=call, fields=frozenset(fields), form="hand-written"))
                 continue
-            passed = {i: f for i, a in enumerate(call_args(call)) if (f := _input_field(a, names, v))}
+            passed = {i: f for i, a in enumerate(call_args(call)) if (f := _input_field(a, names, v) or _bound(a, pl, names, v))}
             if passed and p.linker is not None:  # `run(args.command)`, the callee rejecting what its parameter is not
                 found = p.linker.resolve(pl.module, call)
                 params = {i: n for n, i in plain_parameters(found[1]).items()} if found is not None else {}
@@ -301,6 +301,15 @@ def _compiled(node: ts.Node | None, m: Module, v: dict) -> ts.Node | None:
         return None
     callee = member_chain(node.child_by_field_name("function")) or ()
     return node if callee and callee[-1] in v["compilers"] else None
+
+
+def _bound(node: ts.Node | None, pl: Place, names: frozenset[str], v: dict) -> str | None:
+    """The input field an argument is as a name PL's function destructures from the input (`const { id } = args`,
+    then `check(id)`), or None."""
+    node = strip_casts(node)
+    if node is None or node.type != "identifier":
+        return None
+    return text(node) if text(node) in _bound_fields(pl, names, v) else None
 
 
 def _input_field(node: ts.Node | None, names: frozenset[str], v: dict) -> str | None:
