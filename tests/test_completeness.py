@@ -451,3 +451,23 @@ def test_a_package_with_no_code_is_no_complete_audit_of_zero_tools():
                                    "README.md": "# stub\n\nUse the remote server instead.\n"}))
     assert led["tools"] == [] and led["complete"] is False
     assert [u["what"].split(" (")[0] for u in led["unresolved"]] == ["no code file in the boundary"]
+
+
+def test_a_second_program_of_the_package_that_reaches_no_mcp_code_does_not_make_the_audit_incomplete():
+    """The package also ships a CLI (its own bin) that imports no SDK and builds no server: a part of it that does not
+    parse says nothing of the server, and is set aside; the same file reached from the server is a gap."""
+    server = HEAD + 'server.registerTool("ping", { description: "Ping." }, async () => ({ content: [] }));\n' + TAIL
+    cli = 'import { review } from "./review.js";\nreview(process.argv[2]);\n'
+    review = 'export function review(p: string) {\n  let x: = 1;\n  return p;\n}\n'
+    manifest = ('{"name": "demo", "bin": {"demo": "index.js", "demo-review": "cli.js"}, '
+                '"dependencies": {"@modelcontextprotocol/sdk": "1"}}')
+    files = {"index.ts": server, "shapes.ts": SHAPES, "cli.ts": cli, "review.ts": review, "package.json": manifest}
+    led = coverage.ledger(program(files))
+    rows = {f["path"]: f for f in led["files"]}
+    assert led["entries"] == ["index.ts", "cli.ts"]
+    assert rows["review.ts"]["gaps"] == 1 and rows["review.ts"]["status"] == "analysed, another program"
+    assert "reached only from the entry cli.ts" in rows["review.ts"]["reason"]
+    assert rows["index.ts"]["status"] == "analysed" and led["complete"] is True
+    shared = {**files, "index.ts": server.replace(TAIL, 'import { review } from "./review.js";\nreview("x");\n' + TAIL)}
+    led = coverage.ledger(program(shared))
+    assert {f["path"]: f["status"] for f in led["files"]}["review.ts"] == "analysed" and led["complete"] is False

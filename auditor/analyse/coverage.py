@@ -62,6 +62,25 @@ def _auxiliary(p: Program, path: str, dev_runs: dict[str, str]) -> tuple[str, st
 
 
 _UNREAD_UNREACHED = "not analysed, not reached"
+_OTHER_PROGRAM = "analysed, another program"
+
+
+def _other_programs(p: Program, entries: list[str]) -> dict[str, str]:
+    """Path -> the entry, of the files reached only from entries that reach no MCP code (no import of an SDK package,
+    no server, handler, registration, tool or launch: another program the package ships, a CLI beside the server),
+    when some other entry does reach it. Their gaps say nothing of the server; with no entry reaching MCP code,
+    nothing is set aside."""
+    if p.linker is None or len(entries) < 2:
+        return {}
+    sdk = tuple(p.vocab["sdk_packages"])
+    mcp = {m.path for m in p.modules if any(src == pkg or src.startswith(pkg + "/")
+                                            for src, _ in imports(m).values() for pkg in sdk)}
+    mcp |= {x.module.path for x in [*p.servers, *p.handlers, *p.registrations, *p.tools, *p.launches]}
+    closures = {e: reached_modules(p, [e]) for e in entries}
+    serving = set().union(*(c for c in closures.values() if c & mcp))
+    if not serving:
+        return {}
+    return {path: e for e, c in closures.items() if not c & mcp for path in sorted(c - serving)}
 
 
 def _named_by(p: Program, reached: set[str]) -> set[str]:
@@ -392,7 +411,7 @@ def blocking(gaps, method, files=()) -> list:
     that does not parse says nothing of what the server does)."""
     detail = set((method or {}).get("detail_gaps", ()))
     aside_status = {r.get("status") for r in (method or {}).get("auxiliary") or ()} | {"auxiliary, not reached",
-                                                                                       _UNREAD_UNREACHED}
+                                                                                       _UNREAD_UNREACHED, _OTHER_PROGRAM}
     aside = {f["path"] for f in files if f.get("status") in aside_status}
     return [g for g in gaps if g.kind not in detail and g.anchor.path not in aside]
 
@@ -410,6 +429,7 @@ def ledger(p: Program, effects: dict[str, list[str]] | None = None) -> dict:
     modules = {m.path for m in p.modules}
     by_path = {m.path: m for m in p.modules}
     named = _named_by(p, reached) if entries and any(s.module.path in reached for s in p.servers) else None
+    others = _other_programs(p, entries)
     files = []
     for e in p.entries:
         if e.context:
@@ -430,6 +450,10 @@ def ledger(p: Program, effects: dict[str, list[str]] | None = None) -> dict:
             status = "analysed" if path in reached or not entries else "parsed, not reached"
             why = "" if status == "analysed" else "not imported, directly or through other modules, by an entry file"
             why = "in a test folder, but an entry imports it: the server's code" if e.shipped_test and not why else why
+            if status == "analysed" and path in others:
+                status, why = _OTHER_PROGRAM, (f"reached only from the entry {others[path]}, which reaches no MCP code "
+                                               "(no SDK import, server, handler or registration): another program of "
+                                               "the package, not the server")
             if status != "analysed":
                 status, why = _auxiliary(p, path, dev_runs) or (status, why)
             if status == "parsed, not reached" and path in gap_of:
