@@ -61,3 +61,47 @@ def test_a_folder_outside_the_module_s_own_or_a_literal_file_is_not_such_a_load(
     outside = {**FILES, "dist/autoloader.js": LOADER.replace('join(here, "tools")', 'join(here, "..", "..", "x")')}
     led = coverage.ledger(program(outside))
     assert any("could not read whole" in u["what"] for u in led["unresolved"]), led["unresolved"]
+
+
+HIGH = '''import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { readdir } from "node:fs/promises";
+import { join, dirname } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+const toolsDir = join(dirname(fileURLToPath(import.meta.url)), "tools");
+LOAD
+const server = new McpServer({ name: "s", version: "1.0.0" });
+for (const tool of (await loadTools()).filter((t) => t.method)) {
+  server.registerTool(tool.method, { description: tool.description }, async (args) => tool.handler(args));
+}
+await server.connect(new StdioServerTransport());
+'''
+PUSHED = '''async function loadTools() {
+  const tools = [];
+  for (const file of await readdir(toolsDir)) {
+    const toolModule = await import(pathToFileURL(join(toolsDir, file)).href);
+    if (toolModule.method) tools.push(toolModule);
+  }
+  return tools;
+}'''
+ALL = '''async function loadTools() {
+  const files = (await readdir(toolsDir)).filter((f) => f.endsWith(".js"));
+  return Promise.all(files.map(async (file) => await import(pathToFileURL(join(toolsDir, file)).href)));
+}'''
+
+
+def _module_tool(name: str) -> str:
+    return (f'export const method = "{name}";\nexport const description = "Does {name}.";\n'
+            f'export async function handler(args) {{ return {{ content: [{{ type: "text", text: "{name}" }}] }}; }}\n')
+
+
+def test_each_module_a_folder_import_loads_is_an_element_of_the_list_it_goes_into():
+    """`tools.push(await import(...))` in a loop over the folder's entries, or `Promise.all(files.map((f) =>
+    import(...)))`: one element per module of the folder, its exports its members (`tool.method`)."""
+    for load in (PUSHED, ALL):
+        files = {"dist/index.js": HIGH.replace("LOAD", load), "dist/tools/pull.js": _module_tool("pull"),
+                 "dist/tools/push.js": _module_tool("push"),
+                 "package.json": '{"name": "s", "type": "module", "bin": "dist/index.js"}'}
+        p = program(files)
+        assert sorted((t.name, t.description) for t in p.tools) == [("pull", "Does pull."), ("push", "Does push.")]
+        assert not p.gaps

@@ -8,6 +8,7 @@ from typing import Iterator
 
 import tree_sitter as ts
 
+from auditor.extract import folders
 from auditor.extract.bindings import value_of
 from auditor.extract.frames import (MAX_DEPTH, Frame, _array_names, _parameter_of_scope, _sites, destructured,
                                     loop_names, parameters, plain_parameters, returned)
@@ -251,6 +252,10 @@ class Lists:
                 loop = None
             for arg in call_args(call)[methods[chain[-1]]:][:1 if methods[chain[-1]] else None]:
                 arg_value = arg.named_children[0] if arg.type == "spread_element" and arg.named_children else arg
+                loaded = self.loaded(arg, module)
+                if loaded:  # `tools.push(await import(join(dir, file)))` in a loop over a folder's entries
+                    yield from loaded
+                    continue
                 if loop is None:
                     if arg.type == "spread_element":
                         yield from self.elements(arg_value, module, frame, depth + 1)
@@ -267,6 +272,21 @@ class Lists:
                         yield from self.elements(arg_value, module, bound, depth + 1)
                     else:
                         yield (arg,), module, bound
+
+    def loaded(self, node: ts.Node, module: Module) -> list[tuple[tuple[ts.Node | None, ...], Module, Frame | None]]:
+        """When NODE holds what a dynamic import of a folder gives (`const m = await import(join(toolsDir, file))`,
+        extract/folders.py), one element per module of that folder, each standing for its namespace by its root node
+        (Values reads its exports as members); else empty."""
+        value = strip_casts(node)
+        if value is not None and value.type == "identifier":  # (a local: the cheap look first, for every element)
+            value = strip_casts(value_of(module, value))
+        while value is not None and value.type == "await_expression" and value.named_children:
+            value = strip_casts(value.named_children[0])
+        if self.link is None or value is None or value.type != "call_expression" \
+                or value.child_by_field_name("function") is None \
+                or value.child_by_field_name("function").type != "import":
+            return []
+        return [((m.tree.root_node,), m, None) for m in folders.loaded(value, module, self.link.by_path) or ()]
 
     def _handed_values(self, arg: ts.Node, module: Module, frame: Frame | None
                        ) -> list[tuple[tuple[ts.Node | None, ...], Module, Frame | None]]:
@@ -400,7 +420,14 @@ class Lists:
     def elements(self, node: ts.Node | None, module: Module, frame: Frame | None, depth: int = 0
                  ) -> Iterator[tuple[tuple[ts.Node | None, ...], Module, Frame | None]]:
         """The elements of a list of tool objects, each as a tuple (one value; key and value for Object.entries),
-        with its module and the frame it is read under (None: as it is written)."""
+        with its module and the frame it is read under (None: as it is written). An element that is what a dynamic
+        import of a folder gives is each module of that folder (`loaded`)."""
+        for element, emod, eframe in self._elements(node, module, frame, depth):
+            loaded = self.loaded(element[0], emod) if len(element) == 1 and element[0] is not None else []
+            yield from loaded or [(element, emod, eframe)]
+
+    def _elements(self, node: ts.Node | None, module: Module, frame: Frame | None, depth: int = 0
+                  ) -> Iterator[tuple[tuple[ts.Node | None, ...], Module, Frame | None]]:
         name, module = self.bound(node, module, frame)
         node, module = self.resolved(name, module, frame)
         if node is None or depth > 6:
@@ -452,7 +479,7 @@ class Lists:
             elif len(callee) >= 2 and callee[-1] in _SUBSETS:  # TOOLS.filter(enabled): some of TOOLS' elements
                 yield from self.elements(node.child_by_field_name("function").child_by_field_name("object"), module,
                                          frame, depth + 1)
-            elif callee == ("Array", "from") and args:
+            elif callee in {("Array", "from"), ("Promise", "all")} and args:  # (Promise.all: what each element gives)
                 yield from self.elements(args[0], module, frame, depth + 1)
             elif len(callee) == 3 and callee[0] == "this" and callee[-1] == "values" and not args:
                 yield from self._collected(function.child_by_field_name("object"), module, frame, depth)
@@ -482,8 +509,14 @@ class Lists:
         function = call.child_by_field_name("function")
         receiver = function.child_by_field_name("object")
         flat = text(function.child_by_field_name("property")) == "flatMap"
-        results = returned(fn)
-        for element, emod, eframe in self.elements(receiver, module, frame, depth + 1):
+        results = []
+        for value in returned(fn):  # `files.map((f) => import(join(dir, f)))`: the folder's modules, whatever the list
+            loaded = self.loaded(value, fmod)
+            if loaded:
+                yield from loaded
+            else:
+                results.append(value)
+        for element, emod, eframe in self.elements(receiver, module, frame, depth + 1) if results else ():
             inner = Frame(scope=fn, module=fmod, names=names, args=element if tuples else element[-1:], caller=emod,
                           site=element[-1] if element[-1] is not None else call,
                           outer=eframe if eframe is not None else frame, evaluated=True)

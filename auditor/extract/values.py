@@ -309,10 +309,11 @@ class Values(Lists):
         return self.extends(cmod, text(base), cls, depth + 1) if base is not None else False
 
     def _exported(self, node: ts.Node, module: Module, key: str) -> tuple[ts.Node | None, Module]:
-        """Export KEY of the module a namespace stands for: `import * as ns` or `const ns = require("./x")`."""
+        """Export KEY of the module a namespace stands for: `import * as ns` or `const ns = require("./x")`, or the
+        module itself, by its root node (one of those a dynamic import of a folder loads: Lists.loaded)."""
         if self.link is None:
             return None, module
-        target = self.namespace(node, module)
+        target = module.path if node.type == "program" else self.namespace(node, module)
         found = self.link.exported(target, key) if target else None
         if found is None:
             return None, module
