@@ -220,6 +220,18 @@ def _array_names(pattern: ts.Node | None) -> dict[str, tuple[int, tuple[str, ...
     return out
 
 
+def element_names(fn: ts.Node) -> tuple[dict[str, tuple[int, tuple[str, ...]]], bool]:
+    """The names a callback run once per element binds (`forEach`, `map`): its parameters, or, when its first is a
+    tuple pattern (`([name, tool]) => ...` over Object.entries), the items of the element; and whether it is one."""
+    params = fn.child_by_field_name("parameters") or fn.child_by_field_name("parameter")
+    items = [c for c in params.named_children if c.type != "comment"] if params is not None and params.type != "identifier" \
+        else []
+    first = parameter_pattern(items[0]) if items else None
+    if first is not None and first.type == "array_pattern":
+        return _array_names(first), True
+    return parameters(fn), False
+
+
 def loop_names(left: ts.Node | None) -> dict[str, tuple[int, tuple[str, ...]]]:
     """The names a `for (... of LIST)` binds to each element: the variable (`t`), the names destructured from the
     element (`{id, inputs}`: members of it), or from a tuple (`[name, tool]` of Object.entries: its items)."""

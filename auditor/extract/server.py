@@ -9,7 +9,7 @@ import tree_sitter as ts
 from auditor.extract import input_schemas, subclasses, zod
 from auditor.extract.bindings import class_name, literal_env, value_of
 from auditor.extract.program import Module
-from auditor.extract.frames import parameters
+from auditor.extract.frames import element_names, parameters
 from auditor.extract.values import Values
 from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, call_args, callee_text, enclosing,
                                     enclosing_function, find, literal, literal_fields, member_chain, object_pairs, pair_value,
@@ -244,8 +244,9 @@ def templates(module: Module, link=None) -> list[tuple[ts.Node, ts.Node]]:
             and not call_args(called) else called
         chain = member_chain(called)
         fn = enclosing_function(pair.parent)
-        if chain and fn is not None and chain[0] in parameters(fn) \
-                and (not (fn.parent is not None and fn.parent.type == "arguments") or _loop_callback(fn)):
+        loop = fn is not None and fn.parent is not None and fn.parent.type == "arguments" and _loop_callback(fn)
+        if chain and fn is not None and chain[0] in (element_names(fn)[0] if loop else parameters(fn)) \
+                and (not (fn.parent is not None and fn.parent.type == "arguments") or loop):
             out.append((pair, node))
     return out
 

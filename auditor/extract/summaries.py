@@ -16,8 +16,8 @@ from auditor.extract import dead, highlevel, names, prefixes, server
 from auditor.extract.server import ToolDecl
 from auditor.extract.program import Module
 from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, callee_text, enclosing, excerpt, find,
-                                    member_chain, object_pairs, pair_value, strip_casts, text, within)
-from auditor.extract.frames import MAX_DEPTH, Frame, _pattern, loop_names, parameters
+                                    member_chain, object_pairs, pair_value, plus_chain, strip_casts, text, within)
+from auditor.extract.frames import MAX_DEPTH, Frame, _pattern, element_names, loop_names, parameters
 from auditor.extract.values import Values
 from auditor.model import Anchor, Gap
 
@@ -69,8 +69,11 @@ class Expander:
         while node is not None and node.type in {"call_expression", "await_expression"}:  # `group.toolsets.map(f)`:
             node = strip_casts(node.child_by_field_name("function") if node.type == "call_expression"  # what binds
                                else (node.named_children[0] if node.named_children else None))  # its receiver
-        if node is not None and node.type == "template_string":  # `web_data_${d.id}`: what a substitution names
-            subs = [c.named_children[0] for c in node.named_children if c.type == "template_substitution" and c.named_children]
+        joined = node is not None and node.type == "binary_expression" and text(node.child_by_field_name("operator")) == "+"
+        if node is not None and (node.type == "template_string" or joined):  # `web_data_${d.id}`, `"x_" + d.id`: what
+            subs = [c.named_children[0] for c in node.named_children  # a substitution (an operand not a string) names
+                    if c.type == "template_substitution" and c.named_children] if not joined else \
+                [o for o in plus_chain(node) if o.type not in {"string", "template_string"}]
             # The one bound innermost first (`${prefix}${t.name}` in a loop: the loop's element; the others are then
             # what the frontier of the expansion still needs, bound by the frames attached outside it).
             for sub in sorted(subs, key=lambda n: -_binding_scope(n)):
@@ -88,19 +91,20 @@ class Expander:
             return
         for scope in ancestors(node):
             if scope.type in FUNCTION_TYPES:
-                names = parameters(scope)
+                loop = _loop_call(scope)
+                names, tuples = element_names(scope) if loop is not None else (parameters(scope), False)
                 if root not in names:
                     local = _local_init(scope, root)
                     if local is not None:  # `const t = make(opts)`: the frames of what it is made from
                         yield from self.frames(local, module, outer, depth + 1)
                         return
                     continue
-                loop = _loop_call(scope)
                 if loop is not None:  # TOOLS.forEach((t) => server.tool(t.name, ...))
                     holder = loop.child_by_field_name("function").child_by_field_name("object")
                     for around, elements in self._lists(holder, module, outer, depth):  # group.tools.forEach
-                        for element, emod, eframe in elements:
-                            yield Frame(scope=scope, module=module, names=names, args=element[-1:], caller=emod,
+                        for element, emod, eframe in elements:  # (`([name, t]) =>` of Object.entries: both items)
+                            yield Frame(scope=scope, module=module, names=names,
+                                        args=element if tuples else element[-1:], caller=emod,
                                         site=element[-1], outer=eframe if eframe is not None else around)
                     return
                 for cmod, call in self.calls_of(scope):

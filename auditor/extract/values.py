@@ -16,7 +16,7 @@ from auditor.extract.frames import (MAX_DEPTH, REST, Frame, _lookup, _parameter_
 from auditor.extract.lists import Lists, _bundled_namespace
 from auditor.extract.program import Module, class_name_of
 from auditor.extract.syntax import (FUNCTION_TYPES, call_args, class_base, enclosing, find, literal,
-                                    member_chain, object_pairs, pair_value, strip_casts, text, unescape)
+                                    member_chain, object_pairs, pair_value, plus_chain, strip_casts, text, unescape)
 
 # Globals of the language whose functions are not helpers handed a tool's object (`Object.values({...})`).
 _CLASSES = frozenset({"class", "class_declaration", "abstract_class_declaration"})
@@ -479,6 +479,9 @@ class Values(Lists):
         value = literal(node, module.toplevel) if node.type != "identifier" else None
         if isinstance(value, str):
             return value
+        if node.type == "binary_expression" and text(node.child_by_field_name("operator")) == "+" and frame is not None:
+            parts = [self.string(*self.bound(o, module, frame), depth + 1, frame) for o in plus_chain(node)]
+            return "".join(parts) if all(isinstance(x, str) for x in parts) else None  # `"x_" + t.name` in a loop
         if node.type == "binary_expression" and text(node.child_by_field_name("operator")) in {"||", "??"}:
             left = node.child_by_field_name("left")
             found = self.string(left, module, depth + 1)

@@ -1,0 +1,47 @@
+"""A table of tools keyed by name, walked as `[name, tool]` tuples of Object.entries: by a `forEach`/`map` callback whose
+parameter is that tuple, or a `for ... of` loop; the name is the key, joined with `+` or a template as written."""
+
+from __future__ import annotations
+
+from program_helpers import SDK, program
+
+TABLE = '''const TOOLS = {
+  get_user: { description: "Get a user", inputSchema: { type: "object", properties: { id: { type: "string" } } },
+              handler: async (a) => ({ content: [] }) },
+  list_users: { description: "List users", inputSchema: { type: "object", properties: {} },
+                handler: async (a) => ({ content: [] }) },
+};
+'''
+LOW = SDK + TABLE + '''const server = new Server({ name: "x", version: "1.0.0" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({
+  tools: Object.entries(TOOLS).map(([name, tool]) => ({ name, description: tool.description, inputSchema: tool.inputSchema })),
+}));
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  const tool = TOOLS[request.params.name];
+  if (!tool) throw new Error("unknown");
+  return tool.handler(request.params.arguments);
+});
+await server.connect(new StdioServerTransport());
+'''
+HIGH = '''import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+const MORE = { ping: { description: "Ping", run: async () => ({ content: [] }) } };
+const server = new McpServer({ name: "y", version: "1.0.0" });
+Object.entries(MORE).forEach(([name, t]) => server.tool(name, t.description, t.run));
+for (const [name, t] of Object.entries(MORE)) server.tool("alt_" + name, t.description, t.run);
+await server.connect(new StdioServerTransport());
+'''
+PACKAGE = '{"name": "x", "version": "1.0.0", "bin": "dist/index.js"}'
+
+
+def test_a_listing_mapped_from_entries_names_each_tool_by_its_key():
+    p = program({"package.json": PACKAGE, "dist/index.js": LOW})
+    assert sorted((t.name, t.description) for t in p.tools) == [("get_user", "Get a user"), ("list_users", "List users")]
+    assert not p.gaps and all(not l.unnamed for l in p.listings)
+
+
+def test_registrations_in_a_callback_or_loop_over_entries_are_named_by_the_key():
+    p = program({"package.json": PACKAGE, "dist/index.js": HIGH})
+    assert sorted((t.name, t.description) for t in p.tools) == [("alt_ping", "Ping"), ("ping", "Ping")]
+    assert sorted((d.tool, d.target is not None) for d in p.dispatches) == [("alt_ping", True), ("ping", True)]
+    assert not p.gaps
