@@ -404,3 +404,12 @@ def test_a_destructured_field_handed_to_a_validator_that_returns_a_failed_result
     assert flagged({"index.ts": server(check=check, head=head)}) == {"limit": "unchecked-optional"}
     passes = head.replace("    return { isValid: false, errors };\n", "    return { isValid: true, errors };\n")
     assert flagged({"index.ts": server(check=check, head=passes)}) == BOTH
+
+
+def test_a_type_test_whose_branch_returns_before_the_use_checks_the_field():
+    # `if (!path || typeof path !== "string") return {...}`: whatever the branch returns, no other type gets further;
+    # a test of presence alone checks no type
+    typed = '  if (!args.path || typeof args.path !== "string") return { content: [{ type: "text", text: "bad" }] };\n'
+    assert flagged({"index.ts": server(check=typed)}) == {"limit": "unchecked-optional"}
+    present = '  if (!args.path) return { content: [{ type: "text", text: "bad" }] };\n'
+    assert flagged({"index.ts": server(check=present)}) == BOTH

@@ -47,13 +47,14 @@ def string_required_parameters(fn: ts.Node, params: set[str]) -> set[str]:
 
 
 def hand_checked(fn: ts.Node, skip: Callable[[ts.Node], bool] = lambda node: False, dispatch: frozenset[int] = frozenset(),
-                 leaving: bool = False, module: Module | None = None, link=None) -> set[str]:
+                 leaving: bool = False, module: Module | None = None, link=None, own: bool = False) -> set[str]:
     """Fields a function rejects bad values of: the fields named in the condition of `if (cond) throw ...` or
     `if (cond) return <an error>`, and the subject of a `switch` whose `default` throws or returns an error (not the
     tool-name dispatch, ids in DISPATCH: its fallback rejects unknown tools, not input). LEAVING: a `default` that
     returns anything leaves too (`switch (command) { ...; default: return failure(...) }` runs no case's code).
     SKIP: statements not to read (another tool's branch). MODULE (FN's): a test of a local holding a conversion of
-    a value checks nothing (`_coerced_local`)."""
+    a value checks nothing (`_coerced_local`). OWN: FN is the tool's own code, which a `return` leaves: the type
+    tests of an `if` whose branch returns anything check too (a function it calls returns to it instead)."""
     out: set[str] = set()
     for stmt in find(fn, {"if_statement", "switch_statement"}):
         if enclosing_function(stmt) != fn or skip(stmt) or stmt.id in dispatch:
@@ -63,6 +64,11 @@ def hand_checked(fn: ts.Node, skip: Callable[[ts.Node], bool] = lambda node: Fal
             continue
         if stmt.type == "if_statement" and _rejects(stmt.child_by_field_name("consequence")):
             terms = condition_terms(stmt.child_by_field_name("condition"))
+        elif own and stmt.type == "if_statement" and _returns(stmt.child_by_field_name("consequence")):
+            # `if (!report || typeof report !== "object") return { content: [...] }`: whatever it returns, a value
+            # of another type goes no further; the type tests of the condition check (not a test of presence)
+            terms = [t for t in condition_terms(stmt.child_by_field_name("condition"))
+                     if flow._predicate(t, None).form == "type-check"]
         elif stmt.type == "switch_statement" and any(
                 c.type == "switch_default" and _leaves(next((x for x in c.named_children if x.type != "comment"), None),
                                                        leaving)
@@ -235,6 +241,14 @@ def _finds_by(fn: ts.Node) -> int | None:
 
 def _leaves(node: ts.Node | None, leaving: bool) -> bool:
     return _rejects(node) or (leaving and node is not None and node.type == "return_statement")
+
+
+def _returns(node: ts.Node | None) -> bool:
+    """Whether a consequence leaves by a `return`, after straight-line code only."""
+    stmts = [c for c in node.named_children if c.type != "comment"] if node is not None and \
+        node.type == "statement_block" else [node] if node is not None else []
+    return bool(stmts) and stmts[-1].type == "return_statement" \
+        and not any(s.type in _LEAVING or find(s, _LEAVING) for s in stmts[:-1])
 
 
 def rejected_unless(call: ts.Node) -> bool:

@@ -94,7 +94,7 @@ def checks(p: Program, tool, path: list[Place], own: list[Place] = ()) -> list[C
         if any(pl.fn == o.fn for o in own):  # the tool's own code: its guards check what they name, and a string's
             skip = lambda n, pl=pl: _skipped(n, pl)  # noqa: E731 - (another tool's branch)
             fields = guards.hand_checked(pl.fn, skip, frozenset(d.node.id for d in p.dispatches), module=pl.module,
-                                         link=p.linker) \
+                                         link=p.linker, own=True) \
                 | _string_required(pl, names, v)  # method called on a field throws for any other value
             if fields:
                 out.append(Check(path=pl.module.path, node=pl.fn, fields=frozenset(fields), form="hand-written"))
