@@ -45,3 +45,17 @@ def test_registrations_in_a_callback_or_loop_over_entries_are_named_by_the_key()
     assert sorted((t.name, t.description) for t in p.tools) == [("alt_ping", "Ping"), ("ping", "Ping")]
     assert sorted((d.tool, d.target is not None) for d in p.dispatches) == [("alt_ping", True), ("ping", True)]
     assert not p.gaps
+
+
+def test_a_minified_boolean_in_a_descriptor_is_read_as_the_boolean():
+    minified = SDK + '''const server = new Server({ name: "m", version: "1.0.0" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: "open_box", description: "Open",
+  inputSchema: { type: "object", properties: { readOnly: { type: "boolean", default: !1 }, all: { type: "boolean", default: !0 } } } }] }));
+server.setRequestHandler(CallToolRequestSchema, async (e) => { const { name: t } = e.params; switch (t) { case "open_box": return { content: [] }; } throw new Error("?"); });
+await server.connect(new StdioServerTransport());
+'''
+    p = program({"package.json": PACKAGE, "dist/index.js": minified})
+    tool, = p.tools
+    assert tool.schema["properties"] == {"readOnly": {"type": "boolean", "default": False},
+                                         "all": {"type": "boolean", "default": True}}
+    assert not p.gaps and [d.tool for d in p.dispatches] == ["open_box"]

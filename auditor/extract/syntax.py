@@ -487,6 +487,11 @@ def literal(node: ts.Node | None, env: dict[str, ts.Node] | Callable[[ts.Node], 
     if kind == "unary_expression" and text(node.child_by_field_name("operator")) == "-":
         inner = literal(node.child_by_field_name("argument"), env, depth + 1)
         return -inner if isinstance(inner, (int, float)) and not isinstance(inner, bool) else NOT_LITERAL
+    if kind == "unary_expression" and text(node.child_by_field_name("operator")) == "!" \
+            and node.child_by_field_name("argument") is not None \
+            and node.child_by_field_name("argument").type == "number":  # a minifier's `!0` (true) and `!1` (false)
+        inner = literal(node.child_by_field_name("argument"), env, depth + 1)
+        return not inner if isinstance(inner, (int, float)) else NOT_LITERAL
     if kind == "binary_expression":  # a chain `a + b + c ...` folded left to right, as long as it is
         operands = plus_chain(node)
         value = literal(operands[0], env, depth + 1)
