@@ -485,3 +485,30 @@ register(server);
     assert sorted((d.tool, d.target.type) for d in dispatches) == [("handed", "method_definition"),
                                                                   ("known", "method_definition")]
     assert all(r.gaps == () for r in regs)
+
+
+def test_a_local_wrapper_inside_the_function_handed_the_server_registers_at_each_call():
+    """`const reg = (name, description, schema, handler) => server.tool(name, ...)` inside `registerTools(server)`:
+    the name is the wrapper's parameter, between the call and the server's parameter; one tool per call of it."""
+    from program_helpers import program
+
+    files = {"package.json": '{"name": "x", "version": "1.0.0", "bin": "dist/index.js"}',
+             "dist/index.js": '''import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { registerTools } from "./tools.js";
+const server = new McpServer({ name: "x", version: "1.0.0" });
+registerTools(server, {});
+await server.connect(new StdioServerTransport());
+''',
+             "dist/tools.js": '''import { z } from "zod";
+export function registerTools(server, client) {
+  const registerTool = (name, description, schema, handler) => server.tool(name, description, schema, handler);
+  registerTool("get_quote", "Get a quote", { symbol: z.string() }, async ({ symbol }) => ({ content: [{ type: "text", text: symbol }] }));
+  registerTool("get_account", "Get the account", {}, async () => ({ content: [] }));
+}
+'''}
+    p = program(files)
+    assert sorted((t.name, t.description) for t in p.tools) == [("get_account", "Get the account"),
+                                                                ("get_quote", "Get a quote")]
+    assert sorted(d.tool for d in p.dispatches if d.target is not None) == ["get_account", "get_quote"]
+    assert not p.gaps

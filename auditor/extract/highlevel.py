@@ -487,11 +487,12 @@ def _handed_with_server(call: ts.Node, receiver: tuple[str, ...], name: ts.Node)
     name = strip_casts(name)
     if name is None or name.type != "identifier" or len(receiver) != 1:
         return False
-    fn = enclosing_function(call)
-    while fn is not None:
+    fn, between = enclosing_function(call), set()  # (the parameters of a local wrapper inside that function too:
+    while fn is not None:                          # `const reg = (name, ...) => server.tool(name, ...)`)
         names = parameters(fn)
         if receiver[0] in names:
-            return text(name) in names
+            return text(name) in names or text(name) in between
+        between |= set(names)
         fn = enclosing_function(fn)
     return False
 
