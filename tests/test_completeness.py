@@ -471,3 +471,7 @@ def test_a_second_program_of_the_package_that_reaches_no_mcp_code_does_not_make_
     shared = {**files, "index.ts": server.replace(TAIL, 'import { review } from "./review.js";\nreview("x");\n' + TAIL)}
     led = coverage.ledger(program(shared))
     assert {f["path"]: f["status"] for f in led["files"]}["review.ts"] == "analysed" and led["complete"] is False
+    # a CLI that loads a module by a computed path may load the server: not another program
+    loads = {**files, "cli.ts": cli + 'await import(process.argv[3]);\n'}
+    led = coverage.ledger(program(loads))
+    assert {f["path"]: f["status"] for f in led["files"]}["review.ts"] == "analysed" and led["complete"] is False

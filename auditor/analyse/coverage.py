@@ -67,8 +67,8 @@ _OTHER_PROGRAM = "analysed, another program"
 
 def _other_programs(p: Program, entries: list[str]) -> dict[str, str]:
     """Path -> the entry, of the files reached only from entries that reach no MCP code (no import of an SDK package,
-    no server, handler, registration, tool or launch: another program the package ships, a CLI beside the server),
-    when some other entry does reach it. Their gaps say nothing of the server; with no entry reaching MCP code,
+    no server, handler, registration, tool or launch: another program the package ships, a CLI beside the server) and
+    load no module by a computed path, when some other entry does reach it. Their gaps say nothing of the server; with no entry reaching MCP code,
     nothing is set aside."""
     if p.linker is None or len(entries) < 2:
         return {}
@@ -80,7 +80,8 @@ def _other_programs(p: Program, entries: list[str]) -> dict[str, str]:
     serving = set().union(*(c for c in closures.values() if c & mcp))
     if not serving:
         return {}
-    return {path: e for e, c in closures.items() if not c & mcp for path in sorted(c - serving)}
+    return {path: e for e, c in closures.items() if not c & mcp and not _loads_computed(p, c)  # (which could load the
+            for path in sorted(c - serving)}  # server: `import(join(__dirname, "..", "dist", "index.js"))`)
 
 
 def _named_by(p: Program, reached: set[str]) -> set[str]:
@@ -146,6 +147,15 @@ def _dead_code(p: Program, reached: set[str]) -> str | None:
     it). None when either fails: the unreached code stays a gap."""
     if not any(s.module.path in reached for s in p.servers) or any(t.module.path not in reached for t in p.tools):
         return None  # (tools of unreached code are kept when the entries reach none: extract/facts.py _reached_tools)
+    if _loads_computed(p, reached):
+        return None
+    return ("the reached code constructs its own server and imports no module by a computed path (`import(x)`, "
+            "`require(x)`): this code is not served")
+
+
+def _loads_computed(p: Program, reached: set[str]) -> bool:
+    """Whether a module of REACHED imports or requires a module by a path that is not a literal (which could load
+    any module)."""
     for m in p.modules:
         if m.path not in reached:
             continue
@@ -154,9 +164,8 @@ def _dead_code(p: Program, reached: set[str]) -> str | None:
             args = call_args(call)
             if fn is not None and (fn.type == "import" or (fn.type == "identifier" and text(fn) == "require")) and args \
                     and literal(args[0], {}) is NOT_LITERAL:
-                return None
-    return ("the reached code constructs its own server and imports no module by a computed path (`import(x)`, "
-            "`require(x)`): this code is not served")
+                return True
+    return False
 
 
 def effects_by_module(sites) -> dict[str, list[str]]:
