@@ -453,20 +453,26 @@ await server.connect(new StdioServerTransport());
 ''',
         "dist/palette.js": '''import { registerAppTool, registerAppResource } from "@modelcontextprotocol/ext-apps/server";
 import { registerAppTool as other } from "./local-helpers.js";
+import { registerAppTool as reg } from "@modelcontextprotocol/ext-apps/server";
 import { z } from "zod";
 export function registerPalette(server) {
   registerAppTool(server, "open_palette", { description: "Open the palette", inputSchema: { hue: z.string() },
     _meta: { ui: { resourceUri: "ui://palette" } } }, async ({ hue }) => ({ content: [{ type: "text", text: hue }] }));
   registerAppResource(server, "Palette", "ui://palette", { mimeType: "text/html" }, async () => ({ contents: [] }));
   other(server, "not_a_tool", {}, async () => ({ content: [] }));
+  for (const def of [{ name: "mix_paint" }]) add(server, def);
+}
+function add(server, def) {
+  reg(server, def.name, { description: "Mix" }, async () => ({ content: [] }));
 }
 ''',
         "dist/local-helpers.js": "export function registerAppTool(server, name) { return name; }\n"}
     p = program(files)
-    assert [(t.name, t.description, t.schema["properties"]) for t in p.tools] == [
-        ("open_palette", "Open the palette", {"hue": {"type": "string"}})]
-    assert sorted((r.kind, r.name) for r in p.registrations) == [("resource", "Palette"), ("tool", "open_palette")]
-    assert [d.tool for d in p.dispatches] == ["open_palette"] and not p.gaps
+    assert sorted((t.name, t.description) for t in p.tools) == [("mix_paint", "Mix"), ("open_palette", "Open the palette")]
+    assert next(t for t in p.tools if t.name == "open_palette").schema["properties"] == {"hue": {"type": "string"}}
+    assert sorted((r.kind, r.name) for r in p.registrations) == [
+        ("resource", "Palette"), ("tool", "mix_paint"), ("tool", "open_palette")]
+    assert sorted(d.tool for d in p.dispatches) == ["mix_paint", "open_palette"] and not p.gaps
 
 
 def test_an_object_registration_whose_callback_is_a_method_of_the_object():

@@ -160,12 +160,13 @@ def _own_method(call: ts.Node, method: str) -> bool:
                                     for c in body.named_children)
 
 
-def registration_args(call: ts.Node, vocab: dict) -> tuple[ts.Node, ...]:
+def registration_args(call: ts.Node, vocab: dict, module: Module | None = None) -> tuple[ts.Node, ...]:
     """The arguments a registration call hands the SDK's method (without the `this` of a `.call(this, ...)`, nor the
-    server a registration function of kb high_level.functions is handed first)."""
+    server a registration function of kb high_level.functions is handed first: by its local name in MODULE)."""
     fn = strip_casts(call.child_by_field_name("function"))
     args = call_args(call)
-    if fn is not None and fn.type == "identifier" and text(fn) in vocab["high_level"].get("functions", {}):
+    if fn is not None and fn.type == "identifier" and module is not None \
+            and text(fn) in _registration_functions(module, vocab["high_level"]):
         return tuple(args[1:])
     if fn is not None and fn.type == "member_expression" and _prototype_call(
             member_chain(fn.child_by_field_name("object")), text(fn.child_by_field_name("property")),

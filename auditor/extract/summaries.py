@@ -319,7 +319,7 @@ class Expander:
         when none does); implementations: the functions its call sites and elements hand over, traced as tool code.
         None: REG is written in a function nothing calls (extract/dead.py), and registers nothing."""
         rule = self.vocab["high_level"]["registrations"][reg.method]
-        args = highlevel.registration_args(reg.node, self.vocab)
+        args = highlevel.registration_args(reg.node, self.vocab, reg.module)
         name_node = _name_node(rule, args, self.vocab, reg.module)
         if name_node is None:
             return []
