@@ -59,3 +59,21 @@ await server.connect(new StdioServerTransport());
     assert tool.schema["properties"] == {"readOnly": {"type": "boolean", "default": False},
                                          "all": {"type": "boolean", "default": True}}
     assert not p.gaps and [d.tool for d in p.dispatches] == ["open_box"]
+
+
+def test_request_schemas_imported_under_a_minifier_s_names_are_those_requests():
+    minified = '''import { Server as e } from "@modelcontextprotocol/sdk/server/index.js";
+import { StdioServerTransport as t } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { ListToolsRequestSchema as n, CallToolRequestSchema as r } from "@modelcontextprotocol/sdk/types.js";
+class Mail { constructor() { this.server = new e({ name: "m", version: "1" }, { capabilities: { tools: {} } }); this.setup(); }
+  setup() {
+    this.server.setRequestHandler(n, async () => ({ tools: [{ name: "open_box", description: "Open", inputSchema: { type: "object", properties: {} } }] }));
+    this.server.setRequestHandler(r, async (e) => { const { name: t, arguments: n } = e.params; try { switch (t) { case "open_box": return { content: [] }; } } catch (x) { throw x; } throw new Error("?"); });
+  }
+  async run() { await this.server.connect(new t()); }
+}
+new Mail().run();
+'''
+    p = program({"package.json": PACKAGE, "dist/index.js": minified})
+    assert sorted(h.method for h in p.handlers) == ["tools/call", "tools/list"]
+    assert [t.name for t in p.tools] == ["open_box"] and [d.tool for d in p.dispatches] == ["open_box"]

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, replace
 import tree_sitter as ts
 
 from auditor.extract import input_schemas, subclasses, zod
-from auditor.extract.bindings import class_name, literal_env, value_of
+from auditor.extract.bindings import class_name, imports, literal_env, value_of
 from auditor.extract.program import Module
 from auditor.extract.frames import element_names, parameters
 from auditor.extract.values import Values
@@ -165,6 +165,8 @@ def handlers(module: Module, vocab: dict, link=None) -> list[Handler]:
         method = string_value(args[0])
         if method is None:
             schema = text(args[0]).split(".")[-1]
+            imported = imports(module).get(text(args[0])) if args[0].type == "identifier" else None
+            schema = imported[1] if imported is not None and imported[1] in vocab["request_schemas"] else schema  # (as r)
             # (a schema renamed by a minifier is read by its `method` only for a server held in a variable: a class's
             # `this.server.setRequestHandler(...)` may be the SDK's own McpServer, inlined, registering its defaults)
             method = vocab["request_schemas"].get(schema) or (
