@@ -394,3 +394,18 @@ def test_a_computed_variable_name_and_a_value_overwritten_before_the_log_are_no_
     p, fx, _ = _scan({"index.ts": code})
     found = [(f.id, f.anchors[-1].start_line) for f in secrets.findings(p, fx, effects_kb())]
     assert found == [("FND:secret-logged:index#start", line_of(code, "using token"))]
+
+
+def test_a_copy_whose_secret_member_is_redacted_before_the_log_is_no_secret():
+    """`const shown = { ...config }; if (shown.PASSWORD) shown.PASSWORD = "[REDACTED]"; log(shown)`: the log shows the
+    redaction; a copy redacted under another test still shows the secret."""
+    code = ('const config = { USER: process.env.APP_USER, PASSWORD: process.env.APP_PASSWORD || process.env.APP_PASS };\n'
+            'const shown = { ...config };\n'
+            'if (shown.PASSWORD) shown.PASSWORD = "[REDACTED]";\n'
+            'console.error(`config ${JSON.stringify(shown, null, 2)}`);\n')
+    p, fx, _ = _scan({"index.ts": code})
+    assert secrets.findings(p, fx, effects_kb()) == []
+    other = code.replace("if (shown.PASSWORD)", "if (process.env.DEBUG)")
+    p, fx, _ = _scan({"index.ts": other})
+    found = [(f.id, f.anchors[-1].start_line) for f in secrets.findings(p, fx, effects_kb())]
+    assert found == [("FND:secret-logged:index#<module>", line_of(other, "console.error"))]

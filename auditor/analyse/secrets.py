@@ -134,7 +134,8 @@ def leaks(p: Program, sites: tuple[Site, ...], kb: dict) -> list[Leak]:
                     used.setdefault(t.identity(), (key_name, where))
             for call in calls.get(scope, []):
                 found = [t for arg in call_args(call) for t in _flows(arg, ctx, names)
-                         if not (t.via and _overwritten(t.via[-1], call, ctx, names))]
+                         if not (t.via and (_overwritten(t.via[-1], call, ctx, names) or t.field and _overwritten(
+                             ".".join((t.via[-1], *t.field)), call, ctx, names)))]
                 if found:
                     logged.append((scope, call, found))
         numeric = _numeric_settings(m, frozenset(kb["secret_names"].get("numeric_parsers", ())))
@@ -181,22 +182,38 @@ def _why(t: _Taint, secret: SecretNames, used: dict, numeric: frozenset[str] = f
 
 
 def _overwritten(name: str, call: ts.Node, ctx: _Ctx, names: _Names) -> bool:
-    """Whether NAME is assigned anew before CALL, by an expression statement `NAME = value` that precedes it in a block
-    holding it (within its function), with a value that carries no configuration: what CALL shows is that value
-    (`if (!token) { token = randomUUID(); console.error(token) }`)."""
+    """Whether NAME (a local, or a member path of one: `copy.PASSWORD`) is assigned anew before CALL, by an expression
+    statement `NAME = value` that precedes it in a block holding it (within its function), or by one guarded by a test
+    of NAME itself (`if (copy.PASSWORD) copy.PASSWORD = "[REDACTED]"`: when it does not run, NAME holds nothing), with a
+    value that carries no configuration: what CALL shows is that value (`if (!token) { token = randomUUID();
+    console.error(token) }`)."""
     fn, node = enclosing_function(call), call
     while node is not None and node != fn:
         block = node.parent
-        if block is not None and block.type == "statement_block":
+        if block is not None and block.type in {"statement_block", "program"}:
             for stmt in block.named_children:
                 if stmt.start_byte >= node.start_byte:
                     break
+                stmt = _guarded_by(stmt, name)
                 e = stmt.named_children[0] if stmt.type == "expression_statement" and stmt.named_children else None
                 if e is not None and e.type == "assignment_expression" and text(e.child_by_field_name("left")) == name \
                         and not _flows(e.child_by_field_name("right"), ctx, names):
                     return True
         node = block
     return False
+
+
+def _guarded_by(stmt: ts.Node, name: str) -> ts.Node:
+    """The one statement of `if (NAME) stmt` / `if (NAME) { stmt }` with no else (a test of NAME alone), else STMT."""
+    if stmt.type != "if_statement" or stmt.child_by_field_name("alternative") is not None:
+        return stmt
+    cond = strip_casts(stmt.child_by_field_name("condition"))
+    while cond is not None and cond.type == "parenthesized_expression" and cond.named_children:
+        cond = strip_casts(cond.named_children[0])
+    body = stmt.child_by_field_name("consequence")
+    inner = [c for c in body.named_children if c.type != "comment"] if body is not None and body.type == "statement_block" \
+        else [body] if body is not None else []
+    return inner[0] if cond is not None and text(cond) == name and len(inner) == 1 else stmt
 
 
 def _secret_use(n: ts.Node, secret: SecretNames) -> tuple[str, ts.Node, ts.Node] | None:
