@@ -42,7 +42,8 @@ def value_of(module: Module, ident: ts.Node) -> ts.Node | None:
         named, patterns = _declared(module, scope)
         for n in named.get(name, ()):  # the cheap test first: _owner walks up the tree
             if _owner(n) == scope:
-                return n.child_by_field_name("value")
+                value = n.child_by_field_name("value")
+                return value if value is not None else assigned_later(scope, name)
         # A parameter of the function, or a name a declaration of it destructures, shadows any outer one: its
         # value is not known here (a caller's), and certainly not the top level's of the same name.
         params = scope.child_by_field_name("parameters") or scope.child_by_field_name("parameter")
@@ -52,6 +53,24 @@ def value_of(module: Module, ident: ts.Node) -> ts.Node | None:
             return None
     found = module.toplevel.get(name)
     return found if found is not None else _in_block(module, ident, name)
+
+
+def assigned_later(scope: ts.Node, name: str) -> ts.Node | None:
+    """The value of a local declared without one (`let tool;`) that SCOPE assigns by statements of their own: the one
+    value, or the first when every value constructs the same class (`if (c) t = new T(a); else t = new T();`)."""
+    values = []
+    for node in find(scope, {"assignment_expression"}):
+        left = node.child_by_field_name("left")
+        if left is None or left.type != "identifier" or text(left) != name:
+            continue
+        if node.parent is None or node.parent.type != "expression_statement":
+            return None
+        values.append(strip_casts(node.child_by_field_name("right")))
+    if len(values) == 1:
+        return values[0]
+    made = {text(v.child_by_field_name("constructor")) for v in values if v is not None and v.type == "new_expression"}
+    return values[0] if values and len(made) == 1 and all(v is not None and v.type == "new_expression" for v in values) \
+        else None
 
 
 def _in_block(module: Module, ident: ts.Node, name: str) -> ts.Node | None:

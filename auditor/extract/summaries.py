@@ -17,6 +17,7 @@ from auditor.extract.server import ToolDecl
 from auditor.extract.program import Module
 from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, callee_text, enclosing, excerpt, find,
                                     member_chain, object_pairs, pair_value, plus_chain, strip_casts, text, within)
+from auditor.extract.bindings import assigned_later
 from auditor.extract.frames import MAX_DEPTH, Frame, _pattern, element_names, loop_names, parameters
 from auditor.extract.values import Values
 from auditor.model import Anchor, Gap
@@ -547,6 +548,7 @@ def _local_init(scope: ts.Node, name: str) -> ts.Node | None:
     decl = next((n for n in find(scope, {"variable_declarator"}) if _declares(n.child_by_field_name("name"), name)
                  and next((a for a in ancestors(n) if a.type in kinds), None) == scope), None)
     value = strip_casts(decl.child_by_field_name("value")) if decl is not None else None
+    value = strip_casts(assigned_later(scope, name)) if decl is not None and value is None else value  # `let t;`
     while value is not None and value.type in {"call_expression", "await_expression", "new_expression"}:
         value = strip_casts(value.child_by_field_name("function") if value.type == "call_expression"
                             else value.child_by_field_name("constructor") if value.type == "new_expression"
