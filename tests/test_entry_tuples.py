@@ -77,3 +77,41 @@ new Mail().run();
     p = program({"package.json": PACKAGE, "dist/index.js": minified})
     assert sorted(h.method for h in p.handlers) == ["tools/call", "tools/list"]
     assert [t.name for t in p.tools] == ["open_box"] and [d.tool for d in p.dispatches] == ["open_box"]
+
+
+REDUCED = {"package.json": '{"name":"x","version":"1.0.0","type":"module","bin":"dist/index.js"}',
+"dist/index.js": '''import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { initMcpServer } from "./init.js";
+import { ALL_TOOLS } from "./tools.js";
+await initMcpServer(ALL_TOOLS).connect(new StdioServerTransport());
+''',
+"dist/init.js": '''import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { buildToolsRecord } from "./record.js";
+export function initMcpServer(tools) {
+  const server = new McpServer({ name: "x", version: "1.0.0" });
+  const defs = buildToolsRecord(tools);
+  for (const [toolName, tool] of Object.entries(defs)) {
+    server.registerTool(toolName, { description: tool.description }, (args) => tool.handler(args));
+  }
+  return server;
+}''',
+"dist/record.js": '''function buildToolDefinition(tool) { return { description: tool.description, handler: async (p) => tool.invoke(p) }; }
+export function buildToolsRecord(tools) {
+  return tools.reduce((acc, tool) => { acc[tool.name] = buildToolDefinition(tool); return acc; }, {});
+}''',
+"dist/tools.js": '''class BaseTool { async invoke(p) { return { content: [] }; } }
+class DocsIndexTool extends BaseTool { name = "docs_index"; description = "Index the docs"; }
+class DocsSearchTool extends BaseTool { name = "docs_search"; description = "Search the docs"; }
+export const ALL_TOOLS = [new DocsIndexTool(), new DocsSearchTool()];
+'''}
+
+
+def test_a_record_a_reduce_fills_from_a_list_of_tool_objects_names_each_by_its_key():
+    """`tools.reduce((acc, tool) => { acc[tool.name] = build(tool); return acc; }, {})`, returned by a function the
+    server is built by (its list a parameter, handed by the caller), walked as Object.entries: one tool per element,
+    named by what the key is for it (a class field)."""
+    p = program(REDUCED)
+    assert sorted((t.name, t.description) for t in p.tools) == [("docs_index", "Index the docs"),
+                                                                ("docs_search", "Search the docs")]
+    assert sorted(d.tool for d in p.dispatches if d.target is not None) == ["docs_index", "docs_search"]
+    assert not p.gaps

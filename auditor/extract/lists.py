@@ -467,7 +467,10 @@ class Lists:
                 callee = ("", text(function.child_by_field_name("property")))
             args = call_args(node)
             if callee in {("Object", "values"), ("Object", "entries"), ("Object", "keys")} and len(args) == 1:
-                for k, value, vmod in self.entries(args[0], module, frame):
+                reduced = list(self._reduced(args[0], module, frame, depth))
+                for k, value, vmod, vframe in reduced:  # a record a `reduce` fills: one entry per element
+                    yield {"values": (value,), "entries": (k, value), "keys": (k,)}[callee[1]], vmod, vframe
+                for k, value, vmod in self.entries(args[0], module, frame) if not reduced else ():
                     yield {"values": (value,), "entries": (k, value), "keys": (k,)}[callee[1]], vmod, None
             elif len(callee) >= 2 and callee[-1] == "concat":
                 yield from self.elements(node.child_by_field_name("function").child_by_field_name("object"), module,
@@ -492,6 +495,38 @@ class Lists:
                             seen.add(key)
                             yield element, emod, eframe
 
+
+    def _reduced(self, node: ts.Node, module: Module, frame: Frame | None, depth: int
+                 ) -> Iterator[tuple[ts.Node, ts.Node, Module, Frame]]:
+        """(key, value, module, frame) of each entry of a record made by `LIST.reduce((acc, el) => { acc[KEY] = VALUE;
+        return acc; }, {})` (also returned by a function of the boundary: `buildRecord(tools)`), one per element of
+        LIST, KEY and VALUE read under a frame binding `el` to it."""
+        value, vmod = self.resolved(*self.bound(node, module, frame), frame)
+        value = strip_casts(value)
+        if value is None or value.type != "call_expression" or depth > 6:
+            return
+        function = strip_casts(value.child_by_field_name("function"))
+        if function is None or function.type != "member_expression" or text(function.child_by_field_name("property")) != "reduce":
+            for ret, rmod, rframe in self.call_values(value, vmod, frame if vmod is module else None, depth + 1):
+                yield from self._reduced(ret, rmod, rframe, depth + 1)  # `buildRecord(tools)`: what it returns, its
+            return  # parameters bound
+        args = call_args(value)
+        fn, fmod = self.function_of(args[0], vmod, frame, depth + 1) if len(args) == 2 else (None, vmod)
+        names = list(parameters(fn)) if fn is not None and fn.type in FUNCTION_TYPES else []
+        if len(names) < 2 or strip_casts(args[1]).type != "object" or object_pairs(strip_casts(args[1])):
+            return
+        stores = [(strip_casts(a.child_by_field_name("left")), a.child_by_field_name("right"))
+                  for a in find(fn, {"assignment_expression"}) if enclosing_function(a) == fn]
+        stores = [(left.child_by_field_name("index"), right) for left, right in stores
+                  if left is not None and left.type == "subscript_expression"
+                  and text(strip_casts(left.child_by_field_name("object"))) == names[0]]
+        if not stores:
+            return
+        for element, emod, eframe in self.elements(function.child_by_field_name("object"), vmod, frame, depth + 1):
+            inner = Frame(scope=fn, module=fmod, names={names[1]: (0, ())}, args=element[-1:], caller=emod,
+                          site=element[-1], outer=eframe if eframe is not None else frame, evaluated=True)
+            for key, stored in stores:
+                yield key, stored, fmod, inner
 
     def _mapped(self, call: ts.Node, callback: ts.Node, module: Module, frame: Frame | None, depth: int
                 ) -> Iterator[tuple[tuple[ts.Node | None, ...], Module, Frame | None]]:

@@ -17,7 +17,7 @@ from auditor.extract.server import ToolDecl
 from auditor.extract.program import Module
 from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, callee_text, enclosing, excerpt, find,
                                     member_chain, object_pairs, pair_value, plus_chain, strip_casts, text, within)
-from auditor.extract.bindings import assigned_later
+from auditor.extract.bindings import assigned_later, value_of
 from auditor.extract.frames import MAX_DEPTH, Frame, _pattern, element_names, loop_names, parameters
 from auditor.extract.values import Values
 from auditor.model import Anchor, Gap
@@ -138,7 +138,11 @@ class Expander:
         """The frames the list HOLDER of a loop is read under, each with its elements: the frames of the scope that
         binds it, bound further out (through callers of callers) while its elements are not known there
         (`for (const t of toolsets)` of a parameter handed `group.toolsets` by a caller handed `group`)."""
-        todo = [(f, depth, holder.id) for f in list(self.frames(holder, module, outer, depth + 1)) or [outer]]
+        found = list(self.frames(holder, module, outer, depth + 1))
+        if not found and outer is None:  # `Object.entries(buildRecord(tools))`: the frames of the parameter it needs
+            free = _free_parameter(holder, module)
+            found = list(self.frames(free, module, None, depth + 1)) if free is not None else []
+        todo = [(f, depth, holder.id) for f in found or [outer]]
         while todo:
             around, d, last = todo.pop(0)
             elements = list(self.values.elements(holder, module, around))
@@ -537,6 +541,22 @@ def _in_descriptor(node: ts.Node | None) -> bool:
     if pair is None or pair.type != "pair" or pair.parent is None or pair.parent.type != "object":
         return False
     return "inputSchema" in object_pairs(pair.parent)
+
+
+def _free_parameter(node: ts.Node, module: Module, depth: int = 0) -> ts.Node | None:
+    """A name NODE's value is made from that is a parameter of a function around it (through the locals it names:
+    `Object.entries(defs)` of `const defs = build(tools)`: `tools`), or None."""
+    for ident in [node, *find(node, {"identifier"})] if depth <= 3 else ():
+        if ident.type != "identifier":
+            continue
+        if any(a.type in FUNCTION_TYPES and text(ident) in parameters(a) for a in ancestors(ident)):
+            return ident
+        local = value_of(module, ident)
+        if local is not None and local.id != node.id and not (local.start_byte <= node.start_byte < local.end_byte):
+            found = _free_parameter(local, module, depth + 1)
+            if found is not None:
+                return found
+    return None
 
 
 def _local_init(scope: ts.Node, name: str) -> ts.Node | None:
