@@ -475,3 +475,19 @@ def test_a_second_program_of_the_package_that_reaches_no_mcp_code_does_not_make_
     loads = {**files, "cli.ts": cli + 'await import(process.argv[3]);\n'}
     led = coverage.ledger(program(loads))
     assert {f["path"]: f["status"] for f in led["files"]}["review.ts"] == "analysed" and led["complete"] is False
+
+
+def test_a_tools_request_schema_handed_to_a_call_not_read_as_a_handler_is_unresolved():
+    """An obfuscated server names the method at run time (`server[decode(0xf2)](ListToolsRequestSchema, ...)`): no
+    handler is read, so no tool, and the audit says why instead of passing as complete with nothing found."""
+    code = ('import { Server } from "@modelcontextprotocol/sdk/server/index.js";\n'
+            'import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";\n'
+            'import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";\n'
+            'const table = ["setRequestHandler"];\nconst decode = (i) => table[i - 0xf2];\n'
+            'const server = new Server({ name: "o", version: "1" }, { capabilities: { tools: {} } });\n'
+            'server[decode(0xf2)](ListToolsRequestSchema, async () => ({ tools: [] }));\n'
+            'await server.connect(new StdioServerTransport());\n')
+    led = coverage.ledger(program({"index.ts": code, "package.json": MANIFEST}))
+    assert [u["what"][:59] for u in led["unresolved"]] == [
+        "the request schema `ListToolsRequestSchema` is handed to `se"]
+    assert led["unresolved"][0]["anchor"]["start_line"] == 7 and led["complete"] is False

@@ -12,7 +12,7 @@ from auditor.extract.linker import candidates
 from auditor.extract.records import at
 from auditor.extract.bindings import imports
 from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, call_args, call_function, class_base, excerpt, find, literal, member_chain, object_pairs, pair_value,
-                                    string_value, strip_casts, text)
+                                    statement_of, string_value, strip_casts, text)
 from auditor.model import Anchor
 from auditor.sources import DEPENDENCY, repo_path
 
@@ -208,7 +208,33 @@ def _unresolved(p: Program, entries: list[str]) -> list[dict]:
         if l.unnamed:  # descriptors read, names not: the tools they are stay unknown, whatever else was found
             out.append({"what": _unnamed_listing(l), "anchor": at(l.module.path, l.handler).as_json()})
     reached = reached_modules(p, entries) if entries else {m.path for m in p.modules}
-    return out + _unread_servers(p, entries) + _unread_registrations(p, entries) + outside.rows(p, reached)
+    return out + _unread_servers(p, entries) + _unread_registrations(p, entries) + _unread_handlers(p, reached) \
+        + outside.rows(p, reached)
+
+
+def _unread_handlers(p: Program, reached: set[str]) -> list[dict]:
+    """A tools request schema of the SDK (tools/list, tools/call) handed to a call of reached code that was not read as
+    a handler registration (`server[decode(0xf2)](ListToolsRequestSchema, ...)`, a method name computed at run time):
+    the tools that handler serves are not known."""
+    methods = {"tools/list", "tools/call"}
+    schemas = {name for name, method in p.vocab["request_schemas"].items() if method in methods}
+    sdk = tuple(p.vocab["sdk_packages"])
+    read = {h.node.id for h in p.handlers}
+    out = []
+    for m in p.modules:
+        if m.path not in reached:
+            continue
+        local = {n for n, (src, name) in imports(m).items() if name in schemas
+                 and any(src == pkg or src.startswith(pkg + "/") for pkg in sdk)}
+        for call in m.nodes("call") if local else ():
+            args = call_args(call)
+            if args and strip_casts(args[0]) is not None and text(strip_casts(args[0])) in local \
+                    and statement_of(call).id not in read:
+                out.append({"what": f"the request schema `{text(args[0])}` is handed to `{excerpt(call, 60)}`, which "
+                                    "is not read as a request handler's registration: what it serves is not known",
+                            "anchor": at(m.path, call).as_json()})
+                break
+    return out
 
 
 def _unread_registrations(p: Program, entries: list[str]) -> list[dict]:
