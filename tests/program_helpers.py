@@ -31,6 +31,13 @@ def line_of(text: str, needle: str) -> int:
     return next(i for i, ln in enumerate(text.splitlines(), 1) if needle in ln)
 
 
+# The SDK's McpServer as a bundler inlines it (its region's marker line, a class with `tool`), for bundle fixtures: the
+# fixture closes the class.
+INLINED_MCP_SERVER = ("// node_modules/@modelcontextprotocol/sdk/dist/esm/server/mcp.js\n"
+                      "var McpServer = class {\n"
+                      "  constructor(info) { this.info = info; }\n"
+                      "  tool(name, description, schema, cb) { return { name, description, schema, cb }; }\n")
+
 # A high-level server, for tests of the tools a program registers.
 MCP = ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
        'const server = new McpServer({ name: "s", version: "1.0.0" });\n')

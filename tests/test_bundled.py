@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from auditor.analyse import coverage
 from auditor.extract import bundled
-from tests.program_helpers import line_of, program
+from tests.program_helpers import INLINED_MCP_SERVER, line_of, program
 
 # An esbuild/tsup bundle written for this test: the SDK and a dependency inlined (their marker lines), then the
 # package's own code. The dependency's region is large; the package's own code is small.
@@ -37,10 +37,7 @@ BUNDLE = (
     "  string: () => stringType\n"
     "});\n"
     "\n"
-    "// node_modules/@modelcontextprotocol/sdk/dist/esm/server/mcp.js\n"
-    "var McpServer = class {\n"
-    "  constructor(info) { this.info = info; }\n"
-    "  tool(name, description, schema, cb) { return { name, description, schema, cb }; }\n"
+    + INLINED_MCP_SERVER +
     "};\n"
     "\n"
     "// src/tools/echo.ts\n"

@@ -5,7 +5,7 @@ value (extract/program.py), and zod's constructors are known by what zod's own c
 
 from __future__ import annotations
 
-from tests.program_helpers import program
+from tests.program_helpers import INLINED_MCP_SERVER, program
 
 # Written for this test in the shape Bun gives a server generated from an API description: every module's body is
 # an `__esm` closure, zod's region (its marker line) assigns the constructors, and the server registers each tool
@@ -29,10 +29,7 @@ BUNDLE = (
     "  nativeEnumType = ZodNativeEnum.create;\n"
     "});\n"
     "\n"
-    "// node_modules/@modelcontextprotocol/sdk/dist/esm/server/mcp.js\n"
-    "var McpServer = class {\n"
-    "  constructor(info) { this.info = info; }\n"
-    "  tool(name, description, schema, cb) { return { name, description, schema, cb }; }\n"
+    + INLINED_MCP_SERVER +
     "  connect(transport) { return transport; }\n"
     "};\n"
     "\n"
