@@ -124,10 +124,10 @@ def _listed_sites(module: Module, call: ts.Node, rule: dict, method: str, listed
     for element, emod, _ in elements:
         value, vmod = values.definition(element[-1], emod)
         value = strip_casts(value)
+        first = strip_casts(values.definition(call_args(value)[0], vmod)[0]) \
+            if value is not None and value.type == "call_expression" and call_args(value) else None
         args = (value,) if value is not None and value.type == "object" else \
-            tuple(call_args(value)) if value is not None and value.type == "call_expression" \
-            and call_args(value) and strip_casts(values.definition(call_args(value)[0], vmod)[0]) is not None \
-            and strip_casts(values.definition(call_args(value)[0], vmod)[0]).type == "object" else None
+            tuple(call_args(value)) if first is not None and first.type == "object" else None
         if args is None:
             out.append(Registration(module=module, kind=rule["kind"], method=method, name=None, node=call, fn=None,
                                     gaps=(_gap(module, call, f"{method}(): the element `{excerpt(element[-1])}` is not "
