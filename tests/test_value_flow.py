@@ -365,3 +365,23 @@ def test_a_registration_guarded_by_a_list_known_empty_for_an_element_is_not_made
         '  if (writeTools.length > 0) registerSide(server, writeTools, domain, "write");\n'
         '});\n')
     assert _names({"index.ts": code}) == ["deploy-reader", "deploy-writer", "user-reader"]
+
+
+def test_an_item_of_a_constant_list_or_record_by_a_literal_index_is_that_item():
+    """`new Server(CONFIGS[0].name, filter(CONFIGS[0].tools))`, a minified bundle's server configs: the item the
+    index names (no spread before it); `TABLE["x"]` the entry; a computed index is not read."""
+    code = ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
+            'import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";\n'
+            'const GEO = { NAME: "maps_geocode", run: async (a) => ({ content: [] }) };\n'
+            'const CONFIGS = [{ name: "maps", tools: [{ name: GEO.NAME, description: "Geocode", action: (t) => GEO.run(t) }] }];\n'
+            'const EXTRA = { more: [{ name: "maps_elevation", description: "Elevation", action: async () => ({ content: [] }) }] };\n'
+            'function enabled(t) { const e = process.env.ENABLED; if (!e) return t; return t.filter((s) => e.includes(s.name)); }\n'
+            'class Maps {\n'
+            '  constructor(name, tools) { this.tools = tools; this.server = this.create(name); }\n'
+            '  create(name) { const s = new McpServer({ name, version: "1" });\n'
+            '    this.tools.forEach((o) => s.registerTool(o.name, { description: o.description }, async (r) => o.action(r)));\n'
+            '    return s; }\n'
+            '}\n'
+            'const maps = new Maps(CONFIGS[0].name, enabled(CONFIGS[0].tools).concat(EXTRA["more"]));\n'
+            'await maps.server.connect(new StdioServerTransport());\n')
+    assert _names({"index.ts": code}) == ["maps_elevation", "maps_geocode"]

@@ -16,7 +16,8 @@ from auditor.extract.frames import (MAX_DEPTH, REST, Frame, _lookup, _parameter_
 from auditor.extract.lists import Lists, _bundled_namespace
 from auditor.extract.program import Module, class_name_of
 from auditor.extract.syntax import (FUNCTION_TYPES, call_args, class_base, enclosing, find, literal,
-                                    member_chain, object_pairs, pair_value, plus_chain, strip_casts, text, unescape)
+                                    member_chain, object_pairs, pair_value, plus_chain, string_value, strip_casts, text,
+                                    unescape)
 
 # Globals of the language whose functions are not helpers handed a tool's object (`Object.values({...})`).
 _CLASSES = frozenset({"class", "class_declaration", "abstract_class_declaration"})
@@ -59,6 +60,12 @@ class Values(Lists):
             if node.type == "await_expression" and node.named_children:
                 node = node.named_children[0]
                 continue
+            if node.type == "subscript_expression":  # `CONFIGS[0]`, `TABLE["x"]` of a constant list or record
+                item = self._item(node, module)
+                if item[0] is not None:
+                    node, module = item
+                    continue
+                return node, module
             chain = member_chain(node) if node.type == "member_expression" else None
             if chain and len(chain) == 2 and chain[0] == "exports" and self.link is not None:  # CommonJS: the value
                 value = self.link.assigned.get(module.path, {}).get(chain[1])  # this module assigns `exports.x = {...}`
@@ -72,6 +79,23 @@ class Values(Lists):
                     continue
             return node, module
         return node, module
+
+    def _item(self, node: ts.Node, module: Module) -> tuple[ts.Node | None, Module]:
+        """The item a subscript with a literal index names (`CONFIGS[0]`: the first element of a constant list written
+        out, no spread before it; `TABLE["x"]`: that entry of an object literal), or (None, MODULE)."""
+        index = strip_casts(node.child_by_field_name("index"))
+        key = string_value(index) if index is not None and index.type == "string" else \
+            text(index) if index is not None and index.type == "number" and text(index).isdigit() else None
+        holder, hmod = self.definition(node.child_by_field_name("object"), module) if key is not None else (None, module)
+        holder = strip_casts(holder)
+        if holder is not None and holder.type == "array" and key.isdigit():
+            items = [c for c in holder.named_children if c.type != "comment"]
+            k = int(key)
+            if k < len(items) and not any(c.type == "spread_element" for c in items[:k + 1]):
+                return items[k], hmod
+        if holder is not None and holder.type == "object" and key in object_pairs(holder):
+            return pair_value(object_pairs(holder)[key]), hmod
+        return None, module
 
     def resolved(self, node: ts.Node | None, module: Module, frame: Frame | None, depth: int = 0
                  ) -> tuple[ts.Node | None, Module]:
