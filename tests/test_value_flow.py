@@ -385,3 +385,22 @@ def test_an_item_of_a_constant_list_or_record_by_a_literal_index_is_that_item():
             'const maps = new Maps(CONFIGS[0].name, enabled(CONFIGS[0].tools).concat(EXTRA["more"]));\n'
             'await maps.server.connect(new StdioServerTransport());\n')
     assert _names({"index.ts": code}) == ["maps_elevation", "maps_geocode"]
+
+
+def test_the_values_of_a_local_map_the_function_fills_are_what_it_stores():
+    """`const byName = new Map(); for (const t of tools) byName.set(t.name, t); Array.from(byName.values())`: the
+    stored values, per element of the loop around the store (as a class's `this.tools.values()`)."""
+    code = ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
+            'import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";\n'
+            'const ALL_TOOLS = [{ name: "scan_image", description: "Scan", run: async () => ({ content: [] }) },\n'
+            '                   { name: "push_image", description: "Push", run: async () => ({ content: [] }) }];\n'
+            'function register(server, tools) { for (const tool of tools) server.tool(tool.name, tool.description, async (a) => tool.run(a)); }\n'
+            'export function createApp(config = {}) {\n'
+            '  const tools = config.tools || ALL_TOOLS;\n'
+            '  const byName = new Map();\n'
+            '  for (const tool of tools) byName.set(tool.name, tool);\n'
+            '  const toolList = Array.from(byName.values());\n'
+            '  return { start() { const server = new McpServer({ name: "x", version: "1" }); register(server, toolList); return server; } };\n'
+            '}\n'
+            'await createApp().start().connect(new StdioServerTransport());\n')
+    assert _names({"index.ts": code}) == ["push_image", "scan_image"]

@@ -233,10 +233,16 @@ class Lists:
 
     def _collected(self, holder: ts.Node, module: Module, frame: Frame | None, depth: int
                    ) -> Iterator[tuple[tuple[ts.Node | None, ...], Module, Frame | None]]:
-        """The values of a Map or Set `this.F` (`this.tools.values()`): what the class stores into it
-        (`this.tools.set(tool.getName(), tool)`, `this.tools.add(t)`), per element of the loop around each store."""
+        """The values of a Map or Set `this.F` (`this.tools.values()`) or of a local one (`const byName = new Map()`):
+        what the class, or the function declaring the local, stores into it (`this.tools.set(tool.getName(), tool)`,
+        `byName.set(t.name, t)`, `this.tools.add(t)`), per element of the loop around each store."""
         chain = member_chain(strip_casts(holder)) or ()
         scope = enclosing(holder, {"class_declaration", "class"}) if len(chain) == 2 and chain[0] == "this" else None
+        if len(chain) == 1:  # a local made `new Map()` / `new Set()` in the function that reads it
+            made = strip_casts(value_of(module, strip_casts(holder)))
+            scope = next((a for a in ancestors(made) if a.type in FUNCTION_TYPES or a.type == "program"), None) \
+                if made is not None and made.type == "new_expression" \
+                and text(made.child_by_field_name("constructor")) in {"Map", "Set"} else None
         yield from self._stored(scope, chain, _STORES, module, frame, depth)
 
     def _stored(self, scope: ts.Node | None, target: tuple[str, ...], methods: dict[str, int], module: Module,
@@ -484,7 +490,7 @@ class Lists:
                                          frame, depth + 1)
             elif callee in {("Array", "from"), ("Promise", "all")} and args:  # (Promise.all: what each element gives)
                 yield from self.elements(args[0], module, frame, depth + 1)
-            elif len(callee) == 3 and callee[0] == "this" and callee[-1] == "values" and not args:
+            elif (len(callee) == 3 and callee[0] == "this" or len(callee) == 2) and callee[-1] == "values" and not args:
                 yield from self._collected(function.child_by_field_name("object"), module, frame, depth)
             else:  # getTools(config): the elements of what the function returns, its parameters bound
                 seen: set[tuple[int, ...]] = set()  # two returns of one list give its elements once
