@@ -404,3 +404,31 @@ def test_the_values_of_a_local_map_the_function_fills_are_what_it_stores():
             '}\n'
             'await createApp().start().connect(new StdioServerTransport());\n')
     assert _names({"index.ts": code}) == ["push_image", "scan_image"]
+
+
+HELPERS = '''import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+function createState(options) { return { server: new McpServer(options), tools: new Map() }; }
+function registerTool(state, tool) { state.tools.set(tool.name, tool); register(state, tool); }
+function registerTools(state, tools) { for (const tool of tools) registerTool(state, tool); }
+function register(state, tool) { state.server.tool(tool.name, tool.description, async (a) => tool.execute(a)); }
+async function startServer(state) { await state.server.connect(new StdioServerTransport()); }
+export function createManager(options) {
+  const state = createState(options);
+  return { state, registerTools: (tools) => registerTools(state, tools), start: () => startServer(state) };
+}
+'''
+
+
+def test_a_method_of_the_object_a_factory_returns_is_called_through_what_the_factory_made():
+    """`const m = createManager(opts); m.registerTools(TOOLS)`, createManager returning `{ registerTools: (tools) =>
+    registerTools(state, tools) }`, imported statically or by `await import()`: each tool of TOOLS."""
+    for head, load in (('import { createManager } from "./helpers.js";\n', ""),
+                       ("", '  const { createManager } = await import("./helpers.js");\n')):
+        cli = (head + 'const TOOLS = [{ name: "get_hover", description: "Hover", execute: async () => "x" }];\n'
+               'async function run() {\n' + load +
+               '  const server = createManager({ name: "x", version: "1" });\n'
+               '  server.registerTools([...TOOLS]);\n  await server.start();\n}\nrun();\n')
+        p = program({"package.json": '{"name": "x", "version": "1.0.0", "type": "module", "bin": "dist/cli.js"}',
+                     "dist/cli.js": cli, "dist/helpers.js": HELPERS})
+        assert [t.name for t in p.tools] == ["get_hover"] and not p.gaps

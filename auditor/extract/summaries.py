@@ -228,6 +228,10 @@ class Expander:
             around = list(self.frames(receiver, cmod, None, depth + 1)) or [None]
             for outer in around:
                 value, where = self.values.definition(*self.values.bound(receiver, cmod, outer))
+                if value is not None and value.type == "call_expression" and value.id != holder.id:
+                    # `const m = createManager(opts); m.register(tools)`: the object the factory returns
+                    value = next((v for v, _, _ in self.values.call_values(value, where, outer) if v.id == holder.id),
+                                 value)
                 if value is None or value.id != holder.id:
                     continue  # another object's method of the same name (the loop's other elements)
                 yield from self._forwarded(Frame(scope=fn, module=module, names=names,
