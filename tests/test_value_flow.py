@@ -432,3 +432,21 @@ def test_a_method_of_the_object_a_factory_returns_is_called_through_what_the_fac
         p = program({"package.json": '{"name": "x", "version": "1.0.0", "type": "module", "bin": "dist/cli.js"}',
                      "dist/cli.js": cli, "dist/helpers.js": HELPERS})
         assert [t.name for t in p.tools] == ["get_hover"] and not p.gaps
+
+
+def test_a_field_set_from_a_constructor_parameter_of_a_class_constructed_at_several_places_holds_each_argument():
+    """`new Maps(name, tools)` for stdio and again for HTTP: `this.tools` in a method is the list either construction
+    hands in (both read), not unknown because there are two."""
+    code = ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
+            'import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";\n'
+            'const TOOLS = [{ name: "maps_geocode", description: "Geocode", action: async () => ({ content: [] }) }];\n'
+            'const MORE = [{ name: "maps_route", description: "Route", action: async () => ({ content: [] }) }];\n'
+            'class Maps {\n'
+            '  constructor(name, tools) { this.name = name, this.tools = tools, this.server = this.create(); }\n'
+            '  create() { const s = new McpServer({ name: this.name, version: "1" });\n'
+            '    this.tools.forEach((o) => s.registerTool(o.name, { description: o.description }, async (r) => o.action(r)));\n'
+            '    return s; }\n'
+            '}\n'
+            'if (process.argv.includes("--http")) { new Maps("http", TOOLS.concat(MORE)); }\n'
+            'else { await new Maps("stdio", TOOLS).server.connect(new StdioServerTransport()); }\n')
+    assert _names({"index.ts": code}) == ["maps_geocode", "maps_route"]

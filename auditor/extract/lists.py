@@ -12,7 +12,7 @@ from auditor.extract import folders
 from auditor.extract.bindings import value_of
 from auditor.extract.frames import (MAX_DEPTH, Frame, _array_names, _parameter_of_scope, _sites, destructured,
                                     loop_names, parameters, plain_parameters, returned)
-from auditor.extract.program import Module
+from auditor.extract.program import Module, class_name_of
 from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, ancestors, arrow_parts, call_args, callee_text,
                                     enclosing, enclosing_function, find,
                                     literal, member_chain, object_pairs, pair_value, parameter_pattern, string_value,
@@ -438,6 +438,12 @@ class Lists:
         node, module = self.resolved(name, module, frame)
         if node is None or depth > 6:
             return
+        sites = self._constructions_of(node, module) if node.type == "identifier" else None
+        if sites:  # `this.tools` of a class constructed at several places: each construction's argument
+            for smod, site, index in sites:
+                if index < len(call_args(site)):
+                    yield from self.elements(call_args(site)[index], smod, None, depth + 1)
+            return
         if node.type == "ternary_expression":  # `cond ? some : all`: the elements of either, each once
             seen: set[tuple[int, ...]] = set()
             for branch in ("consequence", "alternative"):
@@ -501,6 +507,21 @@ class Lists:
                             seen.add(key)
                             yield element, emod, eframe
 
+
+    def _constructions_of(self, value: ts.Node, module: Module) -> list[tuple[Module, ts.Node, int]] | None:
+        """When VALUE is a plain parameter of a class's constructor (the field `this.tools = tools` read with no
+        construction known) and the boundary constructs that class at several places: (module, `new C(...)`, the
+        parameter's index) of each; else None."""
+        ctor = next((a for a in ancestors(value) if a.type in FUNCTION_TYPES), None) \
+            if value.type == "identifier" and self.link is not None else None
+        if ctor is None or ctor.type != "method_definition" or text(ctor.child_by_field_name("name")) != "constructor":
+            return None
+        hit = plain_parameters(ctor).get(text(value))
+        cls = enclosing(ctor, {"class_declaration", "abstract_class_declaration", "class"})
+        found = self.link._class(module, class_name_of(cls)) if hit is not None and cls is not None \
+            and class_name_of(cls) else None
+        sites = self.constructions(found[1]) if found is not None and found[1].node.id == cls.id else []
+        return [(m, new, hit) for m, new in sites] if len(sites) > 1 else None
 
     def _reduced(self, node: ts.Node, module: Module, frame: Frame | None, depth: int
                  ) -> Iterator[tuple[ts.Node, ts.Node, Module, Frame]]:

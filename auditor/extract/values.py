@@ -288,6 +288,11 @@ class Values(Lists):
     def _only_construction(self, info) -> tuple[Module, ts.Node] | None:
         """(module, `new C(...)`) when the boundary constructs class INFO at one place only: every instance is made
         there, so a field its constructor stores from a parameter holds that argument."""
+        sites = self.constructions(info)
+        return sites[0] if len(sites) == 1 else None
+
+    def constructions(self, info) -> list[tuple[Module, ts.Node]]:
+        """(module, `new C(...)`) of every place the boundary constructs class INFO (index built on first use)."""
         index = self.link.memo.get("constructions")
         if index is None:  # class node id -> the `new` expressions of the boundary that make it
             index = self.link.memo["constructions"] = {}
@@ -297,8 +302,7 @@ class Values(Lists):
                     made = self.link._class(m, text(ctor)) if ctor is not None and ctor.type == "identifier" else None
                     if made is not None:
                         index.setdefault(made[1].node.id, []).append((m, new))
-        sites = index.get(info.node.id, [])
-        return sites[0] if len(sites) == 1 else None
+        return index.get(info.node.id, [])
 
     def _argument(self, node: ts.Node | None, module: Module, ctor: ts.Node,
                   args: tuple[tuple, ...] | None) -> tuple[ts.Node | None, Module, Frame | None]:
