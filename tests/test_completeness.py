@@ -491,3 +491,12 @@ def test_a_tools_request_schema_handed_to_a_call_not_read_as_a_handler_is_unreso
     assert len(led["unresolved"]) == 1 and led["unresolved"][0]["what"].startswith(
         "the request schema `ListToolsRequestSchema` is handed to `server[decode(0xf2)](")
     assert led["unresolved"][0]["anchor"]["start_line"] == 7 and led["complete"] is False
+    # a minifier reuses the schema's local name for a parameter elsewhere: that one is no request schema
+    reused = ('import { Server as e } from "@modelcontextprotocol/sdk/server/index.js";\n'
+              'import { StdioServerTransport as t } from "@modelcontextprotocol/sdk/server/stdio.js";\n'
+              'import { ListToolsRequestSchema as r } from "@modelcontextprotocol/sdk/types.js";\n'
+              'const s = new e({ name: "o", version: "1" }, { capabilities: { tools: {} } });\n'
+              's.setRequestHandler(r, async () => ({ tools: [] }));\n'
+              'function log(r) { console.error(r); }\nlog("x");\n'
+              'await s.connect(new t());\n')
+    assert coverage.ledger(program({"index.ts": reused, "package.json": MANIFEST}))["unresolved"] == []

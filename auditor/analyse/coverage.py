@@ -10,7 +10,7 @@ from auditor.extract import entrypoints, parse
 from auditor.extract.facts import Program, entry_modules, module_for, reached_modules, reads
 from auditor.extract.linker import candidates
 from auditor.extract.records import at
-from auditor.extract.bindings import imports
+from auditor.extract.bindings import imports, shadowed
 from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, call_args, call_function, class_base, excerpt, find, literal, member_chain, object_pairs, pair_value,
                                     statement_of, string_value, strip_casts, text)
 from auditor.model import Anchor
@@ -229,7 +229,7 @@ def _unread_handlers(p: Program, reached: set[str]) -> list[dict]:
         for call in m.nodes("call") if local else ():
             args = call_args(call)
             if args and strip_casts(args[0]) is not None and text(strip_casts(args[0])) in local \
-                    and statement_of(call).id not in read:
+                    and statement_of(call).id not in read and not shadowed(m, strip_casts(args[0])):
                 out.append({"what": f"the request schema `{text(args[0])}` is handed to `{excerpt(call, 60)}`, which "
                                     "is not read as a request handler's registration: what it serves is not known",
                             "anchor": at(m.path, call).as_json()})

@@ -55,6 +55,26 @@ def value_of(module: Module, ident: ts.Node) -> ts.Node | None:
     return found if found is not None else _in_block(module, ident, name)
 
 
+def shadowed(module: Module, ident: ts.Node) -> bool:
+    """Whether IDENT's name is declared by a function around it (a parameter, a variable of its own, a destructured
+    name) or a `catch` clause: it is not the module's binding of that name (a minifier reuses one-letter names)."""
+    name = text(ident)
+    for scope in ancestors(ident):
+        if scope.type == "catch_clause":
+            param = scope.child_by_field_name("parameter")
+            if param is not None and _binds(param, name):
+                return True
+        if scope.type not in FUNCTION_TYPES:
+            continue
+        params = scope.child_by_field_name("parameters") or scope.child_by_field_name("parameter")
+        if params is not None and _binds(params, name):
+            return True
+        named, patterns = _declared(module, scope)
+        if any(_owner(n) == scope for n in (*named.get(name, ()), *patterns.get(name, ()))):
+            return True
+    return False
+
+
 def assigned_later(scope: ts.Node, name: str) -> ts.Node | None:
     """The value of a local declared without one (`let tool;`) that SCOPE assigns by statements of their own: the one
     value, or the first when every value constructs the same class (`if (c) t = new T(a); else t = new T();`)."""
