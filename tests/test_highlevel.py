@@ -518,3 +518,22 @@ export function registerTools(server, client) {
                                                                 ("get_quote", "Get a quote")]
     assert sorted(d.tool for d in p.dispatches if d.target is not None) == ["get_account", "get_quote"]
     assert not p.gaps
+
+
+def test_an_instance_of_a_server_subclass_and_a_server_a_factory_returns_in_an_object_register():
+    """`class Sub extends McpServer {}; const s = new Sub(); s.tool(...)`, and `const { server } = createMcpServer()`
+    of a factory returning `{ server: server2, pkg }`, server2 an instance of such a subclass: both register."""
+    from program_helpers import program
+
+    head = ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
+            'import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";\n'
+            'class Sub extends McpServer { constructor(o) { super(o); } }\n')
+    direct = head + ('const s = new Sub({ name: "x", version: "1" });\n'
+                     's.tool("ping", "Ping", async () => ({ content: [] }));\nawait s.connect(new StdioServerTransport());\n')
+    made = head + ('function createMcpServer(o) { const server2 = new Sub(o); return { server: server2, pkg: o }; }\n'
+                   'const { server, pkg } = createMcpServer({ name: "x", version: "1" });\n'
+                   'server.tool("pong", "Pong", async () => ({ content: [] }));\n'
+                   'await server.connect(new StdioServerTransport());\n')
+    for code, name in ((direct, "ping"), (made, "pong")):
+        p = program({"package.json": '{"name": "x", "version": "1.0.0", "bin": "dist/index.js"}', "dist/index.js": code})
+        assert [t.name for t in p.tools] == [name] and [d.tool for d in p.dispatches] == [name] and not p.gaps

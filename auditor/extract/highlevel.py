@@ -9,7 +9,7 @@ import tree_sitter as ts
 
 from auditor.extract import input_schemas, names, prefixes, zod
 from auditor.extract.bindings import bound_names, class_name, imports, value_of
-from auditor.extract.frames import _parameter_of_scope, parameters
+from auditor.extract.frames import _parameter_of_scope, parameters, returned
 from auditor.extract.program import Module
 from auditor.extract.server import Dispatch, ToolDecl, annotations, schema_gaps
 from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, call_args, callee_text, class_base, enclosing, enclosing_function, excerpt, find,
@@ -38,7 +38,8 @@ def registrations(module: Module, vocab: dict, resolve, link=None) -> tuple[list
 
     `resolve(call_or_identifier_node)` maps a callee to (function node, qualified name) or None."""
     hl = vocab["high_level"]
-    servers = _server_bindings(module, set(hl["server_classes"]), vocab["sdk_packages"]) | \
+    classes = set(hl["server_classes"]) | _server_subclasses(module, vocab, link)
+    servers = _server_bindings(module, classes, vocab["sdk_packages"]) | \
         _imported_servers(module, set(hl["server_classes"]), vocab["sdk_packages"], link)
     tools: list[ToolDecl] = []
     dispatches: list[Dispatch] = []
@@ -362,8 +363,30 @@ def _tool(module: Module, vocab: dict, signature: str, method: str, name: str, c
                     gaps=problems), gaps
 
 
+def _server_subclasses(module: Module, vocab: dict, link) -> set[str]:
+    """The classes of MODULE that extend a server class of kb high_level, directly or through classes of the
+    boundary (`class CPMcpServer extends McpServer {}`): `new CPMcpServer()` is a server too."""
+    from auditor.extract import subclasses  # (subclasses imports values, which imports this module)
+
+    classes = set(vocab["high_level"]["server_classes"])
+    out = set()
+    for name, info in module.classes.items():
+        base = class_base(info.node)
+        if base is None:
+            continue
+        if class_name(module, base, vocab["sdk_packages"]) in classes:
+            out.add(name)
+            continue
+        sub = subclasses.sdk_class(module, base, vocab, link) if link is not None and base.type == "identifier" else None
+        if sub is not None and sub[0] in classes:
+            out.add(name)
+    return out
+
+
 def _server_bindings(module: Module, classes: set[str], packages: list[str]) -> set[str]:
-    """Receivers bound to a high-level server: `x = new C()`, `this.x = new C()`, and names or fields typed C."""
+    """Receivers bound to a high-level server: `x = new C()`, `this.x = new C()`, names or fields typed C, and the
+    names a factory's result gives (`const server = createServer()`, `const { server } = createServer()` of a
+    function returning `new C(...)` or an object holding one)."""
     out: set[str] = set()
     factories = {name for name, fn in module.functions.items() if returns_new(fn, module, classes, packages)}
     for n in find(module.tree.root_node, {"new_expression", "type_annotation", "variable_declarator"}):
@@ -371,6 +394,11 @@ def _server_bindings(module: Module, classes: set[str], packages: list[str]) -> 
             value = strip_casts(n.child_by_field_name("value"))
             if value is not None and value.type == "call_expression" and callee_text(value) in factories:
                 out |= _holder_names(n, value)
+            target = n.child_by_field_name("name")
+            fn = module.functions.get(callee_text(value)) \
+                if value is not None and value.type == "call_expression" and target is not None \
+                and target.type == "object_pattern" else None
+            out |= _server_members(fn, target, module, classes, packages) if fn is not None else set()
         elif n.type == "new_expression" and class_name(module, n.child_by_field_name("constructor"), packages) in classes:
             holder = n.parent
             while holder is not None and holder.type in {"as_expression", "satisfies_expression", "parenthesized_expression",
@@ -572,6 +600,26 @@ def returns_new(fn: ts.Node, module: Module, classes: set[str], packages: list[s
     made = [strip_casts(v) for v in values]
     return any(v is not None and v.type == "new_expression"
                and class_name(module, v.child_by_field_name("constructor"), packages) in classes for v in made)
+
+
+def _server_members(fn: ts.Node, pattern: ts.Node, module: Module, classes: set[str], packages: list[str]) -> set[str]:
+    """The names PATTERN (`{ server, pkg }`) destructures from what FN returns that hold a server: a member of a
+    returned object literal that is `new C(...)` or a local of FN made so (`return { server: server2, pkg }`)."""
+    out = set()
+    for value in returned(fn):
+        value = strip_casts(value)
+        pairs = object_pairs(value) if value is not None and value.type == "object" else {}
+        for child in pattern.named_children:
+            key = text(child) if child.type == "shorthand_property_identifier_pattern" else \
+                text(child.child_by_field_name("key")) if child.type == "pair_pattern" else None
+            local = text(child) if child.type == "shorthand_property_identifier_pattern" else \
+                text(child.child_by_field_name("value")) if child.type == "pair_pattern" else None
+            held = strip_casts(pair_value(pairs[key])) if key in pairs else None
+            held = strip_casts(value_of(module, held)) if held is not None and held.type == "identifier" else held
+            if held is not None and held.type == "new_expression" \
+                    and class_name(module, held.child_by_field_name("constructor"), packages) in classes:
+                out.add(local)
+    return out
 
 
 def _holder_names(holder: ts.Node | None, value: ts.Node) -> set[str]:
