@@ -537,3 +537,19 @@ def test_an_instance_of_a_server_subclass_and_a_server_a_factory_returns_in_an_o
     for code, name in ((direct, "ping"), (made, "pong")):
         p = program({"package.json": '{"name": "x", "version": "1.0.0", "bin": "dist/index.js"}', "dist/index.js": code})
         assert [t.name for t in p.tools] == [name] and [d.tool for d in p.dispatches] == [name] and not p.gaps
+
+
+def test_a_callback_a_factory_makes_is_the_function_it_returns_through_a_local_and_a_factory_of_its_own():
+    """`server.tool(name, d, {}, default_tool(NAME, ctx))`: default_tool's `const fn = build(ctx, name, reply); return
+    fn;`, build's `const fn = async (args) => ...; return fn;` - the callback is that arrow function."""
+    from program_helpers import program
+
+    code = ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
+            'import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";\n'
+            'function build(ctx, name, reply) { const fn = async (args) => reply(await ctx.send(name, args)); return fn; }\n'
+            'function default_tool(name, ctx) { const fn = build(ctx, name, (r) => ({ content: [] })); return fn; }\n'
+            'const server = new McpServer({ name: "x", version: "1" });\n'
+            'server.tool("add_edge", "Add an edge", {}, default_tool("add-edge", { send: async () => ({}) }));\n'
+            'await server.connect(new StdioServerTransport());\n')
+    p = program({"package.json": '{"name": "x", "version": "1.0.0", "bin": "dist/index.js"}', "dist/index.js": code})
+    assert [(d.tool, d.target.type) for d in p.dispatches] == [("add_edge", "arrow_function")] and not p.gaps

@@ -729,19 +729,27 @@ class Values(Lists):
                 out.append((fmod, fn))
         return tuple(out)
 
-    def _returned_function(self, call: ts.Node, module: Module) -> tuple[ts.Node | None, Module]:
-        hit = self.link.resolve(module, call) if self.link is not None else None
+    def _returned_function(self, call: ts.Node, module: Module, depth: int = 0) -> tuple[ts.Node | None, Module]:
+        """The function a factory of the boundary returns: written in its return, held by a local of it (`const fn =
+        async (args) => ...; return fn;`), or what a factory it calls in turn returns (`const fn = build(ctx, name,
+        reply); return fn;`)."""
+        hit = self.link.resolve(module, call) if self.link is not None and depth <= 4 else None
         if hit is None:
             return None, module
         fmod, fn = hit[0], hit[1]
         body = fn.child_by_field_name("body")
-        if body is not None and body.type != "statement_block":
-            value = strip_casts(body)
-            return (value, fmod) if value is not None and value.type in FUNCTION_TYPES else (None, module)
-        for ret in (n for n in (body.named_children if body is not None else []) if n.type == "return_statement"):
-            value = strip_casts(ret.named_children[0]) if ret.named_children else None
+        values = [body] if body is not None and body.type != "statement_block" else \
+            [ret.named_children[0] for ret in (body.named_children if body is not None else [])
+             if ret.type == "return_statement" and ret.named_children]
+        for value in map(strip_casts, values):
+            if value is not None and value.type == "identifier":  # `return fn` of a local
+                value = strip_casts(value_of(fmod, value))
             if value is not None and value.type in FUNCTION_TYPES:
                 return value, fmod
+            if value is not None and value.type == "call_expression":
+                made = self._returned_function(value, fmod, depth + 1)
+                if made[0] is not None:
+                    return made
         return None, module
 
     def binder(self, frame: Frame) -> Callable[[ts.Node | None, Module], tuple[ts.Node | None, Module]]:
