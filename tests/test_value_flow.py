@@ -450,3 +450,58 @@ def test_a_field_set_from_a_constructor_parameter_of_a_class_constructed_at_seve
             'if (process.argv.includes("--http")) { new Maps("http", TOOLS.concat(MORE)); }\n'
             'else { await new Maps("stdio", TOOLS).server.connect(new StdioServerTransport()); }\n')
     assert _names({"index.ts": code}) == ["maps_geocode", "maps_route"]
+
+
+
+CJS_REGISTRY = {"package.json": '{"name":"x","version":"1.0.0","bin":"dist/index.js"}',
+"dist/index.js": '''"use strict";
+const index_js_1 = require("@modelcontextprotocol/sdk/server/index.js");
+const stdio_js_1 = require("@modelcontextprotocol/sdk/server/stdio.js");
+const types_js_1 = require("@modelcontextprotocol/sdk/types.js");
+const tools_js_1 = require("./tools.js");
+class Srv {
+  constructor() { this.handlers = new Map(); this.server = new index_js_1.Server({ name: "x", version: "1" }, { capabilities: { tools: {} } }); this.setup(); }
+  setup() {
+    const byCategory = { domain: [new tools_js_1.DomainsInfoHandler(), new tools_js_1.CompetitorsHandler()] };
+    const handlers = [];
+    for (const group of Object.values(byCategory)) handlers.push(...group);
+    for (const handler of handlers) this.handlers.set(handler.getName(), handler);
+    this.server.setRequestHandler(types_js_1.ListToolsRequestSchema, async () => ({ tools: Array.from(this.handlers.values()).map((h) => ({ name: h.getName(), description: h.getDescription(), inputSchema: h.getInputSchema() })) }));
+    this.server.setRequestHandler(types_js_1.CallToolRequestSchema, async (request) => {
+      const handler = this.handlers.get(request.params.name);
+      if (!handler) throw new Error("unknown");
+      return handler.handle(request.params.arguments);
+    });
+  }
+  async start() { await this.server.connect(new stdio_js_1.StdioServerTransport()); }
+}
+new Srv().start();
+''',
+"dist/tools.js": '''"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.CompetitorsHandler = exports.DomainsInfoHandler = void 0;
+class DomainsInfoHandler {
+  getName() { return "get_domains_info"; }
+  getDescription() { return "Domains"; }
+  getInputSchema() { return { type: "object", properties: {} }; }
+  async handle(a) { return { content: [] }; }
+}
+exports.DomainsInfoHandler = DomainsInfoHandler;
+class CompetitorsHandler {
+  getName() { return "get_competitors"; }
+  getDescription() { return "Competitors"; }
+  getInputSchema() { return { type: "object", properties: {} }; }
+  async handle(a) { return { content: [] }; }
+}
+exports.CompetitorsHandler = CompetitorsHandler;
+'''}
+
+
+def test_a_class_a_commonjs_module_exports_is_constructed_through_its_namespace():
+    """`new tools_js_1.DomainsInfoHandler()` of `exports.DomainsInfoHandler = DomainsInfoHandler` (tsc's CommonJS):
+    the class, so the registry's `handler.getName()` reads its literal name."""
+    p = program(CJS_REGISTRY)
+    assert sorted((t.name, t.description) for t in p.tools) == [("get_competitors", "Competitors"),
+                                                                ("get_domains_info", "Domains")]
+    assert sorted(d.tool for d in p.dispatches if d.target is not None) == ["get_competitors", "get_domains_info"]
+    assert not p.gaps and not p.unread

@@ -347,6 +347,8 @@ class Values(Lists):
             return None, module
         mod, local = found
         value = mod.functions.get(local) or self.link.value(mod, local)
+        if value is None and local in mod.classes:  # `new ns.Handler()` of a class the module exports
+            value = mod.classes[local].node
         return (value, mod) if value is not None else (None, module)
 
     def bound(self, node: ts.Node | None, module: Module, frame: Frame | None, depth: int = 0
