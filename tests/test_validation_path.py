@@ -413,30 +413,3 @@ def test_a_type_test_whose_branch_returns_before_the_use_checks_the_field():
     assert flagged({"index.ts": server(check=typed)}) == {"limit": "unchecked-optional"}
     present = '  if (!args.path) return { content: [{ type: "text", text: "bad" }] };\n'
     assert flagged({"index.ts": server(check=present)}) == BOTH
-
-
-def test_a_field_handed_to_a_method_of_an_instance_a_field_holds_is_checked_there():
-    # `this.tools.setSource(args?.path, args?.source)`, this.tools an instance of a class of the server that throws
-    # unless path is given and source is a string: both are checked there (a test of presence that throws is a
-    # hand-written check, as in the tool's own code); without the type test, source is not
-    code = (SDK + 'class Tools {\n'
-            '  async setSource(path: any, source: any) {\n'
-            '    if (!path || typeof source !== "string") throw new Error("path and source required");\n'
-            '    return { content: [{ type: "text", text: String(path) + source }] };\n  }\n}\n'
-            'class Studio {\n  server: any; tools: any;\n'
-            '  constructor() {\n    this.server = new Server({ name: "s", version: "1" }, { capabilities: { tools: {} } });\n'
-            '    this.tools = new Tools();\n'
-            '    this.server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: "set_source",\n'
-            '      description: "Set", inputSchema: { type: "object", properties: { path: { type: "string" },\n'
-            '      source: { type: "string" } }, required: ["path", "source"] } }] }));\n'
-            '    this.server.setRequestHandler(CallToolRequestSchema, async (request: any) => {\n'
-            '      const args = request.params.arguments;\n'
-            '      switch (request.params.name) {\n'
-            '        case "set_source": return await this.tools.setSource(args?.path, args?.source);\n'
-            '      }\n      throw new Error("unknown");\n    });\n  }\n}\n'
-            'await new Studio().server.connect(new StdioServerTransport());\n')
-    def found(text: str) -> dict[str, str]:
-        return {f.attrs["field"]: f.kind for f in mismatches.mismatches(program({"index.ts": text}), {"probes": []})
-                if f.kind in KINDS}
-    assert found(code) == {}
-    assert found(code.replace(' || typeof source !== "string"', "")) == {"source": "schema-unenforced"}

@@ -15,9 +15,8 @@ from auditor.extract.bindings import value_of
 from auditor.extract.facts import Program
 from auditor.extract.frames import plain_parameters
 from auditor.extract.program import Module
-from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, enclosing_function, find, member_chain, parameter_pattern,
+from auditor.extract.syntax import (ancestors, call_args, enclosing_function, find, member_chain, parameter_pattern,
                                     strip_casts, text, within)
-from auditor.extract.values import Values
 from auditor.extract.zod import schema_of
 
 
@@ -105,7 +104,7 @@ def checks(p: Program, tool, path: list[Place], own: list[Place] = ()) -> list[C
                 out.append(hit)
                 continue
             if any(_is_input(a, names, v) for a in call_args(call)) and p.linker is not None:
-                found = _called(p, pl.module, call)
+                found = p.linker.resolve(pl.module, call)
                 fields = guards.hand_checked(found[1], module=found[0], link=p.linker) if found is not None else None
                 if not fields and found is not None and guards.rejected_unless(call):
                     fields = guards.tested(found[1])  # `if (!isValidArgs(args)) throw ...`: what the predicate tests
@@ -114,7 +113,7 @@ def checks(p: Program, tool, path: list[Place], own: list[Place] = ()) -> list[C
                 continue
             passed = {i: f for i, a in enumerate(call_args(call)) if (f := _input_field(a, names, v) or _bound(a, pl, names, v))}
             if passed and p.linker is not None:  # `run(args.command)`, the callee rejecting what its parameter is not
-                found = _called(p, pl.module, call)
+                found = p.linker.resolve(pl.module, call)
                 params = {i: n for n, i in plain_parameters(found[1]).items()} if found is not None else {}
                 checked = guards.checked_parameters(found[0], found[1], p.linker) if params else set()
                 fields = {f for i, f in passed.items() if params.get(i) in checked}
@@ -302,16 +301,6 @@ def _compiled(node: ts.Node | None, m: Module, v: dict) -> ts.Node | None:
         return None
     callee = member_chain(node.child_by_field_name("function")) or ()
     return node if callee and callee[-1] in v["compilers"] else None
-
-
-def _called(p: Program, module: Module, call: ts.Node) -> tuple[Module, ts.Node] | None:
-    """(module, function) CALL calls: as the linker resolves it, or a method of what a field of `this` holds
-    (`this.tools.setSource(args.path)`, the field set to an instance of a class of the boundary)."""
-    hit = p.linker.resolve(module, call)
-    if hit is not None:
-        return hit
-    fn, fmod = Values(p.linker).function_of(call.child_by_field_name("function"), module, None)
-    return (fmod, fn) if fn is not None and (fn.type in FUNCTION_TYPES or fn.type == "method_definition") else None
 
 
 def _bound(node: ts.Node | None, pl: Place, names: frozenset[str], v: dict) -> str | None:
