@@ -90,15 +90,32 @@ ALL = '''async function loadTools() {
 }'''
 
 
+SETTLED = '''async function loadTools() {
+  const tools = [];
+  const files = (await readdir(toolsDir)).filter((f) => f.endsWith(".js"));
+  const results = await Promise.allSettled(files.map(async (file) => {
+    const toolModule = await import(pathToFileURL(join(toolsDir, file)).href);
+    return { toolModule, file };
+  }));
+  for (const result of results) {
+    if (result.status === "rejected") continue;
+    const { toolModule } = result.value;
+    if (toolModule.method) tools.push(toolModule);
+  }
+  return tools;
+}'''
+
+
 def _module_tool(name: str) -> str:
     return (f'export const method = "{name}";\nexport const description = "Does {name}.";\n'
             f'export async function handler(args) {{ return {{ content: [{{ type: "text", text: "{name}" }}] }}; }}\n')
 
 
 def test_each_module_a_folder_import_loads_is_an_element_of_the_list_it_goes_into():
-    """`tools.push(await import(...))` in a loop over the folder's entries, or `Promise.all(files.map((f) =>
-    import(...)))`: one element per module of the folder, its exports its members (`tool.method`)."""
-    for load in (PUSHED, ALL):
+    """`tools.push(await import(...))` in a loop over the folder's entries, `Promise.all(files.map((f) =>
+    import(...)))`, or the settled results of such a map (`const { toolModule } = result.value` of
+    `Promise.allSettled`): one element per module of the folder, its exports its members (`tool.method`)."""
+    for load in (PUSHED, ALL, SETTLED):
         files = {"dist/index.js": HIGH.replace("LOAD", load), "dist/tools/pull.js": _module_tool("pull"),
                  "dist/tools/push.js": _module_tool("push"),
                  "package.json": '{"name": "s", "type": "module", "bin": "dist/index.js"}'}

@@ -279,13 +279,15 @@ class Lists:
                     else:
                         yield (arg,), module, bound
 
-    def loaded(self, node: ts.Node, module: Module) -> list[tuple[tuple[ts.Node | None, ...], Module, Frame | None]]:
+    def loaded(self, node: ts.Node, module: Module, depth: int = 0
+               ) -> list[tuple[tuple[ts.Node | None, ...], Module, Frame | None]]:
         """When NODE holds what a dynamic import of a folder gives (`const m = await import(join(toolsDir, file))`,
         extract/folders.py), one element per module of that folder, each standing for its namespace by its root node
         (Values reads its exports as members); else empty."""
         value = strip_casts(node)
         if value is not None and value.type == "identifier":  # (a local: the cheap look first, for every element)
-            value = strip_casts(value_of(module, value))
+            local = strip_casts(value_of(module, value))
+            value = local if local is not None else self._settled(value, module, depth)
         while value is not None and value.type == "await_expression" and value.named_children:
             value = strip_casts(value.named_children[0])
         if self.link is None or value is None or value.type != "call_expression" \
@@ -293,6 +295,41 @@ class Lists:
                 or value.child_by_field_name("function").type != "import":
             return []
         return [((m.tree.root_node,), m, None) for m in folders.loaded(value, module, self.link.by_path) or ()]
+
+    def _settled(self, name: ts.Node, module: Module, depth: int) -> ts.Node | None:
+        """The value a name destructured from a settled result holds (`const { mod } = result.value` in `for (const
+        result of await Promise.allSettled(files.map(async (f) => ({ mod: await import(...) }))))`, or from an
+        element of Promise.all's): the member of the object the mapping callback returns; else None."""
+        found = destructured(name) if depth < 3 else None
+        init = strip_casts(found[0]) if found is not None and len(found[1]) == 1 else None
+        if init is not None and init.type == "member_expression" and text(init.child_by_field_name("property")) == "value":
+            init = strip_casts(init.child_by_field_name("object"))  # (allSettled's `{ status, value }`)
+        loop = next((a for a in ancestors(name) if a.type == "for_in_statement"), None) \
+            if init is not None and init.type == "identifier" else None
+        if loop is None or text(loop.child_by_field_name("left")) != text(init):
+            return None
+        listed = strip_casts(loop.child_by_field_name("right"))
+        listed = strip_casts(value_of(module, listed)) if listed is not None and listed.type == "identifier" else listed
+        while listed is not None and listed.type == "await_expression" and listed.named_children:
+            listed = strip_casts(listed.named_children[0])
+        if listed is None or listed.type != "call_expression" \
+                or member_chain(listed.child_by_field_name("function")) not in {("Promise", "all"), ("Promise", "allSettled")} \
+                or not call_args(listed):
+            return None
+        mapped = strip_casts(call_args(listed)[0])
+        callee = strip_casts(mapped.child_by_field_name("function")) if mapped is not None and mapped.type == "call_expression" else None
+        if callee is None or callee.type != "member_expression" or text(callee.child_by_field_name("property")) != "map" \
+                or not call_args(mapped) or strip_casts(call_args(mapped)[0]).type not in FUNCTION_TYPES:
+            return None
+        for ret in returned(strip_casts(call_args(mapped)[0])):
+            ret = strip_casts(ret)
+            pair = object_pairs(ret).get(found[1][0]) if ret is not None and ret.type == "object" else None
+            member = strip_casts(pair_value(pair)) if pair is not None else None
+            if member is not None and member.type in {"identifier", "shorthand_property_identifier"}:
+                member = strip_casts(value_of(module, member))
+            if member is not None:
+                return member
+        return None
 
     def _handed_values(self, arg: ts.Node, module: Module, frame: Frame | None
                        ) -> list[tuple[tuple[ts.Node | None, ...], Module, Frame | None]]:
