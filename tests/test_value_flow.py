@@ -453,6 +453,14 @@ def test_a_field_set_from_a_constructor_parameter_of_a_class_constructed_at_seve
 
 
 
+def _cjs_handler(cls: str, name: str, description: str) -> str:
+    """A handler class as tsc's CommonJS output writes and exports it."""
+    return (f'class {cls} {{\n  getName() {{ return "{name}"; }}\n  getDescription() {{ return "{description}"; }}\n'
+            '  getInputSchema() { return { type: "object", properties: {} }; }\n'
+            '  async handle(a) { return { content: [] }; }\n}\n'
+            f'exports.{cls} = {cls};\n')
+
+
 CJS_REGISTRY = {"package.json": '{"name":"x","version":"1.0.0","bin":"dist/index.js"}',
 "dist/index.js": '''"use strict";
 const index_js_1 = require("@modelcontextprotocol/sdk/server/index.js");
@@ -477,24 +485,10 @@ class Srv {
 }
 new Srv().start();
 ''',
-"dist/tools.js": '''"use strict";
-Object.defineProperty(exports, "__esModule", { value: true });
-exports.CompetitorsHandler = exports.DomainsInfoHandler = void 0;
-class DomainsInfoHandler {
-  getName() { return "get_domains_info"; }
-  getDescription() { return "Domains"; }
-  getInputSchema() { return { type: "object", properties: {} }; }
-  async handle(a) { return { content: [] }; }
-}
-exports.DomainsInfoHandler = DomainsInfoHandler;
-class CompetitorsHandler {
-  getName() { return "get_competitors"; }
-  getDescription() { return "Competitors"; }
-  getInputSchema() { return { type: "object", properties: {} }; }
-  async handle(a) { return { content: [] }; }
-}
-exports.CompetitorsHandler = CompetitorsHandler;
-'''}
+"dist/tools.js": ('"use strict";\nObject.defineProperty(exports, "__esModule", { value: true });\n'
+                  'exports.CompetitorsHandler = exports.DomainsInfoHandler = void 0;\n'
+                  + _cjs_handler("DomainsInfoHandler", "get_domains_info", "Domains")
+                  + _cjs_handler("CompetitorsHandler", "get_competitors", "Competitors"))}
 
 
 def test_a_class_a_commonjs_module_exports_is_constructed_through_its_namespace():
