@@ -1,6 +1,7 @@
 """The local names of a module that stand for the zod namespace: an import of zod, the namespace object a bundler
 makes of a copy of zod it inlines (esbuild: `var ns = {}; __export(ns, {object: () => objectType, ...})`), and any
-top-level alias of one (`var z = ns`). Vocabulary: kb/sdk.yaml `zod`."""
+top-level alias of one (`var z = ns`); and the constructors of an inlined zod called directly (`stringType()`).
+Vocabulary: kb/sdk.yaml `zod`."""
 
 from __future__ import annotations
 
@@ -103,7 +104,7 @@ def constructors(module: Module, vocab: dict) -> dict[str, str]:
     hit = module.memo.get(key)
     if hit is not None:
         return hit
-    known = {k: v for k, v in (vocab["zod"].get("bundled_constructors") or {}).items()}
+    known = vocab["zod"].get("bundled_constructors") or {}
     seen: dict[str, set[str]] = {}
     if known:
         for name, value in module.toplevel.items():  # (the module's own `var string = ZodString.create`)
@@ -111,7 +112,8 @@ def constructors(module: Module, vocab: dict) -> dict[str, str]:
             if value is not None and value.type == "member_expression":
                 seen.setdefault(name, set()).add(".".join(member_chain(value) or ()))
         root = module.tree.root_node
-        for hit_ in _ASSIGNED.finditer(root.text) if any(k.encode() in root.text for k in known) else ():
+        source = root.text
+        for hit_ in _ASSIGNED.finditer(source) if any(k.encode() in source for k in known) else ():
             node = root.descendant_for_byte_range(hit_.start(1), hit_.end(1))
             if node is not None and node.type == "identifier" and node.parent is not None \
                     and node.parent.type == "assignment_expression" and node.parent.parent is not None \
