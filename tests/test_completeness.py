@@ -18,6 +18,14 @@ SHAPES = ('export function makeShape() { return {}; }\n'
 MANIFEST = '{"name": "demo", "bin": "index.js", "dependencies": {"@modelcontextprotocol/sdk": "1"}}'
 
 
+def _ledger_with(package: str, files: dict[str, str]) -> tuple[dict, list[str]]:
+    """The ledger of FILES in a package that depends on PACKAGE and the SDK, and its unresolved rows' texts."""
+    manifest = ('{"name": "demo", "bin": "index.js", "dependencies": {"%s": "1", "@modelcontextprotocol/sdk": "1"}}'
+                % package)
+    led = coverage.ledger(program({**files, "package.json": manifest}))
+    return led, [u["what"] for u in led["unresolved"]]
+
+
 def _ledger(body: str) -> dict:
     return coverage.ledger(program({"index.ts": HEAD + body + TAIL, "shapes.ts": SHAPES, "package.json": MANIFEST}))
 
@@ -277,14 +285,12 @@ def test_a_server_class_of_a_dependency_extended_and_handed_the_capabilities_is_
             '    super({ server: { name: cfg.name, capabilities: { tools: {} } }, specDir: "spec" });\n'
             '  }\n}\n'
             'exports.make = (cfg) => new Mine(cfg);\n')
-    manifest = '{"name": "demo", "bin": "index.js", "dependencies": {"@acme/openapi-mcp": "1", "@modelcontextprotocol/sdk": "1"}}'
-    led = coverage.ledger(program({"index.js": code, "package.json": manifest}))
-    whats = [u["what"] for u in led["unresolved"]]
+    led, whats = _ledger_with("@acme/openapi-mcp", {"index.js": code})
     assert len(whats) == 1 and whats[0].startswith(
         "the server is built by @acme/openapi-mcp, outside the boundary: `super(...) of a class that extends "
         "kit_1.OpenApiServer` (index.js:5)"), whats
     sdk_only = code.replace("kit_1.OpenApiServer", "client_1.Client")
-    whats = [u["what"] for u in coverage.ledger(program({"index.js": sdk_only, "package.json": manifest}))["unresolved"]]
+    _, whats = _ledger_with("@acme/openapi-mcp", {"index.js": sdk_only})
     assert len(whats) == 1 and whats[0].startswith("no MCP server object is constructed"), whats
 
 
@@ -394,17 +400,15 @@ def test_a_server_handed_to_a_function_of_another_package_is_named_in_the_ledger
             'await server.connect(new StdioServerTransport());\n')
     own = ('export function registerOwn(s: any) {\n'
            '  s.registerTool("pong", { description: "Pong." }, async () => ({ content: [] }));\n}\n')
-    manifest = '{"name": "demo", "bin": "index.js", "dependencies": {"@acme/tool-adapter": "1", "@modelcontextprotocol/sdk": "1"}}'
-    led = coverage.ledger(program({"index.ts": code, "package.json": manifest}))
+    led, whats = _ledger_with("@acme/tool-adapter", {"index.ts": code})
     assert led["tools"] == []
-    whats = [u["what"] for u in led["unresolved"]]
     assert whats == ["tools may be registered by @acme/tool-adapter, outside the boundary: `registerAll([], server)` "
                      "(index.ts:6) is handed a server of the code read; what that package registers is not read, so "
                      "the tools it serves are not known"], whats
     assert led["complete"] is False
     with_own = code.replace("registerAll([], server);\n", 'import { registerOwn } from "./own.js";\nregisterAll([], server);\n'
                             "registerOwn(server);\n")
-    led = coverage.ledger(program({"index.ts": with_own, "own.ts": own, "package.json": manifest}))
+    led, _ = _ledger_with("@acme/tool-adapter", {"index.ts": with_own, "own.ts": own})
     assert [t["name"] for t in led["tools"]] == ["pong"] and led["unresolved"] == [] and led["complete"] is True
 
 
@@ -419,9 +423,7 @@ def test_a_transport_connected_to_an_object_of_another_package_is_named_in_the_l
             '  await toolkit.connect(transport);\n'
             '}\n'
             'main(process.env.TOKEN);\n')
-    manifest = '{"name": "demo", "bin": "index.js", "dependencies": {"@acme/agent-kit": "1", "@modelcontextprotocol/sdk": "1"}}'
-    led = coverage.ledger(program({"index.js": code, "package.json": manifest}))
-    whats = [u["what"] for u in led["unresolved"]]
+    led, whats = _ledger_with("@acme/agent-kit", {"index.js": code})
     assert any(w.startswith("tools may be registered by @acme/agent-kit, outside the boundary: `toolkit.connect(transport)` "
                             "(index.js:6) is connected to an SDK server transport") for w in whats), whats
     assert led["complete"] is False

@@ -100,8 +100,11 @@ def registrations(module: Module, vocab: dict, resolve, link=None) -> tuple[list
 def _registration_functions(module: Module, hl: dict) -> dict[str, str]:
     """Local name -> the registration method it stands for, of the functions of packages that register on the server
     handed first (kb high_level.functions: `import { registerAppTool } from "@modelcontextprotocol/ext-apps/server"`)."""
+    hit = module.memo.get("highlevel.functions")
+    if hit is not None:  # (asked for at every registration an expansion reads: once per module)
+        return hit
     known = hl.get("functions") or {}
-    out = {}
+    out = module.memo["highlevel.functions"] = {}
     for local, (src, name) in imports(module).items() if known else ():
         spec = known.get(name)
         if spec is not None and src in spec["modules"]:
