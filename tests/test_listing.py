@@ -275,6 +275,34 @@ server.setRequestHandler(ListToolsRequestSchema, async () => ({
     assert led["unresolved"] == []  # each instance is the site of a descriptor made in the callback: read whole
 
 
+def test_instances_of_classes_of_another_module_named_through_its_namespace_are_read_too():
+    """tsc's CommonJS output names an imported class through the module object (`new tools_1.Pour()`): the instance
+    is of that class as much as `new Pour()` is (expect: pour and stir, and nothing unresolved)."""
+    tools = '''"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+class Pour { getName() { return "pour"; } }
+exports.Pour = Pour;
+class Stir { getName() { return "stir"; } }
+exports.Stir = Stir;
+'''
+    server = '''"use strict";
+const index_js_1 = require("@modelcontextprotocol/sdk/server/index.js");
+const types_js_1 = require("@modelcontextprotocol/sdk/types.js");
+const tools_1 = require("./tools.js");
+const handlers = new Map();
+for (const h of [new tools_1.Pour(), new tools_1.Stir()]) handlers.set(h.getName(), h);
+const server = new index_js_1.Server({ name: "s", version: "1" }, { capabilities: { tools: {} } });
+server.setRequestHandler(types_js_1.ListToolsRequestSchema, async () => {
+  const tools = Array.from(handlers.values()).map((h) => ({ name: h.getName(), description: "d", inputSchema: {} }));
+  return { tools };
+});
+'''
+    manifest = MANIFEST.replace("index.ts", "index.js")
+    led = coverage.ledger(program({"index.js": server, "tools.js": tools, "package.json": manifest}))
+    assert [t["name"] for t in led["tools"]] == ["pour", "stir"]
+    assert led["unresolved"] == []
+
+
 # The list is picked from a larger one: `find` of one element, and a loop over the list that pushes some elements.
 PICKED = SDK + '''
 const allTools = [%s, %s, %s];

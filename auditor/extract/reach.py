@@ -566,10 +566,10 @@ class Reach:
                 yield found, fmod
 
     def _new(self, node: ts.Node, module: Module, d: int):
-        """`new C(...)`: an instance of a class of the boundary stands for itself (a tool object, whose members
-        `_mapped` reads); a collection made empty holds what is added to it later, one made from a list its elements."""
+        """`new C(...)`: an instance of a class of the boundary (C, or `ns.C` of a module's namespace) stands for
+        itself (a tool object, whose members `_mapped` reads); a collection made empty holds what is added to it later, one made from a list its elements."""
         ctor = node.child_by_field_name("constructor")
-        if self.link is not None and (self.link._class(module, text(ctor)) is not None
+        if self.link is not None and (self.values.constructed(node, module, None) is not None
                                       or self._looped_classes(ctor, module)):
             yield node, module
         elif text(ctor) in _COLLECTIONS:
