@@ -162,3 +162,39 @@ def test_a_bundled_librarys_helper_that_registers_the_name_it_is_handed_register
     (d,) = [d for d in p.dispatches if d.tool == "echo"]
     assert d.form == "registration" and d.target is not None
     assert not [g for g in p.gaps if g.kind == "registration"]
+
+
+def test_a_wrapper_handed_in_an_object_or_as_a_parameter_is_called_through_it():
+    """A registration wrapper reached only through what a function is handed: `ctx.tool(...)` of `f({ tool })`, and
+    a wrapper handed as the function itself (`f(add)` then `add(...)`). Its calls there name the tools; the
+    registration inside it is no unread name (expect: four tools, no gap, complete)."""
+    from auditor.analyse import coverage
+
+    index = MCP + '''import { registerKinds, registerMore } from "./kinds.js";
+const registerTool = (name, description, schema, cb, target) => {
+  target.registerTool(name, { description, inputSchema: schema }, async (args) => cb(args));
+};
+const make = () => {
+  const s = new McpServer({ name: "s", version: "1" });
+  const tool = (name, description, schema, cb) => { registerTool(name, description, schema, cb, s); };
+  registerKinds({ tool });
+  registerMore(tool);
+  return s;
+};
+make().connect(new StdioServerTransport());
+'''
+    kinds = f'''export function registerKinds(ctx) {{
+  ctx.tool("list_kinds", "List kinds.", {{}}, {CB});
+  ctx.tool("get_kind", "Get a kind.", {{}}, {CB});
+}}
+export function registerMore(add) {{
+  add("count_kinds", "Count kinds.", {{}}, {CB});
+  add("drop_kind", "Drop a kind.", {{}}, {CB});
+}}
+'''
+    manifest = '{"name": "kinds", "version": "1.0.0", "bin": {"kinds": "index.js"}}'
+    p = program({"index.js": index, "kinds.js": kinds, "package.json": manifest})
+    led = coverage.ledger(p)
+    assert [t["name"] for t in led["tools"]] == ["count_kinds", "drop_kind", "get_kind", "list_kinds"]
+    assert [g for g in p.gaps if g.kind == "registration"] == []
+    assert led["complete"] is True

@@ -141,7 +141,7 @@ class Lists:
             value = strip_casts(value_of(module, callee))
             if value is not None and value.type == "call_expression" and self.link is not None:
                 return self._made(value, module)  # `const tool = createRegisterTool(server)` then `tool(x)`
-            return value if value is not None and value.type in FUNCTION_TYPES else None
+            return value if value is not None and value.type in FUNCTION_TYPES else self._handed(callee)
         if callee.type != "member_expression":
             return None
         prop = text(callee.child_by_field_name("property"))
@@ -165,7 +165,33 @@ class Lists:
         if len(methods) == 1 and _parameter_of_scope(callee.child_by_field_name("object")) \
                 and not methods[0][1].start_byte <= call.start_byte < methods[0][1].end_byte:
             return methods[0][1]  # (not a call written in that method: `registerTool(server, t) { server.registerTool(...)`
-        return None               # calls the server's method, not itself)
+        return self._handed(callee)  # calls the server's method, not itself)
+
+    def _handed(self, callee: ts.Node) -> ts.Node | None:
+        """The one function every call of the function whose parameter CALLEE names hands over there: `ctx.tool(...)`
+        in `function f(ctx)` called as `f({ tool })`, `tool(...)` in `function f({ tool })` or `function f(tool)`.
+        None when a call hands something else, or nothing calls that function."""
+        chain = member_chain(callee)
+        if self.link is None or not chain or len(chain) > 2 or chain[0] == "this":
+            return None
+        scope = next((a for a in ancestors(callee) if a.type in FUNCTION_TYPES | {"method_definition"}
+                      and chain[0] in parameters(a)), None)
+        if scope is None:
+            return None
+        index, path = parameters(scope)[chain[0]]
+        if any(not isinstance(k, str) or not k for k in path):
+            return None
+        found = set()
+        for cmod, call in self.link.callers(scope):
+            args = call_args(call)
+            node, nmod = (args[index], cmod) if index < len(args) else (None, cmod)
+            for key in (*path, *chain[1:]):
+                node, nmod = self.member(node, nmod, key, None, 0)[:2] if node is not None else (None, nmod)
+            fn = self.function_of(node, nmod, None)[0] if node is not None else None
+            if fn is None or fn.type not in FUNCTION_TYPES | {"method_definition"}:
+                return None
+            found.add(fn)
+        return next(iter(found)) if len(found) == 1 else None
 
     def _class_methods(self) -> dict[str, list[tuple[str, ts.Node]]]:
         """Method name -> (class name, method) of every class of the boundary."""
