@@ -217,3 +217,31 @@ def test_a_raw_shape_of_another_module_spread_into_a_raw_shape(tmp_path):
     assert set(props) == {"baseId", "tableId", "limit"} and props["baseId"]["description"] == "the base"
     assert {n for n, p in props.items() if p["required"]} == {"baseId", "tableId"}
     assert doc["coverage"]["gaps"] == []
+
+
+def test_the_shape_of_a_namespace_member_is_the_tool_s_parameters_and_an_unread_one_is_no_empty_input():
+    """`tool(name, description, defs.schema.shape, cb)` with `import * as defs`: the SDK takes a zod shape there as
+    the parameters, so the schema is read in defs' module. A value there that cannot be read is a gap and an input
+    not known; it never declares no parameter (a README's parameters would all look contradicted)."""
+    from auditor.extract.syntax import NOT_LITERAL
+    from program_helpers import MCP, program
+
+    index = MCP + '''import * as addTool from "./tools/add.js";
+import { pick } from "toolkit";
+const server = new McpServer({ name: "s", version: "1" });
+server.tool("add_task", "Add a task.", addTool.schema.shape, addTool.handler);
+server.tool("pick_task", "Pick a task.", pick("task"), async () => ({ content: [] }));
+server.connect(new StdioServerTransport());
+'''
+    add = '''import { z } from "zod";
+export const schema = z.object({ name: z.string().describe("Task name"), flagged: z.boolean().optional() });
+export async function handler(args) { return { content: [{ type: "text", text: args.name }] }; }
+'''
+    p = program({"index.js": index, "tools/add.js": add})
+    tools = {t.name: t for t in p.tools}
+    assert tools["add_task"].schema_form == "zod"
+    assert tools["add_task"].schema["required"] == ["name"] and set(tools["add_task"].schema["properties"]) == {
+        "name", "flagged"}
+    assert tools["pick_task"].schema is NOT_LITERAL and tools["pick_task"].schema_form == "unknown"
+    assert [g.detail for g in tools["pick_task"].gaps] == [
+        "tool 'pick_task': input schema `pick(\"task\")` is not a zod shape or schema that can be read here"]

@@ -336,6 +336,8 @@ def _tool(module: Module, vocab: dict, signature: str, method: str, name: str, c
                     ann = rest.pop(0)
             elif _is_object(*rest[0]):
                 ann = rest.pop(0)
+            else:  # a value not read (the SDK decides at run time whether it is a shape or annotations): a shape
+                params = rest.pop(0)  # not read, never an input declaring nothing
     written = _resolved(*desc) if desc is not None else None
     env = zod.constants(desc[1], link) if desc is not None else None  # constants of other modules too
     # a name value_of leaves as it is (shadowed, or imported and not read) is not a constant

@@ -64,6 +64,9 @@ def is_params(node: ts.Node | None, module: Module, vocab: dict, link=None, dept
         else None
     if where is not None and where[0] is not module and where[1] in where[0].toplevel and depth < 8:  # decided there
         return is_params(where[0].toplevel[where[1]], where[0], vocab, link, depth + 1)
+    if target is not None and target.type == "member_expression":  # `defs.schema` of `import * as defs`: read there
+        across = r._across(target, "", 0)
+        return across is not None and isinstance(across[0], dict) and across[0].get("type") == "object"
     return target is not None and ((target.type == "object" and r.is_raw_shape(target)) or r.is_zod(target))
 
 
