@@ -142,3 +142,59 @@ server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ ...BAS
     assert not ledger["complete"]
     (u,) = ledger["unresolved"]
     assert "lists 1 object(s) whose tool name is not read" in u["what"] and "`{ ...BASE" in u["what"]
+
+
+# Tool groups in a table of creators, each group's tools made by one helper from a spec object; per-type tools made in
+# a loop over type configs, one of them only for configs that have a member (`if (config.preview)`); the tools/call
+# handler finds the tool object in the list by name and calls its handler.
+GROUPED_INDEX = SDK + '''import { makeGroups } from "./groups.js";
+class Kit {
+  constructor() {
+    this.server = new Server({ name: "kit", version: "1.0.0" }, { capabilities: { tools: {} } });
+    this.tools = makeGroups({}).filter((t) => !process.env.HIDE?.includes(t.name));
+    this.server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: this.tools }));
+    this.server.setRequestHandler(CallToolRequestSchema, async (request) => {
+      const tool = this.tools.find((t) => t.name === request.params.name);
+      if (!tool) throw new Error("unknown tool");
+      return tool.handler(request.params.arguments);
+    });
+  }
+}
+new Kit().server.connect(new StdioServerTransport());
+'''
+GROUPED_TOOLS = '''function createTool(spec) {
+  const handler = async (args) => ({ content: [{ type: "text", text: String(await spec.run(args)) }] });
+  return { name: spec.name, description: spec.description, inputSchema: { type: "object" }, handler };
+}
+function notesTools(client) {
+  return [createTool({ name: "list_notes", description: "List notes.", run: () => client.list() })];
+}
+const KINDS = [{ kind: "mail", preview: "previewMail" }, { kind: "sms" }];
+function kindTools(config, client) {
+  const tools = [createTool({ name: `get_${config.kind}`, description: "Get one.", run: (a) => client.get(a) })];
+  if (config.preview) {
+    tools.push(createTool({ name: `preview_${config.kind}`, description: "Preview.", run: (a) => client[config.preview](a) }));
+  }
+  return tools;
+}
+function kindsTools(client) {
+  return KINDS.flatMap((config) => kindTools(config, client));
+}
+const CREATORS = [{ group: "Notes", creator: notesTools }, { group: "Kinds", creator: kindsTools }];
+export function makeGroups(client) {
+  return CREATORS.flatMap(({ creator }) => creator(client));
+}
+'''
+
+
+def test_tools_of_creators_in_a_table_made_by_a_helper_and_found_by_name():
+    """`CREATORS.flatMap(({ creator }) => creator(client))` lists what each creator returns; a descriptor a helper
+    makes from a spec is one tool per call, under the loop over configs around that call; `if (config.preview)`
+    rules it out for a config without that member. The tools/call handler's `find` by name reaches each one's
+    handler (expect: get_mail, get_sms, list_notes, preview_mail; complete)."""
+    p = program({"index.js": GROUPED_INDEX, "groups.js": GROUPED_TOOLS,
+                 "package.json": MANIFEST.replace("index.ts", "index.js")})
+    led = coverage.ledger(p)
+    assert [t["name"] for t in led["tools"]] == ["get_mail", "get_sms", "list_notes", "preview_mail"]
+    assert led["unresolved"] == [] and led["complete"] is True
+    assert {d.tool for d in p.dispatches} == {"get_mail", "get_sms", "list_notes", "preview_mail"}

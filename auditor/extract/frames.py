@@ -3,7 +3,7 @@ one element), and the syntax of parameters, patterns and returns that binding re
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import tree_sitter as ts
 
@@ -109,6 +109,11 @@ def _key(node: ts.Node) -> str | None:
     if index is not None and index.type == "string" and index.named_children:
         return text(index.named_children[0])
     return None
+
+
+def attach(frame: Frame, outer: Frame) -> Frame:
+    """FRAME with OUTER bound beyond the end of its chain (the frame of the scope its outermost site is in)."""
+    return replace(frame, outer=outer if frame.outer is None else attach(frame.outer, outer))
 
 
 def parameters(fn: ts.Node) -> dict[str, tuple[int, tuple[str, ...]]]:

@@ -471,6 +471,11 @@ class Reach:
             self.sites.add(node)
             yield from self._returned(hit[1], hit[0], d)
             return
+        handed = self._handed_functions(callee, module) if callee is not None and callee.type == "identifier" else None
+        if handed:  # `({ creator }) => creator(client)` over a list of `{ creator: makeTools }`: what each returns
+            for fn, fmod in handed:
+                yield from self._returned(fn, fmod, d)
+            return
         if self._sdk_handler(callee, module):  # the SDK's own handler: the tools registered on the server
             self.delegated = True
             return
@@ -509,6 +514,39 @@ class Reach:
             return
         for fn, fmod in fns:  # `config.tools()`: what the function member of each object it stands for returns
             yield from self._returned(fn, fmod, d)
+
+    def _handed_functions(self, callee: ts.Node, module: Module) -> list[tuple[ts.Node, Module]] | None:
+        """The functions a parameter CALLEE names is given: the member it names of each element of the list, for the
+        callback of `list.flatMap(fn)` (and the like), else the argument at each call of its function; None when one
+        of those is no function known."""
+        name = text(callee)
+        scope = next((a for a in ancestors(callee) if a.type in FUNCTION_TYPES | {"method_definition"}
+                      and name in parameters(a)), None)
+        if scope is None:
+            return None
+        index, path = parameters(scope)[name]
+        receiver = _iterated(scope) if index == 0 and parameter_default(scope, index) is None else None
+        values: list[tuple[ts.Node | None, Module]] = []
+        if receiver is not None:
+            mark = self._mark()
+            elements = list(self.expr(receiver, module, 0))
+            unread = len(self._unread) > mark[0]
+            self._rewind(mark)
+            if unread or not elements:
+                return None
+            values = [(e, emod) for e, emod in elements]
+        elif not _is_callback(scope):
+            values = [(call_args(call)[index] if index < len(call_args(call)) else None, cmod)
+                      for cmod, call in self.calls_of(scope)]
+        out = []
+        for value, where in values:
+            for key in path:
+                value, where = self.values.member(value, where, key, None, 0) if value is not None else (None, where)
+            fn, fmod = self.values.function_of(value, where, None) if value is not None else (None, where)
+            if fn is None or fn.type not in FUNCTION_TYPES | {"method_definition"}:
+                return None
+            out.append((fn, fmod))
+        return out or None
 
     def _made(self, fn: ts.Node, module: Module, d: int) -> list[tuple[ts.Node, Module]] | None:
         """What a `map`/`flatMap` callback FN returns, its element parameter each element of the list, when that is

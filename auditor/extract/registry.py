@@ -18,7 +18,7 @@ from auditor.extract.program import Module
 from auditor.extract.server import Dispatch, Handler
 from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, class_base, find, member_chain, object_method,
                                     strip_casts, text)
-from auditor.extract.frames import Frame, parameters
+from auditor.extract.frames import Frame, attach, parameters
 from auditor.extract.values import Values
 
 _LOOKUP, _STORE = "get", "set"  # coupling: reach._STORES (what a Map holds)
@@ -44,7 +44,7 @@ def dispatches(handler: Handler, fns: list[tuple], calls_of, link, is_name, foll
             _record(out, unread, values, handler, module, lookup, method, _looped(follow, loop, fmod, use, key, calls_of))
         for lookup, holder, method, handed_on in _lookups(fn, module, named):
             if holder == _FIND:  # `LIST.find((t) => t.name === name)`
-                rmod, installed = module, _found(module, lookup, follow)
+                rmod, installed = module, _found(module, lookup, follow, calls_of, values, frames)
             elif holder.startswith("this."):  # a field filled from a list (`this.byName = list.reduce(...)`), or by
                 # `this.R.set(key, tool)` in a method of its class
                 cls = next((a for a in ancestors(lookup) if a.type in {"class_declaration", "class"}), None)
@@ -99,13 +99,33 @@ def _looped(follow, loop: ts.Node, module: Module, use: ts.Node, key: ts.Node, c
     function with parameters (`make({ name })` returning `{ name, run }`) once per call of it, under that call."""
     follow.reset()
     for obj, omod in list(follow.expr(use, module, 0)):
-        made = next((a for a in ancestors(obj) if a.type in FUNCTION_TYPES), None)
-        names = parameters(made) if made is not None else {}
-        sites = calls_of(made) if names else []
-        for outer in [Frame(scope=made, module=omod, names=names, args=tuple(call_args(site)), caller=cmod, site=site)
-                      for cmod, site in sites] or [None]:
+        for outer in _made_by(obj, omod, calls_of):
             yield key, obj, omod, Frame(scope=loop, module=module, names={text(use): (0, ())}, args=(obj,), caller=omod,
                                         site=obj, outer=outer), module
+
+
+def _deepened(values: Values, frames, key: ts.Node, module: Module, frame: Frame | None, depth: int = 0
+              ) -> list[Frame | None]:
+    """FRAME, or when KEY's string is not read under it, FRAME under each frame that binds what its chain still needs
+    (`createTool({ name: `get_${config.type}` })` in a function called per element of a list of configs)."""
+    if frame is None or frames is None or depth > 3 or _key(values, key, module, frame) is not None:
+        return [frame]
+    value, where = values.frontier(key, module, frame)
+    value = strip_casts(value)
+    found = [attach(frame, g) for g in frames(value, where, None)] if value is not None and value.id != key.id else []
+    deeper = [d for f in found for d in _deepened(values, frames, key, module, f, depth + 1)]
+    off = getattr(frames, "__self__", None)  # (an instantiation a condition rules out under its frame: none)
+    return [d for d in deeper if off is None or not off.guarded_off(d)] if deeper else [frame]
+
+
+def _made_by(obj: ts.Node, module: Module, calls_of) -> list[Frame | None]:
+    """The frames of each call of the function with parameters an object literal OBJ is written in (`make({ name })`
+    returning `{ name: spec.name, run }`: one object per call, read under it); [None] for any other."""
+    made = next((a for a in ancestors(obj) if a.type in FUNCTION_TYPES), None)
+    names = parameters(made) if made is not None else {}
+    sites = calls_of(made) if names and calls_of is not None else []
+    return [Frame(scope=made, module=module, names=names, args=tuple(call_args(site)), caller=cmod, site=site)
+            for cmod, site in sites] or [None]
 
 
 def _method(values: Values, tool: ts.Node | None, module: Module, method: str, frame: Frame | None = None
@@ -177,15 +197,21 @@ def _matcher(call: ts.Node, module: Module, is_name) -> tuple[ts.Node, str, ts.N
     return None
 
 
-def _found(module: Module, call: ts.Node, follow) -> Iterator[tuple[ts.Node, ts.Node | None, Module, Frame | None]]:
-    """(key, tool object, its module, frame) of each element of the list `X.find(...)` searches."""
+def _found(module: Module, call: ts.Node, follow, calls_of=None, values: Values | None = None, frames=None
+           ) -> Iterator[tuple[ts.Node, ts.Node | None, Module, Frame | None]]:
+    """(key, tool object, its module, frame) of each element of the list `X.find(...)` searches (one made per call of
+    a function: under each call)."""
     fn, element, key = _matcher(call, module, lambda n, m: True)
     if follow is None:
         return
     follow.reset()
     listed = call.child_by_field_name("function").child_by_field_name("object")
     for obj, omod in list(follow.expr(listed, module, 0)):
-        yield key, obj, omod, Frame(scope=fn, module=module, names={element: (0, ())}, args=(obj,), caller=omod, site=obj)
+        for outer in _made_by(obj, omod, calls_of):
+            frame = Frame(scope=fn, module=module, names={element: (0, ())}, args=(obj,), caller=omod, site=obj,
+                          outer=outer)
+            for each in _deepened(values, frames, key, module, frame) if values is not None else [frame]:
+                yield key, obj, omod, each
 
 
 def _from_lists(module: Module, lookup: ts.Node, holder: str, values: Values, follow

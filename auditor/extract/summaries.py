@@ -15,10 +15,10 @@ import tree_sitter as ts
 from auditor.extract import dead, highlevel, names, prefixes, server
 from auditor.extract.server import ToolDecl
 from auditor.extract.program import Module
-from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, callee_text, enclosing, excerpt, find,
-                                    member_chain, object_pairs, pair_value, plus_chain, strip_casts, text, within)
+from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, ancestors, call_args, callee_text, enclosing, excerpt, find,
+                                    literal, member_chain, object_pairs, pair_value, plus_chain, strip_casts, text, within)
 from auditor.extract.bindings import assigned_later, value_of
-from auditor.extract.frames import MAX_DEPTH, Frame, _pattern, element_names, loop_names, parameters
+from auditor.extract.frames import MAX_DEPTH, Frame, _pattern, attach, element_names, loop_names, parameters
 from auditor.extract.values import Values
 from auditor.model import Anchor, Gap
 
@@ -150,7 +150,7 @@ class Expander:
             if not elements and around is not None and d < MAX_HOPS:
                 value, where = self.values.frontier(holder, module, around)
                 if value is not None and value.id != last:  # a new expression to bind: else no progress
-                    further = [(_attach(around, g), d + 1, value.id) for g in self.frames(value, where, None, d + 1)]
+                    further = [(attach(around, g), d + 1, value.id) for g in self.frames(value, where, None, d + 1)]
             if further:
                 todo = further + todo
             else:
@@ -279,7 +279,7 @@ class Expander:
             value = strip_casts(value)
             if key is not None and value is not None and value.type == "object" and key in object_pairs(value):
                 value = pair_value(object_pairs(value)[key])  # `add({name: tool_name, ...})`: what tool_name needs
-            further = [(_attach(frame, g), depth + 1) for g in self.frames(value, where, None, depth)
+            further = [(attach(frame, g), depth + 1) for g in self.frames(value, where, None, depth)
                        if not _binds(frame, g.scope)] \
                 if value is not None and value.id != name_node.id and depth < MAX_DEPTH else []
             todo += further
@@ -289,21 +289,44 @@ class Expander:
             unread += not further and got is None and not self._over_empty_list(value, where)
         return out, unread + len(todo)
 
-    def _guarded_off(self, frame: Frame) -> bool:
-        """Whether a call of FRAME's chain runs only when a list known to be empty under the frame around it is not:
-        `if (writeTools.length > 0) register(server, writeTools, "write")` where every element of the list the
-        filter reads fails its test (Lists.empty)."""
+    def guarded_off(self, frame: Frame) -> bool:
+        """Whether a site of FRAME's chain (a call, an object made) runs only when a condition false under the frame
+        around it is true: a list known to be empty is not (`if (writeTools.length > 0) register(server, writeTools,
+        "write")` where every element of the list the filter reads fails its test, Lists.empty), or a member test of
+        an object that lacks it (`_falsy`)."""
         level: Frame | None = frame
         while level is not None:
             site = level.site
             stmt = next((a for a in ancestors(site) if a.type in FUNCTION_TYPES or a.type == "if_statement"), None) \
-                if site is not None and site.type == "call_expression" else None
+                if site is not None and site.type in {"call_expression", "object"} else None
             if stmt is not None and stmt.type == "if_statement" and within(site, stmt.child_by_field_name("consequence")):
                 listed = _nonempty_test(stmt.child_by_field_name("condition"))
                 if listed is not None and self.values.empty(listed, level.caller, level.outer):
                     return True
+                if self._falsy(stmt.child_by_field_name("condition"), level.caller, level.outer):
+                    return True  # `if (config.previewMethod) tools.push(make(...))` of an element without it
             level = level.outer
         return False
+
+    def _falsy(self, cond: ts.Node | None, module: Module, frame: Frame | None) -> bool:
+        """Whether COND, a member test (`x.key`, `!x.key`), is false under FRAME: x an object literal with no such key
+        (undefined) or whose value there is a literal JavaScript takes as false. Unknown: not false."""
+        cond, negated = strip_casts(cond), False
+        while cond is not None and cond.type == "unary_expression" and text(cond.child_by_field_name("operator")) == "!":
+            cond, negated = strip_casts(cond.child_by_field_name("argument")), not negated
+        if cond is None or cond.type != "member_expression" or frame is None:
+            return False
+        obj, where = self.values.definition(*self.values.bound(cond.child_by_field_name("object"), module, frame))
+        obj = strip_casts(obj)
+        if obj is None or obj.type != "object" or any(c.type == "spread_element" for c in obj.named_children):
+            return False
+        pair = object_pairs(obj).get(text(cond.child_by_field_name("property")))
+        if pair is None:
+            return not negated  # a key the object does not have: undefined
+        value = literal(pair_value(pair)) if pair.type == "pair" else NOT_LITERAL
+        if value is NOT_LITERAL or isinstance(value, (dict, list)):
+            return False
+        return bool(value) == negated
 
     def _over_empty_list(self, node: ts.Node | None, module: Module) -> bool:
         """Whether NODE's name is the variable of a loop over a list known to be empty (`for (const t of [])`,
@@ -356,7 +379,7 @@ class Expander:
         key = self.vocab["high_level"]["object"]["name"] if rule["signature"] == "object" else None
         found, unread = self.instances(name_node, reg.module, read, key, lambda frame: read(frame, True),
                                        lambda frame: self._instance_fits(name_node, reg.module, frame)
-                                       and not self._guarded_off(frame))
+                                       and not self.guarded_off(frame))
         if not found and not unread:  # no caller or loop gives the name: the strings it may be where it is written
             fn = dead.binding_function(name_node)
             if fn is not None and dead.never_called(fn, self.calls_of):
@@ -419,16 +442,18 @@ class Expander:
                 return False
             return self.values.string(bound, where, frame=frame) if bound is not None else None
 
-        found, unread = self.instances(name_node, module, read)
+        found, unread = self.instances(name_node, module, read, fits=lambda frame: not self.guarded_off(frame))
         out, seen, made_for = [], set(), []
         for frame, name in found:
             at = _outermost(frame)
             if name is False or (name, at.site.id) in seen:
                 continue
             sites, level = set(), frame
-            while level is not None:  # (a stored local, `const t = new C(); map.set(k, t)`: its instance too)
+            while level is not None:  # (a stored local, `const t = new C(); map.set(k, t)`: its instance too; the
                 sites |= {level.site, self.values.definition(level.site, level.caller)[0]} \
                     if level.site is not None and level.site.type == "identifier" else {level.site}
+                sites |= {strip_casts(a) for a in call_args(level.site) if strip_casts(a).type == "object"} \
+                    if level.site is not None and level.site.type == "call_expression" else set()  # spec it is made of)
                 level = level.outer
             seen.add((name, at.site.id))
             out.append(server.descriptor(module, pair, name, self.vocab, self.link, frame, (at.caller, at.site)))
@@ -635,11 +660,6 @@ def _outermost(frame: Frame) -> Frame:
             last = frame
         frame = frame.outer
     return last
-
-
-def _attach(frame: Frame, outer: Frame) -> Frame:
-    """FRAME with OUTER bound beyond the end of its chain (the frame of the scope its outermost site is in)."""
-    return replace(frame, outer=outer if frame.outer is None else _attach(frame.outer, outer))
 
 
 def _via(frame: Frame) -> str:
