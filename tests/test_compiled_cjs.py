@@ -304,6 +304,28 @@ def test_a_registration_helper_of_another_module_whose_callback_goes_through_a_w
     assert [(t["name"], t["status"]) for t in led["tools"]] == [("list_tags", "analysed")]
 
 
+def test_a_wrapper_handed_the_tool_name_before_the_callback_is_the_callback_too():
+    """`server.tool("x", desc, shape, withErrorHandler("x", async (args) => ...))` in a function handed the server: a
+    wrapper's call handed a function anywhere among its arguments is a callback as it is when handed it first."""
+    files = {
+        "package.json": '{"name": "jobs", "version": "1.0.0", "main": "index.js"}',
+        "index.js": ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
+                     'import { registerJobTools } from "./jobs.js";\n'
+                     'const server = new McpServer({ name: "jobs", version: "1.0.0" });\n'
+                     'registerJobTools(server, {});\n'),
+        "wrap.js": ('export function withErrorHandler(toolName, fn) { return async (args) => { try { return await fn(args); }'
+                    ' catch (e) { return { content: [{ type: "text", text: toolName }], isError: true }; } }; }\n'),
+        "jobs.js": ('import { z } from "zod";\nimport { withErrorHandler } from "./wrap.js";\n'
+                    'export function registerJobTools(server, backend) {\n'
+                    '  server.tool("add_job", "Add a job", { queue: z.string() }, withErrorHandler("add_job", '
+                    'async ({ queue }) => backend.add(queue)));\n'
+                    '  server.tool("drop_job", "Drop a job", { id: z.string() }, withErrorHandler("drop_job", '
+                    'async ({ id }) => backend.drop(id)));\n'
+                    '}\n'),
+    }
+    led = coverage.ledger(program(files))
+    assert [(t["name"], t["status"]) for t in led["tools"]] == [("add_job", "analysed"), ("drop_job", "analysed")]
+
 def test_handlers_written_with_esbuilds_async_helper_return_what_their_generator_returns():
     """esbuild's downlevel of an async arrow, `() => __async(this, null, function* () { return X; })`, returns X, as
     tsc's `__awaiter` does: the listed descriptors are the tools, read whole (no unresolved list)."""

@@ -560,12 +560,14 @@ def _field_from_parameter(call: ts.Node, field: str, module: Module, link, depth
 
 
 def _wrapped_function(node: ts.Node) -> bool:
-    """`withErrorHandling(async (args) => ...)`, `(0, mw_1.wrap)(handler)`: a call of a higher-order wrapper handed
-    one function (written, or named), as a callback is often written."""
+    """`withErrorHandling(async (args) => ...)`, `(0, mw_1.wrap)(handler)`, `withErrorHandler("x", async (args) =>
+    ...)`: a call of a higher-order wrapper handed a function (named first, or written anywhere among its
+    arguments), as a callback is often written."""
     if node.type != "call_expression":
         return False
     args = [strip_casts(a) for a in call_args(node)]
-    return len(args) >= 1 and any(a is not None and (a.type in FUNCTION_TYPES or a.type == "identifier") for a in args[:1])
+    return any(a is not None and a.type in FUNCTION_TYPES for a in args) or \
+        bool(args) and args[0] is not None and args[0].type == "identifier"
 
 
 def _imported_string(node: ts.Node, module: Module, link) -> bool:
