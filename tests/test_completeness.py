@@ -325,6 +325,10 @@ def test_zero_tools_beside_calls_shaped_like_registrations_is_not_complete():
     whats = [u["what"] for u in led["unresolved"]]
     assert led["tools"] == [] and len(whats) == 1 and whats[0].startswith(
         "no tool was found, but 1 call(s) of reached code are shaped like a tool registration") and not led["complete"]
+    spread = HEAD + ('const reg: any = makeRegistry(server);\n'
+                     'for (const entry of ENTRIES) reg.tool(...entry);\n') + TAIL  # a whole argument list: the same
+    led = coverage.ledger(program({"index.ts": spread, "shapes.ts": SHAPES, "package.json": MANIFEST}))
+    assert [u["what"][:60] for u in led["unresolved"]] == [whats[0][:60]] and not led["complete"]
     quiet = HEAD + 'console.error("resources only");\n' + TAIL  # no such call: nothing to say
     assert coverage.ledger(program({"index.ts": quiet, "shapes.ts": SHAPES, "package.json": MANIFEST}))["unresolved"] == []
 

@@ -198,3 +198,77 @@ export function registerMore(add) {{
     assert [t["name"] for t in led["tools"]] == ["count_kinds", "drop_kind", "get_kind", "list_kinds"]
     assert [g for g in p.gaps if g.kind == "registration"] == []
     assert led["complete"] is True
+
+
+def test_a_rest_forwarding_wrapper_destructured_from_a_context_object_registers_at_each_call():
+    """`const registerTool = (name, ...args) => server.tool(name, ...args)` handed in a context object, taken out by
+    `const { registerTool } = ctx` in each group's function: each call registers a tool, its description, schema and
+    callback the call's own arguments (expect: two tools, analysed, complete; before, none and still complete)."""
+    from auditor.analyse import coverage
+
+    index = '''import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { registerNotes } from "./notes.js";
+export function registerAll(server, options) {
+  const registerTool = (toolName, ...args) => {
+    if (options.deny?.includes(toolName)) return false;
+    server.tool(toolName, ...args);
+    return true;
+  };
+  const ctx = { registerTool, base: options.base };
+  registerNotes(ctx);
+}
+const server = new McpServer({ name: "notes", version: "1.0.0" });
+registerAll(server, {});
+server.connect(new StdioServerTransport());
+'''
+    notes = f'''import {{ z }} from "zod";
+export function registerNotes(ctx) {{
+  const {{ registerTool, base }} = ctx;
+  registerTool("list_notes", "List notes.", {{ page: z.number() }}, {CB});
+  registerTool("drop_note", "Drop a note.", {{ id: z.string() }}, async ({{ id }}) => fetch(base + id));
+}}
+'''
+    manifest = '{"name": "notes", "version": "1.0.0", "bin": {"notes": "index.js"}}'
+    p = program({"index.js": index, "notes.js": notes, "package.json": manifest})
+    led = coverage.ledger(p)
+    assert [(t["name"], t["status"]) for t in led["tools"]] == [("drop_note", "analysed"), ("list_notes", "analysed")]
+    assert {t.name: sorted(t.schema["properties"]) for t in p.tools} == {"drop_note": ["id"], "list_notes": ["page"]}
+    assert led["complete"] is True
+
+
+def test_whole_argument_lists_made_by_a_factory_and_spread_into_the_registration():
+    """`allTools.forEach((tool) => server.tool(...tool))` over `createTool(name, description, shape, handler)`
+    results, each `[name, description, shape, handler]`: one tool per element, read in the module that calls the
+    factory; a description a function makes is a description (not a schema) before a zod shape."""
+    from auditor.analyse import coverage
+
+    index = '''import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { volumeTools } from "./volumes.js";
+function registerAll(server) {
+  const allTools = [...volumeTools];
+  allTools.forEach((tool) => {
+    server.tool(...tool);
+  });
+}
+const server = new McpServer({ name: "vol", version: "1.0.0" });
+registerAll(server);
+server.connect(new StdioServerTransport());
+'''
+    tools = f'''import {{ z }} from "zod";
+export function createTool(name, description, schema, handler) {{ return [name, description, schema, handler]; }}
+const describe = ({{ kind, text }}) => [`[${{kind}}]`, text].join(" ");
+export const volumeTools = [
+  createTool("volume_list", describe({{ kind: "API", text: "List volumes." }}), {{ project: z.string() }}, {CB}),
+  createTool("volume_drop", "Drop a volume.", {{ id: z.string(), force: z.boolean().optional() }}, {CB}),
+];
+'''
+    manifest = '{"name": "vol", "version": "1.0.0", "bin": {"vol": "index.js"}}'
+    p = program({"index.js": index, "volumes.js": tools, "package.json": manifest})
+    led = coverage.ledger(p)
+    assert [t["name"] for t in led["tools"]] == ["volume_drop", "volume_list"]
+    assert {t.name: sorted(t.schema["properties"]) for t in p.tools} == {
+        "volume_drop": ["force", "id"], "volume_list": ["project"]}
+    assert {t.name: t.description for t in p.tools} == {"volume_drop": "Drop a volume.", "volume_list": None}
+    assert led["complete"] is True

@@ -254,9 +254,10 @@ def _unread_registrations(p: Program, entries: list[str]) -> list[dict]:
         for call in m.nodes("call"):
             fn = strip_casts(call.child_by_field_name("function"))
             args = call_args(call)
+            spread = len(args) == 1 and args[0].type == "spread_element"  # `server.tool(...tuple)`: a whole call
             if fn is None or fn.type != "member_expression" or text(fn.child_by_field_name("property")) not in methods \
-                    or call.id in read or len(args) < 2 or strip_casts(args[-1]).type not in FUNCTION_TYPES | {
-                        "object", "identifier", "member_expression", "call_expression"}:
+                    or call.id in read or len(args) < 2 and not spread or strip_casts(args[-1]).type not in FUNCTION_TYPES | {
+                        "object", "identifier", "member_expression", "call_expression", "spread_element"}:
                 continue
             if p.tools and (string_value(args[0]) is None or strip_casts(args[-1]).type not in FUNCTION_TYPES):
                 continue  # beside tools found: only a literal name and a function written there (`x.tool("a", ..., fn)`)

@@ -13,7 +13,7 @@ from auditor.extract.frames import _parameter_of_scope, parameters, returned
 from auditor.extract.program import Module
 from auditor.extract.server import Dispatch, ToolDecl, annotations, schema_gaps
 from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, call_args, callee_text, class_base, enclosing, enclosing_function, excerpt, find,
-                                    literal, member_chain, object_method, object_pairs, pair_value, plus_chain, strip_casts, text,
+                                    literal, member_chain, object_method, object_pairs, pair_value, parameter_pattern, plus_chain, strip_casts, text,
                                     unknown_part)
 from auditor.model import Anchor, Gap
 
@@ -326,10 +326,12 @@ def _tool(module: Module, vocab: dict, signature: str, method: str, name: str, c
         output = bind(pair_value(pairs[out_key]), cm) if out_key in pairs else None
     else:  # overloads: (name, description?, paramsShapeOrAnnotations?, annotations?, callback), as the SDK reads them
         rest = [B(a) for a in args[1:]]
-        if rest and _is_string(*rest[0]):
+        keys = set(hl["annotation_keys"])
+        if rest and (_is_string(*rest[0]) or _constant_string(*rest[0], link) is not None):
             desc = rest.pop(0)
+        elif len(rest) > 2 and _is_params(*rest[1], vocab, keys, link) and not _is_params(*rest[0], vocab, keys, link):
+            desc = rest.pop(0)  # (name, X, shape, cb): only a description comes before a shape (`describe({...})`)
         if len(rest) > 1:
-            keys = set(hl["annotation_keys"])
             if _is_params(*rest[0], vocab, keys, link):
                 params = rest.pop(0)
                 if len(rest) > 1 and _is_object(*rest[0]) and not _is_params(*rest[0], vocab, keys, link):
@@ -342,6 +344,8 @@ def _tool(module: Module, vocab: dict, signature: str, method: str, name: str, c
     env = zod.constants(desc[1], link) if desc is not None else None  # constants of other modules too
     # a name value_of leaves as it is (shadowed, or imported and not read) is not a constant
     description = literal(written, env) if written is not None and written.type != "identifier" else None
+    if desc is not None and not isinstance(description, str) and written is not None and written.type == "member_expression":
+        description = _constant_string(*desc, link)  # `kit.description` of a constant object, here or imported
     desc_node = local(written, desc[1]) if desc is not None else None
     if desc is not None and not isinstance(description, str):
         part = unknown_part(written, env)
@@ -474,6 +478,8 @@ def _sdk_shaped_on_parameter(call: ts.Node, receiver: tuple[str, ...] | None, ar
                 or not (any(k in pairs or object_method(spec, k) is not None for k in object_keys["callbacks"])
                         or last is not None and (last.type in FUNCTION_TYPES or last.type == "identifier")):
             return False
+    elif len(args) == 1 and strip_casts(args[0]).type == "spread_element":
+        pass  # `server.tool(...tool)`: a whole argument list (a tuple a factory makes), read at each value it takes
     else:
         if len(args) < 2 or not (_is_string(args[0], module) or _instance_member(args[0]) or _imported_string(args[0], module, link)
                                  or (strip_casts(args[0]).type == "member_expression" and _parameter_of_scope(args[0]))
@@ -481,7 +487,7 @@ def _sdk_shaped_on_parameter(call: ts.Node, receiver: tuple[str, ...] | None, ar
             return False  # (`tool.name` of a parameter, or a name handed over with the server: read at each call)
         last = strip_casts(args[-1])
         if last is None or (last.type not in FUNCTION_TYPES and last.type not in {"identifier", "member_expression"}
-                            and not _bound_method(last) and not _wrapped_function(last)):
+                            and not _bound_method(last) and not _wrapped_function(last) and not _forwarded(last)):
             return False
     if receiver[0] == "this":  # `this.server.tool(...)`: a field its class (or a base) sets from a constructor parameter
         return len(receiver) == 2 and _field_from_parameter(call, receiver[1], module, link)
@@ -568,6 +574,22 @@ def _wrapped_function(node: ts.Node) -> bool:
     args = [strip_casts(a) for a in call_args(node)]
     return any(a is not None and a.type in FUNCTION_TYPES for a in args) or \
         bool(args) and args[0] is not None and args[0].type == "identifier"
+
+
+def _forwarded(node: ts.Node) -> bool:
+    """`...args` of a rest parameter of a function around it: the arguments a wrapper is handed, passed on whole
+    (`(name, ...args) => server.tool(name, ...args)`), read at each call of the wrapper."""
+    if node.type != "spread_element" or not node.named_children or node.named_children[0].type != "identifier":
+        return False
+    name = text(node.named_children[0])
+    fn = enclosing_function(node)
+    while fn is not None:
+        params = fn.child_by_field_name("parameters")
+        if params is not None and any(p.type == "rest_pattern" and text(p).lstrip(".").strip() == name
+                                      for p in (parameter_pattern(c) for c in params.named_children) if p is not None):
+            return True
+        fn = enclosing_function(fn)
+    return False
 
 
 def _imported_string(node: ts.Node, module: Module, link) -> bool:
@@ -723,6 +745,16 @@ def _value(node: ts.Node | None, module: Module):
     if target is None or target.type == "identifier":  # a name value_of does not know here (shadowed, or imported)
         return NOT_LITERAL
     return literal(target, module.toplevel)
+
+
+def _constant_string(node: ts.Node | None, module: Module, link) -> str | None:
+    """The string NODE is as a constant of the boundary (a member of a constant object, here or imported), if any."""
+    if link is None or node is None or strip_casts(node).type != "member_expression":
+        return None
+    from auditor.extract.values import Values
+
+    found = Values(link).string(node, module)
+    return found if isinstance(found, str) else None
 
 
 def _is_string(node: ts.Node, module: Module) -> bool:

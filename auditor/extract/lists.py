@@ -174,6 +174,10 @@ class Lists:
         chain = member_chain(callee)
         if self.link is None or not chain or len(chain) > 2 or chain[0] == "this":
             return None
+        taken = destructured(callee) if callee.type == "identifier" else None
+        if taken is not None and strip_casts(taken[0]) is not None and strip_casts(taken[0]).type == "identifier":
+            chain = (text(strip_casts(taken[0])), *taken[1])  # `const { tool } = ctx; tool(...)`: ctx.tool
+            callee = strip_casts(taken[0])
         scope = next((a for a in ancestors(callee) if a.type in FUNCTION_TYPES | {"method_definition"}
                       and chain[0] in parameters(a)), None)
         if scope is None:

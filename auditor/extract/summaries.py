@@ -289,6 +289,58 @@ class Expander:
             unread += not further and got is None and not self._over_empty_list(value, where)
         return out, unread + len(todo)
 
+    def _tuples(self, reg: highlevel.Registration, rule: dict, held: ts.Node, resolve_of) -> list[tuple]:
+        """`server.tool(...tool)`: one registration per argument list HELD takes (each element of the list a loop
+        walks, `tools.forEach((tool) => ...)`), an array literal written there or returned by a factory's call
+        (`createTool(name, description, schema, handler)` returning `[name, description, schema, handler]`), its
+        items read in their own module and frame; with a gap for the values that are no such list."""
+        out: list[tuple] = []
+        seen: set[str] = set()
+        unread = 0
+        for frame in self.frames(held, reg.module, None):
+            value, vmod = self.values.definition(*self.values.bound(held, reg.module, frame))
+            value = strip_casts(value)
+            lists = [(value, vmod, None)] if value is not None and value.type == "array" else \
+                [(strip_casts(v), m, f) for v, m, f in self.values.call_values(value, vmod, None)] \
+                if value is not None and value.type == "call_expression" else []
+            lists = [x for x in lists if x[0] is not None and x[0].type == "array"]
+            unread += not lists
+            for arr, amod, aframe in lists:
+                items = tuple(c for c in arr.named_children if c.type != "comment")
+                where = {n.id: (amod, aframe) for n in items}
+
+                def bind(node, module, where=where, frame=frame):
+                    hit = where.get(node.id) if node is not None else None
+                    return self.values.bound(node, *hit) if hit is not None else self.values.bound(node, module, frame)
+                site = highlevel.Site(module=reg.module, call=reg.node, rule=rule, method=reg.method, args=items,
+                                      bind=bind, at=(vmod, value), via=_via(frame), frame=frame)
+                result = highlevel.read(site, self.vocab, resolve_of(reg.module), self.link)
+                if result[2].name is None:
+                    unread += 1
+                elif result[2].name not in seen:
+                    seen.add(result[2].name)
+                    out.append((*result, tuple(self.implementations(frame))))
+        if out and unread:
+            out.append((None, None, replace(reg, gaps=(_unread_gap(f"{reg.method}()", unread, reg.module, reg.node),)),
+                        ()))
+        return out
+
+    def _spread(self, args: tuple, reg: highlevel.Registration, frame: Frame):
+        """ARGS as the registration is handed them under FRAME, with the binder to read each: `...args` of a rest
+        parameter (`(name, ...args) => server.tool(name, ...args)`) is the arguments of the wrapper's call from the
+        rest's index on, each read in its own module and frame."""
+        if not any(a is not None and a.type == "spread_element" for a in args):
+            return args, self.values.binder(frame)
+        pseudo = Frame(scope=reg.node, module=reg.module, names={}, args=tuple(args), caller=reg.module, site=reg.node,
+                       outer=frame)
+        items, _ = self.values.positional(pseudo)
+        where = {n.id: (m, f) for n, m, f in items if n is not None}
+
+        def bind(node, module):
+            hit = where.get(node.id) if node is not None else None
+            return self.values.bound(node, *hit) if hit is not None else self.values.bound(node, module, frame)
+        return tuple(n for n, _, _ in items), bind
+
     def guarded_off(self, frame: Frame) -> bool:
         """Whether a site of FRAME's chain (a call, an object made) runs only when a condition false under the frame
         around it is true: a list known to be empty is not (`if (writeTools.length > 0) register(server, writeTools,
@@ -352,6 +404,8 @@ class Expander:
         None: REG is written in a function nothing calls (extract/dead.py), and registers nothing."""
         rule = self.vocab["high_level"]["registrations"][reg.method]
         args = highlevel.registration_args(reg.node, self.vocab, reg.module)
+        if len(args) == 1 and args[0].type == "spread_element" and args[0].named_children:
+            return self._tuples(reg, rule, args[0].named_children[0], resolve_of)
         name_node = _name_node(rule, args, self.vocab, reg.module)
         if name_node is None:
             return []
@@ -366,8 +420,9 @@ class Expander:
             if quick in seen:  # the same tool through another chain (a server built in several places)
                 return seen[quick]
             at = _outermost(frame)
-            site = highlevel.Site(module=reg.module, call=reg.node, rule=rule, method=reg.method, args=args,
-                                  bind=self.values.binder(frame), at=(at.caller, at.site), via=_via(frame), frame=frame,
+            handed, bind = self._spread(args, reg, frame)
+            site = highlevel.Site(module=reg.module, call=reg.node, rule=rule, method=reg.method, args=handed,
+                                  bind=bind, at=(at.caller, at.site), via=_via(frame), frame=frame,
                                   open_prefix=open_prefix)
             result = highlevel.read(site, self.vocab, resolve_of(reg.module), self.link)
             if result[2].name is None:

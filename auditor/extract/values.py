@@ -391,7 +391,7 @@ class Values(Lists):
                 if len(path) < 2 or not path[1].isdigit():  # the list itself, or its length: no one value
                     return None, frame.caller
                 index, path = index + int(path[1]), path[2:]
-            items, known = self._positional(frame, depth)
+            items, known = self.positional(frame, depth)
             if index >= len(items) and not known:  # after a spread this cannot expand: not known
                 return None, frame.caller
             if index >= len(items) or items[index][0] is None:
@@ -413,7 +413,7 @@ class Values(Lists):
             frame, index, path, depth = outer, up[0], up[1] + path, depth + 1
         return None, frame.caller
 
-    def _positional(self, frame: Frame, depth: int = 0
+    def positional(self, frame: Frame, depth: int = 0
                     ) -> tuple[list[tuple[ts.Node | None, Module, Frame | None]], bool]:
         """FRAME's arguments in order, each with the module and frame it is read under: a spread of a rest parameter
         the caller's frame binds (`register("read", ...args)`) is that frame's arguments from the rest's index on.
@@ -432,7 +432,7 @@ class Values(Lists):
             hit = _lookup(inner, outer) if outer is not None and inner is not None else None
             if hit is None or hit[1] != (REST,) or depth > 3 * MAX_DEPTH:
                 return out, False
-            items, known = self._positional(outer, depth + 1)
+            items, known = self.positional(outer, depth + 1)
             out += items[hit[0]:]
             if not known:
                 return out, False
@@ -657,7 +657,7 @@ class Values(Lists):
                 index, path = hit
                 if path[:1] == (REST,) and len(path) > 1 and path[1].isdigit():  # `args[0]` of a rest parameter
                     index, path = index + int(path[1]), path[2:]
-                items, _ = self._positional(frame)
+                items, _ = self.positional(frame)
                 arg, caller, outer = items[index] if index < len(items) else (None, frame.caller, frame.outer)
                 arg = strip_casts(arg)
                 for key in path:  # a member of an object literal handed over (`{ toolsets: group.toolsets }`)
