@@ -272,3 +272,28 @@ export const volumeTools = [
         "volume_drop": ["force", "id"], "volume_list": ["project"]}
     assert {t.name: t.description for t in p.tools} == {"volume_drop": "Drop a volume.", "volume_list": None}
     assert led["complete"] is True
+
+
+def test_a_tool_also_listed_by_a_module_no_entry_reaches_is_the_entry_s_tool():
+    """Two programs share a helper that registers each tool of a list (`registerTools(tools)`); the one the bin
+    runs lists `list_tools` and `move_file`, another (no bin, read first) lists `list_tools` too. Each module's call
+    is its own instance: the bin's tools are both kept, the other program's dropped as unreached."""
+    lib = f'''import {{ McpServer }} from "@modelcontextprotocol/sdk/server/mcp.js";
+export class Base {{
+  constructor() {{ this.server = new McpServer({{ name: "b", version: "1" }}); }}
+  registerTools(tools) {{ for (const tool of tools) this.registerTool(tool); }}
+  registerTool(tool) {{ this.server.tool(tool.name, tool.description, tool.execute); }}
+}}
+export const listToolsTool = {{ name: "list_tools", description: "List tools.", execute: {CB} }};
+'''
+    main = f'''import {{ Base, listToolsTool }} from "./lib.js";
+const moveFileTool = {{ name: "move_file", description: "Move a file.", execute: {CB} }};
+new Base().registerTools([listToolsTool, moveFileTool]);
+'''
+    other = f'''import {{ Base, listToolsTool }} from "./lib.js";
+const hoverTool = {{ name: "hover", description: "Hover.", execute: {CB} }};
+new Base().registerTools([listToolsTool, hoverTool]);
+'''
+    manifest = '{"name": "ts", "version": "1.0.0", "bin": {"ts": "main.js"}}'
+    assert _names({"lib.js": lib, "main.js": main, "alt.js": other, "package.json": manifest}) == [
+        "list_tools", "move_file"]

@@ -410,16 +410,16 @@ class Expander:
         if name_node is None:
             return []
 
-        seen: dict[str, tuple] = {}  # name -> what the first instance naming it read (the others are not read again)
+        seen: dict[tuple, tuple] = {}  # (name, module of the call naming it) -> what the first instance read
         opened: dict[str, str] = {}  # name -> the prefix set at run time it is read with empty
 
         def read(frame: Frame, open_prefix: bool = False):
             prefix = prefixes.open_prefix(self.values, name_node, reg.module, frame) if open_prefix else None
             quick = prefix[0] if prefix is not None else \
                 self.values.string(*self.values.bound(name_node, reg.module, frame), frame=frame)
-            if quick in seen:  # the same tool through another chain (a server built in several places)
-                return seen[quick]
             at = _outermost(frame)
+            if (quick, at.caller.path) in seen:  # the same tool through another chain of the same module (a server
+                return seen[(quick, at.caller.path)]  # built in several places; another module's may be no entry's)
             handed, bind = self._spread(args, reg, frame)
             site = highlevel.Site(module=reg.module, call=reg.node, rule=rule, method=reg.method, args=handed,
                                   bind=bind, at=(at.caller, at.site), via=_via(frame), frame=frame,
@@ -427,7 +427,7 @@ class Expander:
             result = highlevel.read(site, self.vocab, resolve_of(reg.module), self.link)
             if result[2].name is None:
                 return None
-            seen[result[2].name] = result
+            seen[(result[2].name, at.caller.path)] = result
             opened.update({result[2].name: prefix[1]} if prefix is not None else {})
             return result
 
@@ -441,10 +441,12 @@ class Expander:
                 return None  # a function nothing calls (its value held only by locals nothing reads): none made
             return self._choices(reg, rule, args, name_node, resolve_of)
         out: list[tuple] = []
-        first: dict[str, int] = {}  # one tool per name: other chains to it (servers built in several places) add
-        for frame, result in found:  # the functions they hand over
+        # One tool per name and module of the call naming it: other chains to it there (servers built in several
+        # places) add the functions they hand over; another module's call may be one no entry reaches.
+        first: dict[tuple, int] = {}
+        for frame, result in found:
             handed = tuple(self.implementations(frame))
-            at = first.setdefault(result[2].name, len(out))
+            at = first.setdefault((result[2].name, _outermost(frame).caller.path), len(out))
             if at == len(out):
                 out.append((*result, handed))
             else:
