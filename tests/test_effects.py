@@ -364,6 +364,18 @@ def test_the_working_directory_is_no_secret_though_pwd_abbreviates_password():
     assert values == ["process.env.DB_PWD"]
 
 
+def test_public_metadata_and_a_key_file_s_path_are_no_secret():
+    """A value published as `authorization_servers` (OAuth metadata: a list of servers, plural of a last word that
+    names no secret) and the path of Google's key file (kb not_secrets) are no secret when logged; a key used as
+    `apiKeys` still is one."""
+    code = ('const issuer = process.env.ISSUER_URL;\nconst meta = { authorization_servers: [issuer] };\n'
+            'console.error(`issuer ${issuer}`);\n'
+            'const keyFile = process.env.GOOGLE_APPLICATION_CREDENTIALS;\nconsole.log(`using ${keyFile}`);\n'
+            'const k = process.env.SERVICE;\nconst client = { apiKeys: [k] };\nconsole.log(`service ${k}`);\n')
+    p, fx, _ = _scan({"index.ts": code})
+    values = [(v["source"], v["secret"]) for f in secrets.findings(p, fx, effects_kb()) for v in f.attrs["values"]]
+    assert values == [("process.env.SERVICE", "used as `apiKeys`")]
+
 def test_a_variable_parsed_as_a_number_is_no_secret_whatever_its_words():
     """kb/effects.yaml secret_names.numeric_parsers: `MCP_CHARS_PER_TOKEN`, parsed with parseFloat, is a number of
     characters; echoed when it does not parse, it is no secret. `API_TOKEN`, never parsed as a number, still is."""

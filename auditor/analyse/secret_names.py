@@ -39,8 +39,8 @@ class SecretNames:
             return False
         if ws[-1] in self.carrier_words and any(w in self.carrier_owners for w in ws[:-1]):
             return True  # DATABASE_URL, redisUri, PROXY_URL: a URL that can carry user:password
-        if ws[-1] in self.not_secret_last:
-            return False  # API_KEY_FILE, maxTokens, authError, TOKEN_URL
+        if ws[-1] in self.not_secret_last or ws[-1].endswith("s") and ws[-1][:-1] in self.not_secret_last:
+            return False  # API_KEY_FILE, maxTokens, authError, TOKEN_URL (and their plurals: authorization_servers)
         if any(ws[i:i + len(p)] == p for p in self.phrases for i in range(len(ws) - len(p) + 1)):
             return True
         return any(w in self.words and (i == 0 or ws[i - 1] not in self.negations) for i, w in enumerate(ws))
