@@ -194,6 +194,23 @@ Parameters:
     assert got == {"download_attachment": [("messageId", None), ("savePath", None)], "list_addons": [], "job_status": []}
 
 
+def test_a_capitalised_word_in_bold_labels_a_group_of_tools_and_names_none():
+    """`- **Organizations**: List, create and manage orgs` under Available Tools is a category, not a tool named
+    Organizations; a name in bold that is one (`**search_issues**`, `**lowercase**`) or in code still is, and a label
+    that lists tools in code names those."""
+    readme = """# demo
+
+## Available Tools
+
+- **Organizations**: List, create, and manage orgs
+- **Search**: Find issues with filters
+- **search_issues**: Search issues.
+- **ping** - Check the connection.
+- **Session**: `lock`, `unlock`
+"""
+    doc = read_markdown("README.md", readme)
+    assert [t.name for t in documented.documented_tools(doc)] == ["search_issues", "ping", "lock", "unlock"]
+
 def test_arguments_of_an_installer_line_are_not_the_servers():
     """`npx @other/cli install demo-server --client claude` runs an installer: its arguments are not the server's; only
     a line that runs this package (by name, with a version, or through `--package`) passes arguments to it."""

@@ -13,6 +13,8 @@ from auditor.model import Anchor
 _COMMENT = re.compile(r"<!--.*?-->", re.S)
 TOOLS_HEADING = re.compile(r"(?i)^\W*(?:available\s+|provided\s+|mcp\s+)?tools?(?:\s+(?:available|provided|reference|list))?\W*$")
 _NAME = r"[A-Za-z][\w.-]*"
+# A capitalised plain word (`Organizations`, `Search`): in bold, not in code, the label of a group of tools, not a name.
+LABEL_WORD = re.compile(r"[A-Z][a-z]+")
 TOOL_ITEM = re.compile(rf"^(?:\d+[.)]\s*)?(?P<bold>\*\*|__)?(?P<tick>`)?(?P<name>{_NAME})`?(?:\*\*|__)?(?=\s*(?:$|[:(]|\s[-—–]\s))")
 PARAM_PREFIX = re.compile(r"(?i)^\s*(?:(?:required|optional)\s+)?(?:inputs?|parameters?|params?|arguments?|args?)\s*:\s*")
 PARAM = re.compile(r"`(?P<name>[A-Za-z_$][\w$]*)`\s*(?:\((?P<spec>[^)]*)\))?")
@@ -173,6 +175,8 @@ def documented_tools(doc: MarkdownDoc) -> list[DocTool]:
             m = TOOL_ITEM.match(_clean(it.text))
             if m is None or not (m["bold"] or m["tick"] or re.search(r"[_-]", m["name"])):
                 continue
+            if not m["tick"] and LABEL_WORD.fullmatch(m["name"]) and not _grouped(_clean(it.text), m):
+                continue  # `- **Organizations**: List, create...`: a capitalised word in bold labels a group of tools
             group = _grouped(_clean(it.text), m)
             if group:  # `- **Session**: `lock`, `unlock``: a label over the tools it lists
                 out += [DocTool(name=name, anchor=Anchor(path=doc.path, start_line=it.line, end_line=it.line),
