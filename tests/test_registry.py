@@ -421,3 +421,31 @@ def test_a_map_of_handler_functions_called_as_found_is_dispatched():
     assert {(t["name"], t["dispatch"], t["status"]) for t in led["tools"]} == \
         {("weigh", "registry", "analysed"), ("measure", "registry", "analysed")}
     assert led["complete"] is True
+
+
+def test_handlers_in_a_map_written_as_entries_are_dispatched_by_name():
+    """`const handlers = new Map([["get_values", handleGet], ...])` and `handlers.get(name)` in the tools/call handler:
+    each entry is the dispatch of its key, its implementation the function written beside it."""
+    code = SDK + '''async function handleGet(args) { return { content: [{ type: "text", text: String(args.range) }] }; }
+async function handleClear(args) { return { content: [{ type: "text", text: String(args.range) }] }; }
+const handlers = new Map([
+  ["get_values", handleGet],
+  ["clear_values", handleClear],
+]);
+const server = new Server({ name: "s", version: "1" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [
+  { name: "get_values", description: "Get.", inputSchema: { type: "object", properties: { range: { type: "string" } } } },
+  { name: "clear_values", description: "Clear.", inputSchema: { type: "object", properties: { range: { type: "string" } } } },
+] }));
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  const handler = handlers.get(request.params.name);
+  if (!handler) throw new Error("unknown tool");
+  return handler(request.params.arguments);
+});
+'''
+    p = program({"index.js": code, "package.json": MANIFEST})
+    assert {d.tool: d.target_name for d in p.dispatches} == {"clear_values": "clear_values", "get_values": "get_values"}
+    assert {d.tool: text(d.target.child_by_field_name("name")) for d in p.dispatches} == {
+        "clear_values": "handleClear", "get_values": "handleGet"}
+    led = coverage.ledger(p)
+    assert [t["status"] for t in led["tools"]] == ["analysed", "analysed"] and led["complete"] is True

@@ -239,6 +239,13 @@ def _built(value: ts.Node | None, module: Module, follow) -> Iterator[tuple[ts.N
         args = call_args(value)
         value = strip_casts(args[0]) if len(args) == 1 else None
         pairs = True
+        if value is not None and value.type == "array":  # `new Map([["name", handler], ...])`: the entries written
+            for entry in (strip_casts(e) for e in value.named_children if e.type != "comment"):
+                items = [c for c in entry.named_children if c.type != "comment"] if entry is not None \
+                    and entry.type == "array" else []
+                if len(items) == 2:
+                    yield items[0], strip_casts(items[1]), module, None
+            return
     else:
         pairs = False
     callee = value.child_by_field_name("function") if value is not None and value.type == "call_expression" else None
