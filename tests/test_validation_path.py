@@ -259,6 +259,16 @@ def test_a_field_only_compared_on_its_way_to_the_call_is_not_passed_on():
     assert flagged({"index.ts": text}) == {"path": "schema-unenforced"}
 
 
+def test_a_value_only_written_to_a_log_is_no_use():
+    """`logger.info("reading", { limit: args.limit })` and `console.error(...)`: a log line is no request, state or
+    output of the tool, so a field that reaches only those reaches nothing a check must guard."""
+    text = server(gate=False).replace(
+        '  return { content: [{ type: "text", text: readFileSync(args.path, "utf8").slice(0, args.limit) }] };\n',
+        '  logger.info("reading", { limit: args.limit });\n  console.error(`limit ${args.limit}`);\n'
+        '  return { content: [{ type: "text", text: readFileSync(args.path, "utf8") }] };\n')
+    assert "logger.info" in text
+    assert flagged({"index.ts": "const logger: any = {};\n" + text}) == {"path": "schema-unenforced"}
+
 def test_a_value_passed_on_in_a_catch_block_reports_a_failure_and_is_no_use():
     text = server(gate=False).replace(
         '  return { content: [{ type: "text", text: readFileSync(args.path, "utf8").slice(0, args.limit) }] };\n',

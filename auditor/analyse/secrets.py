@@ -1,5 +1,5 @@
 """Secrets written to output streams: configuration values, secret by name or use, whose value reaches a log sink
-(kb/effects.yaml secret_names, secret_sinks, keeps_value)."""
+(kb/effects.yaml secret_names, keeps_value; kb/sdk.yaml stderr_calls, stdout_calls, loggers)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ from functools import lru_cache
 import tree_sitter as ts
 
 from auditor.analyse.effects import Effects, Site, owner, pattern_bindings
-from auditor.analyse.secret_names import SecretNames, words
+from auditor.analyse.logs import log_call
+from auditor.analyse.secret_names import SecretNames
 from auditor.extract.facts import Program
 from auditor.extract.program import Module
 from auditor.extract.records import at, key, record
@@ -82,21 +83,9 @@ class _Names(dict):
             self[name] = tuple(replace(t, via=t.via + (name,)) for t in flows)
 
 
-def _sink(call: ts.Node, streams: set[str], kb: dict) -> bool:
-    if callee_text(call) in streams:
-        return True
-    chain = member_chain(call.child_by_field_name("function"))
-    loggers = kb["secret_sinks"]["loggers"]
-    if not chain or len(chain) < 2 or chain[-1] not in loggers["methods"]:
-        return False
-    receiver = words(chain[-2])
-    return bool(receiver) and receiver[-1] in loggers["receivers"]
-
-
 def leaks(p: Program, sites: tuple[Site, ...], kb: dict) -> list[Leak]:
     """Configuration values (environment, command line) that are secrets, by name or use, and reach a log sink."""
     secret = SecretNames.from_kb(kb)
-    streams = set(p.vocab["stderr_calls"]) | set(p.vocab["stdout_calls"])
     out = []
     for m in p.modules:
         sources = {(s.node.start_byte, s.node.end_byte): s for s in sites if s.module is m and s.kind in {"effect-env", "effect-argv"}}
@@ -113,7 +102,7 @@ def leaks(p: Program, sites: tuple[Site, ...], kb: dict) -> list[Leak]:
                 scopes.append(n)
             elif n.type == "variable_declarator" and n.child_by_field_name("value") is not None:
                 decls.setdefault(enclosing_function(n), []).append(n)
-            elif n.type == "call_expression" and _sink(n, streams, kb):
+            elif n.type == "call_expression" and log_call(n, p.vocab):
                 calls.setdefault(enclosing_function(n), []).append(n)
             elif n.type in {"pair", "assignment_expression"}:
                 use = _secret_use(n, secret)

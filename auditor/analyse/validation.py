@@ -10,6 +10,7 @@ from itertools import accumulate, takewhile
 import tree_sitter as ts
 
 from auditor.analyse import guards
+from auditor.analyse.logs import log_call
 from auditor.extract import copies
 from auditor.extract.bindings import value_of
 from auditor.extract.facts import Program
@@ -131,7 +132,7 @@ def reads(p: Program, own: list[Place]) -> list[Read]:
         bound = _bound_fields(pl, names, v)
         for node in find(pl.fn, {"member_expression", "identifier"}):
             if _skipped(node, pl) or not _in_arguments(node) or guards.type_guarded(node, pl.fn) or _ignored(p, pl.module, node) \
-                    or _only_tested(node, pl.module) or _in_catch(node, pl.fn):
+                    or _only_tested(node, pl.module) or _in_catch(node, pl.fn) or _logged(node, p.vocab):
                 continue
             if node.type == "member_expression" and _is_input(node.child_by_field_name("object"), names, v):
                 out.append(Read(field=text(node.child_by_field_name("property")), path=pl.module.path, node=node))
@@ -395,6 +396,17 @@ def _constant_table(node: ts.Node | None, module: Module) -> bool:
     node = strip_casts(node)
     value = strip_casts(value_of(module, node)) if node is not None and node.type == "identifier" else None
     return value is not None and value.type == "object"
+
+
+def _logged(node: ts.Node, vocab: dict) -> bool:
+    """Whether NODE is (inside) an argument of a logging call (`logger.info("get", { workspace })`, kb/sdk.yaml
+    loggers): written to a log, it reaches no request, state or output of the tool."""
+    cur = node.parent
+    while cur is not None and not cur.type.endswith("statement") and cur.type not in {"statement_block", "arrow_function"}:
+        if cur.type == "arguments":
+            return cur.parent is not None and cur.parent.type == "call_expression" and log_call(cur.parent, vocab)
+        cur = cur.parent
+    return False
 
 
 def _in_arguments(node: ts.Node) -> bool:
