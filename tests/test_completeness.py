@@ -255,6 +255,17 @@ def test_a_parse_error_in_an_unreached_web_asset_leaves_the_audit_complete():
     assert led["complete"] is False
 
 
+def test_a_test_file_the_parser_cannot_read_leaves_the_audit_complete():
+    """A test file (parsed for gaps, never analysed as server code) with syntax the parser does not read hides no
+    tool: its gap is listed and counted, and does not make the audit incomplete."""
+    files = {"index.ts": HEAD + TAIL, "shapes.ts": SHAPES, "package.json": MANIFEST,
+             "src/tests/cap.test.ts": 'import { it } from "vitest";\nit("caps", () => { const = = ; });\n'}
+    p = program(files)
+    led = coverage.ledger(p)
+    rows = {f["path"]: f for f in led["files"]}
+    assert rows["src/tests/cap.test.ts"]["layer"] == "test" and rows["src/tests/cap.test.ts"]["gaps"] >= 1
+    assert led["complete"] is True
+
 def test_a_relay_to_another_mcp_server_is_named_in_the_ledger_with_its_address():
     """No server object, but a client transport of the SDK: what is served is the other server's (ESM and compiled
     CommonJS); the address is read through a top-level constant."""

@@ -444,11 +444,13 @@ _STATUS_ORDER = ["analysed", "analysed, details not read", "partially analysed"]
 def blocking(gaps, method, files=()) -> list:
     """The gaps that leave an audit incomplete: all but the kinds of kb/method.yaml detail_gaps, and but those of a file
     the ledger (`files`, its rows) sets aside as auxiliary (not the server, and reached from no entry: a web asset
-    that does not parse says nothing of what the server does)."""
+    that does not parse says nothing of what the server does), or as a test file (parsed for gaps, never server
+    code: a test the parser cannot read hides no tool)."""
     detail = set((method or {}).get("detail_gaps", ()))
     aside_status = {r.get("status") for r in (method or {}).get("auxiliary") or ()} | {"auxiliary, not reached",
                                                                                        _UNREAD_UNREACHED, _OTHER_PROGRAM}
-    aside = {f["path"] for f in files if f.get("status") in aside_status}
+    aside = {f["path"] for f in files if f.get("status") in aside_status
+             or f.get("layer") == "test" and not f.get("entry") and f.get("status") == "read"}
     return [g for g in gaps if g.kind not in detail and g.anchor.path not in aside]
 
 
