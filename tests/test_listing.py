@@ -337,3 +337,57 @@ def test_a_list_picked_by_find_and_by_a_loop_over_another_list_is_read_whole():
     assert sorted(t.name for t in p.unadvertised) == ["draft"]
     (listing,) = p.listings
     assert not listing.unread
+
+
+def test_a_list_a_configured_registry_picks_from_a_map_by_name_is_read_whole():
+    """The tools/list handler returns `this.configurator?.getEnabled()`: the field is cleared, then set to a class
+    of another module named through its namespace (`new tools_1.Configurator(mode, this.registry)`), which holds
+    the registry handed to its constructor; the registry picks tools by name from a Map it builds from its list
+    (`byName.get(NAMES.READ)`). The list is read whole: both tools, nothing unresolved."""
+    tools = '''"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+const NAMES = { READ: "read_note", DROP: "drop_note" };
+const defs = [
+  { name: "read_note", description: "Read.", inputSchema: { type: "object" } },
+  { name: "drop_note", description: "Drop.", inputSchema: { type: "object" } },
+];
+class Registry {
+  constructor() { this.tools = new Map(); defs.forEach((t) => this.tools.set(t.name, t)); }
+  getAll() { return Array.from(this.tools.values()); }
+  getEnabled(mode) {
+    const byName = new Map(this.getAll().map((t) => [t.name, t]));
+    switch (mode) {
+      case "minimal": return [byName.get(NAMES.READ)].filter((t) => t !== undefined);
+      default: return [byName.get(NAMES.READ), byName.get(NAMES.DROP)].filter((t) => t !== undefined);
+    }
+  }
+}
+exports.Registry = Registry;
+class Configurator {
+  constructor(mode, registry) { this.mode = mode; this.registry = registry; }
+  getEnabledTools() { return this.registry.getEnabled(this.mode); }
+}
+exports.Configurator = Configurator;
+'''
+    server = '''"use strict";
+const index_js_1 = require("@modelcontextprotocol/sdk/server/index.js");
+const types_js_1 = require("@modelcontextprotocol/sdk/types.js");
+const tools_1 = require("./tools.js");
+class NotesServer {
+  constructor() {
+    this.configurator = null;
+    this.registry = new tools_1.Registry();
+    this.configurator = new tools_1.Configurator(process.env.MODE || "complete", this.registry);
+    this.server = new index_js_1.Server({ name: "s", version: "1" }, { capabilities: { tools: {} } });
+    this.server.setRequestHandler(types_js_1.ListToolsRequestSchema, async () => ({
+      tools: this.configurator?.getEnabledTools() || [],
+    }));
+  }
+}
+new NotesServer();
+'''
+    manifest = MANIFEST.replace("index.ts", "index.js")
+    p = program({"index.js": server, "tools.js": tools, "package.json": manifest})
+    assert _names(p) == ["drop_note", "read_note"]
+    (listing,) = p.listings
+    assert listing.unread == ()

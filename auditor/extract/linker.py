@@ -9,8 +9,8 @@ import tree_sitter as ts
 
 from auditor.extract import bindings, folders, tslib
 from auditor.extract.program import Module, class_name_of
-from auditor.extract.syntax import (call_function, enclosing, find, member_chain, object_pairs, pair_value, string_value,
-                                    strip_casts, text)
+from auditor.extract.syntax import (ancestors, call_args, call_function, enclosing, find, member_chain, object_pairs,
+                                    pair_value, parameter_pattern, string_value, strip_casts, text)
 from auditor.extract.tsconfig import BuildMap
 
 # A relative specifier names a file by its emitted name (`./lib.js`) or none (`./lib`); try the
@@ -187,6 +187,12 @@ class Linker:
 
     # -- calls ---------------------------------------------------------------------------
     def _class(self, m: Module, name: str):
+        space, dot, member = name.partition(".")
+        if dot and member.isidentifier():  # `tools_1.ToolConfigurator`: a class of a module imported whole
+            b = self.imports.get(m.path, {}).get(space)
+            where = self.exported(b.module, member) if b is not None and b.name == "*" and b.module is not None else None
+            info = where[0].classes.get(where[1]) if where is not None else None
+            return (where[0], info) if info is not None else None
         where = self.binding(m, name)
         if where is None:
             return None
@@ -202,30 +208,65 @@ class Linker:
         cls = mod.instances.get(local)
         return self._class(mod, cls) if cls else None
 
-    def _field_instance(self, m: Module, cls: ts.Node, name: str):
+    def _field_instance(self, m: Module, cls: ts.Node, name: str, depth: int = 0):
         """(module, class info) of what field NAME of class CLS holds: the class its declaration names as its type
         (`private registry: Registry`), or that every value it is given is a `new` of (`this.registry = new
-        Registry()`, `registry = new Registry()`); None when that is not one class of the boundary."""
+        Registry()`, `registry = new Registry()`), or, given from a constructor parameter, of what each construction
+        of CLS hands there (`new Configurator(config, new Registry())`, or a field of the constructing class); None
+        when that is not one class of the boundary."""
         key = (cls.id, name)
         if key not in self._fields:
-            made: set[str] = set()
+            self._fields[key] = None  # (while it is read: a cycle of fields is no class)
+            made: list = []  # (module, constructor or type name) of each value
             info = m.classes.get(class_name_of(cls))
             decl = info.fields.get(name) if info is not None else None
             if decl is not None:
                 typed = decl.child_by_field_name("type")
                 tname = text(typed).lstrip(":").strip() if typed is not None else ""
                 value = strip_casts(decl.child_by_field_name("value"))
-                made |= {tname} if tname.isidentifier() else set()
-                made |= {text(value.child_by_field_name("constructor"))} \
-                    if value is not None and value.type == "new_expression" else set()
+                made += [(m, tname)] if tname.isidentifier() else []
+                made += [(m, text(value.child_by_field_name("constructor")))] \
+                    if value is not None and value.type == "new_expression" else []
             for node in m.nodes("assign"):
                 left, right = node.child_by_field_name("left"), strip_casts(node.child_by_field_name("right"))
                 if node.type == "assignment_expression" and member_chain(left) == ("this", name) \
-                        and cls.start_byte <= node.start_byte < cls.end_byte:
-                    made.add(text(right.child_by_field_name("constructor"))
-                             if right is not None and right.type == "new_expression" else "")
-            self._fields[key] = self._class(m, next(iter(made))) if len(made) == 1 and "" not in made else None
+                        and cls.start_byte <= node.start_byte < cls.end_byte and not _nothing(right):
+                    made += [(m, text(right.child_by_field_name("constructor")))] if right is not None \
+                        and right.type == "new_expression" else self._handed_instances(m, cls, right, depth)
+            classes = [self._class(mod, cname) if cname else None for mod, cname in made]
+            found = {(c[0].path, c[1].node.id): c for c in classes if c is not None} if None not in classes else {}
+            self._fields[key] = next(iter(found.values())) if len(found) == 1 else None
         return self._fields[key]
+
+    def _handed_instances(self, m: Module, cls: ts.Node, value: ts.Node | None, depth: int) -> list:
+        """(module, class name) of what each construction of CLS hands the constructor parameter VALUE names: a `new`
+        written there, or a field of the constructing class (`new C(cfg, this.registry)`); [(m, "")] when unknown."""
+        ctor = next((a for a in ancestors(value) if a.type == "method_definition"), None) if value is not None else None
+        if ctor is None or text(ctor.child_by_field_name("name")) != "constructor" or value.type != "identifier" \
+                or depth > 3:
+            return [(m, "")]
+        index = next((i for i, p in enumerate(c for c in (ctor.child_by_field_name("parameters").named_children
+                                                          if ctor.child_by_field_name("parameters") else [])
+                                               if c.type != "comment")
+                      if text(parameter_pattern(p)) == text(value)), None)
+        out: list = []
+        for mod in self.by_path.values():
+            for new in mod.nodes("new"):
+                hit = self._class(mod, text(new.child_by_field_name("constructor")))
+                if hit is None or hit[1].node.id != cls.id:
+                    continue
+                args = call_args(new)
+                arg = strip_casts(args[index]) if index is not None and index < len(args) else None
+                chain = member_chain(arg) if arg is not None else None
+                if arg is not None and arg.type == "new_expression":
+                    out.append((mod, text(arg.child_by_field_name("constructor"))))
+                elif chain and len(chain) == 2 and chain[0] == "this":
+                    around = next((a for a in ancestors(arg) if a.type in {"class_declaration", "class"}), None)
+                    got = self._field_instance(mod, around, chain[1], depth + 1) if around is not None else None
+                    out.append((got[0], got[1].name) if got is not None else (mod, ""))
+                else:
+                    out.append((mod, ""))
+        return out or [(m, "")]
 
     def resolve(self, m: Module, call: ts.Node) -> tuple[Module, ts.Node, str] | None:
         """The function a call (or a callee expression such as a callback identifier) refers to."""
@@ -361,6 +402,11 @@ def _commonjs_exports(expr: ts.Node, path: str, exports: dict, assigned: dict, r
             if value.type not in {"identifier", "unary_expression", "assignment_expression"}:
                 assigned[target[-1]] = value
         expr = value
+
+
+def _nothing(node: ts.Node | None) -> bool:
+    """`null` or `undefined`: a field cleared (before, or after, what it holds): no value of another class."""
+    return node is not None and (node.type in {"null", "undefined"} or node.type == "identifier" and text(node) == "undefined")
 
 
 def _declared_once(m: Module, names: set[str]) -> set[str]:

@@ -29,6 +29,7 @@ _ADDS = frozenset({"push", "unshift", "concat"})  # the arguments become element
 _COLLECTIONS = frozenset({"Map", "Set", "WeakMap"})  # `new Map()`: filled by set/add/push later
 _OBJECT_VALUES = {("Object", "values"), ("Object", "entries")}  # (entries: [key, value] pairs; the values listed)
 _STORES = {"set": 1, "add": 0}  # `registry.set(key, value)`, `set.add(value)`: the argument stored
+_LOOKUP = "get"  # `byName.get(key)`: a value of the Map
 
 
 class Reach:
@@ -480,6 +481,11 @@ class Reach:
             self.delegated = True
             return
         method = text(callee.child_by_field_name("property")) if callee is not None and callee.type == "member_expression" else ""
+        entries = self._map_entries(callee.child_by_field_name("object"), module) if method == _LOOKUP else None
+        if entries is not None:  # `byName.get(KEY)` of `new Map(LIST.map((t) => [t.name, t]))`: one of its values
+            for value, vmod in entries:
+                yield from self.expr(value, vmod, d)
+            return
         if method in _KEEPS:
             receiver = callee.child_by_field_name("object")
             read = False
@@ -547,6 +553,32 @@ class Reach:
                 return None
             out.append((fn, fmod))
         return out or None
+
+    def _map_entries(self, receiver: ts.Node | None, module: Module) -> list[tuple[ts.Node, Module]] | None:
+        """The values a Map is made with: `new Map([["k", v], ...])` (each v), `new Map(LIST.map((t) => [key, t]))`
+        (LIST, whose elements the values are); None for any other receiver."""
+        made, where = self.values.definition(receiver, module) if receiver is not None else (None, module)
+        made = strip_casts(made)
+        if made is None or made.type != "new_expression" or text(made.child_by_field_name("constructor")) != "Map":
+            return None
+        args = call_args(made)
+        arg = strip_casts(args[0]) if len(args) == 1 else None
+        if arg is not None and arg.type == "array":
+            pairs = [[c for c in strip_casts(e).named_children if c.type != "comment"] for e in arg.named_children
+                     if strip_casts(e) is not None and strip_casts(e).type == "array"]
+            return [(p[1], where) for p in pairs if len(p) == 2] or None
+        callee = arg.child_by_field_name("function") if arg is not None and arg.type == "call_expression" else None
+        fn = strip_casts(call_args(arg)[0]) if callee is not None and call_args(arg) else None
+        if callee is None or callee.type != "member_expression" or text(callee.child_by_field_name("property")) != "map" \
+                or fn is None or fn.type not in FUNCTION_TYPES:
+            return None
+        element = next((k for k, (i, path) in parameters(fn).items() if i == 0 and not path), None)
+        for ret, _ in self.returns(fn, where):
+            items = [c for c in strip_casts(ret).named_children if c.type != "comment"] \
+                if strip_casts(ret) is not None and strip_casts(ret).type == "array" else []
+            if len(items) != 2 or text(strip_casts(items[1])) != element:
+                return None
+        return [(callee.child_by_field_name("object"), where)]
 
     def _made(self, fn: ts.Node, module: Module, d: int) -> list[tuple[ts.Node, Module]] | None:
         """What a `map`/`flatMap` callback FN returns, its element parameter each element of the list, when that is
