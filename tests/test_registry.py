@@ -449,3 +449,44 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
         "clear_values": "handleClear", "get_values": "handleGet"}
     led = coverage.ledger(p)
     assert [t["status"] for t in led["tools"]] == ["analysed", "analysed"] and led["complete"] is True
+
+
+def test_handler_classes_a_factory_constructs_by_name_are_dispatched_to_the_method_its_caller_calls():
+    """`this.handlers.set("list_notes", ListHandler)` in a factory whose `make(name)` returns `new C(ctx)` for the
+    class it finds; the tools/call handler calls `factory.make(name).handle(args)`: each key dispatches to that
+    class's `handle`."""
+    code = SDK + '''class ListHandler { constructor(ctx) { this.ctx = ctx; } async handle(args) { return { content: [] }; } }
+class DropHandler { constructor(ctx) { this.ctx = ctx; } async handle(args) { return this.ctx.drop(args.id); } }
+class HandlerFactory {
+  constructor(ctx) { this.ctx = ctx; this.handlers = new Map(); this.handlers.set("list_notes", ListHandler);
+    this.handlers.set("drop_note", DropHandler); }
+  make(toolName) {
+    const HandlerClass = this.handlers.get(toolName);
+    if (!HandlerClass) throw new Error("no handler");
+    return new HandlerClass(this.ctx);
+  }
+}
+class NotesServer {
+  constructor() {
+    this.factory = null;
+    this.factory = new HandlerFactory({});
+    this.server = new Server({ name: "s", version: "1" }, { capabilities: { tools: {} } });
+    this.server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [
+      { name: "list_notes", description: "List.", inputSchema: { type: "object" } },
+      { name: "drop_note", description: "Drop.", inputSchema: { type: "object", properties: { id: { type: "string" } } } },
+    ] }));
+    this.server.setRequestHandler(CallToolRequestSchema, async (request) => {
+      const { name, arguments: args } = request.params;
+      const handler = this.factory.make(name);
+      return await handler.handle(args);
+    });
+  }
+}
+new NotesServer();
+'''
+    p = program({"index.js": code, "package.json": MANIFEST})
+    assert {d.tool: d.target_name for d in p.dispatches} == {"drop_note": "drop_note.handle", "list_notes": "list_notes.handle"}
+    assert {d.tool: d.target.start_point[0] for d in p.dispatches} == {
+        "drop_note": code.splitlines().index(next(l for l in code.splitlines() if l.startswith("class DropHandler"))),
+        "list_notes": code.splitlines().index(next(l for l in code.splitlines() if l.startswith("class ListHandler")))}
+    assert coverage.ledger(p)["complete"] is True

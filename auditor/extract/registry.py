@@ -14,13 +14,14 @@ from typing import Iterator
 import tree_sitter as ts
 
 from auditor.extract import finders
-from auditor.extract.program import Module
+from auditor.extract.program import Module, class_name_of
 from auditor.extract.server import Dispatch, Handler
 from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, class_base, find, member_chain, object_method,
                                     strip_casts, text)
 from auditor.extract.frames import Frame, attach, parameters
 from auditor.extract.values import Values
 
+_CLASSES = {"class_declaration", "abstract_class_declaration", "class"}
 _LOOKUP, _STORE = "get", "set"  # coupling: reach._STORES (what a Map holds)
 _FIND = "find"  # `list.find((t) => t.name === name)`: a lookup in the list itself
 
@@ -42,7 +43,7 @@ def dispatches(handler: Handler, fns: list[tuple], calls_of, link, is_name, foll
         for lookup, loop, fmod, use, key, method in finders.finds(fn, module, link, named) if follow is not None else ():
             # `const { config } = find(name); config.run(args)`, FIND looping over the tool objects (extract/finders.py)
             _record(out, unread, values, handler, module, lookup, method, _looped(follow, loop, fmod, use, key, calls_of))
-        for lookup, holder, method, handed_on in _lookups(fn, module, named):
+        for lookup, holder, method, handed_on in _lookups(fn, module, named, calls_of):
             if holder == _FIND:  # `LIST.find((t) => t.name === name)`
                 rmod, installed = module, _found(module, lookup, follow, calls_of, values, frames)
             elif holder.startswith("this."):  # a field filled from a list (`this.byName = list.reduce(...)`), or by
@@ -136,6 +137,11 @@ def _method(values: Values, tool: ts.Node | None, module: Module, method: str, f
     if not method:
         return tool if tool is not None and tool.type in FUNCTION_TYPES else \
             values.function_of(tool, module, frame)[0] if tool is not None and tool.type == "identifier" else None
+    named = values.link._class(module, text(tool)) if tool is not None and tool.type == "identifier" else None
+    if named is not None:  # a class found (constructed by a factory): its method
+        tool, module = named[1].node, named[0]
+    if tool is not None and tool.type in _CLASSES and class_name_of(tool):
+        return values.function_of(*values.class_member(module, class_name_of(tool), method), frame)[0]
     if tool is None or tool.type not in {"new_expression", "object"} and values.namespace(tool, module) is None:
         return None
     if tool.type == "object":
@@ -145,7 +151,7 @@ def _method(values: Values, tool: ts.Node | None, module: Module, method: str, f
     return values.function_of(*values.member(tool, module, method, frame, 0), frame)[0]
 
 
-def _lookups(fn: ts.Node, module: Module, is_name) -> Iterator[tuple[ts.Node, str, str, bool]]:
+def _lookups(fn: ts.Node, module: Module, is_name, calls_of=None) -> Iterator[tuple[ts.Node, str, str, bool]]:
     """(the lookup, the registry's name, the method called on what it finds, whether that is only a member handed on)
     of `R.get(name)`, or `this.R[name]` of a field, in FN: through a variable (`const tool = R.get(name); ...
     tool.run(args)`) or directly (`R.get(name).run(args)`); with no method called, each member handed to a call."""
@@ -167,7 +173,7 @@ def _lookups(fn: ts.Node, module: Module, is_name) -> Iterator[tuple[ts.Node, st
                     or len(args) != 1 or not is_name(strip_casts(args[0]), module):
                 continue
             holder = ".".join(chain[:-1])  # `R.get(name)`, or `this.R.get(name)` of a field
-        called = _called_on(call, fn)
+        called = _called_on(call, fn, calls_of)
         for method in called or _handed_members(call, fn):
             yield call, holder, method, not called
 
@@ -276,8 +282,10 @@ def _built(value: ts.Node | None, module: Module, follow) -> Iterator[tuple[ts.N
             yield key, obj, omod, Frame(scope=fn, module=module, names={element: (0, ())}, args=(obj,), caller=omod, site=obj)
 
 
-def _called_on(lookup: ts.Node, fn: ts.Node) -> list[str]:
-    """The methods called on what LOOKUP finds; "" when it is itself called (`const run = R.get(name); run(args)`)."""
+def _called_on(lookup: ts.Node, fn: ts.Node, calls_of=None) -> list[str]:
+    """The methods called on what LOOKUP finds; "" when it is itself called (`const run = R.get(name); run(args)`).
+    A class found and returned constructed (`const C = R.get(name); return new C(ctx)`, a factory): the methods its
+    callers (CALLS_OF) call on what it returns (`factory.create(name).handle(args)`)."""
     up = lookup.parent
     if up is not None and up.type == "member_expression" and up.parent is not None and up.parent.type == "call_expression":
         return [text(up.child_by_field_name("property"))]
@@ -295,6 +303,11 @@ def _called_on(lookup: ts.Node, fn: ts.Node) -> list[str]:
             "" if chain == (text(name),) else None
         if called is not None and called not in out:
             out.append(called)
+    made = [n for n in find(fn, {"new_expression"}) if text(n.child_by_field_name("constructor")) == text(name)
+            and n.parent is not None and n.parent.type == "return_statement"]
+    for _, site in calls_of(fn) if made and calls_of is not None else ():
+        around = next((a for a in ancestors(site) if a.type in FUNCTION_TYPES | {"method_definition"}), None)
+        out += [m for m in (_called_on(site, around) if around is not None else []) if m and m not in out]
     return out
 
 
