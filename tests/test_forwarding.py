@@ -297,3 +297,37 @@ new Base().registerTools([listToolsTool, hoverTool]);
     manifest = '{"name": "ts", "version": "1.0.0", "bin": {"ts": "main.js"}}'
     assert _names({"lib.js": lib, "main.js": main, "alt.js": other, "package.json": manifest}) == [
         "list_tools", "move_file"]
+
+
+def test_tools_of_a_singleton_registry_a_field_holds_are_registered_in_a_loop():
+    """`this.registry = Registry.getInstance()` (a static method returning the one instance it keeps) and
+    `for (const tool of this.registry.list()) this.server.registerTool(tool.name, ...)`: the field holds a Registry,
+    so `list()` is its method and each element it returns registers a tool."""
+    code = '''import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+const TOOLS = [
+  { name: "manage_issues", description: "Issues." },
+  { name: "manage_labels", description: "Labels." },
+];
+class Registry {
+  static getInstance() {
+    if (!Registry._instance) {
+      Registry._instance = new Registry();
+    }
+    return Registry._instance;
+  }
+  list() { return TOOLS.filter((t) => t.name); }
+}
+class Server {
+  constructor() {
+    this.server = new McpServer({ name: "s", version: "1" });
+    this.registry = Registry.getInstance();
+  }
+  setup() {
+    for (const tool of this.registry.list()) {
+      this.server.registerTool(tool.name, { description: tool.description }, async (args) => ({ content: [] }));
+    }
+  }
+}
+new Server().setup();
+'''
+    assert _names({"index.js": code}) == ["manage_issues", "manage_labels"]

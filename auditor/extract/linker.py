@@ -232,11 +232,37 @@ class Linker:
                 if node.type == "assignment_expression" and member_chain(left) == ("this", name) \
                         and cls.start_byte <= node.start_byte < cls.end_byte and not _nothing(right):
                     made += [(m, text(right.child_by_field_name("constructor")))] if right is not None \
-                        and right.type == "new_expression" else self._handed_instances(m, cls, right, depth)
+                        and right.type == "new_expression" else [(m, single)] if (single := self._singleton(m, right)) \
+                        else self._handed_instances(m, cls, right, depth)
             classes = [self._class(mod, cname) if cname else None for mod, cname in made]
             found = {(c[0].path, c[1].node.id): c for c in classes if c is not None} if None not in classes else {}
             self._fields[key] = next(iter(found.values())) if len(found) == 1 else None
         return self._fields[key]
+
+    def _singleton(self, m: Module, value: ts.Node | None) -> str:
+        """The class C of `C.getInstance()`, a static method of C (of the boundary) every return of which is a `new C`
+        or a static member of C that is only ever set to one (`C._instance = new C()`); "" otherwise."""
+        chain = member_chain(value.child_by_field_name("function")) if value is not None \
+            and value.type == "call_expression" else None
+        found = self._class(m, chain[0]) if chain and len(chain) == 2 else None
+        method = found[1].methods.get(chain[1]) if found is not None else None
+        if method is None or not any(c.type == "static" for c in method.children):
+            return ""
+        cmod, name = found[0], found[1].name
+        for ret in find(method, {"return_statement"}):
+            got = strip_casts(ret.named_children[0]) if ret.named_children else None
+            if got is not None and got.type == "new_expression" and text(got.child_by_field_name("constructor")) == name:
+                continue
+            held = member_chain(got) if got is not None else None
+            if not held or len(held) != 2 or held[0] not in {name, "this"}:
+                return ""
+            sets = [strip_casts(a.child_by_field_name("right")) for a in cmod.nodes("assign")
+                    if a.type == "assignment_expression" and member_chain(a.child_by_field_name("left")) in {
+                        (name, held[1]), ("this", held[1])}]
+            if not sets or any(s is None or s.type != "new_expression"
+                               or text(s.child_by_field_name("constructor")) != name for s in sets):
+                return ""
+        return chain[0]
 
     def _handed_instances(self, m: Module, cls: ts.Node, value: ts.Node | None, depth: int) -> list:
         """(module, class name) of what each construction of CLS hands the constructor parameter VALUE names: a `new`

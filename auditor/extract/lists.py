@@ -117,7 +117,14 @@ class Lists:
         """The functions NODE may stand for, each with the frame its body is read under (a factory's)."""
         if node is None or depth > 3 * MAX_DEPTH:
             return
+        written, here = strip_casts(node), module
         node, module = self.definition(*self.bound(node, module, frame, depth))
+        if (node is None or node.type not in FUNCTION_TYPES and node.type != "method_definition") and written is not None \
+                and written.type == "member_expression" and self.link is not None:
+            hit = self.link.resolve(here, written)  # `this.registry.list` of a field whose class the linker knows
+            if hit is not None:
+                yield hit[1], hit[0], None
+                return
         if node is None:
             return
         if node.type in FUNCTION_TYPES or node.type == "method_definition":
