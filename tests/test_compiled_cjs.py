@@ -363,3 +363,32 @@ server.connect(new import_stdio.StdioServerTransport());
     assert sorted(_tools(led)) == ["get_secret", "list_secrets"]
     assert led["unresolved"] == [], led["unresolved"]
     assert led["complete"] is True
+
+
+def test_a_loop_over_required_tool_modules_registers_what_each_module_exports():
+    """`const modules = [require("./read"), require("./drop")]` and `for (const { name, config, handler } of modules)
+    server.registerTool(name, config, handler)`, each module `module.exports = { name, config, handler }`: a
+    `require` of a module of the boundary stands for its `module.exports`, and the shorthand `handler` for the
+    function of that name there."""
+    tool = ('const {{ z }} = require("zod");\n'
+            'async function handler(args) {{ return {{ content: [{{ type: "text", text: args.{field} }}] }}; }}\n'
+            'module.exports = {{ name: "{name}", config: {{ description: "{name}", inputSchema: {{ {field}: z.string() }} }}, handler }};\n')
+    files = {
+        "package.json": '{"name": "sql", "version": "1.0.0", "main": "src/index.js"}',
+        "src/index.js": ('const { McpServer } = require("@modelcontextprotocol/sdk/server/mcp.js");\n'
+                         'const { registerAll } = require("./tools");\n'
+                         'const server = new McpServer({ name: "sql", version: "1.0.0" });\n'
+                         'registerAll(server);\n'),
+        "src/tools/index.js": ('const modules = [\n  require("./read-query"),\n  require("./list-tables"),\n];\n'
+                               'function registerAll(server) {\n'
+                               '  for (const { name, config, handler } of modules) {\n'
+                               '    server.registerTool(name, config, handler);\n  }\n}\n'
+                               'module.exports = { registerAll };\n'),
+        "src/tools/read-query.js": tool.format(name="read_query", field="query"),
+        "src/tools/list-tables.js": tool.format(name="list_tables", field="schema"),
+    }
+    p = program(files)
+    led = coverage.ledger(p)
+    assert [(t["name"], t["status"]) for t in led["tools"]] == [("list_tables", "analysed"), ("read_query", "analysed")]
+    assert {t.name: sorted(t.schema["properties"]) for t in p.tools} == {"list_tables": ["schema"], "read_query": ["query"]}
+    assert led["complete"] is True

@@ -674,11 +674,11 @@ def _callback(node: ts.Node | None, module: Module, resolve) -> tuple[ts.Node | 
         return None, None
     if node.type in FUNCTION_TYPES:
         return node, module.qualified(node)
-    if node.type in {"identifier", "member_expression"}:
+    if node.type in {"identifier", "member_expression", "shorthand_property_identifier"}:  # (`{ name, handler }`)
         hit = resolve(node)
         if hit is not None:
             return hit
-        if node.type == "identifier":
+        if node.type != "member_expression":
             if text(node) in module.functions:
                 return module.functions[text(node)], text(node)
             value = strip_casts(value_of(module, node))

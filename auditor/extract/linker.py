@@ -175,7 +175,7 @@ class Linker:
         """The value of top-level name LOCAL of module M: its declaration's initialiser, or what a CommonJS
         `exports.LOCAL = value` assigns (tsc writes an exported constant so, with no local of that name)."""
         found = m.toplevel.get(local)
-        if found is None and local == "":  # the expression of `export default [...]`
+        if found is None and local == "" and m.path in self.default_values:  # the expression of `export default [...]`
             return self.default_values.get(m.path)
         return found if found is not None else self.assigned.get(m.path, {}).get(local)
 
@@ -417,6 +417,7 @@ def _commonjs_exports(expr: ts.Node, path: str, exports: dict, assigned: dict, r
             target = target[:-1] + (key,) if key is not None else target[:-1]
         holders = (("exports",), ("module", "exports"))
         if target == ("module", "exports") and value.type == "object":  # module.exports = { x, y: z }
+            assigned[""] = value  # (the module's value, as `require("./m")` gives it)
             for key, pair in object_pairs(value).items():
                 v = pair_value(pair)
                 exports[key] = (path, text(v) if v.type in {"identifier", "shorthand_property_identifier"} else key)

@@ -9,7 +9,7 @@ from typing import Callable
 
 import tree_sitter as ts
 
-from auditor.extract import envdefault
+from auditor.extract import envdefault, tslib
 from auditor.extract.bindings import value_of
 from auditor.extract.frames import (MAX_DEPTH, REST, Frame, _lookup, _parameter_of_scope, destructured, parameter_default,
                                     parameter_property, parameters, returned)
@@ -57,6 +57,12 @@ class Values(Lists):
                         and self._hands_back(node, module):
                     node = args[0]
                     continue
+            spec = tslib.required_spec(node) if node.type == "call_expression" and self.link is not None else None
+            target = self.link.resolve_spec(module.path, spec) if spec is not None else None
+            if target is not None and self.link.value(self.link.by_path[target], "") is not None:
+                module = self.link.by_path[target]  # `require("./tool")`: what that module's `module.exports` is
+                node = self.link.value(module, "")
+                continue
             if node.type == "await_expression" and node.named_children:
                 node = node.named_children[0]
                 continue
