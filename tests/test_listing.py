@@ -391,3 +391,50 @@ new NotesServer();
     assert _names(p) == ["drop_note", "read_note"]
     (listing,) = p.listings
     assert listing.unread == ()
+
+
+def test_tool_functions_in_a_record_a_helper_returns_are_listed_by_their_keys():
+    """Each tool is a function whose description and schema are assigned to it; a record holds them by name and
+    `getTools(config)` returns it, or a copy filtered entry by entry. The tools/list handler builds each descriptor
+    from `Object.entries(tools)` (`([name, handler]) => ({ name, description: handler.description, ... })`): one
+    tool per key. `error.name === "AbortError"` in the call handler's catch block names no tool."""
+    tools = '''export async function chatTool(args) { return { content: [] }; }
+chatTool.description = "Chat.";
+chatTool.inputSchema = { type: "object", properties: { prompt: { type: "string" } } };
+export async function statusTool(args) { return { content: [] }; }
+statusTool.description = "Status.";
+statusTool.inputSchema = { type: "object" };
+const tools = { chat: chatTool, check_status: statusTool };
+export function getTools(config) {
+  if (!config?.quiet) return tools;
+  const picked = {};
+  for (const [name, tool] of Object.entries(tools)) {
+    if (name === "check_status") continue;
+    picked[name] = tool;
+  }
+  return picked;
+}
+'''
+    server = SDK + '''import { getTools } from "./tools.js";
+const tools = getTools({});
+const server = new Server({ name: "s", version: "1" }, { capabilities: { tools: {} } });
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  try {
+    return await tools[request.params.name](request.params.arguments);
+  } catch (error) {
+    if (error.name === "AbortError") return { content: [], isError: true };
+    throw error;
+  }
+});
+server.setRequestHandler(ListToolsRequestSchema, async () => ({
+  tools: Object.entries(tools).map(([name, handler]) => {
+    const info = { name, description: handler.description, inputSchema: handler.inputSchema };
+    return info;
+  }),
+}));
+'''
+    p = program({"index.ts": server, "tools.ts": tools, "package.json": MANIFEST})
+    assert _names(p) == ["chat", "check_status"]
+    (listing,) = p.listings
+    assert listing.unread == ()
+    assert "AbortError" not in {d.tool for d in p.dispatches}

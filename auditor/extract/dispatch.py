@@ -21,6 +21,8 @@ def _name_subject(node: ts.Node | None, module: Module | None = None, subjects: 
     """The expression a dispatch compares: `request.params.name`, `name`, a variable holding one
     (`const toolName = request.params.name`), or one of SUBJECTS (parameters that the handler hands a name)."""
     chain = member_chain(node)
+    if chain and len(chain) > 1 and _caught(node, chain[0]):
+        return False  # `error.name === "AbortError"`: the name of what a catch clause caught, no tool's
     if bool(chain) and (chain[-1] == "name" or len(chain) == 1 and chain[0] in subjects):
         return True
     if module is None or node is None or node.type != "identifier":
@@ -32,6 +34,18 @@ def _name_subject(node: ts.Node | None, module: Module | None = None, subjects: 
         return picked is not None and picked[1][-1:] == ("name",)
     chain = member_chain(value)
     return bool(chain) and chain[-1] == "name"
+
+
+def _caught(node: ts.Node, name: str) -> bool:
+    """Whether NAME, the root of NODE, is the parameter of a catch clause around NODE (the nearest binding of it)."""
+    for scope in ancestors(node):
+        if scope.type == "catch_clause":
+            param = scope.child_by_field_name("parameter")
+            if param is not None and text(param) == name:
+                return True
+        if scope.type in FUNCTION_TYPES and name in parameters(scope):
+            return False
+    return False
 
 
 def _constant(node: ts.Node | None, module: Module, link=None) -> str | None:

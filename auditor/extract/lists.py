@@ -57,6 +57,19 @@ class Lists:
                 if len(element) == 2 and element[0] is not None:  # [key, value] pairs (of Object.entries)
                     yield element[0], element[1], emod
             return
+        if obj.type == "call_expression" and self.link is not None:  # `getTools(config)`: the records it returns
+            seen = set()
+            for value, vmod, vframe in self.call_values(obj, omod, frame, depth + 1):
+                for key, item, imod in self.entries(value, vmod, vframe, depth + 1):
+                    if (key.id, item.id) not in seen:
+                        seen.add((key.id, item.id))
+                        yield key, item, imod
+            return
+        if obj.type == "object" and not obj.named_children and node is not None:
+            source = self._copied_from(strip_casts(node), module, obj)
+            if source is not None:  # `const picked = {}; for (const [k, v] of Object.entries(all)) picked[k] = v`
+                yield from self.entries(source, module, frame, depth + 1)
+            return
         if obj.type == "object":
             for child in obj.named_children:
                 if child.type == "spread_element" and child.named_children:
@@ -111,6 +124,28 @@ class Lists:
                           outer=closure, evaluated=True)
             for value in returned(fn):
                 yield value, fmod, inner
+
+    def _copied_from(self, name: ts.Node | None, module: Module, made: ts.Node) -> ts.Node | None:
+        """The record R an empty record MADE (`const picked = {}`, NAME) is filled from, when every write to it is
+        `picked[k] = v` in a loop `for (const [k, v] of Object.entries(R))`: a subset of R's entries."""
+        scope = next((a for a in ancestors(made) if a.type in FUNCTION_TYPES or a.type == "program"), None)
+        if name is None or name.type != "identifier" or scope is None:
+            return None
+        sources = set()
+        for a in find(scope, {"assignment_expression"}):
+            left = strip_casts(a.child_by_field_name("left"))
+            if left is None or left.type != "subscript_expression" or text(left.child_by_field_name("object")) != text(name):
+                continue
+            loop = next((x for x in ancestors(a) if x.type == "for_in_statement"), None)
+            pattern = loop.child_by_field_name("left") if loop is not None else None
+            right = strip_casts(loop.child_by_field_name("right")) if loop is not None else None
+            items = [c for c in pattern.named_children] if pattern is not None and pattern.type == "array_pattern" else []
+            if right is None or callee_text(right) != "Object.entries" or len(items) != 2 or len(call_args(right)) != 1 \
+                    or text(left.child_by_field_name("index")) != text(items[0]) \
+                    or text(strip_casts(a.child_by_field_name("right"))) != text(items[1]):
+                return None
+            sources.add(call_args(right)[0])
+        return next(iter(sources)) if len(sources) == 1 else None
 
     def callables(self, node: ts.Node | None, module: Module, frame: Frame | None, depth: int = 0
                   ) -> Iterator[tuple[ts.Node, Module, Frame | None]]:

@@ -232,6 +232,9 @@ class Reach:
         if self.values.namespace(node, module) is not None:  # `import * as tool`: an object of the module's exports
             yield node, module
             return
+        if where is not None and where[1] in where[0].functions:  # a function listed as it is (its members assigned:
+            yield node, module                                    # `chatTool.description = ...`): read by a template
+            return
         imported = self.link.imports.get(module.path, {}).get(name) if self.link is not None else None
         if imported is not None:  # an export not read (a gap in its module), or a package's: only its own files
             self.miss(module, node, self._closure(imported.module) if imported.module else frozenset())
