@@ -163,3 +163,20 @@ def test_a_shipped_test_whose_objects_hold_member_reads_of_other_objects_is_read
     p = program({"index.js": server, "test/catalog.test.js": test})
     cases = tests.read(p, kb.load(kb.default_kb_dir(), "tests"), "")
     assert [(c.title, c.inputs) for c in cases] == [("catalog > lists", ((4, {"name": "x"}),))]
+
+
+def test_values_made_of_each_other_end_the_search_instead_of_recursing():
+    """`const a = b.get(); const b = a.get();` and a callback `a.get().run`: what a call returns is read through
+    what its callee stands for, which is again a call; each round goes one level deeper, so the search ends (before,
+    a round began again at depth 0 and the audit died of a RecursionError, as a minified bundle can write)."""
+    import sys
+
+    from program_helpers import MCP, program
+
+    code = MCP + 'const a = b.get();\nconst b = a.get();\nserver.tool("x", "d", {}, a.get().run);\n'
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(2000)  # (the default limit of the audit's own process would do; a low one fails fast)
+    try:
+        assert [t.name for t in program({"index.js": code}).tools] == ["x"]
+    finally:
+        sys.setrecursionlimit(limit)

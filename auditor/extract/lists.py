@@ -168,7 +168,7 @@ class Lists:
             for value, vmod, vframe in self.call_values(node, module, frame, depth + 1):
                 yield from self.callables(value, vmod, vframe, depth + 1)
         else:
-            fn, fmod = self.function_of(node, module, frame)
+            fn, fmod = self.function_of(node, module, frame, depth)
             if fn is not None:
                 yield fn, fmod, frame
 
