@@ -163,3 +163,44 @@ def test_a_minified_bundle_whose_sdk_classes_and_schemas_are_renamed_is_read_by_
     led = coverage.ledger(p)
     assert [(t["name"], t["status"]) for t in led["tools"]] == [("ping_back", "analysed")]
     assert led["unresolved"] == [] and led["complete"] is True
+
+
+def test_an_enum_and_a_handler_declared_inside_a_bundle_s_module_function():
+    """webpack wraps each module in a function: tsc's enum `(function (ToolName) { ToolName["READ"] = "read_logs";
+    })(ToolName || (ToolName = {}))` and the `function handleToolCall` the tools/call handler calls are declared in
+    it, not at the top: the tools are named by the enum and dispatched by the `switch` on their members."""
+    from auditor.analyse import coverage
+    from program_helpers import program
+
+    code = '''(() => {
+  var __webpack_modules__ = { 1: (module) => { module.exports = {}; } };
+  (() => {
+    const { Server } = require("@modelcontextprotocol/sdk/server/index.js");
+    const { CallToolRequestSchema, ListToolsRequestSchema } = require("@modelcontextprotocol/sdk/types.js");
+    var ToolName;
+    (function (ToolName) {
+      ToolName["READ_LOGS"] = "read_logs";
+      ToolName["TAKE_SHOT"] = "take_screenshot";
+    })(ToolName || (ToolName = {}));
+    const tools = [
+      { name: ToolName.READ_LOGS, description: "Read logs.", inputSchema: { type: "object" } },
+      { name: ToolName.TAKE_SHOT, description: "Take a screenshot.", inputSchema: { type: "object" } },
+    ];
+    async function handleToolCall(request) {
+      const { name } = request.params;
+      switch (name) {
+        case ToolName.READ_LOGS: return { content: [{ type: "text", text: "logs" }] };
+        case ToolName.TAKE_SHOT: return { content: [{ type: "text", text: "shot" }] };
+        default: throw new Error("unknown tool");
+      }
+    }
+    const server = new Server({ name: "e", version: "1" }, { capabilities: { tools: {} } });
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
+    server.setRequestHandler(CallToolRequestSchema, async (request) => handleToolCall(request));
+  })();
+})();
+'''
+    manifest = '{"name": "e", "version": "1.0.0", "bin": {"e": "dist/index.js"}}'
+    led = coverage.ledger(program({"dist/index.js": code, "package.json": manifest}))
+    assert [(t["name"], t["status"]) for t in led["tools"]] == [("read_logs", "analysed"), ("take_screenshot", "analysed")]
+    assert led["complete"] is True

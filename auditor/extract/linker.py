@@ -46,6 +46,7 @@ class Linker:
         self.exports: dict[str, dict[str, tuple[str, str]]] = {}  # name -> (module path, local name)
         self.star: dict[str, list[str]] = {}  # `export * from` targets
         self.assigned: dict[str, dict[str, ts.Node]] = {}  # CommonJS `exports.x = <value>`: name -> the value
+        self._blocks: dict[int, tuple] = {}  # block id -> (block, its function declarations by name)
         self.default_values: dict[str, ts.Node] = {}  # `export default <expression>` (not a name): the expression
         self._fields: dict[tuple[int, str], tuple[Module, object] | None] = {}  # (class, field) -> its instances' class
         self._closures: dict[tuple[tuple[str, ...], bool], frozenset[str]] = {}  # closure() asked before
@@ -328,6 +329,25 @@ class Linker:
             where = self.binding(m, chain[0])
             if where is not None and where[1] in where[0].functions:
                 return where[0], where[0].functions[where[1]], where[1]
+            nested = self._declared_function(callee, chain[0]) if where is not None and where[0] is m else None
+            if nested is not None:  # a function declared in a function around the call (a bundle's module function)
+                return m, nested, chain[0]
+        return None
+
+    def _declared_function(self, node: ts.Node, name: str) -> ts.Node | None:
+        """The `function NAME` a block around NODE declares (the nearest; each block's declarations read once)."""
+        for scope in ancestors(node):
+            if scope.type not in {"statement_block", "program"}:
+                continue
+            declared = self._blocks.get(scope.id)
+            if declared is None or declared[0] != scope:
+                declared = self._blocks[scope.id] = (scope, {
+                    text(s.child_by_field_name("name")): s for s in scope.named_children
+                    if s.type in {"function_declaration", "generator_function_declaration"}})
+            if name in declared[1]:
+                return declared[1][name]
+            if scope.type == "program":
+                return None
         return None
 
     def resolver(self, m: Module):

@@ -280,8 +280,11 @@ def build(path: str, name: str, tree: ts.Tree, lang: str) -> Module:
         for member in body.named_children if body is not None else []:
             if member.type == "enum_assignment" and string_value(member.child_by_field_name("value")) is not None:
                 enums[f"{text(ename)}.{text(member.child_by_field_name('name'))}"] = string_value(member.child_by_field_name("value"))
-    for stmt in caps.get("toplevel.stmt", []):
-        enums.update(_compiled_enum(stmt))
+    for call in caps.get("call", []):  # (a bundle's module function holds them too: any statement that is one)
+        args = call.child_by_field_name("arguments")
+        if call.parent is not None and call.parent.type == "expression_statement" and args is not None \
+                and args.named_child_count == 1 and args.named_children[0].type == "binary_expression":
+            enums.update(_compiled_enum(call.parent))
     return Module(path=path, name=name, tree=tree, caps=caps, classes=classes, functions=functions,
                   toplevel=toplevel, instances=instances, imports=imports, enums=enums,
                   vendored=tuple((first, last, pkg) for _, _, first, last, pkg in vendored), borrowed=borrowed)
