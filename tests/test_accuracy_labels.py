@@ -39,7 +39,8 @@ def test_every_label_loads_pinned_and_well_formed(run):
                                           ("holdout6", 8), ("holdout7", 8), ("holdout8", 8), ("holdout9", 18), ("holdout10", 18), ("holdout11", 12), ("holdout12", 12),
                                           ("holdout13", 12), ("holdout14", 12),
                                           ("holdout15", 12), ("holdout16", 12), ("holdout17", 12), ("holdout18", 12),
-                                          ("holdout19", 12), ("holdout20", 12)])
+                                          ("holdout19", 12), ("holdout20", 12), ("holdout21", 12),
+                                          ("holdout22", 12)])
 def test_each_later_holdout_is_its_own_split(run, split, least):
     """Each later holdout holds servers no earlier split has (labelled before the auditor was run on them)."""
     labs = run.load_labels(None)
