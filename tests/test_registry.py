@@ -425,12 +425,13 @@ def test_a_map_of_handler_functions_called_as_found_is_dispatched():
 
 def test_handlers_in_a_map_written_as_entries_are_dispatched_by_name():
     """`const handlers = new Map([["get_values", handleGet], ...])` and `handlers.get(name)` in the tools/call handler:
-    each entry is the dispatch of its key, its implementation the function written beside it."""
+    each entry is the dispatch of its key, its implementation the function written beside it; an entry a spread adds
+    under a flag (`...(flag ? [["clear_values", handleClear]] : [])`) is one too."""
     code = SDK + '''async function handleGet(args) { return { content: [{ type: "text", text: String(args.range) }] }; }
 async function handleClear(args) { return { content: [{ type: "text", text: String(args.range) }] }; }
 const handlers = new Map([
   ["get_values", handleGet],
-  ["clear_values", handleClear],
+  ...(process.argv.includes("--write") ? [["clear_values", handleClear]] : []),
 ]);
 const server = new Server({ name: "s", version: "1" }, { capabilities: { tools: {} } });
 server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [

@@ -119,6 +119,23 @@ def _deepened(values: Values, frames, key: ts.Node, module: Module, frame: Frame
     return [d for d in deeper if off is None or not off.guarded_off(d)] if deeper else [frame]
 
 
+def _written_entries(array: ts.Node, depth: int = 0) -> Iterator[ts.Node]:
+    """The [key, value] arrays an array literal holds, through spreads of array literals and of conditionals of them
+    (`...(flag ? [["x", h]] : [])`: either branch's)."""
+    for e in (strip_casts(c) for c in array.named_children if c.type != "comment"):
+        if e is None or depth > 4:
+            continue
+        if e.type == "array":
+            yield e
+        elif e.type == "spread_element" and e.named_children:
+            inner = strip_casts(e.named_children[0])
+            for branch in ([inner.child_by_field_name("consequence"), inner.child_by_field_name("alternative")]
+                           if inner is not None and inner.type == "ternary_expression" else [inner]):
+                branch = strip_casts(branch)
+                if branch is not None and branch.type == "array":
+                    yield from _written_entries(branch, depth + 1)
+
+
 def _made_by(obj: ts.Node, module: Module, calls_of) -> list[Frame | None]:
     """The frames of each call of the function with parameters an object literal OBJ is written in (`make({ name })`
     returning `{ name: spec.name, run }`: one object per call, read under it); [None] for any other."""
@@ -246,9 +263,8 @@ def _built(value: ts.Node | None, module: Module, follow) -> Iterator[tuple[ts.N
         value = strip_casts(args[0]) if len(args) == 1 else None
         pairs = True
         if value is not None and value.type == "array":  # `new Map([["name", handler], ...])`: the entries written
-            for entry in (strip_casts(e) for e in value.named_children if e.type != "comment"):
-                items = [c for c in entry.named_children if c.type != "comment"] if entry is not None \
-                    and entry.type == "array" else []
+            for entry in _written_entries(value):  # (and those a spread adds: `...(flag ? [["x", h]] : [])`)
+                items = [c for c in entry.named_children if c.type != "comment"]
                 if len(items) == 2:
                     yield items[0], strip_casts(items[1]), module, None
             return
