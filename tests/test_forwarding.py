@@ -331,3 +331,37 @@ class Server {
 new Server().setup();
 '''
     assert _names({"index.js": code}) == ["manage_issues", "manage_labels"]
+
+
+def test_items_by_index_of_the_list_a_factory_returns_name_the_tools():
+    """`const definitions = createToolDefinitions(runtime); registerTool(server, definitions[0]); ...`: each
+    definition is an item of the list the factory returns, itself a call of a per-tool factory returning
+    `{ name: TOOL_NAME, ... }` in its own module."""
+    helper = '''export function registerTool(server, definition) {
+  server.registerTool(definition.name, { description: definition.description }, async (args) => definition.run(args));
+}
+'''
+    tools = '''import { registerTool } from "./factory.js";
+import { createListTool } from "./list.js";
+import { createReadTool } from "./read.js";
+function createToolDefinitions(runtime) {
+  return [createListTool(runtime), createReadTool(runtime)];
+}
+export function registerTools(server, runtime) {
+  const definitions = createToolDefinitions(runtime);
+  registerTool(server, definitions[0]);
+  registerTool(server, definitions[1]);
+}
+'''
+    one = '''const TOOL_NAME = "{name}";
+export function {fn}(runtime) {{ return {{ name: TOOL_NAME, description: "{name}", run: (a) => runtime.go(a) }}; }}
+'''
+    index = '''import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { registerTools } from "./tools.js";
+const server = new McpServer({ name: "vault", version: "1" });
+registerTools(server, {});
+'''
+    files = {"index.js": index, "tools.js": tools, "factory.js": helper,
+             "list.js": one.format(name="vault_list", fn="createListTool"),
+             "read.js": one.format(name="vault_read", fn="createReadTool")}
+    assert _names(files) == ["vault_list", "vault_read"]

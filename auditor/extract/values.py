@@ -94,6 +94,10 @@ class Values(Lists):
             text(index) if index is not None and index.type == "number" and text(index).isdigit() else None
         holder, hmod = self.definition(node.child_by_field_name("object"), module) if key is not None else (None, module)
         holder = strip_casts(holder)
+        if holder is not None and holder.type == "call_expression" and self.link is not None:
+            made = [(strip_casts(v), vmod) for v, vmod, _ in self.call_values(holder, hmod, None)]
+            if len(made) == 1 and made[0][0] is not None and made[0][0].type in {"array", "object"}:
+                holder, hmod = made[0]  # `defs = createDefinitions(runtime); defs[0]`: the list the function returns
         if holder is not None and holder.type == "array" and key.isdigit():
             items = [c for c in holder.named_children if c.type != "comment"]
             k = int(key)
