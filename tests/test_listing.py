@@ -438,3 +438,23 @@ server.setRequestHandler(ListToolsRequestSchema, async () => ({
     (listing,) = p.listings
     assert listing.unread == ()
     assert "AbortError" not in {d.tool for d in p.dispatches}
+
+
+def test_a_descriptor_named_by_one_of_two_constant_configs_is_each_of_those_tools():
+    """`const names = client === "openai-mcp" ? OPENAI_NAMES : NAMES` and `{ name: names.search, ... }`: the tool is
+    `search` for one client and `ref_search` for the others, each a tool the server can list."""
+    server = SDK + '''const OPENAI_NAMES = { search: "search" };
+const NAMES = { search: "ref_search" };
+function createServer(client = "unknown") {
+  const names = client === "openai-mcp" ? OPENAI_NAMES : NAMES;
+  const searchTool = { name: names.search, description: "Search.", inputSchema: { type: "object" } };
+  const server = new Server({ name: "s", version: "1" }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [searchTool] }));
+  return server;
+}
+createServer();
+'''
+    p = program({"index.ts": server, "package.json": MANIFEST})
+    assert _names(p) == ["ref_search", "search"]
+    (listing,) = p.listings
+    assert listing.unread == () and listing.unnamed == ()

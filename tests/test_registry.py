@@ -491,3 +491,48 @@ new NotesServer();
         "drop_note": code.splitlines().index(next(l for l in code.splitlines() if l.startswith("class DropHandler"))),
         "list_notes": code.splitlines().index(next(l for l in code.splitlines() if l.startswith("class ListHandler")))}
     assert coverage.ledger(p)["complete"] is True
+
+
+def test_a_registry_whose_register_method_destructures_each_definition():
+    """`register(definition) { const { name, description, handler } = definition; this.tools.set(name, { name,
+    description, inputSchema }); this.handlers.set(name, handler); }`, called by modules as they load
+    (`registry.register({ name: "list_runs", ..., handler })`, `handler` a function declared there); tools/list
+    returns `registry.getTools()`, tools/call calls what `registry.getHandler(name)` returns. One tool per call of
+    register, listed, dispatched to that module's handler."""
+    registry = '''export class Registry {
+  constructor() { this.tools = new Map(); this.handlers = new Map(); }
+  register(definition) {
+    const { name, description, schema, handler } = definition;
+    const inputSchema = { type: "object", properties: schema };
+    this.tools.set(name, { name, description, inputSchema });
+    this.handlers.set(name, handler);
+  }
+  getTools() { return Array.from(this.tools.values()); }
+  getHandler(name) { return this.handlers.get(name); }
+}
+export const registry = new Registry();
+'''
+    one = '''import {{ registry }} from "./registry.js";
+async function handler(args) {{ return {{ content: [{{ type: "text", text: String(args.{field}) }}] }}; }}
+registry.register({{ name: "{name}", description: "{name}.", schema: {{ {field}: {{ type: "string" }} }}, handler }});
+'''
+    index = SDK + '''import { registry } from "./registry.js";
+import "./runs.js";
+import "./cases.js";
+const server = new Server({ name: "q", version: "1" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: registry.getTools() }));
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  const handler = registry.getHandler(request.params.name);
+  if (!handler) throw new Error("unknown tool");
+  return handler(request.params.arguments);
+});
+'''
+    files = {"index.js": index, "registry.js": registry, "package.json": MANIFEST,
+             "runs.js": one.format(name="list_runs", field="project"), "cases.js": one.format(name="get_case", field="id")}
+    p = program(files)
+    led = coverage.ledger(p)
+    assert [(t["name"], t["status"]) for t in led["tools"]] == [  # (the schema a parameter makes: a detail)
+        ("get_case", "analysed, details not read"), ("list_runs", "analysed, details not read")]
+    assert {d.tool: (d.target.child_by_field_name("name").text, p.linker.module_of(d.target).path)
+            for d in p.dispatches} == {"get_case": (b"handler", "cases.js"), "list_runs": (b"handler", "runs.js")}
+    assert led["complete"] is True

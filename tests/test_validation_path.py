@@ -399,7 +399,7 @@ new App();
     kinds = lambda src: {f.attrs["field"]: f.kind for f in mismatches.mismatches(program({"index.ts": src}), {"probes": []})
                          if f.kind in KINDS}
     assert kinds(code) == {}
-    assert kinds(code.replace("this.items.find((n) => n.id === id) || null", "this.items.filter((n) => n.ok)[0]")) == \
+    assert kinds(code.replace("this.items.find((n) => n.id === id) || null", "(this.items.filter((n) => n.ok)[0] || { missing: id })")) == \
         {"id": "schema-unenforced"}
 
 

@@ -292,6 +292,7 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
     # Descriptor literals whose name is a parameter of their function: one tool per call of it that names one.
     instantiated: set[ts.Node] = set()  # those literals, when some call names a tool
     made_for: dict[int, frozenset[ts.Node]] = {}  # each tool made so (by id) -> the elements and calls it is made for
+    templates: dict[int, ts.Node] = {}  # each tool made so (by id) -> the descriptor literal it is made from
     for m in modules:
         for pair, name_node in server.templates(m, link):
             made, gap, found, sites = expander.descriptors(m, pair, name_node)
@@ -300,6 +301,7 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
             instantiated |= {pair.parent} if found else set()
             instantiated |= frozenset().union(*sites) if sites else frozenset()  # (the instances it names: read)
             made_for.update((id(t), s) for t, s in zip(made, sites))
+            templates.update((id(t), pair.parent) for t in made)
     # Tools installed into a registry at run time and looked up by name in a tools/call handler (extract/registry.py).
     for h in (h for h in handlers if h.method == "tools/call" and h.fn is not None):
         known = {d.tool for d in dispatches if d.handler is h}
@@ -321,7 +323,7 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
         made = listing.named(l, declared, link)
         tools += made
         declared |= {t.node for t in made}
-    tools, unadvertised = listing.split(tools, listings, made_for)
+    tools, unadvertised = listing.split(tools, listings, made_for, templates)
     # A tools/call handler that finds its tool among the listed tool objects by name (`TOOLS.find(...)`).
     named = {d.tool for d in dispatches}
     for h in (h for h in handlers if h.method == "tools/call"):

@@ -135,7 +135,8 @@ def named(l: Listing, declared: set[ts.Node], link) -> list[ToolDecl]:
     return out
 
 
-def split(tools: list, listings: list[Listing], made_for: dict | None = None) -> tuple[list, list]:
+def split(tools: list, listings: list[Listing], made_for: dict | None = None, templates: dict | None = None
+          ) -> tuple[list, list]:
     """(tools, descriptor-shaped objects that no tools/list handler advertises). A part of a list that was not read
     may hold any descriptor of the files it may stand for (any file, when that is not known): those stay tools. A
     tool a template makes (MADE_FOR: the tool's id -> the elements and calls it is made for) is listed when one of
@@ -145,8 +146,14 @@ def split(tools: list, listings: list[Listing], made_for: dict | None = None) ->
         return list(tools), []
     listed = frozenset().union(*(l.objects for l in listings))
     unknown = frozenset().union(*scopes)  # files whose descriptors an unread part of a list may stand for
+    made_for, templates = made_for or {}, templates or {}
+    # A descriptor literal the list reaches through no call or element it is made for (stored by the function that
+    # makes it: `register(def) { this.tools.set(name, { name, ... }) }`): each tool made of it is listed.
+    through = {templates[id(t)] for t in tools if id(t) in templates and made_for.get(id(t), frozenset()) & listed}
     kept, hidden = [], []
     for t in tools:
-        shown = t.node in listed or bool((made_for or {}).get(id(t), frozenset()) & listed)
+        template = templates.get(id(t))
+        shown = t.node in listed or bool(made_for.get(id(t), frozenset()) & listed) \
+            or template is not None and template in listed and template not in through
         (hidden if t.form == "descriptor" and not shown and t.module.path not in unknown else kept).append(t)
     return kept, hidden

@@ -18,7 +18,7 @@ from auditor.extract.program import Module, class_name_of
 from auditor.extract.server import Dispatch, Handler
 from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, class_base, find, member_chain, object_method,
                                     strip_casts, text)
-from auditor.extract.frames import Frame, attach, parameters
+from auditor.extract.frames import Frame, attach, destructured, parameters
 from auditor.extract.values import Values
 
 _CLASSES = {"class_declaration", "abstract_class_declaration", "class"}
@@ -153,7 +153,8 @@ def _method(values: Values, tool: ts.Node | None, module: Module, method: str, f
     with no METHOD (what is found is called: `const run = R.get(name); run(args)`), the function the tool is."""
     if not method:
         return tool if tool is not None and tool.type in FUNCTION_TYPES else \
-            values.function_of(tool, module, frame)[0] if tool is not None and tool.type == "identifier" else None
+            values.function_of(tool, module, frame)[0] if tool is not None and tool.type in {
+                "identifier", "shorthand_property_identifier", "call_expression", "member_expression"} else None
     named = values.link._class(module, text(tool)) if tool is not None and tool.type == "identifier" else None
     if named is not None:  # a class found (constructed by a factory): its method
         tool, module = named[1].node, named[0]
@@ -305,6 +306,12 @@ def _called_on(lookup: ts.Node, fn: ts.Node, calls_of=None) -> list[str]:
     up = lookup.parent
     if up is not None and up.type == "member_expression" and up.parent is not None and up.parent.type == "call_expression":
         return [text(up.child_by_field_name("property"))]
+    if up is not None and up.type == "return_statement" and calls_of is not None:  # `getHandler(name) { return
+        out = []                                                                   # this.handlers.get(name); }`
+        for _, site in calls_of(fn):  # what its callers do with what it finds (`const h = r.getHandler(name); h(a)`)
+            around = next((a for a in ancestors(site) if a.type in FUNCTION_TYPES | {"method_definition"}), None)
+            out += [m for m in (_called_on(site, around) if around is not None else []) if m not in out]
+        return out
     holder = up if up is not None and up.type == "variable_declarator" else None
     if holder is None and up is not None and up.type == "await_expression" and up.parent is not None \
             and up.parent.type == "variable_declarator":
@@ -372,7 +379,8 @@ def _installed(rmod: Module, holder: tuple[str, ...], calls_of, values: Values, 
         fn = next((a for a in ancestors(call) if a.type in FUNCTION_TYPES), None)
         names = parameters(fn) if fn is not None else {}
         # (`install(tool)`: the tool is a parameter; `register(d, run)`: an object made of them, `{ ...d, handler: run }`)
-        if not any(text(n) in names for n in find(call, {"identifier", "shorthand_property_identifier"})):
+        if not any(text(n) in names or _taken_from_parameter(n, names)
+                   for n in find(call, {"identifier", "shorthand_property_identifier"})):
             # in a loop (`for (const C of CLASSES) { const t = new C(); R.set(t.getName(), t) }`): once per element
             looped = [f for f in (frames(value, rmod, None) if frames is not None else ())
                       if f.scope.type == "for_in_statement"]
@@ -386,6 +394,13 @@ def _installed(rmod: Module, holder: tuple[str, ...], calls_of, values: Values, 
             for each in _around(frame, frames):
                 tool, tmod = values.definition(*values.bound(value, rmod, each))
                 yield key, tool, tmod, each
+
+
+def _taken_from_parameter(node: ts.Node, names: dict) -> bool:
+    """Whether NODE is a name destructured from one of the parameters NAMES (`const { name, handler } = definition`)."""
+    taken = destructured(node)
+    init = strip_casts(taken[0]) if taken is not None else None
+    return init is not None and init.type == "identifier" and text(init) in names
 
 
 def _around(frame: Frame, frames) -> list[Frame]:

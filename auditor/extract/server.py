@@ -9,7 +9,7 @@ import tree_sitter as ts
 from auditor.extract import input_schemas, subclasses, zod
 from auditor.extract.bindings import class_name, imports, literal_env, value_of
 from auditor.extract.program import Module
-from auditor.extract.frames import element_names, parameters
+from auditor.extract.frames import destructured, element_names, parameters
 from auditor.extract.values import Values
 from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, call_args, callee_text, enclosing,
                                     enclosing_function, find, literal, literal_fields, member_chain, object_pairs, pair_value,
@@ -227,7 +227,30 @@ def tools(module: Module, vocab: dict | None = None, link=None) -> list[ToolDecl
         name = name_of(module, pair.parent, link)
         if name is not None:
             out.append(descriptor(module, pair, name, vocab, link))
+        for each in _name_choices(module, pair.parent, link) if name is None else ():
+            out.append(descriptor(module, pair, each, vocab, link))
     return out
+
+
+def _name_choices(module: Module, obj: ts.Node, link) -> list[str]:
+    """The names a descriptor's `name` may be when it is one of several constants (`name: config.searchName` of
+    `const config = client === "x" ? X_NAMES : NAMES`): each a tool, listed under its own conditions; none when a
+    branch is not read, or the name comes from a parameter (a template: one tool per call)."""
+    from auditor.extract import names  # (names reads values, which imports this module)
+
+    pairs = object_pairs(obj)
+    if "name" not in pairs or link is None:
+        return []
+    node = pair_value(pairs["name"])
+    chain = member_chain(strip_casts(node))
+    fn = enclosing_function(obj)
+    if not chain or len(chain) != 2 or fn is not None and chain[0] in parameters(fn):
+        return []
+    root = value_of(module, strip_casts(node).child_by_field_name("object"))
+    if root is None or strip_casts(root).type != "ternary_expression":
+        return []  # (only a member of a conditional's constants: a function's several returns name no tool)
+    picked = names.choices(Values(link), node, module, None)
+    return [c[0] for c in picked] if len(picked) > 1 and all(c[0] is not None for c in picked) else []
 
 
 def templates(module: Module, link=None) -> list[tuple[ts.Node, ts.Node]]:
@@ -247,7 +270,11 @@ def templates(module: Module, link=None) -> list[tuple[ts.Node, ts.Node]]:
         chain = member_chain(called)
         fn = enclosing_function(pair.parent)
         loop = fn is not None and fn.parent is not None and fn.parent.type == "arguments" and _loop_callback(fn)
-        if chain and fn is not None and chain[0] in (element_names(fn)[0] if loop else parameters(fn)) \
+        taken = destructured(called) if chain and len(chain) == 1 and called.type in {
+            "identifier", "shorthand_property_identifier"} else None  # `const { name } = definition`
+        root = text(strip_casts(taken[0])) if taken is not None and strip_casts(taken[0]) is not None \
+            and strip_casts(taken[0]).type == "identifier" else chain[0] if chain else None
+        if chain and fn is not None and root in (element_names(fn)[0] if loop else parameters(fn)) \
                 and (not (fn.parent is not None and fn.parent.type == "arguments") or loop):
             out.append((pair, node))
     return out

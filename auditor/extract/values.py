@@ -695,7 +695,7 @@ class Values(Lists):
             return node, module
         if node.type == "method_definition":
             return node, module
-        if node.type == "identifier" and node.parent is not None:  # a function declaration of the module
+        if node.type in {"identifier", "shorthand_property_identifier"} and node.parent is not None:  # a function of the module
             fn = module.functions.get(text(node))
             if fn is None and self.link is not None:
                 where = self.link.binding(module, text(node))

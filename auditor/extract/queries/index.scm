@@ -27,6 +27,7 @@
 (augmented_assignment_expression) @assign
 (update_expression) @assign
 (pair key: (_) @_k (#match? @_k "^[\"']?inputSchema[\"']?$")) @descriptor.schema
+((shorthand_property_identifier) @descriptor.schema (#eq? @descriptor.schema "inputSchema"))
 (program (lexical_declaration (variable_declarator) @toplevel.var))
 (program (variable_declaration (variable_declarator) @toplevel.var))
 (program (export_statement (lexical_declaration (variable_declarator) @toplevel.var)))
