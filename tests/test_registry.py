@@ -536,3 +536,45 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
     assert {d.tool: (d.target.child_by_field_name("name").text, p.linker.module_of(d.target).path)
             for d in p.dispatches} == {"get_case": (b"handler", "cases.js"), "list_runs": (b"handler", "runs.js")}
     assert led["complete"] is True
+
+
+def test_plugins_a_factory_makes_are_dispatched_to_the_handler_each_was_made_with():
+    """`registry.register(createToolPlugin(listTool, handleList))` where the factory returns `{ tool, handler }` and
+    `register(plugin)` keys it by `plugin.tool.name`; `execute(name, args)` calls `this.plugins.get(name).handler(args)`
+    on a registry a factory function builds (`createRegistry()` returning `new ToolRegistry()`): each name
+    dispatches to the handler its plugin was made with."""
+    code = SDK + '''const listTool = { name: "list_tests", description: "List.", inputSchema: { type: "object" } };
+const runTool = { name: "run_tests", description: "Run.", inputSchema: { type: "object" } };
+async function handleList(args) { return { content: [] }; }
+async function handleRun(args) { return { content: [{ type: "text", text: String(args.target) }] }; }
+function createToolPlugin(tool, handler) { return { tool, handler }; }
+class ToolRegistry {
+  constructor() { this.plugins = new Map(); }
+  register(plugin) { const toolName = plugin.tool.name; this.plugins.set(toolName, plugin); }
+  async execute(name, args) {
+    const plugin = this.plugins.get(name);
+    if (!plugin) throw new Error("unknown tool");
+    return plugin.handler(args);
+  }
+}
+function createRegistry() {
+  const registry = new ToolRegistry();
+  registry.register(createToolPlugin(listTool, handleList));
+  registry.register(createToolPlugin(runTool, handleRun));
+  return registry;
+}
+class App {
+  constructor() {
+    this.registry = createRegistry();
+    this.server = new Server({ name: "v", version: "1" }, { capabilities: { tools: {} } });
+    this.server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [listTool, runTool] }));
+    this.server.setRequestHandler(CallToolRequestSchema, async (request) =>
+      this.registry.execute(request.params.name, request.params.arguments));
+  }
+}
+new App();
+'''
+    p = program({"index.js": code, "package.json": MANIFEST})
+    assert {d.tool: d.target.child_by_field_name("name").text for d in p.dispatches} == {
+        "list_tests": b"handleList", "run_tests": b"handleRun"}
+    assert coverage.ledger(p)["complete"] is True

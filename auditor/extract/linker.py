@@ -234,6 +234,7 @@ class Linker:
                         and cls.start_byte <= node.start_byte < cls.end_byte and not _nothing(right):
                     made += [(m, text(right.child_by_field_name("constructor")))] if right is not None \
                         and right.type == "new_expression" else [(m, single)] if (single := self._singleton(m, right)) \
+                        else [built] if (built := self._factory_class(m, right)) is not None \
                         else self._handed_instances(m, cls, right, depth)
             classes = [self._class(mod, cname) if cname else None for mod, cname in made]
             found = {(c[0].path, c[1].node.id): c for c in classes if c is not None} if None not in classes else {}
@@ -264,6 +265,28 @@ class Linker:
                                or text(s.child_by_field_name("constructor")) != name for s in sets):
                 return ""
         return chain[0]
+
+    def _factory_class(self, m: Module, value: ts.Node | None) -> tuple[Module, str] | None:
+        """(module, class name) of what a factory function of the boundary returns, when every return of it is a
+        `new C(...)` of one class C, written there or held by a local (`const registry = new ToolRegistry(config);
+        ...; return registry`)."""
+        hit = self.resolve(m, value) if value is not None and value.type == "call_expression" else None
+        if hit is None or hit[1].type == "method_definition":
+            return None
+        fmod, fn = hit[0], hit[1]
+        names = set()
+        for ret in find(fn, {"return_statement"}):
+            if enclosing(ret, {"function_declaration", "function_expression", "arrow_function", "method_definition",
+                               "function", "generator_function_declaration"}) != fn:
+                continue
+            got = strip_casts(ret.named_children[0]) if ret.named_children else None
+            if got is not None and got.type == "identifier":
+                decl = next((d for d in find(fn, {"variable_declarator"}) if text(d.child_by_field_name("name")) == text(got)), None)
+                got = strip_casts(decl.child_by_field_name("value")) if decl is not None else None
+            if got is None or got.type != "new_expression":
+                return None
+            names.add(text(got.child_by_field_name("constructor")))
+        return (fmod, names.pop()) if len(names) == 1 else None
 
     def _handed_instances(self, m: Module, cls: ts.Node, value: ts.Node | None, depth: int) -> list:
         """(module, class name) of what each construction of CLS hands the constructor parameter VALUE names: a `new`

@@ -160,7 +160,8 @@ def _method(values: Values, tool: ts.Node | None, module: Module, method: str, f
         tool, module = named[1].node, named[0]
     if tool is not None and tool.type in _CLASSES and class_name_of(tool):
         return values.function_of(*values.class_member(module, class_name_of(tool), method), frame)[0]
-    if tool is None or tool.type not in {"new_expression", "object"} and values.namespace(tool, module) is None:
+    if tool is None or tool.type not in {"new_expression", "object", "call_expression"} \
+            and values.namespace(tool, module) is None:  # (a call: a member of the object it returns)
         return None
     if tool.type == "object":
         written = object_method(tool, method)
