@@ -343,6 +343,22 @@ def test_a_field_handed_down_to_a_function_that_throws_unless_a_lookup_finds_it_
     assert flagged({"index.ts": lenient}) == BOTH
 
 
+def test_a_field_used_as_the_key_of_a_record_lookup_that_throws_on_a_miss_is_checked():
+    """`const name = account || DEFAULT; const creds = ACCOUNTS[name]; if (!creds) throw ...`: a value that is no key
+    of the table is refused, as `map.get(key)` refused is; without the throw, nothing is."""
+    head = ('const ACCOUNTS: Record<string, string> = { "a.md": "/notes/a.md" };\n'
+            'const DEFAULT = "a.md";\n'
+            'function resolve(p: string) {\n'
+            '  const name = p || DEFAULT;\n'
+            '  const entry = ACCOUNTS[name];\n'
+            '  if (!entry) throw new Error(`unknown note ${name}`);\n'
+            '  return entry;\n'
+            '}\n')
+    text = server(gate=False, head=head).replace('readFileSync(args.path, "utf8")', 'readFileSync(resolve(args.path), "utf8")')
+    assert flagged({"index.ts": text}) == {"limit": "unchecked-optional"}
+    lenient = text.replace("  if (!entry) throw new Error(`unknown note ${name}`);\n", "")
+    assert flagged({"index.ts": lenient}) == BOTH
+
 def test_a_string_method_called_on_a_field_before_its_use_rejects_what_is_no_string():
     """`args.path.trim()` in the tool's own code, or `p.toLowerCase()` in a function it hands the field to, throws for
     a value that is not a string before the value goes on: the type is checked. Through `?.`, only for strings

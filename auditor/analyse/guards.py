@@ -174,6 +174,8 @@ def _tested_by(term: ts.Node | None, fn: ts.Node, module: Module | None = None, 
         init = strip_casts(decl.child_by_field_name("value")) if decl is not None else None
         if init is not None and init.type == "await_expression" and init.named_children:
             init = strip_casts(init.named_children[0])
+        if init is not None and init.type == "subscript_expression":  # `const c = ACCOUNTS[name]; if (!c) throw`
+            return _subject_fields(strip_casts(init.child_by_field_name("index")), fn)
         lookup = init is not None and init.type == "call_expression" and \
             (member_chain(init.child_by_field_name("function")) or ("",))[-1] == "get"
         found = _callee(init, module, link) if not lookup and init is not None and init.type == "call_expression" \
