@@ -359,6 +359,22 @@ def test_a_field_used_as_the_key_of_a_record_lookup_that_throws_on_a_miss_is_che
     lenient = text.replace("  if (!entry) throw new Error(`unknown note ${name}`);\n", "")
     assert flagged({"index.ts": lenient}) == BOTH
 
+def test_fields_destructured_from_a_helper_handed_the_input_are_checked_by_tests_of_them():
+    """`parseNote(args)` runs `const { path, limit } = asRecord(raw, "read_note")` (a helper that returns what it is
+    handed), then `if (!nonEmptyString(path)) throw` and `const ok = typeof limit === "number" && limit >= 1; if
+    (limit !== undefined && !ok) throw`: both fields are checked, by name."""
+    head = ('function asRecord(raw: any, label: string) {\n'
+            '  if (typeof raw !== "object" || raw === null) throw new Error(label);\n  return raw;\n}\n'
+            'function nonEmptyString(v: any) { return typeof v === "string" && v.length > 0; }\n'
+            'function parseNote(raw: any) {\n'
+            '  const { path, limit } = asRecord(raw, "read_note");\n'
+            '  if (!nonEmptyString(path)) throw new Error("path must be a non-empty string");\n'
+            '  const ok = typeof limit === "number" && limit >= 1;\n'
+            '  if (limit !== undefined && !ok) throw new Error("limit must be a positive number");\n'
+            '  return { path, limit };\n}\n')
+    text = server(gate=False, head=head, check="  parseNote(args);\n")
+    assert flagged({"index.ts": text}) == {}
+
 def test_a_string_method_called_on_a_field_before_its_use_rejects_what_is_no_string():
     """`args.path.trim()` in the tool's own code, or `p.toLowerCase()` in a function it hands the field to, throws for
     a value that is not a string before the value goes on: the type is checked. Through `?.`, only for strings

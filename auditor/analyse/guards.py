@@ -12,7 +12,7 @@ import tree_sitter as ts
 
 from auditor.extract import flow
 from auditor.extract.bindings import value_of
-from auditor.extract.frames import plain_parameters, returned
+from auditor.extract.frames import destructured, plain_parameters, returned
 from auditor.extract.program import Module
 from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, condition_terms, enclosing_function, find,
                                     member_chain, object_pairs, pair_value, string_value, strip_casts, text)
@@ -176,6 +176,9 @@ def _tested_by(term: ts.Node | None, fn: ts.Node, module: Module | None = None, 
             init = strip_casts(init.named_children[0])
         if init is not None and init.type == "subscript_expression":  # `const c = ACCOUNTS[name]; if (!c) throw`
             return _subject_fields(strip_casts(init.child_by_field_name("index")), fn)
+        if init is not None and init.type == "binary_expression" and text(init.child_by_field_name("operator")) == "&&":
+            # `const ok = typeof q === "string" && isMemberOf(Q, q); if (!ok) throw`: what the conjunction tests
+            return {f for x in condition_terms(init, "&&") if (f := _typeof_is(x))}
         lookup = init is not None and init.type == "call_expression" and \
             (member_chain(init.child_by_field_name("function")) or ("",))[-1] == "get"
         found = _callee(init, module, link) if not lookup and init is not None and init.type == "call_expression" \
@@ -194,10 +197,32 @@ def _tested_by(term: ts.Node | None, fn: ts.Node, module: Module | None = None, 
     return _subject_fields(strip_casts(call_args(call)[0]), fn)
 
 
+def _typeof_is(term: ts.Node | None) -> str | None:
+    """The field `typeof x === "string"` (either side, `==` too) tests, or None."""
+    term = strip_casts(term)
+    if term is None or term.type != "binary_expression" or text(term.child_by_field_name("operator")) not in {"===", "=="}:
+        return None
+    for a, b in ((term.child_by_field_name("left"), term.child_by_field_name("right")),
+                 (term.child_by_field_name("right"), term.child_by_field_name("left"))):
+        if a.type == "unary_expression" and text(a.child_by_field_name("operator")) == "typeof" \
+                and string_value(b) is not None:
+            field = flow._field_of(a.child_by_field_name("argument"))
+            return field if field and field.isidentifier() else None
+    return None
+
+
 def _subject_fields(subject: ts.Node | None, fn: ts.Node) -> set[str]:
     """The field a tested value is: a member's name (`args.id`), or the parameter of FN it is or is computed from."""
     if subject is not None and subject.type != "member_expression":  # the parameter, or a value computed from it
         named = _parameter_named(subject, fn, set(plain_parameters(fn)))
+        if named is None and subject.type == "identifier":  # `const { path } = asRecord(raw, "x")`: field `path`
+            taken = destructured(subject)
+            init = strip_casts(taken[0]) if taken is not None and taken[1] else None
+            whole = init if init is None or init.type != "call_expression" else \
+                next((strip_casts(a) for a in call_args(init)[:1]), None)  # (of a helper handed the parameter)
+            if whole is not None and whole.type == "identifier" and text(whole) in plain_parameters(fn) \
+                    and isinstance(taken[1][0], str) and taken[1][0].isidentifier():
+                return {taken[1][0]}
         return {named} if named is not None else set()
     field = flow._field_of(subject)
     return {field} if field and field.isidentifier() else set()
