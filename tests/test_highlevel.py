@@ -553,3 +553,27 @@ def test_a_callback_a_factory_makes_is_the_function_it_returns_through_a_local_a
             'await server.connect(new StdioServerTransport());\n')
     p = program({"package.json": '{"name": "x", "version": "1.0.0", "bin": "dist/index.js"}', "dist/index.js": code})
     assert [(d.tool, d.target.type) for d in p.dispatches] == [("add_edge", "arrow_function")] and not p.gaps
+
+
+def test_a_registration_in_a_branch_no_run_takes_registers_nothing():
+    """`if (DEBUG)` of `const DEBUG = false`, `if (opts.http)` where every caller hands `{ http: flag &&
+    !isPublished() }` and `isPublished()` compares two constants that differ: those branches never run, so their
+    tools are none. A condition the environment decides (`process.env.DEV`), or one that holds (`isPublished()`),
+    leaves its tool registered."""
+    from program_helpers import MCP, program
+
+    code = MCP + '''const DEBUG = false;
+const TOKEN = "8d75";
+const PLACEHOLDER = "__BUILD" + "_TOKEN__";
+function isPublished() { return TOKEN !== PLACEHOLDER; }
+function registerMeta(srv, opts) {
+  if (opts.http) { srv.tool("dev_reload", "Reload.", {}, async () => ({ content: [] })); }
+  srv.tool("status", "Status.", {}, async () => ({ content: [] }));
+}
+registerMeta(server, { http: process.argv.includes("--http") && !isPublished() });
+if (DEBUG) { server.tool("debug_dump", "Dump.", {}, async () => ({ content: [] })); }
+if (process.env.DEV) { server.tool("dev_only", "Dev.", {}, async () => ({ content: [] })); }
+if (isPublished()) { server.tool("published", "Published.", {}, async () => ({ content: [] })); }
+else { server.tool("unpublished", "Unpublished.", {}, async () => ({ content: [] })); }
+'''
+    assert sorted(t.name for t in program({"index.js": code}).tools) == ["dev_only", "published", "status"]

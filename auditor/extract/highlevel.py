@@ -7,7 +7,7 @@ from typing import Callable
 
 import tree_sitter as ts
 
-from auditor.extract import input_schemas, names, prefixes, zod
+from auditor.extract import constant, input_schemas, names, prefixes, zod
 from auditor.extract.bindings import bound_names, class_name, imports, value_of
 from auditor.extract.frames import _parameter_of_scope, parameters, returned
 from auditor.extract.program import Module
@@ -65,7 +65,7 @@ def registrations(module: Module, vocab: dict, resolve, link=None) -> tuple[list
         if borrowed is not None:  # McpServer.prototype.registerTool.call(this, name, ...): a registration on `this`
             method, args = borrowed, args[1:]
         rule = hl["registrations"].get(method)
-        if rule is None:
+        if rule is None or constant.dead(call, module, link):  # (`if (DEBUG) server.tool(...)`: never registered)
             continue
         if rule["signature"] != "object" and rule["kind"] == "tool" and rule["receiver"] == "server" \
                 and _object_first(args, module, hl["object"]):  # (on a server only: `registry.registerTool(def)`
