@@ -458,3 +458,27 @@ createServer();
     assert _names(p) == ["ref_search", "search"]
     (listing,) = p.listings
     assert listing.unread == () and listing.unnamed == ()
+
+
+def test_instances_pushed_onto_a_list_written_with_elements_are_listed_too():
+    """`const tools = [new Navigate()]` then, when a variable is set, `tools.push(new GridStatus())`; the tools/list
+    handler maps each to `{ name: t.name, ... }`: the pushed instance is an element of the list as the written one
+    is, its tool read, nothing unresolved."""
+    server = SDK + '''class Navigate { name = "navigate"; description = "Go."; inputSchema = { type: "object" }; }
+class GridStatus { name = "grid_status"; description = "Grid."; inputSchema = { type: "object" }; }
+async function getAllTools() {
+  const tools = [new Navigate()];
+  if (process.env.GRID_URL) {
+    tools.push(new GridStatus());
+  }
+  return tools;
+}
+const tools = await getAllTools();
+const server = new Server({ name: "s", version: "1" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({
+  tools: tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })),
+}));
+'''
+    led = coverage.ledger(program({"index.ts": server, "package.json": MANIFEST}))
+    assert [t["name"] for t in led["tools"]] == ["grid_status", "navigate"]
+    assert led["unresolved"] == []

@@ -289,7 +289,7 @@ class Lists:
 
     def _pushed(self, value: ts.Node, module: Module, frame: Frame | None, depth: int
                 ) -> Iterator[tuple[tuple[ts.Node | None, ...], Module, Frame | None]]:
-        """The elements a list declared empty (`const tools = []`, CommonJS `exports.tools = []`) gets from
+        """The elements a list declared (`const tools = []`, or with elements; CommonJS `exports.tools = []`) gets from
         `tools.push(x)` in its scope; a push in a `for (const t of LIST)` loop is read once per element of LIST, `t`
         bound to it; a push of a parameter (`function add(e) { tools.push(e) }`) once per call of that function."""
         holder = value.parent
@@ -568,8 +568,7 @@ class Lists:
                     yield from self.elements(child.named_children[0], module, frame, depth + 1)
                 elif child.type != "comment":
                     yield (child,), module, frame
-            if not node.named_children:
-                yield from self._pushed(node, module, frame, depth)
+            yield from self._pushed(node, module, frame, depth)  # (and what is pushed onto it later)
             return
         if node.type == "binary_expression" and text(node.child_by_field_name("operator")) in {"||", "??"}:
             for side in ("left", "right"):  # `tools ?? ALL_TOOLS`: a list given, or the default
