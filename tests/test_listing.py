@@ -482,3 +482,31 @@ server.setRequestHandler(ListToolsRequestSchema, async () => ({
     led = coverage.ledger(program({"index.ts": server, "package.json": MANIFEST}))
     assert [t["name"] for t in led["tools"]] == ["grid_status", "navigate"]
     assert led["unresolved"] == []
+
+
+def test_a_registry_a_factory_fills_from_groups_of_tools_is_listed_whole():
+    """`const registry = createRegistry([{ tools: notesTools, handler: h }, ...])`, the factory making a
+    `new Registry()` and calling `registry.register(group)` per group, each `register` storing every `group.tools`
+    element in a Map; tools/list returns `registry.getAllDefinitions()`, the Map's definitions: read whole."""
+    server = SDK + '''const notesTools = [{ name: "list_notes", description: "List.", inputSchema: { type: "object" } }];
+const tagTools = [{ name: "add_tag", description: "Tag.", inputSchema: { type: "object" } }];
+var Registry = class {
+  map = new Map();
+  register(group) {
+    for (let t of group.tools) this.map.set(t.name, { definition: t, handler: group.handler });
+  }
+  getAllDefinitions() { return Array.from(this.map.values()).map((e) => e.definition); }
+};
+function createRegistry(groups) {
+  let registry = new Registry();
+  for (let g of groups) registry.register(g);
+  return registry;
+}
+var reg = createRegistry([{ tools: notesTools, handler: async () => ({}) }, { tools: tagTools, handler: async () => ({}) }]);
+const server = new Server({ name: "s", version: "1" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: reg.getAllDefinitions() }));
+'''
+    p = program({"index.js": server, "package.json": MANIFEST.replace("index.ts", "index.js")})
+    assert _names(p) == ["add_tag", "list_notes"]
+    (listing,) = p.listings
+    assert listing.unread == ()

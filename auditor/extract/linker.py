@@ -207,7 +207,11 @@ class Linker:
             return None
         mod, local = where
         cls = mod.instances.get(local)
-        return self._class(mod, cls) if cls else None
+        if cls:
+            return self._class(mod, cls)
+        value = strip_casts(mod.toplevel.get(local))  # `const registry = createRegistry(defs)`: what a factory makes
+        built = self._factory_class(mod, value) if value is not None and value.type == "call_expression" else None
+        return self._class(*built) if built is not None else None
 
     def _field_instance(self, m: Module, cls: ts.Node, name: str, depth: int = 0):
         """(module, class info) of what field NAME of class CLS holds: the class its declaration names as its type

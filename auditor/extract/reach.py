@@ -330,7 +330,11 @@ class Reach:
             value, where = args[index], cmod
             for key in path:
                 value, where = self.values.member(value, where, key, None, 0)
-            if value is None:
+            if value is None and path and strip_casts(args[index]) is not None \
+                    and strip_casts(args[index]).type == "identifier":  # `register(t)` of a loop's variable: the
+                for obj, omod in list(self.expr(args[index], cmod, d)):  # member of each element it stands for
+                    yield from self._at_path(obj, omod, path, d)
+            elif value is None:
                 self.miss(cmod, args[index])
             else:
                 yield from self.expr(value, where, d)
