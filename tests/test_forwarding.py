@@ -365,3 +365,27 @@ registerTools(server, {});
              "list.js": one.format(name="vault_list", fn="createListTool"),
              "read.js": one.format(name="vault_read", fn="createReadTool")}
     assert _names(files) == ["vault_list", "vault_read"]
+
+
+def test_a_registration_method_taken_off_the_server_registers_by_its_new_name():
+    """`const registerToolUntyped = server.registerTool.bind(server)` (or `const add = server.tool`) in a helper handed
+    the server and a tool's metadata: `registerToolUntyped(meta.name, ...)` is `server.registerTool(meta.name, ...)`,
+    read at each call of the helper."""
+    code = '''import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+const FORECAST = { name: "get_forecast", description: "Forecast." };
+const ARCHIVE = { name: "get_archive", description: "Archive." };
+class WeatherServer {
+  registerReadOnly(server, meta, handler) {
+    const registerToolUntyped = server.registerTool.bind(server);
+    registerToolUntyped(meta.name, { description: meta.description }, handler);
+  }
+  create() {
+    const server = new McpServer({ name: "w", version: "1" });
+    this.registerReadOnly(server, FORECAST, async () => ({ content: [] }));
+    this.registerReadOnly(server, ARCHIVE, async () => ({ content: [] }));
+    return server;
+  }
+}
+new WeatherServer().create();
+'''
+    assert _names({"index.js": code}) == ["get_archive", "get_forecast"]

@@ -56,7 +56,10 @@ def registrations(module: Module, vocab: dict, resolve, link=None) -> tuple[list
             dispatches += [dispatch] if dispatch is not None else []
             regs.append(reg)
             continue
-        if fn is None or fn.type != "member_expression":
+        alias = _method_alias(module, fn) if fn is not None and fn.type == "identifier" else None
+        if alias is not None:  # `const reg = server.registerTool.bind(server); reg(name, ...)`: that method
+            fn = alias
+        elif fn is None or fn.type != "member_expression":
             continue
         method = text(fn.child_by_field_name("property"))
         receiver = member_chain(fn.child_by_field_name("object"))
@@ -563,6 +566,20 @@ def _field_from_parameter(call: ts.Node, field: str, module: Module, link, depth
             return False
         module, cls, depth = found[0], found[1].node, depth + 1
     return False
+
+
+def _method_alias(module: Module, ident: ts.Node) -> ts.Node | None:
+    """The member expression `x.m` a local is bound to, by `const f = x.m.bind(x)` or `const f = x.m` (a method taken
+    off its object to be called by another name), when m is the method of a registration."""
+    value = strip_casts(value_of(module, ident))
+    if value is not None and value.type == "call_expression":
+        callee = strip_casts(value.child_by_field_name("function"))
+        chain = member_chain(callee) if callee is not None else None
+        args = call_args(value)
+        if not chain or chain[-1] != "bind" or len(args) != 1 or text(strip_casts(args[0])) != ".".join(chain[:-2]):
+            return None
+        value = strip_casts(callee.child_by_field_name("object"))
+    return value if value is not None and value.type == "member_expression" else None
 
 
 def _wrapped_function(node: ts.Node) -> bool:
