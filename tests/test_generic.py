@@ -374,3 +374,29 @@ server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: 
     got = {c.attrs.get("param"): c.attrs["verdict"] for c in generic.claims(p, fx, rtes, effects_kb())
            if c.id.startswith("CLM:readme-param")}
     assert got == {"edits": "supported", "useRegex": "supported", "pattern": "supported", "flavour": "contradicted"}
+
+
+def test_an_absence_that_code_not_read_may_hold_is_no_contradiction():
+    """A README's environment variable and launch arguments that the code read never uses are contradicted; when a
+    code file was not read (over kb/method.yaml max_file_bytes, set low here), the read may be there: unsupported, naming it."""
+    server = ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
+              'import "./big.js";\n'
+              'const server = new McpServer({ name: "demo", version: "1" });\n'
+              'server.registerTool("find_rows", { description: "Find rows" }, async () => ({ content: [] }));\n')
+    big = "export const home = process.env.DEMO_HOME;\n" + "// padding\n" * 40
+    readme = ('# demo\n\nSet `DEMO_HOME` (environment variable) to the data folder.\n\n'
+              '```json\n{ "command": "npx", "args": ["-y", "demo@1.0.0", "--verbose"] }\n```\n')
+
+    def verdicts(files, **method):
+        p = program({"README.md": readme, "package.json": '{"name": "demo", "version": "1.0.0"}', **files}, **method)
+        fx = effects.scan(p, effects_kb())
+        rtes = routes(p) + effect_routes.routes(p, fx, components(p))
+        return {c.attrs["kind"] if "kind" in c.attrs else c.kind: (c.attrs["verdict"], c.attrs["mismatch"])
+                for c in generic.claims(p, fx, rtes, effects_kb()) if c.kind in {"readme-env", "readme-args"}}
+
+    read = verdicts({"index.ts": server, "big.js": "export const home = 1;\n"})
+    assert read["readme-env"][0] == "contradicted" and read["readme-args"][0] == "contradicted"
+    unread = verdicts({"index.ts": server, "big.js": big}, max_file_bytes=400)
+    assert unread["readme-env"] == ("unsupported", "no read of DEMO_HOME in the code analysed; code that was not read "
+                                                   "may hold one (big.js)")
+    assert unread["readme-args"][0] == "unsupported" and "(big.js)" in unread["readme-args"][1]

@@ -174,6 +174,7 @@ def _env_claims(p: Program, fx: Effects, rel: str, doc: MarkdownDoc, env: dict[s
     whole = [r.id for r in reads if any(n == "*" or n.startswith("[") for n in r.attrs.get("names", []))]
     spawns = [r.id for r in routes if r.kind == "effect-subprocess"]
     deps = _dependencies(p, effects_kb)
+    unread = _unread_files(p)
     out = []
     for var, anchors in sorted(env.items()):
         hits = [r.id for r in reads if var in r.attrs.get("names", [])]
@@ -193,6 +194,9 @@ def _env_claims(p: Program, fx: Effects, rel: str, doc: MarkdownDoc, env: dict[s
             verdict, cited = "unsupported", []
             mismatch = (f"no read of {var} in the boundary (named reads: {', '.join(named) or 'none'}); a declared dependency "
                         f"({', '.join(deps)}) could read it, and the audit does not inspect dependencies")
+        elif unread:
+            verdict, cited = "unsupported", []
+            mismatch = f"no read of {var} in the code analysed; code that was not read may hold one ({unread})"
         else:
             verdict, cited = "contradicted", []
             mismatch = f"nothing in the boundary reads {var} (named reads: {', '.join(named) or 'none'}), and no dependency is imported that could"
@@ -273,12 +277,22 @@ def _args_claims(p: Program, rel: str, path: str, doc: MarkdownDoc, routes: list
         return []
     argv = [r.id for r in routes if r.kind == "effect-argv"]
     shown = "; ".join(dict.fromkeys(" ".join(a) for _, a in found))
-    verdict = "supported" if argv else "contradicted" if p.modules else "unsupported"
-    mismatch = "" if argv else "the README passes arguments to the server, but nothing in the boundary reads the command line" \
+    unread = _unread_files(p)
+    verdict = "supported" if argv else "contradicted" if p.modules and not unread else "unsupported"
+    mismatch = "" if argv else f"nothing in the code analysed reads the command line; code that was not read may ({unread})" \
+        if unread else "the README passes arguments to the server, but nothing in the boundary reads the command line" \
         if p.modules else "no TypeScript or JavaScript implementation file in the boundary was analysed"
     return [_claim("readme-args", "", rel, doc, f"launch arguments: {shown}",
                    [Anchor(path=path, start_line=f.line, end_line=f.end_line) for f, _ in found], verdict, argv, mismatch,
                    ["read configuration"], arguments=[a for _, a in found])]
+
+
+def _unread_files(p: Program) -> str:
+    """The code files not read (too big, not parsed, ...), named for a claim whose absence they leave open; "" if none."""
+    from auditor.analyse.absences import unread_code  # (absences imports this module's neighbours)
+
+    files = sorted({g.anchor.path for g in unread_code(p)})
+    return ", ".join(files[:3]) + (f" and {len(files) - 3} more" if len(files) > 3 else "")
 
 
 def claims(p: Program, fx: Effects, routes: list[Record], effects_kb: dict) -> list[Record]:
