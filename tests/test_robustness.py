@@ -180,3 +180,15 @@ def test_values_made_of_each_other_end_the_search_instead_of_recursing():
         assert [t.name for t in program({"index.js": code}).tools] == ["x"]
     finally:
         sys.setrecursionlimit(limit)
+
+
+def test_a_member_of_a_class_expression_read_by_its_own_name_is_no_crash():
+    """`var Ke = class e { ... }`: the class's own name `e` is bound inside its body only; a static member read by
+    it is not known (before, reading it crashed with a TypeError, and a minified web bundle took the audit down)."""
+    from auditor.extract.values import Values
+    from program_helpers import MCP, program
+
+    code = MCP + 'import { e } from "./util.js";\nvar Ke = class e { static make() { return e.from(1); } };\n'
+    p = program({"index.js": code, "util.js": "export const e = 1;\n"})  # (a minifier reuses `e` at the top too)
+    (m,) = [m for m in p.modules if m.path == "index.js"]
+    assert Values(p.linker)._static(m, "e", "from") == (None, m)

@@ -238,7 +238,10 @@ class Values(Lists):
         found = self.class_member(module, name, key)
         if found[0] is not None:
             return found
-        cmod, info = self.link._class(module, name)
+        found = self.link._class(module, name)
+        if found is None:  # `var Ke = class e {...}`: a class expression's own name, not bound in the module
+            return None, module
+        cmod, info = found
         for node in cmod.nodes("assign"):
             if node.type == "assignment_expression" and member_chain(node.child_by_field_name("left")) == (info.name, key):
                 return node.child_by_field_name("right"), cmod
