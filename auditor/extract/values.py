@@ -33,6 +33,7 @@ class Values(Lists):
         self._members: dict[str, list[ts.Node]] | None = None
         self._methods: dict[str, list[tuple[str, ts.Node]]] | None = None
         self._chains: dict[str, dict[tuple[str, ...], ts.Node]] = {}
+        self._reading: set[int] = set()  # the calls `_item` is reading the list of (a cycle reads none again)
 
     def definition(self, node: ts.Node | None, module: Module) -> tuple[ts.Node | None, Module]:
         """An identifier's initializer (in its module, through imports), a helper call's object argument, or itself."""
@@ -92,10 +93,21 @@ class Values(Lists):
         index = strip_casts(node.child_by_field_name("index"))
         key = string_value(index) if index is not None and index.type == "string" else \
             text(index) if index is not None and index.type == "number" and text(index).isdigit() else None
-        holder, hmod = self.definition(node.child_by_field_name("object"), module) if key is not None else (None, module)
+        if key is None or node.id in self._reading:  # (values made of each other: `let r = e.all(t)`, `e = r[0]`,
+            return None, module                       # a minifier's shadowing names: no item is read twice at once)
+        self._reading.add(node.id)
+        try:
+            holder, hmod = self.definition(node.child_by_field_name("object"), module)
+        finally:
+            self._reading.discard(node.id)
         holder = strip_casts(holder)
-        if holder is not None and holder.type == "call_expression" and self.link is not None:
-            made = [(strip_casts(v), vmod) for v, vmod, _ in self.call_values(holder, hmod, None)]
+        if holder is not None and holder.type == "call_expression" and self.link is not None \
+                and holder.id not in self._reading:
+            self._reading.add(holder.id)
+            try:
+                made = [(strip_casts(v), vmod) for v, vmod, _ in self.call_values(holder, hmod, None)]
+            finally:
+                self._reading.discard(holder.id)
             if len(made) == 1 and made[0][0] is not None and made[0][0].type in {"array", "object"}:
                 holder, hmod = made[0]  # `defs = createDefinitions(runtime); defs[0]`: the list the function returns
         if holder is not None and holder.type == "array" and key.isdigit():
