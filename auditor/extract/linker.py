@@ -47,6 +47,7 @@ class Linker:
         self.star: dict[str, list[str]] = {}  # `export * from` targets
         self.assigned: dict[str, dict[str, ts.Node]] = {}  # CommonJS `exports.x = <value>`: name -> the value
         self._blocks: dict[int, tuple] = {}  # block id -> (block, its function declarations by name)
+        self._making: set[tuple[str, str]] = set()  # (module, name) of the instances `_instance` is reading
         self.default_values: dict[str, ts.Node] = {}  # `export default <expression>` (not a name): the expression
         self._fields: dict[tuple[int, str], tuple[Module, object] | None] = {}  # (class, field) -> its instances' class
         self._closures: dict[tuple[tuple[str, ...], bool], frozenset[str]] = {}  # closure() asked before
@@ -210,7 +211,13 @@ class Linker:
         if cls:
             return self._class(mod, cls)
         value = strip_casts(mod.toplevel.get(local))  # `const registry = createRegistry(defs)`: what a factory makes
-        built = self._factory_class(mod, value) if value is not None and value.type == "call_expression" else None
+        if value is None or value.type != "call_expression" or (mod.path, local) in self._making:
+            return None  # (`const a = b.get(); const b = a.get()`: no class of each other's)
+        self._making.add((mod.path, local))
+        try:
+            built = self._factory_class(mod, value)
+        finally:
+            self._making.discard((mod.path, local))
         return self._class(*built) if built is not None else None
 
     def _field_instance(self, m: Module, cls: ts.Node, name: str, depth: int = 0):
