@@ -375,6 +375,50 @@ def test_fields_destructured_from_a_helper_handed_the_input_are_checked_by_tests
     text = server(gate=False, head=head, check="  parseNote(args);\n")
     assert flagged({"index.ts": text}) == {}
 
+def test_a_use_after_a_statement_that_always_throws_reaches_nothing():
+    """`this.ensureInitialized()` of a class that defines no such method (and extends nothing) throws a TypeError, and
+    `await import("./missing.js")` of a module the package does not have rejects: what follows them never runs, so the
+    field it would pass on reaches nothing. A method the class does define throws nothing of the kind."""
+    code = SDK + '''import { readFileSync } from "node:fs";
+class Notes {
+  async readNote(args: any) {
+    this.ensureInitialized();
+    return { content: [{ type: "text", text: readFileSync(args.path, "utf8") }] };
+  }
+  async listNotes(args: any) {
+    try {
+      const { index } = await import("./utils/missing-index.js");
+      return { content: [{ type: "text", text: readFileSync(args.path, "utf8") + index }] };
+    } catch (e) { return { content: [], isError: true }; }
+  }
+  async statNote(args: any) {
+    this.check();
+    return { content: [{ type: "text", text: readFileSync(args.path, "utf8") }] };
+  }
+  check() { return true; }
+}
+const notes = new Notes();
+const server = new Server({ name: "n", version: "1" }, { capabilities: { tools: {} } });
+const props = { type: "object", properties: { path: { type: "string" } }, required: ["path"] };
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [
+  { name: "read_note", description: "Read.", inputSchema: props },
+  { name: "list_notes", description: "List.", inputSchema: props },
+  { name: "stat_note", description: "Stat.", inputSchema: props },
+] }));
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  const args = request.params.arguments;
+  switch (request.params.name) {
+    case "read_note": return notes.readNote(args);
+    case "list_notes": return notes.listNotes(args);
+    case "stat_note": return notes.statNote(args);
+  }
+  throw new Error("unknown tool");
+});
+'''
+    got = {(f.attrs["tool"], f.attrs["field"]) for f in mismatches.mismatches(program({"index.ts": code}), {"probes": []})
+           if f.kind in KINDS}
+    assert got == {("stat_note", "path")}
+
 def test_a_string_method_called_on_a_field_before_its_use_rejects_what_is_no_string():
     """`args.path.trim()` in the tool's own code, or `p.toLowerCase()` in a function it hands the field to, throws for
     a value that is not a string before the value goes on: the type is checked. Through `?.`, only for strings

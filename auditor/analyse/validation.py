@@ -11,7 +11,7 @@ import tree_sitter as ts
 
 from auditor.analyse import guards
 from auditor.analyse.logs import log_call
-from auditor.extract import copies
+from auditor.extract import copies, throws
 from auditor.extract.bindings import value_of
 from auditor.extract.facts import Program
 from auditor.extract.frames import plain_parameters
@@ -126,13 +126,15 @@ def checks(p: Program, tool, path: list[Place], own: list[Place] = ()) -> list[C
 def reads(p: Program, own: list[Place]) -> list[Read]:
     """Fields of the input the dispatch and the tool's implementation pass to a call (`f(args.path)`, `{q: args.q}`)."""
     v = p.vocab["validators"]
+    files = frozenset(e.file.path for e in p.entries)
     out = []
     for pl in own:
         names = _inputs(pl, v, p)
         bound = _bound_fields(pl, names, v)
         for node in find(pl.fn, {"member_expression", "identifier"}):
             if _skipped(node, pl) or not _in_arguments(node) or guards.type_guarded(node, pl.fn) or _ignored(p, pl.module, node) \
-                    or _only_tested(node, pl.module) or _in_catch(node, pl.fn) or _logged(node, p.vocab):
+                    or _only_tested(node, pl.module) or _in_catch(node, pl.fn) or _logged(node, p.vocab) \
+                    or throws.after_throw(node, pl.fn, pl.module, p.linker, files):  # (never runs: reaches nothing)
                 continue
             if node.type == "member_expression" and _is_input(node.child_by_field_name("object"), names, v):
                 out.append(Read(field=text(node.child_by_field_name("property")), path=pl.module.path, node=node))
