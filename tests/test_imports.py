@@ -11,3 +11,25 @@ def test_dynamic_imports_of_template_strings_without_substitutions():
             b"const d = await import(`./d.js`);\nconst e = await import(`./chunk-${name}.js`);\n")
     m = program.build("x.ts", "x", parse.parse(code, "typescript"), "typescript")
     assert [src for src, _ in m.imports] == ["./a.js", "./b.js", "./c.js", "./d.js"]
+
+
+def test_subpath_imports_of_the_package_manifest_resolve_to_its_files():
+    """package.json `"imports": {"#tools/*": "./dist/tools/*.js", "#util": {"node": "./dist/util.js"}}`: `import ...
+    from "#tools/notes"` and `from "#util"` are the package's own files, so the tools registered there, and the
+    callback of another of them, are read."""
+    from auditor.analyse import coverage
+    from program_helpers import program
+
+    manifest = ('{"name": "kit", "version": "1.0.0", "type": "module", "bin": {"kit": "dist/index.js"}, '
+                '"imports": {"#tools/*": "./dist/tools/*.js", "#util": {"node": "./dist/util.js", "default": "./x.js"}}}')
+    index = ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
+             'import { registerNotes } from "#tools/notes";\n'
+             'const server = new McpServer({ name: "kit", version: "1" });\nregisterNotes(server);\n')
+    notes = ('import { listNotes } from "#util";\n'
+             'export function registerNotes(server) {\n'
+             '  server.registerTool("list_notes", { description: "List." }, listNotes);\n}\n')
+    util = 'export async function listNotes() { return { content: [] }; }\n'
+    led = coverage.ledger(program({"package.json": manifest, "dist/index.js": index, "dist/tools/notes.js": notes,
+                                   "dist/util.js": util}))
+    assert [(t["name"], t["status"]) for t in led["tools"]] == [("list_notes", "analysed")]
+    assert led["complete"] is True

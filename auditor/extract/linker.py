@@ -59,6 +59,11 @@ class Linker:
 
     # -- imports and exports -------------------------------------------------------------
     def resolve_spec(self, importer: str, spec: str) -> str | None:
+        if spec.startswith("#"):  # a subpath import of the package's own (package.json `imports`)
+            target = self.build.subpath(importer, spec)
+            if target is None:
+                return None
+            spec, importer = "./" + posixpath.basename(target), target
         if not spec.startswith("."):
             return None
         found = candidates(importer, spec)

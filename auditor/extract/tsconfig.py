@@ -55,6 +55,24 @@ class BuildMap:
 
     aliases: Mapping[str, str] = field(default_factory=dict)
     dirs: tuple[tuple[str, str], ...] = ()
+    # package.json `imports` (subpath imports, `#tools/*` -> `./dist/tools/*.js`): (package folder, key, target)
+    subpaths: tuple[tuple[str, str, str], ...] = ()
+
+    def subpath(self, importer: str, spec: str) -> str | None:
+        """The repo path `import "#x/y"` names from IMPORTER: by the `imports` of the nearest package.json above it
+        (an exact key, or a key with one `*` whose match replaces the target's)."""
+        best = None
+        for base, key, target in self.subpaths:
+            if base and not importer.startswith(base + "/"):
+                continue
+            if best is not None and len(best[0]) > len(base):
+                continue
+            head, star, tail = key.partition("*")
+            if not star and spec == key:
+                best = (base, target)
+            elif star and spec.startswith(head) and spec.endswith(tail) and len(spec) >= len(head) + len(tail):
+                best = (base, target.replace("*", spec[len(head):len(spec) - len(tail)] if tail else spec[len(head):]))
+        return posixpath.normpath(posixpath.join(best[0], best[1])) if best is not None else None
 
     def sources(self, path: str) -> list[str]:
         """Where the code of output file `path` is, most likely first."""
@@ -163,4 +181,31 @@ def build_map(entries, method: Mapping | None) -> BuildMap:
             base = posixpath.dirname(e.file.path)
             dirs += [(posixpath.join(base, o), _norm(posixpath.join(base, s)))
                      for o in rule.get("output_dirs", []) for s in rule.get("source_dirs", [])]
-    return BuildMap(aliases=aliases, dirs=tuple(dict.fromkeys(dirs)))
+    subpaths = []
+    for e in entries:
+        if manifest(e) and e.text is not None:
+            try:
+                data = json.loads(e.text)
+            except ValueError:
+                continue
+            table = data.get("imports") if isinstance(data, dict) else None
+            base = posixpath.dirname(e.file.path)
+            for key, target in (table.items() if isinstance(table, dict) else ()):
+                chosen = _condition(target)
+                if isinstance(key, str) and key.startswith("#") and chosen is not None:
+                    subpaths.append((base, key, chosen))
+    return BuildMap(aliases=aliases, dirs=tuple(dict.fromkeys(dirs)), subpaths=tuple(subpaths))
+
+
+def _condition(target, depth: int = 0) -> str | None:
+    """The path a package.json `imports` target gives Node: a string, or of a conditions object the first of
+    `node`, `import`, `require`, `default` that gives one."""
+    if isinstance(target, str):
+        return target if target.startswith("./") else None
+    if isinstance(target, dict) and depth < 4:
+        for k in ("node", "import", "require", "default"):
+            if k in target:
+                found = _condition(target[k], depth + 1)
+                if found is not None:
+                    return found
+    return None
