@@ -577,3 +577,9 @@ if (isPublished()) { server.tool("published", "Published.", {}, async () => ({ c
 else { server.tool("unpublished", "Unpublished.", {}, async () => ({ content: [] })); }
 '''
     assert sorted(t.name for t in program({"index.js": code}).tools) == ["dev_only", "published", "status"]
+    # The same when every registration goes through a wrapper assigned over the server's method (an interceptor):
+    # its instances at those calls are read under the same conditions.
+    wrapped = code.replace("registerMeta(server,", 'const original = server.tool.bind(server);\n'
+                           'server.tool = (name, ...rest) => original(name, ...rest);\nregisterMeta(server,')
+    assert "server.tool = (name" in wrapped
+    assert sorted({t.name for t in program({"index.js": wrapped}).tools}) == ["dev_only", "published", "status"]

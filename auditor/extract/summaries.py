@@ -12,7 +12,7 @@ from typing import Callable, Iterator, TypeVar
 
 import tree_sitter as ts
 
-from auditor.extract import dead, highlevel, names, prefixes, server
+from auditor.extract import constant, dead, highlevel, names, prefixes, server
 from auditor.extract.server import ToolDecl
 from auditor.extract.program import Module
 from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, ancestors, call_args, callee_text, enclosing, excerpt, find,
@@ -349,6 +349,8 @@ class Expander:
         level: Frame | None = frame
         while level is not None:
             site = level.site
+            if site is not None and site.type == "call_expression" and constant.dead(site, level.caller, self.link):
+                return True  # a call in a branch no run takes (`if (DEBUG) server.registerTool("dev", ...)`)
             stmt = next((a for a in ancestors(site) if a.type in FUNCTION_TYPES or a.type == "if_statement"), None) \
                 if site is not None and site.type in {"call_expression", "object"} else None
             if stmt is not None and stmt.type == "if_statement" and within(site, stmt.child_by_field_name("consequence")):
