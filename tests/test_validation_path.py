@@ -419,6 +419,18 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
            if f.kind in KINDS}
     assert got == {("stat_note", "path")}
 
+def test_a_validator_known_by_its_result_checks_the_whole_input():
+    """`const validation = validator.validateInput(name, args); if (!validation.valid) return error(...)` in the
+    tools/call handler, the validator another package's or a field's: the handler goes on only for a valid input.
+    An API's `if (!res.ok)` after the input reached it is no validation."""
+    head = 'const validator: any = makeValidator();\nconst api: any = makeApi();\n'
+    gate = ('  const validation = validator.validateInput("read_note", args);\n'
+            '  if (!validation.valid) return { content: [{ type: "text", text: validation.errors }], isError: true };\n')
+    text = server(gate=False, head=head, check=gate)
+    assert flagged({"index.ts": text}) == {}
+    sent = server(gate=False, head=head, check='  const res = api.send(args);\n  if (!res.ok) throw new Error("failed");\n')
+    assert flagged({"index.ts": sent}) == BOTH
+
 def test_a_string_method_called_on_a_field_before_its_use_rejects_what_is_no_string():
     """`args.path.trim()` in the tool's own code, or `p.toLowerCase()` in a function it hands the field to, throws for
     a value that is not a string before the value goes on: the type is checked. Through `?.`, only for strings

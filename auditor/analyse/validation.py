@@ -16,7 +16,7 @@ from auditor.extract.bindings import value_of
 from auditor.extract.facts import Program
 from auditor.extract.frames import plain_parameters
 from auditor.extract.program import Module
-from auditor.extract.syntax import (ancestors, call_args, enclosing_function, find, member_chain, parameter_pattern,
+from auditor.extract.syntax import (ancestors, call_args, condition_terms, enclosing_function, find, member_chain, parameter_pattern,
                                     strip_casts, text, within)
 from auditor.extract.zod import schema_of
 
@@ -287,12 +287,40 @@ def _schema_call(call: ts.Node, m: Module, names: set[str], p: Program, v: dict)
             if not chain or chain[0] not in v["not_schemas"]:
                 compiled = _compiled(receiver, m, v)  # `TypeCompiler.Compile(T).Check(x)`
                 matched, schema = True, (call_args(compiled) or [None])[0] if compiled is not None else receiver
+    if not matched and any(_is_input(a, names, v) for a in args) and _result_tested(call, v):
+        return Check(path=m.path, node=call, fields=None, form="schema")  # a validator, by what its result says
     if not matched:
         return None
     spec = schema_of(schema, m, p.vocab, p.linker) if schema is not None else None
     props = spec.get("properties") if isinstance(spec, dict) else None
     fields = frozenset(props) if isinstance(props, dict) else None
     return Check(path=m.path, node=call, fields=fields, form="schema")
+
+
+def _result_tested(call: ts.Node, v: dict) -> bool:
+    """Whether CALL's result, held by a local, is tested for failure by an `if` that rejects or returns before the
+    handler goes on: `if (!r.valid)` (kb validators result_flags) or `if (r.errors?.length)` (result_failures)."""
+    holder = call.parent.parent if call.parent is not None and call.parent.type == "await_expression" else call.parent
+    name = holder.child_by_field_name("name") if holder is not None and holder.type == "variable_declarator" else None
+    fn = enclosing_function(call)
+    if name is None or name.type != "identifier" or fn is None:
+        return False
+    flags, failures = set(v.get("result_flags") or ()), set(v.get("result_failures") or ())
+    for stmt in find(fn, {"if_statement"}):
+        if stmt.start_byte < call.end_byte or not (guards._rejects(stmt.child_by_field_name("consequence"))
+                                                   or guards._returns(stmt.child_by_field_name("consequence"))):
+            continue
+        for term in condition_terms(stmt.child_by_field_name("condition"), "||"):
+            term = strip_casts(term)
+            negated = term is not None and term.type == "unary_expression" and text(term.child_by_field_name("operator")) == "!"
+            inner = strip_casts(term.child_by_field_name("argument")) if negated else term
+            while inner is not None and inner.type == "member_expression" and text(inner.child_by_field_name("property")) == "length":
+                inner = strip_casts(inner.child_by_field_name("object"))  # `r.errors.length`
+            chain = member_chain(inner) if inner is not None else None
+            if chain and len(chain) == 2 and chain[0] == text(name) and (
+                    negated and chain[1] in flags or not negated and chain[1] in failures):
+                return True
+    return False
 
 
 def _compiled(node: ts.Node | None, m: Module, v: dict) -> ts.Node | None:
