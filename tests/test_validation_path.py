@@ -268,6 +268,12 @@ def test_a_value_only_written_to_a_log_is_no_use():
         '  return { content: [{ type: "text", text: readFileSync(args.path, "utf8") }] };\n')
     assert "logger.info" in text
     assert flagged({"index.ts": "const logger: any = {};\n" + text}) == {"path": "schema-unenforced"}
+    # the same when the field is handed to a function that only writes its parameter to a log
+    handed = server(gate=False, head="function note(limit: any) { console.error(`limit ${limit}`); }\n").replace(
+        '  return { content: [{ type: "text", text: readFileSync(args.path, "utf8").slice(0, args.limit) }] };\n',
+        '  note(args.limit);\n  return { content: [{ type: "text", text: readFileSync(args.path, "utf8") }] };\n')
+    assert "note(args.limit)" in handed
+    assert flagged({"index.ts": handed}) == {"path": "schema-unenforced"}
 
 def test_a_value_passed_on_in_a_catch_block_reports_a_failure_and_is_no_use():
     text = server(gate=False).replace(

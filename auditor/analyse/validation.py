@@ -355,7 +355,8 @@ def _input_field(node: ts.Node | None, names: frozenset[str], v: dict) -> str | 
 
 def _ignored(p: Program, module: Module, node: ts.Node) -> bool:
     """Whether NODE is passed, as a whole argument, to a function of the boundary that never reads the parameter it
-    binds (`handleGeo(address, city)` where handleGeo names `city` and never uses it): no use of the value."""
+    binds (`handleGeo(address, city)` where handleGeo names `city` and never uses it), or only writes it to a log: no
+    use of the value."""
     args = node.parent
     call = args.parent if args is not None and args.type == "arguments" else None
     hit = p.linker.resolve(module, call) if call is not None and p.linker is not None else None
@@ -373,8 +374,9 @@ def _ignored(p: Program, module: Module, node: ts.Node) -> bool:
         return False
     name = text(pattern)
     body = fn.child_by_field_name("body")
-    return not any(text(n) == name for n in find(body, {"identifier", "shorthand_property_identifier"})) \
-        and "arguments" not in {text(n) for n in find(body, {"identifier"})}
+    uses = [n for n in find(body, {"identifier", "shorthand_property_identifier"}) if text(n) == name]
+    # (a parameter only written to a log reaches nothing either: `logger.info("get", { workspace })`)
+    return all(_logged(n, p.vocab) for n in uses) and "arguments" not in {text(n) for n in find(body, {"identifier"})}
 
 
 _COMPARISONS = {"===", "!==", "==", "!=", "<", ">", "<=", ">=", "in", "instanceof"}
