@@ -437,6 +437,24 @@ def test_a_validator_known_by_its_result_checks_the_whole_input():
     sent = server(gate=False, head=head, check='  const res = api.send(args);\n  if (!res.ok) throw new Error("failed");\n')
     assert flagged({"index.ts": sent}) == BOTH
 
+def test_a_field_only_compared_strictly_with_a_literal_down_the_calls_reaches_nothing():
+    """`listPage(args.limit)` -> `pager.fetch("/notes", { all: limit })`-like hand-offs: `fetch(path, options)`
+    destructures `const { all = false } = options` and reads it only as `all === true`; a value of another type is
+    only ever unequal to `true`, so it changes nothing and reaches nothing. Used as a number there, it does."""
+    head = ('class Pager {\n'
+            '  fetch(path: string, options: any = {}) {\n'
+            '    const { all = false } = options;\n'
+            '    return all === true ? readFileSync(path, "utf8") : "";\n  }\n}\n'
+            'const pager = new Pager();\n'
+            'function listPage(all: any) { return pager.fetch("/notes", { all }); }\n')
+    text = server(gate=False, head=head).replace(
+        '  return { content: [{ type: "text", text: readFileSync(args.path, "utf8").slice(0, args.limit) }] };\n',
+        '  return { content: [{ type: "text", text: readFileSync(args.path, "utf8") + listPage(args.limit) }] };\n')
+    assert "listPage(args.limit)" in text
+    assert flagged({"index.ts": text}) == {"path": "schema-unenforced"}
+    used = text.replace("return all === true ?", "return all > 1 ?")
+    assert flagged({"index.ts": used}) == BOTH
+
 def test_a_string_method_called_on_a_field_before_its_use_rejects_what_is_no_string():
     """`args.path.trim()` in the tool's own code, or `p.toLowerCase()` in a function it hands the field to, throws for
     a value that is not a string before the value goes on: the type is checked. Through `?.`, only for strings

@@ -353,30 +353,79 @@ def _input_field(node: ts.Node | None, names: frozenset[str], v: dict) -> str | 
     return text(node.child_by_field_name("property"))
 
 
-def _ignored(p: Program, module: Module, node: ts.Node) -> bool:
-    """Whether NODE is passed, as a whole argument, to a function of the boundary that never reads the parameter it
-    binds (`handleGeo(address, city)` where handleGeo names `city` and never uses it), or only writes it to a log: no
-    use of the value."""
-    args = node.parent
+def _ignored(p: Program, module: Module, node: ts.Node, depth: int = 0) -> bool:
+    """Whether NODE is passed, as a whole argument or as an entry of an object literal argument (`f({ all })`), to a
+    function of the boundary that never reads the parameter (or the parameter's entry) it binds (`handleGeo(address,
+    city)` where handleGeo names `city` and never uses it), or only writes it to a log or compares it strictly with a
+    literal (`all === true`: a value of another type is only ever unequal): no use of the value."""
+    key = None
+    holder = node.parent
+    if holder is not None and holder.type == "pair" and holder.child_by_field_name("value") == node:
+        key, holder = text(holder.child_by_field_name("key")), holder.parent
+    elif node.type == "shorthand_property_identifier":
+        key = text(node)
+    arg = holder if key is not None else node
+    args = arg.parent if arg is not None else None
     call = args.parent if args is not None and args.type == "arguments" else None
     hit = p.linker.resolve(module, call) if call is not None and p.linker is not None else None
     fn = hit[1] if hit is not None else None
     params = (fn.child_by_field_name("parameters") if fn is not None else None)
-    if params is None or fn.child_by_field_name("body") is None:
+    if params is None or fn.child_by_field_name("body") is None or key is not None and arg.type != "object":
         return False
     passed = [c for c in args.named_children if c.type != "comment"]
     declared = [c for c in params.named_children if c.type != "comment"]
-    index = next((i for i, c in enumerate(passed) if c.id == node.id), None)
+    index = next((i for i, c in enumerate(passed) if c.id == arg.id), None)
     if index is None or index >= len(declared):
         return False
     pattern = parameter_pattern(declared[index])
-    if pattern is None or pattern.type != "identifier":
-        return False
-    name = text(pattern)
     body = fn.child_by_field_name("body")
-    uses = [n for n in find(body, {"identifier", "shorthand_property_identifier"}) if text(n) == name]
+    if key is None and pattern is not None and pattern.type == "identifier":
+        uses = [n for n in find(body, {"identifier", "shorthand_property_identifier"}) if text(n) == text(pattern)]
+    elif key is not None and pattern is not None and pattern.type == "object_pattern" \
+            and key in {text(c) for c in pattern.named_children if c.type == "shorthand_property_identifier_pattern"}:
+        uses = [n for n in find(body, {"identifier", "shorthand_property_identifier"}) if text(n) == key]
+    elif key is not None and pattern is not None and pattern.type == "identifier":  # `fetchValues(path, options)`
+        uses = _entry_uses(body, text(pattern), key)
+        if uses is None:
+            return False
+    else:
+        return False
     # (a parameter only written to a log reaches nothing either: `logger.info("get", { workspace })`)
-    return all(_logged(n, p.vocab) for n in uses) and "arguments" not in {text(n) for n in find(body, {"identifier"})}
+    return all(_logged(n, p.vocab) or _strictly_compared(n) or depth < 3 and _ignored(p, hit[0], n, depth + 1)
+               for n in uses) and "arguments" not in {text(n) for n in find(body, {"identifier"})}  # (or handed on so)
+
+
+def _entry_uses(body: ts.Node, param: str, key: str) -> list[ts.Node] | None:
+    """The uses of entry KEY of the object parameter PARAM in BODY: `PARAM.KEY`, and the name `const { KEY } = PARAM`
+    (a default `KEY = false` too) binds; None when PARAM goes anywhere else whole (spread, handed on)."""
+    uses: list[ts.Node] = []
+    for n in find(body, {"identifier"}):
+        if text(n) != param:
+            continue
+        up = n.parent
+        if up is not None and up.type == "member_expression" and up.child_by_field_name("object") == n:
+            uses += [up] if text(up.child_by_field_name("property")) == key else []
+            continue
+        decl = up if up is not None and up.type == "variable_declarator" and up.child_by_field_name("value") == n else None
+        target = decl.child_by_field_name("name") if decl is not None else None
+        if target is None or target.type != "object_pattern":
+            return None
+        for c in target.named_children:
+            bound = c if c.type == "shorthand_property_identifier_pattern" else \
+                c.child_by_field_name("left") if c.type == "object_assignment_pattern" else None
+            if bound is not None and text(bound) == key:
+                uses += [x for x in find(body, {"identifier", "shorthand_property_identifier"})
+                         if text(x) == key and x.start_byte > decl.end_byte]
+    return uses
+
+
+def _strictly_compared(node: ts.Node) -> bool:
+    """Whether NODE is one side of `===`/`!==` whose other side is a literal (`draft === true`)."""
+    up = node.parent
+    if up is None or up.type != "binary_expression" or text(up.child_by_field_name("operator")) not in {"===", "!=="}:
+        return False
+    other = up.child_by_field_name("right") if up.child_by_field_name("left") == node else up.child_by_field_name("left")
+    return other is not None and other.type in {"true", "false", "string", "number", "null", "undefined"}
 
 
 _COMPARISONS = {"===", "!==", "==", "!=", "<", ">", "<=", ">=", "in", "instanceof"}
