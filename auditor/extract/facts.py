@@ -264,12 +264,13 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
         roots += [owned(fn, fm) for d in hl_dispatches for fm, fn in d.handed]
     # Registrations whose name comes from a parameter or a loop: one per call site or element that names the tool.
     expander, kept = summaries.Expander(modules, link, vocab), []
-    for r in registrations:
+    direct = {(t.module.path, t.node.id, t.name) for t in tools}  # (an interceptor of the server's method reads each
+    for r in registrations:                                         # direct registration again: one tool still)
         made = expander.expand(r, link.resolver) if r.name is None else []
         if made is None:
             continue  # written in a function nothing calls (extract/dead.py): it registers nothing
         kept += [reg for _, _, reg, _ in made] or [r]
-        tools += [t for t, _, _, _ in made if t is not None]
+        tools += [t for t, _, _, _ in made if t is not None and (t.module.path, t.node.id, t.name) not in direct]
         for _, d, _, handed in made:
             if d is not None:
                 dispatches.append(d)
