@@ -11,6 +11,7 @@ from typing import Iterable, Mapping
 import tree_sitter as ts
 
 from auditor.extract import parse
+from auditor.extract.limits import MAX_DEPTH, load_json
 
 _DEEPEST = 64  # a tsconfig nests a few levels; deeper values are not read (the conversion recurses)
 # The sources a compiled file may come from, by its suffix: TypeScript first, then the same suffix (allowJs).
@@ -184,10 +185,7 @@ def build_map(entries, method: Mapping | None) -> BuildMap:
     subpaths = []
     for e in entries:
         if manifest(e) and e.text is not None:
-            try:
-                data = json.loads(e.text)
-            except ValueError:
-                continue
+            data, _ = load_json(e.file.data, MAX_DEPTH)  # (a manifest nested a thousand deep is no manifest)
             table = data.get("imports") if isinstance(data, dict) else None
             base = posixpath.dirname(e.file.path)
             for key, target in (table.items() if isinstance(table, dict) else ()):
