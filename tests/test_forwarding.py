@@ -389,3 +389,20 @@ class WeatherServer {
 new WeatherServer().create();
 '''
     assert _names({"index.js": code}) == ["get_archive", "get_forecast"]
+
+
+def test_a_call_two_wrappers_reach_is_one_tool():
+    """`registerWithTelemetry(server, "get_layout", ...)`, a helper that calls `server.registerTool(name, ...)`, on a
+    server whose `registerTool` an interceptor replaced (`server.registerTool = (name, ...rest) => original(...)`):
+    the helper's expansion and the interceptor's both reach the helper's call; it is one tool."""
+    code = '''import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+const server = new McpServer({ name: "rn", version: "1" });
+const original = server.registerTool.bind(server);
+server.registerTool = (name, ...rest) => original(name, ...rest);
+function registerWithTelemetry(srv, name, config, cb) {
+  srv.registerTool(name, config, async (args) => cb(args));
+}
+registerWithTelemetry(server, "get_layout", { description: "Layout." }, async () => ({ content: [] }));
+registerWithTelemetry(server, "get_tree", { description: "Tree." }, async () => ({ content: [] }));
+'''
+    assert sorted(t.name for t in program({"index.js": code}).tools) == ["get_layout", "get_tree"]

@@ -270,7 +270,9 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
         if made is None:
             continue  # written in a function nothing calls (extract/dead.py): it registers nothing
         kept += [reg for _, _, reg, _ in made] or [r]
-        tools += [t for t, _, _, _ in made if t is not None and (t.module.path, t.node.id, t.name) not in direct]
+        for t in (t for t, _, _, _ in made if t is not None and (t.module.path, t.node.id, t.name) not in direct):
+            direct.add((t.module.path, t.node.id, t.name))  # (two wrappers' expansions reaching one call: one tool)
+            tools.append(t)
         for _, d, _, handed in made:
             if d is not None:
                 dispatches.append(d)
