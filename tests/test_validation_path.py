@@ -454,6 +454,8 @@ def test_a_field_only_compared_strictly_with_a_literal_down_the_calls_reaches_no
     assert flagged({"index.ts": text}) == {"path": "schema-unenforced"}
     used = text.replace("return all === true ?", "return all > 1 ?")
     assert flagged({"index.ts": used}) == BOTH
+    handed = text.replace("const { all = false } = options;", "const { all = false } = options;\n    send({ options });")
+    assert flagged({"index.ts": "declare function send(x: any): void;\n" + handed}) == BOTH  # options handed on whole
 
 def test_a_string_method_called_on_a_field_before_its_use_rejects_what_is_no_string():
     """`args.path.trim()` in the tool's own code, or `p.toLowerCase()` in a function it hands the field to, throws for

@@ -399,9 +399,11 @@ def _entry_uses(body: ts.Node, param: str, key: str) -> list[ts.Node] | None:
     """The uses of entry KEY of the object parameter PARAM in BODY: `PARAM.KEY`, and the name `const { KEY } = PARAM`
     (a default `KEY = false` too) binds; None when PARAM goes anywhere else whole (spread, handed on)."""
     uses: list[ts.Node] = []
-    for n in find(body, {"identifier"}):
+    for n in find(body, {"identifier", "shorthand_property_identifier"}):
         if text(n) != param:
             continue
+        if n.type == "shorthand_property_identifier":
+            return None  # `{ params }`: handed on whole
         up = n.parent
         if up is not None and up.type == "member_expression" and up.child_by_field_name("object") == n:
             uses += [up] if text(up.child_by_field_name("property")) == key else []
