@@ -382,9 +382,11 @@ def test_fields_destructured_from_a_helper_handed_the_input_are_checked_by_tests
     assert flagged({"index.ts": text}) == {}
 
 def test_a_use_after_a_statement_that_always_throws_reaches_nothing():
-    """`this.ensureInitialized()` of a class that defines no such method (and extends nothing) throws a TypeError, and
-    `await import("./missing.js")` of a module the package does not have rejects: what follows them never runs, so the
-    field it would pass on reaches nothing. A method the class does define throws nothing of the kind."""
+    """`this.ensureInitialized()` of a class that defines no such method (and extends nothing) throws a TypeError,
+    `await import("./missing.js")` of a module the package does not have rejects, and `this.getConnection()` whose
+    first statement calls a method of a field every construction leaves out (`this.manager = manager || null`, built
+    `new Notes({})`) throws: what follows them never runs, so the field it would pass on reaches nothing. A method the
+    class does define throws nothing of the kind."""
     code = SDK + '''import { readFileSync } from "node:fs";
 class Notes {
   async readNote(args: any) {
@@ -401,15 +403,22 @@ class Notes {
     this.check();
     return { content: [{ type: "text", text: readFileSync(args.path, "utf8") }] };
   }
+  async tagNote(args: any) {
+    const connection = await this.getConnection();
+    return { content: [{ type: "text", text: readFileSync(args.path, "utf8") + connection }] };
+  }
+  async getConnection() { return await this.manager.connect(); }
   check() { return true; }
+  constructor(client: any, manager?: any) { this.client = client; this.manager = manager || null; }
 }
-const notes = new Notes();
+const notes = new Notes({});
 const server = new Server({ name: "n", version: "1" }, { capabilities: { tools: {} } });
 const props = { type: "object", properties: { path: { type: "string" } }, required: ["path"] };
 server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [
   { name: "read_note", description: "Read.", inputSchema: props },
   { name: "list_notes", description: "List.", inputSchema: props },
   { name: "stat_note", description: "Stat.", inputSchema: props },
+  { name: "tag_note", description: "Tag.", inputSchema: props },
 ] }));
 server.setRequestHandler(CallToolRequestSchema, async (request) => {
   const args = request.params.arguments;
@@ -417,6 +426,7 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
     case "read_note": return notes.readNote(args);
     case "list_notes": return notes.listNotes(args);
     case "stat_note": return notes.statNote(args);
+    case "tag_note": return notes.tagNote(args);
   }
   throw new Error("unknown tool");
 });

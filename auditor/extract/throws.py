@@ -10,7 +10,8 @@ import tree_sitter as ts
 from auditor.extract import tslib
 from auditor.extract.linker import candidates
 from auditor.extract.program import Module, class_name_of
-from auditor.extract.syntax import FUNCTION_TYPES, ancestors, class_base, find, member_chain, string_value, strip_casts, text
+from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, class_base, find, member_chain,
+                                    parameter_pattern, string_value, strip_casts, text, within)
 
 _CLASSES = {"class_declaration", "class", "abstract_class_declaration"}
 _CODE_SUFFIXES = (".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".jsx", ".tsx")
@@ -32,14 +33,77 @@ def after_throw(node: ts.Node, fn: ts.Node, module: Module, link, files: frozens
     return False
 
 
-def throws(stmt: ts.Node, module: Module, link, files: frozenset[str]) -> bool:
+def throws(stmt: ts.Node, module: Module, link, files: frozenset[str], depth: int = 0) -> bool:
     """Whether STMT (an expression statement or a declaration) always throws, by a call it makes unconditionally."""
     if stmt.type not in {"expression_statement", "lexical_declaration", "variable_declaration"}:
         return False
     for call in find(stmt, {"call_expression"}):
         if _conditional(call, stmt):
             continue
-        if _missing_method(call) or _missing_module(call, module, files):
+        if _missing_method(call) or _missing_module(call, module, files) or _nothing_called(call, link) \
+                or _throwing_method(call, module, link, files, depth):
+            return True
+    return False
+
+
+def _nothing_called(call: ts.Node, link) -> bool:
+    """`this.f.m(...)` where field f holds nothing in every instance: its class sets it only to `null`/`undefined`,
+    or to a constructor parameter (`f || null` too) that every construction of the class leaves out (a TypeError)."""
+    callee = strip_casts(call.child_by_field_name("function"))
+    chain = member_chain(callee) if callee is not None else None
+    if link is None or not chain or len(chain) != 3 or chain[0] != "this" or "?." in text(callee):
+        return False
+    cls = next((a for a in ancestors(call) if a.type in _CLASSES), None)
+    ctor = next((m for m in (cls.child_by_field_name("body").named_children if cls is not None else [])
+                 if m.type == "method_definition" and text(m.child_by_field_name("name")) == "constructor"), None)
+    if cls is None or ctor is None or class_base(cls) is not None:
+        return False
+    params = [parameter_pattern(c) for c in (ctor.child_by_field_name("parameters").named_children
+                                            if ctor.child_by_field_name("parameters") else []) if c.type != "comment"]
+    names = [text(p) if p is not None and p.type == "identifier" else None for p in params]
+    index = None
+    for a in find(cls, {"assignment_expression"}):
+        if member_chain(a.child_by_field_name("left")) != ("this", chain[1]):
+            continue
+        value = strip_casts(a.child_by_field_name("right"))
+        while value is not None and value.type == "binary_expression" \
+                and text(value.child_by_field_name("operator")) in {"||", "??"} \
+                and strip_casts(value.child_by_field_name("right")).type in {"null", "undefined"}:
+            value = strip_casts(value.child_by_field_name("left"))  # `connectionManager || null`
+        if value is not None and (value.type in {"null", "undefined"} or text(value) == "undefined"):
+            continue
+        if value is None or value.type != "identifier" or text(value) not in names or index is not None \
+                or not within(a, ctor):
+            return False
+        index = names.index(text(value))
+    if index is None:
+        return False
+    name = class_name_of(cls)
+    made = [new for m in link.by_path.values() for new in m.nodes("new")
+            if (hit := link._class(m, text(new.child_by_field_name("constructor")))) is not None and hit[1].node.id == cls.id]
+    return bool(made) and all(len(call_args(new)) <= index for new in made) and bool(name)
+
+
+def _throwing_method(call: ts.Node, module: Module, link, files: frozenset[str], depth: int) -> bool:
+    """`this.m(...)` of a method of the class whose first statements, run whatever its arguments, always throw."""
+    callee = strip_casts(call.child_by_field_name("function"))
+    chain = member_chain(callee) if callee is not None else None
+    if depth > 1 or not chain or len(chain) != 2 or chain[0] != "this":
+        return False
+    cls = next((a for a in ancestors(call) if a.type in _CLASSES), None)
+    method = next((m for m in (cls.child_by_field_name("body").named_children if cls is not None else [])
+                   if m.type == "method_definition" and text(m.child_by_field_name("name")) == chain[1]), None)
+    body = method.child_by_field_name("body") if method is not None else None
+    if body is None:
+        return False
+    for stmt in body.named_children:  # the statements before the first that may leave or branch
+        if stmt.type in {"return_statement"} and stmt.named_children:
+            inner = stmt.named_children[0]
+            return any(not _conditional(c, inner) and (_nothing_called(c, link) or _missing_method(c))
+                       for c in [inner, *find(inner, {"call_expression"})] if c.type == "call_expression")
+        if stmt.type not in {"expression_statement", "lexical_declaration", "variable_declaration"}:
+            return False
+        if throws(stmt, module, link, files, depth + 1):
             return True
     return False
 
