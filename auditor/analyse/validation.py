@@ -126,7 +126,11 @@ def checks(p: Program, tool, path: list[Place], own: list[Place] = ()) -> list[C
 def reads(p: Program, own: list[Place]) -> list[Read]:
     """Fields of the input the dispatch and the tool's implementation pass to a call (`f(args.path)`, `{q: args.q}`)."""
     v = p.vocab["validators"]
-    files = frozenset(e.file.path for e in p.entries)
+    files = p.linker.memo.get("boundary_files") if p.linker is not None else None
+    if files is None:  # every file of the boundary, read or not (extract/throws.py: a module that is not there)
+        files = frozenset(e.file.path for e in p.entries)
+        if p.linker is not None:
+            p.linker.memo["boundary_files"] = files
     out = []
     for pl in own:
         names = _inputs(pl, v, p)

@@ -8,9 +8,10 @@ from dataclasses import dataclass
 import tree_sitter as ts
 
 from auditor.extract import bindings, folders, tslib
+from auditor.extract.frames import plain_parameters
 from auditor.extract.program import Module, class_name_of
 from auditor.extract.syntax import (ancestors, call_args, call_function, enclosing, find, member_chain, object_pairs,
-                                    pair_value, parameter_pattern, string_value, strip_casts, text)
+                                    pair_value, string_value, strip_casts, text)
 from auditor.extract.tsconfig import BuildMap
 
 # A relative specifier names a file by its emitted name (`./lib.js`) or none (`./lib`); try the
@@ -47,6 +48,7 @@ class Linker:
         self.star: dict[str, list[str]] = {}  # `export * from` targets
         self.assigned: dict[str, dict[str, ts.Node]] = {}  # CommonJS `exports.x = <value>`: name -> the value
         self._blocks: dict[int, tuple] = {}  # block id -> (block, its function declarations by name)
+        self._constructions: dict[int, list[tuple[Module, ts.Node]]] | None = None  # class id -> its `new`s
         self._making: set[tuple[str, str]] = set()  # (module, name) of the instances `_instance` is reading
         self.default_values: dict[str, ts.Node] = {}  # `export default <expression>` (not a name): the expression
         self._fields: dict[tuple[int, str], tuple[Module, object] | None] = {}  # (class, field) -> its instances' class
@@ -311,28 +313,33 @@ class Linker:
         if ctor is None or text(ctor.child_by_field_name("name")) != "constructor" or value.type != "identifier" \
                 or depth > 3:
             return [(m, "")]
-        index = next((i for i, p in enumerate(c for c in (ctor.child_by_field_name("parameters").named_children
-                                                          if ctor.child_by_field_name("parameters") else [])
-                                               if c.type != "comment")
-                      if text(parameter_pattern(p)) == text(value)), None)
+        index = plain_parameters(ctor).get(text(value))
         out: list = []
-        for mod in self.by_path.values():
-            for new in mod.nodes("new"):
-                hit = self._class(mod, text(new.child_by_field_name("constructor")))
-                if hit is None or hit[1].node.id != cls.id:
-                    continue
-                args = call_args(new)
-                arg = strip_casts(args[index]) if index is not None and index < len(args) else None
-                chain = member_chain(arg) if arg is not None else None
-                if arg is not None and arg.type == "new_expression":
-                    out.append((mod, text(arg.child_by_field_name("constructor"))))
-                elif chain and len(chain) == 2 and chain[0] == "this":
-                    around = next((a for a in ancestors(arg) if a.type in {"class_declaration", "class"}), None)
-                    got = self._field_instance(mod, around, chain[1], depth + 1) if around is not None else None
-                    out.append((got[0], got[1].name) if got is not None else (mod, ""))
-                else:
-                    out.append((mod, ""))
+        for mod, new in self.constructions(cls):
+            args = call_args(new)
+            arg = strip_casts(args[index]) if index is not None and index < len(args) else None
+            chain = member_chain(arg) if arg is not None else None
+            if arg is not None and arg.type == "new_expression":
+                out.append((mod, text(arg.child_by_field_name("constructor"))))
+            elif chain and len(chain) == 2 and chain[0] == "this":
+                around = next((a for a in ancestors(arg) if a.type in {"class_declaration", "class"}), None)
+                got = self._field_instance(mod, around, chain[1], depth + 1) if around is not None else None
+                out.append((got[0], got[1].name) if got is not None else (mod, ""))
+            else:
+                out.append((mod, ""))
         return out or [(m, "")]
+
+    def constructions(self, cls: ts.Node) -> list[tuple[Module, ts.Node]]:
+        """(module, `new C(...)`) of every place the boundary constructs the class CLS (its node), by name or through
+        a module's namespace (`new tools_1.C()`), in module order (index built on first use)."""
+        if self._constructions is None:
+            self._constructions = {}
+            for m in self.by_path.values():
+                for new in m.nodes("new"):
+                    made = self._class(m, text(new.child_by_field_name("constructor")))
+                    if made is not None:
+                        self._constructions.setdefault(made[1].node.id, []).append((m, new))
+        return self._constructions.get(cls.id, [])
 
     def resolve(self, m: Module, call: ts.Node) -> tuple[Module, ts.Node, str] | None:
         """The function a call (or a callee expression such as a callback identifier) refers to."""

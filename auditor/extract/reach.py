@@ -342,13 +342,8 @@ class Reach:
     def _constructions(self, cls: ts.Node | None) -> list[tuple[Module, ts.Node]]:
         if cls is None or self.link is None:
             return []
-        out = []
-        for m in self.modules:
-            for new in m.nodes("new"):
-                found = self.link._class(m, text(new.child_by_field_name("constructor")))
-                if found is not None and found[1].node == cls:
-                    out.append((m, new))
-        return out
+        read = {m.path for m in self.modules}
+        return [(m, new) for m, new in self.link.constructions(cls) if m.path in read]
 
     def _member(self, node: ts.Node, module: Module, d: int):
         chain = member_chain(node)

@@ -16,12 +16,11 @@ import tree_sitter as ts
 from auditor.extract import finders
 from auditor.extract.program import Module, class_name_of
 from auditor.extract.server import Dispatch, Handler
-from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, class_base, find, member_chain, object_method,
+from auditor.extract.syntax import (CLASS_TYPES, FUNCTION_TYPES, ancestors, call_args, class_base, find, member_chain, object_method,
                                     strip_casts, text)
 from auditor.extract.frames import Frame, attach, destructured, parameters
 from auditor.extract.values import Values
 
-_CLASSES = {"class_declaration", "abstract_class_declaration", "class"}
 _LOOKUP, _STORE = "get", "set"  # coupling: reach._STORES (what a Map holds)
 _FIND = "find"  # `list.find((t) => t.name === name)`: a lookup in the list itself
 
@@ -158,7 +157,7 @@ def _method(values: Values, tool: ts.Node | None, module: Module, method: str, f
     named = values.link._class(module, text(tool)) if tool is not None and tool.type == "identifier" else None
     if named is not None:  # a class found (constructed by a factory): its method
         tool, module = named[1].node, named[0]
-    if tool is not None and tool.type in _CLASSES and class_name_of(tool):
+    if tool is not None and tool.type in CLASS_TYPES and class_name_of(tool):
         return values.function_of(*values.class_member(module, class_name_of(tool), method), frame)[0]
     if tool is None or tool.type not in {"new_expression", "object", "call_expression"} \
             and values.namespace(tool, module) is None:  # (a call: a member of the object it returns)

@@ -9,6 +9,7 @@ from typing import Any, Callable, Iterator
 
 import tree_sitter as ts
 
+CLASS_TYPES = frozenset({"class_declaration", "abstract_class_declaration", "class"})  # a class, declared or an expression
 FUNCTION_TYPES = frozenset({"function_declaration", "function_expression", "arrow_function",
                             "method_definition", "generator_function_declaration", "generator_function", "function"})
 CAST_TYPES = frozenset({"as_expression", "satisfies_expression", "non_null_expression",

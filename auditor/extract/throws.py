@@ -10,10 +10,9 @@ import tree_sitter as ts
 from auditor.extract import tslib
 from auditor.extract.linker import candidates
 from auditor.extract.program import Module, class_name_of
-from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, class_base, find, member_chain,
+from auditor.extract.syntax import (CLASS_TYPES, FUNCTION_TYPES, ancestors, call_args, class_base, find, member_chain,
                                     parameter_pattern, string_value, strip_casts, text, within)
 
-_CLASSES = {"class_declaration", "class", "abstract_class_declaration"}
 _CODE_SUFFIXES = (".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".jsx", ".tsx")
 
 
@@ -34,16 +33,19 @@ def after_throw(node: ts.Node, fn: ts.Node, module: Module, link, files: frozens
 
 
 def throws(stmt: ts.Node, module: Module, link, files: frozenset[str], depth: int = 0) -> bool:
-    """Whether STMT (an expression statement or a declaration) always throws, by a call it makes unconditionally."""
+    """Whether STMT (an expression statement or a declaration) always throws, by a call it makes unconditionally
+    (remembered per statement: every read after it in its block asks again)."""
     if stmt.type not in {"expression_statement", "lexical_declaration", "variable_declaration"}:
         return False
-    for call in find(stmt, {"call_expression"}):
-        if _conditional(call, stmt):
-            continue
-        if _missing_method(call) or _missing_module(call, module, files) or _nothing_called(call, link) \
-                or _throwing_method(call, module, link, files, depth):
-            return True
-    return False
+    memo = link.memo.setdefault("throws", {}) if link is not None else {}
+    hit = memo.get((stmt.id, depth))
+    if hit is None or hit[0] != stmt:
+        hit = memo[(stmt.id, depth)] = (stmt, any(
+            not _conditional(call, stmt) and (_missing_method(call) or _missing_module(call, module, files)
+                                              or _nothing_called(call, link)
+                                              or _throwing_method(call, module, link, files, depth))
+            for call in find(stmt, {"call_expression"})))
+    return hit[1]
 
 
 def _nothing_called(call: ts.Node, link) -> bool:
@@ -53,10 +55,10 @@ def _nothing_called(call: ts.Node, link) -> bool:
     chain = member_chain(callee) if callee is not None else None
     if link is None or not chain or len(chain) != 3 or chain[0] != "this" or "?." in text(callee):
         return False
-    cls = next((a for a in ancestors(call) if a.type in _CLASSES), None)
+    cls = next((a for a in ancestors(call) if a.type in CLASS_TYPES), None)
     ctor = next((m for m in (cls.child_by_field_name("body").named_children if cls is not None else [])
                  if m.type == "method_definition" and text(m.child_by_field_name("name")) == "constructor"), None)
-    if cls is None or ctor is None or class_base(cls) is not None:
+    if cls is None or ctor is None or class_base(cls) is not None or not class_name_of(cls):
         return False
     params = [parameter_pattern(c) for c in (ctor.child_by_field_name("parameters").named_children
                                             if ctor.child_by_field_name("parameters") else []) if c.type != "comment"]
@@ -78,10 +80,8 @@ def _nothing_called(call: ts.Node, link) -> bool:
         index = names.index(text(value))
     if index is None:
         return False
-    name = class_name_of(cls)
-    made = [new for m in link.by_path.values() for new in m.nodes("new")
-            if (hit := link._class(m, text(new.child_by_field_name("constructor")))) is not None and hit[1].node.id == cls.id]
-    return bool(made) and all(len(call_args(new)) <= index for new in made) and bool(name)
+    made = link.constructions(cls)
+    return bool(made) and all(len(call_args(new)) <= index for _, new in made)
 
 
 def _throwing_method(call: ts.Node, module: Module, link, files: frozenset[str], depth: int) -> bool:
@@ -90,7 +90,7 @@ def _throwing_method(call: ts.Node, module: Module, link, files: frozenset[str],
     chain = member_chain(callee) if callee is not None else None
     if depth > 1 or not chain or len(chain) != 2 or chain[0] != "this":
         return False
-    cls = next((a for a in ancestors(call) if a.type in _CLASSES), None)
+    cls = next((a for a in ancestors(call) if a.type in CLASS_TYPES), None)
     method = next((m for m in (cls.child_by_field_name("body").named_children if cls is not None else [])
                    if m.type == "method_definition" and text(m.child_by_field_name("name")) == chain[1]), None)
     body = method.child_by_field_name("body") if method is not None else None
@@ -127,7 +127,7 @@ def _missing_method(call: ts.Node) -> bool:
     if not chain or len(chain) != 2 or chain[0] != "this" or "?." in text(callee):
         return False
     method = next((a for a in ancestors(call) if a.type in FUNCTION_TYPES | {"method_definition"}), None)
-    cls = next((a for a in ancestors(call) if a.type in _CLASSES), None)
+    cls = next((a for a in ancestors(call) if a.type in CLASS_TYPES), None)
     if method is None or method.type != "method_definition" or cls is None or class_base(cls) is not None \
             or not class_name_of(cls):
         return False

@@ -15,12 +15,12 @@ from auditor.extract.frames import (MAX_DEPTH, REST, Frame, _lookup, _parameter_
                                     parameter_property, parameters, returned)
 from auditor.extract.lists import Lists, _bundled_namespace
 from auditor.extract.program import Module, class_name_of
-from auditor.extract.syntax import (FUNCTION_TYPES, call_args, class_base, enclosing, find, literal,
+from auditor.extract.syntax import (CLASS_TYPES, FUNCTION_TYPES, call_args, class_base, enclosing, find, literal,
                                     member_chain, object_pairs, pair_value, plus_chain, string_value, strip_casts, text,
                                     unescape)
 
 # Globals of the language whose functions are not helpers handed a tool's object (`Object.values({...})`).
-_CLASSES = frozenset({"class", "class_declaration", "abstract_class_declaration"})
+_CLASSES = CLASS_TYPES
 _BUILTINS = frozenset({"Object", "Array", "JSON", "Reflect", "Promise", "Math", "String", "Number", "Boolean",
                        "Symbol", "Map", "Set", "WeakMap", "structuredClone"})
 
@@ -317,17 +317,10 @@ class Values(Lists):
         return sites[0] if len(sites) == 1 else None
 
     def constructions(self, info) -> list[tuple[Module, ts.Node]]:
-        """(module, `new C(...)`) of every place the boundary constructs class INFO (index built on first use)."""
-        index = self.link.memo.get("constructions")
-        if index is None:  # class node id -> the `new` expressions of the boundary that make it
-            index = self.link.memo["constructions"] = {}
-            for m in self.link.by_path.values():
-                for new in m.nodes("new"):
-                    ctor = new.child_by_field_name("constructor")
-                    made = self.link._class(m, text(ctor)) if ctor is not None and ctor.type == "identifier" else None
-                    if made is not None:
-                        index.setdefault(made[1].node.id, []).append((m, new))
-        return index.get(info.node.id, [])
+        """(module, `new C(...)`) of every place the boundary constructs class INFO by its name (linker.constructions)."""
+        return [(m, new) for m, new in self.link.constructions(info.node)
+                if new.child_by_field_name("constructor") is not None
+                and new.child_by_field_name("constructor").type == "identifier"]
 
     def _argument(self, node: ts.Node | None, module: Module, ctor: ts.Node,
                   args: tuple[tuple, ...] | None) -> tuple[ts.Node | None, Module, Frame | None]:
