@@ -204,3 +204,26 @@ def test_an_enum_and_a_handler_declared_inside_a_bundle_s_module_function():
     led = coverage.ledger(program({"dist/index.js": code, "package.json": manifest}))
     assert [(t["name"], t["status"]) for t in led["tools"]] == [("read_logs", "analysed"), ("take_screenshot", "analysed")]
     assert led["complete"] is True
+
+
+# A minified bundle (esbuild --minify) keeps no marker comment: the SDK's classes are inlined under short names, its own
+# server (`this.server = new Ut(...)`) and default handlers written beside the package's code.
+_MINIFIED = ('import gr from"node:process";'
+             'var Yt=class{constructor(){this._requestHandlers=new Map;this.setRequestHandler("ping",async()=>({}))}'
+             'setRequestHandler(e,t){this._requestHandlers.set(e,t)}};'
+             'var Ut=class extends Yt{constructor(e,t){super(t),this._serverInfo=e,this._capabilities={}}};'
+             'var gt=class{constructor(e,t){this._registeredResources={},this._registeredTools={},'
+             'this._registeredPrompts={},this.server=new Ut(e,t)}'
+             'tool(e,...t){this._registeredTools[e]={cb:t[t.length-1]};return this._registeredTools[e]}};'
+             'var Kt=class{constructor(){this._registeredTools={}}tool(e,t){return t}};'
+             'var R=new gt({name:"desk",version:"0.0.1"});'
+             'R.tool("get_me","Who am I",{},async()=>({content:[{type:"text",text:gr.env.USER??""}]}));'
+             'R.tool("list_rooms","The rooms",{},async()=>({content:[]}));'
+             'var K=new Kt;K.tool("not_a_tool",async()=>1);')
+
+
+def test_a_minified_copy_of_the_sdk_server_class_is_known_by_its_members_and_its_code_is_not_the_servers():
+    p = program({"dist/index.js": _MINIFIED})
+    assert sorted(t.name for t in p.tools) == ["get_me", "list_rooms"]  # (Kt has one of the members only: no server)
+    assert [(s.cls, s.info.get("name")) for s in p.servers] == [("McpServer", "desk")]  # (not the copy's inner Server)
+    assert p.handlers == ()  # (the copied Protocol's default `ping` handler is the SDK's)

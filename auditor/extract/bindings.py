@@ -6,6 +6,7 @@ from bisect import bisect_right
 
 import tree_sitter as ts
 
+from auditor.extract import inlined
 from auditor.extract.program import Module
 from auditor.extract.syntax import FUNCTION_TYPES, ancestors, find, member_chain, string_value, strip_casts, text
 
@@ -220,7 +221,8 @@ def class_name(module: Module, ctor: ts.Node | None, packages: list[str]) -> str
         return shown
     src, name = imports(module).get(chain[0], ("", ""))
     if not any(src == p or src.startswith(p + "/") for p in packages):
-        return shown
+        copied = inlined.sdk_class(module, shown) if len(chain) == 1 else None
+        return copied or shown  # (`new gt()` of a minified bundle's copy of the SDK's class: that class)
     if len(chain) == 1 and name not in {"*", "default"}:
         return name
     return chain[1] if len(chain) == 2 and name in {"*", "default"} else shown

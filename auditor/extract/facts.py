@@ -12,7 +12,7 @@ import tree_sitter as ts
 
 from auditor.extract import summaries, cache, dispatch, flow, frameworks, highlevel, linker, outputs, parse, program, server, state
 from auditor.extract import limits, listing, reach, registry, served, syntax
-from auditor.extract import entrypoints, toolclasses, tsconfig
+from auditor.extract import entrypoints, inlined, toolclasses, tsconfig
 from auditor.extract.manifest import JsonDoc, read_json
 from auditor.extract.readme import MarkdownDoc, read_markdown
 from auditor.model import Anchor, Gap
@@ -222,6 +222,8 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
         entries = sources.promoted(entries, shipped)
     # A bundled library's helper the server calls to register its tools is read as the server's own code.
     modules = [program.adopt(m, frozenset(vocab["high_level"]["registrations"])) for m in modules]
+    # A copy of the SDK's server class that a minified bundle inlines without markers: that class, and not own code.
+    modules = [inlined.mark(m, vocab) for m in modules]
     link = linker.Linker(modules, build_map)
     unread: list[tuple[program.Module, ts.Node]] = []
     roots: list[tuple[program.Module, ts.Node]] = []
