@@ -251,3 +251,31 @@ def test_the_registry_filled_from_commonjs_exports_of_the_module():
     led = coverage.ledger(program({"server.ts": REGISTRY_SERVER, "tools.js": tools, "index.ts": REGISTRY_MAIN,
                                    "package.json": MANIFEST}))
     assert [t["name"] for t in led["tools"]] == ["search"] and _unresolved(led) == []
+
+
+def test_records_of_tools_keyed_by_name_listed_in_a_for_of_loop_and_dispatched_by_lookup():
+    """`for (const [name, tool] of Object.entries(all)) tools.push({ name, ... })`: a descriptor the loop's body
+    writes is one tool per entry, named by its key, through the spreads of records other modules export (and
+    re-export); the call handler's `all[name]` then `tool.handler(args)` dispatches each to its entry's member."""
+    alpha = ('import { z } from "zod";\nexport const alphaTools = {\n'
+             '  list_alpha: { description: "a", inputSchema: z.object({}), handler: async (c, a) => 1 },\n'
+             '  get_alpha: { description: "b", inputSchema: z.object({ id: z.string() }), handler: async (c, a) => a.id },\n};\n')
+    beta = 'export const betaTools = {\n  make_beta: { description: "c", handler: async (c, a) => 2 },\n};\n'
+    index = (SDK + 'import { alphaTools, betaTools } from "./tools/index.js";\n'
+             'const allTools = { ...alphaTools, ...betaTools };\nconst every = allTools;\n'
+             'const server = new Server({ name: "s", version: "1" }, { capabilities: { tools: {} } });\n'
+             'server.setRequestHandler(ListToolsRequestSchema, async () => {\n  const tools = [];\n'
+             '  for (const [name, tool] of Object.entries(allTools)) {\n'
+             '    tools.push({ name, description: tool.description, inputSchema: {} });\n  }\n  return { tools };\n});\n'
+             'server.setRequestHandler(CallToolRequestSchema, async (request) => {\n'
+             '  const { name, arguments: args } = request.params;\n'
+             '  const tool = every[name];\n  if (!tool) throw new Error("unknown");\n  return tool.handler(null, args);\n});\n')
+    p = program({"package.json": MANIFEST.replace("index.ts", "index.js"), "index.ts": index, "tools/alpha.ts": alpha,
+                 "tools/beta.ts": beta,
+                 "tools/index.ts": 'export { alphaTools } from "./alpha.js";\nexport { betaTools } from "./beta.js";\n'})
+    led = coverage.ledger(p)
+    assert [(t["name"], t["status"]) for t in led["tools"]] == [
+        ("get_alpha", "analysed"), ("list_alpha", "analysed"), ("make_beta", "analysed")]
+    assert {d.tool: d.target_name for d in p.dispatches} == {
+        "list_alpha": "list_alpha.handler", "get_alpha": "get_alpha.handler", "make_beta": "make_beta.handler"}
+    assert _unresolved(led) == []

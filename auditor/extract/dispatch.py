@@ -393,9 +393,11 @@ def _table(node: ts.Node | None, module: Module, link=None, depth: int = 0) -> t
     returns, or for the table whose keys it fills an object under, each entry's value wrapped (extract/copies.rekeyed):
     its values are what the entries run."""
     node = strip_casts(node)
-    if node is not None and node.type == "identifier":
+    for _ in range(4):  # (`const all = tools`, `tools` imported: the literal an alias stands for)
+        if node is None or node.type != "identifier":
+            break
         found = strip_casts(value_of(module, node))
-        if found is None and link is not None:
+        if (found is None or found.type == "identifier") and link is not None:
             found, module = Values(link).definition(node, module)
             found = strip_casts(found)
         node = found
@@ -503,6 +505,9 @@ def _table_dispatches(handler: Handler, table: ts.Node, subject: str, resolve, m
             if fn is None or fn.type not in FUNCTION_TYPES:
                 continue
             target, tname = fn, fmod.qualified(fn)
+        elif value.type == "object" and method is not None:  # `list: { inputSchema, handler }`, the lookup's
+            target = _member_function(value, method)           # `.handler(args)`: that member's function
+            tname = f"{key}.{method}"
         elif value.type == "new_expression" and method is not None and link is not None:  # `get: new GetTool()`, the
             values = Values(link)                                                          # lookup's `.run(args)`:
             made = values.constructed(value, module, None)                                 # that class's method

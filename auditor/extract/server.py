@@ -9,9 +9,9 @@ import tree_sitter as ts
 from auditor.extract import input_schemas, subclasses, zod
 from auditor.extract.bindings import class_name, imports, literal_env, value_of
 from auditor.extract.program import Module
-from auditor.extract.frames import destructured, element_names, parameters
+from auditor.extract.frames import destructured, element_names, loop_names, parameters
 from auditor.extract.values import Values
-from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, call_args, callee_text, enclosing,
+from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, ancestors, call_args, callee_text, enclosing,
                                     enclosing_function, find, literal, literal_fields, member_chain, object_pairs, pair_value,
                                     property_name, statement_of, string_value, strip_casts, text, walk)
 from auditor.model import Anchor, Gap
@@ -275,9 +275,22 @@ def templates(module: Module, link=None) -> list[tuple[ts.Node, ts.Node]]:
         root = text(strip_casts(taken[0])) if taken is not None and strip_casts(taken[0]) is not None \
             and strip_casts(taken[0]).type == "identifier" else chain[0] if chain else None
         if chain and fn is not None and root in (element_names(fn)[0] if loop else parameters(fn)) \
-                and (not (fn.parent is not None and fn.parent.type == "arguments") or loop):
+                and (not (fn.parent is not None and fn.parent.type == "arguments") or loop) \
+                or chain and _of_loop(pair.parent, root, fn):
             out.append((pair, node))
     return out
+
+
+def _of_loop(obj: ts.Node, root: str, fn: ts.Node | None) -> bool:
+    """Whether a `for (... of LIST)` around the literal OBJ, inside its function FN, binds ROOT (`for (const [name,
+    tool] of Object.entries(tools)) list.push({ name, ... })`): one tool per element of LIST."""
+    for scope in ancestors(obj):
+        if scope is fn:
+            return False
+        if scope.type == "for_in_statement" and text(scope.child_by_field_name("operator")) == "of" \
+                and root in loop_names(scope.child_by_field_name("left")):
+            return True
+    return False
 
 
 def _loop_callback(fn: ts.Node) -> bool:
