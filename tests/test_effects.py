@@ -387,6 +387,22 @@ def test_a_variable_parsed_as_a_number_is_no_secret_whatever_its_words():
     assert values == ["process.env.API_TOKEN"]
 
 
+def test_a_variable_a_file_is_read_at_is_a_path_whatever_its_words():
+    """kb/effects.yaml secret_names.path_readers: `SSH_PRIVATE_KEY` read as a file's path (through copies of it, when
+    it holds no key itself) is the path of the key file; logged when the read fails, it is no secret. `SSH_PASSPHRASE`,
+    never a file's path, still is one."""
+    code = ('import { readFileSync } from "fs";\n'
+            'const config = { key: process.env.SSH_PRIVATE_KEY || "", phrase: process.env.SSH_PASSPHRASE };\n'
+            'export function load() {\n  let content = config.key;\n'
+            '  if (content && !content.includes("BEGIN")) {\n'
+            '    try { content = readFileSync(content, "utf-8"); }\n'
+            '    catch (e) { console.error(`Failed to read the key at ${config.key}:`, e); }\n  }\n'
+            '  console.error(`phrase ${config.phrase}`);\n  return content;\n}\n')
+    p, fx, _ = _scan({"index.ts": code})
+    values = [v["source"] for f in secrets.findings(p, fx, effects_kb()) for v in f.attrs["values"]]
+    assert values == ["process.env.SSH_PASSPHRASE"]
+
+
 def test_a_computed_variable_name_and_a_value_overwritten_before_the_log_are_no_secret():
     """`process.env[key]` in a helper: the name is computed at run time, no name to judge (its use may still tell);
     `token = randomUUID()` before the log in the same block: the log shows that value, not the configured one. A

@@ -16,7 +16,7 @@ from auditor.analyse.secret_names import SecretNames
 from auditor.extract.facts import Program
 from auditor.extract.program import Module
 from auditor.extract.records import at, key, record
-from auditor.extract.syntax import (FUNCTION_TYPES, call_args, callee_text, enclosing_function, find, member_chain,
+from auditor.extract.syntax import (FUNCTION_TYPES, call_args, call_function, callee_text, enclosing_function, find, member_chain,
                                     property_name, string_value, strip_casts, text, walk)
 from auditor.model import Record
 
@@ -95,8 +95,11 @@ def leaks(p: Program, sites: tuple[Site, ...], kb: dict) -> list[Leak]:
                    calls=frozenset(kb["keeps_value"]["calls"]), methods=frozenset(kb["keeps_value"]["methods"]))
         decls: dict[ts.Node | None, list[ts.Node]] = {}
         calls: dict[ts.Node | None, list[ts.Node]] = {}
+        reads: dict[ts.Node | None, list[ts.Node]] = {}  # file reads: their path argument is a path, not a secret
         uses: dict[ts.Node | None, list[tuple[str, ts.Node, ts.Node]]] = {}  # (secret key, value, where)
         scopes: list[ts.Node | None] = [None]
+        readers = frozenset(kb["secret_names"].get("path_readers", ()))
+        paths: set[str] = set()  # the variables a file is read at
         for n in find(m.tree.root_node, _SCAN_TYPES):
             if n.type in FUNCTION_TYPES:
                 scopes.append(n)
@@ -104,6 +107,8 @@ def leaks(p: Program, sites: tuple[Site, ...], kb: dict) -> list[Leak]:
                 decls.setdefault(enclosing_function(n), []).append(n)
             elif n.type == "call_expression" and log_call(n, p.vocab):
                 calls.setdefault(enclosing_function(n), []).append(n)
+            elif n.type == "call_expression" and call_args(n) and (member_chain(call_function(n)) or ("",))[-1] in readers:
+                reads.setdefault(enclosing_function(n), []).append(n)
             elif n.type in {"pair", "assignment_expression"}:
                 use = _secret_use(n, secret)
                 if use is not None:
@@ -121,6 +126,8 @@ def leaks(p: Program, sites: tuple[Site, ...], kb: dict) -> list[Leak]:
             for key_name, value, where in uses.get(scope, []):
                 for t in _flows(value, ctx, names):
                     used.setdefault(t.identity(), (key_name, where))
+            paths.update(t.env_name for call in reads.get(scope, []) for t in _flows(call_args(call)[0], ctx, names)
+                         if t.env_name is not None)
             for call in calls.get(scope, []):
                 found = [t for arg in call_args(call) for t in _flows(arg, ctx, names)
                          if not (t.via and (_overwritten(t.via[-1], call, ctx, names) or t.field and _overwritten(
@@ -131,7 +138,8 @@ def leaks(p: Program, sites: tuple[Site, ...], kb: dict) -> list[Leak]:
         for _, call, found in logged:
             shown = []
             for t in found:
-                why = _why(t, secret, used, numeric)
+                why = _why(t, secret, used, numeric) if t.env_name not in paths else None  # (a file's path: not the
+                # secret, whatever the names it is kept under)
                 if why is not None:
                     shown.append((t.label, t.via, t.node, why[0], why[1]))
             if shown:
