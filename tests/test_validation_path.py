@@ -547,3 +547,41 @@ def test_a_type_test_whose_branch_returns_before_the_use_checks_the_field():
     assert flagged({"index.ts": server(check=typed)}) == {"limit": "unchecked-optional"}
     present = '  if (!args.path) return { content: [{ type: "text", text: "bad" }] };\n'
     assert flagged({"index.ts": server(check=present)}) == BOTH
+
+
+def test_a_map_lookup_by_a_field_destructured_from_the_arguments_or_an_empty_default_checks_it():
+    """`const { id } = args || {}; if (id) { const c = this.conns.get(id); if (!c) throw ... }`: an id that names no
+    open connection is refused, so the field is checked (the `|| {}` default is still the arguments)."""
+    code = SDK + '''
+class App {
+  conns = new Map<string, any>();
+  server = new Server({ name: "ssh", version: "1" }, { capabilities: { tools: {} } });
+  async handleFilter(args: any) {
+    const { id, command } = args || {};
+    const result: any = { command };
+    if (id) {
+      const conn = this.conns.get(id);
+      if (!conn) {
+        throw new Error(`No connection: ${id}`);
+      }
+      result.host = conn.host + id;
+    }
+    return { content: [{ type: "text", text: JSON.stringify(result) }] };
+  }
+  constructor() {
+    this.server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [
+      { name: "get_filter", description: "Get.", inputSchema: { type: "object", properties: { id: { type: "string" }, command: { type: "string" } } } },
+    ] }));
+    this.server.setRequestHandler(CallToolRequestSchema, async (request) => {
+      if (request.params.name === "get_filter") return this.handleFilter(request.params.arguments);
+      throw new Error("unknown tool");
+    });
+  }
+}
+new App();
+'''
+    kinds = lambda src: {f.attrs["field"]: f.kind for f in mismatches.mismatches(program({"index.ts": src}), {"probes": []})
+                         if f.kind in KINDS}
+    assert "id" not in kinds(code)
+    assert kinds(code.replace("throw new Error(`No connection: ${id}`);", "console.error(`none: ${id}`);")).get("id") == \
+        "unchecked-optional"

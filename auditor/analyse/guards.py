@@ -220,6 +220,9 @@ def _subject_fields(subject: ts.Node | None, fn: ts.Node) -> set[str]:
             init = strip_casts(taken[0]) if taken is not None and taken[1] else None
             whole = init if init is None or init.type != "call_expression" else \
                 next((strip_casts(a) for a in call_args(init)[:1]), None)  # (of a helper handed the parameter)
+            if whole is not None and whole.type == "binary_expression" \
+                    and text(whole.child_by_field_name("operator")) in {"||", "??"}:
+                whole = strip_casts(whole.child_by_field_name("left"))  # `const { id } = args || {}`
             if whole is not None and whole.type == "identifier" and text(whole) in plain_parameters(fn) \
                     and isinstance(taken[1][0], str) and taken[1][0].isidentifier():
                 return {taken[1][0]}
