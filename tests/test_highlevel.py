@@ -583,21 +583,3 @@ else { server.tool("unpublished", "Unpublished.", {}, async () => ({ content: []
                            'server.tool = (name, ...rest) => original(name, ...rest);\nregisterMeta(server,')
     assert "server.tool = (name" in wrapped
     assert sorted(t.name for t in program({"index.js": wrapped}).tools) == ["dev_only", "published", "status"]  # once each
-
-
-def test_mcp_use_s_server_class_is_a_server_whose_object_registrations_are_tools():
-    """kb/sdk.yaml: `new MCPServer(...)` of mcp-use/server is a server; `server.tool({name, description, schema},
-    callback)` registers a tool on it."""
-    from auditor.analyse import coverage
-    from program_helpers import program
-
-    p = program({"index.ts": '''
-import { MCPServer, object } from "mcp-use/server";
-import { z } from "zod";
-const server = new MCPServer({ name: "hunt", version: "1.0.0" });
-server.tool({ name: "search_web", description: "Search", schema: z.object({ q: z.string() }) }, async ({ q }) => object({ q }));
-await server.listen(3000);
-'''})
-    assert [t.name for t in p.tools] == ["search_web"]
-    assert [(s.cls, s.info.get("name")) for s in p.servers] == [("MCPServer", "hunt")]
-    assert not any("no MCP server object" in u["what"] for u in coverage.ledger(p)["unresolved"])
