@@ -85,3 +85,25 @@ def test_without_a_call_site_the_parameters_list_is_unread():
     assert any("could not read whole: `async function runServer(config" in u["what"] for u in led["unresolved"]), \
         led["unresolved"]
     assert led["complete"] is False
+
+
+def test_tools_registered_on_a_server_another_package_builds_are_read_and_the_ledger_names_that_package():
+    """`const server = createMcpServer({...})` of a workspace package not shipped (outside the boundary): a call with
+    the SDK's shape on it registers a tool; the ledger says the server is built by that package instead of that no
+    server exists. An object a function of the code read makes is no server for all its `tool` method."""
+    from auditor.analyse import coverage
+    from program_helpers import program
+
+    files = {"package.json": '{"name": "jira-dc", "version": "1.0.0", "main": "src/index.ts"}',
+             "src/index.ts": ('import { createMcpServer } from "@acme/mcp-common";\nimport { z } from "zod";\n'
+                              'const server = createMcpServer({ name: "jira", version: "1" });\n'
+                              'server.tool("jira_search", "Search issues", { jql: z.string() }, async ({ jql }) => ({ content: [{ type: "text", text: jql }] }));\n'
+                              'server.tool("jira_get", `Get an issue`, { key: z.string() }, async ({ key }) => ({ content: [] }));\n'
+                              'const other = makeThing();\nother.tool("not_a_tool", "x", {}, async () => 1);\n'
+                              'function makeThing() { return { tool: (n: string, ...r: any[]) => n }; }\n')}
+    p = program(files)
+    assert sorted(t.name for t in p.tools) == ["jira_get", "jira_search"]
+    rows = [u["what"] for u in coverage.ledger(p)["unresolved"]]
+    assert any(r.startswith("the server the tools are registered on is built by @acme/mcp-common, outside the boundary")
+               for r in rows)
+    assert not any("no MCP server object" in r and "built by" not in r for r in rows)

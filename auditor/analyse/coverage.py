@@ -6,7 +6,7 @@ import posixpath
 
 from auditor.analyse import outside
 from auditor.analyse.absences import unread_code
-from auditor.extract import entrypoints, parse
+from auditor.extract import entrypoints, highlevel, parse
 from auditor.extract.facts import Program, entry_modules, module_for, reached_modules, reads
 from auditor.extract.linker import candidates
 from auditor.extract.records import at
@@ -327,6 +327,15 @@ def _unread_servers(p: Program, entries: list[str]) -> list[dict]:
                                 f"({m.path}:{call.start_point[0] + 1}) is handed the tools; no MCP server object is constructed "
                                 "in the code read, so what it serves is not known" + (f" ({more} more package(s) handed tools)" if more else ""),
                         "anchor": at(m.path, call).as_json()})
+            return out
+        built = next(((pkg, r) for r in p.registrations if (pkg := highlevel.built_outside(r.node, r.module, p.linker))), None)
+        if built is not None:  # tools read on a server object another package makes
+            package, r = built
+            out.append({"what": f"the server the tools are registered on is built by {package}, outside the boundary: "
+                                f"`{excerpt(r.node, 40)}` ({r.module.path}:{r.node.start_point[0] + 1}) registers on what a "
+                                "function of that package returns; no MCP server object is constructed in the code read, "
+                                "so its name, its capabilities and what that package registers itself are not known",
+                        "anchor": at(r.module.path, r.node).as_json()})
             return out
         relay = _relays(p)
         if relay:

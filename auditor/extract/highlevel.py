@@ -10,9 +10,9 @@ import tree_sitter as ts
 from auditor.extract import constant, input_schemas, names, prefixes, zod
 from auditor.extract.bindings import bound_names, class_name, imports, value_of
 from auditor.extract.frames import _parameter_of_scope, parameters, returned
-from auditor.extract.program import Module
+from auditor.extract.program import Module, package_of
 from auditor.extract.server import Dispatch, ToolDecl, annotations, schema_gaps
-from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, call_args, callee_text, class_base, enclosing, enclosing_function, excerpt, find,
+from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, call_args, call_function, callee_text, class_base, enclosing, enclosing_function, excerpt, find,
                                     literal, member_chain, object_method, object_pairs, pair_value, parameter_pattern, plus_chain, strip_casts, text,
                                     unknown_part)
 from auditor.model import Anchor, Gap
@@ -494,6 +494,8 @@ def _sdk_shaped_on_parameter(call: ts.Node, receiver: tuple[str, ...] | None, ar
             return False
     if receiver[0] == "this":  # `this.server.tool(...)`: a field its class (or a base) sets from a constructor parameter
         return len(receiver) == 2 and _field_from_parameter(call, receiver[1], module, link)
+    if len(receiver) == 1 and built_outside(call, module, link) is not None:
+        return True
     fn = enclosing_function(call)
     while fn is not None:
         params = fn.child_by_field_name("parameters") or fn.child_by_field_name("parameter")
@@ -504,6 +506,23 @@ def _sdk_shaped_on_parameter(call: ts.Node, receiver: tuple[str, ...] | None, ar
             return True
         fn = enclosing_function(fn)
     return False
+
+
+def built_outside(call: ts.Node, module: Module, link) -> str | None:
+    """The package outside the boundary whose function returns what the receiver of CALL (a name) holds (`const server
+    = createMcpServer({...})` of a workspace package not shipped): a server the code read does not construct, on which
+    a call with the SDK's shape registers a tool all the same; None when the receiver is not so made."""
+    fn = strip_casts(call.child_by_field_name("function"))
+    held = strip_casts(fn.child_by_field_name("object")) if fn is not None and fn.type == "member_expression" else None
+    value = strip_casts(value_of(module, held)) if held is not None and held.type == "identifier" else None
+    if value is not None and value.type == "await_expression" and value.named_children:
+        value = strip_casts(value.named_children[0])
+    root = (member_chain(call_function(value)) or ("",))[0] if value is not None and value.type == "call_expression" else ""
+    src, _ = imports(module).get(root, ("", "")) if root else ("", "")
+    if not src or src.startswith((".", "/", "node:", "#")):
+        return None
+    bound = link.imports.get(module.path, {}).get(root) if link is not None else None
+    return package_of(src) if bound is None or bound.module is None else None
 
 
 def _taken_from(fn: ts.Node, name: str, params: set[str]) -> bool:
