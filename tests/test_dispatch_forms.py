@@ -296,3 +296,29 @@ def test_a_switch_on_the_tool_name_destructured_under_another_name():
     assert {(t["name"], t["dispatch"], t["status"]) for t in led["tools"]} == \
         {("roll", "switch-case", "analysed"), ("flip", "switch-case", "analysed")}
     assert led["complete"] is True
+
+
+def test_a_switch_on_the_name_a_helper_or_a_string_method_normalises_dispatches():
+    """`const key = canonical(name)` (a function returning its parameter or a string method of it) or
+    `name.trim().toLowerCase()`, two calls down from the handler: the switch on it still dispatches the tools; a
+    function that returns something else of its parameter does not."""
+    from auditor.analyse import coverage
+    from program_helpers import SDK, program
+
+    def statuses(local: str) -> list:
+        code = SDK + ('const server = new Server({ name: "s", version: "1" }, { capabilities: { tools: {} } });\n'
+                      'server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [\n'
+                      '  { name: "dc_capture", description: "c", inputSchema: { type: "object", properties: {} } } ] }));\n'
+                      'server.setRequestHandler(CallToolRequestSchema, async (request) => {\n'
+                      '  const { name, arguments: args } = request.params;\n  return route(name, args ?? {});\n});\n'
+                      'function canonical(name) {\n  return name.includes(".") ? name.replace(/\\./g, "_") : name;\n}\n'
+                      'function lookupOf(name) {\n  return TABLE[name];\n}\nconst TABLE = { a: "dc_capture" };\n'
+                      'async function route(name, args) {\n  try { return await inner(name, args); } finally { console.error(name); }\n}\n'
+                      f'async function inner(name, args) {{\n  const key = {local};\n  switch (key) {{\n'
+                      '    case "dc_capture": return { content: [{ type: "text", text: String(args) }] };\n'
+                      '    default: throw new Error("unknown");\n  }\n}\n')
+        return [t["status"] for t in coverage.ledger(program({"index.ts": code}))["tools"]]
+
+    assert statuses("canonical(name)") == ["analysed"]
+    assert statuses("name.trim().toLowerCase()") == ["analysed"]
+    assert statuses("lookupOf(name)") == ["partially analysed"]

@@ -32,8 +32,40 @@ def _name_subject(node: ts.Node | None, module: Module | None = None, subjects: 
         scope = enclosing_function(node)
         picked = _destructured(scope, text(node)) if scope is not None else None
         return picked is not None and picked[1][-1:] == ("name",)
+    normalised = _normalised(value, module)
+    if normalised is not None and normalised.id != node.id:  # `const key = canonical(name)`: still the name
+        return _name_subject(normalised, module, subjects)
     chain = member_chain(value)
     return bool(chain) and chain[-1] == "name"
+
+
+def _normalised(value: ts.Node, module: Module) -> ts.Node | None:
+    """The expression VALUE normalises, when it is a string method called on it (`name.trim().toLowerCase()`) or the
+    call of a function of the module whose every return is its parameter or such a method of it (`canonical(name)`,
+    returning `name.includes(".") ? name.replace(/\\./g, "_") : name`); else None."""
+    def root(node: ts.Node | None, names: frozenset[str] | None) -> ts.Node | None:
+        node = strip_casts(node)
+        while node is not None and node.type == "call_expression":  # `x.replace(a, b).toLowerCase()`: x
+            fn = strip_casts(node.child_by_field_name("function"))
+            node = strip_casts(fn.child_by_field_name("object")) if fn is not None and fn.type == "member_expression" else None
+        if node is not None and node.type == "ternary_expression":
+            sides = [root(node.child_by_field_name(k), names) for k in ("consequence", "alternative")]
+            return sides[0] if None not in sides and len({text(x) for x in sides}) == 1 else None
+        return node if node is not None and (names is None or node.type == "identifier" and text(node) in names) else None
+    value = strip_casts(value)
+    if value is None or value.type != "call_expression":
+        return None
+    fn = strip_casts(value.child_by_field_name("function"))
+    if fn is not None and fn.type == "member_expression":
+        found = root(value, None)
+        return found if found is not None and found.type in {"identifier", "member_expression"} else None
+    helper = module.functions.get(text(fn)) if fn is not None and fn.type == "identifier" else None
+    args = call_args(value)
+    params = list(parameters(helper)) if helper is not None else []
+    if helper is None or len(args) != 1 or len(params) != 1:
+        return None
+    values = returned(helper)
+    return strip_casts(args[0]) if values and all(root(v, frozenset(params)) is not None for v in values) else None
 
 
 def _caught(node: ts.Node, name: str) -> bool:
