@@ -400,3 +400,42 @@ def test_an_absence_that_code_not_read_may_hold_is_no_contradiction():
     assert unread["readme-env"] == ("unsupported", "no read of DEMO_HOME in the code analysed; code that was not read "
                                                    "may hold one (big.js)")
     assert unread["readme-args"][0] == "unsupported" and "(big.js)" in unread["readme-args"][1]
+
+
+def test_a_returns_label_a_prompts_heading_and_a_resource_uri_name_no_tools():
+    """Under a Tools heading: items below a bold "**Returns:**" label are what a tool returns, whatever paragraph
+    introduces their list ("Each issue includes:"); a `### MCP Prompts` sub-heading lists prompts; a
+    `resource://x` URI is a resource's address, not a tool named `resource`. A tool listed after a new label is one."""
+    readme = """# demo
+
+## Tools
+
+### Style tools
+
+- `validate_expression` - Validate an expression
+
+**Returns:**
+
+Validation results including:
+
+- `valid` (boolean): overall validity
+
+Each issue includes:
+
+- `severity`: "error" or "warning"
+- `suggestion`: how to fix it
+
+**More tools:**
+
+- `list_styles` - List the styles
+
+### Reference Tools
+
+- **`resource://style-layers`** - The layer reference
+
+### MCP Prompts
+
+- `design_strategy` - Best practices
+"""
+    doc = read_markdown("README.md", readme)
+    assert sorted(t.name for t in documented.documented_tools(doc)) == ["list_styles", "validate_expression"]

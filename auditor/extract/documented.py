@@ -15,12 +15,17 @@ TOOLS_HEADING = re.compile(r"(?i)^\W*(?:available\s+|provided\s+|mcp\s+)?tools?(
 _NAME = r"[A-Za-z][\w.-]*"
 # A capitalised plain word (`Organizations`, `Search`): in bold, not in code, the label of a group of tools, not a name.
 LABEL_WORD = re.compile(r"[A-Z][a-z]+")
-TOOL_ITEM = re.compile(rf"^(?:\d+[.)]\s*)?(?P<bold>\*\*|__)?(?P<tick>`)?(?P<name>{_NAME})`?(?:\*\*|__)?(?=\s*(?:$|[:(]|\s[-—–]\s))")
+TOOL_ITEM = re.compile(rf"^(?:\d+[.)]\s*)?(?P<bold>\*\*|__)?(?P<tick>`)?(?P<name>{_NAME})`?(?:\*\*|__)?(?=\s*(?:$|:(?!//)|\(|\s[-—–]\s))")
 PARAM_PREFIX = re.compile(r"(?i)^\s*(?:(?:required|optional)\s+)?(?:inputs?|parameters?|params?|arguments?|args?)\s*:\s*")
 PARAM = re.compile(r"`(?P<name>[A-Za-z_$][\w$]*)`\s*(?:\((?P<spec>[^)]*)\))?")
 # A list introduced by a paragraph like these ("Parameters:", "**Possible statuses:**") lists no tools.
 NOT_TOOLS_LEAD = re.compile(r"(?i)\b(inputs?|param(?:eter)?s?|arguments?|args?|options?|fields?|returns?|outputs?|"
                             r"responses?|results?|status(?:es)?|values?|examples?|recommended|notes?)\b")
+# A sub-heading of a Tools section that names what a server serves besides tools ("### MCP Prompts", "### Resources"):
+# what it lists is not tools.
+OTHER_KINDS = re.compile(r"(?i)\b(?:prompts?|resources?|resource\s+templates?)\b")
+# A paragraph that is a bold label alone ("**Returns:**", "**Example prompts:**"): it names the part of a section below it.
+BOLD_LABEL = re.compile(r"(?:\*\*|__)[^*_\n]{1,60}:?(?:\*\*|__):?")
 # A list a tool's section introduces as tools ("Runtime tools exposed by the framework:") names tools, not its parameters
 # (the plural: "This tool takes:" introduces parameters).
 TOOLS_LEAD = re.compile(r"(?i)\btools\b")
@@ -154,6 +159,9 @@ def documented_tools(doc: MarkdownDoc) -> list[DocTool]:
         named = dict(tool_headings(subs))
         for j, sub in enumerate(subs):
             name = named.get(sub.line)
+            if name is None and OTHER_KINDS.search(_clean(sub.text)) and not TOOLS_LEAD.search(_clean(sub.text)):
+                below = next((x.line for x in subs[j + 1:] if x.level <= sub.level), end)
+                regions.append((sub.line, below))  # `### MCP Prompts` in a Tools section: its items are no tools
             if name is not None:
                 stop = subs[j + 1].line if j + 1 < len(subs) else end
                 regions.append((sub.line, stop))
@@ -182,7 +190,7 @@ def documented_tools(doc: MarkdownDoc) -> list[DocTool]:
                 out += [DocTool(name=name, anchor=Anchor(path=doc.path, start_line=it.line, end_line=it.line),
                                 section=h.text, params=()) for name in group]
                 continue
-            if NOT_TOOLS_LEAD.search(_introduction(it)):
+            if NOT_TOOLS_LEAD.search(_introduction(it)) or NOT_TOOLS_LEAD.search(_label(doc, it)):
                 continue  # the list of a tool's parameters, or of the values it returns
             items = [x for x in inside if _contains(it, x)]
             out.append(DocTool(name=m["name"], anchor=Anchor(path=doc.path, start_line=it.line, end_line=it.line),
@@ -245,6 +253,13 @@ def _cell_params(cell: str, anchor: Anchor) -> tuple[DocParam, ...]:
         typ, optional = _spec(m["spec"])
         out.append(DocParam(name=m["name"], type=typ, optional=True if m["opt"] else optional, anchor=anchor))
     return tuple(out)
+
+
+def _label(doc: MarkdownDoc, it: Item) -> str:
+    """The last bold label paragraph ("**Returns:**") above the item in its section, when there is one, else "": the
+    part of a tool's section the item is in, whatever paragraphs come between ("Each issue includes:")."""
+    above = [p for p in doc.paragraphs if p.line < it.line and p.section == it.section and BOLD_LABEL.fullmatch(p.text.strip())]
+    return _clean(above[-1].text).strip("*_ ") if above else ""
 
 
 def _introduction(it: Item) -> str:
