@@ -61,3 +61,14 @@ def test_names_a_factory_computes_from_its_arguments_are_read_per_call():
     # its local `base` a ternary on a parameter, its `suffix(selector)` a function of the boundary
     p = program({"index.js": FACTORY})
     assert sorted(t.name for t in p.tools) == ["team_add_members_by_username", "team_ping", "team_remove_members_by_id"]
+
+
+def test_a_prefix_whose_variable_has_an_empty_default_is_read_unset():
+    """`const TOOL_PREFIX = process.env.TOOL_PREFIX || ""` and `TOOL_PREFIX ? `${TOOL_PREFIX}_${base}` : base`: the
+    prefixed branch is taken only when the variable is set, so its value read at the default ("_notes_add") is no
+    name the tool can take; the default name is the base."""
+    names = NAMES.replace("  const prefix = process.env.TOOL_PREFIX;\n", "").replace("prefix ?", "PREFIX ?").replace(
+        "${prefix}", "${PREFIX}")
+    names = 'const PREFIX = process.env.TOOL_PREFIX || "";\n' + names
+    p = program({"index.js": INDEX, "names.js": names})
+    assert sorted(t.name for t in p.tools) == ["echo_echo", "notes_add", "notes_list"]

@@ -549,9 +549,10 @@ class Values(Lists):
             truth = pick.value if pick is not None else self._truth(cond, module, frame, depth + 1)  # not a known
             if truth is not None:  # string (two known strings are two names: the caller lists both, conditioned)
                 branch, other = ("consequence", "alternative") if truth else ("alternative", "consequence")
-                if pick is not None and self.string(*self.bound(node.child_by_field_name(other), module, frame),
-                                                    depth + 1, frame) is not None:
-                    return None
+                tested = {text(n) for n in find(cond, {"identifier"})}
+                if pick is not None and not tested & {text(n) for n in find(node.child_by_field_name(other), {"identifier"})} \
+                        and self.string(*self.bound(node.child_by_field_name(other), module, frame), depth + 1, frame) is not None:
+                    return None  # (the other branch read with what it tests at its default is no name it can take)
                 return self.string(*self.bound(node.child_by_field_name(branch), module, frame), depth + 1, frame)
         if node.type == "member_expression":
             enum = module.enums.get(text(node))
