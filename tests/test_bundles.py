@@ -227,3 +227,45 @@ def test_a_minified_copy_of_the_sdk_server_class_is_known_by_its_members_and_its
     assert sorted(t.name for t in p.tools) == ["get_me", "list_rooms"]  # (Kt has one of the members only: no server)
     assert [(s.cls, s.info.get("name")) for s in p.servers] == [("McpServer", "desk")]  # (not the copy's inner Server)
     assert p.handlers == ()  # (the copied Protocol's default `ping` handler is the SDK's)
+
+
+_ZOD4 = """import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+const ZodString = $constructor("ZodString", (inst, def) => { inst.def = def; });
+const ZodObject = $constructor("ZodObject", (inst, def) => { inst.def = def; });
+const ZodEnum = $constructor("ZodEnum", (inst, def) => { inst.def = def; });
+const ZodNumber = $constructor("ZodNumber", (inst, def) => { inst.def = def; });
+function $constructor(name, init) { return class { constructor(def) { init(this, def); } }; }
+function _string(Class, params) { return new Class({ type: "string", ...params }); }
+function _coercedNumber(Class, params) { return new Class({ type: "number", coerce: true, ...params }); }
+function string(params) {
+  return /* @__PURE__ */ _string(ZodString, params);
+}
+function number(params) {
+  return _coercedNumber(ZodNumber, params);
+}
+function object(shape, params) {
+  const def = { type: "object", shape: shape ?? {} };
+  return new ZodObject(def);
+}
+function _enum(values, params) {
+  return new ZodEnum({ type: "enum", entries: values });
+}
+const server = new McpServer({ name: "keep", version: "1.0.0" });
+const searchInput = { query: string().describe("What to find"), kind: _enum(["link", "text"]).optional() };
+server.registerTool("search", { description: "Search", inputSchema: object(searchInput) }, async ({ query }) => ({ content: [{ type: "text", text: query }] }));
+server.registerTool("count", { description: "Count", inputSchema: { n: number() } }, async ({ n }) => ({ content: [] }));
+"""
+
+
+def test_zod_4_inlined_without_markers_is_read_by_the_classes_its_functions_construct():
+    """A copy of zod 4 a bundler inlines beside the server's code: `function string(p) { return /* @__PURE__ */
+    _string(ZodString, p) }`, `function object(shape) { ...; return new ZodObject(def) }` are z.string and z.object
+    (kb/sdk.yaml zod.bundled_classes); a helper that coerces (`_coercedNumber(ZodNumber)`) is not read as a plain
+    number: a gap."""
+    p = program({"dist/index.js": _ZOD4})
+    tools = {t.name: t for t in p.tools}
+    assert tools["search"].schema == {"type": "object", "properties": {
+        "query": {"type": "string", "description": "What to find"},
+        "kind": {"type": "string", "enum": ["link", "text"]}}, "required": ["query"]}
+    assert tools["search"].gaps == ()
+    assert tools["count"].schema["properties"] == {"n": {}} and len(tools["count"].gaps) == 1

@@ -52,8 +52,9 @@ def returned(fn: ts.Node) -> list[ts.Node]:
     if body.type != "statement_block":
         return [body]
     nested = [n for n in find(body, FUNCTION_TYPES)]
-    return [r.named_children[0] for r in find(body, {"return_statement"}) if r.named_children
-            and not any(f.start_byte <= r.start_byte < f.end_byte for f in nested)]
+    values = [[c for c in r.named_children if c.type != "comment"] for r in find(body, {"return_statement"})
+              if not any(f.start_byte <= r.start_byte < f.end_byte for f in nested)]
+    return [v[0] for v in values if v]  # (`return /* @__PURE__ */ f(x)`: the value, not the bundler's comment)
 
 
 def _parameter_of_scope(node: ts.Node | None) -> bool:

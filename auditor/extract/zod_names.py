@@ -10,6 +10,7 @@ import re
 import tree_sitter as ts
 
 from auditor.extract.bindings import imports
+from auditor.extract.frames import returned
 from auditor.extract.program import Module
 from auditor.extract.syntax import call_args, member_chain, object_pairs, pair_value, strip_casts, text
 
@@ -119,9 +120,31 @@ def constructors(module: Module, vocab: dict) -> dict[str, str]:
                     and node.parent.type == "assignment_expression" and node.parent.parent is not None \
                     and node.parent.parent.type == "expression_statement":
                 seen.setdefault(hit_.group(1).decode(), set()).add(hit_.group(2).decode())
-    found = module.memo[key] = {name: known[next(iter(values))] for name, values in seen.items()
-                                if len(values) == 1 and next(iter(values)) in known}
+    found = {name: known[next(iter(values))] for name, values in seen.items()
+             if len(values) == 1 and next(iter(values)) in known}
+    classes = vocab["zod"].get("bundled_classes") or {}
+    for name, fn in module.functions.items() if classes else ():  # zod 4's `function string(p) {...}`, inlined
+        made = {_made_class(v) for v in returned(fn)}
+        if len(made) == 1 and (cls := made.pop()) in classes and name not in found:
+            found[name] = classes[cls]
+    module.memo[key] = found
     return found
+
+
+def _made_class(value: ts.Node | None) -> str | None:
+    """The class VALUE constructs: `new ZodObject(def)`, or the class a helper is handed first (`_string(ZodString,
+    params)`); None for anything else, and for a helper that coerces (`_coercedNumber(ZodNumber, params)`)."""
+    value = strip_casts(value)
+    if value is not None and value.type == "new_expression":
+        ctor = value.child_by_field_name("constructor")
+        return text(ctor) if ctor is not None and ctor.type == "identifier" else None
+    if value is None or value.type != "call_expression":
+        return None
+    fn, args = strip_casts(value.child_by_field_name("function")), call_args(value)
+    first = strip_casts(args[0]) if args else None
+    if fn is None or fn.type != "identifier" or "coerce" in text(fn).lower() or first is None or first.type != "identifier":
+        return None
+    return text(first)
 
 
 # `name = ZodString.create;`, a statement of its own (in a bundler's lazily run module body, `__esm(() => {...})`).
