@@ -583,3 +583,23 @@ else { server.tool("unpublished", "Unpublished.", {}, async () => ({ content: []
                            'server.tool = (name, ...rest) => original(name, ...rest);\nregisterMeta(server,')
     assert "server.tool = (name" in wrapped
     assert sorted(t.name for t in program({"index.js": wrapped}).tools) == ["dev_only", "published", "status"]  # once each
+
+
+def test_a_descriptor_shaped_object_no_registration_reads_is_no_tool_of_a_high_level_server():
+    """A high-level server lists what is registered on it: a `{ name, description, inputSchema }` definition that only
+    a tool's handler calls is advertised by nothing (`unadvertised`); with a registration whose name is not read, it
+    stays a tool (it may be what that registers)."""
+    from program_helpers import MCP, program
+
+    code = MCP + '''
+const checkBlocks = { name: "check_blocks", description: "Check", inputSchema: { type: "object", properties: {} },
+  handler: async (args) => ({ ok: true }) };
+server.registerTool("validate", { description: "Validate" }, async () => {
+  const r = await checkBlocks.handler({});
+  return { content: [{ type: "text", text: String(r.ok) }] };
+});
+'''
+    p = program({"index.ts": code})
+    assert [t.name for t in p.tools] == ["validate"] and [t.name for t in p.unadvertised] == ["check_blocks"]
+    p = program({"index.ts": code + 'server.registerTool(process.env.EXTRA_NAME, { description: "x" }, async () => ({ content: [] }));\n'})
+    assert sorted(t.name for t in p.tools) == ["check_blocks", "validate"]

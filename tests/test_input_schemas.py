@@ -11,7 +11,7 @@ MANIFEST = '{"name": "kit", "version": "1.0.0", "bin": {"kit": "index.js"}}'
 
 def _tools(files: dict[str, str]) -> dict:
     p = program({**files, "package.json": MANIFEST})
-    return {t.name: t for t in (*p.tools, *p.unadvertised)}
+    return {t.name: t for t in (*p.unadvertised, *p.tools)}  # (a registered tool over a definition of the same name)
 
 
 def _gaps(tool) -> list[str]:
