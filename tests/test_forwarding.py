@@ -406,3 +406,31 @@ registerWithTelemetry(server, "get_layout", { description: "Layout." }, async ()
 registerWithTelemetry(server, "get_tree", { description: "Tree." }, async () => ({ content: [] }));
 '''
     assert sorted(t.name for t in program({"index.js": code}).tools) == ["get_layout", "get_tree"]
+
+
+def test_a_name_computed_at_run_time_on_a_server_parameter_is_a_registration_and_a_gap():
+    """`server.tool(caseOf(tool.name, options?.nameCase), ..., async (params) => ...)` in a method handed the server:
+    SDK-shaped (a callback written there), so a registration, never silently dropped; its name not read, a gap, and the
+    audit is not complete (not one tool found and "complete")."""
+    from auditor.analyse import coverage
+
+    code = """import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { caseOf } from "./names.js";
+import { GENERATED } from "./generated.js";
+export class Kit {
+  constructor(options) { this.all = GENERATED.filter((t) => options.allow.includes(t.name)); }
+  register(srv, options) {
+    for (const tool of this.all) {
+      srv.tool(caseOf(tool.name, options?.nameCase), tool.description, tool.schema, async (params) => ({ content: [] }));
+    }
+  }
+}
+const server = new McpServer({ name: "lark", version: "1" });
+server.tool("recall", "Recall", {}, async () => ({ content: [] }));
+new Kit({ allow: [] }).register(server, { nameCase: "snake" });
+"""
+    p = program({"index.ts": code, "names.ts": 'export function caseOf(n, c) { return c === "snake" ? n.replace(/\\./g, "_") : n; }\n',
+                 "generated.ts": 'export const GENERATED = [{ name: "im.v1.chat.create", description: "x", schema: {} }];\n'})
+    assert [t.name for t in p.tools] == ["recall"]
+    assert any(g.detail.startswith("tool() with a name that is not a literal (`caseOf(tool.name") for g in p.gaps)
+    assert coverage.ledger(p)["complete"] is False
