@@ -585,3 +585,79 @@ new App();
     assert "id" not in kinds(code)
     assert kinds(code.replace("throw new Error(`No connection: ${id}`);", "console.error(`none: ${id}`);")).get("id") == \
         "unchecked-optional"
+
+
+def test_a_default_or_a_membership_test_followed_by_a_function_that_always_throws_checks_the_action():
+    """`switch (action) { ...; default: throwUnknown(action, [...]) }` and `if (Object.hasOwn(ACTIONS, action)) {
+    return ACTIONS[action](args) } throwUnknown(action, ...)`, where `throwUnknown` runs straight to a `throw`: an
+    action outside the enum goes no further, so the declared enum is enforced; a helper that may return does not."""
+    code = SDK + '''
+function throwUnknown(action: string, valid: string[]) {
+  const hint = valid.join(", ");
+  throw new Error(`Unknown action: ${action}. Valid: ${hint}`);
+}
+const ANIM = { list: async (a: any) => "l", add: async (a: any) => "a" };
+async function handleAnim(action: string, args: any) {
+  if (Object.hasOwn(ANIM, action)) {
+    const h = (ANIM as any)[action];
+    return h(args);
+  }
+  throwUnknown(action, Object.keys(ANIM));
+}
+async function handleAudio(action: string, args: any) {
+  switch (action) {
+    case "list_buses": return "buses";
+    case "add_bus": return `bus ${action}`;
+    default:
+      throwUnknown(action, ["list_buses", "add_bus"]);
+  }
+}
+const server = new Server({ name: "g", version: "1" }, { capabilities: { tools: {} } });
+const enumOf = (v: string[]) => ({ type: "object", properties: { action: { type: "string", enum: v } }, required: ["action"] });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [
+  { name: "animation", description: "A", inputSchema: enumOf(["list", "add"]) },
+  { name: "audio", description: "B", inputSchema: enumOf(["list_buses", "add_bus"]) },
+] }));
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  const args: any = request.params.arguments;
+  if (request.params.name === "animation") return { content: [{ type: "text", text: String(await handleAnim(args.action, args)) }] };
+  if (request.params.name === "audio") return { content: [{ type: "text", text: String(await handleAudio(args.action, args)) }] };
+  throw new Error("unknown tool");
+});
+'''
+    kinds = lambda src: {(f.attrs["tool"], f.attrs["field"]): f.kind for f in
+                         mismatches.mismatches(program({"index.ts": src}), {"probes": []}) if f.kind in KINDS}
+    assert kinds(code) == {}
+    loose = code.replace("  throw new Error(`Unknown action: ${action}. Valid: ${hint}`);", "  if (hint) throw new Error(hint);\n  return null;")
+    assert set(kinds(loose)) == {("animation", "action"), ("audio", "action")}
+
+
+def test_fields_handed_to_a_validator_s_rest_parameter_are_checked_by_its_loop():
+    """`validateStrings(undefined, args.path, args.name)` of `function validateStrings(msg, ...values) { for (const v
+    of values) if (v !== undefined && typeof v !== "string") throw ... }`: each field handed in the rest's place is
+    checked; one handed to a validator whose loop only logs is not."""
+    code = SDK + '''
+function validateStrings(message: string | undefined, ...values: unknown[]) {
+  for (const val of values) {
+    if (val !== undefined && val !== null && typeof val !== "string") {
+      throw new Error(message || "expected strings");
+    }
+  }
+}
+const server = new Server({ name: "g", version: "1" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [
+  { name: "open", description: "Open", inputSchema: { type: "object", properties: { path: { type: "string" }, name: { type: "string" } } } },
+] }));
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  const args: any = request.params.arguments;
+  if (request.params.name === "open") {
+    validateStrings(undefined, args.path, args.name);
+    return { content: [{ type: "text", text: require("fs").readFileSync(args.path + args.name, "utf8") }] };
+  }
+  throw new Error("unknown tool");
+});
+'''
+    kinds = lambda src: {f.attrs["field"]: f.kind for f in mismatches.mismatches(program({"index.ts": src}), {"probes": []})
+                         if f.kind in KINDS}
+    assert kinds(code) == {}
+    assert set(kinds(code.replace('throw new Error(message || "expected strings");', 'console.error(message);'))) == {"path", "name"}

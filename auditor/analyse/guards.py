@@ -12,7 +12,7 @@ import tree_sitter as ts
 
 from auditor.extract import flow
 from auditor.extract.bindings import value_of
-from auditor.extract.frames import destructured, plain_parameters, returned
+from auditor.extract.frames import REST, destructured, loop_names, parameters, plain_parameters, returned
 from auditor.extract.program import Module
 from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, condition_terms, enclosing_function, find,
                                     member_chain, object_pairs, pair_value, string_value, strip_casts, text)
@@ -62,8 +62,13 @@ def hand_checked(fn: ts.Node, skip: Callable[[ts.Node], bool] = lambda node: Fal
         body = stmt.child_by_field_name("body")
         if body is not None and any(c.id in dispatch for c in body.named_children):
             continue
-        if stmt.type == "if_statement" and _rejects(stmt.child_by_field_name("consequence")):
+        if stmt.type == "if_statement" and _rejects(stmt.child_by_field_name("consequence"), module):
             terms = condition_terms(stmt.child_by_field_name("condition"))
+        elif stmt.type == "if_statement" and _member_then_rejects(stmt, module):
+            # `if (Object.hasOwn(ACTIONS, action)) { ...; return h(args) } throwUnknownAction(action)`: what is
+            # not a member goes no further
+            out |= {f for f in _subject_fields(_member_subject(stmt.child_by_field_name("condition")), fn)}
+            continue
         elif own and stmt.type == "if_statement" and _returns(stmt.child_by_field_name("consequence")):
             # `if (!report || typeof report !== "object") return { content: [...] }`: whatever it returns, a value
             # of another type goes no further; the type tests of the condition check (not a test of presence)
@@ -71,7 +76,7 @@ def hand_checked(fn: ts.Node, skip: Callable[[ts.Node], bool] = lambda node: Fal
                      if flow._predicate(t, None).form == "type-check"]
         elif stmt.type == "switch_statement" and any(
                 c.type == "switch_default" and _leaves(next((x for x in c.named_children if x.type != "comment"), None),
-                                                       leaving)
+                                                       leaving, module)
                 for c in (body.named_children if body is not None else [])):
             terms = [strip_casts(stmt.child_by_field_name("value"))]
         else:
@@ -94,7 +99,35 @@ def hand_checked(fn: ts.Node, skip: Callable[[ts.Node], bool] = lambda node: Fal
     return out
 
 
-_MEMBERSHIP = {"includes", "has", "indexOf", "get"}
+_MEMBERSHIP = {"includes", "has", "indexOf", "get", "hasOwnProperty"}
+
+
+def _member_subject(cond: ts.Node | None) -> ts.Node | None:
+    """The value a membership test is of: `Object.hasOwn(T, x)` / `Object.prototype.hasOwnProperty.call(T, x)`: x;
+    `T.has(x)`, `T.includes(x)`, `T.hasOwnProperty(x)`: x; `x in T`: x; else None."""
+    cond = strip_casts(cond)
+    if cond is not None and cond.type == "binary_expression" and text(cond.child_by_field_name("operator")) == "in":
+        return strip_casts(cond.child_by_field_name("left"))
+    if cond is None or cond.type != "call_expression":
+        return None
+    chain = member_chain(cond.child_by_field_name("function")) or ()
+    args = [strip_casts(a) for a in call_args(cond)]
+    if chain in {("Object", "hasOwn"), ("Object", "prototype", "hasOwnProperty", "call")} and len(args) == 2:
+        return args[1]
+    return args[0] if len(chain) >= 2 and chain[-1] in _MEMBERSHIP - {"get"} and len(args) == 1 else None
+
+
+def _member_then_rejects(stmt: ts.Node, module: Module | None) -> bool:
+    """`if (MEMBER(x)) { ... return ... }` with no `else`, the statement after it rejecting: only a member goes on."""
+    block = stmt.parent
+    if stmt.child_by_field_name("alternative") is not None or block is None or block.type != "statement_block" \
+            or _member_subject(stmt.child_by_field_name("condition")) is None:
+        return False
+    consequence = stmt.child_by_field_name("consequence")
+    if not (consequence is not None and find(consequence, {"return_statement"})):
+        return False
+    after = [c for c in block.named_children if c.start_byte > stmt.start_byte and c.type != "comment"]
+    return bool(after) and _rejects(after[0], module)
 
 
 _CONVERSIONS = {"String", "Number", "Boolean", "parseInt", "parseFloat"}
@@ -126,6 +159,12 @@ def checked_parameters(module: Module, fn: ts.Node, link, depth: int = 0) -> set
         return set(link.memo[key])
     params = set(plain_parameters(fn))
     out = hand_checked(fn, leaving=True, module=module, link=link) | string_required_parameters(fn, params)
+    rest = rest_parameter(fn)
+    if rest is not None:  # `function check(msg, ...values) { for (const v of values) if (typeof v !== "string")
+        params.add(rest[0])  # throw ... }`: each value handed in its place is checked
+        loops = [loop_names(f.child_by_field_name("left")) for f in find(fn, {"for_in_statement"})
+                 if text(strip_casts(f.child_by_field_name("right"))) == rest[0] and enclosing_function(f) == fn]
+        out |= {rest[0]} if any(set(names) & out for names in loops) else set()
     if depth >= _HANDED_DEPTH or not params - out:
         link.memo[key] = frozenset(out & params if depth else out)
         return set(link.memo[key])
@@ -142,6 +181,11 @@ def checked_parameters(module: Module, fn: ts.Node, link, depth: int = 0) -> set
         out |= {n for i, n in handed.items() if theirs.get(i) in checked}
     link.memo[key] = frozenset(out)
     return out
+
+
+def rest_parameter(fn: ts.Node) -> tuple[str, int] | None:
+    """(name, index) of FN's rest parameter (`...values`), or None."""
+    return next(((n, i) for n, (i, path) in parameters(fn).items() if path == (REST,)), None)
 
 
 def _parameter_named(node: ts.Node | None, fn: ts.Node, params: set[str]) -> str | None:
@@ -189,6 +233,10 @@ def _tested_by(term: ts.Node | None, fn: ts.Node, module: Module | None = None, 
         call = init if lookup else None
     if call is None or call.type != "call_expression" or not call_args(call):
         return set()
+    member = _member_subject(call)
+    if member is not None and member_chain(call.child_by_field_name("function")) in {
+            ("Object", "hasOwn"), ("Object", "prototype", "hasOwnProperty", "call")}:
+        return _subject_fields(member, fn)  # `!Object.hasOwn(ACTIONS, action)`: action
     callee = call.child_by_field_name("function")
     method = text(callee.child_by_field_name("property")) if callee is not None and callee.type == "member_expression" \
         else ""
@@ -269,8 +317,8 @@ def _finds_by(fn: ts.Node) -> int | None:
     return None
 
 
-def _leaves(node: ts.Node | None, leaving: bool) -> bool:
-    return _rejects(node) or (leaving and node is not None and node.type == "return_statement")
+def _leaves(node: ts.Node | None, leaving: bool, module: Module | None = None) -> bool:
+    return _rejects(node, module) or (leaving and node is not None and node.type == "return_statement")
 
 
 def _returns(node: ts.Node | None) -> bool:
@@ -322,17 +370,20 @@ def tested(fn: ts.Node) -> set[str]:
 _LEAVING = {"return_statement", "break_statement", "continue_statement", "if_statement", "try_statement"}
 
 
-def _rejects(node: ts.Node | None) -> bool:
+def _rejects(node: ts.Node | None, module: Module | None = None) -> bool:
     """Whether a consequence rejects: it throws (first, or after straight-line code: `{ const known = ...; throw
-    new Error(known) }`), or returns an error."""
+    new Error(known) }`, or by calling a function of MODULE that always throws: `throwUnknownAction(action)`), or
+    returns an error."""
     if node is None:
         return False
     stmts = [c for c in node.named_children if c.type != "comment"] if node.type == "statement_block" else [node]
     straight = bool(stmts) and not any(s.type in _LEAVING or find(s, _LEAVING) for s in stmts[:-1])
     if flow._throws(node) is not None or straight and stmts[-1].type == "throw_statement":
         return True
+    if straight and module is not None and _always_throws(stmts[-1], module):
+        return True
     if straight and len(stmts) > 1:  # `{ log(...); return { success: false, error: ... } }`
-        return _rejects(stmts[-1])
+        return _rejects(stmts[-1], module)
     stmts = [c for c in node.named_children if c.type != "comment"] if node.type == "statement_block" else [node]
     ret = stmts[0] if stmts and stmts[0].type == "return_statement" else None
     value = strip_casts(ret.named_children[0]) if ret is not None and ret.named_children else None
@@ -342,6 +393,18 @@ def _rejects(node: ts.Node | None) -> bool:
         return True
     pairs = object_pairs(value) if value.type == "object" else {}  # `return { isValid: false, errors }`: a result
     return any(k in pairs and text(pair_value(pairs[k])) == "false" for k in _FAILURE_FLAGS)  # that says it failed
+
+
+def _always_throws(stmt: ts.Node, module: Module) -> bool:
+    """Whether STMT calls, as a statement, a function of MODULE declared at its top level whose own statements run
+    straight to a `throw` (`function throwUnknownAction(a, valid) { const hint = ...; throw new E(...) }`)."""
+    call = strip_casts(stmt.named_children[0]) if stmt.type == "expression_statement" and stmt.named_children else None
+    callee = strip_casts(call.child_by_field_name("function")) if call is not None and call.type == "call_expression" else None
+    fn = module.functions.get(text(callee)) if callee is not None and callee.type == "identifier" else None
+    body = fn.child_by_field_name("body") if fn is not None else None
+    stmts = [c for c in body.named_children if c.type != "comment"] if body is not None else []
+    return bool(stmts) and stmts[-1].type == "throw_statement" \
+        and not any(s.type in _LEAVING or find(s, _LEAVING) for s in stmts[:-1])
 
 
 # Members of a validator's result object that say whether the value passed (`{ isValid: false, errors }`).

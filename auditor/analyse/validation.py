@@ -116,6 +116,8 @@ def checks(p: Program, tool, path: list[Place], own: list[Place] = ()) -> list[C
             if passed and p.linker is not None:  # `run(args.command)`, the callee rejecting what its parameter is not
                 found = p.linker.resolve(pl.module, call)
                 params = {i: n for n, i in plain_parameters(found[1]).items()} if found is not None else {}
+                rest = guards.rest_parameter(found[1]) if found is not None else None
+                params |= {i: rest[0] for i in passed if rest is not None and i >= rest[1]}  # `check(msg, ...values)`
                 checked = guards.checked_parameters(found[0], found[1], p.linker) if params else set()
                 fields = {f for i, f in passed.items() if params.get(i) in checked}
                 if fields:
