@@ -661,3 +661,5 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
                          if f.kind in KINDS}
     assert kinds(code) == {}
     assert set(kinds(code.replace('throw new Error(message || "expected strings");', 'console.error(message);'))) == {"path", "name"}
+    # a type test in a disjunction inside the conjunction (`v != null && (typeof v !== "string" || !v)`) checks too
+    assert kinds(code.replace('typeof val !== "string")', '(typeof val !== "string" || val.length > 99))')) == {}

@@ -92,7 +92,8 @@ def hand_checked(fn: ts.Node, skip: Callable[[ts.Node], bool] = lambda node: Fal
             elif term.type == "binary_expression" and text(term.child_by_field_name("operator")) == "&&":
                 # `x !== undefined && typeof x !== "number"`: the type test of a conjunction rejects what it tests,
                 # as does a failed predicate or membership test in it (`x && !isValidUUID(x)`)
-                parts = condition_terms(term, "&&")
+                parts = [d for c in condition_terms(term, "&&") for d in condition_terms(c, "||")]  # (`x != null &&
+                # (typeof x !== "number" || !Number.isFinite(x))`: each disjunct rejects what it tests)
                 out |= {pr.field for pr in map(lambda t: flow._predicate(t, None), parts)
                         if pr.form == "type-check" and pr.field.isidentifier()}
                 out |= {f for t in parts for f in _tested_by(t, fn, module, link)}
