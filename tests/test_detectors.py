@@ -57,6 +57,24 @@ def test_unpinned_launch_is_one_finding_per_readme_and_package_with_every_occurr
     assert "`npx -y demo-server`, `npx -y demo-server --port 3000`, 6 times in all" in found[0].summary
 
 
+def test_a_cli_s_other_commands_are_no_launch_of_its_server_subcommand():
+    """Every host configuration runs `demo-server serve`: `npx demo-server scan` runs another command of the CLI, not
+    the server; `npx demo-server serve` does launch it. With no subcommand configured, every run of it is a launch."""
+    config = "```json\n{\"mcpServers\": {\"demo\": {\"command\": \"npx\", \"args\": [\"-y\", \"demo-server\", \"serve\"]}}}\n```\n\n"
+    manifest = '{"name": "demo-server", "dependencies": {"@modelcontextprotocol/sdk": "1", "zod": "3"}}'
+
+    def launches(readme: str) -> list:
+        p = program({"index.ts": SERVER, "README.md": readme, "package.json": manifest})
+        return [c["args"] for f in mismatches.mismatches(p, {"probes": []}) if f.kind == "unpinned-launch"
+                for c in f.attrs["launch_commands"]]
+
+    assert launches("# demo\n\n```sh\nnpx demo-server scan .\nnpx demo-server@latest ask\n```\n\n" + config) == \
+        [["-y", "demo-server", "serve"]]
+    assert launches("# demo\n\n```sh\nnpx demo-server serve --port 3\n```\n\n" + config) == \
+        [["demo-server", "serve", "--port", "3"], ["-y", "demo-server", "serve"]]
+    assert launches("# demo\n\n```sh\nnpx demo-server scan .\n```\n") == [["demo-server", "scan", "."]]
+
+
 def test_type_packages_count_as_used_with_what_they_type():
     manifest = ('{"name": "demo", "scripts": {"start": "node -r dotenv/config dist/index.js", "dev": "tsx src/index.ts"},'
                 ' "dependencies": {"@modelcontextprotocol/sdk": "1", "zod": "3", "@types/node": "20", "@types/zod": "1",'

@@ -11,6 +11,7 @@ from auditor.analyse.fields import record_fields, uses
 from auditor.analyse.kept import kept
 from auditor.extract.documented import tool_headings
 from auditor.extract.facts import Program
+from auditor.extract.limits import MAX_DEPTH, load_json
 from auditor.extract.objects import schema_properties
 from auditor.extract.records import at, line, record
 from auditor.extract.routes import launch_snippets
@@ -458,6 +459,9 @@ def _unpinned_launch(p: Program) -> list[Record]:
             found.setdefault((path, name), []).append((fence, command, args))
     out = []
     for (path, name), uses in sorted(found.items()):
+        uses = _server_launches(uses)
+        if not uses:
+            continue
         shown = list(dict.fromkeys(f"{c} {' '.join(a)}" for _, c, a in uses))  # each distinct command once
         said = ", ".join(f"`{x}`" for x in shown[:3]) + (f" and {len(shown) - 3} more" if len(shown) > 3 else "")
         out.append(record("finding", "FND", "unpinned-launch", f"{path.rsplit('/', 1)[-1]}/{name}",
@@ -473,6 +477,20 @@ def _unpinned_launch(p: Program) -> list[Record]:
 # Runners that fetch a package from the registry and run it: the command, then the words before the package.
 _RUNNERS = {"npx": (), "bunx": (), "npm": ("exec",), "pnpm": ("dlx",), "yarn": ("dlx",), "bun": ("x",)}
 _VALUED = {"-p", "--package", "-c", "--call"}  # options of npx that take a value
+
+
+def _server_launches(uses: list) -> list:
+    """USES (fence, command, args) that launch the server: when every host configuration of the README (a JSON
+    `command`/`args` entry) runs the package with a subcommand (`["-y", "@x/cli", "serve"]`), a shell line running it
+    with another (`npx @x/cli scan`) runs another command of a CLI, not the server."""
+    def sub(command: str, args: list[str]) -> str | None:
+        spec = launched_package(command, args)
+        after = args[args.index(spec) + 1:] if spec in args else []
+        return after[0] if after and not after[0].startswith("-") else None
+    configured = [sub(c, a) for f, c, a in uses if load_json(f.content.encode("utf-8", "surrogatepass"), MAX_DEPTH)[0] is not None]
+    if not configured or None in configured:
+        return uses
+    return [(f, c, a) for f, c, a in uses if sub(c, a) in configured]
 
 
 def launched_package(command: str, args: list[str]) -> str | None:
