@@ -72,3 +72,19 @@ def test_a_function_exported_under_another_name_is_used_by_that_name():
              'const server = new McpServer({ name: "demo", version: "1" });\ng(server);\n')
     p = program({"index.ts": index, "chunk.ts": chunk, "package.json": MANIFEST})
     assert [t.name for t in p.tools] == ["add-task"] and p.unserved == ()
+
+
+def test_a_default_export_is_served_under_the_name_its_importer_gives_it():
+    """`export default function addAutomationTools(server)` imported as `addAutomateTools` and called from a list of
+    adders: its own name is written nowhere else, yet it is served (a default export is imported under any name), as
+    is one exported by `export default f;`."""
+    index = ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
+             'import addAutomateTools from "./automate.js";\nimport addLogs from "./logs.js";\n'
+             'const server = new McpServer({ name: "demo", version: "1" });\n'
+             'for (const adder of [addAutomateTools, addLogs]) adder(server);\n')
+    automate = ('export default function addAutomationTools(server: any) {\n'
+                '  server.tool("fetch_shots", "Shots.", {}, async () => ({ content: [] }));\n}\n')
+    logs = ('function registerLogs(server: any) {\n  server.tool("get_logs", "Logs.", {}, async () => ({ content: [] }));\n}\n'
+            'export default registerLogs;\n')
+    p = program({"index.ts": index, "automate.ts": automate, "logs.ts": logs, "package.json": MANIFEST})
+    assert sorted(t.name for t in p.tools) == ["fetch_shots", "get_logs"] and p.unserved == ()
