@@ -663,3 +663,35 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
     assert set(kinds(code.replace('throw new Error(message || "expected strings");', 'console.error(message);'))) == {"path", "name"}
     # a type test in a disjunction inside the conjunction (`v != null && (typeof v !== "string" || !v)`) checks too
     assert kinds(code.replace('typeof val !== "string")', '(typeof val !== "string" || val.length > 99))')) == {}
+
+
+def test_a_membership_test_of_a_field_destructured_from_a_local_holding_the_input_checks_it():
+    """`const { name, arguments: args } = request.params; ... const { id } = args; if (!connections.has(id)) throw`
+    in the handler's own switch: an id that names no connection goes no further."""
+    code = SDK + '''
+const connections = new Map<string, any>();
+let current = "";
+const server = new Server({ name: "q", version: "1" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [
+  { name: "switch_connection", description: "Switch", inputSchema: { type: "object", properties: { id: { type: "string" } }, required: ["id"] } },
+] }));
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  const { name, arguments: args } = request.params as any;
+  switch (name) {
+    case "switch_connection": {
+      const { id } = args;
+      if (!connections.has(id)) {
+        throw new Error(`Connection '${id}' not found`);
+      }
+      current = id;
+      return { content: [{ type: "text", text: `Switched to ${id}` }] };
+    }
+    default:
+      throw new Error("unknown tool");
+  }
+});
+'''
+    kinds = lambda src: {f.attrs["field"]: f.kind for f in mismatches.mismatches(program({"index.ts": src}), {"probes": []})
+                         if f.kind in KINDS}
+    assert kinds(code) == {}
+    assert kinds(code.replace("if (!connections.has(id)) {", "if (!connections.size) {")) == {"id": "schema-unenforced"}

@@ -272,9 +272,10 @@ def _subject_fields(subject: ts.Node | None, fn: ts.Node) -> set[str]:
             if whole is not None and whole.type == "binary_expression" \
                     and text(whole.child_by_field_name("operator")) in {"||", "??"}:
                 whole = strip_casts(whole.child_by_field_name("left"))  # `const { id } = args || {}`
-            if whole is not None and whole.type == "identifier" and text(whole) in plain_parameters(fn) \
-                    and isinstance(taken[1][0], str) and taken[1][0].isidentifier():
-                return {taken[1][0]}
+            if whole is not None and whole.type == "identifier" and isinstance(taken[1][0], str) \
+                    and taken[1][0].isidentifier():
+                return {taken[1][0]}  # (of a parameter, or of a local holding the input: `const { id } = args`, a
+                # field by its name as `args.id` is)
         return {named} if named is not None else set()
     field = flow._field_of(subject)
     return {field} if field and field.isidentifier() else set()
