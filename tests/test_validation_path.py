@@ -695,3 +695,27 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
                          if f.kind in KINDS}
     assert kinds(code) == {}
     assert kinds(code.replace("if (!connections.has(id)) {", "if (!connections.size) {")) == {"id": "schema-unenforced"}
+
+
+def test_a_value_used_only_where_a_membership_test_of_it_holds_is_checked():
+    """`MODES.includes(String(args.mode)) ? args.mode : "auto"` handed to a call: only a member of the enum reaches the
+    use (the test itself, through String(), passes nothing on); `args.mode || "auto"` is not checked."""
+    code = SDK + '''
+const MODES = ["auto", "fast", "deep"];
+const server = new Server({ name: "v", version: "1" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [
+  { name: "scan", description: "Scan", inputSchema: { type: "object", properties: { mode: { type: "string", enum: ["auto", "fast", "deep"] } } } },
+] }));
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  const args: any = request.params.arguments;
+  if (request.params.name === "scan") {
+    const out = require("child_process").execSync("scan --mode " + (MODES.includes(String(args.mode)) ? args.mode : "auto"));
+    return { content: [{ type: "text", text: out.toString() }] };
+  }
+  throw new Error("unknown tool");
+});
+'''
+    kinds = lambda src: {f.attrs["field"]: f.kind for f in mismatches.mismatches(program({"index.ts": src}), {"probes": []})
+                         if f.kind in KINDS}
+    assert kinds(code) == {}
+    assert "mode" in kinds(code.replace('MODES.includes(String(args.mode)) ? args.mode : "auto"', 'args.mode || "auto"'))

@@ -414,6 +414,7 @@ _FAILURE_FLAGS = ("isValid", "valid", "ok", "success")
 
 
 _TESTS = ("typeof ", "isArray(", "isInteger(", "isFinite(", "instanceof ")
+_MEMBER_TESTS = (".includes(", ".has(")
 
 
 def type_guarded(node: ts.Node, fn: ts.Node) -> bool:
@@ -427,6 +428,10 @@ def type_guarded(node: ts.Node, fn: ts.Node) -> bool:
             cond = text(cur.child_by_field_name("condition"))
             if any(f"{w}{t}" in cond for w in _TESTS):
                 return True
+            then = cur.child_by_field_name("consequence")
+            if then is not None and then.start_byte <= node.start_byte < then.end_byte and not cond.lstrip().startswith("!") \
+                    and any(f"{w}{t})" in cond or f"{w}String({t}))" in cond for w in _MEMBER_TESTS):
+                return True  # `MODES.includes(String(x)) ? x : "auto"`: only a member is used
         if cur.parent is not None and cur.parent.type == "statement_block":
             before = cur.prev_named_sibling
             while before is not None:

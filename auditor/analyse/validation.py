@@ -465,8 +465,17 @@ def _only_tested(node: ts.Node, module: Module) -> bool:
     a ternary, negated or asked its type (`f(args.mode === "half" ? "half" : "whole")` passes no part of it), or the
     key of a lookup in a constant table (`f(IDS[args.kind])` passes the table's value, not the key)."""
     cur = node
-    while cur.parent is not None and cur.parent.type != "arguments":
+    while cur.parent is not None:
         parent = cur.parent
+        if parent.type == "arguments":  # `MODES.includes(String(args.mode))`: a membership test of it, converted or
+            call = parent.parent        # not, passes nothing of it on
+            fn = call.child_by_field_name("function") if call is not None and call.type == "call_expression" else None
+            if fn is not None and fn.type == "identifier" and text(fn) in {"String", "Number", "Boolean"}:
+                cur = call
+                continue
+            if fn is not None and fn.type == "member_expression" and text(fn.child_by_field_name("property")) in {"includes", "has"}:
+                return True
+            return False
         if parent.type == "binary_expression" and text(parent.child_by_field_name("operator")) in _COMPARISONS:
             return True
         if parent.type == "subscript_expression" and parent.child_by_field_name("index") == cur and \
