@@ -260,3 +260,44 @@ def test_a_tool_behind_an_exclusion_guard_is_the_code_after_the_guard():
     first = next(i for i, ln in enumerate(lines, 1) if "fs.rm(" in ln)
     assert lines[first].lstrip().startswith("return {")  # the statements after the guard: the rm and the return
     assert [(s.start_line, s.end_line) for s in region.spans] == [(first, first + 1)]
+
+
+TASKS = SDK + """\
+const tasks = new Map<string, { at: number; out: string }>();
+function sweep() {
+  for (const [id, t] of tasks) if (Date.now() - t.at > 60000) tasks.delete(id);
+}
+const TOOLS = [
+  { name: "get_task", inputSchema: { type: "object" }, annotations: { readOnlyHint: true } },
+  { name: "list_tasks", inputSchema: { type: "object" }, annotations: { readOnlyHint: true } },
+  { name: "wait_task", inputSchema: { type: "object" }, annotations: { readOnlyHint: true } },
+  { name: "start_task", inputSchema: { type: "object" }, annotations: { readOnlyHint: true } },
+];
+const server = new Server({ name: "s", version: "1" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS }));
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  const args = request.params.arguments as { id: string };
+  if (request.params.name === "get_task") { sweep(); return { content: [{ type: "text", text: String(tasks.get(args.id)?.out) }] }; }
+  if (request.params.name === "list_tasks") { sweep(); return { content: [{ type: "text", text: [...tasks.keys()].join(",") }] }; }
+  if (request.params.name === "wait_task") { sweep(); return { content: [{ type: "text", text: String(tasks.has(args.id)) }] }; }
+  if (request.params.name === "start_task") {
+    tasks.set(args.id, { at: Date.now(), out: "" });
+    return { content: [{ type: "text", text: args.id }] };
+  }
+  throw new Error("unknown tool");
+});
+"""
+
+
+def test_an_in_process_write_every_tool_reaches_is_the_server_s_housekeeping():
+    """`sweep()` deleting expired entries of the server's task table on every call is its housekeeping, not an effect
+    of a tool that reads the table (kb/annotations.yaml bookkeeping, in-process writes included); a tool's own
+    write (`tasks.set` in start_task alone) is not."""
+    p = program({"index.ts": TASKS})
+    fx = effects.scan(p, effects_kb())
+    rtes = routes(p) + effect_routes.routes(p, fx, components(p))
+    got = {c.attrs["tool"]: c for c in annotations.claims(p, fx, rtes, RULES, effects_kb()) if c.attrs["hint"] == "readOnlyHint"}
+    assert {t: got[t].attrs["verdict"] for t in ("get_task", "list_tasks", "wait_task")} == dict.fromkeys(
+        ("get_task", "list_tasks", "wait_task"), "supported")
+    assert all(r.get("bookkeeping") for r in got["get_task"].attrs["reached"] if r["kind"] == "state-write")
+    assert not any(r.get("bookkeeping") for r in got["start_task"].attrs["reached"])  # (its own write: one tool's)

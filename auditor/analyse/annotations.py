@@ -312,7 +312,7 @@ def _shared(p: Program, fx: Effects, routes: list[Record], kb: dict, effects_kb:
     book = kb["bookkeeping"]
     least = max(book["min_tools"], math.ceil(book["min_share"] * len(resolved)))
     shared = {k for k, n in count.items() if n >= least}
-    return {name: (region, [replace(i, shared=True) if i.fixed and i.kind != "state-write" and (i.kind, i.anchor, i.what) in shared
+    return {name: (region, [replace(i, shared=True) if i.fixed and (i.kind, i.anchor, i.what) in shared
                             else replace(i, setup=i.setup and i.fixed and i.kind != "state-write") for i in items], len(resolved), count)
             for name, (region, items) in found.items()}
 
