@@ -439,3 +439,26 @@ Each issue includes:
 """
     doc = read_markdown("README.md", readme)
     assert sorted(t.name for t in documented.documented_tools(doc)) == ["list_styles", "validate_expression"]
+
+
+def test_a_list_a_tool_section_introduces_as_commands_lists_argument_values_not_parameters():
+    """Under the `send_command` heading, "**Enhanced UI Interaction Commands**:" lists the values of its `command`
+    argument; "Parameters:" still lists its parameters."""
+    readme = """# demo
+
+## Tools
+
+### `send_command`
+
+Parameters:
+
+- `command` (string): the command to run
+
+**Enhanced UI Interaction Commands**:
+
+- `find_elements`: analyse the interactive elements
+- `click_by_text`: click by visible text
+"""
+    doc = read_markdown("README.md", readme)
+    got = {t.name: [x.name for x in t.params] for t in documented.documented_tools(doc)}
+    assert got == {"send_command": ["command"]}

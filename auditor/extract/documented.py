@@ -26,6 +26,9 @@ NOT_TOOLS_LEAD = re.compile(r"(?i)\b(inputs?|param(?:eter)?s?|arguments?|args?|o
 OTHER_KINDS = re.compile(r"(?i)\b(?:prompts?|resources?|resource\s+templates?)\b")
 # A paragraph that is a bold label alone ("**Returns:**", "**Example prompts:**"): it names the part of a section below it.
 BOLD_LABEL = re.compile(r"(?:\*\*|__)[^*_\n]{1,60}:?(?:\*\*|__):?")
+# A list a tool's section introduces as commands or actions ("**Enhanced UI Interaction Commands**:") lists the values
+# one of its arguments takes, not its parameters.
+VALUES_LEAD = re.compile(r"(?i)\b(?:commands?|actions?|operations?|modes?)\b")
 # A list a tool's section introduces as tools ("Runtime tools exposed by the framework:") names tools, not its parameters
 # (the plural: "This tool takes:" introduces parameters).
 TOOLS_LEAD = re.compile(r"(?i)\btools\b")
@@ -115,8 +118,10 @@ def _params(path: str, items: list[Item]) -> tuple[DocParam, ...]:
         if not found[id(it)] or id(it) in fields:
             continue
         lead = _introduction(it)
-        if lead and (NOT_TOOLS_LEAD.search(lead) or TOOLS_LEAD.search(lead)) and not INPUT_CONTEXT.search(lead):
-            continue  # "Possible statuses:", "Example:": values, not parameters; "Tools it lists:": names, not parameters
+        if lead and (NOT_TOOLS_LEAD.search(lead) or TOOLS_LEAD.search(lead) or VALUES_LEAD.search(lead)) \
+                and not INPUT_CONTEXT.search(lead):
+            continue  # "Possible statuses:", "Example:": values, not parameters; "Tools it lists:": names, not
+            # parameters; "Enhanced UI Interaction Commands:": the values of a `command` argument
         parents = [o for o in items if _contains(o, it)]
         if any(found[id(o)] for o in parents):
             continue
