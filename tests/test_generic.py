@@ -404,7 +404,7 @@ def test_an_absence_that_code_not_read_may_hold_is_no_contradiction():
 
 def test_a_returns_label_a_prompts_heading_and_a_resource_uri_name_no_tools():
     """Under a Tools heading: items below a bold "**Returns:**" label are what a tool returns, whatever paragraph
-    introduces their list ("Each issue includes:"); a `### MCP Prompts` sub-heading lists prompts; a
+    introduces their list ("Each issue includes:"); a `### MCP Prompts` sub-heading lists prompts, and one naming a parameter (`(se parameter)`) its values; a
     `resource://x` URI is a resource's address, not a tool named `resource`. A tool listed after a new label is one."""
     readme = """# demo
 
@@ -436,6 +436,10 @@ Each issue includes:
 ### MCP Prompts
 
 - `design_strategy` - Best practices
+
+### Search Engines (se parameter)
+
+- `g_us` - Google USA
 """
     doc = read_markdown("README.md", readme)
     assert sorted(t.name for t in documented.documented_tools(doc)) == ["list_styles", "validate_expression"]

@@ -164,9 +164,11 @@ def documented_tools(doc: MarkdownDoc) -> list[DocTool]:
         named = dict(tool_headings(subs))
         for j, sub in enumerate(subs):
             name = named.get(sub.line)
-            if name is None and OTHER_KINDS.search(_clean(sub.text)) and not TOOLS_LEAD.search(_clean(sub.text)):
+            if name is None and (OTHER_KINDS.search(_clean(sub.text)) or NOT_TOOLS_LEAD.search(_clean(sub.text))) \
+                    and not TOOLS_LEAD.search(_clean(sub.text)):
                 below = next((x.line for x in subs[j + 1:] if x.level <= sub.level), end)
-                regions.append((sub.line, below))  # `### MCP Prompts` in a Tools section: its items are no tools
+                regions.append((sub.line, below))  # `### MCP Prompts`, `### Search Engines (se parameter)` in a
+                # Tools section: what it lists is no tools
             if name is not None:
                 stop = subs[j + 1].line if j + 1 < len(subs) else end
                 regions.append((sub.line, stop))
