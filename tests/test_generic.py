@@ -404,8 +404,9 @@ def test_an_absence_that_code_not_read_may_hold_is_no_contradiction():
 
 def test_a_returns_label_a_prompts_heading_and_a_resource_uri_name_no_tools():
     """Under a Tools heading: items below a bold "**Returns:**" label are what a tool returns, whatever paragraph
-    introduces their list ("Each issue includes:"); a `### MCP Prompts` sub-heading lists prompts, and one naming a parameter (`(se parameter)`) its values; a
-    `resource://x` URI is a resource's address, not a tool named `resource`. A tool listed after a new label is one."""
+    introduces their list ("Each issue includes:"); a `### MCP Prompts` sub-heading lists prompts, and one naming a
+    parameter (`(se parameter)`) its values; a `resource://x` URI is a resource's address, not a tool named
+    `resource`. A tool listed after a new label is one."""
     readme = """# demo
 
 ## Tools
