@@ -578,3 +578,29 @@ new App();
     assert {d.tool: d.target.child_by_field_name("name").text for d in p.dispatches} == {
         "list_tests": b"handleList", "run_tests": b"handleRun"}
     assert coverage.ledger(p)["complete"] is True
+
+
+def test_providers_a_registry_stores_in_a_map_field_name_the_tools_its_loop_registers():
+    """`this.providers.forEach((p) => server.tool({ name: `${p.name}_search`, ... }))` over a Map field a method fills
+    (`this.providers.set(p.name, p)`), handed `new TavilyProvider()` through a module's wrapper: one tool per provider
+    stored, named by its `name` (a constructor's `this.name = ...` or a field); the object registration (tmcp's
+    `server.tool({name, ...}, callback)`) is expanded as the object it is."""
+    from program_helpers import program
+
+    files = {
+     "tools.ts": ('class ToolRegistry {\n  constructor() { this.search_providers = new Map(); }\n'
+       '  register_search_provider(provider) { this.search_providers.set(provider.name, provider); }\n'
+       '  setup_tool_handlers(server) {\n    this.search_providers.forEach((provider) => {\n'
+       '      server.tool({ name: `${provider.name}_search`, description: provider.description }, async ({ query }) => ({ content: [{ type: "text", text: await provider.search(query) }] }));\n'
+       '    });\n  }\n}\nconst registry = new ToolRegistry();\n'
+       'export const register_search_provider = (provider) => { registry.register_search_provider(provider); };\n'
+       'export const register_tools = (server) => { registry.setup_tool_handlers(server); };\n'),
+     "tavily.ts": 'export class TavilyProvider {\n  constructor() { this.name = "tavily"; this.description = "Tavily"; }\n  async search(q) { return q; }\n}\n',
+     "brave.ts": 'export class BraveProvider {\n  name = "brave";\n  description = "Brave";\n  async search(q) { return q; }\n}\n',
+     "providers.ts": ('import { TavilyProvider } from "./tavily.js";\nimport { BraveProvider } from "./brave.js";\nimport { register_search_provider } from "./tools.js";\n'
+       'export const initialize_providers = () => {\n  if (process.env.TAVILY_KEY) register_search_provider(new TavilyProvider());\n'
+       '  if (process.env.BRAVE_KEY) register_search_provider(new BraveProvider());\n};\n'),
+     "index.ts": ('import { McpServer } from "tmcp";\nimport { register_tools } from "./tools.js";\nimport { initialize_providers } from "./providers.js";\n'
+       'const server = new McpServer({ name: "omni", version: "1" });\ninitialize_providers();\nregister_tools(server);\n'),
+    }
+    assert sorted(t.name for t in program(files).tools) == ["brave_search", "tavily_search"]

@@ -71,7 +71,7 @@ def registrations(module: Module, vocab: dict, resolve, link=None) -> tuple[list
         if rule is None or constant.dead(call, module, link):  # (`if (DEBUG) server.tool(...)`: never registered)
             continue
         if rule["signature"] != "object" and rule["kind"] == "tool" and rule["receiver"] == "server" \
-                and _object_first(args, module, hl["object"]):  # (on a server only: `registry.registerTool(def)`
+                and object_first(args, module, hl["object"]):  # (on a server only: `registry.registerTool(def)`
             rule = {**rule, "signature": "object"}  # is another API) tmcp: `server.tool({name, schema}, callback)`
         if rule["signature"] == "list":  # `server.tools([a, b])`: each element registered as one object
             if borrowed is None and (receiver is None or ".".join(receiver) not in servers) or len(args) != 1:
@@ -456,7 +456,7 @@ def _toplevel_servers(module: Module, classes: set[str], packages: list[str]) ->
     return found
 
 
-def _object_first(args: list[ts.Node], module: Module, keys: dict) -> bool:
+def object_first(args: list[ts.Node], module: Module, keys: dict) -> bool:
     """Whether a registration is written as one object with the tool's name, then at most a callback
     (`server.tool({ name: "x", description, schema }, async (input) => ...)`): the object convention, whatever the
     method's own (the SDK's `tool("x", ...)` never takes an object first)."""

@@ -13,7 +13,7 @@ from auditor.extract.bindings import value_of
 from auditor.extract.frames import (MAX_DEPTH, Frame, _array_names, _parameter_of_scope, _sites, destructured,
                                     loop_names, parameters, plain_parameters, returned)
 from auditor.extract.program import Module, class_name_of
-from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, ancestors, arrow_parts, call_args, callee_text,
+from auditor.extract.syntax import (CLASS_TYPES, FUNCTION_TYPES, NOT_LITERAL, ancestors, arrow_parts, call_args, callee_text,
                                     enclosing, enclosing_function, find,
                                     literal, member_chain, object_pairs, pair_value, parameter_pattern, string_value,
                                     strip_casts, text)
@@ -547,6 +547,10 @@ class Lists:
         node, module = self.resolved(name, module, frame)
         if node is None or depth > 6:
             return
+        field = _collection_field(node)
+        if field is not None:  # `this.providers.forEach(...)`, the field made `new Map()`: what its class stores into it
+            yield from self._stored(field[0], ("this", field[1]), _STORES, module, None, depth)
+            return
         sites = self._constructions_of(node, module) if node.type == "identifier" else None
         if sites:  # `this.tools` of a class constructed at several places: each construction's argument
             for smod, site, index in sites:
@@ -740,3 +744,21 @@ def _declared_name(node: ts.Node) -> ts.Node:
         return parent.child_by_field_name("name")
     named = node.child_by_field_name("name") if node.type in {"function_declaration", "class_declaration"} else None
     return named if named is not None else node
+
+
+def _collection_field(node: ts.Node) -> tuple[ts.Node, str] | None:
+    """(class, field) when NODE is the empty `new Map()` / `new Set()` a class's field starts as (`this.F = new Map()`
+    in its constructor, or `F = new Map()`), else None."""
+    if node.type != "new_expression" or call_args(node) \
+            or text(node.child_by_field_name("constructor")) not in {"Map", "Set"}:
+        return None
+    parent = node.parent
+    name = None
+    if parent is not None and parent.type == "assignment_expression":
+        chain = member_chain(parent.child_by_field_name("left")) or ()
+        name = chain[1] if len(chain) == 2 and chain[0] == "this" else None
+    elif parent is not None and parent.type in {"public_field_definition", "field_definition"}:
+        key = parent.child_by_field_name("name") or parent.child_by_field_name("property")
+        name = text(key).lstrip("#") if key is not None else None
+    cls = enclosing(node, CLASS_TYPES) if name else None
+    return (cls, name) if cls is not None else None

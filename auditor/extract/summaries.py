@@ -408,6 +408,9 @@ class Expander:
         args = highlevel.registration_args(reg.node, self.vocab, reg.module)
         if len(args) == 1 and args[0].type == "spread_element" and args[0].named_children:
             return self._tuples(reg, rule, args[0].named_children[0], resolve_of)
+        if rule["signature"] != "object" and rule["kind"] == "tool" and rule["receiver"] == "server" \
+                and highlevel.object_first(list(args), reg.module, self.vocab["high_level"]["object"]):
+            rule = {**rule, "signature": "object"}  # tmcp's `server.tool({name, ...}, callback)`, as highlevel reads it
         name_node = _name_node(rule, args, self.vocab, reg.module)
         if name_node is None:
             return []
