@@ -719,3 +719,40 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
                          if f.kind in KINDS}
     assert kinds(code) == {}
     assert "mode" in kinds(code.replace('MODES.includes(String(args.mode)) ? args.mode : "auto"', 'args.mode || "auto"'))
+
+
+def test_a_string_search_uses_its_argument_and_a_catch_s_membership_test_guards_nothing():
+    """`log.includes(args.search)` searches a string (converting the argument): a use, unlike a membership test of a
+    list (`TOOLS.includes(name)`)."""
+    code = SDK + '''
+const TOOLS = ["find_logs"];
+const logs: string[] = [];
+async function findLogs(args: any) {
+  const hits = logs.filter((log) => log.includes(args.search));
+  require("fs").writeFileSync("/tmp/" + args.path, hits.join("\\n"));
+  return { content: [{ type: "text", text: String(hits.length) }] };
+}
+async function handle(name: string, args: any) {
+  try {
+    switch (name) {
+      case "find_logs":
+        return await findLogs(args);
+      default:
+        return { content: [{ type: "text", text: `Unknown tool: ${name}` }], isError: true };
+    }
+  } catch (error) {
+    if (TOOLS.includes(name)) {
+      return { content: [{ type: "text", text: "browser error" }], isError: true };
+    }
+    return { content: [{ type: "text", text: String(error) }], isError: true };
+  }
+}
+const server = new Server({ name: "p", version: "1" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [
+  { name: "find_logs", description: "Find", inputSchema: { type: "object", properties: { search: { type: "string" }, path: { type: "string" } } } },
+] }));
+server.setRequestHandler(CallToolRequestSchema, async (request) => handle(request.params.name, request.params.arguments));
+'''
+    kinds = lambda src: {f.attrs["field"]: f.kind for f in mismatches.mismatches(program({"index.ts": src}), {"probes": []})
+                         if f.kind in KINDS}
+    assert set(kinds(code)) == {"search", "path"}

@@ -122,7 +122,8 @@ def _member_then_rejects(stmt: ts.Node, module: Module | None) -> bool:
     """`if (MEMBER(x)) { ... return ... }` with no `else`, the statement after it rejecting: only a member goes on."""
     block = stmt.parent
     if stmt.child_by_field_name("alternative") is not None or block is None or block.type != "statement_block" \
-            or _member_subject(stmt.child_by_field_name("condition")) is None:
+            or _member_subject(stmt.child_by_field_name("condition")) is None \
+            or any(a.type == "catch_clause" for a in ancestors(stmt)):  # (a catch's report of an error guards no use)
         return False
     consequence = stmt.child_by_field_name("consequence")
     if not (consequence is not None and find(consequence, {"return_statement"})):

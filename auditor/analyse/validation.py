@@ -15,7 +15,7 @@ from auditor.extract import copies, throws
 from auditor.extract.bindings import value_of
 from auditor.extract.facts import Program
 from auditor.extract.frames import plain_parameters
-from auditor.extract.program import Module
+from auditor.extract.program import Module, class_name_of
 from auditor.extract.syntax import (ancestors, call_args, condition_terms, enclosing_function, find, member_chain, parameter_pattern,
                                     strip_casts, text, within)
 from auditor.extract.zod import schema_of
@@ -473,8 +473,9 @@ def _only_tested(node: ts.Node, module: Module) -> bool:
             if fn is not None and fn.type == "identifier" and text(fn) in {"String", "Number", "Boolean"}:
                 cur = call
                 continue
-            if fn is not None and fn.type == "member_expression" and text(fn.child_by_field_name("property")) in {"includes", "has"}:
-                return True
+            if fn is not None and fn.type == "member_expression" and text(fn.child_by_field_name("property")) in {"includes", "has"} \
+                    and _collection(fn.child_by_field_name("object"), module):
+                return True  # (not `text.includes(x)`, a search of a string that converts x)
             return False
         if parent.type == "binary_expression" and text(parent.child_by_field_name("operator")) in _COMPARISONS:
             return True
@@ -487,6 +488,30 @@ def _only_tested(node: ts.Node, module: Module) -> bool:
             return True
         cur = parent
     return False
+
+
+def _collection(node: ts.Node | None, module: Module) -> bool:
+    """Whether NODE names a collection, not a string: an array literal, `new Set(...)`/`new Map(...)`, a field or a
+    name made so, `Object.keys(...)`."""
+    node = strip_casts(node)
+    if node is not None and node.type == "identifier":
+        node = strip_casts(value_of(module, node)) or node
+    elif node is not None and node.type == "member_expression" and text(node.child_by_field_name("object")) == "this":
+        cls = next((a for a in ancestors(node) if a.type in {"class_declaration", "class"}), None)
+        info = module.classes.get(class_name_of(cls)) if cls is not None else None
+        field = text(node.child_by_field_name("property"))
+        made = [strip_casts(a.child_by_field_name("right")) for a in find(cls, {"assignment_expression"})
+                if text(a.child_by_field_name("left")) == f"this.{field}"] if cls is not None else []
+        decl = info.fields.get(field) if info is not None else None
+        made += [strip_casts(decl.child_by_field_name("value"))] if decl is not None else []
+        return bool(made) and all(m is not None and _collection(m, module) for m in made if m is not None)
+    if node is None:
+        return False
+    if node.type == "array":
+        return True
+    if node.type == "new_expression":
+        return text(node.child_by_field_name("constructor")) in {"Set", "Map", "WeakSet", "WeakMap"}
+    return node.type == "call_expression" and text(node.child_by_field_name("function")) in {"Object.keys", "Object.values"}
 
 
 def _constant_table(node: ts.Node | None, module: Module) -> bool:
