@@ -601,5 +601,10 @@ server.registerTool("validate", { description: "Validate" }, async () => {
 '''
     p = program({"index.ts": code})
     assert [t.name for t in p.tools] == ["validate"] and [t.name for t in p.unadvertised] == ["check_blocks"]
+    # a definition a registration names (by its key in a record registered in a loop) is that tool's declaration
+    keyed = code + ('const RECORD = { press_key: { description: "Press", inputSchema: { type: "object", properties: {} } } };\n'
+                    'Object.entries(RECORD).forEach(([name, t]) => server.tool(name, t.description, {}, async () => ({ content: [] })));\n')
+    p = program({"index.ts": keyed})
+    assert sorted(t.name for t in p.tools) == ["press_key", "validate"] and [t.name for t in p.unadvertised] == ["check_blocks"]
     p = program({"index.ts": code + 'server.registerTool(process.env.EXTRA_NAME, { description: "x" }, async () => ({ content: [] }));\n'})
     assert sorted(t.name for t in p.tools) == ["check_blocks", "validate"]

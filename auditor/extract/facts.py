@@ -328,8 +328,9 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
         made = listing.named(l, declared, link)
         tools += made
         declared |= {t.node for t in made}
-    registered = any(r.kind == "tool" for r in registrations) and all(
-        r.name is not None for r in registrations if r.kind == "tool")  # (the SDK lists what is registered on it)
+    registered = frozenset(r.name for r in registrations if r.kind == "tool") | {d.tool for d in dispatches} \
+        if any(r.kind == "tool" for r in registrations) and all(r.name is not None for r in registrations
+                                                               if r.kind == "tool") else None  # (the SDK lists them)
     tools, unadvertised = listing.split(tools, listings, made_for, templates, registered)
     # A tools/call handler that finds its tool among the listed tool objects by name (`TOOLS.find(...)`).
     named = {d.tool for d in dispatches}

@@ -136,17 +136,18 @@ def named(l: Listing, declared: set[ts.Node], link) -> list[ToolDecl]:
 
 
 def split(tools: list, listings: list[Listing], made_for: dict | None = None, templates: dict | None = None,
-          registered: bool = False) -> tuple[list, list]:
+          registered: frozenset[str] | None = None) -> tuple[list, list]:
     """(tools, descriptor-shaped objects that no tools/list handler advertises). A part of a list that was not read
     may hold any descriptor of the files it may stand for (any file, when that is not known): those stay tools. A
     tool a template makes (MADE_FOR: the tool's id -> the elements and calls it is made for) is listed when one of
     those is (`tools.map((t) => ({ name: t.getName(), ... }))` over the instances the list holds). With no tools/list
-    handler of its own, a server whose tools are REGISTERED through the high-level API (every registration read)
-    lists those: a descriptor-shaped object no registration reads is advertised by nothing (a definition a tool's
-    handler calls itself)."""
+    handler of its own, a server whose tools are all registered through the high-level API (REGISTERED: the names
+    its registrations and dispatches give, every registration's name read) lists those: a descriptor-shaped object
+    of another name is advertised by nothing (a definition a tool's handler calls itself)."""
     scopes = [scope for l in listings for _, _, scope in l.unread]
-    if not listings and registered:
-        return [t for t in tools if t.form != "descriptor"], [t for t in tools if t.form == "descriptor"]
+    if not listings and registered is not None:
+        hidden = [t for t in tools if t.form == "descriptor" and t.name not in registered]
+        return [t for t in tools if not any(t is h for h in hidden)], hidden
     if not listings or None in scopes:
         return list(tools), []
     listed = frozenset().union(*(l.objects for l in listings))
