@@ -67,7 +67,7 @@ def hand_checked(fn: ts.Node, skip: Callable[[ts.Node], bool] = lambda node: Fal
         elif stmt.type == "if_statement" and _member_then_rejects(stmt, module):
             # `if (Object.hasOwn(ACTIONS, action)) { ...; return h(args) } throwUnknownAction(action)`: what is
             # not a member goes no further
-            out |= {f for f in _subject_fields(_member_subject(stmt.child_by_field_name("condition")), fn)}
+            out |= _subject_fields(_member_subject(stmt.child_by_field_name("condition")), fn)
             continue
         elif own and stmt.type == "if_statement" and _returns(stmt.child_by_field_name("consequence")):
             # `if (!report || typeof report !== "object") return { content: [...] }`: whatever it returns, a value
@@ -115,7 +115,7 @@ def _member_subject(cond: ts.Node | None) -> ts.Node | None:
     args = [strip_casts(a) for a in call_args(cond)]
     if chain in {("Object", "hasOwn"), ("Object", "prototype", "hasOwnProperty", "call")} and len(args) == 2:
         return args[1]
-    return args[0] if len(chain) >= 2 and chain[-1] in _MEMBERSHIP - {"get"} and len(args) == 1 else None
+    return args[0] if len(chain) >= 2 and chain[-1] in {"includes", "has", "hasOwnProperty"} and len(args) == 1 else None
 
 
 def _member_then_rejects(stmt: ts.Node, module: Module | None) -> bool:

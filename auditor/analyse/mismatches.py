@@ -487,7 +487,8 @@ def _server_launches(uses: list) -> list:
         spec = launched_package(command, args)
         after = args[args.index(spec) + 1:] if spec in args else []
         return after[0] if after and not after[0].startswith("-") else None
-    configured = [sub(c, a) for f, c, a in uses if load_json(f.content.encode("utf-8", "surrogatepass"), MAX_DEPTH)[0] is not None]
+    configured = [sub(c, a) for f, c, a in uses
+                  if load_json(f.content.encode("utf-8", "surrogatepass"), MAX_DEPTH)[0] is not None]
     if not configured or None in configured:
         return uses
     return [(f, c, a) for f, c, a in uses if sub(c, a) in configured]

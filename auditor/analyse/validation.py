@@ -16,7 +16,8 @@ from auditor.extract.bindings import value_of
 from auditor.extract.facts import Program
 from auditor.extract.frames import plain_parameters
 from auditor.extract.program import Module, class_name_of
-from auditor.extract.syntax import (ancestors, call_args, condition_terms, enclosing_function, find, member_chain, parameter_pattern,
+from auditor.extract.syntax import (CLASS_TYPES, ancestors, call_args, condition_terms, enclosing_function, find, member_chain,
+                                    parameter_pattern,
                                     strip_casts, text, within)
 from auditor.extract.zod import schema_of
 
@@ -462,8 +463,9 @@ def _in_catch(node: ts.Node, fn: ts.Node) -> bool:
 
 def _only_tested(node: ts.Node, module: Module) -> bool:
     """Whether the value of NODE is only tested on its way to the call: an operand of a comparison, the condition of
-    a ternary, negated or asked its type (`f(args.mode === "half" ? "half" : "whole")` passes no part of it), or the
-    key of a lookup in a constant table (`f(IDS[args.kind])` passes the table's value, not the key)."""
+    a ternary, negated or asked its type (`f(args.mode === "half" ? "half" : "whole")` passes no part of it), the
+    key of a lookup in a constant table (`f(IDS[args.kind])` passes the table's value, not the key), or the argument
+    of a membership test of a collection, converted or not (`MODES.includes(String(args.mode))`)."""
     cur = node
     while cur.parent is not None:
         parent = cur.parent
@@ -473,7 +475,8 @@ def _only_tested(node: ts.Node, module: Module) -> bool:
             if fn is not None and fn.type == "identifier" and text(fn) in {"String", "Number", "Boolean"}:
                 cur = call
                 continue
-            if fn is not None and fn.type == "member_expression" and text(fn.child_by_field_name("property")) in {"includes", "has"} \
+            if fn is not None and fn.type == "member_expression" \
+                    and text(fn.child_by_field_name("property")) in {"includes", "has"} \
                     and _collection(fn.child_by_field_name("object"), module):
                 return True  # (not `text.includes(x)`, a search of a string that converts x)
             return False
@@ -491,27 +494,31 @@ def _only_tested(node: ts.Node, module: Module) -> bool:
 
 
 def _collection(node: ts.Node | None, module: Module) -> bool:
-    """Whether NODE names a collection, not a string: an array literal, `new Set(...)`/`new Map(...)`, a field or a
-    name made so, `Object.keys(...)`."""
+    """Whether NODE names a collection, not a string: an array literal, `new Set(...)`/`new Map(...)`,
+    `Object.keys(...)`, or a name or a field of the class (`this.names`) every value of which is one of these."""
     node = strip_casts(node)
     if node is not None and node.type == "identifier":
-        node = strip_casts(value_of(module, node)) or node
-    elif node is not None and node.type == "member_expression" and text(node.child_by_field_name("object")) == "this":
-        cls = next((a for a in ancestors(node) if a.type in {"class_declaration", "class"}), None)
+        return _made_collection(strip_casts(value_of(module, node)))
+    if node is not None and node.type == "member_expression" and text(node.child_by_field_name("object")) == "this":
+        cls = next((a for a in ancestors(node) if a.type in CLASS_TYPES), None)
         info = module.classes.get(class_name_of(cls)) if cls is not None else None
         field = text(node.child_by_field_name("property"))
-        made = [strip_casts(a.child_by_field_name("right")) for a in find(cls, {"assignment_expression"})
+        made = [a.child_by_field_name("right") for a in find(cls, {"assignment_expression"})
                 if text(a.child_by_field_name("left")) == f"this.{field}"] if cls is not None else []
         decl = info.fields.get(field) if info is not None else None
-        made += [strip_casts(decl.child_by_field_name("value"))] if decl is not None else []
-        return bool(made) and all(m is not None and _collection(m, module) for m in made if m is not None)
+        made += [decl.child_by_field_name("value")] if decl is not None else []
+        return bool(made) and all(_made_collection(strip_casts(m)) for m in made)
+    return _made_collection(node)
+
+
+def _made_collection(node: ts.Node | None) -> bool:
+    """Whether NODE is written as a collection: `[...]`, `new Set(...)`/`new Map(...)`, `Object.keys(...)`."""
     if node is None:
         return False
-    if node.type == "array":
-        return True
     if node.type == "new_expression":
         return text(node.child_by_field_name("constructor")) in {"Set", "Map", "WeakSet", "WeakMap"}
-    return node.type == "call_expression" and text(node.child_by_field_name("function")) in {"Object.keys", "Object.values"}
+    return node.type == "array" or node.type == "call_expression" \
+        and text(node.child_by_field_name("function")) in {"Object.keys", "Object.values"}
 
 
 def _constant_table(node: ts.Node | None, module: Module) -> bool:

@@ -19,8 +19,8 @@ def mark(module: Module, vocab: dict) -> Module:
     """MODULE with the classes that are copies of an SDK server class remembered (local name -> SDK class name, in
     its memo, for bindings.class_name), and their code, with that of the classes of the module they extend (the
     SDK's Protocol), no longer its own (captures, classes): it is the SDK's, not the server's (its `this.server =
-    new Server()`, its default request handlers), as a bundler's marked region of it is. Read again on every build (the vocabulary may
-    differ)."""
+    new Server()`, its default request handlers), as a bundler's marked region of it is. Read again on every build
+    (the vocabulary may differ)."""
     wanted = {sdk: frozenset(members) for sdk, members in (vocab.get("inlined_servers") or {}).items()}
     found: dict[str, str] = {}
     for name, info in module.classes.items() if wanted else ():
