@@ -322,3 +322,13 @@ def test_a_switch_on_the_name_a_helper_or_a_string_method_normalises_dispatches(
     assert statuses("canonical(name)") == ["analysed"]
     assert statuses("name.trim().toLowerCase()") == ["analysed"]
     assert statuses("lookupOf(name)") == ["partially analysed"]
+
+
+def test_names_that_normalise_each_other_end_without_a_recursion():
+    """`var a = b.trim(), b = a.trim()` (a minifier's names may hold each other): a switch on it is read without
+    following the cycle for ever, and dispatches nothing."""
+    code = SDK + ('var a = b.trim(), b = a.trim();\n'
+                  'const server = new Server({ name: "s", version: "1" }, { capabilities: { tools: {} } });\n'
+                  'server.setRequestHandler(CallToolRequestSchema, async (request) => {\n'
+                  '  switch (a) { case "x": return { content: [] }; default: throw new Error("no"); }\n});\n')
+    assert program({"index.js": code}).dispatches == ()

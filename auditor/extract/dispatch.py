@@ -17,9 +17,11 @@ from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, condit
                                     object_pairs, pair_value, strip_casts, text, walk)
 
 
-def _name_subject(node: ts.Node | None, module: Module | None = None, subjects: frozenset[str] = frozenset()) -> bool:
+def _name_subject(node: ts.Node | None, module: Module | None = None, subjects: frozenset[str] = frozenset(),
+                  depth: int = 0) -> bool:
     """The expression a dispatch compares: `request.params.name`, `name`, a variable holding one
-    (`const toolName = request.params.name`), or one of SUBJECTS (parameters that the handler hands a name)."""
+    (`const toolName = request.params.name`, or a normalisation of one, at most a few deep: names of minified code
+    may hold each other), or one of SUBJECTS (parameters that the handler hands a name)."""
     chain = member_chain(node)
     if chain and len(chain) > 1 and _caught(node, chain[0]):
         return False  # `error.name === "AbortError"`: the name of what a catch clause caught, no tool's
@@ -33,8 +35,8 @@ def _name_subject(node: ts.Node | None, module: Module | None = None, subjects: 
         picked = _destructured(scope, text(node)) if scope is not None else None
         return picked is not None and picked[1][-1:] == ("name",)
     normalised = _normalised(value, module)
-    if normalised is not None and normalised.id != node.id:  # `const key = canonical(name)`: still the name
-        return _name_subject(normalised, module, subjects)
+    if normalised is not None and normalised.id != node.id and depth < 8:  # `const key = canonical(name)`: the name
+        return _name_subject(normalised, module, subjects, depth + 1)
     chain = member_chain(value)
     return bool(chain) and chain[-1] == "name"
 
