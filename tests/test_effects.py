@@ -388,9 +388,9 @@ def test_a_variable_parsed_as_a_number_is_no_secret_whatever_its_words():
 
 
 def test_a_variable_a_file_is_read_at_is_a_path_whatever_its_words():
-    """kb/effects.yaml secret_names.path_readers: `SSH_PRIVATE_KEY` read as a file's path (through copies of it, when
-    it holds no key itself) is the path of the key file; logged when the read fails, it is no secret. `SSH_PASSPHRASE`,
-    never a file's path, still is one."""
+    """A file read of kb/effects.yaml (the filesystem provider): `SSH_PRIVATE_KEY` read as a file's path (through
+    copies of it, when it holds no key itself) is the path of the key file; logged when the read fails, it is no
+    secret. `SSH_PASSPHRASE`, never a file's path, still is one."""
     code = ('import { readFileSync } from "fs";\n'
             'const config = { key: process.env.SSH_PRIVATE_KEY || "", phrase: process.env.SSH_PASSPHRASE };\n'
             'export function load() {\n  let content = config.key;\n'

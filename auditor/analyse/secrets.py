@@ -16,7 +16,7 @@ from auditor.analyse.secret_names import SecretNames
 from auditor.extract.facts import Program
 from auditor.extract.program import Module
 from auditor.extract.records import at, key, record
-from auditor.extract.syntax import (FUNCTION_TYPES, call_args, call_function, callee_text, enclosing_function, find, member_chain,
+from auditor.extract.syntax import (FUNCTION_TYPES, call_args, callee_text, enclosing_function, find, member_chain,
                                     property_name, string_value, strip_casts, text, walk)
 from auditor.model import Record
 
@@ -98,8 +98,10 @@ def leaks(p: Program, sites: tuple[Site, ...], kb: dict) -> list[Leak]:
         reads: dict[ts.Node | None, list[ts.Node]] = {}  # file reads: their path argument is a path, not a secret
         uses: dict[ts.Node | None, list[tuple[str, ts.Node, ts.Node]]] = {}  # (secret key, value, where)
         scopes: list[ts.Node | None] = [None]
-        readers = frozenset(kb["secret_names"].get("path_readers", ()))
         paths: set[str] = set()  # the variables a file is read at
+        for s in sites:  # (the file reads of kb/effects.yaml: their first argument is a path, not a secret)
+            if s.module is m and s.kind == "effect-fs-read" and s.node.type == "call_expression" and call_args(s.node):
+                reads.setdefault(enclosing_function(s.node), []).append(s.node)
         for n in find(m.tree.root_node, _SCAN_TYPES):
             if n.type in FUNCTION_TYPES:
                 scopes.append(n)
@@ -107,8 +109,6 @@ def leaks(p: Program, sites: tuple[Site, ...], kb: dict) -> list[Leak]:
                 decls.setdefault(enclosing_function(n), []).append(n)
             elif n.type == "call_expression" and log_call(n, p.vocab):
                 calls.setdefault(enclosing_function(n), []).append(n)
-            elif n.type == "call_expression" and call_args(n) and (member_chain(call_function(n)) or ("",))[-1] in readers:
-                reads.setdefault(enclosing_function(n), []).append(n)
             elif n.type in {"pair", "assignment_expression"}:
                 use = _secret_use(n, secret)
                 if use is not None:

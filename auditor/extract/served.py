@@ -26,11 +26,11 @@ def unserved(p: "Program", reached: set[str], entries: list[str]) -> "Program":
     if not any(s.module.path in reached for s in p.servers):
         return p
     owners = {}
-    defaults = {m.path: _default_exports(m) for m in p.modules}
+    exports = p.linker.exports if p.linker is not None else {}
     for t in p.tools:
         owner = _owner(t.node) if t.module.path not in entries else None
         name = _name_of(owner) if owner is not None else None
-        if name is not None and (name in defaults.get(t.module.path, ()) or _default_exported(owner)):
+        if name is not None and exports.get(t.module.path, {}).get("default") == (t.module.path, name):
             name = None  # (a default export is imported under any name: its own says nothing of its callers)
         if name is not None:
             owners[id(t)] = name
@@ -75,29 +75,6 @@ def _name_of(fn: ts.Node) -> str | None:
         name = parent.child_by_field_name("name")
         return text(name) if name is not None and name.type == "identifier" else None
     return None
-
-
-def _default_exported(fn: ts.Node) -> bool:
-    """`export default function f(...)`."""
-    return fn.parent is not None and fn.parent.type == "export_statement" and any(
-        c.type == "default" for c in fn.parent.children)
-
-
-def _default_exports(module) -> frozenset[str]:
-    """The names a module exports as its default: `export default f;`, `export { f as default }`, `module.exports = f`,
-    `exports.default = f`."""
-    out = set()
-    for stmt in module.tree.root_node.named_children:
-        written = text(stmt)
-        if stmt.type == "export_statement" and written.startswith("export default"):
-            m = re.fullmatch(r"export default\s+([\w$]+)\s*;?", written)
-            out |= {m.group(1)} if m else set()
-        elif stmt.type == "export_statement":
-            out |= set(re.findall(r"([\w$]+)\s+as\s+default\b", written))
-        elif stmt.type == "expression_statement":
-            m = re.fullmatch(r"(?:module\.exports|exports\.default)\s*=\s*([\w$]+)\s*;?", written)
-            out |= {m.group(1)} if m else set()
-    return frozenset(out)
 
 
 def _counts(names: set[str], modules) -> dict[str, int]:
