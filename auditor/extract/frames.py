@@ -65,6 +65,16 @@ def _parameter_of_scope(node: ts.Node | None) -> bool:
     return any(scope.type in FUNCTION_TYPES and chain[0] in parameters(scope) for scope in ancestors(node))
 
 
+def loop_element(node: ts.Node | None) -> bool:
+    """Whether NODE (a member of a name) is rooted in the element a `for (... of LIST)` around it binds (`t.name` in
+    `for (const t of tools)`): read at each element of the list."""
+    chain = member_chain(strip_casts(node)) if node is not None else None
+    if not chain:
+        return False
+    return any(scope.type == "for_in_statement" and text(scope.child_by_field_name("operator")) == "of"
+               and chain[0] in loop_names(scope.child_by_field_name("left")) for scope in ancestors(node))
+
+
 def parameter_default(fn: ts.Node, index: int) -> ts.Node | None:
     """The default value of FN's parameter INDEX (`name = "x"`), or None."""
     params = fn.child_by_field_name("parameters")

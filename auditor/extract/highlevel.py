@@ -9,7 +9,7 @@ import tree_sitter as ts
 
 from auditor.extract import constant, input_schemas, names, prefixes, zod
 from auditor.extract.bindings import bound_names, class_name, imports, value_of
-from auditor.extract.frames import _parameter_of_scope, parameters, returned
+from auditor.extract.frames import _parameter_of_scope, loop_element, parameters, returned
 from auditor.extract.program import Module, package_of
 from auditor.extract.server import Dispatch, ToolDecl, annotations, schema_gaps
 from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, call_args, call_function, callee_text, class_base, enclosing, enclosing_function, excerpt, find,
@@ -485,7 +485,8 @@ def _sdk_shaped_on_parameter(call: ts.Node, receiver: tuple[str, ...] | None, ar
         pass  # `server.tool(...tool)`: a whole argument list (a tuple a factory makes), read at each value it takes
     else:
         if len(args) < 2 or not (_is_string(args[0], module) or _instance_member(args[0]) or _imported_string(args[0], module, link)
-                                 or (strip_casts(args[0]).type == "member_expression" and _parameter_of_scope(args[0]))
+                                 or (strip_casts(args[0]).type == "member_expression"
+                                     and (_parameter_of_scope(args[0]) or loop_element(args[0])))
                                  or _handed_with_server(call, receiver, args[0])
                                  or strip_casts(args[0]).type in {"call_expression", "template_string"}
                                  and strip_casts(args[-1]).type in FUNCTION_TYPES):

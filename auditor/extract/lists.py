@@ -13,7 +13,7 @@ from auditor.extract.bindings import value_of
 from auditor.extract.frames import (MAX_DEPTH, Frame, _array_names, _parameter_of_scope, _sites, destructured,
                                     loop_names, parameters, plain_parameters, returned)
 from auditor.extract.program import Module, class_name_of
-from auditor.extract.syntax import (CLASS_TYPES, FUNCTION_TYPES, NOT_LITERAL, ancestors, arrow_parts, call_args, callee_text,
+from auditor.extract.syntax import (CLASS_TYPES, FUNCTION_TYPES, NOT_LITERAL, ancestors, arrow_parts, call_args, call_function, callee_text,
                                     enclosing, enclosing_function, find,
                                     literal, member_chain, object_pairs, pair_value, parameter_pattern, string_value,
                                     strip_casts, text)
@@ -119,7 +119,7 @@ class Lists:
         if depth > 3 * MAX_DEPTH:
             return
         args = tuple(call_args(call))
-        for fn, fmod, closure in self.callables(call.child_by_field_name("function"), module, frame, depth + 1):
+        for fn, fmod, closure in self.callables(call_function(call), module, frame, depth + 1):
             inner = Frame(scope=fn, module=fmod, names=parameters(fn), args=args, caller=module, site=call,
                           outer=closure, evaluated=True)
             for value in returned(fn):
@@ -183,6 +183,10 @@ class Lists:
             value = strip_casts(value_of(module, callee))
             if value is not None and value.type == "call_expression" and self.link is not None:
                 return self._made(value, module)  # `const tool = createRegisterTool(server)` then `tool(x)`
+            if value is None and self.link is not None:  # `const [tool, list] = createRegisterTool(server)`
+                found = self.tuple_item(callee, module)[0]
+                if found is not None:
+                    return found
             return value if value is not None and value.type in FUNCTION_TYPES else self._handed(callee)
         if callee.type != "member_expression":
             return None
@@ -259,6 +263,39 @@ class Lists:
         made = [strip_casts(r) for r in returned(fn)] if fn is not None and fn.type in FUNCTION_TYPES else []
         made = [r for r in made if r is not None and r.type in FUNCTION_TYPES]
         return made[0] if len(made) == 1 else None
+
+    def tuple_item(self, ident: ts.Node, module: Module) -> tuple[ts.Node | None, Module]:
+        """The function a name destructured from a factory's array takes (`const [tool, tools] = createRegister(...)`
+        of a factory of the boundary that returns `[registerTool, tools]`): the item at its place, when every array
+        the factory returns has a function there; (None, MODULE) else."""
+        index = module.memo.get("lists.tuples")
+        if index is None:  # name -> (declarator, place, its function) of every `const [a, b] = ...` (once per module)
+            index = module.memo["lists.tuples"] = {}
+            for decl in find(module.tree.root_node, {"array_pattern"}):
+                holder = decl.parent
+                if holder is None or holder.type != "variable_declarator" or holder.child_by_field_name("name") != decl:
+                    continue
+                items = [c for c in decl.named_children if c.type != "comment"]
+                for at, item in enumerate(items):
+                    if item.type == "identifier":
+                        index.setdefault(text(item), []).append((holder, at, enclosing_function(holder)))
+        fn = enclosing_function(ident)
+        found = [(d, at) for d, at, owner in index.get(text(ident), ()) if owner == fn]
+        if len(found) != 1:
+            return None, module
+        decl, at = found[0]
+        value = strip_casts(decl.child_by_field_name("value"))
+        while value is not None and value.type == "await_expression" and value.named_children:
+            value = strip_casts(value.named_children[0])
+        hit = self.link.resolve(module, value) if value is not None and value.type == "call_expression" else None
+        made = []
+        for r in returned(hit[1]) if hit is not None and hit[1].type in FUNCTION_TYPES else ():
+            r = strip_casts(r)
+            item = [c for c in r.named_children if c.type != "comment"][at:at + 1] if r is not None and r.type == "array" else []
+            node = strip_casts(item[0]) if item else None
+            node = strip_casts(value_of(hit[0], node)) if node is not None and node.type == "identifier" else node
+            made.append(node if node is not None and node.type in FUNCTION_TYPES else None)
+        return (made[0], hit[0]) if made and None not in made and len({m.id for m in made}) == 1 else (None, module)
 
     def _assigned_chains(self, module: Module) -> dict[tuple[str, ...], ts.Node]:
         """Member chain -> the first function assigned to it in MODULE (`s.add = (name) => ...`), indexed once."""
@@ -346,10 +383,28 @@ class Lists:
                     bound = Frame(scope=loop, module=module, names=names,
                                   args=element if left is not None and left.type == "array_pattern" else element[-1:],
                                   caller=emod, site=element[-1], outer=eframe if eframe is not None else frame)
+                    if self.branch_not_taken(call, loop, module, bound):
+                        continue  # `if (t.name.startsWith("x_")) out.push({...t, name}) else out.push(t)`: one of two
                     if arg.type == "spread_element":
                         yield from self.elements(arg_value, module, bound, depth + 1)
                     else:
                         yield (arg,), module, bound
+
+    def branch_not_taken(self, node: ts.Node, loop: ts.Node, module: Module, frame: Frame) -> bool:
+        """Whether NODE, in the body of LOOP (a `for...of`, a function), is in a branch of an `if` between them that
+        the element or the arguments FRAME binds do not take (its condition known under FRAME:
+        `t.name.startsWith("x_")`)."""
+        child = node
+        for scope in ancestors(node):
+            if scope.id == loop.id:
+                return False
+            if scope.type == "if_statement":
+                truth = self._truth(scope.child_by_field_name("condition"), module, frame, 0)
+                taken = "alternative" if child.type == "else_clause" else "consequence"
+                if truth is not None and truth != (taken == "consequence"):
+                    return True
+            child = scope
+        return False
 
     def loaded(self, node: ts.Node, module: Module, depth: int = 0
                ) -> list[tuple[tuple[ts.Node | None, ...], Module, Frame | None]]:
@@ -585,7 +640,7 @@ class Lists:
                 yield from self.elements(value, vmod, own[0] if own else frame, depth + 1)
             return
         if node.type == "call_expression":
-            function = strip_casts(node.child_by_field_name("function"))
+            function = call_function(node)  # (`(0, utils_1.pick)(TOOLS, opts)`: pick's)
             callee = member_chain(function) or ()
             if not callee and function is not None and function.type == "member_expression":  # `[...].map`, `f().filter`
                 callee = ("", text(function.child_by_field_name("property")))

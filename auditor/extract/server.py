@@ -278,7 +278,40 @@ def templates(module: Module, link=None) -> list[tuple[ts.Node, ts.Node]]:
                 and (not (fn.parent is not None and fn.parent.type == "arguments") or loop) \
                 or chain and _of_loop(pair.parent, root, fn):
             out.append((pair, node))
+    for spread in module.nodes("descriptor.spread"):
+        obj = spread.parent
+        if obj is None or spread.id != next(c for c in obj.named_children if c.type == "spread_element").id:
+            continue  # (one per object: its first spread)
+        pairs = object_pairs(obj)
+        if "inputSchema" in pairs or "name" not in pairs or name_of(module, obj, link) is not None:
+            continue
+        copied = member_chain(strip_casts(spread.named_children[0])) if spread.named_children else None
+        node = pair_value(pairs["name"])
+        fn = enclosing_function(obj)
+        roots = _roots(node, fn)
+        if copied and copied[0] in roots and (_of_loop(obj, copied[0], fn) or fn is not None
+                                              and fn.parent is not None and fn.parent.type == "arguments"
+                                              and _loop_callback(fn) and copied[0] in element_names(fn)[0]):
+            out.append((spread, node))  # `{ ...tool, name: "x_" + tool.name }` per element of a list of descriptors
     return out
+
+
+def _roots(node: ts.Node | None, fn: ts.Node | None, depth: int = 0) -> set[str]:
+    """The names NODE is computed from, through the locals of FN it reads (`const renamed = "x_" + t.name.slice(2)`:
+    `t`)."""
+    out: set[str] = set()
+    for ident in find(node, {"identifier", "shorthand_property_identifier"}) if node is not None and depth < 4 else ():
+        out.add(text(ident))
+        local = _local_value(fn, text(ident)) if fn is not None else None
+        out |= _roots(local, fn, depth + 1) if local is not None else set()
+    return out
+
+
+def _local_value(fn: ts.Node, name: str) -> ts.Node | None:
+    """The initial value of the one `const NAME = value` of FN's body (not of a function inside it), or None."""
+    found = [d for d in find(fn, {"variable_declarator"}) if text(d.child_by_field_name("name")) == name
+             and enclosing_function(d) == fn]
+    return found[0].child_by_field_name("value") if len(found) == 1 else None
 
 
 def _of_loop(obj: ts.Node, root: str, fn: ts.Node | None) -> bool:
@@ -334,10 +367,21 @@ def descriptor(module: Module, pair: ts.Node, name: str, vocab: dict | None, lin
     decl = obj.parent if obj.parent is not None and obj.parent.type == "variable_declarator" else None
     if decl is None and obj.parent is not None and obj.parent.type in {"as_expression", "satisfies_expression"}:
         decl = obj.parent.parent if obj.parent.parent is not None and obj.parent.parent.type == "variable_declarator" else None
-    schema_node = pair_value(pair)
+    schema_node, schema_mod = pair_value(pair), module
+    copied = pair.type == "spread_element"  # `{ ...tool, name }`: schema and description are the copied object's
+    if copied and values is not None:
+        schema_node, schema_mod = values.member(pair.named_children[0], module, "inputSchema", frame, 0)
+        if "description" not in pairs:
+            desc_node, desc_mod = values.member(pair.named_children[0], module, "description", frame, 0)
     extra: dict = {"schema": literal(schema_node, module.toplevel), "schema_node": schema_node}
-    if vocab is not None:
-        read = input_schemas.descriptor_schema(schema_node, module, vocab, link, bind if frame is not None else None)
+    if vocab is not None and copied and schema_node is None:
+        extra = {"schema": NOT_LITERAL, "schema_node": None, "schema_form": "unknown", "gaps": (Gap(
+            kind="schema", detail=f"tool {name!r}: the input schema of the object it copies is not read",
+            anchor=Anchor(path=here.path, start_line=site.start_point[0] + 1, end_line=site.start_point[0] + 1)),)}
+    elif vocab is not None:
+        read = input_schemas.descriptor_schema(schema_node, schema_mod, vocab, link,
+                                               bind if frame is not None and not copied else None)
+        read = replace(read, module=read.module or schema_mod) if schema_mod is not module else read
         if frame is not None and (read.module or module) is not here:  # read in another module: anchored here
             where = read.module or module
             read = replace(read, node=None, module=here, problems=tuple(
@@ -356,7 +400,7 @@ def descriptor(module: Module, pair: ts.Node, name: str, vocab: dict | None, lin
     return ToolDecl(module=here, name=name, node=site,
                     binding=text(decl.child_by_field_name("name")) if decl is not None and frame is None else None,
                     description=description, description_node=local(desc_node, desc_mod) if desc_node is not None else None,
-                    described="description" in pairs, template=obj if frame is not None else None, **extra)
+                    described="description" in pairs or desc_node is not None, template=obj if frame is not None else None, **extra)
 
 
 def annotations(node: ts.Node | None, module: Module) -> tuple[dict, ts.Node | None]:

@@ -439,7 +439,8 @@ class Expander:
         key = self.vocab["high_level"]["object"]["name"] if rule["signature"] == "object" else None
         found, unread = self.instances(name_node, reg.module, read, key, lambda frame: read(frame, True),
                                        lambda frame: self._instance_fits(name_node, reg.module, frame)
-                                       and not self.guarded_off(frame))
+                                       and not self.guarded_off(frame)
+                                       and not self.values.branch_not_taken(reg.node, frame.scope, reg.module, frame))
         if not found and not unread:  # no caller or loop gives the name: the strings it may be where it is written
             fn = dead.binding_function(name_node)
             if fn is not None and dead.never_called(fn, self.calls_of):
@@ -504,7 +505,8 @@ class Expander:
                 return False
             return self.values.string(bound, where, frame=frame) if bound is not None else None
 
-        found, unread = self.instances(name_node, module, read, fits=lambda frame: not self.guarded_off(frame))
+        found, unread = self.instances(name_node, module, read, fits=lambda frame: not self.guarded_off(frame)
+                                       and not self.values.branch_not_taken(name_node, frame.scope, module, frame))
         out, seen, made_for = [], set(), []
         for frame, name in found:
             at = _outermost(frame)

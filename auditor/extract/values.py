@@ -9,7 +9,7 @@ from typing import Callable
 
 import tree_sitter as ts
 
-from auditor.extract import envdefault, tslib
+from auditor.extract import envdefault, strings, tslib
 from auditor.extract.bindings import value_of
 from auditor.extract.frames import (MAX_DEPTH, REST, Frame, _lookup, _parameter_of_scope, destructured, parameter_default,
                                     parameter_property, parameters, returned)
@@ -277,11 +277,14 @@ class Values(Lists):
         if found is None:
             return None, module
         cmod, info = found
-        if key in info.fields and info.fields[key].child_by_field_name("value") is not None:
-            return info.fields[key].child_by_field_name("value"), cmod
+        ctor = info.methods.get("constructor")
+        stores = [n for n in find(ctor, {"assignment_expression"}) if member_chain(n.child_by_field_name("left")) == ("this", key)
+                  and not _placeholder(n.child_by_field_name("right"))] if ctor is not None else []
+        initial = info.fields[key].child_by_field_name("value") if key in info.fields else None
+        if initial is not None and not (stores and _placeholder(initial)):  # (`tools = []`, then set by the constructor:
+            return initial, cmod                                            # what the constructor sets)
         if key in info.methods:
             return info.methods[key], cmod
-        ctor = info.methods.get("constructor")
         if args is None and ctor is not None and depth == 0:  # the arguments of the one `new C(...)` of the boundary
             only = self._only_construction(info)
             if only is not None:
@@ -291,9 +294,9 @@ class Values(Lists):
         if prop is not None:  # `constructor(private readonly tools)`: the argument
             value, where, _ = self._argument(prop, cmod, ctor, args)
             return value, where
-        for node in find(ctor, {"assignment_expression"}) if ctor is not None else ():
-            if member_chain(node.child_by_field_name("left")) == ("this", key):
-                right = node.child_by_field_name("right")
+        for node in stores or find(ctor, {"assignment_expression"}) if ctor is not None else ():
+            if member_chain(node.child_by_field_name("left")) == ("this", key):  # (`this.tools = []` first, then its
+                right = node.child_by_field_name("right")                          # value: that value)
                 value, where, _ = self._argument(right, cmod, ctor, args)
                 own = _constructor_frame(ctor, cmod, args, site) if value is not None and value.id == right.id else None
                 return (value, where, own) if own is not None else (value, where)
@@ -539,6 +542,9 @@ class Values(Lists):
         if node.type == "property_identifier":  # a key of an object (Object.entries)
             return text(node)
         if node.type == "call_expression":  # `tool.getName()`: what the method returns
+            made = self._string_method(node, module, frame, depth + 1)
+            if made is not strings.UNKNOWN:  # `t.name.replace(/\./g, "_")`: a string method of a known string
+                return made if isinstance(made, str) else None
             value, vmod = self.returned(node, module, frame, depth + 1)
             if value is not None:
                 return self.string(value, vmod, depth + 1)
@@ -584,11 +590,58 @@ class Values(Lists):
                 return self.string(args[0], fmod, depth + 1) if args else None
         return None
 
+    def _string_method(self, call: ts.Node, module: Module, frame: Frame | None, depth: int):
+        """What a string method gives (extract/strings.py) when its receiver and arguments are known under FRAME
+        (`t.name.slice("x_".length)`, `id.split(".").join("_")`); strings.UNKNOWN when not."""
+        fn = strip_casts(call.child_by_field_name("function"))
+        prop = fn.child_by_field_name("property") if fn is not None and fn.type == "member_expression" else None
+        if prop is None or depth > 8 or text(prop) not in strings.METHODS:
+            return strings.UNKNOWN
+        receiver = self._scalar(fn.child_by_field_name("object"), module, frame, depth + 1)
+        if receiver is strings.UNKNOWN:
+            return strings.UNKNOWN
+        args = [self._scalar(a, module, frame, depth + 1) for a in call_args(call)]
+        return strings.UNKNOWN if strings.UNKNOWN in args else strings.evaluate(text(prop), receiver, args)
+
+    def _scalar(self, node: ts.Node | None, module: Module, frame: Frame | None, depth: int):
+        """A string method's receiver or argument as a Python value: a string, a number, `"x_".length`, a regular
+        expression literal (strings.regex), the list a `split` gives; strings.UNKNOWN when not known."""
+        node = strip_casts(node)
+        if node is None or depth > 8:
+            return strings.UNKNOWN
+        if node.type == "regex":
+            pattern, flags = node.child_by_field_name("pattern"), node.child_by_field_name("flags")
+            found = strings.regex(text(pattern) if pattern is not None else "", text(flags) if flags is not None else "")
+            return found if found is not None else strings.UNKNOWN
+        if node.type == "number" or node.type == "unary_expression" and text(node.child_by_field_name("operator")) == "-":
+            value = literal(node)
+            return value if isinstance(value, (int, float)) and not isinstance(value, bool) else strings.UNKNOWN
+        if node.type == "member_expression" and text(node.child_by_field_name("property")) == "length":
+            inner = self._scalar(node.child_by_field_name("object"), module, frame, depth + 1)
+            return len(inner) if isinstance(inner, (str, list)) else strings.UNKNOWN
+        if node.type == "call_expression":
+            made = self._string_method(node, module, frame, depth + 1)
+            if made is not strings.UNKNOWN:
+                return made
+        found = self.string(*self.bound(node, module, frame), depth + 1, frame)
+        return found if found is not None else strings.UNKNOWN
+
     def _truth(self, cond: ts.Node | None, module: Module, frame: Frame | None, depth: int) -> bool | None:
         """Whether a comparison of two strings holds (`kind === "add members"`, KIND bound under FRAME); None when
         either side is not known."""
         cond = strip_casts(cond)
+        if cond is not None and cond.type == "call_expression":  # `t.name.startsWith("x_")`
+            made = self._string_method(cond, module, frame, depth + 1)
+            return made if isinstance(made, bool) else None
+        if cond is not None and cond.type == "unary_expression" and text(cond.child_by_field_name("operator")) == "!":
+            inner = self._truth(cond.child_by_field_name("argument"), module, frame, depth + 1)
+            return None if inner is None else not inner
         op = text(cond.child_by_field_name("operator")) if cond is not None and cond.type == "binary_expression" else ""
+        if op in {"&&", "||"} and depth <= 8:
+            sides = [self._truth(cond.child_by_field_name(k), module, frame, depth + 1) for k in ("left", "right")]
+            decided = sides[0] if sides[0] is (op == "||") else None  # (`true || x`, `false && x`)
+            return decided if decided is not None else None if None in sides else \
+                (sides[0] or sides[1]) if op == "||" else (sides[0] and sides[1])
         if op not in {"===", "==", "!==", "!="}:
             return None
         sides = [self.string(*self.bound(cond.child_by_field_name(k), module, frame), depth + 1, frame)
@@ -697,6 +750,10 @@ class Values(Lists):
         if node is None or depth > 8:
             return None, module
         node, module = self.bound(node, module, frame)
+        if self.link is not None and node is not None and node.type in {"identifier", "shorthand_property_identifier"}:
+            item = self.tuple_item(node, module)  # `const [tool] = createRegisterTool(server)`: its item
+            if item[0] is not None:
+                return item
         node, module = self.definition(node, module)
         if node is None:
             return None, module
@@ -788,6 +845,13 @@ def _through_chain(node: ts.Node | None, method: str) -> ts.Node | None:
             return node
         node = strip_casts(callee.child_by_field_name("object"))
     return None
+
+
+def _placeholder(node: ts.Node | None) -> bool:
+    """An empty list or object, `null` or `undefined`: what a field holds until it is set (`this.tools = []`)."""
+    node = strip_casts(node)
+    return node is not None and (node.type in {"null", "undefined"} or node.type == "identifier" and text(node) == "undefined"
+                                 or node.type in {"array", "object"} and not node.named_children)
 
 
 def _constructor_frame(ctor: ts.Node, module: Module, args: tuple[tuple, ...] | None, site: ts.Node | None

@@ -28,6 +28,9 @@
 (update_expression) @assign
 (pair key: (_) @_k (#match? @_k "^[\"']?inputSchema[\"']?$")) @descriptor.schema
 ((shorthand_property_identifier) @descriptor.schema (#eq? @descriptor.schema "inputSchema"))
+; A copy of an object under a name of its own (`{ ...tool, name: "x_" + tool.name }`): a renamed descriptor, when what it
+; copies is one (extract/server.py templates)
+(object (spread_element) @descriptor.spread (pair key: (property_identifier) @_n (#eq? @_n "name")))
 (program (lexical_declaration (variable_declarator) @toplevel.var))
 (program (variable_declaration (variable_declarator) @toplevel.var))
 (program (export_statement (lexical_declaration (variable_declarator) @toplevel.var)))

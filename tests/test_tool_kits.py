@@ -1,0 +1,118 @@
+"""A kit class that holds a list of generated tool descriptors and registers them on a server it is handed, as tsc
+compiles it: `this.tools = []` in the constructor, then `this.tools = (0, filter_1.pick)(ALL, opts)` (a function of
+another module that returns a `filter` of its parameter, called the way compiled CommonJS calls an import), and
+`for (const t of this.tools) server.tool(t.name, ...)` in a method whose `server` is a parameter. Each element of the
+list is one tool; the empty list the field starts as is no value it keeps. Every module here is written for the test."""
+
+from __future__ import annotations
+
+from auditor.analyse import coverage
+from program_helpers import program
+
+HEAD = '"use strict";\nObject.defineProperty(exports, "__esModule", { value: true });\n'
+MANIFEST = '{"name": "kit", "bin": "dist/cli.js", "dependencies": {"@modelcontextprotocol/sdk": "1"}}'
+
+FILES = {
+    "package.json": MANIFEST,
+    "dist/gen/orders.js": HEAD + (
+        'exports.orderTools = exports.orderGet = void 0;\n'
+        "exports.orderGet = { name: 'shop.v1.order.get', description: 'Get an order', schema: {} };\n"
+        "const orderList = { name: 'shop.v1.order.list', description: 'List orders', schema: {} };\n"
+        'exports.orderTools = [exports.orderGet, orderList];\n'),
+    "dist/gen/carts.js": HEAD + (
+        'exports.cartTools = void 0;\n'
+        "exports.cartTools = [{ name: 'shop.v2.cart.create', description: 'Create a cart', schema: {} }];\n"),
+    "dist/tools.js": HEAD + (
+        'exports.ALL = void 0;\nconst orders_1 = require("./gen/orders");\nconst carts_1 = require("./gen/carts");\n'
+        'exports.ALL = [...orders_1.orderTools, ...carts_1.cartTools];\n'),
+    "dist/filter.js": HEAD + (
+        'exports.pick = pick;\n'
+        'function pick(tools, options) {\n'
+        '    return tools.filter((t) => !options.only || options.only.includes(t.name));\n}\n'),
+    "dist/kit.js": HEAD + (
+        'exports.Kit = void 0;\nconst tools_1 = require("./tools");\nconst filter_1 = require("./filter");\n'
+        'class Kit {\n'
+        '    constructor(options) {\n'
+        '        this.tools = [];\n'
+        '        this.tools = (0, filter_1.pick)(tools_1.ALL, { only: options.only });\n'
+        '    }\n'
+        '    attach(server) {\n'
+        '        for (const tool of this.tools) {\n'
+        '            server.tool(tool.name, tool.description, tool.schema, async (params) => ({\n'
+        "                content: [{ type: 'text', text: JSON.stringify(params) }] }));\n"
+        '        }\n'
+        '    }\n'
+        '}\nexports.Kit = Kit;\n'),
+    "dist/cli.js": '#!/usr/bin/env node\n' + HEAD + (
+        'const mcp_js_1 = require("@modelcontextprotocol/sdk/server/mcp.js");\n'
+        'const stdio_js_1 = require("@modelcontextprotocol/sdk/server/stdio.js");\n'
+        'const kit_1 = require("./kit");\n'
+        'function main() {\n'
+        "    const server = new mcp_js_1.McpServer({ name: 'kit', version: '1.0.0' });\n"
+        "    const kit = new kit_1.Kit({ only: process.env.ONLY ? process.env.ONLY.split(',') : undefined });\n"
+        '    kit.attach(server);\n'
+        '    return server.connect(new stdio_js_1.StdioServerTransport());\n'
+        '}\nmain();\n'),
+}
+NAMES = ["shop.v1.order.get", "shop.v1.order.list", "shop.v2.cart.create"]
+
+
+def _tools(files: dict[str, str]) -> tuple[list[str], bool]:
+    ledger = coverage.ledger(program(files))
+    return sorted(t["name"] for t in ledger["tools"]), ledger["complete"]
+
+
+def test_each_element_of_a_kits_filtered_list_is_a_tool_registered_on_the_server_it_is_handed():
+    assert _tools(FILES) == (NAMES, True)
+
+
+def test_a_field_set_empty_first_holds_what_the_constructor_sets_next():
+    plain = {**FILES, "dist/kit.js": FILES["dist/kit.js"].replace("(0, filter_1.pick)(tools_1.ALL, { only: options.only })",
+                                                                  "tools_1.ALL")}
+    assert _tools(plain) == (NAMES, True)
+
+
+def test_a_loop_elements_name_on_a_parameter_is_a_registration_and_a_gap_when_the_list_is_not_read():
+    unread = {**FILES, "dist/kit.js": FILES["dist/kit.js"].replace("(0, filter_1.pick)(tools_1.ALL, { only: options.only })",
+                                                                   "options.load()")}
+    p = program(unread)
+    ledger = coverage.ledger(p)
+    assert ledger["tools"] == [] and not ledger["complete"]
+    assert any("tool() with a name that is not a literal (`tool.name`)" in g.detail for g in p.gaps)
+
+
+TUPLE = {
+    "package.json": '{"name": "gen", "main": "server.js", "dependencies": {"@modelcontextprotocol/sdk": "1"}}',
+    "server.js": ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
+                  'function createRegister(server, allowed) {\n'
+                  '  const names = [];\n'
+                  '  const registerTool = (tool) => {\n'
+                  '    if (allowed && !allowed.has(tool.name)) return;\n'
+                  '    server.registerTool(tool.name, { description: tool.description }, async (args) => tool.run(args));\n'
+                  '    names.push(tool.name);\n'
+                  '  };\n'
+                  '  return [registerTool, names];\n'
+                  '}\n'
+                  'const fetchPage = { name: "fetch_page", description: "Fetch", run: async () => ({ content: [] }) };\n'
+                  'const listPages = { name: "list_pages", description: "List", run: async () => ({ content: [] }) };\n'
+                  'function extensions(register) {\n'
+                  '  register.tool({ name: "ping", description: "Ping", run: async () => ({ content: [] }) });\n'
+                  '}\n'
+                  'export function build() {\n'
+                  '  const server = new McpServer({ name: "gen", version: "1" });\n'
+                  '  const [tool, names] = createRegister(server, undefined);\n'
+                  '  tool(fetchPage);\n'
+                  '  tool(listPages);\n'
+                  '  const register = { tool };\n'
+                  '  extensions(register);\n'
+                  '  return { server, names };\n'
+                  '}\n'),
+}
+
+
+def test_a_register_function_a_factory_returns_in_an_array_registers_each_object_it_is_called_with():
+    """`const [tool, names] = createRegister(server)`: `tool` is the closure the factory returns first; each call of it
+    (directly, or as `register.tool(...)` of an object it is put in) registers that object's tool."""
+    p = program(TUPLE)
+    assert sorted(t.name for t in p.tools) == ["fetch_page", "list_pages", "ping"]
+    assert not [g for g in p.gaps if "not a literal" in g.detail]
