@@ -88,3 +88,29 @@ def test_a_default_export_is_served_under_the_name_its_importer_gives_it():
             'export default registerLogs;\n')
     p = program({"index.ts": index, "automate.ts": automate, "logs.ts": logs, "package.json": MANIFEST})
     assert sorted(t.name for t in p.tools) == ["fetch_shots", "get_logs"] and p.unserved == ()
+
+
+def test_an_adder_only_re_exported_is_not_served_by_the_server_the_entry_builds():
+    """The entry builds and runs its server with the adders it imports, and re-exports two more for others to call
+    (`export { default as addDrafts } from "./drafts.js"`, `export { addArchive } from "./archive.js"`): those two
+    register on no server the package runs. A default export re-exported and imported under its new name is."""
+    index = ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
+             'import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";\n'
+             'import addAutomateTools from "./automate.js";\nimport { addLogs } from "./barrel.js";\n'
+             'const server = new McpServer({ name: "demo", version: "1" });\n'
+             'addAutomateTools(server);\naddLogs(server);\n'
+             'await server.connect(new StdioServerTransport());\n'
+             'export { default as addDrafts } from "./drafts.js";\nexport { addArchive } from "./archive.js";\n')
+    automate = ('export default function addAutomationTools(server: any) {\n'
+                '  server.tool("fetch_shots", "Shots.", {}, async () => ({ content: [] }));\n}\n')
+    drafts = ('export default function addDrafts(server: any) {\n'
+              '  server.tool("save_draft", "Save.", {}, async () => ({ content: [] }));\n}\n')
+    archive = ('export function addArchive(server: any) {\n'
+               '  server.tool("archive_run", "Archive.", {}, async () => ({ content: [] }));\n}\n')
+    logs = ('export default function registerLogs(server: any) {\n'
+            '  server.tool("get_logs", "Logs.", {}, async () => ({ content: [] }));\n}\n')
+    barrel = 'export { default as addLogs } from "./logs.js";\n'
+    p = program({"index.ts": index, "automate.ts": automate, "drafts.ts": drafts, "archive.ts": archive,
+                 "logs.ts": logs, "barrel.ts": barrel, "package.json": MANIFEST})
+    assert sorted(t.name for t in p.tools) == ["fetch_shots", "get_logs"]
+    assert sorted((t.name, t.binding) for t in p.unserved) == [("archive_run", "addArchive"), ("save_draft", "addDrafts")]

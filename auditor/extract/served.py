@@ -22,27 +22,34 @@ _MOST = 6  # a name written more often than this is surely used somewhere: no ne
 def unserved(p: "Program", reached: set[str], entries: list[str]) -> "Program":
     """P with the tools registered in functions nothing names moved to `unserved`. Only when the reached code
     constructs its own server (a package that only exports registration functions leaves them to its users), and
-    never for a function of an entry module (the package's API)."""
+    never for a function of an entry module (the package's API). A function is named when its name is written in
+    reached code other than to declare or export it, or when a module imports one of its exports (under any name,
+    through re-exports: `import addX from "./x.js"` of a default export, `import { Y }` of `export { addX as Y }`)."""
     if not any(s.module.path in reached for s in p.servers):
         return p
     owners = {}
     exports = p.linker.exports if p.linker is not None else {}
+    imports = p.linker.imports if p.linker is not None else {}
+    imported = {(b.module, b.name) for table in imports.values() for b in table.values() if b.module is not None}
     for t in p.tools:
         owner = _owner(t.node) if t.module.path not in entries else None
         name = _name_of(owner) if owner is not None else None
-        if name is not None and exports.get(t.module.path, {}).get("default") == (t.module.path, name):
-            name = None  # (a default export is imported under any name: its own says nothing of its callers)
         if name is not None:
             owners[id(t)] = name
     if not owners:
         return p
     counts = _counts(set(owners.values()), [m for m in p.modules if m.path in reached])
+    by_path = {m.path: m for m in p.modules if m.path in reached}
     keep, drop, plumbing = [], [], {}
     for t in p.tools:
-        name = owners.get(id(t))
-        if name is not None and counts.get(name, 0) <= _MOST and (name, t.module.path) not in plumbing:
-            plumbing[name, t.module.path] = _plumbing(name, t.module)
-        if name is not None and counts.get(name, 0) <= plumbing.get((name, t.module.path), 0):
+        name, path = owners.get(id(t)), t.module.path
+        if name is not None and counts.get(name, 0) <= _MOST and (name, path) not in plumbing:
+            own = [e for e, hit in exports.get(path, {}).items() if hit == (path, name)]  # (`name`, or "default")
+            names = _export_names(path, own, exports)
+            plumbing[name, path] = -1 if names & imported else \
+                _plumbing(name, t.module) + sum(_plumbing(name, by_path[m]) - 1 for m in {m for m, _ in names}
+                                                if m != path and m in by_path)
+        if name is not None and counts.get(name, 0) <= plumbing.get((name, path), 0):
             drop.append(replace(t, binding=name))
         else:
             keep.append(t)
@@ -52,6 +59,21 @@ def unserved(p: "Program", reached: set[str], entries: list[str]) -> "Program":
     dropped = {t.name for t in drop} - kept_names
     dispatches = tuple(d for d in p.dispatches if d.tool not in dropped)
     return replace(p, tools=tuple(keep), dispatches=dispatches, unserved=tuple(drop))
+
+
+def _export_names(path: str, names: list[str], exports: dict) -> set[tuple[str, str]]:
+    """(module, exported name) of each export NAMES of PATH and of every re-export of them, however deep
+    (`export { default as addX } from "./x.js"` in an index)."""
+    found = {(path, n) for n in names}
+    todo = list(found)
+    while todo and len(found) < 200:
+        target = todo.pop()
+        for mpath, table in exports.items():
+            for ename, hit in table.items():
+                if hit == target and (mpath, ename) not in found:
+                    found.add((mpath, ename))
+                    todo.append((mpath, ename))
+    return found
 
 
 def _owner(node: ts.Node) -> ts.Node | None:
@@ -94,8 +116,8 @@ def _plumbing(name: str, module) -> int:
     plumbing = 1  # the declaration
     for node in find(module.tree.root_node, {"export_specifier", "assignment_expression"}):
         written = text(node)
-        if node.type == "export_specifier" and node.child_by_field_name("alias") is None:
-            plumbing += len(word.findall(written))  # (exported under another name, `f as g`: importers write g)
+        if node.type == "export_specifier":  # (`f as g`, `default as f`: an importer of g is asked for apart)
+            plumbing += len(word.findall(written))
         elif re.fullmatch(rf"(?:module\.)?exports\.{re.escape(name)}\s*=\s*{re.escape(name)}", written):
             plumbing += 2
     return plumbing
