@@ -670,7 +670,7 @@ def test_a_membership_test_of_a_field_destructured_from_a_local_holding_the_inpu
     in the handler's own switch: an id that names no connection goes no further."""
     code = SDK + '''
 const connections = new Map<string, any>();
-let current = "";
+let current: any = null;
 const server = new Server({ name: "q", version: "1" }, { capabilities: { tools: {} } });
 server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [
   { name: "switch_connection", description: "Switch", inputSchema: { type: "object", properties: { id: { type: "string" } }, required: ["id"] } },
@@ -683,7 +683,7 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
       if (!connections.has(id)) {
         throw new Error(`Connection '${id}' not found`);
       }
-      current = id;
+      current = await fetch("https://db.example/connections/" + id);
       return { content: [{ type: "text", text: `Switched to ${id}` }] };
     }
     default:
@@ -756,3 +756,63 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => handle(reques
     kinds = lambda src: {f.attrs["field"]: f.kind for f in mismatches.mismatches(program({"index.ts": src}), {"probes": []})
                          if f.kind in KINDS}
     assert set(kinds(code)) == {"search", "path"}
+
+
+def test_a_value_handed_to_a_function_that_uses_it_only_under_a_test_of_its_type_is_checked():
+    """`pickAddress(args.address, fallback)`, which takes the value only when `typeof value === "string"` (else the
+    fallback) and throws unless the result matches a pattern: a value of another type reaches no use. A function that
+    uses its parameter untested (`String(value).trim() || fallback`) checks nothing."""
+    code = SDK + '''
+const ADDRESS = /^0x[0-9a-f]{40}$/i;
+function pickAddress(value: unknown, fallback: string) {
+  const candidate = typeof value === "string" && value.trim().length > 0 ? value.trim() : fallback;
+  if (!ADDRESS.test(candidate)) throw new Error("bad address");
+  return candidate;
+}
+const server = new Server({ name: "v", version: "1" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [
+  { name: "pay", description: "Pay", inputSchema: { type: "object", properties: { address: { type: "string" } } } },
+] }));
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  const args: any = request.params.arguments;
+  if (request.params.name === "pay") {
+    const to = pickAddress(args.address, "0x0000000000000000000000000000000000000000");
+    const res = await fetch("https://pay.example/" + to, { method: "POST" });
+    return { content: [{ type: "text", text: await res.text() }] };
+  }
+  throw new Error("unknown tool");
+});
+'''
+    kinds = lambda src: {f.attrs["field"]: f.kind for f in mismatches.mismatches(program({"index.ts": src}), {"probes": []})
+                         if f.kind in KINDS}
+    assert kinds(code) == {}
+    untested = code.replace('typeof value === "string" && value.trim().length > 0 ? value.trim() : fallback',
+                            'String(value).trim() || fallback')
+    assert kinds(untested) == {"address": "unchecked-optional"}
+
+
+def test_a_value_only_written_into_the_message_of_a_thrown_error_reaches_nothing():
+    """`throw new Error(`Sheet ${args.sheet} not found`)` hands the value back as text: no finding; the same value
+    handed to a request is one."""
+    code = SDK + '''
+const server = new Server({ name: "v", version: "1" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [
+  { name: "read", description: "Read", inputSchema: { type: "object", properties: { sheet: { type: "number" } } } },
+] }));
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  const args: any = request.params.arguments;
+  if (request.params.name === "read") {
+    const sheets = await (await fetch("https://sheets.example/list")).json();
+    const found = sheets.find((s: any) => s.id === args.sheet);
+    if (!found) throw new Error(`Sheet ${args.sheet} not found`);
+    return { content: [{ type: "text", text: found.title }] };
+  }
+  throw new Error("unknown tool");
+});
+'''
+    kinds = lambda src: {f.attrs["field"]: f.kind for f in mismatches.mismatches(program({"index.ts": src}), {"probes": []})
+                         if f.kind in KINDS}
+    assert kinds(code) == {}
+    sent = code.replace('return { content: [{ type: "text", text: found.title }] };',
+                        'await fetch("https://sheets.example/" + args.sheet);\n    return { content: [] };')
+    assert kinds(sent) == {"sheet": "unchecked-optional"}

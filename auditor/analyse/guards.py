@@ -185,6 +185,15 @@ def checked_parameters(module: Module, fn: ts.Node, link, depth: int = 0) -> set
     return out
 
 
+def only_type_guarded(fn: ts.Node, name: str) -> bool:
+    """Whether every use of FN's parameter NAME is under a test of its type (`typeof value === "string" &&
+    value.trim() ? value.trim() : fallback`): a value of another type is used nowhere."""
+    body = fn.child_by_field_name("body")
+    uses = [i for i in find(body, {"identifier", "shorthand_property_identifier"}) if text(i) == name] \
+        if body is not None else []
+    return bool(uses) and all(type_guarded(u, fn) for u in uses)
+
+
 def rest_parameter(fn: ts.Node) -> tuple[str, int] | None:
     """(name, index) of FN's rest parameter (`...values`), or None."""
     return next(((n, i) for n, (i, path) in parameters(fn).items() if path == (REST,)), None)

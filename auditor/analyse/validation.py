@@ -16,7 +16,7 @@ from auditor.extract.bindings import value_of
 from auditor.extract.facts import Program
 from auditor.extract.frames import plain_parameters
 from auditor.extract.program import Module, class_name_of
-from auditor.extract.syntax import (CLASS_TYPES, ancestors, call_args, condition_terms, enclosing_function, find, member_chain,
+from auditor.extract.syntax import (CLASS_TYPES, FUNCTION_TYPES, ancestors, call_args, condition_terms, enclosing_function, find, member_chain,
                                     parameter_pattern,
                                     strip_casts, text, within)
 from auditor.extract.zod import schema_of
@@ -141,6 +141,7 @@ def reads(p: Program, own: list[Place]) -> list[Read]:
         for node in find(pl.fn, {"member_expression", "identifier"}):
             if _skipped(node, pl) or not _in_arguments(node) or guards.type_guarded(node, pl.fn) or _ignored(p, pl.module, node) \
                     or _only_tested(node, pl.module) or _in_catch(node, pl.fn) or _logged(node, p.vocab) \
+                    or _error_message(node) or _typed_in_callee(node, pl.module, p.linker) \
                     or throws.after_throw(node, pl.fn, pl.module, p.linker, files):  # (never runs: reaches nothing)
                 continue
             if node.type == "member_expression" and _is_input(node.child_by_field_name("object"), names, v):
@@ -535,6 +536,38 @@ def _logged(node: ts.Node, vocab: dict) -> bool:
     while cur is not None and not cur.type.endswith("statement") and cur.type not in {"statement_block", "arrow_function"}:
         if cur.type == "arguments":
             return cur.parent is not None and cur.parent.type == "call_expression" and log_call(cur.parent, vocab)
+        cur = cur.parent
+    return False
+
+
+def _typed_in_callee(node: ts.Node, module: Module, link) -> bool:
+    """Whether NODE is an argument of a call of the server's own function that uses the parameter it binds only where
+    a test of its type holds (`pickAddress(args.address, fallback)` taking `typeof value === "string" ? value :
+    fallback`): the value as the caller gives it reaches nothing there."""
+    arg, call = node, node.parent
+    while call is not None and call.type in {"parenthesized_expression", "as_expression", "non_null_expression"}:
+        arg, call = call, call.parent
+    call = call.parent if call is not None and call.type == "arguments" else None
+    if call is None or call.type != "call_expression" or link is None:
+        return False
+    found = link.resolve(module, call)
+    if found is None or found[1].type not in FUNCTION_TYPES:
+        return False
+    at = next((i for i, a in enumerate(call_args(call)) if a.id == arg.id), None)
+    name = next((n for n, i in plain_parameters(found[1]).items() if i == at), None) if at is not None else None
+    return name is not None and guards.only_type_guarded(found[1], name)
+
+
+def _error_message(node: ts.Node) -> bool:
+    """Whether NODE is (inside) the message of an error thrown there (`throw new Error(`Sheet ${args.id} not
+    found`)`): text handed back to the caller, no request, state or output the tool acts on."""
+    cur = node.parent
+    while cur is not None and not cur.type.endswith("statement") and cur.type not in {"statement_block", "arrow_function"}:
+        if cur.type == "arguments":
+            made = cur.parent
+            name = made.child_by_field_name("constructor") if made is not None and made.type == "new_expression" else None
+            return name is not None and text(name).endswith("Error") and made.parent is not None \
+                and made.parent.type == "throw_statement"
         cur = cur.parent
     return False
 
