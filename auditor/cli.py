@@ -276,6 +276,8 @@ def audit(target: str, revisions: tuple[str, ...], subtree: str, out: Path, fmt:
     except AuditorError as exc:
         _say(f"auditor: error: {exc}")
         sys.exit(EXIT_INPUT)
+    if threading.current_thread() is threading.main_thread():  # the reports are in place: a kill now interrupts
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)              # nothing, and the run ends as it finished
     for name in removed:
         notice(f"removed {out / name}: an earlier run wrote it, this one does not")
     for gap in gaps:
