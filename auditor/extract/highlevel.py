@@ -7,7 +7,7 @@ from typing import Callable
 
 import tree_sitter as ts
 
-from auditor.extract import constant, input_schemas, names, prefixes, zod
+from auditor.extract import constant, input_schemas, names, prefixes, webpack, zod
 from auditor.extract.bindings import bound_names, class_name, imports, value_of
 from auditor.extract.frames import _parameter_of_scope, loop_element, parameters, returned
 from auditor.extract.program import Module, package_of
@@ -40,7 +40,8 @@ def registrations(module: Module, vocab: dict, resolve, link=None) -> tuple[list
     hl = vocab["high_level"]
     classes = set(hl["server_classes"]) | _server_subclasses(module, vocab, link)
     servers = _server_bindings(module, classes, vocab["sdk_packages"]) | \
-        _imported_servers(module, set(hl["server_classes"]), vocab["sdk_packages"], link)
+        _imported_servers(module, set(hl["server_classes"]), vocab["sdk_packages"], link) | \
+        _webpack_servers(module, classes, link)
     tools: list[ToolDecl] = []
     dispatches: list[Dispatch] = []
     regs: list[Registration] = []
@@ -419,6 +420,19 @@ def _server_bindings(module: Module, classes: set[str], packages: list[str]) -> 
             out |= _holder_names(holder, n)
         elif n.type == "type_annotation" and any(part.strip() in classes for part in text(n).lstrip(":").split("|")):
             out |= _holder_names(n.parent, n)
+    return out
+
+
+def _webpack_servers(module: Module, classes: set[str], link) -> set[str]:
+    """Receivers bound to a server class a webpack bundle's module map holds (`new n.McpServer(...)`, `n = r(7011)`)."""
+    out: set[str] = set()
+    for n in module.nodes("new") if link is not None else ():
+        if webpack.server_class(module, n.child_by_field_name("constructor"), classes, link) is not None:
+            holder = n.parent
+            while holder is not None and holder.type in {"as_expression", "satisfies_expression", "parenthesized_expression",
+                                                          "await_expression", "non_null_expression"}:
+                holder = holder.parent
+            out |= _holder_names(holder, n)
     return out
 
 

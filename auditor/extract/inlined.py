@@ -10,7 +10,7 @@ from dataclasses import replace
 import tree_sitter as ts
 
 from auditor.extract.program import Module
-from auditor.extract.syntax import class_base, member_chain, text
+from auditor.extract.syntax import class_base, find, member_chain, text
 
 KEY = "inlined.servers"  # module.memo: local class name -> the SDK class it is a copy of
 
@@ -28,10 +28,24 @@ def mark(module: Module, vocab: dict) -> Module:
         hit = sorted(sdk for sdk, needed in wanted.items() if needed <= members)
         if len(hit) == 1 and name not in wanted:  # (a class written under the SDK's own name is read as that)
             found[name] = hit[0]
-    if not found:
+    spans = []  # and the classes not in module.classes (a class expression of a webpack bundle's module function:
+    known = {info.node.id for info in module.classes.values()}  # `t.McpServer = class McpServer {...}`), by any name
+    for node in find(module.tree.root_node, {"class", "class_declaration"}) if wanted else ():
+        if node.id in known:
+            continue
+        body = node.child_by_field_name("body")
+        items = body.named_children if body is not None else []
+        fields = {text(c.child_by_field_name("name") or c.child_by_field_name("property")).lstrip("#") for c in items
+                  if c.type in {"public_field_definition", "field_definition"}
+                  and (c.child_by_field_name("name") or c.child_by_field_name("property")) is not None}
+        ctor = next((c for c in items if c.type == "method_definition"
+                     and text(c.child_by_field_name("name")) == "constructor"), None)
+        if len([sdk for sdk, needed in wanted.items() if needed <= fields | _assigned(ctor)]) == 1:
+            spans.append((node.start_byte, node.end_byte))
+    if not found and not spans:
         module.memo[KEY] = found
         return module
-    spans, todo = [], list(found)
+    todo = list(found)
     while todo:  # each copy, and the classes of the module it extends
         info = module.classes.get(todo.pop())
         if info is None or any(a == info.node.start_byte for a, _ in spans):

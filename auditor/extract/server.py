@@ -6,7 +6,7 @@ from dataclasses import dataclass, field, replace
 
 import tree_sitter as ts
 
-from auditor.extract import input_schemas, subclasses, zod
+from auditor.extract import input_schemas, subclasses, webpack, zod
 from auditor.extract.bindings import class_name, imports, literal_env, value_of
 from auditor.extract.program import Module
 from auditor.extract.frames import destructured, element_names, loop_names, parameters
@@ -117,8 +117,11 @@ def servers(module: Module, vocab: dict, link=None) -> list[ServerDecl]:
         if cls not in vocab["server_classes"]:
             sub = subclasses.sdk_class(module, new.child_by_field_name("constructor"), vocab, link) \
                 if link is not None and new.child_by_field_name("constructor") is not None else None
+            packed = webpack.server_class(module, new.child_by_field_name("constructor"), vocab["server_classes"], link)
             if sub is not None:
                 cls, args, amod = sub
+            elif packed is not None:  # `new n.McpServer(...)` of a webpack bundle's copy of the SDK (`n = r(7011)`)
+                cls = packed
             else:
                 if served is None:
                     known = set(vocab["request_schemas"].values())

@@ -9,7 +9,7 @@ from typing import Callable
 
 import tree_sitter as ts
 
-from auditor.extract import envdefault, strings, tslib
+from auditor.extract import envdefault, strings, tslib, webpack
 from auditor.extract.bindings import value_of
 from auditor.extract.frames import (MAX_DEPTH, REST, Frame, _lookup, _parameter_of_scope, destructured, parameter_default,
                                     parameter_property, parameters, returned)
@@ -364,6 +364,10 @@ class Values(Lists):
             return None, module
         target = module.path if node.type == "program" else self.namespace(node, module)
         found = self.link.exported(target, key) if target else None
+        if found is None and not target and node.type == "identifier":  # `r("./src/x.ts").P` of a webpack bundle
+            ident = webpack.required(value_of(module, node))
+            table = webpack.modules(self.link, self.link.by_path.values()).get(ident, {}) if ident is not None else {}
+            return (table[key][1], table[key][0]) if key in table else (None, module)
         if found is None:
             return None, module
         mod, local = found
