@@ -434,3 +434,21 @@ new Kit({ allow: [] }).register(server, { nameCase: "snake" });
     assert [t.name for t in p.tools] == ["recall"]
     assert any(g.detail.startswith("tool() with a name that is not a literal (`caseOf(tool.name") for g in p.gaps)
     assert coverage.ledger(p)["complete"] is False
+
+
+def test_a_wrapper_forwarding_its_whole_argument_list_registers_at_each_call():
+    """`const register = ((...args) => { ...; return server.tool(...args); }) as McpServer["tool"]`: each call of
+    register is a registration with its own arguments."""
+    code = ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\nimport { z } from "zod";\n'
+            'export function facade(server: McpServer, skip = new Set<string>()) {\n'
+            '  const register = ((...args: any[]) => {\n'
+            '    if (skip.has(args[0])) return undefined;\n'
+            '    try { return (server.tool as any)(...args); } catch { return undefined; }\n'
+            '  }) as McpServer["tool"];\n'
+            f'  register("list_tools", "List tools.", {{ q: z.string().optional() }}, {CB});\n'
+            f'  register("call_tool", "Call a tool.", {{ name: z.string() }}, {CB});\n'
+            '}\n'
+            'facade(new McpServer({ name: "f", version: "1" }));\n')
+    p = program({"index.ts": code})
+    assert sorted(t.name for t in p.tools) == ["call_tool", "list_tools"]
+    assert not [g for g in p.gaps if "not a literal" in g.detail]

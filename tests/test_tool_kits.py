@@ -116,3 +116,37 @@ def test_a_register_function_a_factory_returns_in_an_array_registers_each_object
     p = program(TUPLE)
     assert sorted(t.name for t in p.tools) == ["fetch_page", "list_pages", "ping"]
     assert not [g for g in p.gaps if "not a literal" in g.detail]
+
+
+KEYED = {
+    "package.json": '{"name": "keyed", "main": "dist/index.js", "dependencies": {"@modelcontextprotocol/sdk": "1"}}',
+    "dist/tools.js": ('export const tools = {\n'
+                      '  list_cards: { config: { description: "List cards" }, handler: async () => ({ content: [] }) },\n'
+                      '  get_card: { config: { description: "Get a card" }, handler: async () => ({ content: [] }) },\n'
+                      '};\n'
+                      'const v2 = [{ name: "search_v2" }, { name: "export_v2" }];\n'
+                      'const v3 = [{ name: "search_v3" }];\n'
+                      'export const GENERATED = Object.values({ v2, v3 }).flat();\n'),
+    "dist/index.js": ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
+                      'import { tools, GENERATED } from "./tools.js";\n'
+                      'export class Kit {\n'
+                      '  constructor() { this.mcpServer = new McpServer({ name: "keyed", version: "1" }); }\n'
+                      '  setup() {\n'
+                      '    for (const tool in tools) {\n'
+                      '      this.mcpServer.registerTool(tool, tools[tool].config, tools[tool].handler);\n'
+                      '    }\n'
+                      '    for (const def of GENERATED) {\n'
+                      '      this.mcpServer.tool(def.name, "generated", {}, async () => ({ content: [] }));\n'
+                      '    }\n'
+                      '  }\n'
+                      '}\n'
+                      'new Kit().setup();\n'),
+}
+
+
+def test_each_key_of_a_record_a_for_in_loop_registers_and_the_items_of_a_flattened_list_of_lists():
+    """`for (const tool in tools) registerTool(tool, tools[tool].config, ...)`: one tool per key of the record;
+    `Object.values({ v2, v3 }).flat()`: the elements of each list."""
+    p = program(KEYED)
+    assert sorted(t.name for t in p.tools) == ["export_v2", "get_card", "list_cards", "search_v2", "search_v3"]
+    assert not [g for g in p.gaps if "not a literal" in g.detail or "not read" in g.detail]

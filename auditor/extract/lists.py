@@ -658,6 +658,12 @@ class Lists:
                     yield from self.elements(a, module, frame, depth + 1)
             elif len(callee) >= 2 and callee[-1] in _MAPS and args:  # TOOLS.map((t) => ({name: t.id})): per element
                 yield from self._mapped(node, args[0], module, frame, depth)
+            elif len(callee) >= 2 and callee[-1] == "flat" and len(args) <= 1:  # `Object.values(GROUPS).flat()`: the
+                for element, emod, eframe in self.elements(function.child_by_field_name("object"), module, frame,
+                                                           depth + 1):  # elements of each element (a list of lists)
+                    if len(element) == 1 and element[0] is not None:
+                        items = list(self.elements(element[0], emod, eframe, depth + 1))
+                        yield from items if items else [(element, emod, eframe)]  # (a non-list item stays as it is)
             elif len(callee) >= 2 and callee[-1] in _SUBSETS:  # TOOLS.filter(enabled): some of TOOLS' elements
                 yield from self.elements(node.child_by_field_name("function").child_by_field_name("object"), module,
                                          frame, depth + 1)

@@ -18,7 +18,7 @@ from auditor.extract.program import Module
 from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, ancestors, call_args, callee_text, enclosing, excerpt, find,
                                     literal, member_chain, object_pairs, pair_value, plus_chain, strip_casts, text, within)
 from auditor.extract.bindings import assigned_later, value_of
-from auditor.extract.frames import MAX_DEPTH, Frame, _pattern, attach, element_names, loop_names, parameters
+from auditor.extract.frames import MAX_DEPTH, REST, Frame, _pattern, attach, element_names, loop_names, parameters
 from auditor.extract.values import Values
 from auditor.model import Anchor, Gap
 
@@ -115,6 +115,14 @@ class Expander:
                 if scope.type == "method_definition":
                     yield from self._method_calls(scope, module, depth)
                 yield from self._literal_method_calls(scope, module, depth)
+                return
+            if scope.type == "for_in_statement" and text(scope.child_by_field_name("operator")) == "in":
+                left = strip_casts(scope.child_by_field_name("left"))  # `for (const key in TOOLS)`: each key of
+                if left is None or left.type != "identifier" or text(left) != root:  # the object (`TOOLS[key].config`
+                    continue                                                        # then reads its entry)
+                for key, _, kmod in self.values.entries(scope.child_by_field_name("right"), module, outer):
+                    yield Frame(scope=scope, module=module, names={root: (0, ())}, args=(key,), caller=kmod,
+                                site=key, outer=outer)
                 return
             if scope.type == "for_in_statement" and text(scope.child_by_field_name("operator")) == "of":
                 left = scope.child_by_field_name("left")
@@ -303,17 +311,19 @@ class Expander:
             lists = [(value, vmod, None)] if value is not None and value.type == "array" else \
                 [(strip_casts(v), m, f) for v, m, f in self.values.call_values(value, vmod, None)] \
                 if value is not None and value.type == "call_expression" else []
-            lists = [x for x in lists if x[0] is not None and x[0].type == "array"]
+            lists = [(tuple(c for c in arr.named_children if c.type != "comment"), amod, aframe, (vmod, value))
+                     for arr, amod, aframe in lists if arr is not None and arr.type == "array"]
+            rest = _rest_arguments(held, frame)  # `(...args) => server.tool(...args)`: the arguments of each call
+            lists += [(rest, frame.caller, frame.outer, (frame.caller, frame.site))] if rest else []
             unread += not lists
-            for arr, amod, aframe in lists:
-                items = tuple(c for c in arr.named_children if c.type != "comment")
+            for items, amod, aframe, at in lists:
                 where = {n.id: (amod, aframe) for n in items}
 
                 def bind(node, module, where=where, frame=frame):
                     hit = where.get(node.id) if node is not None else None
                     return self.values.bound(node, *hit) if hit is not None else self.values.bound(node, module, frame)
                 site = highlevel.Site(module=reg.module, call=reg.node, rule=rule, method=reg.method, args=items,
-                                      bind=bind, at=(vmod, value), via=_via(frame), frame=frame)
+                                      bind=bind, at=at, via=_via(frame), frame=frame)
                 result = highlevel.read(site, self.vocab, resolve_of(reg.module), self.link)
                 if result[2].name is None:
                     unread += 1
@@ -570,6 +580,17 @@ class Expander:
                     if found is not None:
                         yield from ((found[0], m) for k, m in found[1].methods.items() if k != "constructor")
             frame = frame.outer
+
+
+def _rest_arguments(held: ts.Node, frame: Frame) -> tuple[ts.Node, ...]:
+    """The arguments a call gives the rest parameter HELD of FRAME's function (`register("x", desc, shape, cb)` of
+    `const register = (...args) => server.tool(...args)`), when none of them is a spread; else ()."""
+    held = strip_casts(held)
+    hit = frame.names.get(text(held)) if held is not None and held.type == "identifier" else None
+    if hit is None or hit[1] != (REST,) or frame.site is None or frame.site.type != "call_expression":
+        return ()
+    args = tuple(call_args(frame.site))[hit[0]:]
+    return () if any(a.type == "spread_element" for a in args) else args
 
 
 def _alternatives(args: tuple[ts.Node, ...]) -> list[tuple[ts.Node, ...]]:

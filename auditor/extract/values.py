@@ -388,6 +388,11 @@ class Values(Lists):
                     value.type == "identifier" and text(value) == "undefined"):
                 return (node, module) if left is not None and value.id == left.id else (value, where)
             return self.bound(node.child_by_field_name("right"), module, frame, depth + 1)
+        if frame is not None and node is not None and node.type in {"member_expression", "subscript_expression"} \
+                and depth <= 3 * MAX_DEPTH:
+            keyed = self._keyed(node, module, frame, depth)
+            if keyed is not None:
+                return keyed
         while frame is not None and node is not None and depth <= 3 * MAX_DEPTH:
             if module is frame.module and frame.scope.start_byte <= node.start_byte < frame.scope.end_byte:
                 hit = _lookup(node, frame)
@@ -405,6 +410,26 @@ class Values(Lists):
                 return value, where
             frame = frame.outer
         return node, module
+
+    def _keyed(self, node: ts.Node, module: Module, frame: Frame, depth: int) -> tuple[ts.Node, Module] | None:
+        """`tools[key].config`, KEY a name FRAME binds to a known string (`for (const key in tools)`): that entry's
+        member; None when NODE has no such subscript or its key is not known."""
+        path, cur = [], node
+        while cur is not None and cur.type == "member_expression":
+            path.append(text(cur.child_by_field_name("property")))
+            cur = strip_casts(cur.child_by_field_name("object"))
+        index = strip_casts(cur.child_by_field_name("index")) if cur is not None and cur.type == "subscript_expression" \
+            else None
+        if index is None or index.type in {"string", "number"}:  # (a literal index: definition() reads it)
+            return None
+        key = self.string(*self.bound(index, module, frame, depth + 1), depth + 1, frame)
+        value, where = self.member(cur.child_by_field_name("object"), module, key, frame, depth + 1) \
+            if key is not None else (None, module)
+        for k in reversed(path):
+            if value is None:
+                break
+            value, where = self.member(value, where, k, frame, depth + 1)
+        return (value, where) if value is not None else None
 
     def _argument_at(self, frame: Frame, index: int, path: tuple[str, ...], depth: int
                      ) -> tuple[ts.Node | None, Module]:
