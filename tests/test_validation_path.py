@@ -816,3 +816,38 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
     sent = code.replace('return { content: [{ type: "text", text: found.title }] };',
                         'await fetch("https://sheets.example/" + args.sheet);\n    return { content: [] };')
     assert kinds(sent) == {"sheet": "unchecked-optional"}
+
+
+def test_a_validator_handed_a_field_and_another_input_name_checks_the_field():
+    """`pickMode(request.params?.arguments?.mode || "all", MODES, requestId)`: the validator throws unless its first
+    parameter is a string of MODES; that it is also handed `requestId` (a parameter of the handler, so a name that may
+    hold the input) does not hide the field it checks."""
+    code = SDK + '''
+const MODES = ["all", "cards"];
+function pickMode(value: unknown, valid: string[], requestId: string) {
+  if (typeof value !== "string") throw new Error(`mode must be one of ${valid.join(", ")} (${requestId})`);
+  const found = valid.find((v) => v === value.toLowerCase());
+  if (!found) throw new Error("unknown mode");
+  return found;
+}
+async function clearCache(request: any, requestId: string) {
+  const mode = pickMode(request.params?.arguments?.mode || "all", MODES, requestId);
+  await fetch("https://cache.example/clear/" + mode, { method: "POST" });
+  return { content: [] };
+}
+const server = new Server({ name: "v", version: "1" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [
+  { name: "clear_cache", description: "Clear", inputSchema: { type: "object", properties: { mode: { type: "string", enum: ["all", "cards"] } } } },
+] }));
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  if (request.params.name === "clear_cache") return clearCache(request, "r1");
+  throw new Error("unknown tool");
+});
+'''
+    kinds = lambda src: {f.attrs["field"]: f.kind for f in mismatches.mismatches(program({"index.ts": src}), {"probes": []})
+                         if f.kind in KINDS}
+    assert kinds(code) == {}
+    unchecked = code.replace('  if (typeof value !== "string") throw new Error(`mode must be one of ${valid.join(", ")} (${requestId})`);\n', "") \
+        .replace('valid.find((v) => v === value.toLowerCase());\n  if (!found) throw new Error("unknown mode");',
+                 'String(value);')
+    assert kinds(unchecked) == {"mode": "unchecked-optional"}
