@@ -150,3 +150,19 @@ def test_each_key_of_a_record_a_for_in_loop_registers_and_the_items_of_a_flatten
     p = program(KEYED)
     assert sorted(t.name for t in p.tools) == ["export_v2", "get_card", "list_cards", "search_v2", "search_v3"]
     assert not [g for g in p.gaps if "not a literal" in g.detail or "not read" in g.detail]
+
+
+CLASSED = {
+    "package.json": '{"name": "arch", "bin": "dist/cli.cjs", "dependencies": {"@modelcontextprotocol/sdk": "1"}}',
+    "dist/chunk.cjs": '"use strict";\nvar GetThingTool = class GetThingTool {\n\tstatic TOOL_NAME = "get-thing";\n\tconstructor(options) { this.options = options; }\n\tgetDefinition() {\n\t\treturn {\n\t\t\tname: GetThingTool.TOOL_NAME,\n\t\t\tdescription: "Get a thing",\n\t\t\tinputSchema: { type: "object", properties: { id: { type: "string" } } }\n\t\t};\n\t}\n\tasync execute(args) { return { content: [{ type: "text", text: String(args.id) }] }; }\n};\nObject.defineProperty(exports, "GetThingTool", {\n\tenumerable: true,\n\tget: function() {\n\t\treturn GetThingTool;\n\t}\n});\n',
+    "dist/cli.cjs": '"use strict";\nconst require_chunk = require("./chunk.cjs");\nconst sdk_index = require("@modelcontextprotocol/sdk/server/index.js");\nconst sdk_types = require("@modelcontextprotocol/sdk/types.js");\nconst sdk_stdio = require("@modelcontextprotocol/sdk/server/stdio.js");\nfunction withCapabilities(definition, capabilities) {\n\treturn { ...definition, _meta: { ...definition._meta, caps: capabilities } };\n}\nfunction createServer(options) {\n\tconst server = new sdk_index.Server({ name: "arch", version: "1" }, { capabilities: { tools: {} } });\n\tconst getThingTool = new require_chunk.GetThingTool({ llm: options?.llm });\n\tserver.setRequestHandler(sdk_types.ListToolsRequestSchema, async () => {\n\t\tconst tools = [withCapabilities(getThingTool.getDefinition(), ["things"])];\n\t\treturn { tools };\n\t});\n\tserver.setRequestHandler(sdk_types.CallToolRequestSchema, async (request) => {\n\t\tconst { name, arguments: args } = request.params;\n\t\tif (name === require_chunk.GetThingTool.TOOL_NAME) return await getThingTool.execute(args);\n\t\tthrow new Error("unknown");\n\t});\n\treturn server;\n}\ncreateServer({}).connect(new sdk_stdio.StdioServerTransport());\n',
+}
+
+
+def test_a_descriptor_a_tool_instances_method_returns_named_by_its_class_static_is_listed():
+    """`withCapabilities(tool.getDefinition(), [...])` in the tools/list result, `tool` a `new GetThingTool(...)` of a
+    class another module exports (`Object.defineProperty(exports, ...)`, as tsdown writes it), whose getDefinition()
+    returns `{ name: GetThingTool.TOOL_NAME, ... }` and `static TOOL_NAME = "get-thing"`."""
+    ledger = coverage.ledger(program(CLASSED))
+    assert [t["name"] for t in ledger["tools"]] == ["get-thing"]
+    assert ledger["unresolved"] == [] and ledger["complete"]

@@ -610,7 +610,10 @@ class Reach:
             value = strip_casts(pair_value(pair)) if pair is not None and pair.type == "pair" else None
             fn, fmod = (value, omod) if value is not None and value.type in FUNCTION_TYPES else \
                 self.values.function_of(value, omod, None) if value is not None else (None, omod)
-            if fn is None or fn.type not in FUNCTION_TYPES:
+            if fn is None and obj.type == "new_expression":  # `tool.getDefinition()` of `new GetTool(...)`: its
+                fn, fmod = self.values.member(obj, omod, key, None, 0)  # class's method
+                fn = fn if fn is not None and fn.type == "method_definition" else None
+            if fn is None or fn.type not in FUNCTION_TYPES | {"method_definition"}:
                 fns = None
                 break
             fns.append((fn, fmod))

@@ -605,6 +605,10 @@ class Values(Lists):
                 return self.string(pair_value(pair), hmod, depth + 1) if pair is not None else None
             if holder is not None and holder.type == "identifier" and prop is not None:  # an imported enum
                 return hmod.enums.get(f"{text(holder)}.{text(prop)}")
+            if holder is not None and holder.type in {"class", "class_declaration"} and prop is not None:
+                found = self.member(node.child_by_field_name("object"), module, text(prop), frame, depth + 1)
+                return self.string(found[0], found[1], depth + 1) if found[0] is not None else None  # a static
+                # (`GetTool.TOOL_NAME` of `static TOOL_NAME = "get"`)
             target = self.namespace(holder, hmod) if holder is not None and prop is not None and self.link is not None \
                 else None
             if target is not None:  # `tools_1.scrapeToolName` of `const tools_1 = require("./tools")`: its export
