@@ -467,3 +467,16 @@ Parameters:
     doc = read_markdown("README.md", readme)
     got = {t.name: [x.name for x in t.params] for t in documented.documented_tools(doc)}
     assert got == {"send_command": ["command"]}
+
+
+def test_a_table_introduced_as_tools_that_return_something_and_a_cell_naming_two_tools():
+    """"Higher-level tools that return structured prompts:" introduces tools (the lead says tools), not the values a
+    tool returns; a cell `` `go_back` / `go_forward` `` names both tools."""
+    readme = ("# demo\n\n## Tools\n\n### Browser tools\n\n| Tool | Description |\n|---|---|\n"
+              "| `open_page` | Open a page |\n| `go_back` / `go_forward` | History navigation |\n\n"
+              "### Domain tools\n\nHigher-level tools that return structured prompts for your agent:\n\n"
+              "| Tool | Description |\n|---|---|\n| `explore` | Discover pages |\n| `heal_selectors` | Fix selectors |\n\n"
+              "## Results\n\nThe values each call returns:\n\n| Name | Meaning |\n|---|---|\n| `page_id` | the page |\n")
+    doc = read_markdown("README.md", readme)
+    assert [t.name for t in documented.documented_tools(doc)] == [
+        "open_page", "go_back", "go_forward", "explore", "heal_selectors"]

@@ -221,20 +221,31 @@ def _table_tools(path: str, t: Table, section: str, generic: bool) -> list[DocTo
     if tool is None and generic:
         tool = next((i for i, c in enumerate(cols) if NAME_COLUMN.match(c)), None)
     lead = _clean(t.lead).strip("*_ ")
-    if tool is None or any(NOT_TOOLS_COLUMN.match(c) for c in cols) or (lead.endswith(":") and NOT_TOOLS_LEAD.search(lead)):
-        return []
+    if tool is None or any(NOT_TOOLS_COLUMN.match(c) for c in cols) \
+            or (lead.endswith(":") and NOT_TOOLS_LEAD.search(lead) and not TOOLS_LEAD.search(lead)):
+        return []  # (a table introduced as values or results, not one introduced as tools: "tools that return ...:")
     desc = next((i for i, c in enumerate(cols) if DESCRIPTION_COLUMN.match(c)), None)
     pcol = next((i for i, c in enumerate(cols) if i != tool and PARAMS_COLUMN.match(c)), None)
     out = []
     for row in t.rows:
         cell = lambda i: _clean(row.cells[i]) if i is not None and i < len(row.cells) else ""
-        name = _cell_tool(cell(tool))
-        if name is None:
-            continue
+        names = _cell_tools(cell(tool))
         anchor = Anchor(path=path, start_line=row.line, end_line=row.line)
-        out.append(DocTool(name=name, anchor=anchor, section=section, params=_cell_params(cell(pcol), anchor),
-                           description=cell(desc)))
+        out += [DocTool(name=name, anchor=anchor, section=section, params=_cell_params(cell(pcol), anchor),
+                        description=cell(desc)) for name in names]
     return out
+
+
+_SPANS = re.compile(r"\s*`[A-Za-z][\w.-]*`(?:\s*(?:/|,|&|\bor\b|\band\b)\s*`[A-Za-z][\w.-]*`)+\s*")
+
+
+def _cell_tools(cell: str) -> list[str]:
+    """The tools a table cell names: each code span of a cell that is only code spans joined by `/`, `,`, "or" or
+    "and" (`` `go_back` / `go_forward` ``), else the one _cell_tool reads."""
+    if _SPANS.fullmatch(cell):
+        return HEADING_CODE.findall(cell)
+    name = _cell_tool(cell)
+    return [name] if name is not None else []
 
 
 _NO_PARAMS = re.compile(r"(?i)none|nothing|no parameters|no arguments|n/?a|[-\u2013\u2014]|\(none\)")
