@@ -166,3 +166,30 @@ def test_a_descriptor_a_tool_instances_method_returns_named_by_its_class_static_
     ledger = coverage.ledger(program(CLASSED))
     assert [t["name"] for t in ledger["tools"]] == ["get-thing"]
     assert ledger["unresolved"] == [] and ledger["complete"]
+
+
+def test_a_config_a_helper_builds_for_each_definition_is_read_under_the_definition():
+    """`server.registerTool(definition.name, configOf(definition), cb)`, configOf returning a cached config or a new
+    `{ description: definition.description, inputSchema: ... }`: that object, its fields read for each definition."""
+    code = ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\nimport { z } from "zod";\n'
+            'const cache = new WeakMap();\n'
+            'function configOf(definition) {\n'
+            '  const cached = cache.get(definition);\n'
+            '  if (cached) return cached;\n'
+            '  const config = { description: definition.description, inputSchema: z.object(definition.shape) };\n'
+            '  cache.set(definition, config);\n'
+            '  return config;\n'
+            '}\n'
+            'const DEFS = [\n'
+            '  { name: "get_workout", description: "Get a workout", shape: { id: z.string() } },\n'
+            '  { name: "list_workouts", description: "List workouts", shape: {} },\n'
+            '];\n'
+            'function register(server, definition) {\n'
+            '  server.registerTool(definition.name, configOf(definition), async (args) => ({ content: [] }));\n'
+            '}\n'
+            'const server = new McpServer({ name: "w", version: "1" });\n'
+            'for (const d of DEFS) register(server, d);\n')
+    p = program({"index.ts": code})
+    assert sorted((t.name, t.description) for t in p.tools) == [("get_workout", "Get a workout"),
+                                                                  ("list_workouts", "List workouts")]
+    assert not [g for g in p.gaps if "is not an object literal" in g.detail]

@@ -276,7 +276,8 @@ def read(site: Site, vocab: dict, resolve, link=None) -> tuple[ToolDecl | None, 
                          f"{method}({shown}): callback `{excerpt(cb_node)}` does not resolve; its implementation is not traced"))
     tool = dispatch = None
     if rule["kind"] == "tool" and name is not None:
-        tool, more = _tool(module, vocab, rule["signature"], method, name, site.call, args, link, bind, here, call)
+        tool, more = _tool(module, vocab, rule["signature"], method, name, site.call, args, link, bind, here, call,
+                           site.frame)
         gaps += more
         dispatch = Dispatch(module=here, tool=name, node=call, subject=callee_text(call), target=target,
                             target_name=tname, handler=None, form="registration", handed=handed)
@@ -287,9 +288,10 @@ def read(site: Site, vocab: dict, resolve, link=None) -> tuple[ToolDecl | None, 
 
 def _tool(module: Module, vocab: dict, signature: str, method: str, name: str, call: ts.Node,
           args: list[ts.Node], link=None, bind=None, here: Module | None = None, site: ts.Node | None = None,
-          ) -> tuple[ToolDecl, list[Gap]]:
+          frame=None) -> tuple[ToolDecl, list[Gap]]:
     """The tool a registration declares; read through BIND (parameters of a forwarding function -> the call site's
-    arguments) and anchored at HERE/SITE (the call site; the registration call itself when read directly)."""
+    arguments) and anchored at HERE/SITE (the call site; the registration call itself when read directly). FRAME:
+    the instantiation the registration is read under, if any."""
     bind = bind or (lambda n, m: (n, m))
     here, site = here or module, site or call
 
@@ -318,6 +320,10 @@ def _tool(module: Module, vocab: dict, signature: str, method: str, name: str, c
                              (keys["description"], schema_key, keys["annotations"]))
     elif signature == "config":
         config, cm = _member(*B(args[1]), link) if len(args) > 2 else (None, here)
+        made = _made_config(config, cm, link, frame) if config is not None and config.type == "call_expression" \
+            else None
+        if made is not None:  # `registerTool(def.name, configOf(def), cb)`: the object the function builds
+            config, cm, bind = made
         if config is not None and config.type != "object":
             gaps.append(_gap(here, local(args[1], module) or site,
                              f"tool {name!r}: the config `{excerpt(args[1])}` is not an object literal; "
@@ -782,6 +788,32 @@ def _member(node: ts.Node | None, module: Module, link=None, depth: int = 0) -> 
         found = _resolved(value, owner)
         return (found if found is not None else value), owner
     return value, owner
+
+
+def _made_config(call: ts.Node, module: Module, link, frame) -> tuple[ts.Node, Module, Callable] | None:
+    """(object, its module, a binder) of the one object literal a function of the boundary builds and returns for a
+    registration's config (`getConfig(definition)`, returning a cached copy or `config = { description, ... }`),
+    its parameters bound to the call's arguments under FRAME; None when it returns no single object literal."""
+    from auditor.extract.frames import Frame
+    from auditor.extract.values import Values
+
+    hit = link.resolve(module, call) if link is not None else None
+    if hit is None or hit[1].type not in FUNCTION_TYPES:
+        return None
+    fmod, fn = hit[0], hit[1]
+    values = Values(link)
+    made = {}
+    for r in returned(fn):
+        value, vmod = values.definition(r, fmod)
+        value = strip_casts(value)
+        if value is not None and value.type == "object":
+            made[value.id] = (value, vmod)
+    if len(made) != 1:
+        return None
+    obj, omod = next(iter(made.values()))
+    inner = Frame(scope=fn, module=fmod, names=parameters(fn), args=tuple(call_args(call)), caller=module, site=call,
+                  outer=frame)
+    return obj, omod, lambda n, m: values.bound(n, m, inner)
 
 
 def _reassigned(module: Module, name: str, path: tuple[str, ...]) -> bool:
