@@ -27,6 +27,8 @@ def test_string_methods_evaluate_like_javascript():
     # not evaluated: a replacement function, a quantified group (could take exponential time), unknown flags
     assert strings.evaluate("replace", "a", ["a", "$&$&"]) is strings.UNKNOWN
     assert strings.regex(r"(a+)+$", "") is None and strings.regex("a", "y") is None
+    assert strings.regex(r"a*a*c", "") is None and strings.regex(r"[*+]\s+-+", "g") is None
+    assert strings.regex(r"[*+]+", "g") is not None and strings.regex(r"\*\+\s+", "g") is not None
     assert strings.evaluate("padStart", "a", [3]) is strings.UNKNOWN
     assert strings.evaluate("slice", "x" * (strings.MAX_LENGTH + 1), [1]) is strings.UNKNOWN
 

@@ -9,10 +9,13 @@ from __future__ import annotations
 import re
 
 UNKNOWN = object()
-MAX_LENGTH = 512  # receivers longer than this are no tool name: not evaluated (a pattern's cost grows with it)
+MAX_LENGTH = 256  # receivers longer than this are no tool name: not evaluated (a pattern's cost grows with it)
 # Regular expressions evaluated: literal characters, escapes, classes, groups and quantifiers on single items. A
 # quantified group (`(a+)+`) is refused: with a receiver from the audited code it could take exponential time.
 _QUANTIFIED_GROUP = re.compile(r"\)[*+?{]")
+# More than one unbounded quantifier (`a*a*c`) backtracks polynomially on a long receiver: refused too.
+_UNBOUNDED = re.compile(r"[*+]|\{\d*,\}")
+_ESCAPED_OR_CLASS = re.compile(r"\\.|\[(?:\\.|[^\]\\])*\]")
 _UNSUPPORTED = re.compile(r"\(\?<?[=!]|\\[pPkucx0-9]|\(\?<[A-Za-z]")  # look-arounds, property/unicode escapes, backrefs
 METHODS = frozenset({"toLowerCase", "toLocaleLowerCase", "toUpperCase", "toLocaleUpperCase", "trim", "trimStart",
                      "trimEnd", "trimLeft", "trimRight", "slice", "substring", "startsWith", "endsWith", "includes",
@@ -23,7 +26,8 @@ _REPLACEMENT = re.compile(r"\$([$&]|\d{1,2})")
 def regex(pattern: str, flags: str) -> tuple[re.Pattern, bool] | None:
     """The Python pattern for a JavaScript regular expression literal `/PATTERN/FLAGS` and whether it replaces every
     match (flag g); None when it is not one evaluated here."""
-    if set(flags) - {"g", "i"} or _QUANTIFIED_GROUP.search(pattern) or _UNSUPPORTED.search(pattern) or len(pattern) > 200:
+    if set(flags) - {"g", "i"} or _QUANTIFIED_GROUP.search(pattern) or _UNSUPPORTED.search(pattern) or len(pattern) > 200 \
+            or len(_UNBOUNDED.findall(_ESCAPED_OR_CLASS.sub("x", pattern))) > 1:
         return None
     try:
         return re.compile(pattern, re.IGNORECASE if "i" in flags else 0), "g" in flags
