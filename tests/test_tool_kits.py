@@ -193,3 +193,16 @@ def test_a_config_a_helper_builds_for_each_definition_is_read_under_the_definiti
     assert sorted((t.name, t.description) for t in p.tools) == [("get_workout", "Get a workout"),
                                                                   ("list_workouts", "List workouts")]
     assert not [g for g in p.gaps if "is not an object literal" in g.detail]
+
+
+PANEL = 'import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\nimport { z } from "zod";\nconst RETRY = { panel_run: "run" };\nfunction withRetry(d) { return { ...d, schema: { ...d.schema, retry: z.string().optional() } }; }\nexport function buildDefs() {\n  const def = (name, description, schema, handler) => ({ name, description, schema, handler });\n  const defs = [\n    def("panel_run", "Run the graph", { id: z.string() }, async () => ({ content: [] })),\n    def("panel_stop", "Stop the graph", {}, async () => ({ content: [] })),\n  ];\n  return defs.map((d) => (d.name in RETRY ? withRetry(d) : d));\n}\nexport function start() {\n  const server = new McpServer({ name: "panel", version: "1" });\n  for (const d of buildDefs()) {\n    server.registerTool(d.name, { description: d.description, inputSchema: d.schema }, async (args) => d.handler(args));\n  }\n  return server;\n}\nstart();\n'
+
+
+def test_a_mapped_list_whose_callback_picks_a_copy_or_the_element_by_a_test_of_it():
+    """`defs.map((d) => (d.name in RETRY ? withRetry(d) : d))`: each element, copied or as it is, by the branch its
+    test takes (a key of a constant record); a registration loop over it registers each definition's name."""
+    p = program({"index.js": PANEL, "package.json": '{"name": "pn", "main": "index.js"}'})
+    assert sorted(t.name for t in p.tools) == ["panel_run", "panel_stop"]
+    assert not [g for g in p.gaps if "not a literal" in g.detail]
+    stop = next(t for t in p.tools if t.name == "panel_stop")
+    assert stop.schema_form == "zod" and not stop.gaps  # (the element itself: its own shape)

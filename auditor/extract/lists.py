@@ -755,7 +755,7 @@ class Lists:
             inner = Frame(scope=fn, module=fmod, names=names, args=element if tuples else element[-1:], caller=emod,
                           site=element[-1] if element[-1] is not None else call,
                           outer=eframe if eframe is not None else frame, evaluated=True)
-            for value in results:
+            for value in (v for r in results for v in self._taken(r, fmod, inner)):
                 if not flat and not tuples and _whole_parameter(value, names):
                     yield element[-1:], emod, eframe  # `(e) => { ...; return e; }`: the element itself
                     continue
@@ -763,6 +763,17 @@ class Lists:
                     yield from self.elements(value, fmod, inner, depth + 1)
                 else:
                     yield (value,), fmod, inner
+
+    def _taken(self, value: ts.Node, module: Module, frame: Frame, depth: int = 0) -> list[ts.Node]:
+        """The values a callback's result VALUE may be for the element FRAME binds: the branch of a conditional its
+        test picks for that element (`d.name in RETRY ? withRetry(d) : d`), both when the test is not known."""
+        value = strip_casts(value)
+        if value is None or value.type != "ternary_expression" or depth > 4:
+            return [value] if value is not None else []
+        truth = self._truth(value.child_by_field_name("condition"), module, frame, 0)
+        picks = ["consequence", "alternative"] if truth is None else ["consequence" if truth else "alternative"]
+        return [v for k in picks for v in self._taken(value.child_by_field_name(k), module, frame, depth + 1)]
+
 
 # The runtime helper bundlers (esbuild, rolldown, tsup) write for a module's namespace object: `__export({a: () => a})`
 # returns it, `__export(target, {a: () => a})` fills `var target = {}`; each getter returns an export.

@@ -675,6 +675,14 @@ class Values(Lists):
             decided = sides[0] if sides[0] is (op == "||") else None  # (`true || x`, `false && x`)
             return decided if decided is not None else None if None in sides else \
                 (sides[0] or sides[1]) if op == "||" else (sides[0] and sides[1])
+        if op == "in":  # `d.name in RETRY` of a constant record: whether it has that key
+            key = self.string(*self.bound(cond.child_by_field_name("left"), module, frame), depth + 1, frame)
+            record, _ = self.definition(cond.child_by_field_name("right"), module)
+            record = strip_casts(record)
+            if key is None or record is None or record.type != "object" \
+                    or any(c.type == "spread_element" for c in record.named_children):
+                return None
+            return key in object_pairs(record)
         if op not in {"===", "==", "!==", "!="}:
             return None
         sides = [self.string(*self.bound(cond.child_by_field_name(k), module, frame), depth + 1, frame)
