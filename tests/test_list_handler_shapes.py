@@ -279,3 +279,20 @@ def test_records_of_tools_keyed_by_name_listed_in_a_for_of_loop_and_dispatched_b
     assert {d.tool: d.target_name for d in p.dispatches} == {
         "list_alpha": "list_alpha.handler", "get_alpha": "get_alpha.handler", "make_beta": "make_beta.handler"}
     assert _unresolved(led) == []
+
+
+def test_a_result_the_handler_resolves_a_promise_with_is_read():
+    """`() => Promise.resolve({ tools: list() })`: the object the promise resolves with is the result."""
+    code = SDK + '''function withCategory(meta: any, category: string) { return { ...meta, category }; }
+function list() { return [withCategory(%s, "core"), withCategory(%s, "extra")]; }
+const server = new Server({ name: "p", version: "1.0.0" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, () => { return Promise.resolve({ tools: list() }); });
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  if (request.params.name === "get_meps") return { content: [] };
+  if (request.params.name === "get_votes") return { content: [] };
+  throw new Error("unknown tool");
+});
+''' % (_desc("get_meps"), _desc("get_votes"))
+    led = coverage.ledger(program({"index.ts": code, "package.json": MANIFEST}))
+    assert sorted(t["name"] for t in led["tools"]) == ["get_meps", "get_votes"]
+    assert _unresolved(led) == [] and led["complete"]

@@ -465,8 +465,8 @@ class Reach:
                 else:
                     yield from self.expr(value, module, d)
             return
-        if chain in {("Array", "from"), ("Array", "of"), ("Promise", "all")}:  # (all: what each element resolves to)
-            for a in args if chain[1] == "of" else args[:1]:
+        if chain in {("Array", "from"), ("Array", "of"), ("Promise", "all"), ("Promise", "resolve")}:
+            for a in args if chain[1] == "of" else args[:1]:  # (all: what each element resolves to; resolve: its value)
                 yield from self.expr(a, module, d)
             return
         hit = self.link.resolve(module, node) if self.link is not None else None
