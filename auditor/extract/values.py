@@ -278,8 +278,7 @@ class Values(Lists):
             return None, module
         cmod, info = found
         ctor = info.methods.get("constructor")
-        stores = [n for n in find(ctor, {"assignment_expression"}) if member_chain(n.child_by_field_name("left")) == ("this", key)
-                  and not _placeholder(n.child_by_field_name("right"))] if ctor is not None else []
+        stores = self._stores(ctor).get(key, []) if ctor is not None else []
         initial = info.fields[key].child_by_field_name("value") if key in info.fields else None
         if initial is not None and not (stores and _placeholder(initial)):  # (`tools = []`, then set by the constructor:
             return initial, cmod                                            # what the constructor sets)
@@ -312,6 +311,20 @@ class Values(Lists):
             up = args if call is not None and _hands_on(call, ctor) else \
                 tuple(self._argument(a, cmod, ctor, args) for a in call_args(call)) if call is not None else None
         return self._instance_member(cmod, text(base), key, depth + 1, up)
+
+    def _stores(self, ctor: ts.Node) -> dict[str, list[ts.Node]]:
+        """Field -> the assignments `this.field = value` of constructor CTOR whose value is no placeholder (`[]`,
+        `null`), in order; read once per constructor."""
+        memo = self.link.memo.setdefault("values.stores", {})
+        hit = memo.get(ctor.id)
+        if hit is None or hit[0] != ctor:
+            found: dict[str, list[ts.Node]] = {}
+            for n in find(ctor, {"assignment_expression"}):
+                chain = member_chain(n.child_by_field_name("left"))
+                if chain and len(chain) == 2 and chain[0] == "this" and not _placeholder(n.child_by_field_name("right")):
+                    found.setdefault(chain[1], []).append(n)
+            hit = memo[ctor.id] = (ctor, found)
+        return hit[1]
 
     def _only_construction(self, info) -> tuple[Module, ts.Node] | None:
         """(module, `new C(...)`) when the boundary constructs class INFO at one place only: every instance is made
