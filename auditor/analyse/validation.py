@@ -112,7 +112,10 @@ def checks(p: Program, tool, path: list[Place], own: list[Place] = ()) -> list[C
                     fields = guards.tested(found[1])  # `if (!isValidArgs(args)) throw ...`: what the predicate tests
                 if fields:
                     out.append(Check(path=pl.module.path, node=call, fields=frozenset(fields), form="hand-written"))
-                # (and on: `validate(args.x || "all", VALUES, requestId)` hands a field too, besides a whole input)
+                else:
+                    continue
+                # (a validator written by hand: `validate(args.x || "all", VALUES, requestId)` hands it a field too,
+                # besides a whole input, checked when it rejects bad values of the parameter it binds)
             passed = {i: f for i, a in enumerate(call_args(call)) if (f := _input_field(a, names, v) or _bound(a, pl, names, v))}
             if passed and p.linker is not None:  # `run(args.command)`, the callee rejecting what its parameter is not
                 found = p.linker.resolve(pl.module, call)
