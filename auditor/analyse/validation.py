@@ -16,7 +16,8 @@ from auditor.extract.bindings import value_of
 from auditor.extract.facts import Program
 from auditor.extract.frames import plain_parameters
 from auditor.extract.program import Module, class_name_of
-from auditor.extract.syntax import (CLASS_TYPES, FUNCTION_TYPES, ancestors, call_args, condition_terms, enclosing_function, find, member_chain,
+from auditor.extract.syntax import (CLASS_TYPES, FUNCTION_TYPES, ancestors, call_args, condition_terms, enclosing_function,
+                                    find, member_chain,
                                     parameter_pattern,
                                     strip_casts, text, within)
 from auditor.extract.zod import schema_of

@@ -13,8 +13,8 @@ from auditor.extract.bindings import value_of
 from auditor.extract.frames import (MAX_DEPTH, Frame, _array_names, _parameter_of_scope, _sites, destructured,
                                     loop_names, parameters, plain_parameters, returned)
 from auditor.extract.program import Module, class_name_of
-from auditor.extract.syntax import (CLASS_TYPES, FUNCTION_TYPES, NOT_LITERAL, ancestors, arrow_parts, call_args, call_function, callee_text,
-                                    enclosing, enclosing_function, find,
+from auditor.extract.syntax import (CLASS_TYPES, FUNCTION_TYPES, NOT_LITERAL, ancestors, arrow_parts, call_args,
+                                    call_function, callee_text, enclosing, enclosing_function, find,
                                     literal, member_chain, object_pairs, pair_value, parameter_pattern, string_value,
                                     strip_casts, text)
 
@@ -291,7 +291,8 @@ class Lists:
         made = []
         for r in returned(hit[1]) if hit is not None and hit[1].type in FUNCTION_TYPES else ():
             r = strip_casts(r)
-            item = [c for c in r.named_children if c.type != "comment"][at:at + 1] if r is not None and r.type == "array" else []
+            items = [c for c in r.named_children if c.type != "comment"] if r is not None and r.type == "array" else []
+            item = items[at:at + 1]
             node = strip_casts(item[0]) if item else None
             node = strip_casts(value_of(hit[0], node)) if node is not None and node.type == "identifier" else node
             made.append(node if node is not None and node.type in FUNCTION_TYPES else None)

@@ -403,7 +403,8 @@ def descriptor(module: Module, pair: ts.Node, name: str, vocab: dict | None, lin
     return ToolDecl(module=here, name=name, node=site,
                     binding=text(decl.child_by_field_name("name")) if decl is not None and frame is None else None,
                     description=description, description_node=local(desc_node, desc_mod) if desc_node is not None else None,
-                    described="description" in pairs or desc_node is not None, template=obj if frame is not None else None, **extra)
+                    described="description" in pairs or desc_node is not None,
+                    template=obj if frame is not None else None, **extra)
 
 
 def annotations(node: ts.Node | None, module: Module) -> tuple[dict, ts.Node | None]:

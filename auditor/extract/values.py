@@ -904,7 +904,8 @@ def _through_chain(node: ts.Node | None, method: str) -> ts.Node | None:
 def _placeholder(node: ts.Node | None) -> bool:
     """An empty list or object, `null` or `undefined`: what a field holds until it is set (`this.tools = []`)."""
     node = strip_casts(node)
-    return node is not None and (node.type in {"null", "undefined"} or node.type == "identifier" and text(node) == "undefined"
+    return node is not None and (node.type in {"null", "undefined"}
+                                 or node.type == "identifier" and text(node) == "undefined"
                                  or node.type in {"array", "object"} and not node.named_children)
 
 
