@@ -189,8 +189,9 @@ def only_type_guarded(fn: ts.Node, name: str) -> bool:
     """Whether every use of FN's parameter NAME is under a test of its type (`typeof value === "string" &&
     value.trim() ? value.trim() : fallback`): a value of another type is used nowhere."""
     body = fn.child_by_field_name("body")
-    uses = [i for i in find(body, {"identifier", "shorthand_property_identifier"}) if text(i) == name] \
-        if body is not None else []
+    if body is None or not any(t.encode() in body.text for t in _TESTS):  # (no type test in it: the cheap answer)
+        return False
+    uses = [i for i in find(body, {"identifier", "shorthand_property_identifier"}) if text(i) == name]
     return bool(uses) and all(type_guarded(u, fn) for u in uses)
 
 

@@ -559,7 +559,13 @@ def _typed_in_callee(node: ts.Node, module: Module, link) -> bool:
         return False
     at = next((i for i, a in enumerate(call_args(call)) if a.id == arg.id), None)
     name = next((n for n, i in plain_parameters(found[1]).items() if i == at), None) if at is not None else None
-    return name is not None and guards.only_type_guarded(found[1], name)
+    if name is None:
+        return False
+    memo = link.memo.setdefault("validation.typed", {})  # (function, parameter) -> answer, asked at every call
+    key = (found[0].path, found[1].id, name)
+    if key not in memo:
+        memo[key] = guards.only_type_guarded(found[1], name)
+    return memo[key]
 
 
 def _error_message(node: ts.Node) -> bool:
