@@ -536,12 +536,9 @@ def _constant_table(node: ts.Node | None, module: Module) -> bool:
 def _logged(node: ts.Node, vocab: dict) -> bool:
     """Whether NODE is (inside) an argument of a logging call (`logger.info("get", { workspace })`, kb/sdk.yaml
     loggers): written to a log, it reaches no request, state or output of the tool."""
-    cur = node.parent
-    while cur is not None and not cur.type.endswith("statement") and cur.type not in {"statement_block", "arrow_function"}:
-        if cur.type == "arguments":
-            return cur.parent is not None and cur.parent.type == "call_expression" and log_call(cur.parent, vocab)
-        cur = cur.parent
-    return False
+    args = _arguments_of(node)
+    return args is not None and args.parent is not None and args.parent.type == "call_expression" \
+        and log_call(args.parent, vocab)
 
 
 def _typed_in_callee(node: ts.Node, module: Module, link) -> bool:
@@ -571,22 +568,23 @@ def _typed_in_callee(node: ts.Node, module: Module, link) -> bool:
 def _error_message(node: ts.Node) -> bool:
     """Whether NODE is (inside) the message of an error thrown there (`throw new Error(`Sheet ${args.id} not
     found`)`): text handed back to the caller, no request, state or output the tool acts on."""
-    cur = node.parent
-    while cur is not None and not cur.type.endswith("statement") and cur.type not in {"statement_block", "arrow_function"}:
-        if cur.type == "arguments":
-            made = cur.parent
-            name = made.child_by_field_name("constructor") if made is not None and made.type == "new_expression" else None
-            return name is not None and text(name).endswith("Error") and made.parent is not None \
-                and made.parent.type == "throw_statement"
-        cur = cur.parent
-    return False
+    args = _arguments_of(node)
+    made = args.parent if args is not None else None
+    name = made.child_by_field_name("constructor") if made is not None and made.type == "new_expression" else None
+    return name is not None and text(name).endswith("Error") and made.parent is not None \
+        and made.parent.type == "throw_statement"
 
 
 def _in_arguments(node: ts.Node) -> bool:
     """Whether NODE is (inside) an argument of a call, within its statement."""
+    return _arguments_of(node) is not None
+
+
+def _arguments_of(node: ts.Node) -> ts.Node | None:
+    """The nearest argument list NODE is (inside) an argument of, within its statement; None when it is in none."""
     cur = node.parent
     while cur is not None and not cur.type.endswith("statement") and cur.type not in {"statement_block", "arrow_function"}:
         if cur.type == "arguments":
-            return True
+            return cur
         cur = cur.parent
-    return False
+    return None

@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import tree_sitter as ts
 
-from auditor.extract.program import Module
+from auditor.extract.program import Module, class_info
 from auditor.extract.syntax import class_base, find, member_chain, text
 
 KEY = "inlined.servers"  # module.memo: local class name -> the SDK class it is a copy of
@@ -33,14 +33,9 @@ def mark(module: Module, vocab: dict) -> Module:
     for node in find(module.tree.root_node, {"class", "class_declaration"}) if wanted else ():
         if node.id in known:
             continue
-        body = node.child_by_field_name("body")
-        items = body.named_children if body is not None else []
-        fields = {text(c.child_by_field_name("name") or c.child_by_field_name("property")).lstrip("#") for c in items
-                  if c.type in {"public_field_definition", "field_definition"}
-                  and (c.child_by_field_name("name") or c.child_by_field_name("property")) is not None}
-        ctor = next((c for c in items if c.type == "method_definition"
-                     and text(c.child_by_field_name("name")) == "constructor"), None)
-        if len([sdk for sdk, needed in wanted.items() if needed <= fields | _assigned(ctor)]) == 1:
+        info = class_info(node, "")
+        members = set(info.fields) | _assigned(info.methods.get("constructor"))
+        if len([sdk for sdk, needed in wanted.items() if needed <= members]) == 1:
             spans.append((node.start_byte, node.end_byte))
     if not found and not spans:
         module.memo[KEY] = found

@@ -195,6 +195,20 @@ def class_name_of(cls: ts.Node) -> str:
     return ""
 
 
+def class_info(cls: ts.Node, name: str) -> ClassInfo:
+    """The fields and methods a class node CLS declares in its body, under NAME."""
+    body = cls.child_by_field_name("body")
+    fields, methods = {}, {}
+    for member in body.named_children if body is not None else []:
+        if member.type in {"public_field_definition", "field_definition"}:
+            key = member.child_by_field_name("name") or member.child_by_field_name("property")
+            if key is not None:
+                fields[text(key).lstrip("#")] = member
+        elif member.type == "method_definition":
+            methods[text(member.child_by_field_name("name"))] = member
+    return ClassInfo(name=name, node=cls, fields=fields, methods=methods)
+
+
 def build(path: str, name: str, tree: ts.Tree, lang: str) -> Module:
     caps = parse.captures(tree, lang)
     vendored = _vendored(tree)
@@ -212,18 +226,8 @@ def build(path: str, name: str, tree: ts.Tree, lang: str) -> Module:
     classes: dict[str, ClassInfo] = {}
     for cls in caps.get("class", []):
         cname = class_name_of(cls)
-        if not cname:
-            continue
-        body = cls.child_by_field_name("body")
-        fields, methods = {}, {}
-        for member in body.named_children if body is not None else []:
-            if member.type in {"public_field_definition", "field_definition"}:
-                key = member.child_by_field_name("name") or member.child_by_field_name("property")
-                if key is not None:
-                    fields[text(key).lstrip("#")] = member
-            elif member.type == "method_definition":
-                methods[text(member.child_by_field_name("name"))] = member
-        classes[cname] = ClassInfo(name=cname, node=cls, fields=fields, methods=methods)
+        if cname:
+            classes[cname] = class_info(cls, cname)
     functions = {text(f.child_by_field_name("name")): f for f in caps.get("function", [])
                  if f.parent is not None and f.parent.type in {"program", "export_statement"}}
     toplevel: dict[str, ts.Node] = {}

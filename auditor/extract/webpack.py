@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import tree_sitter as ts
 
+from auditor.extract import inlined
+from auditor.extract.bindings import value_of
 from auditor.extract.frames import parameters, returned
 from auditor.extract.program import Module
 from auditor.extract.syntax import (FUNCTION_TYPES, call_args, enclosing_function, literal, member_chain, object_pairs,
@@ -32,9 +34,8 @@ def modules(link, all_modules) -> dict[str, dict[str, tuple[Module, ts.Node]]]:
             if len(args) not in {2, 3} or args[0].type != "identifier":
                 continue
             owner = enclosing_function(call)
-            names = sorted(parameters(owner).items(), key=lambda kv: kv[1][0]) if owner is not None else []
-            if len(names) < 2 or names[1][0] != text(args[0]) or text(fn.child_by_field_name("object")) != (
-                    names[2][0] if len(names) > 2 else ""):
+            names = _parameters(owner)
+            if len(names) < 3 or names[1] != text(args[0]) or text(fn.child_by_field_name("object")) != names[2]:
                 continue  # (`require.d(exports, ...)` with the module function's own parameters)
             ident = _module_id(owner)
             if ident is None:
@@ -52,8 +53,8 @@ def modules(link, all_modules) -> dict[str, dict[str, tuple[Module, ts.Node]]]:
         for node in m.nodes("assign"):  # a CommonJS module of the map: `t.McpServer = class McpServer {...}`
             chain = member_chain(node.child_by_field_name("left")) if node.type == "assignment_expression" else None
             owner = enclosing_function(node) if chain and len(chain) == 2 else None
-            names = sorted(parameters(owner).items(), key=lambda kv: kv[1][0]) if owner is not None else []
-            if len(names) < 2 or names[1][0] != chain[0]:
+            names = _parameters(owner)
+            if len(names) < 2 or names[1] != chain[0]:
                 continue
             ident = _module_id(owner)
             value = strip_casts(node.child_by_field_name("right"))
@@ -74,6 +75,11 @@ def required(node: ts.Node | None) -> str | None:
         return None
     value = literal(args[0])
     return str(value) if isinstance(value, (str, int)) and not isinstance(value, bool) else None
+
+
+def _parameters(fn: ts.Node | None) -> list[str]:
+    """FN's parameter names in order (a module function's: `module, exports, require`)."""
+    return [n for n, _ in sorted(parameters(fn).items(), key=lambda kv: kv[1][0])] if fn is not None else []
 
 
 def _module_id(fn: ts.Node) -> str | None:
@@ -100,8 +106,6 @@ def _got(getter: ts.Node | None) -> ts.Node | None:
 def exported_class(module: Module, ctor: ts.Node | None, link) -> tuple[Module, str] | None:
     """(module, name) of what `new X.k(...)` constructs when X holds a webpack module (`var X = require("./x.ts")`,
     `n = r(7011)`) whose export k is a name of that module (`k: () => McpServer`); None otherwise."""
-    from auditor.extract.bindings import value_of  # (bindings imports inlined, which the callers of this import)
-
     ctor = strip_casts(ctor)
     if link is None or ctor is None or ctor.type != "member_expression":
         return None
@@ -118,8 +122,6 @@ def exported_class(module: Module, ctor: ts.Node | None, link) -> tuple[Module, 
 def server_class(module: Module, ctor: ts.Node | None, classes, link) -> str | None:
     """The SDK server class (one of CLASSES) `new X.k(...)` of a webpack module constructs: the class exported under
     k by its own name, or a copy of the SDK's class a minifier renamed (extract/inlined.py)."""
-    from auditor.extract import inlined
-
     found = exported_class(module, ctor, link)
     if found is None:
         return None
