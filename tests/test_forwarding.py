@@ -410,8 +410,8 @@ registerWithTelemetry(server, "get_tree", { description: "Tree." }, async () => 
 
 def test_a_name_computed_at_run_time_on_a_server_parameter_is_a_registration_and_a_gap():
     """`server.tool(caseOf(tool.name, options?.nameCase), ..., async (params) => ...)` in a method handed the server:
-    SDK-shaped (a callback written there), so a registration, never silently dropped; its name not read, a gap, and the
-    audit is not complete (not one tool found and "complete")."""
+    SDK-shaped (a callback written there), so a registration, never silently dropped; its name not read (the case is
+    an argument of the command line), a gap, and the audit is not complete (not one tool found and "complete")."""
     from auditor.analyse import coverage
 
     code = """import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -427,7 +427,7 @@ export class Kit {
 }
 const server = new McpServer({ name: "lark", version: "1" });
 server.tool("recall", "Recall", {}, async () => ({ content: [] }));
-new Kit({ allow: [] }).register(server, { nameCase: "snake" });
+new Kit({ allow: [] }).register(server, { nameCase: process.argv[2] });
 """
     p = program({"index.ts": code, "names.ts": 'export function caseOf(n, c) { return c === "snake" ? n.replace(/\\./g, "_") : n; }\n',
                  "generated.ts": 'export const GENERATED = [{ name: "im.v1.chat.create", description: "x", schema: {} }];\n'})

@@ -9,15 +9,15 @@ from typing import Callable
 
 import tree_sitter as ts
 
-from auditor.extract import envdefault, strings, tslib, webpack
+from auditor.extract import envdefault, strings, taken, tslib, webpack
 from auditor.extract.bindings import value_of
-from auditor.extract.frames import (MAX_DEPTH, REST, Frame, _lookup, _parameter_of_scope, destructured, parameter_default,
-                                    parameter_property, parameters, returned)
+from auditor.extract.frames import (MAX_DEPTH, REST, Frame, _lookup, _parameter_of_scope, destructured, loop_element,
+                                    parameter_default, parameter_property, parameters, returned)
 from auditor.extract.lists import Lists, _bundled_namespace
 from auditor.extract.program import Module, class_name_of
-from auditor.extract.syntax import (CLASS_TYPES, FUNCTION_TYPES, call_args, class_base, enclosing, find, literal,
-                                    member_chain, object_pairs, pair_value, plus_chain, string_value, strip_casts, text,
-                                    unescape)
+from auditor.extract.syntax import (CLASS_TYPES, FUNCTION_TYPES, ancestors, call_args, call_function, class_base,
+                                    enclosing, find, literal, member_chain, object_pairs, pair_value, plus_chain,
+                                    string_value, strip_casts, text, unescape)
 
 # Globals of the language whose functions are not helpers handed a tool's object (`Object.values({...})`).
 _CLASSES = CLASS_TYPES
@@ -549,9 +549,11 @@ class Values(Lists):
                 break
         return value, where
 
-    def string(self, node: ts.Node | None, module: Module, depth: int = 0, frame: Frame | None = None) -> str | None:
+    def string(self, node: ts.Node | None, module: Module, depth: int = 0, frame: Frame | None = None,
+               callers: bool = False) -> str | None:
         """The string NODE stands for, through imports and members of constant objects (`TOOL_NAMES.search` with
-        TOOL_NAMES imported), a template's substitutions read under FRAME (`web_data_${d.id}` in a loop), or None."""
+        TOOL_NAMES imported), a template's substitutions read under FRAME (`web_data_${d.id}` in a loop), or None.
+        CALLERS: a parameter no frame binds is read at the calls of its function (from_callers)."""
         node, module = self.definition(node, module)
         if node is None or depth > 8:
             return None
@@ -601,7 +603,8 @@ class Values(Lists):
                 if pick is not None and not tested & {text(n) for n in find(node.child_by_field_name(other), {"identifier"})} \
                         and self.string(*self.bound(node.child_by_field_name(other), module, frame), depth + 1, frame) is not None:
                     return None  # (the other branch read with what it tests at its default is no name it can take)
-                return self.string(*self.bound(node.child_by_field_name(branch), module, frame), depth + 1, frame)
+                return self.string(*self.bound(node.child_by_field_name(branch), module, frame), depth + 1, frame,
+                                   callers)
         if node.type == "member_expression":
             enum = module.enums.get(text(node))
             if enum is not None:
@@ -616,8 +619,9 @@ class Values(Lists):
             if holder is not None and holder.type == "object" and prop is not None:
                 pair = object_pairs(holder).get(text(prop))
                 return self.string(pair_value(pair), hmod, depth + 1) if pair is not None else None
-            if holder is not None and holder.type == "identifier" and prop is not None:  # an imported enum
-                return hmod.enums.get(f"{text(holder)}.{text(prop)}")
+            if holder is not None and holder.type == "identifier" and prop is not None \
+                    and f"{text(holder)}.{text(prop)}" in hmod.enums:  # an imported enum
+                return hmod.enums[f"{text(holder)}.{text(prop)}"]
             if holder is not None and holder.type in {"class", "class_declaration"} and prop is not None:
                 found = self.member(node.child_by_field_name("object"), module, text(prop), frame, depth + 1)
                 return self.string(found[0], found[1], depth + 1) if found[0] is not None else None  # a static
@@ -634,7 +638,74 @@ class Values(Lists):
                 literal_call = _through_chain(field, "literal")
                 args = call_args(literal_call) if literal_call is not None else []
                 return self.string(args[0], fmod, depth + 1) if args else None
+        if callers and node.type in {"identifier", "member_expression"} and _parameter_of_scope(node) \
+                and not _bound_in(node, module, frame):  # `options.case`, `options` a parameter
+            held, hmod = self.from_callers(node, module, (), depth + 1)
+            return self.string(held, hmod, depth + 1) if held is not None else None
         return None
+
+    def from_callers(self, node: ts.Node, module: Module, path: tuple[str, ...], depth: int
+                     ) -> tuple[ts.Node | None, Module]:
+        """The value NODE (a parameter of the function around it, or a member of one), then its members PATH, has at
+        every call of that function the boundary makes whose branches reach NODE (`initServer(opts)` read at
+        `main`'s `initServer({...DEFAULTS, ...cli})`, the parameters of the caller read at its own callers in turn):
+        when all of them give one string, or one node; else (None, MODULE). A function no call of the boundary
+        resolves to (a callback, an export) gives none."""
+        chain = member_chain(strip_casts(node))
+        fn = next((a for a in ancestors(node) if a.type in FUNCTION_TYPES and chain and chain[0] in parameters(a)),
+                  None) if self.link is not None and depth <= 8 else None
+        if fn is None:
+            return None, module
+        index, inner = parameters(fn)[chain[0]]
+        path = inner + tuple(chain[1:]) + path
+        key = (node.id, path)
+        memo = self.link.memo.setdefault("values.from_callers", {})
+        if key in memo:
+            return memo[key] or (None, module)
+        memo[key] = None  # (a cycle of callers gives nothing)
+        found: list[tuple[ts.Node, Module]] = []
+        for cmod, call in self.link.callers(fn)[:_MAX_CALLERS]:
+            args = tuple(call_args(call))
+            frame = Frame(scope=fn, module=module, names=parameters(fn), args=args, caller=cmod, site=call,
+                          evaluated=True)
+            if self.branch_not_taken(node, fn, module, frame):
+                continue  # `if (kind === "oapi") init(options)` called with "recall": not this caller's
+            arg = args[index] if index < len(args) and args[index].type != "spread_element" else None
+            value, where = self._walk(arg, cmod, path, depth + 1) if arg is not None else (None, cmod)
+            if value is None:
+                found = []
+                break
+            found.append((value, where))
+        strs = {self.string(v, m, depth + 1) for v, m in found}
+        agreed = found[0] if found and (len({v.id for v, _ in found}) == 1 or len(strs) == 1 and None not in strs) \
+            else None
+        memo[key] = agreed
+        return agreed or (None, module)
+
+    def _walk(self, node: ts.Node | None, module: Module, path: tuple[str, ...], depth: int
+              ) -> tuple[ts.Node | None, Module]:
+        """Members PATH of NODE read with no frame, through object literals and their spreads (last first), and
+        through the callers of a parameter (from_callers)."""
+        node, module = self.definition(node, module)
+        node = strip_casts(node)
+        if node is None or depth > 3 * MAX_DEPTH:
+            return None, module
+        if node.type in {"identifier", "member_expression"} and _parameter_of_scope(node):
+            return self.from_callers(node, module, path, depth + 1)
+        if not path:
+            return node, module
+        if node.type == "object":
+            pair = object_pairs(node).get(path[0])
+            if pair is not None:
+                return self._walk(pair_value(pair), module, path[1:], depth + 1)
+            for spread in reversed([c for c in node.named_children if c.type == "spread_element"]):
+                found = self._walk(spread.named_children[0], module, path, depth + 1) if spread.named_children \
+                    else (None, module)
+                if found[0] is not None:
+                    return found
+            return None, module
+        found, where = self.member(node, module, path[0], None, depth + 1)
+        return self._walk(found, where, path[1:], depth + 1) if found is not None else (None, module)
 
     def _string_method(self, call: ts.Node, module: Module, frame: Frame | None, depth: int):
         """What a string method gives (extract/strings.py) when its receiver and arguments are known under FRAME
@@ -672,19 +743,22 @@ class Values(Lists):
         found = self.string(*self.bound(node, module, frame), depth + 1, frame)
         return found if found is not None else strings.UNKNOWN
 
-    def _truth(self, cond: ts.Node | None, module: Module, frame: Frame | None, depth: int) -> bool | None:
+    def _truth(self, cond: ts.Node | None, module: Module, frame: Frame | None, depth: int, callers: bool = False
+               ) -> bool | None:
         """Whether a comparison of two strings holds (`kind === "add members"`, KIND bound under FRAME); None when
-        either side is not known."""
+        either side is not known. CALLERS: a parameter no frame binds is read at the calls of its function
+        (from_callers), as the branch a function computing a name takes (not a registration's own branches: those
+        an option turns on are the server's tools too)."""
         cond = strip_casts(cond)
         if cond is not None and cond.type == "call_expression":  # `t.name.startsWith("x_")`
             made = self._string_method(cond, module, frame, depth + 1)
             return made if isinstance(made, bool) else None
         if cond is not None and cond.type == "unary_expression" and text(cond.child_by_field_name("operator")) == "!":
-            inner = self._truth(cond.child_by_field_name("argument"), module, frame, depth + 1)
+            inner = self._truth(cond.child_by_field_name("argument"), module, frame, depth + 1, callers)
             return None if inner is None else not inner
         op = text(cond.child_by_field_name("operator")) if cond is not None and cond.type == "binary_expression" else ""
         if op in {"&&", "||"} and depth <= 8:
-            sides = [self._truth(cond.child_by_field_name(k), module, frame, depth + 1) for k in ("left", "right")]
+            sides = [self._truth(cond.child_by_field_name(k), module, frame, depth + 1, callers) for k in ("left", "right")]
             decided = sides[0] if sides[0] is (op == "||") else None  # (`true || x`, `false && x`)
             return decided if decided is not None else None if None in sides else \
                 (sides[0] or sides[1]) if op == "||" else (sides[0] and sides[1])
@@ -698,21 +772,37 @@ class Values(Lists):
             return key in object_pairs(record)
         if op not in {"===", "==", "!==", "!="}:
             return None
-        sides = [self.string(*self.bound(cond.child_by_field_name(k), module, frame), depth + 1, frame)
-                 for k in ("left", "right")]
+        return self._equality(cond.child_by_field_name("left"), cond.child_by_field_name("right"), op, module, frame,
+                              depth, callers)
+
+    def _equality(self, left: ts.Node | None, right: ts.Node | None, op: str, module: Module, frame: Frame | None,
+                  depth: int, callers: bool = False) -> bool | None:
+        """Whether LEFT OP RIGHT holds (an equality operator): two known strings compared, or a nullish literal
+        (`options === void 0`) compared with a value known to be an object, a list, a string or a function."""
+        equal = op in {"===", "=="}
+        nullish = [_nullish(strip_casts(n)) for n in (left, right)]
+        if nullish[0] != nullish[1]:
+            other = right if nullish[0] else left
+            value, _ = self.definition(*self.bound(other, module, frame))
+            value = strip_casts(value)
+            return None if value is None or value.type not in _NOT_NULLISH else not equal
+        sides = [self.string(*self.bound(n, module, frame), depth + 1, frame, callers) for n in (left, right)]
         if None in sides:
             return None
-        return (sides[0] == sides[1]) == (op in {"===", "=="})
+        return (sides[0] == sides[1]) == equal
 
     def _computed(self, call: ts.Node, module: Module, frame: Frame | None, depth: int) -> str | None:
         """The string a function of the boundary returns for literal arguments (`getToolName("linear_x")`), its
         parameters bound to them; None when it has not one return, or what it returns is not known."""
         args = call_args(call)
         fn, fmod, value = self._one_return(call, module, frame, depth) if args else (None, module, None)
-        if value is None:
+        if fn is None:
             return None
         inner = Frame(scope=fn, module=fmod, names=parameters(fn), args=tuple(args), caller=module, site=call, outer=frame)
-        return self.string(*self.bound(value, fmod, inner), depth + 1, inner)
+        if value is None:  # `if (kind === "snake") return ...; return name`: the return its tests take
+            value = taken.taken_return(fn, lambda c: self._truth(c, fmod, inner, depth + 1, callers=True),
+                                       lambda a, b: self._equality(a, b, "===", fmod, inner, depth + 1, callers=True))
+        return self.string(*self.bound(value, fmod, inner), depth + 1, inner) if value is not None else None
 
     def returned(self, call: ts.Node | None, module: Module, frame: Frame | None, depth: int = 0
                  ) -> tuple[ts.Node | None, Module]:
@@ -730,7 +820,7 @@ class Values(Lists):
         (frames.returned: an arrow's expression, or the operands of its own return statements)."""
         if depth > 8:
             return None, module, None
-        fn, fmod = self.function_of(call.child_by_field_name("function"), module, frame, depth + 1)
+        fn, fmod = self.function_of(call_function(call), module, frame, depth + 1)
         if fn is None or (fn.type not in FUNCTION_TYPES and fn.type != "method_definition"):
             return None, module, None
         values = returned(fn)
@@ -761,6 +851,11 @@ class Values(Lists):
         its own must give a value to (`tool` of `tool.installTo(server)`, for `this.name` in installTo)."""
         node = strip_casts(node)
         while frame is not None and node is not None:
+            if node.type == "call_expression" and not _parameter_of_scope(call_function(node)) \
+                    and not loop_element(call_function(node)):
+                for arg in call_args(node):  # `caseTransf(tool.name, options.case)`: the first argument not known
+                    if self._scalar(arg, module, frame, 0) is strings.UNKNOWN:
+                        return self.frontier(_first_name(arg), module, frame)
             if node.type in {"call_expression", "await_expression"}:  # `group.toolsets.map(f)`: what its receiver
                 node = strip_casts(node.child_by_field_name("function") if node.type == "call_expression"  # needs
                                    else (node.named_children[0] if node.named_children else None))
@@ -899,6 +994,46 @@ def _through_chain(node: ts.Node | None, method: str) -> ts.Node | None:
             return node
         node = strip_casts(callee.child_by_field_name("object"))
     return None
+
+
+_MAX_CALLERS = 32  # calls of one function read for the value of its parameter
+
+
+def _bound_in(node: ts.Node, module: Module, frame: Frame | None) -> bool:
+    """Whether a frame of FRAME's chain binds the name NODE starts from."""
+    return any(f.module is module and f.scope.start_byte <= node.start_byte < f.scope.end_byte
+               and _lookup(node, f) is not None for f in _chain(frame))
+
+
+def _chain(frame: Frame | None):
+    while frame is not None:
+        yield frame
+        frame = frame.outer
+
+
+def _first_name(node: ts.Node) -> ts.Node:
+    """The name an argument reads (`o.case` of `o === null || o === void 0 ? void 0 : o.case`, the optional chain
+    compiled, or of `o?.case`): itself when it is a name or a member chain, else the first name in it."""
+    node = strip_casts(node)
+    if node is None or member_chain(node):
+        return node
+    if node.type == "ternary_expression":
+        kept = [b for b in (node.child_by_field_name(k) for k in ("consequence", "alternative"))
+                if not _nullish(strip_casts(b))]
+        if len(kept) == 1:
+            return _first_name(kept[0])
+    return next(iter(find(node, {"identifier"})), node)
+
+
+# Values that are never null or undefined.
+_NOT_NULLISH = frozenset({"object", "array", "string", "template_string", "number", "true", "false", "arrow_function",
+                          "function_expression", "function_declaration", "class", "class_declaration", "new_expression"})
+
+
+def _nullish(node: ts.Node | None) -> bool:
+    """`null`, `undefined` or `void 0`."""
+    return node is not None and (node.type in {"null", "undefined"} or node.type == "identifier" and text(node) == "undefined"
+                                 or node.type == "unary_expression" and text(node.child_by_field_name("operator")) == "void")
 
 
 def _placeholder(node: ts.Node | None) -> bool:
