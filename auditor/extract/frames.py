@@ -191,6 +191,8 @@ def _pattern(pattern: ts.Node | None, path: tuple[str, ...] = (), arrays: bool =
             elif c.type == "pair_pattern":
                 key = c.child_by_field_name("key")
                 out += _pattern(c.child_by_field_name("value"), path + (text(key),), arrays) if key is not None else []
+            elif c.type == "rest_pattern" and c.named_children and c.named_children[0].type == "identifier":
+                out.append((text(c.named_children[0]), path))  # `{ handler, ...spec }`: spec's members are the object's
     return out
 
 

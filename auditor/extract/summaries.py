@@ -44,6 +44,7 @@ class Expander:
         self.values = Values(link)
         self._calls: dict[int, list[tuple[Module, ts.Node]]] | None = None
         self._named: dict[str, list[tuple[Module, ts.Node]]] | None = None
+        self._by_method: dict[str, list[tuple[Module, object, ts.Node]]] | None = None
 
     def calls_of(self, fn: ts.Node) -> list[tuple[Module, ts.Node]]:
         """Every call of the boundary that resolves to FN (index built on first use)."""
@@ -69,9 +70,8 @@ class Expander:
             node = strip_casts(node.child_by_field_name("left"))
         computed = None
         while node is not None and node.type in {"call_expression", "await_expression"}:  # `group.toolsets.map(f)`:
-            if node.type == "call_expression" and _binding_scope(node.child_by_field_name("function")) < 0 \
-                    and any(_binding_scope(a) >= 0 for a in call_args(node)):
-                computed = node  # `caseTransf(tool.name, opts)`: a function of the boundary applied to bound names
+            if _computed_call(node):
+                computed = node
                 break
             node = strip_casts(node.child_by_field_name("function") if node.type == "call_expression"  # what binds
                                else (node.named_children[0] if node.named_children else None))  # its receiver
@@ -101,7 +101,7 @@ class Expander:
                 loop = _loop_call(scope)
                 names, tuples = element_names(scope) if loop is not None else (parameters(scope), False)
                 if root not in names:
-                    local = _local_init(scope, root)
+                    local = _local_init(scope, root, len(chain) == 1)
                     if local is not None:  # `const t = make(opts)`: the frames of what it is made from
                         yield from self.frames(local, module, outer, depth + 1)
                         return
@@ -121,6 +121,7 @@ class Expander:
                 if scope.type == "method_definition":
                     yield from self._method_calls(scope, module, depth)
                 yield from self._literal_method_calls(scope, module, depth)
+                yield from self._handed_calls(scope, module)
                 return
             if scope.type == "for_in_statement" and text(scope.child_by_field_name("operator")) == "in":
                 left = strip_casts(scope.child_by_field_name("left"))  # `for (const key in TOOLS)`: each key of
@@ -134,7 +135,7 @@ class Expander:
                 left = scope.child_by_field_name("left")
                 names = loop_names(left)
                 if root not in names:
-                    local = _local_init(scope, root)
+                    local = _local_init(scope, root, len(chain) == 1)
                     if local is not None:  # `const n = `x_${id}`` in the loop's body: the frames of its value
                         yield from self.frames(local, module, outer, depth + 1)
                         return
@@ -225,6 +226,51 @@ class Expander:
             yield from self._forwarded(Frame(scope=method, module=module, names=names,
                                              args=(receiver, *call_args(call)), caller=cmod, site=call, outer=None),
                                        depth)
+
+    def _handed_calls(self, fn: ts.Node, module: Module) -> Iterator[Frame]:
+        """A function handed to a method of a receiver (`client.registerTools((params) => ...)`) that no call
+        resolves to: one frame per call of that parameter (`register(tool.spec)`) in each method of that name of the
+        classes the boundary constructs, the receiver's class not known (class hierarchy analysis, with only the
+        classes made: every such class with the method, or the one a `new` names); the receiver, a parameter of the
+        function around the call, bound to an instance of the method's class (`client.prefix`, that class's field)."""
+        args = fn.parent
+        call = args.parent if args is not None and args.type == "arguments" else None
+        callee = strip_casts(call.child_by_field_name("function")) if call is not None else None
+        if callee is None or callee.type != "member_expression" or self.calls_of(fn):
+            return
+        index = next((i for i, a in enumerate(call_args(call)) if a.id == fn.id), None)
+        receiver = strip_casts(callee.child_by_field_name("object"))
+        made, where = self.values.definition(receiver, module)
+        only = text(made.child_by_field_name("constructor")) if made is not None and made.type == "new_expression" \
+            else None
+        chain = member_chain(receiver) or ()
+        holder = next((a for a in ancestors(call) if a.type in FUNCTION_TYPES and len(chain) == 1
+                       and chain[0] in parameters(a)), None)
+        for mm, info, method in self._methods_named(text(callee.child_by_field_name("property"))):
+            if only is not None and self.values.extends(where, only, info.node) is not True \
+                    or only is None and not self.link.constructions(info.node):
+                continue  # (a class the boundary never makes is no receiver: rapid type analysis)
+            param = next((k for k, (i, p) in parameters(method).items() if i == index and not p), None)
+            if index is None or param is None:
+                continue
+            body = info.node.child_by_field_name("body")  # (values.Values reads a class body as an instance)
+            outer = Frame(scope=holder, module=module, names={chain[0]: (0, ())}, args=(body,), caller=mm, site=body,
+                          evaluated=True) if holder is not None and body is not None else None
+            for c in find(method, {"call_expression"}):
+                named = strip_casts(c.child_by_field_name("function"))
+                if named is not None and named.type == "identifier" and text(named) == param:
+                    yield Frame(scope=fn, module=module, names=parameters(fn), args=tuple(call_args(c)), caller=mm,
+                                site=c, outer=outer)
+
+    def _methods_named(self, name: str) -> list[tuple[Module, object, ts.Node]]:
+        """(module, class, method) of every method NAME of the boundary's classes (index built on first use)."""
+        if self._by_method is None:
+            self._by_method = {}
+            for m in self.modules:
+                for info in m.classes.values():
+                    for mname, node in info.methods.items():
+                        self._by_method.setdefault(mname, []).append((m, info, node))
+        return self._by_method.get(name, [])
 
     def _literal_method_calls(self, fn: ts.Node, module: Module, depth: int) -> Iterator[Frame]:
         """A method of an object literal (`{ name, exec(server, { name }) {...} }`, or `exec: (server, o) => ...`)
@@ -620,6 +666,13 @@ def _binds(frame: Frame | None, scope: ts.Node) -> bool:
     return False
 
 
+def _computed_call(node: ts.Node) -> bool:
+    """Whether NODE is a call of a function no enclosing scope binds, handed names that one binds (`caseTransf(
+    tool.name, opts)`, `this.nameOf(client, params.title)`): a value computed from them, read by its arguments."""
+    return node.type == "call_expression" and _binding_scope(node.child_by_field_name("function")) < 0 \
+        and any(_binding_scope(a) >= 0 for a in call_args(node))
+
+
 def _binding_scope(node: ts.Node) -> int:
     """Where the name NODE starts from is bound: the start of the innermost function or `for ... of` that binds it
     (a parameter, a loop variable), or -1."""
@@ -679,17 +732,20 @@ def _free_parameter(node: ts.Node, module: Module, depth: int = 0) -> ts.Node | 
     return None
 
 
-def _local_init(scope: ts.Node, name: str) -> ts.Node | None:
+def _local_init(scope: ts.Node, name: str, whole: bool = False) -> ts.Node | None:
     """The expression a `const NAME = ...` of SCOPE (a function, or a `for ... of` loop: not of a function or loop
     inside it), or a destructuring that declares NAME (`const { name } = this.parse(args)`), is made from, followed
     down to the name it starts from: the callee of a call (`make(opts)`), the class of a `new C(opts)`, the object of
-    a member; None when there is none."""
+    a member; None when there is none. WHOLE: the name is read as it is, and a plain `const NAME = f(t.name, opts)`
+    is the call (frames() reads a value computed from bound names by its arguments)."""
     kinds = FUNCTION_TYPES | ({"for_in_statement"} if scope.type == "for_in_statement" else set())
     decl = next((n for n in find(scope, {"variable_declarator"}) if _declares(n.child_by_field_name("name"), name)
                  and next((a for a in ancestors(n) if a.type in kinds), None) == scope), None)
     value = strip_casts(decl.child_by_field_name("value")) if decl is not None else None
     value = strip_casts(assigned_later(scope, name)) if decl is not None and value is None else value  # `let t;`
     while value is not None and value.type in {"call_expression", "await_expression", "new_expression"}:
+        if whole and decl.child_by_field_name("name").type == "identifier" and _computed_call(value):
+            return value  # `const name = caseOf(t.name, opts)`
         value = strip_casts(value.child_by_field_name("function") if value.type == "call_expression"
                             else value.child_by_field_name("constructor") if value.type == "new_expression"
                             else (value.named_children[0] if value.named_children else None))

@@ -207,6 +207,8 @@ class Values(Lists):
             return self._static(module, text(node), key)  # `Registry.tools`: a static member of the class
         if node.type in {"class", "class_declaration"} and self.link is not None and class_name_of(node):
             return self._static(module, class_name_of(node), key)  # the same, `var Registry = class {...}`
+        if node.type == "class_body" and self.link is not None and class_name_of(node.parent):  # an instance of
+            return self.class_member(module, class_name_of(node.parent), key)  # the class (summaries._handed_calls)
         if node.type == "this" and self.link is not None:  # `this.tools` in a method no receiver is bound for
             cls = enclosing(node, {"class_declaration", "abstract_class_declaration", "class"})
             method = enclosing(node, {"method_definition"})
@@ -555,7 +557,7 @@ class Values(Lists):
         TOOL_NAMES imported), a template's substitutions read under FRAME (`web_data_${d.id}` in a loop), or None.
         CALLERS: a parameter no frame binds is read at the calls of its function (from_callers)."""
         node, module = self.definition(node, module)
-        if node is None or depth > 8:
+        if node is None or depth > _STRING_DEPTH:
             return None
         if node.type == "template_string" and frame is not None:
             parts = []
@@ -614,7 +616,7 @@ class Values(Lists):
                                            text(node.child_by_field_name("property")), frame, depth + 1)
                 if len(found) > 2 and found[0] is not None:
                     return self.string(found[0], found[1], depth + 1, found[2])
-            holder, hmod = self.definition(node.child_by_field_name("object"), module)
+            holder, hmod = self._chained(node.child_by_field_name("object"), module, 0)
             prop = node.child_by_field_name("property")
             if holder is not None and holder.type == "object" and prop is not None:
                 pair = object_pairs(holder).get(text(prop))
@@ -707,12 +709,25 @@ class Values(Lists):
         found, where = self.member(node, module, path[0], None, depth + 1)
         return self._walk(found, where, path[1:], depth + 1) if found is not None else (None, module)
 
+    def _chained(self, node: ts.Node | None, module: Module, depth: int) -> tuple[ts.Node | None, Module]:
+        """definition(), and for a member of a constant object's member (`TOOL_NAMES.GET_PROJECTS` of an imported
+        `TOOL_NAMES = { GET_PROJECTS: { TITLE: "..." } }`) that nested object."""
+        value, where = self.definition(node, module)
+        value = strip_casts(value)
+        if value is None or value.type != "member_expression" or depth > 8:
+            return value, where
+        holder, hmod = self._chained(value.child_by_field_name("object"), where, depth + 1)
+        prop = value.child_by_field_name("property")
+        pair = object_pairs(holder).get(text(prop)) if holder is not None and holder.type == "object" \
+            and prop is not None else None
+        return self.definition(pair_value(pair), hmod) if pair is not None else (value, where)
+
     def _string_method(self, call: ts.Node, module: Module, frame: Frame | None, depth: int):
         """What a string method gives (extract/strings.py) when its receiver and arguments are known under FRAME
         (`t.name.slice("x_".length)`, `id.split(".").join("_")`); strings.UNKNOWN when not."""
         fn = strip_casts(call.child_by_field_name("function"))
         prop = fn.child_by_field_name("property") if fn is not None and fn.type == "member_expression" else None
-        if prop is None or depth > 8 or text(prop) not in strings.METHODS:
+        if prop is None or depth > _STRING_DEPTH or text(prop) not in strings.METHODS:
             return strings.UNKNOWN
         receiver = self._scalar(fn.child_by_field_name("object"), module, frame, depth + 1)
         if receiver is strings.UNKNOWN:
@@ -724,7 +739,7 @@ class Values(Lists):
         """A string method's receiver or argument as a Python value: a string, a number, `"x_".length`, a regular
         expression literal (strings.regex), the list a `split` gives; strings.UNKNOWN when not known."""
         node = strip_casts(node)
-        if node is None or depth > 8:
+        if node is None or depth > _STRING_DEPTH:
             return strings.UNKNOWN
         if node.type == "regex":
             pattern, flags = node.child_by_field_name("pattern"), node.child_by_field_name("flags")
@@ -818,7 +833,7 @@ class Values(Lists):
                     ) -> tuple[ts.Node | None, Module, ts.Node | None]:
         """(the function CALL calls, its module, the one value it returns), the value None when it returns not one
         (frames.returned: an arrow's expression, or the operands of its own return statements)."""
-        if depth > 8:
+        if depth > _STRING_DEPTH:
             return None, module, None
         fn, fmod = self.function_of(call_function(call), module, frame, depth + 1)
         if fn is None or (fn.type not in FUNCTION_TYPES and fn.type != "method_definition"):
@@ -853,9 +868,18 @@ class Values(Lists):
         while frame is not None and node is not None:
             if node.type == "call_expression" and not _parameter_of_scope(call_function(node)) \
                     and not loop_element(call_function(node)):
-                for arg in call_args(node):  # `caseTransf(tool.name, options.case)`: the first argument not known
-                    if self._scalar(arg, module, frame, 0) is strings.UNKNOWN:
-                        return self.frontier(_first_name(arg), module, frame)
+                free = None  # `caseTransf(tool.name, options.case)`: the first argument not known that a frame
+                for arg in call_args(node):  # reads on elsewhere (`params.title` of a `register(tool.spec)`), else
+                    if self._scalar(arg, module, frame, 0) is not strings.UNKNOWN:  # the first no frame binds
+                        continue
+                    name = _first_name(arg)
+                    found = self.frontier(name, module, frame)
+                    if found[0] is not None and found[0].id != name.id:
+                        return found
+                    if free is None and not _bound_in(name, module, frame):
+                        free = found
+                if free is not None:
+                    return free
             if node.type in {"call_expression", "await_expression"}:  # `group.toolsets.map(f)`: what its receiver
                 node = strip_casts(node.child_by_field_name("function") if node.type == "call_expression"  # needs
                                    else (node.named_children[0] if node.named_children else None))
@@ -870,7 +894,7 @@ class Values(Lists):
                 hit = _lookup(node, frame)
                 if hit is None:
                     local = strip_casts(value_of(module, node)) if node.type == "identifier" else None
-                    if local is not None and local.type == "template_string" \
+                    if local is not None and local.type in {"template_string", "call_expression"} \
                             and frame.scope.start_byte <= local.start_byte < frame.scope.end_byte:
                         node = local  # `const full = `${prefix}${t.name}``: what the template still needs
                         continue
@@ -997,6 +1021,8 @@ def _through_chain(node: ts.Node | None, method: str) -> ts.Node | None:
 
 
 _MAX_CALLERS = 32  # calls of one function read for the value of its parameter
+_STRING_DEPTH = 12  # steps of one string's reading (`${c.prefix}_${title.replace(...).toLowerCase()}` of a title an
+# element's member holds, `TOOL_NAMES.GET_PROJECTS.TITLE` of an imported constant)
 
 
 def _bound_in(node: ts.Node, module: Module, frame: Frame | None) -> bool:
