@@ -296,3 +296,20 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
     led = coverage.ledger(program({"index.ts": code, "package.json": MANIFEST}))
     assert sorted(t["name"] for t in led["tools"]) == ["get_meps", "get_votes"]
     assert _unresolved(led) == [] and led["complete"]
+
+
+# expect: the handler's body is a comma expression, as a minifier writes it (`(log("list"), { tools: defs })`): its
+# value, the last operand, is read; `spare` is not advertised.
+SEQUENCE = SDK + '''const log = (...a: any[]) => console.error(...a);
+const spare = %s;
+const defs = [%s, %s];
+const server = new Server({ name: "q", version: "1.0.0" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => (log("list", defs), { tools: defs }));
+''' % (_desc("spare"), _desc("seek"), _desc("scan"))
+
+
+def test_a_handler_whose_body_is_a_comma_expression_returns_its_last_operand():
+    p = program({"index.ts": SEQUENCE, "package.json": MANIFEST})
+    assert _unresolved(coverage.ledger(p)) == []
+    assert sorted(t.name for t in p.tools) == ["scan", "seek"]
+    assert [t.name for t in p.unadvertised] == ["spare"]

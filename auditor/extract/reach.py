@@ -96,6 +96,9 @@ class Reach:
 
     def _expr(self, node: ts.Node, module: Module, depth: int) -> Iterator[tuple[ts.Node, Module]]:
         t, d = node.type, depth + 1
+        if t == "sequence_expression" and node.named_children:  # `(log("list"), { tools })`: its last operand
+            yield from self.expr(node.named_children[-1], module, d)
+            return
         if t == "object":
             yield node, module
             yield from self._borrowed(node, module, d)
