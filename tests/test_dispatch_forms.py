@@ -332,3 +332,28 @@ def test_names_that_normalise_each_other_end_without_a_recursion():
                   'server.setRequestHandler(CallToolRequestSchema, async (request) => {\n'
                   '  switch (a) { case "x": return { content: [] }; default: throw new Error("no"); }\n});\n')
     assert program({"index.js": code}).dispatches == ()
+
+
+def test_switch_cases_a_membership_guard_before_the_switch_rejects_are_no_tools():
+    # `if (!valid.includes(name)) throw ...` over a constant list, then a switch keeping cases of retired names: no call
+    # reaches those cases, so they are no dispatch-only tools; `echo` is listed, `ping` is valid though not listed.
+    code = SDK + (
+        'const server = new Server({ name: "g", version: "1" }, { capabilities: { tools: {} } });\n'
+        'server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [\n'
+        '  { name: "echo", description: "Echo", inputSchema: { type: "object", properties: {} } }] }));\n'
+        'server.setRequestHandler(CallToolRequestSchema, async (request) => {\n'
+        '  const { name } = request.params;\n'
+        '  const valid = ["echo", "ping"];\n'
+        '  if (!valid.includes(name)) {\n'
+        '    throw new Error(`Unknown tool: ${name}`);\n'
+        '  }\n'
+        '  switch (name) {\n'
+        '    case "echo": return { content: [] };\n'
+        '    case "ping": return { content: [] };\n'
+        '    case "retired_echo": return { content: [] };\n'
+        '    default: throw new Error("unknown");\n'
+        '  }\n'
+        '});\n')
+    p = program({"index.ts": code})
+    assert sorted(t["name"] for t in coverage.ledger(p)["tools"]) == ["echo", "ping"]
+    assert sorted(d.tool for d in p.dispatches) == ["echo", "ping"]

@@ -13,7 +13,7 @@ from auditor.extract.reach import _destructured, _parameter_scope
 from auditor.extract.values import Values
 from auditor.extract.frames import Frame, loop_names, parameters, returned
 from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, condition_terms, enclosing_function, find,
-                                    member_chain, object_method,
+                                    literal, member_chain, object_method,
                                     object_pairs, pair_value, strip_casts, text, walk)
 
 
@@ -401,10 +401,12 @@ def _dispatch_in(handler: Handler, fn: ts.Node, resolve, module: Module, link=No
         elif node.type == "switch_statement" and _name_subject(strip_casts(node.child_by_field_name("value")), module,
                                                                subjects):
             subject = text(strip_casts(node.child_by_field_name("value")))
+            allowed = _allowed(node, fn, module, subject)
             for case in node.child_by_field_name("body").named_children:
                 if case.type == "switch_case":
                     value = _constant(case.child_by_field_name("value"), module, link)
-                    if value is not None:
+                    if value is not None and (allowed is None or value in allowed):  # (a name the guard rejects:
+                        # a case no call reaches)
                         target, tname = _called(case, resolve)
                         found.append(Dispatch(module=module, handler=handler, tool=value, node=case, subject=subject,
                                               target=target, target_name=tname, form="switch-case"))
@@ -419,6 +421,32 @@ def _dispatch_in(handler: Handler, fn: ts.Node, resolve, module: Module, link=No
                 fallbacks.append(Fallback(handler=handler, node=stmt, form=_fallback_form(stmt), module=module))
                 break
     return found, fallbacks
+
+
+def _allowed(switch: ts.Node, fn: ts.Node, module: Module, subject: str) -> frozenset[str] | None:
+    """The names a guard of FN before SWITCH lets through to it: `if (!VALID.includes(name)) throw ...` (or a return),
+    VALID a constant list of strings; None when there is no such guard."""
+    for stmt in find(fn, {"if_statement"}):
+        if stmt.end_byte > switch.start_byte or enclosing_function(stmt) != fn:
+            continue  # (only a statement before the switch, not one around it)
+        cond = stmt.child_by_field_name("condition")
+        cond = strip_casts(cond.named_children[-1] if cond is not None and cond.named_children else cond)
+        if cond is None or cond.type != "unary_expression" or text(cond.child_by_field_name("operator")) != "!":
+            continue
+        call = strip_casts(cond.child_by_field_name("argument"))
+        callee = strip_casts(call.child_by_field_name("function")) if call is not None \
+            and call.type == "call_expression" else None
+        args = call_args(call) if callee is not None else []
+        if callee is None or callee.type != "member_expression" or len(args) != 1 or text(args[0]) != subject \
+                or text(callee.child_by_field_name("property")) not in {"includes", "has"}:
+            continue
+        held = strip_casts(callee.child_by_field_name("object"))
+        held = strip_casts(value_of(module, held)) if held is not None and held.type == "identifier" else held
+        names = literal(held) if held is not None and held.type == "array" else None
+        leaves = find(stmt.child_by_field_name("consequence"), {"throw_statement", "return_statement"})
+        if isinstance(names, list) and names and all(isinstance(n, str) for n in names) and leaves:
+            return frozenset(names)
+    return None
 
 
 def _table(node: ts.Node | None, module: Module, link=None, depth: int = 0) -> tuple[ts.Node | None, Module]:
