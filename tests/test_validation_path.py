@@ -851,3 +851,29 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
         .replace('valid.find((v) => v === value.toLowerCase());\n  if (!found) throw new Error("unknown mode");',
                  'String(value);')
     assert kinds(unchecked) == {"mode": "unchecked-optional"}
+
+
+def test_a_validator_whose_returned_message_the_caller_leaves_on_checks_its_fields():
+    # `const invalid = requireKeys(args, ["path"]); if (invalid) return ...`: the validator walks the listed keys of the
+    # whole input and returns a message for a bad one; `checkLimit(args.limit)` returns `ok ? null : "message"`
+    head = ('function requireKeys(args: any, keys: string[]) {\n'
+            '  for (const key of keys) {\n'
+            '    const value = args[key];\n'
+            '    if (typeof value !== "string" || value.length === 0) {\n'
+            '      return `${key} must be a non-empty string`;\n'
+            '    }\n'
+            '  }\n'
+            '  return null;\n'
+            '}\n'
+            'function checkLimit(limit: any) {\n'
+            '  if (limit === undefined) return null;\n'
+            '  return typeof limit === "number" && limit >= 1 ? null : "limit must be at least 1";\n'
+            '}\n')
+    check = ('  const invalid = requireKeys(args, ["path"]);\n'
+             '  if (invalid) return { content: [{ type: "text", text: invalid }], isError: true };\n'
+             '  const bad = checkLimit(args.limit);\n'
+             '  if (bad) return { content: [{ type: "text", text: bad }], isError: true };\n')
+    assert flagged({"index.ts": server(check=check, head=head, gate=False)}) == {}
+    # the same functions with results nobody acts on check nothing
+    ignored = check.replace("if (invalid) return", "if (false) return").replace("if (bad) return", "if (false) return")
+    assert flagged({"index.ts": server(check=ignored, head=head, gate=False)}) == BOTH

@@ -47,22 +47,37 @@ def string_required_parameters(fn: ts.Node, params: set[str]) -> set[str]:
 
 
 def hand_checked(fn: ts.Node, skip: Callable[[ts.Node], bool] = lambda node: False, dispatch: frozenset[int] = frozenset(),
-                 leaving: bool = False, module: Module | None = None, link=None, own: bool = False) -> set[str]:
+                 leaving: bool = False, module: Module | None = None, link=None, own: bool = False,
+                 errors: bool = False) -> set[str]:
     """Fields a function rejects bad values of: the fields named in the condition of `if (cond) throw ...` or
     `if (cond) return <an error>`, and the subject of a `switch` whose `default` throws or returns an error (not the
     tool-name dispatch, ids in DISPATCH: its fallback rejects unknown tools, not input). LEAVING: a `default` that
     returns anything leaves too (`switch (command) { ...; default: return failure(...) }` runs no case's code).
     SKIP: statements not to read (another tool's branch). MODULE (FN's): a test of a local holding a conversion of
     a value checks nothing (`_coerced_local`). OWN: FN is the tool's own code, which a `return` leaves: the type
-    tests of an `if` whose branch returns anything check too (a function it calls returns to it instead)."""
+    tests of an `if` whose branch returns anything check too (a function it calls returns to it instead). ERRORS:
+    its caller leaves when it returns a value (`const invalid = check(args); if (invalid) return ...`), so a
+    returned value that is not null rejects (`return `${key} must be a string``, `return ok ? null : "bad"`)."""
     out: set[str] = set()
+    if errors:
+        for ret in find(fn, {"return_statement"}):
+            value = strip_casts(ret.named_children[0]) if ret.named_children and enclosing_function(ret) == fn else None
+            if value is None or value.type != "ternary_expression":
+                continue
+            kept = [_nullish(value.child_by_field_name(k)) for k in ("consequence", "alternative")]
+            cond = value.child_by_field_name("condition")
+            if kept[0] and not kept[1]:  # `ok ? null : "message"`: what the test requires passes, the rest not
+                out |= _passing_fields(cond)
+            elif kept[1] and not kept[0]:  # `bad ? "message" : null`
+                out |= {f for t in condition_terms(cond) for f in _term_fields(t, fn, module, link)}
     for stmt in find(fn, {"if_statement", "switch_statement"}):
         if enclosing_function(stmt) != fn or skip(stmt) or stmt.id in dispatch:
             continue
         body = stmt.child_by_field_name("body")
         if body is not None and any(c.id in dispatch for c in body.named_children):
             continue
-        if stmt.type == "if_statement" and _rejects(stmt.child_by_field_name("consequence"), module):
+        if stmt.type == "if_statement" and (_rejects(stmt.child_by_field_name("consequence"), module)
+                                            or errors and _returns_value(stmt.child_by_field_name("consequence"))):
             terms = condition_terms(stmt.child_by_field_name("condition"))
         elif stmt.type == "if_statement" and _member_then_rejects(stmt, module):
             # `if (Object.hasOwn(ACTIONS, action)) { ...; return h(args) } throwUnknownAction(action)`: what is
@@ -82,13 +97,9 @@ def hand_checked(fn: ts.Node, skip: Callable[[ts.Node], bool] = lambda node: Fal
         else:
             continue
         for term in terms:
-            tested = _tested_by(term, fn, module, link)
-            if tested:  # `!ALLOWED.includes(value)`, `!isValidUUID(args.listId)`: what the test is of
+            tested = _term_fields(term, fn, module, link)
+            if tested:  # `!ALLOWED.includes(value)`, `!isValidUUID(args.listId)`, `typeof x !== "string"`
                 out |= tested
-                continue
-            field = flow._predicate(term, None).field
-            if field and field.isidentifier() and not (module is not None and _coerced_local(term, module)):
-                out.add(field)
             elif term.type == "binary_expression" and text(term.child_by_field_name("operator")) == "&&":
                 # `x !== undefined && typeof x !== "number"`: the type test of a conjunction rejects what it tests,
                 # as does a failed predicate or membership test in it (`x && !isValidUUID(x)`)
@@ -98,6 +109,32 @@ def hand_checked(fn: ts.Node, skip: Callable[[ts.Node], bool] = lambda node: Fal
                         if pr.form == "type-check" and pr.field.isidentifier()}
                 out |= {f for t in parts for f in _tested_by(t, fn, module, link)}
     return out
+
+
+def _term_fields(term: ts.Node, fn: ts.Node, module: Module | None, link) -> set[str]:
+    """What one term of a rejecting condition tests: the subject of a predicate or membership test, or the field of
+    a comparison or type test (not a local holding a conversion of a value)."""
+    tested = _tested_by(term, fn, module, link)
+    if tested:
+        return tested
+    field = flow._predicate(term, None).field
+    return {field} if field and field.isidentifier() and not (module is not None and _coerced_local(term, module)) \
+        else set()
+
+
+def _nullish(node: ts.Node | None) -> bool:
+    node = strip_casts(node)
+    return node is not None and (node.type in {"null", "undefined"} or text(node) == "undefined"
+                                 or node.type == "unary_expression" and text(node.child_by_field_name("operator")) == "void")
+
+
+def _returns_value(node: ts.Node | None) -> bool:
+    """Whether a consequence returns a value that is not null or undefined (a message, an error object)."""
+    stmts = [c for c in node.named_children if c.type != "comment"] if node is not None and \
+        node.type == "statement_block" else [node] if node is not None else []
+    ret = stmts[-1] if stmts and stmts[-1].type == "return_statement" else None
+    value = ret.named_children[0] if ret is not None and ret.named_children else None
+    return value is not None and not _nullish(value) and value.type not in {"true", "false"}
 
 
 _MEMBERSHIP = {"includes", "has", "indexOf", "get", "hasOwnProperty"}
@@ -151,16 +188,16 @@ def _coerced_local(term: ts.Node, module: Module) -> bool:
 _HANDED_DEPTH = 3  # how many calls down a parameter is followed to the function that rejects its bad values
 
 
-def checked_parameters(module: Module, fn: ts.Node, link, depth: int = 0) -> set[str]:
+def checked_parameters(module: Module, fn: ts.Node, link, depth: int = 0, errors: bool = False) -> set[str]:
     """The parameters of FN that it rejects the bad values of (`hand_checked`, a `default` that returns leaving
     too), or hands, as they are (not a value computed from them), to a function of the server's own code that does so
     for the parameter in that place, a few calls down (`getDatabase(id)` -> `getConnection(id)`, which throws unless
     `connections.get(resolve(id))` finds it)."""
-    key = ("checked_parameters", fn.id, depth)
+    key = ("checked_parameters", fn.id, depth, errors)
     if key in link.memo:
         return set(link.memo[key])
     params = set(plain_parameters(fn))
-    out = hand_checked(fn, leaving=True, module=module, link=link) | string_required_parameters(fn, params)
+    out = hand_checked(fn, leaving=True, module=module, link=link, errors=errors) | string_required_parameters(fn, params)
     rest = rest_parameter(fn)
     if rest is not None:  # `function check(msg, ...values) { for (const v of values) if (typeof v !== "string")
         params.add(rest[0])  # throw ... }`: each value handed in its place is checked
@@ -363,9 +400,14 @@ def tested(fn: ts.Node) -> set[str]:
     """The fields a predicate function's result tests the type of (`(a) => typeof a.query === "string" && (a.num ===
     undefined || typeof a.num === "number")`: query, num); none when it is not one returned expression."""
     values = returned(fn)
-    body = values[0] if len(values) == 1 else None
+    return _passing_fields(values[0]) if len(values) == 1 else set()
+
+
+def _passing_fields(body: ts.Node) -> set[str]:
+    """The fields the type tests of a condition that holds for good values test (`typeof a.q === "string" && (a.n
+    === undefined || Number.isFinite(a.n))`)."""
     out: set[str] = set()
-    for term in condition_terms(body, "&&") if body is not None else ():
+    for term in condition_terms(body, "&&"):
         for alt in condition_terms(term):
             alt = strip_casts(alt)
             if alt.type == "binary_expression" and text(alt.child_by_field_name("operator")) in {"===", "=="}:

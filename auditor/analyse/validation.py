@@ -14,12 +14,10 @@ from auditor.analyse.logs import log_call
 from auditor.extract import copies, throws
 from auditor.extract.bindings import value_of
 from auditor.extract.facts import Program
-from auditor.extract.frames import plain_parameters
+from auditor.extract.frames import loop_names, plain_parameters
 from auditor.extract.program import Module, class_name_of
 from auditor.extract.syntax import (CLASS_TYPES, FUNCTION_TYPES, ancestors, call_args, condition_terms, enclosing_function,
-                                    find, member_chain,
-                                    parameter_pattern,
-                                    strip_casts, text, within)
+                                    find, literal, member_chain, parameter_pattern, strip_casts, text, within)
 from auditor.extract.zod import schema_of
 
 
@@ -106,9 +104,13 @@ def checks(p: Program, tool, path: list[Place], own: list[Place] = ()) -> list[C
             if hit is not None:
                 out.append(hit)
                 continue
-            if any(_is_input(a, names, v) for a in call_args(call)) and p.linker is not None:
+            gated = _result_gates(call)  # `const invalid = check(args); if (invalid) return ...`: a value it returns
+            if any(_is_input(a, names, v) for a in call_args(call)) and p.linker is not None:  # rejects
                 found = p.linker.resolve(pl.module, call)
-                fields = guards.hand_checked(found[1], module=found[0], link=p.linker) if found is not None else None
+                fields = guards.hand_checked(found[1], module=found[0], link=p.linker, errors=gated) \
+                    if found is not None else None
+                keys = _named_keys(call, found[1], names, v) if fields and found is not None else None
+                fields = keys if keys is not None else fields  # `requireIds(args, ["id", "jobId"])`
                 if not fields and found is not None and guards.rejected_unless(call):
                     fields = guards.tested(found[1])  # `if (!isValidArgs(args)) throw ...`: what the predicate tests
                 if fields:
@@ -123,7 +125,7 @@ def checks(p: Program, tool, path: list[Place], own: list[Place] = ()) -> list[C
                 params = {i: n for n, i in plain_parameters(found[1]).items()} if found is not None else {}
                 rest = guards.rest_parameter(found[1]) if found is not None else None
                 params |= {i: rest[0] for i in passed if rest is not None and i >= rest[1]}  # `check(msg, ...values)`
-                checked = guards.checked_parameters(found[0], found[1], p.linker) if params else set()
+                checked = guards.checked_parameters(found[0], found[1], p.linker, errors=gated) if params else set()
                 fields = {f for i, f in passed.items() if params.get(i) in checked}
                 if fields:
                     out.append(Check(path=pl.module.path, node=call, fields=frozenset(fields), form="hand-written"))
@@ -307,6 +309,55 @@ def _schema_call(call: ts.Node, m: Module, names: set[str], p: Program, v: dict)
     props = spec.get("properties") if isinstance(spec, dict) else None
     fields = frozenset(props) if isinstance(props, dict) else None
     return Check(path=m.path, node=call, fields=fields, form="schema")
+
+
+def _result_gates(call: ts.Node) -> bool:
+    """Whether the caller leaves when CALL returns a value: `if (check(args)) return ...`, or its result held by a
+    local an `if` after it leaves on (`const invalid = requireIds(args, keys); if (invalid) return bad(invalid)`)."""
+    holder = call.parent.parent if call.parent is not None and call.parent.type == "await_expression" else call.parent
+    while holder is not None and holder.type == "parenthesized_expression" and holder.parent is not None \
+            and holder.parent.type != "if_statement":
+        holder = holder.parent
+    if holder is not None and holder.type == "parenthesized_expression" and holder.parent is not None \
+            and holder.parent.type == "if_statement":
+        stmt = holder.parent
+        return guards._rejects(stmt.child_by_field_name("consequence")) \
+            or guards._returns(stmt.child_by_field_name("consequence"))
+    name = holder.child_by_field_name("name") if holder is not None and holder.type == "variable_declarator" else None
+    fn = enclosing_function(call)
+    if name is None or name.type != "identifier" or fn is None:
+        return False
+    for stmt in find(fn, {"if_statement"}):
+        cond = stmt.child_by_field_name("condition")
+        cond = strip_casts(cond.named_children[-1] if cond is not None and cond.named_children else cond)
+        if stmt.start_byte > call.end_byte and cond is not None and cond.type == "identifier" \
+                and text(cond) == text(name):
+            return guards._rejects(stmt.child_by_field_name("consequence")) \
+                or guards._returns(stmt.child_by_field_name("consequence"))
+    return False
+
+
+def _named_keys(call: ts.Node, fn: ts.Node, names: set[str], v: dict) -> set[str] | None:
+    """The fields a validator handed the whole input and a list of their names checks: the names, when it walks
+    that list and reads each from the input (`for (const key of keys) { const value = args[key]; ... }`); else
+    None."""
+    args = call_args(call)
+    whole = next((i for i, a in enumerate(args) if _is_input(a, names, v)), None)
+    listed = next((i for i, a in enumerate(args) if strip_casts(a) is not None and strip_casts(a).type == "array"), None)
+    values = literal(strip_casts(args[listed])) if listed is not None else None
+    if whole is None or not isinstance(values, list) or not values or not all(isinstance(x, str) for x in values):
+        return None
+    params = {i: n for n, i in plain_parameters(fn).items()}
+    for loop in find(fn, {"for_in_statement"}):
+        right = strip_casts(loop.child_by_field_name("right"))
+        key = loop_names(loop.child_by_field_name("left"))
+        if right is None or text(right) != params.get(listed) or len(key) != 1:
+            continue
+        k = next(iter(key))
+        if any(text(strip_casts(s.child_by_field_name("object"))) == params.get(whole)
+               and text(strip_casts(s.child_by_field_name("index"))) == k for s in find(loop, {"subscript_expression"})):
+            return set(values)
+    return None
 
 
 def _result_tested(call: ts.Node, v: dict) -> bool:
