@@ -15,7 +15,7 @@ from auditor.extract.bindings import value_of
 from auditor.extract.frames import REST, destructured, loop_names, parameters, plain_parameters, returned
 from auditor.extract.program import Module
 from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, condition_terms, enclosing_function, find,
-                                    member_chain, object_pairs, pair_value, string_value, strip_casts, text)
+                                    member_chain, nullish, object_pairs, pair_value, string_value, strip_casts, text)
 from auditor.extract.values import Values
 
 
@@ -64,7 +64,7 @@ def hand_checked(fn: ts.Node, skip: Callable[[ts.Node], bool] = lambda node: Fal
             value = strip_casts(ret.named_children[0]) if ret.named_children and enclosing_function(ret) == fn else None
             if value is None or value.type != "ternary_expression":
                 continue
-            kept = [_nullish(value.child_by_field_name(k)) for k in ("consequence", "alternative")]
+            kept = [nullish(value.child_by_field_name(k)) for k in ("consequence", "alternative")]
             cond = value.child_by_field_name("condition")
             if kept[0] and not kept[1]:  # `ok ? null : "message"`: what the test requires passes, the rest not
                 out |= _passing_fields(cond)
@@ -122,19 +122,13 @@ def _term_fields(term: ts.Node, fn: ts.Node, module: Module | None, link) -> set
         else set()
 
 
-def _nullish(node: ts.Node | None) -> bool:
-    node = strip_casts(node)
-    return node is not None and (node.type in {"null", "undefined"} or text(node) == "undefined"
-                                 or node.type == "unary_expression" and text(node.child_by_field_name("operator")) == "void")
-
-
 def _returns_value(node: ts.Node | None) -> bool:
     """Whether a consequence returns a value that is not null or undefined (a message, an error object)."""
     stmts = [c for c in node.named_children if c.type != "comment"] if node is not None and \
         node.type == "statement_block" else [node] if node is not None else []
     ret = stmts[-1] if stmts and stmts[-1].type == "return_statement" else None
     value = ret.named_children[0] if ret is not None and ret.named_children else None
-    return value is not None and not _nullish(value) and value.type not in {"true", "false"}
+    return value is not None and not nullish(value) and value.type not in {"true", "false"}
 
 
 _MEMBERSHIP = {"includes", "has", "indexOf", "get", "hasOwnProperty"}
@@ -192,7 +186,7 @@ def checked_parameters(module: Module, fn: ts.Node, link, depth: int = 0, errors
     """The parameters of FN that it rejects the bad values of (`hand_checked`, a `default` that returns leaving
     too), or hands, as they are (not a value computed from them), to a function of the server's own code that does so
     for the parameter in that place, a few calls down (`getDatabase(id)` -> `getConnection(id)`, which throws unless
-    `connections.get(resolve(id))` finds it)."""
+    `connections.get(resolve(id))` finds it). ERRORS: the caller leaves when FN returns a value (hand_checked)."""
     key = ("checked_parameters", fn.id, depth, errors)
     if key in link.memo:
         return set(link.memo[key])

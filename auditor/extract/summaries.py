@@ -236,9 +236,9 @@ class Expander:
         args = fn.parent
         call = args.parent if args is not None and args.type == "arguments" else None
         callee = strip_casts(call.child_by_field_name("function")) if call is not None else None
-        if callee is None or callee.type != "member_expression" or self.calls_of(fn):
+        index = next((i for i, a in enumerate(call_args(call)) if a.id == fn.id), None) if call is not None else None
+        if index is None or callee is None or callee.type != "member_expression" or self.calls_of(fn):
             return
-        index = next((i for i, a in enumerate(call_args(call)) if a.id == fn.id), None)
         receiver = strip_casts(callee.child_by_field_name("object"))
         made, where = self.values.definition(receiver, module)
         only = text(made.child_by_field_name("constructor")) if made is not None and made.type == "new_expression" \
@@ -251,7 +251,7 @@ class Expander:
                     or only is None and not self.link.constructions(info.node):
                 continue  # (a class the boundary never makes is no receiver: rapid type analysis)
             param = next((k for k, (i, p) in parameters(method).items() if i == index and not p), None)
-            if index is None or param is None:
+            if param is None:
                 continue
             body = info.node.child_by_field_name("body")  # (values.Values reads a class body as an instance)
             outer = Frame(scope=holder, module=module, names={chain[0]: (0, ())}, args=(body,), caller=mm, site=body,

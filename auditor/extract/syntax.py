@@ -275,6 +275,14 @@ def strip_casts(node: ts.Node | None) -> ts.Node | None:
     return node
 
 
+def nullish(node: ts.Node | None) -> bool:
+    """Whether NODE is `null`, `undefined` or `void 0` (through casts and parentheses)."""
+    node = strip_casts(node)
+    return node is not None and (node.type in {"null", "undefined"} or node.type == "identifier" and text(node) ==
+                                 "undefined" or node.type == "unary_expression"
+                                 and text(node.child_by_field_name("operator")) == "void")
+
+
 def is_cast(node: ts.Node | None) -> bool:
     return node is not None and node.type in {"as_expression", "satisfies_expression", "type_assertion"}
 

@@ -16,8 +16,8 @@ from auditor.extract.frames import (MAX_DEPTH, REST, Frame, _lookup, _parameter_
 from auditor.extract.lists import Lists, _bundled_namespace
 from auditor.extract.program import Module, class_name_of
 from auditor.extract.syntax import (CLASS_TYPES, FUNCTION_TYPES, ancestors, call_args, call_function, class_base,
-                                    enclosing, find, literal, member_chain, object_pairs, pair_value, plus_chain,
-                                    string_value, strip_casts, text, unescape)
+                                    enclosing, find, literal, member_chain, nullish, object_pairs, pair_value,
+                                    plus_chain, string_value, strip_casts, text, unescape)
 
 # Globals of the language whose functions are not helpers handed a tool's object (`Object.values({...})`).
 _CLASSES = CLASS_TYPES
@@ -666,7 +666,8 @@ class Values(Lists):
             return memo[key] or (None, module)
         memo[key] = None  # (a cycle of callers gives nothing)
         found: list[tuple[ts.Node, Module]] = []
-        for cmod, call in self.link.callers(fn)[:_MAX_CALLERS]:
+        calls = self.link.callers(fn)
+        for cmod, call in calls if len(calls) <= _MAX_CALLERS else ():
             args = tuple(call_args(call))
             frame = Frame(scope=fn, module=module, names=parameters(fn), args=args, caller=cmod, site=call,
                           evaluated=True)
@@ -686,8 +687,9 @@ class Values(Lists):
 
     def _walk(self, node: ts.Node | None, module: Module, path: tuple[str, ...], depth: int
               ) -> tuple[ts.Node | None, Module]:
-        """Members PATH of NODE read with no frame, through object literals and their spreads (last first), and
-        through the callers of a parameter (from_callers)."""
+        """Members PATH of NODE read with no frame, through object literals and their spreads (last first; a spread
+        whose value is not known is taken not to hold the member: `{ ...DEFAULTS, ...cliOptions }` with the option
+        left unset), and through the callers of a parameter (from_callers)."""
         node, module = self.definition(node, module)
         node = strip_casts(node)
         if node is None or depth > 3 * MAX_DEPTH:
@@ -795,9 +797,9 @@ class Values(Lists):
         """Whether LEFT OP RIGHT holds (an equality operator): two known strings compared, or a nullish literal
         (`options === void 0`) compared with a value known to be an object, a list, a string or a function."""
         equal = op in {"===", "=="}
-        nullish = [_nullish(strip_casts(n)) for n in (left, right)]
-        if nullish[0] != nullish[1]:
-            other = right if nullish[0] else left
+        empty = [nullish(n) for n in (left, right)]
+        if empty[0] != empty[1]:
+            other = right if empty[0] else left
             value, _ = self.definition(*self.bound(other, module, frame))
             value = strip_casts(value)
             return None if value is None or value.type not in _NOT_NULLISH else not equal
@@ -1020,7 +1022,7 @@ def _through_chain(node: ts.Node | None, method: str) -> ts.Node | None:
     return None
 
 
-_MAX_CALLERS = 32  # calls of one function read for the value of its parameter
+_MAX_CALLERS = 32  # calls of one function read for the value of its parameter (more: not read)
 _STRING_DEPTH = 12  # steps of one string's reading (`${c.prefix}_${title.replace(...).toLowerCase()}` of a title an
 # element's member holds, `TOOL_NAMES.GET_PROJECTS.TITLE` of an imported constant)
 
@@ -1045,7 +1047,7 @@ def _first_name(node: ts.Node) -> ts.Node:
         return node
     if node.type == "ternary_expression":
         kept = [b for b in (node.child_by_field_name(k) for k in ("consequence", "alternative"))
-                if not _nullish(strip_casts(b))]
+                if not nullish(b)]
         if len(kept) == 1:
             return _first_name(kept[0])
     return next(iter(find(node, {"identifier"})), node)
@@ -1054,12 +1056,6 @@ def _first_name(node: ts.Node) -> ts.Node:
 # Values that are never null or undefined.
 _NOT_NULLISH = frozenset({"object", "array", "string", "template_string", "number", "true", "false", "arrow_function",
                           "function_expression", "function_declaration", "class", "class_declaration", "new_expression"})
-
-
-def _nullish(node: ts.Node | None) -> bool:
-    """`null`, `undefined` or `void 0`."""
-    return node is not None and (node.type in {"null", "undefined"} or node.type == "identifier" and text(node) == "undefined"
-                                 or node.type == "unary_expression" and text(node.child_by_field_name("operator")) == "void")
 
 
 def _placeholder(node: ts.Node | None) -> bool:
