@@ -191,7 +191,8 @@ def checked_parameters(module: Module, fn: ts.Node, link, depth: int = 0, errors
     if key in link.memo:
         return set(link.memo[key])
     params = set(plain_parameters(fn))
-    out = hand_checked(fn, leaving=True, module=module, link=link, errors=errors) | string_required_parameters(fn, params)
+    out = hand_checked(fn, leaving=True, module=module, link=link, errors=errors) \
+        | string_required_parameters(fn, params)
     rest = rest_parameter(fn)
     if rest is not None:  # `function check(msg, ...values) { for (const v of values) if (typeof v !== "string")
         params.add(rest[0])  # throw ... }`: each value handed in its place is checked

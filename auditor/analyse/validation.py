@@ -343,7 +343,8 @@ def _named_keys(call: ts.Node, fn: ts.Node, names: set[str], v: dict) -> set[str
     None."""
     args = call_args(call)
     whole = next((i for i, a in enumerate(args) if _is_input(a, names, v)), None)
-    listed = next((i for i, a in enumerate(args) if strip_casts(a) is not None and strip_casts(a).type == "array"), None)
+    listed = next((i for i, a in enumerate(args) if strip_casts(a) is not None and strip_casts(a).type == "array"),
+                  None)
     values = literal(strip_casts(args[listed])) if listed is not None else None
     if whole is None or not isinstance(values, list) or not values or not all(isinstance(x, str) for x in values):
         return None
@@ -354,8 +355,9 @@ def _named_keys(call: ts.Node, fn: ts.Node, names: set[str], v: dict) -> set[str
         if right is None or text(right) != params.get(listed) or len(key) != 1:
             continue
         k = next(iter(key))
+        reads = find(loop, {"subscript_expression"})
         if any(text(strip_casts(s.child_by_field_name("object"))) == params.get(whole)
-               and text(strip_casts(s.child_by_field_name("index"))) == k for s in find(loop, {"subscript_expression"})):
+               and text(strip_casts(s.child_by_field_name("index"))) == k for s in reads):
             return set(values)
     return None
 

@@ -76,11 +76,12 @@ class Expander:
             node = strip_casts(node.child_by_field_name("function") if node.type == "call_expression"  # what binds
                                else (node.named_children[0] if node.named_children else None))  # its receiver
         joined = node is not None and node.type == "binary_expression" and text(node.child_by_field_name("operator")) == "+"
-        if node is not None and (node.type == "template_string" or joined or computed is not None):  # `web_data_${d.id}`,
+        if node is not None and (node.type == "template_string" or joined or computed is not None):
+            # `web_data_${d.id}`, `"x_" + d.id`, `f(d.id)`: what a substitution (an operand, an argument) names
             subs = [a for a in call_args(node) if _binding_scope(a) >= 0] if computed is not None else \
-                [c.named_children[0] for c in node.named_children  # `"x_" + d.id`, `f(d.id)`: what a substitution
+                [c.named_children[0] for c in node.named_children
                  if c.type == "template_substitution" and c.named_children] if not joined else \
-                [o for o in plus_chain(node) if o.type not in {"string", "template_string"}]  # (an operand, an argument)
+                [o for o in plus_chain(node) if o.type not in {"string", "template_string"}]
             # The one bound innermost first (`${prefix}${t.name}` in a loop: the loop's element; the others are then
             # what the frontier of the expansion still needs, bound by the frames attached outside it).
             for sub in sorted(subs, key=lambda n: -_binding_scope(n)):

@@ -278,9 +278,12 @@ def strip_casts(node: ts.Node | None) -> ts.Node | None:
 def nullish(node: ts.Node | None) -> bool:
     """Whether NODE is `null`, `undefined` or `void 0` (through casts and parentheses)."""
     node = strip_casts(node)
-    return node is not None and (node.type in {"null", "undefined"} or node.type == "identifier" and text(node) ==
-                                 "undefined" or node.type == "unary_expression"
-                                 and text(node.child_by_field_name("operator")) == "void")
+    if node is None:
+        return False
+    if node.type == "identifier":
+        return text(node) == "undefined"
+    return node.type in {"null", "undefined"} or (
+        node.type == "unary_expression" and text(node.child_by_field_name("operator")) == "void")
 
 
 def is_cast(node: ts.Node | None) -> bool:

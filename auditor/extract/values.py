@@ -775,7 +775,8 @@ class Values(Lists):
             return None if inner is None else not inner
         op = text(cond.child_by_field_name("operator")) if cond is not None and cond.type == "binary_expression" else ""
         if op in {"&&", "||"} and depth <= 8:
-            sides = [self._truth(cond.child_by_field_name(k), module, frame, depth + 1, callers) for k in ("left", "right")]
+            sides = [self._truth(cond.child_by_field_name(k), module, frame, depth + 1, callers)
+                     for k in ("left", "right")]
             decided = sides[0] if sides[0] is (op == "||") else None  # (`true || x`, `false && x`)
             return decided if decided is not None else None if None in sides else \
                 (sides[0] or sides[1]) if op == "||" else (sides[0] and sides[1])
@@ -1055,7 +1056,8 @@ def _first_name(node: ts.Node) -> ts.Node:
 
 # Values that are never null or undefined.
 _NOT_NULLISH = frozenset({"object", "array", "string", "template_string", "number", "true", "false", "arrow_function",
-                          "function_expression", "function_declaration", "class", "class_declaration", "new_expression"})
+                          "function_expression", "function_declaration", "class", "class_declaration",
+                          "new_expression"})
 
 
 def _placeholder(node: ts.Node | None) -> bool:
