@@ -877,3 +877,20 @@ def test_a_validator_whose_returned_message_the_caller_leaves_on_checks_its_fiel
     # the same functions with results nobody acts on check nothing
     ignored = check.replace("if (invalid) return", "if (false) return").replace("if (bad) return", "if (false) return")
     assert flagged({"index.ts": server(check=ignored, head=head, gate=False)}) == BOTH
+
+
+def test_two_builds_of_one_server_each_cite_the_use_in_their_own_build():
+    # A package shipping its server twice (`dist/stdio.js` its bin, `dist/http.js` an export), each with its own copy
+    # of every tool: each copy's finding cites the use in its own file (it cited the first file's use for both)
+    stdio = server(gate=False)
+    http = "// the HTTP build\n\n\n" + server(gate=False)
+    files = {"package.json": '{"name": "demo", "bin": {"demo": "dist/stdio.js"}, "exports": {".": "./dist/stdio.js", '
+                             '"./http": "./dist/http.js"}, "dependencies": {"@modelcontextprotocol/sdk": "1"}}',
+             "dist/stdio.js": stdio, "dist/http.js": http}
+    found = [f for f in mismatches.mismatches(program(files), {"probes": []})
+             if f.kind in KINDS and f.attrs["tool"] == "read_note" and f.attrs["field"] == "path"]
+    cited = sorted([a.path for a in f.anchors] for f in found)
+    assert cited == [["dist/http.js", "dist/http.js"], ["dist/stdio.js", "dist/stdio.js"]]
+    assert sorted(f.anchors[1].start_line for f in found) == [line_of(stdio, "readFileSync(args.path"),
+                                                              line_of(http, "readFileSync(args.path")]
+

@@ -31,8 +31,8 @@ def _camel(snake: str) -> str:
 def _gates_for(p: Program, tool) -> list:
     """Validation gates on the path from the tool's dispatch to its implementation."""
     out = []
-    for d in p.dispatches:
-        if d.tool != tool.name or d.target is None:
+    for d in validation.dispatches_of(p, tool):
+        if d.target is None:
             continue
         for f in p.flows:
             if f.fn == d.target:
@@ -45,7 +45,7 @@ def _clamps_for(p: Program, tool) -> dict[str, dict[str, tuple[float, Anchor]]]:
     `x.f = Math.min(x.f, 5)`): a value beyond the limit is replaced, not rejected."""
     if p.linker is None:
         return {}
-    roots = [(d.module, d.target) for d in p.dispatches if d.tool == tool.name and d.target is not None]
+    roots = [(d.module, d.target) for d in validation.dispatches_of(p, tool) if d.target is not None]
     reached = {fn for _, fn in p.linker.reachable(roots)}
     out: dict[str, dict[str, tuple[float, Anchor]]] = {}
     for f in p.flows:

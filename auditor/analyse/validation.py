@@ -13,7 +13,7 @@ from auditor.analyse import guards
 from auditor.analyse.logs import log_call
 from auditor.extract import copies, throws
 from auditor.extract.bindings import value_of
-from auditor.extract.facts import Program
+from auditor.extract.facts import Program, entry_modules
 from auditor.extract.frames import loop_names, plain_parameters
 from auditor.extract.program import Module, class_name_of
 from auditor.extract.syntax import (CLASS_TYPES, FUNCTION_TYPES, ancestors, call_args, condition_terms, enclosing_function,
@@ -53,6 +53,19 @@ def _place(module: Module, fn: ts.Node, skip: tuple[ts.Node, ...] = ()) -> Place
     return Place(module=module, fn=fn, skip=skip, starts=tuple(b for b, _ in spans), ends=tuple(ends))
 
 
+def dispatches_of(p: Program, tool) -> list:
+    """The dispatches of TOOL's name in the build that holds the tool: when a package ships two builds of one server
+    side by side (`dist/stdio.mjs` and `dist/http.mjs`, each bundling its own copy of every tool), the entries that
+    reach the tool's module and the dispatches they reach; every dispatch of the name when no entry reaches both (the
+    entries not known, or the dispatch in code no entry imports)."""
+    named = [d for d in p.dispatches if d.tool == tool.name]
+    if len(named) < 2 or p.linker is None or len({d.module.path for d in named}) < 2:
+        return named
+    builds = [c for c in (p.linker.closure([e], dynamic=True) for e in entry_modules(p)) if tool.module.path in c]
+    same = [d for d in named if any(d.module.path in c for c in builds)]
+    return same or named
+
+
 def places(p: Program, tool) -> tuple[list[Place], list[Place]]:
     """(the functions that hold the dispatch and the tool's own implementation, every function on the path)."""
     if p.linker is None:
@@ -60,9 +73,7 @@ def places(p: Program, tool) -> tuple[list[Place], list[Place]]:
     link = p.linker
     own: list[Place] = []
     roots: list[tuple[Module, ts.Node]] = []
-    for d in p.dispatches:
-        if d.tool != tool.name:
-            continue
+    for d in dispatches_of(p, tool):
         hosts = [] if d.form in {"registration", "table"} else [enclosing_function(d.node)]
         hosts += [d.handler.fn] if d.handler is not None and d.handler.fn is not None else []
         for host in dict.fromkeys(h for h in hosts if h is not None):
