@@ -894,3 +894,30 @@ def test_two_builds_of_one_server_each_cite_the_use_in_their_own_build():
     assert sorted(f.anchors[1].start_line for f in found) == [line_of(stdio, "readFileSync(args.path"),
                                                               line_of(http, "readFileSync(args.path")]
 
+
+def test_a_schema_parse_of_an_object_built_from_input_fields_checks_them_under_their_keys():
+    # `ConfigSchema.parse({ geminiApiKey: apiKey })`: the schema checks apiKey as geminiApiKey; a field handed under a
+    # key the schema does not declare (`other: note`) is not checked by it
+    code = SDK + ('import { z } from "zod";\n'
+                  'const ConfigSchema = z.object({ geminiApiKey: z.string().min(1) });\n'
+                  'let config = null;\n'
+                  'const server = new Server({ name: "x", version: "1" }, { capabilities: { tools: {} } });\n'
+                  'server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [\n'
+                  '  { name: "configure", description: "Set the key", inputSchema: { type: "object", properties: {\n'
+                  '      apiKey: { type: "string" }, note: { type: "string" } }, required: ["apiKey", "note"] } },\n'
+                  ']}));\n'
+                  'async function configure(request) {\n'
+                  '  const { apiKey, note } = request.params.arguments;\n'
+                  '  ConfigSchema.parse({ geminiApiKey: apiKey, other: note });\n'
+                  '  config = { geminiApiKey: apiKey };\n'
+                  '  return { content: [{ type: "text", text: String(note).trim() }] };\n'
+                  '}\n'
+                  'server.setRequestHandler(CallToolRequestSchema, async (request) => {\n'
+                  '  switch (request.params.name) {\n'
+                  '    case "configure": return configure(request);\n'
+                  '  }\n'
+                  '  throw new Error("unknown");\n'
+                  '});\n')
+    found = {f.attrs["field"]: f.kind for f in mismatches.mismatches(program({"index.ts": code}), {"probes": []})
+             if f.kind in KINDS}
+    assert found == {"note": "schema-unenforced"}

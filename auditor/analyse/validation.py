@@ -17,7 +17,8 @@ from auditor.extract.facts import Program, entry_modules
 from auditor.extract.frames import loop_names, plain_parameters
 from auditor.extract.program import Module, class_name_of
 from auditor.extract.syntax import (CLASS_TYPES, FUNCTION_TYPES, ancestors, call_args, condition_terms, enclosing_function,
-                                    find, literal, member_chain, parameter_pattern, strip_casts, text, within)
+                                    find, literal, member_chain, parameter_pattern, string_value, strip_casts, text,
+                                    within)
 from auditor.extract.zod import schema_of
 
 
@@ -111,7 +112,7 @@ def checks(p: Program, tool, path: list[Place], own: list[Place] = ()) -> list[C
             if fields:
                 out.append(Check(path=pl.module.path, node=pl.fn, fields=frozenset(fields), form="hand-written"))
         for call in _calls(pl):
-            hit = _schema_call(call, pl.module, names, p, v)
+            hit = _schema_call(call, pl.module, names, p, v, pl)
             if hit is not None:
                 out.append(hit)
                 continue
@@ -294,12 +295,24 @@ def _input_member(node: ts.Node | None, names: set[str], v: dict) -> bool:
     return node is not None and node.type == "member_expression" and _is_input(node.child_by_field_name("object"), names, v)
 
 
-def _schema_call(call: ts.Node, m: Module, names: set[str], p: Program, v: dict) -> Check | None:
+def _schema_call(call: ts.Node, m: Module, names: set[str], p: Program, v: dict, pl: Place | None = None
+                 ) -> Check | None:
     fn = strip_casts(call.child_by_field_name("function"))
     args = call_args(call)
     schema: ts.Node | None = None
     matched = False
     method = text(fn.child_by_field_name("property")) if fn is not None and fn.type == "member_expression" else text(fn)
+    paired = _paired(args[0], pl, names, v) if args and pl is not None and method in v["schema_methods"] else {}
+    if paired and fn.type == "member_expression":  # `ConfigSchema.parse({ key: apiKey })`: the schema checks each
+        receiver = strip_casts(fn.child_by_field_name("object"))  # field under the key it is handed as
+        chain = member_chain(receiver) or ()
+        if chain and chain[0] not in v["not_schemas"]:
+            compiled = _compiled(receiver, m, v)
+            schema = (call_args(compiled) or [None])[0] if compiled is not None else receiver
+            spec = schema_of(schema, m, p.vocab, p.linker) if schema is not None else None
+            props = spec.get("properties") if isinstance(spec, dict) else None
+            checked = {f for k, f in paired.items() if not isinstance(props, dict) or k in props}
+            return Check(path=m.path, node=call, fields=frozenset(checked), form="schema") if checked else None
     if len(args) == 2 and method in v["schema_and_input"] and any(_is_input(a, names, v) for a in args):
         matched, schema = True, args[1] if _is_input(args[0], names, v) else args[0]  # `v.parse(S, x)`, `assert(x, S)`
     elif args and _is_input(args[0], names, v):
@@ -408,6 +421,22 @@ def _compiled(node: ts.Node | None, m: Module, v: dict) -> ts.Node | None:
         return None
     callee = member_chain(node.child_by_field_name("function")) or ()
     return node if callee and callee[-1] in v["compilers"] else None
+
+
+def _paired(node: ts.Node | None, pl: Place, names: frozenset[str], v: dict) -> dict[str, str]:
+    """Key -> input field of an object literal NODE built of the input's fields (`{ geminiApiKey: args.apiKey }`,
+    `{ apiKey }` of a destructured name); empty for anything else."""
+    node = strip_casts(node)
+    out: dict[str, str] = {}
+    for c in node.named_children if node is not None and node.type == "object" else ():
+        if c.type == "pair":
+            field = _input_field(c.child_by_field_name("value"), names, v) or _bound(c.child_by_field_name("value"),
+                                                                                        pl, names, v)
+            if field is not None:
+                out[string_value(c.child_by_field_name("key")) or text(c.child_by_field_name("key"))] = field
+        elif c.type == "shorthand_property_identifier" and text(c) in _bound_fields(pl, names, v):
+            out[text(c)] = text(c)
+    return out
 
 
 def _bound(node: ts.Node | None, pl: Place, names: frozenset[str], v: dict) -> str | None:
