@@ -604,3 +604,54 @@ def test_providers_a_registry_stores_in_a_map_field_name_the_tools_its_loop_regi
        'const server = new McpServer({ name: "omni", version: "1" });\ninitialize_providers();\nregister_tools(server);\n'),
     }
     assert sorted(t.name for t in program(files).tools) == ["brave_search", "tavily_search"]
+
+
+def test_a_router_held_by_an_adapter_hands_back_the_handler_member_its_caller_calls():
+    # The tools/call handler asks a router held in a field (a constructor parameter of the adapter) for a handler
+    # (`getToolHandler(name) { return this.tools.get(name)?.handler; }`) and calls what it hands back; the tools are
+    # stored by `setTool({ schema, handler })`. A stale copy of an older switch in a file nothing imports names the same
+    # tools: it is not their dispatch.
+    router = ('export class Router {\n'
+              '  tools = new Map();\n'
+              '  getToolHandler(name) { return this.tools.get(name)?.handler; }\n'
+              '  getSchemas() { return Array.from(this.tools.keys()).map((n) => this.tools.get(n)?.schema); }\n'
+              '  setTool({ schema, handler }) { this.tools.set(schema.name, { schema, handler }); return this; }\n'
+              '}\n')
+    adapter = (SDK + 'export class Adapter {\n'
+               '  router;\n'
+               '  constructor(router) { this.router = router; }\n'
+               '  register() {\n'
+               '    const server = new Server({ name: "notes", version: "1" }, { capabilities: { tools: {} } });\n'
+               '    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: this.router.getSchemas() }));\n'
+               '    server.setRequestHandler(CallToolRequestSchema, async (request) => {\n'
+               '      const { name } = request.params;\n'
+               '      const handler = await this.router.getToolHandler(name);\n'
+               '      if (!handler) throw new Error(`Tool ${name} not found`);\n'
+               '      return await handler(request);\n'
+               '    });\n'
+               '    return server;\n'
+               '  }\n'
+               '}\n')
+    main = ('import { Router } from "./router.js";\nimport { Adapter } from "./adapter.js";\n'
+            'import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";\n'
+            'async function readNote(request) { return { content: [{ type: "text", text: String(request.params.arguments.id) }] }; }\n'
+            'async function listNotes() { return { content: [] }; }\n'
+            'const router = new Router();\n'
+            'router.setTool({ schema: { name: "read_note", description: "Read", inputSchema: { type: "object" } },'
+            ' handler: readNote });\n'
+            'router.setTool({ schema: { name: "list_notes", description: "List", inputSchema: { type: "object" } },'
+            ' handler: listNotes });\n'
+            'new Adapter(router).register().connect(new StdioServerTransport());\n')
+    legacy = (SDK + 'const server = new Server({ name: "old", version: "0" }, { capabilities: { tools: {} } });\n'
+              'server.setRequestHandler(CallToolRequestSchema, async (request) => {\n'
+              '  switch (request.params.name) {\n'
+              '    case "read_note": return { content: [] };\n'
+              '    case "list_notes": return { content: [] };\n'
+              '  }\n'
+              '});\n')
+    files = {"package.json": '{"name": "notes", "bin": {"notes": "main.js"}, "dependencies": {"@modelcontextprotocol/sdk": "1"}}',
+             "router.js": router, "adapter.js": adapter, "main.js": main, "legacy.js": legacy}
+    rows = {t["name"]: t for t in coverage.ledger(program(files))["tools"]}
+    assert sorted(rows) == ["list_notes", "read_note"]
+    assert {n: (r["dispatch"], r["implementation"]) for n, r in rows.items()} == {
+        "list_notes": ("registry", "list_notes.handler"), "read_note": ("registry", "read_note.handler")}

@@ -237,9 +237,9 @@ def _dispatching(handler: Handler, resolve, link=None) -> list[tuple[ts.Node, Mo
                 found = [made[::-1], *values.handed(callee, handler.home, None)]
                 if made[0] is None and not found[1:]:
                     found = _handed_in(callee, values, link)
-                for where, fn in found:
+                for where, fn in found:  # (`this.router.getHandler(name)`: the parameter it hands the name)
                     if fn is not None and not any(fn == f for f, _, _, _ in out):
-                        out.append((fn, where, link.resolver(where), frozenset()))
+                        out.append((fn, where, link.resolver(where), _handed_names(n, fn, handler.home)))
                 continue
             if hit is None or any(hit[0] == f for f, _, _, _ in out):
                 continue

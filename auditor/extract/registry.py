@@ -42,7 +42,7 @@ def dispatches(handler: Handler, fns: list[tuple], calls_of, link, is_name, foll
         for lookup, loop, fmod, use, key, method in finders.finds(fn, module, link, named) if follow is not None else ():
             # `const { config } = find(name); config.run(args)`, FIND looping over the tool objects (extract/finders.py)
             _record(out, unread, values, handler, module, lookup, method, _looped(follow, loop, fmod, use, key, calls_of))
-        for lookup, holder, method, handed_on in _lookups(fn, module, named, calls_of):
+        for lookup, holder, method, handed_on in _lookups(fn, module, named, _sites(calls_of, fns, values)):
             if holder == _FIND:  # `LIST.find((t) => t.name === name)`
                 rmod, installed = module, _found(module, lookup, follow, calls_of, values, frames)
             elif holder.startswith("this."):  # a field filled from a list (`this.byName = list.reduce(...)`), or by
@@ -67,6 +67,17 @@ def dispatches(handler: Handler, fns: list[tuple], calls_of, link, is_name, foll
             _record(out, unread, values, handler, module, lookup, method,
                     ((key, tool, tmod, frame, rmod) for key, tool, tmod, frame in installed), lenient=handed_on)
     return [out[k] for k in sorted(out)], unread
+
+
+def _sites(calls_of, fns: list[tuple], values: Values):
+    """CALLS_OF, and for a function the index knows no call of, the calls of it in FNS (the handler and the functions
+    it delegates to) through a field of an instance (`this.router.getToolHandler(name)`, the router a constructor's
+    parameter): how the handler reached it."""
+    def sites(fn: ts.Node) -> list[tuple[Module, ts.Node]]:
+        found = calls_of(fn) if calls_of is not None else []
+        return found or [(m, c) for f, m, *_ in fns for c in find(f, {"call_expression"})
+                         if values.function_of(c.child_by_field_name("function"), m, None)[0] == fn]
+    return sites
 
 
 def _record(out: dict[str, Dispatch], unread: list, values: Values, handler: Handler, module: Module, lookup: ts.Node,
@@ -306,6 +317,13 @@ def _called_on(lookup: ts.Node, fn: ts.Node, calls_of=None) -> list[str]:
     up = lookup.parent
     if up is not None and up.type == "member_expression" and up.parent is not None and up.parent.type == "call_expression":
         return [text(up.child_by_field_name("property"))]
+    if up is not None and up.type == "member_expression" and up.parent is not None \
+            and up.parent.type == "return_statement" and calls_of is not None:  # `getToolHandler(name) { return
+        for _, site in calls_of(fn):  # this.tools.get(name)?.handler; }`, its callers calling what it returns
+            around = next((a for a in ancestors(site) if a.type in FUNCTION_TYPES | {"method_definition"}), None)
+            if around is not None and "" in _called_on(site, around):
+                return [text(up.child_by_field_name("property"))]
+        return []
     if up is not None and up.type == "return_statement" and calls_of is not None:  # `getHandler(name) { return
         out = []                                                                   # this.handlers.get(name); }`
         for _, site in calls_of(fn):  # what its callers do with what it finds (`const h = r.getHandler(name); h(a)`)
