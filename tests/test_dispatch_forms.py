@@ -357,3 +357,37 @@ def test_switch_cases_a_membership_guard_before_the_switch_rejects_are_no_tools(
     p = program({"index.ts": code})
     assert sorted(t["name"] for t in coverage.ledger(p)["tools"]) == ["echo", "ping"]
     assert sorted(d.tool for d in p.dispatches) == ["echo", "ping"]
+
+
+def test_the_return_after_a_chain_of_name_tests_dispatches_the_names_a_membership_guard_lets_through():
+    # `if (!FETCHERS.has(name)) throw ...` then `if (name === "a") return ...` for all but one of the set: the last
+    # return runs for that one. A name outside the set (`transcript`, tested before the guard) is not dispatched there.
+    def code(guard: str) -> str:
+        return SDK + (
+            'const server = new Server({ name: "f", version: "1" }, { capabilities: { tools: {} } });\n'
+            'const schema = { type: "object", properties: { url: { type: "string" } } };\n'
+            'server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [\n'
+            '  { name: "fetch_html", description: "HTML", inputSchema: schema },\n'
+            '  { name: "fetch_text", description: "Text", inputSchema: schema },\n'
+            '  { name: "fetch_clean", description: "Readable", inputSchema: schema },\n'
+            '  { name: "transcript", description: "Transcript", inputSchema: schema }] }));\n'
+            'const FETCHERS = new Set(["fetch_html", "fetch_text", "fetch_clean"]);\n'
+            'async function html(a) { return { content: [] }; }\n'
+            'async function plain(a) { return { content: [] }; }\n'
+            'async function readable(a) { return { content: [] }; }\n'
+            'async function transcript(a) { return { content: [] }; }\n'
+            'server.setRequestHandler(CallToolRequestSchema, async (request) => {\n'
+            '  const { name, arguments: args } = request.params;\n'
+            '  if (name === "transcript") return transcript(args);\n'
+            + guard +
+            '  if (name === "fetch_html") return html(args);\n'
+            '  if (name === "fetch_text") return plain(args);\n'
+            '  return readable(args);\n'
+            '});\n')
+    guarded = code('  if (!FETCHERS.has(name)) {\n    throw new Error(`Tool not found: ${name}`);\n  }\n')
+    rows = {t["name"]: t for t in coverage.ledger(program({"index.ts": guarded}))["tools"]}
+    assert (rows["fetch_clean"]["dispatch"], rows["fetch_clean"]["implementation"]) == ("fall-through", "readable")
+    assert rows["transcript"]["implementation"] == "transcript"
+    # With no guard the last return runs for any other name: no tool's dispatch, and fetch_clean stays unread
+    rows = {t["name"]: t for t in coverage.ledger(program({"index.ts": code("")}))["tools"]}
+    assert rows["fetch_clean"]["dispatch"] is None

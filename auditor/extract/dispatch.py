@@ -418,16 +418,34 @@ def _dispatch_in(handler: Handler, fn: ts.Node, resolve, module: Module, link=No
         last_dispatch = max(d.node.end_byte for d in inside)
         for stmt in body.named_children:
             if stmt.start_byte > last_dispatch and stmt.type in {"return_statement", "throw_statement"}:
-                fallbacks.append(Fallback(handler=handler, node=stmt, form=_fallback_form(stmt), module=module))
+                rest = _fall_through(stmt, fn, module, inside) if stmt.type == "return_statement" else frozenset()
+                if rest:  # `if (!TOOLS.has(name)) throw ...; if (name === "a") return a(); return b();`: b's
+                    target, tname = _called(stmt, resolve)
+                    found += [Dispatch(module=module, handler=handler, tool=tool, node=stmt, subject=inside[-1].subject,
+                                       target=target, target_name=tname, form="fall-through") for tool in sorted(rest)]
+                else:
+                    fallbacks.append(Fallback(handler=handler, node=stmt, form=_fallback_form(stmt), module=module))
                 break
     return found, fallbacks
 
 
-def _allowed(switch: ts.Node, fn: ts.Node, module: Module, subject: str) -> frozenset[str] | None:
+def _fall_through(stmt: ts.Node, fn: ts.Node, module: Module, branches: list[Dispatch]) -> frozenset[str]:
+    """The names the return STMT after a chain of name tests runs for: those a membership guard before it lets
+    through (`if (!TOOLS.has(name)) throw ...`, a statement of FN's own body) that no branch of the chain names."""
+    subjects = {d.subject for d in branches if d.form == "name-equality"}
+    if len(subjects) != 1:
+        return frozenset()
+    allowed = _allowed(stmt, fn, module, next(iter(subjects)), top=True)
+    return allowed - {d.tool for d in branches} if allowed else frozenset()
+
+
+def _allowed(switch: ts.Node, fn: ts.Node, module: Module, subject: str, top: bool = False) -> frozenset[str] | None:
     """The names a guard of FN before SWITCH lets through to it: `if (!VALID.includes(name)) throw ...` (or a return),
-    VALID a constant list of strings; None when there is no such guard."""
+    VALID a constant list (or `new Set([...])`) of strings; None when there is no such guard. TOP: only a guard that
+    is a statement of FN's own body (one every call passes)."""
     for stmt in find(fn, {"if_statement"}):
-        if stmt.end_byte > switch.start_byte or enclosing_function(stmt) != fn:
+        if stmt.end_byte > switch.start_byte or enclosing_function(stmt) != fn \
+                or top and stmt.parent != fn.child_by_field_name("body"):
             continue  # (only a statement before the switch, not one around it)
         cond = stmt.child_by_field_name("condition")
         cond = strip_casts(cond.named_children[-1] if cond is not None and cond.named_children else cond)
@@ -442,6 +460,9 @@ def _allowed(switch: ts.Node, fn: ts.Node, module: Module, subject: str) -> froz
             continue
         held = strip_casts(callee.child_by_field_name("object"))
         held = strip_casts(value_of(module, held)) if held is not None and held.type == "identifier" else held
+        if held is not None and held.type == "new_expression" and text(held.child_by_field_name("constructor")) == "Set" \
+                and len(call_args(held)) == 1:  # `new Set(["a", "b"])`
+            held = strip_casts(call_args(held)[0])
         names = literal(held) if held is not None and held.type == "array" else None
         leaves = find(stmt.child_by_field_name("consequence"), {"throw_statement", "return_statement"})
         if isinstance(names, list) and names and all(isinstance(n, str) for n in names) and leaves:
