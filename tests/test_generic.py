@@ -480,3 +480,13 @@ def test_a_table_introduced_as_tools_that_return_something_and_a_cell_naming_two
     doc = read_markdown("README.md", readme)
     assert [t.name for t in documented.documented_tools(doc)] == [
         "open_page", "go_back", "go_forward", "explore", "heal_selectors"]
+
+
+def test_a_shell_comment_after_a_command_is_no_argument():
+    """`node test/smoke.js   # optional smoke test (network)` passes nothing to the script: the words after `#` are a
+    comment; quoted words are one argument, their quotes removed; a line whose quotes do not close still reads."""
+    from auditor.extract.routes import _commands
+    fence = ("npm run build   # tsc\nnode test/smoke.js   # optional smoke test (network): feed\n"
+             "npx -y demo-server --name \"two words\" # a comment\nnpx demo-server --note it's\n")
+    assert list(_commands(fence)) == [("node", ["test/smoke.js"]), ("npx", ["-y", "demo-server", "--name", "two words"]),
+                                      ("npx", ["demo-server", "--note", "it's"])]

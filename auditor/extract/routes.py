@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import shlex
 
 from auditor.extract import inputs, settings
 from auditor.extract.facts import Program
@@ -276,9 +277,19 @@ def _commands(content: str):
                 stack.extend(cur)
         return
     for raw in content.splitlines():
-        parts = raw.strip().lstrip("$ ").split()
+        parts = _words(raw.strip().lstrip("$ "))
         if parts and re.fullmatch(r"npx|node|docker|uvx|bunx|pnpm|yarn", parts[0]):
             yield parts[0], parts[1:]
+
+
+def _words(line: str) -> list[str]:
+    """The words of a shell command line, quotes removed and a comment (`# ...`) dropped: what the command is handed;
+    split at blanks when its quotes do not close."""
+    try:
+        return shlex.split(line, comments=True)
+    except ValueError:
+        words = line.split()
+        return words[:next((i for i, w in enumerate(words) if w.startswith("#")), len(words))]
 
 
 def _build_routes(p: Program) -> list[Record]:
