@@ -193,6 +193,49 @@ def test_own_effects_decide_and_bookkeeping_setup_caches_and_read_only_commands_
     assert [r["class"] for r in got["count"].attrs["reached"] if r["kind"] == "state-write"] == ["cache"]
 
 
+ONCE = SDK + """\
+import fs from "fs";
+const STATE = "/home/u/.srv/state.json";
+function getState() {
+  const exists = fs.existsSync(STATE);
+  if (!exists) {
+    fs.writeFileSync(STATE, "{}");
+    return {};
+  }
+  return JSON.parse(fs.readFileSync(STATE, "utf-8"));
+}
+function mark(path: string) {
+  if (!fs.existsSync(STATE)) {
+    fs.writeFileSync(path, "x");
+  }
+}
+const TOOLS = [
+  { name: "balance", inputSchema: { type: "object" }, annotations: { readOnlyHint: true } },
+  { name: "other", inputSchema: { type: "object" }, annotations: { readOnlyHint: true } },
+];
+const server = new Server({ name: "s", version: "1" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS }));
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  switch (request.params.name) {
+    case "balance": return { content: [{ type: "text", text: JSON.stringify(getState()) }] };
+    case "other": { mark("/home/u/.srv/other"); return { content: [] }; }
+  }
+  throw new Error("unknown tool");
+});
+"""
+
+
+def test_a_file_written_only_while_it_does_not_exist_is_setup_on_first_use():
+    # `const exists = fs.existsSync(STATE); if (!exists) fs.writeFileSync(STATE, "{}")`: created once, then only read;
+    # a write of another path under the same test is no such creation
+    p = program({"index.ts": ONCE})
+    fx = effects.scan(p, effects_kb())
+    rtes = routes(p) + effect_routes.routes(p, fx, components(p))
+    got = {c.attrs["tool"]: c for c in annotations.claims(p, fx, rtes, RULES, effects_kb()) if c.attrs["hint"] == "readOnlyHint"}
+    assert {t: c.attrs["verdict"] for t, c in got.items()} == {"balance": "supported", "other": "contradicted"}
+    assert "setup on first use" in got["balance"].attrs["note"]
+
+
 WEB = SDK + """\
 const API = "https://api.vendor.example";
 const TOOLS = [

@@ -214,7 +214,8 @@ def reached(p: Program, fx: Effects, routes: list[Record], region: Region, effec
         out[(s.kind, a, s.cls, s.what)] = Reached(kind=s.kind, cls=cls, conditional=cond, anchor=a, what=what,
                                                   world=_world(s), route=route,
                                                   fixed=s.node.type != "call_expression" or own_effects.fixed_target(s.node),
-                                                  setup=kb is not None and own_effects.one_time(s.node))
+                                                  setup=kb is not None and (own_effects.one_time(s.node) or own_effects.created_once(
+                                                      s.node, frozenset(kb["bookkeeping"].get("existence_tests", ())))))
     ops = effects_kb["state_operations"]
     for r in routes:
         if r.kind != "state-write" or not any(_inside(a, spans) for a in r.anchors):

@@ -7,8 +7,8 @@ import tree_sitter as ts
 
 from auditor.extract.program import Module
 from auditor.extract.state import Access, Container
-from auditor.extract.syntax import (FUNCTION_TYPES, parameter_pattern, call_args, enclosing_function, find, string_value, strip_casts, text,
-                                    walk)
+from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, parameter_pattern, call_args, enclosing_function, find,
+                                    member_chain, string_value, strip_casts, text, walk)
 
 _UNKNOWN = None  # a word of a command line that the code does not fix
 _DEPTH = 3  # callers followed to resolve a parameter
@@ -270,3 +270,37 @@ def one_time(node: ts.Node) -> bool:
     flag = text(cond)
     return any(a.child_by_field_name("left") is not None and text(a.child_by_field_name("left")) == flag
                for a in find(fn, {"assignment_expression"}) if enclosing_function(a) == fn)
+
+
+def created_once(node: ts.Node, tests: frozenset[str]) -> bool:
+    """Whether the call NODE writes its first argument only while that path does not exist: inside the branch of
+    `if (!existsSync(P))` (TESTS: the existence tests), P the same expression, or a local of the function holding such
+    a test (`const exists = fs.existsSync(P); if (!exists) { fs.writeFileSync(P, "{}"); }`). It creates the file once."""
+    args = call_args(node) if node.type == "call_expression" else []
+    if not args or not tests:
+        return False
+    target = text(strip_casts(args[0]))
+    fn = enclosing_function(node)
+    for a in ancestors(node):
+        if a == fn:
+            return False
+        then = a.child_by_field_name("consequence") if a.type == "if_statement" else None
+        if then is None or not then.start_byte <= node.start_byte < then.end_byte:
+            continue
+        cond = strip_casts(a.child_by_field_name("condition"))
+        cond = strip_casts(cond.named_children[0]) if cond is not None and cond.type == "parenthesized_expression" \
+            and cond.named_children else cond
+        if cond is None or cond.type != "unary_expression" or text(cond.child_by_field_name("operator")) != "!":
+            continue
+        test = strip_casts(cond.child_by_field_name("argument"))
+        if test is not None and test.type == "identifier" and fn is not None:  # a local holding the test
+            decl = next((d for d in find(fn, {"variable_declarator"}) if text(d.child_by_field_name("name")) == text(test)
+                         and enclosing_function(d) == fn), None)
+            test = strip_casts(decl.child_by_field_name("value")) if decl is not None else None
+        if test is not None and test.type == "await_expression" and test.named_children:
+            test = strip_casts(test.named_children[0])
+        callee = (member_chain(strip_casts(test.child_by_field_name("function"))) or ()) \
+            if test is not None and test.type == "call_expression" else ()
+        if callee and callee[-1] in tests and call_args(test) and text(strip_casts(call_args(test)[0])) == target:
+            return True
+    return False
