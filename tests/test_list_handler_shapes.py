@@ -313,3 +313,41 @@ def test_a_handler_whose_body_is_a_comma_expression_returns_its_last_operand():
     assert _unresolved(coverage.ledger(p)) == []
     assert sorted(t.name for t in p.tools) == ["scan", "seek"]
     assert [t.name for t in p.unadvertised] == ["spare"]
+
+
+def test_a_list_declared_bare_and_assigned_in_a_switch_holds_each_value_assigned_and_pushed():
+    # `let exposed; switch (tier) { case "a": exposed = readers(all); ... }` at the top of the module, then
+    # `exposed.push(extra)`, the list of instances of tool classes listed by a map over it: each class's tool, all read
+    tools = ('export class ReadTool {\n  constructor() {\n    this.name = "read_data";\n    this.description = "Read";\n'
+             '    this.inputSchema = { type: "object", properties: {} };\n  }\n  async run() { return { content: [] }; }\n}\n'
+             'export class ListTool {\n  constructor() {\n    this.name = "list_tables";\n    this.description = "List";\n'
+             '    this.inputSchema = { type: "object", properties: {} };\n  }\n  async run() { return { content: [] }; }\n}\n'
+             'export class PingTool {\n  constructor() {\n    this.name = "ping";\n    this.description = "Ping";\n'
+             '    this.inputSchema = { type: "object", properties: {} };\n  }\n  async run() { return { content: [] }; }\n}\n')
+    server = SDK + ('import { ReadTool, ListTool, PingTool } from "./tools.js";\n'
+                    'const all = { read: new ReadTool(), list: new ListTool() };\n'
+                    'let exposed;\n'
+                    'switch (process.env.TIER) {\n'
+                    '  case "reader":\n'
+                    '    exposed = [all.read];\n'
+                    '    break;\n'
+                    '  default:\n'
+                    '    exposed = [all.read, all.list];\n'
+                    '}\n'
+                    'if (process.env.PING) exposed.push(new PingTool());\n'
+                    'const byName = new Map();\n'
+                    'for (const tool of exposed) byName.set(tool.name, tool);\n'
+                    'const server = new Server({ name: "x", version: "1" }, { capabilities: { tools: {} } });\n'
+                    'server.setRequestHandler(ListToolsRequestSchema, async () => ({\n'
+                    '  tools: exposed.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })) }));\n'
+                    'server.setRequestHandler(CallToolRequestSchema, async (request) => {\n'
+                    '  const tool = byName.get(request.params.name);\n'
+                    '  if (!tool) throw new Error("unknown");\n'
+                    '  return tool.run(request.params.arguments);\n'
+                    '});\n')
+    p = program({"package.json": '{"name": "x", "bin": {"x": "server.js"}, "dependencies": {"@modelcontextprotocol/sdk": "1"}}',
+                 "tools.js": tools, "server.js": server})
+    ledger = coverage.ledger(p)
+    assert {t["name"]: t["implementation"] for t in ledger["tools"]} == {
+        "list_tables": "ListTool.run", "ping": "PingTool.run", "read_data": "ReadTool.run"}
+    assert ledger["unresolved"] == []

@@ -322,7 +322,8 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
     follow = reach.Reach(link, expander.calls_of, modules, frozenset(vocab.get("handler_tables", ())),
                          frozenset(k for k, r in vocab["high_level"]["registrations"].items() if r["kind"] == "tool"))
     listings = [listing.listing(follow, h.home, h.node, h.fn) for h in handlers if h.method == "tools/list"]
-    listings = [listing.unnamed(l, {t.node for t in tools} | instantiated, link) for l in listings]
+    listings = [listing.unnamed(l, {t.node for t in tools} | instantiated, link, frozenset(t.name for t in tools))
+                for l in listings]
     declared = {t.node for t in tools}
     for l in listings:  # tool objects a copy in the list names (`{name: t.name, ...}` over `{name, run, ...}`)
         made = listing.named(l, declared, link)

@@ -15,6 +15,7 @@ from auditor.extract.program import Module
 from auditor.extract.reach import Reach, entry_value
 from auditor.extract.server import ToolDecl, name_of
 from auditor.extract.syntax import FUNCTION_TYPES, NOT_LITERAL, object_pairs, pair_value, string_value
+from auditor.extract.values import Values
 from auditor.model import Anchor, Gap
 
 LIST_KEY = "tools"  # coupling: ListToolsResult of the MCP specification
@@ -96,13 +97,15 @@ def _once(unread: list) -> tuple:
     return tuple(out)
 
 
-def unnamed(l: Listing, declared: set[ts.Node], link) -> Listing:
+def unnamed(l: Listing, declared: set[ts.Node], link, names: frozenset[str] = frozenset()) -> Listing:
     """L with the descriptors it lists whose tool name is not read: object literals not in DECLARED (those read as
     tools, and those instantiated per call of their function) with a `name` that is not read, or an input schema and
     no `name` of their own. An object with neither (a tool object whose member is what is listed) is none. An object
-    listed as it is (`as_is`) that is no tool's site is unread: what it advertises is not known."""
+    listed as it is (`as_is`) that is no tool's site is unread: what it advertises is not known; an instance of a
+    class of the boundary whose `name` reads as one of NAMES (the tools found) is that tool's."""
     out = []
-    missed = tuple(x for x in l.as_is if x[1] not in declared)
+    values = Values(link) if link is not None and names else None
+    missed = tuple(x for x in l.as_is if x[1] not in declared and not _named_instance(values, x[0], x[1], names))
     for o in l.objects:
         if o.type != "object" or o in declared or o in l.copies:
             continue
@@ -111,6 +114,16 @@ def unnamed(l: Listing, declared: set[ts.Node], link) -> Listing:
         if NAME_KEY in pairs and name_of(module, o, link) is None or NAME_KEY not in pairs and SCHEMA_KEY in pairs:
             out.append((module, o))
     return replace(l, unnamed=tuple(sorted(out, key=lambda x: (x[0].path, x[1].start_byte))), unread=l.unread + missed)
+
+
+def _named_instance(values: Values | None, module: Module, node: ts.Node, names: frozenset[str]) -> bool:
+    """Whether NODE is `new C(...)` of a class of the boundary whose instances' `name` (a field its constructor sets,
+    a getter, a static) reads as one of NAMES."""
+    made = values.constructed(node, module, None) if values is not None and node.type == "new_expression" else None
+    if made is None:
+        return False
+    value, vmod = values.class_member(made[0], made[1], NAME_KEY)
+    return value is not None and values.string(value, vmod) in names
 
 
 def named(l: Listing, declared: set[ts.Node], link) -> list[ToolDecl]:

@@ -14,7 +14,7 @@ from auditor.extract.frames import (MAX_DEPTH, Frame, _array_names, _parameter_o
                                     loop_names, parameters, plain_parameters, returned)
 from auditor.extract.program import Module, class_name_of
 from auditor.extract.syntax import (CLASS_TYPES, FUNCTION_TYPES, NOT_LITERAL, ancestors, arrow_parts, call_args,
-                                    call_function, callee_text, enclosing, enclosing_function, find,
+                                    call_function, callee_text, enclosing, enclosing_function, find, local_values_of,
                                     literal, member_chain, object_pairs, pair_value, parameter_pattern, string_value,
                                     strip_casts, text)
 
@@ -601,6 +601,14 @@ class Lists:
                   ) -> Iterator[tuple[tuple[ts.Node | None, ...], Module, Frame | None]]:
         name, module = self.bound(node, module, frame)
         node, module = self.resolved(name, module, frame)
+        assigned = local_values_of(node, text(node), top=True) \
+            if node is not None and node.type == "identifier" and depth <= 6 and value_of(module, node) is None else []
+        if assigned:  # `let tools; switch (tier) { case "reader": tools = readers(all); break; ... }`: each value
+            for value in assigned:  # assigned, and what is pushed onto it (`tools.push(...extra(all))`)
+                yield from self.elements(value, module, frame, depth + 1)
+            scope = next((a for a in ancestors(assigned[0]) if a.type in FUNCTION_TYPES or a.type == "program"), None)
+            yield from self._stored(scope, (text(node),), {"push": 0}, module, frame, depth)
+            return
         if node is None or depth > 6:
             return
         field = _collection_field(node)

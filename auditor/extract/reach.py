@@ -221,6 +221,9 @@ class Reach:
             if name in parameters(scope):
                 yield from self._parameter(scope, name, module, d)
                 return
+        if name not in module.toplevel and _declared_bare(module, name):  # `let tools;` at the top, assigned later
+            yield from self._variable(name, None, module.tree.root_node, module, d)
+            return
         where = self.link.binding(module, name) if self.link is not None else (module, name)
         if where is not None and where[1] in where[0].toplevel:  # a constant of this module, or imported
             mod, local = where
@@ -827,6 +830,21 @@ def _parameter_scope(node: ts.Node | None) -> ts.Node | None:
 
 def _owner(node: ts.Node) -> ts.Node | None:
     return next((a for a in ancestors(node) if a.type in FUNCTION_TYPES), None)
+
+
+def _declared_bare(module: Module, name: str) -> bool:
+    """Whether a top-level statement of MODULE declares NAME with no value (`let tools;`); the names read once per
+    module (module.memo)."""
+    bare = module.memo.get("reach.bare")
+    if bare is None:
+        bare = set()
+        for stmt in module.tree.root_node.named_children:
+            stmt = stmt.named_children[0] if stmt.type == "export_statement" and stmt.named_children else stmt
+            if stmt.type in {"lexical_declaration", "variable_declaration"}:
+                bare |= {text(d.child_by_field_name("name")) for d in stmt.named_children
+                         if d.type == "variable_declarator" and d.child_by_field_name("value") is None}
+        module.memo["reach.bare"] = bare
+    return name in bare
 
 
 def _assigned(module: Module, scope: ts.Node, target: tuple[str, ...]) -> list[ts.Node]:

@@ -16,8 +16,8 @@ import tree_sitter as ts
 from auditor.extract import finders
 from auditor.extract.program import Module, class_name_of
 from auditor.extract.server import Dispatch, Handler
-from auditor.extract.syntax import (CLASS_TYPES, FUNCTION_TYPES, ancestors, call_args, class_base, find, member_chain, object_method,
-                                    strip_casts, text)
+from auditor.extract.syntax import (CLASS_TYPES, FUNCTION_TYPES, ancestors, call_args, class_base, find,
+                                    local_values_of, member_chain, object_method, strip_casts, text)
 from auditor.extract.frames import Frame, attach, destructured, parameters
 from auditor.extract.values import Values
 
@@ -54,10 +54,13 @@ def dispatches(handler: Handler, fns: list[tuple], calls_of, link, is_name, foll
                                             if cls is not None else ())
             else:
                 where = link.binding(module, holder)
-                local_values = _local(lookup, holder)
+                local_values = local_values_of(lookup, holder)
                 if local_values:  # built in the function it is looked up in (`const byName = ...`, or assigned later:
-                    rmod = module  # `let map = null; ... map ?? (map = Object.fromEntries(...))`)
-                    installed = itertools.chain.from_iterable(_built(v, module, follow) for v in local_values)
+                    rmod = module  # `let map = null; ... map ?? (map = Object.fromEntries(...))`), or filled there by
+                    scope = next((a for a in ancestors(local_values[0]) if a.type in FUNCTION_TYPES), None)  # `set`
+                    installed = itertools.chain(
+                        itertools.chain.from_iterable(_built(v, module, follow) for v in local_values),
+                        _installed(module, (holder,), calls_of, values, frames, scope) if scope is not None else ())
                 elif where is None or where[1] not in where[0].toplevel:
                     continue
                 else:
@@ -350,21 +353,6 @@ def _called_on(lookup: ts.Node, fn: ts.Node, calls_of=None) -> list[str]:
         around = next((a for a in ancestors(site) if a.type in FUNCTION_TYPES | {"method_definition"}), None)
         out += [m for m in (_called_on(site, around) if around is not None else []) if m and m not in out]
     return out
-
-
-def _local(node: ts.Node, name: str) -> list[ts.Node]:
-    """The values NAME holds when a function around NODE declares it (the nearest): its initializer and what is
-    assigned to it anywhere in that function (a nested one's included), else none."""
-    for scope in ancestors(node):
-        if scope.type in FUNCTION_TYPES:
-            decl = next((d for d in find(scope, {"variable_declarator"}) if text(d.child_by_field_name("name")) == name
-                         and next((a for a in ancestors(d) if a.type in FUNCTION_TYPES), None) == scope), None)
-            if decl is not None:
-                assigned = [a.child_by_field_name("right") for a in find(scope, {"assignment_expression"})
-                            if text(a.child_by_field_name("left")) == name]
-                return [v for v in (decl.child_by_field_name("value"), *assigned)
-                        if v is not None and strip_casts(v) is not None and strip_casts(v).type != "null"]
-    return []
 
 
 def _handed_members(lookup: ts.Node, fn: ts.Node) -> list[str]:

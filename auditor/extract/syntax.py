@@ -813,3 +813,18 @@ def condition_terms(node: ts.Node | None, op: str = "||") -> list[ts.Node]:
 def first_line(node: ts.Node, limit: int = 100) -> str:
     line = text(node).splitlines()[0] if text(node) else ""
     return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
+def local_values_of(node: ts.Node, name: str, top: bool = False) -> list[ts.Node]:
+    """The values NAME holds when a function around NODE declares it (the nearest; with TOP, the module too): its
+    initializer and what is assigned to it anywhere in that function (a nested one's included), else none."""
+    for scope in ancestors(node):
+        if scope.type in FUNCTION_TYPES or top and scope.type == "program":
+            decl = next((d for d in find(scope, {"variable_declarator"}) if text(d.child_by_field_name("name")) == name
+                         and next((a for a in ancestors(d) if a.type in FUNCTION_TYPES), scope) == scope), None)
+            if decl is not None:
+                assigned = [a.child_by_field_name("right") for a in find(scope, {"assignment_expression"})
+                            if text(a.child_by_field_name("left")) == name]
+                return [v for v in (decl.child_by_field_name("value"), *assigned)
+                        if v is not None and strip_casts(v) is not None and strip_casts(v).type != "null"]
+    return []

@@ -84,8 +84,28 @@ class Values(Lists):
                 if found[0] is not None:
                     node, module = found
                     continue
+                found = self._entry(node, module, chain[1])
+                if found[0] is not None:  # `all.read` of `const all = { read: new ReadTool() }`: that entry
+                    node, module = found
+                    continue
             return node, module
         return node, module
+
+    def _entry(self, node: ts.Node, module: Module, key: str) -> tuple[ts.Node | None, Module]:
+        """The entry KEY of the object literal a name stands for (`all.read` of `const all = { read: ... }`, written
+        out, no spread in it), or (None, MODULE)."""
+        if node.id in self._reading:
+            return None, module
+        self._reading.add(node.id)
+        try:
+            holder, hmod = self.definition(node.child_by_field_name("object"), module)
+        finally:
+            self._reading.discard(node.id)
+        holder = strip_casts(holder)
+        if holder is None or holder.type != "object" or any(c.type == "spread_element" for c in holder.named_children):
+            return None, module
+        pair = object_pairs(holder).get(key)
+        return (pair_value(pair), hmod) if pair is not None and pair.type == "pair" else (None, module)
 
     def _item(self, node: ts.Node, module: Module) -> tuple[ts.Node | None, Module]:
         """The item a subscript with a literal index names (`CONFIGS[0]`: the first element of a constant list written
