@@ -164,8 +164,12 @@ def main() -> None:
                    "at the pinned commit. Default: the repository's origin remote, if on github.com or gitlab.com.")
 @click.option("--check", is_flag=True, help="Write nothing; exit 1 if the files in --out differ from a fresh run.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress messages on stderr.")
+@click.option("--deps/--no-deps", "follow_deps", default=True, show_default=True,
+              help="npm: targets: also read the dependencies that are the vendor's own MCP layer (listed in "
+                   "package.json, imported by the code, and themselves built on an MCP SDK package), each at the "
+                   "newest version its range admits, fetched with npm pack; the reports name each and its version.")
 def audit(target: str, revisions: tuple[str, ...], subtree: str, out: Path, fmt: str, kb_dir: Path | None,
-          jobs: int, link_base: str | None, check: bool, quiet: bool) -> None:
+          jobs: int, link_base: str | None, check: bool, quiet: bool, follow_deps: bool) -> None:
     """Audit TARGET: a git repository (bare or not) at --revision, or npm:NAME@VERSION.
 
     Without --subtree, a repository that is not itself a server but holds several (folders whose
@@ -217,6 +221,11 @@ def audit(target: str, revisions: tuple[str, ...], subtree: str, out: Path, fmt:
             method = kb.load(kb_path, "method")  # a bundle over max_file_bytes may be read with its packages blanked
             pinned = target_mod.open_npm(exact, max(method["max_file_bytes"], method.get("max_bundle_bytes", 0)))
             progress(f"pinned {pinned.kind} target at {pinned.revision[:20]}")
+            if follow_deps:
+                sdk = kb.load(kb_path, "sdk")
+                pinned = target_mod.follow(pinned, set(sdk["sdk_packages"]), set(sdk.get("other_frameworks", ())),
+                                           progress, max_bytes=max(method["max_file_bytes"],
+                                                                   method.get("max_bundle_bytes", 0)))
             result = audit_mod.run(pinned, kb_path, progress)
             sink = sink or outdir.Staging(out, notice)
             for name, render in renderers.items():

@@ -51,6 +51,18 @@ class SourceFile:
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
+class Package:
+    """A dependency read with an npm target (auditor/npm.py follow): its files lie under FOLDER in the target's."""
+
+    name: str
+    version: str  # the exact version read
+    range: str  # what the target's package.json asks for
+    folder: str  # node_modules/NAME
+    integrity: str  # of its tarball
+    why: str  # what made it the server's code: "builds on @modelcontextprotocol/sdk", "is of the same scope, @v"
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
 class Target:
     """What was audited, pinned: a git commit or an npm tarball's integrity hash."""
 
@@ -67,6 +79,7 @@ class Target:
     last_change: str | None = None  # "<short hash> <subject>" of the newest of them
     not_followed: tuple[tuple[str, str], ...] = ()  # (path, why): symbolic links, submodules, unsafe tree names
     web: str | None = None  # the repository's web address (https), for links to files at the commit; None: no links
+    packages: tuple[Package, ...] = ()  # dependencies read with the target (npm: the vendor's own MCP layer)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

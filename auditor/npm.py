@@ -12,10 +12,12 @@ import shutil
 import subprocess
 import tarfile
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 
 from auditor.errors import AuditorError
-from auditor.model import SourceFile, Target, git_blob_hash
+from auditor.model import Package, SourceFile, Target, git_blob_hash
 
 _PART = r"[A-Za-z0-9~][A-Za-z0-9._~-]*"  # npm package names: URL-safe, not starting with . _ or - (an option)
 _NAME = re.compile(rf"(?:@{_PART}/)?{_PART}")
@@ -137,3 +139,97 @@ def _read_tarball(data: bytes, spec: str, max_bytes: int | None = None
     if not files:
         raise AuditorError(f"npm:{spec}: the tarball holds no files")
     return tuple(sorted(files, key=lambda f: f.path)), tuple(sorted(skipped))
+
+
+# -- dependencies read with the target ---------------------------------------------------------------------------
+
+# A bare specifier in code: `from "x"`, `import "x"`, `require("x")`, `import("x")` (not `./x`, `node:x`, `#x`).
+_SPECIFIER = re.compile(r"""(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)["']([^"'./#][^"':]*)["']""")
+_CODE = (".js", ".mjs", ".cjs", ".ts", ".mts", ".cts")
+_RANGE = re.compile(r"[\w.*^~<>=| -]+")  # a version range of the registry (no file:, git+, npm:, workspace:, URL)
+MAX_PACKAGES = 4  # dependencies read with one target, at most
+
+
+def _code(path: str) -> bool:
+    return path.endswith(_CODE) and not path.endswith((".d.ts", ".d.mts", ".d.cts"))
+
+
+def imported(files: tuple[SourceFile, ...]) -> set[str]:
+    """The packages the code of FILES imports by name (`@v/toolkit` of `@v/toolkit/mcp`)."""
+    out = set()
+    for f in files:
+        if not _code(f.path) or f.missing or "node_modules/" in f.path:
+            continue
+        for spec in _SPECIFIER.findall(f.data.decode("utf-8", "replace")):
+            parts = spec.split("/")
+            out.add("/".join(parts[:2]) if spec.startswith("@") else parts[0])
+    return out
+
+
+def _semver(v: str) -> tuple:
+    core, _, pre = v.partition("-")
+    nums = [int(x) if x.isdigit() else 0 for x in core.split("+")[0].split(".")[:3]]
+    return (*nums, not pre, pre)
+
+
+def view(name: str, wanted: str) -> tuple[str, set[str]] | None:
+    """(the newest version of NAME the range WANTED admits, the packages it depends on or asks its host for) by
+    `npm view`, which runs nothing of the package; None when the registry does not say."""
+    with tempfile.TemporaryDirectory(prefix="auditor-npm-") as tmp:
+        proc = _run(["view", f"{name}@{wanted}", "version", "dependencies", "peerDependencies", "--json"], tmp)
+    try:
+        found = json.loads(proc.stdout or b"null") if proc.returncode == 0 else None
+    except ValueError:
+        return None
+    rows = found if isinstance(found, list) else [found] if isinstance(found, dict) else []
+    rows = [r for r in rows if isinstance(r, dict) and isinstance(r.get("version"), str) and _EXACT.fullmatch(r["version"])]
+    if not rows:
+        return None
+    best = max(rows, key=lambda r: _semver(r["version"]))
+    deps = {k for key in ("dependencies", "peerDependencies") if isinstance(best.get(key), dict) for k in best[key]}
+    return best["version"], deps
+
+
+def follow(target: Target, sdk: set[str], skip: set[str], progress=lambda msg: None, ask=view, fetch=None,
+           max_bytes: int | None = None) -> Target:
+    """TARGET with the dependencies that are its vendor's own MCP layer read with it: those its package.json
+    `dependencies` lists, its code imports, and that themselves build on an MCP SDK package (SDK: they depend on one,
+    or ask their host for one); not an SDK package or a framework of SKIP. Each is read at the newest version its range
+    admits (asked of the registry now: the report names it), its code files and package.json under
+    node_modules/NAME. At most MAX_PACKAGES; one the registry does not give is left out, and said."""
+    root = next((f for f in target.files if f.path == "package.json"), None)
+    try:
+        manifest = json.loads(root.data) if root is not None else {}
+    except ValueError:
+        manifest = {}
+    deps = manifest.get("dependencies") if isinstance(manifest, dict) else None
+    if not isinstance(deps, dict):
+        return target
+    wanted = sorted(n for n in imported(target.files) if isinstance(deps.get(n), str) and _NAME.fullmatch(n)
+                    and _RANGE.fullmatch(deps[n].strip() or "*") and n not in sdk | skip and not n.startswith("@types/"))
+    if not wanted:
+        return target
+    progress(f"asking the registry about {len(wanted)} imported dependenc{'y' if len(wanted) == 1 else 'ies'}")
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        answers = list(pool.map(lambda n: ask(n, deps[n].strip() or "*"), wanted))
+    scope = manifest.get("name", "").split("/")[0] + "/" if str(manifest.get("name", "")).startswith("@") else None
+    chosen = [(n, a) for n, a in zip(wanted, answers) if a is not None and (a[1] & sdk or scope and n.startswith(scope))]
+    chosen = sorted(chosen, key=lambda x: not x[1][1] & sdk)[:MAX_PACKAGES]  # (those on the SDK first)
+    files, packages, skipped = list(target.files), [], list(target.not_followed)
+    for name, (version, needs) in chosen:
+        why = f"builds on {', '.join(sorted(needs & sdk))}" if needs & sdk else f"is of the same scope, {scope[:-1]}"
+        progress(f"reading the dependency {name}@{version} (it {why})")
+        try:
+            got = (fetch or (lambda spec: open_npm(spec, max_bytes)))(f"{name}@{version}")
+        except AuditorError as exc:
+            skipped.append((f"node_modules/{name}", f"a dependency building on the MCP SDK, not read: {exc}"))
+            continue
+        folder = f"node_modules/{name}"
+        files += [replace(f, path=f"{folder}/{f.path}") for f in got.files
+                  if _code(f.path) or f.path == "package.json"]
+        packages.append(Package(name=name, version=version, range=deps[name].strip() or "*", folder=folder,
+                                integrity=got.revision, why=why))
+    if not packages and len(skipped) == len(target.not_followed):
+        return target
+    return replace(target, files=tuple(sorted(files, key=lambda f: f.path)), packages=tuple(packages),
+                   not_followed=tuple(sorted(skipped)))

@@ -42,7 +42,7 @@ DEPENDENCY = "dependency"  # coupling: kb/method.yaml layers (installed packages
 
 def manifest(e: "Entry") -> bool:
     """Whether E is a package.json of the boundary (not one of an installed dependency, nor a context file)."""
-    return not e.context and e.rel.split("/")[-1] == "package.json" and e.layer != DEPENDENCY
+    return not e.context and e.rel.split("/")[-1] == "package.json" and e.layer != DEPENDENCY and e.package is None
 
 
 def layer_of(rel: str, method: dict) -> str:
@@ -64,6 +64,7 @@ class Entry:
     compiled_from: str | None = None  # the TypeScript source this file is the build output of (analysed instead)
     replaced: tuple[int, ...] = ()  # lines (1-based) holding bytes that are not UTF-8, read as U+FFFD in `text`
     shipped_test: bool = False  # its path is of the test layer, but an entry of the server imports it (promoted)
+    package: str | None = None  # the dependency it is a file of (Target.packages), read as the server's code
     # A bundle over the size limits read with its dependencies' regions blanked (extract/bundled.py): (first line,
     # last line, package) of each, and the limit it is over.
     blanked: tuple[tuple[int, int, str], ...] = ()
@@ -85,15 +86,20 @@ def relative(path: str, subtree: str) -> str:
 def register(target: Target, method: dict) -> tuple[Entry, ...]:
     out = []
     limit = method["max_file_bytes"]
+    folders = {pk.folder: pk.name for pk in target.packages}
     for f, ctx in [(f, False) for f in target.files] + [(f, True) for f in target.context_files]:
         rel = relative(f.path, target.subtree)
+        package = next((folders[d] for d in folders if rel.startswith(d + "/")), None) if folders and not ctx else None
+        if package is not None:  # a dependency read as the server's code: its code by the layers of its own paths
+            inner = rel.split("/", 3 if package.startswith("@") else 2)[-1]
+            layer = layer_of(inner, method) if layer_of(inner, method) in {"implementation", "test"} else DEPENDENCY
         omitted = f"blob {f.blob} is not in the repository (a partial or shallow clone); never fetched" if f.missing \
             else f"{f.bytes:,} bytes, over the read limit of {limit:,} (kb/method.yaml max_file_bytes)" \
             if f.bytes > limit else None
         body, replaced = (None, ()) if omitted else decode(f.data)
         n = 0 if body is None else len(body.splitlines())
-        e = Entry(file=f, rel=rel, layer=layer_of(rel if not ctx else f.path, method), context=ctx, text=body, lines=n,
-                  omitted=omitted, replaced=replaced)
+        e = Entry(file=f, rel=rel, layer=layer if package is not None else layer_of(rel if not ctx else f.path, method),
+                  context=ctx, text=body, lines=n, omitted=omitted, replaced=replaced, package=package)
         bundle = omitted and f.data and not f.missing and not ctx and f.bytes <= method.get("max_bundle_bytes", limit)
         out.append(without_bundled(e, limit, omitted) if bundle else e)
     rels = [e.rel for e in out if not e.context]

@@ -281,4 +281,4 @@ def _json_extends(data: bytes) -> str | None:
 
 
 # npm targets live in auditor/npm.py; these names stay importable from here.
-from auditor.npm import check_npm_spec, open_npm, resolve_npm, _read_tarball  # noqa: E402,F401
+from auditor.npm import check_npm_spec, follow, open_npm, resolve_npm, _read_tarball  # noqa: E402,F401

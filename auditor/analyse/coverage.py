@@ -63,6 +63,7 @@ def _auxiliary(p: Program, path: str, dev_runs: dict[str, str]) -> tuple[str, st
 
 _UNREAD_UNREACHED = "not analysed, not reached"
 _OTHER_PROGRAM = "analysed, another program"
+_UNREACHED_DEPENDENCY = "dependency, not reached"  # a file of a dependency read with the target (Target.packages)
 
 
 def _other_programs(p: Program, entries: list[str]) -> dict[str, str]:
@@ -456,8 +457,8 @@ def blocking(gaps, method, files=()) -> list:
     that does not parse says nothing of what the server does), or as a test file (parsed for gaps, never server
     code: a test the parser cannot read hides no tool)."""
     detail = set((method or {}).get("detail_gaps", ()))
-    aside_status = {r.get("status") for r in (method or {}).get("auxiliary") or ()} | {"auxiliary, not reached",
-                                                                                       _UNREAD_UNREACHED, _OTHER_PROGRAM}
+    aside_status = {r.get("status") for r in (method or {}).get("auxiliary") or ()} | {
+        "auxiliary, not reached", _UNREAD_UNREACHED, _OTHER_PROGRAM, _UNREACHED_DEPENDENCY}
     aside = {f["path"] for f in files if f.get("status") in aside_status
              or f.get("layer") == "test" and not f.get("entry") and f.get("status") == "read"}
     return [g for g in gaps if g.kind not in detail and g.anchor.path not in aside]
@@ -501,7 +502,9 @@ def ledger(p: Program, effects: dict[str, list[str]] | None = None) -> dict:
                 status, why = _OTHER_PROGRAM, (f"reached only from the entry {others[path]}, which reaches no MCP code "
                                                "(no SDK import, server, handler or registration): another program of "
                                                "the package, not the server")
-            if status != "analysed":
+            if status != "analysed" and e.package is not None:  # what of a dependency read with it the server
+                status, why = _UNREACHED_DEPENDENCY, f"{why}: code of the dependency {e.package} the server does not load"
+            if status not in {"analysed", _UNREACHED_DEPENDENCY}:
                 status, why = _auxiliary(p, path, dev_runs) or (status, why)
             if status == "parsed, not reached" and path in gap_of:
                 why = f"{why}; {gap_of[path]}"

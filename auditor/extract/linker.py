@@ -66,8 +66,9 @@ class Linker:
             if target is None:
                 return None
             spec, importer = "./" + posixpath.basename(target), target
-        if not spec.startswith("."):
-            return None
+        if not spec.startswith("."):  # a package: one read with the target (Target.packages), else outside
+            return next((c for t in self.build.package(spec) for c in candidates(t, "./" + posixpath.basename(t))
+                         if c in self.by_path), None) if self.build.packages else None
         found = candidates(importer, spec)
         # Build output (`./dist/x.js`, registered or not built yet) resolves to the file analysed in its place.
         return next((c for c in found if c in self.by_path), None) or \

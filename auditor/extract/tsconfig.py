@@ -58,6 +58,8 @@ class BuildMap:
     dirs: tuple[tuple[str, str], ...] = ()
     # package.json `imports` (subpath imports, `#tools/*` -> `./dist/tools/*.js`): (package folder, key, target)
     subpaths: tuple[tuple[str, str, str], ...] = ()
+    # dependencies read with the target: (name, folder, its package.json `exports`, (module, main))
+    packages: tuple[tuple[str, str, object, tuple[str, ...]], ...] = ()
 
     def subpath(self, importer: str, spec: str) -> str | None:
         """The repo path `import "#x/y"` names from IMPORTER: by the `imports` of the nearest package.json above it
@@ -74,6 +76,21 @@ class BuildMap:
             elif star and spec.startswith(head) and spec.endswith(tail) and len(spec) >= len(head) + len(tail):
                 best = (base, target.replace("*", spec[len(head):len(spec) - len(tail)] if tail else spec[len(head):]))
         return posixpath.normpath(posixpath.join(best[0], best[1])) if best is not None else None
+
+    def package(self, spec: str) -> list[str]:
+        """The repo paths a bare specifier (`@v/toolkit/mcp`) may name in a dependency read with the target
+        (Target.packages): by its package.json `exports` (a subpath's conditions: node, import, require, default),
+        else `module`, `main`, `index.js` for the package itself, or the subpath as a path."""
+        parts = spec.split("/")
+        name, sub = ("/".join(parts[:2]), "/".join(parts[2:])) if spec.startswith("@") else (parts[0], "/".join(parts[1:]))
+        for pname, folder, exports, fields in self.packages:
+            if pname != name:
+                continue
+            out = _exported(exports, "." if not sub else "./" + sub)
+            if not out:
+                out = [f for f in fields if f] + ["index.js"] if not sub else [sub]
+            return [_norm(posixpath.join(folder, t)) for t in out]
+        return []
 
     def sources(self, path: str) -> list[str]:
         """Where the code of output file `path` is, most likely first."""
@@ -192,7 +209,49 @@ def build_map(entries, method: Mapping | None) -> BuildMap:
                 chosen = _condition(target)
                 if isinstance(key, str) and key.startswith("#") and chosen is not None:
                     subpaths.append((base, key, chosen))
-    return BuildMap(aliases=aliases, dirs=tuple(dict.fromkeys(dirs)), subpaths=tuple(subpaths))
+    packages = []
+    for e in entries:  # a dependency read as the server's code (Target.packages): its own package.json
+        if e.package is not None and e.rel == _package_folder(e.rel, e.package) + "/package.json" and e.text is not None:
+            data, _ = load_json(e.file.data, MAX_DEPTH)
+            data = data if isinstance(data, dict) else {}
+            fields = tuple(f for f in (data.get("module"), data.get("main")) if isinstance(f, str))
+            packages.append((e.package, posixpath.dirname(e.file.path), data.get("exports"), fields))
+    return BuildMap(aliases=aliases, dirs=tuple(dict.fromkeys(dirs)), subpaths=tuple(subpaths),
+                    packages=tuple(packages))
+
+
+def _package_folder(rel: str, name: str) -> str:
+    """The folder of package NAME a path under it lies in (`node_modules/@v/x/dist/a.js` -> `node_modules/@v/x`)."""
+    return rel[:rel.index(name) + len(name)] if name in rel else ""
+
+
+def _exported(exports, key: str, depth: int = 0) -> list[str]:
+    """The targets package.json `exports` gives the subpath KEY (`.`, `./mcp`; a `*` pattern too), each condition's
+    (node, import, require, module, default) in that order: the file any of them names may be the one loaded."""
+    if isinstance(exports, (str, list)) or isinstance(exports, dict) and not any(
+            isinstance(k, str) and k.startswith(".") for k in exports):
+        exports = {".": exports}
+    if not isinstance(exports, dict):
+        return []
+    value = exports.get(key)
+    if value is None:
+        for k, v in exports.items():
+            head, star, tail = k.partition("*") if isinstance(k, str) else ("", "", "")
+            if star and key.startswith(head) and key.endswith(tail) and len(key) >= len(head) + len(tail):
+                matched = key[len(head):len(key) - len(tail)]
+                return [t.replace("*", matched) for t in _conditions(v)]
+    return _conditions(value)
+
+
+def _conditions(value, depth: int = 0) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list) and depth < 4:
+        return [t for v in value for t in _conditions(v, depth + 1)]
+    if isinstance(value, dict) and depth < 4:
+        return [t for k in ("node", "import", "require", "module", "default") if k in value
+                for t in _conditions(value[k], depth + 1)]
+    return []
 
 
 def _condition(target, depth: int = 0) -> str | None:

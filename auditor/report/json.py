@@ -42,7 +42,10 @@ def as_dict(audit: Audit) -> dict[str, Any]:
     target = {"kind": t.kind, "locator": t.locator, "requested": t.requested, "subtree": t.subtree,
               "commit_date": t.commit_date, "worktree_clean": t.worktree_clean,
               "files": len(t.files), "context_files": [f.path for f in t.context_files],
-              "subtree_commits": t.subtree_commits, "last_change": t.last_change, "web": t.web}
+              "subtree_commits": t.subtree_commits, "last_change": t.last_change, "web": t.web,
+              **({"packages": [{"name": pk.name, "version": pk.version, "range": pk.range, "folder": pk.folder,
+                                "integrity": pk.integrity, "why": pk.why} for pk in t.packages]}
+                 if t.packages else {})}
     target["commit" if t.kind == "git" else "integrity"] = t.revision
     return {
         "schema": SCHEMA_VERSION,

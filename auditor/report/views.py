@@ -26,6 +26,9 @@ def common(audit: Audit) -> dict[str, Any]:
                 ("Subtree", t.subtree or "(whole repository or package)"),
                 ("Subtree history", f"{t.subtree_commits} commit(s); newest: {t.last_change}" if t.subtree_commits is not None else "n/a"),
                 ("Files in the boundary", str(len(t.files))),
+                *([("Dependencies read with it", "; ".join(
+                    f"{pk.name}@{pk.version} (package.json asks {pk.range}; the newest it admits when audited; it "
+                    f"{pk.why}), in {pk.folder}/" for pk in t.packages))] if t.packages else []),
                 ("Claims registries applied", ", ".join(audit.registries) or "none (no kb/claims file matches this target)"),
                 ("Tool", f"auditor {__version__}")]
     ledger = audit.ledger or {}

@@ -1,0 +1,234 @@
+"""Dependencies read with an npm target (auditor/npm.py follow): the vendor's own MCP layer, a package the server's
+code imports by name that itself builds on an MCP SDK package, read as the server's code under node_modules/NAME
+(Target.packages; bare specifiers resolved by its package.json `exports`). Every package here is written for the test;
+the registry is a fake."""
+
+from __future__ import annotations
+
+import json
+
+from auditor import kb, npm, sources
+from auditor.analyse import coverage
+from auditor.extract import facts
+from auditor.model import Package, SourceFile, Target
+from program_helpers import KB
+
+SDK_NAMES = {"@modelcontextprotocol/sdk", "fastmcp"}
+
+# The thin server package: a bin that hands its options to the vendor's core package.
+SERVER = {
+    "package.json": json.dumps({"name": "@v/db-mcp", "version": "1.0.0", "bin": {"db-mcp": "dist/index.js"},
+                                "dependencies": {"@v/db-core": "^0.7.0", "left-pad": "1.3.0",
+                                                 "@modelcontextprotocol/sdk": "^1.0.0"}}),
+    "dist/index.js": ('#!/usr/bin/env node\n'
+                      'import { startServer } from "@v/db-core/server";\n'
+                      'import pad from "left-pad";\n'
+                      'startServer({ tier: process.env.TIER ?? "admin", banner: pad("db", 4) });\n'),
+}
+
+# The vendor's core: tool classes, a tier picked by a switch, extra tools pushed, a local Map to dispatch by name.
+CORE = {
+    "package.json": json.dumps({"name": "@v/db-core", "version": "0.7.2", "type": "module",
+                                "exports": {"./server": {"types": "./dist/server.d.ts", "import": "./dist/server.js"},
+                                            "./types": "./dist/types.js"},
+                                "peerDependencies": {"@modelcontextprotocol/sdk": "^1.0.0"}}),
+    "dist/tools.js": ('export class ReadTool {\n'
+                      '  constructor() {\n'
+                      '    this.name = "read_rows";\n'
+                      '    this.description = "Read rows";\n'
+                      '    this.inputSchema = { type: "object", properties: { sql: { type: "string" } } };\n'
+                      '  }\n'
+                      '  async run(args) { return { content: [{ type: "text", text: String(args.sql) }] }; }\n'
+                      '}\n'
+                      'export class DropTool {\n'
+                      '  constructor() {\n'
+                      '    this.name = "drop_table";\n'
+                      '    this.description = "Drop a table";\n'
+                      '    this.inputSchema = { type: "object", properties: { table: { type: "string" } } };\n'
+                      '  }\n'
+                      '  async run(args) { return { content: [] }; }\n'
+                      '}\n'
+                      'export class BeginTool {\n'
+                      '  constructor() {\n'
+                      '    this.name = "begin_transaction";\n'
+                      '    this.description = "Begin";\n'
+                      '    this.inputSchema = { type: "object", properties: {} };\n'
+                      '  }\n'
+                      '  async run() { return { content: [] }; }\n'
+                      '}\n'
+                      'export function allTools() {\n'
+                      '  return { read: new ReadTool(), drop: new DropTool(), begin: new BeginTool() };\n'
+                      '}\n'
+                      'export function readerTools(t) { return [t.read]; }\n'
+                      'export function adminTools(t) { return [t.read, t.drop]; }\n'
+                      'export function transactionTools(t) { return [t.begin]; }\n'),
+    "dist/server.js": ('import { Server } from "@modelcontextprotocol/sdk/server/index.js";\n'
+                       'import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";\n'
+                       'import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";\n'
+                       'import { allTools, readerTools, adminTools, transactionTools } from "./tools.js";\n'
+                       'export async function startServer(config) {\n'
+                       '  const tools = allTools();\n'
+                       '  let exposed;\n'
+                       '  switch (config.tier) {\n'
+                       '    case "reader":\n'
+                       '      exposed = readerTools(tools);\n'
+                       '      break;\n'
+                       '    case "admin":\n'
+                       '      exposed = adminTools(tools);\n'
+                       '      break;\n'
+                       '  }\n'
+                       '  if (process.env.TRANSACTIONS !== "none") {\n'
+                       '    exposed.push(...transactionTools(tools));\n'
+                       '  }\n'
+                       '  const byName = new Map();\n'
+                       '  for (const tool of exposed) {\n'
+                       '    byName.set(tool.name, tool);\n'
+                       '  }\n'
+                       '  const server = new Server({ name: "db", version: "1" }, { capabilities: { tools: {} } });\n'
+                       '  server.setRequestHandler(ListToolsRequestSchema, async () => ({\n'
+                       '    tools: exposed.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),\n'
+                       '  }));\n'
+                       '  server.setRequestHandler(CallToolRequestSchema, async (request) => {\n'
+                       '    const { name, arguments: args } = request.params;\n'
+                       '    const tool = byName.get(name);\n'
+                       '    if (!tool) throw new Error(`Unknown tool: ${name}`);\n'
+                       '    return await tool.run(args);\n'
+                       '  });\n'
+                       '  await server.connect(new StdioServerTransport());\n'
+                       '}\n'),
+    "dist/types.js": 'export const TIERS = ["reader", "admin"];\n',
+    "README.md": "# db-core\n",
+}
+
+CORE_PACKAGE = Package(name="@v/db-core", version="0.7.2", range="^0.7.0", folder="node_modules/@v/db-core",
+                       integrity="sha512-x", why="builds on @modelcontextprotocol/sdk")
+
+
+def _target(files: dict[str, str], packages: tuple[Package, ...] = ()) -> Target:
+    return Target(kind="npm", locator="npm:@v/db-mcp@1.0.0", revision="sha512-x", requested="@v/db-mcp@1.0.0",
+                  commit_date=None, worktree_clean=None, subtree="", packages=packages,
+                  files=tuple(SourceFile(path=p, blob=f"{i:040x}", data=body.encode("utf-8"))
+                              for i, (p, body) in enumerate(sorted(files.items()))))
+
+
+def _program(target: Target) -> facts.Program:
+    method = kb.load(KB, "method")
+    return facts.build(sources.register(target, method), "", kb.load(KB, "sdk"), method)
+
+
+def _followed() -> tuple[Target, list[str]]:
+    asked = []
+
+    def ask(name: str, wanted: str):
+        asked.append(f"{name}@{wanted}")
+        return {"@v/db-core": ("0.7.2", {"@modelcontextprotocol/sdk", "zod"}), "left-pad": ("1.3.0", set())}.get(name)
+
+    def fetch(spec: str) -> Target:
+        assert spec == "@v/db-core@0.7.2"
+        return _target(CORE)
+
+    return npm.follow(_target(SERVER), SDK_NAMES, {"mcp-framework"}, ask=ask, fetch=fetch), asked
+
+
+def test_a_dependency_built_on_the_sdk_is_read_with_the_target_and_named():
+    followed, asked = _followed()
+    # asked about what the code imports and package.json lists, not the SDK itself
+    assert sorted(asked) == ["@v/db-core@^0.7.0", "left-pad@1.3.0"]
+    assert followed.packages == (CORE_PACKAGE,)
+    added = sorted(f.path for f in followed.files if f.path.startswith("node_modules/"))
+    assert added == ["node_modules/@v/db-core/dist/server.js", "node_modules/@v/db-core/dist/tools.js",
+                     "node_modules/@v/db-core/dist/types.js", "node_modules/@v/db-core/package.json"]  # no README
+
+
+def test_a_dependency_that_does_not_build_on_the_sdk_or_is_not_imported_is_not_read():
+    quiet = dict(SERVER, **{"dist/index.js": 'import pad from "left-pad";\nconsole.log(pad("x", 2));\n'})
+    target = _target(quiet)
+    got = npm.follow(target, SDK_NAMES, set(), ask=lambda n, w: ("1.3.0", set()),
+                     fetch=lambda spec: (_ for _ in ()).throw(AssertionError(spec)))
+    assert got is target
+
+
+def test_a_dependency_the_registry_does_not_give_is_said_not_read():
+    def fetch(spec: str) -> Target:
+        raise npm.AuditorError(f"npm:{spec}: npm pack failed: 404")
+    got = npm.follow(_target(SERVER), SDK_NAMES, set(),
+                     ask=lambda n, w: ("0.7.2", {"@modelcontextprotocol/sdk"} if n == "@v/db-core" else set()),
+                     fetch=fetch)
+    assert got.packages == ()
+    assert [p for p, _ in got.not_followed] == ["node_modules/@v/db-core"]
+
+
+def test_the_tools_of_a_dependency_read_with_the_target_are_found_dispatched_and_accounted_for():
+    followed, _ = _followed()
+    p = _program(followed)
+    ledger = coverage.ledger(p)
+    rows = {t["name"]: t for t in ledger["tools"]}
+    # both tiers' tools and the pushed transaction tool, each dispatched through the Map to its class's run
+    assert sorted(rows) == ["begin_transaction", "drop_table", "read_rows"]
+    assert {n: (r["dispatch"], r["implementation"]) for n, r in rows.items()} == {
+        "begin_transaction": ("registry", "BeginTool.run"), "drop_table": ("registry", "DropTool.run"),
+        "read_rows": ("registry", "ReadTool.run")}
+    assert rows["read_rows"]["file"].startswith("node_modules/@v/db-core/dist/")
+    files = {f["path"]: f["status"] for f in ledger["files"]}
+    assert files["node_modules/@v/db-core/dist/server.js"] == "analysed"
+    assert files["node_modules/@v/db-core/dist/types.js"] == "dependency, not reached"
+    assert ledger["unresolved"] == [] and ledger["complete"]
+    # its package.json is no manifest of the server's: the entry is the server's own bin
+    assert ledger["entries"] == ["dist/index.js"]
+
+
+def test_without_the_dependency_the_server_names_no_tool():
+    p = _program(_target(SERVER))
+    assert coverage.ledger(p)["tools"] == []
+
+
+def test_a_dependency_of_the_targets_own_scope_is_read_though_it_does_not_build_on_the_sdk():
+    # `@v/db-mcp` importing `@v/db-util` (the vendor's own package): read; `left-pad`, of no scope, is not
+    files = dict(SERVER, **{"dist/index.js": 'import { check } from "@v/db-util";\nimport pad from "left-pad";\n'
+                                             'check(pad("x", 2));\n',
+                            "package.json": json.dumps({"name": "@v/db-mcp", "version": "1.0.0",
+                                                        "bin": {"db-mcp": "dist/index.js"},
+                                                        "dependencies": {"@v/db-util": "2.x", "left-pad": "1.3.0"}})})
+    util = {"package.json": json.dumps({"name": "@v/db-util", "version": "2.1.0", "main": "lib/index.js"}),
+            "lib/index.js": "export function check(x) { if (typeof x !== 'string') throw new Error('bad'); }\n"}
+    got = npm.follow(_target(files), SDK_NAMES, set(), ask=lambda n, w: ("2.1.0" if n == "@v/db-util" else "1.3.0", set()),
+                     fetch=lambda spec: _target(util) if spec == "@v/db-util@2.1.0" else None)
+    assert [(pk.name, pk.version, pk.range, pk.why) for pk in got.packages] == [
+        ("@v/db-util", "2.1.0", "2.x", "is of the same scope, @v")]
+    p = _program(got)
+    module = next(m for m in p.modules if m.path == "dist/index.js")
+    assert p.linker.imports[module.path]["check"].module == "node_modules/@v/db-util/lib/index.js"  # by its main
+
+
+def _served(tmp_path) -> dict:
+    packages = {"@v/db-mcp@1.0.0": {"files": SERVER}, "@v/db-core@0.7.2": {"files": CORE},
+                "@v/db-core@^0.7.0": {"view": {"version": "0.7.2", "peerDependencies": {"@modelcontextprotocol/sdk": "1"}}},
+                "left-pad@1.3.0": {"view": {"version": "1.3.0"}}}
+    path = tmp_path / "served.json"
+    path.write_text(json.dumps(packages), encoding="utf-8")
+    return {"FAKE_NPM_PACKAGES": str(path)}
+
+
+def test_the_cli_reads_the_dependency_names_it_and_no_deps_turns_it_off(tmp_path):
+    import os
+    from contract_helpers import DATA, proc
+    log = tmp_path / "npm-calls.log"
+    env = {"PATH": f"{DATA / 'fake-npm'}{os.pathsep}{os.environ['PATH']}", "FAKE_NPM_LOG": str(log), **_served(tmp_path)}
+    result = proc("audit", "npm:@v/db-mcp@1.0.0", "--out", tmp_path / "out", "--format", "all", env=env)
+    assert result.returncode == 0, result.stderr
+    assert "reading the dependency @v/db-core@0.7.2 (it builds on @modelcontextprotocol/sdk)" in result.stderr
+    doc = json.loads((tmp_path / "out" / "audit.json").read_text(encoding="utf-8"))
+    assert doc["target"]["packages"] == [{"name": "@v/db-core", "version": "0.7.2", "range": "^0.7.0",
+                                          "folder": "node_modules/@v/db-core", "integrity": "sha512-fake-@v/db-core",
+                                          "why": "builds on @modelcontextprotocol/sdk"}]
+    assert sorted(t["name"] for t in doc["coverage"]["tools"]) == ["begin_transaction", "drop_table", "read_rows"]
+    packet = (tmp_path / "out" / "evidence-packet.md").read_text(encoding="utf-8")
+    assert "| Dependencies read with it | @v/db-core@0.7.2 (package.json asks ^0.7.0;" in packet
+    calls = [json.loads(line) for line in log.read_text().splitlines()]
+    assert all("--ignore-scripts" in c for c in calls)
+    log.unlink()
+    result = proc("audit", "npm:@v/db-mcp@1.0.0", "--out", tmp_path / "plain", "--format", "json", "--no-deps", env=env)
+    assert result.returncode == 0, result.stderr
+    assert [c[:2] for c in (json.loads(line) for line in log.read_text().splitlines())] == [["pack", "@v/db-mcp@1.0.0"]]
+    doc = json.loads((tmp_path / "plain" / "audit.json").read_text(encoding="utf-8"))
+    assert "packages" not in doc["target"] and doc["coverage"]["tools"] == []
