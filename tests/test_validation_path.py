@@ -897,10 +897,13 @@ def test_two_builds_of_one_server_each_cite_the_use_in_their_own_build():
 
 def test_a_schema_parse_of_an_object_built_from_input_fields_checks_them_under_their_keys():
     # `ConfigSchema.parse({ geminiApiKey: apiKey })`: the schema checks apiKey as geminiApiKey; a field handed under a
-    # key the schema does not declare (`other: note`) is not checked by it
+    # key the schema does not declare (`other: note`) is not checked by it, nor by `create` of a service object (no
+    # schema read: `notes.create({ note })` stores it)
     code = SDK + ('import { z } from "zod";\n'
                   'const ConfigSchema = z.object({ geminiApiKey: z.string().min(1) });\n'
                   'let config = null;\n'
+                  'class Notes { create(input) { return input; } }\n'
+                  'const notes = new Notes();\n'
                   'const server = new Server({ name: "x", version: "1" }, { capabilities: { tools: {} } });\n'
                   'server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [\n'
                   '  { name: "configure", description: "Set the key", inputSchema: { type: "object", properties: {\n'
@@ -909,6 +912,7 @@ def test_a_schema_parse_of_an_object_built_from_input_fields_checks_them_under_t
                   'async function configure(request) {\n'
                   '  const { apiKey, note } = request.params.arguments;\n'
                   '  ConfigSchema.parse({ geminiApiKey: apiKey, other: note });\n'
+                  '  notes.create({ note, key: apiKey });\n'
                   '  config = { geminiApiKey: apiKey };\n'
                   '  return { content: [{ type: "text", text: String(note).trim() }] };\n'
                   '}\n'

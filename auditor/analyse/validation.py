@@ -303,7 +303,7 @@ def _schema_call(call: ts.Node, m: Module, names: set[str], p: Program, v: dict,
     matched = False
     method = text(fn.child_by_field_name("property")) if fn is not None and fn.type == "member_expression" else text(fn)
     paired = _paired(args[0], pl, names, v) if args and pl is not None and method in v["schema_methods"] else {}
-    if paired and fn.type == "member_expression":  # `ConfigSchema.parse({ key: apiKey })`: the schema checks each
+    if paired and fn.type == "member_expression":  # `ConfigSchema.parse({ key: apiKey })`: a schema read checks each
         receiver = strip_casts(fn.child_by_field_name("object"))  # field under the key it is handed as
         chain = member_chain(receiver) or ()
         if chain and chain[0] not in v["not_schemas"]:
@@ -311,7 +311,9 @@ def _schema_call(call: ts.Node, m: Module, names: set[str], p: Program, v: dict,
             schema = (call_args(compiled) or [None])[0] if compiled is not None else receiver
             spec = schema_of(schema, m, p.vocab, p.linker) if schema is not None else None
             props = spec.get("properties") if isinstance(spec, dict) else None
-            checked = {f for k, f in paired.items() if not isinstance(props, dict) or k in props}
+            if not isinstance(props, dict):  # (a schema read: `memory.create({...})` of a service is no schema's)
+                return None
+            checked = {f for k, f in paired.items() if k in props}
             return Check(path=m.path, node=call, fields=frozenset(checked), form="schema") if checked else None
     if len(args) == 2 and method in v["schema_and_input"] and any(_is_input(a, names, v) for a in args):
         matched, schema = True, args[1] if _is_input(args[0], names, v) else args[0]  # `v.parse(S, x)`, `assert(x, S)`
