@@ -630,6 +630,12 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
     assert kinds(code) == {}
     loose = code.replace("  throw new Error(`Unknown action: ${action}. Valid: ${hint}`);", "  if (hint) throw new Error(hint);\n  return null;")
     assert set(kinds(loose)) == {("animation", "action"), ("audio", "action")}
+    # the helper imported from a module of its own (`import { throwUnknown } from "./errors.js"`): the same
+    helper = code[code.index("function throwUnknown"):code.index("const ANIM")]
+    files = {"errors.ts": "export " + helper,
+             "index.ts": code.replace(helper, "").replace(SDK, SDK + 'import { throwUnknown } from "./errors.js";\n')}
+    assert {(f.attrs["tool"], f.attrs["field"]) for f in mismatches.mismatches(program(files), {"probes": []})
+            if f.kind in KINDS} == set()
 
 
 def test_fields_handed_to_a_validator_s_rest_parameter_are_checked_by_its_loop():

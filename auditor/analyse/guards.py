@@ -76,10 +76,10 @@ def hand_checked(fn: ts.Node, skip: Callable[[ts.Node], bool] = lambda node: Fal
         body = stmt.child_by_field_name("body")
         if body is not None and any(c.id in dispatch for c in body.named_children):
             continue
-        if stmt.type == "if_statement" and (_rejects(stmt.child_by_field_name("consequence"), module)
+        if stmt.type == "if_statement" and (_rejects(stmt.child_by_field_name("consequence"), module, link)
                                             or errors and _returns_value(stmt.child_by_field_name("consequence"))):
             terms = condition_terms(stmt.child_by_field_name("condition"))
-        elif stmt.type == "if_statement" and _member_then_rejects(stmt, module):
+        elif stmt.type == "if_statement" and _member_then_rejects(stmt, module, link):
             # `if (Object.hasOwn(ACTIONS, action)) { ...; return h(args) } throwUnknownAction(action)`: what is
             # not a member goes no further
             out |= _subject_fields(_member_subject(stmt.child_by_field_name("condition")), fn)
@@ -91,7 +91,7 @@ def hand_checked(fn: ts.Node, skip: Callable[[ts.Node], bool] = lambda node: Fal
                      if flow._predicate(t, None).form == "type-check"]
         elif stmt.type == "switch_statement" and any(
                 c.type == "switch_default" and _leaves(next((x for x in c.named_children if x.type != "comment"), None),
-                                                       leaving, module)
+                                                       leaving, module, link)
                 for c in (body.named_children if body is not None else [])):
             terms = [strip_casts(stmt.child_by_field_name("value"))]
         else:
@@ -149,7 +149,7 @@ def _member_subject(cond: ts.Node | None) -> ts.Node | None:
     return args[0] if len(chain) >= 2 and chain[-1] in {"includes", "has", "hasOwnProperty"} and len(args) == 1 else None
 
 
-def _member_then_rejects(stmt: ts.Node, module: Module | None) -> bool:
+def _member_then_rejects(stmt: ts.Node, module: Module | None, link=None) -> bool:
     """`if (MEMBER(x)) { ... return ... }` with no `else`, the statement after it rejecting: only a member goes on."""
     block = stmt.parent
     if stmt.child_by_field_name("alternative") is not None or block is None or block.type != "statement_block" \
@@ -160,7 +160,7 @@ def _member_then_rejects(stmt: ts.Node, module: Module | None) -> bool:
     if not (consequence is not None and find(consequence, {"return_statement"})):
         return False
     after = [c for c in block.named_children if c.start_byte > stmt.start_byte and c.type != "comment"]
-    return bool(after) and _rejects(after[0], module)
+    return bool(after) and _rejects(after[0], module, link)
 
 
 _CONVERSIONS = {"String", "Number", "Boolean", "parseInt", "parseFloat"}
@@ -362,8 +362,8 @@ def _finds_by(fn: ts.Node) -> int | None:
     return None
 
 
-def _leaves(node: ts.Node | None, leaving: bool, module: Module | None = None) -> bool:
-    return _rejects(node, module) or (leaving and node is not None and node.type == "return_statement")
+def _leaves(node: ts.Node | None, leaving: bool, module: Module | None = None, link=None) -> bool:
+    return _rejects(node, module, link) or (leaving and node is not None and node.type == "return_statement")
 
 
 def _returns(node: ts.Node | None) -> bool:
@@ -420,20 +420,20 @@ def _passing_fields(body: ts.Node) -> set[str]:
 _LEAVING = {"return_statement", "break_statement", "continue_statement", "if_statement", "try_statement"}
 
 
-def _rejects(node: ts.Node | None, module: Module | None = None) -> bool:
+def _rejects(node: ts.Node | None, module: Module | None = None, link=None) -> bool:
     """Whether a consequence rejects: it throws (first, or after straight-line code: `{ const known = ...; throw
     new Error(known) }`, or by calling a function of MODULE that always throws: `throwUnknownAction(action)`), or
-    returns an error."""
+    returns an error. With LINK, such a function imported from another module of the boundary too."""
     if node is None:
         return False
     stmts = [c for c in node.named_children if c.type != "comment"] if node.type == "statement_block" else [node]
     straight = bool(stmts) and not any(s.type in _LEAVING or find(s, _LEAVING) for s in stmts[:-1])
     if flow._throws(node) is not None or straight and stmts[-1].type == "throw_statement":
         return True
-    if straight and module is not None and _always_throws(stmts[-1], module):
+    if straight and module is not None and _always_throws(stmts[-1], module, link):
         return True
     if straight and len(stmts) > 1:  # `{ log(...); return { success: false, error: ... } }`
-        return _rejects(stmts[-1], module)
+        return _rejects(stmts[-1], module, link)
     stmts = [c for c in node.named_children if c.type != "comment"] if node.type == "statement_block" else [node]
     ret = stmts[0] if stmts and stmts[0].type == "return_statement" else None
     value = strip_casts(ret.named_children[0]) if ret is not None and ret.named_children else None
@@ -445,12 +445,16 @@ def _rejects(node: ts.Node | None, module: Module | None = None) -> bool:
     return any(k in pairs and text(pair_value(pairs[k])) == "false" for k in _FAILURE_FLAGS)  # that says it failed
 
 
-def _always_throws(stmt: ts.Node, module: Module) -> bool:
-    """Whether STMT calls, as a statement, a function of MODULE declared at its top level whose own statements run
-    straight to a `throw` (`function throwUnknownAction(a, valid) { const hint = ...; throw new E(...) }`)."""
+def _always_throws(stmt: ts.Node, module: Module, link=None) -> bool:
+    """Whether STMT calls, as a statement, a function of MODULE declared at its top level (with LINK, or one it imports
+    from another module of the boundary) whose own statements run straight to a `throw` (`function
+    throwUnknownAction(a, valid) { const hint = ...; throw new E(...) }`)."""
     call = strip_casts(stmt.named_children[0]) if stmt.type == "expression_statement" and stmt.named_children else None
     callee = strip_casts(call.child_by_field_name("function")) if call is not None and call.type == "call_expression" else None
     fn = module.functions.get(text(callee)) if callee is not None and callee.type == "identifier" else None
+    if fn is None and link is not None and callee is not None and callee.type == "identifier":
+        where = link.binding(module, text(callee))  # (`import { throwUnknownAction } from "../helpers.js"`)
+        fn = where[0].functions.get(where[1]) if where is not None and where[0] is not module else None
     body = fn.child_by_field_name("body") if fn is not None else None
     stmts = [c for c in body.named_children if c.type != "comment"] if body is not None else []
     return bool(stmts) and stmts[-1].type == "throw_statement" \
