@@ -193,10 +193,11 @@ def view(name: str, wanted: str) -> tuple[str, set[str]] | None:
 def follow(target: Target, sdk: set[str], skip: set[str], progress=lambda msg: None, ask=view, fetch=None,
            max_bytes: int | None = None) -> Target:
     """TARGET with the dependencies that are its vendor's own MCP layer read with it: those its package.json
-    `dependencies` lists, its code imports, and that themselves build on an MCP SDK package (SDK: they depend on one,
-    or ask their host for one); not an SDK package or a framework of SKIP. Each is read at the newest version its range
-    admits (asked of the registry now: the report names it), its code files and package.json under
-    node_modules/NAME. At most MAX_PACKAGES; one the registry does not give is left out, and said."""
+    `dependencies` lists and its code imports that build on an MCP SDK package themselves (SDK: they depend on one, or
+    ask their host for one), or share the target's npm scope; not an SDK package or a framework of SKIP. Each is read
+    at the newest version its range admits (asked of the registry now: the report names it), its code files and
+    package.json under node_modules/NAME. At most MAX_PACKAGES, those on the SDK first; one the registry does not
+    give is left out, and said (a `not followed` row)."""
     root = next((f for f in target.files if f.path == "package.json"), None)
     try:
         manifest = json.loads(root.data) if root is not None else {}
@@ -205,13 +206,14 @@ def follow(target: Target, sdk: set[str], skip: set[str], progress=lambda msg: N
     deps = manifest.get("dependencies") if isinstance(manifest, dict) else None
     if not isinstance(deps, dict):
         return target
-    wanted = sorted(n for n in imported(target.files) if isinstance(deps.get(n), str) and _NAME.fullmatch(n)
-                    and _RANGE.fullmatch(deps[n].strip() or "*") and n not in sdk | skip and not n.startswith("@types/"))
+    ranges = {n: r.strip() or "*" for n, r in deps.items() if isinstance(n, str) and isinstance(r, str)}
+    wanted = sorted(n for n in imported(target.files) if n in ranges and _NAME.fullmatch(n)
+                    and _RANGE.fullmatch(ranges[n]) and n not in sdk | skip and not n.startswith("@types/"))
     if not wanted:
         return target
     progress(f"asking the registry about {len(wanted)} imported dependenc{'y' if len(wanted) == 1 else 'ies'}")
     with ThreadPoolExecutor(max_workers=8) as pool:
-        answers = list(pool.map(lambda n: ask(n, deps[n].strip() or "*"), wanted))
+        answers = list(pool.map(lambda n: ask(n, ranges[n]), wanted))
     scope = manifest.get("name", "").split("/")[0] + "/" if str(manifest.get("name", "")).startswith("@") else None
     chosen = [(n, a) for n, a in zip(wanted, answers) if a is not None and (a[1] & sdk or scope and n.startswith(scope))]
     chosen = sorted(chosen, key=lambda x: not x[1][1] & sdk)[:MAX_PACKAGES]  # (those on the SDK first)
@@ -222,12 +224,12 @@ def follow(target: Target, sdk: set[str], skip: set[str], progress=lambda msg: N
         try:
             got = (fetch or (lambda spec: open_npm(spec, max_bytes)))(f"{name}@{version}")
         except AuditorError as exc:
-            skipped.append((f"node_modules/{name}", f"a dependency building on the MCP SDK, not read: {exc}"))
+            skipped.append((f"node_modules/{name}", f"a dependency that {why}, not read: {exc}"))
             continue
         folder = f"node_modules/{name}"
         files += [replace(f, path=f"{folder}/{f.path}") for f in got.files
                   if _code(f.path) or f.path == "package.json"]
-        packages.append(Package(name=name, version=version, range=deps[name].strip() or "*", folder=folder,
+        packages.append(Package(name=name, version=version, range=ranges[name], folder=folder,
                                 integrity=got.revision, why=why))
     if not packages and len(skipped) == len(target.not_followed):
         return target
