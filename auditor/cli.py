@@ -226,7 +226,8 @@ def audit(target: str, revisions: tuple[str, ...], subtree: str, out: Path, fmt:
                 sdk = kb.load(kb_path, "sdk")
                 pinned = target_mod.follow(pinned, set(sdk["sdk_packages"]), set(sdk.get("other_frameworks", ())),
                                            progress, max_bytes=max(method["max_file_bytes"],
-                                                                   method.get("max_bundle_bytes", 0)))
+                                                                   method.get("max_bundle_bytes", 0)),
+                                           libraries=tuple(sdk.get("library_scopes", ())))
             result = audit_mod.run(pinned, kb_path, progress)
             sink = sink or outdir.Staging(out, notice)
             for name, render in renderers.items():

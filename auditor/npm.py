@@ -191,10 +191,11 @@ def view(name: str, wanted: str) -> tuple[str, set[str]] | None:
 
 
 def follow(target: Target, sdk: set[str], skip: set[str], progress=lambda msg: None, ask=view, fetch=None,
-           max_bytes: int | None = None) -> Target:
+           max_bytes: int | None = None, libraries: tuple[str, ...] = ()) -> Target:
     """TARGET with the dependencies that are its vendor's own MCP layer read with it: those its package.json
     `dependencies` lists and its code imports that build on an MCP SDK package themselves (SDK: they depend on one, or
-    ask their host for one), or share the target's npm scope; not an SDK package or a framework of SKIP. Each is read
+    ask their host for one), or share the target's npm scope; not an SDK package or a framework of SKIP, nor a package
+    of the LIBRARIES scopes (the SDK's and the frameworks' own: transports, adapters). Each is read
     at the newest version its range admits (asked of the registry now: the report names it), its code files and
     package.json under node_modules/NAME. At most MAX_PACKAGES, those on the SDK first; one the registry does not
     give is left out, and said (a `not followed` row)."""
@@ -208,7 +209,8 @@ def follow(target: Target, sdk: set[str], skip: set[str], progress=lambda msg: N
         return target
     ranges = {n: r.strip() or "*" for n, r in deps.items() if isinstance(n, str) and isinstance(r, str)}
     wanted = sorted(n for n in imported(target.files) if n in ranges and _NAME.fullmatch(n)
-                    and _RANGE.fullmatch(ranges[n]) and n not in sdk | skip and not n.startswith("@types/"))
+                    and _RANGE.fullmatch(ranges[n]) and n not in sdk | skip
+                    and not n.startswith(("@types/", *libraries)))
     if not wanted:
         return target
     progress(f"asking the registry about {len(wanted)} imported dependenc{'y' if len(wanted) == 1 else 'ies'}")

@@ -232,3 +232,18 @@ def test_the_cli_reads_the_dependency_names_it_and_no_deps_turns_it_off(tmp_path
     assert [c[:2] for c in (json.loads(line) for line in log.read_text().splitlines())] == [["pack", "@v/db-mcp@1.0.0"]]
     doc = json.loads((tmp_path / "plain" / "audit.json").read_text(encoding="utf-8"))
     assert "packages" not in doc["target"] and doc["coverage"]["tools"] == []
+
+
+def test_a_package_of_the_sdks_own_scopes_is_never_read():
+    # `@modelcontextprotocol/node` (a transport of the SDK's family) builds on the SDK too, but is a library
+    files = dict(SERVER, **{"dist/index.js": 'import { serve } from "@modelcontextprotocol/node";\nserve();\n',
+                            "package.json": json.dumps({"name": "@v/db-mcp", "version": "1.0.0",
+                                                        "dependencies": {"@modelcontextprotocol/node": "^2.0.0"}})})
+    asked = []
+    target = _target(files)
+    got = npm.follow(target, SDK_NAMES, set(), ask=lambda n, w: asked.append(n) or ("2.0.0", {"@modelcontextprotocol/sdk"}),
+                     fetch=lambda spec: _target(CORE), libraries=("@modelcontextprotocol/", "@tmcp/"))
+    assert got is target and asked == []
+    got = npm.follow(target, SDK_NAMES, set(), ask=lambda n, w: ("2.0.0", {"@modelcontextprotocol/sdk"}),
+                     fetch=lambda spec: _target(CORE))
+    assert [pk.name for pk in got.packages] == ["@modelcontextprotocol/node"]  # (without the scopes: read)
