@@ -942,8 +942,6 @@ def test_a_value_defaulted_and_clamped_between_bounds_where_it_is_read_is_no_unc
                       '  { name: "beats", description: "Beats", inputSchema: { type: "object", properties: {\n'
                       '      count: { type: "integer", minimum: 10, maximum: 2000 } } } }] }));\n'
                       'function compute(n) { return { content: [{ type: "text", text: String(n) }] }; }\n'
-                      'function beats(a) { return compute(Math.max(10, Math.min(2000, a.count ?? 100))); }\n'
-                      'function raw(a) { return compute(Math.max(10, Math.min(2000, a.count))); }\n'
                       'server.setRequestHandler(CallToolRequestSchema, async (request) => {\n'
                       '  const args = request.params.arguments;\n'
                       '  switch (request.params.name) {\n'
@@ -956,6 +954,3 @@ def test_a_value_defaulted_and_clamped_between_bounds_where_it_is_read_is_no_unc
     assert flagged_fields("Math.max(10, Math.min(2000, args.count ?? 100))") == {}
     assert flagged_fields("Math.max(10, Math.min(2000, args.count))") == {"count": "unchecked-optional"}
     assert flagged_fields("Math.min(2000, args.count ?? 100)") == {"count": "unchecked-optional"}
-    # handed in an object to a function of the server's own that defaults and clamps it there, or clamps it only
-    assert flagged_fields("beats({ count: args.count })") == {}
-    assert flagged_fields("raw({ count: args.count })") == {"count": "unchecked-optional"}

@@ -464,8 +464,7 @@ def _ignored(p: Program, module: Module, node: ts.Node, depth: int = 0) -> bool:
     """Whether NODE is passed, as a whole argument or as an entry of an object literal argument (`f({ all })`), to a
     function of the boundary that never reads the parameter (or the parameter's entry) it binds (`handleGeo(address,
     city)` where handleGeo names `city` and never uses it), or only writes it to a log or compares it strictly with a
-    literal (`all === true`: a value of another type is only ever unequal), or defaults and clamps it between two
-    bounds (`_clamped`): no use of the value."""
+    literal (`all === true`: a value of another type is only ever unequal): no use of the value."""
     key = None
     holder = node.parent
     if holder is not None and holder.type == "pair" and holder.child_by_field_name("value") == node:
@@ -499,9 +498,8 @@ def _ignored(p: Program, module: Module, node: ts.Node, depth: int = 0) -> bool:
     else:
         return False
     # (a parameter only written to a log reaches nothing either: `logger.info("get", { workspace })`)
-    return all(_logged(n, p.vocab) or _strictly_compared(n) or _clamped(n)
-               or depth < 3 and _ignored(p, hit[0], n, depth + 1) for n in uses) \
-        and "arguments" not in {text(n) for n in find(body, {"identifier"})}  # (or handed on so)
+    return all(_logged(n, p.vocab) or _strictly_compared(n) or depth < 3 and _ignored(p, hit[0], n, depth + 1)
+               for n in uses) and "arguments" not in {text(n) for n in find(body, {"identifier"})}  # (or handed on so)
 
 
 def _entry_uses(body: ts.Node, param: str, key: str) -> list[ts.Node] | None:
