@@ -931,26 +931,3 @@ def test_a_schema_parse_of_an_object_built_from_input_fields_checks_them_under_t
     found = {f.attrs["field"]: f.kind for f in mismatches.mismatches(program({"index.ts": code}), {"probes": []})
              if f.kind in KINDS}
     assert found == {"note": "schema-unenforced"}
-
-
-def test_a_value_defaulted_and_clamped_between_bounds_where_it_is_read_is_no_unchecked_use():
-    # `Math.max(10, Math.min(2000, args.count ?? 100))`: a number within the bounds goes on, whatever is sent; read
-    # without a default (a missing value is NaN) or clamped on one side only, it is still a use
-    def flagged_fields(use: str) -> dict[str, str]:
-        code = SDK + ('const server = new Server({ name: "b", version: "1" }, { capabilities: { tools: {} } });\n'
-                      'server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [\n'
-                      '  { name: "beats", description: "Beats", inputSchema: { type: "object", properties: {\n'
-                      '      count: { type: "integer", minimum: 10, maximum: 2000 } } } }] }));\n'
-                      'function compute(n) { return { content: [{ type: "text", text: String(n) }] }; }\n'
-                      'server.setRequestHandler(CallToolRequestSchema, async (request) => {\n'
-                      '  const args = request.params.arguments;\n'
-                      '  switch (request.params.name) {\n'
-                      f'    case "beats": return compute({use});\n'
-                      '  }\n'
-                      '  throw new Error("unknown");\n'
-                      '});\n')
-        return {f.attrs["field"]: f.kind for f in mismatches.mismatches(program({"index.ts": code}), {"probes": []})
-                if f.kind in KINDS}
-    assert flagged_fields("Math.max(10, Math.min(2000, args.count ?? 100))") == {}
-    assert flagged_fields("Math.max(10, Math.min(2000, args.count))") == {"count": "unchecked-optional"}
-    assert flagged_fields("Math.min(2000, args.count ?? 100)") == {"count": "unchecked-optional"}

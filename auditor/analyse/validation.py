@@ -158,7 +158,7 @@ def reads(p: Program, own: list[Place]) -> list[Read]:
         bound = _bound_fields(pl, names, v)
         for node in find(pl.fn, {"member_expression", "identifier"}):
             if _skipped(node, pl) or not _in_arguments(node) or guards.type_guarded(node, pl.fn) or _ignored(p, pl.module, node) \
-                    or _only_tested(node, pl.module) or _clamped(node) or _in_catch(node, pl.fn) or _logged(node, p.vocab) \
+                    or _only_tested(node, pl.module) or _in_catch(node, pl.fn) or _logged(node, p.vocab) \
                     or _error_message(node) or _typed_in_callee(node, pl.module, p.linker) \
                     or throws.after_throw(node, pl.fn, pl.module, p.linker, files):  # (never runs: reaches nothing)
                 continue
@@ -559,28 +559,6 @@ def _in_catch(node: ts.Node, fn: ts.Node) -> bool:
                 return True
             return False  # the innermost call that receives it: a use
     return False
-
-
-def _clamped(node: ts.Node) -> bool:
-    """Whether NODE is defaulted with a number and clamped between bounds where it is read (`Math.max(10,
-    Math.min(2000, args.count ?? 100))`): what goes on is a number within them, whatever the caller sends or leaves
-    out (a value read without a default is not: a missing one is NaN)."""
-    held = node.parent
-    if held is None or held.type != "binary_expression" or held.child_by_field_name("left") != node \
-            or text(held.child_by_field_name("operator")) not in {"??", "||"} \
-            or not isinstance(literal(strip_casts(held.child_by_field_name("right"))), (int, float)):
-        return False
-    args = held.parent
-    call = args.parent if args is not None and args.type == "arguments" else None
-    callee = member_chain(call.child_by_field_name("function")) if call is not None else None
-    if callee not in {("Math", "min"), ("Math", "max")} or not any(
-            isinstance(literal(strip_casts(a)), (int, float)) for a in call_args(call) if a != held):
-        return False
-    outer = call.parent.parent if call.parent is not None and call.parent.type == "arguments" else None
-    bounds = {callee[1]} | ({member_chain(outer.child_by_field_name("function"))[1]}
-                            if outer is not None and member_chain(outer.child_by_field_name("function")) in {
-                                ("Math", "min"), ("Math", "max")} else set())
-    return bounds == {"min", "max"}  # (both bounds: one alone lets the other side through)
 
 
 def _only_tested(node: ts.Node, module: Module) -> bool:
