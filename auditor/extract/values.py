@@ -91,9 +91,9 @@ class Values(Lists):
             return node, module
         return node, module
 
-    def _entry(self, node: ts.Node, module: Module, key: str) -> tuple[ts.Node | None, Module]:
-        """The entry KEY of the object literal a name stands for (`all.read` of `const all = { read: ... }`, written
-        out, no spread in it), or (None, MODULE)."""
+    def _holder(self, node: ts.Node, module: Module) -> tuple[ts.Node | None, Module]:
+        """What the object of a member or subscript NODE stands for; (None, MODULE) while NODE is being read already
+        (values made of each other: `let r = e.all(t)`, `e = r[0]`, a minifier's shadowing names)."""
         if node.id in self._reading:
             return None, module
         self._reading.add(node.id)
@@ -101,7 +101,12 @@ class Values(Lists):
             holder, hmod = self.definition(node.child_by_field_name("object"), module)
         finally:
             self._reading.discard(node.id)
-        holder = strip_casts(holder)
+        return strip_casts(holder), hmod
+
+    def _entry(self, node: ts.Node, module: Module, key: str) -> tuple[ts.Node | None, Module]:
+        """The entry KEY of the object literal a name stands for (`all.read` of `const all = { read: ... }`, written
+        out, no spread in it), or (None, MODULE)."""
+        holder, hmod = self._holder(node, module)
         if holder is None or holder.type != "object" or any(c.type == "spread_element" for c in holder.named_children):
             return None, module
         pair = object_pairs(holder).get(key)
@@ -113,14 +118,9 @@ class Values(Lists):
         index = strip_casts(node.child_by_field_name("index"))
         key = string_value(index) if index is not None and index.type == "string" else \
             text(index) if index is not None and index.type == "number" and text(index).isdigit() else None
-        if key is None or node.id in self._reading:  # (values made of each other: `let r = e.all(t)`, `e = r[0]`,
-            return None, module                       # a minifier's shadowing names: no item is read twice at once)
-        self._reading.add(node.id)
-        try:
-            holder, hmod = self.definition(node.child_by_field_name("object"), module)
-        finally:
-            self._reading.discard(node.id)
-        holder = strip_casts(holder)
+        if key is None:
+            return None, module
+        holder, hmod = self._holder(node, module)
         if holder is not None and holder.type == "call_expression" and self.link is not None \
                 and holder.id not in self._reading:
             self._reading.add(holder.id)
