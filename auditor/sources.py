@@ -92,7 +92,8 @@ def register(target: Target, method: dict) -> tuple[Entry, ...]:
         package = next((folders[d] for d in folders if rel.startswith(d + "/")), None) if folders and not ctx else None
         if package is not None:  # a dependency read as the server's code: its code by the layers of its own paths
             inner = rel.split("/", 3 if package.startswith("@") else 2)[-1]
-            layer = layer_of(inner, method) if layer_of(inner, method) in {"implementation", "test"} else DEPENDENCY
+            layer = layer_of(inner, method)
+            layer = layer if layer in {"implementation", "test"} else DEPENDENCY
         omitted = f"blob {f.blob} is not in the repository (a partial or shallow clone); never fetched" if f.missing \
             else f"{f.bytes:,} bytes, over the read limit of {limit:,} (kb/method.yaml max_file_bytes)" \
             if f.bytes > limit else None

@@ -172,12 +172,18 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
 """
 
 
-def test_own_effects_decide_and_bookkeeping_setup_caches_and_read_only_commands_do_not():
-    """issue 9: contradicted only when the tool's own code certainly modifies its environment."""
-    p = program({"index.ts": OWN})
+def _read_only_claims(code: str) -> dict:
+    """Tool -> its readOnlyHint claim, for a server of one file."""
+    p = program({"index.ts": code})
     fx = effects.scan(p, effects_kb())
     rtes = routes(p) + effect_routes.routes(p, fx, components(p))
-    got = {c.attrs["tool"]: c for c in annotations.claims(p, fx, rtes, RULES, effects_kb()) if c.attrs["hint"] == "readOnlyHint"}
+    return {c.attrs["tool"]: c for c in annotations.claims(p, fx, rtes, RULES, effects_kb())
+            if c.attrs["hint"] == "readOnlyHint"}
+
+
+def test_own_effects_decide_and_bookkeeping_setup_caches_and_read_only_commands_do_not():
+    """issue 9: contradicted only when the tool's own code certainly modifies its environment."""
+    got = _read_only_claims(OWN)
     assert {t: c.attrs["verdict"] for t, c in got.items()} == {
         "get": "supported",  # kubectl get through a wrapper; the config write of 4 of 6 tools; a mkdir on first use
         "set": "contradicted",  # kubectl config use-context writes the kubeconfig
@@ -228,10 +234,7 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
 def test_a_file_written_only_while_it_does_not_exist_is_setup_on_first_use():
     # `const exists = fs.existsSync(STATE); if (!exists) fs.writeFileSync(STATE, "{}")`: created once, then only read;
     # a write of another path under the same test is no such creation
-    p = program({"index.ts": ONCE})
-    fx = effects.scan(p, effects_kb())
-    rtes = routes(p) + effect_routes.routes(p, fx, components(p))
-    got = {c.attrs["tool"]: c for c in annotations.claims(p, fx, rtes, RULES, effects_kb()) if c.attrs["hint"] == "readOnlyHint"}
+    got = _read_only_claims(ONCE)
     assert {t: c.attrs["verdict"] for t, c in got.items()} == {"balance": "supported", "other": "contradicted"}
     assert "setup on first use" in got["balance"].attrs["note"]
 

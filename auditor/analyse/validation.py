@@ -62,7 +62,10 @@ def dispatches_of(p: Program, tool) -> list:
     named = [d for d in p.dispatches if d.tool == tool.name]
     if len(named) < 2 or p.linker is None or len({d.module.path for d in named}) < 2:
         return named
-    builds = [c for c in (p.linker.closure([e], dynamic=True) for e in entry_modules(p)) if tool.module.path in c]
+    closures = p.linker.memo.get("validation.builds")  # (each entry's closure: read once per audit)
+    if closures is None:
+        closures = p.linker.memo["validation.builds"] = [p.linker.closure([e], dynamic=True) for e in entry_modules(p)]
+    builds = [c for c in closures if tool.module.path in c]
     same = [d for d in named if any(d.module.path in c for c in builds)]
     return same or named
 
