@@ -452,8 +452,8 @@ def test_a_validator_known_by_its_result_checks_the_whole_input():
 
 def test_a_field_only_compared_strictly_with_a_literal_down_the_calls_reaches_nothing():
     """`listPage(args.limit)` -> `pager.fetch("/notes", { all: limit })`-like hand-offs: `fetch(path, options)`
-    destructures `const { all = false } = options` and reads it only as `all === true`; a value of another type is
-    only ever unequal to `true`, so it changes nothing and reaches nothing. Used as a number there, it does."""
+    destructures `const { all = false } = options` and reads it only as `all === true` (or `all > 1`): a value of
+    another type is only tested, and reaches nothing. Handed on as a number there (`slice(0, all)`), it does."""
     head = ('class Pager {\n'
             '  fetch(path: string, options: any = {}) {\n'
             '    const { all = false } = options;\n'
@@ -465,7 +465,10 @@ def test_a_field_only_compared_strictly_with_a_literal_down_the_calls_reaches_no
         '  return { content: [{ type: "text", text: readFileSync(args.path, "utf8") + listPage(args.limit) }] };\n')
     assert "listPage(args.limit)" in text
     assert flagged({"index.ts": text}) == {"path": "schema-unenforced"}
-    used = text.replace("return all === true ?", "return all > 1 ?")
+    ordered = text.replace("return all === true ?", "return all > 1 ?")
+    assert flagged({"index.ts": ordered}) == {"path": "schema-unenforced"}
+    used = text.replace('return all === true ? readFileSync(path, "utf8") : "";', 'return readFileSync(path, "utf8").slice(0, all);')
+    assert used != text
     assert flagged({"index.ts": used}) == BOTH
     handed = text.replace("const { all = false } = options;", "const { all = false } = options;\n    send({ options });")
     assert flagged({"index.ts": "declare function send(x: any): void;\n" + handed}) == BOTH  # options handed on whole

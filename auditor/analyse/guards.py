@@ -481,7 +481,7 @@ def type_guarded(node: ts.Node, fn: ts.Node) -> bool:
             if any(f"{w}{t}" in cond for w in _TESTS):
                 return True
             then = cur.child_by_field_name("consequence")
-            if then is not None and then.start_byte <= node.start_byte < then.end_byte and not cond.lstrip().startswith("!") \
+            if then is not None and then.start_byte <= node.start_byte < then.end_byte and not cond.lstrip("( ").startswith("!") \
                     and any(f"{w}{t})" in cond or f"{w}String({t}))" in cond for w in _MEMBER_TESTS):
                 return True  # `MODES.includes(String(x)) ? x : "auto"`: only a member is used
         if cur.parent is not None and cur.parent.type == "statement_block":

@@ -9,15 +9,15 @@ from itertools import accumulate, takewhile
 
 import tree_sitter as ts
 
-from auditor.analyse import guards
-from auditor.analyse.logs import log_call
+from auditor.analyse import guards, uses
+from auditor.analyse.uses import arguments_of, error_message, logged
 from auditor.extract import copies, throws
 from auditor.extract.bindings import value_of
 from auditor.extract.facts import Program, entry_modules
 from auditor.extract.frames import loop_names, plain_parameters
 from auditor.extract.program import Module, class_name_of
 from auditor.extract.syntax import (CLASS_TYPES, FUNCTION_TYPES, ancestors, call_args, condition_terms, enclosing_function,
-                                    find, literal, member_chain, parameter_pattern, string_value, strip_casts, text,
+                                    find, literal, member_chain, string_value, strip_casts, text,
                                     within)
 from auditor.extract.zod import schema_of
 
@@ -148,7 +148,9 @@ def checks(p: Program, tool, path: list[Place], own: list[Place] = ()) -> list[C
 
 
 def reads(p: Program, own: list[Place]) -> list[Read]:
-    """Fields of the input the dispatch and the tool's implementation pass to a call (`f(args.path)`, `{q: args.q}`)."""
+    """Fields of the input the dispatch and the tool's implementation pass to a call (`f(args.path)`, `{q: args.q}`)
+    or keep (`const limit = args.limit ?? 10`, `for (const id of args.ids)`), where the value reaches a use that is
+    not harmless (analyse/uses.py)."""
     v = p.vocab["validators"]
     files = p.linker.memo.get("boundary_files") if p.linker is not None else None
     if files is None:  # every file of the boundary, read or not (extract/throws.py: a module that is not there)
@@ -160,15 +162,19 @@ def reads(p: Program, own: list[Place]) -> list[Read]:
         names = _inputs(pl, v, p)
         bound = _bound_fields(pl, names, v)
         for node in find(pl.fn, {"member_expression", "identifier"}):
-            if _skipped(node, pl) or not _in_arguments(node) or guards.type_guarded(node, pl.fn) or _ignored(p, pl.module, node) \
-                    or _only_tested(node, pl.module) or _in_catch(node, pl.fn) or _logged(node, p.vocab) \
-                    or _error_message(node) or _typed_in_callee(node, pl.module, p.linker) \
+            if node.type == "member_expression" and _is_input(node.child_by_field_name("object"), names, v):
+                field = text(node.child_by_field_name("property"))
+            elif node.type == "identifier" and text(node) in bound:
+                field = text(node)
+            else:
+                continue
+            if _skipped(node, pl) or not (_in_arguments(node) or uses.stored(node)) or guards.type_guarded(node, pl.fn) \
+                    or _only_tested(node, pl.module) or _in_catch(node, pl.fn) or logged(node, p.vocab) \
+                    or error_message(node) or _typed_in_callee(node, pl.module, p.linker) \
+                    or uses.harmless(p, pl.module, node) \
                     or throws.after_throw(node, pl.fn, pl.module, p.linker, files):  # (never runs: reaches nothing)
                 continue
-            if node.type == "member_expression" and _is_input(node.child_by_field_name("object"), names, v):
-                out.append(Read(field=text(node.child_by_field_name("property")), path=pl.module.path, node=node))
-            elif node.type == "identifier" and text(node) in bound:
-                out.append(Read(field=text(node), path=pl.module.path, node=node))
+            out.append(Read(field=field, path=pl.module.path, node=node))
     return out
 
 
@@ -463,83 +469,6 @@ def _input_field(node: ts.Node | None, names: frozenset[str], v: dict) -> str | 
     return text(node.child_by_field_name("property"))
 
 
-def _ignored(p: Program, module: Module, node: ts.Node, depth: int = 0) -> bool:
-    """Whether NODE is passed, as a whole argument or as an entry of an object literal argument (`f({ all })`), to a
-    function of the boundary that never reads the parameter (or the parameter's entry) it binds (`handleGeo(address,
-    city)` where handleGeo names `city` and never uses it), or only writes it to a log or compares it strictly with a
-    literal (`all === true`: a value of another type is only ever unequal): no use of the value."""
-    key = None
-    holder = node.parent
-    if holder is not None and holder.type == "pair" and holder.child_by_field_name("value") == node:
-        key, holder = text(holder.child_by_field_name("key")), holder.parent
-    elif node.type == "shorthand_property_identifier":
-        key = text(node)
-    arg = holder if key is not None else node
-    args = arg.parent if arg is not None else None
-    call = args.parent if args is not None and args.type == "arguments" else None
-    hit = p.linker.resolve(module, call) if call is not None and p.linker is not None else None
-    fn = hit[1] if hit is not None else None
-    params = (fn.child_by_field_name("parameters") if fn is not None else None)
-    if params is None or fn.child_by_field_name("body") is None or key is not None and arg.type != "object":
-        return False
-    passed = [c for c in args.named_children if c.type != "comment"]
-    declared = [c for c in params.named_children if c.type != "comment"]
-    index = next((i for i, c in enumerate(passed) if c.id == arg.id), None)
-    if index is None or index >= len(declared):
-        return False
-    pattern = parameter_pattern(declared[index])
-    body = fn.child_by_field_name("body")
-    if key is None and pattern is not None and pattern.type == "identifier":
-        uses = [n for n in find(body, {"identifier", "shorthand_property_identifier"}) if text(n) == text(pattern)]
-    elif key is not None and pattern is not None and pattern.type == "object_pattern" \
-            and key in {text(c) for c in pattern.named_children if c.type == "shorthand_property_identifier_pattern"}:
-        uses = [n for n in find(body, {"identifier", "shorthand_property_identifier"}) if text(n) == key]
-    elif key is not None and pattern is not None and pattern.type == "identifier":  # `fetchValues(path, options)`
-        uses = _entry_uses(body, text(pattern), key)
-        if uses is None:
-            return False
-    else:
-        return False
-    # (a parameter only written to a log reaches nothing either: `logger.info("get", { workspace })`)
-    return all(_logged(n, p.vocab) or _strictly_compared(n) or depth < 3 and _ignored(p, hit[0], n, depth + 1)
-               for n in uses) and "arguments" not in {text(n) for n in find(body, {"identifier"})}  # (or handed on so)
-
-
-def _entry_uses(body: ts.Node, param: str, key: str) -> list[ts.Node] | None:
-    """The uses of entry KEY of the object parameter PARAM in BODY: `PARAM.KEY`, and the name `const { KEY } = PARAM`
-    (a default `KEY = false` too) binds; None when PARAM goes anywhere else whole (spread, handed on)."""
-    uses: list[ts.Node] = []
-    for n in find(body, {"identifier", "shorthand_property_identifier"}):
-        if text(n) != param:
-            continue
-        if n.type == "shorthand_property_identifier":
-            return None  # `{ params }`: handed on whole
-        up = n.parent
-        if up is not None and up.type == "member_expression" and up.child_by_field_name("object") == n:
-            uses += [up] if text(up.child_by_field_name("property")) == key else []
-            continue
-        decl = up if up is not None and up.type == "variable_declarator" and up.child_by_field_name("value") == n else None
-        target = decl.child_by_field_name("name") if decl is not None else None
-        if target is None or target.type != "object_pattern":
-            return None
-        for c in target.named_children:
-            bound = c if c.type == "shorthand_property_identifier_pattern" else \
-                c.child_by_field_name("left") if c.type == "object_assignment_pattern" else None
-            if bound is not None and text(bound) == key:
-                uses += [x for x in find(body, {"identifier", "shorthand_property_identifier"})
-                         if text(x) == key and x.start_byte > decl.end_byte]
-    return uses
-
-
-def _strictly_compared(node: ts.Node) -> bool:
-    """Whether NODE is one side of `===`/`!==` whose other side is a literal (`draft === true`)."""
-    up = node.parent
-    if up is None or up.type != "binary_expression" or text(up.child_by_field_name("operator")) not in {"===", "!=="}:
-        return False
-    other = up.child_by_field_name("right") if up.child_by_field_name("left") == node else up.child_by_field_name("left")
-    return other is not None and other.type in {"true", "false", "string", "number", "null", "undefined"}
-
-
 _COMPARISONS = {"===", "!==", "==", "!=", "<", ">", "<=", ">=", "in", "instanceof"}
 
 
@@ -631,14 +560,6 @@ def _constant_table(node: ts.Node | None, module: Module) -> bool:
     return value is not None and value.type == "object"
 
 
-def _logged(node: ts.Node, vocab: dict) -> bool:
-    """Whether NODE is (inside) an argument of a logging call (`logger.info("get", { workspace })`, kb/sdk.yaml
-    loggers): written to a log, it reaches no request, state or output of the tool."""
-    args = _arguments_of(node)
-    return args is not None and args.parent is not None and args.parent.type == "call_expression" \
-        and log_call(args.parent, vocab)
-
-
 def _typed_in_callee(node: ts.Node, module: Module, link) -> bool:
     """Whether NODE is an argument of a call of the server's own function that uses the parameter it binds only where
     a test of its type holds (`pickAddress(args.address, fallback)` taking `typeof value === "string" ? value :
@@ -663,26 +584,6 @@ def _typed_in_callee(node: ts.Node, module: Module, link) -> bool:
     return memo[key]
 
 
-def _error_message(node: ts.Node) -> bool:
-    """Whether NODE is (inside) the message of an error thrown there (`throw new Error(`Sheet ${args.id} not
-    found`)`): text handed back to the caller, no request, state or output the tool acts on."""
-    args = _arguments_of(node)
-    made = args.parent if args is not None else None
-    name = made.child_by_field_name("constructor") if made is not None and made.type == "new_expression" else None
-    return name is not None and text(name).endswith("Error") and made.parent is not None \
-        and made.parent.type == "throw_statement"
-
-
 def _in_arguments(node: ts.Node) -> bool:
     """Whether NODE is (inside) an argument of a call, within its statement."""
-    return _arguments_of(node) is not None
-
-
-def _arguments_of(node: ts.Node) -> ts.Node | None:
-    """The nearest argument list NODE is (inside) an argument of, within its statement; None when it is in none."""
-    cur = node.parent
-    while cur is not None and not cur.type.endswith("statement") and cur.type not in {"statement_block", "arrow_function"}:
-        if cur.type == "arguments":
-            return cur
-        cur = cur.parent
-    return None
+    return arguments_of(node) is not None

@@ -1,0 +1,314 @@
+"""Whether a value read from a tool's input reaches any use that could misbehave on a value of another type: followed
+through wrappers (`x ?? d`, casts), locals, and into the functions of the boundary it is handed to (by position or
+as an entry of an object argument, also to a method of a local instance: extract/instances.py), a few calls down.
+A value only tested (compared, switched on, negated, asked its type), written to a log or an error message, never
+read where it is handed, or read there only after a check that rejects its bad values, reaches nothing. Read by
+analyse/validation.py for the fields a tool's path hands on."""
+
+from __future__ import annotations
+
+import tree_sitter as ts
+
+from auditor.analyse import guards
+from auditor.analyse.logs import log_call
+from auditor.extract import instances
+from auditor.extract.bindings import value_of
+from auditor.extract.syntax import (condition_terms, enclosing_function, find, member_chain, parameter_pattern,
+                                    strip_casts, text)
+
+_DEPTH = 4  # calls followed down from the tool's own code
+_COMPARISONS = frozenset({"===", "!==", "==", "!=", "<", ">", "<=", ">=", "in", "instanceof"})
+_ORDER = frozenset({"<", ">", "<=", ">="})
+_WRAPPERS = frozenset({"parenthesized_expression", "as_expression", "non_null_expression", "satisfies_expression",
+                       "type_assertion"})
+_LOOKUPS = frozenset({"has", "includes", "indexOf", "lastIndexOf", "get", "delete"})
+_CONDITIONS = frozenset({"if_statement", "while_statement", "do_statement", "switch_statement", "for_statement"})
+
+
+def harmless(p, module, node: ts.Node) -> bool:
+    """Whether the value NODE reads reaches no use but tests, logs and error messages, here or in the functions of
+    the boundary it is handed to."""
+    return _value(p.linker, p.vocab, module, node, 0)
+
+
+def stored(node: ts.Node) -> bool:
+    """Whether the value NODE reads is kept as it is: a local's initial value, assigned, or iterated by `for ... of`."""
+    e = _carried(node)
+    up = e.parent
+    return up is not None and (up.type == "variable_declarator" and up.child_by_field_name("value") == e
+                               and up.child_by_field_name("name").type == "identifier"
+                               or up.type == "assignment_expression" and up.child_by_field_name("right") == e
+                               or up.type == "for_in_statement" and up.child_by_field_name("right") == e)
+
+
+def logged(node: ts.Node, vocab: dict) -> bool:
+    """Whether NODE is (inside) an argument of a logging call (`logger.info("get", { workspace })`, kb/sdk.yaml
+    loggers): written to a log, it reaches no request, state or output of the tool."""
+    args = arguments_of(node)
+    return args is not None and args.parent is not None and args.parent.type == "call_expression" \
+        and log_call(args.parent, vocab)
+
+
+def error_message(node: ts.Node) -> bool:
+    """Whether NODE is (inside) the message of an error thrown there (`throw new Error(`Sheet ${args.id} not
+    found`)`): text handed back to the caller, no request, state or output the tool acts on."""
+    args = arguments_of(node)
+    made = args.parent if args is not None else None
+    name = made.child_by_field_name("constructor") if made is not None and made.type == "new_expression" else None
+    return name is not None and text(name).endswith("Error") and made.parent is not None \
+        and made.parent.type == "throw_statement"
+
+
+def arguments_of(node: ts.Node) -> ts.Node | None:
+    """The nearest argument list NODE is (inside) an argument of, within its statement; None when it is in none."""
+    cur = node.parent
+    while cur is not None and not cur.type.endswith("statement") and cur.type not in {"statement_block", "arrow_function"}:
+        if cur.type == "arguments":
+            return cur
+        cur = cur.parent
+    return None
+
+
+def _carried(node: ts.Node) -> ts.Node:
+    """The outermost expression that holds NODE's value as it is: through parentheses, casts, a default (`x ?? d`,
+    `x || d`), a conjunction (`x && y`) and a branch of a ternary."""
+    cur = node
+    while cur.parent is not None:
+        up = cur.parent
+        if up.type in _WRAPPERS or up.type == "binary_expression" \
+                and text(up.child_by_field_name("operator")) in {"??", "||", "&&"} \
+                or up.type == "ternary_expression" and up.child_by_field_name("condition") != cur:
+            cur = up
+            continue
+        return cur
+    return cur
+
+
+def _tested(e: ts.Node) -> bool:
+    """Whether the value E is only tested where it is: an operand of a comparison, a condition (of a ternary, an
+    `if`, a loop) or the subject of a `switch`, negated or asked its type."""
+    up = e.parent
+    if up is None:
+        return False
+    if up.type == "binary_expression" and text(up.child_by_field_name("operator")) in _COMPARISONS:
+        return True
+    if up.type == "ternary_expression" and up.child_by_field_name("condition") == e:
+        return True
+    if up.type == "unary_expression" and text(up.child_by_field_name("operator")) in {"!", "typeof"}:
+        return True
+    return up.type in _CONDITIONS and e in (up.child_by_field_name("condition"), up.child_by_field_name("value"))
+
+
+def _value(link, vocab, module, node: ts.Node, depth: int) -> bool:
+    if node.type != "shorthand_property_identifier":
+        e = _carried(node)
+        if _tested(e):
+            return True
+        up = e.parent
+        if up is not None and up.type == "member_expression" and up.child_by_field_name("object") == e \
+                and (up.parent is None or up.parent.type != "call_expression") and _tested(_carried(up)):
+            return True  # `x.length > 0`, `if (legend?.position)`: a part of it, tested
+        if up is not None and up.type == "variable_declarator" and up.child_by_field_name("value") == e:
+            return _local(link, vocab, module, up, depth)
+        if _looked_up(e, module):
+            return True
+    else:
+        e = node
+    if logged(e, vocab) or error_message(e):
+        return True
+    handed = _handed(e)
+    if handed is None or link is None or depth >= _DEPTH:
+        return False
+    call, index, key = handed
+    hit = link.resolve(module, call) or instances.method_of(link, module, call)
+    if hit is None or any(a <= hit[1].start_byte < b for a, b, _ in hit[0].vendored):
+        return False  # (a bundled library's function: what it does with the value is the library's to say)
+    return _parameter(link, vocab, hit[0], hit[1], index, key, depth + 1)
+
+
+def _looked_up(e: ts.Node, module) -> bool:
+    """Whether the value E is only the key of a lookup in a collection (`known.has(id)`, `(b.tags ?? []).includes(tag)`,
+    `byId.get(id)`, `byId.delete(id)` of a Map or Set, an array's `includes`/`indexOf`): a value of another type
+    finds nothing there."""
+    args = e.parent
+    call = args.parent if args is not None and args.type == "arguments" else None
+    callee = call.child_by_field_name("function") if call is not None and call.type == "call_expression" else None
+    if callee is None or callee.type != "member_expression" or len(args.named_children) != 1 \
+            or text(callee.child_by_field_name("property")) not in _LOOKUPS:
+        return False
+    return _collection(callee.child_by_field_name("object"), module)
+
+
+def _collection(node: ts.Node | None, module, depth: int = 0) -> bool:
+    """Whether NODE is a collection, not a string: an array literal, `new Set/Map(...)`, either side of a default
+    (`x ?? []`), or a name whose value is one."""
+    node = strip_casts(node)
+    if node is None or depth > 3:
+        return False
+    if node.type == "array":
+        return True
+    if node.type == "new_expression":
+        return text(node.child_by_field_name("constructor")) in {"Set", "Map", "WeakSet", "WeakMap"}
+    if node.type == "binary_expression" and text(node.child_by_field_name("operator")) in {"??", "||"}:
+        return any(_collection(node.child_by_field_name(k), module, depth + 1) for k in ("left", "right"))
+    if node.type == "identifier":
+        return _collection(value_of(module, node), module, depth + 1)
+    return False
+
+
+def _local(link, vocab, module, decl: ts.Node, depth: int) -> bool:
+    """Whether the local DECL declares (`const mode = args.mode ?? "a"`) is only used harmlessly after it."""
+    name = decl.child_by_field_name("name")
+    fn = enclosing_function(decl)
+    if name is None or name.type != "identifier" or fn is None:
+        return False
+    if text(name) in _checked(link, module, fn):
+        return True  # (`const n = args.n; if (typeof n !== "number") throw ...`)
+    uses = [n for n in find(fn, {"identifier", "shorthand_property_identifier"})
+            if text(n) == text(name) and n.start_byte > decl.end_byte]
+    return all(guards.type_guarded(u, fn) or _value(link, vocab, module, u, depth) for u in uses)
+
+
+def _handed(e: ts.Node) -> tuple[ts.Node, int, str | None] | None:
+    """(call, argument index, entry key or None) of a value handed to a call as a whole argument or as an entry of
+    an object literal argument (`f({ mode: args.mode })`, `f({ mode })`)."""
+    key, arg = None, e
+    if e.type == "shorthand_property_identifier":
+        key, arg = text(e), e.parent
+    elif e.parent is not None and e.parent.type == "pair" and e.parent.child_by_field_name("value") == e:
+        key, arg = text(e.parent.child_by_field_name("key")).strip("'\""), e.parent.parent
+    if arg is None or key is not None and arg.type != "object":
+        return None
+    while key is not None and _carried(arg).parent is not None and _carried(arg).parent.type == "spread_element":
+        arg = _carried(arg).parent.parent  # `{ ...(a.x && { x: a.x }) }`: an entry of the object spread into
+    while arg.parent is not None and arg.parent.type in _WRAPPERS:  # (`f({ ... } as any)`)
+        arg = arg.parent
+    args = arg.parent
+    call = args.parent if args is not None and args.type == "arguments" else None
+    if call is None or call.type != "call_expression":
+        return None
+    index = next((i for i, c in enumerate(c for c in args.named_children if c.type != "comment") if c.id == arg.id), None)
+    return (call, index, key) if index is not None else None
+
+
+def _parameter(link, vocab, module, fn: ts.Node, index: int, key: str | None, depth: int) -> bool:
+    """Whether FN uses what its parameter INDEX (its entry KEY) is handed only harmlessly, or rejects its bad values."""
+    memo = link.memo.setdefault("uses.parameter", {})
+    mkey = (fn.id, index, key)
+    if mkey in memo:
+        return memo[mkey]
+    memo[mkey] = False  # (while it is read: a recursion through itself proves nothing)
+    memo[mkey] = _reads_harmlessly(link, vocab, module, fn, index, key, depth)
+    return memo[mkey]
+
+
+def _reads_harmlessly(link, vocab, module, fn: ts.Node, index: int, key: str | None, depth: int) -> bool:
+    body = fn.child_by_field_name("body")
+    params = fn.child_by_field_name("parameters")
+    if body is None or params is None or "arguments" in {text(n) for n in find(body, {"identifier"})}:
+        return False
+    declared = [c for c in params.named_children if c.type != "comment"]
+    if index >= len(declared):
+        return True  # handed where no parameter binds it: never read
+    pattern = parameter_pattern(declared[index])
+    if pattern is None or pattern.type == "rest_pattern":
+        return False
+    name = text(pattern) if pattern.type == "identifier" else None
+    if key is not None and pattern.type == "object_pattern":
+        name = _bound_key(pattern, key)
+        if name == "":
+            return False  # (a rest pattern holds it)
+        if name is None:
+            return True  # not destructured: never read
+    elif key is not None and name is not None:
+        if key in _checked(link, module, fn):
+            return True
+        uses = _entry_uses(link, vocab, module, fn, name, key, depth)
+        return uses is not None and all(guards.type_guarded(u, fn) or _value(link, vocab, module, u, depth) for u in uses)
+    if name is None:
+        return False
+    if name in _checked(link, module, fn):
+        return True
+    uses = [n for n in find(body, {"identifier", "shorthand_property_identifier"}) if text(n) == name]
+    return all(guards.type_guarded(u, fn) or _value(link, vocab, module, u, depth) for u in uses)
+
+
+def _checked(link, module, fn: ts.Node) -> set[str]:
+    """The parameters and fields FN rejects the bad values of (or returns early on a failed type test of)."""
+    memo = link.memo.setdefault("uses.checked", {})
+    if fn.id not in memo:
+        memo[fn.id] = guards.hand_checked(fn, leaving=True, module=module, link=link, own=True) \
+            | guards.checked_parameters(module, fn, link) | _bounded(module, fn, link)
+    return memo[fn.id]
+
+
+def _bounded(module, fn: ts.Node, link) -> set[str]:
+    """Fields FN rejects outside a range (`if (input.weight < 0 || input.weight > 1) throw ...`): a value compared
+    with a number there is checked where it is stored after it."""
+    out: set[str] = set()
+    for stmt in find(fn, {"if_statement"}):
+        cond = stmt.child_by_field_name("condition")
+        if enclosing_function(stmt) != fn or cond is None or b"<" not in cond.text and b">" not in cond.text \
+                or not guards._rejects(stmt.child_by_field_name("consequence"), module, link):
+            continue
+        for term in condition_terms(cond):
+            if term.type != "binary_expression" or text(term.child_by_field_name("operator")) not in _ORDER:
+                continue
+            left, right = strip_casts(term.child_by_field_name("left")), strip_casts(term.child_by_field_name("right"))
+            subject = left if right is not None and right.type == "number" else right if left is not None \
+                and left.type == "number" else None
+            chain = member_chain(subject) if subject is not None else None
+            out |= {chain[-1]} if chain else set()
+    return out
+
+
+def _bound_key(pattern: ts.Node, key: str) -> str | None:
+    """The name an object pattern binds entry KEY to; "" when a rest element holds it; None when it is not bound."""
+    for c in pattern.named_children:
+        if c.type == "shorthand_property_identifier_pattern" and text(c) == key:
+            return key
+        if c.type == "object_assignment_pattern" and text(c.child_by_field_name("left")) == key:
+            return key
+        if c.type == "pair_pattern" and text(c.child_by_field_name("key")).strip("'\"") == key:
+            value = c.child_by_field_name("value")
+            value = value.child_by_field_name("left") if value is not None and value.type == "assignment_pattern" else value
+            return text(value) if value is not None and value.type == "identifier" else ""
+        if c.type == "rest_pattern":
+            return ""
+    return None
+
+
+def _entry_uses(link, vocab, module, fn: ts.Node, param: str, key: str, depth: int) -> list[ts.Node] | None:
+    """The uses of entry KEY of the object parameter PARAM in FN: `PARAM.KEY`, the name a destructuring of PARAM binds
+    it to; PARAM handed whole to a function that uses its KEY harmlessly adds none. None when PARAM goes anywhere
+    else whole (spread, returned, stored, handed to a function not known)."""
+    body = fn.child_by_field_name("body")
+    uses: list[ts.Node] = []
+    for n in find(body, {"identifier", "shorthand_property_identifier"}):
+        if text(n) != param:
+            continue
+        up = n.parent
+        if up is not None and up.type == "member_expression" and up.child_by_field_name("object") == n:
+            prop = up.child_by_field_name("property")
+            uses += [up] if text(prop) == key else []
+            continue
+        if up is not None and up.type == "subscript_expression" and up.child_by_field_name("object") == n:
+            return None  # `PARAM[k]`: any entry
+        if up is not None and up.type == "variable_declarator" and up.child_by_field_name("value") == n \
+                and up.child_by_field_name("name").type == "object_pattern":
+            bound = _bound_key(up.child_by_field_name("name"), key)
+            if bound == "":
+                return None
+            uses += [x for x in find(fn, {"identifier", "shorthand_property_identifier"})
+                     if bound and text(x) == bound and x.start_byte > up.end_byte]
+            continue
+        if logged(n, vocab) or error_message(n):
+            continue
+        handed = _handed(n) if n.type == "identifier" else None
+        if handed is None or handed[2] is not None or depth >= _DEPTH:
+            return None
+        hit = link.resolve(module, handed[0]) or instances.method_of(link, module, handed[0])
+        if hit is None or any(a <= hit[1].start_byte < b for a, b, _ in hit[0].vendored) \
+                or not _parameter(link, vocab, hit[0], hit[1], handed[1], key, depth + 1):
+            return None
+    return uses

@@ -1,0 +1,127 @@
+"""The class a name local to a function holds where a method is called on it, so that a use of a value handed to
+the method can be followed into it: `const s = new Store()`, `const s: Store = ...` or a parameter `s: Store`, a
+factory's `new` (`const s = makeStore()`), and a member of the object a function returns (`const { memory } =
+createServices(id)` with `return { memory: new MemoryService(...) }`). Read by analyse/uses.py only: the tool's
+path (`Linker.resolve`) does not go through it, so what the path reaches is unchanged."""
+
+from __future__ import annotations
+
+import tree_sitter as ts
+
+from auditor.extract.frames import returned
+from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_function, enclosing_function, find, member_chain,
+                                    object_pairs, pair_value, strip_casts, text)
+
+
+def method_of(link, m, call: ts.Node) -> tuple | None:
+    """(module, method node, "Class.method") of `name.method(...)` where NAME, local to a function around the call,
+    holds an instance of one class of the boundary; None otherwise."""
+    callee = call_function(call) if call.type == "call_expression" else None
+    chain = member_chain(callee) if callee is not None else None
+    if link is None or not chain or len(chain) != 2 or chain[0] == "this":
+        return None
+    obj = strip_casts(callee.child_by_field_name("object"))
+    found = local_class(link, m, obj) if obj is not None and obj.type == "identifier" else None
+    method = found[1].methods.get(chain[1]) if found is not None else None
+    return (found[0], method, f"{found[1].name}.{chain[1]}") if method is not None else None
+
+
+def local_class(link, m, ident: ts.Node):
+    """(module, class info) of what IDENT holds, declared in a function around it; None when that is not known."""
+    name = text(ident)
+    for scope in ancestors(ident):
+        if scope.type not in FUNCTION_TYPES:
+            continue
+        params = scope.child_by_field_name("parameters")
+        for prm in params.named_children if params is not None else ():
+            pat = prm.child_by_field_name("pattern") if prm.type in {"required_parameter", "optional_parameter"} else prm
+            if pat is not None and pat.type == "identifier" and text(pat) == name:
+                return _typed(link, m, prm.child_by_field_name("type"))
+        body = scope.child_by_field_name("body")
+        for d in find(body, {"variable_declarator"}) if body is not None else ():
+            if enclosing_function(d) != scope or d.start_byte > ident.start_byte:
+                continue
+            pat = d.child_by_field_name("name")
+            if pat is not None and pat.type == "identifier" and text(pat) == name:
+                return _typed(link, m, d.child_by_field_name("type")) or _made(link, m, d.child_by_field_name("value"))
+            key = _key_bound(pat, name)
+            if key is not None:
+                return _member_of_result(link, m, d.child_by_field_name("value"), key)
+    return None
+
+
+def _typed(link, m, annotation: ts.Node | None):
+    """The class a type annotation (`: Store`) names, when it is a class of the boundary."""
+    name = text(annotation).lstrip(":").strip() if annotation is not None else ""
+    return link._class(m, name) if name.isidentifier() else None
+
+
+def _made(link, m, value: ts.Node | None):
+    """The class of `new C(...)`, or of what a factory of the boundary always returns (`makeStore()`)."""
+    value = _awaited(value)
+    if value is None:
+        return None
+    if value.type == "new_expression":
+        return link._class(m, text(value.child_by_field_name("constructor")))
+    built = link._factory_class(m, value) if value.type == "call_expression" else None
+    return link._class(*built) if built is not None else None
+
+
+def _key_bound(pattern: ts.Node | None, name: str) -> str | None:
+    """The key of an object pattern that binds NAME (`{ memory }`, `{ memory: mem }`)."""
+    if pattern is None or pattern.type != "object_pattern":
+        return None
+    for c in pattern.named_children:
+        if c.type == "shorthand_property_identifier_pattern" and text(c) == name:
+            return name
+        if c.type == "pair_pattern" and text(c.child_by_field_name("value")) == name:
+            return text(c.child_by_field_name("key"))
+    return None
+
+
+def _member_of_result(link, m, value: ts.Node | None, key: str):
+    """The class of member KEY of what the function VALUE calls returns, when each return of it that is an object
+    literal (written there, or held by a local) holds an instance of that one class under KEY; a return of another
+    value (`if (cached) return cached`: a cache of what it made) is not read."""
+    value = _awaited(value)
+    hit = link.resolve(m, value) if value is not None and value.type == "call_expression" else None
+    if hit is None:
+        return None
+    fmod, fn = hit[0], hit[1]
+    found = {}
+    for ret in returned(fn):
+        ret = strip_casts(ret)
+        if ret is not None and ret.type == "identifier":
+            ret = _local_value(fn, text(ret))
+        if ret is None or ret.type != "object":
+            continue
+        pair = object_pairs(ret).get(key)
+        got = _held(link, fmod, fn, pair_value(pair)) if pair is not None else None
+        if got is None:
+            return None
+        found[(got[0].path, got[1].node.id)] = got
+    return next(iter(found.values())) if len(found) == 1 else None
+
+
+def _held(link, m, fn: ts.Node, node: ts.Node | None):
+    """The class of an object member's value: a `new`, a local of FN holding one, or an instance of the module."""
+    node = strip_casts(node)
+    if node is not None and node.type in {"identifier", "shorthand_property_identifier"}:
+        local = _local_value(fn, text(node))
+        return _made(link, m, local) if local is not None else link._instance(m, text(node))
+    return _made(link, m, node)
+
+
+def _local_value(fn: ts.Node, name: str) -> ts.Node | None:
+    body = fn.child_by_field_name("body")
+    for d in find(body, {"variable_declarator"}) if body is not None else ():
+        if enclosing_function(d) == fn and text(d.child_by_field_name("name")) == name:
+            return strip_casts(d.child_by_field_name("value"))
+    return None
+
+
+def _awaited(node: ts.Node | None) -> ts.Node | None:
+    node = strip_casts(node)
+    while node is not None and node.type == "await_expression" and node.named_children:
+        node = strip_casts(node.named_children[0])
+    return node

@@ -1,0 +1,99 @@
+"""Where a field the handler reads goes (analyse/uses.py): only tested, looked up, logged, range-checked, or never
+read in the function it is handed to (also a method of an instance a factory returns), it reaches nothing; kept in
+a local and handed on from there, it does."""
+
+from __future__ import annotations
+
+from tests.test_validation_path import BOTH, flagged, server
+
+RETURN = '  return { content: [{ type: "text", text: readFileSync(args.path, "utf8").slice(0, args.limit) }] };\n'
+PATH_ONLY = {"path": "schema-unenforced"}
+
+
+def _with(head: str, body: str) -> str:
+    text = server(gate=False, head=head).replace(RETURN, body)
+    assert body in text
+    return text
+
+
+def test_a_field_handed_to_a_method_of_an_instance_a_factory_returns_is_followed_there():
+    """`const { pages } = makeServices(); pages.list({ limit: args.limit })`: makeServices returns an object whose
+    `pages` is a `new Pages()` (a cached copy returned first is not read); Pages.list only compares the limit."""
+    head = ('class Pages {\n'
+            '  list(input: any) { return input.limit > 10 ? "many" : "few"; }\n'
+            '  take(input: any) { return "x".repeat(input.limit); }\n}\n'
+            'let cached: any;\n'
+            'function makeServices() {\n  if (cached) return cached;\n'
+            '  const services = { pages: new Pages() };\n  cached = services;\n  return services;\n}\n')
+    body = ('  const { pages } = makeServices();\n'
+            '  return { content: [{ type: "text", text: readFileSync(args.path, "utf8") + pages.list({ limit: args.limit }) }] };\n')
+    assert flagged({"index.ts": _with(head, body)}) == PATH_ONLY
+    assert flagged({"index.ts": _with(head, body.replace("pages.list(", "pages.take("))}) == BOTH
+
+
+def test_a_range_check_that_throws_in_the_callee_checks_the_field():
+    """`if (input.limit < 1 || input.limit > 100) throw ...` before the field is used: its bad values are refused."""
+    head = ('function page(input: any) {\n'
+            '  if (input.limit !== undefined) {\n'
+            '    if (input.limit < 1 || input.limit > 100) throw new Error("limit out of range");\n  }\n'
+            '  return "x".repeat(input.limit ?? 1);\n}\n')
+    body = '  return { content: [{ type: "text", text: readFileSync(args.path, "utf8") + page({ limit: args.limit }) }] };\n'
+    assert flagged({"index.ts": _with(head, body)}) == PATH_ONLY
+    unchecked = head.replace('    if (input.limit < 1 || input.limit > 100) throw new Error("limit out of range");\n', "")
+    assert flagged({"index.ts": _with(unchecked, body)}) == BOTH
+
+
+def test_an_entry_of_an_object_spread_into_the_argument_is_followed_under_its_key():
+    """`f({ ...(args.limit && { limit: args.limit }) })`: the entry reaches f's `limit` (here never read)."""
+    head = 'function page(input: any) { return String(input.other ?? ""); }\n'
+    body = ('  return { content: [{ type: "text", text: readFileSync(args.path, "utf8") + '
+            'page({ ...(args.limit !== undefined && { limit: args.limit }) }) }] };\n')
+    assert flagged({"index.ts": _with(head, body)}) == PATH_ONLY
+    used = head.replace("input.other", "input.limit")
+    assert flagged({"index.ts": _with(used, body)}) == BOTH
+
+
+def test_a_field_only_looked_up_in_a_collection_reaches_nothing():
+    """`seen.has(args.limit)` of a Set, `(known ?? []).includes(x)`: a value of another type finds nothing."""
+    head = 'const seen = new Set<number>([1, 2]);\n'
+    body = ('  const hit = seen.has(args.limit) ? "seen" : "new";\n'
+            '  return { content: [{ type: "text", text: readFileSync(args.path, "utf8") + hit }] };\n')
+    assert flagged({"index.ts": _with(head, body)}) == PATH_ONLY
+    listed = body.replace("seen.has(args.limit)", "(known ?? []).includes(args.limit)")
+    assert flagged({"index.ts": _with("let known: number[] | undefined;\n", listed)}) == PATH_ONLY
+    stored = body.replace('const hit = seen.has(args.limit) ? "seen" : "new";', 'const hit = String(seen.add(args.limit).size);')
+    assert flagged({"index.ts": _with(head, stored)}) == BOTH
+
+
+def test_a_field_kept_in_a_local_is_followed_from_there():
+    """`const limit = args.limit ?? 10` then `.slice(0, limit)`: a use, though the field is in no argument; kept and
+    only compared, or checked in the local (`if (typeof limit !== "number") throw`), it is not."""
+    body = ('  const limit = args.limit ?? 10;\n'
+            '  return { content: [{ type: "text", text: readFileSync(args.path, "utf8").slice(0, limit) }] };\n')
+    assert flagged({"index.ts": _with("", body)}) == BOTH
+    compared = body.replace(".slice(0, limit)", ' + (limit > 5 ? "long" : "short")')
+    assert flagged({"index.ts": _with("", compared)}) == PATH_ONLY
+    checked = body.replace('  const limit = args.limit ?? 10;\n', '  const limit = args.limit ?? 10;\n'
+                           '  if (typeof limit !== "number") throw new Error("limit must be a number");\n')
+    assert flagged({"index.ts": _with("", checked)}) == PATH_ONLY
+
+
+def test_a_field_handed_to_a_function_that_only_logs_it_reaches_nothing():
+    """`trace("args", { limit: args.limit })` where trace spreads its data into a console call."""
+    head = 'function trace(message: string, data?: any) { console.error(message, { ...data, at: Date.now() }); }\n'
+    body = ('  trace("read", { limit: args.limit });\n'
+            '  return { content: [{ type: "text", text: readFileSync(args.path, "utf8") }] };\n')
+    assert flagged({"index.ts": _with(head, body)}) == PATH_ONLY
+    sent = head.replace("console.error(message, { ...data, at: Date.now() })", "send({ ...data })")
+    assert flagged({"index.ts": _with("declare function send(x: any): void;\n" + sent, body)}) == BOTH
+
+
+def test_a_helper_that_returns_early_on_a_failed_type_test_checks_what_it_is_handed():
+    """`toFormat(args.limit)` with `if (!v || typeof v !== "number") return undefined` first: only a number goes on."""
+    head = ('function toFormat(v: any) {\n  if (!v || typeof v !== "number") return undefined;\n'
+            '  return { type: "json", size: v };\n}\n')
+    body = ('  const format = toFormat(args.limit);\n'
+            '  return { content: [{ type: "text", text: readFileSync(args.path, "utf8") + JSON.stringify(format) }] };\n')
+    assert flagged({"index.ts": _with(head, body)}) == PATH_ONLY
+    loose = head.replace('  if (!v || typeof v !== "number") return undefined;\n', "")
+    assert flagged({"index.ts": _with(loose, body)}) == BOTH
