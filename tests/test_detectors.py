@@ -168,3 +168,22 @@ def test_an_unchecked_reference_only_in_a_record_the_server_keeps():
     # stored: a field copied into a kept record, a whole input kept; handed to a remote service's request: not kept,
     # that service answers for an unknown id
     assert found == ["FND:unchecked-reference:add_note.input/parentId", "FND:unchecked-reference:link.input/replyToId"]
+
+
+def test_launch_lines_after_settings_or_a_host_command_s_double_dash_are_launches():
+    """`DEMO_KEY=x npx demo-server` and `claude mcp add demo -e K=v -- npx -y demo-server` launch the package (the
+    words after `--` are the host's launch of it); `npm run build -- --watch` launches nothing. The finding says
+    which moving reference it is: no version, `@latest`, or both."""
+    manifest = '{"name": "demo-server", "dependencies": {"@modelcontextprotocol/sdk": "1", "zod": "3"}}'
+
+    def found(readme: str) -> list:
+        p = program({"index.ts": SERVER, "README.md": readme, "package.json": manifest})
+        return [f for f in mismatches.mismatches(p, {"probes": []}) if f.kind == "unpinned-launch"]
+
+    readme = ("# demo\n\n```sh\nDEMO_KEY=abc npx demo-server\nclaude mcp add demo -e K=v -- npx -y demo-server@latest\n"
+              "npm run build -- --watch\nenv A=1 npx demo-server@1.0.0\n```\n")
+    hits = found(readme)
+    assert [c["args"] for f in hits for c in f.attrs["launch_commands"]] == [["demo-server"], ["-y", "demo-server@latest"]]
+    assert "with no version or the moving tag @latest" in hits[0].summary
+    assert "with the moving tag @latest (" in found("# demo\n\n```sh\nnpx demo-server@latest\n```\n")[0].summary
+    assert "with no version (" in found("# demo\n\n```sh\nnpx demo-server\n```\n")[0].summary

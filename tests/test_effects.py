@@ -437,3 +437,18 @@ def test_a_copy_whose_secret_member_is_redacted_before_the_log_is_no_secret():
     p, fx, _ = _scan({"index.ts": other})
     found = [(f.id, f.anchors[-1].start_line) for f in secrets.findings(p, fx, effects_kb())]
     assert found == [("FND:secret-logged:index#<module>", line_of(other, "console.error"))]
+
+
+def test_a_parameter_or_local_of_an_inner_function_shadows_a_tainted_name():
+    """Minified code reuses `A` in every function: `const A = process.env.SERVICE` outside, and an arrow's own `A`
+    used as `{ key: A }` inside, are two values; the outer one logged is no secret by the inner one's use. The outer
+    name used inside a function that binds no `A` of its own still is the same value."""
+    code = ('function r() {\n  const A = process.env.SERVICE;\n  console.log(`service ${A}`);\n'
+            '  const items = [1, 2].map((A) => ({ key: A }));\n'
+            '  const other = () => { const A = "x"; return { key: A }; };\n  return [items, other];\n}\n')
+    p, fx, _ = _scan({"index.ts": code})
+    assert [f.id for f in secrets.findings(p, fx, effects_kb())] == []
+    same = code.replace("map((A) => ({ key: A }))", "map((B) => ({ key: A }))")
+    p, fx, _ = _scan({"index.ts": same})
+    values = [(v["source"], v["secret"]) for f in secrets.findings(p, fx, effects_kb()) for v in f.attrs["values"]]
+    assert values == [("process.env.SERVICE", "used as `key`")]

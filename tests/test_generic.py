@@ -128,6 +128,9 @@ def test_server_arguments_of_launch_commands():
     assert generic._server_args(p, "docker", ["run", "-i", "-e", "X", "demo/server:1", "postgres://h"]) == ["postgres://h"]
     assert generic._server_args(p, "docker", ["build", "-t", "demo/server", "."]) == []
     assert generic._server_args(p, "node", ["/path/to/dist/index.js", "--flag"]) == ["--flag"]
+    # a program after the image runs in place of the image's command: what it hands the script is the server's
+    assert generic._server_args(p, "docker", ["run", "-d", "-p", "8080:8080", "demo/server", "node", "sse.js"]) == []
+    assert generic._server_args(p, "docker", ["run", "demo/server", "node", "sse.js", "--port", "1"]) == ["--port", "1"]
 
 
 # A server whose helper registers a tool under the name its call site gives.

@@ -221,7 +221,10 @@ def _server_args(p: Program, command: str, args: list[str]) -> list[str]:
     if command == "docker":
         start = args.index("run") + 1 if "run" in args else len(args)
         image = next((i for i in range(start, len(args)) if re.fullmatch(r"[\w.-]+/[\w.-]+(?::[\w.-]+)?", args[i])), None)
-        return args[image + 1:] if image is not None else []
+        rest = args[image + 1:] if image is not None else []
+        if rest and rest[0].rsplit("/", 1)[-1] in _PROGRAMS:  # `IMAGE node sse.js`: a command in the container in
+            return _server_args(p, rest[0].rsplit("/", 1)[-1], rest[1:])  # place of the image's, not arguments to it
+        return rest
     if command in _RUNNERS or (command in {"pnpm", "yarn"} and args[:1] in (["dlx"], ["exec"])):
         return _runner_args(args if command in _RUNNERS else args[1:], names)
     for i, a in enumerate(args):
@@ -229,6 +232,9 @@ def _server_args(p: Program, command: str, args: list[str]) -> list[str]:
             return args[i + 1:]
     return []
 
+
+# Programs a `docker run IMAGE PROGRAM ...` runs in place of the image's command.
+_PROGRAMS = {"node", "npx", "bunx", "pnpx", "bun", "deno", "tsx", "ts-node", "sh", "bash", "python", "python3"}
 
 # Commands that fetch a package and run it: the package is their first argument that is not an option (or the one
 # `-p`/`--package` names), and only what follows it is passed to that package.

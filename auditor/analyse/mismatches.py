@@ -464,8 +464,11 @@ def _unpinned_launch(p: Program) -> list[Record]:
             continue
         shown = list(dict.fromkeys(f"{c} {' '.join(a)}" for _, c, a in uses))  # each distinct command once
         said = ", ".join(f"`{x}`" for x in shown[:3]) + (f" and {len(shown) - 3} more" if len(shown) > 3 else "")
+        tags = {(launched_package(c, a) or "").endswith("@latest") for _, c, a in uses}
+        how = "with no version" if tags == {False} else "with the moving tag @latest" if tags == {True} else \
+            "with no version or the moving tag @latest"
         out.append(record("finding", "FND", "unpinned-launch", f"{path.rsplit('/', 1)[-1]}/{name}",
-                          f"{path} tells operators to launch {name} with no version ({said}"
+                          f"{path} tells operators to launch {name} {how} ({said}"
                           + (f", {len(uses)} times in all" if len(uses) > 1 else "") + "): "
                           "a deployment that follows it runs whatever is latest, not the audited revision",
                           [line(path, f.line, f.end_line) for f, _, _ in uses], "analyse.mismatches.launch", package=name,

@@ -13,6 +13,7 @@ import tree_sitter as ts
 from auditor.analyse.effects import Effects, Site, owner, pattern_bindings
 from auditor.analyse.logs import log_call
 from auditor.analyse.secret_names import SecretNames
+from auditor.extract.bindings import bound_names
 from auditor.extract.facts import Program
 from auditor.extract.program import Module
 from auditor.extract.records import at, key, record
@@ -118,7 +119,9 @@ def leaks(p: Program, sites: tuple[Site, ...], kb: dict) -> list[Leak]:
         used: dict[tuple, tuple[str, ts.Node]] = {}
         logged: list[tuple[ts.Node | None, ts.Node, list[_Taint]]] = []
         for scope in scopes:  # pre-order: an enclosing scope is done before the scopes inside it
-            names = _Names(source, tainted.get(enclosing_function(scope), {}) if scope is not None else ())
+            outer = tainted.get(enclosing_function(scope), {}) if scope is not None else {}
+            shadowed = _own_names(scope, decls.get(scope, [])) if outer else set()  # (a parameter or a local of the
+            names = _Names(source, {k: v for k, v in outer.items() if k not in shadowed})  # same name is another value)
             for _ in range(3):
                 for d in decls.get(scope, []):
                     _declare(d, ctx, names)
@@ -144,6 +147,19 @@ def leaks(p: Program, sites: tuple[Site, ...], kb: dict) -> list[Leak]:
                     shown.append((t.label, t.via, t.node, why[0], why[1]))
             if shown:
                 out.append(Leak(module=m, function=m.qualified(owner(call)), call=call, sink=callee_text(call), sources=tuple(shown)))
+    return out
+
+
+def _own_names(scope: ts.Node | None, decls: list[ts.Node]) -> set[str]:
+    """The names SCOPE binds itself: its parameters and the locals it declares (minified code reuses `A` in every
+    function; the outer `A` a secret flows into is not the inner one)."""
+    if scope is None:
+        return set()
+    params = scope.child_by_field_name("parameters") or scope.child_by_field_name("parameter")
+    out = bound_names(params) if params is not None else set()
+    for d in decls:
+        target = d.child_by_field_name("name")
+        out |= bound_names(target) if target is not None else set()
     return out
 
 

@@ -277,9 +277,26 @@ def _commands(content: str):
                 stack.extend(cur)
         return
     for raw in content.splitlines():
-        parts = _words(raw.strip().lstrip("$ "))
-        if parts and re.fullmatch(r"npx|node|docker|uvx|bunx|pnpm|yarn", parts[0]):
-            yield parts[0], parts[1:]
+        found = _launch(_words(raw.strip().lstrip("$ ")))
+        if found is not None:
+            yield found
+
+
+_LAUNCHERS = re.compile(r"npx|node|docker|uvx|bunx|pnpm|yarn")
+_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=.*")
+
+
+def _launch(parts: list[str]) -> tuple[str, list[str]] | None:
+    """(command, args) of the launch a shell line runs: its first word, after any `VAR=value` settings (or `env`);
+    else, for a host's command that takes the launch after `--` (`claude mcp add docs -e K=v -- npx -y pkg`), the
+    words after it."""
+    for words in (parts, parts[parts.index("--") + 1:] if "--" in parts else []):
+        i = 0
+        while i < len(words) and (_ASSIGNMENT.fullmatch(words[i]) or words[i] == "env" and i == 0):
+            i += 1
+        if i < len(words) and _LAUNCHERS.fullmatch(words[i]):
+            return words[i], words[i + 1:]
+    return None
 
 
 def _words(line: str) -> list[str]:
