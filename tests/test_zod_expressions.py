@@ -400,3 +400,25 @@ server.registerTool("find", { description: "Find", inputSchema: {
 } }, async () => ({ content: [] }));
 ''')
     assert sorted(c[0] for c in tools["find"].coercions) == ["count", "label"]
+
+
+def test_downlevelled_spreads_an_and_intersection_and_a_default_import_of_zod_are_read():
+    """What bundlers and tsc write for `{ ...Base, x }` (`__spreadProps(__spreadValues({}, Base), { x })`, `__assign`,
+    `Object.assign`), `A.and(B)` (an intersection) and `import z from "zod"` read through interop
+    (`import_zod.default.string()`) are schemas like their source."""
+    src = '''
+var import_zod = __toESM(require("zod"));
+var __spreadValues = (a, b) => a;
+var __spreadProps = (a, b) => a;
+const server = new McpServer({ name: "s", version: "1" });
+const Base = { site: import_zod.default.string() };
+server.tool("a", __spreadProps(__spreadValues({}, Base), { n: z.number().optional() }), async () => ({ content: [] }));
+server.tool("b", __assign(__assign({}, Base), { m: z.boolean() }), async () => ({ content: [] }));
+server.tool("c", { both: z.object({ p: z.string() }).and(z.object({ q: z.number() })) }, async () => ({ content: [] }));
+'''
+    tools = _tools(src)
+    assert tools["a"].schema["properties"] == {"site": {"type": "string"}, "n": {"type": "number"}}
+    assert tools["a"].schema["required"] == ["site"]
+    assert list(tools["b"].schema["properties"]) == ["site", "m"]
+    assert [list(o["properties"]) for o in tools["c"].schema["properties"]["both"]["allOf"]] == [["p"], ["q"]]
+    assert all(t.gaps == () for t in tools.values())

@@ -265,6 +265,26 @@ def statement_of(node: ts.Node) -> ts.Node:
     return cur
 
 
+# Calls that build an object from the members of their arguments, in order: `Object.assign`, and the helpers tsc
+# (`__assign`), esbuild (`__spreadValues`, `__spreadProps`) and Babel (`_objectSpread`, `_extends`) write for an
+# object spread `{ ...a, b: 1 }` when the target has none.
+SPREAD_HELPERS = frozenset({"Object.assign", "__assign", "__spreadValues", "__spreadProps", "_objectSpread",
+                            "_objectSpread2", "_extends"})
+
+
+def spread_parts(node: ts.Node | None) -> list[ts.Node] | None:
+    """The objects a spread helper's call merges (`__spreadProps(__spreadValues({}, A), { b })`: `{}`, A, `{ b }`), in
+    order, nested calls of a helper flattened; None when NODE is no such call."""
+    node = strip_casts(node)
+    if node is None or node.type != "call_expression" or text(node.child_by_field_name("function")) not in SPREAD_HELPERS:
+        return None
+    out: list[ts.Node] = []
+    for arg in call_args(node):
+        inner = spread_parts(arg)
+        out += inner if inner is not None else [strip_casts(arg)]
+    return out
+
+
 def strip_casts(node: ts.Node | None) -> ts.Node | None:
     """`x as T`, `x!`, `(x)` -> x."""
     while node is not None and node.type in CAST_TYPES:

@@ -13,7 +13,7 @@ from auditor.extract.bindings import imports, value_of
 from auditor.extract.program import Module
 from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, Known, ancestors, arrow_parts, call_args, excerpt,
                                     literal, member_chain, object_pairs, pair_value, parameter_pattern, property_name,
-                                    strip_casts, text)
+                                    spread_parts, strip_casts, text)
 from auditor.extract.zod_methods import apply, object_schema, type_of
 
 
@@ -88,7 +88,7 @@ def input_shape(node: ts.Node | None, module: Module, vocab: dict, link=None, re
         plain = literal(target, module.toplevel)
         if isinstance(plain, dict) and "type" in plain:
             return Schema(value=plain, node=target, form="json-schema")
-    if target is not None and target.type == "object":
+    if target is not None and (target.type == "object" or spread_parts(target) is not None):
         props, required = r.shape(target, "")
         value = object_schema(props, required) if props is not None else None
     elif target is not None and (r.is_zod(target) or (across := r._across(target, "", 0)) is not None):
@@ -149,8 +149,11 @@ class _Reader:
         self.problems.append((what, node))
 
     def zchain(self, chain: tuple[str, ...] | None) -> tuple[str, ...] | None:
-        """A member chain with `ns.z` of a whole-module import of zod read as `ns` (`zod_1.z.string` is `zod_1.string`)."""
-        if chain and len(chain) > 1 and chain[0] in self.star and chain[1] in self.z["namespace_exports"]:
+        """A member chain with `ns.z` (or `ns.default`) of a whole-module import of zod read as `ns` (`zod_1.z.string` is
+        `zod_1.string`)."""
+        if chain and len(chain) > 1 and chain[0] in self.star and (chain[1] in self.z["namespace_exports"]
+                                                                   or chain[1] == "default"):  # (zod's default export:
+            # the namespace; interop code reads `import z from "zod"` as `import_zod.default.object(...)`)
             return (chain[0],) + chain[2:]
         if chain and len(chain) == 1 and chain[0] in self.ctors:  # `stringType(...)`: `z.string(...)`
             return (_INLINED, self.ctors[chain[0]])
@@ -242,6 +245,15 @@ class _Reader:
         props: dict = {}
         required: list = []
         node = self.definition(node)
+        merged = spread_parts(node)
+        if merged is not None:  # `__spreadProps(__spreadValues({}, base), { x })`: `{ ...base, x }` downlevelled
+            for part in merged:
+                more, req = self.shape(part, path, depth + 1)
+                if more is None:
+                    return None, required
+                props.update(more)
+                required = [r for r in required if r not in more] + req
+            return props, required
         parts = zod_flow.branches(node, self.constants)
         if parts is not None:  # `...(C ? {} : {a: z.string()})`: the properties of both, by configuration
             pa, ra = self.shape(parts[1], path, depth + 1)

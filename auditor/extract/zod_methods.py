@@ -88,6 +88,9 @@ def apply(r, rule: dict, name: str, args: list, call: ts.Node, spec: dict, optio
     if effect == "union-with":
         other, _ = r.read(first, path, depth + 1)
         return ({"anyOf": [spec, other]} if other is not None else spec), optional, other is not None
+    if effect == "intersect-with":  # `A.and(B)`: z.intersection(A, B)
+        other, _ = r.read(first, path, depth + 1)
+        return ({"allOf": [spec, other]} if other is not None else spec), optional, other is not None
     if effect == "keyword":
         keyword = rule["keywords"].get(type_of(spec) or "")
         value = rule["value"] if "value" in rule else literal(first, r.constants)
