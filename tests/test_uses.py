@@ -76,6 +76,10 @@ def test_a_field_kept_in_a_local_is_followed_from_there():
     checked = body.replace('  const limit = args.limit ?? 10;\n', '  const limit = args.limit ?? 10;\n'
                            '  if (typeof limit !== "number") throw new Error("limit must be a number");\n')
     assert flagged({"index.ts": _with("", checked)}) == PATH_ONLY
+    present = body.replace('  const limit = args.limit ?? 10;\n', '  const n = args.limit || 10;\n'
+                           '  if (!n) throw new Error("a count is required");\n').replace("slice(0, limit)", "slice(0, n)")
+    assert present != body
+    assert flagged({"index.ts": _with("", present)}) == BOTH  # (a test of presence lets any other type through)
 
 
 def test_a_field_handed_to_a_function_that_only_logs_it_reaches_nothing():
@@ -97,3 +101,26 @@ def test_a_helper_that_returns_early_on_a_failed_type_test_checks_what_it_is_han
     assert flagged({"index.ts": _with(head, body)}) == PATH_ONLY
     loose = head.replace('  if (!v || typeof v !== "number") return undefined;\n', "")
     assert flagged({"index.ts": _with(loose, body)}) == BOTH
+
+
+def test_a_declared_boolean_tested_for_its_truth_is_used_there():
+    """`if (args.verbose)` in the function the flag is handed to: for a string field that is a test of presence, but
+    for a declared boolean it is the flag's use, and the string "false" passes as true. Compared strictly
+    (`verbose === true`), a value of another type only ever fails the test."""
+    from tests.program_helpers import SDK
+    from tests.test_validation_path import fields_flagged
+
+    def code(test: str, kind: str) -> str:
+        return (SDK + 'const server = new Server({ name: "d", version: "1" }, { capabilities: { tools: {} } });\n'
+                'server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [\n'
+                f'  {{ name: "show", description: "Show", inputSchema: {{ type: "object", properties: {{ flag: {{ type: "{kind}" }} }} }} }},\n'
+                ']}));\n'
+                f'function render(flag: any) {{ return {test} ? "long" : "short"; }}\n'
+                'server.setRequestHandler(CallToolRequestSchema, async (request) => {\n'
+                '  const args: any = request.params.arguments;\n'
+                '  if (request.params.name !== "show") throw new Error("unknown tool");\n'
+                '  return { content: [{ type: "text", text: render(args.flag) }] };\n});\n')
+
+    assert fields_flagged({"index.ts": code("flag", "boolean")}) == {"flag": "unchecked-optional"}
+    assert fields_flagged({"index.ts": code("flag", "string")}) == {}
+    assert fields_flagged({"index.ts": code("flag === true", "boolean")}) == {}

@@ -166,7 +166,8 @@ def mismatches(p: Program, absences_kb: dict) -> list[Record]:
         if tool.form == "descriptor" and not sdk_validated and not gates and not whole:
             checked = {f for c in found for f in c.fields or ()}
             out += _unvalidated(tool, {k: v for k, v in props.items() if not {k, _camel(k)} & checked},
-                                validation.reads(p, own), partial=bool(checked & set(props)))
+                                validation.reads(p, own, frozenset(k for k, v in props.items() if _json_type(v["type"]) == "boolean")),
+                                partial=bool(checked & set(props)))
         out += _prose_names(tool, props)
         out += _coercions(tool)
     out += _tool_names(p)

@@ -7,12 +7,15 @@ analyse/validation.py for the fields a tool's path hands on."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import tree_sitter as ts
 
 from auditor.analyse import guards
 from auditor.analyse.logs import log_call
-from auditor.extract import instances
+from auditor.extract import flow, instances
 from auditor.extract.bindings import value_of
+from auditor.extract.frames import plain_parameters
 from auditor.extract.syntax import (condition_terms, enclosing_function, find, member_chain, parameter_pattern,
                                     strip_casts, text)
 
@@ -25,10 +28,10 @@ _LOOKUPS = frozenset({"has", "includes", "indexOf", "lastIndexOf", "get", "delet
 _CONDITIONS = frozenset({"if_statement", "while_statement", "do_statement", "switch_statement", "for_statement"})
 
 
-def harmless(p, module, node: ts.Node) -> bool:
+def harmless(p, module, node: ts.Node, truth: bool = True) -> bool:
     """Whether the value NODE reads reaches no use but tests, logs and error messages, here or in the functions of
     the boundary it is handed to."""
-    return _value(p.linker, p.vocab, module, node, 0)
+    return _value(_Ctx(link=p.linker, vocab=p.vocab, truth=truth), module, node, 0)
 
 
 def stored(node: ts.Node) -> bool:
@@ -84,46 +87,60 @@ def _carried(node: ts.Node) -> ts.Node:
     return cur
 
 
-def _tested(e: ts.Node) -> bool:
-    """Whether the value E is only tested where it is: an operand of a comparison, a condition (of a ternary, an
-    `if`, a loop) or the subject of a `switch`, negated or asked its type."""
+def _tested(e: ts.Node, truth: bool = True) -> bool:
+    """Whether the value E is only tested where it is: an operand of a comparison, the subject of a `switch`, asked its
+    type; with TRUTH, also a condition (of a ternary, an `if`, a loop) or negated. A declared boolean tested for its
+    truth is used there (the string "false" is true): TRUTH is off for one."""
     up = e.parent
     if up is None:
         return False
     if up.type == "binary_expression" and text(up.child_by_field_name("operator")) in _COMPARISONS:
         return True
+    if up.type == "unary_expression" and text(up.child_by_field_name("operator")) == "typeof":
+        return True
+    if up.type == "switch_statement" and up.child_by_field_name("value") == e:
+        return True
+    if not truth:
+        return False
     if up.type == "ternary_expression" and up.child_by_field_name("condition") == e:
         return True
-    if up.type == "unary_expression" and text(up.child_by_field_name("operator")) in {"!", "typeof"}:
+    if up.type == "unary_expression" and text(up.child_by_field_name("operator")) == "!":
         return True
-    return up.type in _CONDITIONS and e in (up.child_by_field_name("condition"), up.child_by_field_name("value"))
+    return up.type in _CONDITIONS and up.child_by_field_name("condition") == e
 
 
-def _value(link, vocab, module, node: ts.Node, depth: int) -> bool:
+@dataclass(frozen=True, kw_only=True, slots=True)
+class _Ctx:
+    link: object
+    vocab: dict
+    truth: bool  # a test of the value's truth is harmless (off for a declared boolean: "false" is true)
+
+
+def _value(ctx, module, node: ts.Node, depth: int) -> bool:
     if node.type != "shorthand_property_identifier":
         e = _carried(node)
-        if _tested(e):
+        if _tested(e, ctx.truth):
             return True
         up = e.parent
         if up is not None and up.type == "member_expression" and up.child_by_field_name("object") == e \
-                and (up.parent is None or up.parent.type != "call_expression") and _tested(_carried(up)):
+                and (up.parent is None or up.parent.type != "call_expression") and _tested(_carried(up), ctx.truth):
             return True  # `x.length > 0`, `if (legend?.position)`: a part of it, tested
         if up is not None and up.type == "variable_declarator" and up.child_by_field_name("value") == e:
-            return _local(link, vocab, module, up, depth)
+            return _local(ctx, module, up, depth)
         if _looked_up(e, module):
             return True
     else:
         e = node
-    if logged(e, vocab) or error_message(e):
+    if logged(e, ctx.vocab) or error_message(e):
         return True
     handed = _handed(e)
-    if handed is None or link is None or depth >= _DEPTH:
+    if handed is None or ctx.link is None or depth >= _DEPTH:
         return False
     call, index, key = handed
-    hit = link.resolve(module, call) or instances.method_of(link, module, call)
+    hit = ctx.link.resolve(module, call) or instances.method_of(ctx.link, module, call)
     if hit is None or any(a <= hit[1].start_byte < b for a, b, _ in hit[0].vendored):
         return False  # (a bundled library's function: what it does with the value is the library's to say)
-    return _parameter(link, vocab, hit[0], hit[1], index, key, depth + 1)
+    return _parameter(ctx, hit[0], hit[1], index, key, depth + 1)
 
 
 def _looked_up(e: ts.Node, module) -> bool:
@@ -156,17 +173,17 @@ def _collection(node: ts.Node | None, module, depth: int = 0) -> bool:
     return False
 
 
-def _local(link, vocab, module, decl: ts.Node, depth: int) -> bool:
+def _local(ctx, module, decl: ts.Node, depth: int) -> bool:
     """Whether the local DECL declares (`const mode = args.mode ?? "a"`) is only used harmlessly after it."""
     name = decl.child_by_field_name("name")
     fn = enclosing_function(decl)
     if name is None or name.type != "identifier" or fn is None:
         return False
-    if text(name) in _checked(link, module, fn):
+    if text(name) in _checked(ctx.link, module, fn):
         return True  # (`const n = args.n; if (typeof n !== "number") throw ...`)
     uses = [n for n in find(fn, {"identifier", "shorthand_property_identifier"})
             if text(n) == text(name) and n.start_byte > decl.end_byte]
-    return all(guards.type_guarded(u, fn) or _value(link, vocab, module, u, depth) for u in uses)
+    return all(guards.type_guarded(u, fn) or _value(ctx, module, u, depth) for u in uses)
 
 
 def _handed(e: ts.Node) -> tuple[ts.Node, int, str | None] | None:
@@ -191,18 +208,18 @@ def _handed(e: ts.Node) -> tuple[ts.Node, int, str | None] | None:
     return (call, index, key) if index is not None else None
 
 
-def _parameter(link, vocab, module, fn: ts.Node, index: int, key: str | None, depth: int) -> bool:
+def _parameter(ctx, module, fn: ts.Node, index: int, key: str | None, depth: int) -> bool:
     """Whether FN uses what its parameter INDEX (its entry KEY) is handed only harmlessly, or rejects its bad values."""
-    memo = link.memo.setdefault("uses.parameter", {})
-    mkey = (fn.id, index, key)
+    memo = ctx.link.memo.setdefault("uses.parameter", {})
+    mkey = (fn.id, index, key, ctx.truth)
     if mkey in memo:
         return memo[mkey]
     memo[mkey] = False  # (while it is read: a recursion through itself proves nothing)
-    memo[mkey] = _reads_harmlessly(link, vocab, module, fn, index, key, depth)
+    memo[mkey] = _reads_harmlessly(ctx, module, fn, index, key, depth)
     return memo[mkey]
 
 
-def _reads_harmlessly(link, vocab, module, fn: ts.Node, index: int, key: str | None, depth: int) -> bool:
+def _reads_harmlessly(ctx, module, fn: ts.Node, index: int, key: str | None, depth: int) -> bool:
     body = fn.child_by_field_name("body")
     params = fn.child_by_field_name("parameters")
     if body is None or params is None or "arguments" in {text(n) for n in find(body, {"identifier"})}:
@@ -221,25 +238,54 @@ def _reads_harmlessly(link, vocab, module, fn: ts.Node, index: int, key: str | N
         if name is None:
             return True  # not destructured: never read
     elif key is not None and name is not None:
-        if key in _checked(link, module, fn):
+        if key in _checked(ctx.link, module, fn):
             return True
-        uses = _entry_uses(link, vocab, module, fn, name, key, depth)
-        return uses is not None and all(guards.type_guarded(u, fn) or _value(link, vocab, module, u, depth) for u in uses)
+        uses = _entry_uses(ctx, module, fn, name, key, depth)
+        return uses is not None and all(guards.type_guarded(u, fn) or _value(ctx, module, u, depth) for u in uses)
     if name is None:
         return False
-    if name in _checked(link, module, fn):
+    if name in _checked(ctx.link, module, fn):
         return True
     uses = [n for n in find(body, {"identifier", "shorthand_property_identifier"}) if text(n) == name]
-    return all(guards.type_guarded(u, fn) or _value(link, vocab, module, u, depth) for u in uses)
+    return all(guards.type_guarded(u, fn) or _value(ctx, module, u, depth) for u in uses)
 
 
 def _checked(link, module, fn: ts.Node) -> set[str]:
-    """The parameters and fields FN rejects the bad values of (or returns early on a failed type test of)."""
+    """The parameters and fields FN checks the type or the values of before it goes on: a type test, a predicate or
+    membership test, a lookup whose miss is refused, or a range of numbers in the condition of an `if` that rejects
+    (a type test: that returns anything), the subject of a `switch` whose default rejects, a string's method called
+    on it. A test of presence alone (`if (!x) throw`) is none: a value of another type passes it."""
     memo = link.memo.setdefault("uses.checked", {})
     if fn.id not in memo:
-        memo[fn.id] = guards.hand_checked(fn, leaving=True, module=module, link=link, own=True) \
-            | guards.checked_parameters(module, fn, link) | _bounded(module, fn, link)
+        params = set(plain_parameters(fn))
+        memo[fn.id] = _type_or_value_tested(module, fn, link) | guards.string_required_parameters(fn, params) | _bounded(module, fn, link)
     return memo[fn.id]
+
+
+def _type_or_value_tested(module, fn: ts.Node, link) -> set[str]:
+    out: set[str] = set()
+    for stmt in find(fn, {"if_statement", "switch_statement"}):
+        if enclosing_function(stmt) != fn:
+            continue
+        if stmt.type == "switch_statement":
+            body = stmt.child_by_field_name("body")
+            default = next((c for c in body.named_children if c.type == "switch_default"), None) if body is not None else None
+            first = next((x for x in default.named_children if x.type != "comment"), None) if default is not None else None
+            chain = member_chain(strip_casts(stmt.child_by_field_name("value")))
+            out |= {chain[-1]} if chain and first is not None and guards._rejects(first, module, link) else set()
+            continue
+        then = stmt.child_by_field_name("consequence")
+        rejects = guards._rejects(then, module, link)
+        if not rejects and not guards._returns(then):
+            continue
+        for term in condition_terms(stmt.child_by_field_name("condition")):
+            for part in (d for c in condition_terms(term, "&&") for d in condition_terms(c, "||")):
+                found = flow._predicate(part, None)
+                if found.form == "type-check" and found.field.isidentifier():
+                    out.add(found.field)
+                elif rejects:
+                    out |= guards._tested_by(part, fn, module, link)
+    return out
 
 
 def _bounded(module, fn: ts.Node, link) -> set[str]:
@@ -278,7 +324,7 @@ def _bound_key(pattern: ts.Node, key: str) -> str | None:
     return None
 
 
-def _entry_uses(link, vocab, module, fn: ts.Node, param: str, key: str, depth: int) -> list[ts.Node] | None:
+def _entry_uses(ctx, module, fn: ts.Node, param: str, key: str, depth: int) -> list[ts.Node] | None:
     """The uses of entry KEY of the object parameter PARAM in FN: `PARAM.KEY`, the name a destructuring of PARAM binds
     it to; PARAM handed whole to a function that uses its KEY harmlessly adds none. None when PARAM goes anywhere
     else whole (spread, returned, stored, handed to a function not known)."""
@@ -302,13 +348,13 @@ def _entry_uses(link, vocab, module, fn: ts.Node, param: str, key: str, depth: i
             uses += [x for x in find(fn, {"identifier", "shorthand_property_identifier"})
                      if bound and text(x) == bound and x.start_byte > up.end_byte]
             continue
-        if logged(n, vocab) or error_message(n):
+        if logged(n, ctx.vocab) or error_message(n):
             continue
         handed = _handed(n) if n.type == "identifier" else None
         if handed is None or handed[2] is not None or depth >= _DEPTH:
             return None
-        hit = link.resolve(module, handed[0]) or instances.method_of(link, module, handed[0])
+        hit = ctx.link.resolve(module, handed[0]) or instances.method_of(ctx.link, module, handed[0])
         if hit is None or any(a <= hit[1].start_byte < b for a, b, _ in hit[0].vendored) \
-                or not _parameter(link, vocab, hit[0], hit[1], handed[1], key, depth + 1):
+                or not _parameter(ctx, hit[0], hit[1], handed[1], key, depth + 1):
             return None
     return uses
