@@ -124,3 +124,22 @@ def test_a_declared_boolean_tested_for_its_truth_is_used_there():
     assert fields_flagged({"index.ts": code("flag", "boolean")}) == {"flag": "unchecked-optional"}
     assert fields_flagged({"index.ts": code("flag", "string")}) == {}
     assert fields_flagged({"index.ts": code("flag === true", "boolean")}) == {}
+
+
+def test_a_type_test_guards_only_the_side_its_type_takes():
+    """`Array.isArray(v) ? v.join(", ") : v` hands on a value of any other type in its other branch; with `: ""` there
+    only an array is used. Negated (`typeof v !== "number" ? 0 : v`), the other side is the tested one."""
+    body = '  return { content: [{ type: "text", text: readFileSync(args.path, "utf8") + String(pick(args.limit)) }] };\n'
+    both = 'function pick(v: any) { return Array.isArray(v) ? v.join(", ") : v; }\n'
+    assert flagged({"index.ts": _with("declare function send(x: any): void;\n" + both, body)}) == BOTH
+    only = both.replace(': v; }', ': ""; }')
+    assert flagged({"index.ts": _with(only, body)}) == PATH_ONLY
+    negated = 'function pick(v: any) { return typeof v !== "number" ? 0 : v > 3; }\n'
+    assert flagged({"index.ts": _with(negated, body)}) == PATH_ONLY
+
+
+def test_a_field_kept_inside_a_structure_a_local_holds_is_a_use():
+    """`const argv = [args.limit]` then `run(argv)`: the field is kept in the array the local holds."""
+    body = ('  const argv = ["--count", args.limit];\n'
+            '  return { content: [{ type: "text", text: readFileSync(args.path, "utf8") + run(argv) }] };\n')
+    assert flagged({"index.ts": _with("declare function run(a: any): string;\n", body)}) == BOTH

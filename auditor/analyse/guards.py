@@ -477,8 +477,9 @@ def type_guarded(node: ts.Node, fn: ts.Node) -> bool:
     cur = node.parent
     while cur is not None and cur != fn:
         if cur.type in {"ternary_expression", "if_statement"}:
-            cond = text(cur.child_by_field_name("condition"))
-            if any(f"{w}{t}" in cond for w in _TESTS):
+            test = cur.child_by_field_name("condition")
+            cond = text(test)
+            if any(f"{w}{t}" in cond for w in _TESTS) and _on_tested_side(node, cur, t, cond):
                 return True
             then = cur.child_by_field_name("consequence")
             if then is not None and then.start_byte <= node.start_byte < then.end_byte and not cond.lstrip("( ").startswith("!") \
@@ -492,6 +493,18 @@ def type_guarded(node: ts.Node, fn: ts.Node) -> bool:
                 before = before.prev_named_sibling
         cur = cur.parent
     return False
+
+
+def _on_tested_side(node: ts.Node, branch: ts.Node, t: str, cond: str) -> bool:
+    """Whether NODE, under a ternary or `if` BRANCH whose condition COND tests T's type, is in the test itself or on
+    the side a value of the tested type takes (`Array.isArray(v) ? v.join() : v`: only the first `v`; negated,
+    `typeof v !== "string" ? String(v) : v`, the last)."""
+    test = branch.child_by_field_name("condition")
+    if test is not None and test.start_byte <= node.start_byte < test.end_byte:
+        return True
+    negated = cond.lstrip("( ").startswith("!") or f"typeof {t} !=" in cond
+    side = branch.child_by_field_name("alternative" if negated else "consequence")
+    return side is not None and side.start_byte <= node.start_byte < side.end_byte
 
 
 def _tests_or_leaves(chain: ts.Node, t: str) -> bool:

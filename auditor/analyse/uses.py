@@ -35,13 +35,19 @@ def harmless(p, module, node: ts.Node, truth: bool = True) -> bool:
 
 
 def stored(node: ts.Node) -> bool:
-    """Whether the value NODE reads is kept as it is: a local's initial value, assigned, or iterated by `for ... of`."""
-    e = _carried(node)
-    up = e.parent
-    return up is not None and (up.type == "variable_declarator" and up.child_by_field_name("value") == e
-                               and up.child_by_field_name("name").type == "identifier"
-                               or up.type == "assignment_expression" and up.child_by_field_name("right") == e
-                               or up.type == "for_in_statement" and up.child_by_field_name("right") == e)
+    """Whether the value NODE reads is kept: (inside) a local's initial value (`const argv = [args.command]`, `const
+    body = { q: args.q }`), the value assigned, or what `for ... of` iterates, within its statement."""
+    cur = node
+    while cur.parent is not None:
+        up = cur.parent
+        if up.type == "variable_declarator" and up.child_by_field_name("value") == cur \
+                or up.type == "assignment_expression" and up.child_by_field_name("right") == cur \
+                or up.type == "for_in_statement" and up.child_by_field_name("right") == cur:
+            return True
+        if up.type.endswith("statement") or up.type in {"statement_block", "arrow_function", "function_expression"}:
+            return False
+        cur = up
+    return False
 
 
 def logged(node: ts.Node, vocab: dict) -> bool:
