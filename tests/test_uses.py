@@ -143,3 +143,31 @@ def test_a_field_kept_inside_a_structure_a_local_holds_is_a_use():
     body = ('  const argv = ["--count", args.limit];\n'
             '  return { content: [{ type: "text", text: readFileSync(args.path, "utf8") + run(argv) }] };\n')
     assert flagged({"index.ts": _with("declare function run(a: any): string;\n", body)}) == BOTH
+
+
+def test_a_rest_validator_checks_what_it_is_handed_and_a_constant_table_key_reaches_nothing():
+    """`assertStrings("limit", n)` with `for (const v of values) if (typeof v !== "string") throw`: the local handed
+    to it is checked; `UNITS[args.limit] || UNITS.s`: only the table's value goes on."""
+    check = ('function assertStrings(msg: string, ...values: any[]) {\n'
+             '  for (const v of values) if (typeof v !== "string") throw new Error(msg);\n}\n')
+    body = ('  const n = args.limit;\n  assertStrings("limit", n);\n'
+            '  return { content: [{ type: "text", text: readFileSync(args.path, "utf8").slice(0, n) }] };\n')
+    assert flagged({"index.ts": _with(check, body)}) == PATH_ONLY
+    loose = check.replace('if (typeof v !== "string") throw new Error(msg);', "console.error(msg, v);")
+    assert flagged({"index.ts": _with(loose, body)}) == BOTH
+    table = 'const UNITS: Record<string, number> = { s: 1, m: 60 };\n'
+    keyed = ('  const unit = UNITS[args.limit] || UNITS.s;\n'
+             '  return { content: [{ type: "text", text: readFileSync(args.path, "utf8").slice(0, unit) }] };\n')
+    assert flagged({"index.ts": _with(table, keyed)}) == PATH_ONLY
+
+
+def test_a_method_inherited_from_a_base_class_is_followed():
+    """`store.find(args.limit)` where the local's class extends the one that declares `find`, which only compares
+    the value."""
+    head = ('class Base {\n  items: number[] = [];\n  find(n: any) { return this.items.filter((i) => i === n); }\n'
+            '  take(n: any) { return this.items.slice(0, n); }\n}\n'
+            'class Store extends Base {}\n')
+    body = ('  const store = new Store();\n'
+            '  return { content: [{ type: "text", text: readFileSync(args.path, "utf8") + String(store.find(args.limit)) }] };\n')
+    assert flagged({"index.ts": _with(head, body)}) == PATH_ONLY
+    assert flagged({"index.ts": _with(head, body.replace("store.find(", "store.take("))}) == BOTH

@@ -354,7 +354,8 @@ def test_a_field_handed_down_to_a_function_that_throws_unless_a_lookup_finds_it_
 
 def test_a_field_used_as_the_key_of_a_record_lookup_that_throws_on_a_miss_is_checked():
     """`const name = account || DEFAULT; const creds = ACCOUNTS[name]; if (!creds) throw ...`: a value that is no key
-    of the table is refused, as `map.get(key)` refused is; without the throw, nothing is."""
+    of the table is refused, as `map.get(key)` refused is. Without the throw only the table's value goes on, never the
+    key (analyse/uses.py); handed on itself when it is no key (`entry ?? name`), it does."""
     head = ('const ACCOUNTS: Record<string, string> = { "a.md": "/notes/a.md" };\n'
             'const DEFAULT = "a.md";\n'
             'function resolve(p: string) {\n'
@@ -366,7 +367,10 @@ def test_a_field_used_as_the_key_of_a_record_lookup_that_throws_on_a_miss_is_che
     text = server(gate=False, head=head).replace('readFileSync(args.path, "utf8")', 'readFileSync(resolve(args.path), "utf8")')
     assert flagged({"index.ts": text}) == {"limit": "unchecked-optional"}
     lenient = text.replace("  if (!entry) throw new Error(`unknown note ${name}`);\n", "")
-    assert flagged({"index.ts": lenient}) == BOTH
+    assert flagged({"index.ts": lenient}) == {"limit": "unchecked-optional"}
+    passed = lenient.replace("  return entry;\n", "  return entry ?? name;\n")
+    assert passed != lenient
+    assert flagged({"index.ts": passed}) == BOTH
 
 def test_fields_destructured_from_a_helper_handed_the_input_are_checked_by_tests_of_them():
     """`parseNote(args)` runs `const { path, limit } = asRecord(raw, "read_note")` (a helper that returns what it is

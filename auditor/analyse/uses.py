@@ -133,7 +133,7 @@ def _value(ctx, module, node: ts.Node, depth: int) -> bool:
             return True  # `x.length > 0`, `if (legend?.position)`: a part of it, tested
         if up is not None and up.type == "variable_declarator" and up.child_by_field_name("value") == e:
             return _local(ctx, module, up, depth)
-        if _looked_up(e, module):
+        if _looked_up(e, module) or _table_key(e, module):
             return True
     else:
         e = node
@@ -143,6 +143,8 @@ def _value(ctx, module, node: ts.Node, depth: int) -> bool:
     if handed is None or ctx.link is None or depth >= _DEPTH:
         return False
     call, index, key = handed
+    if key is None and _checking(ctx, module, call, index):
+        return True
     hit = ctx.link.resolve(module, call) or instances.method_of(ctx.link, module, call)
     if hit is None or any(a <= hit[1].start_byte < b for a, b, _ in hit[0].vendored):
         return False  # (a bundled library's function: what it does with the value is the library's to say)
@@ -160,6 +162,26 @@ def _looked_up(e: ts.Node, module) -> bool:
             or text(callee.child_by_field_name("property")) not in _LOOKUPS:
         return False
     return _collection(callee.child_by_field_name("object"), module)
+
+
+def _table_key(e: ts.Node, module) -> bool:
+    """Whether the value E is only the key of a lookup in a constant object (`PERIODS[args.period] || PERIODS.hour`,
+    `HANDLERS[action](...)`): what goes on is the table's value, not the key."""
+    up = e.parent
+    if up is None or up.type != "subscript_expression" or up.child_by_field_name("index") != e:
+        return False
+    table = strip_casts(up.child_by_field_name("object"))
+    value = strip_casts(value_of(module, table)) if table is not None and table.type == "identifier" else None
+    return value is not None and value.type == "object"
+
+
+def _checking(ctx, module, call: ts.Node, index: int) -> bool:
+    """Whether the function CALL calls checks the values of its rest parameter, and INDEX is among them
+    (`validateStrings("msg", ...values)` that throws for any value no string: guards.checked_parameters). A plain
+    parameter is read where it is handed (`_parameter`)."""
+    hit = ctx.link.resolve(module, call) if ctx.link is not None else None
+    rest = guards.rest_parameter(hit[1]) if hit is not None and hit[1].child_by_field_name("body") is not None else None
+    return rest is not None and index >= rest[1] and rest[0] in guards.checked_parameters(hit[0], hit[1], ctx.link)
 
 
 def _collection(node: ts.Node | None, module, depth: int = 0) -> bool:
@@ -189,6 +211,10 @@ def _local(ctx, module, decl: ts.Node, depth: int) -> bool:
         return True  # (`const n = args.n; if (typeof n !== "number") throw ...`)
     uses = [n for n in find(fn, {"identifier", "shorthand_property_identifier"})
             if text(n) == text(name) and n.start_byte > decl.end_byte]
+    for u in uses:  # (`const p = args.path; validateStrings("path", p)`: the local is checked where it is handed)
+        handed = _handed(u) if u.type == "identifier" else None
+        if handed is not None and handed[2] is None and _checking(ctx, module, handed[0], handed[1]):
+            return True
     return all(guards.type_guarded(u, fn) or _value(ctx, module, u, depth) for u in uses)
 
 

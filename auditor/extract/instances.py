@@ -9,21 +9,35 @@ from __future__ import annotations
 import tree_sitter as ts
 
 from auditor.extract.frames import returned
-from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_function, enclosing_function, find, member_chain,
-                                    object_pairs, pair_value, strip_casts, text)
+from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_function, class_base, enclosing, enclosing_function,
+                                    find, member_chain, object_pairs, pair_value, strip_casts, text)
 
 
 def method_of(link, m, call: ts.Node) -> tuple | None:
     """(module, method node, "Class.method") of `name.method(...)` where NAME, local to a function around the call,
-    holds an instance of one class of the boundary; None otherwise."""
+    holds an instance of one class of the boundary, or of `this.method(...)` / `this.field.method(...)` where the
+    method is inherited (`class SessionManager extends SessionManagerOperations`); None otherwise."""
     callee = call_function(call) if call.type == "call_expression" else None
     chain = member_chain(callee) if callee is not None else None
-    if link is None or not chain or len(chain) != 2 or chain[0] == "this":
+    if link is None or not chain or len(chain) not in (2, 3):
         return None
-    obj = strip_casts(callee.child_by_field_name("object"))
-    found = local_class(link, m, obj) if obj is not None and obj.type == "identifier" else None
-    method = found[1].methods.get(chain[1]) if found is not None else None
-    return (found[0], method, f"{found[1].name}.{chain[1]}") if method is not None else None
+    if chain[0] == "this":
+        cls = enclosing(call, {"class_declaration", "abstract_class_declaration", "class"})
+        found = None if cls is None else (m, link.class_at(m, cls)) if len(chain) == 2 \
+            else link._field_instance(m, cls, chain[1])
+    else:
+        obj = strip_casts(callee.child_by_field_name("object"))
+        found = local_class(link, m, obj) if len(chain) == 2 and obj is not None and obj.type == "identifier" else None
+    return _inherited(link, found[0], found[1], chain[-1]) if found is not None else None
+
+
+def _inherited(link, m, info, name: str, depth: int = 0) -> tuple | None:
+    """(module, method, "Class.method") of method NAME of the class INFO, or of the class it extends, up the chain."""
+    if name in info.methods:
+        return m, info.methods[name], f"{info.name}.{name}"
+    base = class_base(info.node)
+    parent = link._class(m, text(base)) if base is not None and depth < 8 else None
+    return _inherited(link, parent[0], parent[1], name, depth + 1) if parent is not None else None
 
 
 def local_class(link, m, ident: ts.Node):

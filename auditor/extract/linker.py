@@ -9,7 +9,7 @@ import tree_sitter as ts
 
 from auditor.extract import bindings, folders, tslib
 from auditor.extract.frames import plain_parameters
-from auditor.extract.program import Module, class_name_of
+from auditor.extract.program import Module, class_info, class_name_of
 from auditor.extract.syntax import (ancestors, call_args, call_function, enclosing, find, member_chain, object_pairs,
                                     pair_value, string_value, strip_casts, text)
 from auditor.extract.tsconfig import BuildMap
@@ -210,6 +210,19 @@ class Linker:
         info = mod.classes.get(local)
         return (mod, info) if info is not None else None
 
+    def class_at(self, m: Module, cls: ts.Node):
+        """The class info of the class node CLS: the module's, or, for a class the module's index leaves out (one
+        written inside a function: a bundler's lazily initialised module, `init_x = __esm(() => { A = class _A {...}
+        })`), read from its body once."""
+        name = class_name_of(cls)
+        info = m.classes.get(name)
+        if info is not None and info.node == cls:
+            return info
+        key = ("class_at", cls.id)
+        if key not in self.memo:
+            self.memo[key] = class_info(cls, name)
+        return self.memo[key]
+
     def _instance(self, m: Module, name: str):
         where = self.binding(m, name)
         if where is None:
@@ -350,7 +363,7 @@ class Linker:
             return None
         if len(chain) == 2 and chain[0] == "this":
             cls = enclosing(call, {"class_declaration", "abstract_class_declaration", "class"})
-            info = m.classes.get(class_name_of(cls)) if cls is not None else None
+            info = self.class_at(m, cls) if cls is not None else None
             if info and chain[1] in info.methods:
                 return m, info.methods[chain[1]], f"{info.name}.{chain[1]}"
             return None
