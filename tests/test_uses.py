@@ -16,6 +16,11 @@ def _with(head: str, body: str) -> str:
     return text
 
 
+def _returning(expr: str) -> str:
+    """The tool's return statement, its text the note read at args.path and EXPR."""
+    return f'  return {{ content: [{{ type: "text", text: readFileSync(args.path, "utf8") + {expr} }}] }};\n'
+
+
 def test_a_field_handed_to_a_method_of_an_instance_a_factory_returns_is_followed_there():
     """`const { pages } = makeServices(); pages.list({ limit: args.limit })`: makeServices returns an object whose
     `pages` is a `new Pages()` (a cached copy returned first is not read); Pages.list only compares the limit."""
@@ -26,7 +31,7 @@ def test_a_field_handed_to_a_method_of_an_instance_a_factory_returns_is_followed
             'function makeServices() {\n  if (cached) return cached;\n'
             '  const services = { pages: new Pages() };\n  cached = services;\n  return services;\n}\n')
     body = ('  const { pages } = makeServices();\n'
-            '  return { content: [{ type: "text", text: readFileSync(args.path, "utf8") + pages.list({ limit: args.limit }) }] };\n')
+            + _returning('pages.list({ limit: args.limit })'))
     assert flagged({"index.ts": _with(head, body)}) == PATH_ONLY
     assert flagged({"index.ts": _with(head, body.replace("pages.list(", "pages.take("))}) == BOTH
 
@@ -37,7 +42,7 @@ def test_a_range_check_that_throws_in_the_callee_checks_the_field():
             '  if (input.limit !== undefined) {\n'
             '    if (input.limit < 1 || input.limit > 100) throw new Error("limit out of range");\n  }\n'
             '  return "x".repeat(input.limit ?? 1);\n}\n')
-    body = '  return { content: [{ type: "text", text: readFileSync(args.path, "utf8") + page({ limit: args.limit }) }] };\n'
+    body = _returning('page({ limit: args.limit })')
     assert flagged({"index.ts": _with(head, body)}) == PATH_ONLY
     unchecked = head.replace('    if (input.limit < 1 || input.limit > 100) throw new Error("limit out of range");\n', "")
     assert flagged({"index.ts": _with(unchecked, body)}) == BOTH
@@ -57,7 +62,7 @@ def test_a_field_only_looked_up_in_a_collection_reaches_nothing():
     """`seen.has(args.limit)` of a Set, `(known ?? []).includes(x)`: a value of another type finds nothing."""
     head = 'const seen = new Set<number>([1, 2]);\n'
     body = ('  const hit = seen.has(args.limit) ? "seen" : "new";\n'
-            '  return { content: [{ type: "text", text: readFileSync(args.path, "utf8") + hit }] };\n')
+            + _returning('hit'))
     assert flagged({"index.ts": _with(head, body)}) == PATH_ONLY
     listed = body.replace("seen.has(args.limit)", "(known ?? []).includes(args.limit)")
     assert flagged({"index.ts": _with("let known: number[] | undefined;\n", listed)}) == PATH_ONLY
@@ -97,7 +102,7 @@ def test_a_helper_that_returns_early_on_a_failed_type_test_checks_what_it_is_han
     head = ('function toFormat(v: any) {\n  if (!v || typeof v !== "number") return undefined;\n'
             '  return { type: "json", size: v };\n}\n')
     body = ('  const format = toFormat(args.limit);\n'
-            '  return { content: [{ type: "text", text: readFileSync(args.path, "utf8") + JSON.stringify(format) }] };\n')
+            + _returning('JSON.stringify(format)'))
     assert flagged({"index.ts": _with(head, body)}) == PATH_ONLY
     loose = head.replace('  if (!v || typeof v !== "number") return undefined;\n', "")
     assert flagged({"index.ts": _with(loose, body)}) == BOTH
@@ -129,7 +134,7 @@ def test_a_declared_boolean_tested_for_its_truth_is_used_there():
 def test_a_type_test_guards_only_the_side_its_type_takes():
     """`Array.isArray(v) ? v.join(", ") : v` hands on a value of any other type in its other branch; with `: ""` there
     only an array is used. Negated (`typeof v !== "number" ? 0 : v`), the other side is the tested one."""
-    body = '  return { content: [{ type: "text", text: readFileSync(args.path, "utf8") + String(pick(args.limit)) }] };\n'
+    body = _returning('String(pick(args.limit))')
     both = 'function pick(v: any) { return Array.isArray(v) ? v.join(", ") : v; }\n'
     assert flagged({"index.ts": _with("declare function send(x: any): void;\n" + both, body)}) == BOTH
     only = both.replace(': v; }', ': ""; }')
@@ -141,7 +146,7 @@ def test_a_type_test_guards_only_the_side_its_type_takes():
 def test_a_field_kept_inside_a_structure_a_local_holds_is_a_use():
     """`const argv = [args.limit]` then `run(argv)`: the field is kept in the array the local holds."""
     body = ('  const argv = ["--count", args.limit];\n'
-            '  return { content: [{ type: "text", text: readFileSync(args.path, "utf8") + run(argv) }] };\n')
+            + _returning('run(argv)'))
     assert flagged({"index.ts": _with("declare function run(a: any): string;\n", body)}) == BOTH
 
 
@@ -168,6 +173,6 @@ def test_a_method_inherited_from_a_base_class_is_followed():
             '  take(n: any) { return this.items.slice(0, n); }\n}\n'
             'class Store extends Base {}\n')
     body = ('  const store = new Store();\n'
-            '  return { content: [{ type: "text", text: readFileSync(args.path, "utf8") + String(store.find(args.limit)) }] };\n')
+            + _returning('String(store.find(args.limit))'))
     assert flagged({"index.ts": _with(head, body)}) == PATH_ONLY
     assert flagged({"index.ts": _with(head, body.replace("store.find(", "store.take("))}) == BOTH
