@@ -11,17 +11,14 @@ from dataclasses import dataclass
 
 import tree_sitter as ts
 
-from auditor.analyse import guards
+from auditor.analyse import callee_checks, guards
 from auditor.analyse.logs import log_call
-from auditor.extract import flow, instances
+from auditor.extract import instances
 from auditor.extract.bindings import value_of
-from auditor.extract.frames import plain_parameters
-from auditor.extract.syntax import (condition_terms, enclosing_function, find, member_chain, parameter_pattern,
-                                    strip_casts, text)
+from auditor.extract.syntax import enclosing_function, find, parameter_pattern, strip_casts, text
 
 _DEPTH = 4  # calls followed down from the tool's own code
 _COMPARISONS = frozenset({"===", "!==", "==", "!=", "<", ">", "<=", ">=", "in", "instanceof"})
-_ORDER = frozenset({"<", ">", "<=", ">="})
 _WRAPPERS = frozenset({"parenthesized_expression", "as_expression", "non_null_expression", "satisfies_expression",
                        "type_assertion"})
 _LOOKUPS = frozenset({"has", "includes", "indexOf", "lastIndexOf", "get", "delete"})
@@ -143,7 +140,7 @@ def _value(ctx, module, node: ts.Node, depth: int) -> bool:
     if handed is None or ctx.link is None or depth >= _DEPTH:
         return False
     call, index, key = handed
-    if key is None and _checking(ctx, module, call, index):
+    if key is None and callee_checks.checks_rest(ctx.link, module, call, index):
         return True
     hit = ctx.link.resolve(module, call) or instances.method_of(ctx.link, module, call)
     if hit is None or any(a <= hit[1].start_byte < b for a, b, _ in hit[0].vendored):
@@ -175,15 +172,6 @@ def _table_key(e: ts.Node, module) -> bool:
     return value is not None and value.type == "object"
 
 
-def _checking(ctx, module, call: ts.Node, index: int) -> bool:
-    """Whether the function CALL calls checks the values of its rest parameter, and INDEX is among them
-    (`validateStrings("msg", ...values)` that throws for any value no string: guards.checked_parameters). A plain
-    parameter is read where it is handed (`_parameter`)."""
-    hit = ctx.link.resolve(module, call) if ctx.link is not None else None
-    rest = guards.rest_parameter(hit[1]) if hit is not None and hit[1].child_by_field_name("body") is not None else None
-    return rest is not None and index >= rest[1] and rest[0] in guards.checked_parameters(hit[0], hit[1], ctx.link)
-
-
 def _collection(node: ts.Node | None, module, depth: int = 0) -> bool:
     """Whether NODE is a collection, not a string: an array literal, `new Set/Map(...)`, either side of a default
     (`x ?? []`), or a name whose value is one."""
@@ -207,13 +195,13 @@ def _local(ctx, module, decl: ts.Node, depth: int) -> bool:
     fn = enclosing_function(decl)
     if name is None or name.type != "identifier" or fn is None:
         return False
-    if text(name) in _checked(ctx.link, module, fn):
+    if text(name) in callee_checks.checked(ctx.link, module, fn):
         return True  # (`const n = args.n; if (typeof n !== "number") throw ...`)
     uses = [n for n in find(fn, {"identifier", "shorthand_property_identifier"})
             if text(n) == text(name) and n.start_byte > decl.end_byte]
     for u in uses:  # (`const p = args.path; validateStrings("path", p)`: the local is checked where it is handed)
         handed = _handed(u) if u.type == "identifier" else None
-        if handed is not None and handed[2] is None and _checking(ctx, module, handed[0], handed[1]):
+        if handed is not None and handed[2] is None and callee_checks.checks_rest(ctx.link, module, handed[0], handed[1]):
             return True
     return all(guards.type_guarded(u, fn) or _value(ctx, module, u, depth) for u in uses)
 
@@ -270,74 +258,16 @@ def _reads_harmlessly(ctx, module, fn: ts.Node, index: int, key: str | None, dep
         if name is None:
             return True  # not destructured: never read
     elif key is not None and name is not None:
-        if key in _checked(ctx.link, module, fn):
+        if key in callee_checks.checked(ctx.link, module, fn):
             return True
         uses = _entry_uses(ctx, module, fn, name, key, depth)
         return uses is not None and all(guards.type_guarded(u, fn) or _value(ctx, module, u, depth) for u in uses)
     if name is None:
         return False
-    if name in _checked(ctx.link, module, fn):
+    if name in callee_checks.checked(ctx.link, module, fn):
         return True
     uses = [n for n in find(body, {"identifier", "shorthand_property_identifier"}) if text(n) == name]
     return all(guards.type_guarded(u, fn) or _value(ctx, module, u, depth) for u in uses)
-
-
-def _checked(link, module, fn: ts.Node) -> set[str]:
-    """The parameters and fields FN checks the type or the values of before it goes on: a type test, a predicate or
-    membership test, a lookup whose miss is refused, or a range of numbers in the condition of an `if` that rejects
-    (a type test: that returns anything), the subject of a `switch` whose default rejects, a string's method called
-    on it. A test of presence alone (`if (!x) throw`) is none: a value of another type passes it."""
-    memo = link.memo.setdefault("uses.checked", {})
-    if fn.id not in memo:
-        params = set(plain_parameters(fn))
-        memo[fn.id] = _type_or_value_tested(module, fn, link) | guards.string_required_parameters(fn, params) | _bounded(module, fn, link)
-    return memo[fn.id]
-
-
-def _type_or_value_tested(module, fn: ts.Node, link) -> set[str]:
-    out: set[str] = set()
-    for stmt in find(fn, {"if_statement", "switch_statement"}):
-        if enclosing_function(stmt) != fn:
-            continue
-        if stmt.type == "switch_statement":
-            body = stmt.child_by_field_name("body")
-            default = next((c for c in body.named_children if c.type == "switch_default"), None) if body is not None else None
-            first = next((x for x in default.named_children if x.type != "comment"), None) if default is not None else None
-            chain = member_chain(strip_casts(stmt.child_by_field_name("value")))
-            out |= {chain[-1]} if chain and first is not None and guards._rejects(first, module, link) else set()
-            continue
-        then = stmt.child_by_field_name("consequence")
-        rejects = guards._rejects(then, module, link)
-        if not rejects and not guards._returns(then):
-            continue
-        for term in condition_terms(stmt.child_by_field_name("condition")):
-            for part in (d for c in condition_terms(term, "&&") for d in condition_terms(c, "||")):
-                found = flow._predicate(part, None)
-                if found.form == "type-check" and found.field.isidentifier():
-                    out.add(found.field)
-                elif rejects:
-                    out |= guards._tested_by(part, fn, module, link)
-    return out
-
-
-def _bounded(module, fn: ts.Node, link) -> set[str]:
-    """Fields FN rejects outside a range (`if (input.weight < 0 || input.weight > 1) throw ...`): a value compared
-    with a number there is checked where it is stored after it."""
-    out: set[str] = set()
-    for stmt in find(fn, {"if_statement"}):
-        cond = stmt.child_by_field_name("condition")
-        if enclosing_function(stmt) != fn or cond is None or b"<" not in cond.text and b">" not in cond.text \
-                or not guards._rejects(stmt.child_by_field_name("consequence"), module, link):
-            continue
-        for term in condition_terms(cond):
-            if term.type != "binary_expression" or text(term.child_by_field_name("operator")) not in _ORDER:
-                continue
-            left, right = strip_casts(term.child_by_field_name("left")), strip_casts(term.child_by_field_name("right"))
-            subject = left if right is not None and right.type == "number" else right if left is not None \
-                and left.type == "number" else None
-            chain = member_chain(subject) if subject is not None else None
-            out |= {chain[-1]} if chain else set()
-    return out
 
 
 def _bound_key(pattern: ts.Node, key: str) -> str | None:

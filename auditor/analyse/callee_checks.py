@@ -1,0 +1,83 @@
+"""What a function a tool's input is handed to checks of it before going on (analyse/uses.py): a test of a parameter's
+or field's type or values, or a numeric range, in the condition of an `if` that rejects (a type test: that returns
+anything), the subject of a switch whose default rejects, a string's method called on it, a rest parameter's values
+checked in a loop. A test of presence alone is none."""
+
+from __future__ import annotations
+
+import tree_sitter as ts
+
+from auditor.analyse import guards
+from auditor.extract import flow
+from auditor.extract.frames import plain_parameters
+from auditor.extract.syntax import condition_terms, enclosing_function, find, member_chain, strip_casts, text
+
+_ORDER = frozenset({"<", ">", "<=", ">="})
+
+
+def checked(link, module, fn: ts.Node) -> set[str]:
+    """The parameters and fields FN checks the type or the values of before it goes on: a type test, a predicate or
+    membership test, a lookup whose miss is refused, or a range of numbers in the condition of an `if` that rejects
+    (a type test: that returns anything), the subject of a `switch` whose default rejects, a string's method called
+    on it. A test of presence alone (`if (!x) throw`) is none: a value of another type passes it."""
+    memo = link.memo.setdefault("uses.checked", {})
+    if fn.id not in memo:
+        params = set(plain_parameters(fn))
+        memo[fn.id] = _type_or_value_tested(module, fn, link) | guards.string_required_parameters(fn, params) \
+            | _bounded(module, fn, link)
+    return memo[fn.id]
+
+
+def _type_or_value_tested(module, fn: ts.Node, link) -> set[str]:
+    out: set[str] = set()
+    for stmt in find(fn, {"if_statement", "switch_statement"}):
+        if enclosing_function(stmt) != fn:
+            continue
+        if stmt.type == "switch_statement":
+            body = stmt.child_by_field_name("body")
+            default = next((c for c in body.named_children if c.type == "switch_default"), None) if body is not None else None
+            first = next((x for x in default.named_children if x.type != "comment"), None) if default is not None else None
+            chain = member_chain(strip_casts(stmt.child_by_field_name("value")))
+            out |= {chain[-1]} if chain and first is not None and guards._rejects(first, module, link) else set()
+            continue
+        then = stmt.child_by_field_name("consequence")
+        rejects = guards._rejects(then, module, link)
+        if not rejects and not guards._returns(then):
+            continue
+        for term in condition_terms(stmt.child_by_field_name("condition")):
+            for part in (d for c in condition_terms(term, "&&") for d in condition_terms(c, "||")):
+                found = flow._predicate(part, None)
+                if found.form == "type-check" and found.field.isidentifier():
+                    out.add(found.field)
+                elif rejects:
+                    out |= guards._tested_by(part, fn, module, link)
+    return out
+
+
+def _bounded(module, fn: ts.Node, link) -> set[str]:
+    """Fields FN rejects outside a range (`if (input.weight < 0 || input.weight > 1) throw ...`): a value compared
+    with a number there is checked where it is stored after it."""
+    out: set[str] = set()
+    for stmt in find(fn, {"if_statement"}):
+        cond = stmt.child_by_field_name("condition")
+        if enclosing_function(stmt) != fn or cond is None or b"<" not in cond.text and b">" not in cond.text \
+                or not guards._rejects(stmt.child_by_field_name("consequence"), module, link):
+            continue
+        for term in condition_terms(cond):
+            if term.type != "binary_expression" or text(term.child_by_field_name("operator")) not in _ORDER:
+                continue
+            left, right = strip_casts(term.child_by_field_name("left")), strip_casts(term.child_by_field_name("right"))
+            subject = left if right is not None and right.type == "number" else right if left is not None \
+                and left.type == "number" else None
+            chain = member_chain(subject) if subject is not None else None
+            out |= {chain[-1]} if chain else set()
+    return out
+
+
+def checks_rest(link, module, call: ts.Node, index: int) -> bool:
+    """Whether the function CALL calls checks the values of its rest parameter, and INDEX is among them
+    (`validateStrings("msg", ...values)` that throws for any value no string: guards.checked_parameters). A plain
+    parameter is read where it is handed (analyse/uses.py)."""
+    hit = link.resolve(module, call) if link is not None else None
+    rest = guards.rest_parameter(hit[1]) if hit is not None and hit[1].child_by_field_name("body") is not None else None
+    return rest is not None and index >= rest[1] and rest[0] in guards.checked_parameters(hit[0], hit[1], link)
