@@ -23,8 +23,7 @@ def checked(link, module, fn: ts.Node) -> set[str]:
     memo = link.memo.setdefault("uses.checked", {})
     if fn.id not in memo:
         params = set(plain_parameters(fn))
-        memo[fn.id] = _type_or_value_tested(module, fn, link) | guards.string_required_parameters(fn, params) \
-            | _bounded(module, fn, link)
+        memo[fn.id] = _type_or_value_tested(module, fn, link) | guards.string_required_parameters(fn, params)
     return memo[fn.id]
 
 
@@ -45,6 +44,7 @@ def _type_or_value_tested(module, fn: ts.Node, link) -> set[str]:
         if not rejects and not guards._returns(then):
             continue
         for term in condition_terms(stmt.child_by_field_name("condition")):
+            out |= _bounded(term) if rejects else set()
             for part in (d for c in condition_terms(term, "&&") for d in condition_terms(c, "||")):
                 found = flow._predicate(part, None)
                 if found.form == "type-check" and found.field.isidentifier():
@@ -54,24 +54,16 @@ def _type_or_value_tested(module, fn: ts.Node, link) -> set[str]:
     return out
 
 
-def _bounded(module, fn: ts.Node, link) -> set[str]:
-    """Fields FN rejects outside a range (`if (input.weight < 0 || input.weight > 1) throw ...`): a value compared
-    with a number there is checked where it is stored after it."""
-    out: set[str] = set()
-    for stmt in find(fn, {"if_statement"}):
-        cond = stmt.child_by_field_name("condition")
-        if enclosing_function(stmt) != fn or cond is None or b"<" not in cond.text and b">" not in cond.text \
-                or not guards._rejects(stmt.child_by_field_name("consequence"), module, link):
-            continue
-        for term in condition_terms(cond):
-            if term.type != "binary_expression" or text(term.child_by_field_name("operator")) not in _ORDER:
-                continue
-            left, right = strip_casts(term.child_by_field_name("left")), strip_casts(term.child_by_field_name("right"))
-            subject = left if right is not None and right.type == "number" else right if left is not None \
-                and left.type == "number" else None
-            chain = member_chain(subject) if subject is not None else None
-            out |= {chain[-1]} if chain else set()
-    return out
+def _bounded(term: ts.Node) -> set[str]:
+    """The field a term of a rejecting condition compares with a number (`input.weight < 0` of `if (input.weight < 0
+    || input.weight > 1) throw ...`): outside that range it is refused, so it is checked where it is kept after."""
+    if term.type != "binary_expression" or text(term.child_by_field_name("operator")) not in _ORDER:
+        return set()
+    left, right = strip_casts(term.child_by_field_name("left")), strip_casts(term.child_by_field_name("right"))
+    subject = left if right is not None and right.type == "number" else right if left is not None \
+        and left.type == "number" else None
+    chain = member_chain(subject) if subject is not None else None
+    return {chain[-1]} if chain else set()
 
 
 def checks_rest(link, module, call: ts.Node, index: int) -> bool:

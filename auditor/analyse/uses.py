@@ -18,7 +18,7 @@ from auditor.extract.bindings import value_of
 from auditor.extract.syntax import enclosing_function, find, parameter_pattern, strip_casts, text
 
 _DEPTH = 4  # calls followed down from the tool's own code
-_COMPARISONS = frozenset({"===", "!==", "==", "!=", "<", ">", "<=", ">=", "in", "instanceof"})
+COMPARISONS = frozenset({"===", "!==", "==", "!=", "<", ">", "<=", ">=", "in", "instanceof"})
 _WRAPPERS = frozenset({"parenthesized_expression", "as_expression", "non_null_expression", "satisfies_expression",
                        "type_assertion"})
 _LOOKUPS = frozenset({"has", "includes", "indexOf", "lastIndexOf", "get", "delete"})
@@ -97,7 +97,7 @@ def _tested(e: ts.Node, truth: bool = True) -> bool:
     up = e.parent
     if up is None:
         return False
-    if up.type == "binary_expression" and text(up.child_by_field_name("operator")) in _COMPARISONS:
+    if up.type == "binary_expression" and text(up.child_by_field_name("operator")) in COMPARISONS:
         return True
     if up.type == "unary_expression" and text(up.child_by_field_name("operator")) == "typeof":
         return True

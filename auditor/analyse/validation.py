@@ -10,7 +10,7 @@ from itertools import accumulate, takewhile
 import tree_sitter as ts
 
 from auditor.analyse import guards, uses
-from auditor.analyse.uses import arguments_of, error_message, logged
+from auditor.analyse.uses import COMPARISONS, arguments_of, error_message, logged
 from auditor.extract import copies, throws
 from auditor.extract.bindings import value_of
 from auditor.extract.facts import Program, entry_modules
@@ -469,7 +469,6 @@ def _input_field(node: ts.Node | None, names: frozenset[str], v: dict) -> str | 
     return text(node.child_by_field_name("property"))
 
 
-_COMPARISONS = {"===", "!==", "==", "!=", "<", ">", "<=", ">=", "in", "instanceof"}
 
 
 def _in_catch(node: ts.Node, fn: ts.Node) -> bool:
@@ -512,7 +511,7 @@ def _only_tested(node: ts.Node, module: Module) -> bool:
                     and _collection(fn.child_by_field_name("object"), module):
                 return True  # (not `text.includes(x)`, a search of a string that converts x)
             return False
-        if parent.type == "binary_expression" and text(parent.child_by_field_name("operator")) in _COMPARISONS:
+        if parent.type == "binary_expression" and text(parent.child_by_field_name("operator")) in COMPARISONS:
             return True
         if parent.type == "subscript_expression" and parent.child_by_field_name("index") == cur and \
                 _constant_table(parent.child_by_field_name("object"), module):
