@@ -48,6 +48,20 @@ def test_a_range_check_that_throws_in_the_callee_checks_the_field():
     assert flagged({"index.ts": _with(unchecked, body)}) == BOTH
 
 
+def test_a_rejecting_test_against_literals_in_the_callee_checks_the_field():
+    """`if (mode !== "all" && mode !== "any") throw ...`: only those values go on; a test against undefined, or one
+    whose other part names another value, is no such check."""
+    head = ('function page(input: any, mode = "all") {\n'
+            '  if (mode !== "all" && mode !== "any") throw new Error("bad mode");\n'
+            '  return "x".repeat(input.length) + mode;\n}\n')
+    body = _returning('page("a", args.limit)')
+    assert flagged({"index.ts": _with(head, body)}) == PATH_ONLY
+    presence = head.replace('mode !== "all" && mode !== "any"', 'mode !== undefined && mode !== null')
+    assert flagged({"index.ts": _with(presence, body)}) == BOTH
+    other = head.replace('mode !== "all" && mode !== "any"', 'mode !== "all" && input !== "any"')
+    assert flagged({"index.ts": _with(other, body)}) == BOTH
+
+
 def test_an_entry_of_an_object_spread_into_the_argument_is_followed_under_its_key():
     """`f({ ...(args.limit && { limit: args.limit }) })`: the entry reaches f's `limit` (here never read)."""
     head = 'function page(input: any) { return String(input.other ?? ""); }\n'

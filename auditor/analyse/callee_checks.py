@@ -13,6 +13,7 @@ from auditor.extract.frames import plain_parameters
 from auditor.extract.syntax import condition_terms, enclosing_function, find, member_chain, strip_casts, text
 
 _ORDER = frozenset({"<", ">", "<=", ">="})
+_LITERALS = frozenset({"string", "number", "true", "false"})
 
 
 def checked(link, module, fn: ts.Node) -> set[str]:
@@ -44,7 +45,7 @@ def _type_or_value_tested(module, fn: ts.Node, link) -> set[str]:
         if not rejects and not guards._returns(then):
             continue
         for term in condition_terms(stmt.child_by_field_name("condition")):
-            out |= _bounded(term) if rejects else set()
+            out |= (_bounded(term) | _outside_literals(term)) if rejects else set()
             for part in (d for c in condition_terms(term, "&&") for d in condition_terms(c, "||")):
                 found = flow._predicate(part, None)
                 if found.form == "type-check" and found.field.isidentifier():
@@ -64,6 +65,23 @@ def _bounded(term: ts.Node) -> set[str]:
         and left.type == "number" else None
     chain = member_chain(subject) if subject is not None else None
     return {chain[-1]} if chain else set()
+
+
+def _outside_literals(term: ts.Node) -> set[str]:
+    """The field a term of a rejecting condition tests against literals, each part `x !== "a"`: `if (matchType !==
+    "all" && matchType !== "any") throw ...` lets only those values on. `x !== undefined` is a test of presence."""
+    subjects = set()
+    for part in condition_terms(term, "&&"):
+        if part.type != "binary_expression" or text(part.child_by_field_name("operator")) not in {"!==", "!="}:
+            return set()
+        left, right = strip_casts(part.child_by_field_name("left")), strip_casts(part.child_by_field_name("right"))
+        subject = left if right is not None and right.type in _LITERALS else right if left is not None \
+            and left.type in _LITERALS else None
+        chain = member_chain(subject) if subject is not None else None
+        if not chain:
+            return set()
+        subjects.add(chain)
+    return {next(iter(subjects))[-1]} if len(subjects) == 1 else set()
 
 
 def checks_rest(link, module, call: ts.Node, index: int) -> bool:
