@@ -48,6 +48,18 @@ def test_a_range_check_that_throws_in_the_callee_checks_the_field():
     assert flagged({"index.ts": _with(unchecked, body)}) == BOTH
 
 
+def test_a_local_is_read_only_in_its_own_scope():
+    """Two blocks (the cases of one switch over the tools) each declare `const n`: the first holds the field and only
+    compares it; the second's `n` is another local, and its use is not the field's."""
+    body = ('  let out = "";\n'
+            '  { const n = args.limit ?? 0; if (n > 5) out += "many"; }\n'
+            '  { const n = 3; out += "x".repeat(n); }\n'
+            + _returning('out'))
+    assert flagged({"index.ts": _with("", body)}) == PATH_ONLY
+    same = body.replace('  { const n = 3; out += "x".repeat(n); }\n', '  out += "x".repeat(args.limit ?? 1);\n')
+    assert flagged({"index.ts": _with("", same)}) == BOTH
+
+
 def test_a_rejecting_test_against_literals_in_the_callee_checks_the_field():
     """`if (mode !== "all" && mode !== "any") throw ...`: only those values go on; a test against undefined, or one
     whose other part names another value, is no such check."""

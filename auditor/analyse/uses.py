@@ -14,7 +14,7 @@ import tree_sitter as ts
 from auditor.analyse import callee_checks, guards
 from auditor.analyse.logs import log_call
 from auditor.extract import instances
-from auditor.extract.bindings import value_of
+from auditor.extract.bindings import references, value_of
 from auditor.extract.syntax import enclosing_function, find, parameter_pattern, strip_casts, text
 
 _DEPTH = 4  # calls followed down from the tool's own code
@@ -197,8 +197,7 @@ def _local(ctx, module, decl: ts.Node, depth: int) -> bool:
         return False
     if text(name) in callee_checks.checked(ctx.link, module, fn):
         return True  # (`const n = args.n; if (typeof n !== "number") throw ...`)
-    uses = [n for n in find(fn, {"identifier", "shorthand_property_identifier"})
-            if text(n) == text(name) and n.start_byte > decl.end_byte]
+    uses = references(decl, text(name))
     for u in uses:  # (`const p = args.path; validateStrings("path", p)`: the local is checked where it is handed)
         handed = _handed(u) if u.type == "identifier" else None
         if handed is not None and handed[2] is None and callee_checks.checks_rest(ctx.link, module, handed[0], handed[1]):
@@ -307,8 +306,7 @@ def _entry_uses(ctx, module, fn: ts.Node, param: str, key: str, depth: int) -> l
             bound = _bound_key(up.child_by_field_name("name"), key)
             if bound == "":
                 return None
-            uses += [x for x in find(fn, {"identifier", "shorthand_property_identifier"})
-                     if bound and text(x) == bound and x.start_byte > up.end_byte]
+            uses += references(up, bound) if bound else []
             continue
         if logged(n, ctx.vocab) or error_message(n):
             continue

@@ -327,3 +327,40 @@ def _bundled_source(value: ts.Node | None, bound: dict[str, tuple[str, str]]) ->
         chain = member_chain(value)
         return bound[chain[0]][0] if chain and chain[0] in bound else None
     return None
+
+
+_BLOCKS = frozenset({"statement_block", "switch_body", "program", "for_statement", "for_in_statement"})
+
+
+def declaration_scope(decl: ts.Node) -> ts.Node | None:
+    """Where the local a declarator declares is visible: a `var`'s whole function, a `let`/`const`'s block (the
+    case braces of a `switch`, the loop it heads)."""
+    holder = decl.parent
+    if holder is None:
+        return None
+    if holder.type == "variable_declaration":  # (`var`)
+        return next((a for a in ancestors(holder) if a.type in FUNCTION_TYPES or a.type == "program"), None)
+    return next((a for a in ancestors(holder) if a.type in _BLOCKS or a.type in FUNCTION_TYPES), None)
+
+
+def references(decl: ts.Node, name: str) -> list[ts.Node]:
+    """The identifiers after DECL that read the local NAME it declares: within its scope, leaving out an inner scope
+    that declares NAME again (a parameter, a local) — one `switch` over the tools declares `const limit` in several
+    cases, and each case's is its own."""
+    scope = declaration_scope(decl)
+    if scope is None:
+        return []
+    inner = []
+    for d in find(scope, {"variable_declarator"}):
+        target = d.child_by_field_name("name")
+        if d.id != decl.id and target is not None and name in bound_names(target):
+            own = declaration_scope(d)
+            if own is not None and own.id != scope.id:
+                inner.append(own)
+    for fn in find(scope, FUNCTION_TYPES):
+        params = fn.child_by_field_name("parameters") or fn.child_by_field_name("parameter")
+        if params is not None and name in bound_names(params):
+            inner.append(fn)
+    return [n for n in find(scope, {"identifier", "shorthand_property_identifier"})
+            if text(n) == name and n.start_byte > decl.end_byte
+            and not any(s.start_byte <= n.start_byte < s.end_byte for s in inner)]
