@@ -60,6 +60,18 @@ def test_a_local_is_read_only_in_its_own_scope():
     assert flagged({"index.ts": _with("", same)}) == BOTH
 
 
+def test_a_normaliser_that_returns_a_default_for_what_is_no_finite_number_checks_the_field():
+    """`const n = Math.floor(value); if (!Number.isFinite(n) || n < 1) return 1;`: only a number goes on; with the
+    test of finiteness gone, what the caller handed reaches `Math.min` as it is."""
+    head = ('function norm(value: any) {\n'
+            '  const n = Math.floor(value);\n'
+            '  if (!Number.isFinite(n) || n < 1) return 1;\n'
+            '  return Math.min(n, 100);\n}\n')
+    body = _returning('"x".repeat(norm(args.limit))')
+    assert flagged({"index.ts": _with(head, body)}) == PATH_ONLY
+    assert flagged({"index.ts": _with(head.replace("!Number.isFinite(n) || ", ""), body)}) == BOTH
+
+
 def test_a_rejecting_test_against_literals_in_the_callee_checks_the_field():
     """`if (mode !== "all" && mode !== "any") throw ...`: only those values go on; a test against undefined, or one
     whose other part names another value, is no such check."""

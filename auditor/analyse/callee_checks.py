@@ -10,7 +10,7 @@ import tree_sitter as ts
 from auditor.analyse import guards
 from auditor.extract import flow
 from auditor.extract.frames import plain_parameters
-from auditor.extract.syntax import condition_terms, enclosing_function, find, member_chain, strip_casts, text
+from auditor.extract.syntax import call_args, condition_terms, enclosing_function, find, member_chain, strip_casts, text
 
 _ORDER = frozenset({"<", ">", "<=", ">="})
 _LITERALS = frozenset({"string", "number", "true", "false"})
@@ -50,9 +50,23 @@ def _type_or_value_tested(module, fn: ts.Node, link) -> set[str]:
                 found = flow._predicate(part, None)
                 if found.form == "type-check" and found.field.isidentifier():
                     out.add(found.field)
+                elif (number := _not_a_number(part)) is not None:
+                    out |= guards._subject_fields(number, fn) | ({text(number)} if number.type == "identifier" else set())
                 elif rejects:
                     out |= guards._tested_by(part, fn, module, link)
     return out
+
+
+def _not_a_number(part: ts.Node) -> ts.Node | None:
+    """What `!Number.isFinite(x)` (isInteger, isSafeInteger) tests: false for any value but a number, so only numbers
+    go on; `x` may be a local computed from a parameter (`const n = Math.floor(value)`), which stands for it."""
+    if part.type != "unary_expression" or text(part.child_by_field_name("operator")) != "!":
+        return None
+    call = strip_casts(part.child_by_field_name("argument"))
+    if call is None or call.type != "call_expression" or not call_args(call) \
+            or ".".join(member_chain(call.child_by_field_name("function")) or ()) not in guards._TYPE_TESTS - {"Array.isArray"}:
+        return None
+    return strip_casts(call_args(call)[0])
 
 
 def _bounded(term: ts.Node) -> set[str]:
