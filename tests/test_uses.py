@@ -72,6 +72,18 @@ def test_a_normaliser_that_returns_a_default_for_what_is_no_finite_number_checks
     assert flagged({"index.ts": _with(head.replace("!Number.isFinite(n) || ", ""), body)}) == BOTH
 
 
+def test_a_predicate_that_rejects_a_local_holding_the_field_checks_it():
+    """`const lim = args.limit ?? 1; if (!isSmall(lim)) return { isError: true, ... }`: only what the predicate
+    accepts goes on; without the test, the local reaches `repeat` as it came."""
+    head = 'function isSmall(n: any) { return n === 1 || n === 2; }\n'
+    body = ('  const lim = args.limit ?? 1;\n'
+            '  if (!isSmall(lim)) return { content: [{ type: "text", text: "bad" }], isError: true };\n'
+            + _returning('"x".repeat(lim)'))
+    assert flagged({"index.ts": _with(head, body)}) == PATH_ONLY
+    untested = body.replace('  if (!isSmall(lim)) return { content: [{ type: "text", text: "bad" }], isError: true };\n', "")
+    assert flagged({"index.ts": _with(head, untested)}) == BOTH
+
+
 def test_a_rejecting_test_against_literals_in_the_callee_checks_the_field():
     """`if (mode !== "all" && mode !== "any") throw ...`: only those values go on; a test against undefined, or one
     whose other part names another value, is no such check."""

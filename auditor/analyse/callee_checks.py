@@ -53,7 +53,7 @@ def _type_or_value_tested(module, fn: ts.Node, link) -> set[str]:
                 elif (number := _not_a_number(part)) is not None:
                     out |= guards._subject_fields(number, fn) | ({text(number)} if number.type == "identifier" else set())
                 elif rejects:
-                    out |= guards._tested_by(part, fn, module, link)
+                    out |= guards._tested_by(part, fn, module, link) | _predicate_of_local(part)
     return out
 
 
@@ -67,6 +67,19 @@ def _not_a_number(part: ts.Node) -> ts.Node | None:
             or ".".join(member_chain(call.child_by_field_name("function")) or ()) not in guards._TYPE_TESTS - {"Array.isArray"}:
         return None
     return strip_casts(call_args(call)[0])
+
+
+def _predicate_of_local(part: ts.Node) -> set[str]:
+    """The local a negated predicate of a rejecting condition is called on (`const kind = splitter || "ast"; if
+    (!isSplitterKind(kind)) return { isError: true, ... }`): only what the predicate accepts goes on from there."""
+    if part.type != "unary_expression" or text(part.child_by_field_name("operator")) != "!":
+        return set()
+    call = strip_casts(part.child_by_field_name("argument"))
+    if call is None or call.type != "call_expression" or len(call_args(call)) != 1 \
+            or call.child_by_field_name("function").type != "identifier":
+        return set()
+    arg = strip_casts(call_args(call)[0])
+    return {text(arg)} if arg is not None and arg.type == "identifier" else set()
 
 
 def _bounded(term: ts.Node) -> set[str]:
