@@ -84,6 +84,26 @@ def test_a_predicate_that_rejects_a_local_holding_the_field_checks_it():
     assert flagged({"index.ts": _with(head, untested)}) == BOTH
 
 
+def test_a_field_only_written_into_the_tools_result_reaches_nothing():
+    """`return { ... text: ... + ` (limit ${n})` }`: the tool's result hands the caller back what it sent; a function
+    the field is handed to returns it to its caller, which uses it."""
+    body = '  const n = args.limit ?? 1;\n' + _returning('` (limit ${n})`')
+    assert flagged({"index.ts": _with("", body)}) == PATH_ONLY
+    assert flagged({"index.ts": _with("", body.replace("` (limit ${n})`", '"x".repeat(n)'))}) == BOTH
+    head = "function wrap(v: any) { return { v }; }\n"
+    assert flagged({"index.ts": _with(head, _returning('"x".repeat(wrap(args.limit).v)'))}) == BOTH
+
+
+def test_a_key_of_a_constant_table_imported_from_another_module_reaches_nothing():
+    """`WIDTHS[args.limit]` of `export const WIDTHS = { ... }` in tables.ts: what goes on is the table's value."""
+    head = 'import { WIDTHS } from "./tables.js";\n'
+    body = _returning('"x".repeat(WIDTHS[args.limit] ?? 1)')
+    tables = "export const WIDTHS: Record<string, number> = { 1: 10, 2: 20 };\n"
+    assert flagged({"index.ts": _with(head, body), "tables.ts": tables}) == PATH_ONLY
+    computed = "export const WIDTHS: any = makeWidths();\nfunction makeWidths() { return new Proxy({}, {}); }\n"
+    assert flagged({"index.ts": _with(head, body), "tables.ts": computed}) == BOTH
+
+
 def test_a_rejecting_test_against_literals_in_the_callee_checks_the_field():
     """`if (mode !== "all" && mode !== "any") throw ...`: only those values go on; a test against undefined, or one
     whose other part names another value, is no such check."""

@@ -22,6 +22,9 @@ COMPARISONS = frozenset({"===", "!==", "==", "!=", "<", ">", "<=", ">=", "in", "
 _WRAPPERS = frozenset({"parenthesized_expression", "as_expression", "non_null_expression", "satisfies_expression",
                        "type_assertion"})
 _LOOKUPS = frozenset({"has", "includes", "indexOf", "lastIndexOf", "get", "delete"})
+_ECHO = frozenset({"pair", "object", "array", "template_substitution", "template_string", "binary_expression",
+                   "ternary_expression"})  # (what holds a value written into a result as it is)
+_TEXT = frozenset({"JSON.stringify", "String"})
 _CONDITIONS = frozenset({"if_statement", "while_statement", "do_statement", "switch_statement", "for_statement"})
 
 
@@ -63,6 +66,32 @@ def error_message(node: ts.Node) -> bool:
     name = made.child_by_field_name("constructor") if made is not None and made.type == "new_expression" else None
     return name is not None and text(name).endswith("Error") and made.parent is not None \
         and made.parent.type == "throw_statement"
+
+
+def echoed(node: ts.Node) -> bool:
+    """Whether NODE is only written into what the function it is in returns (`return { text: `Deleted ${id}` }`,
+    `return JSON.stringify({ network, balance })`): in the tool's own code that is the result handed back to the
+    caller, which sent the value; an argument of any other call on the way is a use."""
+    cur = node
+    while cur.parent is not None:
+        up = cur.parent
+        if up.type == "return_statement":
+            return True
+        if up.type == "pair" and up.child_by_field_name("value") != cur:
+            return False
+        if up.type == "binary_expression" and text(up.child_by_field_name("operator")) != "+" \
+                or up.type == "ternary_expression" and up.child_by_field_name("condition") == cur:
+            return False
+        if up.type == "arguments":
+            call = up.parent
+            if call is None or call.type != "call_expression" or text(call.child_by_field_name("function")) not in _TEXT:
+                return False
+            cur = call
+            continue
+        if up.type not in _ECHO and up.type not in _WRAPPERS:
+            return False
+        cur = up
+    return False
 
 
 def arguments_of(node: ts.Node) -> ts.Node | None:
@@ -130,11 +159,11 @@ def _value(ctx, module, node: ts.Node, depth: int) -> bool:
             return True  # `x.length > 0`, `if (legend?.position)`: a part of it, tested
         if up is not None and up.type == "variable_declarator" and up.child_by_field_name("value") == e:
             return _local(ctx, module, up, depth)
-        if _looked_up(e, module) or _table_key(e, module):
+        if _looked_up(e, module) or _table_key(e, module, ctx.link):
             return True
     else:
         e = node
-    if logged(e, ctx.vocab) or error_message(e):
+    if logged(e, ctx.vocab) or error_message(e) or depth == 0 and echoed(e):
         return True
     handed = _handed(e)
     if handed is None or ctx.link is None or depth >= _DEPTH:
@@ -161,14 +190,19 @@ def _looked_up(e: ts.Node, module) -> bool:
     return _collection(callee.child_by_field_name("object"), module)
 
 
-def _table_key(e: ts.Node, module) -> bool:
+def _table_key(e: ts.Node, module, link=None) -> bool:
     """Whether the value E is only the key of a lookup in a constant object (`PERIODS[args.period] || PERIODS.hour`,
-    `HANDLERS[action](...)`): what goes on is the table's value, not the key."""
+    `HANDLERS[action](...)`, the table also imported from another module): what goes on is the table's value, not
+    the key."""
     up = e.parent
     if up is None or up.type != "subscript_expression" or up.child_by_field_name("index") != e:
         return False
     table = strip_casts(up.child_by_field_name("object"))
-    value = strip_casts(value_of(module, table)) if table is not None and table.type == "identifier" else None
+    if table is None or table.type != "identifier":
+        return False
+    value = value_of(module, table)
+    where = link.binding(module, text(table)) if value is None and link is not None else None
+    value = strip_casts(link.value(*where) if where is not None else value)
     return value is not None and value.type == "object"
 
 
