@@ -452,3 +452,16 @@ def test_a_parameter_or_local_of_an_inner_function_shadows_a_tainted_name():
     p, fx, _ = _scan({"index.ts": same})
     values = [(v["source"], v["secret"]) for f in secrets.findings(p, fx, effects_kb()) for v in f.attrs["values"]]
     assert values == [("process.env.SERVICE", "used as `key`")]
+
+
+def test_the_left_of_a_conjunction_is_not_the_value_logged():
+    """`const r = process.env && process.env[opts.levelVar] || undefined; console.error(`bad level ${r}`)`: the
+    value is the one variable (process.env is never falsy), not the whole environment; `process.env || {}` is."""
+    code = ('function make(opts: any) {\n'
+            '  const r = typeof process !== "undefined" && process.env && process.env[opts.levelVar] || undefined;\n'
+            '  if (r) console.error(`unknown log level ${r}`);\n}\n')
+    p, fx, _ = _scan({"index.ts": code})
+    assert [f.id for f in secrets.findings(p, fx, effects_kb())] == []
+    whole = code.replace("process.env && process.env[opts.levelVar] || undefined", "process.env || {}")
+    p, fx, _ = _scan({"index.ts": whole})
+    assert [f.id for f in secrets.findings(p, fx, effects_kb())] == ["FND:secret-logged:index#make"]

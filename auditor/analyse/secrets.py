@@ -334,16 +334,19 @@ def _flows(expr: ts.Node | None, ctx: _Ctx, names: _Names) -> list[_Taint]:
 
 
 def _operands(expr: ts.Node) -> list[ts.Node]:
-    """The operands of a chain of joining operators (`a + b + c`, `a ?? b || c`), without recursing down its left spine."""
+    """The operands of a chain of joining operators (`a + b + c`, `a ?? b || c`), without recursing down its left spine.
+    The left of `a && b` is the value only when it is falsy (an empty string, no object): `process.env &&
+    process.env[name]` is the one variable, not the whole environment."""
     out, n = [], expr
     while n is not None and n.type == "binary_expression":
-        if text(n.child_by_field_name("operator")) not in _JOINING:
+        op = text(n.child_by_field_name("operator"))
+        if op not in _JOINING:
             break
         out.append(n.child_by_field_name("right"))
-        n = n.child_by_field_name("left")
+        n = n.child_by_field_name("left") if op != "&&" else None
     if n is expr:
         return []  # a comparison, an arithmetic operation: not the value
-    return [n] + out[::-1]
+    return ([n] if n is not None else []) + out[::-1]
 
 
 def _object(expr: ts.Node, ctx: _Ctx, names: _Names) -> list[_Taint]:
