@@ -567,3 +567,30 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
     p = program(files)
     assert sorted((d.tool, d.form) for d in p.dispatches) == [("create_file", "table"), ("search", "table")]
     assert _rows(p) == [("create_file", "analysed"), ("search", "analysed")]
+
+
+def test_a_lookup_among_tool_records_whose_handler_is_a_named_function_dispatches_to_it():
+    """A minified bundle: the records name their handler by a function (`handler: hR`), the lookup compares the name
+    destructured in the function around the `find` callback, and the top level declares a `t` of its own that is no
+    tool name (`var t = 3`)."""
+    code = SDK + '''
+var t = 3;
+function hR(a) { return { content: [{ type: "text", text: String(a) }] }; }
+function hS(a) { return { content: [{ type: "text", text: String(a) }] }; }
+var qA = [{ name: "read_rows", description: "Read", inputSchema: { type: "object", properties: {} }, handler: hR }],
+  qB = [{ name: "scan_rows", description: "Scan", inputSchema: { type: "object", properties: {} }, handler: hS }];
+var all = [...qA, ...qB],
+  run = async (e) => {
+    let { name: t, arguments: r } = e.params;
+    let n = all.find((a) => a.name === t);
+    if (!n) throw new Error(`Unknown tool: ${t}`);
+    return await n.handler(r);
+  };
+const server = new Server({ name: "d", version: "1.0.0" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: all.map((e) => ({ name: e.name, description: e.description, inputSchema: e.inputSchema })) }));
+server.setRequestHandler(CallToolRequestSchema, async (e) => { let r = await run(e); return r; });
+await server.connect(new StdioServerTransport());
+'''
+    p = program({**PACKAGE, "src/index.ts": code})
+    assert _rows(p) == [("read_rows", "analysed"), ("scan_rows", "analysed")]
+    assert {d.tool: d.target_name for d in p.dispatches} == {"read_rows": "read_rows.handler", "scan_rows": "scan_rows.handler"}

@@ -6,7 +6,7 @@ from __future__ import annotations
 import tree_sitter as ts
 
 from auditor.extract import copies, flow, predicates
-from auditor.extract.bindings import value_of
+from auditor.extract.bindings import bound_names, value_of
 from auditor.extract.program import Module
 from auditor.extract.server import Dispatch, Fallback, Handler
 from auditor.extract.reach import _destructured, _parameter_scope
@@ -29,11 +29,18 @@ def _name_subject(node: ts.Node | None, module: Module | None = None, subjects: 
         return True
     if module is None or node is None or node.type != "identifier":
         return False
+    for scope in (a for a in ancestors(node) if a.type in FUNCTION_TYPES):
+        # `const { name: toolName } = request.params`: a name a function around destructures from `name` (first: a
+        # bundle's top level may declare the same short name); a parameter of the same name nearer hides it
+        picked = _destructured(scope, text(node))
+        if picked is not None:
+            return picked[1][-1:] == ("name",)
+        params = scope.child_by_field_name("parameters") or scope.child_by_field_name("parameter")
+        if params is not None and text(node) in bound_names(params):
+            break
     value = strip_casts(value_of(module, node))
-    if value is None:  # `const { name: toolName } = request.params`: a name the function destructures from `name`
-        scope = enclosing_function(node)
-        picked = _destructured(scope, text(node)) if scope is not None else None
-        return picked is not None and picked[1][-1:] == ("name",)
+    if value is None:
+        return False
     normalised = _normalised(value, module)
     if normalised is not None and normalised.id != node.id and depth < 8:  # `const key = canonical(name)`: the name
         return _name_subject(normalised, module, subjects, depth + 1)
