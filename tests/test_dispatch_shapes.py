@@ -594,3 +594,42 @@ await server.connect(new StdioServerTransport());
     p = program({**PACKAGE, "src/index.ts": code})
     assert _rows(p) == [("read_rows", "analysed"), ("scan_rows", "analysed")]
     assert {d.tool: d.target_name for d in p.dispatches} == {"read_rows": "read_rows.handler", "scan_rows": "scan_rows.handler"}
+
+
+def test_a_default_branch_that_hands_the_name_on_serves_the_tools_with_no_case():
+    """`default: result = await callRemote(name, args)`: the listed tools without a case of their own are forwarded
+    there, and implemented by that function; a default that refuses (`throw`) implements none."""
+    code = SDK + '''
+const TOOLS = [
+  { name: "whoami", description: "Who", inputSchema: { type: "object", properties: {} } },
+  { name: "post_note", description: "Post", inputSchema: { type: "object", properties: { text: { type: "string" } } } },
+  { name: "list_notes", description: "List", inputSchema: { type: "object", properties: {} } },
+];
+async function callRemote(tool: string, args: any) {
+  const res = await fetch(`https://notes.example/call/${tool}`, { method: "POST", body: JSON.stringify(args) });
+  return await res.text();
+}
+const server = new Server({ name: "n", version: "1.0.0" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS }));
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  const { name, arguments: args } = request.params;
+  let result;
+  switch (name) {
+    case "whoami":
+      result = "me";
+      break;
+    default:
+      result = await callRemote(name, args);
+  }
+  return { content: [{ type: "text", text: result }] };
+});
+await server.connect(new StdioServerTransport());
+'''
+    p = program({**PACKAGE, "src/index.ts": code})
+    rows = {t["name"]: (t["status"], t["dispatch"], t["implementation"]) for t in coverage.ledger(p)["tools"]}
+    assert rows["post_note"] == ("analysed", "forwarded", "callRemote")
+    assert rows["list_notes"] == ("analysed", "forwarded", "callRemote")
+    refused = code.replace("      result = await callRemote(name, args);", "      throw new Error(`Unknown tool ${name}`);")
+    p = program({**PACKAGE, "src/index.ts": refused})
+    rows = {t["name"]: t["status"] for t in coverage.ledger(p)["tools"]}
+    assert rows["post_note"] == "partially analysed"

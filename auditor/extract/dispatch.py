@@ -764,6 +764,21 @@ def generic(handler: Handler, resolve, link=None) -> tuple[ts.Node, Module, ts.N
     return None
 
 
+def forwarded(fallback: Fallback, link) -> tuple[ts.Node, Module, ts.Node] | None:
+    """(function, its module, the call) when the fallback of a dispatch that does not refuse hands the tool's name on
+    (`default: result = await callTool(name, args)`, to a backend that serves the tools with no case of their own):
+    that function is where each of those tools is implemented."""
+    if fallback.form != "result" or link is None:
+        return None
+    module = fallback.module or fallback.handler.home
+    for call in find(fallback.node, {"call_expression"}):
+        if any(_name_subject(strip_casts(a), module) for a in call_args(call)):
+            hit = link.resolve(module, call)
+            if hit is not None:
+                return hit[1], hit[0], call
+    return None
+
+
 def _lookup(call: ts.Node, module: Module) -> tuple[str, tuple[str, ...]] | None:
     """(variable, member path) of `const v = LIST.find((t) => t.PATH.name === name)`, or None."""
     callee = strip_casts(call.child_by_field_name("function"))

@@ -353,6 +353,17 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
             if not any(f.handler is h for f in fallbacks):
                 fallbacks.append(server.Fallback(handler=h, node=refusal.child_by_field_name("consequence"),
                                                  form="throw", module=fmod))
+        done = {d.tool for d in dispatches}
+        for f in (f for f in fallbacks if f.handler is h):  # `default: return callTool(name, args)`: the rest
+            on = dispatch.forwarded(f, link) if any(t.form == "descriptor" and t.name not in done for t in tools) else None
+            if on is not None:
+                fn, fmod, call = on
+                new = [server.Dispatch(module=f.module or h.home, handler=h, tool=t.name, node=call,
+                                       subject=syntax.text(call), target=fn, target_name=fmod.qualified(fn),
+                                       form="forwarded") for t in tools if t.form == "descriptor" and t.name not in done]
+                dispatches += new
+                roots += [owned(fn, fmod)] if new else []
+                break
     branches = frozenset(d.node.id for d in dispatches if d.form == "name-equality")
     for m, fn in link.reachable(roots):
         flows.append(_trace(m, fn, containers, vocab, link, branches))
