@@ -104,6 +104,18 @@ def test_a_key_of_a_constant_table_imported_from_another_module_reaches_nothing(
     assert flagged({"index.ts": _with(head, body), "tables.ts": computed}) == BOTH
 
 
+def test_a_field_only_compared_by_a_query_filter_reaches_nothing():
+    """`coll.filter.byProperty("w").greaterOrEqual(args.limit)` (kb/sdk.yaml query_comparisons; also in an array or a
+    Date): a value of another type matches nothing stored; handed to any other method of the builder, it is used."""
+    head = 'declare const coll: any;\n'
+    body = ('  const f = [coll.filter.byProperty("w").greaterOrEqual(args.limit),\n'
+            '             coll.filter.byProperty("d").lessOrEqual(new Date(args.limit)),\n'
+            '             coll.filter.byProperty("t").containsAny([args.limit])];\n'
+            + _returning('String(coll.query.fetch({ filters: f }))'))
+    assert flagged({"index.ts": _with(head, body)}) == PATH_ONLY
+    assert flagged({"index.ts": _with(head, body.replace(".greaterOrEqual(", ".limitTo("))}) == BOTH
+
+
 def test_a_rejecting_test_against_literals_in_the_callee_checks_the_field():
     """`if (mode !== "all" && mode !== "any") throw ...`: only those values go on; a test against undefined, or one
     whose other part names another value, is no such check."""

@@ -163,7 +163,7 @@ def _value(ctx, module, node: ts.Node, depth: int) -> bool:
             return True
     else:
         e = node
-    if logged(e, ctx.vocab) or error_message(e) or depth == 0 and echoed(e):
+    if logged(e, ctx.vocab) or error_message(e) or depth == 0 and echoed(e) or _query_compared(e, ctx.vocab):
         return True
     handed = _handed(e)
     if handed is None or ctx.link is None or depth >= _DEPTH:
@@ -175,6 +175,23 @@ def _value(ctx, module, node: ts.Node, depth: int) -> bool:
     if hit is None or any(a <= hit[1].start_byte < b for a, b, _ in hit[0].vendored):
         return False  # (a bundled library's function: what it does with the value is the library's to say)
     return _parameter(ctx, hit[0], hit[1], index, key, depth + 1)
+
+
+def _query_compared(e: ts.Node, vocab: dict) -> bool:
+    """Whether the value E is only the operand of a query filter's comparison (kb/sdk.yaml query_comparisons:
+    `filter.byProperty("weight").greaterOrEqual(min)`, also in an array or a Date: `.containsAny([tag])`): it is
+    compared with what is stored, and a value of another type matches nothing."""
+    cur = e
+    while cur.parent is not None and (cur.parent.type == "array" or cur.parent.type in _WRAPPERS or cur.parent.type
+                                      == "arguments" and cur.parent.parent is not None and cur.parent.parent.type
+                                      == "new_expression" and text(cur.parent.parent.child_by_field_name("constructor"))
+                                      == "Date"):
+        cur = cur.parent if cur.parent.type != "arguments" else cur.parent.parent
+    args = cur.parent
+    call = args.parent if args is not None and args.type == "arguments" and len(args.named_children) == 1 else None
+    callee = call.child_by_field_name("function") if call is not None and call.type == "call_expression" else None
+    return callee is not None and callee.type == "member_expression" \
+        and text(callee.child_by_field_name("property")) in vocab.get("query_comparisons", ())
 
 
 def _looked_up(e: ts.Node, module) -> bool:
