@@ -633,3 +633,35 @@ await server.connect(new StdioServerTransport());
     p = program({**PACKAGE, "src/index.ts": refused})
     rows = {t["name"]: t["status"] for t in coverage.ledger(p)["tools"]}
     assert rows["post_note"] == "partially analysed"
+
+
+def test_a_case_that_declares_a_local_of_the_subjects_name_leaves_the_switch_a_dispatch():
+    """`const toolName = request.params.name; switch (toolName) { ... case "log_event": { const { toolName } =
+    args; ... } }`: the case's own `toolName` (an input field) is not the one the switch tests."""
+    code = SDK + '''
+const server = new Server({ name: "k", version: "1.0.0" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [
+  { name: "start", description: "Start", inputSchema: { type: "object", properties: {} } },
+  { name: "log_event", description: "Log", inputSchema: { type: "object", properties: { toolName: { type: "string" } } } },
+] }));
+function start() { return { content: [] }; }
+function logEvent(tool: string) { return { content: [{ type: "text", text: tool }] }; }
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  const toolName = request.params.name;
+  const args: any = request.params.arguments;
+  switch (toolName) {
+    case "start": {
+      return start();
+    }
+    case "log_event": {
+      const { toolName } = args;
+      return logEvent(toolName);
+    }
+    default:
+      throw new Error(`Unknown tool: ${toolName}`);
+  }
+});
+await server.connect(new StdioServerTransport());
+'''
+    p = program({**PACKAGE, "src/index.ts": code})
+    assert _rows(p) == [("log_event", "analysed"), ("start", "analysed")]

@@ -364,3 +364,33 @@ def references(decl: ts.Node, name: str) -> list[ts.Node]:
     return [n for n in find(scope, {"identifier", "shorthand_property_identifier"})
             if text(n) == name and n.start_byte > decl.end_byte
             and not any(s.start_byte <= n.start_byte < s.end_byte for s in inner)]
+
+
+_SCOPES: dict[int, tuple[ts.Node, dict[str, list[ts.Node]]]] = {}
+
+
+def visible(node: ts.Node, name: str) -> ts.Node | None:
+    """The declarator of the local NAME that NODE reads: the nearest block or function around NODE that declares
+    NAME before it (a `let`/`const` in another case of the same switch is not seen); None when a parameter binds it
+    first or nothing around does."""
+    for scope in ancestors(node):
+        if scope.type not in _BLOCKS and scope.type not in FUNCTION_TYPES:
+            continue
+        memo = _SCOPES.get(scope.id)
+        if memo is None or memo[0] != scope:
+            names: dict[str, list[ts.Node]] = {}
+            for d in find(scope, {"variable_declarator"}):
+                target = d.child_by_field_name("name")
+                own = declaration_scope(d)
+                if target is not None and own is not None and own.id == scope.id:
+                    for n in bound_names(target):
+                        names.setdefault(n, []).append(d)
+            memo = _SCOPES[scope.id] = (scope, names)
+        found = [d for d in memo[1].get(name, ()) if d.start_byte < node.start_byte]
+        if found:
+            return found[-1]
+        params = scope.child_by_field_name("parameters") or scope.child_by_field_name("parameter") \
+            if scope.type in FUNCTION_TYPES else None
+        if params is not None and name in bound_names(params):
+            return None
+    return None

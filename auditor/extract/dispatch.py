@@ -6,12 +6,12 @@ from __future__ import annotations
 import tree_sitter as ts
 
 from auditor.extract import copies, flow, predicates
-from auditor.extract.bindings import bound_names, value_of
+from auditor.extract.bindings import value_of, visible
 from auditor.extract.program import Module
 from auditor.extract.server import Dispatch, Fallback, Handler
-from auditor.extract.reach import _destructured, _parameter_scope
+from auditor.extract.reach import _parameter_scope
 from auditor.extract.values import Values
-from auditor.extract.frames import Frame, loop_names, parameters, returned
+from auditor.extract.frames import Frame, _pattern, loop_names, parameters, returned
 from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, condition_terms, enclosing_function, find,
                                     literal, member_chain, object_method,
                                     object_pairs, pair_value, strip_casts, text, walk)
@@ -29,16 +29,12 @@ def _name_subject(node: ts.Node | None, module: Module | None = None, subjects: 
         return True
     if module is None or node is None or node.type != "identifier":
         return False
-    for scope in (a for a in ancestors(node) if a.type in FUNCTION_TYPES):
-        # `const { name: toolName } = request.params`: a name a function around destructures from `name` (first: a
-        # bundle's top level may declare the same short name); a parameter of the same name nearer hides it
-        picked = _destructured(scope, text(node))
-        if picked is not None:
-            return picked[1][-1:] == ("name",)
-        params = scope.child_by_field_name("parameters") or scope.child_by_field_name("parameter")
-        if params is not None and text(node) in bound_names(params):
-            break
-    value = strip_casts(value_of(module, node))
+    decl = visible(node, text(node))  # (the local in scope there: a bundle's top level may declare the same name)
+    target = decl.child_by_field_name("name") if decl is not None else None
+    if target is not None and target.type == "object_pattern":  # `const { name: toolName } = request.params`
+        return (dict(_pattern(target)).get(text(node)) or ())[-1:] == ("name",)
+    value = strip_casts(decl.child_by_field_name("value") if target is not None and target.type == "identifier"
+                        else value_of(module, node))
     if value is None:
         return False
     normalised = _normalised(value, module)
