@@ -92,6 +92,10 @@ def test_a_field_only_written_into_the_tools_result_reaches_nothing():
     assert flagged({"index.ts": _with("", body.replace("` (limit ${n})`", '"x".repeat(n)'))}) == BOTH
     head = "function wrap(v: any) { return { v }; }\n"
     assert flagged({"index.ts": _with(head, _returning('"x".repeat(wrap(args.limit).v)'))}) == BOTH
+    method = body.replace("` (limit ${n})`", "` (limit ${n.toFixed(1)})`")  # a method whose result is written
+    assert flagged({"index.ts": _with("", method)}) == PATH_ONLY
+    mapped = body.replace("` (limit ${n})`", '[n].map((x) => "x".repeat(x)).join("")')  # handed on by a callback
+    assert flagged({"index.ts": _with("", mapped)}) == BOTH
 
 
 def test_a_key_of_a_constant_table_imported_from_another_module_reaches_nothing():

@@ -15,7 +15,7 @@ from auditor.analyse import callee_checks, guards
 from auditor.analyse.logs import log_call
 from auditor.extract import instances
 from auditor.extract.bindings import references, value_of
-from auditor.extract.syntax import enclosing_function, find, parameter_pattern, strip_casts, text
+from auditor.extract.syntax import FUNCTION_TYPES, enclosing_function, find, parameter_pattern, strip_casts, text
 
 _DEPTH = 4  # calls followed down from the tool's own code
 COMPARISONS = frozenset({"===", "!==", "==", "!=", "<", ">", "<=", ">=", "in", "instanceof"})
@@ -85,6 +85,14 @@ def echoed(node: ts.Node) -> bool:
         if up.type == "arguments":
             call = up.parent
             if call is None or call.type != "call_expression" or text(call.child_by_field_name("function")) not in _TEXT:
+                return False
+            cur = call
+            continue
+        if up.type == "member_expression" and up.child_by_field_name("object") == cur:
+            call = up.parent  # (`${mode.charAt(0).toUpperCase()}`: a method of it whose result is written, handed no
+            args = call.child_by_field_name("arguments") if call is not None and call.type == "call_expression" \
+                else None  # function that could take it elsewhere)
+            if args is None or find(args, FUNCTION_TYPES):
                 return False
             cur = call
             continue
