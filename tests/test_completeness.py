@@ -517,3 +517,14 @@ def test_a_tools_request_schema_handed_to_a_call_not_read_as_a_handler_is_unreso
               'function log(r) { console.error(r); }\nlog("x");\n'
               'await s.connect(new t());\n')
     assert coverage.ledger(program({"index.ts": reused, "package.json": MANIFEST}))["unresolved"] == []
+
+
+def test_a_thin_bin_over_a_dependency_names_the_dependency_it_hands_off_to():
+    """`const { tools } = require("demo-core/lib/bundle"); tools.start()`: no server is built in the code read, and
+    the row says which dependency (not read) the entry hands off to; an entry importing none says no more."""
+    code = 'const { tools } = require("demo-core/lib/bundle");\nconst path = require("path");\ntools.start(path.sep);\n'
+    _, whats = _ledger_with("demo-core", {"index.js": code})
+    assert len(whats) == 1 and whats[0].endswith(
+        "; index.js hands off to demo-core: a dependency outside the boundary (not read) that may build it"), whats
+    _, whats = _ledger_with("demo-core", {"index.js": 'console.log("nothing here");\n'})
+    assert len(whats) == 1 and "hands off" not in whats[0], whats

@@ -354,8 +354,29 @@ def _unread_servers(p: Program, entries: list[str]) -> list[dict]:
         elif manifests and not named and not out and not p.tools and not p.handlers:  # (a module importing another MCP framework is one; tools found are a server)
             what = ("not an MCP server, as far as the code shows: package.json depends on no MCP SDK package "
                     "(kb/sdk.yaml sdk_packages), and " + what)
+        handed = _entry_dependencies(p, where.file.path, manifests)
+        if handed and not p.tools:  # `require("x-core/lib/bundle").tools.run()`: the server may be the dependency's
+            what += (f"; {where.file.path} hands off to {', '.join(handed)}: a dependency outside the boundary (not read) "
+                     "that may build it")
         out.append({"what": what,
                     "anchor": Anchor(path=where.file.path, start_line=1, end_line=max(where.lines, 1)).as_json()})
+    return out
+
+
+def _entry_dependencies(p: Program, path: str, manifests) -> list[str]:
+    """The packages of package.json `dependencies` that the entry file at PATH imports and the audit did not read
+    (a thin bin over a dependency that holds the server)."""
+    deps = {n for d in manifests if isinstance(d.value, dict) and isinstance(d.value.get("dependencies"), dict)
+            for n in d.value["dependencies"]}
+    read = {"/".join(m.path.split("/")[1:3] if m.path.split("/")[1].startswith("@") else m.path.split("/")[1:2])
+            for m in p.modules if m.path.startswith("node_modules/")}  # (dependencies read with the target)
+    m = next((m for m in p.modules if m.path == path), None)
+    out = []
+    for src, _ in m.imports if m is not None else ():
+        parts = src.split("/")
+        name = "/".join(parts[:2]) if src.startswith("@") else parts[0]
+        if name in deps and name not in read and name not in out:
+            out.append(name)
     return out
 
 
