@@ -8,7 +8,7 @@ import tree_sitter as ts
 
 from auditor.extract import inlined
 from auditor.extract.program import Module
-from auditor.extract.syntax import FUNCTION_TYPES, ancestors, find, member_chain, string_value, strip_casts, text
+from auditor.extract.syntax import FUNCTION_TYPES, ancestors, find, member_chain, memo, string_value, strip_casts, text
 
 
 def literal_env(link, fallback: Module):
@@ -366,7 +366,7 @@ def references(decl: ts.Node, name: str) -> list[ts.Node]:
             and not any(s.start_byte <= n.start_byte < s.end_byte for s in inner)]
 
 
-_SCOPES: dict[int, tuple[ts.Node, dict[str, list[ts.Node]]]] = {}
+_SCOPES: dict[int, tuple[ts.Node, dict[str, list[ts.Node]]]] = memo()  # (syntax.forget() drops it)
 
 
 def visible(node: ts.Node, name: str) -> ts.Node | None:
