@@ -120,6 +120,17 @@ def test_a_field_only_compared_by_a_query_filter_reaches_nothing():
     assert flagged({"index.ts": _with(head, body.replace(".greaterOrEqual(", ".limitTo("))}) == BOTH
 
 
+def test_a_failed_number_predicate_in_a_rejecting_condition_checks_the_field():
+    """`if (args.limit !== undefined && (!Number.isSafeInteger(args.limit) || args.limit < 1)) return { isError }`:
+    only a number goes on (Number.isInteger / isFinite likewise); a test of its truth alone is none."""
+    check = ('  if (args.limit !== undefined && (!Number.isSafeInteger(args.limit) || args.limit < 1)) '
+             'return { content: [], isError: true };\n')
+    body = check + _returning('"x".repeat(args.limit ?? 1)')
+    assert flagged({"index.ts": _with("", body)}) == PATH_ONLY
+    truth = body.replace("(!Number.isSafeInteger(args.limit) || args.limit < 1)", "!args.limit")
+    assert flagged({"index.ts": _with("", truth)}) == BOTH
+
+
 def test_a_rejecting_test_against_literals_in_the_callee_checks_the_field():
     """`if (mode !== "all" && mode !== "any") throw ...`: only those values go on; a test against undefined, or one
     whose other part names another value, is no such check."""

@@ -101,14 +101,19 @@ def _field_of(node: ts.Node | None) -> str | None:
     return chain[-1] if chain and len(chain) >= 2 else (chain[0] if chain else None)
 
 
+_TYPE_PREDICATES = {"Array.isArray": "array", "Number.isInteger": "number", "Number.isSafeInteger": "number",
+                    "Number.isFinite": "number"}  # (true of values of that type only)
+
+
 def _predicate(term: ts.Node, message: str | None) -> Predicate:
     line = term.start_point[0] + 1
     src = text(term)
     if term.type == "unary_expression" and text(term.child_by_field_name("operator")) == "!":
         arg = strip_casts(term.child_by_field_name("argument"))
-        if arg.type == "call_expression" and callee_text(arg) == "Array.isArray":
-            args = call_args(arg)
-            return Predicate(field=_field_of(args[0]) or src, form="type-check", expected="array", message=message, line=line, source=src)
+        if arg.type == "call_expression" and callee_text(arg) in _TYPE_PREDICATES and call_args(arg):
+            args = call_args(arg)  # (`!Number.isSafeInteger(x)`: false for anything but a number)
+            return Predicate(field=_field_of(args[0]) or src, form="type-check", expected=_TYPE_PREDICATES[callee_text(arg)],
+                             message=message, line=line, source=src)
         return Predicate(field=_field_of(arg) or src, form="falsy-guard", expected="", message=message, line=line, source=src)
     if term.type == "binary_expression":
         op = text(term.child_by_field_name("operator"))
