@@ -49,24 +49,21 @@ def _type_or_value_tested(module, fn: ts.Node, link) -> set[str]:
             for part in (d for c in condition_terms(term, "&&") for d in condition_terms(c, "||")):
                 found = flow._predicate(part, None)
                 if found.form == "type-check" and found.field.isidentifier():
-                    out.add(found.field)
-                elif (number := _not_a_number(part)) is not None:
-                    out |= guards._subject_fields(number, fn) | ({text(number)} if number.type == "identifier" else set())
+                    # (and the parameter a local so tested is computed from: `const n = Math.floor(value); if
+                    # (!Number.isFinite(n)) return 1`)
+                    value = _tested_value(part)
+                    out |= {found.field} | (guards._subject_fields(value, fn) if value is not None else set())
                 elif rejects:
                     out |= guards._tested_by(part, fn, module, link) | _predicate_of_local(part)
     return out
 
 
-def _not_a_number(part: ts.Node) -> ts.Node | None:
-    """What `!Number.isFinite(x)` (isInteger, isSafeInteger) tests: false for any value but a number, so only numbers
-    go on; `x` may be a local computed from a parameter (`const n = Math.floor(value)`), which stands for it."""
-    if part.type != "unary_expression" or text(part.child_by_field_name("operator")) != "!":
-        return None
-    call = strip_casts(part.child_by_field_name("argument"))
-    if call is None or call.type != "call_expression" or not call_args(call) \
-            or ".".join(member_chain(call.child_by_field_name("function")) or ()) not in guards._TYPE_TESTS - {"Array.isArray"}:
-        return None
-    return strip_casts(call_args(call)[0])
+def _tested_value(part: ts.Node) -> ts.Node | None:
+    """The value a type test (`!Number.isFinite(n)`, `typeof n !== "number"`) is of, when it is a name."""
+    for n in [part, *find(part, {"identifier"})]:
+        if n.type == "identifier" and n.parent is not None and n.parent.type in {"arguments", "unary_expression"}:
+            return n
+    return None
 
 
 def _predicate_of_local(part: ts.Node) -> set[str]:
