@@ -131,6 +131,13 @@ def test_a_failed_number_predicate_in_a_rejecting_condition_checks_the_field():
     assert flagged({"index.ts": _with("", truth)}) == BOTH
 
 
+def test_a_type_test_through_optional_chaining_guards_the_plain_read():
+    """`Array.isArray(args?.limit) ? args.limit : []`: one value, read with and without `?.`."""
+    body = '  const v = typeof args?.limit === "number" ? args.limit : 1;\n' + _returning('"x".repeat(v)')
+    assert flagged({"index.ts": _with("", body)}) == PATH_ONLY
+    assert flagged({"index.ts": _with("", body.replace("? args.limit : 1", "? 1 : args.limit"))}) == BOTH
+
+
 def test_a_rejecting_test_against_literals_in_the_callee_checks_the_field():
     """`if (mode !== "all" && mode !== "any") throw ...`: only those values go on; a test against undefined, or one
     whose other part names another value, is no such check."""

@@ -473,12 +473,12 @@ def type_guarded(node: ts.Node, fn: ts.Node) -> bool:
     """`Array.isArray(args.x) ? args.x : []`, `if (typeof args.x === "string") f(args.x)`: the value used is tested;
     or the use follows an `if (typeof x ...) {...} else if (...) {...} else { throw ... }` chain, which every value
     that goes on has passed."""
-    t = text(node)
+    t = text(node).replace("?.", ".")  # (`Array.isArray(args?.x) ? args.x : []`: one value)
     cur = node.parent
     while cur is not None and cur != fn:
         if cur.type in {"ternary_expression", "if_statement"}:
             test = cur.child_by_field_name("condition")
-            cond = text(test)
+            cond = text(test).replace("?.", ".")
             if any(f"{w}{t}" in cond for w in _TESTS) and _on_tested_side(node, cur, t, cond):
                 return True
             then = cur.child_by_field_name("consequence")
@@ -512,7 +512,7 @@ def _tests_or_leaves(chain: ts.Node, t: str) -> bool:
     returns: code after it runs only for values one of the tested branches took."""
     tested, cur = False, chain
     while cur is not None and cur.type == "if_statement":
-        tested = tested or any(f"{w}{t}" in text(cur.child_by_field_name("condition")) for w in _TESTS)
+        tested = tested or any(f"{w}{t}" in text(cur.child_by_field_name("condition")).replace("?.", ".") for w in _TESTS)
         alt = cur.child_by_field_name("alternative")
         cur = alt.named_children[0] if alt is not None and alt.named_children else None
     if not tested or cur is None:
