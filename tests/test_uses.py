@@ -138,6 +138,15 @@ def test_a_type_test_through_optional_chaining_guards_the_plain_read():
     assert flagged({"index.ts": _with("", body.replace("? args.limit : 1", "? 1 : args.limit"))}) == BOTH
 
 
+def test_a_value_computed_by_arithmetic_goes_where_the_result_goes():
+    """`const cutoff = Date.now() - args.limit`, only compared after: nothing; `args.limit * 2` handed to `repeat`:
+    used."""
+    body = ('  const cutoff = Date.now() - args.limit;\n'
+            + _returning('String([1, 2].filter((t) => t > cutoff).length)'))
+    assert flagged({"index.ts": _with("", body)}) == PATH_ONLY
+    assert flagged({"index.ts": _with("", _returning('"x".repeat(args.limit * 2)'))}) == BOTH
+
+
 def test_a_rejecting_test_against_literals_in_the_callee_checks_the_field():
     """`if (mode !== "all" && mode !== "any") throw ...`: only those values go on; a test against undefined, or one
     whose other part names another value, is no such check."""

@@ -21,6 +21,7 @@ _DEPTH = 4  # calls followed down from the tool's own code
 COMPARISONS = frozenset({"===", "!==", "==", "!=", "<", ">", "<=", ">=", "in", "instanceof"})
 _WRAPPERS = frozenset({"parenthesized_expression", "as_expression", "non_null_expression", "satisfies_expression",
                        "type_assertion"})
+_CARRYING = frozenset({"??", "||", "&&", "+", "-", "*", "/", "%", "**"})
 _LOOKUPS = frozenset({"has", "includes", "indexOf", "lastIndexOf", "get", "delete"})
 _ECHO = frozenset({"pair", "object", "array", "template_substitution", "template_string", "binary_expression",
                    "ternary_expression"})  # (what holds a value written into a result as it is)
@@ -114,12 +115,14 @@ def arguments_of(node: ts.Node) -> ts.Node | None:
 
 def _carried(node: ts.Node) -> ts.Node:
     """The outermost expression that holds NODE's value as it is: through parentheses, casts, a default (`x ?? d`,
-    `x || d`), a conjunction (`x && y`) and a branch of a ternary."""
+    `x || d`), a conjunction (`x && y`) and a branch of a ternary; or a value computed from it by arithmetic
+    (`Date.now() - x`, `x * 1000`, `x + 1`), which goes where it goes (a number, NaN for a value of another type)."""
     cur = node
     while cur.parent is not None:
         up = cur.parent
         if up.type in _WRAPPERS or up.type == "binary_expression" \
-                and text(up.child_by_field_name("operator")) in {"??", "||", "&&"} \
+                and text(up.child_by_field_name("operator")) in _CARRYING \
+                or up.type == "unary_expression" and text(up.child_by_field_name("operator")) in {"-", "+"} \
                 or up.type == "ternary_expression" and up.child_by_field_name("condition") != cur:
             cur = up
             continue
