@@ -193,11 +193,15 @@ def _query_compared(e: ts.Node, vocab: dict) -> bool:
     `filter.byProperty("weight").greaterOrEqual(min)`, also in an array or a Date: `.containsAny([tag])`): it is
     compared with what is stored, and a value of another type matches nothing."""
     cur = e
-    while cur.parent is not None and (cur.parent.type == "array" or cur.parent.type in _WRAPPERS or cur.parent.type
-                                      == "arguments" and cur.parent.parent is not None and cur.parent.parent.type
-                                      == "new_expression" and text(cur.parent.parent.child_by_field_name("constructor"))
-                                      == "Date"):
-        cur = cur.parent if cur.parent.type != "arguments" else cur.parent.parent
+    while cur.parent is not None:
+        up = cur.parent
+        if up.type == "array" or up.type in _WRAPPERS:
+            cur = up
+        elif up.type == "arguments" and up.parent is not None and up.parent.type == "new_expression" \
+                and text(up.parent.child_by_field_name("constructor")) == "Date":
+            cur = up.parent
+        else:
+            break
     args = cur.parent
     call = args.parent if args is not None and args.type == "arguments" and len(args.named_children) == 1 else None
     callee = call.child_by_field_name("function") if call is not None and call.type == "call_expression" else None
