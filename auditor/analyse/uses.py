@@ -90,9 +90,10 @@ def echoed(node: ts.Node) -> bool:
             cur = call
             continue
         if up.type == "member_expression" and up.child_by_field_name("object") == cur:
-            call = up.parent  # (`${mode.charAt(0).toUpperCase()}`: a method of it whose result is written, handed no
-            args = call.child_by_field_name("arguments") if call is not None and call.type == "call_expression" \
-                else None  # function that could take it elsewhere)
+            # `${mode.charAt(0).toUpperCase()}`: a method of it whose result is written, handed no function (a
+            # callback could take the value elsewhere)
+            call = up.parent
+            args = call.child_by_field_name("arguments") if call is not None and call.type == "call_expression" else None
             if args is None or find(args, FUNCTION_TYPES):
                 return False
             cur = call
