@@ -147,6 +147,31 @@ def test_a_value_computed_by_arithmetic_goes_where_the_result_goes():
     assert flagged({"index.ts": _with("", _returning('"x".repeat(args.limit * 2)'))}) == BOTH
 
 
+def test_returning_what_a_function_that_builds_a_failed_result_returns_rejects():
+    """`if (... !Number.isSafeInteger(args.limit)) return badRequest("...")`, `badRequest` returning `{ ok: false,
+    ... }` every time: a rejection; a helper that may return a success is none."""
+    head = 'function badRequest(message: string) { return { ok: false, status: 400, payload: { error: message } }; }\n'
+    check = '  if (args.limit !== undefined && !Number.isSafeInteger(args.limit)) return badRequest("limit");\n'
+    body = check + _returning('"x".repeat(args.limit ?? 1)')
+    assert flagged({"index.ts": _with(head, body)}) == PATH_ONLY
+    either = head.replace("{ return { ok: false,", "{ if (!message) return { ok: true }; return { ok: false,")
+    assert flagged({"index.ts": _with(either, body)}) == BOTH
+
+
+def test_a_check_in_a_callback_whose_result_the_handler_returns_is_the_handlers():
+    """`return run(async () => { if (typeof args.limit !== "number") return { isError: true, ... }; ... })`: the
+    callback's result is the handler's; the same test in a callback handed to `map` leaves nothing."""
+    head = 'async function run(fn: () => Promise<any>) { try { return await fn(); } catch { return { content: [] }; } }\n'
+    body = ('  return run(async () => {\n'
+            '    if (args.limit !== undefined && typeof args.limit !== "number") return { content: [], isError: true };\n'
+            '    return { content: [{ type: "text", text: readFileSync(args.path, "utf8") + "x".repeat(args.limit ?? 1) }] };\n'
+            '  });\n')
+    assert flagged({"index.ts": _with(head, body)}) == PATH_ONLY
+    mapped = ('  [1].map(() => { if (args.limit !== undefined && typeof args.limit !== "number") return { isError: true }; '
+              'return 1; });\n' + _returning('"x".repeat(args.limit ?? 1)'))
+    assert flagged({"index.ts": _with(head, mapped)}) == BOTH
+
+
 def test_a_rejecting_test_against_literals_in_the_callee_checks_the_field():
     """`if (mode !== "all" && mode !== "any") throw ...`: only those values go on; a test against undefined, or one
     whose other part names another value, is no such check."""

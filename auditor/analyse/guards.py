@@ -70,8 +70,9 @@ def hand_checked(fn: ts.Node, skip: Callable[[ts.Node], bool] = lambda node: Fal
                 out |= _passing_fields(cond)
             elif kept[1] and not kept[0]:  # `bad ? "message" : null`
                 out |= {f for t in condition_terms(cond) for f in _term_fields(t, fn, module, link)}
+    owners = {fn.id} | {f.id for f in _returned_callbacks(fn)}
     for stmt in find(fn, {"if_statement", "switch_statement"}):
-        if enclosing_function(stmt) != fn or skip(stmt) or stmt.id in dispatch:
+        if enclosing_function(stmt).id not in owners or skip(stmt) or stmt.id in dispatch:
             continue
         body = stmt.child_by_field_name("body")
         if body is not None and any(c.id in dispatch for c in body.named_children):
@@ -108,6 +109,19 @@ def hand_checked(fn: ts.Node, skip: Callable[[ts.Node], bool] = lambda node: Fal
                 out |= {pr.field for pr in map(lambda t: flow._predicate(t, None), parts)
                         if pr.form == "type-check" and pr.field.isidentifier()}
                 out |= {f for t in parts for f in _tested_by(t, fn, module, link)}
+    return out
+
+
+def _returned_callbacks(fn: ts.Node) -> list[ts.Node]:
+    """The functions FN hands to a call whose result it returns (`(ctx, args) => runTool(async () => { ... })`): their
+    result is FN's, so what they reject, FN rejects."""
+    out = []
+    for value in returned(fn):
+        value = strip_casts(value)
+        if value is not None and value.type == "await_expression" and value.named_children:
+            value = strip_casts(value.named_children[0])
+        if value is not None and value.type == "call_expression":
+            out += [a for a in (strip_casts(x) for x in call_args(value)) if a is not None and a.type in FUNCTION_TYPES]
     return out
 
 
@@ -439,6 +453,18 @@ def _rejects(node: ts.Node | None, module: Module | None = None, link=None) -> b
     value = strip_casts(ret.named_children[0]) if ret is not None and ret.named_children else None
     if value is None:
         return False
+    if value.type == "call_expression" and link is not None and module is not None:
+        hit = link.resolve(module, value)  # `return badRequest("...")`: a function of the boundary whose every
+        results = returned(hit[1]) if hit is not None and hit[1].child_by_field_name("body") is not None else []
+        return bool(results) and all(_failed(strip_casts(r)) for r in results)  # return is a failed result
+    return _failed(value)
+
+
+def _failed(value: ts.Node | None) -> bool:
+    """Whether a returned VALUE is an error or a result that says it failed (`{ isError: true, ... }`, `{ isValid:
+    false, errors }`, `new Error(...)`)."""
+    if value is None:
+        return False
     if value.type == "new_expression" or (value.type == "object" and bool({"isError", "error"} & set(object_pairs(value)))):
         return True
     pairs = object_pairs(value) if value.type == "object" else {}  # `return { isValid: false, errors }`: a result
@@ -465,7 +491,7 @@ def _always_throws(stmt: ts.Node, module: Module, link=None) -> bool:
 _FAILURE_FLAGS = ("isValid", "valid", "ok", "success")
 
 
-_TESTS = ("typeof ", "isArray(", "isInteger(", "isFinite(", "instanceof ")
+_TESTS = ("typeof ", "isArray(", "isInteger(", "isSafeInteger(", "isFinite(", "instanceof ")
 _MEMBER_TESTS = (".includes(", ".has(")
 
 

@@ -22,6 +22,8 @@ COMPARISONS = frozenset({"===", "!==", "==", "!=", "<", ">", "<=", ">=", "in", "
 _WRAPPERS = frozenset({"parenthesized_expression", "as_expression", "non_null_expression", "satisfies_expression",
                        "type_assertion"})
 _CARRYING = frozenset({"??", "||", "&&", "+", "-", "*", "/", "%", "**"})
+_CONVERSIONS = frozenset({"Number", "parseInt", "parseFloat", "Number.parseInt", "Number.parseFloat", "Math.floor",
+                          "Math.ceil", "Math.round", "Math.trunc", "Math.abs"})
 _LOOKUPS = frozenset({"has", "includes", "indexOf", "lastIndexOf", "get", "delete"})
 _ECHO = frozenset({"pair", "object", "array", "template_substitution", "template_string", "binary_expression",
                    "ternary_expression"})  # (what holds a value written into a result as it is)
@@ -117,7 +119,8 @@ def arguments_of(node: ts.Node) -> ts.Node | None:
 def _carried(node: ts.Node) -> ts.Node:
     """The outermost expression that holds NODE's value as it is: through parentheses, casts, a default (`x ?? d`,
     `x || d`), a conjunction (`x && y`) and a branch of a ternary; or a value computed from it by arithmetic
-    (`Date.now() - x`, `x * 1000`, `x + 1`), which goes where it goes (a number, NaN for a value of another type)."""
+    (`Date.now() - x`, `x * 1000`, `x + 1`) or a conversion (`Number(x)`, `parseInt(x, 10)`), which goes where it goes
+    (a number, NaN for a value of another type)."""
     cur = node
     while cur.parent is not None:
         up = cur.parent
@@ -126,6 +129,11 @@ def _carried(node: ts.Node) -> ts.Node:
                 or up.type == "unary_expression" and text(up.child_by_field_name("operator")) in {"-", "+"} \
                 or up.type == "ternary_expression" and up.child_by_field_name("condition") != cur:
             cur = up
+            continue
+        call = up.parent if up.type == "arguments" else None
+        if call is not None and call.type == "call_expression" and up.named_children and up.named_children[0] == cur \
+                and text(call.child_by_field_name("function")) in _CONVERSIONS:
+            cur = call  # (`Number(options.limit)`: the number goes where the result goes)
             continue
         return cur
     return cur
