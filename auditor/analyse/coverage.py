@@ -368,16 +368,20 @@ def _entry_dependencies(p: Program, path: str, manifests) -> list[str]:
     (a thin bin over a dependency that holds the server)."""
     deps = {n for d in manifests if isinstance(d.value, dict) and isinstance(d.value.get("dependencies"), dict)
             for n in d.value["dependencies"]}
-    read = {"/".join(m.path.split("/")[1:3] if m.path.split("/")[1].startswith("@") else m.path.split("/")[1:2])
-            for m in p.modules if m.path.startswith("node_modules/")}  # (dependencies read with the target)
+    read = {_package(m.path.removeprefix("node_modules/")) for m in p.modules if m.path.startswith("node_modules/")}
     m = next((m for m in p.modules if m.path == path), None)
-    out = []
+    out: list[str] = []
     for src, _ in m.imports if m is not None else ():
-        parts = src.split("/")
-        name = "/".join(parts[:2]) if src.startswith("@") else parts[0]
+        name = _package(src)
         if name in deps and name not in read and name not in out:
             out.append(name)
     return out
+
+
+def _package(spec: str) -> str:
+    """The package a specifier or a path under node_modules names (`@v/kit` of `@v/kit/lib/x.js`)."""
+    parts = spec.split("/")
+    return "/".join(parts[:2]) if spec.startswith("@") else parts[0]
 
 
 def _relays(p: Program) -> list[tuple[object, object, str | None]]:

@@ -454,9 +454,10 @@ def _rejects(node: ts.Node | None, module: Module | None = None, link=None) -> b
     if value is None:
         return False
     if value.type == "call_expression" and link is not None and module is not None:
-        hit = link.resolve(module, value)  # `return badRequest("...")`: a function of the boundary whose every
+        # `return badRequest("...")`: a function of the boundary whose every return is a failed result
+        hit = link.resolve(module, value)
         results = returned(hit[1]) if hit is not None and hit[1].child_by_field_name("body") is not None else []
-        return bool(results) and all(_failed(strip_casts(r)) for r in results)  # return is a failed result
+        return bool(results) and all(_failed(strip_casts(r)) for r in results)
     return _failed(value)
 
 
