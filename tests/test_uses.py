@@ -156,6 +156,9 @@ def test_returning_what_a_function_that_builds_a_failed_result_returns_rejects()
     assert flagged({"index.ts": _with(head, body)}) == PATH_ONLY
     either = head.replace("{ return { ok: false,", "{ if (!message) return { ok: true }; return { ok: false,")
     assert flagged({"index.ts": _with(either, body)}) == BOTH
+    handed = ('function respond(text: string, isError = false) { return { content: [{ type: "text", text }], isError }; }\n')
+    maybe = body.replace('return badRequest("limit")', 'return respond("limit", true)')  # (isError is what it is handed)
+    assert flagged({"index.ts": _with(handed, maybe)}) == BOTH
 
 
 def test_a_check_in_a_callback_whose_result_the_handler_returns_is_the_handlers():

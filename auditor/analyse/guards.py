@@ -457,19 +457,24 @@ def _rejects(node: ts.Node | None, module: Module | None = None, link=None) -> b
         # `return badRequest("...")`: a function of the boundary whose every return is a failed result
         hit = link.resolve(module, value)
         results = returned(hit[1]) if hit is not None and hit[1].child_by_field_name("body") is not None else []
-        return bool(results) and all(_failed(strip_casts(r)) for r in results)
+        return bool(results) and all(_failed(strip_casts(r), literal=True) for r in results)
     return _failed(value)
 
 
-def _failed(value: ts.Node | None) -> bool:
+def _failed(value: ts.Node | None, literal: bool = False) -> bool:
     """Whether a returned VALUE is an error or a result that says it failed (`{ isError: true, ... }`, `{ isValid:
-    false, errors }`, `new Error(...)`)."""
+    false, errors }`, `new Error(...)`). LITERAL: what a helper returns says so by a literal, not by a value it is
+    handed (`return { content, isError }` of `createResponse(op, text, isError = false)` may be a success)."""
     if value is None:
         return False
-    if value.type == "new_expression" or (value.type == "object" and bool({"isError", "error"} & set(object_pairs(value)))):
+    pairs = object_pairs(value) if value.type == "object" else {}
+    if value.type == "new_expression" or not literal and bool({"isError", "error"} & set(pairs)):
         return True
-    pairs = object_pairs(value) if value.type == "object" else {}  # `return { isValid: false, errors }`: a result
-    return any(k in pairs and text(pair_value(pairs[k])) == "false" for k in _FAILURE_FLAGS)  # that says it failed
+    if literal and "isError" in pairs and pairs["isError"].type == "pair" \
+            and text(pair_value(pairs["isError"])) in {"true", "!0"}:
+        return True
+    return any(k in pairs and pairs[k].type == "pair" and text(pair_value(pairs[k])) in {"false", "!1"}
+               for k in _FAILURE_FLAGS)  # `return { isValid: false, errors }`: a result that says it failed
 
 
 def _always_throws(stmt: ts.Node, module: Module, link=None) -> bool:
