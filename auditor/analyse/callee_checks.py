@@ -82,12 +82,7 @@ def _predicate_of_local(part: ts.Node) -> set[str]:
 def _bounded(term: ts.Node) -> set[str]:
     """The field a term of a rejecting condition compares with a number (`input.weight < 0` of `if (input.weight < 0
     || input.weight > 1) throw ...`): outside that range it is refused, so it is checked where it is kept after."""
-    if term.type != "binary_expression" or text(term.child_by_field_name("operator")) not in _ORDER:
-        return set()
-    left, right = strip_casts(term.child_by_field_name("left")), strip_casts(term.child_by_field_name("right"))
-    subject = left if right is not None and right.type == "number" else right if left is not None \
-        and left.type == "number" else None
-    chain = member_chain(subject) if subject is not None else None
+    chain = _against(term, _ORDER, {"number"})
     return {chain[-1]} if chain else set()
 
 
@@ -96,16 +91,22 @@ def _outside_literals(term: ts.Node) -> set[str]:
     "all" && matchType !== "any") throw ...` lets only those values on. `x !== undefined` is a test of presence."""
     subjects = set()
     for part in condition_terms(term, "&&"):
-        if part.type != "binary_expression" or text(part.child_by_field_name("operator")) not in {"!==", "!="}:
-            return set()
-        left, right = strip_casts(part.child_by_field_name("left")), strip_casts(part.child_by_field_name("right"))
-        subject = left if right is not None and right.type in _LITERALS else right if left is not None \
-            and left.type in _LITERALS else None
-        chain = member_chain(subject) if subject is not None else None
+        chain = _against(part, {"!==", "!="}, _LITERALS)
         if not chain:
             return set()
         subjects.add(chain)
     return {next(iter(subjects))[-1]} if len(subjects) == 1 else set()
+
+
+def _against(term: ts.Node, operators, literals) -> tuple[str, ...] | None:
+    """The member chain a comparison TERM (one of OPERATORS) sets against a literal of one of the LITERALS types, on
+    either side (`input.weight < 0`, `0 > input.weight`), or None."""
+    if term.type != "binary_expression" or text(term.child_by_field_name("operator")) not in operators:
+        return None
+    left, right = strip_casts(term.child_by_field_name("left")), strip_casts(term.child_by_field_name("right"))
+    subject = left if right is not None and right.type in literals else right if left is not None \
+        and left.type in literals else None
+    return member_chain(subject) or None if subject is not None else None
 
 
 def checks_rest(link, module, call: ts.Node, index: int) -> bool:

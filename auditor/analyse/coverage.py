@@ -7,6 +7,7 @@ import posixpath
 from auditor.analyse import outside
 from auditor.analyse.absences import unread_code
 from auditor.extract import entrypoints, highlevel, parse
+from auditor.extract.program import package_of
 from auditor.extract.facts import Program, entry_modules, module_for, reached_modules, reads
 from auditor.extract.linker import candidates
 from auditor.extract.records import at
@@ -368,20 +369,14 @@ def _entry_dependencies(p: Program, path: str, manifests) -> list[str]:
     (a thin bin over a dependency that holds the server)."""
     deps = {n for d in manifests if isinstance(d.value, dict) and isinstance(d.value.get("dependencies"), dict)
             for n in d.value["dependencies"]}
-    read = {_package(m.path.removeprefix("node_modules/")) for m in p.modules if m.path.startswith("node_modules/")}
+    read = {package_of(m.path.removeprefix("node_modules/")) for m in p.modules if m.path.startswith("node_modules/")}
     m = next((m for m in p.modules if m.path == path), None)
     out: list[str] = []
     for src, _ in m.imports if m is not None else ():
-        name = _package(src)
+        name = package_of(src)
         if name in deps and name not in read and name not in out:
             out.append(name)
     return out
-
-
-def _package(spec: str) -> str:
-    """The package a specifier or a path under node_modules names (`@v/kit` of `@v/kit/lib/x.js`)."""
-    parts = spec.split("/")
-    return "/".join(parts[:2]) if spec.startswith("@") else parts[0]
 
 
 def _relays(p: Program) -> list[tuple[object, object, str | None]]:

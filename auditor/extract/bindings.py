@@ -344,26 +344,13 @@ def declaration_scope(decl: ts.Node) -> ts.Node | None:
 
 
 def references(decl: ts.Node, name: str) -> list[ts.Node]:
-    """The identifiers after DECL that read the local NAME it declares: within its scope, leaving out an inner scope
-    that declares NAME again (a parameter, a local) — one `switch` over the tools declares `const limit` in several
-    cases, and each case's is its own."""
+    """The identifiers after DECL that read the local NAME it declares: those in its scope that `visible` takes to DECL
+    (one `switch` over the tools declares `const limit` in several cases, and each case's is its own; an inner
+    parameter or local of the same name hides it)."""
     scope = declaration_scope(decl)
-    if scope is None:
-        return []
-    inner = []
-    for d in find(scope, {"variable_declarator"}):
-        target = d.child_by_field_name("name")
-        if d.id != decl.id and target is not None and name in bound_names(target):
-            own = declaration_scope(d)
-            if own is not None and own.id != scope.id:
-                inner.append(own)
-    for fn in find(scope, FUNCTION_TYPES):
-        params = fn.child_by_field_name("parameters") or fn.child_by_field_name("parameter")
-        if params is not None and name in bound_names(params):
-            inner.append(fn)
     return [n for n in find(scope, {"identifier", "shorthand_property_identifier"})
-            if text(n) == name and n.start_byte > decl.end_byte
-            and not any(s.start_byte <= n.start_byte < s.end_byte for s in inner)]
+            if text(n) == name and n.start_byte > decl.end_byte and (d := visible(n, name)) is not None
+            and d.id == decl.id] if scope is not None else []
 
 
 _SCOPES: dict[int, tuple[ts.Node, dict[str, list[ts.Node]]]] = memo()  # (syntax.forget() drops it)
