@@ -24,7 +24,7 @@ def test_every_label_loads_pinned_and_well_formed(run):
     seen = set()
     for lab in labs:
         name, _, version = lab["npm"].rpartition("@")
-        assert name and re.fullmatch(r"\d+\.\d+\.\d+", version), lab["slug"]  # an exact version, never a tag
+        assert name and re.fullmatch(r"\d+\.\d+\.\d+(-[0-9A-Za-z.]+)?", version), lab["slug"]  # an exact version, never a tag
         assert name not in seen, lab["slug"]  # one label per package
         seen.add(name)
         assert not name.startswith("@modelcontextprotocol/"), lab["slug"]
