@@ -155,38 +155,27 @@ _PATTERN_VALUES = {"type_annotation", "type_identifier", "predefined_type"}
 
 def _binds(pattern: ts.Node, name: str) -> bool:
     """Whether a parameter list or a destructuring pattern declares NAME (not in a default value or a type)."""
-    if pattern.type in {"identifier", "shorthand_property_identifier_pattern"}:
-        return text(pattern) == name
-    if pattern.type in _PATTERN_VALUES:
-        return False
-    if pattern.type in {"assignment_pattern", "object_assignment_pattern"}:
-        left = pattern.child_by_field_name("left")
-        return left is not None and _binds(left, name)
-    if pattern.type == "pair_pattern":
-        value = pattern.child_by_field_name("value")
-        return value is not None and _binds(value, name)
-    if pattern.type in {"required_parameter", "optional_parameter"}:
-        inner = pattern.child_by_field_name("pattern")
-        return inner is not None and _binds(inner, name)
-    return any(_binds(c, name) for c in pattern.named_children)
+    return name in bound_names(pattern)
+
+
+_PATTERN_PARTS = {"assignment_pattern": "left", "object_assignment_pattern": "left", "pair_pattern": "value",
+                  "required_parameter": "pattern", "optional_parameter": "pattern"}  # the part that declares
 
 
 def bound_names(pattern: ts.Node) -> set[str]:
-    """The names a destructuring pattern declares: those `_binds` says it binds."""
-    if pattern.type in {"identifier", "shorthand_property_identifier_pattern"}:
-        return {text(pattern)}
-    if pattern.type in _PATTERN_VALUES:
-        return set()
-    if pattern.type in {"assignment_pattern", "object_assignment_pattern"}:
-        left = pattern.child_by_field_name("left")
-        return bound_names(left) if left is not None else set()
-    if pattern.type == "pair_pattern":
-        value = pattern.child_by_field_name("value")
-        return bound_names(value) if value is not None else set()
-    if pattern.type in {"required_parameter", "optional_parameter"}:
-        inner = pattern.child_by_field_name("pattern")
-        return bound_names(inner) if inner is not None else set()
-    return set().union(*(bound_names(c) for c in pattern.named_children))
+    """The names a parameter list or a destructuring pattern declares (not in a default value or a type). Read with a
+    stack of its own: a pattern of damaged code may nest deeper than Python's recursion allows."""
+    out, todo = set(), [pattern]
+    while todo:
+        node = todo.pop()
+        if node.type in {"identifier", "shorthand_property_identifier_pattern"}:
+            out.add(text(node))
+        elif node.type in _PATTERN_PARTS:
+            part = node.child_by_field_name(_PATTERN_PARTS[node.type])
+            todo += [part] if part is not None else []
+        elif node.type not in _PATTERN_VALUES:
+            todo += node.named_children
+    return out
 
 
 def _owner(node: ts.Node) -> ts.Node | None:

@@ -12,7 +12,7 @@ import tree_sitter as ts
 
 from auditor.extract import summaries, cache, dispatch, flow, frameworks, highlevel, linker, outputs, parse, program, server, state
 from auditor.extract import limits, listing, reach, registry, served, syntax
-from auditor.extract import entrypoints, inlined, toolclasses, tsconfig
+from auditor.extract import entrypoints, inlined, protocol, toolclasses, tsconfig
 from auditor.extract.manifest import JsonDoc, read_json
 from auditor.extract.readme import MarkdownDoc, read_markdown
 from auditor.model import Anchor, Gap
@@ -240,6 +240,12 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
         launches += server.launches(m, s, vocab)
         containers += state.containers(m, vocab)
         settings += state.settings(m, vocab)
+    if not servers and not any(h.method in {"tools/list", "tools/call"} for h in handlers):
+        # No SDK server: a program answering the protocol's requests itself (extract/protocol.py)
+        for m in modules:
+            hs = protocol.handlers(m, vocab)
+            handlers += hs
+            servers += [s for s in [protocol.server(m, hs)] if s is not None]
     for m in modules:
         resolve = link.resolver(m)
         for h in (h for h in handlers if h.module is m):
@@ -321,7 +327,7 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
     # A descriptor-shaped object is a tool only when it reaches a tools/list handler's result (when that is read).
     follow = reach.Reach(link, expander.calls_of, modules, frozenset(vocab.get("handler_tables", ())),
                          frozenset(k for k, r in vocab["high_level"]["registrations"].items() if r["kind"] == "tool"))
-    listings = [listing.listing(follow, h.home, h.node, h.fn) for h in handlers if h.method == "tools/list"]
+    listings = [listing.listing(follow, h.home, h.node, h.fn, h.branch) for h in handlers if h.method == "tools/list"]
     listings = [listing.unnamed(l, {t.node for t in tools} | instantiated, link, frozenset(t.name for t in tools))
                 for l in listings]
     declared = {t.node for t in tools}

@@ -14,12 +14,14 @@ import tree_sitter as ts
 from auditor.extract.program import Module
 from auditor.extract.reach import Reach, entry_value
 from auditor.extract.server import ToolDecl, name_of
-from auditor.extract.syntax import FUNCTION_TYPES, NOT_LITERAL, object_pairs, pair_value, string_value
+from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, enclosing_function, find, object_pairs, pair_value,
+                                    string_value)
 from auditor.extract.values import Values
 from auditor.model import Anchor, Gap
 
 LIST_KEY = "tools"  # coupling: ListToolsResult of the MCP specification
 NAME_KEY, SCHEMA_KEY = "name", "inputSchema"  # coupling: Tool of the MCP specification, queries/index.scm
+RESULT_KEY = "result"  # coupling: a JSON-RPC 2.0 response
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -54,8 +56,10 @@ class Listing:
     gated: tuple[tuple[frozenset[ts.Node], tuple[str, ...]], ...] = ()
 
 
-def listing(reach: Reach, module: Module, handler: ts.Node, fn: ts.Node | None) -> Listing:
-    """What the tools/list handler FN, registered by HANDLER, returns."""
+def listing(reach: Reach, module: Module, handler: ts.Node, fn: ts.Node | None, branch: ts.Node | None = None
+            ) -> Listing:
+    """What the tools/list handler FN, registered by HANDLER, returns; with BRANCH (the code FN runs for tools/list
+    of a server written with no SDK: extract/protocol.py), what that code returns or writes as the result."""
     unread = reach.reset()
     objects: set[ts.Node] = set()
     as_is: list[tuple[Module, ts.Node, frozenset[str] | None]] = []
@@ -67,9 +71,15 @@ def listing(reach: Reach, module: Module, handler: ts.Node, fn: ts.Node | None) 
         reach.miss(module, fn if fn is not None else handler)
     else:
         found = False
-        for ret, rmod in reach.returns(fn, fmod):
+        results = reach.returns(fn, fmod) if branch is None else _written(branch, fn, fmod)
+        for ret, rmod in results:
             for obj, omod in reach.expr(ret, rmod, 0):
                 pairs = object_pairs(obj)
+                if branch is not None and LIST_KEY not in pairs and RESULT_KEY in pairs:
+                    # (a JSON-RPC response: `{ jsonrpc: "2.0", id, result: { tools } }`)
+                    inner = [(o, m) for o, m in reach.expr(entry_value(pairs[RESULT_KEY]), omod, 0)]
+                    obj, omod = next(((o, m) for o, m in inner if LIST_KEY in object_pairs(o)), (obj, omod))
+                    pairs = object_pairs(obj)
                 if LIST_KEY in pairs:
                     found = True
                     for o, lmod in reach.expr(entry_value(pairs[LIST_KEY]), omod, 1):
@@ -81,10 +91,20 @@ def listing(reach: Reach, module: Module, handler: ts.Node, fn: ts.Node | None) 
                 elif any(c.type == "spread_element" for c in obj.named_children):
                     reach.miss(omod, obj)
         if not found and not reach.delegated:  # a result filled in later (`result.tools = ...`), or built elsewhere
-            reach.miss(fmod, fn)
+            reach.miss(fmod, branch if branch is not None else fn)
     return Listing(module=module, handler=handler, objects=frozenset(objects | reach.sites), unread=_once(unread),
                    as_is=tuple(as_is), copies=frozenset(reach.copies), copied=frozenset(reach.copied), delegated=reach.delegated,
                    gated=tuple(reach.gated))
+
+
+def _written(branch: ts.Node, fn: ts.Node, module: Module) -> list[tuple[ts.Node, Module]]:
+    """What the code BRANCH of FN answers with: the values it returns, and the object literals it writes that hold a
+    result or a list (`process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id, result: { tools } }))`)."""
+    out = [(r.named_children[0], module) for r in find(branch, {"return_statement"})
+           if r.named_children and enclosing_function(r) == fn]
+    out += [(o, module) for o in find(branch, {"object"}) if {RESULT_KEY, LIST_KEY} & set(object_pairs(o))
+            and not any(o.start_byte >= r.start_byte and o.end_byte <= r.end_byte for r, _ in out)]
+    return out
 
 
 def _once(unread: list) -> tuple:

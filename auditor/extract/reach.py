@@ -173,7 +173,12 @@ class Reach:
             return
         mark = self._mark()
         copied = []
+        source = member_chain(strip_casts(value.child_by_field_name("object")))
+        needs = frozenset(k for k in _SCHEMA_KEYS if k in object_pairs(obj) and object_pairs(obj)[k].type == "pair"
+                          and source and member_chain(strip_casts(pair_value(object_pairs(obj)[k]))) == (*source, k))
         for found in self.expr(value.child_by_field_name("object"), module, d):
+            if found[0].type == "object" and not _holds(found[0], needs):
+                continue  # (`{ name: t.name, inputSchema: t.inputSchema }` of an object with no schema: no tool's)
             copied += [found[0]] if found[0].type == "object" else []
             yield found
         if copied and len(self._unread) == mark[0]:  # a copy of descriptors read whole: named by theirs
@@ -510,10 +515,16 @@ class Reach:
                     yield from made
                     return
             renames = method in {"map", "flatMap"} and cb is not None and self._copies_name(cb, cmod)
+            # (`(t) => ({ name: t.name, inputSchema: t.inputSchema })` lists tools: an element with no input schema to
+            # copy, a prompt of a list that shares its source, is not one; nor is what a copy with no input schema
+            # makes, `(p) => ({ name: p.name, title: p.title })`)
+            needs = _SCHEMA_KEYS & self._copied_keys(cb, cmod) if renames else frozenset()
+            renames = renames and all(_holds(r, _SCHEMA_KEYS) for r in (strip_casts(x) for x, _ in self.returns(cb, cmod))
+                                      if r is not None and r.type == "object")
             for element, emod in self.expr(receiver, module, d):
                 if not (read and element.type != "object"):  # an instance, a namespace: the member mapped is listed
-                    if renames and element.type == "object":  # `(t) => ({ name: t.name, ... })`: named by its name
-                        self.copied.add(element)
+                    if renames and element.type == "object" and _holds(element, needs):
+                        self.copied.add(element)  # `(t) => ({ name: t.name, ... })`: named by its name
                     yield element, emod
             for a in args if method == "concat" else ():
                 yield from self.expr(a, module, d)
@@ -701,6 +712,15 @@ class Reach:
                 paths.append(names[chain[0]][1] + chain[1:])
         return paths
 
+    def _copied_keys(self, fn: ts.Node, module: Module) -> frozenset[str]:
+        """The members a `map` callback copies from its element into every object it returns (`{ name: t.name }`)."""
+        element = next((k for k, (i, p) in parameters(fn).items() if i == 0 and not p), None)
+        found = [strip_casts(r) for r, _ in self.returns(fn, module)]
+        keys = [frozenset(k for k, pair in object_pairs(r).items() if pair.type == "pair"
+                          and member_chain(strip_casts(pair_value(pair))) == (element, k))
+                for r in found if r is not None and r.type == "object"]
+        return frozenset.intersection(*keys) if keys and len(keys) == len(found) else frozenset()
+
     def _copies_name(self, fn: ts.Node | None, module: Module) -> bool:
         """Whether a `map` callback returns, each time, an object literal whose `name` is its element's
         (`(tool) => ({ name: tool.name, inputSchema: convert(tool.schema) })`)."""
@@ -786,6 +806,14 @@ class Reach:
             return [(body, module)]
         return [(r.named_children[0], module) for r in find(fn, {"return_statement"})
                 if r.named_children and _owner(r) == fn]
+
+
+_SCHEMA_KEYS = frozenset({"inputSchema"})  # coupling: Tool.inputSchema, required by the MCP specification
+
+
+def _holds(obj: ts.Node, keys: frozenset[str]) -> bool:
+    """Whether the object literal OBJ has every member of KEYS (or may have it: a spread)."""
+    return keys <= set(object_pairs(obj)) or any(c.type == "spread_element" for c in obj.named_children)
 
 
 def _descriptor(obj: ts.Node) -> bool:

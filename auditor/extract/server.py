@@ -36,6 +36,9 @@ class Handler:
     node: ts.Node  # the registering statement
     fn: ts.Node | None  # the handler function
     fn_module: Module | None = None  # the module FN is written in, when not MODULE (a handler imported by name)
+    # What runs for METHOD inside FN, when FN answers several methods by a branch on the request's method (a server
+    # written with no SDK: extract/protocol.py); None: all of FN.
+    branch: ts.Node | None = None
 
     @property
     def home(self) -> Module:

@@ -1,0 +1,144 @@
+"""A server written against the protocol itself, with no SDK: code that reads JSON-RPC messages and answers them by
+their `method` (`if (msg.method === "tools/list")`, `switch (request.method) { case "tools/call": ... }`).
+
+Each branch taken for an MCP request method (kb/sdk.yaml request_schemas) is a request handler: its function is the
+one the branch is written in, and `branch` what runs for that method. A branch for `tools/list` must hold the
+result's `tools` list and one for `tools/call` the requested tool's name (`x.params.name`), else it is not read as a
+handler (a client or a proxy compares methods too). The server is the program that answers `initialize` or those
+requests: its name, version and capabilities are read from the `serverInfo` and `capabilities` of the
+InitializeResult it writes, when it writes one."""
+
+from __future__ import annotations
+
+import tree_sitter as ts
+
+from auditor.extract.program import Module
+from auditor.extract.server import Handler, ServerDecl, _capability_names
+from auditor.extract.syntax import (condition_terms, enclosing_function, find, literal_fields, member_chain,
+                                    object_pairs, pair_value, strip_casts, string_value, text)
+
+METHOD_KEY = "method"  # coupling: JSON-RPC 2.0 request object
+INITIALIZE = "initialize"  # coupling: MCP lifecycle; InitializeResult's serverInfo and capabilities
+INFO_KEY, CAPABILITIES_KEY = "serverInfo", "capabilities"
+LIST_KEY, PARAMS_KEY, NAME_KEY = "tools", "params", "name"  # ListToolsResult.tools, CallToolRequest.params.name
+CLASS = "JSON-RPC (no SDK)"  # what the ledger calls such a server
+
+
+def _subject(node: ts.Node | None) -> bool:
+    """Whether NODE reads a request's method: `msg.method`, `request.method`, or a local `method`."""
+    chain = member_chain(strip_casts(node))
+    return bool(chain) and chain[-1] == METHOD_KEY
+
+
+def _compared(term: ts.Node, methods: frozenset[str]) -> tuple[str, ts.Node] | None:
+    """(method, subject) of `subject === "tools/list"` (either side, `==` too)."""
+    term = strip_casts(term)
+    if term is None or term.type != "binary_expression" or text(term.child_by_field_name("operator")) not in {"===", "=="}:
+        return None
+    left, right = term.child_by_field_name("left"), term.child_by_field_name("right")
+    for a, b in ((left, right), (right, left)):
+        if string_value(b) in methods and _subject(a):
+            return string_value(b), strip_casts(a)
+    return None
+
+
+def branches(module: Module, methods: frozenset[str]) -> list[tuple[str, ts.Node, ts.Node, ts.Node]]:
+    """(method, the statement or case, the code that runs for it, the subject) of each branch MODULE takes on a
+    request's method, for METHODS."""
+    out = []
+    for stmt in find(module.tree.root_node, {"if_statement", "switch_statement"}):
+        if stmt.type == "if_statement":
+            for term in condition_terms(stmt.child_by_field_name("condition")):
+                hit = _compared(term, methods)
+                if hit is not None and stmt.child_by_field_name("consequence") is not None:
+                    out.append((hit[0], stmt, stmt.child_by_field_name("consequence"), hit[1]))
+            continue
+        value = stmt.child_by_field_name("value")
+        body = stmt.child_by_field_name("body")
+        if not _subject(value) or body is None:
+            continue
+        pending: list[str] = []  # `case "a": case "b": ...`: the cases with no code of their own run the next one's
+        for case in body.named_children:
+            if case.type != "switch_case":
+                pending = []
+                continue
+            method = string_value(case.child_by_field_name("value"))
+            pending += [method] if method in methods else []
+            if any(c.type != "comment" for c in case.named_children[1:]):
+                out += [(m, case, case, strip_casts(value)) for m in pending]
+                pending = []
+    return out
+
+
+def _holds(body: ts.Node, key: str) -> bool:
+    return any(key in object_pairs(o) for o in find(body, {"object"}))
+
+
+def _params_locals(fn: ts.Node) -> tuple[frozenset[str], frozenset[str]]:
+    """(locals of FN holding a request's params: `const p = msg.params`, names FN destructures from them: `const {
+    name } = msg.params`)."""
+    held, names = set(), set()
+    for decl in find(fn, {"variable_declarator"}):
+        chain = member_chain(strip_casts(decl.child_by_field_name("value")))
+        target = decl.child_by_field_name("name")
+        if not chain or chain[-1] != PARAMS_KEY or target is None:
+            continue
+        if target.type == "identifier":
+            held.add(text(target))
+        for pair in find(target, {"shorthand_property_identifier_pattern", "pair_pattern"}):
+            if pair.type == "shorthand_property_identifier_pattern" and text(pair) == NAME_KEY:
+                names.add(NAME_KEY)
+            elif pair.type == "pair_pattern" and text(pair.child_by_field_name("key")) == NAME_KEY:
+                names.add(text(pair.child_by_field_name("value")))
+    return frozenset(held), frozenset(names)
+
+
+def _names_tool(body: ts.Node, fn: ts.Node) -> bool:
+    """Whether BODY reads a requested tool's name: `x.params.name` (or the name of a local holding, or destructured
+    from, `x.params`), or hands `x.params` (or such a local) on."""
+    held, names = _params_locals(fn)
+    for node in find(body, {"member_expression", "identifier"}):
+        chain = member_chain(node)
+        if not chain:
+            continue
+        if chain[-2:] == (PARAMS_KEY, NAME_KEY) or chain == (*chain[:1], NAME_KEY) and chain[0] in held \
+                or len(chain) == 1 and chain[0] in names:
+            return True
+        if (chain[-1] == PARAMS_KEY or len(chain) == 1 and chain[0] in held) \
+                and node.parent is not None and node.parent.type == "arguments":
+            return True
+    return False
+
+
+def handlers(module: Module, vocab: dict) -> list[Handler]:
+    """The request handlers of MODULE's branches on a request's method (see the module's doc)."""
+    known = frozenset(vocab["request_schemas"].values())
+    out = []
+    for method, stmt, body, subject in branches(module, known):
+        fn = enclosing_function(stmt)
+        if fn is None or method == "tools/list" and not _holds(body, LIST_KEY) \
+                or method == "tools/call" and not _names_tool(body, fn):
+            continue
+        out.append(Handler(module=module, method=method, server_var=text(subject), node=stmt, fn=fn, branch=body))
+    return out
+
+
+def server(module: Module, handled: list[Handler]) -> ServerDecl | None:
+    """The server MODULE's protocol handlers HANDLED make, read from its `initialize` branch when it has one."""
+    if not handled:
+        return None
+    info, caps_node, node = {}, None, handled[0].node
+    for method, stmt, body, _ in branches(module, frozenset({INITIALIZE})):
+        for obj in find(body, {"object"}):
+            pairs = object_pairs(obj)
+            if INFO_KEY in pairs:
+                fields = literal_fields(pair_value(pairs[INFO_KEY]), module.toplevel)
+                info = fields if isinstance(fields, dict) else {}
+                caps_node = pair_value(pairs[CAPABILITIES_KEY]) if CAPABILITIES_KEY in pairs else None
+                node = stmt
+                break
+        if node is not handled[0].node:
+            break
+    capabilities = _capability_names(caps_node, module.toplevel) if caps_node is not None else ()
+    return ServerDecl(module=module, var=handled[0].server_var, cls=CLASS, node=node, info=info,
+                      capabilities=capabilities, caps_node=caps_node)
