@@ -665,3 +665,44 @@ await server.connect(new StdioServerTransport());
 '''
     p = program({**PACKAGE, "src/index.ts": code})
     assert _rows(p) == [("log_event", "analysed"), ("start", "analysed")]
+
+
+# CommonJS: a record whose values are modules required one by one, listed through a template that spreads each
+# module's descriptor (`{ ...t.definition, annotations }`) and looked up by name.
+REQUIRED_RECORD = {
+    "tools/start.js": '''
+const definition = { name: "start", description: "Start", inputSchema: { type: "object", properties: { who: { type: "string" } } } };
+async function handler(args) { return { content: [{ type: "text", text: "hi" }] }; }
+module.exports = { definition, handler };
+''',
+    "tools/stop.js": '''
+const definition = { name: "stop", description: "Stop", inputSchema: { type: "object", properties: {} } };
+async function handler(args) { return { content: [] }; }
+module.exports = { definition, handler };
+''',
+    "index.js": '''
+const { Server } = require("@modelcontextprotocol/sdk/server/index.js");
+const { CallToolRequestSchema, ListToolsRequestSchema } = require("@modelcontextprotocol/sdk/types.js");
+const tools = {
+  start: require("./tools/start"),
+  stop: require("./tools/stop"),
+};
+const HINTS = { stop: { destructiveHint: true } };
+const server = new Server({ name: "r", version: "1.0.0" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({
+  tools: Object.values(tools).map((t) => ({ ...t.definition, annotations: HINTS[t.definition.name] || {} })),
+}));
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  const tool = tools[request.params.name];
+  if (!tool) throw new Error("unknown tool");
+  return tool.handler(request.params.arguments);
+});
+''',
+    "package.json": '{"name": "r", "version": "1.0.0", "main": "index.js"}'}
+
+
+def test_a_record_of_required_modules_is_that_record_and_its_spread_descriptors_are_listed():
+    """`const tools = { start: require("./tools/start"), ... }` binds no module to `tools` (only a declarator whose
+    value is the require() does); the template's `...t.definition` lists each module's descriptor."""
+    p = program(REQUIRED_RECORD)
+    assert _rows(p) == [("start", "analysed"), ("stop", "analysed")]

@@ -244,12 +244,34 @@ def _required(module: Module) -> dict[str, tuple[str, str]]:
     out: dict[str, tuple[str, str]] = {}
     for source, node in module.imports:
         if node.type != "import_statement":  # require("x") or import("x"): the declarator that receives it
-            decl = next((a for a in ancestors(node) if a.type == "variable_declarator"), None)
+            decl = _receiver(node)
             target = decl.child_by_field_name("name") if decl is not None else None
             if target is None:
                 continue
             out.update(declared(target, source))
     return out
+
+
+_PASSED = frozenset({"parenthesized_expression", "await_expression", "as_expression", "non_null_expression",
+                     "satisfies_expression"})
+
+
+def _receiver(load: ts.Node) -> ts.Node | None:
+    """The declarator whose value is the module LOAD (a require() or import() call) gives: `const x = require("x")`,
+    through `await`, a member of it (`require("x").default`) and a wrapper handed it alone (`__importStar(...)`); not
+    one whose value only holds it somewhere (`const tools = { a: require("./a"), b: require("./b") }`)."""
+    cur = load
+    while (up := cur.parent) is not None:
+        if up.type == "variable_declarator":
+            return up if up.child_by_field_name("value") == cur else None
+        if up.type in _PASSED or up.type == "member_expression" and up.child_by_field_name("object") == cur:
+            cur = up
+        elif up.type == "arguments" and up.parent is not None and up.parent.type == "call_expression" \
+                and len(up.named_children) == 1:
+            cur = up.parent
+        else:
+            return None
+    return None
 
 
 def declared(target: ts.Node, source: str) -> dict[str, tuple[str, str]]:

@@ -701,12 +701,18 @@ class Reach:
         return bool(chain) and chain[-1] in self.tables
 
     def _paths(self, fn: ts.Node, module: Module) -> list[tuple[str, ...]]:
-        """The member paths of its element that a `map` callback returns (`(t) => t.spec`: [("spec",)])."""
+        """The member paths of its element that a `map` callback returns (`(t) => t.spec`: [("spec",)]), also as the
+        copy an object literal with no name of its own spreads (`(t) => ({ ...t.definition, annotations })`)."""
         if fn.type not in FUNCTION_TYPES:
             return []
         names = parameters(fn)
         paths = []
         for ret, _ in self.returns(fn, module):
+            ret = strip_casts(ret)
+            spreads = [c.named_children[0] for c in ret.named_children if c.type == "spread_element"
+                       and c.named_children] if ret is not None and ret.type == "object" \
+                and "name" not in object_pairs(ret) else []
+            ret = spreads[0] if len(spreads) == 1 else ret
             chain = member_chain(strip_casts(ret))
             if chain and chain[0] in names and names[chain[0]][0] == 0 and names[chain[0]][1] + chain[1:]:
                 paths.append(names[chain[0]][1] + chain[1:])
