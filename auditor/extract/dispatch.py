@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import tree_sitter as ts
 
-from auditor.extract import copies, flow, predicates
+from auditor.extract import copies, flow, predicates, tslib
 from auditor.extract.bindings import value_of, visible
 from auditor.extract.program import Module
 from auditor.extract.server import Dispatch, Fallback, Handler
@@ -394,11 +394,12 @@ def _dispatch_in(handler: Handler, fn: ts.Node, resolve, module: Module, link=No
                 tables.add(table.id)
                 there = resolve if tmod is module else link.resolver(tmod)
                 entries = _table_dispatches(handler, table, text(node), there, tmod, link, method=_method_on(node, fn))
-                refusal = _refused_miss(node, body) if not entries else None
-                if refusal is not None:  # `const kind = KINDS[name]; if (!kind) throw ...`: the keys are the tools
-                    entries = [Dispatch(module=tmod, handler=handler, tool=key, node=pair, subject=text(node),
-                                        target=fn, target_name=module.qualified(fn), form="table")
+                refusal = _refused_miss(node, body)
+                if refusal is not None and not entries:  # `const kind = KINDS[name]; if (!kind) throw ...`: the keys
+                    entries = [Dispatch(module=tmod, handler=handler, tool=key, node=pair, subject=text(node),  # are
+                                        target=fn, target_name=module.qualified(fn), form="table")      # the tools
                                for key, pair in _pairs(table, tmod, link).items()]
+                if refusal is not None:  # (what any other name meets)
                     fallbacks.append(Fallback(handler=handler, node=refusal, form=_fallback_form(refusal), module=module))
                 found += entries
         elif node.type == "switch_statement" and _name_subject(strip_casts(node.child_by_field_name("value")), module,
@@ -586,6 +587,10 @@ def _table_dispatches(handler: Handler, table: ts.Node, subject: str, resolve, m
         elif value.type in {"identifier", "member_expression"}:
             hit = resolve(value)
             target, tname = hit if hit is not None else (module.functions.get(text(value)), text(value))
+        elif value.type == "call_expression" and method is not None and link is not None \
+                and (loaded := _loaded(value, module, link)) is not None:  # `send: require("./tools/send")`, the
+            target = _exported_function(*loaded, method)                  # lookup's `.handler(args)`: that
+            tname = f"{key}.{method}"                                     # module's `handler`
         elif value.type == "call_expression" and link is not None:  # `handleGet(api)`: the function it returns
             fn, fmod = Values(link).function_of(value, module, None)
             if fn is None or fn.type not in FUNCTION_TYPES:
@@ -814,6 +819,26 @@ def _holder(descriptor: ts.Node, path: tuple[str, ...]) -> ts.Node | None:
             return None
         node = pair.parent
     return node if node is not None and node.type == "object" else None
+
+
+def _loaded(call: ts.Node, module: Module, link) -> tuple[ts.Node, Module] | None:
+    """(the object literal, its module) a CommonJS module gives as its value (`module.exports = { definition, handler
+    }`) when CALL is the `require()` of it, or None."""
+    spec = tslib.required_spec(call)
+    path = link.resolve_spec(module.path, spec) if spec is not None else None
+    there = link.by_path.get(path) if path is not None else None
+    value = strip_casts(link.value(there, "")) if there is not None else None
+    return (value, there) if value is not None and value.type == "object" else None
+
+
+def _exported_function(obj: ts.Node, module: Module, key: str) -> ts.Node | None:
+    """The function member KEY of the object literal OBJ of MODULE holds: written there, or a function of the module
+    it names (`{ handler }`)."""
+    found = _member_function(obj, key)
+    pair = object_pairs(obj).get(key) if found is None else None
+    named = strip_casts(pair_value(pair)) if pair is not None else None
+    return found if found is not None else module.functions.get(text(named)) \
+        if named is not None and named.type in {"identifier", "shorthand_property_identifier"} else None
 
 
 def _member_function(obj: ts.Node | None, key: str) -> ts.Node | None:
