@@ -559,16 +559,6 @@ def test_a_type_test_whose_branch_returns_before_the_use_checks_the_field():
     assert flagged({"index.ts": server(check=present)}) == BOTH
 
 
-@pytest.mark.parametrize("test", ["!args.path", "args.path === undefined", "args.path == null"])
-def test_a_test_of_presence_that_throws_checks_no_type(test):
-    """`if (!args.path) throw new Error("path is required")`: a value of any other type is present and goes on; the
-    same statement with a type test checks the field."""
-    present = f'  if ({test}) throw new Error("path is required");\n'
-    assert flagged({"index.ts": server(check=present)}) == BOTH
-    typed = '  if (typeof args.path !== "string") throw new Error("path must be a string");\n'
-    assert flagged({"index.ts": server(check=typed)}) == {"limit": "unchecked-optional"}
-
-
 def test_a_map_lookup_by_a_field_destructured_from_the_arguments_or_an_empty_default_checks_it():
     """`const { id } = args || {}; if (id) { const c = this.conns.get(id); if (!c) throw ... }`: an id that names no
     open connection is refused, so the field is checked (the `|| {}` default is still the arguments)."""

@@ -127,19 +127,13 @@ def _returned_callbacks(fn: ts.Node) -> list[ts.Node]:
 
 def _term_fields(term: ts.Node, fn: ts.Node, module: Module | None, link) -> set[str]:
     """What one term of a rejecting condition tests: the subject of a predicate or membership test, or the field of
-    a comparison or type test (not a local holding a conversion of a value, not a test of presence or truth)."""
+    a comparison or type test (not a local holding a conversion of a value)."""
     tested = _tested_by(term, fn, module, link)
     if tested:
         return tested
-    predicate = flow._predicate(term, None)
-    if predicate.form in _PRESENCE:  # `if (!args.id) throw`: a value of any other type passes
-        return set()
-    field = predicate.field
+    field = flow._predicate(term, None).field
     return {field} if field and field.isidentifier() and not (module is not None and _coerced_local(term, module)) \
         else set()
-
-
-_PRESENCE = frozenset({"falsy-guard", "presence-check"})  # flow._predicate's tests of presence or truth
 
 
 def _returns_value(node: ts.Node | None) -> bool:
