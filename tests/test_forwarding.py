@@ -452,3 +452,27 @@ def test_a_wrapper_forwarding_its_whole_argument_list_registers_at_each_call():
     p = program({"index.ts": code})
     assert sorted(t.name for t in p.tools) == ["call_tool", "list_tools"]
     assert not [g for g in p.gaps if "not a literal" in g.detail]
+
+
+def test_an_interceptor_reached_through_an_override_that_hands_its_rest_on_reads_each_call():
+    """A server class overrides `tool(...args) { return super.tool(...args); }` and an interceptor replaces the
+    method (`server.tool = function (...args) { return original(...args); }`): each direct registration reaches the
+    interceptor through the override, whose rest is the call's arguments (a method's frame binds `this` first), so no
+    instantiation is left unread and the audit has no registration gap."""
+    code = '''import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+class TrackedServer extends McpServer {
+  tool(...args) {
+    return super.tool(...args);
+  }
+}
+const server = new TrackedServer({ name: "tracked", version: "1" });
+const original = server.tool.bind(server);
+server.tool = function (...args) {
+  return original(...args);
+};
+server.tool("show_hosts", "Show the hosts.", {}, async () => ({ content: [] }));
+server.tool("show_rules", "Show the rules.", {}, async () => ({ content: [] }));
+'''
+    p = program({"index.js": code})
+    assert sorted(t.name for t in p.tools) == ["show_hosts", "show_rules"]
+    assert [g.detail for g in p.gaps if g.kind == "registration"] == []

@@ -366,8 +366,8 @@ class Expander:
                 if value is not None and value.type == "call_expression" else []
             lists = [(tuple(c for c in arr.named_children if c.type != "comment"), amod, aframe, (vmod, value))
                      for arr, amod, aframe in lists if arr is not None and arr.type == "array"]
-            rest = _rest_arguments(held, frame)  # `(...args) => server.tool(...args)`: the arguments of each call
-            lists += [(rest, frame.caller, frame.outer, (frame.caller, frame.site))] if rest else []
+            rest, called = _rest_arguments(held, frame)  # `(...args) => server.tool(...args)`: the arguments of
+            lists += [(rest, called.caller, called.outer, (called.caller, called.site))] if rest else []  # each call
             unread += not lists
             for items, amod, aframe, at in lists:
                 where = {n.id: (amod, aframe) for n in items}
@@ -635,15 +635,20 @@ class Expander:
             frame = frame.outer
 
 
-def _rest_arguments(held: ts.Node, frame: Frame) -> tuple[ts.Node, ...]:
-    """The arguments a call gives the rest parameter HELD of FRAME's function (`register("x", desc, shape, cb)` of
-    `const register = (...args) => server.tool(...args)`), when none of them is a spread; else ()."""
+def _rest_arguments(held: ts.Node, frame: Frame, depth: int = 0) -> tuple[tuple[ts.Node, ...], Frame | None]:
+    """(the arguments a call gives the rest parameter HELD of FRAME's function, the frame of that call): `register("x",
+    desc, shape, cb)` of `const register = (...args) => server.tool(...args)`, when none of them is a spread; through
+    a call that hands its own rest on whole (`tool(...args) { return super.tool(...args); }`, an override the
+    wrapper is reached through), a few deep; else ((), None)."""
     held = strip_casts(held)
     hit = frame.names.get(text(held)) if held is not None and held.type == "identifier" else None
     if hit is None or hit[1] != (REST,) or frame.site is None or frame.site.type != "call_expression":
-        return ()
-    args = tuple(call_args(frame.site))[hit[0]:]
-    return () if any(a.type == "spread_element" for a in args) else args
+        return (), None
+    args = tuple(a for a in frame.args[hit[0]:] if a is not None)  # (a method's frame binds `this` first)
+    if len(args) == 1 and args[0].type == "spread_element" and args[0].named_children and frame.outer is not None \
+            and depth < 4:
+        return _rest_arguments(args[0].named_children[0], frame.outer, depth + 1)
+    return ((), None) if any(a.type == "spread_element" for a in args) else (args, frame)
 
 
 def _alternatives(args: tuple[ts.Node, ...]) -> list[tuple[ts.Node, ...]]:
