@@ -127,18 +127,14 @@ def server(module: Module, handled: list[Handler]) -> ServerDecl | None:
     """The server MODULE's protocol handlers HANDLED make, read from its `initialize` branch when it has one."""
     if not handled:
         return None
-    info, caps_node, node = {}, None, handled[0].node
-    for method, stmt, body, _ in branches(module, frozenset({INITIALIZE})):
-        for obj in find(body, {"object"}):
-            pairs = object_pairs(obj)
-            if INFO_KEY in pairs:
-                fields = literal_fields(pair_value(pairs[INFO_KEY]), module.toplevel)
-                info = fields if isinstance(fields, dict) else {}
-                caps_node = pair_value(pairs[CAPABILITIES_KEY]) if CAPABILITIES_KEY in pairs else None
-                node = stmt
-                break
-        if node is not handled[0].node:
-            break
+    answer = next(((stmt, obj) for _, stmt, body, _ in branches(module, frozenset({INITIALIZE}))
+                   for obj in find(body, {"object"}) if INFO_KEY in object_pairs(obj)), None)
+    node, info, caps_node = handled[0].node, {}, None
+    if answer is not None:
+        node, pairs = answer[0], object_pairs(answer[1])
+        fields = literal_fields(pair_value(pairs[INFO_KEY]), module.toplevel)
+        info = fields if isinstance(fields, dict) else {}
+        caps_node = pair_value(pairs[CAPABILITIES_KEY]) if CAPABILITIES_KEY in pairs else None
     capabilities = _capability_names(caps_node, module.toplevel) if caps_node is not None else ()
     return ServerDecl(module=module, var=handled[0].server_var, cls=CLASS, node=node, info=info,
                       capabilities=capabilities, caps_node=caps_node)

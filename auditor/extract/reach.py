@@ -730,13 +730,7 @@ class Reach:
     def _copies_name(self, fn: ts.Node | None, module: Module) -> bool:
         """Whether a `map` callback returns, each time, an object literal whose `name` is its element's
         (`(tool) => ({ name: tool.name, inputSchema: convert(tool.schema) })`)."""
-        if fn is None or fn.type not in FUNCTION_TYPES:
-            return False
-        element = next((k for k, (i, p) in parameters(fn).items() if i == 0 and not p), None)
-        found = [strip_casts(r) for r, _ in self.returns(fn, module)]
-        return element is not None and bool(found) and all(
-            r is not None and r.type == "object" and "name" in object_pairs(r) and object_pairs(r)["name"].type == "pair"
-            and member_chain(strip_casts(pair_value(object_pairs(r)["name"]))) == (element, "name") for r in found)
+        return fn is not None and fn.type in FUNCTION_TYPES and "name" in self._copied_keys(fn, module)
 
     def _mapped(self, receiver: ts.Node, paths: list[tuple[str, ...]], module: Module, d: int):
         """`list.map((t) => t.spec)`: the member the callback returns of each element (the elements themselves are
