@@ -588,9 +588,8 @@ def _table_dispatches(handler: Handler, table: ts.Node, subject: str, resolve, m
             hit = resolve(value)
             target, tname = hit if hit is not None else (module.functions.get(text(value)), text(value))
         elif value.type == "call_expression" and method is not None and link is not None \
-                and (loaded := _loaded(value, module, link)) is not None:  # `send: require("./tools/send")`, the
-            target = _exported_function(*loaded, method)                  # lookup's `.handler(args)`: that
-            tname = f"{key}.{method}"                                     # module's `handler`
+                and tslib.required_spec(value) is not None:  # `send: require("./tools/send")`, the lookup's
+            target, tname = _loaded(value, module, link, method), f"{key}.{method}"  # `.handler(args)`: that module's
         elif value.type == "call_expression" and link is not None:  # `handleGet(api)`: the function it returns
             fn, fmod = Values(link).function_of(value, module, None)
             if fn is None or fn.type not in FUNCTION_TYPES:
@@ -821,24 +820,18 @@ def _holder(descriptor: ts.Node, path: tuple[str, ...]) -> ts.Node | None:
     return node if node is not None and node.type == "object" else None
 
 
-def _loaded(call: ts.Node, module: Module, link) -> tuple[ts.Node, Module] | None:
-    """(the object literal, its module) a CommonJS module gives as its value (`module.exports = { definition, handler
-    }`) when CALL is the `require()` of it, or None."""
-    spec = tslib.required_spec(call)
-    path = link.resolve_spec(module.path, spec) if spec is not None else None
-    there = link.by_path.get(path) if path is not None else None
-    value = strip_casts(link.value(there, "")) if there is not None else None
-    return (value, there) if value is not None and value.type == "object" else None
-
-
-def _exported_function(obj: ts.Node, module: Module, key: str) -> ts.Node | None:
-    """The function member KEY of the object literal OBJ of MODULE holds: written there, or a function of the module
-    it names (`{ handler }`)."""
-    found = _member_function(obj, key)
-    pair = object_pairs(obj).get(key) if found is None else None
-    named = strip_casts(pair_value(pair)) if pair is not None else None
-    return found if found is not None else module.functions.get(text(named)) \
-        if named is not None and named.type in {"identifier", "shorthand_property_identifier"} else None
+def _loaded(call: ts.Node, module: Module, link, key: str) -> ts.Node | None:
+    """The function member KEY holds of what the module CALL `require()`s gives as its value (`module.exports = {
+    definition, handler }`), or None when CALL loads no module of the boundary."""
+    if tslib.required_spec(call) is None:
+        return None
+    values = Values(link)
+    obj, where = values.definition(call, module)
+    if obj is None or obj.type != "object":
+        return None
+    member, where = values.member(obj, where, key, None, 0)
+    fn, _ = values.function_of(member, where, None) if member is not None else (None, where)
+    return fn if fn is not None and fn.type in FUNCTION_TYPES else None
 
 
 def _member_function(obj: ts.Node | None, key: str) -> ts.Node | None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import tree_sitter as ts
 
+from auditor.extract.listing import LIST_KEY, NAME_KEY
 from auditor.extract.program import Module
 from auditor.extract.server import Handler, ServerDecl, _capability_names
 from auditor.extract.syntax import (condition_terms, enclosing_function, find, literal_fields, member_chain,
@@ -20,7 +21,7 @@ from auditor.extract.syntax import (condition_terms, enclosing_function, find, l
 METHOD_KEY = "method"  # coupling: JSON-RPC 2.0 request object
 INITIALIZE = "initialize"  # coupling: MCP lifecycle; InitializeResult's serverInfo and capabilities
 INFO_KEY, CAPABILITIES_KEY = "serverInfo", "capabilities"
-LIST_KEY, PARAMS_KEY, NAME_KEY = "tools", "params", "name"  # ListToolsResult.tools, CallToolRequest.params.name
+PARAMS_KEY = "params"  # CallToolRequest.params (its `name`: listing.NAME_KEY; ListToolsResult.tools: listing.LIST_KEY)
 CLASS = "JSON-RPC (no SDK)"  # what the ledger calls such a server
 
 
@@ -70,7 +71,8 @@ def branches(module: Module, methods: frozenset[str]) -> list[tuple[str, ts.Node
     return out
 
 
-def _holds(body: ts.Node, key: str) -> bool:
+def _holds_key(body: ts.Node, key: str) -> bool:
+    """Whether an object literal written in BODY has the member KEY (`{ tools }`)."""
     return any(key in object_pairs(o) for o in find(body, {"object"}))
 
 
@@ -116,7 +118,7 @@ def handlers(module: Module, vocab: dict) -> list[Handler]:
     out = []
     for method, stmt, body, subject in branches(module, known):
         fn = enclosing_function(stmt)
-        if fn is None or method == "tools/list" and not _holds(body, LIST_KEY) \
+        if fn is None or method == "tools/list" and not _holds_key(body, LIST_KEY) \
                 or method == "tools/call" and not _names_tool(body, fn):
             continue
         out.append(Handler(module=module, method=method, server_var=text(subject), node=stmt, fn=fn, branch=body))
