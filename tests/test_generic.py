@@ -451,7 +451,7 @@ Each issue includes:
 
 def test_a_list_a_tool_section_introduces_as_commands_lists_argument_values_not_parameters():
     """Under the `send_command` heading, "**Enhanced UI Interaction Commands**:" lists the values of its `command`
-    argument; "Parameters:" still lists its parameters."""
+    argument, as "**Available Target Kinds:**" lists those of another; "Parameters:" still lists its parameters."""
     readme = """# demo
 
 ## Tools
@@ -466,10 +466,15 @@ Parameters:
 
 - `find_elements`: analyse the interactive elements
 - `click_by_text`: click by visible text
+
+**Available Target Kinds:**
+
+- `Window`: a top-level window
+- `Frame`: an embedded frame
 """
     doc = read_markdown("README.md", readme)
     got = {t.name: [x.name for x in t.params] for t in documented.documented_tools(doc)}
-    assert got == {"send_command": ["command"]}
+    assert got == {"send_command": ["command"]}  # ("... Kinds:" lists the values of a parameter likewise)
 
 
 def test_a_table_introduced_as_tools_that_return_something_and_a_cell_naming_two_tools():

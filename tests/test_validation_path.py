@@ -166,7 +166,7 @@ def test_a_use_after_a_type_chain_whose_else_throws_is_checked():
                 '  else if (typeof input === "number") { date = new Date(input * 1000); }\n'
                 '  else if (typeof input === "string") { date = new Date(input.trim()); }\n'
                 f'  {last}\n'
-                '  return { content: [{ type: "text", text: date.toISOString() + encodeURIComponent(input) }] };\n'
+                '  return { content: [{ type: "text", text: date.toISOString() + "x".repeat(input) }] };\n'
                 '}\n'
                 'server.setRequestHandler(CallToolRequestSchema, async (request) => {\n'
                 '  if (request.params.name === "when") return convert(request.params.arguments);\n'

@@ -40,6 +40,10 @@ def _type_or_value_tested(module, fn: ts.Node, link) -> set[str]:
             chain = member_chain(strip_casts(stmt.child_by_field_name("value")))
             out |= {chain[-1]} if chain and first is not None and guards._rejects(first, module, link) else set()
             continue
+        typed = guards.type_chain(stmt, module, link)
+        if typed is not None:  # `if (typeof v === "string") ... else if (typeof v === "number") ... else throw`
+            out.add(typed)
+            continue
         then = stmt.child_by_field_name("consequence")
         rejects = guards._rejects(then, module, link)
         if not rejects and not guards._returns(then):

@@ -77,6 +77,10 @@ def hand_checked(fn: ts.Node, skip: Callable[[ts.Node], bool] = lambda node: Fal
         body = stmt.child_by_field_name("body")
         if body is not None and any(c.id in dispatch for c in body.named_children):
             continue
+        typed = type_chain(stmt, module, link) if stmt.type == "if_statement" else None
+        if typed is not None:  # `if (typeof v === "string") ... else if (typeof v === "number") ... else throw`
+            out.add(typed)
+            continue
         if stmt.type == "if_statement" and (_rejects(stmt.child_by_field_name("consequence"), module, link)
                                             or errors and _returns_value(stmt.child_by_field_name("consequence"))):
             terms = condition_terms(stmt.child_by_field_name("condition"))
@@ -88,8 +92,12 @@ def hand_checked(fn: ts.Node, skip: Callable[[ts.Node], bool] = lambda node: Fal
         elif own and stmt.type == "if_statement" and _returns(stmt.child_by_field_name("consequence")):
             # `if (!report || typeof report !== "object") return { content: [...] }`: whatever it returns, a value
             # of another type goes no further; the type tests of the condition check (not a test of presence)
-            terms = [t for t in condition_terms(stmt.child_by_field_name("condition"))
-                     if flow._predicate(t, None).form == "type-check"]
+            split = _returns_literal(stmt.child_by_field_name("consequence"))  # (`if (keys && (!Array.isArray(keys)
+            # || ...)) return { content: [...] }`: a conjunct's type test too, when what it returns is written there;
+            # a function's result, failed or not, is for `_rejects` to say)
+            terms = [d for t in condition_terms(stmt.child_by_field_name("condition"))
+                     for c in (condition_terms(t, "&&") if split else [t]) for d in (condition_terms(c, "||") if split else [c])
+                     if flow._predicate(d, None).form == "type-check"]
         elif stmt.type == "switch_statement" and any(
                 c.type == "switch_default" and _leaves(next((x for x in c.named_children if x.type != "comment"), None),
                                                        leaving, module, link)
@@ -110,6 +118,44 @@ def hand_checked(fn: ts.Node, skip: Callable[[ts.Node], bool] = lambda node: Fal
                         if pr.form == "type-check" and pr.field.isidentifier()}
                 out |= {f for t in parts for f in _tested_by(t, fn, module, link)}
     return out
+
+
+def type_chain(stmt: ts.Node, module: Module | None = None, link=None) -> str | None:
+    """The field an `if ... else if ... else` chain starting at STMT tests the type of in every condition, when its
+    last `else` rejects (`if (typeof v === "string") {...} else if (typeof v === "number") {...} else { throw ... }`):
+    only a value of a type it names goes on."""
+    if stmt.parent is not None and stmt.parent.type == "else_clause":
+        return None  # (read from the chain's first `if`)
+    fields: set[str] = set()
+    cur = stmt
+    while cur is not None and cur.type == "if_statement":
+        field = _type_tested(cur.child_by_field_name("condition"))
+        if field is None:
+            return None
+        fields.add(field)
+        alt = cur.child_by_field_name("alternative")
+        last = next((c for c in alt.named_children if c.type != "comment"), None) if alt is not None else None
+        if last is None:
+            return None
+        if last.type != "if_statement":
+            return next(iter(fields)) if len(fields) == 1 and _rejects(last, module, link) else None
+        cur = last
+    return None
+
+
+_TYPE_PREDICATES = frozenset({("Array", "isArray"), ("Number", "isInteger"), ("Number", "isFinite"),
+                              ("Number", "isSafeInteger")})
+
+
+def _type_tested(cond: ts.Node | None) -> str | None:
+    """The field a condition asks the type of, as a whole: `typeof x === "string"`, `Array.isArray(x)`."""
+    cond = strip_casts(cond)
+    field = _typeof_is(cond)
+    if field is None and cond is not None and cond.type == "call_expression" and len(call_args(cond)) == 1 \
+            and tuple(member_chain(cond.child_by_field_name("function")) or ()) in _TYPE_PREDICATES:
+        found = flow._field_of(strip_casts(call_args(cond)[0]))
+        field = found if found and found.isidentifier() else None
+    return field
 
 
 def _returned_callbacks(fn: ts.Node) -> list[ts.Node]:
@@ -134,6 +180,15 @@ def _term_fields(term: ts.Node, fn: ts.Node, module: Module | None, link) -> set
     field = flow._predicate(term, None).field
     return {field} if field and field.isidentifier() and not (module is not None and _coerced_local(term, module)) \
         else set()
+
+
+def _returns_literal(node: ts.Node | None) -> bool:
+    """Whether a consequence ends returning a value written there (an object, a string), not a call's result."""
+    stmts = [c for c in node.named_children if c.type != "comment"] if node is not None and \
+        node.type == "statement_block" else [node] if node is not None else []
+    ret = stmts[-1] if stmts and stmts[-1].type == "return_statement" else None
+    value = strip_casts(ret.named_children[0]) if ret is not None and ret.named_children else None
+    return value is not None and value.type in {"object", "string", "template_string"}
 
 
 def _returns_value(node: ts.Node | None) -> bool:
@@ -210,9 +265,7 @@ def checked_parameters(module: Module, fn: ts.Node, link, depth: int = 0, errors
     rest = rest_parameter(fn)
     if rest is not None:  # `function check(msg, ...values) { for (const v of values) if (typeof v !== "string")
         params.add(rest[0])  # throw ... }`: each value handed in its place is checked
-        loops = [loop_names(f.child_by_field_name("left")) for f in find(fn, {"for_in_statement"})
-                 if text(strip_casts(f.child_by_field_name("right"))) == rest[0] and enclosing_function(f) == fn]
-        out |= {rest[0]} if any(set(names) & out for names in loops) else set()
+    out |= _elements_checked(fn, params, out) | _members_checked(fn, params, out)
     if depth >= _HANDED_DEPTH or not params - out:
         link.memo[key] = frozenset(out & params if depth else out)
         return set(link.memo[key])
@@ -228,6 +281,43 @@ def checked_parameters(module: Module, fn: ts.Node, link, depth: int = 0, errors
         checked = checked_parameters(found[0], found[1], link, depth + 1)
         out |= {n for i, n in handed.items() if theirs.get(i) in checked}
     link.memo[key] = frozenset(out)
+    return out
+
+
+_ITERATED = frozenset({("Object", "entries"), ("Object", "values")})
+
+
+def _elements_checked(fn: ts.Node, params: set[str], checked: set[str]) -> set[str]:
+    """The parameters of FN whose every element (or entry's value) a loop of FN checks: `for (const v of values)`,
+    `for (const [k, v] of Object.entries(headers)) if (typeof v !== "string") return ...` with the loop's name among
+    CHECKED: a collection whose elements are each rejected unless valid is checked."""
+    out = set()
+    for loop in find(fn, {"for_in_statement"}):
+        right = strip_casts(loop.child_by_field_name("right"))
+        if right is not None and right.type == "call_expression" and len(call_args(right)) == 1 \
+                and tuple(member_chain(right.child_by_field_name("function")) or ()) in _ITERATED:
+            right = strip_casts(call_args(right)[0])
+        if right is None or right.type != "identifier" or text(right) not in params or enclosing_function(loop) != fn \
+                or text(loop.child_by_field_name("operator") or loop) == "in":
+            continue
+        if set(loop_names(loop.child_by_field_name("left"))) & checked:
+            out.add(text(right))
+    return out
+
+
+_OWN_PROPERTIES = frozenset({"length", "size"})  # (of the value itself, not a part of it: `if (ids.length === 0) throw`)
+
+
+def _members_checked(fn: ts.Node, params: set[str], checked: set[str]) -> set[str]:
+    """The parameters of FN a member of which it rejects the bad values of (`if (filters.keys !== undefined &&
+    !Array.isArray(filters.keys)) throw ...`): a value whose parts are checked is checked, as one whose elements are."""
+    out = set()
+    for m in find(fn, {"member_expression"}):
+        obj = strip_casts(m.child_by_field_name("object"))
+        if obj is not None and obj.type == "identifier" and text(obj) in params and text(obj) not in out \
+                and text(m.child_by_field_name("property")) in checked - params - _OWN_PROPERTIES \
+                and enclosing_function(m) == fn:
+            out.add(text(obj))
     return out
 
 
@@ -417,8 +507,14 @@ def _passing_fields(body: ts.Node) -> set[str]:
     === undefined || Number.isFinite(a.n))`)."""
     out: set[str] = set()
     for term in condition_terms(body, "&&"):
-        for alt in condition_terms(term):
-            alt = strip_casts(alt)
+        alts = [strip_casts(a) for a in condition_terms(term)]
+        values = {_literal_equal(a) for a in alts}  # `a.d === undefined || a.d === "mobile" || a.d === "desktop"`:
+        if len(values) == 1 and None not in values and len(alts) > 1:  # only those values pass (an enum)
+            out |= values
+        for alt in alts:
+            if alt.type == "binary_expression" and text(alt.child_by_field_name("operator")) == "&&":
+                out |= _passing_fields(alt)  # (`a.c === undefined || (Array.isArray(a.c) && ...)`)
+                continue
             if alt.type == "binary_expression" and text(alt.child_by_field_name("operator")) in {"===", "=="}:
                 for a, b in ((alt.child_by_field_name("left"), alt.child_by_field_name("right")),
                              (alt.child_by_field_name("right"), alt.child_by_field_name("left"))):
@@ -429,6 +525,18 @@ def _passing_fields(body: ts.Node) -> set[str]:
                     in _TYPE_TESTS and call_args(alt):
                 out.add(flow._field_of(call_args(alt)[0]) or "")
     return {f for f in out if f.isidentifier()}
+
+
+def _literal_equal(node: ts.Node | None) -> str | None:
+    """The field `x.f === "lit"` (a string, number or `undefined`, either side) compares with a literal, or None."""
+    if node is None or node.type != "binary_expression" or text(node.child_by_field_name("operator")) not in {"===", "=="}:
+        return None
+    for a, b in ((node.child_by_field_name("left"), node.child_by_field_name("right")),
+                 (node.child_by_field_name("right"), node.child_by_field_name("left"))):
+        if b is not None and (b.type in {"string", "number", "undefined"} or text(b) == "void 0"):
+            field = flow._field_of(strip_casts(a))
+            return field if field and field.isidentifier() else None
+    return None
 
 
 _LEAVING = {"return_statement", "break_statement", "continue_statement", "if_statement", "try_statement"}

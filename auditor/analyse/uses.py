@@ -27,7 +27,8 @@ _CONVERSIONS = frozenset({"Number", "parseInt", "parseFloat", "Number.parseInt",
 _LOOKUPS = frozenset({"has", "includes", "indexOf", "lastIndexOf", "get", "delete"})
 _ECHO = frozenset({"pair", "object", "array", "template_substitution", "template_string", "binary_expression",
                    "ternary_expression"})  # (what holds a value written into a result as it is)
-_TEXT = frozenset({"JSON.stringify", "String"})
+_TEXT = frozenset({"JSON.stringify", "String", "encodeURIComponent", "encodeURI"})  # (text of a value, written
+# where the value would be)
 _CONDITIONS = frozenset({"if_statement", "while_statement", "do_statement", "switch_statement", "for_statement"})
 
 
@@ -186,6 +187,9 @@ def _value(ctx, module, node: ts.Node, depth: int) -> bool:
     if logged(e, ctx.vocab) or error_message(e) or depth == 0 and echoed(e) or _query_compared(e, ctx.vocab):
         return True
     handed = _handed(e)
+    if handed is None and ctx.link is not None and depth < _DEPTH:
+        kept = _kept_entry(e)  # `const opts = { level: args.level }; run(opts)`: followed as run's `opts.level`
+        return kept is not None and _local_entry(ctx, module, kept[0], kept[1], depth)
     if handed is None or ctx.link is None or depth >= _DEPTH:
         return False
     call, index, key = handed
@@ -302,6 +306,59 @@ def _handed(e: ts.Node) -> tuple[ts.Node, int, str | None] | None:
     return (call, index, key) if index is not None else None
 
 
+def _kept_entry(e: ts.Node) -> tuple[ts.Node, str] | None:
+    """(declarator, key) when E is (inside) the value of an entry KEY of the object literal a local is declared with
+    (`const opts = { level: args.level }`, `{ level }` too, `{ indexes: [{ scope: args.scope }] }`: `indexes`)."""
+    key, obj = None, e
+    while obj is not None:
+        if obj.type == "shorthand_property_identifier":
+            key, obj = text(obj), obj.parent
+        elif obj.parent is not None and obj.parent.type == "pair" and obj.parent.child_by_field_name("value") == obj:
+            key, obj = text(obj.parent.child_by_field_name("key")).strip("'\""), obj.parent.parent
+        else:
+            return None
+        while obj is not None and obj.parent is not None and obj.parent.type in _WRAPPERS:
+            obj = obj.parent
+        if obj is None or obj.type != "object" or obj.parent is None:
+            return None
+        up = obj.parent
+        if up.type == "array":  # (an element of a list that is itself an entry's value)
+            obj = up
+            while obj.parent is not None and obj.parent.type in _WRAPPERS:
+                obj = obj.parent
+        elif up.type != "pair":
+            break
+        if obj.parent is None or obj.parent.type != "pair":
+            break
+    decl = obj.parent if obj is not None and obj.type == "object" else None
+    if decl is None or decl.type != "variable_declarator" or decl.child_by_field_name("value") != obj \
+            or decl.child_by_field_name("name").type != "identifier":
+        return None
+    return decl, key
+
+
+def _local_entry(ctx, module, decl: ts.Node, key: str, depth: int) -> bool:
+    """Whether entry KEY of the object the local DECL declares is used only harmlessly: read as `local.KEY`, the
+    local handed whole to a function of the boundary that uses its KEY harmlessly, logged. Anything else done with
+    the local (spread, returned, stored, handed to a function not known) may use the entry."""
+    for u in references(decl, text(decl.child_by_field_name("name"))):
+        up = u.parent
+        if up is not None and up.type == "member_expression" and up.child_by_field_name("object") == u:
+            if text(up.child_by_field_name("property")) == key and not _value(ctx, module, up, depth):
+                return False
+            continue
+        if logged(u, ctx.vocab) or error_message(u) or depth == 0 and echoed(u):
+            continue  # (`return { indexConfig }` in the tool's own code: written into its result)
+        handed = _handed(u) if u.type == "identifier" else None
+        if handed is None or handed[2] is not None:
+            return False
+        hit = ctx.link.resolve(module, handed[0]) or instances.method_of(ctx.link, module, handed[0])
+        if hit is None or any(a <= hit[1].start_byte < b for a, b, _ in hit[0].vendored) \
+                or not _parameter(ctx, hit[0], hit[1], handed[1], key, depth + 1):
+            return False
+    return True
+
+
 def _parameter(ctx, module, fn: ts.Node, index: int, key: str | None, depth: int) -> bool:
     """Whether FN uses what its parameter INDEX (its entry KEY) is handed only harmlessly, or rejects its bad values."""
     memo = ctx.link.memo.setdefault("uses.parameter", {})
@@ -383,8 +440,8 @@ def _entry_uses(ctx, module, fn: ts.Node, param: str, key: str, depth: int) -> l
                 return None
             uses += references(up, bound) if bound else []
             continue
-        if logged(n, ctx.vocab) or error_message(n):
-            continue
+        if logged(n, ctx.vocab) or error_message(n) or _tested(_carried(n), ctx.truth):
+            continue  # (`options != null && options.mode === "x"`: the object tested, not its entry)
         handed = _handed(n) if n.type == "identifier" else None
         if handed is None or handed[2] is not None or depth >= _DEPTH:
             return None

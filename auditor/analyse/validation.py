@@ -9,7 +9,7 @@ from itertools import accumulate, takewhile
 
 import tree_sitter as ts
 
-from auditor.analyse import guards, uses
+from auditor.analyse import callee_checks, guards, uses
 from auditor.analyse.uses import COMPARISONS, arguments_of, error_message, logged
 from auditor.extract import copies, throws
 from auditor.extract.bindings import value_of
@@ -46,12 +46,17 @@ class Place:
     # not a scan of every branch (a dispatch of hundreds of tools in one function is read once per tool).
     starts: tuple[int, ...] = ()
     ends: tuple[int, ...] = ()
+    # The parameters (by position) that hold the input, of a function the dispatch calls (`run(args, client)`: 0);
+    # None: every parameter (the handler, the dispatching function, a target whose call is not found). A parameter
+    # handed values the dispatch computes (`this.search({ q: args.q, ids: Array.isArray(args.ids) ? args.ids : []
+    # })`) holds no input: those values are judged where they are computed (uses.py follows them into the call).
+    given: frozenset[int] | None = None
 
 
-def _place(module: Module, fn: ts.Node, skip: tuple[ts.Node, ...] = ()) -> Place:
+def _place(module: Module, fn: ts.Node, skip: tuple[ts.Node, ...] = (), given: frozenset[int] | None = None) -> Place:
     spans = sorted((n.start_byte, n.end_byte) for n in skip)
     ends = list(accumulate((e for _, e in spans), max))
-    return Place(module=module, fn=fn, skip=skip, starts=tuple(b for b, _ in spans), ends=tuple(ends))
+    return Place(module=module, fn=fn, skip=skip, starts=tuple(b for b, _ in spans), ends=tuple(ends), given=given)
 
 
 def dispatches_of(p: Program, tool) -> list:
@@ -88,7 +93,8 @@ def places(p: Program, tool) -> tuple[list[Place], list[Place]]:
             own.append(_place(where, host, others))
         if d.target is not None:
             m = link.module_of(d.target) or d.module
-            own.append(_place(m, d.target))
+            given = _given_input(p, d, own) if d.form in _CALLED_FROM_BRANCH else None
+            own.append(_place(m, d.target, given=given))
             roots.append((m, d.target))
         elif d.form != "registration":
             for call in find(_branch(d.node), {"call_expression"}):
@@ -98,6 +104,64 @@ def places(p: Program, tool) -> tuple[list[Place], list[Place]]:
     seen = {pl.fn.id for pl in own}
     reach = [_place(m, fn) for m, fn in link.reachable(roots) if fn.id not in seen]
     return own, own + reach
+
+
+_CALLED_FROM_BRANCH = frozenset({"name-equality", "switch-case", "guard", "fall-through"})  # (dispatch forms whose
+# target is the function a call in the tool's branch resolves to)
+
+
+def _given_input(p: Program, d, own: list[Place]) -> frozenset[int] | None:
+    """The positions at which the calls in D's branch of its target may hand it the input (`run(args)`, `run({
+    ...args, mode })`, `run(normalize(request))`, a local bound to one, a parameter of a callback); None when no such
+    call is found (every parameter then holds it). Empty when every call hands only other values (`search({ q:
+    args.q })`, `get(args.id, client)` with `client` a variable from outside the handler)."""
+    hosts = [pl for pl in own if pl.module.path == d.module.path and pl.fn.start_byte <= d.node.start_byte < pl.fn.end_byte]
+    if not hosts:
+        return None
+    host = hosts[-1]
+    v = p.vocab["validators"]
+    names = _inputs(host, v, p)
+    calls = [c for c in find(_branch(d.node), {"call_expression"})
+             if (hit := p.linker.resolve(d.module, c)) is not None and hit[1] == d.target]
+    if not calls:
+        return None
+    return frozenset(i for call in calls for i, a in enumerate(call_args(call))
+                     if _may_be_input(a, names, v, host.fn, d.module))
+
+
+def _may_be_input(node: ts.Node | None, names: set[str], v: dict, host: ts.Node, module: Module, depth: int = 0) -> bool:
+    """Whether NODE, an argument in HOST, may hold the input: it, an object spreading it, the result of a call given
+    it (`normalize(args)`), a local bound to one of those, a parameter of a function inside HOST (a callback handed
+    the input: `safeCall(req => run(req))`). Not a field of it (`args.q`), an object of fields, a literal, a member of
+    `this`, a variable from outside HOST (the input arrives through HOST's own parameters)."""
+    node = strip_casts(node)
+    while node is not None and node.type == "await_expression" and node.named_children:
+        node = strip_casts(node.named_children[0])
+    if node is None or depth > 4:
+        return False
+    if _is_input(node, names, v):
+        return True
+    again = lambda n: _may_be_input(n, names, v, host, module, depth + 1)  # noqa: E731
+    if node.type == "object":
+        return any(c.type == "spread_element" and c.named_children and again(c.named_children[0]) for c in node.named_children)
+    if node.type == "call_expression":
+        return any(again(a) for a in call_args(node))
+    if node.type == "ternary_expression":
+        return again(node.child_by_field_name("consequence")) or again(node.child_by_field_name("alternative"))
+    if node.type == "binary_expression" and text(node.child_by_field_name("operator")) in {"??", "||"}:
+        return again(node.child_by_field_name("left")) or again(node.child_by_field_name("right"))
+    if node.type != "identifier":
+        return False
+    name = text(node)
+    for fn in (a for a in ancestors(node) if a.type in FUNCTION_TYPES):
+        params = fn.child_by_field_name("parameters") or fn.child_by_field_name("parameter")
+        if params is not None and any(text(n) == name for n in [params, *find(params, {"identifier"})]):
+            return True  # (a parameter of a function within HOST: what it is handed is not known here)
+        if fn == host:
+            break
+    decl = next((x for x in find(host, {"variable_declarator"}) if text(x.child_by_field_name("name")) == name
+                 and x.start_byte < node.start_byte), None)
+    return decl is not None and again(decl.child_by_field_name("value"))
 
 
 def checks(p: Program, tool, path: list[Place], own: list[Place] = ()) -> list[Check]:
@@ -112,6 +176,10 @@ def checks(p: Program, tool, path: list[Place], own: list[Place] = ()) -> list[C
             fields = guards.hand_checked(pl.fn, skip, frozenset(d.node.id for d in p.dispatches), module=pl.module,
                                          link=p.linker, own=True) \
                 | _string_required(pl, names, v)  # method called on a field throws for any other value
+            aliases = _aliases(pl, names, v)  # `const cfg = args.adapterConfig; if (typeof cfg !== "object") throw`:
+            # the field, when the local's type or values are tested (a test of its presence alone is none)
+            fields |= {aliases[f] for f in callee_checks.checked(p.linker, pl.module, pl.fn) & fields if f in aliases} \
+                if aliases and p.linker is not None else set()
             if fields:
                 out.append(Check(path=pl.module.path, node=pl.fn, fields=frozenset(fields), form="hand-written"))
         for call in _calls(pl):
@@ -159,12 +227,14 @@ def reads(p: Program, own: list[Place], booleans: frozenset[str] = frozenset()) 
             p.linker.memo["boundary_files"] = files
     out = []
     for pl in own:
+        if pl.given is not None and not pl.given:
+            continue
         names = _inputs(pl, v, p)
         bound = _bound_fields(pl, names, v)
-        for node in find(pl.fn, {"member_expression", "identifier"}):
+        for node in find(pl.fn, {"member_expression", "identifier", "shorthand_property_identifier"}):
             if node.type == "member_expression" and _is_input(node.child_by_field_name("object"), names, v):
                 field = text(node.child_by_field_name("property"))
-            elif node.type == "identifier" and text(node) in bound:
+            elif node.type != "member_expression" and text(node) in bound:  # (`{ icon }` too)
                 field = text(node)
             else:
                 continue
@@ -190,6 +260,25 @@ def _bound_fields(pl: Place, names: frozenset[str], v: dict) -> set[str]:
             bound |= {text(c) for c in pat.named_children if c.type == "shorthand_property_identifier_pattern"}
     return bound - set(declared)  # a name declared again in the function may be another value
 
+
+
+def _aliases(pl: Place, names: frozenset[str], v: dict) -> dict[str, str]:
+    """Local -> field, for the locals PL's function declares once as a field of the input (`const cfg =
+    args.adapterConfig`): a check of the local checks the field."""
+    out: dict[str, str] = {}
+    seen: set[str] = set()
+    for d in find(pl.fn, {"variable_declarator"}):
+        pat, value = d.child_by_field_name("name"), strip_casts(d.child_by_field_name("value"))
+        if pat is None or pat.type != "identifier" or _skipped(d, pl):
+            continue
+        name = text(pat)
+        if name in seen:
+            out.pop(name, None)  # (declared twice: which one a check tests is not known)
+            continue
+        seen.add(name)
+        if value is not None and value.type == "member_expression" and _is_input(value.child_by_field_name("object"), names, v):
+            out[name] = text(value.child_by_field_name("property"))
+    return out
 
 
 def _string_required(pl: Place, names: frozenset[str], v: dict) -> set[str]:
@@ -230,11 +319,11 @@ def _inputs(pl: Place, v: dict, p: Program) -> frozenset[str]:
     extract/copies.py). Read once per function (module.memo): the function that dispatches hundreds of tools
     is on every one's path."""
     memo = pl.module.memo.setdefault("inputs", {})
-    hit = memo.get(pl.fn.id)
+    hit = memo.get((pl.fn.id, pl.given))
     if hit is not None and hit[0] == pl.fn:
         return hit[1]
-    names = frozenset(_read_inputs(pl.fn, v, lambda call: _copying(p, pl.module, call)))
-    memo[pl.fn.id] = (pl.fn, names)
+    names = frozenset(_read_inputs(pl.fn, v, lambda call: _copying(p, pl.module, call), pl.given))
+    memo[(pl.fn.id, pl.given)] = (pl.fn, names)
     return names
 
 
@@ -249,10 +338,13 @@ def _copying(p: Program, m: Module, call: ts.Node) -> bool:
     return memo[hit[1].id]
 
 
-def _read_inputs(fn: ts.Node, v: dict, copying=lambda call: False) -> set[str]:
+def _read_inputs(fn: ts.Node, v: dict, copying=lambda call: False, given: frozenset[int] | None = None) -> set[str]:
+    """The names that hold the input in FN: its parameters (those at GIVEN positions), and locals bound to one."""
     names: set[str] = set()
     params = fn.child_by_field_name("parameters") or fn.child_by_field_name("parameter")
-    for prm in ([params] if params is not None and params.type == "identifier" else params.named_children if params else []):
+    declared = [params] if params is not None and params.type == "identifier" else \
+        [c for c in params.named_children if c.type != "comment"] if params else []
+    for prm in (c for i, c in enumerate(declared) if given is None or i in given):
         ident = prm if prm.type == "identifier" else prm.child_by_field_name("pattern")
         if ident is not None and ident.type == "identifier":
             names.add(text(ident))

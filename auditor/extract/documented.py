@@ -26,9 +26,9 @@ NOT_TOOLS_LEAD = re.compile(r"(?i)\b(inputs?|param(?:eter)?s?|arguments?|args?|o
 OTHER_KINDS = re.compile(r"(?i)\b(?:prompts?|resources?|resource\s+templates?)\b")
 # A paragraph that is a bold label alone ("**Returns:**", "**Example prompts:**"): it names the part of a section below it.
 BOLD_LABEL = re.compile(r"(?:\*\*|__)[^*_\n]{1,60}:?(?:\*\*|__):?")
-# A list a tool's section introduces as commands or actions ("**Enhanced UI Interaction Commands**:") lists the values
-# one of its arguments takes, not its parameters.
-VALUES_LEAD = re.compile(r"(?i)\b(?:commands?|actions?|operations?|modes?)\b")
+# A list a tool's section introduces as commands, actions or kinds ("**Enhanced UI Interaction Commands**:",
+# "**Available Node Types:**") lists the values one of its arguments takes, not its parameters.
+VALUES_LEAD = re.compile(r"(?i)\b(?:commands?|actions?|operations?|modes?|types?|kinds?|formats?)\b")
 # A list a tool's section introduces as tools ("Runtime tools exposed by the framework:") names tools, not its parameters
 # (the plural: "This tool takes:" introduces parameters).
 TOOLS_LEAD = re.compile(r"(?i)\btools\b")
