@@ -21,7 +21,7 @@ export class EchoTool {
   getName() { return "echo"; }
   getDescription() { return "Echo the text"; }
   getInputSchema() { return { type: "object", properties: { text: { type: "string" } } }; }
-  async execute(args) { return encodeURIComponent(args.text); }
+  async execute(args) { return Buffer.from(args.text, "utf8").toString("hex"); }
 }
 '''
 
