@@ -177,3 +177,14 @@ def test_a_predicate_accepting_listed_values_or_a_nested_type_test_checks_the_fi
     nested = head.replace('a.opts === "get" || a.opts === "head"', '(typeof a.opts === "object" && a.opts !== null)')
     assert not _opts_flagged(_fetch_server(nested, body))
     assert _opts_flagged(_fetch_server(head.replace('a.opts === "get"', 'a.url === "get"'), body))
+
+
+def test_a_value_only_asked_whether_it_includes_or_starts_with_a_text_reaches_nothing():
+    """`opts.includes("head") ? ... : ...` and `"https://".startsWith(opts)` with their results only tested: the
+    value is compared; handed on from there to `fetch`, it is used."""
+    head = ('function pick(o: any) { return o?.includes("head") ? "HEAD" : "GET"; }\n'
+            'function secure(o: any) { return "https://".startsWith(o) ? 1 : 0; }\n')
+    body = '    const how = pick(args.opts) + secure(args.opts);\n'
+    text = _fetch_server(head, body).replace("fetch(args.url, args.opts)", "fetch(args.url, { method: how })")
+    assert not _opts_flagged(text)
+    assert _opts_flagged(text.replace('return "https://".startsWith(o) ? 1 : 0;', 'return fetch(o) ? 1 : 0;'))

@@ -178,10 +178,12 @@ def _value(ctx, module, node: ts.Node, depth: int) -> bool:
         if up is not None and up.type == "member_expression" and up.child_by_field_name("object") == e \
                 and (up.parent is None or up.parent.type != "call_expression") and _tested(_carried(up), ctx.truth):
             return True  # `x.length > 0`, `if (legend?.position)`: a part of it, tested
+        if _test_method(e, up):
+            return True  # `sort?.includes("priority") ? ... : ...`: a test of the value, its result only tested
         if up is not None and up.type == "variable_declarator" and up.child_by_field_name("value") == e:
             return _local(ctx, module, up, depth)
-        if _looked_up(e, module) or _table_key(e, module, ctx.link):
-            return True
+        if _looked_up(e, module) or _table_key(e, module, ctx.link) or _test_method(e, None):
+            return True  # (`name.startsWith(args.prefix)` tested: the value compared with a text)
     else:
         e = node
     if logged(e, ctx.vocab) or error_message(e) or depth == 0 and echoed(e) or _query_compared(e, ctx.vocab):
@@ -199,6 +201,27 @@ def _value(ctx, module, node: ts.Node, depth: int) -> bool:
     if hit is None or any(a <= hit[1].start_byte < b for a, b, _ in hit[0].vendored):
         return False  # (a bundled library's function: what it does with the value is the library's to say)
     return _parameter(ctx, hit[0], hit[1], index, key, depth + 1)
+
+
+_TEST_METHODS = frozenset({"includes", "startsWith", "endsWith"})
+
+
+def _test_method(e: ts.Node, up: ts.Node | None) -> bool:
+    """Whether E is the receiver (UP: its member) or the one argument (UP None) of a string's or array's test method
+    (`includes`, `startsWith`, `endsWith`) whose result is only tested: the value is compared there, and goes no
+    further."""
+    if up is not None:
+        call = up.parent if up.type == "member_expression" and up.child_by_field_name("object") == e else None
+        member = up
+    else:
+        args = e.parent
+        call = args.parent if args is not None and args.type == "arguments" and len(args.named_children) == 1 else None
+        member = call.child_by_field_name("function") if call is not None and call.type == "call_expression" else None
+    if call is None or call.type != "call_expression" or member is None or member.type != "member_expression" \
+            or call.child_by_field_name("function") != member \
+            or text(member.child_by_field_name("property")) not in _TEST_METHODS:
+        return False
+    return _tested(_carried(call))
 
 
 def _query_compared(e: ts.Node, vocab: dict) -> bool:
