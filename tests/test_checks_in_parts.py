@@ -188,3 +188,24 @@ def test_a_value_only_asked_whether_it_includes_or_starts_with_a_text_reaches_no
     text = _fetch_server(head, body).replace("fetch(args.url, args.opts)", "fetch(args.url, { method: how })")
     assert not _opts_flagged(text)
     assert _opts_flagged(text.replace('return "https://".startsWith(o) ? 1 : 0;', 'return fetch(o) ? 1 : 0;'))
+
+
+def test_an_entry_of_a_returned_object_is_followed_where_each_caller_keeps_it():
+    """`wrap(o)` returns `{ kept: o, n: 1 }` and its one caller reads only `w.n` (and `Object.keys(w)`): the value is
+    never used; read as `w.kept` and handed to `fetch`, it is."""
+    head = 'function wrap(o: any) { return { kept: o, n: 1 }; }\n'
+    body = '    const w = wrap(args.opts);\n    const n = w.n + Object.keys(w).length;\n'
+    text = _fetch_server(head, body).replace("fetch(args.url, args.opts)", "fetch(args.url, { method: String(n) })")
+    assert not _opts_flagged(text)
+    assert _opts_flagged(text.replace("{ method: String(n) }", "w.kept"))
+    assert _opts_flagged(text.replace("const w = wrap(args.opts);", "const w = wrap(args.opts); fetch(w);"))
+
+
+
+def test_a_validator_copying_a_field_nobody_reads_stores_nothing():
+    """`openNote` checks `root` and returns a copy of `root` and `limit`: `limit` is stored with no check only when
+    a caller reads it from the copy (`note.limit`), not when nobody does."""
+    read = server()
+    assert ".slice(0, note.limit)" in read
+    assert flagged({"index.ts": read}) == BOTH
+    assert flagged({"index.ts": read.replace(".slice(0, note.limit)", "")}) == PATH_ONLY

@@ -14,8 +14,9 @@ NOTE = "z.object({ path: z.string(), limit: z.number().min(1).optional() })"
 
 def server(check: str = "", head: str = "", handler: str = "", other: str = "", gate: bool = True) -> str:
     opened = ("  const note = openNote({ root: args.path, limit: args.limit });\n"
-              "  return { content: [{ type: \"text\", text: readFileSync(note.root, \"utf8\") }] };\n") if gate else \
-             "  return { content: [{ type: \"text\", text: readFileSync(args.path, \"utf8\").slice(0, args.limit) }] };\n"
+              "  return { content: [{ type: \"text\", text: readFileSync(note.root, \"utf8\").slice(0, note.limit) }] };\n"
+              ) if gate else \
+        "  return { content: [{ type: \"text\", text: readFileSync(args.path, \"utf8\").slice(0, args.limit) }] };\n"
     return (SDK + 'import { readFileSync } from "node:fs";\nimport { z } from "zod";\n' + head +
             'const server = new Server({ name: "demo", version: "1" }, { capabilities: { tools: {} } });\n'
             'server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [\n'

@@ -9,6 +9,7 @@ from auditor.analyse import validation
 from auditor.analyse.absences import unread_code
 from auditor.analyse.fields import record_fields, uses
 from auditor.analyse.kept import kept
+from auditor.analyse.uses import returned_unread
 from auditor.extract.documented import tool_headings
 from auditor.extract.facts import Program
 from auditor.extract.limits import MAX_DEPTH, load_json
@@ -69,6 +70,14 @@ def _named(fn) -> frozenset[str]:
         v for n in find(fn, {"subscript_expression"}) if (v := string_value(n.child_by_field_name("index"))) is not None)
 
 
+def _copied_unread(p: Program, g, names: set[str]) -> bool:
+    """Whether the gate G names the field only where it copies it into the object it returns (`return { axis:
+    input.axis }`) and no caller reads that entry but harmlessly (analyse/uses.py): the field is not stored."""
+    reads = [n for n in find(g.validator, {"member_expression"}) if text(n.child_by_field_name("property")) in names] \
+        + [n for n in find(g.validator, {"shorthand_property_identifier"}) if text(n) in names]
+    return bool(reads) and all(returned_unread(p, n) for n in reads)
+
+
 def _prop_line(tool, name: str) -> Anchor:
     from auditor.analyse.absences import _walk_pairs
     if tool.schema_node is None:  # a schema read in another module than the tool's site: the site
@@ -118,7 +127,8 @@ def mismatches(p: Program, absences_kb: dict) -> list[Record]:
                 declared += [f"{k} {v}" for k, v in spec["constraints"].items() if k in {"minimum", "maximum", "minLength", "maxLength", "pattern", "enum", "exclusiveMinimum", "exclusiveMaximum", "minItems", "maxItems"}]
                 unenforced, clamped = [], []
                 if not preds:
-                    unenforced = declared if {name, _camel(name)} & named else []
+                    unenforced = declared if {name, _camel(name)} & named \
+                        and not _copied_unread(p, g, {name, _camel(name)}) else []
                 else:
                     if jtype == "integer" and "integer" not in types:
                         unenforced.append("type integer (the check accepts any number)")

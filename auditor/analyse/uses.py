@@ -191,7 +191,10 @@ def _value(ctx, module, node: ts.Node, depth: int) -> bool:
     handed = _handed(e)
     if handed is None and ctx.link is not None and depth < _DEPTH:
         kept = _kept_entry(e)  # `const opts = { level: args.level }; run(opts)`: followed as run's `opts.level`
-        return kept is not None and _local_entry(ctx, module, kept[0], kept[1], depth)
+        if kept is not None:
+            return _local_entry(ctx, module, kept[0], kept[1], depth)
+        held = _returned_entry(e)  # `return { level: args.level }`: followed where each call keeps the result
+        return held is not None and _result_entry(ctx, held[0], held[1], depth)
     if handed is None or ctx.link is None or depth >= _DEPTH:
         return False
     call, index, key = handed
@@ -329,9 +332,17 @@ def _handed(e: ts.Node) -> tuple[ts.Node, int, str | None] | None:
     return (call, index, key) if index is not None else None
 
 
-def _kept_entry(e: ts.Node) -> tuple[ts.Node, str] | None:
-    """(declarator, key) when E is (inside) the value of an entry KEY of the object literal a local is declared with
-    (`const opts = { level: args.level }`, `{ level }` too, `{ indexes: [{ scope: args.scope }] }`: `indexes`)."""
+def returned_unread(p, node: ts.Node) -> bool:
+    """Whether NODE is (inside) an entry of the object literal its function returns that no call of the function
+    reads but harmlessly (`return { axis: input.axis }` where each caller keeps the result and reads only its other
+    entries): a copy nobody reads is not kept."""
+    held = _returned_entry(node) if p.linker is not None else None
+    return held is not None and _result_entry(_Ctx(link=p.linker, vocab=p.vocab, truth=True), held[0], held[1], 0)
+
+
+def _entry_holder(e: ts.Node) -> tuple[ts.Node, str] | None:
+    """(object literal, key) when E is (inside) the value of entry KEY of an object literal that is no entry's value
+    itself (`{ level: args.level }`, `{ level }` too, `{ indexes: [{ scope: args.scope }] }`: `indexes`)."""
     key, obj = None, e
     while obj is not None:
         if obj.type == "shorthand_property_identifier":
@@ -353,11 +364,61 @@ def _kept_entry(e: ts.Node) -> tuple[ts.Node, str] | None:
             break
         if obj.parent is None or obj.parent.type != "pair":
             break
-    decl = obj.parent if obj is not None and obj.type == "object" else None
-    if decl is None or decl.type != "variable_declarator" or decl.child_by_field_name("value") != obj \
+    return (obj, key) if obj is not None and obj.type == "object" and key is not None else None
+
+
+def _kept_entry(e: ts.Node) -> tuple[ts.Node, str] | None:
+    """(declarator, key) when E is (inside) the value of an entry KEY of the object literal a local is declared with
+    (`const opts = { level: args.level }`)."""
+    held = _entry_holder(e)
+    decl = held[0].parent if held is not None else None
+    if decl is None or decl.type != "variable_declarator" or decl.child_by_field_name("value") != held[0] \
             or decl.child_by_field_name("name").type != "identifier":
         return None
-    return decl, key
+    return decl, held[1]
+
+
+def _returned(node: ts.Node) -> ts.Node | None:
+    """The function whose result NODE is as it is (`return { ... }`, `return result`, an arrow's body); None else."""
+    up = node.parent
+    while up is not None and (up.type in _WRAPPERS or up.type == "await_expression"):
+        node, up = up, up.parent
+    if up is not None and up.type == "return_statement":
+        return enclosing_function(up)
+    return up if up is not None and up.type == "arrow_function" and up.child_by_field_name("body") == node else None
+
+
+def _returned_entry(e: ts.Node) -> tuple[ts.Node, str] | None:
+    """(function, key) when E is (inside) the value of entry KEY of the object literal a function returns
+    (`return { domainAxis: input.domainAxis }`)."""
+    held = _entry_holder(e)
+    fn = _returned(held[0]) if held is not None else None
+    return (fn, held[1]) if fn is not None else None
+
+
+def _result_entry(ctx, fn: ts.Node, key: str, depth: int) -> bool:
+    """Whether entry KEY of the object FN returns is used only harmlessly where each call of the boundary that
+    resolves to FN keeps the result: `const v = validate(args)` read as `v.KEY` (as a local's entry is,
+    `_local_entry`), or destructured. FN called nowhere, or a result that goes anywhere else, may use it."""
+    calls = ctx.link.callers(fn) if depth < _DEPTH else []
+    if not calls or fn.type not in FUNCTION_TYPES:
+        return False
+    for cmod, call in calls:
+        r = call
+        while r.parent is not None and (r.parent.type in _WRAPPERS or r.parent.type == "await_expression"):
+            r = r.parent
+        decl = r.parent
+        if decl is None or decl.type != "variable_declarator" or decl.child_by_field_name("value") != r:
+            return False
+        name = decl.child_by_field_name("name")
+        if name.type == "identifier":
+            if not _local_entry(ctx, cmod, decl, key, depth + 1):
+                return False
+            continue
+        bound = _bound_key(name, key) if name.type == "object_pattern" else ""
+        if bound == "" or bound and not all(_value(ctx, cmod, u, depth + 1) for u in references(decl, bound)):
+            return False
+    return True
 
 
 def _local_entry(ctx, module, decl: ts.Node, key: str, depth: int) -> bool:
@@ -372,6 +433,13 @@ def _local_entry(ctx, module, decl: ts.Node, key: str, depth: int) -> bool:
             continue
         if logged(u, ctx.vocab) or error_message(u) or depth == 0 and echoed(u):
             continue  # (`return { indexConfig }` in the tool's own code: written into its result)
+        args = u.parent
+        if args is not None and args.type == "arguments" and args.parent is not None \
+                and text(args.parent.child_by_field_name("function")) == "Object.keys":
+            continue  # (its keys only: no entry's value)
+        fn = _returned(u) if depth > 0 else None  # (`const out = { a: x }; return out` from a function called)
+        if fn is not None and _result_entry(ctx, fn, key, depth):
+            continue
         handed = _handed(u) if u.type == "identifier" else None
         if handed is None or handed[2] is not None:
             return False
