@@ -199,6 +199,8 @@ def test_an_entry_of_a_returned_object_is_followed_where_each_caller_keeps_it():
     assert not _opts_flagged(text)
     assert _opts_flagged(text.replace("{ method: String(n) }", "w.kept"))
     assert _opts_flagged(text.replace("const w = wrap(args.opts);", "const w = wrap(args.opts); fetch(w);"))
+    passed = text.replace("const w = wrap(args.opts);", "const w = wrap(args.opts); const ws = [1].map(wrap);")
+    assert _opts_flagged(passed)  # (a call through the value `wrap` is none the linker resolves: not followed)
 
 
 

@@ -403,6 +403,11 @@ def _result_entry(ctx, fn: ts.Node, key: str, depth: int) -> bool:
     calls = ctx.link.callers(fn) if depth < _DEPTH else []
     if not calls or fn.type not in FUNCTION_TYPES:
         return False
+    passed = ctx.link.memo.setdefault("uses.passed", {})
+    if fn.id not in passed:
+        passed[fn.id] = _passed_as_value(fn)
+    if passed[fn.id]:
+        return False
     for cmod, call in calls:
         r = call
         while r.parent is not None and (r.parent.type in _WRAPPERS or r.parent.type == "await_expression"):
@@ -419,6 +424,29 @@ def _result_entry(ctx, fn: ts.Node, key: str, depth: int) -> bool:
         if bound == "" or bound and not all(_value(ctx, cmod, u, depth + 1) for u in references(decl, bound)):
             return False
     return True
+
+
+def _passed_as_value(fn: ts.Node) -> bool:
+    """Whether the name of FN (a declared function, or a local a function is assigned to) is used in its module
+    other than as the function of a call (`items.map(validate)`, `{ check: validate }`): calls made through that
+    value are not among the calls the linker resolves. A function with no such name counts as passed."""
+    name = fn.child_by_field_name("name") if fn.type == "function_declaration" else None
+    if name is None and fn.parent is not None and fn.parent.type == "variable_declarator":
+        name = fn.parent.child_by_field_name("name")
+    if name is None or name.type != "identifier":
+        return fn.type != "method_definition"
+    root = fn
+    while root.parent is not None:
+        root = root.parent
+    for n in find(root, {"identifier"}):
+        if text(n) != text(name) or n.id == name.id:
+            continue
+        up = n.parent
+        if up is None or up.type == "call_expression" and up.child_by_field_name("function") == n \
+                or up.type in {"export_specifier", "export_statement"}:
+            continue
+        return True
+    return False
 
 
 def _local_entry(ctx, module, decl: ts.Node, key: str, depth: int) -> bool:
