@@ -14,8 +14,9 @@ from auditor.extract import flow
 from auditor.extract.bindings import value_of
 from auditor.extract.frames import REST, destructured, loop_names, parameters, plain_parameters, returned
 from auditor.extract.program import Module
-from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, condition_terms, enclosing_function, find,
-                                    member_chain, nullish, object_pairs, pair_value, string_value, strip_casts, text)
+from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, callee_text, condition_terms,
+                                    enclosing_function, find, member_chain, nullish, object_pairs, pair_value,
+                                    string_value, strip_casts, text)
 from auditor.extract.values import Values
 
 
@@ -143,16 +144,12 @@ def type_chain(stmt: ts.Node, module: Module | None = None, link=None) -> str | 
     return None
 
 
-_TYPE_PREDICATES = frozenset({("Array", "isArray"), ("Number", "isInteger"), ("Number", "isFinite"),
-                              ("Number", "isSafeInteger")})
-
-
 def _type_tested(cond: ts.Node | None) -> str | None:
     """The field a condition asks the type of, as a whole: `typeof x === "string"`, `Array.isArray(x)`."""
     cond = strip_casts(cond)
     field = _typeof_is(cond)
     if field is None and cond is not None and cond.type == "call_expression" and len(call_args(cond)) == 1 \
-            and tuple(member_chain(cond.child_by_field_name("function")) or ()) in _TYPE_PREDICATES:
+            and callee_text(cond) in flow.TYPE_PREDICATES:
         found = flow._field_of(strip_casts(call_args(cond)[0]))
         field = found if found and found.isidentifier() else None
     return field
@@ -182,21 +179,23 @@ def _term_fields(term: ts.Node, fn: ts.Node, module: Module | None, link) -> set
         else set()
 
 
-def _returns_literal(node: ts.Node | None) -> bool:
-    """Whether a consequence ends returning a value written there (an object, a string), not a call's result."""
+def _last_returned(node: ts.Node | None) -> ts.Node | None:
+    """The value a consequence (a block or one statement) ends by returning; None when it ends otherwise."""
     stmts = [c for c in node.named_children if c.type != "comment"] if node is not None and \
         node.type == "statement_block" else [node] if node is not None else []
     ret = stmts[-1] if stmts and stmts[-1].type == "return_statement" else None
-    value = strip_casts(ret.named_children[0]) if ret is not None and ret.named_children else None
+    return ret.named_children[0] if ret is not None and ret.named_children else None
+
+
+def _returns_literal(node: ts.Node | None) -> bool:
+    """Whether a consequence ends returning a value written there (an object, a string), not a call's result."""
+    value = strip_casts(_last_returned(node))
     return value is not None and value.type in {"object", "string", "template_string"}
 
 
 def _returns_value(node: ts.Node | None) -> bool:
     """Whether a consequence returns a value that is not null or undefined (a message, an error object)."""
-    stmts = [c for c in node.named_children if c.type != "comment"] if node is not None and \
-        node.type == "statement_block" else [node] if node is not None else []
-    ret = stmts[-1] if stmts and stmts[-1].type == "return_statement" else None
-    value = ret.named_children[0] if ret is not None and ret.named_children else None
+    value = _last_returned(node)
     return value is not None and not nullish(value) and value.type not in {"true", "false"}
 
 

@@ -200,10 +200,16 @@ def _value(ctx, module, node: ts.Node, depth: int) -> bool:
     call, index, key = handed
     if key is None and callee_checks.checks_rest(ctx.link, module, call, index):
         return True
+    return _callee_harmless(ctx, module, call, index, key, depth)
+
+
+def _callee_harmless(ctx, module, call: ts.Node, index: int, key: str | None, depth: int) -> bool:
+    """Whether the function of the boundary CALL calls uses what its argument INDEX (its entry KEY) is handed only
+    harmlessly (`_parameter`); False for a call not resolved, or of a bundled library's function (what it does with
+    the value is the library's to say)."""
     hit = ctx.link.resolve(module, call) or instances.method_of(ctx.link, module, call)
-    if hit is None or any(a <= hit[1].start_byte < b for a, b, _ in hit[0].vendored):
-        return False  # (a bundled library's function: what it does with the value is the library's to say)
-    return _parameter(ctx, hit[0], hit[1], index, key, depth + 1)
+    return hit is not None and not any(a <= hit[1].start_byte < b for a, b, _ in hit[0].vendored) \
+        and _parameter(ctx, hit[0], hit[1], index, key, depth + 1)
 
 
 _TEST_METHODS = frozenset({"includes", "startsWith", "endsWith"})
@@ -469,11 +475,8 @@ def _local_entry(ctx, module, decl: ts.Node, key: str, depth: int) -> bool:
         if fn is not None and _result_entry(ctx, fn, key, depth):
             continue
         handed = _handed(u) if u.type == "identifier" else None
-        if handed is None or handed[2] is not None:
-            return False
-        hit = ctx.link.resolve(module, handed[0]) or instances.method_of(ctx.link, module, handed[0])
-        if hit is None or any(a <= hit[1].start_byte < b for a, b, _ in hit[0].vendored) \
-                or not _parameter(ctx, hit[0], hit[1], handed[1], key, depth + 1):
+        if handed is None or handed[2] is not None \
+                or not _callee_harmless(ctx, module, handed[0], handed[1], key, depth):
             return False
     return True
 
@@ -562,10 +565,7 @@ def _entry_uses(ctx, module, fn: ts.Node, param: str, key: str, depth: int) -> l
         if logged(n, ctx.vocab) or error_message(n) or _tested(_carried(n), ctx.truth):
             continue  # (`options != null && options.mode === "x"`: the object tested, not its entry)
         handed = _handed(n) if n.type == "identifier" else None
-        if handed is None or handed[2] is not None or depth >= _DEPTH:
-            return None
-        hit = ctx.link.resolve(module, handed[0]) or instances.method_of(ctx.link, module, handed[0])
-        if hit is None or any(a <= hit[1].start_byte < b for a, b, _ in hit[0].vendored) \
-                or not _parameter(ctx, hit[0], hit[1], handed[1], key, depth + 1):
+        if handed is None or handed[2] is not None or depth >= _DEPTH \
+                or not _callee_harmless(ctx, module, handed[0], handed[1], key, depth):
             return None
     return uses

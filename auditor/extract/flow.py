@@ -101,7 +101,7 @@ def _field_of(node: ts.Node | None) -> str | None:
     return chain[-1] if chain and len(chain) >= 2 else (chain[0] if chain else None)
 
 
-_TYPE_PREDICATES = {"Array.isArray": "array", "Number.isInteger": "number", "Number.isSafeInteger": "number",
+TYPE_PREDICATES = {"Array.isArray": "array", "Number.isInteger": "number", "Number.isSafeInteger": "number",
                     "Number.isFinite": "number"}  # (true of values of that type only)
 
 
@@ -110,9 +110,9 @@ def _predicate(term: ts.Node, message: str | None) -> Predicate:
     src = text(term)
     if term.type == "unary_expression" and text(term.child_by_field_name("operator")) == "!":
         arg = strip_casts(term.child_by_field_name("argument"))
-        if arg.type == "call_expression" and callee_text(arg) in _TYPE_PREDICATES and call_args(arg):
+        if arg.type == "call_expression" and callee_text(arg) in TYPE_PREDICATES and call_args(arg):
             args = call_args(arg)  # (`!Number.isSafeInteger(x)`: false for anything but a number)
-            return Predicate(field=_field_of(args[0]) or src, form="type-check", expected=_TYPE_PREDICATES[callee_text(arg)],
+            return Predicate(field=_field_of(args[0]) or src, form="type-check", expected=TYPE_PREDICATES[callee_text(arg)],
                              message=message, line=line, source=src)
         return Predicate(field=_field_of(arg) or src, form="falsy-guard", expected="", message=message, line=line, source=src)
     if term.type == "binary_expression":
