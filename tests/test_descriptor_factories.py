@@ -131,8 +131,18 @@ server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [make("kn
     assert not coverage.ledger(p)["complete"]
 
 
-def test_a_listed_descriptor_whose_name_comes_from_a_spread_is_unresolved():
+def test_a_listed_descriptor_whose_name_comes_from_a_spread_takes_that_name():
     index = SDK + '''const BASE = { name: "spread_name", description: "From a spread." };
+const server = new Server({ name: "s", version: "1.0.0" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ ...BASE, inputSchema: { type: "object" } }] }));
+'''
+    p = program({"index.ts": index, "package.json": MANIFEST})
+    assert [(t.name, t.description) for t in p.tools] == [("spread_name", "From a spread.")]
+    assert not any("whose tool name is not read" in u["what"] for u in coverage.ledger(p)["unresolved"])
+
+
+def test_a_listed_descriptor_copying_an_object_not_known_is_unresolved():
+    index = SDK + '''const BASE = JSON.parse(process.env.TOOL_SPEC ?? "{}");
 const server = new Server({ name: "s", version: "1.0.0" }, { capabilities: { tools: {} } });
 server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ ...BASE, inputSchema: { type: "object" } }] }));
 '''
@@ -140,8 +150,8 @@ server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ ...BAS
     assert not p.tools
     ledger = coverage.ledger(p)
     assert not ledger["complete"]
-    (u,) = ledger["unresolved"]
-    assert "lists 1 object(s) whose tool name is not read" in u["what"] and "`{ ...BASE" in u["what"]
+    assert any("lists 1 object(s) whose tool name is not read" in u["what"] and "`{ ...BASE" in u["what"]
+               for u in ledger["unresolved"])
 
 
 # Tool groups in a table of creators, each group's tools made by one helper from a spec object; per-type tools made in

@@ -510,3 +510,63 @@ server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: reg.getAl
     assert _names(p) == ["add_tag", "list_notes"]
     (listing,) = p.listings
     assert listing.unread == ()
+
+
+# A catalog of descriptors with flags, listed through a filter: an element the filter's test is known to refuse is not
+# listed (its literal flag, a flag it lacks, a helper's one returned test, `??`, `in` a record of constant keys); a
+# test this cannot decide, or one over the objects a `map` makes, keeps every element.
+CATALOG = SDK + '''const CATALOG = [
+  { name: "alpha", description: "A.", inputSchema: { type: "object" }, exposed: true, group: "public" },
+  { name: "beta", description: "B.", inputSchema: { type: "object" }, exposed: !1, group: "public" },
+  { name: "gamma", description: "C.", inputSchema: { type: "object" }, group: "internal" },
+  { name: "delta", description: "D.", inputSchema: { type: "object" }, group: "public" },
+];
+const KEYS = { A: "alpha", D: "delta" };
+const ALLOWED = { [KEYS.A]: 1, delta: 2 };
+const WIRED = { [String(KEYS.A)]: 1 };
+function shown(c) { return c.exposed; }
+function visible(c) { return c.visible; }
+const LISTED = FILTER;
+const server = new Server({ name: "cat", version: "1" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: LISTED }));
+server.setRequestHandler(CallToolRequestSchema, async () => ({ content: [] }));
+'''
+
+
+def _filtered(expression: str) -> list[str]:
+    return _names(program({"index.ts": CATALOG.replace("FILTER", expression), "package.json": MANIFEST}))
+
+
+def test_a_filter_leaves_out_the_elements_its_test_refuses():
+    assert _filtered("CATALOG.filter((c) => c.exposed)") == ["alpha"]  # (a flag absent is undefined)
+    assert _filtered("CATALOG.filter((c) => c.exposed !== false)") == ["alpha", "delta", "gamma"]
+    assert _filtered("CATALOG.filter((c) => shown(c))") == ["alpha"]
+    assert _filtered("CATALOG.filter((c) => c.exposed ?? c.group === 'public')") == ["alpha", "delta"]
+    assert _filtered("CATALOG.filter((c) => c.name in ALLOWED)") == ["alpha", "delta"]
+    assert _filtered("CATALOG.filter((c) => !c.hidden)") == ["alpha", "beta", "delta", "gamma"]
+
+
+def test_a_filter_this_cannot_decide_keeps_every_element():
+    every = ["alpha", "beta", "delta", "gamma"]
+    assert _filtered("CATALOG.filter((c) => c.name in WIRED)") == every  # (a computed key not read)
+    assert _filtered("CATALOG.filter((c) => process.env.ONLY === c.name)") == every
+    # The objects a map makes are not the catalog's: the test is not read over the catalog's elements.
+    assert _filtered("CATALOG.map((c) => ({ ...c, visible: c.exposed ?? true })).filter((c) => visible(c))") == every
+
+
+def test_a_registration_loop_over_a_filtered_list_registers_the_elements_kept():
+    index = '''import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+const DEFS = [
+  { name: "alpha", description: "A.", enabled: true },
+  { name: "beta", description: "B.", enabled: false },
+  { name: "gamma", description: "C." },
+  { name: "delta", description: "D.", enabled: process.env.DELTA === "1" },
+];
+const server = new McpServer({ name: "loop", version: "1" });
+for (const d of DEFS.filter((d) => d.enabled)) {
+  server.tool(d.name, d.description, {}, async () => ({ content: [] }));
+}
+await server.connect(new StdioServerTransport());
+'''
+    assert _names(program({"index.ts": index, "package.json": MANIFEST})) == ["alpha", "delta"]

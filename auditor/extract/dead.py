@@ -7,7 +7,9 @@ may be called where this cannot see: it is not taken for dead."""
 
 from __future__ import annotations
 
-from typing import Callable
+import re
+from collections import Counter
+from typing import Callable, Iterable
 
 import tree_sitter as ts
 
@@ -40,6 +42,29 @@ def never_called(fn: ts.Node, calls_of: Callable[[ts.Node], list]) -> bool:
         calls = calls_of(factory) if factory is not None else []
         return bool(calls) and all(_dead_result(call) for _, call in calls)
     return False
+
+
+_WORD = re.compile(rb"[A-Za-z_$][A-Za-z0-9_$]*")
+
+
+def words(sources: Iterable[bytes]) -> Counter:
+    """How often each name-like word occurs in SOURCES (identifiers, members, and the words of strings alike)."""
+    counts: Counter = Counter()
+    for source in sources:
+        counts.update(_WORD.findall(source))
+    return counts
+
+
+def unreferenced_method(fn: ts.Node, counts: Counter) -> bool:
+    """Whether FN is a method (not a constructor, getter or setter) whose name the boundary's code (COUNTS: words())
+    writes only once, where FN is defined: no call, no member read, no string naming it (`obj[name]()` of a name
+    written in a table), no destructuring takes it; nothing can call it."""
+    if fn.type != "method_definition" or any(c.type in {"get", "set"} for c in fn.children):
+        return False
+    name = fn.child_by_field_name("name")
+    if name is None or name.type != "property_identifier" or text(name) == "constructor":
+        return False
+    return counts.get(text(name).encode(), 0) <= 1
 
 
 def _value_position(node: ts.Node) -> ts.Node | None:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import tree_sitter as ts
 
 from auditor.extract import bindings, folders, tslib
-from auditor.extract.frames import plain_parameters
+from auditor.extract.frames import plain_parameters, returned
 from auditor.extract.program import Module, class_info, class_name_of
 from auditor.extract.syntax import (ancestors, call_args, call_function, enclosing, find, member_chain, object_pairs,
                                     pair_value, string_value, strip_casts, text)
@@ -360,7 +360,7 @@ class Linker:
         callee = call_function(call) if call.type == "call_expression" else call  # `(0, m_1.f)(x)` calls m_1.f
         chain = member_chain(callee)
         if not chain:
-            return None
+            return self._chained(m, callee)
         if len(chain) == 2 and chain[0] == "this":
             cls = enclosing(call, {"class_declaration", "abstract_class_declaration", "class"})
             info = self.class_at(m, cls) if cls is not None else None
@@ -393,6 +393,23 @@ class Linker:
             if nested is not None:  # a function declared in a function around the call (a bundle's module function)
                 return m, nested, chain[0]
         return None
+
+    def _chained(self, m: Module, callee: ts.Node | None) -> tuple[Module, ts.Node, str] | None:
+        """`registry.add(a).add(b)`: the method of a call's result, when the call is of a method that returns
+        `this` (a builder's chain): that method's class's method."""
+        receiver = strip_casts(callee.child_by_field_name("object")) if callee is not None \
+            and callee.type == "member_expression" else None
+        while receiver is not None and receiver.type == "await_expression" and receiver.named_children:
+            receiver = strip_casts(receiver.named_children[0])
+        if receiver is None or receiver.type != "call_expression":
+            return None
+        inner = self.resolve(m, receiver)
+        if inner is None or inner[1].type != "method_definition" or not _returns_this(inner[1]):
+            return None
+        cls = enclosing(inner[1], {"class_declaration", "abstract_class_declaration", "class"})
+        info = self.class_at(inner[0], cls) if cls is not None else None
+        name = text(callee.child_by_field_name("property"))
+        return (inner[0], info.methods[name], f"{info.name}.{name}") if info and name in info.methods else None
 
     def _declared_function(self, node: ts.Node, name: str) -> ts.Node | None:
         """The `function NAME` a block around NODE declares (the nearest; each block's declarations read once)."""
@@ -572,3 +589,15 @@ def _commonjs_reexport(expr: ts.Node, path: str, required: dict[str, str | None]
         exports[string_value(args[1])] = (required[chain[0]], chain[1])
     elif chain and len(chain) == 1:
         exports[string_value(args[1])] = (path, chain[0])
+
+
+def _returns_this(fn: ts.Node) -> bool:
+    """Whether every return of method FN gives `this` (`return this`, `return this.tools.set(k, v), this`)."""
+    values = returned(fn)
+    for value in values:
+        value = strip_casts(value)
+        while value is not None and value.type == "sequence_expression" and value.named_children:
+            value = strip_casts(value.named_children[-1])
+        if value is None or value.type != "this":
+            return False
+    return bool(values)

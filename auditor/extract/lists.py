@@ -119,6 +119,17 @@ class Lists:
         if depth > 3 * MAX_DEPTH:
             return
         args = tuple(call_args(call))
+        function = strip_casts(call.child_by_field_name("function"))
+        if function is not None and function.type == "member_expression" and args \
+                and text(function.child_by_field_name("property")) == "then":
+            # `promise.then((m) => ...)`, awaited: what the callback returns (esbuild's lazily loaded module:
+            # `await Promise.resolve().then(() => (init_x(), x_exports))`)
+            for fn, fmod, closure in self.callables(args[0], module, frame, depth + 1):
+                inner = Frame(scope=fn, module=fmod, names={}, args=(), caller=module, site=call, outer=closure,
+                              evaluated=True)
+                for value in returned(fn):
+                    yield value, fmod, inner
+            return
         for fn, fmod, closure in self.callables(call_function(call), module, frame, depth + 1):
             inner = Frame(scope=fn, module=fmod, names=parameters(fn), args=args, caller=module, site=call,
                           outer=closure, evaluated=True)
@@ -527,6 +538,24 @@ class Lists:
             out.append(got)
         return out if out and all(v is not None for v, _, _ in out) else None
 
+    def _element_test(self, callback: ts.Node, module: Module, frame: Frame | None, depth: int):
+        """For `list.filter(callback)`: a function of (element, its module, its frame) -> whether the callback keeps
+        that element (its one returned test read with its parameter bound to the element: `(t) => t.exposed`,
+        `(t) => isPublic(t)`), None when not known; None for a callback this cannot read."""
+        fn, fmod = self.function_of(callback, module, frame, depth + 1)
+        if fn is None or fn.type not in FUNCTION_TYPES or depth > 6:
+            return None
+        names = {k: v for k, v in parameters(fn).items() if v[0] == 0}
+        body = returned(fn)
+        if not names or len(body) != 1:
+            return None
+
+        def test(element: ts.Node, emod: Module, eframe: Frame | None) -> bool | None:
+            bound = Frame(scope=fn, module=fmod, names=names, args=(element,), caller=emod, site=element,
+                          outer=eframe if eframe is not None else frame, evaluated=True)
+            return self._truth(body[0], fmod, bound, 0)
+        return test
+
     def _passes(self, fn: ts.Node, module: Module, element: ts.Node | None, emod: Module, eframe: Frame | None
                 ) -> bool | None:
         """Whether a filter callback FN keeps ELEMENT: its one returned test evaluated on the element's literal members
@@ -674,8 +703,11 @@ class Lists:
                         items = list(self.elements(element[0], emod, eframe, depth + 1))
                         yield from items if items else [(element, emod, eframe)]  # (a non-list item stays as it is)
             elif len(callee) >= 2 and callee[-1] in _SUBSETS:  # TOOLS.filter(enabled): some of TOOLS' elements
-                yield from self.elements(node.child_by_field_name("function").child_by_field_name("object"), module,
-                                         frame, depth + 1)
+                test = self._element_test(args[0], module, frame, depth) if callee[-1] == "filter" and args else None
+                for element, emod, eframe in self.elements(function.child_by_field_name("object"), module, frame,
+                                                           depth + 1):
+                    if test is None or len(element) != 1 or element[0] is None or test(element[0], emod, eframe) is not False:
+                        yield element, emod, eframe  # (an element the test is known to refuse is not kept)
             elif callee in {("Array", "from"), ("Promise", "all")} and args:  # (Promise.all: what each element gives)
                 yield from self.elements(args[0], module, frame, depth + 1)
             elif (len(callee) == 3 and callee[0] == "this" or len(callee) == 2) and callee[-1] == "values" and not args:
@@ -789,19 +821,55 @@ class Lists:
 _BUNDLER_EXPORT = "__export"
 
 
+_EXPORT_HELPERS: dict[int, tuple[ts.Node, bool]] = {}  # function node id -> (the node, whether it is one)
+
+
+def _export_helper(call: ts.Node, module: Module) -> bool:
+    """Whether CALL is of a bundler's `__export(target, getters)` helper: by its name, or, as a minifier renames it
+    (`var Pn = (e, t) => { for (var r in t) hM(e, r, { get: t[r], enumerable: !0 }) }`), by what it does: a
+    function of two parameters that defines, for each key of the second, a property of the first whose getter is
+    that entry."""
+    if callee_text(call) == _BUNDLER_EXPORT:
+        return True
+    callee = strip_casts(call.child_by_field_name("function"))
+    fn = strip_casts(value_of(module, callee)) if callee is not None and callee.type == "identifier" else None
+    if fn is None or fn.type not in FUNCTION_TYPES:
+        return False
+    hit = _EXPORT_HELPERS.get(fn.id)
+    if hit is None or hit[0] != fn:
+        hit = _EXPORT_HELPERS[fn.id] = (fn, _defines_getters(fn))
+    return hit[1]
+
+
+def _defines_getters(fn: ts.Node) -> bool:
+    names = list(parameters(fn))
+    if len(names) != 2:
+        return False
+    for loop in find(fn, {"for_in_statement"}):
+        if text(loop.child_by_field_name("operator")) != "in" or text(strip_casts(loop.child_by_field_name("right"))) != names[1]:
+            continue
+        for obj in find(loop, {"object"}):
+            getter = object_pairs(obj).get("get")
+            value = strip_casts(pair_value(getter)) if getter is not None and getter.type == "pair" else None
+            if value is not None and value.type == "subscript_expression" \
+                    and text(strip_casts(value.child_by_field_name("object"))) == names[1]:
+                return True
+    return False
+
+
 def _bundled_namespace(obj: ts.Node, module: Module) -> ts.Node | None:
     """The getter object of a namespace a bundler's `__export` helper builds, for OBJ (a value of MODULE)."""
-    if obj.type == "call_expression" and callee_text(obj) == _BUNDLER_EXPORT:
+    if obj.type == "call_expression" and _export_helper(obj, module):
         args = call_args(obj)
         return strip_casts(args[-1]) if args and strip_casts(args[-1]).type == "object" else None
     holder = obj.parent.parent if obj.type == "object" and obj.parent is not None else None
-    if holder is not None and holder.type == "call_expression" and callee_text(holder) == _BUNDLER_EXPORT:
+    if holder is not None and holder.type == "call_expression" and _export_helper(holder, module):
         return obj  # the getters themselves (a helper the bindings see handing its argument back)
     name = _declared_name(obj) if obj.type == "object" and not obj.named_children else None
     if name is not None and name.type == "identifier":
         for stmt in module.nodes("toplevel.stmt"):
             call = stmt.named_children[0] if stmt.named_children else None
-            if call is not None and call.type == "call_expression" and callee_text(call) == _BUNDLER_EXPORT:
+            if call is not None and call.type == "call_expression" and _export_helper(call, module):
                 args = call_args(call)
                 if len(args) == 2 and text(args[0]) == text(name) and strip_casts(args[1]).type == "object":
                     return strip_casts(args[1])

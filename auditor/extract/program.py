@@ -192,6 +192,9 @@ def class_name_of(cls: ts.Node) -> str:
     if parent is not None and parent.type == "variable_declarator" and parent.child_by_field_name("name") is not None \
             and parent.child_by_field_name("name").type == "identifier":
         return text(parent.child_by_field_name("name"))
+    if parent is not None and parent.type == "assignment_expression" and parent.child_by_field_name("right") == cls \
+            and parent.child_by_field_name("left").type == "identifier":  # `A = class {}` of a name declared before
+        return text(parent.child_by_field_name("left"))
     return ""
 
 
@@ -259,8 +262,11 @@ def build(path: str, name: str, tree: ts.Tree, lang: str) -> Module:
         left, right = node.child_by_field_name("left"), strip_casts(node.child_by_field_name("right"))
         if left is None or left.type != "identifier" or text(left) not in later:
             continue
-        statement = node.type == "assignment_expression" and node.parent is not None \
-            and node.parent.type == "expression_statement"  # (not `E || (E = {})` of a compiled enum)
+        holder = node.parent
+        while holder is not None and holder.type == "sequence_expression":  # `a = {...}, B = class {...};` of a
+            holder = holder.parent                                          # minifier: statements of their own
+        statement = node.type == "assignment_expression" and holder is not None \
+            and holder.type == "expression_statement"  # (not `E || (E = {})` of a compiled enum)
         assigned.setdefault(text(left), []).append(node.child_by_field_name("right") if statement else None)
         if node.type == "assignment_expression" and text(left) not in instances and right is not None \
                 and right.type == "new_expression":
@@ -276,6 +282,8 @@ def build(path: str, name: str, tree: ts.Tree, lang: str) -> Module:
             inner = strip_casts(values[0])
             if inner is not None and inner.type in {"arrow_function", "function_expression", "function"}:
                 functions.setdefault(vname, inner)
+            if inner is not None and inner.type == "class":  # `var A; ... A = class { ... }` (esbuild's lazy module)
+                classes.setdefault(vname, class_info(inner, vname))
     imports = tuple((src, imp) for src, imp in zip(
         [text(s)[1:-1] for s in caps.get("import.source", [])], caps.get("import", [])))
     enums = {}

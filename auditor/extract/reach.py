@@ -12,7 +12,7 @@ from typing import Callable, Iterator
 
 import tree_sitter as ts
 
-from auditor.extract import envdefault, folders, tslib
+from auditor.extract import dead, envdefault, folders, tslib
 from auditor.extract.bindings import value_of
 from auditor.extract.program import Module
 from auditor.extract.frames import _pattern, loop_names, parameter_default, parameter_property, parameters
@@ -53,6 +53,13 @@ class Reach:
         self.copies: set[ts.Node] = set()  # literals copying the name of descriptors reached (`{name: t.name, ...}`)
         self.copied: set[ts.Node] = set()  # the objects those copy (each a tool, named by its own name)
         self._imported_by: dict[tuple[str, str], list[tuple[Module, str]]] | None = None  # see _importers
+        self._counts = None  # see _words
+
+    def _words(self):
+        """The words of the boundary's code, counted (dead.words), read once."""
+        if self._counts is None:
+            self._counts = dead.words(m.tree.root_node.text for m in self.modules)
+        return self._counts
 
     def reset(self) -> list[tuple[Module, ts.Node, frozenset[str] | None]]:
         """Start a new question: forget what was met; the list of unread parts it returns fills as it goes."""
@@ -330,7 +337,8 @@ class Reach:
         elif not _is_callback(fn):
             sites = self.calls_of(fn)
         if not sites and default is None:
-            self.miss(module, fn)
+            if not dead.unreferenced_method(fn, self._words()):  # (a method nothing can call holds nothing)
+                self.miss(module, fn)
             return
         if default is not None:
             yield from self.expr(default, module, d)
@@ -521,7 +529,10 @@ class Reach:
             needs = _SCHEMA_KEYS & self._copied_keys(cb, cmod) if renames else frozenset()
             renames = renames and all(_holds(r, _SCHEMA_KEYS) for r in (strip_casts(x) for x, _ in self.returns(cb, cmod))
                                       if r is not None and r.type == "object")
+            refused = self._refused(receiver, args[0], module) if method == "filter" and args else frozenset()
             for element, emod in self.expr(receiver, module, d):
+                if element.id in refused:
+                    continue  # (`list.filter((t) => t.exposed)` of an element `{ ..., exposed: false }`: not listed)
                 if not (read and element.type != "object"):  # an instance, a namespace: the member mapped is listed
                     if renames and element.type == "object" and _holds(element, needs):
                         self.copied.add(element)  # `(t) => ({ name: t.name, ... })`: named by its name
@@ -539,6 +550,20 @@ class Reach:
             return
         for fn, fmod in fns:  # `config.tools()`: what the function member of each object it stands for returns
             yield from self._returned(fn, fmod, d)
+
+    def _refused(self, receiver: ts.Node, callback: ts.Node, module: Module) -> frozenset[int]:
+        """The ids of the elements of RECEIVER that `RECEIVER.filter(CALLBACK)` is known to leave out: the callback's
+        test is false for the element wherever the list holds it, each read as the list holds it (an element a
+        `map` makes is the object its callback returns, under that element's binding: Values.elements)."""
+        test = self.values._element_test(callback, module, None, 0)
+        if test is None:
+            return frozenset()
+        verdicts: dict[int, bool] = {}
+        for element, emod, eframe in self.values.elements(receiver, module, None):
+            if len(element) == 1 and element[0] is not None:
+                node = strip_casts(element[0])
+                verdicts[node.id] = verdicts.get(node.id, True) and test(node, emod, eframe) is False
+        return frozenset(k for k, out in verdicts.items() if out)
 
     def _handed_functions(self, callee: ts.Node, module: Module) -> list[tuple[ts.Node, Module]] | None:
         """The functions a parameter CALLEE names is given: the member it names of each element of the list, for the

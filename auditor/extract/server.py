@@ -346,7 +346,28 @@ def name_of(module: Module, obj: ts.Node, link) -> str | None:
     name = module.name_value(pair_value(pairs["name"])) if "name" in pairs else None
     if name is None and "name" in pairs and link is not None:  # a constant, or a z.literal's value
         name = Values(link).string(pair_value(pairs["name"]), module)
+    base = _named_base(module, obj, link) if "name" not in pairs else None
+    if base is not None:  # `{ ...NAVIGATE, inputSchema }` of `const NAVIGATE = { name: "navigate", ... }`
+        name = Values(link).string(pair_value(object_pairs(base[0])["name"]), base[1])
     return name
+
+
+def _named_base(module: Module, obj: ts.Node, link) -> tuple[ts.Node, Module] | None:
+    """For a descriptor with no `name` of its own that copies an object holding one: that object literal and its
+    module, when it is a constant's literal that is no descriptor itself (it has no `inputSchema` to be listed as its
+    own tool); else None."""
+    spreads = [c for c in obj.named_children if c.type == "spread_element" and c.named_children]
+    if link is None or len(spreads) != 1:
+        return None
+    values = Values(link)
+    base, bmod = values.definition(spreads[0].named_children[0], module)
+    base = strip_casts(base)
+    if base is None or base.type != "object" or base.id == obj.id:
+        return None
+    pairs = object_pairs(base)
+    if "name" not in pairs or "inputSchema" in pairs or pairs["name"].type != "pair":
+        return None
+    return base, bmod
 
 
 def descriptor(module: Module, pair: ts.Node, name: str, vocab: dict | None, link=None, frame=None,
@@ -379,6 +400,11 @@ def descriptor(module: Module, pair: ts.Node, name: str, vocab: dict | None, lin
         schema_node, schema_mod = values.member(pair.named_children[0], module, "inputSchema", frame, 0)
         if "description" not in pairs:
             desc_node, desc_mod = values.member(pair.named_children[0], module, "description", frame, 0)
+    elif "name" not in pairs and "description" not in pairs and frame is None and link is not None:
+        base = _named_base(module, obj, link)  # `{ ...NAVIGATE, inputSchema }`: the description NAVIGATE holds
+        described = object_pairs(base[0]).get("description") if base is not None else None
+        if described is not None and described.type == "pair":
+            desc_node, desc_mod = pair_value(described), base[1]
     extra: dict = {"schema": literal(schema_node, module.toplevel), "schema_node": schema_node}
     if vocab is not None and copied and schema_node is None:
         extra = {"schema": NOT_LITERAL, "schema_node": None, "schema_form": "unknown", "gaps": (Gap(

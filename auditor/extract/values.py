@@ -15,8 +15,8 @@ from auditor.extract.frames import (MAX_DEPTH, REST, Frame, _lookup, _parameter_
                                     parameter_default, parameter_property, parameters, returned)
 from auditor.extract.lists import Lists, _bundled_namespace
 from auditor.extract.program import Module, class_name_of
-from auditor.extract.syntax import (CLASS_TYPES, FUNCTION_TYPES, ancestors, call_args, call_function, class_base,
-                                    enclosing, find, literal, member_chain, nullish, object_pairs, pair_value,
+from auditor.extract.syntax import (CLASS_TYPES, FUNCTION_TYPES, NOT_LITERAL, ancestors, call_args, call_function,
+                                    class_base, enclosing, find, literal, member_chain, nullish, object_pairs, pair_value,
                                     plus_chain, string_value, strip_casts, text, unescape)
 
 # Globals of the language whose functions are not helpers handed a tool's object (`Object.values({...})`).
@@ -66,6 +66,9 @@ class Values(Lists):
                 continue
             if node.type == "await_expression" and node.named_children:
                 node = node.named_children[0]
+                continue
+            if node.type == "sequence_expression" and node.named_children:  # `(init_x(), x_exports)`: its last
+                node = node.named_children[-1]
                 continue
             if node.type == "subscript_expression":  # `CONFIGS[0]`, `TABLE["x"]` of a constant list or record
                 item = self._item(node, module)
@@ -179,6 +182,21 @@ class Values(Lists):
         node, module = self.resolved(node, module, frame, depth)
         if node is None:
             return None, module
+        found = destructured(node) if node.type == "identifier" and depth <= 3 * MAX_DEPTH else None
+        if found is not None and node.id not in self._reading:  # `let { Tools: t } = await load()`: that member of
+            name = node.id                                        # what it is destructured from
+            self._reading.add(name)
+            try:
+                node, where = found[0], module
+                for step in found[1]:
+                    node, where = self.member(node, where, step, None, depth + 1)
+                    if node is None:
+                        return None, module
+            finally:
+                self._reading.discard(name)
+            node, module = self.resolved(node, where, None, depth + 1)
+            if node is None:
+                return None, module
         for _ in range(4):  # `this.library.x`: of the field's value, which may be a field of the class constructing it
             this = strip_casts(node.child_by_field_name("object")) if node.type == "member_expression" else None
             if this is None or this.type != "this" or depth > 3 * MAX_DEPTH:
@@ -225,8 +243,16 @@ class Values(Lists):
                 return found
         if node.type == "identifier" and self.link is not None and self.link._class(module, text(node)) is not None:
             return self._static(module, text(node), key)  # `Registry.tools`: a static member of the class
+        if node.type == "identifier":  # `nw.uploadTool` within `xR = class nw {...}`: the class's own name
+            own = next((a for a in ancestors(node) if a.type == "class" and a.child_by_field_name("name") is not None
+                        and text(a.child_by_field_name("name")) == text(node)), None)
+            node = own if own is not None else node
         if node.type in {"class", "class_declaration"} and self.link is not None and class_name_of(node):
-            return self._static(module, class_name_of(node), key)  # the same, `var Registry = class {...}`
+            found = self._static(module, class_name_of(node), key)  # the same, `var Registry = class {...}`
+            held = _holding_name(node)
+            if found[0] is None and held is not None and held != class_name_of(node):
+                found = self._static(module, held, key)  # `xR = class nw {...}`: by the name that holds it
+            return found
         if node.type == "class_body" and self.link is not None and class_name_of(node.parent):  # an instance of
             return self.class_member(module, class_name_of(node.parent), key)  # the class (summaries._handed_calls)
         if node.type == "this" and self.link is not None:  # `this.tools` in a method no receiver is bound for
@@ -305,7 +331,9 @@ class Values(Lists):
         if initial is not None and not (stores and _placeholder(initial)):  # (`tools = []`, then set by the constructor:
             return initial, cmod                                            # what the constructor sets)
         if key in info.methods:
-            return info.methods[key], cmod
+            method = info.methods[key]
+            got = returned(method) if any(c.type == "get" for c in method.children) else []
+            return (got[0], cmod) if len(got) == 1 else (method, cmod)  # (a getter: the value it returns)
         if args is None and ctor is not None and depth == 0:  # the arguments of the one `new C(...)` of the boundary
             only = self._only_construction(info)
             if only is not None:
@@ -787,9 +815,9 @@ class Values(Lists):
         (from_callers), as the branch a function computing a name takes (not a registration's own branches: those
         an option turns on are the server's tools too)."""
         cond = strip_casts(cond)
-        if cond is not None and cond.type == "call_expression":  # `t.name.startsWith("x_")`
+        if cond is not None and cond.type == "call_expression":  # `t.name.startsWith("x_")`, else `isShown(t)`
             made = self._string_method(cond, module, frame, depth + 1)
-            return made if isinstance(made, bool) else None
+            return made if isinstance(made, bool) else self._value_truth(cond, module, frame, depth, callers)
         if cond is not None and cond.type == "unary_expression" and text(cond.child_by_field_name("operator")) == "!":
             inner = self._truth(cond.child_by_field_name("argument"), module, frame, depth + 1, callers)
             return None if inner is None else not inner
@@ -802,22 +830,109 @@ class Values(Lists):
                 (sides[0] or sides[1]) if op == "||" else (sides[0] and sides[1])
         if op == "in":  # `d.name in RETRY` of a constant record: whether it has that key
             key = self.string(*self.bound(cond.child_by_field_name("left"), module, frame), depth + 1, frame)
-            record, _ = self.definition(cond.child_by_field_name("right"), module)
+            record, rmod = self.definition(*self.bound(cond.child_by_field_name("right"), module, frame))
             record = strip_casts(record)
-            if key is None or record is None or record.type != "object" \
-                    or any(c.type == "spread_element" for c in record.named_children):
-                return None
-            return key in object_pairs(record)
-        if op not in {"===", "==", "!==", "!="}:
+            if record is not None and record.type == "call_expression" and depth <= 8:  # `names(x)`: what it returns
+                made = [strip_casts(v) for v, _, _ in self.call_values(record, rmod, frame, depth + 1)]
+                record = made[0] if len(made) == 1 else None
+            keys = self._keys(record, rmod, frame, depth) if record is not None else None
+            return None if key is None or keys is None else key in keys
+        if op == "??" and depth <= 8:  # `e.exposed ?? fallback`: the left side unless it is null or undefined
+            left, _ = self.definition(*self.bound(cond.child_by_field_name("left"), module, frame, depth + 1))
+            left = strip_casts(left)
+            if left is not None and (nullish(left) or left.type == "null") \
+                    or self._absent(cond.child_by_field_name("left"), module, frame, depth):
+                return self._truth(cond.child_by_field_name("right"), module, frame, depth + 1, callers)
+            known = literal(left) if left is not None and left.type in _NOT_NULLISH | {"unary_expression"} else NOT_LITERAL
+            return self._truth(cond.child_by_field_name("left"), module, frame, depth + 1, callers) \
+                if known is not NOT_LITERAL and known is not None else None
+        if op:
+            return self._equality(cond.child_by_field_name("left"), cond.child_by_field_name("right"), op, module,
+                                  frame, depth, callers) if op in {"===", "==", "!==", "!="} else None
+        return self._value_truth(cond, module, frame, depth, callers)
+
+    def _keys(self, record: ts.Node, module: Module, frame: Frame | None, depth: int) -> set[str] | None:
+        """The keys of an object literal, computed ones (`[NAMES.run]: ...`) read as strings; None when one is not
+        known or the object copies another (a spread)."""
+        if record.type != "object" or any(c.type == "spread_element" for c in record.named_children):
             return None
-        return self._equality(cond.child_by_field_name("left"), cond.child_by_field_name("right"), op, module, frame,
-                              depth, callers)
+        keys = set()
+        for child in record.named_children:
+            if child.type == "comment":
+                continue
+            key = child.child_by_field_name("key") if child.type in {"pair", "method_definition"} else child
+            if key is not None and key.type == "computed_property_name":
+                inner = strip_casts(key.named_children[0]) if key.named_children else None
+                got = self.string(inner, module, depth + 1, frame) if inner is not None else None
+            elif key is not None and key.type in {"property_identifier", "shorthand_property_identifier"}:
+                got = text(key)
+            else:
+                got = string_value(key) if key is not None and key.type == "string" else \
+                    text(key) if key is not None and key.type == "number" else None
+            if got is None:
+                return None
+            keys.add(got)
+        return keys
+
+    def _absent(self, node: ts.Node | None, module: Module, frame: Frame | None, depth: int) -> bool:
+        """Whether member NODE (`t.enabled`) reads a key the object literal it is of does not hold (undefined): no
+        spread in it, and no assignment of that member anywhere in its module."""
+        node = strip_casts(node)
+        if node is None or node.type != "member_expression" or depth > 8:
+            return False
+        key = text(node.child_by_field_name("property"))
+        obj, omod = self.definition(*self.bound(node.child_by_field_name("object"), module, frame, depth + 1))
+        obj = strip_casts(obj)
+        if obj is None or obj.type != "object" or any(c.type == "spread_element" for c in obj.named_children) \
+                or key in object_pairs(obj):
+            return False
+        return not any(a.type == "assignment_expression" and (member_chain(a.child_by_field_name("left")) or ())[-1:] == (key,)
+                       for a in omod.nodes("assign"))
+
+    def _value_truth(self, node: ts.Node | None, module: Module, frame: Frame | None, depth: int, callers: bool
+                     ) -> bool | None:
+        """Whether a value that is no comparison is truthy, when it is known: a boolean literal (`!1` of a
+        minifier), a member or name bound to one under FRAME (`t.enabled` of a listed `{ enabled: false }`), or a
+        call of a function of the boundary whose one return is such a test (`isExposed(t)`), its parameters bound
+        to the arguments; None otherwise."""
+        if node is None or depth > 8:
+            return None
+        if self._absent(node, module, frame, depth):
+            return False  # (undefined)
+        value, where = self.definition(*self.bound(node, module, frame, depth + 1))
+        value = strip_casts(value)
+        if value is None:
+            return None
+        if value.type in {"true", "false"} or value.type == "unary_expression":
+            known = literal(value)
+            return known if isinstance(known, bool) else None
+        if value.type == "binary_expression" and value.id != node.id:  # (a member bound to `a ?? b`, `a && b`)
+            return self._truth(value, where, frame, depth + 1, callers)
+        if value.type != "call_expression" or self.link is None or not call_args(value):
+            return None
+        fn, fmod, ret = self._one_return(value, where, frame, depth + 1)
+        if fn is None or ret is None:
+            return None
+        inner = Frame(scope=fn, module=fmod, names=parameters(fn), args=tuple(call_args(value)), caller=where,
+                      site=value, outer=frame)
+        return self._truth(ret, fmod, inner, depth + 1, callers)
 
     def _equality(self, left: ts.Node | None, right: ts.Node | None, op: str, module: Module, frame: Frame | None,
                   depth: int, callers: bool = False) -> bool | None:
         """Whether LEFT OP RIGHT holds (an equality operator): two known strings compared, or a nullish literal
         (`options === void 0`) compared with a value known to be an object, a list, a string or a function."""
         equal = op in {"===", "=="}
+        flags = [literal(strip_casts(n)) if strip_casts(n) is not None and strip_casts(n).type in {"true", "false", "unary_expression"}
+                 else NOT_LITERAL for n in (left, right)]
+        if any(isinstance(f, bool) for f in flags) and op in {"===", "!=="}:  # `t.hidden === false`, `!== !0`
+            other = right if isinstance(flags[0], bool) else left
+            flag = flags[0] if isinstance(flags[0], bool) else flags[1]
+            if self._absent(other, module, frame, depth):
+                return not equal  # (undefined is no boolean)
+            value, _ = self.definition(*self.bound(other, module, frame, depth + 1))
+            value = strip_casts(value)
+            known = literal(value) if value is not None and value.type in _NOT_NULLISH | {"unary_expression"} else NOT_LITERAL
+            return None if known is NOT_LITERAL else (known is flag) == equal
         empty = [nullish(n) for n in (left, right)]
         if empty[0] != empty[1]:
             other = right if empty[0] else left
@@ -1120,3 +1235,15 @@ def _hands_on(call: ts.Node, ctor: ts.Node) -> bool:
         rest = rest.named_children[0] if rest.named_children else None
     return rest is not None and rest.type == "rest_pattern" and bool(rest.named_children) \
         and text(rest.named_children[0]) == text(spread)
+
+
+def _holding_name(cls: ts.Node) -> str | None:
+    """The name a class expression is held by (`var A = class B {}`, `A = class B {}`), or None."""
+    parent = cls.parent
+    if parent is not None and parent.type == "variable_declarator" and parent.child_by_field_name("value") == cls:
+        name = parent.child_by_field_name("name")
+    elif parent is not None and parent.type == "assignment_expression" and parent.child_by_field_name("right") == cls:
+        name = parent.child_by_field_name("left")
+    else:
+        return None
+    return text(name) if name is not None and name.type == "identifier" else None
