@@ -120,3 +120,27 @@ def test_a_registry_method_something_calls_leaves_the_list_open():
     p = _program(app)
     assert "extra" in {t.name for t in p.tools}
     assert any("could not read whole" in u["what"] for u in coverage.ledger(p)["unresolved"])
+
+
+def test_an_input_schema_a_function_of_the_module_builds_is_read_as_zod():
+    # `BULK = bulk(Q, { max: 3 })` assigned in a lazily run body, `bulk` returning `z.object({ ...COMMON })`: the
+    # schema it returns is read (the field a preprocess converts among them), not left unread.
+    index = SDK + '''import { z } from "zod";
+import { zodToJsonSchema } from "zod-to-json-schema";
+var COMMON, Q, BULK;
+function bulk(e, t = {}) { let { max: n = 5 } = t; return z.object({ queries: z.array(e).min(1).max(n), ...COMMON }).strict(); }
+var init = (() => {
+  COMMON = { size: z.preprocess((v) => typeof v == "number" ? Math.min(v, 50) : v, z.number().max(50)).optional() }, Q = z.object({ term: z.string() }), BULK = bulk(Q, { max: 3 });
+});
+init();
+const TOOLS = [{ name: "find", description: "Find.", inputSchema: BULK }];
+const server = new Server({ name: "z", version: "1" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS.map((t) => ({ ...t, inputSchema: zodToJsonSchema(t.inputSchema) })) }));
+server.setRequestHandler(CallToolRequestSchema, async (r) => ({ content: [{ type: "text", text: String(BULK.parse(r.params.arguments).queries.length) }] }));
+'''
+    p = program({"index.js": index, "package.json": '{"name": "z", "bin": "index.js", "dependencies": '
+                 '{"@modelcontextprotocol/sdk": "1", "zod": "3", "zod-to-json-schema": "3"}}'})
+    (tool,) = p.tools
+    assert tool.schema_form == "zod"
+    assert tool.schema["properties"]["size"] == {"type": "number", "maximum": 50}
+    assert [c[0] for c in tool.coercions] == ["size"]

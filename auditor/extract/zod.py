@@ -10,6 +10,7 @@ import tree_sitter as ts
 
 from auditor.extract import zod_flow, zod_names
 from auditor.extract.bindings import imports, value_of
+from auditor.extract.frames import returned
 from auditor.extract.program import Module
 from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, Known, ancestors, arrow_parts, call_args, excerpt,
                                     literal, member_chain, object_pairs, pair_value, parameter_pattern, property_name,
@@ -226,6 +227,11 @@ class _Reader:
         if text(base) in self.ns or text(base) in self.ctors:
             return True
         value = value_of(self.module, base)
+        if value is None and text(base) in self.module.functions:
+            value = self.module.functions[text(base)]
+        if value is not None and value.type in FUNCTION_TYPES:  # `bulk(schema)`: a function whose one return is one
+            made = returned(value)
+            return len(made) == 1 and self.is_zod(made[0], depth + 1)
         if value is not None:
             return self.is_zod(value, depth + 1)
         # `Base.extend({...})`, Base a schema exported by another module of the boundary: a schema there
