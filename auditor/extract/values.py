@@ -184,19 +184,18 @@ class Values(Lists):
             return None, module
         found = destructured(node) if node.type == "identifier" and depth <= 3 * MAX_DEPTH else None
         if found is not None and node.id not in self._reading:  # `let { Tools: t } = await load()`: that member of
-            name = node.id                                        # what it is destructured from
-            self._reading.add(name)
+            self._reading.add(node.id)                            # what it is destructured from (when it is read)
             try:
-                node, where = found[0], module
+                value, where = found[0], module
                 for step in found[1]:
-                    node, where = self.member(node, where, step, None, depth + 1)
-                    if node is None:
-                        return None, module
+                    value, where = self.member(value, where, step, None, depth + 1)
+                    if value is None:
+                        break
             finally:
-                self._reading.discard(name)
-            node, module = self.resolved(node, where, None, depth + 1)
-            if node is None:
-                return None, module
+                self._reading.discard(node.id)
+            value, where = self.resolved(value, where, None, depth + 1) if value is not None else (None, module)
+            if value is not None:
+                node, module = value, where
         for _ in range(4):  # `this.library.x`: of the field's value, which may be a field of the class constructing it
             this = strip_casts(node.child_by_field_name("object")) if node.type == "member_expression" else None
             if this is None or this.type != "this" or depth > 3 * MAX_DEPTH:
