@@ -188,9 +188,15 @@ def test_a_killed_run_leaves_nothing_behind(history, tmp_path, signame, jobs):
     parent = tmp_path / "reports"
     parent.mkdir()
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(hook), os.environ.get("PYTHONPATH", "")])}
+    def as_from_a_shell() -> None:  # the run starts as a shell starts it: Ctrl-C and SIGTERM neither ignored nor
+        for sig in (signal.SIGINT, signal.SIGTERM):  # blocked, whatever this test process inherited or left behind
+            signal.signal(sig, signal.SIG_DFL)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
+
     child = subprocess.Popen([sys.executable, "-m", "auditor", "audit", str(history), "-r", "v1", "-r", "main",
                               "--out", str(parent / "out"), "-q", "--jobs", jobs],
-                             env=env, stderr=subprocess.PIPE, text=True, start_new_session=True)
+                             env=env, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                             preexec_fn=as_from_a_shell)
     deadline = time.monotonic() + 30
     staging = parent / "out"  # the staging folder is inside OUT, which the run creates (and removes on failure)
     while not (staging.is_dir() and any(p.name.startswith(".auditor-staging-") for p in staging.iterdir())):
