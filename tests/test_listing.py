@@ -524,6 +524,7 @@ CATALOG = SDK + '''const CATALOG = [
 const KEYS = { A: "alpha", D: "delta" };
 const ALLOWED = { [KEYS.A]: 1, delta: 2 };
 const WIRED = { [String(KEYS.A)]: 1 };
+const PLUGGED = { [process.env.PLUGGED_KEY]: 1 };
 function shown(c) { return c.exposed; }
 function visible(c) { return c.visible; }
 const LISTED = FILTER;
@@ -543,12 +544,13 @@ def test_a_filter_leaves_out_the_elements_its_test_refuses():
     assert _filtered("CATALOG.filter((c) => shown(c))") == ["alpha"]
     assert _filtered("CATALOG.filter((c) => c.exposed ?? c.group === 'public')") == ["alpha", "delta"]
     assert _filtered("CATALOG.filter((c) => c.name in ALLOWED)") == ["alpha", "delta"]
+    assert _filtered("CATALOG.filter((c) => c.name in WIRED)") == ["alpha"]  # (`String(x)` of a known string)
     assert _filtered("CATALOG.filter((c) => !c.hidden)") == ["alpha", "beta", "delta", "gamma"]
 
 
 def test_a_filter_this_cannot_decide_keeps_every_element():
     every = ["alpha", "beta", "delta", "gamma"]
-    assert _filtered("CATALOG.filter((c) => c.name in WIRED)") == every  # (a computed key not read)
+    assert _filtered("CATALOG.filter((c) => c.name in PLUGGED)") == every  # (a computed key not known)
     assert _filtered("CATALOG.filter((c) => process.env.ONLY === c.name)") == every
     # The objects a map makes are not the catalog's: the test is not read over the catalog's elements.
     assert _filtered("CATALOG.map((c) => ({ ...c, visible: c.exposed ?? true })).filter((c) => visible(c))") == every

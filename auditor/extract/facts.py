@@ -338,7 +338,10 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
     registered = frozenset(r.name for r in registrations if r.kind == "tool") | {d.tool for d in dispatches} \
         if any(r.kind == "tool" for r in registrations) and all(r.name is not None for r in registrations
                                                                if r.kind == "tool") else None  # (the SDK lists them)
-    tools, unadvertised = listing.split(tools, listings, made_for, templates, registered)
+    tools, unadvertised = listing.split(
+        tools, listings, made_for, templates, registered,
+        named=frozenset(r.name for r in registrations if r.kind == "tool" and r.name is not None),
+        refused=frozenset(expander.values.refused))
     # A tools/call handler that finds its tool among the listed tool objects by name (`TOOLS.find(...)`).
     named = {d.tool for d in dispatches}
     for h in (h for h in handlers if h.method == "tools/call"):

@@ -169,17 +169,21 @@ def named(l: Listing, declared: set[ts.Node], link) -> list[ToolDecl]:
 
 
 def split(tools: list, listings: list[Listing], made_for: dict | None = None, templates: dict | None = None,
-          registered: frozenset[str] | None = None) -> tuple[list, list]:
+          registered: frozenset[str] | None = None, named: frozenset[str] = frozenset(),
+          refused: frozenset[tuple[str, int, int]] = frozenset()) -> tuple[list, list]:
     """(tools, descriptor-shaped objects that no tools/list handler advertises). A part of a list that was not read
     may hold any descriptor of the files it may stand for (any file, when that is not known): those stay tools. A
     tool a template makes (MADE_FOR: the tool's id -> the elements and calls it is made for) is listed when one of
     those is (`tools.map((t) => ({ name: t.getName(), ... }))` over the instances the list holds). With no tools/list
     handler of its own, a server whose tools are all registered through the high-level API (REGISTERED: the names
     its registrations and dispatches give, every registration's name read) lists those: a descriptor-shaped object
-    of another name is advertised by nothing (a definition a tool's handler calls itself)."""
+    of another name is advertised by nothing (a definition a tool's handler calls itself). When some name is not
+    read, a descriptor-shaped object that a filter on a registration's path leaves out (REFUSED: (path, bytes) of
+    those objects) and that no registration names (NAMED) is not registered either."""
     scopes = [scope for l in listings for _, _, scope in l.unread]
-    if not listings and registered is not None:
-        hidden = [t for t in tools if t.form == "descriptor" and t.name not in registered]
+    if not listings and (registered is not None or refused):
+        hidden = [t for t in tools if t.form == "descriptor" and (
+            t.name not in registered if registered is not None else t.name not in named and _inside(t, refused))]
         return [t for t in tools if not any(t is h for h in hidden)], hidden
     if not listings or None in scopes:
         return list(tools), []
@@ -196,3 +200,8 @@ def split(tools: list, listings: list[Listing], made_for: dict | None = None, te
             or template is not None and template in listed and template not in through
         (hidden if t.form == "descriptor" and not shown and t.module.path not in unknown else kept).append(t)
     return kept, hidden
+
+
+def _inside(tool, objects: frozenset[tuple[str, int, int]]) -> bool:
+    """Whether TOOL's node lies in one of OBJECTS ((path, start byte, end byte))."""
+    return any(path == tool.module.path and start <= tool.node.start_byte < end for path, start, end in objects)

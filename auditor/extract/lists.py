@@ -99,8 +99,9 @@ class Lists:
                 return b.module
             where = self.link.binding(module, text(node)) if b is not None else None
             return where[0].path if where is not None and where[1] == "*" else None  # `export * as ns`, imported
-        if node.type == "call_expression" and callee_text(node) == "require" and call_args(node):
-            spec = string_value(call_args(node)[0])
+        fn = node.child_by_field_name("function") if node.type == "call_expression" else None
+        if fn is not None and (callee_text(node) == "require" or fn.type == "import") and call_args(node):
+            spec = string_value(call_args(node)[0])  # `require("./x")`, `await import("pkg")` (awaited: a namespace)
             return self.link.resolve_spec(module.path, spec) if spec is not None else None
         return None
 
@@ -197,6 +198,9 @@ class Lists:
             if value is None and self.link is not None:  # `const [tool, list] = createRegisterTool(server)`
                 found = self.tuple_item(callee, module)[0]
                 if found is not None:
+                    return found
+                found = self.function_of(callee, module, None)[0] if destructured(callee) is not None else None
+                if found is not None:  # `const { register } = await import("pkg")` or from what a loader returns
                     return found
             return value if value is not None and value.type in FUNCTION_TYPES else self._handed(callee)
         if callee.type != "member_expression":
@@ -708,6 +712,8 @@ class Lists:
                                                            depth + 1):
                     if test is None or len(element) != 1 or element[0] is None or test(element[0], emod, eframe) is not False:
                         yield element, emod, eframe  # (an element the test is known to refuse is not kept)
+                    else:
+                        self._refuse(element[0], emod, eframe, depth)
             elif callee in {("Array", "from"), ("Promise", "all")} and args:  # (Promise.all: what each element gives)
                 yield from self.elements(args[0], module, frame, depth + 1)
             elif (len(callee) == 3 and callee[0] == "this" or len(callee) == 2) and callee[-1] == "values" and not args:
@@ -721,6 +727,15 @@ class Lists:
                             seen.add(key)
                             yield element, emod, eframe
 
+    def _refuse(self, element: ts.Node, module: Module, frame: Frame | None, depth: int) -> None:
+        """Note the object literal a refused element is (written out, or what the call it is returns): a filter
+        on the path was seen to leave it out (Values.refused)."""
+        element = strip_casts(element)
+        values = [(element, module)] if element.type == "object" else \
+            [(strip_casts(v), vmod) for v, vmod, _ in self.call_values(element, module, frame, depth + 1)] \
+            if element.type == "call_expression" else [self.definition(element, module)]
+        self.refused |= {(vmod.path, v.start_byte, v.end_byte) for v, vmod in values
+                         if v is not None and v.type == "object"}
 
     def _constructions_of(self, value: ts.Node, module: Module) -> list[tuple[Module, ts.Node, int]] | None:
         """When VALUE is a plain parameter of a class's constructor (the field `this.tools = tools` read with no

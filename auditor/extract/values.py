@@ -16,8 +16,8 @@ from auditor.extract.frames import (MAX_DEPTH, REST, Frame, _lookup, _parameter_
 from auditor.extract.lists import Lists, _bundled_namespace
 from auditor.extract.program import Module, class_name_of
 from auditor.extract.syntax import (CLASS_TYPES, FUNCTION_TYPES, NOT_LITERAL, ancestors, call_args, call_function,
-                                    class_base, enclosing, find, literal, member_chain, nullish, object_pairs, pair_value,
-                                    plus_chain, string_value, strip_casts, text, unescape)
+                                    callee_text, class_base, enclosing, find, literal, member_chain, nullish,
+                                    object_pairs, pair_value, plus_chain, string_value, strip_casts, text, unescape)
 
 # Globals of the language whose functions are not helpers handed a tool's object (`Object.values({...})`).
 _CLASSES = CLASS_TYPES
@@ -34,6 +34,7 @@ class Values(Lists):
         self._methods: dict[str, list[tuple[str, ts.Node]]] | None = None
         self._chains: dict[str, dict[tuple[str, ...], ts.Node]] = {}
         self._reading: set[int] = set()  # the calls `_item` is reading the list of (a cycle reads none again)
+        self.refused: set[tuple[str, int, int]] = set()  # (path, bytes) of each object a filter read refuses
 
     def definition(self, node: ts.Node | None, module: Module) -> tuple[ts.Node | None, Module]:
         """An identifier's initializer (in its module, through imports), a helper call's object argument, or itself."""
@@ -182,18 +183,8 @@ class Values(Lists):
         node, module = self.resolved(node, module, frame, depth)
         if node is None:
             return None, module
-        found = destructured(node) if node.type == "identifier" and depth <= 3 * MAX_DEPTH else None
-        if found is not None and node.id not in self._reading:  # `let { Tools: t } = await load()`: that member of
-            self._reading.add(node.id)                            # what it is destructured from (when it is read)
-            try:
-                value, where = found[0], module
-                for step in found[1]:
-                    value, where = self.member(value, where, step, None, depth + 1)
-                    if value is None:
-                        break
-            finally:
-                self._reading.discard(node.id)
-            value, where = self.resolved(value, where, None, depth + 1) if value is not None else (None, module)
+        if node.type == "identifier" and depth <= 3 * MAX_DEPTH:  # `let { Tools: t } = await load()`: that
+            value, where = self.unpacked(node, module, depth)  # member of what it is destructured from (when read)
             if value is not None:
                 node, module = value, where
         for _ in range(4):  # `this.library.x`: of the field's value, which may be a field of the class constructing it
@@ -263,6 +254,23 @@ class Values(Lists):
                 return self._static(module, name, key) if static else self.class_member(module, name, key)
         return self._exported(node, module, key)
 
+    def unpacked(self, node: ts.Node, module: Module, depth: int = 0) -> tuple[ts.Node | None, Module]:
+        """What a name a declaration destructures stands for (`const { f } = await load()`: member `f` of what the
+        call returns; `const { f } = await import("pkg")`: that export), or (None, MODULE) when not known."""
+        found = destructured(node)
+        if found is None or node.id in self._reading:
+            return None, module
+        self._reading.add(node.id)
+        try:
+            value, where = found[0], module
+            for step in found[1]:
+                value, where = self.member(value, where, step, None, depth + 1)
+                if value is None:
+                    return None, module
+        finally:
+            self._reading.discard(node.id)
+        return self.resolved(value, where, None, depth + 1)
+
     def constructed(self, node: ts.Node, module: Module, frame: Frame | None) -> tuple[Module, str] | None:
         """The class `new C(...)` (NODE) makes, as (a module that sees it, its name there): C when it names a class,
         else the class C stands for under FRAME (an element of a list of classes: `for (const C of TOOLS) new C()`)."""
@@ -272,6 +280,9 @@ class Values(Lists):
         if self.link._class(module, text(ctor)) is not None:
             return module, text(ctor)
         value, vmod = self.definition(*self.bound(ctor, module, frame))
+        if value is not None and value.type == "identifier" and self.link._class(vmod, text(value)) is None:
+            found = self.unpacked(value, vmod)  # `const { Client } = await import("pkg")`: that export
+            value, vmod = found if found[0] is not None else (value, vmod)
         if value is None or value.id == ctor.id:
             return None
         name = class_name_of(value) if value.type in _CLASSES else text(value) if value.type == "identifier" else ""
@@ -634,6 +645,8 @@ class Values(Lists):
             return self.string(node.child_by_field_name("right"), module, depth + 1)
         if node.type == "property_identifier":  # a key of an object (Object.entries)
             return text(node)
+        if node.type == "call_expression" and callee_text(node) == "String" and len(call_args(node)) == 1:
+            return self.string(*self.bound(call_args(node)[0], module, frame), depth + 1, frame)  # of a string: it
         if node.type == "call_expression":  # `tool.getName()`: what the method returns
             made = self._string_method(node, module, frame, depth + 1)
             if made is not strings.UNKNOWN:  # `t.name.replace(/\./g, "_")`: a string method of a known string
@@ -830,11 +843,12 @@ class Values(Lists):
         if op == "in":  # `d.name in RETRY` of a constant record: whether it has that key
             key = self.string(*self.bound(cond.child_by_field_name("left"), module, frame), depth + 1, frame)
             record, rmod = self.definition(*self.bound(cond.child_by_field_name("right"), module, frame))
-            record = strip_casts(record)
+            record, rframe = strip_casts(record), frame
             if record is not None and record.type == "call_expression" and depth <= 8:  # `names(x)`: what it returns
-                made = [strip_casts(v) for v, _, _ in self.call_values(record, rmod, frame, depth + 1)]
-                record = made[0] if len(made) == 1 else None
-            keys = self._keys(record, rmod, frame, depth) if record is not None else None
+                made = [(strip_casts(v), vmod, vframe) for v, vmod, vframe in self.call_values(record, rmod, frame,
+                                                                                               depth + 1)]
+                record, rmod, rframe = made[0] if len(made) == 1 else (None, rmod, frame)  # (its keys read under
+            keys = self._keys(record, rmod, rframe, depth) if record is not None else None  # the call's frame)
             return None if key is None or keys is None else key in keys
         if op == "??" and depth <= 8:  # `e.exposed ?? fallback`: the left side unless it is null or undefined
             left, _ = self.definition(*self.bound(cond.child_by_field_name("left"), module, frame, depth + 1))
@@ -1067,6 +1081,10 @@ class Values(Lists):
         node, module = self.definition(node, module)
         if node is None:
             return None, module
+        if node.type in {"identifier", "shorthand_property_identifier"} and self.link is not None:
+            value, where = self.unpacked(node, module, depth)  # `const { register } = await load()`: what it takes
+            if value is not None and value.id != node.id:
+                return self.function_of(value, where, None, depth + 1)
         if node.type in FUNCTION_TYPES:
             return node, module
         if node.type == "method_definition":
