@@ -516,8 +516,8 @@ server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: reg.getAl
 # listed (its literal flag, a flag it lacks, a helper's one returned test, `??`, `in` a record of constant keys); a
 # test this cannot decide, or one over the objects a `map` makes, keeps every element.
 CATALOG = SDK + '''const CATALOG = [
-  { name: "alpha", description: "A.", inputSchema: { type: "object" }, exposed: true, group: "public" },
-  { name: "beta", description: "B.", inputSchema: { type: "object" }, exposed: !1, group: "public" },
+  { name: "alpha", description: "A.", inputSchema: { type: "object" }, exposed: true, group: "public", tier: 2 },
+  { name: "beta", description: "B.", inputSchema: { type: "object" }, exposed: !1, group: "public", tier: 1 },
   { name: "gamma", description: "C.", inputSchema: { type: "object" }, group: "internal" },
   { name: "delta", description: "D.", inputSchema: { type: "object" }, group: "public" },
 ];
@@ -546,6 +546,11 @@ def test_a_filter_leaves_out_the_elements_its_test_refuses():
     assert _filtered("CATALOG.filter((c) => c.name in ALLOWED)") == ["alpha", "delta"]
     assert _filtered("CATALOG.filter((c) => c.name in WIRED)") == ["alpha"]  # (`String(x)` of a known string)
     assert _filtered("CATALOG.filter((c) => !c.hidden)") == ["alpha", "beta", "delta", "gamma"]
+    assert _filtered("CATALOG.filter((c) => c.exposed === void 0)") == ["delta", "gamma"]  # (absent: undefined)
+    assert _filtered("CATALOG.filter((c) => c.exposed == null)") == ["delta", "gamma"]
+    assert _filtered("CATALOG.filter((c) => c.exposed === null)") == []
+    assert _filtered("CATALOG.filter((c) => c.tier === 2)") == ["alpha"]  # (numbers; undefined is none)
+    assert _filtered("CATALOG.filter((c) => c.tier !== 2)") == ["beta", "delta", "gamma"]
 
 
 def test_a_filter_this_cannot_decide_keeps_every_element():

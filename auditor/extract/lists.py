@@ -13,10 +13,9 @@ from auditor.extract.bindings import value_of
 from auditor.extract.frames import (MAX_DEPTH, Frame, _array_names, _parameter_of_scope, _sites, destructured,
                                     loop_names, parameters, plain_parameters, returned)
 from auditor.extract.program import Module, class_name_of
-from auditor.extract.syntax import (CLASS_TYPES, FUNCTION_TYPES, NOT_LITERAL, ancestors, arrow_parts, call_args,
-                                    call_function, callee_text, enclosing, enclosing_function, find, local_values_of,
-                                    literal, member_chain, object_pairs, pair_value, parameter_pattern, string_value,
-                                    strip_casts, text)
+from auditor.extract.syntax import (CLASS_TYPES, FUNCTION_TYPES, ancestors, call_args, call_function, callee_text,
+                                    enclosing, enclosing_function, find, local_values_of, member_chain, object_pairs,
+                                    pair_value, parameter_pattern, string_value, strip_casts, text)
 
 # Array methods whose result holds some of the receiver's elements, in some order.
 _SUBSETS = {"filter", "slice", "sort", "reverse", "toSorted", "toReversed", "toSpliced"}
@@ -515,8 +514,9 @@ class Lists:
             if callee[-1] != "filter" or not args:
                 return False
             # `list.filter((t) => t.hints.readOnly === false)`: empty when the test is false for every element
-            elements = list(self.elements(receiver, module, frame, depth + 1))
-            return bool(elements) and all(self._passes(args[0], module, e[-1], emod, eframe) is False
+            test = self._element_test(args[0], module, frame, depth)
+            elements = list(self.elements(receiver, module, frame, depth + 1)) if test is not None else []
+            return bool(elements) and all(e[-1] is not None and test(e[-1], emod, eframe) is False
                                           for e, emod, eframe in elements)
         values = list(self.call_values(node, module, frame, depth + 1))
         return bool(values) and all(self.empty(v, vmod, vframe, depth + 1) for v, vmod, vframe in values)
@@ -559,67 +559,6 @@ class Lists:
                           outer=eframe if eframe is not None else frame, evaluated=True)
             return self._truth(body[0], fmod, bound, 0)
         return test
-
-    def _passes(self, fn: ts.Node, module: Module, element: ts.Node | None, emod: Module, eframe: Frame | None
-                ) -> bool | None:
-        """Whether a filter callback FN keeps ELEMENT: its one returned test evaluated on the element's literal members
-        (`t.annotations.readOnlyHint === false || t.annotations.readOnlyHint === void 0`); None when not known."""
-        fn, fmod = self.definition(fn, module)
-        parts = arrow_parts(fn) if element is not None else None
-        first = parameter_pattern(parts[0][0]) if parts is not None and parts[0] else None
-        if first is None or first.type != "identifier":
-            return None
-        return self._truth_of(parts[1], fmod, text(first), element, emod, eframe, 0)
-
-    def _truth_of(self, node: ts.Node | None, module: Module, param: str, element: ts.Node, emod: Module,
-                  eframe: Frame | None, depth: int) -> bool | None:
-        node = strip_casts(node)
-        if node is None or depth > 8:
-            return None
-        if node.type == "unary_expression" and text(node.child_by_field_name("operator")) == "!":
-            inner = self._truth_of(node.child_by_field_name("argument"), module, param, element, emod, eframe, depth + 1)
-            return None if inner is None else not inner
-        if node.type == "binary_expression":
-            op = text(node.child_by_field_name("operator"))
-            if op in {"||", "&&"}:
-                sides = [self._truth_of(node.child_by_field_name(k), module, param, element, emod, eframe, depth + 1)
-                         for k in ("left", "right")]
-                if op == "||":
-                    return True if True in sides else False if sides == [False, False] else None
-                return False if False in sides else True if sides == [True, True] else None
-            if op in {"===", "!==", "==", "!="}:
-                left, right = (self._member_value(node.child_by_field_name(k), param, element, emod, eframe)
-                               for k in ("left", "right"))
-                if left is NOT_LITERAL or right is NOT_LITERAL:
-                    return None
-                return (left == right) == (op in {"===", "=="})
-        value = self._member_value(node, param, element, emod, eframe)
-        return None if value is NOT_LITERAL else bool(value)
-
-    def _member_value(self, node: ts.Node | None, param: str, element: ts.Node, emod: Module, eframe: Frame | None):
-        """The literal NODE stands for, a member chain of PARAM read on ELEMENT (`t.hints.readOnly`), a literal, or
-        `void 0`/`undefined`; NOT_LITERAL when not known. A member the element's literal object lacks is undefined."""
-        node = strip_casts(node)
-        if node is None:
-            return NOT_LITERAL
-        if node.type == "undefined" or text(node) in {"undefined", "void 0"}:
-            return None
-        chain = member_chain(node) if node.type in {"member_expression", "identifier"} else None
-        if not chain or chain[0] != param:
-            value = literal(node)
-            return None if value is NOT_LITERAL and text(node) == "null" else value
-        value, vmod = self.definition(element, emod)
-        for key in chain[1:]:
-            value, vmod = self.resolved(value, vmod, eframe)
-            if value is None or value.type != "object" or any(c.type == "spread_element" for c in value.named_children):
-                return NOT_LITERAL
-            pair = object_pairs(value).get(key)
-            if pair is None:
-                return None  # (a literal object without the member: undefined)
-            value = pair_value(pair)
-        value, vmod = self.resolved(value, vmod, eframe)
-        got = literal(value, vmod.toplevel) if value is not None else NOT_LITERAL
-        return None if got is NOT_LITERAL and value is not None and text(value) in {"undefined", "void 0"} else got
 
     def elements(self, node: ts.Node | None, module: Module, frame: Frame | None, depth: int = 0
                  ) -> Iterator[tuple[tuple[ts.Node | None, ...], Module, Frame | None]]:

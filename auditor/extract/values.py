@@ -949,13 +949,30 @@ class Values(Lists):
         empty = [nullish(n) for n in (left, right)]
         if empty[0] != empty[1]:
             other = right if empty[0] else left
+            if self._absent(other, module, frame, depth):  # undefined: equal to `void 0`, and to `null` loosely
+                loose = op in {"==", "!="} or strip_casts(left if empty[0] else right).type != "null"
+                return loose == equal
             value, _ = self.definition(*self.bound(other, module, frame))
             value = strip_casts(value)
-            return None if value is None or value.type not in _NOT_NULLISH else not equal
+            boolean = value is not None and value.type == "unary_expression" \
+                and text(value.child_by_field_name("operator")) == "!"  # (`!1` of a minifier)
+            return None if value is None or value.type not in _NOT_NULLISH and not boolean else not equal
+        numbers = [self._number(n, module, frame, depth) for n in (left, right)]
+        if None not in numbers:  # `t.tier === 2`
+            return (numbers[0] == numbers[1]) == equal
+        if numbers != [None, None] and self._absent(left if numbers[0] is None else right, module, frame, depth):
+            return not equal  # (undefined is no number)
         sides = [self.string(*self.bound(n, module, frame), depth + 1, frame, callers) for n in (left, right)]
         if None in sides:
             return None
         return (sides[0] == sides[1]) == equal
+
+    def _number(self, node: ts.Node | None, module: Module, frame: Frame | None, depth: int) -> float | None:
+        """The number literal NODE stands for under FRAME (`t.tier` of a listed `{ tier: 2 }`), or None."""
+        value, _ = self.definition(*self.bound(node, module, frame, depth + 1))
+        value = strip_casts(value)
+        known = literal(value) if value is not None and value.type in {"number", "unary_expression"} else None
+        return known if isinstance(known, (int, float)) and not isinstance(known, bool) else None
 
     def _computed(self, call: ts.Node, module: Module, frame: Frame | None, depth: int) -> str | None:
         """The string a function of the boundary returns for literal arguments (`getToolName("linear_x")`), its
