@@ -571,10 +571,31 @@ class Lists:
 
     def _elements(self, node: ts.Node | None, module: Module, frame: Frame | None, depth: int = 0
                   ) -> Iterator[tuple[tuple[ts.Node | None, ...], Module, Frame | None]]:
-        name, module = self.bound(node, module, frame)
-        node, module = self.resolved(name, module, frame)
+        written, wmod = strip_casts(node), module
+        name, nmod = self.bound(node, module, frame)
+        node, module = self.resolved(name, nmod, frame)
         assigned = local_values_of(node, text(node), top=True) \
             if node is not None and node.type == "identifier" and depth <= 6 and value_of(module, node) is None else []
+        later: list[ts.Node] = []  # `let a = []; ... a = [...ALL]`: its initial value and each one assigned later;
+        if not assigned and node is not None and name is not None and name.type == "identifier" and depth <= 6 \
+                and node.id != name.id:  # `this.tools = []` first, `this.tools = this.load(c)` in a method: each
+            later = local_values_of(name, text(name), top=True)  # value assigned (what the name stands for, read
+            later = later if len(later) > 1 else []               # at the same depth, once at a time)
+        elif written is not None and written.type == "member_expression" and depth <= 6 \
+                and (node is None or _placeholder_list(node) or name is not None and node.id == name.id):
+            later = self._assigned_field(written)
+            name, nmod = (written, wmod) if later else (name, nmod)
+        if later and name.id not in self._reading:
+            self._reading.add(name.id)
+            try:
+                items = [item for value in later for item in self.elements(value, nmod, frame, depth)]
+            finally:
+                self._reading.discard(name.id)
+            yield from items
+            if name.type == "identifier":  # (and what is pushed onto it: `a.push(...extra)`)
+                scope = next((a for a in ancestors(later[0]) if a.type in FUNCTION_TYPES or a.type == "program"), None)
+                yield from self._stored(scope, (text(name),), {"push": 0}, nmod, frame, depth)
+            return
         if assigned:  # `let tools; switch (tier) { case "reader": tools = readers(all); break; ... }`: each value
             for value in assigned:  # assigned, and what is pushed onto it (`tools.push(...extra(all))`)
                 yield from self.elements(value, module, frame, depth + 1)
@@ -665,6 +686,23 @@ class Lists:
                         if key not in seen:
                             seen.add(key)
                             yield element, emod, eframe
+
+    def _assigned_field(self, node: ts.Node) -> list[ts.Node]:
+        """For `this.F` (NODE) of a field that starts empty (`this.F = []` or `F = []`, or `null`): the other values
+        the methods of its class assign to it, in order; [] when NODE is no such field of `this`."""
+        obj = strip_casts(node.child_by_field_name("object"))
+        cls = enclosing(node, CLASS_TYPES) if obj is not None and obj.type == "this" else None
+        if cls is None:
+            return []
+        key = text(node.child_by_field_name("property"))
+        values = [a.child_by_field_name("right") for a in find(cls, {"assignment_expression"})
+                  if member_chain(a.child_by_field_name("left")) == ("this", key) and enclosing(a, CLASS_TYPES) == cls]
+        values += [f.child_by_field_name("value") for f in find(cls, {"public_field_definition", "field_definition"})
+                   if text(f.child_by_field_name("name") or f.child_by_field_name("property")).lstrip("#") == key
+                   and enclosing(f, CLASS_TYPES) == cls]
+        if not any(_placeholder_list(v) for v in values):
+            return []  # (a field that does not start empty: read as its class holds it)
+        return [v for v in values if v is not None and not _placeholder_list(v)]
 
     def _refuse(self, element: ts.Node, module: Module, frame: Frame | None, depth: int) -> None:
         """Note the object literal a refused element is (written out, or what the call it is returns): a filter
@@ -847,6 +885,12 @@ def _declared_name(node: ts.Node) -> ts.Node:
         return parent.child_by_field_name("name")
     named = node.child_by_field_name("name") if node.type in {"function_declaration", "class_declaration"} else None
     return named if named is not None else node
+
+
+def _placeholder_list(node: ts.Node | None) -> bool:
+    """Whether NODE is a list's placeholder before its value: `[]` or `null`."""
+    node = strip_casts(node)
+    return node is not None and (node.type == "null" or node.type == "array" and not node.named_children)
 
 
 def _collection_field(node: ts.Node) -> tuple[ts.Node, str] | None:

@@ -784,8 +784,11 @@ def _literal_method(fn: ts.Node) -> tuple[ts.Node | None, str]:
 
 
 def _loop_call(fn: ts.Node) -> ts.Node | None:
-    """The `X.forEach(fn)` / `X.map(fn)` call that FN is the callback of, if it is."""
+    """The `X.forEach(fn)` / `X.map(fn)` call that FN is the callback of, if it is (`forEach((e => ...))` of a
+    minifier: in parentheses too)."""
     args = fn.parent
+    while args is not None and args.type == "parenthesized_expression":
+        args = args.parent
     call = args.parent if args is not None and args.type == "arguments" else None
     if call is None or call.type != "call_expression":
         return None

@@ -227,10 +227,16 @@ class Values(Lists):
                     return found if len(found) > 2 or vframe is None or vframe is frame else (*found, vframe)
         if node.type == "new_expression" and self.link is not None:
             cls = self.constructed(node, module, frame)
-            found = self._instance_member(cls[0], cls[1], key, args=tuple((a, module, frame) for a in call_args(node)),
-                                          site=node) if cls is not None else (None, module)
+            args = tuple((a, module, frame) for a in call_args(node))
+            found = self._instance_member(cls[0], cls[1], key, args=args, site=node) if cls is not None \
+                else self._anonymous_member(node, module, frame, key, args)
             if found[0] is not None:
                 return found
+        if node.type == "ternary_expression" and depth <= 3 * MAX_DEPTH:  # `c ? new C(a) : new C()`: the member
+            found = [self.framed_member(node.child_by_field_name(k), module, key, frame, depth + 1)  # both give
+                     for k in ("consequence", "alternative")]
+            if found[0][0] is not None and all(f[0] is not None and f[0].id == found[0][0].id for f in found):
+                return found[0]
         if node.type == "identifier" and self.link is not None and self.link._class(module, text(node)) is not None:
             return self._static(module, text(node), key)  # `Registry.tools`: a static member of the class
         if node.type == "identifier":  # `nw.uploadTool` within `xR = class nw {...}`: the class's own name
@@ -321,8 +327,17 @@ class Values(Lists):
                      args: tuple[tuple, ...] | None = None) -> tuple[ts.Node | None, Module]:
         return self._instance_member(module, name, key, depth, args)[:2]
 
+    def _anonymous_member(self, node: ts.Node, module: Module, frame: Frame | None, key: str, args: tuple[tuple, ...]
+                          ) -> tuple[ts.Node | None, Module] | tuple[ts.Node | None, Module, Frame]:
+        """Member KEY of `new C(...)` (NODE) where C stands for a class expression with no name (an element of
+        `[class extends Tool { ... }, ...]` bound under FRAME), or (None, MODULE)."""
+        value, vmod = self.definition(*self.bound(node.child_by_field_name("constructor"), module, frame))
+        if value is None or value.type != "class" or class_name_of(value):
+            return None, module
+        return self._instance_member(vmod, "", key, args=args, site=node, found=(vmod, self.link.class_at(vmod, value)))
+
     def _instance_member(self, module: Module, name: str, key: str, depth: int = 0,
-                         args: tuple[tuple, ...] | None = None, site: ts.Node | None = None
+                         args: tuple[tuple, ...] | None = None, site: ts.Node | None = None, found=None
                          ) -> tuple[ts.Node | None, Module] | tuple[ts.Node | None, Module, Frame]:
         """Member KEY of an instance of class NAME: a field's initialiser, a method, a `this.KEY = value` of its
         constructor (class fields as tsc compiles them), else the same of the class it extends. ARGS, the arguments
@@ -330,8 +345,8 @@ class Values(Lists):
         when known: a constructor parameter stored in the field is that argument, and the arguments of `super(...)`
         are the base class's (`super(schema, {name})`). SITE, the `new C(...)` those arguments are written at: a
         value the constructor computes from its parameters (`this.items = items.map(f)`) comes with the frame binding
-        them (a third item)."""
-        found = self.link._class(module, name) if self.link is not None and depth <= 8 else None
+        them (a third item). FOUND: (module, class info) of a class with no name (_anonymous_member)."""
+        found = found or (self.link._class(module, name) if self.link is not None and depth <= 8 else None)
         if found is None:
             return None, module
         cmod, info = found
