@@ -97,13 +97,18 @@ class _Cli(click.Group):
     """Every failure is one line on stderr: usage mistakes exit 2, bugs exit 3 (never 1, the drift code)."""
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
-        # A kill (SIGTERM) runs the clean-up like Ctrl-C: no staging folder is left behind.
-        before = signal.signal(signal.SIGTERM, _terminated) if threading.current_thread() is threading.main_thread() else None
+        # A kill (SIGTERM) runs the clean-up like Ctrl-C: no staging folder is left behind. Both handlers are as they
+        # were after the run (run in-process, as tests do, an interrupted run must not leave Ctrl-C ignored for the
+        # rest of the process and for every child it starts later).
+        main = threading.current_thread() is threading.main_thread()
+        before = (signal.signal(signal.SIGTERM, _terminated), signal.getsignal(signal.SIGINT)) if main else None
         try:
             self._main(args, prog_name, complete_var, **extra)
         finally:
             if before is not None:
-                signal.signal(signal.SIGTERM, before)
+                signal.signal(signal.SIGTERM, before[0])
+                if before[1] is not None:
+                    signal.signal(signal.SIGINT, before[1])
 
     def _main(self, args, prog_name, complete_var, **extra):
         try:

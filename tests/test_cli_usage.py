@@ -41,3 +41,30 @@ def test_an_internal_error_exits_3_with_one_line(tmp_path, monkeypatch):
     assert result.exit_code == 3
     assert "auditor: internal error: RuntimeError: simulated bug" in result.output
     assert not (tmp_path / "out").exists()
+
+
+def test_an_interrupted_run_in_process_leaves_the_signal_handlers_as_they_were(tmp_path, monkeypatch):
+    # Run in-process (as a test or a caller does), a Ctrl-C exits 130 and leaves Ctrl-C and SIGTERM handled as they
+    # were, not ignored for the rest of the process and every child it starts later.
+    import signal
+
+    def interrupted(*_a, **_k):
+        raise KeyboardInterrupt
+
+    repo = tmp_path / "r"
+    repo.mkdir()
+    subprocess.run(["git", "init", "-q"], cwd=repo, check=True)
+    (repo / "index.ts").write_text("export const x = 1;\n")
+    subprocess.run(["git", "add", "-A"], cwd=repo, check=True)
+    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "x"], cwd=repo, check=True)
+    monkeypatch.setattr(audit_mod, "run", interrupted)
+    before = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
+    try:
+        result = CliRunner().invoke(main, ["audit", str(repo), "--out", str(tmp_path / "out"), "-q"])
+        after = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
+    finally:
+        signal.signal(signal.SIGINT, before[0])
+        signal.signal(signal.SIGTERM, before[1])
+    assert result.exit_code == 130 and "auditor: interrupted" in result.output
+    assert after == before
+    assert not (tmp_path / "out").exists()
