@@ -577,8 +577,8 @@ class Lists:
         assigned = local_values_of(node, text(node), top=True) \
             if node is not None and node.type == "identifier" and depth <= 6 and value_of(module, node) is None else []
         later: list[ts.Node] = []  # `let a = []; ... a = [...ALL]`: its initial value and each one assigned later;
-        if not assigned and node is not None and name is not None and name.type == "identifier" and depth <= 6 \
-                and node.id != name.id:  # `this.tools = []` first, `this.tools = this.load(c)` in a method: each
+        if not assigned and name is not None and name.type == "identifier" and depth <= 6 \
+                and _placeholder_list(node):  # `this.tools = []` first, `this.tools = this.load(c)` in a method: each
             later = local_values_of(name, text(name), top=True)  # value assigned (what the name stands for, read
             later = later if len(later) > 1 else []               # at the same depth, once at a time)
         elif written is not None and written.type == "member_expression" and depth <= 6 \
@@ -694,12 +694,20 @@ class Lists:
         cls = enclosing(node, CLASS_TYPES) if obj is not None and obj.type == "this" else None
         if cls is None:
             return []
-        key = text(node.child_by_field_name("property"))
-        values = [a.child_by_field_name("right") for a in find(cls, {"assignment_expression"})
-                  if member_chain(a.child_by_field_name("left")) == ("this", key) and enclosing(a, CLASS_TYPES) == cls]
-        values += [f.child_by_field_name("value") for f in find(cls, {"public_field_definition", "field_definition"})
-                   if text(f.child_by_field_name("name") or f.child_by_field_name("property")).lstrip("#") == key
-                   and enclosing(f, CLASS_TYPES) == cls]
+        memo = self.link.memo.setdefault("lists.fields", {}) if self.link is not None else {}
+        hit = memo.get(cls.id)
+        if hit is None or hit[0] != cls:  # every field's values, read once per class
+            fields: dict[str, list[ts.Node]] = {}
+            for a in find(cls, {"assignment_expression"}):
+                chain = member_chain(a.child_by_field_name("left"))
+                if chain and len(chain) == 2 and chain[0] == "this" and enclosing(a, CLASS_TYPES) == cls:
+                    fields.setdefault(chain[1], []).append(a.child_by_field_name("right"))
+            for f in find(cls, {"public_field_definition", "field_definition"}):
+                key = f.child_by_field_name("name") or f.child_by_field_name("property")
+                if key is not None and enclosing(f, CLASS_TYPES) == cls:
+                    fields.setdefault(text(key).lstrip("#"), []).append(f.child_by_field_name("value"))
+            hit = memo[cls.id] = (cls, fields)
+        values = hit[1].get(text(node.child_by_field_name("property")), [])
         if not any(_placeholder_list(v) for v in values):
             return []  # (a field that does not start empty: read as its class holds it)
         return [v for v in values if v is not None and not _placeholder_list(v)]
