@@ -26,16 +26,22 @@ def test_usage_errors_are_one_line_with_exit_2(args, needle):
     assert proc.stdout == ""
 
 
-def test_an_internal_error_exits_3_with_one_line(tmp_path, monkeypatch):
-    def boom(*_a, **_k):
-        raise RuntimeError("simulated bug")
-
+def _repo(tmp_path):
+    """A git repository of one committed TypeScript file."""
     repo = tmp_path / "r"
     repo.mkdir()
     subprocess.run(["git", "init", "-q"], cwd=repo, check=True)
     (repo / "index.ts").write_text("export const x = 1;\n")
     subprocess.run(["git", "add", "-A"], cwd=repo, check=True)
     subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "x"], cwd=repo, check=True)
+    return repo
+
+
+def test_an_internal_error_exits_3_with_one_line(tmp_path, monkeypatch):
+    def boom(*_a, **_k):
+        raise RuntimeError("simulated bug")
+
+    repo = _repo(tmp_path)
     monkeypatch.setattr(audit_mod, "run", boom)
     result = CliRunner().invoke(main, ["audit", str(repo), "--out", str(tmp_path / "out"), "-q"])
     assert result.exit_code == 3
@@ -51,12 +57,7 @@ def test_an_interrupted_run_in_process_leaves_the_signal_handlers_as_they_were(t
     def interrupted(*_a, **_k):
         raise KeyboardInterrupt
 
-    repo = tmp_path / "r"
-    repo.mkdir()
-    subprocess.run(["git", "init", "-q"], cwd=repo, check=True)
-    (repo / "index.ts").write_text("export const x = 1;\n")
-    subprocess.run(["git", "add", "-A"], cwd=repo, check=True)
-    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "x"], cwd=repo, check=True)
+    repo = _repo(tmp_path)
     monkeypatch.setattr(audit_mod, "run", interrupted)
     before = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
     try:
