@@ -576,11 +576,13 @@ class Lists:
         node, module = self.resolved(name, nmod, frame)
         assigned = local_values_of(node, text(node), top=True) \
             if node is not None and node.type == "identifier" and depth <= 6 and value_of(module, node) is None else []
-        later: list[ts.Node] = []  # `let a = []; ... a = [...ALL]`: its initial value and each one assigned later;
-        if not assigned and name is not None and name.type == "identifier" and depth <= 6 \
-                and _placeholder_list(node):  # `this.tools = []` first, `this.tools = this.load(c)` in a method: each
-            later = local_values_of(name, text(name), top=True)  # value assigned (what the name stands for, read
-            later = later if len(later) > 1 else []               # at the same depth, once at a time)
+        # A list held empty first stands for each value assigned to it later, read at the same depth, one reading of
+        # a name at a time: a local (`let a = []; ... a = [...ALL]`), a field of `this` (`this.tools = []` in the
+        # constructor, `this.tools = this.load(c)` in a method).
+        later: list[ts.Node] = []
+        if not assigned and name is not None and name.type == "identifier" and depth <= 6 and _placeholder_list(node):
+            later = local_values_of(name, text(name), top=True)
+            later = later if len(later) > 1 else []
         elif written is not None and written.type == "member_expression" and depth <= 6 \
                 and (node is None or _placeholder_list(node) or name is not None and node.id == name.id):
             later = self._assigned_field(written)

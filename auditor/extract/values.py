@@ -229,7 +229,7 @@ class Values(Lists):
             cls = self.constructed(node, module, frame)
             args = tuple((a, module, frame) for a in call_args(node))
             found = self._instance_member(cls[0], cls[1], key, args=args, site=node) if cls is not None \
-                else self._anonymous_member(node, module, frame, key, args)
+                else self._class_node_member(node, module, frame, key, args)
             if found[0] is not None:
                 return found
         if node.type == "ternary_expression" and depth <= 3 * MAX_DEPTH:  # `c ? new C(a) : new C()`: the member
@@ -327,12 +327,12 @@ class Values(Lists):
                      args: tuple[tuple, ...] | None = None) -> tuple[ts.Node | None, Module]:
         return self._instance_member(module, name, key, depth, args)[:2]
 
-    def _anonymous_member(self, node: ts.Node, module: Module, frame: Frame | None, key: str, args: tuple[tuple, ...]
+    def _class_node_member(self, node: ts.Node, module: Module, frame: Frame | None, key: str, args: tuple[tuple, ...]
                           ) -> tuple[ts.Node | None, Module] | tuple[ts.Node | None, Module, Frame]:
-        """Member KEY of `new C(...)` (NODE) where C stands for a class expression with no name (an element of
-        `[class extends Tool { ... }, ...]` bound under FRAME), or (None, MODULE)."""
+        """Member KEY of `new C(...)` (NODE) where C stands for a class node no name finds (an element of `[class
+        extends Tool { ... }, ...]` bound under FRAME: a class expression with no name), or (None, MODULE)."""
         value, vmod = self.definition(*self.bound(node.child_by_field_name("constructor"), module, frame))
-        if value is None or value.type != "class" or class_name_of(value):
+        if value is None or value.type not in _CLASSES:
             return None, module
         return self._instance_member(vmod, "", key, args=args, site=node, found=(vmod, self.link.class_at(vmod, value)))
 
@@ -345,7 +345,7 @@ class Values(Lists):
         when known: a constructor parameter stored in the field is that argument, and the arguments of `super(...)`
         are the base class's (`super(schema, {name})`). SITE, the `new C(...)` those arguments are written at: a
         value the constructor computes from its parameters (`this.items = items.map(f)`) comes with the frame binding
-        them (a third item). FOUND: (module, class info) of a class with no name (_anonymous_member)."""
+        them (a third item). FOUND: (module, class info) of a class found by its node (_class_node_member)."""
         found = found or (self.link._class(module, name) if self.link is not None and depth <= 8 else None)
         if found is None:
             return None, module
@@ -661,7 +661,7 @@ class Values(Lists):
         if node.type == "property_identifier":  # a key of an object (Object.entries)
             return text(node)
         if node.type == "call_expression" and callee_text(node) == "String" and len(call_args(node)) == 1:
-            return self.string(*self.bound(call_args(node)[0], module, frame), depth + 1, frame)  # of a string: it
+            return self.string(*self.bound(call_args(node)[0], module, frame), depth + 1, frame)  # (`String(s)`: s)
         if node.type == "call_expression":  # `tool.getName()`: what the method returns
             made = self._string_method(node, module, frame, depth + 1)
             if made is not strings.UNKNOWN:  # `t.name.replace(/\./g, "_")`: a string method of a known string
