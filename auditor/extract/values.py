@@ -329,10 +329,10 @@ class Values(Lists):
 
     def _class_node_member(self, node: ts.Node, module: Module, frame: Frame | None, key: str, args: tuple[tuple, ...]
                           ) -> tuple[ts.Node | None, Module] | tuple[ts.Node | None, Module, Frame]:
-        """Member KEY of `new C(...)` (NODE) where C stands for a class node no name finds (an element of `[class
-        extends Tool { ... }, ...]` bound under FRAME: a class expression with no name), or (None, MODULE)."""
+        """Member KEY of `new C(...)` (NODE) where C stands for a class expression with no name (an element of
+        `[class extends Tool { ... }, ...]` bound under FRAME), read from its node, or (None, MODULE)."""
         value, vmod = self.definition(*self.bound(node.child_by_field_name("constructor"), module, frame))
-        if value is None or value.type not in _CLASSES:
+        if value is None or value.type != "class" or class_name_of(value):
             return None, module
         return self._instance_member(vmod, "", key, args=args, site=node, found=(vmod, self.link.class_at(vmod, value)))
 
