@@ -5,9 +5,9 @@ keys are computed from that table (`[String(Names.RUN)]: ...`), and hands them t
 
 Read (extract/values.py, lists.py, listing.py): a name destructured from `await import("pkg")` is that export, also
 through a function returning it; the adapter's function is a registration wrapper called there; `new Client()` of
-such a class has its methods; `String(x)` of a known string is that string; the filter callback's own names are read
-where it is written while the element is read where it was made; a descriptor the filter leaves out is not a tool
-even where another registration's name cannot be read."""
+such a class has its methods; `String(x)` of a known string is that string; the record `in` tests, returned by a
+call, is read under that call's frame; a descriptor the filter leaves out is not a tool even where another
+registration's name cannot be read."""
 
 from __future__ import annotations
 
