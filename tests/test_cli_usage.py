@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 import subprocess
 import sys
 
@@ -52,8 +53,6 @@ def test_an_internal_error_exits_3_with_one_line(tmp_path, monkeypatch):
 def test_an_interrupted_run_in_process_leaves_the_signal_handlers_as_they_were(tmp_path, monkeypatch):
     # Run in-process (as a test or a caller does), a Ctrl-C exits 130 and leaves Ctrl-C and SIGTERM handled as they
     # were, not ignored for the rest of the process and every child it starts later.
-    import signal
-
     def interrupted(*_a, **_k):
         raise KeyboardInterrupt
 
