@@ -186,16 +186,20 @@ def class_name_of(cls: ts.Node) -> str:
     """A class's name: its own (`class A {}`), or the variable's a class expression is assigned to (`var A = class
     {}`, as bundlers write classes)."""
     own = cls.child_by_field_name("name")
-    if own is not None:
-        return text(own)
+    return text(own) if own is not None else holding_name(cls) or ""
+
+
+def holding_name(cls: ts.Node) -> str | None:
+    """The name a class expression is held by, whatever its own: `var A = class B {}`, or `A = class B {}` of a name
+    declared before; None when it is held by none."""
     parent = cls.parent
-    if parent is not None and parent.type == "variable_declarator" and parent.child_by_field_name("name") is not None \
-            and parent.child_by_field_name("name").type == "identifier":
-        return text(parent.child_by_field_name("name"))
-    if parent is not None and parent.type == "assignment_expression" and parent.child_by_field_name("right") == cls \
-            and parent.child_by_field_name("left").type == "identifier":  # `A = class {}` of a name declared before
-        return text(parent.child_by_field_name("left"))
-    return ""
+    if parent is not None and parent.type == "variable_declarator" and parent.child_by_field_name("value") == cls:
+        name = parent.child_by_field_name("name")
+    elif parent is not None and parent.type == "assignment_expression" and parent.child_by_field_name("right") == cls:
+        name = parent.child_by_field_name("left")
+    else:
+        return None
+    return text(name) if name is not None and name.type == "identifier" else None
 
 
 def class_info(cls: ts.Node, name: str) -> ClassInfo:

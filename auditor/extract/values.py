@@ -13,8 +13,8 @@ from auditor.extract import envdefault, strings, taken, tslib, webpack
 from auditor.extract.bindings import value_of
 from auditor.extract.frames import (MAX_DEPTH, REST, Frame, _lookup, _parameter_of_scope, destructured, loop_element,
                                     parameter_default, parameter_property, parameters, returned)
-from auditor.extract.lists import Lists, _bundled_namespace
-from auditor.extract.program import Module, class_name_of
+from auditor.extract.lists import Lists, _bundled_namespace, _placeholder_list
+from auditor.extract.program import Module, class_name_of, holding_name
 from auditor.extract.syntax import (CLASS_TYPES, FUNCTION_TYPES, NOT_LITERAL, ancestors, call_args, call_function,
                                     callee_text, class_base, enclosing, find, literal, member_chain, nullish,
                                     object_pairs, pair_value, plus_chain, string_value, strip_casts, text, unescape)
@@ -245,7 +245,7 @@ class Values(Lists):
             node = own if own is not None else node
         if node.type in {"class", "class_declaration"} and self.link is not None and class_name_of(node):
             found = self._static(module, class_name_of(node), key)  # the same, `var Registry = class {...}`
-            held = _holding_name(node)
+            held = holding_name(node)
             if found[0] is None and held is not None and held != class_name_of(node):
                 found = self._static(module, held, key)  # `xR = class nw {...}`: by the name that holds it
             return found
@@ -868,7 +868,7 @@ class Values(Lists):
         if op == "??" and depth <= 8:  # `e.exposed ?? fallback`: the left side unless it is null or undefined
             left, _ = self.definition(*self.bound(cond.child_by_field_name("left"), module, frame, depth + 1))
             left = strip_casts(left)
-            if left is not None and (nullish(left) or left.type == "null") \
+            if nullish(left) \
                     or self._absent(cond.child_by_field_name("left"), module, frame, depth):
                 return self._truth(cond.child_by_field_name("right"), module, frame, depth + 1, callers)
             known = literal(left) if left is not None and left.type in _NOT_NULLISH | {"unary_expression"} else NOT_LITERAL
@@ -1247,9 +1247,9 @@ _NOT_NULLISH = frozenset({"object", "array", "string", "template_string", "numbe
 def _placeholder(node: ts.Node | None) -> bool:
     """An empty list or object, `null` or `undefined`: what a field holds until it is set (`this.tools = []`)."""
     node = strip_casts(node)
-    return node is not None and (node.type in {"null", "undefined"}
-                                 or node.type == "identifier" and text(node) == "undefined"
-                                 or node.type in {"array", "object"} and not node.named_children)
+    return _placeholder_list(node) or node is not None and (
+        node.type == "undefined" or node.type == "identifier" and text(node) == "undefined"
+        or node.type == "object" and not node.named_children)
 
 
 def _constructor_frame(ctor: ts.Node, module: Module, args: tuple[tuple, ...] | None, site: ts.Node | None
@@ -1284,15 +1284,3 @@ def _hands_on(call: ts.Node, ctor: ts.Node) -> bool:
         rest = rest.named_children[0] if rest.named_children else None
     return rest is not None and rest.type == "rest_pattern" and bool(rest.named_children) \
         and text(rest.named_children[0]) == text(spread)
-
-
-def _holding_name(cls: ts.Node) -> str | None:
-    """The name a class expression is held by (`var A = class B {}`, `A = class B {}`), or None."""
-    parent = cls.parent
-    if parent is not None and parent.type == "variable_declarator" and parent.child_by_field_name("value") == cls:
-        name = parent.child_by_field_name("name")
-    elif parent is not None and parent.type == "assignment_expression" and parent.child_by_field_name("right") == cls:
-        name = parent.child_by_field_name("left")
-    else:
-        return None
-    return text(name) if name is not None and name.type == "identifier" else None
