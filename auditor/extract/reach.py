@@ -25,6 +25,7 @@ MAX_DEPTH = 24  # hops from the handler's result to a descriptor
 _KEEPS = frozenset({"filter", "slice", "sort", "toSorted", "reverse", "toReversed", "flat", "concat", "map",
                     "flatMap", "splice", "with", "values", "entries",  # (entries: [key, element] of each)
                     "find", "findLast", "at", "pop", "shift"})  # one of its elements
+_FINDS = frozenset({"find", "findLast"})  # an element the callback's test refuses is never the one found
 _ADDS = frozenset({"push", "unshift", "concat"})  # the arguments become elements
 _COLLECTIONS = frozenset({"Map", "Set", "WeakMap"})  # `new Map()`: filled by set/add/push later
 _OBJECT_VALUES = {("Object", "values"), ("Object", "entries")}  # (entries: [key, value] pairs; the values listed)
@@ -530,9 +531,12 @@ class Reach:
             renames = renames and all(_holds(r, _SCHEMA_KEYS) for r in (strip_casts(x) for x, _ in self.returns(cb, cmod))
                                       if r is not None and r.type == "object")
             refused = self._refused(receiver, args[0], module) if method == "filter" and args else frozenset()
+            found = self._found(args[0], module) if method in _FINDS and args else None
             for element, emod in self.expr(receiver, module, d):
                 if element.id in refused:
                     continue  # (`list.filter((t) => t.exposed)` of an element `{ ..., exposed: false }`: not listed)
+                if found is not None and found(element, emod) is False:
+                    continue  # (`defs.find((d) => d.name === n)`, n never "close_all": not the element named so)
                 if not (read and element.type != "object"):  # an instance, a namespace: the member mapped is listed
                     if renames and element.type == "object" and _holds(element, needs):
                         self.copied.add(element)  # `(t) => ({ name: t.name, ... })`: named by its name
@@ -564,6 +568,21 @@ class Reach:
                 node = strip_casts(element[0])
                 verdicts[node.id] = verdicts.get(node.id, True) and test(node, emod, eframe) is False
         return frozenset(k for k, out in verdicts.items() if out)
+
+    def _found(self, callback: ts.Node, module: Module):
+        """For `list.find(CALLBACK)`: a function of (element, its module) -> whether the callback's test can hold
+        for that element as reach reads it (False: never found), or None for a callback not read."""
+        test = self.values._element_test(callback, module, None, 0)
+        if test is None:
+            return None
+        memo = self.link.memo.setdefault("reach.found", {}) if self.link is not None else {}
+
+        def found(element: ts.Node, emod: Module) -> bool | None:
+            key = (callback.id, element.id)
+            if key not in memo:
+                memo[key] = test(strip_casts(element), emod, None)
+            return memo[key]
+        return found
 
     def _handed_functions(self, callee: ts.Node, module: Module) -> list[tuple[ts.Node, Module]] | None:
         """The functions a parameter CALLEE names is given: the member it names of each element of the list, for the

@@ -562,6 +562,18 @@ def literal(node: ts.Node | None, env: dict[str, ts.Node] | Callable[[ts.Node], 
         return out
     if kind == "call_expression":
         return _constant_call(node, env, depth)
+    if kind == "sequence_expression":  # `(a, b)`: each in turn, the last one's value
+        value = NOT_LITERAL
+        for c in node.named_children:
+            value = literal(c, env, depth + 1) if c.type != "comment" else value
+            if value is NOT_LITERAL:
+                return NOT_LITERAL
+        return value
+    if kind == "subscript_expression":  # `GROUPS[kind]` of a constant record and key (undefined: a key it lacks)
+        key = literal(node.child_by_field_name("index"), env, depth + 1)
+        return NOT_LITERAL if key is NOT_LITERAL else _entry(literal(node.child_by_field_name("object"), env, depth + 1), key)
+    if kind == "augmented_assignment_expression" and text(node.child_by_field_name("operator")) in {"||=", "??="}:
+        return _default_entry(node, env, depth)
     if kind in {"identifier", "shorthand_property_identifier"} and env:  # `{name}` is `{name: name}`
         value = env(node) if callable(env) else env.get(text(node))
         if isinstance(value, Known):
@@ -629,18 +641,65 @@ def _binary(op: str, left: Any, right: Any) -> Any:
     return NOT_LITERAL
 
 
+def _entry(holder: Any, key: Any) -> Any:
+    """HOLDER[KEY] of a constant record (None, undefined, for a key it lacks) or list (an index within it)."""
+    if isinstance(holder, dict) and isinstance(key, str):
+        return holder.get(key)
+    if isinstance(holder, list) and isinstance(key, int) and not isinstance(key, bool) and 0 <= key < len(holder):
+        return holder[key]
+    return NOT_LITERAL
+
+
+def _default_entry(node: ts.Node, env, depth: int) -> Any:
+    """`acc[k] ||= []` (or `??=`) on a record a callback is handed (a grouping `reduce`'s accumulator): the entry,
+    set to the right side's value first when it is falsy (nullish for `??=`). The record is changed in place."""
+    left = strip_casts(node.child_by_field_name("left"))
+    if left is None or left.type != "subscript_expression":
+        return NOT_LITERAL
+    holder = literal(left.child_by_field_name("object"), env, depth + 1)
+    key = literal(left.child_by_field_name("index"), env, depth + 1)
+    if not isinstance(holder, dict) or not isinstance(key, str):
+        return NOT_LITERAL
+    current = holder.get(key)
+    if current is not None and (text(node.child_by_field_name("operator")) == "??=" or _truthy(current)):
+        return current
+    value = literal(node.child_by_field_name("right"), env, depth + 1)
+    if value is NOT_LITERAL:
+        return NOT_LITERAL
+    holder[key] = value
+    return value
+
+
+def _truthy(value: Any) -> bool:
+    """JavaScript's truth of a constant (every object and list is true)."""
+    return True if isinstance(value, (dict, list)) else bool(value)
+
+
 def _constant_call(node: ts.Node, env, depth: int) -> Any:
-    """`[...].join(sep)` of constant strings, `Object.keys(X)` / `Object.values(X)` of a constant object literal."""
+    """`[...].join(sep)` of constant strings, `Object.keys(X)` / `Object.values(X)` of a constant object literal, a
+    constant list's map/flatMap/reduce, and `push` onto a list a callback holds."""
     chain = member_chain(node.child_by_field_name("function"))
     args = call_args(node)
     fn = strip_casts(node.child_by_field_name("function"))
+    method = text(fn.child_by_field_name("property")) if fn is not None and fn.type == "member_expression" else ""
+    if method == "reduce" and len(args) == 2:
+        return _constant_reduce(fn.child_by_field_name("object"), args[0], args[1], env, depth)
+    if method == "push" and args:  # (`(groups[k] ||= []).push(v)` in a reduce: the list grows in place)
+        items = literal(fn.child_by_field_name("object"), env, depth + 1)
+        more = [literal(a, env, depth + 1) for a in args]
+        if not isinstance(items, list) or any(m is NOT_LITERAL or a.type == "spread_element" for m, a in zip(more, args)):
+            return NOT_LITERAL
+        items += more
+        return len(items)
     if chain in {("Object", "keys"), ("Object", "values"), ("Object", "entries")} and len(args) == 1:
         holder = _object_literal(args[0], env, depth + 1)
-        if holder is not None and any(c.type == "spread_element" for c in holder.named_children):
-            whole = literal(holder, env, depth + 1)  # `{...BASE, X: "x"}`: its keys and values are read whole
+        if holder is None or any(c.type == "spread_element" for c in holder.named_children):
+            # `{...BASE, X: "x"}`, or a record ENV knows with no node: its keys and values are read whole
+            whole = literal(holder if holder is not None else args[0], env, depth + 1)
             if not isinstance(whole, dict) or any(k.isdigit() for k in whole):
                 return NOT_LITERAL
-            return list(whole) if chain[1] == "keys" else list(whole.values())
+            return list(whole) if chain[1] == "keys" else list(whole.values()) if chain[1] == "values" \
+                else [[k, v] for k, v in whole.items()]
         if holder is None or any(c.type not in {"pair", "shorthand_property_identifier", "comment"} for c in holder.named_children):
             return NOT_LITERAL
         pairs = object_pairs(holder)
@@ -719,6 +778,27 @@ def _constant_map(method: str, held: ts.Node, callback: ts.Node, env, depth: int
         if len(out) > _MAX_FOLDED_ITEMS:
             return NOT_LITERAL
     return out
+
+
+def _constant_reduce(held: ts.Node, callback: ts.Node, start: ts.Node, env, depth: int) -> Any:
+    """`XS.reduce((acc, x) => expr, START)` of a constant list: the callback read for each element in turn with the
+    accumulator it returned last (`Object.entries(M).reduce((g, [k, v]) => ((g[v] ||= []).push(k), g), {})`, a
+    record grouping M's keys by value)."""
+    items = literal(held, env, depth + 1)
+    parts = arrow_parts(callback)
+    acc = literal(start, env, depth + 1)
+    if not isinstance(items, list) or parts is None or not 1 <= len(parts[0]) <= 3 or acc is NOT_LITERAL \
+            or len(items) > _MAX_FOLDED_ITEMS:
+        return NOT_LITERAL
+    params, body = parts
+    for index, item in enumerate(items):
+        bound: dict[str, Any] = {}
+        if not all(_bind(p, v, bound) for p, v in zip(params, (acc, item, index))):
+            return NOT_LITERAL
+        acc = literal(body, _scoped(bound, env), depth + 1)
+        if acc is NOT_LITERAL:
+            return NOT_LITERAL
+    return acc
 
 
 def _bind(pattern: ts.Node, value: Any, out: dict[str, Any]) -> bool:

@@ -13,6 +13,7 @@ from auditor.extract import envdefault, strings, taken, tslib, webpack
 from auditor.extract.bindings import value_of
 from auditor.extract.frames import (MAX_DEPTH, REST, Frame, _lookup, _parameter_of_scope, destructured, loop_element,
                                     parameter_default, parameter_property, parameters, returned)
+from auditor.extract.held import possible
 from auditor.extract.lists import Lists, _bundled_namespace, _placeholder_list
 from auditor.extract.program import Module, class_name_of, holding_name
 from auditor.extract.syntax import (CLASS_TYPES, FUNCTION_TYPES, NOT_LITERAL, ancestors, call_args, call_function,
@@ -978,8 +979,15 @@ class Values(Lists):
         if numbers != [None, None] and self._absent(left if numbers[0] is None else right, module, frame, depth):
             return not equal  # (undefined is no number)
         sides = [self.string(*self.bound(n, module, frame), depth + 1, frame, callers) for n in (left, right)]
-        if None in sides:
+        if sides == [None, None]:
             return None
+        if None in sides:  # `s.name === i`, i a name no frame binds: a string none of its values is, never equal
+            other = left if sides[0] is None else right
+            known = sides[1] if sides[0] is None else sides[0]
+            values = possible(self, other, module) if not _bound_in(strip_casts(other), module, frame) else None
+            if values is None or not all(isinstance(v, str) or v is None for v in values) or known in values:
+                return None
+            return not equal
         return (sides[0] == sides[1]) == equal
 
     def _number(self, node: ts.Node | None, module: Module, frame: Frame | None, depth: int) -> float | None:

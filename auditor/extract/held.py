@@ -1,0 +1,208 @@
+"""Every value an expression may hold, in any run, when the code fixes them all: a constant (syntax.literal, its names
+read as below), the element of a `for (const x of XS)` loop over lists held so, a parameter at every call of its
+function (when the boundary names that function nowhere else), a member or an entry of a record held so (`GROUPS[k]`
+of a grouping `reduce` over a constant record, for each key k may be). Read with no frame: a loop's variable stands
+for every element of every list the loop may walk. None whenever one of those values is not known, or a name is
+changed after it is set (assigned again, a member of it assigned, a list or map method that changes it called on it).
+"""
+
+from __future__ import annotations
+
+import re
+
+import tree_sitter as ts
+
+from auditor.extract import dead
+from auditor.extract.bindings import value_of
+from auditor.extract.frames import loop_names, parameters
+from auditor.extract.program import Module
+from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, Known, ancestors, call_args, literal, strip_casts,
+                                    text, within)
+
+MAX_DEPTH = 10
+_MAX_VALUES = 256  # more values than this for one expression: not read
+_CHANGES = frozenset({"push", "unshift", "splice", "pop", "shift", "sort", "reverse", "fill", "copyWithin", "set",
+                      "delete", "clear", "add", "assign"})
+_ASSIGN = re.compile(r"=(?![=>])|(?:[-+*/%&|^]|\*\*|<<|>>>?|\|\||&&|\?\?)=")
+_MEMBER = re.compile(r"\s*(?:\?\.|\.)\s*[\w$]+")
+_UNREAD = object()  # a memo entry being read (a cycle gives nothing)
+
+
+def possible(values, node: ts.Node | None, module: Module, depth: int = 0) -> list | None:
+    """The values NODE may hold (see the module's note), or None."""
+    node = strip_casts(node)
+    if node is None or depth > MAX_DEPTH or values.link is None:
+        return None
+    memo = values.link.memo.setdefault("held", {})
+    key = (module.path, node.id)
+    found = memo.get(key)
+    if found is _UNREAD:
+        return None
+    if key in memo:
+        return found
+    memo[key] = _UNREAD
+    memo[key] = found = _held(values, node, module, depth)
+    return found
+
+
+def _held(values, node: ts.Node, module: Module, depth: int) -> list | None:
+    if node.type == "identifier":
+        return _name(values, node, module, depth)
+    if node.type in {"subscript_expression", "member_expression"}:
+        holders = possible(values, node.child_by_field_name("object"), module, depth + 1)
+        index = node.child_by_field_name("index")
+        keys = possible(values, index, module, depth + 1) if node.type == "subscript_expression" \
+            else [text(node.child_by_field_name("property"))]
+        if holders is None or keys is None or len(holders) * len(keys) > _MAX_VALUES:
+            return None
+        out = []
+        for h in holders:
+            for k in keys:
+                if isinstance(h, list) and k == "length":
+                    out.append(len(h))
+                elif isinstance(h, dict) and isinstance(k, str):
+                    out.append(h.get(k))  # (a key the record lacks: undefined)
+                else:
+                    return None
+        return out
+
+    def env(ident: ts.Node):
+        got = possible(values, ident, module, depth + 1)
+        return Known(got[0]) if got is not None and len(got) == 1 else None
+    value = literal(node, env)
+    return None if value is NOT_LITERAL else [value]
+
+
+def _name(values, node: ts.Node, module: Module, depth: int) -> list | None:
+    name = text(node)
+    if name == "undefined":
+        return [None]
+    for scope in ancestors(node):
+        if scope.type == "for_in_statement":
+            body = scope.child_by_field_name("body")
+            names = loop_names(scope.child_by_field_name("left"))
+            if name not in names or body is None or not within(node, body):
+                continue
+            if names[name] != (0, ()) or text(scope.child_by_field_name("operator")) != "of":
+                return None
+            lists = possible(values, scope.child_by_field_name("right"), module, depth + 1)
+            if lists is None or not all(isinstance(x, list) for x in lists if x is not None):
+                return None  # (`for (x of undefined)` throws: no element)
+            return _capped([v for x in lists if x is not None for v in x])
+        if scope.type in FUNCTION_TYPES and name in parameters(scope):
+            index, path = parameters(scope)[name]
+            return None if path else _argued(values, scope, index, module, depth)
+    value = value_of(module, node)
+    where = module
+    if value is None:
+        bound = values.link.binding(module, name)
+        if bound is None or bound[0] is module or bound[1] == "*":
+            return None
+        where, value = bound[0], values.link.value(bound[0], bound[1])
+        if value is None:
+            return None
+        name = bound[1]
+    memo = values.link.memo.setdefault("held.unchanged", {})
+    key = (where.path, name, value.id)
+    if key not in memo:
+        memo[key] = _unchanged(values, name, value, where)
+    if not memo[key]:
+        return None
+    return possible(values, value, where, depth + 1)
+
+
+def _argued(values, fn: ts.Node, index: int, module: Module, depth: int) -> list | None:
+    """What parameter INDEX of FN is handed at each of its calls, when the boundary writes FN's name nowhere but
+    there and where it is defined (nothing else can call it)."""
+    calls = values.link.callers(fn)
+    name = _function_name(fn)
+    if not calls or name is None or _words(values).get(name.encode(), 0) != len(calls) + 1:
+        return None
+    out: list = []
+    for cmod, call in calls:
+        args = call_args(call)
+        if index >= len(args) or any(a.type == "spread_element" for a in args[:index + 1]):
+            return None
+        got = possible(values, args[index], cmod, depth + 1)
+        if got is None:
+            return None
+        out += got
+    return _capped(out)
+
+
+def _function_name(fn: ts.Node) -> str | None:
+    """The name FN is called by: a method's or a declared function's own, or the variable's it is assigned to."""
+    own = fn.child_by_field_name("name")
+    if own is not None:
+        return text(own)
+    holder = fn.parent
+    if holder is not None and holder.type == "variable_declarator":
+        named = holder.child_by_field_name("name")
+        return text(named) if named is not None and named.type == "identifier" else None
+    return None
+
+
+def _words(values):
+    memo = values.link.memo
+    if "held.words" not in memo:
+        memo["held.words"] = dead.words(m.tree.root_node.text for m in values.link.by_path.values())
+    return memo["held.words"]
+
+
+def _unchanged(values, name: str, value: ts.Node, module: Module) -> bool:
+    """Whether NAME, set to VALUE, is never changed: the code that can see it (its function, else its module, else
+    every module for a name the module exports) assigns it or a member of it once (where VALUE is set), calls no
+    method on it that changes it (push, set, splice...), and hands it to neither Object.assign nor `delete`."""
+    scope = next((a for a in ancestors(value) if a.type in FUNCTION_TYPES), None)
+    holder = value.parent
+    while holder is not None and holder.type not in {"variable_declarator", "assignment_expression"}:
+        holder = holder.parent if holder.type in {"parenthesized_expression", "as_expression"} else None
+    if holder is None:
+        return False
+    if scope is not None and holder.type == "variable_declarator":
+        sources = [scope.text]
+    elif values.link.exported(module.path, name) is not None:
+        sources = [m.tree.root_node.text for m in values.link.by_path.values()]
+    else:
+        sources = [module.tree.root_node.text]
+    word = re.compile(rb"(?<![\w$.])" + re.escape(name.encode()) + rb"(?![\w$])")
+    sets = 0
+    for source in sources:
+        for hit in word.finditer(source):
+            before = source[max(0, hit.start() - 16):hit.start()].decode("utf-8", "replace")
+            if before.rstrip().endswith(("delete", "Object.assign(")):
+                return False
+            after = source[hit.end():hit.end() + 300].decode("utf-8", "replace")
+            end = _members(after)
+            rest, members = after[end:].lstrip(), after[:end]
+            if _ASSIGN.match(rest):  # `NAME = ...` where it is set, else `NAME = ...` again or `NAME[k] ||= ...`
+                sets += 1
+            last = re.findall(r"[\w$]+", members)
+            if rest.startswith("(") and last and last[-1] in _CHANGES:
+                return False  # `NAME.push(x)`
+    return sets <= 1
+
+
+def _capped(found: list) -> list | None:
+    return found if len(found) <= _MAX_VALUES else None
+
+
+def _members(after: str) -> int:
+    """Where the members read after a name end in AFTER (`.a?.b[k[0]]`: brackets nested), 0 for none."""
+    at = 0
+    while True:
+        dot = _MEMBER.match(after, at)
+        if dot is not None:
+            at = dot.end()
+            continue
+        open_ = at + len(after[at:]) - len(after[at:].lstrip())
+        if open_ >= len(after) or after[open_] != "[":
+            return at
+        depth = 0
+        for i in range(open_, len(after)):
+            depth += {"[": 1, "]": -1}.get(after[i], 0)
+            if depth == 0:
+                break
+        else:
+            return at  # (no closing bracket within the text read)
+        at = i + 1
