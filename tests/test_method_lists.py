@@ -95,6 +95,11 @@ def test_only_the_definitions_the_listed_methods_map_to_are_tools():
     assert _tools(SERVER) == ["close_door", "open_door", "ring_bell"]
 
 
+def test_a_registry_built_by_a_chain_of_calls_returning_it_is_read_the_same():
+    chained = SERVER.replace("const registry = new Registry();\nregistry.addMethods(", "const registry = new Registry().addMethods(")
+    assert chained != SERVER and _tools(chained) == ["close_door", "open_door", "ring_bell"]
+
+
 def test_a_method_list_changed_after_it_is_set_keeps_every_definition():
     # (the lookup's name is read with no frame: one list not known, any name may be looked up in any class's list)
     pushed = SERVER.replace("const registry = new Registry()", "DOOR_METHODS.push(process.argv[2]);\nconst registry = new Registry()")

@@ -301,8 +301,12 @@ class Linker:
     def _factory_class(self, m: Module, value: ts.Node | None) -> tuple[Module, str] | None:
         """(module, class name) of what a factory function of the boundary returns, when every return of it is a
         `new C(...)` of one class C, written there or held by a local (`const registry = new ToolRegistry(config);
-        ...; return registry`)."""
+        ...; return registry`); of what a method that returns `this` is called on, that method's class."""
         hit = self.resolve(m, value) if value is not None and value.type == "call_expression" else None
+        if hit is not None and hit[1].type == "method_definition" and _returns_this(hit[1]):
+            cls = enclosing(hit[1], {"class_declaration", "abstract_class_declaration", "class"})
+            name = class_name_of(cls) if cls is not None else None  # `new Registry().add(a)`: a builder's chain
+            return (hit[0], name) if name else None
         if hit is None or hit[1].type == "method_definition":
             return None
         fmod, fn = hit[0], hit[1]
@@ -396,11 +400,16 @@ class Linker:
 
     def _chained(self, m: Module, callee: ts.Node | None) -> tuple[Module, ts.Node, str] | None:
         """`registry.add(a).add(b)`: the method of a call's result, when the call is of a method that returns
-        `this` (a builder's chain): that method's class's method."""
+        `this` (a builder's chain): that method's class's method; `new Registry().add(a)`: the constructed class's."""
         receiver = strip_casts(callee.child_by_field_name("object")) if callee is not None \
             and callee.type == "member_expression" else None
         while receiver is not None and receiver.type == "await_expression" and receiver.named_children:
             receiver = strip_casts(receiver.named_children[0])
+        name = text(callee.child_by_field_name("property")) if receiver is not None else ""
+        if receiver is not None and receiver.type == "new_expression":  # `new Registry().add(a)`: Registry's method
+            made = self._class(m, text(receiver.child_by_field_name("constructor")))
+            return (made[0], made[1].methods[name], f"{made[1].name}.{name}") if made and name in made[1].methods \
+                else None
         if receiver is None or receiver.type != "call_expression":
             return None
         inner = self.resolve(m, receiver)
@@ -408,7 +417,6 @@ class Linker:
             return None
         cls = enclosing(inner[1], {"class_declaration", "abstract_class_declaration", "class"})
         info = self.class_at(inner[0], cls) if cls is not None else None
-        name = text(callee.child_by_field_name("property"))
         return (inner[0], info.methods[name], f"{info.name}.{name}") if info and name in info.methods else None
 
     def _declared_function(self, node: ts.Node, name: str) -> ts.Node | None:
