@@ -157,3 +157,25 @@ def _constants(src: str) -> dict[str, object]:
 def test_constant_expressions_over_a_record(expr, value):
     got = _constants(f'const M = {{ a: "x", b: "y", c: "x" }};\nconst OUT = {expr};\n')["OUT"]
     assert got == value if value is not NOT_LITERAL else got is NOT_LITERAL
+
+
+def test_a_local_of_the_same_name_hides_the_loop_variable():
+    # `name` inside the callback's own block is a local set at run time, not the loop's element: not known
+    hidden = SERVER.replace("const def = defs.find((d) => d.name === name);",
+                            "const def = defs.find((d) => { const name = process.argv[2]; return d.name === name; });")
+    assert hidden != SERVER and _tools(hidden) == EVERY
+
+
+def test_a_reduce_from_a_constant_record_leaves_that_record_as_written():
+    from auditor.extract.held import possible
+    from auditor.extract.values import Values
+    src = ('const M = { a: "x", b: "y" };\nconst BASE = { x: ["z"] };\n'
+           'const G = Object.entries(M).reduce((g, [k, v]) => ((g[v] ||= []).push(k), g), BASE);\n'
+           'export const A = G;\nexport const B = BASE;\n')
+    p = program({"index.js": src, "package.json": MANIFEST})
+    module = next(m for m in p.modules if m.path == "index.js")
+    values = Values(p.linker)
+    read = {text(d.child_by_field_name("name")): possible(values, d.child_by_field_name("value"), module)
+            for d in find(module.tree.root_node, {"variable_declarator"})}
+    assert read["A"] == [{"x": ["z", "a"], "y": ["b"]}]
+    assert read["B"] == [{"x": ["z"]}]

@@ -8,12 +8,13 @@ changed after it is set (assigned again, a member of it assigned, a list or map 
 
 from __future__ import annotations
 
+import copy
 import re
 
 import tree_sitter as ts
 
 from auditor.extract import dead
-from auditor.extract.bindings import value_of
+from auditor.extract.bindings import value_of, visible
 from auditor.extract.frames import loop_names, parameters
 from auditor.extract.program import Module
 from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, Known, ancestors, call_args, literal, strip_casts,
@@ -66,9 +67,9 @@ def _held(values, node: ts.Node, module: Module, depth: int) -> list | None:
                     return None
         return out
 
-    def env(ident: ts.Node):
+    def env(ident: ts.Node):  # (a copy: literal changes the records a reduce fills in place)
         got = possible(values, ident, module, depth + 1)
-        return Known(got[0]) if got is not None and len(got) == 1 else None
+        return Known(copy.deepcopy(got[0])) if got is not None and len(got) == 1 else None
     value = literal(node, env)
     return None if value is NOT_LITERAL else [value]
 
@@ -77,7 +78,10 @@ def _name(values, node: ts.Node, module: Module, depth: int) -> list | None:
     name = text(node)
     if name == "undefined":
         return [None]
+    local = visible(node, name)  # (a local declared nearer than a loop or a parameter of the same name hides it)
     for scope in ancestors(node):
+        if local is not None and within(local, scope):
+            break
         if scope.type == "for_in_statement":
             body = scope.child_by_field_name("body")
             names = loop_names(scope.child_by_field_name("left"))
