@@ -144,3 +144,12 @@ server.setRequestHandler(CallToolRequestSchema, async (r) => ({ content: [{ type
     assert tool.schema_form == "zod"
     assert tool.schema["properties"]["size"] == {"type": "number", "maximum": 50}
     assert [c[0] for c in tool.coercions] == ["size"]
+
+
+def test_the_export_helpers_read_are_forgotten_with_the_audit():
+    # (a module-level memo by node id: syntax.forget(), called after each audit, drops it with the others)
+    from auditor.extract import lists, syntax
+    _program()
+    assert lists._EXPORT_HELPERS
+    syntax.forget()
+    assert not lists._EXPORT_HELPERS

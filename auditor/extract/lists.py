@@ -14,8 +14,8 @@ from auditor.extract.frames import (MAX_DEPTH, Frame, _array_names, _parameter_o
                                     loop_names, parameters, plain_parameters, returned)
 from auditor.extract.program import Module, class_name_of
 from auditor.extract.syntax import (CLASS_TYPES, FUNCTION_TYPES, ancestors, call_args, call_function, callee_text,
-                                    enclosing, enclosing_function, find, local_values_of, member_chain, object_pairs,
-                                    pair_value, parameter_pattern, string_value, strip_casts, text)
+                                    enclosing, enclosing_function, find, local_values_of, member_chain, memo,
+                                    object_pairs, pair_value, parameter_pattern, string_value, strip_casts, text)
 
 # Array methods whose result holds some of the receiver's elements, in some order.
 _SUBSETS = {"filter", "slice", "sort", "reverse", "toSorted", "toReversed", "toSpliced"}
@@ -823,7 +823,8 @@ class Lists:
 _BUNDLER_EXPORT = "__export"
 
 
-_EXPORT_HELPERS: dict[int, tuple[ts.Node, bool]] = {}  # function node id -> (the node, whether it is one)
+_EXPORT_HELPERS: dict[int, tuple[ts.Node, bool]] = memo()  # function node id -> (the node, whether it is one);
+# dropped with the other memos by node id (syntax.forget), so it does not grow over the audits of one process
 
 
 def _export_helper(call: ts.Node, module: Module) -> bool:
