@@ -17,14 +17,16 @@ from auditor.extract import dead
 from auditor.extract.bindings import value_of, visible
 from auditor.extract.frames import loop_names, parameters
 from auditor.extract.program import Module
-from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, Known, ancestors, call_args, literal, strip_casts,
-                                    text, within)
+from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, Known, ancestors, call_args, literal, member_chain,
+                                    strip_casts, text, within)
 
 MAX_DEPTH = 10
 _MAX_VALUES = 256  # more values than this for one expression: not read
 _CHANGES = frozenset({"push", "unshift", "splice", "pop", "shift", "sort", "reverse", "fill", "copyWithin", "set",
                       "delete", "clear", "add", "assign"})
 _ASSIGN = re.compile(r"=(?![=>])|(?:[-+*/%&|^]|\*\*|<<|>>>?|\|\||&&|\?\?)=")
+_GLOBALS = frozenset({"Object", "Array", "JSON", "String", "Number", "Boolean", "Math", "Promise", "console",
+                      "Set", "Map", "structuredClone"})  # the language's own: they read what they are handed
 _MEMBER = re.compile(r"\s*(?:\?\.|\.)\s*[\w$]+")
 _UNREAD = object()  # a memo entry being read (a cycle gives nothing)
 
@@ -153,10 +155,13 @@ def _words(values):
     return memo["held.words"]
 
 
-def _unchanged(values, name: str, value: ts.Node, module: Module) -> bool:
+def _unchanged(values, name: str, value: ts.Node, module: Module, depth: int = 0) -> bool:
     """Whether NAME, set to VALUE, is never changed: the code that can see it (its function, else its module, else
     every module for a name the module exports) assigns it or a member of it once (where VALUE is set), calls no
-    method on it that changes it (push, set, splice...), and hands it to neither Object.assign nor `delete`."""
+    method on it that changes it (push, set, splice...), hands it to neither Object.assign nor `delete`, hands it
+    only to functions of the boundary that change no parameter it becomes (or to the language's own that read it:
+    `Object.entries(M)`, `new Set(L)`), and hands it on whole to no other holder (`const l = LIST`, `return LIST`,
+    `[LIST]`, `{ LIST }`)."""
     scope = next((a for a in ancestors(value) if a.type in FUNCTION_TYPES), None)
     holder = value.parent
     while holder is not None and holder.type not in {"variable_declarator", "assignment_expression"}:
@@ -164,14 +169,20 @@ def _unchanged(values, name: str, value: ts.Node, module: Module) -> bool:
     if holder is None:
         return False
     if scope is not None and holder.type == "variable_declarator":
-        sources = [scope.text]
+        spans = [(module, scope)]
     elif values.link.exported(module.path, name) is not None:
-        sources = [m.tree.root_node.text for m in values.link.by_path.values()]
+        spans = [(m, m.tree.root_node) for m in values.link.by_path.values()]
     else:
-        sources = [module.tree.root_node.text]
+        spans = [(module, module.tree.root_node)]
+    return _kept(values, name, spans, 1, depth)
+
+
+def _kept(values, name: str, spans: list[tuple[Module, ts.Node]], sets_allowed: int, depth: int) -> bool:
+    """Whether NAME is set at most SETS_ALLOWED times in SPANS (module, node) and changed nowhere there (_unchanged)."""
     word = re.compile(rb"(?<![\w$.])" + re.escape(name.encode()) + rb"(?![\w$])")
     sets = 0
-    for source in sources:
+    for module, span in spans:
+        source, base = span.text, span.start_byte
         for hit in word.finditer(source):
             before = source[max(0, hit.start() - 16):hit.start()].decode("utf-8", "replace")
             if before.rstrip().endswith(("delete", "Object.assign(")):
@@ -184,7 +195,47 @@ def _unchanged(values, name: str, value: ts.Node, module: Module) -> bool:
             last = re.findall(r"[\w$]+", members)
             if rest.startswith("(") and last and last[-1] in _CHANGES:
                 return False  # `NAME.push(x)`
-    return sets <= 1
+            if not members and not _read_where_handed(values, module, base + hit.start(), base + hit.end(), depth):
+                return False  # `fill(NAME)`, fill changing its parameter
+    return sets <= sets_allowed
+
+
+def _read_where_handed(values, module: Module, start: int, end: int, depth: int) -> bool:
+    """Whether the name written at START..END of MODULE, when it is an argument of a call, is only read there: the
+    call is of a function of the boundary whose parameter it becomes is changed nowhere in it, or of the language's
+    own functions other than Object.assign (`Object.entries(M)`, `new Set(L)`); True when it is no argument."""
+    node = module.tree.root_node.descendant_for_byte_range(start, end)
+    if node is not None and node.type == "shorthand_property_identifier" or _escapes(node):
+        return False  # (`{ LIST }`, `const l = LIST`, `return LIST`: another name holds it, and may change it)
+    if node is None or node.parent is None or node.parent.type != "arguments":
+        return True
+    call = node.parent.parent
+    if call is None or call.type == "new_expression":
+        return True  # (`new Set(L)`, `new Map(E)`: a copy; a class of the boundary keeps it: read where it is kept)
+    hit = values.link.resolve(module, call) if call.type == "call_expression" else None
+    if hit is None:
+        chain = member_chain(call.child_by_field_name("function")) or ()
+        return bool(chain) and chain[0] in _GLOBALS and chain[-1] not in _CHANGES
+    fn = hit[1]
+    index = next((i for i, a in enumerate(call_args(call)) if a.id == node.id), None)
+    params = [p for p, (i, path) in parameters(fn).items() if i == index and not path]
+    if depth > 3 or index is None or len(params) != 1:
+        return False
+    return _kept(values, params[0], [(hit[0], fn)], 0, depth + 1)
+
+
+def _escapes(node: ts.Node | None) -> bool:
+    """Whether the name NODE is handed on whole to another holder: another variable's value, a returned value, an
+    element of a list or a member of an object, an arrow function's result."""
+    parent = node.parent if node is not None else None
+    if parent is None:
+        return False
+    if parent.type in {"variable_declarator", "assignment_expression", "pair", "arrow_function"}:
+        field = {"variable_declarator": "value", "assignment_expression": "right", "pair": "value",
+                 "arrow_function": "body"}[parent.type]
+        got = parent.child_by_field_name(field)
+        return got is not None and got.id == node.id
+    return parent.type in {"return_statement", "array"}
 
 
 def _capped(found: list) -> list | None:
