@@ -168,7 +168,8 @@ def test_a_local_of_the_same_name_hides_the_loop_variable():
 
 def test_a_record_handed_where_it_may_be_changed_is_not_read():
     # a reduce started from BASE fills BASE itself; a function of the boundary that pushes onto its parameter changes
-    # what it is handed, and so does a push through another name holding it; a function that only reads it does not
+    # what it is handed, and so may a push through another name holding it or a class keeping it; a function that only
+    # reads it, and the language's own Set made of it, do not
     from auditor.extract.held import possible
     from auditor.extract.values import Values
     src = ('const M = { a: "x", b: "y" };\nconst BASE = { x: ["z"] };\n'
@@ -176,12 +177,14 @@ def test_a_record_handed_where_it_may_be_changed_is_not_read():
            'const L = ["p"];\nconst R = ["q"];\n'
            'function fill(list) { list.push("more"); }\nfunction show(list) { return list.join(","); }\n'
            'const S = ["s"];\nconst alias = S;\nalias.push("more");\n'
+           'const K = ["k"];\nclass Keeper { constructor(list) { this.list = list; } }\nnew Keeper(K);\n'
+           'const N = ["n"];\nconst names = new Set(N);\n'
            'fill(L);\nshow(R);\nconsole.log(Object.keys(M));\n'
-           'export { G, BASE, L, R, M, S };\n')
+           'export { G, BASE, L, R, M, S, K, N, names };\n')
     p = program({"index.js": src, "package.json": MANIFEST})
     module = next(m for m in p.modules if m.path == "index.js")
     values = Values(p.linker)
     read = {text(n): possible(values, n, module) for s in find(module.tree.root_node, {"export_specifier"})
             for n in [s.child_by_field_name("name")]}
-    assert read["G"] is None and read["BASE"] is None and read["L"] is None and read["S"] is None
-    assert read["R"] == [["q"]] and read["M"] == [{"a": "x", "b": "y"}]
+    assert read["G"] is None and read["BASE"] is None and read["L"] is None and read["S"] is None and read["K"] is None
+    assert read["R"] == [["q"]] and read["M"] == [{"a": "x", "b": "y"}] and read["N"] == [["n"]]

@@ -201,17 +201,18 @@ def _kept(values, name: str, spans: list[tuple[Module, ts.Node]], sets_allowed: 
 
 
 def _read_where_handed(values, module: Module, start: int, end: int, depth: int) -> bool:
-    """Whether the name written at START..END of MODULE, when it is an argument of a call, is only read there: the
-    call is of a function of the boundary whose parameter it becomes is changed nowhere in it, or of the language's
-    own functions other than Object.assign (`Object.entries(M)`, `new Set(L)`); True when it is no argument."""
+    """Whether the name written at START..END of MODULE is only read there: not handed on whole (_escapes), and when
+    it is an argument, the call is of a function of the boundary whose parameter it becomes is changed nowhere in
+    it, or of the language's own functions other than Object.assign (`Object.entries(M)`, `new Set(L)`)."""
     node = module.tree.root_node.descendant_for_byte_range(start, end)
     if node is not None and node.type == "shorthand_property_identifier" or _escapes(node):
         return False  # (`{ LIST }`, `const l = LIST`, `return LIST`: another name holds it, and may change it)
     if node is None or node.parent is None or node.parent.type != "arguments":
         return True
     call = node.parent.parent
-    if call is None or call.type == "new_expression":
-        return True  # (`new Set(L)`, `new Map(E)`: a copy; a class of the boundary keeps it: read where it is kept)
+    if call is None or call.type == "new_expression":  # `new Set(L)`, `new Map(E)`: a copy (a class's own may keep
+        made = call.child_by_field_name("constructor") if call is not None else None  # it, and change it later)
+        return made is not None and text(made) in _GLOBALS
     hit = values.link.resolve(module, call) if call.type == "call_expression" else None
     if hit is None:
         chain = member_chain(call.child_by_field_name("function")) or ()
