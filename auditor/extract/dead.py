@@ -31,7 +31,7 @@ def never_called(fn: ts.Node, calls_of: Callable[[ts.Node], list]) -> bool:
         name = fn.child_by_field_name("name")
         return name is not None and fn.parent is not None and fn.parent.type != "export_statement" \
             and _dead_name(text(name), fn.parent, name, 0)
-    holder = _value_position(fn)
+    holder = value_position(fn)
     if holder is None:
         return False
     if holder.type == "variable_declarator":
@@ -55,6 +55,13 @@ def words(sources: Iterable[bytes]) -> Counter:
     return counts
 
 
+def boundary_words(link) -> Counter:
+    """words() of the code of LINK's modules (the boundary), counted once per program (link.memo)."""
+    if "dead.words" not in link.memo:
+        link.memo["dead.words"] = words(m.tree.root_node.text for m in link.by_path.values())
+    return link.memo["dead.words"]
+
+
 def unreferenced_method(fn: ts.Node, counts: Counter) -> bool:
     """Whether FN is a method (not a constructor, getter or setter) whose name the boundary's code (COUNTS: words())
     writes only once, where FN is defined: no call, no member read, no string naming it (`obj[name]()` of a name
@@ -67,7 +74,7 @@ def unreferenced_method(fn: ts.Node, counts: Counter) -> bool:
     return counts.get(text(name).encode(), 0) <= 1
 
 
-def _value_position(node: ts.Node) -> ts.Node | None:
+def value_position(node: ts.Node) -> ts.Node | None:
     """Where the value NODE is goes: the declarator it initialises, the return statement it is returned by, or the
     arrow function whose body it is; None for anywhere else."""
     while node.parent is not None and node.parent.type in _WRAPPERS:
@@ -86,7 +93,7 @@ def _value_position(node: ts.Node) -> ts.Node | None:
 
 def _dead_result(call: ts.Node) -> bool:
     """Whether what CALL returns is held by a local that is never called nor handed on."""
-    holder = _value_position(call)
+    holder = value_position(call)
     return holder is not None and holder.type == "variable_declarator" and _dead_declarator(holder, 0)
 
 
@@ -112,7 +119,7 @@ def _dead_name(name: str, scope: ts.Node, declared: ts.Node, depth: int) -> bool
         obj = parent if ref.type == "shorthand_property_identifier" else \
             parent.parent if parent is not None and parent.type == "pair" and parent.child_by_field_name("value") == ref \
             else None
-        holder = _value_position(obj) if obj is not None and obj.type == "object" else None
+        holder = value_position(obj) if obj is not None and obj.type == "object" else None
         if holder is not None and holder.type == "variable_declarator" and _dead_declarator(holder, depth + 1):
             continue
         return False

@@ -122,7 +122,7 @@ def _argued(values, fn: ts.Node, index: int, module: Module, depth: int) -> list
     there and where it is defined (nothing else can call it)."""
     calls = values.link.callers(fn)
     name = _function_name(fn)
-    if not calls or name is None or _words(values).get(name.encode(), 0) != len(calls) + 1:
+    if not calls or name is None or dead.boundary_words(values.link).get(name.encode(), 0) != len(calls) + 1:
         return None
     out: list = []
     for cmod, call in calls:
@@ -146,13 +146,6 @@ def _function_name(fn: ts.Node) -> str | None:
         named = holder.child_by_field_name("name")
         return text(named) if named is not None and named.type == "identifier" else None
     return None
-
-
-def _words(values):
-    memo = values.link.memo
-    if "held.words" not in memo:
-        memo["held.words"] = dead.words(m.tree.root_node.text for m in values.link.by_path.values())
-    return memo["held.words"]
 
 
 def _unchanged(values, name: str, value: ts.Node, module: Module, depth: int = 0) -> bool:
@@ -226,17 +219,15 @@ def _read_where_handed(values, module: Module, start: int, end: int, depth: int)
 
 
 def _escapes(node: ts.Node | None) -> bool:
-    """Whether the name NODE is handed on whole to another holder: another variable's value, a returned value, an
-    element of a list or a member of an object, an arrow function's result."""
-    parent = node.parent if node is not None else None
-    if parent is None:
-        return False
-    if parent.type in {"variable_declarator", "assignment_expression", "pair", "arrow_function"}:
-        field = {"variable_declarator": "value", "assignment_expression": "right", "pair": "value",
-                 "arrow_function": "body"}[parent.type]
-        got = parent.child_by_field_name(field)
+    """Whether the name NODE is handed on whole to another holder: a variable's value, a returned value or an arrow
+    function's result (dead.value_position), a value assigned or set as an object's member, an element of a list."""
+    if node is None or dead.value_position(node) is not None:
+        return node is not None
+    parent = node.parent
+    if parent is not None and parent.type in {"assignment_expression", "pair"}:
+        got = parent.child_by_field_name("right" if parent.type == "assignment_expression" else "value")
         return got is not None and got.id == node.id
-    return parent.type in {"return_statement", "array"}
+    return parent is not None and parent.type == "array"
 
 
 def _capped(found: list) -> list | None:

@@ -57,9 +57,10 @@ class Reach:
         self._counts = None  # see _words
 
     def _words(self):
-        """The words of the boundary's code, counted (dead.words), read once."""
+        """The words of the boundary's code, counted (dead.words), read once (shared with held.py through the link)."""
         if self._counts is None:
-            self._counts = dead.words(m.tree.root_node.text for m in self.modules)
+            self._counts = dead.boundary_words(self.link) if self.link is not None \
+                else dead.words(m.tree.root_node.text for m in self.modules)
         return self._counts
 
     def reset(self) -> list[tuple[Module, ts.Node, frozenset[str] | None]]:
