@@ -122,3 +122,46 @@ def test_each_module_a_folder_import_loads_is_an_element_of_the_list_it_goes_int
         p = program(files)
         assert sorted((t.name, t.description) for t in p.tools) == [("pull", "Does pull."), ("push", "Does push.")]
         assert not p.gaps
+
+
+SHIM = '''#!/usr/bin/env node
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+const here = dirname(fileURLToPath(import.meta.url));
+const builds = [join(here, "..", "dist", "cli", "main.js"), join(here, "..", "dist", "main.js")];
+const found = builds.find((candidate) => existsSync(candidate));
+if (!found) { process.stderr.write("run the build first\\n"); process.exit(1); }
+await import(pathToFileURL(found).href);
+'''
+BUILT = HIGH.replace("LOAD", PUSHED)
+
+
+def _shimmed(shim: str) -> dict:
+    return {"bin/s.mjs": shim, "dist/cli/main.js": BUILT.replace("./tools", "../tools"),
+            "dist/main.js": BUILT, "dist/other.js": BUILT,
+            "dist/tools/pull.js": _module_tool("pull"), "dist/tools/push.js": _module_tool("push"),
+            "package.json": '{"name": "s", "type": "module", "bin": "bin/s.mjs"}'}
+
+
+def test_a_launcher_that_imports_the_first_of_its_computed_build_paths_reaches_each_of_them():
+    """A bin that finds its build (`[join(here, "..", "dist", ...), ...].find(existsSync)`) and imports it
+    (`import(pathToFileURL(p).href)`) reaches every file of the boundary the list names; a file it does not name
+    stays unreached."""
+    rows = {f["path"]: f["status"] for f in coverage.ledger(program(_shimmed(SHIM)))["files"]}
+    assert rows["dist/cli/main.js"] == "analysed" and rows["dist/main.js"] == "analysed", rows
+    assert rows["dist/other.js"] != "analysed", rows
+
+
+def test_a_computed_path_with_a_part_not_known_is_read_as_no_load():
+    """`join(here, "..", "dist", process.env.BUILD)`: which file it is, the code does not say, so the launcher is read
+    as a launcher that loads no file of the boundary (the rows of the files it might load are those of a launcher with
+    no import at all; its own row says it may still load the server)."""
+    unknown = SHIM.replace('join(here, "..", "dist", "main.js")', 'join(here, "..", "dist", process.env.BUILD)')
+    none = SHIM.replace("await import(pathToFileURL(found).href);", "")
+
+    def rows(shim):
+        return {f["path"]: (f["status"], f["reason"]) for f in coverage.ledger(program(_shimmed(shim)))["files"]
+                if f["path"].startswith("dist/")}
+    assert rows(unknown) == rows(none)
+    assert rows(unknown) != rows(SHIM)

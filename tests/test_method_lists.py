@@ -188,3 +188,24 @@ def test_a_record_handed_where_it_may_be_changed_is_not_read():
             for n in [s.child_by_field_name("name")]}
     assert read["G"] is None and read["BASE"] is None and read["L"] is None and read["S"] is None and read["K"] is None
     assert read["R"] == [["q"]] and read["M"] == [{"a": "x", "b": "y"}] and read["N"] == [["n"]]
+
+
+@pytest.mark.parametrize("declared, other, read", [
+    # another module's own `pick` (a minified bundle reuses short names): the module's name is still only called here
+    ("function pick(kind) { return kind; }", "export const pick = 3;", ["x", "y"]),
+    ("const pick = (kind) => kind;", "export const pick = 3;", ["x", "y"]),
+    ("function pick(kind) { return kind; }", "export const other = 3;", ["x", "y"]),
+    # exported: another module may call it with anything
+    ("export function pick(kind) { return kind; }", "export const pick = 3;", None),
+    # a method: reachable through any instance, wherever the instance goes
+    ("const o = { pick(kind) { return kind; } };\nconst pick = (k) => o.pick(k);", "export const pick = 3;", None),
+])
+def test_a_parameter_of_a_function_its_module_alone_can_call_is_read_at_its_calls(declared, other, read):
+    from auditor.extract.held import possible
+    from auditor.extract.values import Values
+    src = f'{declared}\npick("x");\npick("y");\n'
+    p = program({"a.js": src, "b.js": other, "package.json": MANIFEST})
+    module = next(m for m in p.modules if m.path == "a.js")
+    kind = [n for n in find(module.tree.root_node, {"identifier"}) if text(n) == "kind"][-1]  # (the one read)
+    got = possible(Values(p.linker), kind, module)
+    assert (sorted(got) if got is not None else None) == read

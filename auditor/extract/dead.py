@@ -62,6 +62,14 @@ def boundary_words(link) -> Counter:
     return link.memo["dead.words"]
 
 
+def module_words(link, module) -> Counter:
+    """words() of MODULE's code, counted once per program (link.memo)."""
+    memo = link.memo.setdefault("dead.module_words", {})
+    if module.path not in memo:
+        memo[module.path] = words([module.tree.root_node.text])
+    return memo[module.path]
+
+
 def unreferenced_method(fn: ts.Node, counts: Counter) -> bool:
     """Whether FN is a method (not a constructor, getter or setter) whose name the boundary's code (COUNTS: words())
     writes only once, where FN is defined: no call, no member read, no string naming it (`obj[name]()` of a name

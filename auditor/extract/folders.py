@@ -1,7 +1,12 @@
-"""Modules a dynamic import loads from a folder at run time: `await import(join(toolsDir, file))`, the path joined
-from a folder the code names beside its own file (`join(__dirname, "tools")`, `new URL("./tools/", import.meta.url)`)
-and a name it does not (an entry of `readdir(toolsDir)`): every code module of that folder may be loaded, so each is
-what the import gives (an autoloader of tools)."""
+"""Modules a dynamic import loads from a path made at run time.
+
+- From a folder: `await import(join(toolsDir, file))`, the path joined from a folder the code names beside its own
+  file (`join(__dirname, "tools")`, `new URL("./tools/", import.meta.url)`) and a name it does not (an entry of
+  `readdir(toolsDir)`): every code module of that folder may be loaded, so each is what the import gives (an
+  autoloader of tools).
+- A file: `await import(pathToFileURL(join(here, "..", "dist", "cli.js")).href)`, the path joined from the module's
+  own folder and literal names only, or the first of a list of such paths that exists (`paths.find(existsSync)`, a
+  launcher that finds its build): each file of the boundary so named."""
 
 from __future__ import annotations
 
@@ -28,7 +33,8 @@ def loaded(call: ts.Node, module: Module, modules: dict[str, Module]) -> list[Mo
         return None
     folder = _joined_folder(args[0], module, 0)
     if folder is None:
-        return None
+        files = _files(args[0], module, 0)
+        return [modules[f] for f in sorted(set(files)) if f in modules and f != module.path] if files else None
     return [m for path, m in sorted(modules.items()) if posixpath.dirname(path) == folder
             and not path.endswith(_NOT_CODE) and not any(t in posixpath.basename(path) for t in _TESTS)
             and m.path != module.path]
@@ -66,6 +72,30 @@ def _joined_folder(node: ts.Node | None, module: Module, depth: int) -> str | No
         if len(parts) == 2 and fragments == "/" and parts[0].named_children:
             return _folder(parts[0].named_children[0], module, depth + 1)
     return None
+
+
+def _files(node: ts.Node | None, module: Module, depth: int) -> list[str]:
+    """The paths of the boundary a path made of the module's own folder and literal names may be
+    (`pathToFileURL(p).href`, `join(here, "..", "dist", "x.js")`), or any element of a list of them `find` picks."""
+    node = _value(node, module)
+    if node is None or depth > _DEPTH:
+        return []
+    if node.type == "member_expression" and text(node.child_by_field_name("property")) in {"href", "pathname"}:
+        return _files(node.child_by_field_name("object"), module, depth + 1)
+    if node.type == "call_expression":
+        fn = node.child_by_field_name("function")
+        chain = member_chain(fn) or ()
+        args = call_args(node)
+        if chain[-1:] == ("pathToFileURL",) and len(args) == 1:
+            return _files(args[0], module, depth + 1)
+        if chain[-1:] == ("find",) and fn is not None and fn.type == "member_expression":
+            items = _value(fn.child_by_field_name("object"), module)
+            if items is None or items.type != "array":
+                return []
+            found = [_files(e, module, depth + 1) for e in items.named_children]
+            return [] if any(not f for f in found) else [p for f in found for p in f]
+    path = _folder(node, module, 0)  # (a depth of its own: this one counts the wrappers above)
+    return [path] if path else []
 
 
 def _folder(node: ts.Node | None, module: Module, depth: int) -> str | None:

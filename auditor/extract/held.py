@@ -29,6 +29,7 @@ _GLOBALS = frozenset({"Object", "Array", "JSON", "String", "Number", "Boolean", 
                       "Set", "Map", "structuredClone"})  # the language's own: they read what they are handed
 _MEMBER = re.compile(r"\s*(?:\?\.|\.)\s*[\w$]+")
 _UNREAD = object()  # a memo entry being read (a cycle gives nothing)
+_SCOPES = frozenset({"program", "statement_block"})  # a declaration here binds a name of the module's own
 
 
 def possible(values, node: ts.Node | None, module: Module, depth: int = 0) -> list | None:
@@ -120,9 +121,8 @@ def _name(values, node: ts.Node, module: Module, depth: int) -> list | None:
 def _argued(values, fn: ts.Node, index: int, module: Module, depth: int) -> list | None:
     """What parameter INDEX of FN is handed at each of its calls, when the boundary writes FN's name nowhere but
     there and where it is defined (nothing else can call it)."""
-    calls = values.link.callers(fn)
-    name = _function_name(fn)
-    if not calls or name is None or dead.boundary_words(values.link).get(name.encode(), 0) != len(calls) + 1:
+    calls = only_calls(values.link, fn)
+    if calls is None:
         return None
     out: list = []
     for cmod, call in calls:
@@ -134,6 +134,27 @@ def _argued(values, fn: ts.Node, index: int, module: Module, depth: int) -> list
             return None
         out += got
     return _capped(out)
+
+
+def only_calls(link, fn: ts.Node) -> list[tuple[Module, ts.Node]] | None:
+    """The calls of FN (with their modules), when nothing else can call it: the boundary writes FN's name nowhere but
+    at them and where FN is defined, or FN is a function bound to a name of its module's own (declared, or a
+    variable's value, not exported, not a method: nothing outside the module can name it) and the module writes that
+    name nowhere else (a minified bundle reuses short names in every module); else None."""
+    calls = link.callers(fn)
+    name = _function_name(fn)
+    if not calls or name is None:
+        return None
+    word = name.encode()
+    if dead.boundary_words(link).get(word, 0) == len(calls) + 1:
+        return calls
+    home = link.module_of(fn)
+    holder = fn if fn.type == "function_declaration" else fn.parent.parent \
+        if fn.parent is not None and fn.parent.type == "variable_declarator" else None
+    if home is None or holder is None or holder.parent is None or holder.parent.type not in _SCOPES \
+            or any(m is not home for m, _ in calls) or dead.module_words(link, home).get(word, 0) != len(calls) + 1:
+        return None
+    return calls
 
 
 def _function_name(fn: ts.Node) -> str | None:
