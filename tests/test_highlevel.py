@@ -234,6 +234,26 @@ server.registerTool("forecast", { inputSchema: Schemas.input.shape }, async () =
     assert tool.schema["required"] == ["city"]
 
 
+def test_a_field_set_from_a_method_of_its_class_that_makes_the_server_holds_the_server():
+    """`this.server = this.makeServer()`, makeServer returning `new McpServer(...)`: the field holds the server, and
+    `this.server.tool(...)` registers. Another class's `this.makeServer()` that returns no server registers nothing."""
+    src = '''
+export class NotesServer {
+  constructor() { this.server = this.makeServer(); this.addTools(); }
+  makeServer() { return new McpServer({ name: "notes", version: "1.0.0" }); }
+  addTools() {
+    this.server.tool("add_note", "Add a note", { text: z.string() }, async ({ text }) => ({ content: [] }));
+  }
+}
+class Recorder {
+  constructor() { this.box = this.makeServer(); }
+  makeServer() { return new Map(); }
+  record() { this.box.tool("not_a_tool", "Kept in a map", {}, async () => ({ content: [] })); }
+}
+'''
+    tools, _, _ = _register(src)
+    assert [t.name for t in tools] == ["add_note"]
+
 def test_servers_made_by_a_factory_and_object_registrations_on_a_parameter():
     src = '''
 import { FastMCP } from "fastmcp";

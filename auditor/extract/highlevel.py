@@ -12,7 +12,7 @@ from auditor.extract.bindings import bound_names, class_name, imports, value_of
 from auditor.extract.frames import _parameter_of_scope, loop_element, parameters, returned
 from auditor.extract.program import Module, package_of
 from auditor.extract.server import Dispatch, ToolDecl, annotations, schema_gaps
-from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, call_args, call_function, callee_text, class_base, enclosing, enclosing_function, excerpt, find,
+from auditor.extract.syntax import (CLASS_TYPES, FUNCTION_TYPES, NOT_LITERAL, call_args, call_function, callee_text, class_base, enclosing, enclosing_function, excerpt, find,
                                     literal, member_chain, object_method, object_pairs, pair_value, parameter_pattern, plus_chain, strip_casts, text,
                                     unknown_part)
 from auditor.model import Anchor, Gap
@@ -408,10 +408,18 @@ def _server_bindings(module: Module, classes: set[str], packages: list[str]) -> 
     function returning `new C(...)` or an object holding one)."""
     out: set[str] = set()
     factories = {name for name, fn in module.functions.items() if returns_new(fn, module, classes, packages)}
-    for n in find(module.tree.root_node, {"new_expression", "type_annotation", "variable_declarator"}):
-        if n.type == "variable_declarator":  # `const server = createServer()`, createServer returning `new C(...)`
+    made_by = {info.node.id: {f"this.{name}" for name, fn in info.methods.items()  # (`this.makeServer()` in the
+                              if returns_new(fn, module, classes, packages)}  # class whose method returns one)
+               for info in module.classes.values()}
+    for n in find(module.tree.root_node, {"new_expression", "type_annotation", "variable_declarator",
+                                          "assignment_expression"}):
+        if n.type == "assignment_expression":  # `this.server = this.makeServer()`
+            value = strip_casts(n.child_by_field_name("right"))
+            if value is not None and value.type == "call_expression" and _factory_call(value, factories, made_by):
+                out |= _holder_names(n, value)
+        elif n.type == "variable_declarator":  # `const server = createServer()`, createServer returning `new C(...)`
             value = strip_casts(n.child_by_field_name("value"))
-            if value is not None and value.type == "call_expression" and callee_text(value) in factories:
+            if value is not None and value.type == "call_expression" and _factory_call(value, factories, made_by):
                 out |= _holder_names(n, value)
             target = n.child_by_field_name("name")
             fn = module.functions.get(callee_text(value)) \
@@ -427,6 +435,18 @@ def _server_bindings(module: Module, classes: set[str], packages: list[str]) -> 
         elif n.type == "type_annotation" and any(part.strip() in classes for part in text(n).lstrip(":").split("|")):
             out |= _holder_names(n.parent, n)
     return out
+
+
+def _factory_call(call: ts.Node, factories: set[str], made_by: dict[int, set[str]]) -> bool:
+    """Whether CALL is of a function of the module that returns a server (FACTORIES), or `this.m()` of a method of
+    the class it is written in that does (MADE_BY: class node id -> `this.m` of such methods)."""
+    name = callee_text(call)
+    if name in factories:
+        return True
+    if not name.startswith("this."):
+        return False
+    cls = enclosing(call, CLASS_TYPES)
+    return cls is not None and name in made_by.get(cls.id, ())
 
 
 def _webpack_servers(module: Module, classes: set[str], link) -> set[str]:
