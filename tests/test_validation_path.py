@@ -494,6 +494,43 @@ def test_a_string_method_called_on_a_field_before_its_use_rejects_what_is_no_str
 
 
 
+
+def _tried(catch: str, head: str = "", call: str = "args.path.trim()") -> str:
+    """The tool's own code reads the note inside a `try` whose `catch` does CATCH."""
+    text = server(gate=False, head=head)
+    body = '  return { content: [{ type: "text", text: readFileSync(args.path, "utf8").slice(0, args.limit) }] };\n'
+    assert body in text
+    return text.replace(body, f'  try {{ const p = {call}; }} catch (e) {{ {catch} }}\n' + body)
+
+
+@pytest.mark.parametrize("catch, checked", [
+    ('return { isError: true, content: [{ type: "text", text: String(e) }] };', True),  # the tool's result: it leaves
+    ("throw new Error(`bad path: ${e}`);", True),
+    ('console.error("no path", e);', False),  # goes on to the read
+])
+def test_a_string_method_inside_a_try_checks_when_the_catch_leaves_the_tool(catch, checked):
+    """`try { args.path.trim() } catch (e) { return error }` in the tool's own code: a value that is no string throws,
+    and the tool returns its error there; a catch that only logs goes on with the value."""
+    assert flagged({"index.ts": _tried(catch)}) == ({"limit": "unchecked-optional"} if checked else BOTH)
+
+
+@pytest.mark.parametrize("catch, checked", [
+    ("throw e;", True),  # the failure goes on up to the tool
+    ("return null;", False),  # the caller goes on with the value it handed
+])
+def test_a_string_method_inside_a_try_of_a_function_the_tool_calls(catch, checked):
+    head = f"function clean(p: string) {{ try {{ return p.toLowerCase(); }} catch (e) {{ {catch} }} }}\n"
+    text = server(gate=False, head=head).replace('readFileSync(args.path, "utf8")', 'readFileSync((clean(args.path), args.path), "utf8")')
+    assert "clean(args.path)" in text
+    assert flagged({"index.ts": text}) == ({"limit": "unchecked-optional"} if checked else BOTH)
+
+
+def test_a_string_method_called_on_a_local_set_to_the_field_checks_the_field():
+    text = server(gate=False)
+    body = '  return { content: [{ type: "text", text: readFileSync(args.path, "utf8").slice(0, args.limit) }] };\n'
+    local = text.replace(body, '  const where = args?.path;\n  const kind = where.trim().split(".")[0];\n' + body)
+    assert local != text and flagged({"index.ts": local}) == {"limit": "unchecked-optional"}
+
 @pytest.mark.parametrize("head, call", [
     ('import path from "node:path";\n', 'path.join("/notes", args.path)'),
     ('import * as path from "path";\n', 'path.resolve("/notes", args.path)'),

@@ -26,12 +26,13 @@ STRING_ONLY = frozenset({"substring", "substr", "toLowerCase", "toUpperCase", "t
                           "replaceAll", "split", "match", "matchAll", "search", "repeat"})
 
 
-def string_receivers(fn: ts.Node) -> Iterator[tuple[ts.Node, ts.Node]]:
+def string_receivers(fn: ts.Node, own: bool = False) -> Iterator[tuple[ts.Node, ts.Node]]:
     """(call, the value it is made on) of each call in FN of a method only a string has (`x.trim()`), not through
     `?.`, or of a function of Node's `path` module, each argument of which must be a string (`path.resolve(root, x)`,
     `join(a, x)` of `import { join } from "node:path"`); not only made for strings (`typeof x === "string" ? x.trim() :
-    ...`) and not inside a `try` of FN that would catch the failure: a value that is no string throws there, and goes
-    no further."""
+    ...`) and not inside a `try` of FN that would catch the failure and go on: a value that is no string throws there,
+    and goes no further. A `try` whose `catch` throws again lets the failure out; with OWN (FN is the tool's own
+    code, which a `return` leaves), so does one whose `catch` returns (`catch (e) { return { isError: true } }`)."""
     paths = _path_names(fn)
     for call in find(fn, {"call_expression"}):
         callee = call.child_by_field_name("function")
@@ -44,11 +45,24 @@ def string_receivers(fn: ts.Node) -> Iterator[tuple[ts.Node, ts.Node]]:
             continue
         else:
             values = [strip_casts(callee.child_by_field_name("object"))]
-        if any(a.type == "try_statement" for a in takewhile(lambda a: a != fn, ancestors(call))):
+        if any(a.type == "try_statement" and not _failure_leaves(a, call, own)
+               for a in takewhile(lambda a: a != fn, ancestors(call))):
             continue
         for obj in values:
             if obj is not None and not type_guarded(obj, fn):
                 yield call, obj
+
+
+def _failure_leaves(stmt: ts.Node, node: ts.Node, own: bool) -> bool:
+    """Whether a failure of NODE, in the body of the `try` STMT, leaves the function: the `catch` ends in a `throw`
+    (with OWN, or a `return`), and there is no `finally` (whose own `return` would decide)."""
+    body, handler = stmt.child_by_field_name("body"), stmt.child_by_field_name("handler")
+    if body is None or handler is None or stmt.child_by_field_name("finalizer") is not None \
+            or not body.start_byte <= node.start_byte < body.end_byte:
+        return False
+    block = handler.child_by_field_name("body")
+    last = next((c for c in reversed(block.named_children) if c.type != "comment"), None) if block is not None else None
+    return last is not None and (last.type == "throw_statement" or own and last.type == "return_statement")
 
 
 def _path_names(fn: ts.Node) -> tuple[frozenset[str], frozenset[str]] | None:

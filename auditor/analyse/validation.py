@@ -283,16 +283,20 @@ def _aliases(pl: Place, names: frozenset[str], v: dict) -> dict[str, str]:
 
 def _string_required(pl: Place, names: frozenset[str], v: dict) -> set[str]:
     """Input fields the tool's own code calls a string's method on (`args.query.toLowerCase()`, `name.trim()` of a
-    destructured name, `guards.string_receivers`): a value that is not a string throws there, and goes no further."""
+    destructured name or of a local set to the field, `guards.string_receivers`): a value that is not a string throws
+    there, and goes no further."""
     bound = _bound_fields(pl, names, v)
+    aliases = _aliases(pl, names, v)  # (`const sql = args.sql; sql.trim()`)
     out: set[str] = set()
-    for call, obj in guards.string_receivers(pl.fn):
+    for call, obj in guards.string_receivers(pl.fn, own=True):
         if _skipped(call, pl):
             continue
         if obj.type == "member_expression" and _is_input(obj.child_by_field_name("object"), names, v):
             out.add(text(obj.child_by_field_name("property")))
         elif obj.type == "identifier" and text(obj) in bound:
             out.add(text(obj))
+        elif obj.type == "identifier" and text(obj) in aliases:
+            out.add(aliases[text(obj)])
     return out
 
 
