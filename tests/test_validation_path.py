@@ -531,30 +531,6 @@ def test_a_string_method_called_on_a_local_set_to_the_field_checks_the_field():
     local = text.replace(body, '  const where = args?.path;\n  const kind = where.trim().split(".")[0];\n' + body)
     assert local != text and flagged({"index.ts": local}) == {"limit": "unchecked-optional"}
 
-@pytest.mark.parametrize("head, call", [
-    ('import path from "node:path";\n', 'path.join("/notes", args.path)'),
-    ('import * as path from "path";\n', 'path.resolve("/notes", args.path)'),
-    ('import { join as within } from "node:path";\n', 'within("/notes", args.path)'),
-    ('const { normalize } = require("path");\n', 'normalize(args.path)'),
-    ('import path from "node:path";\nfunction under(p: string) { return path.resolve("/notes", p); }\n', 'under(args.path)'),
-])
-def test_a_field_handed_to_a_function_of_node_s_path_module_is_a_string(head, call):
-    """Node's `path` functions throw ERR_INVALID_ARG_TYPE for an argument that is no string, before the value goes
-    on: the field's type is checked there, in the tool's own code or in a function it hands the field to."""
-    text = server(gate=False, head=head).replace('readFileSync(args.path, "utf8")', f'readFileSync({call}, "utf8")')
-    assert call in text and flagged({"index.ts": text}) == {"limit": "unchecked-optional"}
-
-
-@pytest.mark.parametrize("head, call", [
-    ('const path = { join: (a: any, b: any) => a + b };\n', 'path.join("/notes", args.path)'),  # not Node's path
-    ('import path from "node:path";\n', 'path.format({ dir: args.path })'),  # format takes an object
-    ('import path from "node:path";\nfunction under(p: any) { try { return path.join("/n", p); } catch { return p; } }\n',
-     'under(args.path)'),  # the failure is caught, and the value goes on
-])
-def test_a_path_function_that_is_not_node_s_or_does_not_check_leaves_the_field_unchecked(head, call):
-    text = server(gate=False, head=head).replace('readFileSync(args.path, "utf8")', f'readFileSync({call}, "utf8")')
-    assert call in text and flagged({"index.ts": text}) == BOTH
-
 def test_a_lookup_by_the_field_through_a_class_the_handler_holds_checks_it():
     """`const nb = this.library.getNotebook(args.id); if (!nb) { log(); return { success: false, error } }`, where
     getNotebook is `return this.items.find((n) => n.id === id) || null` of the class whose one instance the server

@@ -15,7 +15,7 @@ from auditor.extract.bindings import value_of
 from auditor.extract.frames import REST, destructured, loop_names, parameters, plain_parameters, returned
 from auditor.extract.program import Module
 from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, callee_text, condition_terms,
-                                    enclosing_function, find, member_chain, memo, nullish, object_pairs, pair_value,
+                                    enclosing_function, find, member_chain, nullish, object_pairs, pair_value,
                                     string_value, strip_casts, text)
 from auditor.extract.values import Values
 
@@ -28,29 +28,21 @@ STRING_ONLY = frozenset({"substring", "substr", "toLowerCase", "toUpperCase", "t
 
 def string_receivers(fn: ts.Node, own: bool = False) -> Iterator[tuple[ts.Node, ts.Node]]:
     """(call, the value it is made on) of each call in FN of a method only a string has (`x.trim()`), not through
-    `?.`, or of a function of Node's `path` module, each argument of which must be a string (`path.resolve(root, x)`,
-    `join(a, x)` of `import { join } from "node:path"`); not only made for strings (`typeof x === "string" ? x.trim() :
-    ...`) and not inside a `try` of FN that would catch the failure and go on: a value that is no string throws there,
-    and goes no further. A `try` whose `catch` throws again lets the failure out; with OWN (FN is the tool's own
-    code, which a `return` leaves), so does one whose `catch` returns (`catch (e) { return { isError: true } }`)."""
-    paths = _path_names(fn)
+    `?.`, not only made for strings (`typeof x === "string" ? x.trim() : ...`) and not inside a `try` of FN that would
+    catch the failure and go on: a value that is no string throws there, and goes no further. A `try` whose `catch`
+    throws again lets the failure out; with OWN (FN is the tool's own code, which a `return` leaves), so does one
+    whose `catch` returns (`catch (e) { return { isError: true } }`)."""
     for call in find(fn, {"call_expression"}):
         callee = call.child_by_field_name("function")
-        chain = member_chain(callee) or ()
-        if paths and chain and (len(chain) == 2 and chain[0] in paths[0] and chain[1] in PATH_STRINGS
-                                or len(chain) == 1 and chain[0] in paths[1]):
-            values = [strip_casts(a) for a in call_args(call) if a.type != "spread_element"]
-        elif callee is None or callee.type != "member_expression" or text(callee.child_by_field_name("property")) \
+        if callee is None or callee.type != "member_expression" or text(callee.child_by_field_name("property")) \
                 not in STRING_ONLY or any(c.type == "optional_chain" for c in callee.children):
             continue
-        else:
-            values = [strip_casts(callee.child_by_field_name("object"))]
         if any(a.type == "try_statement" and not _failure_leaves(a, call, own)
                for a in takewhile(lambda a: a != fn, ancestors(call))):
             continue
-        for obj in values:
-            if obj is not None and not type_guarded(obj, fn):
-                yield call, obj
+        obj = strip_casts(callee.child_by_field_name("object"))
+        if obj is not None and not type_guarded(obj, fn):
+            yield call, obj
 
 
 def _failure_leaves(stmt: ts.Node, node: ts.Node, own: bool) -> bool:
@@ -63,48 +55,6 @@ def _failure_leaves(stmt: ts.Node, node: ts.Node, own: bool) -> bool:
     block = handler.child_by_field_name("body")
     last = next((c for c in reversed(block.named_children) if c.type != "comment"), None) if block is not None else None
     return last is not None and (last.type == "throw_statement" or own and last.type == "return_statement")
-
-
-def _path_names(fn: ts.Node) -> tuple[frozenset[str], frozenset[str]] | None:
-    """(names bound to Node's `path` module, names bound to one of its functions of PATH_STRINGS) in FN's file:
-    `import path from "node:path"`, `import * as path from "path"`, `const path = require("path")`, `import { join }
-    from "path"`; None when there are none."""
-    root = fn
-    while root.parent is not None:
-        root = root.parent
-    hit = _PATH_NAMES.get(root.id)
-    if hit is not None and hit[0] == root:
-        return hit[1]
-    modules, functions = set(), set()
-    for stmt in root.named_children:
-        if stmt.type == "import_statement" and string_value(stmt.child_by_field_name("source")) in PATH_MODULES:
-            for node in find(stmt, {"identifier", "import_specifier"}):
-                if node.type == "import_specifier":
-                    name, alias = node.child_by_field_name("name"), node.child_by_field_name("alias")
-                    if text(name) in PATH_STRINGS:
-                        functions.add(text(alias if alias is not None else name))
-                elif node.parent is not None and node.parent.type in {"import_clause", "namespace_import"}:
-                    modules.add(text(node))
-        elif stmt.type in {"lexical_declaration", "variable_declaration"}:
-            for decl in stmt.named_children:
-                value = strip_casts(decl.child_by_field_name("value")) if decl.type == "variable_declarator" else None
-                if value is None or value.type != "call_expression" or text(value.child_by_field_name("function")) \
-                        != "require" or not call_args(value) or string_value(call_args(value)[0]) not in PATH_MODULES:
-                    continue
-                target = decl.child_by_field_name("name")
-                if target.type == "identifier":
-                    modules.add(text(target))
-                for pair in find(target, {"shorthand_property_identifier_pattern"}):
-                    functions |= {text(pair)} & PATH_STRINGS
-    found = (frozenset(modules), frozenset(functions)) if modules or functions else None
-    _PATH_NAMES[root.id] = (root, found)
-    return found
-
-# Node's path module checks that each argument of these is a string (ERR_INVALID_ARG_TYPE otherwise).
-PATH_MODULES = frozenset({"path", "node:path", "path/posix", "node:path/posix", "path/win32", "node:path/win32"})
-PATH_STRINGS = frozenset({"join", "resolve", "normalize", "relative", "dirname", "basename", "extname",
-                          "isAbsolute", "toNamespacedPath", "parse"})
-_PATH_NAMES: dict = memo()
 
 
 def string_required_parameters(fn: ts.Node, params: set[str]) -> set[str]:
