@@ -514,6 +514,15 @@ def test_a_string_method_inside_a_try_checks_when_the_catch_leaves_the_tool(catc
     assert flagged({"index.ts": _tried(catch)}) == ({"limit": "unchecked-optional"} if checked else BOTH)
 
 
+
+def test_a_string_method_inside_a_try_of_a_callback_whose_catch_returns_does_not_check():
+    """`[1].forEach(() => { try { args.path.trim(); } catch (e) { return; } })`: the `return` leaves the callback, and
+    the tool goes on with the value."""
+    text = _tried("return;", call="args.path")
+    text = text.replace("  try { const p = args.path; } catch (e) { return; }\n",
+                        "  [1].forEach(() => { try { args.path.trim(); } catch (e) { return; } });\n")
+    assert "forEach" in text and flagged({"index.ts": text}) == BOTH
+
 @pytest.mark.parametrize("catch, checked", [
     ("throw e;", True),  # the failure goes on up to the tool
     ("return null;", False),  # the caller goes on with the value it handed

@@ -37,8 +37,8 @@ def string_receivers(fn: ts.Node, own: bool = False) -> Iterator[tuple[ts.Node, 
         if callee is None or callee.type != "member_expression" or text(callee.child_by_field_name("property")) \
                 not in STRING_ONLY or any(c.type == "optional_chain" for c in callee.children):
             continue
-        if any(a.type == "try_statement" and not _failure_leaves(a, call, own)
-               for a in takewhile(lambda a: a != fn, ancestors(call))):
+        if any(a.type == "try_statement" and not _failure_leaves(a, call, own and enclosing_function(a) == fn)
+               for a in takewhile(lambda a: a != fn, ancestors(call))):  # (a callback's `return` leaves the callback)
             continue
         obj = strip_casts(callee.child_by_field_name("object"))
         if obj is not None and not type_guarded(obj, fn):
