@@ -551,14 +551,17 @@ def test_a_filter_leaves_out_the_elements_its_test_refuses():
     assert _filtered("CATALOG.filter((c) => c.exposed === null)") == []
     assert _filtered("CATALOG.filter((c) => c.tier === 2)") == ["alpha"]  # (numbers; undefined is none)
     assert _filtered("CATALOG.filter((c) => c.tier !== 2)") == ["beta", "delta", "gamma"]
+    # The objects a map makes, each read with its element (extract/evaluate.py): beta's copy is not visible.
+    assert _filtered("CATALOG.map((c) => ({ ...c, visible: c.exposed ?? true })).filter((c) => visible(c))") == \
+        ["alpha", "delta", "gamma"]
 
 
 def test_a_filter_this_cannot_decide_keeps_every_element():
     every = ["alpha", "beta", "delta", "gamma"]
     assert _filtered("CATALOG.filter((c) => c.name in PLUGGED)") == every  # (a computed key not known)
     assert _filtered("CATALOG.filter((c) => process.env.ONLY === c.name)") == every
-    # The objects a map makes are not the catalog's: the test is not read over the catalog's elements.
-    assert _filtered("CATALOG.map((c) => ({ ...c, visible: c.exposed ?? true })).filter((c) => visible(c))") == every
+    assert _filtered("CATALOG.map((c) => ({ ...c, visible: c.exposed ?? process.env.ALL })).filter((c) => visible(c))") \
+        == every
 
 
 def test_a_registration_loop_over_a_filtered_list_registers_the_elements_kept():

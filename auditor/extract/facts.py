@@ -243,9 +243,9 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
     if not servers and not any(h.method in {"tools/list", "tools/call"} for h in handlers):
         # No SDK server: a program answering the protocol's requests itself (extract/protocol.py)
         for m in modules:
-            hs = protocol.handlers(m, vocab)
+            hs = protocol.handlers(m, vocab, link)
             handlers += hs
-            servers += [s for s in [protocol.server(m, hs)] if s is not None]
+            servers += [s for s in [protocol.server(m, hs, link)] if s is not None]
     for m in modules:
         resolve = link.resolver(m)
         for h in (h for h in handlers if h.module is m):

@@ -14,7 +14,7 @@ import re
 import tree_sitter as ts
 
 from auditor.extract import dead
-from auditor.extract.bindings import value_of, visible
+from auditor.extract.bindings import shadowed, value_of, visible
 from auditor.extract.frames import loop_names, parameters
 from auditor.extract.program import Module
 from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, Known, ancestors, call_args, literal, member_chain,
@@ -109,13 +109,21 @@ def _name(values, node: ts.Node, module: Module, depth: int) -> list | None:
         if value is None:
             return None
         name = bound[1]
-    memo = values.link.memo.setdefault("held.unchanged", {})
-    key = (where.path, name, value.id)
-    if key not in memo:
-        memo[key] = _unchanged(values, name, value, where)
-    if not memo[key]:
+    if not unchanged(values, name, value, where):
         return None
     return possible(values, value, where, depth + 1)
+
+
+def unchanged(values, name: str, value: ts.Node, module: Module, shared: bool = False, scalar: bool = False) -> bool:
+    """Whether NAME, set to VALUE in MODULE, is never changed (see _unchanged); memoised per program. With SHARED,
+    a name handed on whole to another holder (`[LIST]`, `{ LIST }`, `return LIST`) may still be unchanged: what
+    holds it then is not followed (extract/evaluate.py reads a record's fields as written). With SCALAR (VALUE a
+    string, a number, a boolean: nothing can change it in place), only setting NAME again changes it."""
+    memo = values.link.memo.setdefault("held.unchanged", {})
+    key = (module.path, name, value.id, shared, scalar)
+    if key not in memo:
+        memo[key] = _unchanged(values, name, value, module, shared=shared, scalar=scalar)
+    return memo[key]
 
 
 def _argued(values, fn: ts.Node, index: int, module: Module, depth: int) -> list | None:
@@ -169,7 +177,8 @@ def _function_name(fn: ts.Node) -> str | None:
     return None
 
 
-def _unchanged(values, name: str, value: ts.Node, module: Module, depth: int = 0) -> bool:
+def _unchanged(values, name: str, value: ts.Node, module: Module, depth: int = 0, shared: bool = False,
+               scalar: bool = False) -> bool:
     """Whether NAME, set to VALUE, is never changed: the code that can see it (its function, else its module, else
     every module for a name the module exports) assigns it or a member of it once (where VALUE is set), calls no
     method on it that changes it (push, set, splice...), hands it to neither Object.assign nor `delete`, hands it
@@ -184,20 +193,55 @@ def _unchanged(values, name: str, value: ts.Node, module: Module, depth: int = 0
         return False
     if scope is not None and holder.type == "variable_declarator":
         spans = [(module, scope)]
-    elif values.link.exported(module.path, name) is not None:
+    elif _exported(values.link, module, name):
+        importers = _importers(values.link, module, name)
+        if importers is not None:  # the module's own writes of it, and each importer's of the name it imports
+            return _kept(values, name, [(module, module.tree.root_node)], 1, depth, own=True, shared=shared,
+                         scalar=scalar) and all(
+                _kept(values, alias, [(m, m.tree.root_node)], 0, depth, own=True, shared=shared, scalar=scalar)
+                for m, alias in importers)
         spans = [(m, m.tree.root_node) for m in values.link.by_path.values()]
     else:
-        spans = [(module, module.tree.root_node)]
-    return _kept(values, name, spans, 1, depth)
+        return _kept(values, name, [(module, module.tree.root_node)], 1, depth, own=True, shared=shared,
+                     scalar=scalar)
+    return _kept(values, name, spans, 1, depth, shared=shared, scalar=scalar)
 
 
-def _kept(values, name: str, spans: list[tuple[Module, ts.Node]], sets_allowed: int, depth: int) -> bool:
-    """Whether NAME is set at most SETS_ALLOWED times in SPANS (module, node) and changed nowhere there (_unchanged)."""
+def _exported(link, module: Module, name: str) -> bool:
+    """Whether MODULE exports its top-level NAME (under any name)."""
+    return link.exported(module.path, name) is not None \
+        or any(link.exported(module.path, e) == (module, name) for e in link.exports.get(module.path, {}))
+
+
+def _importers(link, module: Module, name: str) -> list[tuple[Module, str]] | None:
+    """(module, the name it is bound to there) for each import of MODULE's NAME by an ES `import`; None when some
+    module imports MODULE whole (a namespace: `ns.NAME` is read there) or the boundary loads it otherwise."""
+    out = []
+    names = [e for e in link.exports.get(module.path, {}) if link.exported(module.path, e) == (module, name)]
+    for path, bound in link.imports.items():
+        for alias, b in bound.items():
+            if b.module is None:
+                continue
+            if b.name == "*" and (b.module == module.path
+                                  or any(link.exported(b.module, e) == (module, name) for e in names)):
+                return None
+            if b.name != "*" and link.exported(b.module, b.name) == (module, name) and path in link.by_path:
+                out.append((link.by_path[path], alias))
+    return out
+
+
+def _kept(values, name: str, spans: list[tuple[Module, ts.Node]], sets_allowed: int, depth: int,
+          own: bool = False, shared: bool = False, scalar: bool = False) -> bool:
+    """Whether NAME is set at most SETS_ALLOWED times in SPANS (module, node) and changed nowhere there (_unchanged).
+    With OWN, NAME is a top-level name of each span's module: where a function declares a name of its own so (a
+    minifier reuses one-letter names), that is another variable."""
     word = re.compile(rb"(?<![\w$.])" + re.escape(name.encode()) + rb"(?![\w$])")
     sets = 0
     for module, span in spans:
         source, base = span.text, span.start_byte
         for hit in word.finditer(source):
+            if own and _local(module, base + hit.start(), base + hit.end()):
+                continue
             before = source[max(0, hit.start() - 16):hit.start()].decode("utf-8", "replace")
             if before.rstrip().endswith(("delete", "Object.assign(")):
                 return False
@@ -206,20 +250,31 @@ def _kept(values, name: str, spans: list[tuple[Module, ts.Node]], sets_allowed: 
             rest, members = after[end:].lstrip(), after[:end]
             if _ASSIGN.match(rest):  # `NAME = ...` where it is set, else `NAME = ...` again or `NAME[k] ||= ...`
                 sets += 1
+            elif not members and (rest.startswith(("++", "--")) or before.rstrip().endswith(("++", "--"))):
+                return False  # `NAME++`
+            if scalar:
+                continue
             last = re.findall(r"[\w$]+", members)
             if rest.startswith("(") and last and last[-1] in _CHANGES:
                 return False  # `NAME.push(x)`
-            if not members and not _read_where_handed(values, module, base + hit.start(), base + hit.end(), depth):
+            if not members and not _read_where_handed(values, module, base + hit.start(), base + hit.end(), depth,
+                                                      shared):
                 return False  # `fill(NAME)`, fill changing its parameter
     return sets <= sets_allowed
 
 
-def _read_where_handed(values, module: Module, start: int, end: int, depth: int) -> bool:
+def _local(module: Module, start: int, end: int) -> bool:
+    """Whether the name written at START..END of MODULE is one a function around it declares (bindings.shadowed)."""
+    node = module.tree.root_node.descendant_for_byte_range(start, end)
+    return node is not None and node.type in {"identifier", "shorthand_property_identifier"} and shadowed(module, node)
+
+
+def _read_where_handed(values, module: Module, start: int, end: int, depth: int, shared: bool = False) -> bool:
     """Whether the name written at START..END of MODULE is only read there: not handed on whole (_escapes), and when
     it is an argument, the call is of a function of the boundary whose parameter it becomes is changed nowhere in
     it, or of the language's own functions other than Object.assign (`Object.entries(M)`, `new Set(L)`)."""
     node = module.tree.root_node.descendant_for_byte_range(start, end)
-    if node is not None and node.type == "shorthand_property_identifier" or _escapes(node):
+    if not shared and (node is not None and node.type == "shorthand_property_identifier" or _escapes(node)):
         return False  # (`{ LIST }`, `const l = LIST`, `return LIST`: another name holds it, and may change it)
     if node is None or node.parent is None or node.parent.type != "arguments":
         return True
@@ -236,7 +291,7 @@ def _read_where_handed(values, module: Module, start: int, end: int, depth: int)
     params = [p for p, (i, path) in parameters(fn).items() if i == index and not path]
     if depth > 3 or index is None or len(params) != 1:
         return False
-    return _kept(values, params[0], [(hit[0], fn)], 0, depth + 1)
+    return _kept(values, params[0], [(hit[0], fn)], 0, depth + 1, shared=shared)
 
 
 def _escapes(node: ts.Node | None) -> bool:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 
 import tree_sitter as ts
 
+from auditor.extract.evaluate import Evaluator
 from auditor.extract.program import Module
 from auditor.extract.reach import Reach, entry_value
 from auditor.extract.server import ToolDecl, name_of
@@ -54,6 +55,9 @@ class Listing:
     # Objects listed only under a non-default environment (a ternary on `process.env`, extract/envdefault.py), with
     # the variables that condition reads: tools all the same (the ledger row says the condition), not by default.
     gated: tuple[tuple[frozenset[ts.Node], tuple[str, ...]], ...] = ()
+    # The names of the tools the result lists, when the code fixes them all (extract/evaluate.py reads the list to
+    # each element's `name`): the tools it advertises are those, whatever else reach found. None: not known.
+    names: frozenset[str] | None = None
 
 
 def listing(reach: Reach, module: Module, handler: ts.Node, fn: ts.Node | None, branch: ts.Node | None = None
@@ -92,9 +96,29 @@ def listing(reach: Reach, module: Module, handler: ts.Node, fn: ts.Node | None, 
                     reach.miss(omod, obj)
         if not found and not reach.delegated:  # a result filled in later (`result.tools = ...`), or built elsewhere
             reach.miss(fmod, branch if branch is not None else fn)
+    names = _names(Evaluator(reach.link, reach.values), results) \
+        if fn is not None and fn.type in FUNCTION_TYPES and reach.link is not None and not reach.delegated else None
     return Listing(module=module, handler=handler, objects=frozenset(objects | reach.sites), unread=_once(unread),
                    as_is=tuple(as_is), copies=frozenset(reach.copies), copied=frozenset(reach.copied), delegated=reach.delegated,
-                   gated=tuple(reach.gated))
+                   gated=tuple(reach.gated), names=names)
+
+
+def _names(ev: Evaluator, results: list[tuple[ts.Node, Module]]) -> frozenset[str] | None:
+    """The names of the tools RESULTS (a handler's returned or written values) list, when the code fixes each: the
+    result's `tools` (or its `result.tools`, a JSON-RPC response's) a list whose every element has a string `name`."""
+    out: set[str] = set()
+    for ret, rmod in results:
+        tools = ev.member(ret, rmod, LIST_KEY)
+        if tools is None:
+            tools = ev.member(ret, rmod, RESULT_KEY, LIST_KEY)
+        if not isinstance(tools, list):
+            return None
+        for item in tools:
+            name = ev.field(item, NAME_KEY)
+            if not isinstance(name, str):
+                return None
+            out.add(name)
+    return frozenset(out) if results else None
 
 
 def _written(branch: ts.Node, fn: ts.Node, module: Module) -> list[tuple[ts.Node, Module]]:
@@ -154,7 +178,7 @@ def named(l: Listing, declared: set[ts.Node], link) -> list[ToolDecl]:
     for o in sorted(l.copied - declared, key=lambda o: o.start_byte):
         module = (link.module_of(o) if link is not None else None) or l.module
         name = name_of(module, o, link)
-        if name is None or SCHEMA_KEY in object_pairs(o):
+        if name is None or SCHEMA_KEY in object_pairs(o) or l.names is not None and name not in l.names:
             continue
         desc = pair_value(object_pairs(o)["description"]) if "description" in object_pairs(o) else None
         text = string_value(desc) if desc is not None else None
@@ -181,6 +205,10 @@ def split(tools: list, listings: list[Listing], made_for: dict | None = None, te
     read, a descriptor-shaped object that a filter on a registration's path leaves out (REFUSED: (path, bytes) of
     those objects) and that no registration names (NAMED) is not registered either."""
     scopes = [scope for l in listings for _, _, scope in l.unread]
+    if listings and all(l.names is not None for l in listings):  # every list read to its names: those are listed
+        listed_names = frozenset().union(*(l.names for l in listings))
+        hidden = [t for t in tools if t.form == "descriptor" and t.name not in listed_names]
+        return [t for t in tools if not any(t is h for h in hidden)], hidden
     if not listings and (registered is not None or refused):
         hidden = [t for t in tools if t.form == "descriptor" and (
             t.name not in registered if registered is not None else t.name not in named and _inside(t, refused))]

@@ -12,10 +12,13 @@ from __future__ import annotations
 
 import tree_sitter as ts
 
+from auditor.extract import held
+from auditor.extract.bindings import visible
+from auditor.extract.frames import plain_parameters
 from auditor.extract.listing import LIST_KEY, NAME_KEY
 from auditor.extract.program import Module
 from auditor.extract.server import Handler, ServerDecl, _capability_names
-from auditor.extract.syntax import (condition_terms, enclosing_function, find, literal_fields, member_chain,
+from auditor.extract.syntax import (call_args, condition_terms, enclosing_function, find, literal_fields, member_chain,
                                     object_pairs, pair_value, strip_casts, string_value, text)
 
 METHOD_KEY = "method"  # coupling: JSON-RPC 2.0 request object
@@ -23,40 +26,63 @@ INITIALIZE = "initialize"  # coupling: MCP lifecycle; InitializeResult's serverI
 INFO_KEY, CAPABILITIES_KEY = "serverInfo", "capabilities"
 PARAMS_KEY = "params"  # CallToolRequest.params (its `name`: listing.NAME_KEY; ListToolsResult.tools: listing.LIST_KEY)
 CLASS = "JSON-RPC (no SDK)"  # what the ledger calls such a server
+_HANDED_DEPTH = 3
 
 
-def _subject(node: ts.Node | None) -> bool:
-    """Whether NODE reads a request's method: `msg.method`, `request.method`, or a local `method`."""
-    chain = member_chain(strip_casts(node))
-    return bool(chain) and chain[-1] == METHOD_KEY
+def _subject(node: ts.Node | None, link=None) -> bool:
+    """Whether NODE reads a request's method: `msg.method`, `request.method`, a local `method`, or a parameter every
+    call hands one of those (`handle(msg.method, msg.params)`, see `_handed`)."""
+    node = strip_casts(node)
+    chain = member_chain(node)
+    return bool(chain) and chain[-1] == METHOD_KEY or _handed(node, METHOD_KEY, link, 0)
 
 
-def _compared(term: ts.Node, methods: frozenset[str]) -> tuple[str, ts.Node] | None:
+def _handed(node: ts.Node | None, key: str, link, depth: int) -> bool:
+    """Whether NODE is a plain parameter of the function it is in, and each call of that function hands it a member
+    KEY (`x.method`) or such a parameter of its own; only when the boundary names the function nowhere but at those
+    calls and where it is defined (held.only_calls), as a function handed on could be called with anything."""
+    if link is None or node is None or node.type != "identifier" or depth > _HANDED_DEPTH:
+        return False
+    fn = enclosing_function(node)
+    index = plain_parameters(fn).get(text(node)) if fn is not None else None
+    if index is None or visible(node, text(node)) is not None:
+        return False
+    calls = held.only_calls(link, fn)
+    for _, call in calls or ():
+        args = call_args(call)
+        arg = strip_casts(args[index]) if index < len(args) else None
+        if any(a.type == "spread_element" for a in args[:index + 1]) or not (
+                (member_chain(arg) or ())[-1:] == (key,) or _handed(arg, key, link, depth + 1)):
+            return False
+    return bool(calls)
+
+
+def _compared(term: ts.Node, methods: frozenset[str], link=None) -> tuple[str, ts.Node] | None:
     """(method, subject) of `subject === "tools/list"` (either side, `==` too)."""
     term = strip_casts(term)
     if term is None or term.type != "binary_expression" or text(term.child_by_field_name("operator")) not in {"===", "=="}:
         return None
     left, right = term.child_by_field_name("left"), term.child_by_field_name("right")
     for a, b in ((left, right), (right, left)):
-        if string_value(b) in methods and _subject(a):
+        if string_value(b) in methods and _subject(a, link):
             return string_value(b), strip_casts(a)
     return None
 
 
-def branches(module: Module, methods: frozenset[str]) -> list[tuple[str, ts.Node, ts.Node, ts.Node]]:
+def branches(module: Module, methods: frozenset[str], link=None) -> list[tuple[str, ts.Node, ts.Node, ts.Node]]:
     """(method, the statement or case, the code that runs for it, the subject) of each branch MODULE takes on a
     request's method, for METHODS."""
     out = []
     for stmt in find(module.tree.root_node, {"if_statement", "switch_statement"}):
         if stmt.type == "if_statement":
             for term in condition_terms(stmt.child_by_field_name("condition")):
-                hit = _compared(term, methods)
+                hit = _compared(term, methods, link)
                 if hit is not None and stmt.child_by_field_name("consequence") is not None:
                     out.append((hit[0], stmt, stmt.child_by_field_name("consequence"), hit[1]))
             continue
         value = stmt.child_by_field_name("value")
         body = stmt.child_by_field_name("body")
-        if not _subject(value) or body is None:
+        if not _subject(value, link) or body is None:
             continue
         pending: list[str] = []  # `case "a": case "b": ...`: the cases with no code of their own run the next one's
         for case in body.named_children:
@@ -76,10 +102,14 @@ def _holds_key(body: ts.Node, key: str) -> bool:
     return any(key in object_pairs(o) for o in find(body, {"object"}))
 
 
-def _params_locals(fn: ts.Node) -> tuple[frozenset[str], frozenset[str]]:
-    """(locals of FN holding a request's params: `const p = msg.params`, names FN destructures from them: `const {
-    name } = msg.params`)."""
+def _params_locals(fn: ts.Node, link=None) -> tuple[frozenset[str], frozenset[str]]:
+    """(locals of FN holding a request's params: `const p = msg.params`, or a parameter every call hands them (see
+    `_handed`); names FN destructures from them: `const { name } = msg.params`)."""
     held, names = set(), set()
+    for name, index in plain_parameters(fn).items():
+        param = next((n for n in find(fn, {"identifier"}) if text(n) == name), None)
+        if param is not None and _handed(param, PARAMS_KEY, link, 0):
+            held.add(name)
     for decl in find(fn, {"variable_declarator"}):
         chain = member_chain(strip_casts(decl.child_by_field_name("value")))
         target = decl.child_by_field_name("name")
@@ -95,10 +125,10 @@ def _params_locals(fn: ts.Node) -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(held), frozenset(names)
 
 
-def _names_tool(body: ts.Node, fn: ts.Node) -> bool:
+def _names_tool(body: ts.Node, fn: ts.Node, link=None) -> bool:
     """Whether BODY reads a requested tool's name: `x.params.name` (or the name of a local holding, or destructured
     from, `x.params`), or hands `x.params` (or such a local) on."""
-    held, names = _params_locals(fn)
+    held, names = _params_locals(fn, link)
     for node in find(body, {"member_expression", "identifier"}):
         chain = member_chain(node)
         if not chain:
@@ -112,24 +142,24 @@ def _names_tool(body: ts.Node, fn: ts.Node) -> bool:
     return False
 
 
-def handlers(module: Module, vocab: dict) -> list[Handler]:
+def handlers(module: Module, vocab: dict, link=None) -> list[Handler]:
     """The request handlers of MODULE's branches on a request's method (see the module's doc)."""
     known = frozenset(vocab["request_schemas"].values())
     out = []
-    for method, stmt, body, subject in branches(module, known):
+    for method, stmt, body, subject in branches(module, known, link):
         fn = enclosing_function(stmt)
         if fn is None or method == "tools/list" and not _holds_key(body, LIST_KEY) \
-                or method == "tools/call" and not _names_tool(body, fn):
+                or method == "tools/call" and not _names_tool(body, fn, link):
             continue
         out.append(Handler(module=module, method=method, server_var=text(subject), node=stmt, fn=fn, branch=body))
     return out
 
 
-def server(module: Module, handled: list[Handler]) -> ServerDecl | None:
+def server(module: Module, handled: list[Handler], link=None) -> ServerDecl | None:
     """The server MODULE's protocol handlers HANDLED make, read from its `initialize` branch when it has one."""
     if not handled:
         return None
-    answer = next(((stmt, obj) for _, stmt, body, _ in branches(module, frozenset({INITIALIZE}))
+    answer = next(((stmt, obj) for _, stmt, body, _ in branches(module, frozenset({INITIALIZE}), link)
                    for obj in find(body, {"object"}) if INFO_KEY in object_pairs(obj)), None)
     node, info, caps_node = handled[0].node, {}, None
     if answer is not None:
