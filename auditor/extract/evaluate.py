@@ -21,7 +21,7 @@ import tree_sitter as ts
 from auditor.extract import held
 from auditor.extract.bindings import shadowed
 from auditor.extract.program import Module
-from auditor.extract.syntax import (FUNCTION_TYPES, property_name, string_value, strip_casts, text)
+from auditor.extract.syntax import FUNCTION_TYPES, _template_text, property_name, string_value, strip_casts, text
 
 
 class _Sentinel:
@@ -208,9 +208,9 @@ class Evaluator:
             piece = _piece(self._eval(sub.named_children[0] if sub.named_children else None, module, scope))
             if piece is None:
                 return UNKNOWN
-            out += [string_value_of_raw(raw[at - node.start_byte:sub.start_byte - node.start_byte]), piece]
+            out += [_template_text(raw[at - node.start_byte:sub.start_byte - node.start_byte]), piece]
             at = sub.end_byte
-        return "".join(out) + string_value_of_raw(raw[at - node.start_byte:-1])
+        return "".join(out) + _template_text(raw[at - node.start_byte:-1])
 
     def _array(self, node: ts.Node, module: Module, scope: Scope | None) -> Any:
         items: list = []
@@ -300,8 +300,12 @@ class Evaluator:
         if key not in self._constants:
             self._constants[key] = UNKNOWN  # (a constant read while it is read: a cycle)
             scalar = strip_casts(value) is not None and strip_casts(value).type in _SCALARS
-            if held.unchanged(self.values, local, value, home, shared=True, scalar=scalar):
-                self._constants[key] = self._eval(value, home, None)
+            try:
+                if held.unchanged(self.values, local, value, home, shared=True, scalar=scalar):
+                    self._constants[key] = self._eval(value, home, None)
+            except (_Budget, RecursionError):
+                del self._constants[key]  # (out of steps for this question: another may read it whole)
+                raise
         return self._constants[key]
 
     def _forced(self, value: Any) -> Any:
@@ -327,9 +331,15 @@ class Evaluator:
             return self._lookup(node.child_by_field_name("consequence" if cond else "alternative"), module, scope,
                                 key, optional)
         if node is not None and node.type == "call_expression":
-            returned = self._returned(node, module, scope)
-            if returned is not None:
-                return self._lookup(returned[0], returned[1], returned[2], key, optional)
+            self._calls += 1
+            try:
+                if self._calls > _CALLS:
+                    raise _Budget()
+                returned = self._returned(node, module, scope)
+                if returned is not None:
+                    return self._lookup(returned[0], returned[1], returned[2], key, optional)
+            finally:
+                self._calls -= 1
         holder = self._eval(node, module, scope)
         if optional and (holder is None or holder is NULL):
             return None
@@ -899,10 +909,13 @@ def _same(a: Any, b: Any, loose: bool = False) -> Any:
         a = None
     if b is _ABSENT:
         b = None
-    if loose and a in (None, NULL) and b in (None, NULL):
+    if loose and (a is None or a is NULL) and (b is None or b is NULL):
         return True
     if not _primitive(a) or not _primitive(b):
         return a is b
+    if loose and type(a) is not type(b) and not (_number(a) and _number(b)) \
+            and not any(x is None or x is NULL for x in (a, b)):
+        return UNKNOWN  # (`1 == "1"` converts: not read)
     if isinstance(a, bool) != isinstance(b, bool):
         return False
     if _number(a) and _number(b):
@@ -918,7 +931,3 @@ def _key(v: Any) -> tuple:
 def _unkey(k: tuple) -> Any:
     return k[1]
 
-
-def string_value_of_raw(raw: bytes) -> str:
-    from auditor.extract.syntax import _template_text  # (a template's text between substitutions)
-    return _template_text(raw)

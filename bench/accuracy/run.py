@@ -9,7 +9,7 @@ findings (keyed by finding id). For each server this script runs, in a temporary
 and reads DIR/audit.json: the tools found are the names of the coverage ledger (`coverage.tools`, every row,
 whatever its status: a tool the audit names is a tool it found), and the findings are `findings` (plus the
 claims whose verdict is `contradicted`, labelled under `claims:`). It prints one row per server and totals for
-each split (dev, holdout, holdout2, holdout3, holdout4, holdout5, holdout6, holdout7, holdout8, holdout9, holdout10, holdout11, holdout12, holdout13, holdout14, holdout15, holdout16, holdout17, holdout18, holdout19, holdout20, holdout21, holdout22, holdout23, holdout24, holdout25, holdout26, holdout27, holdout28, holdout29, holdout30, holdout31, holdout32, holdout33, holdout34, holdout35, holdout36, holdout37, holdout38, holdout39, holdout40, holdout41) and all: tool recall, invented tools,
+each split (dev, holdout, holdout2 ... holdout42: SPLITS) and all: tool recall, invented tools,
 finding precision per kind (over the labelled findings), unlabelled findings per kind, and how many audits are
 complete.
 
@@ -36,7 +36,9 @@ import yaml
 
 HERE = Path(__file__).resolve().parent
 LABELS = HERE / "labels"
-SPLITS = ("dev", "holdout", "holdout2", "holdout3", "holdout4", "holdout5", "holdout6", "holdout7", "holdout8", "holdout9", "holdout10", "holdout11", "holdout12", "holdout13", "holdout14", "holdout15", "holdout16", "holdout17", "holdout18", "holdout19", "holdout20", "holdout21", "holdout22", "holdout23", "holdout24", "holdout25", "holdout26", "holdout27", "holdout28", "holdout29", "holdout30", "holdout31", "holdout32", "holdout33", "holdout34", "holdout35", "holdout36", "holdout37", "holdout38", "holdout39", "holdout40", "holdout41")  # each later holdout: labelled after the one before had been looked at
+LAST_HOLDOUT = 42  # a new held-out split: one more
+# Each later holdout was labelled after the one before had been looked at.
+SPLITS = ("dev", "holdout", *(f"holdout{i}" for i in range(2, LAST_HOLDOUT + 1)))
 
 
 def load_labels(only: list[str] | None) -> list[dict]:
