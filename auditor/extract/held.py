@@ -216,18 +216,26 @@ def _exported(link, module: Module, name: str) -> bool:
 def _importers(link, module: Module, name: str) -> list[tuple[Module, str]] | None:
     """(module, the name it is bound to there) for each import of MODULE's NAME by an ES `import`; None when some
     module imports MODULE whole (a namespace: `ns.NAME` is read there) or the boundary loads it otherwise."""
-    out = []
-    names = [e for e in link.exports.get(module.path, {}) if link.exported(module.path, e) == (module, name)]
-    for path, bound in link.imports.items():
-        for alias, b in bound.items():
-            if b.module is None:
+    index = link.memo.get("held.importers")
+    if index is None:  # (home path, local name) -> its importers; the modules some namespace import may reach
+        index = link.memo["held.importers"] = ({}, set())
+        for path, bound in link.imports.items():
+            if path not in link.by_path:
                 continue
-            if b.name == "*" and (b.module == module.path
-                                  or any(link.exported(b.module, e) == (module, name) for e in names)):
-                return None
-            if b.name != "*" and link.exported(b.module, b.name) == (module, name) and path in link.by_path:
-                out.append((link.by_path[path], alias))
-    return out
+            for alias, b in bound.items():
+                if b.module is None:
+                    continue
+                if b.name == "*":
+                    index[1].add(b.module)
+                    continue
+                home = link.exported(b.module, b.name)
+                if home is not None and home[1] != "*":
+                    index[0].setdefault((home[0].path, home[1]), []).append((link.by_path[path], alias))
+    names = [e for e in link.exports.get(module.path, {}) if link.exported(module.path, e) == (module, name)]
+    for space in index[1]:  # a namespace of MODULE, or of a module that re-exports NAME
+        if space == module.path or any(link.exported(space, e) == (module, name) for e in names):
+            return None
+    return list(index[0].get((module.path, name), ()))
 
 
 def _kept(values, name: str, spans: list[tuple[Module, ts.Node]], sets_allowed: int, depth: int,
