@@ -203,12 +203,21 @@ def split(tools: list, listings: list[Listing], made_for: dict | None = None, te
     its registrations and dispatches give, every registration's name read) lists those: a descriptor-shaped object
     of another name is advertised by nothing (a definition a tool's handler calls itself). When some name is not
     read, a descriptor-shaped object that a filter on a registration's path leaves out (REFUSED: (path, bytes) of
-    those objects) and that no registration names (NAMED) is not registered either."""
-    scopes = [scope for l in listings for _, _, scope in l.unread]
-    if listings and all(l.names is not None for l in listings):  # every list read to its names: those are listed
+    those objects) and that no registration names (NAMED) is not registered either. When every list is read to its
+    tools' names (Listing.names), a descriptor-shaped object of another name is not listed either."""
+    kept, hidden = _split(tools, listings, made_for, templates, registered, named, refused)
+    if listings and all(l.names is not None for l in listings):  # every list read to its names: no other is listed
         listed_names = frozenset().union(*(l.names for l in listings))
-        hidden = [t for t in tools if t.form == "descriptor" and t.name not in listed_names]
-        return [t for t in tools if not any(t is h for h in hidden)], hidden
+        hidden += [t for t in kept if t.form == "descriptor" and t.name not in listed_names]
+        kept = [t for t in kept if not (t.form == "descriptor" and t.name not in listed_names)]
+    return kept, hidden
+
+
+def _split(tools: list, listings: list[Listing], made_for: dict | None, templates: dict | None,
+           registered: frozenset[str] | None, named: frozenset[str], refused: frozenset[tuple[str, int, int]]
+           ) -> tuple[list, list]:
+    """split() by what reach follows of each list, before the names an evaluation of it gives."""
+    scopes = [scope for l in listings for _, _, scope in l.unread]
     if not listings and (registered is not None or refused):
         hidden = [t for t in tools if t.form == "descriptor" and (
             t.name not in registered if registered is not None else t.name not in named and _inside(t, refused))]
