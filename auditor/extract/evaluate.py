@@ -213,18 +213,8 @@ class Evaluator:
         return "".join(out) + _template_text(raw[at - node.start_byte:-1])
 
     def _array(self, node: ts.Node, module: Module, scope: Scope | None) -> Any:
-        items: list = []
-        for c in node.named_children:
-            if c.type == "comment":
-                continue
-            if c.type == "spread_element":
-                more = self._items(self._eval(c.named_children[0] if c.named_children else None, module, scope))
-                if more is None:
-                    return UNKNOWN
-                items += more
-            else:
-                items.append(self._eval(c, module, scope))
-        return items
+        items = self._args(node, module, scope)
+        return UNKNOWN if items is None else items
 
     def _unary(self, node: ts.Node, module: Module, scope: Scope | None) -> Any:
         op = text(node.child_by_field_name("operator"))
@@ -476,6 +466,7 @@ class Evaluator:
         return self._apply(fn, self._args(args_node, module, scope))
 
     def _args(self, args_node: ts.Node, module: Module, scope: Scope | None) -> list | None:
+        """The values of a call's arguments or an array's elements, spreads spread; None when a spread is not known."""
         out: list = []
         for a in args_node.named_children:
             if a.type == "comment":

@@ -179,8 +179,9 @@ def _function_name(fn: ts.Node) -> str | None:
 
 def _unchanged(values, name: str, value: ts.Node, module: Module, depth: int = 0, shared: bool = False,
                scalar: bool = False) -> bool:
-    """Whether NAME, set to VALUE, is never changed: the code that can see it (its function, else its module, else
-    every module for a name the module exports) assigns it or a member of it once (where VALUE is set), calls no
+    """Whether NAME, set to VALUE, is never changed: the code that can see it (its function, else its module, and
+    for a name the module exports each importer under the name it imports it by, or every module when some module
+    imports it whole as a namespace) assigns it or a member of it once (where VALUE is set), calls no
     method on it that changes it (push, set, splice...), hands it to neither Object.assign nor `delete`, hands it
     only to functions of the boundary that change no parameter it becomes (or to the language's own that read it:
     `Object.entries(M)`, `new Set(L)`), and hands it on whole to no other holder (`const l = LIST`, `return LIST`,

@@ -56,7 +56,7 @@ class Listing:
     # the variables that condition reads: tools all the same (the ledger row says the condition), not by default.
     gated: tuple[tuple[frozenset[ts.Node], tuple[str, ...]], ...] = ()
     # The names of the tools the result lists, when the code fixes them all (extract/evaluate.py reads the list to
-    # each element's `name`): the tools it advertises are those, whatever else reach found. None: not known.
+    # each element's `name`): no descriptor of another name is listed, whatever reach found. None: not known.
     names: frozenset[str] | None = None
 
 
