@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import tree_sitter as ts
 
-from auditor.extract import bindings, folders, tslib
+from auditor.extract import bindings, folders, instance_of, tslib
 from auditor.extract.frames import plain_parameters, returned
 from auditor.extract.program import Module, class_info, class_name_of
 from auditor.extract.syntax import (ancestors, call_args, call_function, enclosing, find, member_chain, object_pairs,
@@ -54,6 +54,7 @@ class Linker:
         self._fields: dict[tuple[int, str], tuple[Module, object] | None] = {}  # (class, field) -> its instances' class
         self._closures: dict[tuple[tuple[str, ...], bool], frozenset[str]] = {}  # closure() asked before
         self._callers: dict[int, list[tuple[Module, ts.Node]]] | None = None  # callers(): function id -> calls
+        self._indexing = False  # while callers() builds its index
         self._folder_loads: dict[str, list[Module]] = {}  # folder_loads(): module path -> what it may load
         self.memo: dict = {}  # what an analysis of this audit's program remembers (keys of its own)
         for m in modules:
@@ -379,6 +380,10 @@ class Linker:
             return None
         if len(chain) == 2:
             owner = self._instance(m, chain[0])
+            receiver = strip_casts(callee.child_by_field_name("object")) if owner is None else None
+            if receiver is not None and receiver.type == "identifier" and not self._indexing \
+                    and bindings.shadowed(m, receiver):  # a parameter or a local: what data flow gives it
+                owner = instance_of.class_of(self, m, receiver)
             if owner is not None:
                 mod, info = owner
                 if chain[1] in info.methods:
@@ -454,11 +459,15 @@ class Linker:
         """The calls of the boundary that resolve to FN, with their modules (an index built on first use)."""
         if self._callers is None:
             self._callers = {}
-            for m in self.by_path.values():
-                for call in m.nodes("call"):
-                    hit = self.resolve(m, call)
-                    if hit is not None:
-                        self._callers.setdefault(hit[1].id, []).append((m, call))
+            self._indexing = True  # (the index is of calls resolved without it: a parameter's class is read from it)
+            try:
+                for m in self.by_path.values():
+                    for call in m.nodes("call"):
+                        hit = self.resolve(m, call)
+                        if hit is not None:
+                            self._callers.setdefault(hit[1].id, []).append((m, call))
+            finally:
+                self._indexing = False
         return self._callers.get(fn.id, [])
 
     def closure(self, paths: list[str], dynamic: bool = False) -> set[str]:
