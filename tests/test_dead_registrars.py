@@ -55,3 +55,38 @@ def test_a_registrar_returned_to_the_caller_stays_a_gap():
     p = program({"package.json": PACKAGE, "dist/index.js": returned})
     assert any("prompt.name" in g.detail for g in p.gaps)
     assert not any("resource.name" in g.detail for g in p.gaps)
+
+
+HELPERS = '''import { z } from "zod";
+export const idSchema = z.string().uuid();
+export function registerTool(server, tool) {
+  server.tool(tool.name, tool.description, tool.parameters, async (params) => tool.execute(params));
+}
+'''
+MAIN = '''import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { idSchema } from "./helpers.js";
+const server = new McpServer({ name: "tasks", version: "1.0.0" });
+server.tool("get_task", "Get a task", { id: idSchema }, async ({ id }) => ({ content: [{ type: "text", text: id }] }));
+await server.connect(new StdioServerTransport());
+'''
+TASKS = '{"name": "tasks", "version": "1.0.0", "bin": {"tasks": "src/index.js"}}'
+
+
+def test_an_exported_registrar_no_module_names_registers_nothing():
+    """helpers.js is imported (for idSchema), but nothing names its exported registerTool: no caller can exist in the
+    program, and the package's face is index.js."""
+    p = program({"package.json": TASKS, "src/index.js": MAIN, "src/helpers.js": HELPERS})
+    assert [t.name for t in p.tools] == ["get_task"]
+    assert not p.gaps
+
+
+def test_an_exported_registrar_stays_a_gap_when_named_or_on_the_package_face():
+    used = MAIN.replace('import { idSchema } from "./helpers.js";', 'import { idSchema, registerTool } from "./helpers.js";'
+                        ).replace("await server.connect", "registerTool(server, globalThis.extra);\nawait server.connect")
+    p = program({"package.json": TASKS, "src/index.js": used, "src/helpers.js": HELPERS})
+    assert any("tool.name" in g.detail for g in p.gaps)
+    # a module nothing imports (a library's entry: its exports are for other programs) keeps its gap
+    alone = MAIN.replace('import { idSchema } from "./helpers.js";\n', "").replace("{ id: idSchema }", "{ id: z.string() }")
+    p = program({"package.json": TASKS, "src/index.js": 'import { z } from "zod";\n' + alone, "src/helpers.js": HELPERS})
+    assert any("tool.name" in g.detail for g in p.gaps)

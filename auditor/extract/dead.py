@@ -44,6 +44,23 @@ def never_called(fn: ts.Node, calls_of: Callable[[ts.Node], list]) -> bool:
     return False
 
 
+def unused_export(fn: ts.Node, link) -> bool:
+    """Whether FN is an exported `function f` of an internal module that nothing can call: the boundary's code writes
+    its name once (its declaration: no import, call, re-export or string names it), other modules of the boundary import
+    from its module (a module of the program's insides, not a package's public face) and none re-exports that module
+    wholesale (`export * from`)."""
+    if fn.type != "function_declaration" or fn.parent is None or fn.parent.type != "export_statement" or link is None:
+        return False
+    name = fn.child_by_field_name("name")
+    module = link.module_of(fn)
+    if name is None or module is None or boundary_words(link).get(text(name).encode(), 0) != 1:
+        return False
+    if any(module.path in targets for targets in link.star.values()):
+        return False
+    return any(b.module == module.path for path, names in link.imports.items() if path != module.path
+               for b in names.values())
+
+
 _WORD = re.compile(rb"[A-Za-z_$][A-Za-z0-9_$]*")
 
 

@@ -506,7 +506,7 @@ class Expander:
                                        and not self.values.branch_not_taken(reg.node, frame.scope, reg.module, frame))
         if not found and not unread:  # no caller or loop gives the name: the strings it may be where it is written
             fn = dead.binding_function(name_node)
-            if fn is not None and dead.never_called(fn, self.calls_of):
+            if fn is not None and (dead.never_called(fn, self.calls_of) or dead.unused_export(fn, self.link)):
                 return None  # a function nothing calls (its value held only by locals nothing reads): none made
             return self._choices(reg, rule, args, name_node, resolve_of)
         out: list[tuple] = []
