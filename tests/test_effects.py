@@ -376,6 +376,18 @@ def test_public_metadata_and_a_key_file_s_path_are_no_secret():
     values = [(v["source"], v["secret"]) for f in secrets.findings(p, fx, effects_kb()) for v in f.attrs["values"]]
     assert values == [("process.env.SERVICE", "used as `apiKeys`")]
 
+def test_a_key_that_names_a_thing_is_no_secret():
+    """kb/effects.yaml secret_names.key_names: `COMPONENT_KEYS` (the projects a scanner searches) and `PUBLIC_KEY` logged
+    are names, not credentials; `SONAR_KEY` and `PRIVATE_KEY` still are secrets."""
+    code = ('const components = process.env.COMPONENT_KEYS;\nconsole.error(`scanning ${components}`);\n'
+            'const pub = process.env.PUBLIC_KEY;\nconsole.error(`verify with ${pub}`);\n'
+            'const sonar = process.env.SONAR_KEY;\nconsole.error(`key ${sonar}`);\n'
+            'const priv = process.env.PRIVATE_KEY;\nconsole.error(`sign with ${priv}`);\n')
+    p, fx, _ = _scan({"index.ts": code})
+    values = sorted(v["source"] for f in secrets.findings(p, fx, effects_kb()) for v in f.attrs["values"])
+    assert values == ["process.env.PRIVATE_KEY", "process.env.SONAR_KEY"]
+
+
 def test_a_variable_parsed_as_a_number_is_no_secret_whatever_its_words():
     """kb/effects.yaml secret_names.numeric_parsers: `MCP_CHARS_PER_TOKEN`, parsed with parseFloat, is a number of
     characters; echoed when it does not parse, it is no secret. `API_TOKEN`, never parsed as a number, still is."""

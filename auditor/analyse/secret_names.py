@@ -24,6 +24,7 @@ class SecretNames:
     negations: frozenset[str]
     not_secret_last: frozenset[str]
     not_secrets: frozenset[str] = frozenset()
+    key_names: frozenset[str] = frozenset()  # words that make a following key/keys a thing's name (COMPONENT_KEYS)
 
     @classmethod
     def from_kb(cls, kb: dict) -> SecretNames:
@@ -31,7 +32,7 @@ class SecretNames:
         return cls(words=frozenset(s["words"]), phrases=tuple(words(p) for p in s["phrases"]),
                    carrier_words=frozenset(s["carriers"]["words"]), carrier_owners=frozenset(s["carriers"]["owners"]),
                    negations=frozenset(s["negations"]), not_secret_last=frozenset(s["not_secret_last"]),
-                   not_secrets=frozenset(s.get("not_secrets", ())))
+                   not_secrets=frozenset(s.get("not_secrets", ())), key_names=frozenset(s.get("key_names", ())))
 
     def secret(self, name: str) -> bool:
         ws = words(name)
@@ -43,4 +44,6 @@ class SecretNames:
             return False  # API_KEY_FILE, maxTokens, authError, TOKEN_URL (and their plurals: authorization_servers)
         if any(ws[i:i + len(p)] == p for p in self.phrases for i in range(len(ws) - len(p) + 1)):
             return True
-        return any(w in self.words and (i == 0 or ws[i - 1] not in self.negations) for i, w in enumerate(ws))
+        return any(w in self.words and (i == 0 or ws[i - 1] not in self.negations
+                                        and not (w in {"key", "keys"} and ws[i - 1] in self.key_names))
+                   for i, w in enumerate(ws))
