@@ -392,3 +392,45 @@ def test_a_loop_over_required_tool_modules_registers_what_each_module_exports():
     assert [(t["name"], t["status"]) for t in led["tools"]] == [("list_tables", "analysed"), ("read_query", "analysed")]
     assert {t.name: sorted(t.schema["properties"]) for t in p.tools} == {"list_tables": ["schema"], "read_query": ["query"]}
     assert led["complete"] is True
+
+
+# A schema package compiled by tsc: shapes exported with `exports.X = {...}`, one field taken from another export of
+# the same module (`exports.commonSchema.info`), descriptions read through a namespace require of a barrel.
+SCHEMA_DESCRIPTIONS = '''"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.commonDescriptions = void 0;
+exports.commonDescriptions = { name: "The name of the contract", license: "The SPDX license" };
+'''
+SCHEMA_BARREL = HELPERS + '__exportStar(require("./descriptions"), exports);\n'
+SCHEMA_SHAPES = '''"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.accountSchema = exports.commonSchema = void 0;
+const zod_1 = require("zod");
+const index_1 = require("./index");
+exports.commonSchema = {
+    info: zod_1.z.object({ license: zod_1.z.string().optional().describe(index_1.commonDescriptions.license) }).optional(),
+};
+exports.accountSchema = {
+    name: zod_1.z.string().describe(index_1.commonDescriptions.name),
+    info: exports.commonSchema.info,
+};
+'''
+SCHEMA_SERVER = '''import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { accountSchema } from "./schemas/shapes.js";
+const server = new McpServer({ name: "wizard", version: "1.0.0" });
+server.registerTool("account", { description: "Write an account contract", inputSchema: accountSchema },
+  async ({ name }) => ({ content: [{ type: "text", text: `contract ${name}` }] }));
+await server.connect(new StdioServerTransport());
+'''
+
+
+def test_a_compiled_shape_with_its_own_exports_and_a_barrels_descriptions_is_read_whole():
+    p = program({"package.json": '{"name": "wizard", "bin": "src/index.js", "type": "module"}',
+                 "src/index.js": SCHEMA_SERVER, "src/schemas/shapes.js": SCHEMA_SHAPES,
+                 "src/schemas/index.js": SCHEMA_BARREL, "src/schemas/descriptions.js": SCHEMA_DESCRIPTIONS})
+    tool = next(t for t in p.tools if t.name == "account")
+    assert tool.schema["properties"]["name"] == {"type": "string", "description": "The name of the contract"}
+    assert tool.schema["properties"]["info"]["properties"]["license"]["description"] == "The SPDX license"
+    assert tool.schema["required"] == ["name"]
+    assert not [g for g in p.gaps if g.kind == "schema"]

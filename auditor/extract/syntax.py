@@ -581,6 +581,10 @@ def literal(node: ts.Node | None, env: dict[str, ts.Node] | Callable[[ts.Node], 
         if value is not None:
             return literal(value, env, depth + 1)
     if kind == "member_expression" and env:  # `TOOLS.echo` of a `const TOOLS = { echo: "echo", ... }`
+        across = getattr(env, "member", None)
+        found = across(node) if across is not None else None
+        if found is not None:  # `ns.X` of another module's namespace (an environment that reads them: zod.constants)
+            return literal(found, env, depth + 1)
         obj, prop = strip_casts(node.child_by_field_name("object")), node.child_by_field_name("property")
         known = env(obj) if callable(env) and obj is not None and obj.type == "identifier" else None
         if isinstance(known, Known):  # `opts.depth` of a parameter bound to a constant object
@@ -887,6 +891,11 @@ def _object_literal(node: ts.Node | None, env, depth: int) -> ts.Node | None:
         return _object_literal(value, env, depth + 1) if value is not None and value.type == "identifier" else \
             value if value is not None and value.type == "object" else None
     if node.type == "member_expression":
+        across = getattr(env, "member", None)
+        found = strip_casts(across(node)) if across is not None else None
+        if found is not None:
+            return _object_literal(found, env, depth + 1) if found.type == "identifier" else \
+                found if found.type == "object" else None
         holder = _object_literal(node.child_by_field_name("object"), env, depth + 1)
         prop = node.child_by_field_name("property")
         pair = object_pairs(holder).get(text(prop)) if holder is not None and prop is not None else None

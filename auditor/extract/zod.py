@@ -42,6 +42,19 @@ def constants(module: Module, link=None):
     def value(ident: ts.Node) -> ts.Node | Known | None:
         where = link.binding(link.module_of(ident) or module, text(ident))
         return _toplevel(*where) if where is not None else None
+
+    def member(node: ts.Node) -> ts.Node | None:
+        """`ns.X` of a namespace of another module of the boundary (`import * as ns`, `const ns = require("./m")`,
+        as tsc compiles an import): the value that module exports as X."""
+        chain = member_chain(node)
+        if not chain or len(chain) != 2:
+            return None
+        here = link.module_of(node) or module
+        source, name = imports(here).get(chain[0], ("", ""))
+        target = link.resolve_spec(here.path, source) if name == "*" else None
+        where = link.exported(target, chain[1]) if target is not None else None
+        return link.value(*where) if where is not None and where[1] != "*" else None
+    value.member = member  # (literal() asks it for a member of a name, before reading the name itself)
     return value
 
 
@@ -112,9 +125,9 @@ def _imported_shape(node: ts.Node | None, module: Module, link) -> tuple[Module,
     if node is None or link is None or node.type != "identifier":
         return None
     where = link.binding(module, text(node))
-    if where is None or where[0] is module or where[1] not in where[0].toplevel:
+    if where is None or where[0] is module:
         return None
-    value = strip_casts(where[0].toplevel[where[1]])
+    value = strip_casts(link.value(*where))  # (a declaration's value, or a CommonJS `exports.X = {...}`)
     return (where[0], value) if value is not None and value.type == "object" else None
 
 
@@ -132,6 +145,20 @@ def schema_of(node: ts.Node | None, module: Module, vocab: dict, link=None) -> d
 _INLINED = "(zod inlined)"  # the namespace the constructors of an inlined zod are read as members of (not a name)
 
 
+class _Constants:
+    """literal()'s environment of a reader: a name's value (_Reader.constant), and `ns.X` of another module's namespace
+    (`member`, as zod.constants reads it)."""
+
+    __slots__ = ("reader", "member")
+
+    def __init__(self, reader: "_Reader"):
+        self.reader = reader
+        self.member = getattr(constants(reader.module, reader.link), "member", None)
+
+    def __call__(self, ident: ts.Node) -> ts.Node | Known | None:
+        return self.reader.constant(ident)
+
+
 class _Reader:
     """One conversion: the vocabulary, the module's zod bindings, and what it could not read."""
 
@@ -145,6 +172,7 @@ class _Reader:
         self.problems: list[tuple[str, ts.Node]] = []
         self.coercions: list[tuple[str, str, int, str]] = []  # each names its file: a schema may be imported
         self.calls: list[zod_flow.Call] = []  # the schema-building functions being followed (shared with sub-readers)
+        self.constants = _Constants(self)  # literal()'s environment for this reader's code
 
     def problem(self, what: str, node: ts.Node) -> None:
         self.problems.append((what, node))
@@ -160,7 +188,7 @@ class _Reader:
             return (_INLINED, self.ctors[chain[0]])
         return chain
 
-    def constants(self, ident: ts.Node) -> ts.Node | Known | None:
+    def constant(self, ident: ts.Node) -> ts.Node | Known | None:
         """The top-level value a name stands for, in the module where that name is written, following imports
         of the boundary (`z.enum([KIND_A, KIND_B])` with the constants exported by another file); a parameter of a
         schema-building function being followed, the constant its call passed."""
@@ -183,6 +211,10 @@ class _Reader:
             return self.definition(value, depth + 1) if value is not None else node
         if node.type == "member_expression" and text(node.child_by_field_name("property")) == "shape":
             return self.definition(node.child_by_field_name("object"), depth + 1)
+        chain = member_chain(node) if node.type == "member_expression" and self.link is not None else None
+        if chain and chain[:-1] in {("exports",), ("module", "exports")}:  # CommonJS: this module's own export
+            value = self.link.assigned.get(self.module.path, {}).get(chain[-1])
+            return self.definition(value, depth + 1) if value is not None else node
         if node.type == "member_expression":  # `Schemas.input` of a `const Schemas = { input: z.object(...) }`
             holder = self.definition(node.child_by_field_name("object"), depth + 1)
             holder = _object_shape(holder) if holder is not None and holder.type == "call_expression" else holder
