@@ -187,3 +187,18 @@ def test_launch_lines_after_settings_or_a_host_command_s_double_dash_are_launche
     assert "with no version or the moving tag @latest" in hits[0].summary
     assert "with the moving tag @latest (" in found("# demo\n\n```sh\nnpx demo-server@latest\n```\n")[0].summary
     assert "with no version (" in found("# demo\n\n```sh\nnpx demo-server\n```\n")[0].summary
+
+
+def test_a_package_loaded_by_a_require_function_the_module_makes_is_used():
+    """`const load = createRequire(import.meta.url)` then `load("@acme/telemetry")` in an ES module: a require; a
+    package only a string names as data is still unused."""
+    code = SERVER + ('import { createRequire } from "node:module";\n'
+                     'export function start() {\n'
+                     '  const load = createRequire(import.meta.url);\n'
+                     '  const telemetry = load("@acme/telemetry");\n'
+                     '  return [telemetry, "left-pad"];\n'
+                     '}\n')
+    deps = {"@modelcontextprotocol/sdk": "1", "zod": "3", "@acme/telemetry": "1", "left-pad": "1"}
+    p = program({"index.ts": code, "package.json": json.dumps({"name": "demo", "dependencies": deps})})
+    assert [f.attrs["dependency"] for f in mismatches.mismatches(p, {"probes": []}) if f.kind == "unused-dependency"] \
+        == ["left-pad"]

@@ -289,7 +289,7 @@ def build(path: str, name: str, tree: ts.Tree, lang: str) -> Module:
             if inner is not None and inner.type == "class":  # `var A; ... A = class { ... }` (esbuild's lazy module)
                 classes.setdefault(vname, class_info(inner, vname))
     imports = tuple((src, imp) for src, imp in zip(
-        [text(s)[1:-1] for s in caps.get("import.source", [])], caps.get("import", [])))
+        [text(s)[1:-1] for s in caps.get("import.source", [])], caps.get("import", []))) + _made_requires(caps)
     enums = {}
     for enum in caps.get("enum", []):
         ename, body = enum.child_by_field_name("name"), enum.child_by_field_name("body")
@@ -394,3 +394,25 @@ def _compiled_enum(stmt: ts.Node) -> dict[str, str]:
         if key is not None:
             out[f"{outer}.{key}"] = value
     return out
+
+
+def _made_requires(caps: dict[str, list[ts.Node]]) -> tuple[tuple[str, ts.Node], ...]:
+    """The loads of a require function an ES module makes (`const req = createRequire(import.meta.url)`, then
+    `req("pkg")`): (source, call), as a require() is."""
+    made = set()
+    for call in caps.get("call", []):
+        fn = call.child_by_field_name("function")
+        decl = call.parent
+        if fn is not None and text(fn).rsplit(".", 1)[-1] == "createRequire" and decl is not None \
+                and decl.type == "variable_declarator" and decl.child_by_field_name("name") is not None:
+            made.add(text(decl.child_by_field_name("name")))
+    out = []
+    for call in caps.get("call", []) if made else ():
+        fn = call.child_by_field_name("function")
+        args = call.child_by_field_name("arguments")
+        first = args.named_children[0] if args is not None and args.named_children else None
+        source = string_value(first) if first is not None else None
+        if fn is not None and fn.type == "identifier" and text(fn) in made and source:
+            out.append((source, call))
+    return tuple(out)
+
