@@ -247,3 +247,50 @@ def test_a_package_of_the_sdks_own_scopes_is_never_read():
     got = npm.follow(target, SDK_NAMES, set(), ask=lambda n, w: ("2.0.0", {"@modelcontextprotocol/sdk"}),
                      fetch=lambda spec: _target(CORE))
     assert [pk.name for pk in got.packages] == ["@modelcontextprotocol/node"]  # (without the scopes: read)
+
+
+# A vendor's adapter: a helper that registers a list of tool objects, and another export that registers the client's
+# own list through it. The server calls only the first.
+ADAPTER = {
+    "package.json": json.dumps({"name": "@v/adapter", "version": "1.0.0", "type": "module",
+                                "exports": {".": "./dist/index.js"},
+                                "peerDependencies": {"@modelcontextprotocol/sdk": "^1.0.0"}}),
+    "dist/index.js": 'export * from "./register.js";\n',
+    "dist/register.js": (
+        'export class Client {\n'
+        '  list() {\n'
+        '    return [{ name: "search_all", description: "Search", run: async () => "s" },\n'
+        '            { name: "fetch_all", description: "Fetch", run: async () => "f" }];\n'
+        '  }\n'
+        '}\n'
+        '// registerDefaults(server) registers the client\'s own tools\n'
+        'export function registerEach(tools, server) {\n'
+        '  for (const tool of tools) {\n'
+        '    server.tool(tool.name, tool.description, async (args) => ({ content: [{ type: "text", text: await tool.run(args) }] }));\n'
+        '  }\n'
+        '}\n'
+        'export function registerDefaults(server) { registerEach(new Client().list(), server); }\n'),
+}
+
+
+def _adapter_server(calls: str, names: str) -> Target:
+    server = {
+        "package.json": json.dumps({"name": "@v/db-mcp", "version": "1.0.0", "bin": {"db-mcp": "dist/index.js"},
+                                    "dependencies": {"@v/adapter": "^1.0.0", "@modelcontextprotocol/sdk": "^1.0.0"}}),
+        "dist/index.js": ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
+                          f'import {{ {names} }} from "@v/adapter";\n'
+                          'const server = new McpServer({ name: "db", version: "1.0.0" });\n'
+                          'registerEach([{ name: "run_code", description: "Run", run: async () => "r" }], server);\n'
+                          + calls),
+    }
+    ask = lambda name, wanted: ("1.0.0", {"@modelcontextprotocol/sdk"}) if name == "@v/adapter" else None  # noqa: E731
+    return npm.follow(_target(server), SDK_NAMES, {"mcp-framework"}, ask=ask, fetch=lambda spec: _target(ADAPTER))
+
+
+def test_a_dependency_export_the_server_never_runs_registers_nothing():
+    """registerDefaults is exported by the adapter but nothing of the program imports or calls it: its call of
+    registerEach instantiates no tool; once the server calls it, the client's tools are the server's too."""
+    p = _program(_adapter_server("", "registerEach"))
+    assert sorted(t.name for t in p.tools) == ["run_code"]
+    p = _program(_adapter_server("registerDefaults(server);\n", "registerEach, registerDefaults"))
+    assert sorted(t.name for t in p.tools) == ["fetch_all", "run_code", "search_all"]

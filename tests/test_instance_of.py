@@ -101,3 +101,12 @@ def test_a_local_made_by_a_factory_names_the_class():
             'function makeClient(url) { const c = new JobClient(url); return c; }\n'
             'export async function run(job) { const api = await makeClient("u"); return api.fetchJob(job, 1); }\n')
     assert resolved({"client.js": CLIENT, "use.js": code}, "use.js", ("api", "fetchJob")) == "JobClient.fetchJob"
+
+
+def test_a_constructor_a_parameter_names_is_not_the_module_class_of_that_name():
+    """`function make(JobClient) { return new JobClient() }`: the class is whatever the caller hands, not the module's
+    import of the same name."""
+    code = ('import { JobClient } from "./client.js";\n'
+            'function make(JobClient) { const c = new JobClient("u"); return c; }\n'
+            'export async function run(job, Other) { const api = make(Other); return api.fetchJob(job, 1); }\n')
+    assert resolved({"client.js": CLIENT, "use.js": code}, "use.js", ("api", "fetchJob")) is None

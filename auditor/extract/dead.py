@@ -61,6 +61,46 @@ def unused_export(fn: ts.Node, link) -> bool:
                for b in names.values())
 
 
+def unused_in_dependency(fn: ts.Node | None, link, calls_of: Callable[[ts.Node], list]) -> bool:
+    """Whether FN is a named function of a dependency read with the target (a module under node_modules/) that the
+    program never runs: no call of the boundary resolves to it, no module imports it (by its name, or a namespace of a
+    module exporting it), and its own module names it nowhere but where it is declared and exported. A dependency's
+    exports serve the programs that import them; the audited server is the one program here."""
+    module = link.module_of(fn) if fn is not None and link is not None else None
+    if module is None or "node_modules/" not in module.path or calls_of(fn):
+        return False
+    memo = link.memo.setdefault("dead.unused_in_dependency", {})
+    if fn.id not in memo:
+        memo[fn.id] = _unused_export_of(fn, module, link)
+    return memo[fn.id]
+
+
+def _unused_export_of(fn: ts.Node, module, link) -> bool:
+    name = _function_name(fn)
+    if not name:
+        return False
+    for path, names in link.imports.items():
+        for b in names.values():
+            if b.module is None:
+                continue
+            found = link.exported(b.module, name if b.name == "*" else b.name)
+            if found is not None and found[0] is module and found[1] == name:
+                return False
+    declared = fn.child_by_field_name("name") if fn.type == "function_declaration" else fn.parent.child_by_field_name("name")
+    return not any(ref.id != declared.id and (ref.parent is None or ref.parent.type != "export_specifier")
+                   for ref in find(module.tree.root_node, {"identifier"}) if text(ref) == name)
+
+
+def _function_name(fn: ts.Node) -> str:
+    """The name a function is declared under (`function f`, `const f = () => ...`), "" for none."""
+    if fn.type == "function_declaration":
+        name = fn.child_by_field_name("name")
+        return text(name) if name is not None else ""
+    holder = value_position(fn)
+    name = holder.child_by_field_name("name") if holder is not None and holder.type == "variable_declarator" else None
+    return text(name) if name is not None and name.type == "identifier" else ""
+
+
 _WORD = re.compile(rb"[A-Za-z_$][A-Za-z0-9_$]*")
 
 

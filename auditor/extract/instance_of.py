@@ -97,8 +97,10 @@ def _table_targets(link, m, call: ts.Node) -> list[ts.Node]:
 
 
 def _class_of(link, m, node: ts.Node, depth: int):
-    if node.type == "new_expression":
-        return link._class(m, text(node.child_by_field_name("constructor")))
+    if node.type == "new_expression":  # (a constructor named by a parameter or a local is not the module's class)
+        ctor = strip_casts(node.child_by_field_name("constructor"))
+        shadowed = ctor is not None and ctor.type == "identifier" and bindings.shadowed(m, ctor)
+        return None if ctor is None or shadowed else link._class(m, text(ctor))
     if node.type == "identifier":
         return _name_class(link, m, node, depth)
     chain = member_chain(node) if node.type == "member_expression" else None

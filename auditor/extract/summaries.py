@@ -15,7 +15,8 @@ import tree_sitter as ts
 from auditor.extract import constant, dead, highlevel, names, prefixes, server
 from auditor.extract.server import ToolDecl
 from auditor.extract.program import Module
-from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, ancestors, call_args, callee_text, enclosing, excerpt, find,
+from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, ancestors, call_args, callee_text, enclosing,
+                                    enclosing_function, excerpt, find,
                                     literal, member_chain, object_pairs, pair_value, plus_chain, strip_casts, text, within)
 from auditor.extract.bindings import assigned_later, value_of
 from auditor.extract.frames import MAX_DEPTH, REST, Frame, _pattern, attach, element_names, loop_names, parameters
@@ -116,6 +117,8 @@ class Expander:
                                         site=element[-1], outer=eframe if eframe is not None else around)
                     return
                 for cmod, call in self.calls_of(scope):
+                    if dead.unused_in_dependency(enclosing_function(call), self.link, self.calls_of):
+                        continue  # (a call in a dependency's function the server never runs instantiates nothing)
                     for args in _alternatives(tuple(call_args(call))):  # `register(lite ? A : B)`: A, and B
                         yield from self._forwarded(Frame(scope=scope, module=module, names=names, args=args,
                                                          caller=cmod, site=call, outer=outer), depth)
