@@ -19,7 +19,7 @@ import tree_sitter as ts
 from auditor.extract import bindings
 from auditor.extract.frames import plain_parameters, returned
 from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, call_function, enclosing, member_chain,
-                                    object_pairs, pair_value, strip_casts, text)
+                                    object_pairs, pair_value, strip_casts, text, unawaited)
 
 _DEPTH = 6  # data-flow steps followed from the value asked about
 _CLASSES = {"class_declaration", "abstract_class_declaration", "class"}
@@ -27,7 +27,7 @@ _CLASSES = {"class_declaration", "abstract_class_declaration", "class"}
 
 def class_of(link, m, node: ts.Node | None, depth: int = 0):
     """(module, class info) of the instance NODE, an expression of module M, holds; None when not one known class."""
-    node = _plain(node)
+    node = unawaited(node)
     if node is None or depth > _DEPTH:
         return None
     key = ("instance_of", m.path, node.start_byte, node.end_byte, node.type)
@@ -77,17 +77,17 @@ def table_calls(link, fn: ts.Node) -> list:
 
 
 def _table_targets(link, m, call: ts.Node) -> list[ts.Node]:
-    callee = _plain(call_function(call))
+    callee = unawaited(call_function(call))
     if callee is not None and callee.type == "identifier" and bindings.shadowed(m, callee):
-        callee = _plain(bindings.value_of(m, callee))
+        callee = unawaited(bindings.value_of(m, callee))
     if callee is None or callee.type != "subscript_expression":
         return []
-    table = _plain(callee.child_by_field_name("object"))
+    table = unawaited(callee.child_by_field_name("object"))
     if table is not None and table.type == "identifier":
-        table = _plain(bindings.value_of(m, table))
+        table = unawaited(bindings.value_of(m, table))
     out = []
     for pair in object_pairs(table).values():
-        value = _plain(pair_value(pair))
+        value = unawaited(pair_value(pair))
         if value is not None and value.type in FUNCTION_TYPES:
             out.append(value)
         elif value is not None and value.type in {"identifier", "member_expression"}:
@@ -109,7 +109,7 @@ def _class_of(link, m, node: ts.Node, depth: int):
         return link._field_instance(m, cls, chain[1]) if cls is not None else None
     if node.type != "call_expression":
         return None
-    callee = _plain(call_function(node))
+    callee = unawaited(call_function(node))
     if callee is not None and callee.type == "member_expression" and text(callee.child_by_field_name("property")) == "get":
         held = _map_values(link, m, callee.child_by_field_name("object"), depth)
         if held is not None:
@@ -141,16 +141,16 @@ def _name_class(link, m, ident: ts.Node, depth: int):
 
 def _map_values(link, m, node: ts.Node | None, depth: int):
     """The class of every value a `Map` (a `new Map()` a name of M holds) is given by `name.set(key, value)` in M."""
-    node = _plain(node)
+    node = unawaited(node)
     if node is None or node.type != "identifier":
         return None
-    made = _plain(bindings.value_of(m, node))
+    made = unawaited(bindings.value_of(m, node))
     if made is None or made.type != "new_expression" or text(made.child_by_field_name("constructor")) != "Map" \
             or call_args(made):
         return None
     found = {}
     for call in m.nodes("call"):
-        callee = _plain(call_function(call))
+        callee = unawaited(call_function(call))
         if callee is None or member_chain(callee) != (text(node), "set"):
             continue
         args = call_args(call)
@@ -173,10 +173,3 @@ def _parameter_node(fn: ts.Node, name: str) -> ts.Node | None:
         if pattern is not None and pattern.type == "identifier" and text(pattern) == name:
             return p
     return None
-
-
-def _plain(node: ts.Node | None) -> ts.Node | None:
-    node = strip_casts(node)
-    while node is not None and node.type == "await_expression" and node.named_children:
-        node = strip_casts(node.named_children[0])
-    return node

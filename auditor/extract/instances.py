@@ -10,7 +10,7 @@ import tree_sitter as ts
 
 from auditor.extract.frames import returned
 from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_function, class_base, enclosing, enclosing_function,
-                                    find, member_chain, object_pairs, pair_value, strip_casts, text)
+                                    find, member_chain, object_pairs, pair_value, strip_casts, text, unawaited)
 
 
 def method_of(link, m, call: ts.Node) -> tuple | None:
@@ -72,7 +72,7 @@ def _typed(link, m, annotation: ts.Node | None):
 
 def _made(link, m, value: ts.Node | None):
     """The class of `new C(...)`, or of what a factory of the boundary always returns (`makeStore()`)."""
-    value = _awaited(value)
+    value = unawaited(value)
     if value is None:
         return None
     if value.type == "new_expression":
@@ -97,7 +97,7 @@ def _member_of_result(link, m, value: ts.Node | None, key: str):
     """The class of member KEY of what the function VALUE calls returns, when each return of it that is an object
     literal (written there, or held by a local) holds an instance of that one class under KEY; a return of another
     value (`if (cached) return cached`: a cache of what it made) is not read."""
-    value = _awaited(value)
+    value = unawaited(value)
     hit = link.resolve(m, value) if value is not None and value.type == "call_expression" else None
     if hit is None:
         return None
@@ -132,10 +132,3 @@ def _local_value(fn: ts.Node, name: str) -> ts.Node | None:
         if enclosing_function(d) == fn and text(d.child_by_field_name("name")) == name:
             return strip_casts(d.child_by_field_name("value"))
     return None
-
-
-def _awaited(node: ts.Node | None) -> ts.Node | None:
-    node = strip_casts(node)
-    while node is not None and node.type == "await_expression" and node.named_children:
-        node = strip_casts(node.named_children[0])
-    return node

@@ -295,6 +295,14 @@ def strip_casts(node: ts.Node | None) -> ts.Node | None:
     return node
 
 
+def unawaited(node: ts.Node | None) -> ts.Node | None:
+    """NODE without casts and `await`s: `await (x as T)` -> x."""
+    node = strip_casts(node)
+    while node is not None and node.type == "await_expression" and node.named_children:
+        node = strip_casts(node.named_children[0])
+    return node
+
+
 def nullish(node: ts.Node | None) -> bool:
     """Whether NODE is `null`, `undefined` or `void 0` (through casts and parentheses)."""
     node = strip_casts(node)
