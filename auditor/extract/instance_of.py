@@ -10,7 +10,8 @@ boundary.
 - `m.get(k)` of a `Map` the module fills with `m.set(k, v)`: what each such `v` holds;
 - `this.f`: the field's class (linker).
 
-Nothing else is guessed: a value with two classes, or one not known, has none."""
+Nothing else is guessed: a value with two classes, or one not known, has none. (extract/instances.py, read by
+analyse/uses.py after this, adds a member destructured from a function's result and inherited methods.)"""
 
 from __future__ import annotations
 

@@ -1,8 +1,10 @@
 """The class a name local to a function holds where a method is called on it, so that a use of a value handed to
 the method can be followed into it: `const s = new Store()`, `const s: Store = ...` or a parameter `s: Store`, a
 factory's `new` (`const s = makeStore()`), and a member of the object a function returns (`const { memory } =
-createServices(id)` with `return { memory: new MemoryService(...) }`). Read by analyse/uses.py only: the tool's
-path (`Linker.resolve`) does not go through it, so what the path reaches is unchanged."""
+createServices(id)` with `return { memory: new MemoryService(...) }`). Read by analyse/uses.py only, after
+`Linker.resolve`, which reads a parameter's or a local's class by data flow itself (extract/instance_of.py: declared
+types, every caller's argument, factories, Maps); what this adds there is a member destructured from a function's
+result and a method inherited from a base class."""
 
 from __future__ import annotations
 
