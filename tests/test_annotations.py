@@ -40,10 +40,10 @@ function main() {
       journal.add(String(request.params.arguments?.text));
       return { content: [{ type: "text", text: "ok" }] };
     } else if (request.params.name === "wipe") {
-      await fs.rm("/tmp/x");
+      await fs.rm(String(request.params.arguments?.path));
       return { content: [{ type: "text", text: "gone" }] };
     } else if (request.params.name === "stamp") {
-      await fs.appendFile("/tmp/log", "stamp");
+      await fs.appendFile(String(request.params.arguments?.log), "stamp");
       return { content: [{ type: "text", text: "stamped" }] };
     }
     throw new Error("unknown tool");
@@ -226,7 +226,7 @@ server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS }))
 server.setRequestHandler(CallToolRequestSchema, async (request) => {
   switch (request.params.name) {
     case "balance": return { content: [{ type: "text", text: JSON.stringify(getState()) }] };
-    case "other": { mark("/home/u/.srv/other"); return { content: [] }; }
+    case "other": { mark(String(request.params.arguments?.path)); return { content: [] }; }
   }
   throw new Error("unknown tool");
 });
@@ -289,7 +289,7 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
   if (request.params.name !== "purge") {
     throw new Error("unknown tool");
   }
-  await fs.rm("/tmp/cache", { recursive: true });
+  await fs.rm(String(request.params.arguments?.dir), { recursive: true });
   return { content: [{ type: "text", text: "purged" }] };
 });
 server.connect(new StdioServerTransport());
@@ -349,3 +349,101 @@ def test_an_in_process_write_every_tool_reaches_is_the_server_s_housekeeping():
         ("get_task", "list_tasks", "wait_task"), "supported")
     assert all(r.get("bookkeeping") for r in got["get_task"].attrs["reached"] if r["kind"] == "state-write")
     assert not any(r.get("bookkeeping") for r in got["start_task"].attrs["reached"])  # (its own write: one tool's)
+
+
+FILES = SDK + """\
+import { promises as fs } from "fs";
+import * as path from "path";
+const CACHE = "/home/u/.cache/srv";
+async function save(file: string, data: string) {
+  await fs.writeFile(file, data);
+}
+async function drop(file: string) {
+  await fs.unlink(file);
+}
+function createServer(config: { log: string }) {
+  const TOOLS = [
+    { name: "lookup", inputSchema: { type: "object" }, annotations: { readOnlyHint: true } },
+    { name: "export", inputSchema: { type: "object" }, annotations: { readOnlyHint: true } },
+    { name: "audit", inputSchema: { type: "object" }, annotations: { idempotentHint: true } },
+    { name: "prune", inputSchema: { type: "object" }, annotations: { destructiveHint: false } },
+    { name: "clean", inputSchema: { type: "object" }, annotations: { destructiveHint: false } },
+    { name: "docs", inputSchema: { type: "object" }, annotations: { readOnlyHint: true } },
+    { name: "copy", inputSchema: { type: "object" }, annotations: { readOnlyHint: true } },
+  ];
+  const server = new Server({ name: "s", version: "1" }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const { name, arguments: args } = request.params as { name: string; arguments: any };
+    switch (name) {
+      case "lookup": { await save(path.join(CACHE, "index.json"), "{}"); return { content: [] }; }
+      case "export": { const out = args.out; await save(out, "{}"); return { content: [] }; }
+      case "audit": { await fs.appendFile(config.log, "audit"); return { content: [] }; }
+      case "prune": { for (const f of args.files) { await drop(f); } return { content: [] }; }
+      case "clean": { await drop(`${CACHE}/tmp.json`); return { content: [] }; }
+      case "docs": { await save(path.join(CACHE, "docs", String(args.name)), "{}"); return { content: [] }; }
+      case "copy": { await save(path.join(String(args.dir), "copy.json"), "{}"); return { content: [] }; }
+    }
+    throw new Error("unknown tool");
+  });
+  return server;
+}
+createServer({ log: "/var/log/srv.log" }).connect(new StdioServerTransport());
+"""
+
+
+def test_a_file_at_a_path_the_server_makes_neither_contradicts_nor_supports_a_hint():
+    """A write whose path or folder comes from what the tool's caller passes (through a local, a loop, a wrapper's
+    parameter) contradicts the hint. A path the server makes alone (a constant, its configuration), or a file the
+    caller names inside a folder the server fixes, is its cache, log or credentials, or data of the user kept at a
+    fixed place: the code does not say which (unsupported)."""
+    p = program({"index.ts": FILES})
+    fx = effects.scan(p, effects_kb())
+    rtes = routes(p) + effect_routes.routes(p, fx, components(p))
+    got = {c.id.split(":", 1)[1]: c for c in annotations.claims(p, fx, rtes, RULES, effects_kb())}
+    assert {k: c.attrs["verdict"] for k, c in got.items()} == {
+        "annotation-readOnlyHint@tool:lookup": "unsupported",  # the server's own cache file, through the wrapper
+        "annotation-readOnlyHint@tool:export": "contradicted",  # args.out, through a local and the wrapper
+        "annotation-idempotentHint@tool:audit": "unsupported",  # the log file of the server's configuration
+        "annotation-destructiveHint@tool:prune": "contradicted",  # each of args.files, through the loop
+        "annotation-destructiveHint@tool:clean": "unsupported",  # a file under its constant folder
+        "annotation-readOnlyHint@tool:docs": "unsupported",  # the caller names a file in the server's folder
+        "annotation-readOnlyHint@tool:copy": "contradicted",  # the caller names the folder
+    }
+    assert "paths the server itself makes" in got["annotation-readOnlyHint@tool:lookup"].attrs["mismatch"]
+    assert "removes files at paths the server itself makes" in got["annotation-destructiveHint@tool:clean"].attrs["mismatch"]
+
+
+HOSTS = SDK + """\
+const API = "https://api.vendor.example";
+async function get(url: string) {
+  return fetch(url);
+}
+const TOOLS = [
+  { name: "status", inputSchema: { type: "object" }, annotations: { openWorldHint: false } },
+  { name: "browse", inputSchema: { type: "object" }, annotations: { openWorldHint: false } },
+  { name: "peek", inputSchema: { type: "object" }, annotations: { openWorldHint: false } },
+];
+const server = new Server({ name: "s", version: "1" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS }));
+async function peek({ url }: { url: string }) {
+  return fetch(url);
+}
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  const args = request.params.arguments as { url: string };
+  if (request.params.name === "status") return { content: [{ type: "text", text: await (await get(`${API}/status`)).text() }] };
+  if (request.params.name === "browse") return { content: [{ type: "text", text: await (await get(args.url)).text() }] };
+  if (request.params.name === "peek") return { content: [{ type: "text", text: await (await peek(args)).text() }] };
+  throw new Error("unknown tool");
+});
+"""
+
+
+def test_the_host_a_wrapper_fetches_is_the_one_its_callers_pass():
+    """`get(url) { return fetch(url) }`: the host is fixed when every call of get in the tool's code passes a fixed
+    one; a destructured parameter (`{ url }`) is the caller's as much as a plain one."""
+    p = program({"index.ts": HOSTS})
+    fx = effects.scan(p, effects_kb())
+    rtes = routes(p) + effect_routes.routes(p, fx, components(p))
+    got = {c.attrs["tool"]: c.attrs["verdict"] for c in annotations.claims(p, fx, rtes, RULES, effects_kb())}
+    assert got == {"status": "unsupported", "browse": "contradicted", "peek": "contradicted"}

@@ -15,7 +15,7 @@ from auditor.extract.facts import Program
 from auditor.extract.program import Module
 from auditor.extract import flow
 from auditor.extract.records import at, key
-from auditor.extract.syntax import (NOT_LITERAL, find, literal, member_chain, object_pairs, pair_value, strip_casts, text,
+from auditor.extract.syntax import (NOT_LITERAL, enclosing_function, find, literal, member_chain, object_pairs, pair_value, strip_casts, text,
                                     walk)
 from auditor.model import Anchor, Record
 
@@ -34,6 +34,7 @@ class Reached:
     world: str | None
     route: str | None  # the id of the route record that holds it
     fixed: bool = True  # its target (path, URL) is chosen by the server, not passed down by a caller
+    own: bool = False  # a file write whose path the server alone makes, not the tool's caller (own_effects.chosen_by_caller)
     shared: bool = False  # the server's bookkeeping: reached from most of its tools (kb/annotations.yaml bookkeeping)
     setup: bool = False  # inside a function that returns early once it has run (own_effects.one_time)
 
@@ -190,6 +191,8 @@ def reached(p: Program, fx: Effects, routes: list[Record], region: Region, effec
     annotations kb, a subprocess is classed by the command it runs and a write that fills a cache is `cache`."""
     spans = list(region.spans)
     callers = _callers(p, region) if kb is not None else None
+    mine = {fn for _, fn in region.functions} | {enclosing_function(b) for _, b in region.bodies}
+    inside = mine.__contains__
     index: dict[tuple[str, str], list[tuple[Anchor, str]]] = {}
     for r in routes:
         if r.kind in ROUTE_KINDS:
@@ -212,8 +215,10 @@ def reached(p: Program, fx: Effects, routes: list[Record], region: Region, effec
             what += f" `{shown}`" + {"read": " (a read-only command)", "execute": " (a command that writes)",
                                      "unknown": " (a command not known to be read-only)"}[cls]
         out[(s.kind, a, s.cls, s.what)] = Reached(kind=s.kind, cls=cls, conditional=cond, anchor=a, what=what,
-                                                  world=_world(s), route=route,
+                                                  world=_world(s, callers), route=route,
                                                   fixed=s.node.type != "call_expression" or own_effects.fixed_target(s.node),
+                                                  own=kb is not None and s.kind == "effect-fs-write" and s.node.type == "call_expression"
+                                                  and not own_effects.chosen_by_caller(s.node, callers, inside),
                                                   setup=kb is not None and (own_effects.one_time(s.node) or own_effects.created_once(
                                                       s.node, frozenset(kb["bookkeeping"].get("existence_tests", ())))))
     ops = effects_kb["state_operations"]
@@ -250,10 +255,11 @@ def reached(p: Program, fx: Effects, routes: list[Record], region: Region, effec
     return sorted(out.values(), key=lambda x: (x.anchor, x.kind, x.what))
 
 
-def _world(s) -> str | None:
+def _world(s, callers=None) -> str | None:
     """The world of a site: an open-world HTTP call whose host the server chooses is `fixed-host` (a service the
     server is built for, or one the operator configures), which the code does not show to be an open world."""
-    if s.world == "open" and s.kind == "effect-network" and s.node.type == "call_expression" and own_effects.fixed_host(s.node):
+    if s.world == "open" and s.kind == "effect-network" and s.node.type == "call_expression" \
+            and own_effects.fixed_host(s.node, callers):
         return "fixed-host"
     return s.world
 
@@ -262,7 +268,8 @@ def _world(s) -> str | None:
 
 def _has(trait: dict, item: Reached) -> bool:
     return (not trait.get("classes") or item.cls in trait["classes"]) and (not trait.get("kinds") or item.kind in trait["kinds"]) \
-        and (not trait.get("unconditional") or not item.conditional) and (not trait.get("world") or item.world == trait["world"])
+        and (not trait.get("unconditional") or not item.conditional) and (not trait.get("world") or item.world == trait["world"]) \
+        and ("own" not in trait or item.own == trait["own"])
 
 
 def holds(cond: dict, items: list[Reached], resolved: bool, traits: dict) -> tuple[bool, list[Reached]]:

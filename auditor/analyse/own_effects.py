@@ -188,6 +188,90 @@ def fixed_target(call: ts.Node) -> bool:
     return True
 
 
+def _param_names(fn: ts.Node) -> dict[str, int]:
+    """Each name the parameters of FN bind (a destructured parameter binds several), with the parameter's position."""
+    ps = fn.child_by_field_name("parameters")
+    if ps is None:
+        one = fn.child_by_field_name("parameter")  # x => ...
+        return {text(one): 0} if one is not None else {}
+    out: dict[str, int] = {}
+    for i, c in enumerate(ps.named_children):
+        pat = parameter_pattern(c)
+        for n in walk(pat) if pat is not None else ():
+            if n.type in {"identifier", "shorthand_property_identifier_pattern"}:
+                out.setdefault(text(n), i)
+    return out
+
+
+def chosen_by_caller(call: ts.Node, callers, inside) -> bool:
+    """Whether the tool's caller may choose what an effect call acts on (its first argument: the path written): the
+    argument's folder (_folder) names, directly or through locals, a parameter of a function of the tool's code (INSIDE) that is the
+    tool's dispatch or callback (no call of it in the tool's code: CALLERS), or whose calls pass such a value, up to
+    _DEPTH calls up. False when the server alone makes it: literals, module bindings, members, what its functions
+    compute from those, and the parameters of a function around the tool's code (set before any call of the tool:
+    the server's configuration). A local with no value, or a chain longer than _DEPTH, counts as chosen by the caller."""
+    args = call_args(call)
+    return bool(args) and _from_caller(args[0], enclosing_function(call), callers, inside, 0, set())
+
+
+def _folder(expr: ts.Node | None) -> ts.Node | None:
+    """The part of a path expression that fixes where it is: the first part of `path.join(a, b)` (two parts or more:
+    an array's `.join(sep)` has one) or of a string concatenation, the start of a template string; None when that is
+    literal text (`/tmp/${name}`). The caller naming a file inside a folder the server fixes does not choose where
+    it writes. (`path.resolve` is not cut: a later absolute part replaces the earlier ones.)"""
+    while expr is not None:
+        expr = strip_casts(expr)
+        if expr.type in {"parenthesized_expression", "await_expression"} and expr.named_children:
+            expr = expr.named_children[0]
+        elif expr.type == "binary_expression" and text(expr.child_by_field_name("operator")) == "+":
+            expr = expr.child_by_field_name("left")
+        elif expr.type == "template_string":
+            first = next((c for c in expr.named_children if c.type in {"string_fragment", "template_substitution"}), None)
+            if first is None or first.type == "string_fragment":
+                return None
+            expr = first.named_children[0] if first.named_children else None
+        elif expr.type == "call_expression" and (member_chain(strip_casts(expr.child_by_field_name("function"))) or ("",))[-1] \
+                == "join" and len(call_args(expr)) >= 2:
+            expr = call_args(expr)[0]
+        else:
+            return None if string_value(expr) is not None else expr
+    return None
+
+
+def _from_caller(expr: ts.Node, fn: ts.Node | None, callers, inside, depth: int, seen: set) -> bool:
+    expr = _folder(expr)
+    for n in walk(expr) if expr is not None else ():
+        if n.type != "identifier" or (fn, text(n)) in seen:
+            continue
+        name, scope = text(n), fn
+        seen.add((fn, name))
+        while scope is not None:
+            params = _param_names(scope)
+            if name in params:
+                if scope is not fn and not inside(scope):
+                    break  # a parameter of the code that set the tool up
+                calls = callers(scope)
+                if not calls or depth >= _DEPTH:
+                    return True
+                i = params[name]
+                if any(i < len(call_args(c)) and _from_caller(call_args(c)[i], enclosing_function(c), callers, inside,
+                                                              depth + 1, seen) for _, c in calls):
+                    return True
+                break
+            declared, value = _bound(scope, name)
+            if not declared:
+                loop = next((f for f in find(scope, {"for_in_statement"}) if enclosing_function(f) == scope
+                             and f.child_by_field_name("left") is not None
+                             and name in {text(x) for x in walk(f.child_by_field_name("left")) if x.type == "identifier"}), None)
+                declared, value = loop is not None, loop.child_by_field_name("right") if loop is not None else None
+            if declared:
+                if value is None or _from_caller(value, scope, callers, inside, depth, seen):
+                    return True
+                break
+            scope = enclosing_function(scope)
+    return False
+
+
 def _bound(fn: ts.Node, name: str) -> tuple[bool, ts.Node | None]:
     """Whether `name` is declared in `fn` (not a nested function), and the value it is declared with (for a
     destructuring `const {a} = f()`, the value destructured)."""
@@ -202,17 +286,20 @@ def _bound(fn: ts.Node, name: str) -> tuple[bool, ts.Node | None]:
     return False, None
 
 
-def fixed_host(call: ts.Node) -> bool:
+def fixed_host(call: ts.Node, callers=None) -> bool:
     """Whether the leading part of the URL an HTTP call sends to (its scheme and host) is chosen by the server (a
     literal, a constant, a member of `this` or of a module binding, a function of the server's) rather than passed
     down by a caller: `fetch(`${base()}/v1${path}`)` is fixed even though `path` is a parameter; `fetch(url)` and
-    `fetch(args.url)` with a parameter `url`, `args` are not."""
-    fn = enclosing_function(call)
+    `fetch(args.url)` with a parameter `url`, `args` are not, unless every call of the function in the tool's code
+    (CALLERS, up to _DEPTH calls up) passes a fixed one: `get(url) { return fetch(url) }` called as
+    `get(`${API}/items`)`."""
     args = call_args(call)
-    if not args:
-        return True
-    params = set(_params(fn)) if fn is not None else set()
-    expr, seen = args[0], 0
+    return not args or _fixed_host(args[0], enclosing_function(call), callers, 0)
+
+
+def _fixed_host(expr: ts.Node | None, fn: ts.Node | None, callers, depth: int) -> bool:
+    params = _param_names(fn) if fn is not None else {}
+    seen = 0
     while expr is not None and seen < 20:
         seen += 1
         expr = strip_casts(expr)
@@ -238,7 +325,10 @@ def fixed_host(call: ts.Node) -> bool:
             expr = expr.child_by_field_name("object")
         elif t == "identifier":
             if text(expr) in params:
-                return False
+                calls = callers(fn) if callers is not None and depth < _DEPTH else []
+                i = params[text(expr)]
+                return bool(calls) and all(i < len(call_args(c)) and _fixed_host(call_args(c)[i], enclosing_function(c),
+                                                                                  callers, depth + 1) for _, c in calls)
             declared, value = _bound(fn, text(expr)) if fn is not None else (False, None)
             if not declared:
                 return True  # a module constant or import
