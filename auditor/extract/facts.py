@@ -12,7 +12,7 @@ import tree_sitter as ts
 
 from auditor.extract import summaries, cache, dispatch, flow, frameworks, highlevel, linker, outputs, parse, program, server, state
 from auditor.extract import limits, listing, reach, registry, served, syntax
-from auditor.extract import entrypoints, inlined, protocol, toolclasses, tsconfig
+from auditor.extract import entrypoints, flags, inlined, protocol, toolclasses, tsconfig
 from auditor.extract.manifest import JsonDoc, read_json
 from auditor.extract.readme import MarkdownDoc, read_markdown
 from auditor.model import Anchor, Gap
@@ -324,6 +324,12 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
             if d.tool not in known:
                 dispatches.append(d)
                 roots += [owned(d.target, d.module), *d.handed]
+    # A registration under a branch a compile-time flag never takes registers nothing (extract/flags.py).
+    off = {x.node.id for x in (*tools, *dispatches, *registrations)
+           if x.node is not None and flags.switched_off(x.node, x.module, link)}
+    tools = [t for t in tools if t.node.id not in off]
+    dispatches = [d for d in dispatches if d.node is None or d.node.id not in off]
+    registrations = [r for r in registrations if r.node is None or r.node.id not in off]
     # A descriptor-shaped object is a tool only when it reaches a tools/list handler's result (when that is read).
     follow = reach.Reach(link, expander.calls_of, modules, frozenset(vocab.get("handler_tables", ())),
                          frozenset(k for k, r in vocab["high_level"]["registrations"].items() if r["kind"] == "tool"))
