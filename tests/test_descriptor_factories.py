@@ -208,3 +208,27 @@ def test_tools_of_creators_in_a_table_made_by_a_helper_and_found_by_name():
     assert [t["name"] for t in led["tools"]] == ["get_mail", "get_sms", "list_notes", "preview_mail"]
     assert led["unresolved"] == [] and led["complete"] is True
     assert {d.tool for d in p.dispatches} == {"get_mail", "get_sms", "list_notes", "preview_mail"}
+
+
+PER_SERVICE = SDK + '''const TOOLS: any[] = [{ name: "status", description: "s", inputSchema: { type: "object", properties: {} } }];
+function addServiceTools(service: string, label: string) {
+  TOOLS.push({ name: `${service}_get_health`, description: `Health of ${label}`, inputSchema: { type: "object", properties: {} } },
+             { name: `${service}_get_tags`, description: `Tags of ${label}`, inputSchema: { type: "object", properties: {} } });
+}
+if (process.env.ALPHA_URL) addServiceTools("alpha", "Alpha");
+if (process.env.BETA_URL) addServiceTools("beta", "Beta");
+const server = new Server({ name: "s", version: "1" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS }));
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  if (request.params.name === "status") return { content: [] };
+  return { content: [{ type: "text", text: request.params.name }] };
+});
+'''
+
+
+def test_a_descriptor_named_by_a_template_of_parameters_is_one_tool_per_call():
+    """`name: `${service}_get_health`` in a function called once per service: one tool per call, the template read
+    with that call's arguments."""
+    p = program({"index.ts": PER_SERVICE})
+    assert sorted(t.name for t in p.tools) == ["alpha_get_health", "alpha_get_tags", "beta_get_health", "beta_get_tags",
+                                               "status"]

@@ -259,6 +259,18 @@ def _name_choices(module: Module, obj: ts.Node, link) -> list[str]:
     return [c[0] for c in picked] if len(picked) > 1 and all(c[0] is not None for c in picked) else []
 
 
+def _parameter_template(node: ts.Node | None, fn: ts.Node | None) -> bool:
+    """Whether NODE is a template string each of whose substitutions is a parameter of FN, a function called by name
+    (not a callback): `name: `${service}_get_health`` in `function addTools(service) {...}`."""
+    if node is None or node.type != "template_string" or fn is None \
+            or fn.parent is not None and fn.parent.type == "arguments":
+        return False
+    subs = [c for c in node.named_children if c.type == "template_substitution"]
+    names = set(parameters(fn))
+    return bool(subs) and all(len(c.named_children) == 1 and c.named_children[0].type == "identifier"
+                              and text(c.named_children[0]) in names for c in subs)
+
+
 def templates(module: Module, link=None) -> list[tuple[ts.Node, ts.Node]]:
     """(inputSchema pair, name node) of the descriptor literals whose name is not read and comes from a parameter of
     the function they are written in (`function describe(schema, name) { return { name, ... } }`): one tool per call
@@ -282,7 +294,7 @@ def templates(module: Module, link=None) -> list[tuple[ts.Node, ts.Node]]:
             and strip_casts(taken[0]).type == "identifier" else chain[0] if chain else None
         if chain and fn is not None and root in (element_names(fn)[0] if loop else parameters(fn)) \
                 and (not (fn.parent is not None and fn.parent.type == "arguments") or loop) \
-                or chain and _of_loop(pair.parent, root, fn):
+                or chain and _of_loop(pair.parent, root, fn) or _parameter_template(called, fn):
             out.append((pair, node))
     for spread in module.nodes("descriptor.spread"):
         obj = spread.parent
