@@ -493,6 +493,19 @@ def test_a_string_method_called_on_a_field_before_its_use_rejects_what_is_no_str
     assert flagged({"index.ts": optional}) == BOTH
 
 
+def test_a_string_method_through_optional_chaining_checks_an_optional_field():
+    """`args.tag?.trim()`: an absent value goes by (as an optional field may), any other value that is no string
+    throws: the optional field is checked. A required field so used is not (a missing value goes by)."""
+    text = server(gate=False).replace("      path: { type: \"string\" },\n", "      path: { type: \"string\" },\n      tag: { type: \"string\" },\n")
+    read = text.replace('readFileSync(args.path, "utf8")', 'readFileSync(args.path + String(args.tag), "utf8")')
+    assert read != text and flagged({"index.ts": read}) == {**BOTH, "tag": "unchecked-optional"}
+    chained = text.replace('readFileSync(args.path, "utf8")', 'readFileSync(args.path + (args.tag?.trim() ?? ""), "utf8")')
+    assert flagged({"index.ts": chained}) == BOTH
+    local = chained.replace('(args.tag?.trim() ?? "")', '(tag?.toLowerCase() ?? "")').replace(
+        "async function readNote(args: any) {\n", "async function readNote(args: any) {\n  const { tag } = args;\n")
+    assert local != chained and flagged({"index.ts": local}) == BOTH
+
+
 
 
 def _tried(catch: str, head: str = "", call: str = "args.path.trim()") -> str:

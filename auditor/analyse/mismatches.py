@@ -108,6 +108,7 @@ def mismatches(p: Program, absences_kb: dict) -> list[Record]:
         whole = any(c.fields is None for c in found)
         by_schema = {f for c in found if c.form == "schema" for f in c.fields or ()}
         by_hand = {f for c in found if c.form == "hand-written" for f in c.fields or ()}
+        given = {f for c in found if c.form == "when-given" for f in c.fields or ()}  # (checks an optional field only)
         for gate_path, g in gates:
             checked: dict[str, list] = {}
             for pr in g.predicates:
@@ -146,7 +147,7 @@ def mismatches(p: Program, absences_kb: dict) -> list[Record]:
                                                f"clamped to {v!r} at {clamp[1]})")
                             clamped.append(clamp[1])
                 if unenforced and not sdk_validated and not whole and name not in by_schema \
-                        and not (not preds and {name, _camel(name)} & by_hand):
+                        and not (not preds and {name, _camel(name)} & (by_hand | (given if not spec["required"] else set()))):
                     kind = "unchecked-optional" if not preds and not spec["required"] else "schema-unenforced"
                     what = ("optional field stored with no runtime check" if kind == "unchecked-optional" else
                             f"runtime check ({', '.join(sorted(forms)) or 'none'}) does not enforce")
@@ -174,8 +175,9 @@ def mismatches(p: Program, absences_kb: dict) -> list[Record]:
         # A field no check on the path tests (a guard of what is no field of the input, `if (!tool) throw` after a
         # lookup, checks none; a check of other fields leaves this one unchecked).
         if tool.form == "descriptor" and not sdk_validated and not gates and not whole:
-            checked = {f for c in found for f in c.fields or ()}
-            out += _unvalidated(tool, {k: v for k, v in props.items() if not {k, _camel(k)} & checked},
+            checked = {f for c in found if c.form != "when-given" for f in c.fields or ()}
+            out += _unvalidated(tool, {k: v for k, v in props.items() if not {k, _camel(k)} & checked
+                                       and not (not v["required"] and {k, _camel(k)} & given)},
                                 validation.reads(p, own, frozenset(k for k, v in props.items() if _json_type(v["type"]) == "boolean")),
                                 partial=bool(checked & set(props)))
         out += _prose_names(tool, props)

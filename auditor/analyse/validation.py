@@ -27,7 +27,7 @@ class Check:
     path: str
     node: ts.Node  # the validating call
     fields: frozenset[str] | None  # the fields it checks; None: the whole input (a schema that cannot be read)
-    form: str  # schema | hand-written
+    form: str  # schema | hand-written | when-given (a wrong type is rejected, an absent value is not: `x?.trim()`)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -182,6 +182,9 @@ def checks(p: Program, tool, path: list[Place], own: list[Place] = ()) -> list[C
                 if aliases and p.linker is not None else set()
             if fields:
                 out.append(Check(path=pl.module.path, node=pl.fn, fields=frozenset(fields), form="hand-written"))
+            given = _string_required(pl, names, v, chained=True) - fields
+            if given:
+                out.append(Check(path=pl.module.path, node=pl.fn, fields=frozenset(given), form="when-given"))
         for call in _calls(pl):
             hit = _schema_call(call, pl.module, names, p, v, pl)
             if hit is not None:
@@ -281,14 +284,14 @@ def _aliases(pl: Place, names: frozenset[str], v: dict) -> dict[str, str]:
     return out
 
 
-def _string_required(pl: Place, names: frozenset[str], v: dict) -> set[str]:
+def _string_required(pl: Place, names: frozenset[str], v: dict, chained: bool = False) -> set[str]:
     """Input fields the tool's own code calls a string's method on (`args.query.toLowerCase()`, `name.trim()` of a
     destructured name or of a local set to the field, `guards.string_receivers`): a value that is not a string throws
-    there, and goes no further."""
+    there, and goes no further. CHAINED: the calls through `?.` (`args.query?.trim()`), which let an absent value by."""
     bound = _bound_fields(pl, names, v)
     aliases = _aliases(pl, names, v)  # (`const sql = args.sql; sql.trim()`)
     out: set[str] = set()
-    for call, obj in guards.string_receivers(pl.fn, own=True):
+    for call, obj in guards.string_receivers(pl.fn, own=True, chained=chained):
         if _skipped(call, pl):
             continue
         if obj.type == "member_expression" and _is_input(obj.child_by_field_name("object"), names, v):
