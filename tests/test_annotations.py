@@ -447,3 +447,42 @@ def test_the_host_a_wrapper_fetches_is_the_one_its_callers_pass():
     rtes = routes(p) + effect_routes.routes(p, fx, components(p))
     got = {c.attrs["tool"]: c.attrs["verdict"] for c in annotations.claims(p, fx, rtes, RULES, effects_kb())}
     assert got == {"status": "unsupported", "browse": "contradicted", "peek": "contradicted"}
+
+
+CACHES = SDK + """\
+const pages = new Map<string, string>();
+const notes = new Map<string, string>();
+async function page(url: string) {
+  const hit = pages.get(url);
+  if (hit) return hit;
+  const body = "fetched " + url;
+  pages.set(url, body);
+  return body;
+}
+const TOOLS = [
+  { name: "read", inputSchema: { type: "object" }, annotations: { readOnlyHint: true } },
+  { name: "note", inputSchema: { type: "object" }, annotations: { readOnlyHint: false } },
+  { name: "refresh", inputSchema: { type: "object" }, annotations: { readOnlyHint: true } },
+  { name: "forget", inputSchema: { type: "object" }, annotations: { readOnlyHint: true } },
+];
+const server = new Server({ name: "s", version: "1" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS }));
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  const args: any = request.params.arguments;
+  switch (request.params.name) {
+    case "read": return { content: [{ type: "text", text: await page(String(args.url)) }] };
+    case "note": { notes.set(String(args.id), String(args.text)); return { content: [] }; }
+    case "refresh": { pages.clear(); return { content: [] }; }
+    case "forget": { notes.clear(); return { content: [] }; }
+  }
+  throw new Error("unknown tool");
+});
+"""
+
+
+def test_emptying_a_cache_modifies_nothing_a_caller_sees():
+    """`pages.clear()` of a map filled only where it is looked up first and the value found returned (a memo table):
+    the next lookup computes the same value again. `notes.clear()` of a map the tools fill with data is a change."""
+    got = _read_only_claims(CACHES)
+    assert {t: c.attrs["verdict"] for t, c in got.items()} == {
+        "read": "supported", "note": "supported", "refresh": "supported", "forget": "contradicted"}

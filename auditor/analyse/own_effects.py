@@ -164,6 +164,13 @@ def is_memo(container: Container, write: Access) -> bool:
                and a.line <= write.line and _key(a.node) == key and _returned(a.node, fn) for a in container.accesses)
 
 
+def is_cache(container: Container) -> bool:
+    """Whether a container is a cache: it is filled (`set`, `c[k] = v`), at least once, only by writes that fill a
+    cache (is_memo). Emptying it changes nothing a caller observes but the time the next lookup takes."""
+    fills = [a for a in container.writes if a.how in {"set", "index-assign"}]
+    return bool(fills) and all(is_memo(container, a) for a in fills)
+
+
 # -- a target fixed by the server ------------------------------------------------------------
 
 def fixed_target(call: ts.Node) -> bool:
