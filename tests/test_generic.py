@@ -477,6 +477,34 @@ Parameters:
     assert got == {"send_command": ["command"]}  # ("... Kinds:" lists the values of a parameter likewise)
 
 
+def test_a_list_introduced_by_the_name_of_a_documented_parameter_lists_its_values():
+    """"**Component Qualifiers:**" below a documented `qualifiers` lists that parameter's values (`TRK`, `DIR`), not
+    parameters; "**Paging Parameters:**" still lists parameters, though `page` is a word of a parameter documented."""
+    readme = """# demo
+
+## Tools
+
+### `components`
+
+**Search Parameters:**
+
+- `query` (optional): text to search
+- `qualifiers` (optional): component types
+
+**Paging Parameters:**
+
+- `page` (optional): page number
+
+**Component Qualifiers:**
+
+- `TRK`: Project
+- `DIR`: Directory
+"""
+    doc = read_markdown("README.md", readme)
+    got = {t.name: [x.name for x in t.params] for t in documented.documented_tools(doc)}
+    assert got == {"components": ["query", "qualifiers", "page"]}
+
+
 def test_a_table_introduced_as_tools_that_return_something_and_a_cell_naming_two_tools():
     """"Higher-level tools that return structured prompts:" introduces tools (the lead says tools), not the values a
     tool returns; a cell `` `go_back` / `go_forward` `` names both tools."""

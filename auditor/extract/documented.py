@@ -113,15 +113,17 @@ def _params(path: str, items: list[Item]) -> tuple[DocParam, ...]:
     properties of an object or array parameter) are not parameters of the tool."""
     found = {id(it): _item_params(it) for it in items}
     fields = _introduced_fields(items, found)
-    out = []
+    out: list[DocParam] = []
     for it in items:
         if not found[id(it)] or id(it) in fields:
             continue
         lead = _introduction(it)
-        if lead and (NOT_TOOLS_LEAD.search(lead) or TOOLS_LEAD.search(lead) or VALUES_LEAD.search(lead)) \
+        if lead and (NOT_TOOLS_LEAD.search(lead) or TOOLS_LEAD.search(lead) or VALUES_LEAD.search(lead)
+                     or {w.lower() for w in re.findall(r"\w+", lead)} & {d.name.lower() for d in out}) \
                 and not INPUT_CONTEXT.search(lead):
             continue  # "Possible statuses:", "Example:": values, not parameters; "Tools it lists:": names, not
-            # parameters; "Enhanced UI Interaction Commands:": the values of a `command` argument
+            # parameters; "Enhanced UI Interaction Commands:": the values of a `command` argument; "Component
+            # Qualifiers:" below a documented `qualifiers`: that parameter's values
         parents = [o for o in items if _contains(o, it)]
         if any(found[id(o)] for o in parents):
             continue
