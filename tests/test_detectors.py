@@ -75,6 +75,21 @@ def test_a_cli_s_other_commands_are_no_launch_of_its_server_subcommand():
     assert launches("# demo\n\n```sh\nnpx demo-server scan .\n```\n") == [["demo-server", "scan", "."]]
 
 
+def test_a_line_that_only_asks_for_help_or_the_version_is_no_launch():
+    """`npx demo-server help` and `npx demo-server --version` print and exit: no server runs; `npx demo-server --help
+    --port 3` and a bare `npx demo-server` do run one."""
+    manifest = '{"name": "demo-server", "dependencies": {"@modelcontextprotocol/sdk": "1", "zod": "3"}}'
+
+    def launches(readme: str) -> list:
+        p = program({"index.ts": SERVER, "README.md": readme, "package.json": manifest})
+        return [c["args"] for f in mismatches.mismatches(p, {"probes": []}) if f.kind == "unpinned-launch"
+                for c in f.attrs["launch_commands"]]
+
+    assert launches("# demo\n\n```sh\nnpx demo-server help\nnpx -y demo-server --version\nnpx demo-server -h\n```\n") == []
+    assert launches("# demo\n\n```sh\nnpx demo-server help\nnpx demo-server\nnpx demo-server --help --port 3\n```\n") == \
+        [["demo-server"], ["demo-server", "--help", "--port", "3"]]
+
+
 def test_type_packages_count_as_used_with_what_they_type():
     manifest = ('{"name": "demo", "scripts": {"start": "node -r dotenv/config dist/index.js", "dev": "tsx src/index.ts"},'
                 ' "dependencies": {"@modelcontextprotocol/sdk": "1", "zod": "3", "@types/node": "20", "@types/zod": "1",'

@@ -493,16 +493,22 @@ def _unpinned_launch(p: Program) -> list[Record]:
 # Runners that fetch a package from the registry and run it: the command, then the words before the package.
 _RUNNERS = {"npx": (), "bunx": (), "npm": ("exec",), "pnpm": ("dlx",), "yarn": ("dlx",), "bun": ("x",)}
 _VALUED = {"-p", "--package", "-c", "--call"}  # options of npx that take a value
+_INFORMATION = {"help", "--help", "-h", "version", "--version", "-v", "-V"}  # words that print and start nothing
 
 
 def _server_launches(uses: list) -> list:
-    """USES (fence, command, args) that launch the server: when every host configuration of the README (a JSON
-    `command`/`args` entry) runs the package with a subcommand (`["-y", "@x/cli", "serve"]`), a shell line running it
-    with another (`npx @x/cli scan`) runs another command of a CLI, not the server."""
-    def sub(command: str, args: list[str]) -> str | None:
+    """USES (fence, command, args) that launch the server: not a line that only asks the package for its help or
+    version (`npx pkg help`, `npx pkg --version`), which prints and exits; and when every host configuration of the
+    README (a JSON `command`/`args` entry) runs the package with a subcommand (`["-y", "@x/cli", "serve"]`), a shell
+    line running it with another (`npx @x/cli scan`) runs another command of a CLI, not the server."""
+    def after(command: str, args: list[str]) -> list[str]:
         spec = launched_package(command, args)
-        after = args[args.index(spec) + 1:] if spec in args else []
-        return after[0] if after and not after[0].startswith("-") else None
+        return args[args.index(spec) + 1:] if spec in args else []
+
+    def sub(command: str, args: list[str]) -> str | None:
+        rest = after(command, args)
+        return rest[0] if rest and not rest[0].startswith("-") else None
+    uses = [(f, c, a) for f, c, a in uses if not (after(c, a) and set(after(c, a)) <= _INFORMATION)]
     configured = [sub(c, a) for f, c, a in uses
                   if load_json(f.content.encode("utf-8", "surrogatepass"), MAX_DEPTH)[0] is not None]
     if not configured or None in configured:
