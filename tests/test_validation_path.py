@@ -494,8 +494,9 @@ def test_a_string_method_called_on_a_field_before_its_use_rejects_what_is_no_str
 
 
 def test_a_string_method_through_optional_chaining_checks_an_optional_field():
-    """`args.tag?.trim()`: an absent value goes by (as an optional field may), any other value that is no string
-    throws: the optional field is checked. A required field so used is not (a missing value goes by)."""
+    """`args.tag?.trim()` or `(args.tag || "none").trim()`: an absent value goes by (as an optional field may), any
+    other value that is no string throws: the optional field is checked. A required field so used is not (a missing
+    value goes by)."""
     text = server(gate=False).replace("      path: { type: \"string\" },\n", "      path: { type: \"string\" },\n      tag: { type: \"string\" },\n")
     read = text.replace('readFileSync(args.path, "utf8")', 'readFileSync(args.path + String(args.tag), "utf8")')
     assert read != text and flagged({"index.ts": read}) == {**BOTH, "tag": "unchecked-optional"}
@@ -504,6 +505,10 @@ def test_a_string_method_through_optional_chaining_checks_an_optional_field():
     local = chained.replace('(args.tag?.trim() ?? "")', '(tag?.toLowerCase() ?? "")').replace(
         "async function readNote(args: any) {\n", "async function readNote(args: any) {\n  const { tag } = args;\n")
     assert local != chained and flagged({"index.ts": local}) == BOTH
+    defaulted = text.replace('readFileSync(args.path, "utf8")', 'readFileSync(args.path + (args.tag || "none").trim(), "utf8")')
+    assert flagged({"index.ts": defaulted}) == BOTH  # (a value `||` passes over gets the default; others throw)
+    required = text.replace('readFileSync(args.path, "utf8")', 'readFileSync((args.path ?? "/notes").trim(), "utf8")')
+    assert flagged({"index.ts": required}) == BOTH  # a missing required path gets the default: not rejected
 
 
 

@@ -287,11 +287,17 @@ def _aliases(pl: Place, names: frozenset[str], v: dict) -> dict[str, str]:
 def _string_required(pl: Place, names: frozenset[str], v: dict, chained: bool = False) -> set[str]:
     """Input fields the tool's own code calls a string's method on (`args.query.toLowerCase()`, `name.trim()` of a
     destructured name or of a local set to the field, `guards.string_receivers`): a value that is not a string throws
-    there, and goes no further. CHAINED: the calls through `?.` (`args.query?.trim()`), which let an absent value by."""
+    there, and goes no further. CHAINED: the calls that let an absent value by: through `?.` (`args.query?.trim()`),
+    or on the value or a string default (`(args.url || "https://x").replace(...)`: a value `||` or `??` passes over
+    gets the default; any other that is no string throws)."""
     bound = _bound_fields(pl, names, v)
     aliases = _aliases(pl, names, v)  # (`const sql = args.sql; sql.trim()`)
     out: set[str] = set()
-    for call, obj in guards.string_receivers(pl.fn, own=True, chained=chained):
+    found = [(call, obj) for call, obj in guards.string_receivers(pl.fn, own=True, chained=chained)
+             if chained or _defaulted(obj) is None]
+    found += [(call, _defaulted(obj)) for call, obj in guards.string_receivers(pl.fn, own=True)
+              if _defaulted(obj) is not None] if chained else []
+    for call, obj in found:
         if _skipped(call, pl):
             continue
         if obj.type == "member_expression" and _is_input(obj.child_by_field_name("object"), names, v):
@@ -301,6 +307,17 @@ def _string_required(pl: Place, names: frozenset[str], v: dict, chained: bool = 
         elif obj.type == "identifier" and text(obj) in aliases:
             out.add(aliases[text(obj)])
     return out
+
+
+def _defaulted(obj: ts.Node) -> ts.Node | None:
+    """The value of `(value || "default")` or `(value ?? "default")`, its default a string; else None."""
+    while obj is not None and obj.type == "parenthesized_expression" and obj.named_children:
+        obj = strip_casts(obj.named_children[0])
+    if obj is None or obj.type != "binary_expression" or text(obj.child_by_field_name("operator")) not in {"||", "??"}:
+        return None
+    right = strip_casts(obj.child_by_field_name("right"))
+    return strip_casts(obj.child_by_field_name("left")) if right is not None and right.type in {"string", "template_string"} \
+        else None
 
 
 def _branch(node: ts.Node) -> ts.Node:
