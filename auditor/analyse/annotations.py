@@ -15,8 +15,8 @@ from auditor.extract.facts import Program
 from auditor.extract.program import Module
 from auditor.extract import flow
 from auditor.extract.records import at, key
-from auditor.extract.syntax import (NOT_LITERAL, enclosing_function, find, literal, member_chain, object_pairs, pair_value, strip_casts, text,
-                                    walk)
+from auditor.extract.syntax import (NOT_LITERAL, enclosing_function, find, literal, member_chain, object_pairs, pair_value,
+                                    strip_casts, text, walk)
 from auditor.model import Anchor, Record
 
 HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
@@ -34,7 +34,7 @@ class Reached:
     world: str | None
     route: str | None  # the id of the route record that holds it
     fixed: bool = True  # its target (path, URL) is chosen by the server, not passed down by a caller
-    own: bool = False  # a file write whose path the server alone makes, not the tool's caller (own_effects.chosen_by_caller)
+    own: bool = False  # a file write whose path the server alone makes (own_effects.chosen_by_caller is False)
     shared: bool = False  # the server's bookkeeping: reached from most of its tools (kb/annotations.yaml bookkeeping)
     setup: bool = False  # inside a function that returns early once it has run (own_effects.one_time)
 
@@ -219,7 +219,8 @@ def reached(p: Program, fx: Effects, routes: list[Record], region: Region, effec
         out[(s.kind, a, s.cls, s.what)] = Reached(kind=s.kind, cls=cls, conditional=cond, anchor=a, what=what,
                                                   world=_world(s, callers), route=route,
                                                   fixed=s.node.type != "call_expression" or own_effects.fixed_target(s.node),
-                                                  own=kb is not None and s.kind == "effect-fs-write" and s.node.type == "call_expression"
+                                                  own=kb is not None and s.kind == "effect-fs-write"
+                                                  and s.node.type == "call_expression"
                                                   and not own_effects.chosen_by_caller(s.node, callers, inside),
                                                   setup=kb is not None and (own_effects.one_time(s.node) or own_effects.created_once(
                                                       s.node, frozenset(kb["bookkeeping"].get("existence_tests", ())))))

@@ -212,9 +212,9 @@ def _param_names(fn: ts.Node) -> dict[str, int]:
 
 def chosen_by_caller(call: ts.Node, callers, inside) -> bool:
     """Whether the tool's caller may choose what an effect call acts on (its first argument: the path written): the
-    argument's folder (_folder) names, directly or through locals, a parameter of a function of the tool's code (INSIDE) that is the
-    tool's dispatch or callback (no call of it in the tool's code: CALLERS), or whose calls pass such a value, up to
-    _DEPTH calls up. False when the server alone makes it: literals, module bindings, members, what its functions
+    argument's folder (_folder) names, directly or through locals, a parameter of a function of the tool's code
+    (INSIDE) that is the tool's dispatch or callback (no call of it in the tool's code: CALLERS), or whose calls pass
+    such a value, up to _DEPTH calls up. False when the server alone makes it: literals, module bindings, members, what its functions
     compute from those, and the parameters of a function around the tool's code (set before any call of the tool:
     the server's configuration). A local with no value, or a chain longer than _DEPTH, counts as chosen by the caller."""
     args = call_args(call)
