@@ -26,24 +26,29 @@ STRING_ONLY = frozenset({"substring", "substr", "toLowerCase", "toUpperCase", "t
                           "replaceAll", "split", "match", "matchAll", "search", "repeat"})
 
 
-def string_receivers(fn: ts.Node, own: bool = False, chained: bool = False) -> Iterator[tuple[ts.Node, ts.Node]]:
+def string_receivers(fn: ts.Node, own: bool = False) -> Iterator[tuple[ts.Node, ts.Node]]:
     """(call, the value it is made on) of each call in FN of a method only a string has (`x.trim()`), not through
-    `?.` (with CHAINED, only through it: `x?.trim()` lets null and undefined by, and throws for any other value that
-    is no string), not only made for strings (`typeof x === "string" ? x.trim() : ...`) and not inside a `try` of FN that would
-    catch the failure and go on: a value that is no string throws there, and goes no further. A `try` whose `catch`
-    throws again lets the failure out; with OWN (FN is the tool's own code, which a `return` leaves), so does one
-    whose `catch` returns (`catch (e) { return { isError: true } }`)."""
+    `?.` (string_calls): a value that is no string throws there, and goes no further."""
+    return ((call, obj) for call, obj, chained in string_calls(fn, own) if not chained)
+
+
+def string_calls(fn: ts.Node, own: bool = False) -> Iterator[tuple[ts.Node, ts.Node, bool]]:
+    """(call, the value it is made on, whether through `?.`) of each call in FN of a method only a string has
+    (`x.trim()`; `x?.trim()` lets null and undefined by, and throws for any other value that is no string), not only
+    made for strings (`typeof x === "string" ? x.trim() : ...`) and not inside a `try` of FN that would catch the
+    failure and go on. A `try` whose `catch` throws again lets the failure out; with OWN (FN is the tool's own code,
+    which a `return` leaves), so does one whose `catch` returns (`catch (e) { return { isError: true } }`)."""
     for call in find(fn, {"call_expression"}):
         callee = call.child_by_field_name("function")
         if callee is None or callee.type != "member_expression" or text(callee.child_by_field_name("property")) \
-                not in STRING_ONLY or any(c.type == "optional_chain" for c in callee.children) != chained:
+                not in STRING_ONLY:
             continue
         if any(a.type == "try_statement" and not _failure_leaves(a, call, own and enclosing_function(a) == fn)
                for a in takewhile(lambda a: a != fn, ancestors(call))):  # (a callback's `return` leaves the callback)
             continue
         obj = strip_casts(callee.child_by_field_name("object"))
         if obj is not None and not type_guarded(obj, fn):
-            yield call, obj
+            yield call, obj, any(c.type == "optional_chain" for c in callee.children)
 
 
 def _failure_leaves(stmt: ts.Node, node: ts.Node, own: bool) -> bool:

@@ -508,7 +508,7 @@ def _server_launches(uses: list) -> list:
     def sub(command: str, args: list[str]) -> str | None:
         rest = after(command, args)
         return rest[0] if rest and not rest[0].startswith("-") else None
-    uses = [(f, c, a) for f, c, a in uses if not (after(c, a) and set(after(c, a)) <= _INFORMATION)]
+    uses = [(f, c, a) for f, c, a in uses if not ((rest := after(c, a)) and set(rest) <= _INFORMATION)]
     configured = [sub(c, a) for f, c, a in uses
                   if load_json(f.content.encode("utf-8", "surrogatepass"), MAX_DEPTH)[0] is not None]
     if not configured or None in configured:

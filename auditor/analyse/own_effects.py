@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import tree_sitter as ts
 
+from auditor.extract.frames import parameters
 from auditor.extract.program import Module
 from auditor.extract.state import Access, Container
 from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, parameter_pattern, call_args, enclosing_function, find,
@@ -197,17 +198,7 @@ def fixed_target(call: ts.Node) -> bool:
 
 def _param_names(fn: ts.Node) -> dict[str, int]:
     """Each name the parameters of FN bind (a destructured parameter binds several), with the parameter's position."""
-    ps = fn.child_by_field_name("parameters")
-    if ps is None:
-        one = fn.child_by_field_name("parameter")  # x => ...
-        return {text(one): 0} if one is not None else {}
-    out: dict[str, int] = {}
-    for i, c in enumerate(ps.named_children):
-        pat = parameter_pattern(c)
-        for n in walk(pat) if pat is not None else ():
-            if n.type in {"identifier", "shorthand_property_identifier_pattern"}:
-                out.setdefault(text(n), i)
-    return out
+    return {name: i for name, (i, _) in parameters(fn).items()}
 
 
 def chosen_by_caller(call: ts.Node, callers, inside) -> bool:

@@ -173,16 +173,17 @@ def checks(p: Program, tool, path: list[Place], own: list[Place] = ()) -> list[C
         names = _inputs(pl, v, p)
         if any(pl.fn == o.fn for o in own):  # the tool's own code: its guards check what they name, and a string's
             skip = lambda n, pl=pl: _skipped(n, pl)  # noqa: E731 - (another tool's branch)
+            required, given = _string_required(pl, names, v)
             fields = guards.hand_checked(pl.fn, skip, frozenset(d.node.id for d in p.dispatches), module=pl.module,
                                          link=p.linker, own=True) \
-                | _string_required(pl, names, v)  # method called on a field throws for any other value
+                | required  # a string's method called on a field throws for any other value
             aliases = _aliases(pl, names, v)  # `const cfg = args.adapterConfig; if (typeof cfg !== "object") throw`:
             # the field, when the local's type or values are tested (a test of its presence alone is none)
             fields |= {aliases[f] for f in callee_checks.checked(p.linker, pl.module, pl.fn) & fields if f in aliases} \
                 if aliases and p.linker is not None else set()
             if fields:
                 out.append(Check(path=pl.module.path, node=pl.fn, fields=frozenset(fields), form="hand-written"))
-            given = _string_required(pl, names, v, chained=True) - fields
+            given -= fields
             if given:
                 out.append(Check(path=pl.module.path, node=pl.fn, fields=frozenset(given), form="when-given"))
         for call in _calls(pl):
@@ -284,29 +285,28 @@ def _aliases(pl: Place, names: frozenset[str], v: dict) -> dict[str, str]:
     return out
 
 
-def _string_required(pl: Place, names: frozenset[str], v: dict, chained: bool = False) -> set[str]:
+def _string_required(pl: Place, names: frozenset[str], v: dict) -> tuple[set[str], set[str]]:
     """Input fields the tool's own code calls a string's method on (`args.query.toLowerCase()`, `name.trim()` of a
-    destructured name or of a local set to the field, `guards.string_receivers`): a value that is not a string throws
-    there, and goes no further. CHAINED: the calls that let an absent value by: through `?.` (`args.query?.trim()`),
-    or on the value or a string default (`(args.url || "https://x").replace(...)`: a value `||` or `??` passes over
-    gets the default; any other that is no string throws)."""
+    destructured name or of a local set to the field, `guards.string_calls`): a value that is not a string throws
+    there, and goes no further. Then apart, the fields of the calls that let an absent value by: through `?.`
+    (`args.query?.trim()`), or on the value or a string default (`(args.url || "https://x").replace(...)`: a value `||`
+    or `??` passes over gets the default; any other that is no string throws)."""
     bound = _bound_fields(pl, names, v)
     aliases = _aliases(pl, names, v)  # (`const sql = args.sql; sql.trim()`)
-    out: set[str] = set()
-    found = [(call, obj) for call, obj in guards.string_receivers(pl.fn, own=True, chained=chained)
-             if chained or _defaulted(obj) is None]
-    found += [(call, _defaulted(obj)) for call, obj in guards.string_receivers(pl.fn, own=True)
-              if _defaulted(obj) is not None] if chained else []
-    for call, obj in found:
+    required: set[str] = set()
+    given: set[str] = set()
+    for call, obj, chained in guards.string_calls(pl.fn, own=True):
         if _skipped(call, pl):
             continue
+        default = _defaulted(obj)
+        obj, out = (default, given) if default is not None else (obj, given if chained else required)
         if obj.type == "member_expression" and _is_input(obj.child_by_field_name("object"), names, v):
             out.add(text(obj.child_by_field_name("property")))
         elif obj.type == "identifier" and text(obj) in bound:
             out.add(text(obj))
         elif obj.type == "identifier" and text(obj) in aliases:
             out.add(aliases[text(obj)])
-    return out
+    return required, given
 
 
 def _defaulted(obj: ts.Node) -> ts.Node | None:

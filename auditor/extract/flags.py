@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import tree_sitter as ts
 
+from auditor.extract.frames import parameters
 from auditor.extract.program import Module
-from auditor.extract.syntax import ancestors, strip_casts, text
+from auditor.extract.syntax import FUNCTION_TYPES, ancestors, strip_casts, text
 
 _DEPTH = 4  # imports followed to a constant
 
@@ -65,9 +66,6 @@ def _shadowed(use: ts.Node, name: str) -> bool:
                         d.type == "variable_declarator" and d.child_by_field_name("name") is not None
                         and text(d.child_by_field_name("name")) == name for d in c.named_children):
                     return True
-        params = a.child_by_field_name("parameters") if a.type in {"function_declaration", "function_expression",
-                                                                   "arrow_function", "method_definition"} else None
-        if params is not None and any(text(p) == name or text(p).startswith(name + ":") or text(p).startswith(name + "?")
-                                      for p in params.named_children):
+        if a.type in FUNCTION_TYPES and name in parameters(a):
             return True
     return False
