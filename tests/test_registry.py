@@ -655,3 +655,75 @@ def test_a_router_held_by_an_adapter_hands_back_the_handler_member_its_caller_ca
     assert sorted(rows) == ["list_notes", "read_note"]
     assert {n: (r["dispatch"], r["implementation"]) for n, r in rows.items()} == {
         "list_notes": ("registry", "list_notes.handler"), "read_note": ("registry", "read_note.handler")}
+
+
+SHELF_REGISTRY = '''export class Registry {
+  tools = new Map();
+  register(definition) { this.tools.set(definition.name, definition); }
+  list() { return [...this.tools.values()].map((t) => ({ name: t.name, description: t.description, inputSchema: {} })); }
+  async execute(name, args) {
+    const tool = this.tools.get(name);
+    if (!tool) throw new Error("unknown " + name);
+    if (tool.check) {
+      const problem = tool.check(args);
+      if (problem) return { content: [{ type: "text", text: problem }], isError: true };
+    }
+    return await tool.handler(args);
+  }
+}
+'''
+SHELF = '''export class Shelf {
+  constructor(client) { this.client = client; }
+  async whoAmI() { return { content: [{ type: "text", text: "me" }] }; }
+  async listBooks(args) { return { content: [{ type: "text", text: String(args.page) }] }; }
+  async dropBook(args) { return { content: [{ type: "text", text: String(args.id) }] }; }
+}
+'''
+SHELF_SERVER = SDK + '''import { Registry } from "./registry.js";
+import { Shelf } from "./shelf.js";
+class ShelfServer {
+  server; shelf; registry;
+  constructor() {
+    this.server = new Server({ name: "shelf", version: "1" }, { capabilities: { tools: {} } });
+    this.shelf = new Shelf({});
+    this.registry = new Registry();
+    this.registerTools();
+    this.server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: this.registry.list() }));
+    this.server.setRequestHandler(CallToolRequestSchema, async (request) =>
+      this.registry.execute(request.params.name, request.params.arguments ?? {}));
+  }
+  registerTools() {
+    this.registry.register({ name: "who_am_i", handler: this.shelf.whoAmI.bind(this.shelf), description: "Who." });
+    const table = [
+      { name: "list_books", handler: "listBooks" },
+      { name: "drop_book", handler: "dropBook" },
+    ];
+    table.forEach((tool) => {
+      this.registry.register({
+        name: tool.name,
+        handler: this.shelf[tool.handler].bind(this.shelf),
+        check: (args) => (args.id === undefined ? "id is required" : null),
+        description: `Shelf: ${tool.name}`,
+      });
+    });
+  }
+  async run() { await this.server.connect(new StdioServerTransport()); }
+}
+new ShelfServer().run();
+'''
+
+
+def test_definitions_registered_from_a_table_of_method_names_with_an_optional_check_are_dispatched():
+    # `register({ name: tool.name, handler: this.shelf[tool.handler].bind(this.shelf) })` per element of a table:
+    # the object literal handed to the installing call is read with the loop's element bound (registry._around).
+    # `if (tool.check) tool.check(args)` runs only for tools that have a check: who_am_i has none and is still
+    # fully read, its implementation the handler (registry._optional).
+    p = program({"index.js": SHELF_SERVER, "registry.js": SHELF_REGISTRY, "shelf.js": SHELF,
+                 "package.json": MANIFEST})
+    led = coverage.ledger(p)
+    assert {(t["name"], t["dispatch"], t["status"]) for t in led["tools"]} == \
+        {("who_am_i", "registry", "analysed"), ("list_books", "registry", "analysed"),
+         ("drop_book", "registry", "analysed")}
+    impl = {d.tool: text(d.target).split("(")[0].replace("async ", "") for d in p.dispatches}
+    assert impl == {"who_am_i": "whoAmI", "list_books": "listBooks", "drop_book": "dropBook"}
+    assert led["unresolved"] == [] and led["complete"] is True

@@ -206,8 +206,10 @@ def _lookups(fn: ts.Node, module: Module, is_name, calls_of=None) -> Iterator[tu
                 continue
             holder = ".".join(chain[:-1])  # `R.get(name)`, or `this.R.get(name)` of a field
         called = _called_on(call, fn, calls_of)
-        for method in called or _handed_members(call, fn):
-            yield call, holder, method, not called
+        optional = _optional(call, fn, called)
+        # (a member called only when the tool has it is no tool's implementation: read after the others, leniently)
+        for method in sorted(called, key=lambda m: m in optional) or _handed_members(call, fn):
+            yield call, holder, method, not called or method in optional
 
 
 def _matcher(call: ts.Node, module: Module, is_name) -> tuple[ts.Node, str, ts.Node] | None:
@@ -355,6 +357,40 @@ def _called_on(lookup: ts.Node, fn: ts.Node, calls_of=None) -> list[str]:
     return out
 
 
+def _optional(lookup: ts.Node, fn: ts.Node, called: list[str]) -> set[str]:
+    """The methods of CALLED that are called on what LOOKUP finds (held by a variable) only when it has them:
+    `if (tool.validate) tool.validate(args)`, `tool.validate && tool.validate(args)`, `tool.validate?.(args)`."""
+    holder = lookup.parent
+    name = holder.child_by_field_name("name") if holder is not None and holder.type == "variable_declarator" else None
+    if name is None or name.type != "identifier":
+        return set()
+    out = set()
+    for method in called:
+        member = f"{text(name)}.{method}"
+        calls = [c for c in find(fn, {"call_expression"})
+                 if text(strip_casts(c.child_by_field_name("function"))).replace("?.", ".") == member]
+        if calls and all(_tested_first(c, member, fn) for c in calls):
+            out.add(method)
+    return out
+
+
+def _tested_first(call: ts.Node, member: str, fn: ts.Node) -> bool:
+    """Whether CALL of MEMBER runs only when MEMBER is there: `member?.(...)`, or under an `if`, a `?:` or an `&&`
+    whose test reads MEMBER."""
+    if any(c.type == "optional_chain" for c in call.children):  # `tool.validate?.(args)`
+        return True
+    for up in ancestors(call):
+        if up.id == fn.id:
+            return False
+        test = up.child_by_field_name("condition") if up.type in {"if_statement", "ternary_expression"} else \
+            up.child_by_field_name("left") if up.type == "binary_expression" \
+            and text(up.child_by_field_name("operator")) == "&&" else None
+        if test is not None and not (test.start_byte <= call.start_byte < test.end_byte) \
+                and any(text(m) == member for m in find(test, {"member_expression"})):
+            return True
+    return False
+
+
 def _handed_members(lookup: ts.Node, fn: ts.Node) -> list[str]:
     """When no method is called on what LOOKUP finds: the members of it handed to a call (`const endpoint =
     R[name]; return run(endpoint.tool, endpoint.handler, args)`), each a candidate for its implementation."""
@@ -413,12 +449,22 @@ def _around(frame: Frame, frames) -> list[Frame]:
     """FRAME under each frame (FRAMES) of the scope its call is written in that binds what it hands: one per element
     of a loop the call is in, one per call of a function whose parameter it hands on; FRAME itself when none binds."""
     for arg in frame.args if frames is not None else ():
-        chain = member_chain(strip_casts(arg)) if arg is not None else None
-        if chain and chain[0] != "this":
-            found = list(frames(arg, frame.caller, None))
+        for handed in _handed_names(arg):
+            found = list(frames(handed, frame.caller, None))
             if found:
                 return [replace(frame, outer=f) for f in found]
     return [frame]
+
+
+def _handed_names(arg: ts.Node | None) -> list[ts.Node]:
+    """The names an argument hands: itself, or the members of an object literal written in the call (`register({
+    name: tool.name, handler: h[tool.run] })` in a loop: what `tool` is bound to is the loop's element)."""
+    arg = strip_casts(arg)
+    out = [arg] if arg is not None else []
+    if arg is not None and arg.type == "object":
+        out += [strip_casts(p.child_by_field_name("value")) if p.type == "pair" else p
+                for p in arg.named_children if p.type in {"pair", "shorthand_property_identifier"}]
+    return [n for n in out if n is not None and (member_chain(n) or ("this",))[0] != "this"]
 
 
 def _key(values: Values, key: ts.Node, module: Module, frame: Frame | None) -> str | None:
