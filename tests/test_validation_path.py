@@ -353,6 +353,27 @@ def test_a_field_handed_down_to_a_function_that_throws_unless_a_lookup_finds_it_
     assert flagged({"index.ts": lenient}) == BOTH
 
 
+def test_a_field_an_element_is_found_by_in_a_chain_that_throws_on_a_miss_is_checked():
+    """`const t = await list().then((all) => all.find((n) => n.name === p)); if (!t) throw`: only the name of an
+    element goes on (the find may sit in a callback of the chain); `!(await known(p))` of a predicate rejects too."""
+    head = ('const NOTES = [{ name: "a.md", path: "/notes/a.md" }];\n'
+            'async function list() { return NOTES; }\n'
+            'async function resolve(p: string) {\n'
+            '  const found = await list().then((all) => all.find((n) => n.name === p));\n'
+            '  if (!found) throw new Error(`unknown note ${p}`);\n'
+            '  return p;\n'
+            '}\n'
+            'async function known(p: string) { return NOTES.some((n) => n.name === p); }\n')
+    text = server(gate=False, head=head).replace('readFileSync(args.path, "utf8")',
+                                                 'readFileSync(await resolve(args.path), "utf8")')
+    assert flagged({"index.ts": text}) == {"limit": "unchecked-optional"}
+    lenient = text.replace("  if (!found) throw new Error(`unknown note ${p}`);\n", "")
+    assert flagged({"index.ts": lenient}) == BOTH
+    awaited = lenient.replace("  return p;\n", "  if (!(await known(p))) throw new Error(`unknown note ${p}`);\n  return p;\n")
+    assert awaited != lenient
+    assert flagged({"index.ts": awaited}) == {"limit": "unchecked-optional"}
+
+
 def test_a_field_used_as_the_key_of_a_record_lookup_that_throws_on_a_miss_is_checked():
     """`const name = account || DEFAULT; const creds = ACCOUNTS[name]; if (!creds) throw ...`: a value that is no key
     of the table is refused, as `map.get(key)` refused is. Without the throw only the table's value goes on, never the
@@ -372,6 +393,12 @@ def test_a_field_used_as_the_key_of_a_record_lookup_that_throws_on_a_miss_is_che
     passed = lenient.replace("  return entry;\n", "  return entry ?? name;\n")
     assert passed != lenient
     assert flagged({"index.ts": passed}) == BOTH
+    # the table read in the test itself: `if (!ACCOUNTS[name]) throw`, the key handed on once it is one
+    direct = text.replace("  const entry = ACCOUNTS[name];\n  if (!entry) throw", "  if (!ACCOUNTS[name]) throw") \
+        .replace("  return entry;\n", "  return name;\n")
+    assert direct != text
+    assert flagged({"index.ts": direct}) == {"limit": "unchecked-optional"}
+    assert flagged({"index.ts": direct.replace("  if (!ACCOUNTS[name]) throw", "  if (!name) throw")}) == BOTH
 
 def test_fields_destructured_from_a_helper_handed_the_input_are_checked_by_tests_of_them():
     """`parseNote(args)` runs `const { path, limit } = asRecord(raw, "read_note")` (a helper that returns what it is

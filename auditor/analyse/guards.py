@@ -381,12 +381,20 @@ def _tested_by(term: ts.Node | None, fn: ts.Node, module: Module | None = None, 
     if term is None or term.type != "unary_expression" or text(term.child_by_field_name("operator")) != "!":
         return set()
     call = strip_casts(term.child_by_field_name("argument"))
+    if call is not None and call.type == "subscript_expression" \
+            and strip_casts(call.child_by_field_name("object")) is not None \
+            and strip_casts(call.child_by_field_name("object")).type in {"identifier", "member_expression"}:
+        # `if (!ALLOWED[service]) throw`: only a key of the table goes on (as `const c = ALLOWED[service]; if (!c)`)
+        return _subject_fields(strip_casts(call.child_by_field_name("index")), fn)
     if call is not None and call.type == "identifier":  # `const c = connections.get(id); if (!c) throw`
         decl = next((d for d in find(fn, {"variable_declarator"}) if enclosing_function(d) == fn
                      and text(d.child_by_field_name("name")) == text(call)), None)
         init = strip_casts(decl.child_by_field_name("value")) if decl is not None else None
         if init is not None and init.type == "await_expression" and init.named_children:
             init = strip_casts(init.named_children[0])
+        compared = _compared_in_find(init)  # `const t = (await list()).find((x) => x.name === name); if (!t) throw`
+        if compared is not None:
+            return _subject_fields(compared, fn)
         if init is not None and init.type == "subscript_expression":  # `const c = ACCOUNTS[name]; if (!c) throw`
             return _subject_fields(strip_casts(init.child_by_field_name("index")), fn)
         if init is not None and init.type == "binary_expression" and text(init.child_by_field_name("operator")) == "&&":
@@ -400,6 +408,8 @@ def _tested_by(term: ts.Node | None, fn: ts.Node, module: Module | None = None, 
         if index is not None and index < len(call_args(init)):
             return _subject_fields(strip_casts(call_args(init)[index]), fn)
         call = init if lookup else None
+    if call is not None and call.type == "await_expression" and call.named_children:  # `!(await exists(p))`
+        call = strip_casts(call.named_children[0])
     if call is None or call.type != "call_expression" or not call_args(call):
         return set()
     member = _member_subject(call)
@@ -457,6 +467,28 @@ def _callee(call: ts.Node, module: Module, link) -> ts.Node | None:
         return hit[1]
     fn, _ = Values(link).function_of(call.child_by_field_name("function"), module, None)
     return fn if fn is not None and fn.type in FUNCTION_TYPES else None
+
+
+def _compared_in_find(init: ts.Node | None) -> ts.Node | None:
+    """The value an element is found by in a local's initial value: `LIST.find((t) => t.name === name)`, also in a
+    callback of the chain (`fetchAll().then((list) => list.find(...))`): `name`."""
+    for call in find(init, {"call_expression"}) if init is not None else ():
+        callee = call.child_by_field_name("function")
+        args = [strip_casts(a) for a in call_args(call)]
+        if callee is None or callee.type != "member_expression" or text(callee.child_by_field_name("property")) != \
+                "find" or len(args) != 1 or args[0] is None or args[0].type not in FUNCTION_TYPES:
+            continue
+        element = next(iter(plain_parameters(args[0])), None)
+        body = strip_casts(next(iter(returned(args[0])), None))
+        if element is None or body is None or body.type != "binary_expression" \
+                or text(body.child_by_field_name("operator")) not in {"===", "=="}:
+            continue
+        sides = [strip_casts(body.child_by_field_name(k)) for k in ("left", "right")]
+        for own, other in (sides, sides[::-1]):
+            if (member_chain(own) or ("",))[0] == element and other is not None \
+                    and (member_chain(other) or ("",))[0] != element:
+                return other
+    return None
 
 
 def _finds_by(fn: ts.Node) -> int | None:
