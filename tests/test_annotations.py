@@ -486,3 +486,45 @@ def test_emptying_a_cache_modifies_nothing_a_caller_sees():
     got = _read_only_claims(CACHES)
     assert {t: c.attrs["verdict"] for t, c in got.items()} == {
         "read": "supported", "note": "supported", "refresh": "supported", "forget": "contradicted"}
+
+
+BUFFERS = SDK + """\
+const reply: { type: string; text: string }[] = [];
+const history: string[] = [];
+function steps(file: string) {
+  reply.length = 0;
+  reply.push({ type: "text", text: "Edit " + file });
+  reply.push({ type: "text", text: "Then run the checks" });
+  return reply;
+}
+function remember(file: string) {
+  history.length = 0;
+  history.push(file);
+  return history;
+}
+const TOOLS = [
+  { name: "plan", inputSchema: { type: "object" }, annotations: { readOnlyHint: true } },
+  { name: "track", inputSchema: { type: "object" }, annotations: { readOnlyHint: true } },
+  { name: "recall", inputSchema: { type: "object" }, annotations: { readOnlyHint: true } },
+];
+const server = new Server({ name: "s", version: "1" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS }));
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  const args: any = request.params.arguments;
+  switch (request.params.name) {
+    case "plan": return { content: steps(String(args.file)) };
+    case "track": return { content: [{ type: "text", text: remember(String(args.file)).join(",") }] };
+    case "recall": return { content: [{ type: "text", text: history.join(",") }] };
+  }
+  throw new Error("unknown tool");
+});
+"""
+
+
+def test_a_buffer_each_call_empties_first_modifies_nothing_a_later_call_sees():
+    """`reply.length = 0` before the pushes of the only function that uses `reply`: what a call writes, the next call
+    empties first. `history` is emptied by `remember` too, but `recall` reads it without emptying it: what `track`
+    wrote outlives the call, a change."""
+    got = _read_only_claims(BUFFERS)
+    assert {t: c.attrs["verdict"] for t, c in got.items()} == {
+        "plan": "supported", "track": "contradicted", "recall": "supported"}

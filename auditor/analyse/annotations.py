@@ -178,12 +178,13 @@ def _callers(p: Program, region: Region):
 
 
 def _memo(p: Program, path: str, key_name: str, lines: tuple[int, int]) -> bool:
-    """Whether every write to the container inside the lines only fills a cache (own_effects.is_memo), or empties a
-    container that is only ever filled so (own_effects.is_cache: `cache.clear()` of a memo table)."""
+    """Whether every write to the container inside the lines only fills a cache (own_effects.is_memo), empties a
+    container that is only ever filled so (own_effects.is_cache: `cache.clear()` of a memo table), or fills a buffer
+    each call empties first (own_effects.is_scratch)."""
     c = next((c for c in p.containers if c.module.path == path and c.key == key_name), None)
     writes = [a for a in c.writes if lines[0] <= a.line <= lines[1]] if c is not None else []
     return bool(writes) and all(own_effects.is_memo(c, a) or a.how in {"clear", "delete"} and own_effects.is_cache(c)
-                                for a in writes)
+                                or own_effects.is_scratch(c, a) for a in writes)
 
 
 def reached(p: Program, fx: Effects, routes: list[Record], region: Region, effects_kb: dict,

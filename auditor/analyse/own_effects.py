@@ -172,6 +172,40 @@ def is_cache(container: Container) -> bool:
     return bool(fills) and all(is_memo(container, a) for a in fills)
 
 
+def is_scratch(container: Container, write: Access) -> bool:
+    """A write into a per-call buffer: the function it is in first empties the container, in a statement of its own
+    body (`content.length = 0`, `buf = []`, `seen.clear()`), and every function that reads or writes the container
+    does the same. Nothing written outlives the call that wrote it, so no later call observes it."""
+    def resets(fn: ts.Node | None, line: int) -> bool:
+        body = fn.child_by_field_name("body") if fn is not None else None
+        stmts = [c for c in body.named_children if c.type == "expression_statement"] \
+            if body is not None and body.type == "statement_block" else []
+        return any(c.start_point[0] + 1 <= line and _empties(c.named_children[0], name) for c in stmts if c.named_children)
+    name = container.key.split(".", 1)[1] if "." in container.key else container.key
+    name = f"this.{name}" if "." in container.key else name
+    used = [a for a in container.accesses if a.kind != "declaration" and a.node is not None]
+    return write.node is not None and resets(enclosing_function(write.node), write.line) and bool(used) and all(
+        resets(enclosing_function(a.node), a.line) for a in used)
+
+
+def _empties(expr: ts.Node, name: str) -> bool:
+    """Whether EXPR empties NAME: `NAME.length = 0`, `NAME = []` / `{}` / `new Map()` (no entries), `NAME.clear()`,
+    `NAME.splice(0)`."""
+    expr = strip_casts(expr)
+    if expr is None:
+        return False
+    if expr.type == "assignment_expression":
+        left, right = text(expr.child_by_field_name("left")), strip_casts(expr.child_by_field_name("right"))
+        if left == f"{name}.length":
+            return right is not None and text(right) == "0"
+        return left == name and right is not None and (right.type in {"array", "object"} and not right.named_children
+                                                       or right.type == "new_expression" and not call_args(right))
+    if expr.type == "call_expression":
+        callee, args = text(expr.child_by_field_name("function")), [text(a) for a in call_args(expr)]
+        return callee == f"{name}.clear" and not args or callee == f"{name}.splice" and args == ["0"]
+    return False
+
+
 # -- a target fixed by the server ------------------------------------------------------------
 
 def fixed_target(call: ts.Node) -> bool:
