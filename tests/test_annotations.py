@@ -361,6 +361,8 @@ async function save(file: string, data: string) {
 async function drop(file: string) {
   await fs.unlink(file);
 }
+function versionDir(version: string) { return path.join(CACHE, version); }
+const outDir = (dir: string) => path.join(dir, "mirror");
 function createServer(config: { log: string }) {
   const TOOLS = [
     { name: "lookup", inputSchema: { type: "object" }, annotations: { readOnlyHint: true } },
@@ -370,6 +372,8 @@ function createServer(config: { log: string }) {
     { name: "clean", inputSchema: { type: "object" }, annotations: { destructiveHint: false } },
     { name: "docs", inputSchema: { type: "object" }, annotations: { readOnlyHint: true } },
     { name: "copy", inputSchema: { type: "object" }, annotations: { readOnlyHint: true } },
+    { name: "api", inputSchema: { type: "object" }, annotations: { readOnlyHint: true } },
+    { name: "mirror", inputSchema: { type: "object" }, annotations: { readOnlyHint: true } },
   ];
   const server = new Server({ name: "s", version: "1" }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS }));
@@ -383,6 +387,8 @@ function createServer(config: { log: string }) {
       case "clean": { await drop(`${CACHE}/tmp.json`); return { content: [] }; }
       case "docs": { await save(path.join(CACHE, "docs", String(args.name)), "{}"); return { content: [] }; }
       case "copy": { await save(path.join(String(args.dir), "copy.json"), "{}"); return { content: [] }; }
+      case "api": { const dir = versionDir(String(args.version)); await save(path.join(dir, "api.json"), "{}"); return { content: [] }; }
+      case "mirror": { await save(path.join(outDir(String(args.dir)), "m.json"), "{}"); return { content: [] }; }
     }
     throw new Error("unknown tool");
   });
@@ -394,8 +400,8 @@ createServer({ log: "/var/log/srv.log" }).connect(new StdioServerTransport());
 
 def test_a_file_at_a_path_the_server_makes_neither_contradicts_nor_supports_a_hint():
     """A write whose path or folder comes from what the tool's caller passes (through a local, a loop, a wrapper's
-    parameter) contradicts the hint. A path the server makes alone (a constant, its configuration), or a file the
-    caller names inside a folder the server fixes, is its cache, log or credentials, or data of the user kept at a
+    parameter, what a function of the module returns for it) contradicts the hint. A path the server makes alone (a
+    constant, its configuration), or a file the caller names inside a folder the server fixes, is its cache, log or credentials, or data of the user kept at a
     fixed place: the code does not say which (unsupported)."""
     p = program({"index.ts": FILES})
     fx = effects.scan(p, effects_kb())
@@ -409,6 +415,8 @@ def test_a_file_at_a_path_the_server_makes_neither_contradicts_nor_supports_a_hi
         "annotation-destructiveHint@tool:clean": "unsupported",  # a file under its constant folder
         "annotation-readOnlyHint@tool:docs": "unsupported",  # the caller names a file in the server's folder
         "annotation-readOnlyHint@tool:copy": "contradicted",  # the caller names the folder
+        "annotation-readOnlyHint@tool:api": "unsupported",  # a function of the module puts it in the server's folder
+        "annotation-readOnlyHint@tool:mirror": "contradicted",  # a function of the module keeps the caller's folder
     }
     assert "paths the server itself makes" in got["annotation-readOnlyHint@tool:lookup"].attrs["mismatch"]
     assert "removes files at paths the server itself makes" in got["annotation-destructiveHint@tool:clean"].attrs["mismatch"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import tree_sitter as ts
 
-from auditor.extract.frames import parameters
+from auditor.extract.frames import parameters, returned
 from auditor.extract.program import Module
 from auditor.extract.state import Access, Container
 from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, parameter_pattern, call_args, enclosing_function, find,
@@ -272,6 +272,11 @@ def _folder(expr: ts.Node | None) -> ts.Node | None:
 
 def _from_caller(expr: ts.Node, fn: ts.Node | None, callers, inside, depth: int, seen: set) -> bool:
     expr = _folder(expr)
+    target = _module_function(expr) if expr is not None and depth < _DEPTH else None
+    if target is not None:  # `getCacheDir(version)`, a function of the module: the folder of what it returns, its
+        site = expr  # parameters bound to this call's arguments
+        return any(_from_caller(r, target, lambda f: [(None, site)] if f is target else callers(f),
+                                lambda f: f is target or inside(f), depth + 1, seen) for r in returned(target))
     for n in walk(expr) if expr is not None else ():
         if n.type != "identifier" or (fn, text(n)) in seen:
             continue
@@ -302,6 +307,28 @@ def _from_caller(expr: ts.Node, fn: ts.Node | None, callers, inside, depth: int,
                 break
             scope = enclosing_function(scope)
     return False
+
+
+def _module_function(call: ts.Node) -> ts.Node | None:
+    """The function a call of a plain name calls, when the module declares it at its top level (`function f() {}`,
+    `const f = () => ...`); None otherwise."""
+    callee = strip_casts(call.child_by_field_name("function")) if call.type == "call_expression" else None
+    if callee is None or callee.type != "identifier":
+        return None
+    root = call
+    while root.parent is not None:
+        root = root.parent
+    for stmt in root.named_children:
+        decl = stmt.child_by_field_name("declaration") if stmt.type == "export_statement" else stmt
+        if decl is not None and decl.type in {"function_declaration", "generator_function_declaration"} \
+                and text(decl.child_by_field_name("name")) == text(callee):
+            return decl
+        for d in (decl.named_children if decl is not None and decl.type in {"lexical_declaration", "variable_declaration"}
+                  else ()):
+            value = strip_casts(d.child_by_field_name("value")) if d.type == "variable_declarator" else None
+            if text(d.child_by_field_name("name")) == text(callee) and value is not None and value.type in FUNCTION_TYPES:
+                return value
+    return None
 
 
 def _bound(fn: ts.Node, name: str) -> tuple[bool, ts.Node | None]:
