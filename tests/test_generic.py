@@ -518,6 +518,20 @@ def test_a_table_introduced_as_tools_that_return_something_and_a_cell_naming_two
         "open_page", "go_back", "go_forward", "explore", "heal_selectors"]
 
 
+def test_tools_a_readme_says_this_server_does_not_serve_are_no_claim():
+    """A table or list whose lead says its tools are served elsewhere ("These exist only on the hosted endpoint; this
+    package does not list them.", "Not available in the npm package:") names no tool of this server; a lead that
+    only describes the tools ("Tools that do not require a login:") does not take them away."""
+    readme = ("# demo\n\n## Tools\n\n### Notes\n\n| Tool | Description |\n|---|---|\n| `add_note` | Add a note |\n\n"
+              "### Hosted only\n\nThe hosted endpoint names more tools. These exist only there; this package does not "
+              "list them.\n\n| Tool | Description |\n|---|---|\n| `sync_notes` | Sync |\n\n"
+              "### Cloud\n\nNot available in the npm package:\n\n- `share_note`: share a note\n\n"
+              "### Public\n\nTools that do not require a login:\n\n| Tool | Description |\n|---|---|\n"
+              "| `list_notes` | List the notes |\n")
+    doc = read_markdown("README.md", readme)
+    assert sorted(t.name for t in documented.documented_tools(doc)) == ["add_note", "list_notes"]
+
+
 def test_a_shell_comment_after_a_command_is_no_argument():
     """`node test/smoke.js   # optional smoke test (network)` passes nothing to the script: the words after `#` are a
     comment; quoted words are one argument, their quotes removed; a line whose quotes do not close still reads."""

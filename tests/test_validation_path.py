@@ -902,7 +902,7 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
 
 def test_a_value_only_written_into_the_message_of_a_thrown_error_reaches_nothing():
     """`throw new Error(`Sheet ${args.sheet} not found`)` hands the value back as text: no finding; the same value
-    handed to a request is one."""
+    handed to a request is one, unless the element it found is what lets it go on."""
     code = SDK + '''
 const server = new Server({ name: "v", version: "1" }, { capabilities: { tools: {} } });
 server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [
@@ -922,9 +922,13 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
     kinds = lambda src: {f.attrs["field"]: f.kind for f in mismatches.mismatches(program({"index.ts": src}), {"probes": []})
                          if f.kind in KINDS}
     assert kinds(code) == {}
+    # (the look-up itself checks it: only the id of a sheet found goes on; the first sheet found checks nothing)
     sent = code.replace('return { content: [{ type: "text", text: found.title }] };',
                         'await fetch("https://sheets.example/" + args.sheet);\n    return { content: [] };')
-    assert kinds(sent) == {"sheet": "unchecked-optional"}
+    assert kinds(sent) == {}
+    first = sent.replace("sheets.find((s: any) => s.id === args.sheet)", "sheets[0]")
+    assert first != sent
+    assert kinds(first) == {"sheet": "unchecked-optional"}
 
 
 def test_a_validator_handed_a_field_and_another_input_name_checks_the_field():

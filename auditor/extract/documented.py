@@ -32,6 +32,12 @@ VALUES_LEAD = re.compile(r"(?i)\b(?:commands?|actions?|operations?|modes?|types?
 # A list a tool's section introduces as tools ("Runtime tools exposed by the framework:") names tools, not its parameters
 # (the plural: "This tool takes:" introduces parameters).
 TOOLS_LEAD = re.compile(r"(?i)\btools\b")
+# A paragraph before a list or table that says what it names is not served here ("These exist only on the hosted
+# endpoint; this server does not list them", "not available in the npm package"): the rows are no claim about this
+# server.
+NOT_HERE = re.compile(r"(?i)\b(?:does|do|will|can)\s*(?:not|n't)\s+(?:list|expose|register|ship|offer|serve)"
+                      r"\b|\bnot\s+(?:available|listed|exposed|registered|served)\s+(?:in|by|on|here|through"
+                      r"|via|from)\b|\bexists?\s+only\s+(?:there|in|on)\b")
 # A parameter item whose description ends by introducing a list ("`data`: Object containing:"; not a bare "`a`:").
 INTRODUCES = re.compile(r"(?s)[:\u2014\u2013-]\s*\S.*:$")
 HEADING_CODE = re.compile(r"`([A-Za-z][\w.-]*)`")
@@ -199,8 +205,9 @@ def documented_tools(doc: MarkdownDoc) -> list[DocTool]:
                 out += [DocTool(name=name, anchor=Anchor(path=doc.path, start_line=it.line, end_line=it.line),
                                 section=h.text, params=()) for name in group]
                 continue
-            if NOT_TOOLS_LEAD.search(_introduction(it)) or NOT_TOOLS_LEAD.search(_label(doc, it)):
-                continue  # the list of a tool's parameters, or of the values it returns
+            if NOT_TOOLS_LEAD.search(_introduction(it)) or NOT_TOOLS_LEAD.search(_label(doc, it)) \
+                    or NOT_HERE.search(_clean(it.lead)):
+                continue  # the list of a tool's parameters, or of the values it returns, or of tools served elsewhere
             items = [x for x in inside if _contains(it, x)]
             out.append(DocTool(name=m["name"], anchor=Anchor(path=doc.path, start_line=it.line, end_line=it.line),
                                section=h.text, params=_params(doc.path, items)))
@@ -224,8 +231,9 @@ def _table_tools(path: str, t: Table, section: str, generic: bool) -> list[DocTo
         tool = next((i for i, c in enumerate(cols) if NAME_COLUMN.match(c)), None)
     lead = _clean(t.lead).strip("*_ ")
     if tool is None or any(NOT_TOOLS_COLUMN.match(c) for c in cols) \
-            or (lead.endswith(":") and NOT_TOOLS_LEAD.search(lead) and not TOOLS_LEAD.search(lead)):
-        return []  # (a table introduced as values or results, not one introduced as tools: "tools that return ...:")
+            or (lead.endswith(":") and NOT_TOOLS_LEAD.search(lead) and not TOOLS_LEAD.search(lead)) or NOT_HERE.search(lead):
+        return []  # (a table introduced as values or results, not one introduced as tools: "tools that return ...:"; or
+        # one of tools served elsewhere)
     desc = next((i for i, c in enumerate(cols) if DESCRIPTION_COLUMN.match(c)), None)
     pcol = next((i for i, c in enumerate(cols) if i != tool and PARAMS_COLUMN.match(c)), None)
     out = []
