@@ -131,6 +131,12 @@ def test_server_arguments_of_launch_commands():
     # a program after the image runs in place of the image's command: what it hands the script is the server's
     assert generic._server_args(p, "docker", ["run", "-d", "-p", "8080:8080", "demo/server", "node", "sse.js"]) == []
     assert generic._server_args(p, "docker", ["run", "demo/server", "node", "sse.js", "--port", "1"]) == ["--port", "1"]
+    # npm runs a script by its name (`start` is no argument); what follows `--` is handed to the script
+    assert generic._server_args(p, "npm", ["--silent", "--prefix", "/src/demo-server", "start"]) == []
+    assert generic._server_args(p, "npm", ["--prefix", "/src/demo-server", "start", "--", "--port", "1"]) == ["--port", "1"]
+    assert generic._server_args(p, "npm", ["exec", "demo-server", "/data"]) == ["/data"]
+    # uvx runs a Python package, whatever its name: not this server
+    assert generic._server_args(p, "uvx", ["--from", "git+https://example.com/demo-server", "demo-server", "--x"]) == []
 
 
 # A server whose helper registers a tool under the name its call site gives.

@@ -227,6 +227,12 @@ def _server_args(p: Program, command: str, args: list[str]) -> list[str]:
         return rest
     if command in _RUNNERS or (command in {"pnpm", "yarn"} and args[:1] in (["dlx"], ["exec"])):
         return _runner_args(args if command in _RUNNERS else args[1:], names)
+    if command.rsplit("/", 1)[-1] in _PYTHON_RUNNERS:  # `uvx --from git+.../NAME NAME`: a Python package, not this one
+        return []
+    if command.rsplit("/", 1)[-1] == "npm":  # `npm --prefix DIR start -- --port 1`: a script's name, then (after
+        if args[:1] in (["exec"], ["x"]):  # `--`) what it is handed; `npm exec PKG ARGS` runs a package
+            return _runner_args(args[1:], names)
+        return args[args.index("--") + 1:] if "--" in args else []
     for i, a in enumerate(args):
         if any(n and n in a for n in names) or re.search(r"\.(?:m?js|cjs|ts)$", a):
             return args[i + 1:]
@@ -235,6 +241,9 @@ def _server_args(p: Program, command: str, args: list[str]) -> list[str]:
 
 # Programs a `docker run IMAGE PROGRAM ...` runs in place of the image's command.
 _PROGRAMS = {"node", "npx", "bunx", "pnpx", "bun", "deno", "tsx", "ts-node", "sh", "bash", "python", "python3"}
+
+# Commands that fetch a Python package and run it: what they run is never the audited npm package.
+_PYTHON_RUNNERS = {"uvx", "pipx"}
 
 # Commands that fetch a package and run it: the package is their first argument that is not an option (or the one
 # `-p`/`--package` names), and only what follows it is passed to that package.
