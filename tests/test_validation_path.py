@@ -374,6 +374,22 @@ def test_a_field_an_element_is_found_by_in_a_chain_that_throws_on_a_miss_is_chec
     assert flagged({"index.ts": awaited}) == {"limit": "unchecked-optional"}
 
 
+def test_a_field_refused_unless_it_is_a_key_of_a_table_is_checked_through_a_local_of_the_input():
+    """`const typed = args as Input; const path = typed.path; if (!(path in OPENERS)) return failure(...)`: only a
+    key of the table goes on (`in`), and `path` is the input's field `path` through the two locals."""
+    head = ('const OPENERS: Record<string, string> = { "a.md": "/notes/a.md" };\n'
+            'function failure(message: string) { return { content: [{ type: "text", text: message }], isError: true }; }\n')
+    check = ('  const typed = args as { path: string };\n'
+             '  const path = typed.path;\n'
+             '  if (!(path in OPENERS)) return failure(`unknown note ${path}`);\n')
+    text = server(gate=False, head=head, check=check)
+    assert flagged({"index.ts": text}) == {"limit": "unchecked-optional"}
+    lenient = text.replace("  if (!(path in OPENERS)) return failure(`unknown note ${path}`);\n", "")
+    assert flagged({"index.ts": lenient}) == BOTH
+    other = text.replace("const typed = args as { path: string };", "const typed = OPENERS as any;")
+    assert flagged({"index.ts": other}) == BOTH  # (a local of something else: the input's field is not tested)
+
+
 def test_a_field_used_as_the_key_of_a_record_lookup_that_throws_on_a_miss_is_checked():
     """`const name = account || DEFAULT; const creds = ACCOUNTS[name]; if (!creds) throw ...`: a value that is no key
     of the table is refused, as `map.get(key)` refused is. Without the throw only the table's value goes on, never the

@@ -410,6 +410,8 @@ def _tested_by(term: ts.Node | None, fn: ts.Node, module: Module | None = None, 
         call = init if lookup else None
     if call is not None and call.type == "await_expression" and call.named_children:  # `!(await exists(p))`
         call = strip_casts(call.named_children[0])
+    if call is not None and call.type == "binary_expression" and text(call.child_by_field_name("operator")) == "in":
+        return _subject_fields(_member_subject(call), fn)  # `!(action in HANDLERS)`: only a key goes on
     if call is None or call.type != "call_expression" or not call_args(call):
         return set()
     member = _member_subject(call)
@@ -454,9 +456,32 @@ def _subject_fields(subject: ts.Node | None, fn: ts.Node) -> set[str]:
                     and taken[1][0].isidentifier():
                 return {taken[1][0]}  # (of a parameter, or of a local holding the input: `const { id } = args`, a
                 # field by its name as `args.id` is)
+        if named is None and subject.type == "identifier":  # `const action = typed.action` of `const typed = args`
+            value = _local_value(subject, fn)
+            if value is not None and value.type == "member_expression" and _input_root(value, fn):
+                return _subject_fields(value, fn)
         return {named} if named is not None else set()
     field = flow._field_of(subject)
     return {field} if field and field.isidentifier() else set()
+
+
+def _local_value(name: ts.Node, fn: ts.Node) -> ts.Node | None:
+    """The value a local of FN named NAME is declared with (`const x = value`), casts removed; None when none is."""
+    decl = next((d for d in find(fn, {"variable_declarator"}) if enclosing_function(d) == fn
+                 and text(d.child_by_field_name("name")) == text(name)), None)
+    return strip_casts(decl.child_by_field_name("value")) if decl is not None else None
+
+
+def _input_root(member: ts.Node, fn: ts.Node) -> bool:
+    """Whether a member chain starts at a parameter of FN, or at a local that is one under another name (`const
+    typed = args as Input`)."""
+    root = (member_chain(member) or ("",))[0]
+    params = set(plain_parameters(fn))
+    if root in params:
+        return True
+    node = next((n for n in find(member, {"identifier"}) if text(n) == root), None)
+    value = _local_value(node, fn) if node is not None else None
+    return value is not None and value.type == "identifier" and text(value) in params
 
 
 def _callee(call: ts.Node, module: Module, link) -> ts.Node | None:
