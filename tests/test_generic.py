@@ -538,6 +538,15 @@ def test_tools_a_readme_says_this_server_does_not_serve_are_no_claim():
     assert sorted(t.name for t in documented.documented_tools(doc)) == ["add_note", "list_notes"]
 
 
+def test_a_heading_naming_a_family_of_tools_by_a_pattern_is_no_tool():
+    """`### `notes_*``: the tools of the family are the items below it, not parameters of a tool `notes`."""
+    readme = ("# demo\n\n## Tools\n\n### `search`\n\nSearch the notes.\n\n- `query`: what to find\n\n"
+              "### `notes_*`\n\nHelpers for the archive:\n\n- `notes_add` - Add a note\n- `notes_drop` - Drop a note\n")
+    doc = read_markdown("README.md", readme)
+    got = {t.name: [x.name for x in t.params] for t in documented.documented_tools(doc)}
+    assert got == {"search": ["query"], "notes_add": [], "notes_drop": []}
+
+
 def test_a_shell_comment_after_a_command_is_no_argument():
     """`node test/smoke.js   # optional smoke test (network)` passes nothing to the script: the words after `#` are a
     comment; quoted words are one argument, their quotes removed; a line whose quotes do not close still reads."""

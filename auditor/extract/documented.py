@@ -41,6 +41,8 @@ NOT_HERE = re.compile(r"(?i)\b(?:does|do|will|can)\s*(?:not|n't)\s+(?:list|expos
 # A parameter item whose description ends by introducing a list ("`data`: Object containing:"; not a bare "`a`:").
 INTRODUCES = re.compile(r"(?s)[:\u2014\u2013-]\s*\S.*:$")
 HEADING_CODE = re.compile(r"`([A-Za-z][\w.-]*)`")
+# A heading naming tools by a pattern (`` `bash_sandbox_*` ``, `browser_*`): the family, not one tool.
+WILDCARD = re.compile(r"[A-Za-z][\w.-]*\*(?:`|\s|$)")
 INPUT_CONTEXT = re.compile(r"(?i)\b(inputs?|param(?:eter)?s?|arguments?|args?|options?|optional|required)\b")
 ENV_OBJECT = re.compile(r'"env"\s*:\s*\{(?P<body>[^{}]*)\}', re.S)
 ENV_KEY = re.compile(r'"(?P<name>[A-Za-z_][A-Za-z0-9_]*)"\s*:')
@@ -325,6 +327,8 @@ def _heading_tool(heading: str) -> str | None:
     """The tool a sub-heading of a Tools section names: the heading itself when it is a name (written as code, or
     not a capitalised word such as "Add-ons": lower case first, or joined by `_` as in "DNS_getRecordsV1"), or the one
     code span of a title ("Download Attachment (`download_attachment`)")."""
+    if WILDCARD.search(_clean(heading)):  # `bash_sandbox_*`: a family of tools, each named below it
+        return None
     name = _clean(heading).strip("`*_ ")
     if re.fullmatch(_NAME, name) and ("`" in heading or not name[0].isupper() or "_" in name):
         return name
