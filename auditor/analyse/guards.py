@@ -387,9 +387,7 @@ def _tested_by(term: ts.Node | None, fn: ts.Node, module: Module | None = None, 
         # `if (!ALLOWED[service]) throw`: only a key of the table goes on (as `const c = ALLOWED[service]; if (!c)`)
         return _subject_fields(strip_casts(call.child_by_field_name("index")), fn)
     if call is not None and call.type == "identifier":  # `const c = connections.get(id); if (!c) throw`
-        decl = next((d for d in find(fn, {"variable_declarator"}) if enclosing_function(d) == fn
-                     and text(d.child_by_field_name("name")) == text(call)), None)
-        init = strip_casts(decl.child_by_field_name("value")) if decl is not None else None
+        init = _local_value(call, fn)
         if init is not None and init.type == "await_expression" and init.named_children:
             init = strip_casts(init.named_children[0])
         compared = _compared_in_find(init)  # `const t = (await list()).find((x) => x.name === name); if (!t) throw`
@@ -497,22 +495,26 @@ def _callee(call: ts.Node, module: Module, link) -> ts.Node | None:
 def _compared_in_find(init: ts.Node | None) -> ts.Node | None:
     """The value an element is found by in a local's initial value: `LIST.find((t) => t.name === name)`, also in a
     callback of the chain (`fetchAll().then((list) => list.find(...))`): `name`."""
-    for call in find(init, {"call_expression"}) if init is not None else ():
-        callee = call.child_by_field_name("function")
-        args = [strip_casts(a) for a in call_args(call)]
-        if callee is None or callee.type != "member_expression" or text(callee.child_by_field_name("property")) != \
-                "find" or len(args) != 1 or args[0] is None or args[0].type not in FUNCTION_TYPES:
-            continue
-        element = next(iter(plain_parameters(args[0])), None)
-        body = strip_casts(next(iter(returned(args[0])), None))
-        if element is None or body is None or body.type != "binary_expression" \
-                or text(body.child_by_field_name("operator")) not in {"===", "=="}:
-            continue
-        sides = [strip_casts(body.child_by_field_name(k)) for k in ("left", "right")]
-        for own, other in (sides, sides[::-1]):
-            if (member_chain(own) or ("",))[0] == element and other is not None \
-                    and (member_chain(other) or ("",))[0] != element:
-                return other
+    return next((v for v in map(_found_by, find(init, {"call_expression"}) if init is not None else ()) if v is not None),
+                None)
+
+
+def _found_by(call: ts.Node | None) -> ts.Node | None:
+    """What `X.find((t) => t.KEY === value)` (either side, `==` too) compares its elements with: `value`; else None."""
+    callee = call.child_by_field_name("function") if call is not None and call.type == "call_expression" else None
+    args = [strip_casts(a) for a in call_args(call)] if callee is not None else []
+    if callee is None or callee.type != "member_expression" or text(callee.child_by_field_name("property")) != "find" \
+            or len(args) != 1 or args[0] is None or args[0].type not in FUNCTION_TYPES:
+        return None
+    element = next(iter(plain_parameters(args[0])), None)
+    body = strip_casts(next(iter(returned(args[0])), None))
+    if element is None or body is None or body.type != "binary_expression" \
+            or text(body.child_by_field_name("operator")) not in {"===", "=="}:
+        return None
+    sides = [strip_casts(body.child_by_field_name(k)) for k in ("left", "right")]
+    for own, other in (sides, sides[::-1]):
+        if (member_chain(own) or ("",))[0] == element and other is not None and (member_chain(other) or ("",))[0] != element:
+            return other
     return None
 
 
@@ -530,18 +532,8 @@ def _finds_by(fn: ts.Node) -> int | None:
     args = [strip_casts(a) for a in call_args(call)] if call is not None else []
     if method == "get" and len(args) == 1 and args[0] is not None and text(args[0]) in params:
         return params[text(args[0])]
-    if method != "find" or len(args) != 1 or args[0] is None or args[0].type not in FUNCTION_TYPES:
-        return None
-    element = next(iter(plain_parameters(args[0])), None)
-    body = strip_casts(next(iter(returned(args[0])), None))
-    if element is None or body is None or body.type != "binary_expression" \
-            or text(body.child_by_field_name("operator")) not in {"===", "=="}:
-        return None
-    sides = [strip_casts(body.child_by_field_name(k)) for k in ("left", "right")]
-    for own, other in (sides, sides[::-1]):
-        if (member_chain(own) or ("",))[0] == element and other is not None and text(other) in params:
-            return params[text(other)]
-    return None
+    other = _found_by(call)
+    return params[text(other)] if other is not None and text(other) in params else None
 
 
 def _leaves(node: ts.Node | None, leaving: bool, module: Module | None = None, link=None) -> bool:
