@@ -113,6 +113,14 @@ def test_a_low_level_handler_with_no_check_at_all_is_flagged_at_the_call_it_feed
     use = line_of(text, "readFileSync(args.path")
     assert [a.start_line for a in found["path"].anchors] == [line_of(text, "path: { type"), use]
     assert "no check exists on any path" in found["limit"].summary
+    # a field named as a JSON Schema keyword is anchored at its own property, not at another's `description:`
+    named = text.replace('      path: { type: "string" },\n', '      description: { type: "string" },\n'
+                         '      path: { type: "string", description: "The note" },\n') \
+        .replace('readFileSync(args.path, "utf8")', 'readFileSync(args.path + args.description, "utf8")')
+    assert named != text
+    found = {f.attrs["field"]: f for f in mismatches.mismatches(program({"index.ts": named}), {"probes": []})
+             if f.kind in KINDS and f.attrs["tool"] == "read_note"}
+    assert found["description"].anchors[0].start_line == line_of(named, "description: { type")
 
 
 def test_a_low_level_handler_that_validates_is_not_flagged():
@@ -388,6 +396,34 @@ def test_a_field_refused_unless_it_is_a_key_of_a_table_is_checked_through_a_loca
     assert flagged({"index.ts": lenient}) == BOTH
     other = text.replace("const typed = args as { path: string };", "const typed = OPENERS as any;")
     assert flagged({"index.ts": other}) == BOTH  # (a local of something else: the input's field is not tested)
+
+
+def test_a_field_destructured_from_the_request_and_refused_by_a_predicate_is_checked():
+    """`const { path, limit } = request.params.arguments; if (!isNotePath(path)) return { isError: true, ... }` in a
+    case of the tools/call handler: the field is what the predicate tests, destructured from a member of the
+    handler's parameter."""
+    code = SDK + '''import { readFileSync } from "node:fs";
+function isNotePath(p: any) { try { return new URL(p).protocol === "file:"; } catch { return false; } }
+const server = new Server({ name: "demo", version: "1" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [
+  { name: "read_note", description: "Read a note", inputSchema: { type: "object", properties: {
+      path: { type: "string" }, limit: { type: "number", minimum: 1 } }, required: ["path"] } },
+]}));
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  switch (request.params.name) {
+    case "read_note": {
+      const { path, limit } = request.params.arguments as any;
+      if (!isNotePath(path)) return { content: [{ type: "text", text: `not a note: ${path}` }], isError: true };
+      return { content: [{ type: "text", text: readFileSync(path, "utf8").slice(0, limit) }] };
+    }
+  }
+  throw new Error("unknown tool");
+});
+'''
+    assert flagged({"index.ts": code}) == {"limit": "unchecked-optional"}
+    unchecked = code.replace("      if (!isNotePath(path)) return { content: [{ type: \"text\", text: `not a note: ${path}` }], isError: true };\n", "")
+    assert unchecked != code
+    assert flagged({"index.ts": unchecked}) == BOTH
 
 
 def test_a_field_used_as_the_key_of_a_record_lookup_that_throws_on_a_miss_is_checked():

@@ -450,10 +450,11 @@ def _subject_fields(subject: ts.Node | None, fn: ts.Node) -> set[str]:
             if whole is not None and whole.type == "binary_expression" \
                     and text(whole.child_by_field_name("operator")) in {"||", "??"}:
                 whole = strip_casts(whole.child_by_field_name("left"))  # `const { id } = args || {}`
-            if whole is not None and whole.type == "identifier" and isinstance(taken[1][0], str) \
+            if whole is not None and (whole.type == "identifier" or whole.type == "member_expression"
+                                      and _input_root(whole, fn)) and isinstance(taken[1][0], str) \
                     and taken[1][0].isidentifier():
                 return {taken[1][0]}  # (of a parameter, or of a local holding the input: `const { id } = args`, a
-                # field by its name as `args.id` is)
+                # field by its name as `args.id` is; or of a parameter's member: `request.params.arguments`)
         if named is None and subject.type == "identifier":  # `const action = typed.action` of `const typed = args`
             value = _local_value(subject, fn)
             if value is not None and value.type == "member_expression" and _input_root(value, fn):

@@ -82,8 +82,14 @@ def _prop_line(tool, name: str) -> Anchor:
     from auditor.analyse.absences import _walk_pairs
     if tool.schema_node is None:  # a schema read in another module than the tool's site: the site
         return at(tool.module.path, tool.node)
-    for n in _walk_pairs(tool.schema_node):
-        if text(n.child_by_field_name("key")).strip("'\"") == name:
+    pairs = sorted(_walk_pairs(tool.schema_node), key=lambda n: n.start_byte)  # (in the order they are written)
+    key = lambda n: text(n.child_by_field_name("key")).strip("'\"")  # noqa: E731
+    # In a JSON Schema, a field is a key of a `properties` object: `description: "..."` of another field is no field
+    # named `description`.
+    declared = [n for n in pairs if n.parent is not None and n.parent.parent is not None
+                and n.parent.parent.type == "pair" and key(n.parent.parent) == "properties"]
+    for n in declared or pairs:
+        if key(n) == name:
             return at(tool.module.path, n)
     return at(tool.module.path, tool.schema_node)
 
