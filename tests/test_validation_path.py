@@ -426,6 +426,26 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
     assert flagged({"index.ts": unchecked}) == BOTH
 
 
+def test_the_tool_found_by_the_requested_name_checks_no_field_of_that_name():
+    """`const tool = TOOLS.find((t) => t.name === request.params.name); if (!tool) throw`: the request's tool name is
+    looked up, not the input's field `name`, which stays unchecked."""
+    code = SDK + '''import { readFileSync } from "node:fs";
+const TOOLS = [
+  { name: "read_note", description: "Read a note", inputSchema: { type: "object", properties: {
+      name: { type: "string" } } },
+    run: (args: any) => readFileSync("/notes/" + args.name, "utf8") },
+];
+const server = new Server({ name: "demo", version: "1" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS.map(({ run, ...d }) => d) }));
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  const tool = TOOLS.find((t) => t.name === request.params.name);
+  if (!tool) throw new Error("unknown tool");
+  return { content: [{ type: "text", text: tool.run(request.params.arguments) }] };
+});
+'''
+    assert flagged({"index.ts": code}) == {"name": "unchecked-optional"}
+
+
 def test_a_field_used_as_the_key_of_a_record_lookup_that_throws_on_a_miss_is_checked():
     """`const name = account || DEFAULT; const creds = ACCOUNTS[name]; if (!creds) throw ...`: a value that is no key
     of the table is refused, as `map.get(key)` refused is. Without the throw only the table's value goes on, never the

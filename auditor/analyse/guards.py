@@ -460,6 +460,9 @@ def _subject_fields(subject: ts.Node | None, fn: ts.Node) -> set[str]:
             if value is not None and value.type == "member_expression" and _input_root(value, fn):
                 return _subject_fields(value, fn)
         return {named} if named is not None else set()
+    chain = member_chain(subject) or ()
+    if len(chain) >= 3 and chain[-2] == "params":  # `request.params.name`: the request's tool name, no field of the
+        return set()  # input (which is `request.params.arguments`)
     field = flow._field_of(subject)
     return {field} if field and field.isidentifier() else set()
 
