@@ -105,6 +105,7 @@ def register(target: Target, method: dict) -> tuple[Entry, ...]:
         out.append(without_bundled(e, limit, omitted) if bundle else e)
     rels = [e.rel for e in out if not e.context]
     twins = compiled_twins(rels, method["compiled_output"], _tsconfig_dirs(out, target.subtree))
+    twins.update({k: v for k, v in mapped_twins(out).items() if k not in twins})
     twins.update(_second_builds([r for r in rels if r not in twins], out, method))
     return tuple(replace(e, compiled_from=twins[e.rel]) if not e.context and e.rel in twins else e for e in out)
 
@@ -174,6 +175,33 @@ def decode(data: bytes) -> tuple[str, tuple[int, ...]]:
 
 
 _COMPILED = {".js": (".ts", ".tsx"), ".mjs": (".mts",), ".cjs": (".cts",)}
+
+
+_TS_SOURCES = (".ts", ".tsx", ".mts", ".cts")
+
+
+def mapped_twins(entries: list[Entry]) -> dict[str, str]:
+    """Compiled file -> its TypeScript source, by the source map the build wrote beside it (`server.js.map` whose
+    `sources` is `["src/server.ts"]`): one source, shipped too. The build's own record, wherever it put its output
+    (beside the package.json, in a folder of any name)."""
+    from auditor.extract.limits import MAX_DEPTH, load_json
+
+    by_rel = {e.rel: e for e in entries if not e.context}
+    out = {}
+    for rel, e in by_rel.items():
+        built = rel[:-len(".map")] if rel.endswith(".map") else None
+        if built is None or built not in by_rel or not built.endswith(tuple(_COMPILED)) or e.text is None:
+            continue
+        value = load_json(e.file.data, MAX_DEPTH)[0]
+        sources = value.get("sources") if isinstance(value, dict) else None
+        root = value.get("sourceRoot") or "" if isinstance(value, dict) else ""
+        if not isinstance(sources, list) or len(sources) != 1 or not isinstance(sources[0], str) \
+                or not isinstance(root, str):
+            continue
+        source = posixpath.normpath(posixpath.join(posixpath.dirname(rel), root, sources[0]))
+        if source.endswith(_TS_SOURCES) and source in by_rel and not source.startswith("../"):
+            out[built] = source
+    return out
 
 
 def compiled_twins(rels: list[str], rule: dict, dirs: list[tuple[str, str]] = ()) -> dict[str, str]:

@@ -54,6 +54,23 @@ def test_a_launcher_importing_build_output_reaches_the_source():
     assert _status(ledger)["src/server.ts"] == "analysed"
 
 
+def test_build_output_beside_the_manifest_maps_to_its_source_by_its_source_map():
+    """server.js at the package's root, its source map naming src/server.ts: the source is analysed in its place (no
+    tsconfig, no output folder of a known name); a map naming a source the package does not ship maps nothing."""
+    built = SERVER.replace("export function", "function") + "exports.createServer = createServer;\n"
+    files = {"package.json": '{"name": "doors", "bin": "cli.js"}',
+             "cli.js": 'const { createServer } = require("./server.js");\ncreateServer();\n',
+             "server.js": built, "server.js.map": '{"version":3,"file":"server.js","sourceRoot":"","sources":["src/server.ts"]}',
+             "src/server.ts": SERVER}
+    ledger = coverage.ledger(program(files))
+    status = _status(ledger)
+    assert status["src/server.ts"] == "analysed"
+    assert status["server.js"] == "read" and ledger["complete"] is True
+    other = dict(files, **{"server.js.map": '{"version":3,"sources":["../elsewhere/server.ts"]}'})
+    status = _status(coverage.ledger(program(other)))
+    assert status["server.js"] == "analysed" and status["src/server.ts"] != "analysed"
+
+
 def test_exports_conditions_and_subpaths_are_entries():
     manifest = {"name": "doors", "exports": {".": {"types": "./dist/index.d.ts", "import": "./dist/index.js"},
                                              "./http": {"default": "./dist/http.js"}}}

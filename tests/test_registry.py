@@ -727,3 +727,30 @@ def test_definitions_registered_from_a_table_of_method_names_with_an_optional_ch
     impl = {d.tool: text(d.target).split("(")[0].replace("async ", "") for d in p.dispatches}
     assert impl == {"who_am_i": "whoAmI", "list_books": "listBooks", "drop_book": "dropBook"}
     assert led["unresolved"] == [] and led["complete"] is True
+
+
+HANDED_SERVER = SDK + '''import { shout, whisper } from "./words.js";
+const TOOLS = [shout, whisper];
+async function execute({ handler, args }) {
+  return await handler(args ?? {});
+}
+const server = new Server({ name: "words", version: "1" }, { capabilities: { tools: {} } });
+const byName = Object.fromEntries(TOOLS.map((t) => [t.name, t]));
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS.map(({ handler, ...d }) => d) }));
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  const tool = byName[request.params.name];
+  if (!tool) throw new Error("unknown tool");
+  return execute({ handler: tool.handler, args: request.params.arguments });
+});
+await server.connect(new StdioServerTransport());
+'''
+
+
+def test_a_member_of_the_found_tool_handed_in_an_object_to_a_call_is_its_implementation():
+    # `execute({ handler: tool.handler, args })`: no method is called on what `byName[name]` finds; the member it
+    # hands on inside an object literal is the candidate implementation, as one handed as an argument is.
+    words = WORDS.split("export function registerWordTools")[0]
+    led = coverage.ledger(program({"index.js": HANDED_SERVER, "words.js": words, "package.json": MANIFEST}))
+    assert {(t["name"], t["dispatch"], t["implementation"], t["status"]) for t in led["tools"]} == \
+        {("shout", "registry", "shout.handler", "analysed"), ("whisper", "registry", "whisper.handler", "analysed")}
+    assert led["unresolved"] == [] and led["complete"] is True

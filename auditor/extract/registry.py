@@ -393,7 +393,8 @@ def _tested_first(call: ts.Node, member: str, fn: ts.Node) -> bool:
 
 def _handed_members(lookup: ts.Node, fn: ts.Node) -> list[str]:
     """When no method is called on what LOOKUP finds: the members of it handed to a call (`const endpoint =
-    R[name]; return run(endpoint.tool, endpoint.handler, args)`), each a candidate for its implementation."""
+    R[name]; return run(endpoint.tool, endpoint.handler, args)`), also as a property of an object written in the call
+    (`run({ handler: endpoint.handler, args })`), each a candidate for its implementation."""
     holder = lookup.parent
     name = holder.child_by_field_name("name") if holder is not None and holder.type == "variable_declarator" else None
     if name is None or name.type != "identifier":
@@ -401,8 +402,12 @@ def _handed_members(lookup: ts.Node, fn: ts.Node) -> list[str]:
     out = []
     for member in find(fn, {"member_expression"}):
         chain = member_chain(member) or ()
-        if len(chain) == 2 and chain[0] == text(name) and member.parent is not None \
-                and member.parent.type == "arguments" and chain[1] not in out:
+        up = member.parent
+        if up is not None and up.type == "pair" and up.child_by_field_name("value") == member \
+                and up.parent is not None and up.parent.type == "object":  # `run({ handler: tool.handler, args })`
+            up = up.parent.parent
+        if len(chain) == 2 and chain[0] == text(name) and up is not None and up.type == "arguments" \
+                and chain[1] not in out:
             out.append(chain[1])
     return out
 
