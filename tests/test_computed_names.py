@@ -72,3 +72,29 @@ def test_a_prefix_whose_variable_has_an_empty_default_is_read_unset():
     names = 'const PREFIX = process.env.TOOL_PREFIX || "";\n' + names
     p = program({"index.js": INDEX, "names.js": names})
     assert sorted(t.name for t in p.tools) == ["echo_echo", "notes_add", "notes_list"]
+
+
+DOCS = '''import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+export async function startServer(library, version, options = {}) {
+  const server = new McpServer({ name: "docs", version });
+  const libraries = [library, ...(options.more ?? [])];
+  for (const lib of libraries) {
+    await registerDocs(server, lib);
+  }
+}
+async function registerDocs(server, library) {
+  const prefix = library === "spectrum" ? "s2" : "aria";
+  server.registerTool(`list_${prefix}_pages`, { description: "List the pages" }, async () => ({ content: [] }));
+}
+startServer("react-aria", "1");
+'''
+
+
+def test_a_name_made_of_a_local_that_a_test_of_a_parameter_picks_is_read_per_call():
+    """`const prefix = library === "spectrum" ? "s2" : "aria"` in the function each library is registered by: the
+    branch its caller's argument takes ("react-aria": "aria"), through the loop over the libraries."""
+    p = program({"index.js": DOCS, "package.json": '{"name": "docs", "bin": "index.js"}'})
+    assert sorted(t.name for t in p.tools) == ["list_aria_pages"]
+    spectrum = DOCS.replace('startServer("react-aria", "1")', 'startServer("spectrum", "1")')
+    assert sorted(t.name for t in program({"index.js": spectrum, "package.json": '{"name": "docs", "bin": "index.js"}'}).tools) \
+        == ["list_s2_pages"]

@@ -20,7 +20,7 @@ from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, ancestors, call
                                     literal, member_chain, object_pairs, pair_value, plus_chain, strip_casts, text, within)
 from auditor.extract.bindings import assigned_later, value_of
 from auditor.extract.frames import MAX_DEPTH, REST, Frame, _pattern, attach, element_names, loop_names, parameters
-from auditor.extract.values import Values
+from auditor.extract.values import Values, tested_name
 from auditor.model import Anchor, Gap
 
 T = TypeVar("T")
@@ -69,6 +69,8 @@ class Expander:
         while node is not None and node.type == "binary_expression" \
                 and text(node.child_by_field_name("operator")) in {"||", "??"}:  # `toolName || "default"`
             node = strip_casts(node.child_by_field_name("left"))
+        if node is not None and node.type == "ternary_expression":  # `lib === "s2" ? "s2" : "aria"`: what its test
+            node = tested_name(node.child_by_field_name("condition"))  # compares picks the branch
         computed = None
         while node is not None and node.type in {"call_expression", "await_expression"}:  # `group.toolsets.map(f)`:
             if _computed_call(node):
@@ -758,8 +760,9 @@ def _local_init(scope: ts.Node, name: str, whole: bool = False) -> ts.Node | Non
         value = strip_casts(value.child_by_field_name("function") if value.type == "call_expression"
                             else value.child_by_field_name("constructor") if value.type == "new_expression"
                             else (value.named_children[0] if value.named_children else None))
-    if value is not None and (value.type in {"template_string", "binary_expression"} or member_chain(value)):
-        return value  # frames() reads a template by its substitutions, `a || b` by its left side
+    if value is not None and (value.type in {"template_string", "binary_expression", "ternary_expression"}
+                              or member_chain(value)):
+        return value  # frames() reads a template by its substitutions, `a || b` by its left side, `c ? a : b` by c
     return None
 
 

@@ -1089,6 +1089,11 @@ class Values(Lists):
                             and frame.scope.start_byte <= local.start_byte < frame.scope.end_byte:
                         node = local  # `const full = `${prefix}${t.name}``: what the template still needs
                         continue
+                    if local is not None and local.type == "ternary_expression" \
+                            and frame.scope.start_byte <= local.start_byte < frame.scope.end_byte \
+                            and tested_name(local.child_by_field_name("condition")) is not None:
+                        node = tested_name(local.child_by_field_name("condition"))  # `const p = lib === "s2" ? ...`:
+                        continue  # what its test compares picks the branch
                     return node, module
                 index, path = hit
                 if path[:1] == (REST,) and len(path) > 1 and path[1].isdigit():  # `args[0]` of a rest parameter
@@ -1200,6 +1205,21 @@ class Values(Lists):
 
     def binder(self, frame: Frame) -> Callable[[ts.Node | None, Module], tuple[ts.Node | None, Module]]:
         return lambda node, module: self.bound(node, module, frame)
+
+
+_COMPARISONS = frozenset({"===", "!==", "==", "!="})
+
+
+def tested_name(cond: ts.Node | None) -> ts.Node | None:
+    """The name a test compares with a literal (`lib === "s2"`, either side; `!flag`, `flag`): None for other tests."""
+    cond = strip_casts(cond)
+    while cond is not None and cond.type == "unary_expression" and text(cond.child_by_field_name("operator")) == "!":
+        cond = strip_casts(cond.child_by_field_name("argument"))
+    if cond is not None and cond.type == "binary_expression" and text(cond.child_by_field_name("operator")) in _COMPARISONS:
+        sides = [strip_casts(cond.child_by_field_name(k)) for k in ("left", "right")]
+        named = [x for x in sides if x is not None and member_chain(x)]
+        return named[0] if len(named) == 1 else None
+    return cond if cond is not None and member_chain(cond) else None
 
 
 def _through_chain(node: ts.Node | None, method: str) -> ts.Node | None:
