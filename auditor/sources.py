@@ -105,7 +105,6 @@ def register(target: Target, method: dict) -> tuple[Entry, ...]:
         out.append(without_bundled(e, limit, omitted) if bundle else e)
     rels = [e.rel for e in out if not e.context]
     twins = compiled_twins(rels, method["compiled_output"], _tsconfig_dirs(out, target.subtree))
-    twins.update({k: v for k, v in mapped_twins(out).items() if k not in twins})
     twins.update(_second_builds([r for r in rels if r not in twins], out, method))
     return tuple(replace(e, compiled_from=twins[e.rel]) if not e.context and e.rel in twins else e for e in out)
 
@@ -182,8 +181,8 @@ _TS_SOURCES = (".ts", ".tsx", ".mts", ".cts")
 
 def mapped_twins(entries: list[Entry]) -> dict[str, str]:
     """Compiled file -> its TypeScript source, by the source map the build wrote beside it (`server.js.map` whose
-    `sources` is `["src/server.ts"]`): one source, shipped too. The build's own record, wherever it put its output
-    (beside the package.json, in a folder of any name)."""
+    `sources` is `["src/server.ts"]`): one source, shipped too (paths relative to the subtree). The build's own record,
+    wherever it put its output (beside the package.json, in a folder of any name)."""
     from auditor.extract.limits import MAX_DEPTH, load_json
 
     by_rel = {e.rel: e for e in entries if not e.context}

@@ -54,21 +54,22 @@ def test_a_launcher_importing_build_output_reaches_the_source():
     assert _status(ledger)["src/server.ts"] == "analysed"
 
 
-def test_build_output_beside_the_manifest_maps_to_its_source_by_its_source_map():
-    """server.js at the package's root, its source map naming src/server.ts: the source is analysed in its place (no
-    tsconfig, no output folder of a known name); a map naming a source the package does not ship maps nothing."""
+def test_the_source_a_source_map_names_for_analysed_build_output_is_accounted_for():
+    """server.js at the package's root is what runs (no tsconfig, no output folder of a known name); its source map
+    names src/server.ts, shipped beside it: that source is the analysed file's, not unreached server code, and the
+    audit is complete. A map naming a source the package does not ship accounts for nothing."""
     built = SERVER.replace("export function", "function") + "exports.createServer = createServer;\n"
     files = {"package.json": '{"name": "doors", "bin": "cli.js"}',
-             "cli.js": 'const { createServer } = require("./server.js");\ncreateServer();\n',
+             "cli.js": 'const { createServer } = require("./server.js");\ncreateServer();\n'
+                       'if (process.env.PLUGIN) require(process.env.PLUGIN);\n',
              "server.js": built, "server.js.map": '{"version":3,"file":"server.js","sourceRoot":"","sources":["src/server.ts"]}',
              "src/server.ts": SERVER}
     ledger = coverage.ledger(program(files))
     status = _status(ledger)
-    assert status["src/server.ts"] == "analysed"
-    assert status["server.js"] == "read" and ledger["complete"] is True
+    assert status["server.js"] == "analysed" and status["src/server.ts"] == "read" and ledger["complete"] is True
     other = dict(files, **{"server.js.map": '{"version":3,"sources":["../elsewhere/server.ts"]}'})
-    status = _status(coverage.ledger(program(other)))
-    assert status["server.js"] == "analysed" and status["src/server.ts"] != "analysed"
+    ledger = coverage.ledger(program(other))
+    assert _status(ledger)["src/server.ts"] == "parsed, not reached" and ledger["complete"] is False
 
 
 def test_exports_conditions_and_subpaths_are_entries():

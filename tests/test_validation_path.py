@@ -444,6 +444,12 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
 });
 '''
     assert flagged({"index.ts": code}) == {"name": "unchecked-optional"}
+    destructured = code.replace("  const tool = TOOLS.find((t) => t.name === request.params.name);\n",
+                                "  const { name, arguments: args } = request.params;\n"
+                                "  const tool = TOOLS.find((t) => t.name === name);\n") \
+        .replace("tool.run(request.params.arguments)", "tool.run(args)")
+    assert destructured != code
+    assert flagged({"index.ts": destructured}) == {"name": "unchecked-optional"}
 
 
 def test_a_field_used_as_the_key_of_a_record_lookup_that_throws_on_a_miss_is_checked():

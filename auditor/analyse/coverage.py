@@ -15,7 +15,7 @@ from auditor.extract.bindings import imports, shadowed
 from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, call_args, call_function, class_base, excerpt, find, literal, member_chain, object_pairs, pair_value,
                                     statement_of, string_value, strip_casts, text)
 from auditor.model import Anchor
-from auditor.sources import DEPENDENCY, repo_path
+from auditor.sources import DEPENDENCY, mapped_twins, repo_path
 
 
 def _development_runs(p: Program) -> dict[str, str]:
@@ -498,6 +498,10 @@ def ledger(p: Program, effects: dict[str, list[str]] | None = None) -> dict:
     by_path = {m.path: m for m in p.modules}
     named = _named_by(p, reached) if entries and any(s.module.path in reached for s in p.servers) else None
     others = _other_programs(p, entries)
+    by_rel = {e.rel: e for e in p.entries if not e.context}
+    mapped: dict[str, list[str]] = {}  # a source -> its build outputs (a CommonJS and an ESM build of it: both)
+    for built, source in (mapped_twins(list(by_rel.values())).items() if entries else ()):
+        mapped.setdefault(repo_path(source, by_rel[source]), []).append(repo_path(built, by_rel[built]))
     files = []
     for e in p.entries:
         if e.context:
@@ -526,6 +530,9 @@ def ledger(p: Program, effects: dict[str, list[str]] | None = None) -> dict:
                 status, why = _UNREACHED_DEPENDENCY, f"{why}: code of the dependency {e.package} the server does not load"
             if status not in {"analysed", _UNREACHED_DEPENDENCY}:
                 status, why = _auxiliary(p, path, dev_runs) or (status, why)
+            runs = [b for b in mapped.get(path, ()) if b in reached]
+            if status == "parsed, not reached" and runs:  # its build output runs instead
+                status, why = "read", f"source of {runs[0]} (by its source map), which is analysed in its place"
             if status == "parsed, not reached" and path in gap_of:
                 why = f"{why}; {gap_of[path]}"
                 if dead:  # the entries build their own server and load nothing by a computed path: never served

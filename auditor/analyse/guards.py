@@ -451,7 +451,7 @@ def _subject_fields(subject: ts.Node | None, fn: ts.Node) -> set[str]:
                     and text(whole.child_by_field_name("operator")) in {"||", "??"}:
                 whole = strip_casts(whole.child_by_field_name("left"))  # `const { id } = args || {}`
             if whole is not None and (whole.type == "identifier" or whole.type == "member_expression"
-                                      and _input_root(whole, fn)) and isinstance(taken[1][0], str) \
+                                      and _input_root(whole, fn) and not _request(whole)) and isinstance(taken[1][0], str) \
                     and taken[1][0].isidentifier():
                 return {taken[1][0]}  # (of a parameter, or of a local holding the input: `const { id } = args`, a
                 # field by its name as `args.id` is; or of a parameter's member: `request.params.arguments`)
@@ -460,11 +460,17 @@ def _subject_fields(subject: ts.Node | None, fn: ts.Node) -> set[str]:
             if value is not None and value.type == "member_expression" and _input_root(value, fn):
                 return _subject_fields(value, fn)
         return {named} if named is not None else set()
-    chain = member_chain(subject) or ()
-    if len(chain) >= 3 and chain[-2] == "params":  # `request.params.name`: the request's tool name, no field of the
-        return set()  # input (which is `request.params.arguments`)
+    if _request(subject.child_by_field_name("object")):  # `request.params.name`: the request's tool name, no field
+        return set()  # of the input (which is `request.params.arguments`)
     field = flow._field_of(subject)
     return {field} if field and field.isidentifier() else set()
+
+
+def _request(node: ts.Node | None) -> bool:
+    """Whether NODE is the params of a request (`request.params`): its members are the tool's name and the input, no
+    field of the input itself."""
+    chain = member_chain(strip_casts(node)) if node is not None else None
+    return bool(chain) and len(chain) >= 2 and chain[-1] == "params"
 
 
 def _local_value(name: ts.Node, fn: ts.Node) -> ts.Node | None:
