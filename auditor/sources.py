@@ -179,21 +179,27 @@ _COMPILED = {".js": (".ts", ".tsx"), ".mjs": (".mts",), ".cjs": (".cts",)}
 _TS_SOURCES = (".ts", ".tsx", ".mts", ".cts")
 
 
+_MAP_SOURCES = re.compile(rb'"sources"\s*:\s*(\[[^\[\]]*\])')
+_MAP_ROOT = re.compile(rb'"sourceRoot"\s*:\s*("(?:[^"\\]|\\.)*")')
+
+
 def mapped_twins(entries: list[Entry]) -> dict[str, str]:
     """Compiled file -> its TypeScript source, by the source map the build wrote beside it (`server.js.map` whose
     `sources` is `["src/server.ts"]`): one source, shipped too (paths relative to the subtree). The build's own record,
-    wherever it put its output (beside the package.json, in a folder of any name)."""
-    from auditor.extract.limits import MAX_DEPTH, load_json
-
+    wherever it put its output (beside the package.json, in a folder of any name). Only the map's `sources` and
+    `sourceRoot` are read, not its mappings (a bundle's map runs to megabytes)."""
     by_rel = {e.rel: e for e in entries if not e.context}
     out = {}
     for rel, e in by_rel.items():
         built = rel[:-len(".map")] if rel.endswith(".map") else None
         if built is None or built not in by_rel or not built.endswith(tuple(_COMPILED)) or e.text is None:
             continue
-        value = load_json(e.file.data, MAX_DEPTH)[0]
-        sources = value.get("sources") if isinstance(value, dict) else None
-        root = value.get("sourceRoot") or "" if isinstance(value, dict) else ""
+        found, root = _MAP_SOURCES.search(e.file.data), _MAP_ROOT.search(e.file.data)
+        try:
+            sources = json.loads(found.group(1)) if found is not None else None
+            root = json.loads(root.group(1)) if root is not None else ""
+        except ValueError:
+            continue
         if not isinstance(sources, list) or len(sources) != 1 or not isinstance(sources[0], str) \
                 or not isinstance(root, str):
             continue

@@ -499,8 +499,9 @@ def ledger(p: Program, effects: dict[str, list[str]] | None = None) -> dict:
     named = _named_by(p, reached) if entries and any(s.module.path in reached for s in p.servers) else None
     others = _other_programs(p, entries)
     by_rel = {e.rel: e for e in p.entries if not e.context}
+    unreached = {m.path for m in p.modules} - reached if entries else set()
     mapped: dict[str, list[str]] = {}  # a source -> its build outputs (a CommonJS and an ESM build of it: both)
-    for built, source in (mapped_twins(list(by_rel.values())).items() if entries else ()):
+    for built, source in (mapped_twins(list(by_rel.values())).items() if unreached else ()):
         mapped.setdefault(repo_path(source, by_rel[source]), []).append(repo_path(built, by_rel[built]))
     files = []
     for e in p.entries:
