@@ -377,6 +377,9 @@ def test_a_field_an_element_is_found_by_in_a_chain_that_throws_on_a_miss_is_chec
     assert flagged({"index.ts": text}) == {"limit": "unchecked-optional"}
     lenient = text.replace("  if (!found) throw new Error(`unknown note ${p}`);\n", "")
     assert flagged({"index.ts": lenient}) == BOTH
+    late = text.replace("  const found = await list()", "  readFileSync(\"/notes/\" + p);\n  const found = await list()")
+    assert late != text
+    assert flagged({"index.ts": late}) == BOTH  # (read before the look-up: the look-up checks nothing for that use)
     awaited = lenient.replace("  return p;\n", "  if (!(await known(p))) throw new Error(`unknown note ${p}`);\n  return p;\n")
     assert awaited != lenient
     assert flagged({"index.ts": awaited}) == {"limit": "unchecked-optional"}

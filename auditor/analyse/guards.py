@@ -391,7 +391,7 @@ def _tested_by(term: ts.Node | None, fn: ts.Node, module: Module | None = None, 
         if init is not None and init.type == "await_expression" and init.named_children:
             init = strip_casts(init.named_children[0])
         compared = _compared_in_find(init)  # `const t = (await list()).find((x) => x.name === name); if (!t) throw`
-        if compared is not None:
+        if compared is not None and not _used_before(compared, init, fn):
             return _subject_fields(compared, fn)
         if init is not None and init.type == "subscript_expression":  # `const c = ACCOUNTS[name]; if (!c) throw`
             return _subject_fields(strip_casts(init.child_by_field_name("index")), fn)
@@ -507,6 +507,15 @@ def _compared_in_find(init: ts.Node | None) -> ts.Node | None:
     callback of the chain (`fetchAll().then((list) => list.find(...))`): `name`."""
     return next((v for v in map(_found_by, find(init, {"call_expression"}) if init is not None else ()) if v is not None),
                 None)
+
+
+def _used_before(value: ts.Node, at: ts.Node, fn: ts.Node) -> bool:
+    """Whether VALUE (a name, or a member: `args.v`) is read in FN's body before AT: a look-up after a use checks
+    nothing for it (`readFile(`${dir}/${v}.txt`)`, then `const found = list.find((x) => x.v === v); if (!found)
+    throw`)."""
+    body = fn.child_by_field_name("body")
+    return body is not None and any(text(n) == text(value) and n.start_byte < at.start_byte
+                                    for n in find(body, {value.type}))
 
 
 def _found_by(call: ts.Node | None) -> ts.Node | None:
