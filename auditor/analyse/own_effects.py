@@ -318,17 +318,32 @@ def _module_function(call: ts.Node) -> ts.Node | None:
     root = call
     while root.parent is not None:
         root = root.parent
+    return _top_functions(root).get(text(callee))
+
+
+_TOP: dict[int, tuple[ts.Node, dict[str, ts.Node]]] = {}  # root node id -> (root, its top-level functions by name)
+
+
+def _top_functions(root: ts.Node) -> dict[str, ts.Node]:
+    """The functions a module declares at its top level, by name (read once per module: a bundle has thousands of
+    statements, and every effect's path may ask)."""
+    hit = _TOP.get(root.id)
+    if hit is not None and hit[0] == root:
+        return hit[1]
+    table: dict[str, ts.Node] = {}
     for stmt in root.named_children:
         decl = stmt.child_by_field_name("declaration") if stmt.type == "export_statement" else stmt
-        if decl is not None and decl.type in {"function_declaration", "generator_function_declaration"} \
-                and text(decl.child_by_field_name("name")) == text(callee):
-            return decl
+        if decl is not None and decl.type in {"function_declaration", "generator_function_declaration"}:
+            table.setdefault(text(decl.child_by_field_name("name")), decl)
         for d in (decl.named_children if decl is not None and decl.type in {"lexical_declaration", "variable_declaration"}
                   else ()):
             value = strip_casts(d.child_by_field_name("value")) if d.type == "variable_declarator" else None
-            if text(d.child_by_field_name("name")) == text(callee) and value is not None and value.type in FUNCTION_TYPES:
-                return value
-    return None
+            if value is not None and value.type in FUNCTION_TYPES:
+                table.setdefault(text(d.child_by_field_name("name")), value)
+    if len(_TOP) > 256:
+        _TOP.clear()
+    _TOP[root.id] = (root, table)
+    return table
 
 
 def _bound(fn: ts.Node, name: str) -> tuple[bool, ts.Node | None]:
