@@ -450,8 +450,9 @@ def _subject_fields(subject: ts.Node | None, fn: ts.Node) -> set[str]:
             if whole is not None and whole.type == "binary_expression" \
                     and text(whole.child_by_field_name("operator")) in {"||", "??"}:
                 whole = strip_casts(whole.child_by_field_name("left"))  # `const { id } = args || {}`
-            if whole is not None and (whole.type == "identifier" or whole.type == "member_expression"
-                                      and _input_root(whole, fn) and not _request(whole)) and isinstance(taken[1][0], str) \
+            member = whole is not None and whole.type == "member_expression" and _input_root(whole, fn) \
+                and not _request(whole)
+            if whole is not None and (whole.type == "identifier" or member) and isinstance(taken[1][0], str) \
                     and taken[1][0].isidentifier():
                 return {taken[1][0]}  # (of a parameter, or of a local holding the input: `const { id } = args`, a
                 # field by its name as `args.id` is; or of a parameter's member: `request.params.arguments`)
@@ -505,8 +506,8 @@ def _callee(call: ts.Node, module: Module, link) -> ts.Node | None:
 def _compared_in_find(init: ts.Node | None) -> ts.Node | None:
     """The value an element is found by in a local's initial value: `LIST.find((t) => t.name === name)`, also in a
     callback of the chain (`fetchAll().then((list) => list.find(...))`): `name`."""
-    return next((v for v in map(_found_by, find(init, {"call_expression"}) if init is not None else ()) if v is not None),
-                None)
+    calls = find(init, {"call_expression"}) if init is not None else ()
+    return next((v for v in map(_found_by, calls) if v is not None), None)
 
 
 def _used_before(value: ts.Node, at: ts.Node, fn: ts.Node) -> bool:
@@ -532,7 +533,8 @@ def _found_by(call: ts.Node | None) -> ts.Node | None:
         return None
     sides = [strip_casts(body.child_by_field_name(k)) for k in ("left", "right")]
     for own, other in (sides, sides[::-1]):
-        if (member_chain(own) or ("",))[0] == element and other is not None and (member_chain(other) or ("",))[0] != element:
+        if (member_chain(own) or ("",))[0] == element and other is not None \
+                and (member_chain(other) or ("",))[0] != element:
             return other
     return None
 

@@ -180,7 +180,8 @@ def is_scratch(container: Container, write: Access) -> bool:
         body = fn.child_by_field_name("body") if fn is not None else None
         stmts = [c for c in body.named_children if c.type == "expression_statement"] \
             if body is not None and body.type == "statement_block" else []
-        return any(c.start_point[0] + 1 <= line and _empties(c.named_children[0], name) for c in stmts if c.named_children)
+        return any(c.start_point[0] + 1 <= line and _empties(c.named_children[0], name)
+                   for c in stmts if c.named_children)
     name = container.key.split(".", 1)[1] if "." in container.key else container.key
     name = f"this.{name}" if "." in container.key else name
     used = [a for a in container.accesses if a.kind != "declaration" and a.node is not None]
@@ -335,8 +336,8 @@ def _top_functions(root: ts.Node) -> dict[str, ts.Node]:
         decl = stmt.child_by_field_name("declaration") if stmt.type == "export_statement" else stmt
         if decl is not None and decl.type in {"function_declaration", "generator_function_declaration"}:
             table.setdefault(text(decl.child_by_field_name("name")), decl)
-        for d in (decl.named_children if decl is not None and decl.type in {"lexical_declaration", "variable_declaration"}
-                  else ()):
+        declared = decl is not None and decl.type in {"lexical_declaration", "variable_declaration"}
+        for d in (decl.named_children if declared else ()):
             value = strip_casts(d.child_by_field_name("value")) if d.type == "variable_declarator" else None
             if value is not None and value.type in FUNCTION_TYPES:
                 table.setdefault(text(d.child_by_field_name("name")), value)

@@ -233,7 +233,8 @@ def _table_tools(path: str, t: Table, section: str, generic: bool) -> list[DocTo
         tool = next((i for i, c in enumerate(cols) if NAME_COLUMN.match(c)), None)
     lead = _clean(t.lead).strip("*_ ")
     if tool is None or any(NOT_TOOLS_COLUMN.match(c) for c in cols) \
-            or (lead.endswith(":") and NOT_TOOLS_LEAD.search(lead) and not TOOLS_LEAD.search(lead)) or NOT_HERE.search(lead):
+            or (lead.endswith(":") and NOT_TOOLS_LEAD.search(lead) and not TOOLS_LEAD.search(lead)) \
+            or NOT_HERE.search(lead):
         return []  # (a table introduced as values or results, not one introduced as tools: "tools that return ...:"; or
         # one of tools served elsewhere)
     desc = next((i for i, c in enumerate(cols) if DESCRIPTION_COLUMN.match(c)), None)

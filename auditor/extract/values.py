@@ -1215,7 +1215,8 @@ def tested_name(cond: ts.Node | None) -> ts.Node | None:
     cond = strip_casts(cond)
     while cond is not None and cond.type == "unary_expression" and text(cond.child_by_field_name("operator")) == "!":
         cond = strip_casts(cond.child_by_field_name("argument"))
-    if cond is not None and cond.type == "binary_expression" and text(cond.child_by_field_name("operator")) in _COMPARISONS:
+    if cond is not None and cond.type == "binary_expression" \
+            and text(cond.child_by_field_name("operator")) in _COMPARISONS:
         sides = [strip_casts(cond.child_by_field_name(k)) for k in ("left", "right")]
         named = [x for x in sides if x is not None and member_chain(x)]
         return named[0] if len(named) == 1 else None
