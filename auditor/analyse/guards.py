@@ -364,9 +364,7 @@ def _parameter_named(node: ts.Node | None, fn: ts.Node, params: set[str]) -> str
     if node is None:
         return None
     if node.type == "identifier" and text(node) not in params:
-        decl = next((d for d in find(fn, {"variable_declarator"}) if enclosing_function(d) == fn
-                     and text(d.child_by_field_name("name")) == text(node)), None)
-        node = decl.child_by_field_name("value") if decl is not None else None
+        node = _local_value(node, fn)
         if node is None:
             return None
     named = {text(n) for n in [node, *find(node, {"identifier"})] if n.type == "identifier"} & params

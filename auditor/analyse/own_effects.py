@@ -3,6 +3,8 @@ a target fixed by the server rather than given by the caller (kb/annotations.yam
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import tree_sitter as ts
 
 from auditor.extract.frames import parameters, returned
@@ -322,15 +324,10 @@ def _module_function(call: ts.Node) -> ts.Node | None:
     return _top_functions(root).get(text(callee))
 
 
-_TOP: dict[int, tuple[ts.Node, dict[str, ts.Node]]] = {}  # root node id -> (root, its top-level functions by name)
-
-
+@lru_cache(maxsize=256)
 def _top_functions(root: ts.Node) -> dict[str, ts.Node]:
     """The functions a module declares at its top level, by name (read once per module: a bundle has thousands of
     statements, and every effect's path may ask)."""
-    hit = _TOP.get(root.id)
-    if hit is not None and hit[0] == root:
-        return hit[1]
     table: dict[str, ts.Node] = {}
     for stmt in root.named_children:
         decl = stmt.child_by_field_name("declaration") if stmt.type == "export_statement" else stmt
@@ -341,9 +338,6 @@ def _top_functions(root: ts.Node) -> dict[str, ts.Node]:
             value = strip_casts(d.child_by_field_name("value")) if d.type == "variable_declarator" else None
             if value is not None and value.type in FUNCTION_TYPES:
                 table.setdefault(text(d.child_by_field_name("name")), value)
-    if len(_TOP) > 256:
-        _TOP.clear()
-    _TOP[root.id] = (root, table)
     return table
 
 
