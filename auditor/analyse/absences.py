@@ -82,6 +82,7 @@ def _state_reads(p: Program, probe: dict):
 def _unconsumed(p: Program, probe: dict):
     hits, evidence, notes = [], [], {}
     unconsumed = []
+    keys = _schema_keys(p)
     for rtype, fields in record_fields(p).items():
         for f in fields:
             us = uses(p, f["name"])
@@ -90,7 +91,7 @@ def _unconsumed(p: Program, probe: dict):
                 unconsumed.append(f["name"])
                 evidence.append(Anchor(path=f["path"], start_line=f["line"], end_line=f["line"]))
                 evidence += [Anchor(path=u.path, start_line=u.line, end_line=u.line) for u in us]
-                evidence += _schema_lines(p, f["name"]) + _prose_lines(p, f["name"])
+                evidence += keys.get(f["name"], []) + _prose_lines(p, f["name"])
     # The absence here is "a consumer of these fields": it holds only when such fields exist.
     whole = [(c, a) for c in p.containers for a in c.accesses if a.kind == "content-read"]
     if unconsumed and whole:
@@ -109,14 +110,15 @@ def _unconsumed(p: Program, probe: dict):
         "excluding copies into a record", f"fields with no consumer: {holds_text}", notes
 
 
-def _schema_lines(p: Program, name: str) -> list[Anchor]:
-    out = []
+def _schema_keys(p: Program) -> dict[str, list[Anchor]]:
+    """The lines of the tools' input schemas by the property name they declare (read once: every unconsumed field of
+    every record asks)."""
+    out: dict[str, list[Anchor]] = {}
     for t in p.tools:
         if t.schema_node is None:
             continue
         for n in _walk_pairs(t.schema_node):
-            if text(n.child_by_field_name("key")).strip("'\"") == name:
-                out.append(at(t.module.path, n))
+            out.setdefault(text(n.child_by_field_name("key")).strip("'\""), []).append(at(t.module.path, n))
     return out
 
 

@@ -161,8 +161,16 @@ def _branch(d) -> list[ts.Node]:
     return [body if body is not None else d.node]
 
 
-def _inside(a: Anchor, spans: list[Anchor]) -> bool:
-    return any(s.path == a.path and s.start_line <= a.start_line <= s.end_line for s in spans)
+def _inside(a: Anchor, spans: dict[str, list[tuple[int, int]]]) -> bool:
+    """Whether anchor A starts inside one of SPANS (the line ranges of a region, by path: `_by_path`)."""
+    return any(lo <= a.start_line <= hi for lo, hi in spans.get(a.path, ()))
+
+
+def _by_path(spans) -> dict[str, list[tuple[int, int]]]:
+    out: dict[str, list[tuple[int, int]]] = {}
+    for s in spans:
+        out.setdefault(s.path, []).append((s.start_line, s.end_line))
+    return out
 
 
 def _callers(p: Program, region: Region):
@@ -192,7 +200,7 @@ def reached(p: Program, fx: Effects, routes: list[Record], region: Region, effec
     """Effect sites and state writes inside the region, each with the route that records it (state
     writes of functions the extractor did not trace are found here, and cite their container). With the
     annotations kb, a subprocess is classed by the command it runs and a write that fills a cache is `cache`."""
-    spans = list(region.spans)
+    spans = _by_path(region.spans)
     callers = _callers(p, region) if kb is not None else None
     mine = {fn for _, fn in region.functions} | {enclosing_function(b) for _, b in region.bodies}
     inside = mine.__contains__
@@ -203,9 +211,11 @@ def reached(p: Program, fx: Effects, routes: list[Record], region: Region, effec
                 index.setdefault((r.kind, a.path), []).append((a, r.id))
     out: dict[tuple, Reached] = {}
     for s in fx.sites:
+        if s.kind in {"effect-env", "effect-argv"} or s.module.path not in spans:
+            continue  # (most sites of a large server lie in files the region does not touch)
         start, end = s.lines
         a = Anchor(path=s.module.path, start_line=start, end_line=end)
-        if s.kind in {"effect-env", "effect-argv"} or not _inside(a, spans):
+        if not _inside(a, spans):
             continue
         route = next((rid for ra, rid in index.get((s.kind, a.path), []) if ra.start_line <= start <= ra.end_line), None)
         what = f"{s.what}" + (f" {s.detail}" if s.detail and s.detail != s.what.split(".")[-1] and s.kind != "dependency" else "")

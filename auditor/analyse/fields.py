@@ -62,17 +62,33 @@ def record_fields(p: Program) -> dict[str, list[dict]]:
 def uses(p: Program, field: str) -> list[Use]:
     out = []
     for m in p.modules:
-        members, destructured = _by_name(m)
-        for node in members.get(field, ()):
-            chain = member_chain(node)
-            if chain and chain[0] == "this":
-                continue  # a class member of the same name is not the record field
-            out.append(Use(field=field, kind=_kind(node, p.vocab), path=m.path, line=node.start_point[0] + 1,
-                           function=m.qualified(enclosing_function(node)), node=node))
-        for pat in destructured.get(field, ()):
-            out.append(Use(field=field, kind="destructure", path=m.path, line=pat.start_point[0] + 1,
-                           function=m.qualified(enclosing_function(pat)), node=pat))
+        out += _uses_in(m, field, p.vocab)
     return sorted(out, key=lambda u: (u.path, u.line, u.kind))
+
+
+def _uses_in(m, field: str, vocab: dict) -> list[Use]:
+    """The uses of FIELD in module M (kept per module: the analyses ask for every field of every record, and records
+    share field names)."""
+    key = ("fields.uses", field)
+    hit = m.memo.get(key)
+    if hit is None:
+        hit = m.memo[key] = _find_uses(m, field, vocab)
+    return hit
+
+
+def _find_uses(m, field: str, vocab: dict) -> list[Use]:
+    out = []
+    members, destructured = _by_name(m)
+    for node in members.get(field, ()):
+        chain = member_chain(node)
+        if chain and chain[0] == "this":
+            continue  # a class member of the same name is not the record field
+        out.append(Use(field=field, kind=_kind(node, vocab), path=m.path, line=node.start_point[0] + 1,
+                       function=m.qualified(enclosing_function(node)), node=node))
+    for pat in destructured.get(field, ()):
+        out.append(Use(field=field, kind="destructure", path=m.path, line=pat.start_point[0] + 1,
+                       function=m.qualified(enclosing_function(pat)), node=pat))
+    return out
 
 
 def _by_name(m) -> tuple[dict[str, list[ts.Node]], dict[str, list[ts.Node]]]:

@@ -372,9 +372,8 @@ class Lists:
     def _stored(self, scope: ts.Node | None, target: tuple[str, ...], methods: dict[str, int], module: Module,
                 frame: Frame | None, depth: int) -> Iterator[tuple[tuple[ts.Node | None, ...], Module, Frame | None]]:
         """The arguments stored into TARGET within SCOPE by its METHODS (method -> the index of the value stored)."""
-        for call in find(scope, {"call_expression"}) if scope is not None else ():
-            chain = member_chain(call.child_by_field_name("function")) or ()
-            if chain[:-1] != target or chain[-1:] == () or chain[-1] not in methods:
+        for call, chain in _calls_on(scope, module).get(target, ()) if scope is not None else ():
+            if chain[-1] not in methods:
                 continue
             loop = next((a for a in ancestors(call) if a.type == "for_in_statement"
                          and text(a.child_by_field_name("operator")) == "of"), None)
@@ -920,3 +919,17 @@ def _collection_field(node: ts.Node) -> tuple[ts.Node, str] | None:
         name = text(key).lstrip("#") if key is not None else None
     cls = enclosing(node, CLASS_TYPES) if name else None
     return (cls, name) if cls is not None else None
+
+
+def _calls_on(scope: ts.Node, module: Module) -> dict[tuple[str, ...], list[tuple[ts.Node, tuple[str, ...]]]]:
+    """The method calls within SCOPE by their receiver (`tools.push(x)`: `("tools",)`), with the callee's whole chain,
+    in the order of the code (read once per scope: every list declared there asks what is stored into it)."""
+    key = ("lists.calls_on", scope.id)
+    hit = module.memo.get(key)
+    if hit is None:
+        hit = module.memo[key] = {}
+        for call in find(scope, {"call_expression"}):
+            chain = member_chain(call.child_by_field_name("function")) or ()
+            if len(chain) > 1:
+                hit.setdefault(chain[:-1], []).append((call, chain))
+    return hit

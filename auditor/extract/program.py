@@ -65,6 +65,13 @@ class Module:
         """Stable name of a function node: `Class.method`, `name`, or `<module>` at top level."""
         if func is None:
             return "<module>"
+        names = self.memo.setdefault("qualified", {})  # asked again for every node a function holds
+        hit = names.get(func.id)
+        if hit is None:
+            hit = names[func.id] = self._qualified(func)
+        return hit
+
+    def _qualified(self, func: ts.Node) -> str:
         # A callback is named within the function that holds it (`main/server.tool(echo)`): a loop outwards, not
         # recursion, since callbacks may nest as deep as the code does.
         parts: list[str] = []
