@@ -172,8 +172,8 @@ def main() -> None:
 @click.option("--deps/--no-deps", "follow_deps", default=True, show_default=True,
               help="npm: targets: also read the dependencies that are the vendor's own MCP layer (listed in "
                    "package.json, imported by the code, and built on an MCP SDK package themselves or of the "
-                   "package's own npm scope; at most four), each at the newest version its range admits, fetched "
-                   "with npm pack; the reports name each and its version.")
+                   "package's own npm scope; at most ten, and of the scope alone while fewer than four), each at the newest version its "
+                   "range admits, fetched with npm pack; the reports name each and its version, and those left out.")
 def audit(target: str, revisions: tuple[str, ...], subtree: str, out: Path, fmt: str, kb_dir: Path | None,
           jobs: int, link_base: str | None, check: bool, quiet: bool, follow_deps: bool) -> None:
     """Audit TARGET: a git repository (bare or not) at --revision, or npm:NAME@VERSION.

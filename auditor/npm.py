@@ -147,7 +147,8 @@ def _read_tarball(data: bytes, spec: str, max_bytes: int | None = None
 _SPECIFIER = re.compile(r"""(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)["']([^"'./#][^"':]*)["']""")
 _CODE = (".js", ".mjs", ".cjs", ".ts", ".mts", ".cts")
 _RANGE = re.compile(r"[\w.*^~<>=| -]+")  # a version range of the registry (no file:, git+, npm:, workspace:, URL)
-MAX_PACKAGES = 4  # dependencies read with one target, at most
+MAX_PACKAGES = 10  # dependencies read with one target, at most: those that build on an MCP SDK package
+MAX_SCOPED = 4  # of them, at most this many that only share the target's scope (its vendor's libraries)
 
 
 def _code(path: str) -> bool:
@@ -197,8 +198,9 @@ def follow(target: Target, sdk: set[str], skip: set[str], progress=lambda msg: N
     ask their host for one), or share the target's npm scope; not an SDK package or a framework of SKIP, nor a package
     of the LIBRARIES scopes (the SDK's and the frameworks' own: transports, adapters). Each is read
     at the newest version its range admits (asked of the registry now: the report names it), its code files and
-    package.json under node_modules/NAME. At most MAX_PACKAGES, those on the SDK first; one the registry does not
-    give is left out, and said (a `not followed` row)."""
+    package.json under node_modules/NAME. At most MAX_PACKAGES on the SDK, and those that only share the scope while
+    fewer than MAX_SCOPED are chosen; one the registry does not give, or past those limits, is left out and said (a
+    `not followed` row)."""
     root = next((f for f in target.files if f.path == "package.json"), None)
     try:
         manifest = json.loads(root.data) if root is not None else {}
@@ -218,10 +220,23 @@ def follow(target: Target, sdk: set[str], skip: set[str], progress=lambda msg: N
         answers = list(pool.map(lambda n: ask(n, ranges[n]), wanted))
     scope = manifest.get("name", "").split("/")[0] + "/" if str(manifest.get("name", "")).startswith("@") else None
     chosen = [(n, a) for n, a in zip(wanted, answers) if a is not None and (a[1] & sdk or scope and n.startswith(scope))]
-    chosen = sorted(chosen, key=lambda x: not x[1][1] & sdk)[:MAX_PACKAGES]  # (those on the SDK first)
+    chosen = sorted(chosen, key=lambda x: not x[1][1] & sdk)  # (those on the SDK first)
+    kept = [c for c in chosen if c[1][1] & sdk][:MAX_PACKAGES]
+    kept += [c for c in chosen if not c[1][1] & sdk][:max(0, MAX_SCOPED - len(kept))]
     files, packages, skipped = list(target.files), [], list(target.not_followed)
-    for name, (version, needs) in chosen:
-        why = f"builds on {', '.join(sorted(needs & sdk))}" if needs & sdk else f"is of the same scope, {scope[:-1]}"
+
+    def reason(needs: set[str]) -> str:
+        return f"builds on {', '.join(sorted(needs & sdk))}" if needs & sdk else f"is of the same scope, {scope[:-1]}"
+
+    names = {n for n, _ in kept}
+    for name, (_, needs) in chosen:
+        if name not in names:  # past the limit: named, so the ledger says what was not read
+            skipped.append((f"node_modules/{name}",
+                            f"a dependency that {reason(needs)}, not read: the audit reads at most {MAX_PACKAGES} "
+                            f"dependencies of a target that build on an MCP SDK package, and of its scope alone only "
+                            f"while fewer than {MAX_SCOPED} are chosen: this one is past that"))
+    for name, (version, needs) in kept:
+        why = reason(needs)
         progress(f"reading the dependency {name}@{version} (it {why})")
         try:
             got = (fetch or (lambda spec: open_npm(spec, max_bytes)))(f"{name}@{version}")

@@ -294,3 +294,29 @@ def test_a_dependency_export_the_server_never_runs_registers_nothing():
     assert sorted(t.name for t in p.tools) == ["run_code"]
     p = _program(_adapter_server("registerDefaults(server);\n", "registerEach, registerDefaults"))
     assert sorted(t.name for t in p.tools) == ["fetch_all", "run_code", "search_all"]
+
+
+def test_past_the_limits_a_dependency_is_named_not_dropped():
+    """Twelve providers build on the SDK and two more packages only share the scope: the first ten providers are read
+    (those on the SDK first), the scope-only ones are not (ten are chosen already), and each left out is a `not
+    followed` row saying why. With two providers, two scope-only packages fill up to four."""
+    providers = [f"@v/provider-{i:02}" for i in range(12)]
+    scoped = ["@v/util-a", "@v/util-b"]
+    names = providers + scoped
+    code = "".join(f'import * as m{i} from "{n}";\n' for i, n in enumerate(names))
+    files = dict(SERVER, **{"dist/index.js": code,
+                            "package.json": json.dumps({"name": "@v/db-mcp", "version": "1.0.0",
+                                                        "dependencies": {n: "1" for n in names}})})
+
+    def ask(name, wanted):
+        return "1.0.0", ({"@modelcontextprotocol/sdk"} if name in providers else set())
+
+    got = npm.follow(_target(files), SDK_NAMES, set(), ask=ask, fetch=lambda spec: _target(CORE))
+    assert [pk.name for pk in got.packages] == providers[:10]
+    left = dict(got.not_followed)
+    assert sorted(left) == [f"node_modules/{n}" for n in sorted(providers[10:] + scoped)]
+    assert "builds on @modelcontextprotocol/sdk, not read: the audit reads at most 10" in left["node_modules/@v/provider-11"]
+    assert "is of the same scope, @v, not read" in left["node_modules/@v/util-a"]
+    few = dict(files, **{"dist/index.js": "".join(f'import "{n}";\n' for n in providers[:2] + scoped)})
+    got = npm.follow(_target(few), SDK_NAMES, set(), ask=ask, fetch=lambda spec: _target(CORE))
+    assert [pk.name for pk in got.packages] == providers[:2] + scoped and got.not_followed == ()
