@@ -235,3 +235,34 @@ await server.connect(new StdioServerTransport());
     rows = _status(led)
     assert rows["node_modules/@modelcontextprotocol/sdk/dist/examples/server/simple.js"] == "read"
     assert led["complete"] is True
+
+
+def test_a_package_shipped_inside_the_server_that_its_code_never_reaches_is_another_program():
+    """The package's bin reaches its server (tool `ping`); samples/demo/ is a project of its own (its package.json
+    names its entry, which builds a server with its own tool and logs a token) that nothing of the server imports: its
+    entry is no entry of the server, its tool is not the server's, its manifest's dependencies are not the server's,
+    and its log is not what the host runs. A nested package the server's code imports (a workspace package) stays the
+    server's."""
+    from auditor.analyse import effects, mismatches, secrets
+    from program_helpers import effects_kb
+
+    demo = (HIGH.replace('"twin"', '"demo"').replace('"ping"', '"add_expense"')
+            + 'console.error("token", process.env.API_TOKEN);\n')
+    files = {"package.json": '{"name": "doors", "bin": "dist/index.js", "dependencies": {"zod": "3"}}',
+             "dist/index.js": HIGH + 'import { z } from "zod";\nimport { pad } from "./lib/pad/index.js";\n',
+             "dist/lib/pad/package.json": '{"name": "pad", "main": "index.js", "dependencies": {"chalk": "5"}}',
+             "dist/lib/pad/index.js": 'import chalk from "chalk";\nexport const pad = (s) => chalk.red(s);\n',
+             "samples/demo/package.json": '{"name": "demo", "main": "src/index.ts", "dependencies": {"left-pad": "1"}}',
+             "samples/demo/src/index.ts": demo}
+    p = program(files)
+    ledger = coverage.ledger(p)
+    assert sorted(ledger["entries"]) == ["dist/index.js", "dist/lib/pad/index.js"]
+    assert sorted(t.name for t in p.tools) == ["ping"]
+    assert p.others == frozenset({"samples/demo"})
+    unused = [f.id for f in mismatches.mismatches(p, {"probes": []}) if f.kind == "unused-dependency"]
+    assert unused == []  # left-pad is the sample's; chalk is used by the workspace package the server imports
+    fx = effects.scan(p, effects_kb())
+    assert secrets.findings(p, fx, effects_kb()) == []
+    # The same sample with nothing of the server reaching a tool (an unread bin): nothing is set aside.
+    bare = program({**files, "package.json": '{"name": "doors", "bin": "dist/missing.js"}'})
+    assert bare.others == frozenset() and "add_expense" in {t.name for t in bare.tools}

@@ -61,12 +61,16 @@ class Program:
     settings: tuple[state.Container, ...] = ()  # configuration fields: set once in a constructor, then only read
     frameworks_read: frozenset[str] = frozenset()  # modules whose framework servers (kb/sdk.yaml framework_servers) were read whole
     loaded: frozenset[str] = frozenset()  # modules a framework loads from disk at start (kb/sdk.yaml framework_tool_classes)
+    # Folders of packages shipped inside the target that its server does not run (`examples/*/package.json` of a
+    # package whose own entries reach its server, none importing them): other programs, not the server's manifests.
+    others: frozenset[str] = frozenset()
 
     def entry(self, path: str) -> Entry | None:
         return next((e for e in self.entries if e.file.path == path), None)
 
     def manifests(self) -> list[JsonDoc]:
-        return [self.jsons[e.file.path] for e in self.entries if sources.manifest(e) and e.file.path in self.jsons]
+        return [self.jsons[e.file.path] for e in self.entries if sources.manifest(e) and e.file.path in self.jsons
+                and posixpath.dirname(e.file.path) not in self.others]
 
 
 def entry_modules(p: "Program") -> list[str]:
@@ -129,6 +133,7 @@ def _reached_tools(p: "Program") -> "Program":
     module no entry imports is not the server's (the coverage ledger names the module, with the registration, as a
     gap). Only when the entries are known and reach some tool: otherwise nothing is set aside (an unreadable entry
     must not hide every tool)."""
+    p = replace(p, others=_other_packages(p))
     entries = entry_modules(p)
     reached = reached_modules(p, entries) if entries else set()
     if not any(t.module.path in reached for t in p.tools):
@@ -141,6 +146,37 @@ def _reached_tools(p: "Program") -> "Program":
                        if d.module.path in reached or (d.tool not in dropped and d.tool not in served_by))
     listings = tuple(l for l in p.listings if l.module.path in reached)  # a tools/list handler no entry registers
     return served.unserved(replace(p, tools=kept, dispatches=dispatches, listings=listings), reached, entries)
+
+
+def server_modules(p: "Program") -> set[str] | None:
+    """The modules of the server: those its entries reach, when they reach some tool; None when that is not known
+    (no entry named or read, or none reaching a tool), and every module may be the server's."""
+    entries = entry_modules(p)
+    reached = reached_modules(p, entries) if entries else set()
+    return reached if any(t.module.path in reached for t in p.tools) else None
+
+
+def _other_packages(p: "Program") -> frozenset[str]:
+    """The folders of the packages nested in the target's own (the outermost manifest's folder) that are other
+    programs: when the outer package's entries reach a server, a nested package none of whose modules that code
+    reaches is shipped beside it (an example, a template, a fixture), not run by it; its manifest names no entry of
+    the server and declares none of its dependencies. A nested package the outer code imports (a workspace package)
+    stays the server's."""
+    bases = sorted({posixpath.dirname(doc.path) for doc in p.manifests()}, key=len)
+    if len(bases) < 2:
+        return frozenset()
+    root = bases[0]
+    nested = [b for b in bases[1:] if not root or b.startswith(root + "/")]
+    doc = next(d for d in p.manifests() if posixpath.dirname(d.path) == root)
+    development = (p.method.get("entry_points") or {}).get("development_scripts", [])
+    entries = [path for _, t in entrypoints.targets(doc.value, development)[0]
+               if (path := module_for(p, root, t)) is not None]
+    reached = reached_modules(p, entries) if entries else set()
+    serves = {s.module.path for s in p.servers} | {t.module.path for t in p.tools} \
+        | {h.home.path for h in p.handlers} | {r.module.path for r in p.registrations}
+    if not reached & serves:
+        return frozenset()  # (the outer package is a wrapper, or its entries are not read: nothing is set aside)
+    return frozenset(b for b in nested if not any(path.startswith(b + "/") for path in reached))
 
 
 def reads(path: str) -> bool:
