@@ -266,3 +266,25 @@ def test_a_package_shipped_inside_the_server_that_its_code_never_reaches_is_anot
     # The same sample with nothing of the server reaching a tool (an unread bin): nothing is set aside.
     bare = program({**files, "package.json": '{"name": "doors", "bin": "dist/missing.js"}'})
     assert bare.others == frozenset() and "add_expense" in {t.name for t in bare.tools}
+
+
+def test_an_install_hook_is_no_entry_and_its_computed_require_loads_nothing_into_the_server():
+    """`postinstall` runs when npm installs the package, not when the server runs: its file is no entry, so its
+    `require(computed)` says nothing of what the server loads, and a tool descriptor of a module nothing reaches
+    (an old tool the server no longer lists) is not served."""
+    manifest = {"name": "doors", "main": "src/server.js", "scripts": {"postinstall": "node hooks/setup.js"}}
+    server = (SDK + 'const server = new Server({ name: "doors", version: "1" }, { capabilities: { tools: {} } });\n'
+              'server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [\n'
+              '  { name: "open", description: "Open", inputSchema: { type: "object" } }] }));\n'
+              'server.setRequestHandler(CallToolRequestSchema, async (request) => {\n'
+              '  if (request.params.name === "open") return { content: [{ type: "text", text: "opened" }] };\n'
+              '  throw new Error("unknown tool");\n});\n'
+              'await server.connect(new StdioServerTransport());\n')
+    old = 'export const oldTool = { name: "close", description: "Close", inputSchema: { type: "object" } };\n'
+    hook = 'const path = require("path");\nconst shared = path.join(__dirname, "shared.js");\nrequire(shared);\n'
+    ledger = coverage.ledger(program({"package.json": json.dumps(manifest), "src/server.js": server,
+                                      "src/tools/close.js": old, "hooks/setup.js": hook}))
+    status = _status(ledger)
+    assert ledger["entries"] == ["src/server.js"]
+    assert status["hooks/setup.js"] == "auxiliary, not reached"
+    assert status["src/tools/close.js"] == "not reached, not served" and ledger["complete"]
