@@ -477,3 +477,15 @@ def test_the_left_of_a_conjunction_is_not_the_value_logged():
     whole = code.replace("process.env && process.env[opts.levelVar] || undefined", "process.env || {}")
     p, fx, _ = _scan({"index.ts": whole})
     assert [f.id for f in secrets.findings(p, fx, effects_kb())] == ["FND:secret-logged:index#make"]
+
+
+def test_a_member_taken_out_of_a_secret_named_holder_is_judged_by_its_own_names():
+    """`jwtConfig` names the object, not each value in it: its tenant id logged on its own is no secret; its signing
+    key is (by its own name), and so is the whole object when it is logged with the key inside."""
+    code = ('const jwtConfig = { tenantId: process.env.JWT_TENANT_ID, signingKey: process.env.JWT_SIGNING_KEY };\n'
+            'export function announce() {\n  console.error(`auth on (tenant: ${jwtConfig.tenantId})`);\n}\n'
+            'export function leakKey() {\n  console.error("key", jwtConfig.signingKey);\n}\n'
+            'export function dump() {\n  console.error(jwtConfig);\n}\n')
+    p, fx, _ = _scan({"index.ts": code})
+    found = sorted(f.id for f in secrets.findings(p, fx, effects_kb()))
+    assert found == ["FND:secret-logged:index#dump", "FND:secret-logged:index#leakKey"]

@@ -45,6 +45,11 @@ class _Taint:
     field: tuple[str, ...]  # the keys under which the value sits inside the object that carries it, outermost first
     node: ts.Node  # the read
     index: str | None = None  # a command-line value: the element of the argument vector it is (`args[3]`: "3")
+    # Per key of FIELD (same order): how many names VIA held when the value was put under it; the names VIA gained
+    # after are those of the objects holding it (`const authConfig = { tenantId: ... }`).
+    boxed: tuple[int, ...] = ()
+    # Names of objects the value was taken out of again (`authConfig.tenantId`): they name the holder, not the value.
+    holders: tuple[str, ...] = ()
 
     def identity(self) -> tuple:
         """One configuration value: an environment variable by its name, a command-line value by the name bound first
@@ -187,7 +192,7 @@ def _why(t: _Taint, secret: SecretNames, used: dict, numeric: frozenset[str] = f
         return "the whole environment", None
     # (`process.env[key]`: a name computed at run time is no name to judge; its use may still tell)
     named = ([t.env_name] if t.env_name is not None and t.env_name not in numeric and not t.env_name.startswith("[")
-             else []) + list(t.via)
+             else []) + [n for n in t.via if n not in t.holders]  # (a holder's name says nothing of this value)
     hit = next((n for n in named if secret.secret(n)), None)
     if hit is not None:
         return f"named `{hit}`", None
@@ -285,7 +290,8 @@ def _member(flows: list[_Taint], prop: str) -> list[_Taint]:
     for t in flows:
         if t.field:
             if t.field[0] == prop:
-                out.append(replace(t, field=t.field[1:]))
+                held = t.via[t.boxed[0]:] if t.boxed else ()
+                out.append(replace(t, field=t.field[1:], boxed=t.boxed[1:], holders=t.holders + held))
         elif t.env_name == "*":
             out.append(replace(t, env_name=prop, label=f"{t.label}.{prop}"))
     return out
@@ -358,9 +364,10 @@ def _object(expr: ts.Node, ctx: _Ctx, names: _Names) -> list[_Taint]:
         if c.type == "pair":
             k = c.child_by_field_name("key")
             name = property_name(k) if k is not None and k.type in {"property_identifier", "string", "number"} else "[]"
-            out += [replace(x, field=(name,) + x.field, via=x.via + (name,)) for x in _flows(c.child_by_field_name("value"), ctx, names)]
+            out += [replace(x, field=(name,) + x.field, via=x.via + (name,), boxed=(len(x.via) + 1,) + x.boxed)
+                    for x in _flows(c.child_by_field_name("value"), ctx, names)]
         elif c.type == "shorthand_property_identifier":
-            out += [replace(x, field=(text(c),) + x.field) for x in names.get(text(c), ())]
+            out += [replace(x, field=(text(c),) + x.field, boxed=(len(x.via),) + x.boxed) for x in names.get(text(c), ())]
         elif c.type == "spread_element":
             out += _flows(c, ctx, names)
     return out
