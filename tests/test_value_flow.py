@@ -499,3 +499,58 @@ def test_a_class_a_commonjs_module_exports_is_constructed_through_its_namespace(
                                                                 ("get_domains_info", "Domains")]
     assert sorted(d.tool for d in p.dispatches if d.target is not None) == ["get_competitors", "get_domains_info"]
     assert not p.gaps and not p.unread
+
+
+# Tool classes handed out by providers, gathered through promises into a record of lists keyed by group, each group's
+# list installed by a helper that registers every tool of it by its getName().
+SHELF_TOOLS = (
+    'export class OpenTool {\n  getName() { return "open_shelf"; }\n  getGroups() { return ["core"]; }\n'
+    '  exec() { return { content: [] }; }\n}\n'
+    'export class CloseTool {\n  getName() { return "close_shelf"; }\n  getGroups() { return ["extra"]; }\n'
+    '  exec() { return { content: [] }; }\n}\n'
+    'export class ShelfProvider {\n'
+    '  provideTools(deps) { return Promise.resolve([new OpenTool(deps), new CloseTool(deps)]); }\n}\n'
+    'export class LampProvider {\n  provideTools(deps) { return Promise.resolve([new LampTool(deps)]); }\n}\n'
+    'class LampTool {\n  getName() { return "light_lamp"; }\n  getGroups() { return ["core", "extra"]; }\n'
+    '  exec() { return { content: [] }; }\n}\n')
+SHELF_SERVER = MCP + (
+    'import { ShelfProvider, LampProvider } from "./tools.js";\n'
+    'const PROVIDERS = [new ShelfProvider(), new LampProvider()];\n'
+    'const GROUPS = ["core", "extra"];\n'
+    'async function collect(providers, deps) {\n'
+    '  const registry = Object.fromEntries(GROUPS.map((g) => [g, []]));\n'
+    '  const pending = [];\n'
+    '  for (const provider of providers) {\n'
+    '    const tools = provider.provideTools(deps);\n'
+    '    pending.push(tools);\n'
+    '  }\n'
+    '  for (const tool of (await Promise.all(pending)).flat()) {\n'
+    '    for (const group of tool.getGroups()) registry[group].push(tool);\n'
+    '  }\n'
+    '  return registry;\n'
+    '}\n'
+    'function install(tools) {\n'
+    '  for (const tool of tools) server.registerTool(tool.getName(), {}, (...a) => tool.exec(...a));\n'
+    '}\n'
+    'const deps = { env: process.env };\n'
+    'const registry = await collect(PROVIDERS, deps);\n'
+    'for (const group of GROUPS) install(registry[group]);\n')
+
+
+def test_tools_of_providers_gathered_through_promises_into_a_record_of_lists_by_group():
+    """Each provider's `provideTools` (a method of the loop's element, its list handed back by Promise.resolve), the
+    promises pushed through a local of the loop's body, Promise.all of them flattened, each tool pushed onto the
+    record's list of each of its groups (a push of the outer loop's element, whatever inner loop is around it), and
+    every list of the record read by a key not known: all three tools, none twice."""
+    assert _names({"index.ts": SHELF_SERVER, "tools.js": SHELF_TOOLS}) == ["close_shelf", "light_lamp", "open_shelf"]
+
+
+def test_a_record_of_lists_written_out_is_read_per_key_and_by_a_key_not_known():
+    code = MCP + (
+        'const byKind = { read: [{ name: "peek" }], write: [] };\n'
+        'byKind.write.push({ name: "poke" });\n'
+        'for (const t of byKind.read) server.registerTool(t.name, {}, async () => ({ content: [] }));\n'
+        'for (const kind of Object.keys(process.env.KINDS ?? {})) {\n'
+        '  for (const t of byKind[kind]) server.registerTool(t.name, {}, async () => ({ content: [] }));\n'
+        '}\n')
+    assert _names({"index.ts": code}) == ["peek", "poke"]

@@ -15,7 +15,8 @@ from auditor.extract.frames import (MAX_DEPTH, Frame, _array_names, _parameter_o
 from auditor.extract.program import Module, class_name_of
 from auditor.extract.syntax import (CLASS_TYPES, FUNCTION_TYPES, ancestors, call_args, call_function, callee_text,
                                     enclosing, enclosing_function, find, local_values_of, member_chain, memo,
-                                    object_pairs, pair_value, parameter_pattern, string_value, strip_casts, text)
+                                    object_pairs, pair_value, parameter_pattern, property_name, string_value, strip_casts,
+                                    text)
 
 # Array methods whose result holds some of the receiver's elements, in some order.
 _SUBSETS = {"filter", "slice", "sort", "reverse", "toSorted", "toReversed", "toSpliced"}
@@ -345,6 +346,16 @@ class Lists:
         `tools.push(x)` in its scope; a push in a `for (const t of LIST)` loop is read once per element of LIST, `t`
         bound to it; a push of a parameter (`function add(e) { tools.push(e) }`) once per call of that function."""
         holder = value.parent
+        record = holder.parent.parent if holder is not None and holder.type == "pair" and holder.parent is not None \
+            and holder.parent.type == "object" else None
+        if record is not None and record.type == "variable_declarator" \
+                and record.child_by_field_name("name").type == "identifier":
+            # `const byGroup = { core: [], extra: [] }`: what `byGroup.core.push(x)` or `byGroup[g].push(x)` adds
+            name, key = text(record.child_by_field_name("name")), property_name(holder.child_by_field_name("key"))
+            scope = next((a for a in ancestors(record) if a.type in FUNCTION_TYPES or a.type == "program"), None)
+            for target in ((name, key), (name, "[]")):
+                yield from self._stored(scope, target, {"push": 0}, module, frame, depth)
+            return
         if holder is not None and holder.type == "variable_declarator" and holder.child_by_field_name("name").type == "identifier":
             target = (text(holder.child_by_field_name("name")),)
         elif holder is not None and holder.type == "assignment_expression" and holder.child_by_field_name("right") == value \
@@ -375,10 +386,14 @@ class Lists:
         for call, chain in _calls_on(scope, module).get(target, ()) if scope is not None else ():
             if chain[-1] not in methods:
                 continue
+            # The loop the stored value is read per element of: the innermost `for...of` in SCOPE that binds a name
+            # the stored expression uses (`for (const g of t.groups) byGroup[g].push(t)` stores `t`, of the loop
+            # around that one, not one value per `g`).
+            used = {text(n) for a in call_args(call) for n in find(a, {"identifier"})}
             loop = next((a for a in ancestors(call) if a.type == "for_in_statement"
-                         and text(a.child_by_field_name("operator")) == "of"), None)
-            if loop is not None and not (scope.start_byte <= loop.start_byte < scope.end_byte):
-                loop = None
+                         and text(a.child_by_field_name("operator")) == "of"
+                         and scope.start_byte <= a.start_byte < scope.end_byte
+                         and used & (set(loop_names(a.child_by_field_name("left"))) | _declared_in(a))), None)
             for arg in call_args(call)[methods[chain[-1]]:][:1 if methods[chain[-1]] else None]:
                 arg_value = arg.named_children[0] if arg.type == "spread_element" and arg.named_children else arg
                 loaded = self.loaded(arg, module)
@@ -636,6 +651,9 @@ class Lists:
             for side in ("left", "right"):  # `tools ?? ALL_TOOLS`: a list given, or the default
                 yield from self.elements(node.child_by_field_name(side), module, frame, depth + 1)
             return
+        if node.type == "subscript_expression":  # `byGroup[group]`, a key not known: every list the record holds
+            yield from self._record_lists(node.child_by_field_name("object"), module, frame, depth)
+            return
         if node.type == "member_expression":  # `Registry.tools`, `group.tools`: the member's value
             value, vmod, *own = self.framed_member(node.child_by_field_name("object"), module,
                                                    text(node.child_by_field_name("property")), frame, depth + 1)
@@ -675,7 +693,8 @@ class Lists:
                         yield element, emod, eframe  # (an element the test is known to refuse is not kept)
                     else:
                         self._refuse(element[0], emod, eframe, depth)
-            elif callee in {("Array", "from"), ("Promise", "all")} and args:  # (Promise.all: what each element gives)
+            elif callee in {("Array", "from"), ("Promise", "all"), ("Promise", "resolve")} and args:
+                # (Promise.all: what each element gives; Promise.resolve(list): the list, once awaited)
                 yield from self.elements(args[0], module, frame, depth + 1)
             elif (len(callee) == 3 and callee[0] == "this" or len(callee) == 2) and callee[-1] == "values" and not args:
                 yield from self._collected(function.child_by_field_name("object"), module, frame, depth)
@@ -687,6 +706,31 @@ class Lists:
                         if key not in seen:
                             seen.add(key)
                             yield element, emod, eframe
+
+    def _record_lists(self, holder: ts.Node | None, module: Module, frame: Frame | None, depth: int
+                      ) -> Iterator[tuple[tuple[ts.Node | None, ...], Module, Frame | None]]:
+        """The elements of every list a record of lists holds, for an entry of it read by a key not known: the
+        record a local names (`const byGroup = {...}`, or one a function returns: `const r = await collect(p)`), its
+        literal lists and what `byGroup[k].push(x)` (or `byGroup.core.push(x)`) adds to them in its scope."""
+        value, vmod = self.resolved(holder, module, frame)
+        if value is None or depth > 6:
+            return
+        name = strip_casts(holder)
+        declarator = value.parent if value.parent is not None and value.parent.type == "variable_declarator" else None
+        if name is None or name.type != "identifier" or declarator is None \
+                or text(declarator.child_by_field_name("name")) != text(name):
+            if value.type == "call_expression":  # a function's record: each of its returns, under the call's frame
+                for ret, rmod, inner in self.call_values(value, vmod, frame, depth + 1):
+                    if strip_casts(ret) is not None and strip_casts(ret).type == "identifier":
+                        yield from self._record_lists(ret, rmod, inner, depth + 1)
+            return
+        if value.type == "object":
+            for pair in object_pairs(value).values():
+                if pair.type == "pair":
+                    yield from self.elements(pair_value(pair), vmod, frame, depth + 1)
+        else:  # `Object.fromEntries(GROUPS.map((g) => [g, []]))`: what is pushed onto its entries
+            scope = next((a for a in ancestors(declarator) if a.type in FUNCTION_TYPES or a.type == "program"), None)
+            yield from self._stored(scope, (text(name), "[]"), {"push": 0}, vmod, frame, depth)
 
     def _assigned_field(self, node: ts.Node) -> list[ts.Node]:
         """For `this.F` (NODE) of a field that starts empty (`this.F = []` or `F = []`, or `null`): the other values
@@ -933,3 +977,9 @@ def _calls_on(scope: ts.Node, module: Module) -> dict[tuple[str, ...], list[tupl
             if len(chain) > 1:
                 hit.setdefault(chain[:-1], []).append((call, chain))
     return hit
+
+
+def _declared_in(loop: ts.Node) -> set[str]:
+    """The names declared in the body of LOOP (`const p = provider.load(deps)`): values of each element too."""
+    body = loop.child_by_field_name("body")
+    return {text(d.child_by_field_name("name")) for d in find(body, {"variable_declarator"})} if body is not None else set()
