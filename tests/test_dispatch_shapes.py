@@ -706,3 +706,52 @@ def test_a_record_of_required_modules_is_that_record_and_its_spread_descriptors_
     value is the require() does); the template's `...t.definition` lists each module's descriptor."""
     p = program(REQUIRED_RECORD)
     assert _rows(p) == [("start", "analysed"), ("stop", "analysed")]
+
+
+# The tools/call handler hands the name to a function the server's factory receives as a parameter; that function
+# serves one tool by name and every other tool of its list through one generic call, after a predicate of the
+# boundary refused names that are not a listed tool's.
+LANTERNS = {**PACKAGE,
+            "src/tools.ts": '''
+export const allTools = [
+  { name: "light", description: "Light a lantern", inputSchema: { type: "object", properties: { id: { type: "string" } } } },
+  { name: "douse", description: "Douse a lantern", inputSchema: { type: "object", properties: { id: { type: "string" } } } },
+];
+export function toolExists(name: string) {
+  return allTools.some((t) => t.name === name);
+}
+''',
+            "src/index.ts": SDK + '''
+import { allTools, toolExists } from "./tools.js";
+const bridge = { invoke: async (name: string, args: any) => ({ name, args }) };
+async function execute(name: string, args: any) {
+  if (name === "status") return { content: [{ type: "text", text: "ok" }] };
+  if (!toolExists(name)) throw new Error(`Unknown tool: ${name}`);
+  return { content: [{ type: "text", text: JSON.stringify(await bridge.invoke(name, args)) }] };
+}
+function createServer(handle: (name: string, args: any) => Promise<any>) {
+  const server = new Server({ name: "lanterns", version: "1.0.0" }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: [{ name: "status", description: "Status", inputSchema: { type: "object", properties: {} } }, ...allTools],
+  }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const { name, arguments: args } = request.params;
+    return await handle(name, args || {});
+  });
+  return server;
+}
+await createServer(execute).connect(new StdioServerTransport());
+'''}
+
+
+def test_a_function_handed_to_the_servers_factory_and_a_membership_predicate_that_refuses_dispatch_every_tool():
+    p = program(LANTERNS)
+    ledger = coverage.ledger(p)
+    assert sorted((t["name"], t["status"], t["dispatch"]) for t in ledger["tools"]) == [
+        ("douse", "analysed", "lookup"), ("light", "analysed", "lookup"), ("status", "analysed", "name-equality")]
+    assert ledger["complete"]
+    # A predicate that tests something else of the name (its length) refuses nothing a list decides: no dispatch.
+    other = dict(LANTERNS, **{"src/tools.ts": LANTERNS["src/tools.ts"].replace(
+        "allTools.some((t) => t.name === name)", "name.length > 0")})
+    assert [r for r in _rows(program(other)) if r[0] != "status"] == [
+        ("douse", "partially analysed"), ("light", "partially analysed")]

@@ -157,12 +157,16 @@ def dispatches(handler: Handler, resolve, link=None) -> tuple[list[Dispatch], li
 
 
 def _handed_in(callee: ts.Node | None, values: Values, link) -> list[tuple[Module, ts.Node]]:
-    """(module, function) of what `p.m` names at each call of the function P is a parameter of: member M of the
-    argument in P's place, when that is a function (`runServer({ handleRequest: async (req) => ... })`)."""
+    """(module, function) of what `p.m` (or a parameter `p` called itself) names at each call of the function P is a
+    parameter of: member M of the argument in P's place (`runServer({ handleRequest: async (req) => ... })`), or that
+    argument (`createServer(execute)` of `function createServer(handle)`), when that is a function."""
     callee = strip_casts(callee)
-    if callee is None or callee.type != "member_expression" or callee.child_by_field_name("property") is None:
+    if callee is not None and callee.type == "identifier":  # `handle(name, args)`, HANDLE a parameter itself
+        obj, member = callee, ()
+    elif callee is None or callee.type != "member_expression" or callee.child_by_field_name("property") is None:
         return []
-    obj = strip_casts(callee.child_by_field_name("object"))
+    else:
+        obj, member = strip_casts(callee.child_by_field_name("object")), (text(callee.child_by_field_name("property")),)
     scope = _parameter_scope(obj)
     if scope is None:
         return []
@@ -171,7 +175,7 @@ def _handed_in(callee: ts.Node | None, values: Values, link) -> list[tuple[Modul
     for cmod, call in link.callers(scope):
         args = call_args(call)
         value, where = (args[index], cmod) if index < len(args) else (None, cmod)
-        for key in path + (text(callee.child_by_field_name("property")),):
+        for key in path + member:
             value, where = values.member(value, where, key, None, 0) if value is not None else (None, where)
         fn, fmod = values.function_of(value, where, None) if value is not None else (None, where)
         if fn is not None and fn.type in FUNCTION_TYPES:
@@ -756,12 +760,46 @@ def generic(handler: Handler, resolve, link=None) -> tuple[ts.Node, Module, ts.N
                         stmt = next((a for a in ancestors(term) if a.type == "if_statement"), None)
                         matched |= {text(a.child_by_field_name("left")) for a in walk(stmt)
                                     if a.type == "assignment_expression"} if stmt is not None else set()
-        for n in walk(body) if matched and body is not None else ():
+        for n in walk(body) if body is not None else ():
             cond = strip_casts(n.child_by_field_name("condition")) if n.type == "if_statement" else None
-            if cond is not None and cond.type == "unary_expression" and text(cond.child_by_field_name("argument")) in matched \
-                    and flow._throws(n.child_by_field_name("consequence")) is not None:
+            arg = strip_casts(cond.child_by_field_name("argument")) if cond is not None and cond.type == "unary_expression" \
+                else None
+            if arg is None or flow._throws(n.child_by_field_name("consequence")) is None:
+                continue
+            if text(arg) in matched or arg.type == "call_expression" and _membership_test(arg, module, subjects, link):
                 return fn, module, n
     return None
+
+
+def _membership_test(call: ts.Node, module: Module, subjects: frozenset[str], link) -> bool:
+    """Whether CALL (`toolExists(name)`) hands the tool's name to a function of the boundary that returns whether some
+    tool object of a list has that name (`return TOOLS.some((t) => t.name === n)`, or `.find(...)`): `if
+    (!toolExists(name)) throw` refuses every name but those of the list's tools, as a lookup does."""
+    args = call_args(call)
+    hit = link.resolve(module, call) if link is not None else None
+    if hit is None:
+        return False
+    fn = hit[1]
+    handed = [i for i, a in enumerate(args) if _name_subject(strip_casts(a), module, subjects)]
+    named = {name for name, (index, path) in parameters(fn).items() if index in handed and not path}
+    for ret in returned(fn):
+        for test in [ret, *find(ret, {"call_expression"})]:
+            test = strip_casts(test)
+            callee = test.child_by_field_name("function") if test is not None and test.type == "call_expression" else None
+            cb = call_args(test)[0] if callee is not None and callee.type == "member_expression" \
+                and text(callee.child_by_field_name("property")) in {"some", "find", "findIndex"} and call_args(test) \
+                else None
+            cb = strip_casts(cb)
+            if cb is None or cb.type not in FUNCTION_TYPES or not parameters(cb):
+                continue
+            own = next(iter(parameters(cb)))
+            for term in (x for x in walk(cb) if x.type == "binary_expression"
+                         and text(x.child_by_field_name("operator")) in {"===", "=="}):
+                sides = [strip_casts(term.child_by_field_name(k)) for k in ("left", "right")]
+                if any((member_chain(a) or ())[:1] == (own,) and (member_chain(a) or ())[-1:] == ("name",)
+                       and b is not None and b.type == "identifier" and text(b) in named for a, b in (sides, sides[::-1])):
+                    return True
+    return False
 
 
 def forwarded(fallback: Fallback, link) -> tuple[ts.Node, Module, ts.Node] | None:
