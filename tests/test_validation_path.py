@@ -238,6 +238,16 @@ def test_a_predicate_the_handler_rejects_unless_true_checks_what_it_tests():
     assert flagged({"index.ts": server(check='  if (isValidNote(args)) console.error("ok");\n', head=head)}) == BOTH
 
 
+def test_a_predicate_that_returns_false_for_what_it_refuses_checks_what_each_refusal_tests():
+    # `if (!isValidNote(args)) throw`, the predicate written as statements: `return false` for a bad path or limit
+    head = ('function isValidNote(a: any) {\n  if (typeof a !== "object" || a === null) return false;\n'
+            '  if (!["a.md", "b.md"].includes(a.path)) return false;\n'
+            '  if (a.limit !== undefined && typeof a.limit !== "number") return false;\n  return true;\n}\n')
+    assert flagged({"index.ts": server(check='  if (!isValidNote(args)) throw new Error("bad note");\n', head=head)}) == {}
+    # a `return false` its caller does not reject on refuses nothing
+    assert flagged({"index.ts": server(check='  if (isValidNote(args)) console.error("ok");\n', head=head)}) == BOTH
+
+
 def test_a_field_handed_to_a_function_that_leaves_for_values_outside_its_cases_is_checked():
     # `pick(args.path)` switches on its parameter and returns for any other value: no case's code runs for it
     head = ('function pick(p: string) {\n  switch (p) {\n    case "inbox": return "i";\n    case "archive": return "a";\n'

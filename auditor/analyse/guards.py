@@ -71,7 +71,7 @@ def string_required_parameters(fn: ts.Node, params: set[str]) -> set[str]:
 
 def hand_checked(fn: ts.Node, skip: Callable[[ts.Node], bool] = lambda node: False, dispatch: frozenset[int] = frozenset(),
                  leaving: bool = False, module: Module | None = None, link=None, own: bool = False,
-                 errors: bool = False) -> set[str]:
+                 errors: bool = False, falsy: bool = False) -> set[str]:
     """Fields a function rejects bad values of: the fields named in the condition of `if (cond) throw ...` or
     `if (cond) return <an error>`, and the subject of a `switch` whose `default` throws or returns an error (not the
     tool-name dispatch, ids in DISPATCH: its fallback rejects unknown tools, not input). LEAVING: a `default` that
@@ -80,7 +80,8 @@ def hand_checked(fn: ts.Node, skip: Callable[[ts.Node], bool] = lambda node: Fal
     a value checks nothing (`_coerced_local`). OWN: FN is the tool's own code, which a `return` leaves: the type
     tests of an `if` whose branch returns anything check too (a function it calls returns to it instead). ERRORS:
     its caller leaves when it returns a value (`const invalid = check(args); if (invalid) return ...`), so a
-    returned value that is not null rejects (`return `${key} must be a string``, `return ok ? null : "bad"`)."""
+    returned value that is not null rejects (`return `${key} must be a string``, `return ok ? null : "bad"`). FALSY:
+    its caller rejects unless it returns a true value (`if (!isValidArgs(args)) throw`), so `return false` rejects."""
     out: set[str] = set()
     if errors:
         for ret in find(fn, {"return_statement"}):
@@ -105,7 +106,8 @@ def hand_checked(fn: ts.Node, skip: Callable[[ts.Node], bool] = lambda node: Fal
             out.add(typed)
             continue
         if stmt.type == "if_statement" and (_rejects(stmt.child_by_field_name("consequence"), module, link)
-                                            or errors and _returns_value(stmt.child_by_field_name("consequence"))):
+                                            or errors and _returns_value(stmt.child_by_field_name("consequence"))
+                                            or falsy and _returns_falsy(stmt.child_by_field_name("consequence"))):
             terms = condition_terms(stmt.child_by_field_name("condition"))
         elif stmt.type == "if_statement" and _member_then_rejects(stmt, module, link):
             # `if (Object.hasOwn(ACTIONS, action)) { ...; return h(args) } throwUnknownAction(action)`: what is
@@ -213,6 +215,17 @@ def _returns_literal(node: ts.Node | None) -> bool:
     """Whether a consequence ends returning a value written there (an object, a string), not a call's result."""
     value = strip_casts(_last_returned(node))
     return value is not None and value.type in {"object", "string", "template_string"}
+
+
+def _returns_falsy(node: ts.Node | None) -> bool:
+    """Whether NODE (an `if`'s consequence) returns a false value written there: `return false`, `return null`, a bare
+    `return;`."""
+    stmts = [c for c in node.named_children if c.type != "comment"] if node is not None and node.type == "statement_block" \
+        else [node] if node is not None else []
+    if len(stmts) != 1 or stmts[0].type != "return_statement":
+        return False
+    value = strip_casts(stmts[0].named_children[0]) if stmts[0].named_children else None
+    return value is None or text(value) in {"false", "null", "undefined", "0", '""', "''", "!1"}
 
 
 def _returns_value(node: ts.Node | None) -> bool:

@@ -194,8 +194,8 @@ def checks(p: Program, tool, path: list[Place], own: list[Place] = ()) -> list[C
             gated = _result_gates(call)  # `const invalid = check(args); if (invalid) return ...`: a value it returns
             if any(_is_input(a, names, v) for a in call_args(call)) and p.linker is not None:  # rejects
                 found = p.linker.resolve(pl.module, call)
-                fields = guards.hand_checked(found[1], module=found[0], link=p.linker, errors=gated) \
-                    if found is not None else None
+                fields = guards.hand_checked(found[1], module=found[0], link=p.linker, errors=gated,
+                                             falsy=guards.rejected_unless(call)) if found is not None else None
                 keys = _named_keys(call, found[1], names, v) if fields and found is not None else None
                 fields = keys if keys is not None else fields  # `requireIds(args, ["id", "jobId"])`
                 if not fields and found is not None and guards.rejected_unless(call):
