@@ -263,6 +263,11 @@ def test_a_package_shipped_inside_the_server_that_its_code_never_reaches_is_anot
     assert unused == []  # left-pad is the sample's; chalk is used by the workspace package the server imports
     fx = effects.scan(p, effects_kb())
     assert secrets.findings(p, fx, effects_kb()) == []
+    # Code of the package's own that no entry reaches, not set aside as an example or a script, may still run (a
+    # module loaded by a computed path, another command): its log of a secret is reported.
+    legacy = program({**files, "lib/legacy.js": 'export function boot() { console.error(process.env.API_TOKEN); }\n'})
+    found = secrets.findings(legacy, effects.scan(legacy, effects_kb()), effects_kb())
+    assert [f.id for f in found] == ["FND:secret-logged:lib/legacy#boot"]
     # The same sample with nothing of the server reaching a tool (an unread bin): nothing is set aside.
     bare = program({**files, "package.json": '{"name": "doors", "bin": "dist/missing.js"}'})
     assert bare.others == frozenset() and "add_expense" in {t.name for t in bare.tools}

@@ -62,6 +62,19 @@ def _auxiliary(p: Program, path: str, dev_runs: dict[str, str]) -> tuple[str, st
     return None
 
 
+def aside_modules(p: Program) -> set[str]:
+    """The modules no entry reaches that the ledger sets aside as not the server: those of a package nested in the
+    target that its entries never reach (`Program.others`: an example project), and auxiliary ones (kb/method.yaml
+    auxiliary: examples, scripts, tests, benchmarks). Empty when no entry is known."""
+    entries = entry_modules(p)
+    if not entries:
+        return set()
+    reached = reached_modules(p, entries)
+    dev_runs = _development_runs(p)
+    return {m.path for m in p.modules if m.path not in reached
+            and (any(m.path.startswith(o + "/") for o in p.others) or _auxiliary(p, m.path, dev_runs) is not None)}
+
+
 _UNREAD_UNREACHED = "not analysed, not reached"
 _OTHER_PROGRAM = "analysed, another program"
 _UNREACHED_DEPENDENCY = "dependency, not reached"  # a file of a dependency read with the target (Target.packages)

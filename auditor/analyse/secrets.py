@@ -10,11 +10,12 @@ from functools import lru_cache
 
 import tree_sitter as ts
 
+from auditor.analyse import coverage
 from auditor.analyse.effects import Effects, Site, owner, pattern_bindings
 from auditor.analyse.logs import log_call
 from auditor.analyse.secret_names import SecretNames
 from auditor.extract.bindings import bound_names
-from auditor.extract.facts import Program, server_modules
+from auditor.extract.facts import Program
 from auditor.extract.program import Module
 from auditor.extract.records import at, key, record
 from auditor.extract.syntax import (FUNCTION_TYPES, call_args, callee_text, enclosing_function, find, member_chain,
@@ -93,9 +94,9 @@ def leaks(p: Program, sites: tuple[Site, ...], kb: dict) -> list[Leak]:
     """Configuration values (environment, command line) that are secrets, by name or use, and reach a log sink."""
     secret = SecretNames.from_kb(kb)
     out = []
-    server = server_modules(p)  # (an example or a script beside the server is not what the host runs)
+    aside = coverage.aside_modules(p)  # (an example or a script beside the server is not what the host runs)
     for m in p.modules:
-        if server is not None and m.path not in server:
+        if m.path in aside:
             continue
         sources = {(s.node.start_byte, s.node.end_byte): s for s in sites if s.module is m and s.kind in {"effect-env", "effect-argv"}}
         if not sources:

@@ -148,14 +148,6 @@ def _reached_tools(p: "Program") -> "Program":
     return served.unserved(replace(p, tools=kept, dispatches=dispatches, listings=listings), reached, entries)
 
 
-def server_modules(p: "Program") -> set[str] | None:
-    """The modules of the server: those its entries reach, when they reach some tool; None when that is not known
-    (no entry named or read, or none reaching a tool), and every module may be the server's."""
-    entries = entry_modules(p)
-    reached = reached_modules(p, entries) if entries else set()
-    return reached if any(t.module.path in reached for t in p.tools) else None
-
-
 def _other_packages(p: "Program") -> frozenset[str]:
     """The folders of the packages nested in the target's own (the outermost manifest's folder) that are other
     programs: when the outer package's entries reach a server, a nested package none of whose modules that code
