@@ -790,15 +790,9 @@ def _membership_test(call: ts.Node, module: Module, subjects: frozenset[str], li
                 and text(callee.child_by_field_name("property")) in {"some", "find", "findIndex"} and call_args(test) \
                 else None
             cb = strip_casts(cb)
-            if cb is None or cb.type not in FUNCTION_TYPES or not parameters(cb):
-                continue
-            own = next(iter(parameters(cb)))
-            for term in (x for x in walk(cb) if x.type == "binary_expression"
-                         and text(x.child_by_field_name("operator")) in {"===", "=="}):
-                sides = [strip_casts(term.child_by_field_name(k)) for k in ("left", "right")]
-                if any((member_chain(a) or ())[:1] == (own,) and (member_chain(a) or ())[-1:] == ("name",)
-                       and b is not None and b.type == "identifier" and text(b) in named for a, b in (sides, sides[::-1])):
-                    return True
+            if cb is not None and cb.type in FUNCTION_TYPES and _name_compared(
+                    cb, lambda other: other is not None and other.type == "identifier" and text(other) in named) is not None:
+                return True
     return False
 
 
@@ -828,7 +822,13 @@ def _lookup(call: ts.Node, module: Module) -> tuple[str, tuple[str, ...]] | None
     decl = call.parent.parent if call.parent is not None and call.parent.type == "await_expression" else call.parent
     if decl is None or decl.type != "variable_declarator" or decl.child_by_field_name("name").type != "identifier":
         return None
-    cb = strip_casts(args[0])
+    path = _name_compared(strip_casts(args[0]), lambda other: _name_subject(other, module))
+    return (text(decl.child_by_field_name("name")), path) if path is not None else None
+
+
+def _name_compared(cb: ts.Node, subject) -> tuple[str, ...] | None:
+    """The member path P of `(t) => t.P.name === x` (either side, `==` too), a callback of one parameter whose tool
+    object's name is compared with a value SUBJECT accepts (the tool's name); None when it compares none."""
     params = cb.child_by_field_name("parameters") or cb.child_by_field_name("parameter")
     names = [text(p) for p in ([params] if params is not None and params.type == "identifier" else
                                params.named_children if params is not None else [])]
@@ -840,8 +840,8 @@ def _lookup(call: ts.Node, module: Module) -> tuple[str, tuple[str, ...]] | None
         left, right = term.child_by_field_name("left"), term.child_by_field_name("right")
         for own, other in ((left, right), (right, left)):
             chain = member_chain(strip_casts(own)) or ()
-            if len(chain) >= 2 and chain[0] == param and chain[-1] == "name" and _name_subject(strip_casts(other), module):
-                return text(decl.child_by_field_name("name")), tuple(chain[1:-1])
+            if len(chain) >= 2 and chain[0] == param and chain[-1] == "name" and subject(strip_casts(other)):
+                return tuple(chain[1:-1])
     return None
 
 

@@ -77,23 +77,25 @@ def entry_modules(p: "Program") -> list[str]:
     """Entry files: what each package.json names (bin, main, exports, module, the files its scripts run; in the order of
     kb/method.yaml entry_points), resolved like an import from the package folder, so build output maps back to its
     source (tsconfig outDir/rootDir, compiled_output); and the files that launch a server."""
-    from auditor.extract import entrypoints
-
-    out, named = [], {}
-    development = (p.method.get("entry_points") or {}).get("development_scripts", [])
-    for doc in p.manifests():
-        base = posixpath.dirname(doc.path)
-        found, _ = entrypoints.targets(doc.value, development)
-        for _, t in found:
-            path = module_for(p, base, t)
-            if path is not None:
-                named.setdefault(base, []).append(path)
-                if path not in out:
-                    out.append(path)
+    named = _named_entries(p)
+    out = list(dict.fromkeys(path for paths in named.values() for path in paths))
     launching = _launching(p, named)
     out += [l.module.path for l in p.launches if l.module.path not in out
             and _package_of(l.module.path, named) not in launching]
     return out
+
+
+def _named_entries(p: "Program") -> dict[str, list[str]]:
+    """Package folder -> the modules its package.json names as entries (kb/method.yaml entry_points), in order."""
+    named: dict[str, list[str]] = {}
+    development = (p.method.get("entry_points") or {}).get("development_scripts", [])
+    for doc in p.manifests():
+        base = posixpath.dirname(doc.path)
+        for _, t in entrypoints.targets(doc.value, development)[0]:
+            path = module_for(p, base, t)
+            if path is not None:
+                named.setdefault(base, []).append(path)
+    return named
 
 
 def _launching(p: "Program", named: dict[str, list[str]]) -> set[str]:
@@ -159,10 +161,7 @@ def _other_packages(p: "Program") -> frozenset[str]:
         return frozenset()
     root = bases[0]
     nested = [b for b in bases[1:] if not root or b.startswith(root + "/")]
-    doc = next(d for d in p.manifests() if posixpath.dirname(d.path) == root)
-    development = (p.method.get("entry_points") or {}).get("development_scripts", [])
-    entries = [path for _, t in entrypoints.targets(doc.value, development)[0]
-               if (path := module_for(p, root, t)) is not None]
+    entries = _named_entries(p).get(root, [])
     reached = reached_modules(p, entries) if entries else set()
     serves = {s.module.path for s in p.servers} | {t.module.path for t in p.tools} \
         | {h.home.path for h in p.handlers} | {r.module.path for r in p.registrations}

@@ -18,6 +18,8 @@ from auditor.extract.syntax import (CLASS_TYPES, FUNCTION_TYPES, ancestors, call
                                     object_pairs, pair_value, parameter_pattern, property_name, string_value, strip_casts,
                                     text)
 
+_SCOPES = frozenset(FUNCTION_TYPES | {"program"})  # where a local's pushes and assignments are looked for
+
 # Array methods whose result holds some of the receiver's elements, in some order.
 _SUBSETS = {"filter", "slice", "sort", "reverse", "toSorted", "toReversed", "toSpliced"}
 # Array methods whose result holds what a callback returns for each element (flatMap: the elements of that).
@@ -140,7 +142,7 @@ class Lists:
     def _copied_from(self, name: ts.Node | None, module: Module, made: ts.Node) -> ts.Node | None:
         """The record R an empty record MADE (`const picked = {}`, NAME) is filled from, when every write to it is
         `picked[k] = v` in a loop `for (const [k, v] of Object.entries(R))`: a subset of R's entries."""
-        scope = next((a for a in ancestors(made) if a.type in FUNCTION_TYPES or a.type == "program"), None)
+        scope = enclosing(made, _SCOPES)
         if name is None or name.type != "identifier" or scope is None:
             return None
         sources = set()
@@ -352,7 +354,7 @@ class Lists:
                 and record.child_by_field_name("name").type == "identifier":
             # `const byGroup = { core: [], extra: [] }`: what `byGroup.core.push(x)` or `byGroup[g].push(x)` adds
             name, key = text(record.child_by_field_name("name")), property_name(holder.child_by_field_name("key"))
-            scope = next((a for a in ancestors(record) if a.type in FUNCTION_TYPES or a.type == "program"), None)
+            scope = enclosing(record, _SCOPES)
             for target in ((name, key), (name, "[]")):
                 yield from self._stored(scope, target, {"push": 0}, module, frame, depth)
             return
@@ -363,7 +365,7 @@ class Lists:
             target = member_chain(holder.child_by_field_name("left"))
         else:
             return
-        scope = next((a for a in ancestors(holder) if a.type in FUNCTION_TYPES or a.type == "program"), None)
+        scope = enclosing(holder, _SCOPES)
         yield from self._stored(scope, target, {"push": 0}, module, frame, depth)
 
     def _collected(self, holder: ts.Node, module: Module, frame: Frame | None, depth: int
@@ -375,7 +377,7 @@ class Lists:
         scope = enclosing(holder, {"class_declaration", "class"}) if len(chain) == 2 and chain[0] == "this" else None
         if len(chain) == 1:  # a local made `new Map()` / `new Set()` in the function that reads it
             made = strip_casts(value_of(module, strip_casts(holder)))
-            scope = next((a for a in ancestors(made) if a.type in FUNCTION_TYPES or a.type == "program"), None) \
+            scope = enclosing(made, _SCOPES) \
                 if made is not None and made.type == "new_expression" \
                 and text(made.child_by_field_name("constructor")) in {"Map", "Set"} else None
         yield from self._stored(scope, chain, _STORES, module, frame, depth)
@@ -609,13 +611,13 @@ class Lists:
                 self._reading.discard(name.id)
             yield from items
             if name.type == "identifier":  # (and what is pushed onto it: `a.push(...extra)`)
-                scope = next((a for a in ancestors(later[0]) if a.type in FUNCTION_TYPES or a.type == "program"), None)
+                scope = enclosing(later[0], _SCOPES)
                 yield from self._stored(scope, (text(name),), {"push": 0}, nmod, frame, depth)
             return
         if assigned:  # `let tools; switch (tier) { case "reader": tools = readers(all); break; ... }`: each value
             for value in assigned:  # assigned, and what is pushed onto it (`tools.push(...extra(all))`)
                 yield from self.elements(value, module, frame, depth + 1)
-            scope = next((a for a in ancestors(assigned[0]) if a.type in FUNCTION_TYPES or a.type == "program"), None)
+            scope = enclosing(assigned[0], _SCOPES)
             yield from self._stored(scope, (text(node),), {"push": 0}, module, frame, depth)
             return
         if node is None or depth > 6:
@@ -729,7 +731,7 @@ class Lists:
                 if pair.type == "pair":
                     yield from self.elements(pair_value(pair), vmod, frame, depth + 1)
         else:  # `Object.fromEntries(GROUPS.map((g) => [g, []]))`: what is pushed onto its entries
-            scope = next((a for a in ancestors(declarator) if a.type in FUNCTION_TYPES or a.type == "program"), None)
+            scope = enclosing(declarator, _SCOPES)
             yield from self._stored(scope, (text(name), "[]"), {"push": 0}, vmod, frame, depth)
 
     def _assigned_field(self, node: ts.Node) -> list[ts.Node]:
