@@ -40,7 +40,7 @@ def test_every_label_loads_pinned_and_well_formed(run):
                                           ("holdout13", 12), ("holdout14", 12),
                                           ("holdout15", 12), ("holdout16", 12), ("holdout17", 12), ("holdout18", 12),
                                           ("holdout19", 12), ("holdout20", 12), ("holdout21", 12),
-                                          ("holdout22", 12), ("holdout23", 12), ("holdout24", 12), ("holdout25", 12), ("holdout26", 12), ("holdout27", 12), ("holdout28", 12), ("holdout29", 11), ("holdout30", 12), ("holdout31", 12), ("holdout32", 12), ("holdout33", 12), ("holdout34", 12), ("holdout35", 12), ("holdout36", 12), ("holdout37", 11), ("holdout38", 12), ("holdout39", 12), ("holdout40", 7), ("holdout41", 14), ("holdout42", 8), ("holdout43", 7), ("holdout44", 8), ("holdout45", 8), ("holdout46", 8), ("holdout47", 6), ("holdout48", 7), ("holdout49", 8), ("holdout50", 8)])
+                                          ("holdout22", 12), ("holdout23", 12), ("holdout24", 12), ("holdout25", 12), ("holdout26", 12), ("holdout27", 12), ("holdout28", 12), ("holdout29", 11), ("holdout30", 12), ("holdout31", 12), ("holdout32", 12), ("holdout33", 12), ("holdout34", 12), ("holdout35", 12), ("holdout36", 12), ("holdout37", 11), ("holdout38", 12), ("holdout39", 12), ("holdout40", 7), ("holdout41", 14), ("holdout42", 8), ("holdout43", 7), ("holdout44", 8), ("holdout45", 8), ("holdout46", 8), ("holdout47", 6), ("holdout48", 7), ("holdout49", 8), ("holdout50", 8), ("holdout51", 8), ("holdout52", 8)])
 def test_each_later_holdout_is_its_own_split(run, split, least):
     """Each later holdout holds servers no earlier split has (labelled before the auditor was run on them)."""
     labs = run.load_labels(None)
