@@ -779,7 +779,7 @@ def branches(node: ts.Node, depth: int = 0) -> list[ts.Node]:
 def _resolved(node: ts.Node | None, module: Module) -> ts.Node | None:
     """The node itself, or the initializer of the variable it names."""
     node = strip_casts(node)
-    if node is not None and node.type == "identifier":
+    if node is not None and node.type in {"identifier", "shorthand_property_identifier"}:  # (`{ name, config }`)
         value = value_of(module, node)
         return strip_casts(value) if value is not None else node
     return node

@@ -166,6 +166,8 @@ class Linker:
             b = self.imports.get(path, {}).get(local)
             if b is not None and b.module is not None and b.name != "*":
                 return self.exported(b.module, b.name, depth + 1)
+            if b is not None and b.module in self.by_path and b.name == "*":  # `import * as t; export { t as tools }`
+                return self.by_path[b.module], "*"
             return self.by_path[path], local
         for target in self.star.get(path, []):
             found = self.exported(target, name, depth + 1)

@@ -101,6 +101,10 @@ class Lists:
                 return b.module
             where = self.link.binding(module, text(node)) if b is not None else None
             return where[0].path if where is not None and where[1] == "*" else None  # `export * as ns`, imported
+        if node.type == "member_expression":  # `mcp.tools` of a module that re-exports a namespace as `tools`
+            outer = self.namespace(node.child_by_field_name("object"), module)
+            found = self.link.exported(outer, text(node.child_by_field_name("property"))) if outer else None
+            return found[0].path if found is not None and found[1] == "*" else None
         fn = node.child_by_field_name("function") if node.type == "call_expression" else None
         if fn is not None and (callee_text(node) == "require" or fn.type == "import") and call_args(node):
             spec = string_value(call_args(node)[0])  # `require("./x")`, `await import("pkg")` (awaited: a namespace)
@@ -130,6 +134,17 @@ class Lists:
             for fn, fmod, closure in self.callables(args[0], module, frame, depth + 1):
                 inner = Frame(scope=fn, module=fmod, names={}, args=(), caller=module, site=call, outer=closure,
                               evaluated=True)
+                for value in returned(fn):
+                    yield value, fmod, inner
+            return
+        if function is not None and function.type == "member_expression" and len(args) == 2 \
+                and text(function.child_by_field_name("property")) == "reduce":
+            # `layers.reduce((acc, layer) => ({...}), initial)`: the initial value, and what the callback returns
+            # with its accumulator bound to it (one step: the elements it reduces are not known)
+            yield args[1], module, frame
+            for fn, fmod, closure in self.callables(args[0], module, frame, depth + 1):
+                inner = Frame(scope=fn, module=fmod, names={k: v for k, v in parameters(fn).items() if v[0] == 0}, args=args[1:],
+                              caller=module, site=call, outer=closure if closure is not None else frame, evaluated=True)
                 for value in returned(fn):
                     yield value, fmod, inner
             return
@@ -178,13 +193,26 @@ class Lists:
             return
         if node.type in FUNCTION_TYPES or node.type == "method_definition":
             yield node, module, frame
+        elif node.type == "ternary_expression" or (node.type == "binary_expression" and text(
+                node.child_by_field_name("operator")) in {"||", "??"}):  # `overrides?.make ?? (() => ...)`: either
+            for side in ("consequence", "alternative") if node.type == "ternary_expression" else ("left", "right"):
+                yield from self.callables(node.child_by_field_name(side), module, frame, depth + 1)
         elif node.type == "call_expression":  # a factory's result: the functions it returns
             for value, vmod, vframe in self.call_values(node, module, frame, depth + 1):
                 yield from self.callables(value, vmod, vframe, depth + 1)
-        else:
-            fn, fmod = self.function_of(node, module, frame, depth)
-            if fn is not None:
-                yield fn, fmod, frame
+        else:  # (`runtime.make` of what a call returns: under the call's frame)
+            found = list(self._member_callables(node, module, frame, depth)) if node.type == "member_expression" else []
+            fn, fmod = self.function_of(node, module, frame, depth) if not found else (None, module)
+            yield from found or ([(fn, fmod, frame)] if fn is not None else [])
+
+    def _member_callables(self, node: ts.Node, module: Module, frame: Frame | None, depth: int
+                          ) -> Iterator[tuple[ts.Node, Module, Frame | None]]:
+        """The functions a member stands for, read under the frame its value is read under (`runtime.make` of
+        `runtime = await createRuntime()`, whose `make` is `overrides?.make ?? (() => ...)`)."""
+        value, vmod, *own = self.framed_member(node.child_by_field_name("object"), module,
+                                               text(node.child_by_field_name("property")), frame, depth + 1)
+        if value is not None and value.id != node.id:
+            yield from self.callables(value, vmod, own[0] if own else frame, depth + 1)
 
     def callee(self, call: ts.Node, module: Module) -> ts.Node | None:
         """The function a call calls when the linker does not say: a local function value (`const tool = (name) =>

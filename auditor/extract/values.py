@@ -48,7 +48,8 @@ class Values(Lists):
                 if value is None and self.link is not None:
                     where = self.link.binding(module, text(node))
                     if where is not None and where[0] is not module and where[1] != "*":
-                        module, value = where[0], self.link.value(where[0], where[1])  # (CommonJS, `export default [...]`)
+                        value = self.link.value(where[0], where[1])  # (CommonJS, `export default [...]`)
+                        module = where[0] if value is not None else module  # (else the name, where it is written)
                 if value is None:
                     return node, module
                 node = value
