@@ -155,6 +155,8 @@ def _second_builds(rels: list[str], entries: list[Entry], method: dict) -> dict[
     except (ValueError, RecursionError):
         value = None
     found, _ = entrypoints.targets(value, rule.get("development_scripts", []))
+    if isinstance(value, dict) and value.get("exports") is not None:  # Node reads `main` only without `exports`:
+        found = sorted(found, key=lambda row: row[0] == "main")  # the build `exports` names comes first
     return entrypoints.duplicate_builds(rels, [t for _, t in found], rule.get("build_variants") or {})
 
 

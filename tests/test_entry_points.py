@@ -85,11 +85,15 @@ def test_two_builds_of_the_same_code_are_analysed_once_the_one_the_entry_names()
     p = program({"package.json": json.dumps(manifest), "dist/esm/index.js": HIGH, "dist/cjs/index.js": HIGH,
                  "lib/a.js": "export const a = 1;\n", "lib/a.cjs": "exports.a = 1;\n"})
     ledger = coverage.ledger(p)
-    assert [(t["name"], t["file"]) for t in ledger["tools"]] == [("ping", "dist/cjs/index.js")]  # main comes first
+    # Node reads `main` only when there is no `exports`: the build `exports` names is the one analysed.
+    assert [(t["name"], t["file"]) for t in ledger["tools"]] == [("ping", "dist/esm/index.js")]
     files = {f["path"]: f for f in ledger["files"]}
-    assert files["dist/esm/index.js"]["status"] == "read"
-    assert "second build of the code of dist/cjs/index.js" in files["dist/esm/index.js"]["reason"]
+    assert files["dist/cjs/index.js"]["status"] == "read"
+    assert "second build of the code of dist/esm/index.js" in files["dist/cjs/index.js"]["reason"]
     assert files["lib/a.cjs"]["status"] == "read" and files["lib/a.js"]["status"] != "read"  # .js before .cjs
+    del manifest["exports"]  # without `exports`, `main` names the build
+    p = program({"package.json": json.dumps(manifest), "dist/esm/index.js": HIGH, "dist/cjs/index.js": HIGH})
+    assert [(t["name"], t["file"]) for t in coverage.ledger(p)["tools"]] == [("ping", "dist/cjs/index.js")]
 
 
 def test_files_that_are_not_the_server_do_not_make_it_incomplete():
@@ -293,3 +297,16 @@ def test_an_install_hook_is_no_entry_and_its_computed_require_loads_nothing_into
     assert ledger["entries"] == ["src/server.js"]
     assert status["hooks/setup.js"] == "auxiliary, not reached"
     assert status["src/tools/close.js"] == "not reached, not served" and ledger["complete"]
+
+
+def test_a_module_an_eval_of_literal_code_imports_is_reached():
+    """A launcher that hides `import()` from a CommonJS parser in an eval string still loads the server; a module
+    nothing loads is not the server's."""
+    launcher = ('if (typeof require === "undefined") {\n'
+                '  eval("import(\'../dist/server.js\').then((m) => m.default())");\n'
+                '}\n')
+    other = HIGH.replace('"ping"', '"stray"')
+    p = program({"package.json": json.dumps({"name": "veiled", "type": "module", "bin": "bin/run.js"}),
+                 "bin/run.js": launcher, "dist/server.js": "export default function main() {}\n" + HIGH,
+                 "dist/old.js": other})
+    assert [(t["name"], t["file"]) for t in coverage.ledger(p)["tools"]] == [("ping", "dist/server.js")]

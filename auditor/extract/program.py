@@ -296,7 +296,8 @@ def build(path: str, name: str, tree: ts.Tree, lang: str) -> Module:
             if inner is not None and inner.type == "class":  # `var A; ... A = class { ... }` (esbuild's lazy module)
                 classes.setdefault(vname, class_info(inner, vname))
     imports = tuple((src, imp) for src, imp in zip(
-        [text(s)[1:-1] for s in caps.get("import.source", [])], caps.get("import", []))) + _made_requires(caps)
+        [text(s)[1:-1] for s in caps.get("import.source", [])], caps.get("import", []))) + _made_requires(caps) \
+        + _evaluated_imports(caps)
     enums = {}
     for enum in caps.get("enum", []):
         ename, body = enum.child_by_field_name("name"), enum.child_by_field_name("body")
@@ -401,6 +402,24 @@ def _compiled_enum(stmt: ts.Node) -> dict[str, str]:
         if key is not None:
             out[f"{outer}.{key}"] = value
     return out
+
+
+# `import("x")` / `require("x")` with a literal specifier, in the text of code handed to eval.
+_EVALUATED_LOAD = re.compile(r"""\b(?:import|require)\(\s*(['"])([^'"\\]+)\1\s*\)""")
+
+
+def _evaluated_imports(caps: dict[str, list[ts.Node]]) -> tuple[tuple[str, ts.Node], ...]:
+    """The modules loaded by code an `eval("...")` of a literal string runs (a launcher that keeps `import()` away
+    from a CommonJS parser: `eval("import('../dist/esm/index.js').then(...)")`): (source, the eval call), as a
+    dynamic import is."""
+    out = []
+    for call in caps.get("call", []):
+        fn = call.child_by_field_name("function")
+        args = call.child_by_field_name("arguments")
+        code = string_value(args.named_children[0]) if fn is not None and text(fn) == "eval" and args is not None \
+            and args.named_children else None
+        out += [(m.group(2), call) for m in _EVALUATED_LOAD.finditer(code or "")]
+    return tuple(out)
 
 
 def _made_requires(caps: dict[str, list[ts.Node]]) -> tuple[tuple[str, ts.Node], ...]:
