@@ -12,7 +12,7 @@ import tree_sitter as ts
 
 from auditor.extract import summaries, cache, dispatch, flow, frameworks, highlevel, linker, outputs, parse, program, server, state
 from auditor.extract import limits, listing, reach, registry, served, syntax
-from auditor.extract import entrypoints, flags, inlined, protocol, toolclasses, tsconfig
+from auditor.extract import entrypoints, flags, inlined, protocol, subclasses, toolclasses, tsconfig
 from auditor.extract.manifest import JsonDoc, read_json
 from auditor.extract.readme import MarkdownDoc, read_markdown
 from auditor.model import Anchor, Gap
@@ -267,6 +267,9 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
         launches += server.launches(m, s, vocab)
         containers += state.containers(m, vocab)
         settings += state.settings(m, vocab)
+    if not servers:  # a library's server class, constructed by whoever imports it: its `super(...)` makes the server
+        servers += [server.defined(m, name, cls, args, amod, link) for m, name, cls, args, amod
+                    in subclasses.defined(modules, vocab, link)]
     if not servers and not any(h.method in {"tools/list", "tools/call"} for h in handlers):
         # No SDK server: a program answering the protocol's requests itself (extract/protocol.py)
         for m in modules:

@@ -131,15 +131,27 @@ def servers(module: Module, vocab: dict, link=None) -> list[ServerDecl]:
                     served = {(h.server_var, _scope(h.node)) for h in handlers(module, vocab) if h.method in known}
                 if decl is None or strip_casts(decl.child_by_field_name("value")) != new or (var, _scope(decl)) not in served:
                     continue
-        info = literal_fields(args[0], amod.toplevel) if args else {}
-        opts = args[1] if len(args) > 1 else None
-        caps_pair = object_pairs(opts).get("capabilities") if opts is not None else None
-        caps_node = pair_value(caps_pair) if caps_pair is not None else None
-        capabilities = _capability_names(caps_node, literal_env(link, amod) if link is not None else amod.toplevel) \
-            if caps_node is not None else ()
-        out.append(ServerDecl(module=module, var=var, cls=cls, node=statement_of(new),
-                              info=info if isinstance(info, dict) else {}, capabilities=capabilities, caps_node=caps_node))
+        out.append(_declared(module, var, cls, statement_of(new), args, amod, link))
     return out
+
+
+def defined(module: Module, name: str, cls: str, args: list[ts.Node], amod: Module, link) -> ServerDecl:
+    """The server a class of the boundary that extends an SDK server class makes when it is constructed (no code of
+    the boundary constructs it: a library's server class), read from the arguments of its `super(...)` call (ARGS,
+    in AMOD) and anchored at the class."""
+    node = statement_of(args[0]) if args and amod is module else module.classes[name].node
+    return _declared(module, "this", cls, node, args, amod, link)
+
+
+def _declared(module: Module, var: str, cls: str, node: ts.Node, args: list[ts.Node], amod: Module, link) -> ServerDecl:
+    info = literal_fields(args[0], amod.toplevel) if args else {}
+    opts = args[1] if len(args) > 1 else None
+    caps_pair = object_pairs(opts).get("capabilities") if opts is not None else None
+    caps_node = pair_value(caps_pair) if caps_pair is not None else None
+    capabilities = _capability_names(caps_node, literal_env(link, amod) if link is not None else amod.toplevel) \
+        if caps_node is not None else ()
+    return ServerDecl(module=module, var=var, cls=cls, node=node, info=info if isinstance(info, dict) else {},
+                      capabilities=capabilities, caps_node=caps_node)
 
 
 def _assigned_to(new: ts.Node) -> str | None:

@@ -16,9 +16,14 @@ def sdk_class(module: Module, ctor: ts.Node, vocab: dict, link) -> tuple[str, li
     """For `new C(...)`, C a class of the boundary that extends a server class: that SDK class, with the arguments
     the SDK's constructor gets (those of the `super(...)` call of the nearest constructor that has one; the
     arguments of `new` when no class of the chain declares a constructor) and their module. None otherwise."""
+    return sdk_class_named(module, text(ctor), vocab, link)
+
+
+def sdk_class_named(module: Module, name: str, vocab: dict, link) -> tuple[str, list[ts.Node], Module] | None:
+    """sdk_class() for the class NAME (as MODULE names it)."""
     if link is None:
         return None
-    name, args, amod = text(ctor), None, module
+    args, amod = None, module
     for _ in range(MAX_CHAIN):
         found = link._class(module, name)
         if found is None:
@@ -37,3 +42,15 @@ def sdk_class(module: Module, ctor: ts.Node, vocab: dict, link) -> tuple[str, li
             return cls, args if args is not None else [], amod
         name = text(base)
     return None
+
+
+def defined(modules: list[Module], vocab: dict, link) -> list[tuple[Module, str, str, list[ts.Node], Module]]:
+    """(module, class name, SDK class, the arguments its `super(...)` gives, their module) of each class of the
+    boundary that extends an SDK server class: a library's server, constructed by whoever imports it."""
+    out = []
+    for m in modules:
+        for name in sorted(m.classes):
+            found = sdk_class_named(m, name, vocab, link)
+            if found is not None:
+                out.append((m, name, *found))
+    return out
