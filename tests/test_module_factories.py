@@ -74,3 +74,33 @@ def test_a_down_levelled_nullish_default_and_a_reduce_over_middleware_layers():
     tools, gaps = _tools({**FILES, "index.js": index, "runtime.js": runtime, "compose.js": compose})
     assert tools == [("alpha", "Alpha tool"), ("beta", "Beta tool")]
     assert gaps == []
+
+
+def test_tools_a_helper_of_an_object_of_functions_returns_in_one_of_two_modes():
+    """`adapters.accountTools` of `adapters = await createAdapters(config)`: of each value the function may return
+    (one per mode, `let` assigned in branches), read through a record of records (`runtime.deps.adapters`); the
+    helper `Accounts.create({...})` (an entry of an object of functions) is not handed back its argument."""
+    accounts = ('function create(opts) {\n'
+                '  const tools = [{ name: "account-me", config: { description: `Me (${opts.service})` }, '
+                'handler: async () => ({}) }];\n'
+                '  return { tools, prompts: [] };\n'
+                '}\n'
+                'export const Accounts = { create };\n')
+    adapters = ('import { Accounts } from "./accounts.js";\n'
+                'export async function createAdapters(cfg) {\n'
+                '  if (cfg.auth === "dcr") return { accountTools: [] };\n'
+                '  let accountTools;\n'
+                '  if (cfg.auth === "service-account") {\n    accountTools = [];\n  } else {\n'
+                '    const result = Accounts.create({ service: "mail" });\n    accountTools = result.tools;\n  }\n'
+                '  return { accountTools };\n'
+                '}\n')
+    index = MCP + ('import { registerTools } from "./register.js";\nimport { createAdapters } from "./adapters.js";\n'
+                   'import createAlpha from "./tools/alpha.js";\n'
+                   'async function start(config) {\n'
+                   '  const adapters = await createAdapters(config);\n'
+                   '  const runtime = { deps: { config, adapters } };\n'
+                   '  registerTools(server, [createAlpha(), ...runtime.deps.adapters.accountTools]);\n'
+                   '}\nstart({ auth: process.env.AUTH });\n')
+    tools, gaps = _tools({**FILES, "index.js": index, "adapters.js": adapters, "accounts.js": accounts})
+    assert [t for t, _ in tools] == ["account-me", "alpha"]
+    assert gaps == []

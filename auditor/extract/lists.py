@@ -205,6 +205,31 @@ class Lists:
             fn, fmod = self.function_of(node, module, frame, depth) if not found else (None, module)
             yield from found or ([(fn, fmod, frame)] if fn is not None else [])
 
+    def members(self, node: ts.Node | None, module: Module, key: str, frame: Frame | None, depth: int = 0
+                ) -> Iterator[tuple[ts.Node, Module, Frame | None]]:
+        """Each value member KEY of what NODE stands for may be, with the frame it is read under: of each value a call
+        returns (`adapters.accountTools` of `adapters = await make(c)`, one return per mode), through members of
+        members (`runtime.deps.adapters`); else the one framed_member() reads."""
+        held, hmod = self.resolved(node, module, frame, depth) if depth <= 2 * MAX_DEPTH else (None, module)
+        if held is not None and held.type == "await_expression" and held.named_children:
+            held = strip_casts(held.named_children[0])
+        out: list[tuple[ts.Node, Module, Frame | None]] = []
+        if held is not None and held.type == "call_expression" and self.link is not None:
+            for value, vmod, vframe in self.call_values(held, hmod, frame, depth + 1):
+                out += self.members(value, vmod, key, vframe, depth + 1)
+        elif held is not None and held.type == "member_expression":
+            for inner, imod, iframe in self.members(held.child_by_field_name("object"), hmod,
+                                                    text(held.child_by_field_name("property")), frame, depth + 1):
+                out += self.members(inner, imod, key, iframe, depth + 1)
+        if not out:
+            value, vmod, *own = self.framed_member(node, module, key, frame, depth)
+            out = [(value, vmod, own[0] if own else frame)] if value is not None else []
+        seen: set[tuple] = set()
+        for value, vmod, vframe in out:
+            if (value.id, _sites(vframe)) not in seen:
+                seen.add((value.id, _sites(vframe)))
+                yield value, vmod, vframe
+
     def _member_callables(self, node: ts.Node, module: Module, frame: Frame | None, depth: int
                           ) -> Iterator[tuple[ts.Node, Module, Frame | None]]:
         """The functions a member stands for, read under the frame its value is read under (`runtime.make` of
@@ -618,8 +643,8 @@ class Lists:
         written, wmod = strip_casts(node), module
         name, nmod = self.bound(node, module, frame)
         node, module = self.resolved(name, nmod, frame)
-        assigned = local_values_of(node, text(node), top=True) \
-            if node is not None and node.type == "identifier" and depth <= 6 and value_of(module, node) is None else []
+        assigned = local_values_of(node, text(node), top=True) if node is not None and node.type in {
+            "identifier", "shorthand_property_identifier"} and depth <= 6 and value_of(module, node) is None else []
         # A list held empty first stands for each value assigned to it later, read at the same depth, one reading of
         # a name at a time: a local (`let a = []; ... a = [...ALL]`), a field of `this` (`this.tools = []` in the
         # constructor, `this.tools = this.load(c)` in a method).
@@ -684,11 +709,11 @@ class Lists:
         if node.type == "subscript_expression":  # `byGroup[group]`, a key not known: every list the record holds
             yield from self._record_lists(node.child_by_field_name("object"), module, frame, depth)
             return
-        if node.type == "member_expression":  # `Registry.tools`, `group.tools`: the member's value
-            value, vmod, *own = self.framed_member(node.child_by_field_name("object"), module,
-                                                   text(node.child_by_field_name("property")), frame, depth + 1)
-            if value is not None and value.id != node.id:  # (a field its constructor computes: under its frame)
-                yield from self.elements(value, vmod, own[0] if own else frame, depth + 1)
+        if node.type == "member_expression":  # `Registry.tools`, `group.tools`: the member's value (of each value a
+            for value, vmod, vframe in self.members(node.child_by_field_name("object"), module,  # call may return)
+                                                    text(node.child_by_field_name("property")), frame, depth + 1):
+                if value.id != node.id:  # (a field its constructor computes: under its frame)
+                    yield from self.elements(value, vmod, vframe, depth + 1)
             return
         if node.type == "call_expression":
             function = call_function(node)  # (`(0, utils_1.pick)(TOOLS, opts)`: pick's)

@@ -164,9 +164,10 @@ class Values(Lists):
         """Whether a call gives back the object it is handed (`defineTool({...})`): a helper outside the boundary
         is taken to, a function of the boundary when it returns its first parameter."""
         hit = self.link.resolve(module, call) if self.link is not None else None
-        if hit is None:  # a library's helper; not a function handed in as a parameter (`make({})`)
+        fn = hit[1] if hit is not None else self.function_of(call.child_by_field_name("function"), module, None)[0]
+        if fn is None or (fn.type not in FUNCTION_TYPES and fn.type != "method_definition"):
+            # a library's helper; not a function handed in as a parameter (`make({})`)
             return not _parameter_of_scope(call.child_by_field_name("function"))
-        fn = hit[1]
         first = next(iter(sorted(parameters(fn).items(), key=lambda kv: kv[1])), None)
         return first is not None and not first[1][1] and any(
             strip_casts(v) is not None and strip_casts(v).type == "identifier" and text(strip_casts(v)) == first[0]
@@ -199,6 +200,14 @@ class Values(Lists):
             node, module = self.definition(*held)
             if node is None:
                 return None, module
+        if node.type == "member_expression" and depth <= 3 * MAX_DEPTH:  # `runtime.deps.adapters`: member `adapters`
+            held = self.framed_member(node.child_by_field_name("object"), module,  # of what `runtime.deps` is
+                                      text(node.child_by_field_name("property")), frame, depth + 1)
+            if held[0] is not None and held[0].id != node.id:
+                inner = held[2] if len(held) > 2 else frame
+                found = self.framed_member(held[0], held[1], key, inner, depth + 1)
+                if found[0] is not None:
+                    return found if len(found) > 2 or inner is frame else (*found, inner)
         getters = _bundled_namespace(node, module) if node.type in {"object", "call_expression"} else None
         if getters is not None:  # a bundler's namespace object (`__export(ns, {key: () => value})`): the getter's value
             pair = object_pairs(getters).get(key)
