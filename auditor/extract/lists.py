@@ -143,8 +143,9 @@ class Lists:
             # with its accumulator bound to it (one step: the elements it reduces are not known)
             yield args[1], module, frame
             for fn, fmod, closure in self.callables(args[0], module, frame, depth + 1):
-                inner = Frame(scope=fn, module=fmod, names={k: v for k, v in parameters(fn).items() if v[0] == 0}, args=args[1:],
-                              caller=module, site=call, outer=closure if closure is not None else frame, evaluated=True)
+                accumulator = {k: v for k, v in parameters(fn).items() if v[0] == 0}
+                inner = Frame(scope=fn, module=fmod, names=accumulator, args=args[1:], caller=module, site=call,
+                              outer=closure if closure is not None else frame, evaluated=True)
                 for value in returned(fn):
                     yield value, fmod, inner
             return

@@ -49,7 +49,9 @@ class Values(Lists):
                     where = self.link.binding(module, text(node))
                     if where is not None and where[0] is not module and where[1] != "*":
                         value = self.link.value(where[0], where[1])  # (CommonJS, `export default [...]`)
-                        module = where[0] if value is not None else module  # (else the name, where it is written)
+                        if value is None and where[1] != text(node):  # a default or renamed import of a function: it;
+                            value = where[0].functions.get(where[1])  # else the name where it is written (the other
+                        module = where[0] if value is not None or where[1] == text(node) else module  # module's is not)
                 if value is None:
                     return node, module
                 node = value
