@@ -138,7 +138,7 @@ def servers(module: Module, vocab: dict, link=None) -> list[ServerDecl]:
 def defined(module: Module, name: str, cls: str, args: list[ts.Node], amod: Module, link) -> ServerDecl:
     """The server a class of the boundary that extends an SDK server class makes when it is constructed (no code of
     the boundary constructs it: a library's server class), read from the arguments of its `super(...)` call (ARGS,
-    in AMOD) and anchored at the class."""
+    in AMOD) and anchored at that call (at the class when the call is in another module or there is none)."""
     node = statement_of(args[0]) if args and amod is module else module.classes[name].node
     return _declared(module, "this", cls, node, args, amod, link)
 
