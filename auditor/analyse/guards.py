@@ -203,10 +203,16 @@ def _term_fields(term: ts.Node, fn: ts.Node, module: Module | None, link) -> set
         else set()
 
 
+def _statements(node: ts.Node | None) -> list[ts.Node]:
+    """The statements of a consequence: a block's (comments left out), or the one statement it is."""
+    if node is None:
+        return []
+    return [c for c in node.named_children if c.type != "comment"] if node.type == "statement_block" else [node]
+
+
 def _last_returned(node: ts.Node | None) -> ts.Node | None:
     """The value a consequence (a block or one statement) ends by returning; None when it ends otherwise."""
-    stmts = [c for c in node.named_children if c.type != "comment"] if node is not None and \
-        node.type == "statement_block" else [node] if node is not None else []
+    stmts = _statements(node)
     ret = stmts[-1] if stmts and stmts[-1].type == "return_statement" else None
     return ret.named_children[0] if ret is not None and ret.named_children else None
 
@@ -220,8 +226,7 @@ def _returns_literal(node: ts.Node | None) -> bool:
 def _returns_falsy(node: ts.Node | None) -> bool:
     """Whether NODE (an `if`'s consequence) returns a false value written there: `return false`, `return null`, a bare
     `return;`."""
-    stmts = [c for c in node.named_children if c.type != "comment"] if node is not None and node.type == "statement_block" \
-        else [node] if node is not None else []
+    stmts = _statements(node)
     if len(stmts) != 1 or stmts[0].type != "return_statement":
         return False
     value = strip_casts(stmts[0].named_children[0]) if stmts[0].named_children else None
