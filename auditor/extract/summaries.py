@@ -160,9 +160,10 @@ class Expander:
         binds it, bound further out (through callers of callers) while its elements are not known there
         (`for (const t of toolsets)` of a parameter handed `group.toolsets` by a caller handed `group`)."""
         found = list(self.frames(holder, module, outer, depth + 1))
-        if not found and outer is None:  # `Object.entries(buildRecord(tools))`: the frames of the parameter it needs
-            free = _free_parameter(holder, module)
-            found = list(self.frames(free, module, None, depth + 1)) if free is not None else []
+        if not found and outer is None:  # `Object.entries(buildRecord(tools))`: the frames of the parameter it needs,
+            free = _free_parameter(holder, module)  # when its elements are not known without them
+            found = list(self.frames(free, module, None, depth + 1)) \
+                if free is not None and next(iter(self.values.elements(holder, module, None)), None) is None else []
         todo = [(f, depth, holder.id) for f in found or [outer]]
         while todo:
             around, d, last = todo.pop(0)
@@ -729,14 +730,17 @@ def _in_descriptor(node: ts.Node | None) -> bool:
 
 def _free_parameter(node: ts.Node, module: Module, depth: int = 0) -> ts.Node | None:
     """A name NODE's value is made from that is a parameter of a function around it (through the locals it names:
-    `Object.entries(defs)` of `const defs = build(tools)`: `tools`), or None."""
+    `Object.entries(defs)` of `const defs = build(tools)`: `tools`), or None. A name a function inside NODE binds is
+    not free in it (`[{ handler: (args) => args.x }]`: `args` is the handler's own)."""
     for ident in [node, *find(node, {"identifier"})] if depth <= 3 else ():
         if ident.type != "identifier":
             continue
-        if any(a.type in FUNCTION_TYPES and text(ident) in parameters(a) for a in ancestors(ident)):
+        if any(a.type in FUNCTION_TYPES and text(ident) in parameters(a)
+               and a.start_byte <= node.start_byte and node.end_byte <= a.end_byte for a in ancestors(ident)):
             return ident
         local = value_of(module, ident)
-        if local is not None and local.id != node.id and not (local.start_byte <= node.start_byte < local.end_byte):
+        if local is not None and local.id != node.id and not (local.start_byte <= node.start_byte < local.end_byte) \
+                and not (node.start_byte <= local.start_byte < node.end_byte):  # (a local NODE declares is its own)
             found = _free_parameter(local, module, depth + 1)
             if found is not None:
                 return found
