@@ -165,3 +165,48 @@ def test_a_computed_path_with_a_part_not_known_is_read_as_no_load():
                 if f["path"].startswith("dist/")}
     assert rows(unknown) == rows(none)
     assert rows(unknown) != rows(SHIM)
+
+
+# A CommonJS CLI whose subcommand starts the server by requiring a path joined from its own folder.
+REQUIRED = {
+    "cli/index.js": '''#!/usr/bin/env node
+const { join } = require("path");
+function start() {
+  const serverPath = join(__dirname, "../mcp/server.js");
+  require(serverPath);
+}
+if (process.argv[2] === "mcp") start();
+''',
+    "mcp/server.js": '''const { McpServer } = require("@modelcontextprotocol/sdk/server/mcp.js");
+const { StdioServerTransport } = require("@modelcontextprotocol/sdk/server/stdio.js");
+class ProofServer {
+  start() {
+    const server = new McpServer({ name: "s", version: "1.0.0" });
+    server.tool("prove", "Prove it.", {}, async () => ({ content: [{ type: "text", text: "done" }] }));
+    return server.connect(new StdioServerTransport());
+  }
+}
+if (require.main === module) new ProofServer().start();
+module.exports = { ProofServer };
+''',
+    "mcp/other.js": "module.exports = {};\n",
+    "lib/index.js": '''const { McpServer } = require("@modelcontextprotocol/sdk/server/mcp.js");
+const { StdioServerTransport } = require("@modelcontextprotocol/sdk/server/stdio.js");
+const server = new McpServer({ name: "lib", version: "1.0.0" });
+server.tool("ping", "Ping.", {}, async () => ({ content: [{ type: "text", text: "pong" }] }));
+server.connect(new StdioServerTransport());
+''',
+    "package.json": '{"name": "s", "main": "lib/index.js", "bin": {"s": "cli/index.js"}, '
+                    '"dependencies": {"@modelcontextprotocol/sdk": "1"}}',
+}
+
+
+def test_a_file_required_by_a_path_joined_from_the_module_s_folder_is_reached():
+    """`require(join(__dirname, "../mcp/server.js"))` through a local loads that file, as `import()` of such a path
+    does: the server it builds is the program's, beside the one the package's main launches (before, that launch made
+    the package's own entries the only ones, and the required server was set aside as unreached); a file it does not
+    name stays unreached."""
+    p = program(REQUIRED)
+    assert sorted(t.name for t in p.tools) == ["ping", "prove"]
+    rows = {f["path"]: f["status"] for f in coverage.ledger(p)["files"]}
+    assert rows["mcp/server.js"] == "analysed" and rows["mcp/other.js"] != "analysed", rows

@@ -4,8 +4,11 @@ its `initialize` answer names the server; code that only compares methods (a cli
 
 from __future__ import annotations
 
+from auditor import kb, sources
 from auditor.analyse import coverage, mismatches
-from program_helpers import program
+from auditor.extract import facts
+from auditor.model import Package, SourceFile, Target
+from program_helpers import KB, program
 
 PACKAGE = {"package.json": '{"name": "hand", "version": "1.0.0", "bin": {"hand": "index.js"}}'}
 
@@ -78,6 +81,24 @@ process.stdin.on("data", async (chunk) => {
 ''',
 }
 
+# The same server answering prompts too: its prompts/get branch looks a prompt up by the destructured name in a
+# registry of its own, through a method the tools/call branch never calls.
+PROMPTS = {**SWITCH, "index.js": SWITCH["index.js"].replace('''      case "tools/call": {''', '''      case "prompts/get": {
+        const { name, arguments: args } = params;
+        return { jsonrpc: "2.0", id, result: { messages: await this.prompts.getPrompt(name, args) } };
+      }
+      case "tools/call": {''').replace("class HandServer {", '''class Prompts {
+  prompts = new Map();
+  constructor() { this.prompts.set("greet", { definition: { name: "greet" }, handler: (a) => [a] }); }
+  async getPrompt(name, args) {
+    const prompt = this.prompts.get(name);
+    if (!prompt) throw new Error("no prompt " + name);
+    return prompt.handler(args);
+  }
+}
+class HandServer {
+  prompts = new Prompts();''')}
+
 # A client: it compares methods of the messages it sends and receives, and holds no tools list.
 CLIENT = '''
 function describe(message) {
@@ -110,6 +131,13 @@ def test_an_if_chain_over_the_request_method_is_a_server_with_its_listing_and_di
 def test_a_switch_on_a_destructured_method_returning_the_response_is_a_server():
     p = program({**SWITCH, **PACKAGE})
     assert [(s.info.get("name"), s.capabilities) for s in p.servers] == [("notes", ("tools",))]
+    assert _rows(p) == [("read_note", "analysed")]
+    assert coverage.ledger(p)["complete"] is True
+
+
+def test_a_prompt_looked_up_by_name_in_another_branch_is_no_tool():
+    p = program({**PROMPTS, **PACKAGE})
+    assert "prompts/get" in PROMPTS["index.js"] and "this.prompts.get(name)" in PROMPTS["index.js"]
     assert _rows(p) == [("read_note", "analysed")]
     assert coverage.ledger(p)["complete"] is True
 
@@ -153,3 +181,85 @@ process.stdin.on("data", async (d) => process.stdout.write(JSON.stringify(await 
 def test_a_list_template_copying_the_input_schema_names_no_element_without_one():
     p = program({"index.js": SHARED, **PACKAGE})
     assert [t.name for t in p.tools] == ["get_quote"]
+
+
+# A class answering each method through a method of its own (`case "tools/list": this.handleToolsList(id)`, which
+# writes `{ tools }`), started only when run directly; and a dependency read with it that ships an SDK server of its
+# own, launched by its own file.
+DELEGATING = {
+    "mcp/server.js": '''const readline = require("readline");
+class ProofServer {
+  constructor() {
+    this.tools = {
+      prove: { name: "prove", description: "Prove it", inputSchema: { type: "object", properties: {} } },
+      check: { name: "check", description: "Check it", inputSchema: { type: "object", properties: {} } },
+    };
+  }
+  send(id, result) { process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id, result }) + "\\n"); }
+  handleInitialize(id) { this.send(id, { serverInfo: { name: "proofs", version: "0.1.0" }, capabilities: { tools: {} } }); }
+  handleToolsList(id) {
+    const tools = Object.values(this.tools);
+    this.send(id, { tools });
+  }
+  async handleToolsCall(id, params) {
+    const { name } = params;
+    switch (name) {
+      case "prove": return this.send(id, { content: [{ type: "text", text: "proved" }] });
+      case "check": return this.send(id, { content: [{ type: "text", text: "checked" }] });
+      default: throw new Error("unknown tool " + name);
+    }
+  }
+  async handleRequest(request) {
+    const { id, method, params } = request;
+    switch (method) {
+      case "initialize": this.handleInitialize(id); break;
+      case "tools/list": this.handleToolsList(id); break;
+      case "tools/call": await this.handleToolsCall(id, params); break;
+    }
+  }
+  start() {
+    readline.createInterface({ input: process.stdin }).on("line", (line) => this.handleRequest(JSON.parse(line)));
+  }
+}
+if (require.main === module) new ProofServer().start();
+module.exports = { ProofServer };
+''',
+    "node_modules/dep/package.json": '{"name": "dep", "version": "1.0.0", "main": "lib/index.js", '
+                                     '"bin": {"dep-mcp": "mcp/server.js"}}',
+    "node_modules/dep/lib/index.js": "module.exports = { store: (x) => x };\n",
+    "node_modules/dep/mcp/server.js": '''const { Server } = require("@modelcontextprotocol/sdk/server/index.js");
+const { StdioServerTransport } = require("@modelcontextprotocol/sdk/server/stdio.js");
+const { ListToolsRequestSchema } = require("@modelcontextprotocol/sdk/types.js");
+const server = new Server({ name: "dep", version: "1.0.0" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [
+  { name: "dep_store", description: "Store", inputSchema: { type: "object", properties: {} } }] }));
+server.connect(new StdioServerTransport());
+''',
+    "package.json": '{"name": "proofs", "bin": {"proofs": "mcp/server.js"}, "dependencies": {"dep": "1"}}',
+}
+
+
+def _with_dependency(files: dict[str, str]) -> facts.Program:
+    """FILES as an npm target read with its dependency `dep` (as `auditor` follows a dependency)."""
+    dep = Package(name="dep", version="1.0.0", range="1", folder="node_modules/dep", integrity="sha512-x",
+                  why="builds on @modelcontextprotocol/sdk")
+    target = Target(kind="npm", locator="npm:proofs@1.0.0", revision="sha512-x", requested="proofs@1.0.0",
+                    commit_date=None, worktree_clean=None, subtree="", packages=(dep,),
+                    files=tuple(SourceFile(path=p, blob=f"{i:040x}", data=body.encode("utf-8"))
+                                for i, (p, body) in enumerate(sorted(files.items()))))
+    method = kb.load(KB, "method")
+    return facts.build(sources.register(target, method), "", kb.load(KB, "sdk"), method)
+
+
+def test_a_branch_answering_through_a_method_of_its_own_is_read_and_a_dependency_s_server_is_not_the_target_s():
+    """The tools/list branch that calls `this.handleToolsList(id)` is a listing, read through that method; an SDK
+    server in a dependency's files (node_modules/, read with the target) neither stops the search for the target's
+    own protocol server nor is an entry of the target by its launch."""
+    p = _with_dependency(DELEGATING)
+    assert any(m.path == "node_modules/dep/mcp/server.js" for m in p.modules)
+    assert [(s.module.path, s.cls) for s in p.servers if not s.module.path.startswith("node_modules/")] == \
+        [("mcp/server.js", "JSON-RPC (no SDK)")]
+    assert _rows(p) == [("check", "analysed"), ("prove", "analysed")]
+    led = coverage.ledger(p)
+    assert led["complete"] is True, led["unresolved"]
+    assert "node_modules/dep/mcp/server.js" not in led["entries"]

@@ -228,11 +228,12 @@ def _predicate_dispatches(handler: Handler, fn: ts.Node, resolve, module: Module
 
 def _dispatching(handler: Handler, resolve, link=None) -> list[tuple[ts.Node, Module, object, frozenset[str]]]:
     """(function, its module, the call resolver of that module, its parameters the handler hands a tool name): the
-    handler, then the functions it calls."""
+    handler, then the functions it calls: those its branch calls, when it answers several methods (a `prompts/get`
+    branch's lookup of a prompt by name is no tool's dispatch)."""
     if handler.fn is None:
         return []
     out = [(handler.fn, handler.home, resolve, frozenset())]
-    for n in walk(handler.fn):
+    for n in walk(handler.branch if handler.branch is not None else handler.fn):
         if n.type == "call_expression":
             hit = resolve(n)
             if hit is None and link is not None:

@@ -19,6 +19,8 @@ from auditor.model import Anchor, Gap
 from auditor import sources
 from auditor.sources import Entry
 
+DEPENDENCIES = "node_modules/"  # the folder a dependency's files are read in, with the target (npm.py)
+
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class FunctionFlow:
@@ -76,13 +78,20 @@ class Program:
 def entry_modules(p: "Program") -> list[str]:
     """Entry files: what each package.json names (bin, main, exports, module, the files its scripts run; in the order of
     kb/method.yaml entry_points), resolved like an import from the package folder, so build output maps back to its
-    source (tsconfig outDir/rootDir, compiled_output); and the files that launch a server."""
+    source (tsconfig outDir/rootDir, compiled_output); and the files that launch a server, but a dependency's (code
+    under node_modules/, read with the target: its own server is not the target's, and it is reached where the
+    target's code imports it)."""
     named = _named_entries(p)
     out = list(dict.fromkeys(path for paths in named.values() for path in paths))
     launching = _launching(p, named)
-    out += [l.module.path for l in p.launches if l.module.path not in out
+    out += [l.module.path for l in p.launches if l.module.path not in out and not _dependency(l.module.path)
             and _package_of(l.module.path, named) not in launching]
     return out
+
+
+def _dependency(path: str) -> bool:
+    """Whether PATH is a dependency's file, read with the target (under a node_modules/ folder)."""
+    return path.startswith(DEPENDENCIES) or f"/{DEPENDENCIES}" in path
 
 
 def _named_entries(p: "Program") -> dict[str, list[str]]:
@@ -270,8 +279,10 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
     if not servers:  # a library's server class, constructed by whoever imports it: its `super(...)` makes the server
         servers += [server.defined(m, name, cls, args, amod, link) for m, name, cls, args, amod
                     in subclasses.defined(modules, vocab, link)]
-    if not servers and not any(h.method in {"tools/list", "tools/call"} for h in handlers):
-        # No SDK server: a program answering the protocol's requests itself (extract/protocol.py)
+    if not any(not _dependency(s.module.path) for s in servers) \
+            and not any(h.method in {"tools/list", "tools/call"} and not _dependency(h.module.path) for h in handlers):
+        # No SDK server of its own (a dependency's is not the target's): a program answering the protocol's requests
+        # itself (extract/protocol.py)
         for m in modules:
             hs = protocol.handlers(m, vocab, link)
             handlers += hs

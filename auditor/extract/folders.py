@@ -1,4 +1,4 @@
-"""Modules a dynamic import loads from a path made at run time.
+"""Modules a dynamic import (or a CommonJS `require`) loads from a path made at run time.
 
 - From a folder: `await import(join(toolsDir, file))`, the path joined from a folder the code names beside its own
   file (`join(__dirname, "tools")`, `new URL("./tools/", import.meta.url)`) and a name it does not (an entry of
@@ -28,8 +28,7 @@ def loaded(call: ts.Node, module: Module, modules: dict[str, Module]) -> list[Mo
     """The modules `import(path)` (CALL, written in MODULE) may load, in path order: those of the folder its path is
     joined from; None when the path is not so made."""
     args = call_args(call)
-    fn = call.child_by_field_name("function")
-    if fn is None or fn.type != "import" or len(args) != 1 or string_value(args[0]) is not None:
+    if not _loads(call) or len(args) != 1 or string_value(args[0]) is not None:
         return None
     folder = _joined_folder(args[0], module, 0)
     if folder is None:
@@ -41,14 +40,20 @@ def loaded(call: ts.Node, module: Module, modules: dict[str, Module]) -> list[Mo
 
 
 def dynamic_imports(module: Module) -> list[ts.Node]:
-    """The `import(x)` calls of MODULE whose path is not a literal."""
+    """The `import(x)` and `require(x)` calls of MODULE whose path is not a literal."""
     out = []
     for call in module.nodes("call"):
-        fn = call.child_by_field_name("function")
         args = call_args(call)
-        if fn is not None and fn.type == "import" and len(args) == 1 and string_value(args[0]) is None:
+        if _loads(call) and len(args) == 1 and string_value(args[0]) is None:
             out.append(call)
     return out
+
+
+def _loads(call: ts.Node) -> bool:
+    """Whether CALL loads a module: `import(x)`, or CommonJS's `require(x)` (`const p = join(__dirname, "../s.js");
+    require(p)`)."""
+    fn = call.child_by_field_name("function")
+    return fn is not None and (fn.type == "import" or fn.type == "identifier" and text(fn) == "require")
 
 
 def _joined_folder(node: ts.Node | None, module: Module, depth: int) -> str | None:

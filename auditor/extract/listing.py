@@ -23,6 +23,7 @@ from auditor.model import Anchor, Gap
 LIST_KEY = "tools"  # coupling: ListToolsResult of the MCP specification
 NAME_KEY, SCHEMA_KEY = "name", "inputSchema"  # coupling: Tool of the MCP specification, queries/index.scm
 RESULT_KEY = "result"  # coupling: a JSON-RPC 2.0 response
+_ANSWER_DEPTH = 3  # calls followed from a no-SDK server's tools/list branch to the code that writes its answer
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -75,7 +76,7 @@ def listing(reach: Reach, module: Module, handler: ts.Node, fn: ts.Node | None, 
         reach.miss(module, fn if fn is not None else handler)
     else:
         found = False
-        results = reach.returns(fn, fmod) if branch is None else _written(branch, fn, fmod)
+        results = reach.returns(fn, fmod) if branch is None else _written(branch, fn, fmod, reach.link)
         for ret, rmod in results:
             for obj, omod in reach.expr(ret, rmod, 0):
                 pairs = object_pairs(obj)
@@ -121,13 +122,20 @@ def _names(ev: Evaluator, results: list[tuple[ts.Node, Module]]) -> frozenset[st
     return frozenset(out) if results else None
 
 
-def _written(branch: ts.Node, fn: ts.Node, module: Module) -> list[tuple[ts.Node, Module]]:
+def _written(branch: ts.Node, fn: ts.Node, module: Module, link=None, depth: int = 0) -> list[tuple[ts.Node, Module]]:
     """What the code BRANCH of FN answers with: the values it returns, and the object literals it writes that hold a
-    result or a list (`process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id, result: { tools } }))`)."""
+    result or a list (`process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id, result: { tools } }))`), also in a
+    function of the boundary it calls to answer (`case "tools/list": this.handleToolsList(id)`), a few calls deep."""
     out = [(r.named_children[0], module) for r in find(branch, {"return_statement"})
            if r.named_children and enclosing_function(r) == fn]
     out += [(o, module) for o in find(branch, {"object"}) if {RESULT_KEY, LIST_KEY} & set(object_pairs(o))
             and not any(o.start_byte >= r.start_byte and o.end_byte <= r.end_byte for r, _ in out)]
+    if out or link is None or depth >= _ANSWER_DEPTH:
+        return out
+    for call in find(branch, {"call_expression"}):
+        hit = link.resolve(module, call)
+        if hit is not None and hit[1] is not None and hit[1].type in FUNCTION_TYPES:
+            out += [(o, m) for o, m in _written(hit[1], hit[1], hit[0], link, depth + 1) if o.type == "object"]
     return out
 
 

@@ -97,9 +97,18 @@ def branches(module: Module, methods: frozenset[str], link=None) -> list[tuple[s
     return out
 
 
-def _holds_key(body: ts.Node, key: str) -> bool:
-    """Whether an object literal written in BODY has the member KEY (`{ tools }`)."""
-    return any(key in object_pairs(o) for o in find(body, {"object"}))
+def _holds_key(body: ts.Node, key: str, module: Module | None = None, link=None, depth: int = 0) -> bool:
+    """Whether an object literal written in BODY has the member KEY (`{ tools }`), or one written in a function of
+    the boundary BODY calls (`case "tools/list": this.handleToolsList(id)`), a few calls deep."""
+    if any(key in object_pairs(o) for o in find(body, {"object"})):
+        return True
+    if link is None or module is None or depth >= _HANDED_DEPTH:
+        return False
+    for call in find(body, {"call_expression"}):
+        hit = link.resolve(module, call)
+        if hit is not None and hit[1] is not None and _holds_key(hit[1], key, hit[0], link, depth + 1):
+            return True
+    return False
 
 
 def _params_locals(fn: ts.Node, link=None) -> tuple[frozenset[str], frozenset[str]]:
@@ -148,7 +157,7 @@ def handlers(module: Module, vocab: dict, link=None) -> list[Handler]:
     out = []
     for method, stmt, body, subject in branches(module, known, link):
         fn = enclosing_function(stmt)
-        if fn is None or method == "tools/list" and not _holds_key(body, LIST_KEY) \
+        if fn is None or method == "tools/list" and not _holds_key(body, LIST_KEY, module, link) \
                 or method == "tools/call" and not _names_tool(body, fn, link):
             continue
         out.append(Handler(module=module, method=method, server_var=text(subject), node=stmt, fn=fn, branch=body))
