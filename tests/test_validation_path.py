@@ -1127,3 +1127,37 @@ def test_a_schema_parse_of_an_object_built_from_input_fields_checks_them_under_t
                   '  throw new Error("unknown");\n'
                   '});\n')
     assert fields_flagged({"index.ts": code}) == {"note": "schema-unenforced"}
+
+
+@pytest.mark.parametrize("check", [
+    # a failed test against a regular expression that throws, the pattern written there or held by a constant
+    '  if (!/^[a-z0-9/._-]+$/i.test(args.path)) throw new Error("bad path");\n',
+    '  if (!SAFE_PATH.test(args.path)) throw new Error("bad path");\n',
+    # held by a local, the tool's own code returning anything for the other form (an empty answer, not an error)
+    '  const safe = new RegExp("^[a-z0-9/._-]+$", "i").test(args.path);\n'
+    '  if (!safe) return { content: [{ type: "text", text: "[]" }] };\n',
+])
+def test_a_failed_pattern_test_that_leaves_checks_the_value_it_tests(check):
+    """`if (!UUID.test(args.id)) return ...`: only text of that form goes on to the use (a format check, as the
+    corpus labels read it); the optional field no test names is still unchecked."""
+    head = "const SAFE_PATH = /^[a-z0-9/._-]+$/i;\n"
+    assert flagged({"index.ts": server(gate=False, head=head, check=check)}) == {"limit": "unchecked-optional"}
+
+
+def test_a_pattern_test_whose_failure_goes_on_checks_nothing():
+    check = '  const safe = /^[a-z0-9/._-]+$/i.test(args.path);\n  if (!safe) console.error("odd path");\n'
+    assert flagged({"index.ts": server(gate=False, check=check)}) == BOTH
+
+
+def test_a_helper_that_returns_only_listed_values_and_throws_otherwise_checks_its_argument():
+    """`function kindArg(v) { const k = String(v).trim(); if (k === "a" || k === "b") return k; throw ... }`: only
+    a listed value goes on (a disjunction of comparisons with literals is a membership test)."""
+    head = ('function limitArg(value: any) {\n  const picked = String(value).trim();\n'
+            '  if (picked === "10" || picked === "20") {\n    return Number(picked);\n  }\n'
+            '  throw new Error("limit must be 10 or 20");\n}\n')
+    text = server(gate=False, head=head).replace(".slice(0, args.limit)", ".slice(0, limitArg(args.limit))")
+    assert "limitArg(args.limit)" in text
+    assert flagged({"index.ts": text}) == {"path": "schema-unenforced"}
+    mixed = head.replace('picked === "20"', 'other === "20"').replace("const picked", "const other = 1;\n  const picked")
+    assert flagged({"index.ts": server(gate=False, head=mixed).replace(".slice(0, args.limit)",
+                                                                       ".slice(0, limitArg(args.limit))")}) == BOTH

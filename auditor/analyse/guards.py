@@ -122,7 +122,7 @@ def hand_checked(fn: ts.Node, skip: Callable[[ts.Node], bool] = lambda node: Fal
             # a function's result, failed or not, is for `_rejects` to say)
             terms = [d for t in condition_terms(stmt.child_by_field_name("condition"))
                      for c in (condition_terms(t, "&&") if split else [t]) for d in (condition_terms(c, "||") if split else [c])
-                     if flow._predicate(d, None).form == "type-check"]
+                     if flow._predicate(d, None).form == "type-check" or _failed_pattern(d, fn, module)]
         elif stmt.type == "switch_statement" and any(
                 c.type == "switch_default" and _leaves(next((x for x in c.named_children if x.type != "comment"), None),
                                                        leaving, module, link)
@@ -244,10 +244,15 @@ _MEMBERSHIP = {"includes", "has", "indexOf", "get", "hasOwnProperty"}
 
 def _member_subject(cond: ts.Node | None) -> ts.Node | None:
     """The value a membership test is of: `Object.hasOwn(T, x)` / `Object.prototype.hasOwnProperty.call(T, x)`: x;
-    `T.has(x)`, `T.includes(x)`, `T.hasOwnProperty(x)`: x; `x in T`: x; else None."""
+    `T.has(x)`, `T.includes(x)`, `T.hasOwnProperty(x)`: x; `x in T`: x; `x === "a" || x === "b"`, each of a
+    disjunction comparing the same value with a literal: x; else None."""
     cond = strip_casts(cond)
     if cond is not None and cond.type == "binary_expression" and text(cond.child_by_field_name("operator")) == "in":
         return strip_casts(cond.child_by_field_name("left"))
+    if cond is not None and cond.type == "binary_expression" and text(cond.child_by_field_name("operator")) == "||":
+        compared = [_compared_with_literal(strip_casts(t)) for t in condition_terms(cond, "||")]
+        return compared[0] if compared[0] is not None and all(
+            c is not None and text(c) == text(compared[0]) for c in compared) else None
     if cond is None or cond.type != "call_expression":
         return None
     chain = member_chain(cond.child_by_field_name("function")) or ()
@@ -414,6 +419,8 @@ def _tested_by(term: ts.Node | None, fn: ts.Node, module: Module | None = None, 
         if init is not None and init.type == "binary_expression" and text(init.child_by_field_name("operator")) == "&&":
             # `const ok = typeof q === "string" && isMemberOf(Q, q); if (!ok) throw`: what the conjunction tests
             return {f for x in condition_terms(init, "&&") if (f := _typeof_is(x))}
+        if _pattern_test(init, fn, module):  # `const ok = /^[0-9a-f-]{36}$/i.test(id); if (!ok) return ...`
+            return _subject_fields(strip_casts(call_args(init)[0]), fn)
         lookup = init is not None and init.type == "call_expression" and \
             (member_chain(init.child_by_field_name("function")) or ("",))[-1] == "get"
         found = _callee(init, module, link) if not lookup and init is not None and init.type == "call_expression" \
@@ -432,6 +439,8 @@ def _tested_by(term: ts.Node | None, fn: ts.Node, module: Module | None = None, 
     if member is not None and member_chain(call.child_by_field_name("function")) in {
             ("Object", "hasOwn"), ("Object", "prototype", "hasOwnProperty", "call")}:
         return _subject_fields(member, fn)  # `!Object.hasOwn(ACTIONS, action)`: action
+    if _pattern_test(call, fn, module):  # `!UUID.test(args.id)`: only text of that form goes on
+        return _subject_fields(strip_casts(call_args(call)[0]), fn)
     callee = call.child_by_field_name("function")
     method = text(callee.child_by_field_name("property")) if callee is not None and callee.type == "member_expression" \
         else ""
@@ -488,6 +497,33 @@ def _request(node: ts.Node | None) -> bool:
     field of the input itself."""
     chain = member_chain(strip_casts(node)) if node is not None else None
     return bool(chain) and len(chain) >= 2 and chain[-1] == "params"
+
+
+def _failed_pattern(term: ts.Node | None, fn: ts.Node, module: Module | None) -> bool:
+    """Whether TERM is a failed test against a regular expression: `!RE.test(v)`, or `!ok` of a local holding one
+    (what the branch it guards leaves for is text of another form: it goes no further, as a type test's does)."""
+    term = strip_casts(term)
+    if term is None or term.type != "unary_expression" or text(term.child_by_field_name("operator")) != "!":
+        return False
+    tested = strip_casts(term.child_by_field_name("argument"))
+    if tested is not None and tested.type == "identifier":
+        tested = _local_value(tested, fn)
+    return _pattern_test(tested, fn, module)
+
+
+def _pattern_test(call: ts.Node | None, fn: ts.Node, module: Module | None) -> bool:
+    """Whether CALL tests a value against a regular expression: `RE.test(value)`, RE a literal (`/^\\d+$/`), a
+    `new RegExp(...)`, or a constant or local of FN holding one."""
+    if call is None or call.type != "call_expression" or len(call_args(call)) != 1:
+        return False
+    callee = strip_casts(call.child_by_field_name("function"))
+    if callee is None or callee.type != "member_expression" or text(callee.child_by_field_name("property")) != "test":
+        return False
+    pattern = strip_casts(callee.child_by_field_name("object"))
+    if pattern is not None and pattern.type == "identifier":
+        pattern = _local_value(pattern, fn) or (strip_casts(value_of(module, pattern)) if module is not None else None)
+    return pattern is not None and (pattern.type == "regex" or pattern.type == "new_expression"
+                                    and text(pattern.child_by_field_name("constructor")) == "RegExp")
 
 
 def _local_value(name: ts.Node, fn: ts.Node) -> ts.Node | None:
@@ -632,6 +668,17 @@ def _passing_fields(body: ts.Node) -> set[str]:
                     in _TYPE_TESTS and call_args(alt):
                 out.add(flow._field_of(call_args(alt)[0]) or "")
     return {f for f in out if f.isidentifier()}
+
+
+def _compared_with_literal(node: ts.Node | None) -> ts.Node | None:
+    """The value `v === "lit"` (a string or number literal, either side) compares with a literal, or None."""
+    if node is None or node.type != "binary_expression" or text(node.child_by_field_name("operator")) not in {"===", "=="}:
+        return None
+    left, right = strip_casts(node.child_by_field_name("left")), strip_casts(node.child_by_field_name("right"))
+    for a, b in ((left, right), (right, left)):
+        if a is not None and b is not None and b.type in {"string", "number"} and a.type not in {"string", "number"}:
+            return a
+    return None
 
 
 def _literal_equal(node: ts.Node | None) -> str | None:
