@@ -480,16 +480,19 @@ def schema_gaps(module: Module, tool: str, read) -> tuple[Gap, ...]:
 def launches(module: Module, servers_: list[ServerDecl], vocab: dict) -> list[Launch]:
     out = []
     server_vars = {s.var for s in servers_}
+    serving = vocab.get("serve_functions") or {}
     for call in module.nodes("call"):
         chain = member_chain(call.child_by_field_name("function"))
-        if not chain or chain[-1] not in vocab["connect_methods"] or ".".join(chain[:-1]) not in server_vars:
+        served = serving.get(_sdk_name(module, chain, vocab["sdk_packages"])) if chain and len(chain) <= 2 else None
+        if served is None and (not chain or chain[-1] not in vocab["connect_methods"]
+                               or ".".join(chain[:-1]) not in server_vars):
             continue
         fn = enclosing_function(call)
         fn_name = module.qualified(fn) if fn is not None else "<module>"
         scope = fn if fn is not None else module.tree.root_node
-        transport = next((cls for n in find(scope, {"new_expression"})
-                          if (cls := class_name(module, n.child_by_field_name("constructor"), vocab["sdk_packages"]))
-                          in vocab["transport_classes"]), "")
+        transport = served or next((cls for n in find(scope, {"new_expression"})
+                                    if (cls := class_name(module, n.child_by_field_name("constructor"),
+                                                          vocab["sdk_packages"])) in vocab["transport_classes"]), "")
         logs = tuple((n, _message(n)) for n in walk(scope) if n.type == "call_expression"
                      and callee_text(n) in vocab["stderr_calls"] + vocab["stdout_calls"]
                      and enclosing_function(n) == fn)
@@ -497,6 +500,14 @@ def launches(module: Module, servers_: list[ServerDecl], vocab: dict) -> list[La
         out.append(Launch(module=module, fn=fn, fn_name=fn_name, transport=transport, connect=call, logs=logs,
                           invocation=invocation, fatal=fatal, exit_code=code))
     return out
+
+
+def _sdk_name(module: Module, chain: tuple[str, ...], packages: list[str]) -> str | None:
+    """The name CHAIN (`serveStdio`, `sdk.serveStdio`) has in an SDK package it is imported from, or None."""
+    src, name = imports(module).get(chain[0], ("", ""))
+    if not any(src == p or src.startswith(p + "/") for p in packages):
+        return None
+    return chain[1] if len(chain) == 2 and name in {"*", "default"} else name if len(chain) == 1 else None
 
 
 def _message(call: ts.Node) -> str:
