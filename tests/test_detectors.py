@@ -217,3 +217,18 @@ def test_a_package_loaded_by_a_require_function_the_module_makes_is_used():
     p = program({"index.ts": code, "package.json": json.dumps({"name": "demo", "dependencies": deps})})
     assert [f.attrs["dependency"] for f in mismatches.mismatches(p, {"probes": []}) if f.kind == "unused-dependency"] \
         == ["left-pad"]
+
+
+def test_a_package_a_resolver_may_load_by_a_name_made_at_run_time_is_used():
+    """`require.resolve(`${pkg}/${file}`)` of an entry of a table written in the same module (`{ pkg: "gr-go" }`)
+    may load any package that module names in a string; a package named only in another module is still unused."""
+    grammars = ('import { createRequire } from "node:module";\n'
+                'const GRAMMARS = { go: { pkg: "gr-go", file: "go.wasm" }, rust: { pkg: "gr-rust", file: "rust.wasm" } };\n'
+                'export function grammarPath(language) {\n  const { pkg, file } = GRAMMARS[language];\n'
+                '  const require = createRequire(import.meta.url);\n  return require.resolve(`${pkg}/${file}`);\n}\n')
+    deps = {"@modelcontextprotocol/sdk": "1", "zod": "3", "gr-go": "1", "gr-rust": "1", "gr-c": "1"}
+    p = program({"index.ts": SERVER + 'import { grammarPath } from "./grammars.js";\nexport const go = grammarPath("go");\n',
+                 "grammars.js": grammars, "notes.js": 'export const hint = "gr-c";\n',
+                 "package.json": json.dumps({"name": "demo", "dependencies": deps})})
+    assert [f.attrs["dependency"] for f in mismatches.mismatches(p, {"probes": []}) if f.kind == "unused-dependency"] \
+        == ["gr-c"]
