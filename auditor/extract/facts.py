@@ -282,8 +282,8 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
     if not any(not _dependency(s.module.path) for s in servers) \
             and not any(h.method in {"tools/list", "tools/call"} and not _dependency(h.module.path) for h in handlers):
         # No SDK server of its own (a dependency's is not the target's): a program answering the protocol's requests
-        # itself (extract/protocol.py)
-        for m in modules:
+        # itself (extract/protocol.py); in the target's code when a dependency has its SDK server
+        for m in (m for m in modules if not (servers and _dependency(m.path))):
             hs = protocol.handlers(m, vocab, link)
             handlers += hs
             servers += [s for s in [protocol.server(m, hs, link)] if s is not None]
