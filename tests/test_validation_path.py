@@ -1161,3 +1161,15 @@ def test_a_helper_that_returns_only_listed_values_and_throws_otherwise_checks_it
     mixed = head.replace('picked === "20"', 'other === "20"').replace("const picked", "const other = 1;\n  const picked")
     assert flagged({"index.ts": server(gate=False, head=mixed).replace(".slice(0, args.limit)",
                                                                        ".slice(0, limitArg(args.limit))")}) == BOTH
+
+
+def test_a_chain_of_ifs_returning_each_listed_value_then_throwing_checks_its_argument():
+    """`if (v === "10") return 10; if (v === "20") return 20; throw ...`: the same as one membership test."""
+    head = ('function limitArg(value: any) {\n  const picked = String(value).trim();\n'
+            '  if (picked === "10") return 10;\n  if (picked === "20") return 20;\n'
+            '  throw new Error("limit must be 10 or 20");\n}\n')
+    used = ".slice(0, limitArg(args.limit))"
+    assert flagged({"index.ts": server(gate=False, head=head).replace(".slice(0, args.limit)", used)}) == \
+        {"path": "schema-unenforced"}
+    going_on = head.replace('  throw new Error("limit must be 10 or 20");\n', "  return 50;\n")
+    assert flagged({"index.ts": server(gate=False, head=going_on).replace(".slice(0, args.limit)", used)}) == BOTH

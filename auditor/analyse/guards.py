@@ -244,12 +244,13 @@ _MEMBERSHIP = {"includes", "has", "indexOf", "get", "hasOwnProperty"}
 
 def _member_subject(cond: ts.Node | None) -> ts.Node | None:
     """The value a membership test is of: `Object.hasOwn(T, x)` / `Object.prototype.hasOwnProperty.call(T, x)`: x;
-    `T.has(x)`, `T.includes(x)`, `T.hasOwnProperty(x)`: x; `x in T`: x; `x === "a" || x === "b"`, each of a
-    disjunction comparing the same value with a literal: x; else None."""
+    `T.has(x)`, `T.includes(x)`, `T.hasOwnProperty(x)`: x; `x in T`: x; `x === "a"`, or `x === "a" || x === "b"`
+    (each of a disjunction comparing the same value with a literal): x; else None."""
     cond = strip_casts(cond)
     if cond is not None and cond.type == "binary_expression" and text(cond.child_by_field_name("operator")) == "in":
         return strip_casts(cond.child_by_field_name("left"))
-    if cond is not None and cond.type == "binary_expression" and text(cond.child_by_field_name("operator")) == "||":
+    if cond is not None and cond.type == "binary_expression" and text(cond.child_by_field_name("operator")) in {
+            "||", "===", "=="}:
         compared = [_compared_with_literal(strip_casts(t)) for t in condition_terms(cond, "||")]
         return compared[0] if compared[0] is not None and all(
             c is not None and text(c) == text(compared[0]) for c in compared) else None
@@ -263,17 +264,27 @@ def _member_subject(cond: ts.Node | None) -> ts.Node | None:
 
 
 def _member_then_rejects(stmt: ts.Node, module: Module | None, link=None) -> bool:
-    """`if (MEMBER(x)) { ... return ... }` with no `else`, the statement after it rejecting: only a member goes on."""
+    """`if (MEMBER(x)) { ... return ... }` with no `else`, the statement after it rejecting (or after more such
+    statements testing the same value: `if (v === "a") return A; if (v === "b") return B; throw ...`): only a member
+    goes on."""
     block = stmt.parent
-    if stmt.child_by_field_name("alternative") is not None or block is None or block.type != "statement_block" \
-            or _member_subject(stmt.child_by_field_name("condition")) is None \
+    if block is None or block.type != "statement_block" or not _returns_if_member(stmt) \
             or any(a.type == "catch_clause" for a in ancestors(stmt)):  # (a catch's report of an error guards no use)
         return False
-    consequence = stmt.child_by_field_name("consequence")
-    if not (consequence is not None and find(consequence, {"return_statement"})):
-        return False
+    subject = text(_member_subject(stmt.child_by_field_name("condition")))
     after = [c for c in block.named_children if c.start_byte > stmt.start_byte and c.type != "comment"]
+    while after and after[0].type == "if_statement" and _returns_if_member(after[0]) \
+            and text(_member_subject(after[0].child_by_field_name("condition"))) == subject:
+        after = after[1:]
     return bool(after) and _rejects(after[0], module, link)
+
+
+def _returns_if_member(stmt: ts.Node) -> bool:
+    """Whether STMT is `if (MEMBER(x)) { ... return ... }` with no `else`."""
+    consequence = stmt.child_by_field_name("consequence")
+    return stmt.type == "if_statement" and stmt.child_by_field_name("alternative") is None \
+        and _member_subject(stmt.child_by_field_name("condition")) is not None \
+        and consequence is not None and bool(find(consequence, {"return_statement"}))
 
 
 _CONVERSIONS = {"String", "Number", "Boolean", "parseInt", "parseFloat"}
