@@ -1173,3 +1173,15 @@ def test_a_chain_of_ifs_returning_each_listed_value_then_throwing_checks_its_arg
         {"path": "schema-unenforced"}
     going_on = head.replace('  throw new Error("limit must be 10 or 20");\n', "  return 50;\n")
     assert flagged({"index.ts": server(gate=False, head=going_on).replace(".slice(0, args.limit)", used)}) == BOTH
+
+
+def test_a_call_handed_a_field_whose_result_says_it_is_valid_checks_that_field():
+    """`const r = verifyPath(args.path); if (!r.valid) return ...` (kb/sdk.yaml validators result_flags): a validator
+    of the field it is handed, by its result, as it is of a whole input; a result not tested checks nothing."""
+    head = ('function verifyPath(p: any) {\n  const parsed = PathSchema.safeParse(p);\n'
+            '  return parsed.success ? { valid: true } : { valid: false, reason: "bad path" };\n}\n'
+            'const PathSchema = z.object({ dir: z.string(), name: z.string() });\n')
+    tested = '  const verdict = verifyPath(args.path);\n  if (!verdict.valid) return { content: [] };\n'
+    assert flagged({"index.ts": server(gate=False, head=head, check=tested)}) == {"limit": "unchecked-optional"}
+    untested = '  const verdict = verifyPath(args.path);\n  console.error(verdict.valid);\n'
+    assert flagged({"index.ts": server(gate=False, head=head, check=untested)}) == BOTH

@@ -207,6 +207,15 @@ def checks(p: Program, tool, path: list[Place], own: list[Place] = ()) -> list[C
                 # (a validator written by hand: `validate(args.x || "all", VALUES, requestId)` hands it a field too,
                 # besides a whole input, checked when it rejects bad values of the parameter it binds)
             passed = {i: f for i, a in enumerate(call_args(call)) if (f := _input_field(a, names, v) or _bound(a, pl, names, v))}
+            if passed and _result_tested(call, v) and p.linker is not None:
+                # `const r = verify(args.mandate); if (!r.valid) return ...`: a validator of the fields it is handed,
+                # by its result (as of a whole input, _schema_call), when the function it calls parses that parameter
+                # with a schema, or is not the boundary's to read
+                found = p.linker.resolve(pl.module, call)
+                fields = {f for i, f in passed.items() if found is None or _schema_parses(found[1], i, v)}
+                if fields:
+                    out.append(Check(path=pl.module.path, node=call, fields=frozenset(fields), form="hand-written"))
+                    continue
             if passed and p.linker is not None:  # `run(args.command)`, the callee rejecting what its parameter is not
                 found = p.linker.resolve(pl.module, call)
                 params = {i: n for n, i in plain_parameters(found[1]).items()} if found is not None else {}
@@ -460,6 +469,18 @@ def _schema_call(call: ts.Node, m: Module, names: set[str], p: Program, v: dict,
     props = spec.get("properties") if isinstance(spec, dict) else None
     fields = frozenset(props) if isinstance(props, dict) else None
     return Check(path=m.path, node=call, fields=fields, form="schema")
+
+
+def _schema_parses(fn: ts.Node, index: int, v: dict) -> bool:
+    """Whether FN hands its parameter at INDEX, as it is, to a schema's method (`S.safeParse(m)`)."""
+    name = next((n for n, i in plain_parameters(fn).items() if i == index), None)
+    for call in find(fn, {"call_expression"}) if name is not None else ():
+        callee, args = strip_casts(call.child_by_field_name("function")), call_args(call)
+        if callee is not None and callee.type == "member_expression" and args and text(strip_casts(args[0])) == name \
+                and text(callee.child_by_field_name("property")) in v["schema_methods"] \
+                and (member_chain(strip_casts(callee.child_by_field_name("object"))) or ("",))[0] not in v["not_schemas"]:
+            return True
+    return False
 
 
 def _result_gates(call: ts.Node) -> bool:
