@@ -208,13 +208,22 @@ def class_name(module: Module, ctor: ts.Node | None, packages: list[str]) -> str
     chain = member_chain(ctor) if ctor is not None else None
     if not chain or len(chain) > 2:
         return shown
-    src, name = imports(module).get(chain[0], ("", ""))
+    src = imports(module).get(chain[0], ("", ""))[0]
     if not any(src == p or src.startswith(p + "/") for p in packages):
         copied = inlined.sdk_class(module, shown) if len(chain) == 1 else None
         return copied or shown  # (`new gt()` of a minified bundle's copy of the SDK's class: that class)
+    return package_name(module, chain, packages) or shown
+
+
+def package_name(module: Module, chain: tuple[str, ...], packages: list[str]) -> str | None:
+    """The name CHAIN (`S`, `sdk.McpServer`, `serveStdio`) has in the package it is imported from, when that is one of
+    PACKAGES (`import { McpServer as S }`, `const sdk = require(...)`); None otherwise."""
+    src, name = imports(module).get(chain[0], ("", "")) if chain else ("", "")
+    if not any(src == p or src.startswith(p + "/") for p in packages):
+        return None
     if len(chain) == 1 and name not in {"*", "default"}:
         return name
-    return chain[1] if len(chain) == 2 and name in {"*", "default"} else shown
+    return chain[1] if len(chain) == 2 and name in {"*", "default"} else None
 
 
 def static_imports(module: Module) -> dict[str, tuple[str, str]]:

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, replace
 import tree_sitter as ts
 
 from auditor.extract import input_schemas, subclasses, webpack, zod
-from auditor.extract.bindings import class_name, imports, literal_env, value_of
+from auditor.extract.bindings import class_name, imports, literal_env, package_name, value_of
 from auditor.extract.program import Module
 from auditor.extract.frames import destructured, element_names, loop_names, parameters
 from auditor.extract.values import Values
@@ -483,7 +483,7 @@ def launches(module: Module, servers_: list[ServerDecl], vocab: dict) -> list[La
     serving = vocab.get("serve_functions") or {}
     for call in module.nodes("call"):
         chain = member_chain(call.child_by_field_name("function"))
-        served = serving.get(_sdk_name(module, chain, vocab["sdk_packages"])) if chain and len(chain) <= 2 else None
+        served = serving.get(package_name(module, chain, vocab["sdk_packages"])) if chain and len(chain) <= 2 else None
         if served is None and (not chain or chain[-1] not in vocab["connect_methods"]
                                or ".".join(chain[:-1]) not in server_vars):
             continue
@@ -500,14 +500,6 @@ def launches(module: Module, servers_: list[ServerDecl], vocab: dict) -> list[La
         out.append(Launch(module=module, fn=fn, fn_name=fn_name, transport=transport, connect=call, logs=logs,
                           invocation=invocation, fatal=fatal, exit_code=code))
     return out
-
-
-def _sdk_name(module: Module, chain: tuple[str, ...], packages: list[str]) -> str | None:
-    """The name CHAIN (`serveStdio`, `sdk.serveStdio`) has in an SDK package it is imported from, or None."""
-    src, name = imports(module).get(chain[0], ("", ""))
-    if not any(src == p or src.startswith(p + "/") for p in packages):
-        return None
-    return chain[1] if len(chain) == 2 and name in {"*", "default"} else name if len(chain) == 1 else None
 
 
 def _message(call: ts.Node) -> str:
