@@ -221,9 +221,11 @@ def test_a_package_loaded_by_a_require_function_the_module_makes_is_used():
 
 def test_a_package_a_resolver_may_load_by_a_name_made_at_run_time_is_used():
     """`require.resolve(`${pkg}/${file}`)` of an entry of a table written in the same module (`{ pkg: "gr-go" }`)
-    may load any package that module names in a string; a package named only in another module is still unused."""
+    may load any package a member of one of those names holds there; a package named in another string of that module
+    (a message) or only in another module is still unused."""
     grammars = ('import { createRequire } from "node:module";\n'
                 'const GRAMMARS = { go: { pkg: "gr-go", file: "go.wasm" }, rust: { pkg: "gr-rust", file: "rust.wasm" } };\n'
+                'export const hint = "install gr-c";\nexport const also = { name: "gr-c" };\n'
                 'export function grammarPath(language) {\n  const { pkg, file } = GRAMMARS[language];\n'
                 '  const require = createRequire(import.meta.url);\n  return require.resolve(`${pkg}/${file}`);\n}\n')
     deps = {"@modelcontextprotocol/sdk": "1", "zod": "3", "gr-go": "1", "gr-rust": "1", "gr-c": "1"}

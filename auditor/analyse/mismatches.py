@@ -17,7 +17,7 @@ from auditor.extract.objects import schema_properties
 from auditor.extract.records import at, line, record
 from auditor.extract.routes import launch_snippets
 from auditor.extract.scope import server_readmes
-from auditor.extract.syntax import find, string_value, text
+from auditor.extract.syntax import find, pair_value, string_value, text
 from auditor.model import Anchor, Record
 
 SNAKE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
@@ -399,8 +399,8 @@ def _unused_dependencies(p: Program) -> list[Record]:
 def _named_strings(p: Program) -> set[str]:
     """The packages the implementation loads by their name given as a string (kb/method.yaml loaded_by_name):
     `require.resolve("x")`, `pino({transport: {target: "pino-pretty"}})`; a resolver handed a name made at run time
-    (`require.resolve(`${pkg}/${file}`)`) may load any package its module names in a string (`{ pkg:
-    "tree-sitter-go" }`); outside the regions a bundler marks as a dependency's code and the syntax error regions
+    (`require.resolve(`${pkg}/${file}`)`) may load any package its module holds in a member of a name it is made from
+    (`{ pkg: "tree-sitter-go" }`); outside the regions a bundler marks as a dependency's code and the syntax error regions
     (whose dependencies are unknown, not used: _may_name)."""
     rule = p.method.get("loaded_by_name") or {}
     resolvers, keys = set(rule.get("resolvers", ())), set(rule.get("keys", ()))
@@ -415,8 +415,10 @@ def _named_strings(p: Program) -> set[str]:
                 fn, args = node.child_by_field_name("function"), node.child_by_field_name("arguments")
                 named = [args.named_children[0]] if fn is not None and text(fn) in resolvers and args is not None \
                     and args.named_children else []
-                if named and string_value(named[0]) is None:  # a name made at run time: any the module writes
-                    named = [n for n in find(m.tree.root_node, {"string"}) if n.start_point[0] + 1 not in aside]
+                if named and string_value(named[0]) is None:  # a name made at run time (`${pkg}/${file}`): a string
+                    made = {text(n) for n in find(named[0], {"identifier", "property_identifier"})}  # a member of a
+                    named = [pair_value(n) for n in find(m.tree.root_node, {"pair"})  # name it is made from holds
+                             if text(n.child_by_field_name("key")) in made and n.start_point[0] + 1 not in aside]
             else:
                 key, value = node.child_by_field_name("key"), node.child_by_field_name("value")
                 name = string_value(key) if key is not None and key.type == "string" else text(key) if key is not None else None
