@@ -681,27 +681,26 @@ def _passing_fields(body: ts.Node) -> set[str]:
     return {f for f in out if f.isidentifier()}
 
 
-def _compared_with_literal(node: ts.Node | None) -> ts.Node | None:
-    """The value `v === "lit"` (a string or number literal, either side) compares with a literal, or None."""
+def _compared_with_literal(node: ts.Node | None, undefined: bool = False) -> ts.Node | None:
+    """The value `v === "lit"` (a string or number literal, either side; with UNDEFINED, also `undefined` or
+    `void 0`) compares with a literal, or None."""
     if node is None or node.type != "binary_expression" or text(node.child_by_field_name("operator")) not in {"===", "=="}:
         return None
-    left, right = strip_casts(node.child_by_field_name("left")), strip_casts(node.child_by_field_name("right"))
+
+    def literal(n: ts.Node | None) -> bool:
+        return n is not None and (n.type in {"string", "number"} or undefined and (n.type == "undefined"
+                                                                                   or text(n) == "void 0"))
+    left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
     for a, b in ((left, right), (right, left)):
-        if a is not None and b is not None and b.type in {"string", "number"} and a.type not in {"string", "number"}:
-            return a
+        if a is not None and literal(b) and not literal(strip_casts(a)):
+            return strip_casts(a)
     return None
 
 
 def _literal_equal(node: ts.Node | None) -> str | None:
     """The field `x.f === "lit"` (a string, number or `undefined`, either side) compares with a literal, or None."""
-    if node is None or node.type != "binary_expression" or text(node.child_by_field_name("operator")) not in {"===", "=="}:
-        return None
-    for a, b in ((node.child_by_field_name("left"), node.child_by_field_name("right")),
-                 (node.child_by_field_name("right"), node.child_by_field_name("left"))):
-        if b is not None and (b.type in {"string", "number", "undefined"} or text(b) == "void 0"):
-            field = flow._field_of(strip_casts(a))
-            return field if field and field.isidentifier() else None
-    return None
+    field = flow._field_of(_compared_with_literal(node, undefined=True))
+    return field if field and field.isidentifier() else None
 
 
 _LEAVING = {"return_statement", "break_statement", "continue_statement", "if_statement", "try_statement"}

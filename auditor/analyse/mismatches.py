@@ -408,6 +408,8 @@ def _named_strings(p: Program) -> set[str]:
     for m in p.modules:
         aside = _Spans([(first, last) for first, last, _ in m.vendored] + [
             (g.anchor.start_line, g.anchor.end_line) for g in p.gaps if g.kind == "parse" and g.anchor.path == m.path])
+        made: set[str] = set()  # the names a resolver's argument made at run time is made from (`${pkg}/${file}`)
+        held: dict[str, list] = {}  # key -> the values the module's members of that key hold
         for node in find(m.tree.root_node, {"pair", "call_expression"}):
             if node.start_point[0] + 1 in aside:
                 continue
@@ -415,16 +417,17 @@ def _named_strings(p: Program) -> set[str]:
                 fn, args = node.child_by_field_name("function"), node.child_by_field_name("arguments")
                 named = [args.named_children[0]] if fn is not None and text(fn) in resolvers and args is not None \
                     and args.named_children else []
-                if named and string_value(named[0]) is None:  # a name made at run time (`${pkg}/${file}`): a string
-                    made = {text(n) for n in find(named[0], {"identifier", "property_identifier"})}  # a member of a
-                    named = [pair_value(n) for n in find(m.tree.root_node, {"pair"})  # name it is made from holds
-                             if text(n.child_by_field_name("key")) in made and n.start_point[0] + 1 not in aside]
+                if named and string_value(named[0]) is None:  # a string a member of such a name holds, below
+                    made |= {text(n) for n in find(named[0], {"identifier", "property_identifier"})}
+                    named = []
             else:
                 key, value = node.child_by_field_name("key"), node.child_by_field_name("value")
+                held.setdefault(text(key), []).append(pair_value(node))
                 name = string_value(key) if key is not None and key.type == "string" else text(key) if key is not None else None
                 named = [] if name not in keys or value is None else \
                     value.named_children if value.type == "array" else [value]
             out |= {v for v in map(string_value, named) if v}
+        out |= {v for k in made for v in map(string_value, held.get(k, ())) if v}
     return out
 
 
