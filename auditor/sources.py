@@ -45,11 +45,13 @@ def manifest(e: "Entry") -> bool:
     return not e.context and e.rel.split("/")[-1] == "package.json" and e.layer != DEPENDENCY and e.package is None
 
 
-def layer_of(rel: str, method: dict) -> str:
+def layer_of(rel: str, method: dict, lang: str | None = None) -> str:
+    """The evidence layer of the file at REL: that of the first rule a glob of which matches it; else, for code known
+    by its `#!` line (LANG: an executable with no suffix), implementation; else the default layer."""
     for rule in method["layers"]:
         if any(glob_match(rel, g) for g in rule["globs"]):
             return rule["layer"]
-    return method["default_layer"]
+    return "implementation" if lang not in {None, "json"} else method["default_layer"]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -70,6 +72,7 @@ class Entry:
     blanked: tuple[tuple[int, int, str], ...] = ()
     blanked_why: str = ""
     blanked_code: bytes = b""  # the bytes parsed in its place: the file's, those regions blanked
+    lang: str | None = None  # its language (parse.language_of: by its suffix, else by its `#!` line); None: not code
 
     def code(self) -> bytes:
         """The bytes the analyses parse: the file's own, or its text re-encoded when bytes of it are not UTF-8 (a line
@@ -84,23 +87,26 @@ def relative(path: str, subtree: str) -> str:
 
 
 def register(target: Target, method: dict) -> tuple[Entry, ...]:
+    from auditor.extract import parse
+
     out = []
     limit = method["max_file_bytes"]
     folders = {pk.folder: pk.name for pk in target.packages}
     for f, ctx in [(f, False) for f in target.files] + [(f, True) for f in target.context_files]:
         rel = relative(f.path, target.subtree)
+        lang = parse.language_of(f.path, f.data)
         package = next((folders[d] for d in folders if rel.startswith(d + "/")), None) if folders and not ctx else None
         if package is not None:  # a dependency read as the server's code: its code by the layers of its own paths
             inner = rel.split("/", 3 if package.startswith("@") else 2)[-1]
-            layer = layer_of(inner, method)
+            layer = layer_of(inner, method, lang)
             layer = layer if layer in {"implementation", "test"} else DEPENDENCY
         omitted = f"blob {f.blob} is not in the repository (a partial or shallow clone); never fetched" if f.missing \
             else f"{f.bytes:,} bytes, over the read limit of {limit:,} (kb/method.yaml max_file_bytes)" \
             if f.bytes > limit else None
         body, replaced = (None, ()) if omitted else decode(f.data)
         n = 0 if body is None else len(body.splitlines())
-        e = Entry(file=f, rel=rel, layer=layer if package is not None else layer_of(rel if not ctx else f.path, method),
-                  context=ctx, text=body, lines=n, omitted=omitted, replaced=replaced, package=package)
+        e = Entry(file=f, rel=rel, layer=layer if package is not None else layer_of(rel if not ctx else f.path, method, lang),
+                  context=ctx, text=body, lines=n, omitted=omitted, replaced=replaced, package=package, lang=lang)
         bundle = omitted and f.data and not f.missing and not ctx and f.bytes <= method.get("max_bundle_bytes", limit)
         out.append(without_bundled(e, limit, omitted) if bundle else e)
     rels = [e.rel for e in out if not e.context]
@@ -113,10 +119,9 @@ def without_bundled(e: Entry, limit: int, why: str, keep: bool = True) -> Entry:
     """Entry E of a code file over a size limit (WHY), read with the regions of the packages a bundler inlined in it
     blanked (outside the boundary, as when they are not bundled), when its markers name some and what is left is
     within LIMIT bytes; else E. KEEP: the statements of those regions that bind names stay (bundled.blank)."""
-    from auditor.extract import bundled, parse
+    from auditor.extract import bundled
 
-    lang = parse.language_for(e.file.path)
-    found = bundled.blank(e.file.data, keep) if lang is not None and lang != "json" else None
+    found = bundled.blank(e.file.data, keep) if e.lang not in {None, "json"} else None
     if found is None or found.kept > limit:
         return e
     body, replaced = decode(found.data)

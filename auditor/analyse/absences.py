@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 
 from auditor.analyse.fields import record_fields, uses
-from auditor.extract import parse
 from auditor.extract import inputs
 from auditor.extract.facts import Program
 from auditor.extract.records import at, line, record
@@ -305,7 +304,7 @@ _UNSEEN = frozenset({"encoding", "size", "missing", "parse", "depth", "time", "i
 def _boundary_gaps(p: Program, kinds: frozenset[str] = _UNSEEN) -> list:
     """The gaps in the code the probes search: what they did not see could hold what they look for."""
     code = {e.file.path for e in p.entries if not e.context and e.layer == "implementation" and not e.compiled_from
-            and parse.language_for(e.file.path) not in {None, "json"}}
+            and e.lang not in {None, "json"}}
     return sorted((g for g in p.gaps if g.kind in kinds and g.anchor.path in code), key=lambda g: (g.anchor, g.kind))
 
 

@@ -6,7 +6,7 @@ import posixpath
 
 from auditor.analyse import outside
 from auditor.analyse.absences import unread_code
-from auditor.extract import entrypoints, highlevel, parse
+from auditor.extract import entrypoints, highlevel
 from auditor.extract.program import package_of
 from auditor.extract.facts import Program, entry_modules, module_for, reached_modules, reads
 from auditor.extract.linker import candidates
@@ -109,11 +109,11 @@ def _named_by(p: Program, reached: set[str]) -> set[str]:
     return named
 
 
-def _aside(path: str, why: str, entries: list[str], named: set[str] | None) -> tuple[str, str] | None:
+def _aside(path: str, lang: str | None, why: str, entries: list[str], named: set[str] | None) -> tuple[str, str] | None:
     """(status, reason) of a code file that was not analysed (too big, too deep, too slow; WHY) when it is no entry
     and no module the entries reach names it, and those entries reach a server (NAMED: what they name; None when no
     server is reached): what the server runs does not include it, so its gap is no gap in the server's code."""
-    if named is None or path in entries or path in named or parse.language_for(path) in {None, "json"}:
+    if named is None or path in entries or path in named or lang in {None, "json"}:
         return None
     return _UNREAD_UNREACHED, (f"{why}; no entry file names or reaches it, and the entries reach the server: not part "
                                "of what it runs")
@@ -230,7 +230,8 @@ def _unresolved(p: Program, entries: list[str]) -> list[dict]:
 def _unread_handlers(p: Program, reached: set[str]) -> list[dict]:
     """A tools request schema of the SDK (tools/list, tools/call) handed to a call of reached code that was not read as
     a handler registration (`server[decode(0xf2)](ListToolsRequestSchema, ...)`, a method name computed at run time):
-    the tools that handler serves are not known."""
+    the tools that handler serves are not known. With no tool found, so is a handler read whose request is not known
+    (`setRequestHandler(h.schema, ...)`)."""
     methods = {"tools/list", "tools/call"}
     schemas = {name for name, method in p.vocab["request_schemas"].items() if method in methods}
     sdk = tuple(p.vocab["sdk_packages"])
@@ -249,6 +250,12 @@ def _unread_handlers(p: Program, reached: set[str]) -> list[dict]:
                                     "is not read as a request handler's registration: what it serves is not known",
                             "anchor": at(m.path, call).as_json()})
                 break
+    if not p.tools:  # no tool found, and a handler of reached code answers a request the audit cannot name: it may
+        known = set(p.vocab["request_schemas"].values())  # be the tools/list that lists them
+        out += [{"what": f"`{excerpt(h.node, 60)}` registers a handler for a request that is not known: "
+                         "what it serves, the server's tools among it, is not known",
+                 "anchor": at(h.module.path, h.node).as_json()}
+                for h in p.handlers if h.module.path in reached and h.method not in known and "/" not in h.method]
     return out
 
 
@@ -521,17 +528,17 @@ def ledger(p: Program, effects: dict[str, list[str]] | None = None) -> dict:
         if e.context:
             continue
         path = e.file.path
-        if (e.text is None or e.replaced) and not reads(path):
+        if (e.text is None or e.replaced) and not reads(e):
             status, why = "read", f"{e.layer} file ({e.omitted or 'not valid UTF-8'}); no analysis reads its text"
         elif e.text is None:
             status, why = "not analysed", e.omitted or "not valid UTF-8"
-            status, why = _aside(path, why, entries, named) or (status, why)
+            status, why = _aside(path, e.lang, why, entries, named) or (status, why)
         elif e.compiled_from:
             what = "a second build of the code" if e.compiled_from.endswith((".js", ".mjs", ".cjs")) else "build output"
             status, why = "read", f"{what} of {repo_path(e.compiled_from, e)}, which is analysed in its place"
         elif path in p.skipped:  # too deep, or over the time budget
             status, why = "not analysed", p.skipped[path]
-            status, why = _aside(path, why, entries, named) or (status, why)
+            status, why = _aside(path, e.lang, why, entries, named) or (status, why)
         elif path in modules:
             status = "analysed" if path in reached or not entries else "parsed, not reached"
             why = "" if status == "analysed" else "not imported, directly or through other modules, by an entry file"

@@ -179,9 +179,9 @@ def _other_packages(p: "Program") -> frozenset[str]:
     return frozenset(b for b in nested if not any(path.startswith(b + "/") for path in reached))
 
 
-def reads(path: str) -> bool:
+def reads(e: Entry) -> bool:
     """Whether the audit reads this file's text: code and JSON (parsed) and Markdown (claims)."""
-    return parse.language_for(path) is not None or path.lower().endswith((".md", ".markdown"))
+    return e.lang is not None or e.file.path.lower().endswith((".md", ".markdown"))
 
 
 def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping | None = None,
@@ -197,14 +197,14 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
     for e in entries:
         path = e.file.path
         if e.text is None:
-            if reads(path):  # an image or an archive is registered, and nothing would have read it
+            if reads(e):  # an image or an archive is registered, and nothing would have read it
                 gaps.append(Gap(kind=("missing" if e.file.missing else "size") if e.omitted else "encoding",
                                 detail=f"not read: {e.omitted}" if e.omitted else "not valid UTF-8; not analysed",
                                 anchor=Anchor(path=path, start_line=1, end_line=1)))
             continue
-        if e.replaced and reads(path):
+        if e.replaced and reads(e):
             gaps.append(encoding_gap(e))
-        lang = parse.language_for(path)
+        lang = e.lang
         refused = _refused(e, lang, max_depth, excluded or {})
         if refused is not None:
             gaps.append(refused)

@@ -35,7 +35,29 @@ def language(name: str) -> ts.Language:
     return ts.Language(tst.language_tsx() if name == "tsx" else tst.language_typescript())
 
 
+# A file whose name has no suffix is code when its first line runs it with one of these (an executable a package.json
+# `bin` names, `#!/usr/bin/env node`): the language each interpreter reads.
+_INTERPRETERS = {"node": "javascript", "nodejs": "javascript", "bun": "javascript", "deno": "typescript",
+                 "tsx": "typescript", "ts-node": "typescript", "ts-node-esm": "typescript"}
+# Words of a `#!` line before the interpreter: env and its options, and a package runner.
+_LAUNCHERS = {"env", "npx", "bunx", "pnpx"}
+
+
+def language_of(path: str, data: bytes) -> str | None:
+    """The language of the file at PATH holding DATA: by its suffix (language_for), else, for a name with no suffix,
+    by the interpreter its `#!` line names."""
+    lang = language_for(path)
+    if lang is not None or "." in path.rpartition("/")[2] or not data.startswith(b"#!"):
+        return lang
+    for word in data[2:data.find(b"\n") if b"\n" in data else 200].decode("utf-8", "replace").split():
+        name = word.rpartition("/")[2]
+        if name not in _LAUNCHERS and not name.startswith("-"):
+            return _INTERPRETERS.get(name)
+    return None
+
+
 def language_for(path: str) -> str | None:
+    """The language of a file by its suffix (None: not code, not JSON)."""
     lower = path.lower()
     if lower.endswith(".json"):
         return "json"

@@ -43,7 +43,7 @@ def read(prog, kb: dict, subtree: str) -> list[TestCase]:
     out: list[TestCase] = []
     for e in prog.entries:
         path = e.file.path
-        lang = parse.language_for(path)
+        lang = e.lang
         if e.layer != "test" or e.context or e.omitted or lang in {None, "json"} or path in prog.skipped:
             continue
         name = program.module_name(path, subtree)  # the key facts.build parsed it under: the cached tree
