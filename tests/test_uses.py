@@ -317,3 +317,16 @@ def test_a_method_inherited_from_a_base_class_is_followed():
             + _returning('String(store.find(args.limit))'))
     assert flagged({"index.ts": _with(head, body)}) == PATH_ONLY
     assert flagged({"index.ts": _with(head, body.replace("store.find(", "store.take("))}) == BOTH
+
+
+def test_a_local_given_another_value_is_still_read_only_where_it_is_read():
+    """`let id = args.limit; if (!id) id = 3;` then only compared in a lookup whose miss is refused: the assignment
+    writes the local and reads nothing of the field, so it is no use of it."""
+    body = ('  let id = args.limit;\n'
+            '  if (!id) { id = 3; }\n'
+            '  const s = [{ id: 1 }, { id: 3 }].find((x) => x.id === id);\n'
+            '  if (!s) throw new Error("none");\n'
+            + _returning('s.id'))
+    assert flagged({"index.ts": _with("", body)}) == PATH_ONLY
+    used = body.replace(_returning('s.id'), _returning('"x".repeat(id)'))
+    assert flagged({"index.ts": _with("", used)}) == BOTH

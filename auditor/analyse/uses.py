@@ -308,12 +308,18 @@ def _local(ctx, module, decl: ts.Node, depth: int) -> bool:
         return False
     if text(name) in callee_checks.checked(ctx.link, module, fn):
         return True  # (`const n = args.n; if (typeof n !== "number") throw ...`)
-    uses = references(decl, text(name))
+    uses = [u for u in references(decl, text(name)) if not _assigned(u)]  # (`id = fallback.id` reads nothing of it)
     for u in uses:  # (`const p = args.path; validateStrings("path", p)`: the local is checked where it is handed)
         handed = _handed(u) if u.type == "identifier" else None
         if handed is not None and handed[2] is None and callee_checks.checks_rest(ctx.link, module, handed[0], handed[1]):
             return True
     return all(guards.type_guarded(u, fn) or _value(ctx, module, u, depth) for u in uses)
+
+
+def _assigned(e: ts.Node) -> bool:
+    """Whether the identifier E is the target of a plain assignment (`id = other`): written there, not read."""
+    up = e.parent
+    return up is not None and up.type == "assignment_expression" and up.child_by_field_name("left") == e
 
 
 def _handed(e: ts.Node) -> tuple[ts.Node, int, str | None] | None:
