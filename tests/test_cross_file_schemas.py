@@ -245,3 +245,28 @@ export async function handler(args) { return { content: [{ type: "text", text: a
     assert tools["pick_task"].schema is NOT_LITERAL and tools["pick_task"].schema_form == "unknown"
     assert [g.detail for g in tools["pick_task"].gaps] == [
         "tool 'pick_task': input schema `pick(\"task\")` is not a zod shape or schema that can be read here"]
+
+
+def test_a_member_of_an_imported_object_of_shapes_is_the_tool_s_parameters():
+    """`tool(name, description, toolSchemas.getProject, cb)` with `toolSchemas` a named import of an object whose
+    members are raw shapes: the member is read in the module that writes it, as the shape itself would be."""
+    from program_helpers import MCP, program
+
+    index = MCP + '''import { toolSchemas } from "./service.js";
+server.tool("get_project", "Get a project.", toolSchemas.getProject, async ({ key }) => ({ content: [] }));
+server.tool("list_projects", "List projects.", toolSchemas.listProjects, async () => ({ content: [] }));
+server.connect(new StdioServerTransport());
+'''
+    service = '''import { z } from "zod";
+export const toolSchemas = {
+  getProject: { key: z.string().describe("The project key") },
+  listProjects: { limit: z.number().optional() },
+};
+'''
+    p = program({"index.js": index, "service.js": service})
+    tools = {t.name: t for t in p.tools}
+    assert tools["get_project"].schema_form == "zod" and tools["get_project"].schema["required"] == ["key"]
+    assert tools["get_project"].schema["properties"]["key"]["description"] == "The project key"
+    assert set(tools["list_projects"].schema["properties"]) == {"limit"}
+    assert not tools["list_projects"].schema.get("required")
+    assert [g.detail for t in p.tools for g in t.gaps] == []

@@ -78,6 +78,10 @@ def is_params(node: ts.Node | None, module: Module, vocab: dict, link=None, dept
         else None
     if where is not None and where[0] is not module and where[1] in where[0].toplevel and depth < 8:  # decided there
         return is_params(where[0].toplevel[where[1]], where[0], vocab, link, depth + 1)
+    imported = _imported_shape(target, module, link) if target is not None and target.type == "member_expression" \
+        else None  # `schemas.getProjects` of an imported object of shapes: a raw shape there
+    if imported is not None:
+        return _Reader(imported[0], vocab, link).is_raw_shape(imported[1])
     if target is not None and target.type == "member_expression":  # `defs.schema` of `import * as defs`: read there
         across = r._across(target, "", 0)
         return across is not None and isinstance(across[0], dict) and across[0].get("type") == "object"
@@ -121,13 +125,18 @@ def input_shape(node: ts.Node | None, module: Module, vocab: dict, link=None, re
 
 
 def _imported_shape(node: ts.Node | None, module: Module, link) -> tuple[Module, ts.Node] | None:
-    """(module, object) of a raw shape object (`{a: z.string()}`) that NODE, an imported name, stands for."""
-    if node is None or link is None or node.type != "identifier":
+    """(module, object) of a raw shape object (`{a: z.string()}`) that NODE, an imported name or a member of one
+    (`toolSchemas.getProjects` of an imported object of shapes), stands for."""
+    chain = member_chain(node) if node is not None and node.type in {"identifier", "member_expression"} else None
+    if not chain or link is None:
         return None
-    where = link.binding(module, text(node))
+    where = link.binding(module, chain[0])
     if where is None or where[0] is module:
         return None
     value = strip_casts(link.value(*where))  # (a declaration's value, or a CommonJS `exports.X = {...}`)
+    for key in chain[1:]:
+        pair = object_pairs(value).get(key) if value is not None and value.type == "object" else None
+        value = strip_casts(pair_value(pair)) if pair is not None else None
     return (where[0], value) if value is not None and value.type == "object" else None
 
 
