@@ -54,3 +54,28 @@ def test_a_config_that_is_a_member_of_a_constant_record_is_read_as_that_literal(
     assert tools["drift"].description is None
     details = [g.detail for g in p.gaps if "not an object literal" in g.detail]
     assert len(details) == 1 and "'drift'" in details[0]
+
+
+ALIASED = '''import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { z } from "zod";
+var toolDefinition = {
+  name: "list_parts",
+  config: { description: "List the parts", inputSchema: { kind: z.string().optional() } },
+  handler: async () => ({ content: [] }),
+};
+var listParts_default = toolDefinition;
+var server = new McpServer({ name: "parts", version: "1.0.0" });
+server.registerTool(listParts_default.name, listParts_default.config, listParts_default.handler);
+await server.connect(new StdioServerTransport());
+'''
+
+
+def test_a_member_of_an_alias_of_a_record_is_read_in_the_record():
+    """`var list_default = toolDefinition;` (a bundler's default export of a tool module) then
+    `registerTool(list_default.name, list_default.config, ...)`: the config is the record's, read whole."""
+    p = program({"index.js": ALIASED, "package.json": '{"name": "parts", "main": "index.js"}'})
+    (tool,) = p.tools
+    assert (tool.name, tool.description, tool.schema_form) == ("list_parts", "List the parts", "zod")
+    assert set(tool.schema["properties"]) == {"kind"}
+    assert [g.detail for g in tool.gaps] == []

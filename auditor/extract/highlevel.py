@@ -799,6 +799,10 @@ def _member(node: ts.Node | None, module: Module, link=None, depth: int = 0) -> 
     value = where[0].toplevel.get(where[1]) if where is not None else None
     owner = where[0] if where is not None else module
     value = strip_casts(value)
+    for _ in range(4):  # `var list_default = toolDefinition;`: the record the alias names (a bundler's default export)
+        if value is None or value.type != "identifier" or (found := _resolved(value, owner)) is value:
+            break
+        value = found
     for key in chain[1:]:
         pair = object_pairs(value).get(key) if value is not None and value.type == "object" else None
         value = strip_casts(pair_value(pair)) if pair is not None and pair.type == "pair" else None
