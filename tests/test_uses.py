@@ -340,3 +340,14 @@ def test_a_method_only_an_array_has_called_on_a_field_checks_it_as_a_string_meth
             + _returning('joined'))
     assert flagged({"index.ts": _with("", body)}) == PATH_ONLY
     assert flagged({"index.ts": _with("", body.replace("tags.join(", "tags.slice(").replace('","', "1"))}) == BOTH
+
+
+def test_a_key_looked_up_in_a_map_the_class_holds_is_only_looked_up():
+    """`this.facts.get(id)`, the field declared `facts = new Map()` and set again only to Maps: a value of another
+    type finds nothing there. When the class may set it to a string, `get` is no lookup of a collection."""
+    head = ('class Store {\n  facts = new Map();\n  load() { this.facts = new Map(Object.entries({})); }\n'
+            '  get(id: any) { return this.facts.get(id); }\n}\nconst store = new Store();\n')
+    body = _returning('JSON.stringify(store.get(args.limit))')
+    assert flagged({"index.ts": _with(head, body)}) == PATH_ONLY
+    text = head.replace("this.facts = new Map(Object.entries({}))", 'this.facts = "x"')
+    assert flagged({"index.ts": _with(text, body)}) == BOTH

@@ -15,8 +15,8 @@ from auditor.extract import copies, throws
 from auditor.extract.bindings import value_of
 from auditor.extract.facts import Program, entry_modules
 from auditor.extract.frames import loop_names, plain_parameters
-from auditor.extract.program import Module, class_name_of
-from auditor.extract.syntax import (CLASS_TYPES, FUNCTION_TYPES, ancestors, call_args, condition_terms, enclosing_function,
+from auditor.extract.program import Module
+from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, condition_terms, enclosing_function,
                                     find, literal, member_chain, string_value, strip_casts, text,
                                     within)
 from auditor.extract.zod import schema_of
@@ -667,15 +667,9 @@ def _collection(node: ts.Node | None, module: Module) -> bool:
     node = strip_casts(node)
     if node is not None and node.type == "identifier":
         return _made_collection(strip_casts(value_of(module, node)))
-    if node is not None and node.type == "member_expression" and text(node.child_by_field_name("object")) == "this":
-        cls = next((a for a in ancestors(node) if a.type in CLASS_TYPES), None)
-        info = module.classes.get(class_name_of(cls)) if cls is not None else None
-        field = text(node.child_by_field_name("property"))
-        made = [a.child_by_field_name("right") for a in find(cls, {"assignment_expression"})
-                if text(a.child_by_field_name("left")) == f"this.{field}"] if cls is not None else []
-        decl = info.fields.get(field) if info is not None else None
-        made += [decl.child_by_field_name("value")] if decl is not None else []
-        return bool(made) and all(_made_collection(strip_casts(m)) for m in made)
+    made = uses.field_values(node, module)
+    if made:
+        return all(_made_collection(strip_casts(m)) for m in made)
     return _made_collection(node)
 
 
