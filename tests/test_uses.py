@@ -351,3 +351,14 @@ def test_a_key_looked_up_in_a_map_the_class_holds_is_only_looked_up():
     assert flagged({"index.ts": _with(head, body)}) == PATH_ONLY
     text = head.replace("this.facts = new Map(Object.entries({}))", 'this.facts = "x"')
     assert flagged({"index.ts": _with(text, body)}) == BOTH
+
+
+def test_a_use_after_a_lookup_whose_miss_leaves_the_callee_is_of_a_held_key():
+    """`const fact = this.facts.get(id); if (!fact) return undefined; this.facts.set(id, ...)`: past the `if`, `id`
+    equals a key the Map holds, whatever it returned on a miss. Without the `if`, the `set` stores any value."""
+    head = ('class Store {\n  facts = new Map();\n'
+            '  update(id: any) {\n    const fact = this.facts.get(id);\n    if (!fact) return undefined;\n'
+            '    this.facts.set(id, { ...fact, at: 1 });\n    return fact;\n  }\n}\nconst store = new Store();\n')
+    body = _returning('JSON.stringify(store.update(args.limit))')
+    assert flagged({"index.ts": _with(head, body)}) == PATH_ONLY
+    assert flagged({"index.ts": _with(head.replace("    if (!fact) return undefined;\n", ""), body)}) == BOTH

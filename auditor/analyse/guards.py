@@ -782,7 +782,9 @@ _MEMBER_TESTS = (".includes(", ".has(")
 def type_guarded(node: ts.Node, fn: ts.Node) -> bool:
     """`Array.isArray(args.x) ? args.x : []`, `if (typeof args.x === "string") f(args.x)`: the value used is tested;
     or the use follows an `if (typeof x ...) {...} else if (...) {...} else { throw ... }` chain, which every value
-    that goes on has passed."""
+    that goes on has passed; or an `if` that leaves FN, by a return of anything or a throw, when a lookup or
+    membership test of the value fails (`const agent = this.agents.get(id); if (!agent) return undefined;`): what
+    goes on equals a key or member the code holds."""
     t = text(node).replace("?.", ".")  # (`Array.isArray(args?.x) ? args.x : []`: one value)
     cur = node.parent
     while cur is not None and cur != fn:
@@ -798,11 +800,19 @@ def type_guarded(node: ts.Node, fn: ts.Node) -> bool:
         if cur.parent is not None and cur.parent.type == "statement_block":
             before = cur.prev_named_sibling
             while before is not None:
-                if before.type == "if_statement" and _tests_or_leaves(before, t):
+                if before.type == "if_statement" and (_tests_or_leaves(before, t) or _lookup_leaves(before, t, fn)):
                     return True
                 before = before.prev_named_sibling
         cur = cur.parent
     return False
+
+
+def _lookup_leaves(stmt: ts.Node, t: str, fn: ts.Node) -> bool:
+    """Whether the `if` STMT leaves FN (a return or a throw) when a lookup or membership test of the value T fails."""
+    consequence = stmt.child_by_field_name("consequence")
+    if not (_returns(consequence) or _rejects(consequence)) or not t.isidentifier():
+        return False
+    return any(t in _tested_by(term, fn) for term in condition_terms(stmt.child_by_field_name("condition")))
 
 
 def _on_tested_side(node: ts.Node, branch: ts.Node, t: str, cond: str) -> bool:
