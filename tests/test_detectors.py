@@ -234,3 +234,17 @@ def test_a_package_a_resolver_may_load_by_a_name_made_at_run_time_is_used():
                  "package.json": json.dumps({"name": "demo", "dependencies": deps})})
     assert [f.attrs["dependency"] for f in mismatches.mismatches(p, {"probes": []}) if f.kind == "unused-dependency"] \
         == ["gr-c"]
+
+
+def test_a_package_a_command_the_code_builds_runs_through_npx_is_used():
+    """`npx cross-env ${vars} node x.js`, a command string the server builds and runs: cross-env is run, so used; a
+    package only named in a message (`"install left-pad"`) or after a word that is no runner (`xnpx`) is unused."""
+    code = SERVER + ('export function command(env) {\n'
+                     '  const vars = Object.entries(env).map(([k, v]) => `${k}=${v}`).join(" ");\n'
+                     '  return [`npx cross-env ${vars} node x.js`, "bunx -y @acme/lint@2 --fix", '
+                     '"install left-pad", "xnpx pad-right"];\n}\n')
+    deps = {"@modelcontextprotocol/sdk": "1", "zod": "3", "cross-env": "7", "@acme/lint": "2", "left-pad": "1",
+            "pad-right": "1"}
+    p = program({"index.ts": code, "package.json": json.dumps({"name": "demo", "dependencies": deps})})
+    assert [f.attrs["dependency"] for f in mismatches.mismatches(p, {"probes": []}) if f.kind == "unused-dependency"] \
+        == ["left-pad", "pad-right"]

@@ -404,14 +404,19 @@ def _named_strings(p: Program) -> set[str]:
     (whose dependencies are unknown, not used: _may_name)."""
     rule = p.method.get("loaded_by_name") or {}
     resolvers, keys = set(rule.get("resolvers", ())), set(rule.get("keys", ()))
+    run = re.compile(r"(?:^|[\s;&|(\"'`])(?:" + "|".join(map(re.escape, rule.get("runners", ()))) +
+                     r")(?:\s+-{1,2}[\w-]+)*\s+(@?[\w.-]+(?:/[\w.-]+)?)") if rule.get("runners") else None
     out: set[str] = set()
     for m in p.modules:
         aside = _Spans([(first, last) for first, last, _ in m.vendored] + [
             (g.anchor.start_line, g.anchor.end_line) for g in p.gaps if g.kind == "parse" and g.anchor.path == m.path])
         made: set[str] = set()  # the names a resolver's argument made at run time is made from (`${pkg}/${file}`)
         held: dict[str, list] = {}  # key -> the values the module's members of that key hold
-        for node in find(m.tree.root_node, {"pair", "call_expression"}):
+        for node in find(m.tree.root_node, {"pair", "call_expression", "string", "template_string"}):
             if node.start_point[0] + 1 in aside:
+                continue
+            if node.type in {"string", "template_string"}:  # a command it builds: `npx cross-env ${vars}`
+                out |= set(run.findall(text(node))) if run is not None else set()
                 continue
             if node.type == "call_expression":
                 fn, args = node.child_by_field_name("function"), node.child_by_field_name("arguments")
