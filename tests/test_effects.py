@@ -489,3 +489,15 @@ def test_a_member_taken_out_of_a_secret_named_holder_is_judged_by_its_own_names(
     p, fx, _ = _scan({"index.ts": code})
     found = sorted(f.id for f in secrets.findings(p, fx, effects_kb()))
     assert found == ["FND:secret-logged:index#dump", "FND:secret-logged:index#leakKey"]
+
+
+def test_a_key_naming_a_record_makes_no_secret_of_what_the_record_holds():
+    """`auth: { clientId, authority: `https://login/${tenant}`, clientSecret }`: `auth` names the record, and each of
+    its values is judged by its own key: the tenant in the authority's address is no secret when logged, the client
+    secret is one."""
+    code = ('const tenant = process.env.TENANT_ID || "common";\nconst s = process.env.CLIENT_SHHH;\n'
+            'console.log(`tenant ${tenant}`);\nconsole.log(`s ${s}`);\n'
+            'const config = { auth: { clientId: "x", authority: `https://login/${tenant}`, clientSecret: s } };\n')
+    p, fx, _ = _scan({"index.ts": code})
+    values = [(v["source"], v["secret"]) for f in secrets.findings(p, fx, effects_kb()) for v in f.attrs["values"]]
+    assert values == [("process.env.CLIENT_SHHH", "used as `clientSecret`")]

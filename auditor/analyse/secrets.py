@@ -239,7 +239,9 @@ def _guarded_by(stmt: ts.Node, name: str) -> ts.Node:
 
 
 def _secret_use(n: ts.Node, secret: SecretNames) -> tuple[str, ts.Node, ts.Node] | None:
-    """`{apiKey: v}`, `{Authorization: v}` or `x.password = v`: (the key, v, the node) when the key names a secret."""
+    """`{apiKey: v}`, `{Authorization: v}` or `x.password = v`: (the key, v, the node) when the key names a secret. A
+    key whose value is an object literal names the record (`auth: { clientId, authority, clientSecret }`): each of
+    its values is judged by its own key."""
     if n.type == "pair":
         k, value = n.child_by_field_name("key"), n.child_by_field_name("value")
         name = property_name(k) if k is not None and k.type in {"property_identifier", "string"} else None
@@ -247,7 +249,9 @@ def _secret_use(n: ts.Node, secret: SecretNames) -> tuple[str, ts.Node, ts.Node]
         left, value = n.child_by_field_name("left"), n.child_by_field_name("right")
         prop = left.child_by_field_name("property") if left is not None and left.type == "member_expression" else None
         name = text(prop) if prop is not None else None
-    return (name, value, n) if name and value is not None and secret.secret(name) else None
+    if value is None or strip_casts(value) is None or strip_casts(value).type == "object":
+        return None
+    return (name, value, n) if name and secret.secret(name) else None
 
 
 def _taint(s: Site) -> _Taint:
