@@ -332,16 +332,6 @@ def test_a_local_given_another_value_is_still_read_only_where_it_is_read():
     assert flagged({"index.ts": _with("", used)}) == BOTH
 
 
-def test_a_method_only_an_array_has_called_on_a_field_checks_it_as_a_string_method_does():
-    """`tags.join(",")` throws for any value JSON gives but an array (a string has no `join`), as `x.trim()` throws
-    for any value but a string: what goes on past it is an array. A method both have (`slice`) checks nothing."""
-    body = ('  const tags = args.limit;\n'
-            '  const joined = tags.join(",");\n'
-            + _returning('joined'))
-    assert flagged({"index.ts": _with("", body)}) == PATH_ONLY
-    assert flagged({"index.ts": _with("", body.replace("tags.join(", "tags.slice(").replace('","', "1"))}) == BOTH
-
-
 def test_a_key_looked_up_in_a_map_the_class_holds_is_only_looked_up():
     """`this.facts.get(id)`, the field declared `facts = new Map()` and set again only to Maps: a value of another
     type finds nothing there. When the class may set it to a string, `get` is no lookup of a collection."""

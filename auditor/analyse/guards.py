@@ -24,30 +24,24 @@ STRING_ONLY = frozenset({"substring", "substr", "toLowerCase", "toUpperCase", "t
                           "toLocaleUpperCase", "trim", "trimStart", "trimEnd", "startsWith", "endsWith", "padStart",
                           "padEnd", "charAt", "charCodeAt", "codePointAt", "localeCompare", "normalize", "replace",
                           "replaceAll", "split", "match", "matchAll", "search", "repeat"})
-# Methods only an array has (a string has none of them, nor has any other value JSON gives): called on a value of the
-# input, anything but an array throws there.
-ARRAY_ONLY = frozenset({"map", "filter", "forEach", "join", "some", "every", "reduce", "reduceRight", "find",
-                        "findIndex", "findLast", "findLastIndex", "flatMap", "flat", "push", "pop", "shift", "unshift",
-                        "splice", "sort", "reverse", "fill"})
 
 
 def string_receivers(fn: ts.Node, own: bool = False) -> Iterator[tuple[ts.Node, ts.Node]]:
-    """(call, the value it is made on) of each call in FN of a method only a string has (`x.trim()`), or only an
-    array (`x.map(f)`), not through `?.` (string_calls): a value of another type throws there, and goes no further."""
+    """(call, the value it is made on) of each call in FN of a method only a string has (`x.trim()`), not through
+    `?.` (string_calls): a value that is no string throws there, and goes no further."""
     return ((call, obj) for call, obj, chained in string_calls(fn, own) if not chained)
 
 
 def string_calls(fn: ts.Node, own: bool = False) -> Iterator[tuple[ts.Node, ts.Node, bool]]:
     """(call, the value it is made on, whether through `?.`) of each call in FN of a method only a string has
-    (`x.trim()`; `x?.trim()` lets null and undefined by, and throws for any other value that is no string), or only
-    an array has (`x.join(",")`, ARRAY_ONLY; as the input's values go, where a value of another type throws), not only
+    (`x.trim()`; `x?.trim()` lets null and undefined by, and throws for any other value that is no string), not only
     made for strings (`typeof x === "string" ? x.trim() : ...`) and not inside a `try` of FN that would catch the
     failure and go on. A `try` whose `catch` throws again lets the failure out; with OWN (FN is the tool's own code,
     which a `return` leaves), so does one whose `catch` returns (`catch (e) { return { isError: true } }`)."""
     for call in find(fn, {"call_expression"}):
         callee = call.child_by_field_name("function")
         if callee is None or callee.type != "member_expression" or text(callee.child_by_field_name("property")) \
-                not in STRING_ONLY | ARRAY_ONLY:
+                not in STRING_ONLY:
             continue
         if any(a.type == "try_statement" and not _failure_leaves(a, call, own and enclosing_function(a) == fn)
                for a in takewhile(lambda a: a != fn, ancestors(call))):  # (a callback's `return` leaves the callback)
