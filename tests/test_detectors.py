@@ -248,3 +248,16 @@ def test_a_package_a_command_the_code_builds_runs_through_npx_is_used():
     p = program({"index.ts": code, "package.json": json.dumps({"name": "demo", "dependencies": deps})})
     assert [f.attrs["dependency"] for f in mismatches.mismatches(p, {"probes": []}) if f.kind == "unused-dependency"] \
         == ["left-pad", "pad-right"]
+
+
+def test_a_package_a_resolver_is_handed_through_a_parameter_is_used():
+    """`function resolveBin(pkg, bin) { ... require.resolve(pkg) ... }` called as `resolveBin("@acme/cli", "acme")`:
+    the resolver loads what the module's calls pass for that parameter; a package passed for another one is unused."""
+    code = SERVER + ('import { createRequire } from "node:module";\n'
+                     'const require = createRequire(import.meta.url);\n'
+                     'function resolveBin(pkg, bin) {\n  return require.resolve(pkg) + bin;\n}\n'
+                     'export const cli = resolveBin("@acme/cli", "left-pad");\n')
+    deps = {"@modelcontextprotocol/sdk": "1", "zod": "3", "@acme/cli": "1", "left-pad": "1"}
+    p = program({"index.ts": code, "package.json": json.dumps({"name": "demo", "dependencies": deps})})
+    assert [f.attrs["dependency"] for f in mismatches.mismatches(p, {"probes": []}) if f.kind == "unused-dependency"] \
+        == ["left-pad"]

@@ -17,7 +17,8 @@ from auditor.extract.objects import schema_properties
 from auditor.extract.records import at, line, record
 from auditor.extract.routes import launch_snippets
 from auditor.extract.scope import server_readmes
-from auditor.extract.syntax import find, pair_value, string_value, text
+from auditor.extract.frames import plain_parameters
+from auditor.extract.syntax import enclosing_function, find, function_name, pair_value, string_value, text
 from auditor.model import Anchor, Record
 
 SNAKE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
@@ -400,7 +401,8 @@ def _named_strings(p: Program) -> set[str]:
     """The packages the implementation loads by their name given as a string (kb/method.yaml loaded_by_name):
     `require.resolve("x")`, `pino({transport: {target: "pino-pretty"}})`; a resolver handed a name made at run time
     (`require.resolve(`${pkg}/${file}`)`) may load any package its module holds in a member of a name it is made from
-    (`{ pkg: "tree-sitter-go" }`); outside the regions a bundler marks as a dependency's code and the syntax error regions
+    (`{ pkg: "tree-sitter-go" }`), and a resolver handed a parameter of its function as it is may load what the
+    module's calls of that function pass there (`resolveBin("@acme/cli")`); outside the regions a bundler marks as a dependency's code and the syntax error regions
     (whose dependencies are unknown, not used: _may_name)."""
     rule = p.method.get("loaded_by_name") or {}
     resolvers, keys = set(rule.get("resolvers", ())), set(rule.get("keys", ()))
@@ -412,6 +414,8 @@ def _named_strings(p: Program) -> set[str]:
             (g.anchor.start_line, g.anchor.end_line) for g in p.gaps if g.kind == "parse" and g.anchor.path == m.path])
         made: set[str] = set()  # the names a resolver's argument made at run time is made from (`${pkg}/${file}`)
         held: dict[str, list] = {}  # key -> the values the module's members of that key hold
+        handed: set[tuple[str, int]] = set()  # (function, index) of a parameter a resolver is handed as it is
+        calls: dict[str, list] = {}  # callee -> the arguments of each call of it in the module
         for node in find(m.tree.root_node, {"pair", "call_expression", "string", "template_string"}):
             if node.start_point[0] + 1 in aside:
                 continue
@@ -422,8 +426,13 @@ def _named_strings(p: Program) -> set[str]:
                 fn, args = node.child_by_field_name("function"), node.child_by_field_name("arguments")
                 named = [args.named_children[0]] if fn is not None and text(fn) in resolvers and args is not None \
                     and args.named_children else []
+                calls.setdefault(text(fn), []).append(args.named_children if args is not None else [])
                 if named and string_value(named[0]) is None:  # a string a member of such a name holds, below
                     made |= {text(n) for n in find(named[0], {"identifier", "property_identifier"})}
+                    own = enclosing_function(node)  # `function resolveBin(pkg) { require.resolve(pkg) }`: a string
+                    name = function_name(own) if own is not None else None  # its callers pass there, below
+                    index = plain_parameters(own).get(text(named[0])) if name and named[0].type == "identifier" else None
+                    handed |= {(name, index)} if index is not None else set()
                     named = []
             else:
                 key, value = node.child_by_field_name("key"), node.child_by_field_name("value")
@@ -433,6 +442,7 @@ def _named_strings(p: Program) -> set[str]:
                     value.named_children if value.type == "array" else [value]
             out |= {v for v in map(string_value, named) if v}
         out |= {v for k in made for v in map(string_value, held.get(k, ())) if v}
+        out |= {v for f, i in handed for args in calls.get(f, ()) if i < len(args) and (v := string_value(args[i]))}
     return out
 
 

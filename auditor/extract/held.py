@@ -17,8 +17,8 @@ from auditor.extract import dead
 from auditor.extract.bindings import shadowed, value_of, visible
 from auditor.extract.frames import loop_names, parameters
 from auditor.extract.program import Module
-from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, Known, ancestors, call_args, literal, member_chain,
-                                    strip_casts, text, within)
+from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, Known, ancestors, call_args, function_name, literal,
+                                    member_chain, strip_casts, text, within)
 
 MAX_DEPTH = 10
 _MAX_VALUES = 256  # more values than this for one expression: not read
@@ -150,7 +150,7 @@ def only_calls(link, fn: ts.Node) -> list[tuple[Module, ts.Node]] | None:
     variable's value, not exported, not a method: nothing outside the module can name it) and the module writes that
     name nowhere else (a minified bundle reuses short names in every module); else None."""
     calls = link.callers(fn)
-    name = _function_name(fn)
+    name = function_name(fn)
     if not calls or name is None:
         return None
     word = name.encode()
@@ -163,18 +163,6 @@ def only_calls(link, fn: ts.Node) -> list[tuple[Module, ts.Node]] | None:
             or any(m is not home for m, _ in calls) or dead.module_words(link, home).get(word, 0) != len(calls) + 1:
         return None
     return calls
-
-
-def _function_name(fn: ts.Node) -> str | None:
-    """The name FN is called by: a method's or a declared function's own, or the variable's it is assigned to."""
-    own = fn.child_by_field_name("name")
-    if own is not None:
-        return text(own)
-    holder = fn.parent
-    if holder is not None and holder.type == "variable_declarator":
-        named = holder.child_by_field_name("name")
-        return text(named) if named is not None and named.type == "identifier" else None
-    return None
 
 
 def _unchanged(values, name: str, value: ts.Node, module: Module, depth: int = 0, shared: bool = False,

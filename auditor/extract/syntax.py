@@ -253,6 +253,18 @@ def enclosing(node: ts.Node, types: frozenset[str] | set[str]) -> ts.Node | None
     return None
 
 
+def function_name(fn: ts.Node) -> str | None:
+    """The name FN is called by: a method's or a declared function's own, or the variable's it is assigned to."""
+    own = fn.child_by_field_name("name")
+    if own is not None:
+        return text(own)
+    holder = fn.parent
+    if holder is not None and holder.type == "variable_declarator":
+        named = holder.child_by_field_name("name")
+        return text(named) if named is not None and named.type == "identifier" else None
+    return None
+
+
 def enclosing_function(node: ts.Node) -> ts.Node | None:
     return enclosing(node, FUNCTION_TYPES)
 
