@@ -18,7 +18,7 @@ from auditor.extract.program import Module
 from auditor.extract.frames import _pattern, loop_names, parameter_default, parameter_property, parameters
 from auditor.extract.values import Values
 from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, enclosing, find, member_chain, object_pairs,
-                                    pair_value, string_value, strip_casts, text)
+                                    pair_value, parameter_pattern, string_value, strip_casts, text)
 
 MAX_DEPTH = 24  # hops from the handler's result to a descriptor
 # Array methods whose result holds (some of) the receiver's elements, in the same or another order.
@@ -470,7 +470,9 @@ class Reach:
             for name in sorted(self.values.export_names(space)):
                 yield from self._export(space, name, node, module, d)
             return
-        if chain in _OBJECT_VALUES and args:  # the values of an object of descriptors (of entries: [key, value])
+        if args and (chain in _OBJECT_VALUES or chain == ("Object", "keys") and _indexed_by_callback(node, args[0])):
+            # the values of an object of descriptors (of entries: [key, value]; of keys a callback takes each entry by:
+            # `Object.keys(TOOLS).map((k) => ({ name: k, ...TOOLS[k] }))`)
             record = member_chain(strip_casts(args[0]))
             if record and record[0] == "this" and len(record) == 2 and self._registered(args[0], module):
                 self.delegated = True  # the high-level server's own record of what it registers
@@ -859,6 +861,26 @@ _SCHEMA_KEYS = frozenset({"inputSchema"})  # coupling: Tool.inputSchema, require
 def _holds(obj: ts.Node, keys: frozenset[str]) -> bool:
     """Whether the object literal OBJ has every member of KEYS (or may have it: a spread)."""
     return keys <= set(object_pairs(obj)) or any(c.type == "spread_element" for c in obj.named_children)
+
+
+def _indexed_by_callback(call: ts.Node, record: ts.Node) -> bool:
+    """Whether CALL (a list of RECORD's keys) is the receiver of a `map`/`flatMap` whose callback takes RECORD's entry
+    by its element (`(k) => ({ name: k, ...RECORD[k] })`)."""
+    member = call.parent
+    outer = member.parent if member is not None and member.type == "member_expression" else None
+    if outer is None or outer.type != "call_expression" or text(member.child_by_field_name("property")) not in {
+            "map", "flatMap"} or not call_args(outer):
+        return False
+    cb = strip_casts(call_args(outer)[0])
+    params = cb.child_by_field_name("parameters") or cb.child_by_field_name("parameter") \
+        if cb is not None and cb.type in FUNCTION_TYPES else None
+    first = params if params is not None and params.type == "identifier" else next(
+        (parameter_pattern(c) for c in params.named_children if c.type != "comment"), None) if params is not None else None
+    if first is None or first.type != "identifier":
+        return False
+    return any(text(strip_casts(x.child_by_field_name("object"))) == text(strip_casts(record))
+               and text(strip_casts(x.child_by_field_name("index"))) == text(first)
+               for x in find(cb, {"subscript_expression"}))
 
 
 def _descriptor(obj: ts.Node) -> bool:

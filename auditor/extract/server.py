@@ -315,14 +315,18 @@ def templates(module: Module, link=None) -> list[tuple[ts.Node, ts.Node]]:
         pairs = object_pairs(obj)
         if "inputSchema" in pairs or "name" not in pairs or name_of(module, obj, link) is not None:
             continue
-        copied = member_chain(strip_casts(spread.named_children[0])) if spread.named_children else None
+        source = strip_casts(spread.named_children[0]) if spread.named_children else None
+        copied = member_chain(source) if source is not None else None
         node = pair_value(pairs["name"])
         fn = enclosing_function(obj)
         roots = _roots(node, fn)
-        if copied and copied[0] in roots and (_of_loop(obj, copied[0], fn) or fn is not None
-                                              and fn.parent is not None and fn.parent.type == "arguments"
-                                              and _loop_callback(fn) and copied[0] in element_names(fn)[0]):
-            out.append((spread, node))  # `{ ...tool, name: "x_" + tool.name }` per element of a list of descriptors
+        callback = fn is not None and fn.parent is not None and fn.parent.type == "arguments" and _loop_callback(fn)
+        elements = set(element_names(fn)[0]) if callback else set()
+        if copied and copied[0] in roots and (_of_loop(obj, copied[0], fn) or copied[0] in elements) \
+                or roots & elements and _roots(source, fn) & elements:
+            # `{ ...tool, name: "x_" + tool.name }` per element of a list of descriptors; `{ name: key, ...tool }` of
+            # an Object.entries element `[key, tool]`; `{ name: key, ...TOOLS[key] }` per key of Object.keys(TOOLS)
+            out.append((spread, node))
     return out
 
 

@@ -31,6 +31,9 @@
 ; A copy of an object under a name of its own (`{ ...tool, name: "x_" + tool.name }`): a renamed descriptor, when what it
 ; copies is one (extract/server.py templates)
 (object (spread_element) @descriptor.spread (pair key: (property_identifier) @_n (#eq? @_n "name")))
+(object (pair key: (property_identifier) @_n (#eq? @_n "name")) (spread_element) @descriptor.spread)
+(object (spread_element) @descriptor.spread (shorthand_property_identifier) @_n (#eq? @_n "name"))
+(object (shorthand_property_identifier) @_n (#eq? @_n "name") (spread_element) @descriptor.spread)
 (program (lexical_declaration (variable_declarator) @toplevel.var))
 (program (variable_declaration (variable_declarator) @toplevel.var))
 (program (export_statement (lexical_declaration (variable_declarator) @toplevel.var)))
