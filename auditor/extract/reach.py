@@ -522,7 +522,7 @@ class Reach:
                 paths = self._paths(cb, cmod)
                 read = bool(paths)
                 yield from self._mapped(receiver, paths, module, d)
-                made = None if paths else self._made(cb, cmod, d)
+                made = None if paths else self._made(cb, cmod, d) or self._made_per_element(node, module, cb, cmod)
                 if made:  # `sets.flatMap((s) => s.tools())`: what the callback makes of each element
                     yield from made
                     return
@@ -662,6 +662,26 @@ class Reach:
             self._rewind(mark)
             return None
         return made
+
+    def _made_per_element(self, call: ts.Node, module: Module, fn: ts.Node, fmod: Module
+                          ) -> list[tuple[ts.Node, Module]] | None:
+        """What a `map` callback FN that calls a function it takes from its element returns (`(d) => { const make =
+        d.factory; return make(server) }`, `pick(d)(server)`), read element by element with the callback's parameter
+        bound (values.elements): the object literals those calls return, when every one returns only such; None
+        otherwise."""
+        if fn.type not in FUNCTION_TYPES or not (rets := self.returns(fn, fmod)) or any(
+                strip_casts(r) is None or strip_casts(r).type != "call_expression" for r, _ in rets):
+            return None
+        made: list[tuple[ts.Node, Module]] = []
+        for element, emod, eframe in self.values.elements(call, module, None):
+            value = strip_casts(element[0]) if len(element) == 1 else None
+            if value is None or value.type != "call_expression":
+                return None
+            found = [(strip_casts(r), rmod) for r, rmod, _ in self.values.call_values(value, emod, eframe)]
+            if not found or any(r is None or r.type != "object" for r, _ in found):
+                return None
+            made += [x for x in found if x not in made]
+        return made or None
 
     def _methods(self, callee: ts.Node, module: Module, d: int) -> list[tuple[ts.Node, Module]] | None:
         """The functions member `m` of `x.m` is in each object literal x stands for; None when x stands for
