@@ -554,3 +554,20 @@ def test_a_record_of_lists_written_out_is_read_per_key_and_by_a_key_not_known():
         '  for (const t of byKind[kind]) server.registerTool(t.name, {}, async () => ({ content: [] }));\n'
         '}\n')
     assert _names({"index.ts": code}) == ["peek", "poke"]
+
+
+def test_a_default_of_a_loop_element_s_member_is_not_its_value():
+    """`const name = String(raw.name ?? "").trim()` for each `raw` of a list handed in: the name is each element's,
+    the list's to say; the default `""` is what a missing one gets, not the name (no tool named "")."""
+    from auditor.extract import server
+    from auditor.extract.syntax import find
+    from program_helpers import program
+
+    src = ('export function normalize(tools) {\n  const out = [];\n  for (const raw of tools) {\n'
+           '    const name = String(raw.name ?? "").trim();\n    if (!name) throw new Error("name required");\n'
+           '    out.push({ name, description: "x", inputSchema: raw.inputSchema ?? {} });\n  }\n  return out;\n}\n'
+           'const FIXED = { name: process.env.TOOL_NAME ?? "fixed", inputSchema: {} };\n')
+    p = program({"index.js": src})
+    m = p.modules[0]
+    objects = {o.start_point[0]: o for o in find(m.tree.root_node, {"object"}) if "inputSchema" in o.text.decode()}
+    assert {line: server.name_of(m, o, p.linker) for line, o in objects.items()} == {5: None, 9: "fixed"}

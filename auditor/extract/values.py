@@ -668,7 +668,8 @@ class Values(Lists):
         if node.type == "binary_expression" and text(node.child_by_field_name("operator")) in {"||", "??"}:
             left = node.child_by_field_name("left")
             found = self.string(left, module, depth + 1)
-            if found is not None or _parameter_of_scope(left):  # `toolName || "x"`: the caller's to say
+            if found is not None or _parameter_of_scope(left) or loop_element(left):
+                # `toolName || "x"`, `raw.name ?? ""` of a loop's element: the caller's (the list's) to say
                 return found
             return self.string(node.child_by_field_name("right"), module, depth + 1)
         if node.type == "property_identifier":  # a key of an object (Object.entries)
