@@ -220,6 +220,28 @@ def test_a_capitalised_word_in_bold_labels_a_group_of_tools_and_names_none():
     doc = read_markdown("README.md", readme)
     assert [t.name for t in documented.documented_tools(doc)] == ["search_issues", "ping", "lock", "unlock"]
 
+
+def test_a_table_of_programs_to_install_names_no_tool():
+    """`| Platform | Tool | Install |` under "Native tools" lists programs the host needs (idb, adb), not tools the
+    server registers; a table of tools with a description column still names its tools."""
+    readme = """# demo
+
+## Native tools (idb / adb)
+
+| Platform | Tool | Install |
+| -------- | ---- | ------- |
+| iOS      | idb  | `brew install idb-companion` |
+| Android  | adb  | Install Android Studio |
+
+## Tools
+
+| Tool | Description |
+| ---- | ----------- |
+| `tap` | Tap the screen. |
+"""
+    doc = read_markdown("README.md", readme)
+    assert [t.name for t in documented.documented_tools(doc)] == ["tap"]
+
 def test_arguments_of_an_installer_line_are_not_the_servers():
     """`npx @other/cli install demo-server --client claude` runs an installer: its arguments are not the server's; only
     a line that runs this package (by name, with a version, or through `--package`) passes arguments to it."""

@@ -63,7 +63,9 @@ TOOL_COLUMN = re.compile(r"(?i)^(?:mcp\s+)?tool(?:\s+name)?$")
 NAME_COLUMN = re.compile(r"(?i)^(?:name|command|function|method)$")
 DESCRIPTION_COLUMN = re.compile(r"(?i)^(?:description|purpose|summary|what it does|details?)$")
 PARAMS_COLUMN = re.compile(r"(?i)^(?:(?:key|main|required)\s+)?(?:param(?:eter)?s?|arguments?|args|inputs?)\b")
-NOT_TOOLS_COLUMN = re.compile(r"(?i)^(?:type|required|optional|default(?:\s+value)?)$")
+# A column of a table of parameters (type, required, default), or of programs to install first (`| Tool | Install |`:
+# the prerequisites, not the server's tools).
+NOT_TOOLS_COLUMN = re.compile(r"(?i)^(?:type|required|optional|default(?:\s+value)?|install(?:ation)?(?:\s+command)?)$")
 _CELL_PARAM = r"`?(?P<name>[A-Za-z_$][\w$]*)(?P<opt>\?)?`?(?:\s*\((?P<spec>[^)]*)\))?"
 CELL_PARAM = re.compile(_CELL_PARAM)
 CELL_PARAMS = re.compile(r"^{0}(?:\s*(?:,|;|<br\s*/?>)\s*{0})*$".format(re.sub(r"\?P<\w+>", "", _CELL_PARAM)))
