@@ -352,3 +352,21 @@ def test_a_use_after_a_lookup_whose_miss_leaves_the_callee_is_of_a_held_key():
     body = _returning('JSON.stringify(store.update(args.limit))')
     assert flagged({"index.ts": _with(head, body)}) == PATH_ONLY
     assert flagged({"index.ts": _with(head.replace("    if (!fact) return undefined;\n", ""), body)}) == BOTH
+
+
+def test_a_validator_whose_result_is_tested_checks_the_fields_it_hands_validators():
+    """`result = ToolValidation.search(args); if (!result.valid) throw`, where search hands `args.limit` to a static
+    validator returning `{ valid, errors }`: limit is checked; path, which no validator is handed, is not (the
+    validator is not taken for a check of the whole input). Without the test of the result, nothing is checked."""
+    head = ('class V {\n'
+            '  static num(value: any, field: string) { const errors = [];\n'
+            '    if (value !== undefined && typeof value !== "number") errors.push({ field });\n'
+            '    return { valid: errors.length === 0, errors }; }\n'
+            '  static all(...rs: any[]) { const errors = rs.flatMap((r) => r.errors); return { valid: errors.length === 0, errors }; }\n}\n'
+            'class ToolValidation {\n  static search(args: any) { const a = V.num(args.limit, "limit"); return V.all(a); }\n}\n'
+            'function check(args: any) {\n  let result;\n  result = ToolValidation.search(args);\n'
+            '  if (!result.valid) throw new Error("invalid");\n}\n')
+    body = '  check(args);\n' + _returning('"x".repeat(args.limit)')
+    assert flagged({"index.ts": _with(head, body)}) == PATH_ONLY
+    untested = head.replace('if (!result.valid) throw new Error("invalid");', 'console.log(result.valid);')
+    assert flagged({"index.ts": _with(untested, body)}) == BOTH

@@ -11,13 +11,13 @@ import tree_sitter as ts
 
 from auditor.analyse import callee_checks, guards, uses
 from auditor.analyse.uses import COMPARISONS, arguments_of, error_message, logged
-from auditor.extract import copies, throws
+from auditor.extract import copies, instances, throws
 from auditor.extract.bindings import value_of
 from auditor.extract.facts import Program, entry_modules
-from auditor.extract.frames import loop_names, plain_parameters
+from auditor.extract.frames import loop_names, plain_parameters, returned
 from auditor.extract.program import Module
 from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, condition_terms, enclosing_function,
-                                    find, literal, member_chain, string_value, strip_casts, text,
+                                    find, literal, member_chain, object_pairs, string_value, strip_casts, text,
                                     within)
 from auditor.extract.zod import schema_of
 
@@ -462,13 +462,35 @@ def _schema_call(call: ts.Node, m: Module, names: set[str], p: Program, v: dict,
                 compiled = _compiled(receiver, m, v)  # `TypeCompiler.Compile(T).Check(x)`
                 matched, schema = True, (call_args(compiled) or [None])[0] if compiled is not None else receiver
     if not matched and any(_is_input(a, names, v) for a in args) and _result_tested(call, v):
-        return Check(path=m.path, node=call, fields=None, form="schema")  # a validator, by what its result says
+        # a validator, by what its result says: of the fields it hands the boundary's validators, when it is the
+        # boundary's own and hands some (`r = check(args); if (!r.valid) throw`); else of the whole input
+        found = p.linker.resolve(m, call) or instances.static_method(p.linker, m, call) if p.linker is not None else None
+        index = next(i for i, a in enumerate(args) if _is_input(a, names, v))
+        fields = _validated_members(found[0], found[1], index, p.linker, v) if found is not None else set()
+        return Check(path=m.path, node=call, fields=frozenset(fields) or None, form="schema")
     if not matched:
         return None
     spec = schema_of(schema, m, p.vocab, p.linker) if schema is not None else None
     props = spec.get("properties") if isinstance(spec, dict) else None
     fields = frozenset(props) if isinstance(props, dict) else None
     return Check(path=m.path, node=call, fields=fields, form="schema")
+
+
+def _validated_members(module: Module, fn: ts.Node, index: int, link, v: dict) -> set[str]:
+    """The fields of FN's parameter INDEX (`args.limit`) FN hands to a validator of the boundary: a function whose
+    returned objects carry a result flag (kb validators result_flags: `return { valid: errors.length === 0, errors }`),
+    so that FN's result, tested by its caller, fails when the field does."""
+    name = next((n for n, i in plain_parameters(fn).items() if i == index), None)
+    flags = set(v.get("result_flags") or ())
+    out: set[str] = set()
+    for call in find(fn, {"call_expression"}) if name is not None and flags else ():
+        members = [text(a.child_by_field_name("property")) for a in map(strip_casts, call_args(call))
+                   if a is not None and a.type == "member_expression" and text(a.child_by_field_name("object")) == name]
+        hit = link.resolve(module, call) or instances.static_method(link, module, call) if members else None
+        if hit is not None and any(r is not None and r.type == "object" and flags & set(object_pairs(r))
+                                   for r in map(strip_casts, returned(hit[1]))):
+            out |= set(members)
+    return out
 
 
 def _schema_parses(fn: ts.Node, index: int, v: dict) -> bool:
@@ -538,8 +560,9 @@ def _result_tested(call: ts.Node, v: dict) -> bool:
     """Whether CALL's result, held by a local, is tested for failure by an `if` that rejects or returns before the
     handler goes on: `if (!r.valid)` (kb validators result_flags) or `if (r.errors?.length)` (result_failures)."""
     holder = call.parent.parent if call.parent is not None and call.parent.type == "await_expression" else call.parent
-    name = holder.child_by_field_name("name") if holder is not None and holder.type == "variable_declarator" else None
-    fn = enclosing_function(call)
+    name = holder.child_by_field_name("name") if holder is not None and holder.type == "variable_declarator" else \
+        holder.child_by_field_name("left") if holder is not None and holder.type == "assignment_expression" else None
+    fn = enclosing_function(call)  # (held by a declaration, or assigned: `let r; switch (t) { case "a": r = va(args) }`)
     if name is None or name.type != "identifier" or fn is None:
         return False
     flags, failures = set(v.get("result_flags") or ()), set(v.get("result_failures") or ())

@@ -33,6 +33,16 @@ def method_of(link, m, call: ts.Node) -> tuple | None:
     return _inherited(link, found[0], found[1], chain[-1]) if found is not None else None
 
 
+def static_method(link, m, call: ts.Node) -> tuple | None:
+    """(module, method node) of `Class.method(...)` / `ns.Class.method(...)` where Class is a class of the boundary
+    (a static method, or one inherited); None otherwise."""
+    callee = call_function(call) if call.type == "call_expression" else None
+    chain = member_chain(callee) if callee is not None else None
+    found = link._class(m, ".".join(chain[:-1])) if link is not None and chain and len(chain) in (2, 3) else None
+    hit = _inherited(link, found[0], found[1], chain[-1]) if found is not None else None
+    return hit[:2] if hit is not None else None
+
+
 def _inherited(link, m, info, name: str, depth: int = 0) -> tuple | None:
     """(module, method, "Class.method") of method NAME of the class INFO, or of the class it extends, up the chain."""
     if name in info.methods:
