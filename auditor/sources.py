@@ -100,13 +100,15 @@ def register(target: Target, method: dict) -> tuple[Entry, ...]:
             inner = rel.split("/", 3 if package.startswith("@") else 2)[-1]
             layer = layer_of(inner, method, lang)
             layer = layer if layer in {"implementation", "test"} else DEPENDENCY
+        else:
+            layer = layer_of(rel if not ctx else f.path, method, lang)
         omitted = f"blob {f.blob} is not in the repository (a partial or shallow clone); never fetched" if f.missing \
             else f"{f.bytes:,} bytes, over the read limit of {limit:,} (kb/method.yaml max_file_bytes)" \
             if f.bytes > limit else None
         body, replaced = (None, ()) if omitted else decode(f.data)
         n = 0 if body is None else len(body.splitlines())
-        e = Entry(file=f, rel=rel, layer=layer if package is not None else layer_of(rel if not ctx else f.path, method, lang),
-                  context=ctx, text=body, lines=n, omitted=omitted, replaced=replaced, package=package, lang=lang)
+        e = Entry(file=f, rel=rel, layer=layer, context=ctx, text=body, lines=n, omitted=omitted, replaced=replaced,
+                  package=package, lang=lang)
         bundle = omitted and f.data and not f.missing and not ctx and f.bytes <= method.get("max_bundle_bytes", limit)
         out.append(without_bundled(e, limit, omitted) if bundle else e)
     rels = [e.rel for e in out if not e.context]

@@ -402,8 +402,9 @@ def _named_strings(p: Program) -> set[str]:
     `require.resolve("x")`, `pino({transport: {target: "pino-pretty"}})`; a resolver handed a name made at run time
     (`require.resolve(`${pkg}/${file}`)`) may load any package its module holds in a member of a name it is made from
     (`{ pkg: "tree-sitter-go" }`), and a resolver handed a parameter of its function as it is may load what the
-    module's calls of that function pass there (`resolveBin("@acme/cli")`); outside the regions a bundler marks as a dependency's code and the syntax error regions
-    (whose dependencies are unknown, not used: _may_name)."""
+    module's calls of that function pass there (`resolveBin("@acme/cli")`); a command string the code builds runs
+    the package after a runner (`npx cross-env ...`); outside the regions a bundler marks as a dependency's code and
+    the syntax error regions (whose dependencies are unknown, not used: _may_name)."""
     rule = p.method.get("loaded_by_name") or {}
     resolvers, keys = set(rule.get("resolvers", ())), set(rule.get("keys", ()))
     run = re.compile(r"(?:^|[\s;&|(\"'`])(?:" + "|".join(map(re.escape, rule.get("runners", ()))) +

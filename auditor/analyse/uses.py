@@ -304,8 +304,8 @@ def _collection(node: ts.Node | None, module, depth: int = 0) -> bool:
 
 
 def field_values(node: ts.Node | None, module) -> list[ts.Node]:
-    """The values the class NODE (`this.facts`) is read in gives its field: its declaration's and every value the
-    class assigns to it (`this.facts = new Map(...)`); empty for anything else."""
+    """The values of the field NODE reads (`this.facts`) in the class NODE is written in: its declaration's value and
+    every value the class assigns to it (`this.facts = new Map(...)`); empty for anything else."""
     node = strip_casts(node)
     if node is None or node.type != "member_expression" or text(node.child_by_field_name("object")) != "this":
         return []

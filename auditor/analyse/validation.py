@@ -464,7 +464,8 @@ def _schema_call(call: ts.Node, m: Module, names: set[str], p: Program, v: dict,
     if not matched and any(_is_input(a, names, v) for a in args) and _result_tested(call, v):
         # a validator, by what its result says: of the fields it hands the boundary's validators, when it is the
         # boundary's own and hands some (`r = check(args); if (!r.valid) throw`); else of the whole input
-        found = p.linker.resolve(m, call) or instances.static_method(p.linker, m, call) if p.linker is not None else None
+        found = (p.linker.resolve(m, call) or instances.static_method(p.linker, m, call)) \
+            if p.linker is not None else None
         index = next(i for i, a in enumerate(args) if _is_input(a, names, v))
         fields = _validated_members(found[0], found[1], index, p.linker, v) if found is not None else set()
         return Check(path=m.path, node=call, fields=frozenset(fields) or None, form="schema")
@@ -486,7 +487,7 @@ def _validated_members(module: Module, fn: ts.Node, index: int, link, v: dict) -
     for call in find(fn, {"call_expression"}) if name is not None and flags else ():
         members = [text(a.child_by_field_name("property")) for a in map(strip_casts, call_args(call))
                    if a is not None and a.type == "member_expression" and text(a.child_by_field_name("object")) == name]
-        hit = link.resolve(module, call) or instances.static_method(link, module, call) if members else None
+        hit = (link.resolve(module, call) or instances.static_method(link, module, call)) if members else None
         if hit is not None and any(r is not None and r.type == "object" and flags & set(object_pairs(r))
                                    for r in map(strip_casts, returned(hit[1]))):
             out |= set(members)

@@ -160,15 +160,21 @@ def dispatches(handler: Handler, resolve, link=None) -> tuple[list[Dispatch], li
 
 def _after_rejecting(handler: Handler, earlier: list, fn: ts.Node, fallbacks: list, resolve) -> bool:
     """Whether the handler calls FN only after a call, on every path to it, of an earlier dispatching function (of
-    EARLIER) whose fallback throws for any name it does not dispatch (FALLBACKS): a name that reaches FN is one of
-    those, so what FN compares the name with names no other tool (a result's clean-up for some of them)."""
+    EARLIER, the handler itself first and left out) whose fallback throws for any name it does not dispatch
+    (FALLBACKS): a name that reaches FN is one of those, so what FN compares the name with names no other tool (a
+    result's clean-up for some of them)."""
     if not fallbacks or any(f.form != "throw" for f in fallbacks) or handler.fn is None:
         return False
-    calls = [n for n in walk(handler.branch if handler.branch is not None else handler.fn) if n.type == "call_expression"]
+    body = handler.branch if handler.branch is not None else handler.fn
+    calls = [n for n in walk(body) if n.type == "call_expression"]
     hits = {n.id: (resolve(n) or (None,))[0] for n in calls}
     later = [n for n in calls if hits[n.id] == fn]
     first = [n for n in calls if any(hits[n.id] == f for f, _, _, _ in earlier[1:])]
     return bool(later) and bool(first) and all(any(_dominates(a, b) for a in first) for b in later)
+
+
+_BRANCHING = frozenset({"if_statement", "switch_statement", "for_statement", "for_in_statement", "while_statement",
+                        "do_statement", "ternary_expression", "catch_clause", *FUNCTION_TYPES})
 
 
 def _dominates(a: ts.Node, b: ts.Node) -> bool:
@@ -178,10 +184,8 @@ def _dominates(a: ts.Node, b: ts.Node) -> bool:
         if not block.start_byte <= b.start_byte < block.end_byte:
             continue
         stmt = next(c for c in block.named_children if c.start_byte <= a.start_byte < c.end_byte)
-        cut = {"if_statement", "switch_statement", "for_statement", "for_in_statement", "while_statement",
-               "do_statement", "ternary_expression", "catch_clause", *FUNCTION_TYPES}
-        if any(x.type in cut for x in ancestors(a) if stmt.start_byte <= x.start_byte and x.end_byte <= stmt.end_byte
-               and x != a):
+        if any(x.type in _BRANCHING for x in ancestors(a)
+               if stmt.start_byte <= x.start_byte and x.end_byte <= stmt.end_byte and x != a):
             return False
         return stmt.end_byte <= b.start_byte
     return False

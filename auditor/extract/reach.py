@@ -892,10 +892,11 @@ def _indexed_by_callback(call: ts.Node, record: ts.Node) -> bool:
             "map", "flatMap"} or not call_args(outer):
         return False
     cb = strip_casts(call_args(outer)[0])
-    params = cb.child_by_field_name("parameters") or cb.child_by_field_name("parameter") \
+    params = (cb.child_by_field_name("parameters") or cb.child_by_field_name("parameter")) \
         if cb is not None and cb.type in FUNCTION_TYPES else None
-    first = params if params is not None and params.type == "identifier" else next(
-        (parameter_pattern(c) for c in params.named_children if c.type != "comment"), None) if params is not None else None
+    items = [c for c in params.named_children if c.type != "comment"] if params is not None else []
+    first = params if params is not None and params.type == "identifier" else \
+        parameter_pattern(items[0]) if items else None
     if first is None or first.type != "identifier":
         return False
     return any(text(strip_casts(x.child_by_field_name("object"))) == text(strip_casts(record))

@@ -587,8 +587,9 @@ class Expander:
                     if level.site is not None and level.site.type == "identifier" else {level.site}
                 sites |= {strip_casts(a) for a in call_args(level.site) if strip_casts(a).type == "object"} \
                     if level.site is not None and level.site.type == "call_expression" else set()  # spec it is made of)
-                key = level.site.parent if level.site is not None and level.site.type in {"property_identifier", "string"} \
-                    else None  # (a key of Object.keys(RECORD): the entry it names, `{ name: k, ...RECORD[k] }`)
+                keyed = level.site is not None and level.site.type in {"property_identifier", "string"}
+                key = level.site.parent if keyed else None  # (a key of Object.keys(RECORD): the entry it names,
+                # `{ name: k, ...RECORD[k] }`)
                 sites |= {strip_casts(pair_value(key))} if key is not None and key.type == "pair" \
                     and key.child_by_field_name("key") == level.site else set()
                 level = level.outer
