@@ -47,3 +47,31 @@ def test_a_name_compared_where_the_dispatch_may_not_have_run_is_read_as_before()
     body = ('let result = {};\n  if (req.params.arguments?.live) { result = await execute(name, req.params.arguments); }\n'
             '  const out = clean(result, name);')
     assert ("check_minimal", "dispatch only") in _tools(body)
+
+
+GROUPS = SDK + '''const server = new Server({ name: "s", version: "1" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [
+  { name: "a_one", description: "A.", inputSchema: { type: "object", properties: {} } },
+  { name: "b_one", description: "B.", inputSchema: { type: "object", properties: {} } } ] }));
+async function connect() { return { ok: true }; }
+async function runA(name) {
+  switch (name) { case "a_one": return { content: [] }; default: throw new Error(`Unknown tool: ${name}`); }
+}
+async function runB(name) {
+  switch (name) { case "b_one": return { content: [] }; default: throw new Error(`Unknown tool: ${name}`); }
+}
+server.setRequestHandler(CallToolRequestSchema, async (req) => {
+  const conn = await connect();
+  if (req.params.name.startsWith("a_")) { return await runA(req.params.name); }
+  return await runB(req.params.name);
+});
+await server.connect(new StdioServerTransport());
+'''
+
+
+def test_dispatches_of_groups_behind_a_call_that_dispatches_nothing_are_all_read():
+    """`const conn = await connect()` runs first on every path, and dispatches no name: the functions of each group
+    of tools after it still dispatch theirs (only a function that dispatched, and rejects any other name, makes the
+    comparisons after it no tool's)."""
+    p = program({"index.js": GROUPS, "package.json": '{"name": "s", "main": "index.js"}'})
+    assert [(t["name"], t["status"]) for t in coverage.ledger(p)["tools"]] == [("a_one", "analysed"), ("b_one", "analysed")]

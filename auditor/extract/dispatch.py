@@ -124,6 +124,7 @@ def dispatches(handler: Handler, resolve, link=None) -> tuple[list[Dispatch], li
     fns = _dispatching(handler, resolve, link)
     looped = _looped(handler, fns, link)
     out: tuple[list[Dispatch], list[Fallback]] = ([], [])
+    dispatching: list[ts.Node] = []  # the functions (after the handler) whose dispatches are in OUT
     for i, (fn, module, resolve_there, subjects) in enumerate(fns):
         found, fallbacks = _dispatch_in(handler, fn, resolve_there, module, link, subjects)
         if found and fn.id in looped:  # the function of one element of a loop: any other name goes on to the next,
@@ -144,10 +145,11 @@ def dispatches(handler: Handler, resolve, link=None) -> tuple[list[Dispatch], li
             return found, handed or fallbacks
         if found:
             known = {d.tool for d in out[0]}
-            if known and _after_rejecting(handler, fns[:i], fn, out[1], resolve):
+            if known and _after_rejecting(handler, dispatching, fn, out[1], resolve):
                 continue  # (`sanitize(result, name)` after `await execute(name)`, which throws for any other name)
             out[0].extend(d for d in found if d.tool not in known)
             out[1].extend(fallbacks)
+            dispatching.append(fn)
     if fns:  # `if (isNotesRequest(request)) return handleNotes(request)`: the tools no function it calls dispatches
         fn, module, resolve_there, subjects = fns[0]
         known = {d.tool for d in out[0]}
@@ -158,18 +160,17 @@ def dispatches(handler: Handler, resolve, link=None) -> tuple[list[Dispatch], li
     return out
 
 
-def _after_rejecting(handler: Handler, earlier: list, fn: ts.Node, fallbacks: list, resolve) -> bool:
-    """Whether the handler calls FN only after a call, on every path to it, of an earlier dispatching function (of
-    EARLIER, the handler itself first and left out) whose fallback throws for any name it does not dispatch
-    (FALLBACKS): a name that reaches FN is one of those, so what FN compares the name with names no other tool (a
-    result's clean-up for some of them)."""
+def _after_rejecting(handler: Handler, earlier: list[ts.Node], fn: ts.Node, fallbacks: list, resolve) -> bool:
+    """Whether the handler calls FN only after a call, on every path to it, of a function that dispatched before it
+    (EARLIER), their fallbacks (FALLBACKS) all throwing for any name they do not dispatch: a name that reaches FN is
+    one of theirs, so what FN compares the name with names no other tool (a result's clean-up for some of them)."""
     if not fallbacks or any(f.form != "throw" for f in fallbacks) or handler.fn is None:
         return False
     body = handler.branch if handler.branch is not None else handler.fn
     calls = [n for n in walk(body) if n.type == "call_expression"]
     hits = {n.id: (resolve(n) or (None,))[0] for n in calls}
     later = [n for n in calls if hits[n.id] == fn]
-    first = [n for n in calls if any(hits[n.id] == f for f, _, _, _ in earlier[1:])]
+    first = [n for n in calls if any(hits[n.id] == f for f in earlier)]
     return bool(later) and bool(first) and all(any(_dominates(a, b) for a in first) for b in later)
 
 
