@@ -76,3 +76,27 @@ def test_keys_mapped_to_their_own_text_list_no_entry_of_the_record():
     made = 'Object.keys(TOOLS).map((k) => ({ name: k, description: "Same for all.", inputSchema: { type: "object" } }))'
     p = program({"index.js": LOW_LEVEL.replace("LIST", made), "package.json": '{"name": "cafe", "main": "index.js"}'})
     assert sorted((t.name, t.description) for t in p.tools) == [("order", "Same for all."), ("query", "Same for all.")]
+
+
+def test_a_record_of_results_copied_with_conditional_parts_lists_no_tool():
+    """`Object.entries(checks).map(([name, item]) => ({ name, status: item.Status, ...(item.Code ? { code: item.Code }
+    : {}) }))` builds a report of checks, not tools: what it spreads is a conditional part, not the entry, so no entry
+    of the record is a tool named by its key, even where a tools/list not read whole keeps every descriptor-shaped
+    object."""
+    report = SDK + '''import { moreTools } from "tool-pack";
+export function failed(result) {
+  const checks = { ownership: result.Ownership, quota: result.Quota };
+  return Object.entries(checks).map(([name, item]) => ({ name, status: item.Status,
+    ...(item.Code ? { code: item.Code } : {}) }));
+}
+const server = new Server({ name: "s", version: "1" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [
+  { name: "verify", description: "Verify.", inputSchema: { type: "object", properties: {} } }, ...moreTools()] }));
+server.setRequestHandler(CallToolRequestSchema, async (req) => {
+  if (req.params.name === "verify") return { content: [{ type: "text", text: JSON.stringify(failed({})) }] };
+  throw new Error("unknown tool");
+});
+await server.connect(new StdioServerTransport());
+'''
+    p = program({"index.js": report, "package.json": '{"name": "s", "main": "index.js"}'})
+    assert sorted(t.name for t in p.tools) == ["verify"]

@@ -323,7 +323,8 @@ def templates(module: Module, link=None) -> list[tuple[ts.Node, ts.Node]]:
         callback = fn is not None and fn.parent is not None and fn.parent.type == "arguments" and _loop_callback(fn)
         elements = set(element_names(fn)[0]) if callback else set()
         if copied and copied[0] in roots and (_of_loop(obj, copied[0], fn) or copied[0] in elements) \
-                or roots & elements and _roots(source, fn) & elements:
+                or roots & elements and source is not None and source.type in {"identifier", "subscript_expression"} \
+                and _roots(source, fn) & elements:  # (the entry itself, not `...(item.code ? { code } : {})`)
             # `{ ...tool, name: "x_" + tool.name }` per element of a list of descriptors; `{ name: key, ...tool }` of
             # an Object.entries element `[key, tool]`; `{ name: key, ...TOOLS[key] }` per key of Object.keys(TOOLS)
             out.append((spread, node))
