@@ -261,3 +261,13 @@ def test_a_package_a_resolver_is_handed_through_a_parameter_is_used():
     p = program({"index.ts": code, "package.json": json.dumps({"name": "demo", "dependencies": deps})})
     assert [f.attrs["dependency"] for f in mismatches.mismatches(p, {"probes": []}) if f.kind == "unused-dependency"] \
         == ["left-pad"]
+
+
+def test_a_package_that_depends_on_itself_does_not_use_itself_by_a_command():
+    """`"dependencies": {"demo": "^1"}` in the package demo, whose setup writes `npx -y demo@latest` into a client's
+    config: the command fetches demo from the registry; the dependency on itself is unused."""
+    code = SERVER + 'export const config = { command: "npx", args: ["-y", "demo@latest"], line: "npx -y demo@latest" };\n'
+    deps = {"@modelcontextprotocol/sdk": "1", "zod": "3", "demo": "1"}
+    p = program({"index.ts": code, "package.json": json.dumps({"name": "demo", "dependencies": deps})})
+    assert [f.attrs["dependency"] for f in mismatches.mismatches(p, {"probes": []}) if f.kind == "unused-dependency"] \
+        == ["demo"]

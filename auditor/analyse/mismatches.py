@@ -379,8 +379,9 @@ def _unused_dependencies(p: Program) -> list[Record]:
             if _used(dep, imported | words):
                 continue
             named = _named_strings(p) if named is None else named
-            if _used(dep, named):  # loaded by name: a transport target, a plugin, require.resolve("dep")
-                continue
+            if _used(dep, named) and dep != (doc.value or {}).get("name"):  # loaded by name: a transport target, a
+                continue  # plugin, require.resolve("dep"), `npx dep`; not the package itself (`npx -y self@latest`
+                # in a config it writes fetches it from the registry; it depends on itself for nothing)
             where = [line(doc.path, *span)] if span else [line(doc.path, 1)]
             gaps = [g for g in unread if _may_name(p, g, dep)]
             paths = sorted({g.anchor.path for g in gaps})
