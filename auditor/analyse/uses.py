@@ -14,8 +14,7 @@ import tree_sitter as ts
 from auditor.analyse import callee_checks, guards
 from auditor.analyse.logs import log_call
 from auditor.extract import instances
-from auditor.extract.bindings import references, value_of
-from auditor.extract.program import class_name_of
+from auditor.extract.bindings import class_fields, references, value_of
 from auditor.extract.syntax import (CLASS_TYPES, FUNCTION_TYPES, ancestors, enclosing_function, find, parameter_pattern,
                                     strip_casts, text)
 
@@ -299,25 +298,18 @@ def _collection(node: ts.Node | None, module, depth: int = 0) -> bool:
         return any(_collection(node.child_by_field_name(k), module, depth + 1) for k in ("left", "right"))
     if node.type == "identifier":
         return _collection(value_of(module, node), module, depth + 1)
-    made = field_values(node, module)
+    made = field_values(node)
     return bool(made) and all(_collection(m, module, depth + 1) for m in made)
 
 
-def field_values(node: ts.Node | None, module) -> list[ts.Node]:
-    """The values of the field NODE reads (`this.facts`) in the class NODE is written in: its declaration's value and
-    every value the class assigns to it (`this.facts = new Map(...)`); empty for anything else."""
+def field_values(node: ts.Node | None) -> list[ts.Node | None]:
+    """The values of the field NODE reads (`this.facts`) in the class NODE is written in (bindings.class_fields: its
+    declaration's value and every value the class assigns to it); empty for anything else."""
     node = strip_casts(node)
     if node is None or node.type != "member_expression" or text(node.child_by_field_name("object")) != "this":
         return []
     cls = next((a for a in ancestors(node) if a.type in CLASS_TYPES), None)
-    if cls is None:
-        return []
-    field = text(node.child_by_field_name("property"))
-    made = [a.child_by_field_name("right") for a in find(cls, {"assignment_expression"})
-            if text(a.child_by_field_name("left")) == f"this.{field}"]
-    info = module.classes.get(class_name_of(cls))
-    decl = info.fields.get(field) if info is not None else None
-    return made + ([decl.child_by_field_name("value")] if decl is not None else [])
+    return class_fields(cls).get(text(node.child_by_field_name("property")), []) if cls is not None else []
 
 
 def _local(ctx, module, decl: ts.Node, depth: int) -> bool:

@@ -691,7 +691,7 @@ def _collection(node: ts.Node | None, module: Module) -> bool:
     node = strip_casts(node)
     if node is not None and node.type == "identifier":
         return _made_collection(strip_casts(value_of(module, node)))
-    made = uses.field_values(node, module)
+    made = uses.field_values(node)
     if made:
         return all(_made_collection(strip_casts(m)) for m in made)
     return _made_collection(node)

@@ -8,7 +8,8 @@ import tree_sitter as ts
 
 from auditor.extract import inlined
 from auditor.extract.program import Module
-from auditor.extract.syntax import FUNCTION_TYPES, ancestors, find, member_chain, memo, string_value, strip_casts, text
+from auditor.extract.syntax import (CLASS_TYPES, FUNCTION_TYPES, ancestors, enclosing, find, member_chain, memo,
+                                    string_value, strip_casts, text)
 
 
 def literal_env(link, fallback: Module):
@@ -401,3 +402,24 @@ def visible(node: ts.Node, name: str) -> ts.Node | None:
         if params is not None and name in bound_names(params):
             return None
     return None
+
+
+_FIELDS: dict[int, tuple[ts.Node, dict[str, list[ts.Node | None]]]] = memo()  # (syntax.forget() drops it)
+
+
+def class_fields(cls: ts.Node) -> dict[str, list[ts.Node | None]]:
+    """Field name -> the values the class CLS gives it, in order: each `this.F = value` its methods write (not those of
+    a class written inside it) and its declaration's value (`F = []`, None for `F;`). Read once per class."""
+    hit = _FIELDS.get(cls.id)
+    if hit is None or hit[0] != cls:
+        fields: dict[str, list[ts.Node | None]] = {}
+        for a in find(cls, {"assignment_expression"}):
+            chain = member_chain(a.child_by_field_name("left"))
+            if chain and len(chain) == 2 and chain[0] == "this" and enclosing(a, CLASS_TYPES) == cls:
+                fields.setdefault(chain[1], []).append(a.child_by_field_name("right"))
+        for f in find(cls, {"public_field_definition", "field_definition"}):
+            key = f.child_by_field_name("name") or f.child_by_field_name("property")
+            if key is not None and enclosing(f, CLASS_TYPES) == cls:
+                fields.setdefault(text(key).lstrip("#"), []).append(f.child_by_field_name("value"))
+        hit = _FIELDS[cls.id] = (cls, fields)
+    return hit[1]

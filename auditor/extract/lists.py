@@ -9,7 +9,7 @@ from typing import Iterator
 import tree_sitter as ts
 
 from auditor.extract import folders
-from auditor.extract.bindings import value_of
+from auditor.extract.bindings import class_fields, value_of
 from auditor.extract.frames import (MAX_DEPTH, Frame, _array_names, _parameter_of_scope, _sites, destructured,
                                     loop_names, parameters, plain_parameters, returned)
 from auditor.extract.program import Module, class_name_of
@@ -795,20 +795,7 @@ class Lists:
         cls = enclosing(node, CLASS_TYPES) if obj is not None and obj.type == "this" else None
         if cls is None:
             return []
-        memo = self.link.memo.setdefault("lists.fields", {}) if self.link is not None else {}
-        hit = memo.get(cls.id)
-        if hit is None or hit[0] != cls:  # every field's values, read once per class
-            fields: dict[str, list[ts.Node]] = {}
-            for a in find(cls, {"assignment_expression"}):
-                chain = member_chain(a.child_by_field_name("left"))
-                if chain and len(chain) == 2 and chain[0] == "this" and enclosing(a, CLASS_TYPES) == cls:
-                    fields.setdefault(chain[1], []).append(a.child_by_field_name("right"))
-            for f in find(cls, {"public_field_definition", "field_definition"}):
-                key = f.child_by_field_name("name") or f.child_by_field_name("property")
-                if key is not None and enclosing(f, CLASS_TYPES) == cls:
-                    fields.setdefault(text(key).lstrip("#"), []).append(f.child_by_field_name("value"))
-            hit = memo[cls.id] = (cls, fields)
-        values = hit[1].get(text(node.child_by_field_name("property")), [])
+        values = class_fields(cls).get(text(node.child_by_field_name("property")), [])
         if not any(_placeholder_list(v) for v in values):
             return []  # (a field that does not start empty: read as its class holds it)
         return [v for v in values if v is not None and not _placeholder_list(v)]

@@ -15,10 +15,11 @@ import tree_sitter as ts
 from auditor.extract import dead, envdefault, folders, tslib
 from auditor.extract.bindings import value_of
 from auditor.extract.program import Module
-from auditor.extract.frames import _pattern, loop_names, parameter_default, parameter_property, parameters
+from auditor.extract.frames import (_pattern, loop_names, parameter_default, parameter_property, parameters,
+                                    plain_parameters)
 from auditor.extract.values import Values
 from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, enclosing, find, member_chain, object_pairs,
-                                    pair_value, parameter_pattern, string_value, strip_casts, text)
+                                    pair_value, string_value, strip_casts, text)
 
 MAX_DEPTH = 24  # hops from the handler's result to a descriptor
 # Array methods whose result holds (some of) the receiver's elements, in the same or another order.
@@ -892,16 +893,11 @@ def _indexed_by_callback(call: ts.Node, record: ts.Node) -> bool:
             "map", "flatMap"} or not call_args(outer):
         return False
     cb = strip_casts(call_args(outer)[0])
-    params = (cb.child_by_field_name("parameters") or cb.child_by_field_name("parameter")) \
+    first = next((n for n, i in plain_parameters(cb).items() if i == 0), None) \
         if cb is not None and cb.type in FUNCTION_TYPES else None
-    items = [c for c in params.named_children if c.type != "comment"] if params is not None else []
-    first = params if params is not None and params.type == "identifier" else \
-        parameter_pattern(items[0]) if items else None
-    if first is None or first.type != "identifier":
-        return False
-    return any(text(strip_casts(x.child_by_field_name("object"))) == text(strip_casts(record))
-               and text(strip_casts(x.child_by_field_name("index"))) == text(first)
-               for x in find(cb, {"subscript_expression"}))
+    return first is not None and any(text(strip_casts(x.child_by_field_name("object"))) == text(strip_casts(record))
+                                     and text(strip_casts(x.child_by_field_name("index"))) == first
+                                     for x in find(cb, {"subscript_expression"}))
 
 
 def _descriptor(obj: ts.Node) -> bool:
