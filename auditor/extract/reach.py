@@ -489,8 +489,9 @@ class Reach:
                 else:
                     yield from self.expr(value, module, d)
             return
-        if chain in {("Array", "from"), ("Array", "of"), ("Promise", "all"), ("Promise", "resolve")}:
-            for a in args if chain[1] == "of" else args[:1]:  # (all: what each element resolves to; resolve: its value)
+        if chain in {("Array", "from"), ("Array", "of"), ("Promise", "all"), ("Promise", "resolve"), ("Object", "freeze")}:
+            for a in args if chain[1] == "of" else args[:1]:  # (all: what each element resolves to; resolve, freeze: its
+                # value)
                 yield from self.expr(a, module, d)
             return
         hit = self.link.resolve(module, node) if self.link is not None else None
@@ -588,15 +589,18 @@ class Reach:
             return memo[key]
         return found
 
-    def _handed_functions(self, callee: ts.Node, module: Module) -> list[tuple[ts.Node, Module]] | None:
+    def _handed_functions(self, callee: ts.Node, module: Module, seen: frozenset[int] = frozenset()
+                          ) -> list[tuple[ts.Node, Module]] | None:
         """The functions a parameter CALLEE names is given: the member it names of each element of the list, for the
-        callback of `list.flatMap(fn)` (and the like), else the argument at each call of its function; None when one
-        of those is no function known."""
+        callback of `list.flatMap(fn)` (and the like), else the argument at each call of its function (a parameter
+        of the caller handed on, or a variable it assigns functions to, is followed: `start(() => new Backend())`
+        reaching `const backend = factory()` two calls down); None when one of those is no function known."""
         name = text(callee)
         scope = next((a for a in ancestors(callee) if a.type in FUNCTION_TYPES | {"method_definition"}
                       and name in parameters(a)), None)
-        if scope is None:
+        if scope is None or scope.id in seen or len(seen) > _HANDED_DEPTH:
             return None
+        seen = seen | {scope.id}
         index, path = parameters(scope)[name]
         receiver = _iterated(scope) if index == 0 and parameter_default(scope, index) is None else None
         values: list[tuple[ts.Node | None, Module]] = []
@@ -615,7 +619,40 @@ class Reach:
         for value, where in values:
             for key in path:
                 value, where = self.values.member(value, where, key, None, 0) if value is not None else (None, where)
-            fn, fmod = self.values.function_of(value, where, None) if value is not None else (None, where)
+            fns = self._functions_named(value, where, seen) if value is not None else None
+            if fns is None:
+                return None
+            out += [f for f in fns if all(f[0].id != o[0].id for o in out)]
+        return out or None
+
+    def _functions_named(self, value: ts.Node, module: Module, seen: frozenset[int]
+                         ) -> list[tuple[ts.Node, Module]] | None:
+        """The functions VALUE, an argument handed to a parameter, stands for: itself or the function it names; for
+        a parameter of its own function, what that one is handed; for a variable declared bare, each function
+        assigned to it (`let make; if (c) make = () => a(); else make = () => b();`). None when one is not known."""
+        fn, fmod = self.values.function_of(value, module, None)
+        if fn is not None and fn.type in FUNCTION_TYPES | {"method_definition"}:
+            return [(fn, fmod)]
+        value = strip_casts(value)
+        if value is None or value.type != "identifier":
+            return None
+        name = text(value)
+        for scope in (a for a in ancestors(value) if a.type in FUNCTION_TYPES | {"method_definition"}):
+            if name in parameters(scope):
+                return self._handed_functions(value, module, seen)
+            decl = next((n for n in find(scope, {"variable_declarator"}) if _owner(n) == scope
+                         and text(n.child_by_field_name("name")) == name), None)
+            if decl is not None:
+                break
+        else:  # a variable of the module's top level
+            decl, scope = None, module.tree.root_node
+            if not _declared_bare(module, name):
+                return None
+        if decl is not None and decl.child_by_field_name("value") is not None:
+            return None
+        out = []
+        for later in _assigned(module, scope, (name,)):
+            fn, fmod = self.values.function_of(later, module, None)
             if fn is None or fn.type not in FUNCTION_TYPES | {"method_definition"}:
                 return None
             out.append((fn, fmod))
@@ -813,10 +850,20 @@ class Reach:
                 yield from self._at_path(obj, omod, path, d)
 
     def _at_path(self, obj: ts.Node, module: Module, path: tuple[str, ...], d: int):
-        """What member PATH of OBJ (an element of a list) stands for; unread when that member is not known."""
+        """What member PATH of OBJ (an element of a list) stands for; unread when that member is not known. A key an
+        object literal does not write is the key of what it spreads (`{ ...registration, aliases }.tool`)."""
         value, where = obj, module
-        for key in path:
-            value, where = self.values.member(value, where, key, None, 0)
+        for i, key in enumerate(path):
+            held, hmod = self.values.member(value, where, key, None, 0)
+            if held is None and value.type == "object" and key not in object_pairs(value) \
+                    and any(c.type == "spread_element" for c in value.named_children):
+                for spread in (c for c in value.named_children if c.type == "spread_element" and c.named_children):
+                    for copied, cmod in list(self.expr(spread.named_children[0], where, d)):
+                        yield from self._at_path(copied, cmod, path[i:], d + 1)
+                return
+            value, where = held, hmod
+            if value is None:
+                break
         if value is None:
             self.miss(module, obj)
         else:
@@ -992,6 +1039,7 @@ def _keyed(module: Module, record: ts.Node) -> list[tuple[ts.Node, ts.Node]]:
     return out
 
 
+_HANDED_DEPTH = 6  # parameters a function is handed on through (`start(f)` -> `serve(f)` -> `connect(f)`)
 _ELEMENT_CALLBACKS = frozenset({"map", "flatMap", "filter", "forEach", "find", "findLast", "some", "every"})
 
 
