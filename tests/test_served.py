@@ -114,3 +114,44 @@ def test_an_adder_only_re_exported_is_not_served_by_the_server_the_entry_builds(
                  "logs.ts": logs, "barrel.ts": barrel, "package.json": MANIFEST})
     assert sorted(t.name for t in p.tools) == ["fetch_shots", "get_logs"]
     assert sorted((t.name, t.binding) for t in p.unserved) == [("archive_run", "addArchive"), ("save_draft", "addDrafts")]
+
+
+def test_adders_of_a_module_imported_whole_through_star_re_exports_are_served():
+    """`import * as tools from "./tools/index.js"` of an index that re-exports every adder (`export * from
+    "./a.js"`), run by `Object.values(tools).forEach((add) => add(server))`: each adder is named by the namespace."""
+    index = ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
+             'import * as tools from "./tools/index.js";\n'
+             'const server = new McpServer({ name: "demo", version: "1" });\n'
+             'Object.values(tools).forEach((add) => add(server));\n')
+    barrel = 'export * from "./shots.js";\nexport * from "./logs.js";\n'
+    shots = ('export const shotsTool = (server: any) => {\n'
+             '  server.registerTool("fetch_shots", { description: "Shots." }, async () => ({ content: [] }));\n};\n')
+    logs = ('export function logsTool(server: any) {\n'
+            '  server.registerTool("get_logs", { description: "Logs." }, async () => ({ content: [] }));\n}\n')
+    p = program({"index.ts": index, "tools/index.ts": barrel, "tools/shots.ts": shots, "tools/logs.ts": logs,
+                 "package.json": MANIFEST})
+    assert sorted(t.name for t in p.tools) == ["fetch_shots", "get_logs"] and p.unserved == ()
+
+
+def test_a_server_whose_every_registration_is_set_aside_is_not_complete():
+    """No tool served and every registration set aside as in a function nothing names: zero tools is no result, the
+    ledger says so and the audit is not complete."""
+    index = ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
+             'import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";\n'
+             'import { VERSION } from "./tools.js";\n'
+             'const server = new McpServer({ name: "demo", version: VERSION });\n'
+             'await server.connect(new StdioServerTransport());\n')
+    tools = ('export const VERSION = "1";\n'
+             'export const registerListTool = (server: any) => {\n'
+             '  server.tool("list_apps", "List apps.", {}, async () => ({ content: [] }));\n'
+             '};\n'
+             'export function registerInfoTool(server: any) {\n'
+             '  server.tool("app_info", "Show one app.", {}, async () => ({ content: [] }));\n'
+             '}\n')
+    p = program({"index.ts": index, "tools.ts": tools, "package.json": MANIFEST})
+    assert p.tools == () and len(p.unserved) == 2
+    led = coverage.ledger(p)
+    assert led["complete"] is False
+    row = next(r for r in led["unresolved"] if "set aside" in r["what"])
+    assert row["anchor"] == {"path": "tools.ts", "start_line": 3, "end_line": 3} or row["anchor"]["path"] == "tools.ts"
+    assert "`registerInfoTool`, `registerListTool`" in row["what"]

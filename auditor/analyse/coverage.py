@@ -224,7 +224,20 @@ def _unresolved(p: Program, entries: list[str]) -> list[dict]:
             out.append({"what": _unnamed_listing(l), "anchor": at(l.module.path, l.handler).as_json()})
     reached = reached_modules(p, entries) if entries else {m.path for m in p.modules}
     return out + _unread_servers(p, entries) + _unread_registrations(p, entries) + _unread_handlers(p, reached) \
-        + outside.rows(p, reached)
+        + _only_unserved(p) + outside.rows(p, reached)
+
+
+def _only_unserved(p: Program) -> list[dict]:
+    """No tool found, and registrations set aside as not served (extract/served.py): the server serves none of them
+    only if nothing runs their functions in a way the audit cannot see; zero tools is then no result."""
+    if p.tools or not p.unserved:
+        return []
+    first = min(p.unserved, key=lambda t: (t.module.path, t.node.start_byte))
+    names = sorted({t.binding for t in p.unserved})
+    return [{"what": f"no tool is served, and {len(p.unserved)} registration(s) in functions no reached code calls "
+                     f"or names ({', '.join(f'`{n}`' for n in names[:3])}{', ...' if len(names) > 3 else ''}) were "
+                     "set aside: how the server runs them, if it does, is not known",
+             "anchor": at(first.module.path, first.node).as_json()}]
 
 
 def _unread_handlers(p: Program, reached: set[str]) -> list[dict]:

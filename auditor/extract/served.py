@@ -24,13 +24,19 @@ def unserved(p: "Program", reached: set[str], entries: list[str]) -> "Program":
     constructs its own server (a package that only exports registration functions leaves them to its users), and
     never for a function of an entry module (the package's API). A function is named when its name is written in
     reached code other than to declare or export it, or when a module imports one of its exports (under any name,
-    through re-exports: `import addX from "./x.js"` of a default export, `import { Y }` of `export { addX as Y }`)."""
+    through re-exports: `import addX from "./x.js"` of a default export, `import { Y }` of `export { addX as Y }`), or
+    imports whole a module that exports it (`import * as tools` of an index that does `export * from "./x.js"`)."""
     if not any(s.module.path in reached for s in p.servers):
         return p
     owners = {}
     exports = p.linker.exports if p.linker is not None else {}
     imports = p.linker.imports if p.linker is not None else {}
     imported = {(b.module, b.name) for table in imports.values() for b in table.values() if b.module is not None}
+    # modules a reached module imports whole (`import * as tools`, then `Object.values(tools)`): every export named
+    by_reached = {m.path: m for m in p.modules if m.path in reached}
+    spaces = {b.module for path, table in imports.items() if path in by_reached for local, b in table.items()
+              if b.module is not None and b.name == "*" and _used_whole(by_reached[path], local)}
+    stars = p.linker.star if p.linker is not None else {}
     for t in p.tools:
         owner = _owner(t.node) if t.module.path not in entries else None
         name = _name_of(owner) if owner is not None else None
@@ -46,7 +52,7 @@ def unserved(p: "Program", reached: set[str], entries: list[str]) -> "Program":
         if name is not None and counts.get(name, 0) <= _MOST and (name, path) not in plumbing:
             own = [e for e, hit in exports.get(path, {}).items() if hit == (path, name)]  # (`name`, or "default")
             names = _export_names(path, own, exports)
-            plumbing[name, path] = -1 if names & imported else \
+            plumbing[name, path] = -1 if names & imported or _star_holders({m for m, _ in names}, stars) & spaces else \
                 _plumbing(name, t.module) + sum(_plumbing(name, by_path[m]) - 1 for m in {m for m, _ in names}
                                                 if m != path and m in by_path)
         if name is not None and counts.get(name, 0) <= plumbing.get((name, path), 0):
@@ -73,6 +79,35 @@ def _export_names(path: str, names: list[str], exports: dict) -> set[tuple[str, 
                 if hit == target and (mpath, ename) not in found:
                     found.add((mpath, ename))
                     todo.append((mpath, ename))
+    return found
+
+
+def _used_whole(module, local: str) -> bool:
+    """Whether MODULE uses the namespace LOCAL as a whole (`Object.values(tools)`, `tools[name]`, handed on), not
+    only its members by name (`tools_1.registerX(server)`, named where it is written)."""
+    if not re.search(rf"(?<![\w$.]){re.escape(local)}(?![\w$])(?!\s*\??\.\s*[\w$])", module.tree.root_node.text.decode("utf-8", "replace")):
+        return False
+    for node in find(module.tree.root_node, {"identifier"}):
+        if text(node) != local:
+            continue
+        parent = node.parent
+        if parent is None or parent.type in {"namespace_import", "import_specifier", "import_clause"} \
+                or parent.type == "variable_declarator" and parent.child_by_field_name("name") == node \
+                or parent.type == "member_expression" and parent.child_by_field_name("object") == node:
+            continue
+        return True
+    return False
+
+
+def _star_holders(paths: set[str], stars: dict[str, list[str]]) -> set[str]:
+    """PATHS and every module that re-exports all of one of them (`export * from "./x.js"`), however deep."""
+    found, todo = set(paths), list(paths)
+    while todo and len(found) < 200:
+        target = todo.pop()
+        for mpath, targets in stars.items():
+            if target in targets and mpath not in found:
+                found.add(mpath)
+                todo.append(mpath)
     return found
 
 
