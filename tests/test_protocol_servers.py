@@ -263,3 +263,47 @@ def test_a_branch_answering_through_a_method_of_its_own_is_read_and_a_dependency
     led = coverage.ledger(p)
     assert led["complete"] is True, led["unresolved"]
     assert "node_modules/dep/mcp/server.js" not in led["entries"]
+
+
+# Tools/call looks the tool up in a Map the server fills with `handlers.set("name", fn)` (the lookup inside a
+# conditional) and calls what it finds; a prompts/get branch of the same function compares the prompt's name.
+MAP_AND_PROMPTS = '''
+const handlers = new Map();
+function send(message) { process.stdout.write(JSON.stringify(message) + "\\\\n"); }
+function serve() {
+  process.stdin.on("data", async (chunk) => {
+    const msg = JSON.parse(chunk.toString());
+    if (msg.method === "tools/list") {
+      send({ jsonrpc: "2.0", id: msg.id, result: { tools: [
+        { name: "find-notes", description: "Find", inputSchema: { type: "object", properties: { q: { type: "string" } }, required: ["q"] } },
+        { name: "drop-note", description: "Drop", inputSchema: { type: "object", properties: { id: { type: "string" } }, required: ["id"] } },
+      ] } });
+      return;
+    }
+    if (msg.method === "tools/call") {
+      const name = msg.params?.name;
+      const handler = name ? handlers.get(name) : undefined;
+      if (!handler) { send({ jsonrpc: "2.0", id: msg.id, error: { code: -32601, message: "Unknown tool" } }); return; }
+      const result = await handler(msg.params.arguments ?? {});
+      send({ jsonrpc: "2.0", id: msg.id, result: { content: [{ type: "text", text: JSON.stringify(result) }] } });
+      return;
+    }
+    if (msg.method === "prompts/get") {
+      const name = msg.params?.name;
+      if (name === "share") { send({ jsonrpc: "2.0", id: msg.id, result: { messages: [] } }); return; }
+      if (name === "sync") { send({ jsonrpc: "2.0", id: msg.id, result: { messages: [] } }); return; }
+    }
+  });
+  handlers.set("find-notes", async (args) => fetch("https://notes.invalid/?q=" + args.q));
+  handlers.set("drop-note", async (args) => fetch("https://notes.invalid/" + args.id, { method: "DELETE" }));
+}
+serve();
+'''
+
+
+def test_a_map_filled_by_name_is_the_dispatch_and_a_prompts_branch_names_no_tool():
+    p = program({**PACKAGE, "index.js": MAP_AND_PROMPTS})
+    led = coverage.ledger(p)
+    assert [(t["name"], t["status"], t["dispatch"]) for t in led["tools"]] == [
+        ("drop-note", "analysed", "registry"), ("find-notes", "analysed", "registry")]
+    assert led["complete"] is True, led["unresolved"]

@@ -414,7 +414,9 @@ def _dispatch_in(handler: Handler, fn: ts.Node, resolve, module: Module, link=No
     body = fn.child_by_field_name("body")
     if body is None:
         return found, fallbacks
-    for node in walk(body):
+    # (a handler answering several methods: its tools/call branch only, a `prompts/get` branch's comparisons of
+    # the prompt's name are no tool's dispatch)
+    for node in walk(handler.branch if handler.branch is not None and fn == handler.fn else body):
         if node.type == "if_statement":
             for subject, tool in _comparisons(node.child_by_field_name("condition"), module, subjects, link):
                 target, tname = _called(node.child_by_field_name("consequence"), resolve)
