@@ -221,7 +221,8 @@ def mapped_twins(entries: list[Entry]) -> dict[str, str]:
 def compiled_twins(rels: list[str], rule: dict, dirs: list[tuple[str, str]] = ()) -> dict[str, str]:
     """Compiled file -> its TypeScript source, for the build output shipped beside its source (paths relative to the
     subtree): by the (outDir, rootDir) pairs DIRS of the package's tsconfig files, else by kb/method.yaml
-    compiled_output."""
+    compiled_output. A file of a tsconfig's outDir whose source that tsconfig does not hold has none (a build of
+    another layout, left in the folder: `dist/index.js` beside `dist/src/index.js` of rootDir "."), not the convention's."""
     present = set(rels)
     out = {}
     for rel in rels:
@@ -233,6 +234,8 @@ def compiled_twins(rels: list[str], rule: dict, dirs: list[tuple[str, str]] = ()
             if found is not None:
                 out[rel] = found
                 continue
+            if any(built and rel.startswith(built + "/") for built, _ in dirs):
+                continue  # a tsconfig builds this folder and names no source of this file: not the convention's
         head, _, rest = rel.partition("/")
         stem, dot, suffix = rest.rpartition(".")
         if head not in rule["output_dirs"] or not dot or rest.endswith(".d.ts") or f".{suffix}" not in _COMPILED:

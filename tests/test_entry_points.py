@@ -44,6 +44,18 @@ def test_bin_maps_to_its_source_through_tsconfig_out_dir_root_dir_and_extends():
     assert _status(ledger)["lib/server.ts"] == "analysed"
 
 
+def test_a_build_the_tsconfig_does_not_make_is_read_as_itself():
+    """tsconfig builds `.` into dist (src/server.ts -> dist/src/server.js); the bin dist/server.js is a build of
+    another layout left in the folder (its own tool), not src/server.ts's output: it is what runs and is read."""
+    old = HIGH.replace('"ping"', '"old_ping"')
+    p = program({"package.json": '{"name": "twin", "type": "module", "bin": "dist/server.js"}',
+                 "tsconfig.json": '{"compilerOptions": {"outDir": "./dist", "rootDir": "."}, "include": ["src/**/*"]}',
+                 "dist/server.js": old, "dist/src/server.js": HIGH, "src/server.ts": HIGH})
+    ledger = coverage.ledger(p)
+    assert ledger["entries"] == ["dist/server.js"]
+    assert [t["name"] for t in ledger["tools"]] == ["old_ping"]
+
+
 def test_a_launcher_importing_build_output_reaches_the_source():
     """cli.js imports ./dist/server.js, which is not built in the checkout: src/server.ts is what it runs."""
     p = program({"package.json": '{"name": "doors", "bin": "cli.js"}',

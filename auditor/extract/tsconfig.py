@@ -129,7 +129,8 @@ def build_dirs(configs: Mapping[str, bytes]) -> list[tuple[str, str]]:
                 todo.append(target)
         opts = _options(path, doc, configs)
         if "outDir" in opts:
-            root = opts.get("rootDir") or _include_root(opts.get("include")) or posixpath.dirname(path)
+            root = opts["rootDir"] if "rootDir" in opts else \
+                _include_root(opts.get("include")) or posixpath.dirname(path)  # (rootDir ".": the config's folder)
             pair = (opts["outDir"], root)
             if pair not in out:
                 out.append(pair)
