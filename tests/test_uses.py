@@ -370,3 +370,29 @@ def test_a_validator_whose_result_is_tested_checks_the_fields_it_hands_validator
     assert flagged({"index.ts": _with(head, body)}) == PATH_ONLY
     untested = head.replace('if (!result.valid) throw new Error("invalid");', 'console.log(result.valid);')
     assert flagged({"index.ts": _with(untested, body)}) == BOTH
+
+
+def test_a_use_after_a_lookup_by_a_local_whose_miss_leaves_is_of_a_held_key():
+    """`const tier = args.limit || 1; const name = TIERS[tier]?.name; if (!name) return ...`: past the `if`, the
+    local equals a key of the table (the member read after the lookup and the default aside). Without it, any value
+    reaches the slice."""
+    head = 'const TIERS: any = { 1: { name: "one" }, 2: { name: "two" } };\n'
+    body = ('  const tier = args.limit || 1;\n  const name = TIERS[tier]?.name;\n'
+            '  if (!name) { return { content: [], isError: true }; }\n'
+            '  return { content: [{ type: "text", text: readFileSync(args.path, "utf8").slice(0, tier) + name }] };\n')
+    assert flagged({"index.ts": _with(head, body)}) == PATH_ONLY
+    assert flagged({"index.ts": _with(head, body.replace("  if (!name) { return { content: [], isError: true }; }\n",
+                                                         ""))}) == BOTH
+
+
+def test_a_key_made_of_the_value_looked_up_in_loaded_data_whose_miss_throws_is_held():
+    """`const file = `${limit}.json`; const tier = data.tiers[file]; if (!tier) throw ...`: a text made of the
+    value alone keys a lookup in data the server loads; reading a property by it uses nothing of it, and past the
+    `if` the value made a key the data holds. Without the `if`, the slice takes any value."""
+    head = 'function loadTiers(): any { return JSON.parse(readFileSync("tiers.json", "utf8")); }\n'
+    body = ('  const { limit } = args;\n  const data = loadTiers();\n  const file = `${limit}.json`;\n'
+            '  const tier = data.tiers[file];\n  if (!tier) throw new Error(`no tier ${limit}`);\n'
+            '  return { content: [{ type: "text", text: readFileSync(args.path, "utf8").slice(0, limit) + tier.title }] };\n')
+    assert flagged({"index.ts": _with(head, body)}) == PATH_ONLY
+    assert flagged({"index.ts": _with(head, body.replace("  if (!tier) throw new Error(`no tier ${limit}`);\n",
+                                                         ""))}) == BOTH

@@ -425,8 +425,9 @@ def _tested_by(term: ts.Node | None, fn: ts.Node, module: Module | None = None, 
         compared = _compared_in_find(init)  # `const t = (await list()).find((x) => x.name === name); if (!t) throw`
         if compared is not None and not _used_before(compared, init, fn):
             return _subject_fields(compared, fn)
-        if init is not None and init.type == "subscript_expression":  # `const c = ACCOUNTS[name]; if (!c) throw`
-            return _subject_fields(strip_casts(init.child_by_field_name("index")), fn)
+        inner = _under_members(init)  # (`const light = TOKENS[name]?.light; if (!light) throw`: the lookup's)
+        if inner is not None and inner.type == "subscript_expression":  # `const c = ACCOUNTS[name]; if (!c) throw`
+            return _subject_fields(strip_casts(inner.child_by_field_name("index")), fn)
         if init is not None and init.type == "binary_expression" and text(init.child_by_field_name("operator")) == "&&":
             # `const ok = typeof q === "string" && isMemberOf(Q, q); if (!ok) throw`: what the conjunction tests
             return {f for x in condition_terms(init, "&&") if (f := _typeof_is(x))}
@@ -802,11 +803,81 @@ def type_guarded(node: ts.Node, fn: ts.Node) -> bool:
 
 
 def _lookup_leaves(stmt: ts.Node, t: str, fn: ts.Node) -> bool:
-    """Whether the `if` STMT leaves FN (a return or a throw) when a lookup or membership test of the value T fails."""
+    """Whether the `if` STMT leaves FN (a return or a throw) when a lookup or membership test of the value T fails:
+    T a field, or a local looked up by its own name (`const brand = args.brand || "a"; const light =
+    TOKENS[brand]?.light; if (!light) return ...`)."""
     consequence = stmt.child_by_field_name("consequence")
     if not (_returns(consequence) or _rejects(consequence)) or not t.isidentifier():
         return False
-    return any(t in _tested_by(term, fn) for term in condition_terms(stmt.child_by_field_name("condition")))
+    return any(t in _tested_by(term, fn) or _keyed_by(_lookup_key(term, fn), t, fn)
+               for term in condition_terms(stmt.child_by_field_name("condition")))
+
+
+def _keyed_by(key: ts.Node | None, t: str, fn: ts.Node, depth: int = 0) -> bool:
+    """Whether the lookup key KEY is the value T, or a text made of T and literals alone (`${component}.json`,
+    `cat + ".json"`, directly or through a local): a miss leaves, so what goes on makes a key the code holds."""
+    key = strip_casts(key)
+    if key is None or depth > 2:
+        return False
+    if text(key).replace("?.", ".") == t:
+        return True
+    if key.type == "identifier":
+        return _keyed_by(_local_value(key, fn), t, fn, depth + 1)
+    if key.type == "template_string":
+        parts = [c for c in key.named_children if c.type == "template_substitution"]
+        return bool(parts) and all(len(c.named_children) == 1 and text(c.named_children[0]).replace("?.", ".") == t
+                                   for c in parts)
+    if key.type == "binary_expression" and text(key.child_by_field_name("operator")) == "+":
+        sides = [strip_casts(key.child_by_field_name(f)) for f in ("left", "right")]
+        made = [x for x in sides if x is not None and x.type != "string"]
+        return len(made) == 1 and all(_keyed_by(x, t, fn, depth + 1) for x in made)
+    return False
+
+
+def miss_leaves(decl: ts.Node, name: str, fn: ts.Node) -> bool:
+    """Whether an `if` after the statement of DECL (the local NAME), in the same block, leaves FN when NAME is not
+    truthy (`if (!schema) throw ...`)."""
+    stmt = decl.parent
+    while stmt is not None and stmt.parent is not None and stmt.parent.type != "statement_block" and stmt != fn:
+        stmt = stmt.parent
+    after = stmt.next_named_sibling if stmt is not None else None
+    while after is not None:
+        if after.type == "if_statement":
+            consequence = after.child_by_field_name("consequence")
+            terms = [strip_casts(t) for t in condition_terms(after.child_by_field_name("condition"))]
+            if (_returns(consequence) or _rejects(consequence)) and any(
+                    t is not None and t.type == "unary_expression" and text(t.child_by_field_name("operator")) == "!"
+                    and text(strip_casts(t.child_by_field_name("argument"))) == name for t in terms):
+                return True
+        after = after.next_named_sibling
+    return False
+
+
+def _under_members(node: ts.Node | None) -> ts.Node | None:
+    """NODE without the members read after it (`TOKENS[k]?.light.hex`: `TOKENS[k]`)."""
+    node = strip_casts(node)
+    while node is not None and node.type == "member_expression":
+        node = strip_casts(node.child_by_field_name("object"))
+    return node
+
+
+def _lookup_key(term: ts.Node | None, fn: ts.Node) -> ts.Node | None:
+    """The key a negated lookup tests (`!T[k]`, `!c` of `const c = T[k]?.x` or `const c = m.get(k)`)."""
+    term = strip_casts(term)
+    if term is None or term.type != "unary_expression" or text(term.child_by_field_name("operator")) != "!":
+        return None
+    value = strip_casts(term.child_by_field_name("argument"))
+    if value is not None and value.type == "identifier":
+        value = _local_value(value, fn)
+        if value is not None and value.type == "await_expression" and value.named_children:
+            value = strip_casts(value.named_children[0])
+    value = _under_members(value)
+    if value is not None and value.type == "subscript_expression":
+        return strip_casts(value.child_by_field_name("index"))
+    if value is not None and value.type == "call_expression" and len(call_args(value)) == 1 \
+            and (member_chain(value.child_by_field_name("function")) or ("",))[-1] == "get":
+        return strip_casts(call_args(value)[0])
+    return None
 
 
 def _on_tested_side(node: ts.Node, branch: ts.Node, t: str, cond: str) -> bool:

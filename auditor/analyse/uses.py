@@ -183,7 +183,8 @@ def _value(ctx, module, node: ts.Node, depth: int) -> bool:
             return True  # `sort?.includes("priority") ? ... : ...`: a test of the value, its result only tested
         if up is not None and up.type == "variable_declarator" and up.child_by_field_name("value") == e:
             return _local(ctx, module, up, depth)
-        if _looked_up(e, module) or _table_key(e, module, ctx.link) or _test_method(e, None):
+        if _looked_up(e, module) or _table_key(e, module, ctx.link) or _key_read(e) or _test_method(e, None) \
+                or _keying_text(e, module, ctx.link):
             return True  # (`name.startsWith(args.prefix)` tested: the value compared with a text)
     else:
         e = node
@@ -282,6 +283,37 @@ def _table_key(e: ts.Node, module, link=None) -> bool:
     where = link.binding(module, text(table)) if value is None and link is not None else None
     value = strip_casts(link.value(*where) if where is not None else value)
     return value is not None and value.type == "object"
+
+
+def _keying_text(e: ts.Node, module, link=None) -> bool:
+    """Whether the value E is only part of a text made to key lookups (`const file = `${name}.json`;` with every use of
+    `file` a key: `data[file]` whose miss leaves, `known.has(file)`, a constant table's key)."""
+    sub = e.parent
+    tpl = sub.parent if sub is not None and sub.type == "template_substitution" else None
+    decl = tpl.parent if tpl is not None and tpl.type == "template_string" else None
+    if decl is None or decl.type != "variable_declarator" or decl.child_by_field_name("value") != tpl:
+        return False
+    name = decl.child_by_field_name("name")
+    if name is None or name.type != "identifier":
+        return False
+    uses = [u for u in references(decl, text(name)) if not _assigned(u)]
+    return bool(uses) and all(_key_read(u) or _looked_up(u, module) or _table_key(u, module, link) for u in uses)
+
+
+def _key_read(e: ts.Node) -> bool:
+    """Whether the value E is only the key of a lookup whose miss leaves (`const schema = data.components[key]; if
+    (!schema) throw ...`, whatever object `data` is): a membership test of the data, the property's value goes on,
+    not the key."""
+    up = e.parent
+    if up is None or up.type != "subscript_expression" or up.child_by_field_name("index") != e:
+        return False
+    decl = up.parent
+    if decl is None or decl.type != "variable_declarator" or decl.child_by_field_name("value") != up:
+        return False
+    name = decl.child_by_field_name("name")
+    fn = enclosing_function(decl)
+    return name is not None and name.type == "identifier" and fn is not None \
+        and guards.miss_leaves(decl, text(name), fn)
 
 
 def _collection(node: ts.Node | None, module, depth: int = 0) -> bool:
