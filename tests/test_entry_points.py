@@ -322,3 +322,31 @@ def test_a_module_an_eval_of_literal_code_imports_is_reached():
                  "bin/run.js": launcher, "dist/server.js": "export default function main() {}\n" + HIGH,
                  "dist/old.js": other})
     assert [(t["name"], t["file"]) for t in coverage.ledger(p)["tools"]] == [("ping", "dist/server.js")]
+
+
+def test_a_script_the_bin_launcher_starts_node_on_is_an_entry():
+    """The bin (bin/run.js) starts Node on `join(root, "dist", "server.js")` (root a folder it computes): that file,
+    a server written against the protocol, is an entry and is reached; the launcher's other joined paths that name
+    no file of the package are nothing. Without the spawn, the joined path is no entry."""
+    launcher = ('import { spawn } from "node:child_process";\nimport { join, dirname } from "node:path";\n'
+                'import { fileURLToPath } from "node:url";\n'
+                'function packageRoot() { return join(dirname(fileURLToPath(import.meta.url)), ".."); }\n'
+                'const root = packageRoot();\nconst entry = join(root, "dist", "server.js");\n'
+                'const notes = join(root, "docs", "missing.js");\n'
+                'spawn(process.execPath, [entry, ...process.argv.slice(2)], { stdio: "inherit" });\n')
+    server = ('const readline = require("readline");\n'
+              'const tools = [{ name: "echo", description: "Echo", inputSchema: { type: "object", properties: {} } }];\n'
+              'function send(m) { process.stdout.write(JSON.stringify(m) + "\\n"); }\n'
+              'readline.createInterface({ input: process.stdin }).on("line", (line) => {\n'
+              '  const msg = JSON.parse(line);\n'
+              '  if (msg.method === "tools/list") send({ jsonrpc: "2.0", id: msg.id, result: { tools } });\n'
+              '  else if (msg.method === "tools/call") {\n'
+              '    if (msg.params.name === "echo") send({ jsonrpc: "2.0", id: msg.id, result: { content: [] } });\n'
+              '  }\n});\n')
+    files = {"package.json": '{"name": "runner", "type": "module", "bin": {"runner": "bin/run.js"}}',
+             "bin/run.js": launcher, "dist/server.js": server}
+    ledger = coverage.ledger(program(files))
+    assert ledger["entries"] == ["bin/run.js", "dist/server.js"]
+    assert _status(ledger)["dist/server.js"] == "analysed"
+    plain = dict(files, **{"bin/run.js": launcher.replace("spawn(process.execPath, [entry", "console.log([entry")})
+    assert coverage.ledger(program(plain))["entries"] == ["bin/run.js"]

@@ -11,7 +11,7 @@ from typing import Mapping
 import tree_sitter as ts
 
 from auditor.extract import summaries, cache, dispatch, flow, frameworks, highlevel, linker, outputs, parse, program, server, state
-from auditor.extract import limits, listing, reach, registry, served, syntax
+from auditor.extract import limits, listing, reach, registry, served, spawned, syntax
 from auditor.extract import entrypoints, flags, inlined, protocol, subclasses, toolclasses, tsconfig
 from auditor.extract.manifest import JsonDoc, read_json
 from auditor.extract.readme import MarkdownDoc, read_markdown
@@ -78,12 +78,21 @@ class Program:
 def entry_modules(p: "Program") -> list[str]:
     """Entry files: what each package.json names (bin, main, exports, module, the files its scripts run; in the order of
     kb/method.yaml entry_points), resolved like an import from the package folder, so build output maps back to its
-    source (tsconfig outDir/rootDir, compiled_output); and the files that launch a server, but a dependency's (code
+    source (tsconfig outDir/rootDir, compiled_output), with the scripts an entry of a package whose entries run no
+    server starts Node on (extract/spawned.py); and the files that launch a server, but a dependency's (code
     under node_modules/, read with the target: its own server is not the target's, and it is reached where the
     target's code imports it)."""
     named = _named_entries(p)
-    out = list(dict.fromkeys(path for paths in named.values() for path in paths))
     launching = _launching(p, named)
+    for base, paths in list(named.items()) if p.linker is not None else ():
+        if base in launching:
+            continue  # (a launcher of a package whose entries run no server: the script it starts Node on)
+        for path in list(paths):
+            module = p.linker.by_path.get(path)
+            if module is not None and spawned.runs_node(module):
+                paths += [found for rel in spawned.scripts(module, base)
+                          if (found := module_for(p, base, rel)) is not None and found not in paths]
+    out = list(dict.fromkeys(path for paths in named.values() for path in paths))
     out += [l.module.path for l in p.launches if l.module.path not in out and not _dependency(l.module.path)
             and _package_of(l.module.path, named) not in launching]
     return out
