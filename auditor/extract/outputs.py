@@ -141,8 +141,12 @@ def _sources(fn: ts.Node, expr: ts.Node, depth: int = 3, decls: dict | None = No
 def captures(module: Module, fn: ts.Node, containers: list[Container], vocab: dict) -> list[Capture]:
     out = []
     name = module.qualified(fn)
-    write_lines = sorted(a.line for c in containers for a in c.writes if a.node is not None and enclosing_function(a.node) == fn)
-    benign = set(vocab["stderr_calls"]) | set(vocab["stdout_calls"]) | set(vocab["metadata_functions"])
+    writes = sorted((a.node for c in containers for a in c.writes if a.node is not None and enclosing_function(a.node) == fn),
+                    key=lambda n: n.start_byte)
+    benign = set(vocab["stderr_calls"]) | set(vocab["stdout_calls"]) | set(vocab["metadata_functions"]) \
+        | set(vocab.get("non_throwing_calls") or ())
+    quiet = frozenset(vocab.get("non_throwing_methods") or ())
+    loggers = vocab.get("loggers") or {}
     for node in walk(fn):
         if node.type != "try_statement" or enclosing_function(node) != fn:
             continue
@@ -150,21 +154,58 @@ def captures(module: Module, fn: ts.Node, containers: list[Container], vocab: di
         if handler is None:
             continue
         body = node.child_by_field_name("body")
-        first = next((ln for ln in write_lines if body.start_point[0] < ln <= body.end_point[0] + 1), None)
+        write = next((w for w in writes if body.start_byte <= w.start_byte < body.end_byte), None)
+        first = write.start_point[0] + 1 if write is not None else None
         after: list[tuple[str, int]] = []
-        if first is not None:
+        if write is not None:
             written = {(a.node.start_byte) for c in containers if c.module is module for a in c.writes if a.node is not None}
             for n in walk(body):
                 if n.type != "call_expression" or n.start_point[0] + 1 <= first or enclosing_function(n) != fn:
                     continue
                 callee = callee_text(n)
-                if callee in benign or n.start_byte in written or _inside_call(n, body):
+                chain = callee.split(".")
+                if callee in benign or n.start_byte in written or _inside_call(n, body) \
+                        or len(chain) > 1 and chain[-1] in quiet or _logging(chain, loggers) \
+                        or not _may_follow(write, n, body):
                     continue
                 after.append((callee, n.start_point[0] + 1))
         returns_error = any(n.type == "pair" and text(n.child_by_field_name("key")) == "isError" for n in walk(handler))
         out.append(Capture(function=name, node=handler, returns_error=returns_error,
                            throwing_after_write=tuple(after), first_write_line=first))
     return out
+
+
+def _logging(chain: list[str], loggers: dict) -> bool:
+    """`logger.info(...)`, `this.log.warn(...)` (kb/sdk.yaml loggers): a write to a log."""
+    return len(chain) > 1 and chain[-1] in set(loggers.get("methods") or ()) \
+        and chain[-2] in set(loggers.get("receivers") or ())
+
+
+def _may_follow(write: ts.Node, call: ts.Node, stop: ts.Node) -> bool:
+    """Whether CALL, written after WRITE within STOP (a try block), can run after it: not in another case of the
+    switch WRITE is in, nor on the other side of an `if` it is in, nor after a `return` or `throw` that follows WRITE
+    in a block holding it (`cache.set(k, v); return false;`)."""
+    inside = lambda n, a: a.start_byte <= n.start_byte < a.end_byte  # noqa: E731
+    cur = write
+    while cur is not None and cur != stop:
+        up = cur.parent
+        if up is None:
+            break
+        if up.type == "switch_case" and not inside(call, up) and up.parent is not None and inside(call, up.parent):
+            return False  # (another case of the same switch)
+        if up.type == "if_statement":
+            for side in ("consequence", "alternative"):
+                branch = up.child_by_field_name(side)
+                other = up.child_by_field_name("alternative" if side == "consequence" else "consequence")
+                if branch is not None and inside(write, branch) and other is not None and inside(call, other):
+                    return False
+        if up.type in {"statement_block", "switch_case"}:
+            for stmt in up.named_children:
+                if stmt.start_byte > cur.start_byte and stmt.type in {"return_statement", "throw_statement"} \
+                        and call.start_byte >= stmt.end_byte:
+                    return False  # (the write's path leaves there)
+        cur = up
+    return True
 
 
 def _inside_call(node: ts.Node, stop: ts.Node) -> bool:
