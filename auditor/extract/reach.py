@@ -490,8 +490,8 @@ class Reach:
                     yield from self.expr(value, module, d)
             return
         if chain in {("Array", "from"), ("Array", "of"), ("Promise", "all"), ("Promise", "resolve"), ("Object", "freeze")}:
-            for a in args if chain[1] == "of" else args[:1]:  # (all: what each element resolves to; resolve, freeze: its
-                # value)
+            # (all: what each element resolves to; resolve, freeze: their argument)
+            for a in args if chain[1] == "of" else args[:1]:
                 yield from self.expr(a, module, d)
             return
         hit = self.link.resolve(module, node) if self.link is not None else None

@@ -32,11 +32,6 @@ def unserved(p: "Program", reached: set[str], entries: list[str]) -> "Program":
     exports = p.linker.exports if p.linker is not None else {}
     imports = p.linker.imports if p.linker is not None else {}
     imported = {(b.module, b.name) for table in imports.values() for b in table.values() if b.module is not None}
-    # modules a reached module imports whole (`import * as tools`, then `Object.values(tools)`): every export named
-    by_reached = {m.path: m for m in p.modules if m.path in reached}
-    spaces = {b.module for path, table in imports.items() if path in by_reached for local, b in table.items()
-              if b.module is not None and b.name == "*" and _used_whole(by_reached[path], local)}
-    stars = p.linker.star if p.linker is not None else {}
     for t in p.tools:
         owner = _owner(t.node) if t.module.path not in entries else None
         name = _name_of(owner) if owner is not None else None
@@ -44,8 +39,12 @@ def unserved(p: "Program", reached: set[str], entries: list[str]) -> "Program":
             owners[id(t)] = name
     if not owners:
         return p
-    counts = _counts(set(owners.values()), [m for m in p.modules if m.path in reached])
+    # modules a reached module imports whole (`import * as tools`, then `Object.values(tools)`): every export named
     by_path = {m.path: m for m in p.modules if m.path in reached}
+    spaces = {b.module for path, table in imports.items() if path in by_path for local, b in table.items()
+              if b.module is not None and b.name == "*" and _used_whole(by_path[path], local)}
+    stars = p.linker.star if p.linker is not None else {}
+    counts = _counts(set(owners.values()), list(by_path.values()))
     keep, drop, plumbing = [], [], {}
     for t in p.tools:
         name, path = owners.get(id(t)), t.module.path
