@@ -396,3 +396,17 @@ def test_a_key_made_of_the_value_looked_up_in_loaded_data_whose_miss_throws_is_h
     assert flagged({"index.ts": _with(head, body)}) == PATH_ONLY
     assert flagged({"index.ts": _with(head, body.replace("  if (!tier) throw new Error(`no tier ${limit}`);\n",
                                                          ""))}) == BOTH
+
+
+def test_a_use_after_a_call_whose_function_checks_the_value_is_of_a_checked_value():
+    """`const page = args.limit; const parsed = pageOf(page); ... slice(0, page)`, where pageOf calls a string's method
+    on its parameter first (a value of another type throws there): every use after that call, on every path, is of a
+    checked value. When the call is only on one branch, or pageOf checks nothing, the later use is not."""
+    head = ('function pageOf(value: any) { const m = value.match(/^(\\d+)$/); return m ? Number(m[1]) : 1; }\n'
+            'function plain(value: any) { return value; }\n')
+    body = ('  const page = args.limit;\n  const parsed = pageOf(page);\n'
+            '  return { content: [{ type: "text", text: readFileSync(args.path, "utf8").slice(parsed, page) }] };\n')
+    assert flagged({"index.ts": _with(head, body)}) == PATH_ONLY
+    branch = body.replace("  const parsed = pageOf(page);\n", "  let parsed = 0;\n  if (args.path) { parsed = pageOf(page); }\n")
+    assert flagged({"index.ts": _with(head, branch)}) == BOTH
+    assert flagged({"index.ts": _with(head, body.replace("pageOf(page)", "plain(page)"))}) == BOTH

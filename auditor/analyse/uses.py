@@ -15,8 +15,9 @@ from auditor.analyse import callee_checks, guards
 from auditor.analyse.logs import log_call
 from auditor.extract import instances
 from auditor.extract.bindings import class_fields, references, value_of
-from auditor.extract.syntax import (CLASS_TYPES, FUNCTION_TYPES, ancestors, enclosing_function, find, parameter_pattern,
-                                    strip_casts, text)
+from auditor.extract.frames import plain_parameters
+from auditor.extract.syntax import (CLASS_TYPES, FUNCTION_TYPES, ancestors, dominates, enclosing_function, find,
+                                    parameter_pattern, strip_casts, text)
 
 _DEPTH = 4  # calls followed down from the tool's own code
 COMPARISONS = frozenset({"===", "!==", "==", "!=", "<", ">", "<=", ">=", "in", "instanceof"})
@@ -353,11 +354,29 @@ def _local(ctx, module, decl: ts.Node, depth: int) -> bool:
     if text(name) in callee_checks.checked(ctx.link, module, fn):
         return True  # (`const n = args.n; if (typeof n !== "number") throw ...`)
     uses = [u for u in references(decl, text(name)) if not _assigned(u)]  # (`id = fallback.id` reads nothing of it)
+    checking = []  # the calls handed the local whose function checks that parameter (a string's method called on it)
     for u in uses:  # (`const p = args.path; validateStrings("path", p)`: the local is checked where it is handed)
         handed = _handed(u) if u.type == "identifier" else None
         if handed is not None and handed[2] is None and callee_checks.checks_rest(ctx.link, module, handed[0], handed[1]):
             return True
-    return all(guards.type_guarded(u, fn) or _value(ctx, module, u, depth) for u in uses)
+        if handed is not None and handed[2] is None and _checks_parameter(ctx, module, handed[0], handed[1]):
+            checking.append(handed[0])
+    # (a use after such a call, on every path: `const info = parse(name); ... fetch(url + name)`, a value of another
+    # type threw there first)
+    return all(guards.type_guarded(u, fn) or any(dominates(c, u) for c in checking) or _value(ctx, module, u, depth)
+               for u in uses)
+
+
+def _checks_parameter(ctx, module, call: ts.Node, index: int) -> bool:
+    """Whether the function of the boundary CALL calls checks its plain parameter INDEX before going on
+    (callee_checks.checked: a type or value test that rejects, a string's method called on it)."""
+    if ctx.link is None:
+        return False
+    hit = ctx.link.resolve(module, call) or instances.method_of(ctx.link, module, call)
+    if hit is None or any(a <= hit[1].start_byte < b for a, b, _ in hit[0].vendored):
+        return False
+    names = [n for n, i in plain_parameters(hit[1]).items() if i == index]
+    return bool(names) and names[0] in callee_checks.checked(ctx.link, hit[0], hit[1])
 
 
 def _assigned(e: ts.Node) -> bool:

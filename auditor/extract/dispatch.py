@@ -12,8 +12,8 @@ from auditor.extract.server import Dispatch, Fallback, Handler
 from auditor.extract.reach import _parameter_scope
 from auditor.extract.values import Values
 from auditor.extract.frames import Frame, _pattern, loop_names, parameters, returned
-from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, condition_terms, enclosing_function, find,
-                                    literal, member_chain, object_method,
+from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, condition_terms, dominates, enclosing_function,
+                                    find, literal, member_chain, object_method,
                                     object_pairs, pair_value, strip_casts, text, walk)
 
 
@@ -171,25 +171,9 @@ def _after_rejecting(handler: Handler, earlier: list[ts.Node], fn: ts.Node, fall
     hits = {n.id: (resolve(n) or (None,))[0] for n in calls}
     later = [n for n in calls if hits[n.id] == fn]
     first = [n for n in calls if any(hits[n.id] == f for f in earlier)]
-    return bool(later) and bool(first) and all(any(_dominates(a, b) for a in first) for b in later)
+    return bool(later) and bool(first) and all(any(dominates(a, b) for a in first) for b in later)
 
 
-_BRANCHING = frozenset({"if_statement", "switch_statement", "for_statement", "for_in_statement", "while_statement",
-                        "do_statement", "ternary_expression", "catch_clause", *FUNCTION_TYPES})
-
-
-def _dominates(a: ts.Node, b: ts.Node) -> bool:
-    """Whether the call A runs before B on every path to B: A's statement is unconditional in a block that holds B in
-    a later statement (A in no branch, loop or callback of that statement)."""
-    for block in (x for x in ancestors(a) if x.type == "statement_block"):
-        if not block.start_byte <= b.start_byte < block.end_byte:
-            continue
-        stmt = next(c for c in block.named_children if c.start_byte <= a.start_byte < c.end_byte)
-        if any(x.type in _BRANCHING for x in ancestors(a)
-               if stmt.start_byte <= x.start_byte and x.end_byte <= stmt.end_byte and x != a):
-            return False
-        return stmt.end_byte <= b.start_byte
-    return False
 
 
 def _handed_in(callee: ts.Node | None, values: Values, link) -> list[tuple[Module, ts.Node]]:

@@ -957,3 +957,21 @@ def local_values_of(node: ts.Node, name: str, top: bool = False) -> list[ts.Node
                 return [v for v in (decl.child_by_field_name("value"), *assigned)
                         if v is not None and strip_casts(v) is not None and strip_casts(v).type != "null"]
     return []
+
+
+_BRANCHING = frozenset({"if_statement", "switch_statement", "for_statement", "for_in_statement", "while_statement",
+                        "do_statement", "ternary_expression", "catch_clause", *FUNCTION_TYPES})
+
+
+def dominates(a: ts.Node, b: ts.Node) -> bool:
+    """Whether A runs before B on every path to B: A's statement is unconditional in a block that holds B in a later
+    statement (A in no branch, loop or callback of that statement)."""
+    for block in (x for x in ancestors(a) if x.type == "statement_block"):
+        if not block.start_byte <= b.start_byte < block.end_byte:
+            continue
+        stmt = next(c for c in block.named_children if c.start_byte <= a.start_byte < c.end_byte)
+        if any(x.type in _BRANCHING for x in ancestors(a)
+               if stmt.start_byte <= x.start_byte and x.end_byte <= stmt.end_byte and x != a):
+            return False
+        return stmt.end_byte <= b.start_byte
+    return False
