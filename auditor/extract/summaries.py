@@ -114,8 +114,9 @@ class Expander:
                     holder = loop.child_by_field_name("function").child_by_field_name("object")
                     for around, elements in self._lists(holder, module, outer, depth):  # group.tools.forEach
                         for element, emod, eframe in elements:  # (`([name, t]) =>` of Object.entries: both items)
-                            yield Frame(scope=scope, module=module, names=names,
-                                        args=element if tuples else element[-1:], caller=emod,
+                            args, emod, eframe = self._items(element, emod, eframe, depth) if tuples else \
+                                (element[-1:], emod, eframe)
+                            yield Frame(scope=scope, module=module, names=names, args=args, caller=emod,
                                         site=element[-1], outer=eframe if eframe is not None else around)
                     return
                 for cmod, call in self.calls_of(scope):
@@ -150,9 +151,23 @@ class Expander:
                 right = scope.child_by_field_name("right")
                 for around, elements in self._lists(right, module, outer, depth):  # `of group.tools`
                     for element, emod, eframe in elements:
-                        yield Frame(scope=scope, module=module, names=names, args=element if tuples else element[-1:],
-                                    caller=emod, site=element[-1], outer=eframe if eframe is not None else around)
+                        args, emod, eframe = self._items(element, emod, eframe, depth) if tuples else \
+                            (element[-1:], emod, eframe)
+                        yield Frame(scope=scope, module=module, names=names, args=args, caller=emod,
+                                    site=element[-1], outer=eframe if eframe is not None else around)
                 return
+
+    def _items(self, element: tuple, module: Module, frame: Frame | None, depth: int
+               ) -> tuple[tuple, Module, Frame | None]:
+        """The items a tuple pattern (`([name, config, run]) =>`, `for (const [k, v] of ...)`) binds of ELEMENT, with
+        the module and frame they are read in: the key and value of an Object.entries element as they are; of one
+        value that is an array written in one place (`["x", {...}, run]`, also what a call returns), its items."""
+        if len(element) != 1 or element[0] is None:
+            return element, module, frame
+        items = list(self.values.elements(element[0], module, frame, depth + 1))
+        if not items or any(len(e) != 1 for e, _, _ in items) or len({(m.path, id(f)) for _, m, f in items}) != 1:
+            return element, module, frame
+        return tuple(e[-1] for e, _, _ in items), items[0][1], items[0][2]
 
     def _lists(self, holder: ts.Node, module: Module, outer: Frame | None, depth: int
                ) -> Iterator[tuple[Frame | None, list]]:
