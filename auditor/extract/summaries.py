@@ -521,10 +521,20 @@ class Expander:
             return result
 
         key = self.vocab["high_level"]["object"]["name"] if rule["signature"] == "object" else None
-        found, unread = self.instances(name_node, reg.module, read, key, lambda frame: read(frame, True),
-                                       lambda frame: self._instance_fits(name_node, reg.module, frame)
-                                       and not self.guarded_off(frame)
-                                       and not self.values.branch_not_taken(reg.node, frame.scope, reg.module, frame))
+        off: list[Frame] = []  # the instantiations a branch test rules out (`if (schema && description)` of a tool
+                               # object with no description)
+
+        def fits(frame: Frame) -> bool:
+            if not self._instance_fits(name_node, reg.module, frame) or self.guarded_off(frame):
+                return False
+            if self.values.branch_not_taken(reg.node, frame.scope, reg.module, frame):
+                off.append(frame)
+                return False
+            return True
+
+        found, unread = self.instances(name_node, reg.module, read, key, lambda frame: read(frame, True), fits)
+        if not found and not unread and off:
+            return None  # every instantiation takes another branch: this call registers nothing
         if not found and not unread:  # no caller or loop gives the name: the strings it may be where it is written
             fn = dead.binding_function(name_node)
             if fn is not None and (dead.never_called(fn, self.calls_of) or dead.unused_export(fn, self.link)):

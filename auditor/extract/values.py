@@ -917,14 +917,22 @@ class Values(Lists):
         return keys
 
     def _absent(self, node: ts.Node | None, module: Module, frame: Frame | None, depth: int) -> bool:
-        """Whether member NODE (`t.enabled`) reads a key the object literal it is of does not hold (undefined): no
-        spread in it, and no assignment of that member anywhere in its module."""
+        """Whether member NODE (`t.enabled`, or a name destructured from the object: `const { enabled } = t`) reads a
+        key the object literal it is of does not hold (undefined): no spread in it, and no assignment of that member
+        anywhere in its module."""
         node = strip_casts(node)
-        if node is None or node.type != "member_expression" or depth > 8:
+        taken = destructured(node) if node is not None and node.type == "identifier" and depth <= 8 else None
+        if taken is not None and len(taken[1]) == 1 and isinstance(taken[1][0], str):  # `const { key } = obj`
+            key, holder = taken[1][0], taken[0]
+        elif node is None or node.type != "member_expression" or depth > 8:
             return False
-        key = text(node.child_by_field_name("property"))
-        obj, omod = self.definition(*self.bound(node.child_by_field_name("object"), module, frame, depth + 1))
+        else:
+            key, holder = text(node.child_by_field_name("property")), node.child_by_field_name("object")
+        obj, omod = self.definition(*self.bound(holder, module, frame, depth + 1))
         obj = strip_casts(obj)
+        if obj is not None and obj.type == "call_expression" and self.link is not None:  # `tool: makeTool()`: the one
+            made = list(self.call_values(obj, omod, frame, depth + 1))                  # object it returns
+            obj, omod = (strip_casts(made[0][0]), made[0][1]) if len(made) == 1 else (None, omod)
         if obj is None or obj.type != "object" or any(c.type == "spread_element" for c in obj.named_children) \
                 or key in object_pairs(obj):
             return False
@@ -948,6 +956,8 @@ class Values(Lists):
         if value.type in {"true", "false"} or value.type == "unary_expression":
             known = literal(value)
             return known if isinstance(known, bool) else None
+        if value.type in {"object", "array", "new_expression", *FUNCTION_TYPES} and value.id != node.id:
+            return True  # (an object, a list, a function: never false)
         if value.type == "binary_expression" and value.id != node.id:  # (a member bound to `a ?? b`, `a && b`)
             return self._truth(value, where, frame, depth + 1, callers)
         if value.type != "call_expression" or self.link is None or not call_args(value):
