@@ -319,12 +319,11 @@ def _called_on(lookup: ts.Node, fn: ts.Node, calls_of=None) -> list[str]:
     """The methods called on what LOOKUP finds; "" when it is itself called (`const run = R.get(name); run(args)`).
     A class found and returned constructed (`const C = R.get(name); return new C(ctx)`, a factory): the methods its
     callers (CALLS_OF) call on what it returns (`factory.create(name).handle(args)`). A lookup in a branch of a
-    conditional (`const h = name ? R.get(name) : undefined`) or beside a default (`R.get(name) ?? fallback`) is read
-    as what that expression holds."""
+    conditional (`const h = name ? R.get(name) : undefined`) is read as what the conditional holds; one beside a
+    default is not (`(calls.get(key) ?? []).filter(...)`: a Map of other values than tools, a rate limiter's)."""
     up, below = lookup.parent, lookup
     while up is not None and (up.type == "parenthesized_expression"
-                              or up.type == "ternary_expression" and up.child_by_field_name("condition") != below
-                              or up.type == "binary_expression" and text(up.child_by_field_name("operator")) in {"??", "||"}):
+                              or up.type == "ternary_expression" and up.child_by_field_name("condition") != below):
         up, below = up.parent, up
     if up is not None and up.type == "member_expression" and up.parent is not None and up.parent.type == "call_expression":
         return [text(up.child_by_field_name("property"))]
