@@ -40,3 +40,13 @@ def test_each_tool_object_is_registered_by_the_branch_its_members_take():
     led = coverage.ledger(p)
     assert [(t["name"], t["status"]) for t in led["tools"]] == [("alpha", "analysed"), ("beta", "analysed")]
     assert p.gaps == () and led["complete"] is True
+
+
+def test_a_member_destructured_with_a_default_is_not_taken_for_absent():
+    """`const { description = "Tool." } = tool`: an object with no description has the default, which is true; the
+    first branch registers it, handing a description the audit does not read as the tool's literal (a detail gap),
+    not the second, which hands none."""
+    text = MAIN.replace("const { name, callback, argsSchema, description } = tool;",
+                        'const { name, callback, argsSchema, description = "Tool." } = tool;')
+    p = program({"index.js": text, "package.json": '{"name": "s", "type": "module", "main": "index.js"}'})
+    assert [g.kind for g in p.gaps if "tool 'beta'" in g.detail] == ["description"]

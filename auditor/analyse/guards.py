@@ -514,13 +514,17 @@ def _request(node: ts.Node | None) -> bool:
 def _failed_pattern(term: ts.Node | None, fn: ts.Node, module: Module | None) -> bool:
     """Whether TERM is a failed test against a regular expression: `!RE.test(v)`, or `!ok` of a local holding one
     (what the branch it guards leaves for is text of another form: it goes no further, as a type test's does)."""
+    tested = _negated(term, fn)
+    return tested is not None and _pattern_test(tested, fn, module)
+
+
+def _negated(term: ts.Node | None, fn: ts.Node) -> ts.Node | None:
+    """What a negated TERM tests (`!x`): x, or the value of the local x of FN holds; None for a term not negated."""
     term = strip_casts(term)
     if term is None or term.type != "unary_expression" or text(term.child_by_field_name("operator")) != "!":
-        return False
+        return None
     tested = strip_casts(term.child_by_field_name("argument"))
-    if tested is not None and tested.type == "identifier":
-        tested = _local_value(tested, fn)
-    return _pattern_test(tested, fn, module)
+    return _local_value(tested, fn) if tested is not None and tested.type == "identifier" else tested
 
 
 def _pattern_test(call: ts.Node | None, fn: ts.Node, module: Module | None) -> bool:
@@ -863,14 +867,9 @@ def _under_members(node: ts.Node | None) -> ts.Node | None:
 
 def _lookup_key(term: ts.Node | None, fn: ts.Node) -> ts.Node | None:
     """The key a negated lookup tests (`!T[k]`, `!c` of `const c = T[k]?.x` or `const c = m.get(k)`)."""
-    term = strip_casts(term)
-    if term is None or term.type != "unary_expression" or text(term.child_by_field_name("operator")) != "!":
-        return None
-    value = strip_casts(term.child_by_field_name("argument"))
-    if value is not None and value.type == "identifier":
-        value = _local_value(value, fn)
-        if value is not None and value.type == "await_expression" and value.named_children:
-            value = strip_casts(value.named_children[0])
+    value = _negated(term, fn)
+    if value is not None and value.type == "await_expression" and value.named_children:
+        value = strip_casts(value.named_children[0])
     value = _under_members(value)
     if value is not None and value.type == "subscript_expression":
         return strip_casts(value.child_by_field_name("index"))

@@ -17,8 +17,9 @@ from auditor.extract.held import possible
 from auditor.extract.lists import Lists, _bundled_namespace, _placeholder_list
 from auditor.extract.program import Module, class_name_of, holding_name
 from auditor.extract.syntax import (CLASS_TYPES, FUNCTION_TYPES, NOT_LITERAL, ancestors, call_args, call_function,
-                                    callee_text, class_base, enclosing, find, literal, member_chain, nullish,
-                                    object_pairs, pair_value, plus_chain, string_value, strip_casts, text, unescape)
+                                    callee_text, class_base, enclosing, enclosing_function, find, literal, member_chain,
+                                    nullish, object_pairs, pair_value, plus_chain, string_value, strip_casts, text,
+                                    unescape)
 
 # Globals of the language whose functions are not helpers handed a tool's object (`Object.values({...})`).
 _CLASSES = CLASS_TYPES
@@ -923,6 +924,10 @@ class Values(Lists):
         node = strip_casts(node)
         taken = destructured(node) if node is not None and node.type == "identifier" and depth <= 8 else None
         if taken is not None and len(taken[1]) == 1 and isinstance(taken[1][0], str):  # `const { key } = obj`
+            scope = enclosing_function(node)
+            if scope is None or any(text(d.child_by_field_name("left")) == text(node)
+                                    for d in find(scope, {"object_assignment_pattern", "assignment_pattern"})):
+                return False  # (`const { key = "x" } = obj`: its default, when the key is absent)
             key, holder = taken[1][0], taken[0]
         elif node is None or node.type != "member_expression" or depth > 8:
             return False
