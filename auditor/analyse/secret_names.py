@@ -2,15 +2,10 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
-_WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
+from auditor.extract.syntax import words
 
-
-def words(name: str) -> tuple[str, ...]:
-    """`braveApiKey` -> (brave, api, key); `HTTPS_PROXY` -> (https, proxy); `APIKey` -> (api, key)."""
-    return tuple(w.lower() for w in _WORD.findall(name))
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

@@ -10,7 +10,7 @@ from auditor.extract.flow import _guards, _stmt_in, resolver
 from auditor.extract.program import Module
 from auditor.extract.state import Container
 from auditor.extract.syntax import (FUNCTION_TYPES, call_args, callee_text, enclosing, enclosing_function, find,
-                                    object_pairs, pair_value, strip_casts, text, walk)
+                                    member_chain, object_pairs, pair_value, strip_casts, text, walk, words)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -143,10 +143,8 @@ def captures(module: Module, fn: ts.Node, containers: list[Container], vocab: di
     name = module.qualified(fn)
     writes = sorted((a.node for c in containers for a in c.writes if a.node is not None and enclosing_function(a.node) == fn),
                     key=lambda n: n.start_byte)
-    benign = set(vocab["stderr_calls"]) | set(vocab["stdout_calls"]) | set(vocab["metadata_functions"]) \
-        | set(vocab.get("non_throwing_calls") or ())
+    benign = set(vocab["metadata_functions"]) | set(vocab.get("non_throwing_calls") or ())
     quiet = frozenset(vocab.get("non_throwing_methods") or ())
-    loggers = vocab.get("loggers") or {}
     for node in walk(fn):
         if node.type != "try_statement" or enclosing_function(node) != fn:
             continue
@@ -165,7 +163,7 @@ def captures(module: Module, fn: ts.Node, containers: list[Container], vocab: di
                 callee = callee_text(n)
                 chain = callee.split(".")
                 if callee in benign or n.start_byte in written or _inside_call(n, body) \
-                        or len(chain) > 1 and chain[-1] in quiet or _logging(chain, loggers) \
+                        or len(chain) > 1 and chain[-1] in quiet or log_call(n, vocab) \
                         or not _may_follow(write, n, body):
                     continue
                 after.append((callee, n.start_point[0] + 1))
@@ -175,10 +173,17 @@ def captures(module: Module, fn: ts.Node, containers: list[Container], vocab: di
     return out
 
 
-def _logging(chain: list[str], loggers: dict) -> bool:
-    """`logger.info(...)`, `this.log.warn(...)` (kb/sdk.yaml loggers): a write to a log."""
-    return len(chain) > 1 and chain[-1] in set(loggers.get("methods") or ()) \
-        and chain[-2] in set(loggers.get("receivers") or ())
+def log_call(call: ts.Node, vocab: dict) -> bool:
+    """Whether CALL writes to a log: a stream call (`console.error`), or a logging method on a logger
+    (`logger.info`, `this.log.warn`: the receiver's last word one of `loggers.receivers`)."""
+    if callee_text(call) in vocab["stderr_calls"] or callee_text(call) in vocab["stdout_calls"]:
+        return True
+    chain = member_chain(call.child_by_field_name("function"))
+    loggers = vocab["loggers"]
+    if not chain or len(chain) < 2 or chain[-1] not in loggers["methods"]:
+        return False
+    receiver = words(chain[-2])
+    return bool(receiver) and receiver[-1] in loggers["receivers"]
 
 
 def _may_follow(write: ts.Node, call: ts.Node, stop: ts.Node) -> bool:

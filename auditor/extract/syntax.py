@@ -975,3 +975,11 @@ def dominates(a: ts.Node, b: ts.Node) -> bool:
             return False
         return stmt.end_byte <= b.start_byte
     return False
+
+
+_WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
+
+
+def words(name: str) -> tuple[str, ...]:
+    """`braveApiKey` -> (brave, api, key); `HTTPS_PROXY` -> (https, proxy); `APIKey` -> (api, key)."""
+    return tuple(w.lower() for w in _WORD.findall(name))
