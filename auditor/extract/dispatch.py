@@ -6,14 +6,14 @@ from __future__ import annotations
 import tree_sitter as ts
 
 from auditor.extract import copies, flow, predicates, tslib
-from auditor.extract.bindings import value_of, visible
+from auditor.extract.bindings import class_fields, value_of, visible
 from auditor.extract.program import Module
 from auditor.extract.server import Dispatch, Fallback, Handler
 from auditor.extract.reach import _parameter_scope
 from auditor.extract.values import Values
 from auditor.extract.frames import Frame, _pattern, loop_names, parameters, returned
-from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, condition_terms, dominates, enclosing_function,
-                                    find, literal, member_chain, object_method,
+from auditor.extract.syntax import (CLASS_TYPES, FUNCTION_TYPES, ancestors, call_args, condition_terms, dominates, enclosing_function,
+                                    enclosing, find, literal, member_chain, object_method,
                                     object_pairs, pair_value, strip_casts, text, walk)
 
 
@@ -418,7 +418,6 @@ def _dispatch_in(handler: Handler, fn: ts.Node, resolve, module: Module, link=No
                                                                      subjects):
             table, tmod = _table(node.child_by_field_name("object"), module, link)
             if table is not None and table.id not in tables:  # `HANDLERS[name](request)`: a lookup table of the tools
-                tables.add(table.id)
                 there = resolve if tmod is module else link.resolver(tmod)
                 entries = _table_dispatches(handler, table, text(node), there, tmod, link, method=_method_on(node, fn))
                 refusal = _refused_miss(node, body)
@@ -428,6 +427,8 @@ def _dispatch_in(handler: Handler, fn: ts.Node, resolve, module: Module, link=No
                                for key, pair in _pairs(table, tmod, link).items()]
                 if refusal is not None:  # (what any other name meets)
                     fallbacks.append(Fallback(handler=handler, node=refusal, form=_fallback_form(refusal), module=module))
+                if entries or refusal is not None:  # (else a later lookup of the table may say what it runs:
+                    tables.add(table.id)            # `if (!T[name]) throw ...; return T[name].run(args)`)
                 found += entries
         elif node.type == "switch_statement" and _name_subject(strip_casts(node.child_by_field_name("value")), module,
                                                                subjects):
@@ -507,6 +508,11 @@ def _table(node: ts.Node | None, module: Module, link=None, depth: int = 0) -> t
     returns, or for the table whose keys it fills an object under, each entry's value wrapped (extract/copies.rekeyed):
     its values are what the entries run."""
     node = strip_casts(node)
+    chain = member_chain(node) if node is not None and node.type == "member_expression" else None
+    cls = enclosing(node, CLASS_TYPES) if chain and len(chain) == 2 and chain[0] == "this" else None
+    if cls is not None:  # `this.tools[name]`: the one value the class gives the field (`this.tools = { ... }`)
+        given = [strip_casts(v) for v in class_fields(cls).get(chain[1], [])]
+        node = given[0] if len(given) == 1 else None
     for _ in range(4):  # (`const all = tools`, `tools` imported: the literal an alias stands for)
         if node is None or node.type != "identifier":
             break
@@ -559,13 +565,13 @@ def _assigned_into(table: ts.Node, module: Module, link=None) -> list[tuple[ts.N
 
 def _method_on(lookup: ts.Node, fn: ts.Node) -> str | None:
     """The method called on what a table lookup gives, in FN: `T[name].run(args)`, or `const h = T[name]` then
-    `h.run(args)`; None when no method is called on it."""
+    `h.run(args)`, or the member read of it (`return T[name]?.handler`); None when no method is called or read on it."""
     parent = lookup.parent
     while parent is not None and parent.type in {"parenthesized_expression", "non_null_expression", "as_expression"}:
         parent = parent.parent
-    if parent is not None and parent.type == "member_expression" and parent.parent is not None \
-            and parent.parent.type == "call_expression" and parent.parent.child_by_field_name("function") == parent:
-        return text(parent.child_by_field_name("property"))
+    if parent is not None and parent.type == "member_expression" and parent.child_by_field_name("object") is not None:
+        return text(parent.child_by_field_name("property"))  # (`T[name].run(args)`; or read, not called there:
+        # `return T[name]?.handler`, the member's function what the caller runs)
     if parent is not None and parent.type == "variable_declarator" and parent.child_by_field_name("name").type == "identifier":
         name = text(parent.child_by_field_name("name"))
         for call in find(fn, {"call_expression"}):
@@ -623,7 +629,12 @@ def _table_dispatches(handler: Handler, table: ts.Node, subject: str, resolve, m
                 continue
             target, tname = fn, fmod.qualified(fn)
         elif value.type == "object" and method is not None:  # `list: { inputSchema, handler }`, the lookup's
-            target = _member_function(value, method)           # `.handler(args)`: that member's function
+            target = _member_function(value, method)           # `.handler(args)`: that member's function (a name
+            if target is None and link is not None:            # of one included: `{ handler: listHandler }`)
+                values = Values(link)
+                member, where = values.member(value, module, method, None, 0)
+                fn, _ = values.function_of(member, where, None) if member is not None else (None, where)
+                target = fn if fn is not None and fn.type in FUNCTION_TYPES else None
             tname = f"{key}.{method}"
         elif value.type == "new_expression" and method is not None and link is not None:  # `get: new GetTool()`, the
             values = Values(link)                                                          # lookup's `.run(args)`:

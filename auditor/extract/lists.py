@@ -37,6 +37,16 @@ class Lists:
         obj, omod = self.definition(*self.bound(node, module, frame))
         if obj is None or depth > 6:
             return
+        if obj.type == "member_expression" and self.link is not None:  # `Object.entries(this.tools)`: the record
+            held: dict[tuple[int, int], tuple] = {}  # the field holds (`this.tools = { a: new A() }` in its
+            for value, vmod, vframe in self.members(obj.child_by_field_name("object"), omod,  # constructor)
+                                                    text(obj.child_by_field_name("property")), frame, depth + 1):
+                if value.id != obj.id:
+                    for key, item, imod in self.entries(value, vmod, vframe, depth + 1):
+                        held.setdefault((key.id, item.id), (key, item, imod))
+            if held:
+                yield from held.values()
+                return
         getters = _bundled_namespace(obj, omod)
         if getters is not None:  # `__export({a: () => a})`: the values the getters return
             for pair in object_pairs(getters).values():
