@@ -577,3 +577,21 @@ def test_a_shell_comment_after_a_command_is_no_argument():
              "npx -y demo-server --name \"two words\" # a comment\nnpx demo-server --note it's\n")
     assert list(_commands(fence)) == [("node", ["test/smoke.js"]), ("npx", ["-y", "demo-server", "--name", "two words"]),
                                       ("npx", ["demo-server", "--note", "it's"])]
+
+
+def test_an_install_line_passes_no_launch_arguments():
+    """`pnpm install demo -D`, `yarn add demo --dev`: a package manager installing the package; its flags are the
+    manager's, so no launch argument is claimed. A runner's line (`pnpm dlx demo --verbose`) still passes them."""
+    server = ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
+              'const server = new McpServer({ name: "demo", version: "1" });\n'
+              'server.registerTool("find_rows", { description: "Find rows" }, async () => ({ content: [] }));\n')
+
+    def args_claims(lines):
+        readme = "# demo\n\n```bash\n" + lines + "\n```\n"
+        p = program({"index.ts": server, "README.md": readme, "package.json": '{"name": "demo", "version": "1.0.0"}'})
+        fx = effects.scan(p, effects_kb())
+        rtes = routes(p) + effect_routes.routes(p, fx, components(p))
+        return [c.attrs["arguments"] for c in generic.claims(p, fx, rtes, effects_kb()) if c.kind == "readme-args"]
+
+    assert args_claims("pnpm install demo -D\nyarn add demo --dev\nnpm i -D demo") == []
+    assert args_claims("pnpm install demo -D\npnpm dlx demo --verbose") == [[["--verbose"]]]

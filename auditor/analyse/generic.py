@@ -229,6 +229,8 @@ def _server_args(p: Program, command: str, args: list[str]) -> list[str]:
         return _runner_args(args if command in _RUNNERS else args[1:], names)
     if command.rsplit("/", 1)[-1] in _PYTHON_RUNNERS:  # `uvx --from git+.../NAME NAME`: a Python package, not this one
         return []
+    if command.rsplit("/", 1)[-1] in _MANAGERS and next((a for a in args if not a.startswith("-")), None) in _INSTALLS:
+        return []  # `pnpm install PKG -D`, `yarn add PKG`: the package installed, not launched; its flags are the manager's
     if command.rsplit("/", 1)[-1] == "npm":  # `npm --prefix DIR start -- --port 1`: a script's name, then (after
         if args[:1] in (["exec"], ["x"]):  # `--`) what it is handed; `npm exec PKG ARGS` runs a package
             return _runner_args(args[1:], names)
@@ -238,6 +240,10 @@ def _server_args(p: Program, command: str, args: list[str]) -> list[str]:
             return args[i + 1:]
     return []
 
+
+# Package managers, and their subcommands that install or remove a package rather than run one.
+_MANAGERS = {"npm", "pnpm", "yarn", "bun"}
+_INSTALLS = {"install", "i", "add", "remove", "rm", "uninstall", "update", "up", "upgrade", "link", "ci"}
 
 # Programs a `docker run IMAGE PROGRAM ...` runs in place of the image's command.
 _PROGRAMS = {"node", "npx", "bunx", "pnpx", "bun", "deno", "tsx", "ts-node", "sh", "bash", "python", "python3"}
