@@ -410,3 +410,15 @@ def test_a_use_after_a_call_whose_function_checks_the_value_is_of_a_checked_valu
     branch = body.replace("  const parsed = pageOf(page);\n", "  let parsed = 0;\n  if (args.path) { parsed = pageOf(page); }\n")
     assert flagged({"index.ts": _with(head, branch)}) == BOTH
     assert flagged({"index.ts": _with(head, body.replace("pageOf(page)", "plain(page)"))}) == BOTH
+
+
+def test_a_list_whose_items_a_checking_function_maps_is_checked():
+    """`args.limit.map(quote)`, quote calling a string's method on its item before going on: a value that is no list
+    fails at `map`, an item of another type in quote; what reaches the use is checked. A function that checks
+    nothing (`(x) => x`) leaves the items as they came."""
+    head = 'function quote(s: any) { return `"${s.replace(/"/g, "")}"`; }\n'
+    for fn in ["quote", '(s: any) => s.trim()']:
+        body = f'  const joined = args.limit.map({fn}).join(" ");\n' + _returning('require("child_process").execSync(joined)')
+        assert flagged({"index.ts": _with(head, body)}) == PATH_ONLY, fn
+    body = '  const joined = args.limit.map((s: any) => s).join(" ");\n' + _returning('require("child_process").execSync(joined)')
+    assert flagged({"index.ts": _with(head, body)}) == BOTH

@@ -16,8 +16,9 @@ from auditor.analyse.logs import log_call
 from auditor.extract import instances
 from auditor.extract.bindings import class_fields, references, value_of
 from auditor.extract.frames import plain_parameters
-from auditor.extract.syntax import (CLASS_TYPES, FUNCTION_TYPES, ancestors, dominates, enclosing_function, find,
-                                    parameter_pattern, strip_casts, text)
+from auditor.extract.values import Values
+from auditor.extract.syntax import (CLASS_TYPES, FUNCTION_TYPES, ancestors, call_args, dominates, enclosing_function,
+                                    find, parameter_pattern, strip_casts, text)
 
 _DEPTH = 4  # calls followed down from the tool's own code
 COMPARISONS = frozenset({"===", "!==", "==", "!=", "<", ">", "<=", ">=", "in", "instanceof"})
@@ -187,6 +188,8 @@ def _value(ctx, module, node: ts.Node, depth: int) -> bool:
         if _looked_up(e, module) or _table_key(e, module, ctx.link) or _key_read(e) or _test_method(e, None) \
                 or _keying_text(e, module, ctx.link):
             return True  # (`name.startsWith(args.prefix)` tested: the value compared with a text)
+        if _items_checked(ctx, module, e, up):
+            return True
     else:
         e = node
     if logged(e, ctx.vocab) or error_message(e) or depth == 0 and echoed(e) or _query_compared(e, ctx.vocab):
@@ -204,6 +207,26 @@ def _value(ctx, module, node: ts.Node, depth: int) -> bool:
     if key is None and callee_checks.checks_rest(ctx.link, module, call, index):
         return True
     return _callee_harmless(ctx, module, call, index, key, depth)
+
+
+_ITEMWISE = frozenset({"map", "forEach", "flatMap"})
+
+
+def _items_checked(ctx, module, e: ts.Node, up: ts.Node | None) -> bool:
+    """Whether E is the list of `E.map(f)` (`forEach`, `flatMap`) whose function F checks its item before going on
+    (`args.map(shellQuote)`, shellQuote calling a string's method on it: callee_checks.checked): what goes on is a
+    checked item, and a value that is no list fails at the list's method first."""
+    call = up.parent if up is not None and up.type == "member_expression" and up.child_by_field_name("object") == e \
+        else None
+    if call is None or call.type != "call_expression" or call.child_by_field_name("function") != up \
+            or text(up.child_by_field_name("property")) not in _ITEMWISE or ctx.link is None:
+        return False
+    args = call_args(call)
+    fn, fmod = Values(ctx.link).function_of(args[0], module, None) if args else (None, module)
+    if fn is None or fn.type not in FUNCTION_TYPES:
+        return False
+    item = next((n for n, i in plain_parameters(fn).items() if i == 0), None)
+    return item is not None and item in callee_checks.checked(ctx.link, fmod, fn)
 
 
 def _callee_harmless(ctx, module, call: ts.Node, index: int, key: str | None, depth: int) -> bool:
