@@ -9,7 +9,7 @@ import tree_sitter as ts
 
 from auditor.extract import constant, input_schemas, names, prefixes, webpack, zod
 from auditor.extract.bindings import bound_names, class_name, imports, value_of
-from auditor.extract.frames import _parameter_of_scope, loop_element, parameters, returned
+from auditor.extract.frames import _parameter_of_scope, loop_element, parameters, plain_parameters, returned
 from auditor.extract.program import Module, package_of
 from auditor.extract.server import Dispatch, ToolDecl, annotations, schema_gaps
 from auditor.extract.syntax import (CLASS_TYPES, FUNCTION_TYPES, NOT_LITERAL, call_args, call_function, callee_text, class_base, enclosing, enclosing_function, excerpt, find,
@@ -71,6 +71,8 @@ def registrations(module: Module, vocab: dict, resolve, link=None) -> tuple[list
         rule = hl["registrations"].get(method)
         if rule is None or constant.dead(call, module, link):  # (`if (DEBUG) server.tool(...)`: never registered)
             continue
+        if _patched_over(call, method):  # `server.registerTool = function (name, ...) { original(name, ...) }`: the
+            continue                     # wrapper forwards each later registration, read where that is written
         if rule["signature"] != "object" and rule["kind"] == "tool" and rule["receiver"] == "server" \
                 and object_first(args, module, hl["object"]):  # (on a server only: `registry.registerTool(def)`
             rule = {**rule, "signature": "object"}  # is another API) tmcp: `server.tool({name, schema}, callback)`
@@ -189,6 +191,22 @@ def _prototype_call(receiver: tuple[str, ...] | None, method: str, classes: set[
     if method not in {"call", "apply"} or not receiver or len(receiver) < 3 or receiver[-2] != "prototype":
         return None
     return receiver[-1] if receiver[-3] in classes else None
+
+
+def _patched_over(call: ts.Node, method: str) -> bool:
+    """Whether CALL is in a function assigned over the registration method it calls (`server.registerTool =
+    function (name, def, handler) { return original(name, def, handler); }`, a tracker wrapping the SDK's method)
+    and hands it a parameter of that function as the name: it registers what each later call of the method does."""
+    fn = enclosing_function(call)
+    up = fn.parent if fn is not None else None
+    while up is not None and up.type == "parenthesized_expression":
+        up = up.parent
+    left = up.child_by_field_name("left") if up is not None and up.type == "assignment_expression" else None
+    args = call_args(call)
+    return left is not None and left.type == "member_expression" \
+        and text(left.child_by_field_name("property")) == method and bool(args) \
+        and strip_casts(args[0]) is not None and strip_casts(args[0]).type == "identifier" \
+        and text(strip_casts(args[0])) in plain_parameters(fn)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
