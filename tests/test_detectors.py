@@ -219,6 +219,23 @@ def test_a_package_loaded_by_a_require_function_the_module_makes_is_used():
         == ["left-pad"]
 
 
+def test_a_require_function_made_through_a_renamed_import_loads_and_resolves():
+    """A bundler renames the import (`import { createRequire as createRequire2 } from "module"`): the function it
+    makes still loads (`req2("@acme/tools")`) and its `resolve` names a package (`req2.resolve("@acme/schema")`); a
+    package only a string names as data is still unused."""
+    code = SERVER + ('import { createRequire as createRequire2 } from "module";\n'
+                     'var req2 = createRequire2(import.meta.url);\n'
+                     'export function start() {\n'
+                     '  const root = req2.resolve("@acme/schema");\n'
+                     '  const tools = req2("@acme/tools");\n'
+                     '  return [root, tools, "left-pad"];\n'
+                     '}\n')
+    deps = {"@modelcontextprotocol/sdk": "1", "zod": "3", "@acme/schema": "1", "@acme/tools": "1", "left-pad": "1"}
+    p = program({"index.ts": code, "package.json": json.dumps({"name": "demo", "dependencies": deps})})
+    assert [f.attrs["dependency"] for f in mismatches.mismatches(p, {"probes": []}) if f.kind == "unused-dependency"] \
+        == ["left-pad"]
+
+
 def test_a_package_a_resolver_may_load_by_a_name_made_at_run_time_is_used():
     """`require.resolve(`${pkg}/${file}`)` of an entry of a table written in the same module (`{ pkg: "gr-go" }`)
     may load any package a member of one of those names holds there; a package named in another string of that module

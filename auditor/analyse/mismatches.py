@@ -14,6 +14,7 @@ from auditor.extract.documented import tool_headings
 from auditor.extract.facts import Program
 from auditor.extract.limits import MAX_DEPTH, load_json
 from auditor.extract.objects import schema_properties
+from auditor.extract.program import made_requires
 from auditor.extract.records import at, line, record
 from auditor.extract.routes import launch_snippets
 from auditor.extract.scope import server_readmes
@@ -418,6 +419,7 @@ def _named_strings(p: Program) -> set[str]:
         held: dict[str, list] = {}  # key -> the values the module's members of that key hold
         handed: set[tuple[str, int]] = set()  # (function, index) of a parameter a resolver is handed as it is
         calls: dict[str, list] = {}  # callee -> the arguments of each call of it in the module
+        named_by = resolvers | {f"{r}.resolve" for r in made_requires(m.caps)}  # (`req.resolve("x")`, createRequire's)
         for node in find(m.tree.root_node, {"pair", "call_expression", "string", "template_string"}):
             if node.start_point[0] + 1 in aside:
                 continue
@@ -426,7 +428,7 @@ def _named_strings(p: Program) -> set[str]:
                 continue
             if node.type == "call_expression":
                 fn, args = node.child_by_field_name("function"), node.child_by_field_name("arguments")
-                named = [args.named_children[0]] if fn is not None and text(fn) in resolvers and args is not None \
+                named = [args.named_children[0]] if fn is not None and text(fn) in named_by and args is not None \
                     and args.named_children else []
                 calls.setdefault(text(fn), []).append(args.named_children if args is not None else [])
                 if named and string_value(named[0]) is None:  # a string a member of such a name holds, below

@@ -422,16 +422,26 @@ def _evaluated_imports(caps: dict[str, list[ts.Node]]) -> tuple[tuple[str, ts.No
     return tuple(out)
 
 
-def _made_requires(caps: dict[str, list[ts.Node]]) -> tuple[tuple[str, ts.Node], ...]:
-    """The loads of a require function an ES module makes (`const req = createRequire(import.meta.url)`, then
-    `req("pkg")`): (source, call), as a require() is."""
+def made_requires(caps: dict[str, list[ts.Node]]) -> set[str]:
+    """The names of the require functions an ES module makes: `const req = createRequire(import.meta.url)`, also
+    through a renamed import (`import { createRequire as createRequire2 } from "module"`, a bundler's)."""
+    makers = {"createRequire"} | {text(alias) for imp in caps.get("import", []) for spec in find(imp, {"import_specifier"})
+                                  if text(spec.child_by_field_name("name")) == "createRequire"
+                                  and (alias := spec.child_by_field_name("alias")) is not None}
     made = set()
     for call in caps.get("call", []):
         fn = call.child_by_field_name("function")
         decl = call.parent
-        if fn is not None and text(fn).rsplit(".", 1)[-1] == "createRequire" and decl is not None \
+        if fn is not None and text(fn).rsplit(".", 1)[-1] in makers and decl is not None \
                 and decl.type == "variable_declarator" and decl.child_by_field_name("name") is not None:
             made.add(text(decl.child_by_field_name("name")))
+    return made
+
+
+def _made_requires(caps: dict[str, list[ts.Node]]) -> tuple[tuple[str, ts.Node], ...]:
+    """The loads of a require function an ES module makes (`const req = createRequire(import.meta.url)`, then
+    `req("pkg")`): (source, call), as a require() is."""
+    made = made_requires(caps)
     out = []
     for call in caps.get("call", []) if made else ():
         fn = call.child_by_field_name("function")
