@@ -422,3 +422,21 @@ def test_a_list_whose_items_a_checking_function_maps_is_checked():
         assert flagged({"index.ts": _with(head, body)}) == PATH_ONLY, fn
     body = '  const joined = args.limit.map((s: any) => s).join(" ");\n' + _returning('require("child_process").execSync(joined)')
     assert flagged({"index.ts": _with(head, body)}) == BOTH
+
+
+def test_a_use_in_a_callee_after_a_call_that_checks_its_parameter_is_of_a_checked_value():
+    """In a function the field is handed to (`validate(kind)`), a use after a call whose function calls a string's
+    method on it (`normalize(kind)`, `input.toLowerCase()`) on every path is of a checked value, as in the tool's own
+    code; without that call first, the message is the raw value's."""
+    head = ('function normalize(input: string) { const n = input.toLowerCase().trim();\n'
+            '  if (["a", "b"].includes(n)) return n; return "unknown"; }\n'
+            'function validate(kind?: string) {\n'
+            '  if (kind) { const n = normalize(kind);\n'
+            '    if (n === "unknown") return { type: "a", error: `bad kind: ${kind}` };\n'
+            '    return { type: n }; }\n'
+            '  return { type: "a" };\n}\n'
+            'async function pull(kind?: string) { const t = validate(kind); if (t.error) return t.error; return t.type; }\n')
+    body = '  const kind = args.limit as string | undefined;\n  const r = await pull(kind);\n' + _returning('r')
+    assert flagged({"index.ts": _with(head, body)}) == PATH_ONLY
+    unchecked = head.replace("const n = normalize(kind);", "const n = kind;")
+    assert flagged({"index.ts": _with(unchecked, body)}) == BOTH

@@ -377,8 +377,14 @@ def _local(ctx, module, decl: ts.Node, depth: int) -> bool:
     if text(name) in callee_checks.checked(ctx.link, module, fn):
         return True  # (`const n = args.n; if (typeof n !== "number") throw ...`)
     uses = [u for u in references(decl, text(name)) if not _assigned(u)]  # (`id = fallback.id` reads nothing of it)
-    checking = []  # the calls handed the local whose function checks that parameter (a string's method called on it)
-    for u in uses:  # (`const p = args.path; validateStrings("path", p)`: the local is checked where it is handed)
+    return _harmless_uses(ctx, module, fn, uses, depth)
+
+
+def _harmless_uses(ctx, module, fn: ts.Node, uses: list[ts.Node], depth: int) -> bool:
+    """Whether each of USES, the reads in FN of a name holding the value (a local, a parameter), is harmless: guarded
+    by a type test, after a call that checks the value on every path, or harmless where it is (`_value`)."""
+    checking = []  # the calls handed the name whose function checks that parameter (a string's method called on it)
+    for u in uses:  # (`const p = args.path; validateStrings("path", p)`: the value is checked where it is handed)
         handed = _handed(u) if u.type == "identifier" else None
         if handed is not None and handed[2] is None and callee_checks.checks_rest(ctx.link, module, handed[0], handed[1]):
             return True
@@ -612,7 +618,7 @@ def _reads_harmlessly(ctx, module, fn: ts.Node, index: int, key: str | None, dep
     if name in callee_checks.checked(ctx.link, module, fn):
         return True
     uses = [n for n in find(body, {"identifier", "shorthand_property_identifier"}) if text(n) == name]
-    return all(guards.type_guarded(u, fn) or _value(ctx, module, u, depth) for u in uses)
+    return _harmless_uses(ctx, module, fn, uses, depth)
 
 
 def _bound_key(pattern: ts.Node, key: str) -> str | None:
