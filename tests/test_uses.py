@@ -440,3 +440,15 @@ def test_a_use_in_a_callee_after_a_call_that_checks_its_parameter_is_of_a_checke
     assert flagged({"index.ts": _with(head, body)}) == PATH_ONLY
     unchecked = head.replace("const n = normalize(kind);", "const n = kind;")
     assert flagged({"index.ts": _with(unchecked, body)}) == BOTH
+
+
+def test_a_use_on_the_side_a_membership_test_of_a_cast_value_passes_is_of_a_member():
+    """`if (p && ALL.includes(p as Kind)) list = [p]`: the cast is the same value, so only a member of ALL is used
+    there; a branch no membership test guards uses the raw value."""
+    head = ('const ALL: string[] = ["a", "b"];\n'
+            'function prompt(p?: string) { let list: string[];\n'
+            '  if (p && ALL.includes(p as string)) { list = [p]; } else { list = ["a"]; }\n'
+            '  return list.join(","); }\n')
+    body = '  const r = prompt(args.limit as string | undefined);\n' + _returning('r')
+    assert flagged({"index.ts": _with(head, body)}) == PATH_ONLY
+    assert flagged({"index.ts": _with(head.replace("p && ALL.includes(p as string)", "p"), body)}) == BOTH

@@ -794,8 +794,11 @@ def type_guarded(node: ts.Node, fn: ts.Node) -> bool:
                 return True
             then = cur.child_by_field_name("consequence")
             if then is not None and then.start_byte <= node.start_byte < then.end_byte and not cond.lstrip("( ").startswith("!") \
-                    and any(f"{w}{t})" in cond or f"{w}String({t}))" in cond for w in _MEMBER_TESTS):
-                return True  # `MODES.includes(String(x)) ? x : "auto"`: only a member is used
+                    and (any(f"{w}{t})" in cond or f"{w}String({t}))" in cond for w in _MEMBER_TESTS)
+                         or any(text(_member_subject(term)).replace("?.", ".") == t
+                                for term in condition_terms(test, "&&"))):
+                return True  # `MODES.includes(String(x)) ? x : "auto"`, `ALL.includes(p as Kind)`: only a member is
+                # used
         if cur.parent is not None and cur.parent.type == "statement_block":
             before = cur.prev_named_sibling
             while before is not None:
