@@ -265,6 +265,7 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
     if shipped:
         modules += [m for m in tested if m.path in shipped]
         entries = sources.promoted(entries, shipped)
+    modules += _json_modules(modules, jsons, entries, subtree)
     # A bundled library's helper the server calls to register its tools is read as the server's own code.
     modules = [program.adopt(m, frozenset(vocab["high_level"]["registrations"])) for m in modules]
     # A copy of the SDK's server class that a minified bundle inlines without markers: that class, and not own code.
@@ -441,6 +442,22 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
         flows=tuple(flows), linker=link, unread=tuple(unread), registrations=tuple(registrations), skipped=skipped,
         listings=tuple(listings), unadvertised=tuple(unadvertised), settings=tuple(settings),
         frameworks_read=fw.read_whole, loaded=frozenset(t.module.path for t in classed.tools)))
+
+
+def _json_modules(modules: list, jsons: dict, entries, subtree: str) -> list:
+    """The JSON files of the boundary the code loads by a relative path (`require("./tools.json")`, `import tools
+    from "./tools.json" with { type: "json" }`), each read as a module whose default export is its value (the text
+    after `export default `, on the file's own lines): data the code reads, as its values are."""
+    data = {e.file.path: e.file.data for e in entries if e.file.path in jsons and jsons[e.file.path].value is not None}
+    wanted = sorted({posixpath.normpath(posixpath.join(posixpath.dirname(m.path), src)) for m in modules
+                     for src, _ in m.imports if src.startswith(".") and src.endswith(".json")} & set(data))
+    out = []
+    for path in wanted:
+        code = b"export default " + data[path].removeprefix(b"\xef\xbb\xbf")
+        name = program.module_name(path, subtree) + ".json"  # (not the name of a code module beside it: tools.js)
+        out.append(cache.module(f"json:{path}", path, name, "javascript",
+                                cache.tree(f"json:{path}", path, name, "javascript", code)))
+    return out
 
 
 def _imported_tests(modules: list, tested: list, jsons: dict, entries: tuple[Entry, ...], build_map, method) -> set[str]:

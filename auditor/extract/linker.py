@@ -29,7 +29,7 @@ class Binding:
 def candidates(base: str, spec: str) -> list[str]:
     target = posixpath.normpath(posixpath.join(posixpath.dirname(base), spec))
     stem, ext = posixpath.splitext(target)
-    out = [target] if ext in _SOURCE_SUFFIXES else []
+    out = [target] if ext in _SOURCE_SUFFIXES or ext == ".json" else []  # (a JSON file the code loads: its data)
     if ext in {".js", ".jsx", ".mjs", ".cjs"}:
         out += [stem + s for s in (".ts", ".tsx", ".mts", ".cts")]
     out += [target + s for s in _SOURCE_SUFFIXES] + [posixpath.join(target, "index" + s) for s in _SOURCE_SUFFIXES]

@@ -250,13 +250,18 @@ class Reach:
                 if later.id != self.link.value(*where).id:                                      # onto `exports.x`
                     yield from self.expr(later, where[0], d)
             return
+        imported = self.link.imports.get(module.path, {}).get(name) if self.link is not None else None
+        data = self.link.by_path.get(imported.module) if imported is not None and imported.name == "*" \
+            and imported.module is not None and imported.module.endswith(".json") else None
+        if data is not None and self.link.value(data, "") is not None:  # `require("./tools.json")`: its data
+            yield from self.expr(self.link.value(data, ""), data, d)
+            return
         if self.values.namespace(node, module) is not None:  # `import * as tool`: an object of the module's exports
             yield node, module
             return
         if where is not None and where[1] in where[0].functions:  # a function listed as it is (its members assigned:
             yield node, module                                    # `chatTool.description = ...`): read by a template
             return
-        imported = self.link.imports.get(module.path, {}).get(name) if self.link is not None else None
         if imported is not None:  # an export not read (a gap in its module), or a package's: only its own files
             self.miss(module, node, self._closure(imported.module) if imported.module else frozenset())
             return
