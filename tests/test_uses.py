@@ -452,3 +452,13 @@ def test_a_use_on_the_side_a_membership_test_of_a_cast_value_passes_is_of_a_memb
     body = '  const r = prompt(args.limit as string | undefined);\n' + _returning('r')
     assert flagged({"index.ts": _with(head, body)}) == PATH_ONLY
     assert flagged({"index.ts": _with(head.replace("p && ALL.includes(p as string)", "p"), body)}) == BOTH
+
+
+def test_a_text_made_of_the_field_handed_to_a_function_is_followed_there():
+    """`log(`limit: ${args.limit}`)`, log only writing its message to stderr: the text reaches nothing, as the value
+    handed whole would; a function that writes the text to a file uses it."""
+    head = ('function log(message: string) { console.error(`[x] ${message}`); }\n'
+            'function save(message: string) { require("fs").writeFileSync("/tmp/x", message); }\n')
+    body = '  log(`limit: ${args.limit}`);\n' + _returning('"x"')
+    assert flagged({"index.ts": _with(head, body)}) == PATH_ONLY
+    assert flagged({"index.ts": _with(head, body.replace("log(", "save("))}) == BOTH

@@ -195,6 +195,9 @@ def _value(ctx, module, node: ts.Node, depth: int) -> bool:
     if logged(e, ctx.vocab) or error_message(e) or depth == 0 and echoed(e) or _query_compared(e, ctx.vocab):
         return True
     handed = _handed(e)
+    text_of = _in_text(e) if handed is None and ctx.link is not None and depth < _DEPTH else None
+    if text_of is not None:  # `log(`IDE: ${ide}`)`: a text made of it, handed to a function of the boundary that
+        return _callee_harmless(ctx, module, text_of[0], text_of[1], None, depth)  # reads that text harmlessly
     if handed is None and ctx.link is not None and depth < _DEPTH:
         kept = _kept_entry(e)  # `const opts = { level: args.level }; run(opts)`: followed as run's `opts.level`
         if kept is not None:
@@ -434,6 +437,28 @@ def _handed(e: ts.Node) -> tuple[ts.Node, int, str | None] | None:
         return None
     index = next((i for i, c in enumerate(c for c in args.named_children if c.type != "comment") if c.id == arg.id), None)
     return (call, index, key) if index is not None else None
+
+
+def _in_text(e: ts.Node) -> tuple[ts.Node, int] | None:
+    """(call, argument index) when E is written into a text (a template's substitution, a `+` concatenation) that is
+    a whole argument of a call: `log(`IDE: ${ide}`)`, `say("no " + name)`; else None."""
+    cur, texts = e, 0
+    while cur.parent is not None:
+        up = cur.parent
+        if up.type in {"template_substitution", "template_string"} \
+                or up.type == "binary_expression" and text(up.child_by_field_name("operator")) == "+":
+            texts += up.type != "template_substitution"
+            cur = up
+        elif up.type in _WRAPPERS:
+            cur = up
+        else:
+            break
+    args = cur.parent
+    call = args.parent if texts and args is not None and args.type == "arguments" else None
+    if call is None or call.type != "call_expression":
+        return None
+    index = next((i for i, c in enumerate(c for c in args.named_children if c.type != "comment") if c.id == cur.id), None)
+    return (call, index) if index is not None else None
 
 
 def returned_unread(p, node: ts.Node) -> bool:
