@@ -595,3 +595,24 @@ def test_an_install_line_passes_no_launch_arguments():
 
     assert args_claims("pnpm install demo -D\nyarn add demo --dev\nnpm i -D demo") == []
     assert args_claims("pnpm install demo -D\npnpm dlx demo --verbose") == [[["--verbose"]]]
+
+
+def test_a_continued_line_is_one_command_and_another_script_s_arguments_are_not_the_server_s():
+    """A command continued by a trailing `\\` is read whole (`npx -y demo@1.0.0 \\` then `--verbose`); `node` on a
+    script the package does not name as an entry (`node tools/skill.js --prompt x`) runs another program, while a
+    path ending in its bin (`node /path/to/demo/dist/index.js --port 1`) runs the server."""
+    server = ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
+              'const server = new McpServer({ name: "demo", version: "1" });\n'
+              'server.registerTool("find_rows", { description: "Find rows" }, async () => ({ content: [] }));\n')
+
+    def args_claims(lines):
+        readme = "# demo\n\n```bash\n" + lines + "\n```\n"
+        p = program({"src/index.ts": server, "README.md": readme,
+                     "package.json": '{"name": "demo", "version": "1.0.0", "bin": {"demo": "dist/index.js"}}'})
+        fx = effects.scan(p, effects_kb())
+        rtes = routes(p) + effect_routes.routes(p, fx, components(p))
+        return [c.attrs["arguments"] for c in generic.claims(p, fx, rtes, effects_kb()) if c.kind == "readme-args"]
+
+    assert args_claims("npx -y demo@1.0.0 \\\n  --verbose") == [[["--verbose"]]]
+    assert args_claims("node tools/skill.js \\\n  --prompt x") == []
+    assert args_claims("node /path/to/demo/dist/index.js --port 1") == [[["--port", "1"]]]

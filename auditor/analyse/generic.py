@@ -3,6 +3,7 @@ against the code."""
 
 from __future__ import annotations
 
+import posixpath
 import re
 from dataclasses import replace
 
@@ -10,7 +11,8 @@ from auditor.analyse.claims import CONSUMERS
 from auditor.analyse.coverage import tool_names_unknown
 from auditor.analyse.effects import Effects, covers
 from auditor.extract.documented import DocParam, DocTool, documented_env, documented_tools
-from auditor.extract.facts import Program
+from auditor.extract import entrypoints
+from auditor.extract.facts import Program, entry_modules
 from auditor.extract.objects import schema_properties
 from auditor.extract.readme import MarkdownDoc
 from auditor.extract.routes import launch_snippets
@@ -236,9 +238,21 @@ def _server_args(p: Program, command: str, args: list[str]) -> list[str]:
             return _runner_args(args[1:], names)
         return args[args.index("--") + 1:] if "--" in args else []
     for i, a in enumerate(args):
-        if any(n and n in a for n in names) or re.search(r"\.(?:m?js|cjs|ts)$", a):
+        if any(n and n in a for n in names) or re.search(r"\.(?:m?js|cjs|ts)$", a) and _an_entry(p, a):
             return args[i + 1:]
     return []
+
+
+def _an_entry(p: Program, script: str) -> bool:
+    """Whether the script a launch line runs (`node /path/to/build/index.js`) is an entry of the package: a file its
+    package.json names (bin, main, exports, ...) or the source one maps to, at the end of the path given; a script of
+    another name (`node .claude/skills/x/run.js`) is another program, whose arguments are not the server's. With no
+    entry named, any script may be the server."""
+    development = (p.method.get("entry_points") or {}).get("development_scripts", [])
+    named = {posixpath.normpath(t) for d in p.manifests() for _, t in entrypoints.targets(d.value, development)[0]}
+    named |= set(entry_modules(p))
+    path = posixpath.normpath(script)
+    return not named or any(path == t or path.endswith("/" + t) for t in named)
 
 
 # Package managers, and their subcommands that install or remove a package rather than run one.

@@ -276,7 +276,7 @@ def _commands(content: str):
             elif isinstance(cur, list):
                 stack.extend(cur)
         return
-    for raw in content.splitlines():
+    for raw in re.sub(r"\\\r?\n", " ", content).splitlines():  # (a line continued by a `\` is one command)
         found = _launch(_words(raw.strip().lstrip("$ ")))
         if found is not None:
             yield found
