@@ -462,3 +462,13 @@ def test_a_text_made_of_the_field_handed_to_a_function_is_followed_there():
     body = '  log(`limit: ${args.limit}`);\n' + _returning('"x"')
     assert flagged({"index.ts": _with(head, body)}) == PATH_ONLY
     assert flagged({"index.ts": _with(head, body.replace("log(", "save("))}) == BOTH
+
+
+def test_a_list_whose_items_a_reducer_checks_is_checked():
+    """`(args.limit ?? []).reduce((acc, v) => { const [k, x] = v.split("="); ... }, {})`: the item is the reducer's
+    second parameter, and a string's method called on it checks it; a reducer that only keeps it checks nothing."""
+    body = ('  const env = (args.limit ?? []).reduce((acc: any, v: any) => { const [k, x] = v.split("="); acc[k] = x;'
+            ' return acc; }, {});\n' + _returning('require("child_process").execSync("x", { env })'))
+    assert flagged({"index.ts": _with("", body)}) == PATH_ONLY
+    keeping = body.replace('const [k, x] = v.split("="); acc[k] = x;', 'acc[String(acc.length)] = v;')
+    assert flagged({"index.ts": _with("", keeping)}) == BOTH

@@ -212,13 +212,15 @@ def _value(ctx, module, node: ts.Node, depth: int) -> bool:
     return _callee_harmless(ctx, module, call, index, key, depth)
 
 
-_ITEMWISE = frozenset({"map", "forEach", "flatMap"})
+_ITEMWISE = {"map": 0, "forEach": 0, "flatMap": 0, "filter": 0, "some": 0, "every": 0, "find": 0, "reduce": 1,
+             "reduceRight": 1}  # method -> the place of the item among its callback's parameters
 
 
 def _items_checked(ctx, module, e: ts.Node, up: ts.Node | None) -> bool:
-    """Whether E is the list of `E.map(f)` (`forEach`, `flatMap`) whose function F checks its item before going on
-    (`args.map(shellQuote)`, shellQuote calling a string's method on it: callee_checks.checked): what goes on is a
-    checked item, and a value that is no list fails at the list's method first."""
+    """Whether E is the list of `E.map(f)` (`forEach`, `reduce`, ...) whose function F checks its item before going
+    on (`args.map(shellQuote)`, shellQuote calling a string's method on it: callee_checks.checked; `(env ?? []).reduce(
+    (acc, v) => { const [k, x] = v.split("="); ... }, {})`): what goes on is a checked item, and a value that is no
+    list fails at the list's method first."""
     call = up.parent if up is not None and up.type == "member_expression" and up.child_by_field_name("object") == e \
         else None
     if call is None or call.type != "call_expression" or call.child_by_field_name("function") != up \
@@ -228,7 +230,8 @@ def _items_checked(ctx, module, e: ts.Node, up: ts.Node | None) -> bool:
     fn, fmod = Values(ctx.link).function_of(args[0], module, None) if args else (None, module)
     if fn is None or fn.type not in FUNCTION_TYPES:
         return False
-    item = next((n for n, i in plain_parameters(fn).items() if i == 0), None)
+    at = _ITEMWISE[text(up.child_by_field_name("property"))]
+    item = next((n for n, i in plain_parameters(fn).items() if i == at), None)
     return item is not None and item in callee_checks.checked(ctx.link, fmod, fn)
 
 
