@@ -472,3 +472,11 @@ def test_a_list_whose_items_a_reducer_checks_is_checked():
     assert flagged({"index.ts": _with("", body)}) == PATH_ONLY
     keeping = body.replace('const [k, x] = v.split("="); acc[k] = x;', 'acc[String(acc.length)] = v;')
     assert flagged({"index.ts": _with("", keeping)}) == BOTH
+
+
+def test_a_check_of_a_text_made_of_the_field_is_no_check_of_the_field():
+    """`run(`ls ${args.limit}`)`, run calling a string's method on its text before executing it: the text is checked,
+    the field written into it is not; the field reaches the command."""
+    head = 'function run(cmd: string) { const c = cmd.trim(); return require("child_process").execSync(c); }\n'
+    body = '  run(`ls ${args.limit}`);\n' + _returning('"x"')
+    assert flagged({"index.ts": _with(head, body)}) == BOTH

@@ -7,7 +7,7 @@ analyse/validation.py for the fields a tool's path hands on."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import tree_sitter as ts
 
@@ -170,6 +170,8 @@ class _Ctx:
     link: object
     vocab: dict
     truth: bool  # a test of the value's truth is harmless (off for a declared boolean: "false" is true)
+    checks: bool = True  # a check of what is followed checks the value (off for a text made of it: a string method
+    # called on `ls ${dir}` checks nothing of dir)
 
 
 def _value(ctx, module, node: ts.Node, depth: int) -> bool:
@@ -188,7 +190,7 @@ def _value(ctx, module, node: ts.Node, depth: int) -> bool:
         if _looked_up(e, module) or _table_key(e, module, ctx.link) or _key_read(e) or _test_method(e, None) \
                 or _keying_text(e, module, ctx.link):
             return True  # (`name.startsWith(args.prefix)` tested: the value compared with a text)
-        if _items_checked(ctx, module, e, up):
+        if ctx.checks and _items_checked(ctx, module, e, up):
             return True
     else:
         e = node
@@ -197,7 +199,8 @@ def _value(ctx, module, node: ts.Node, depth: int) -> bool:
     handed = _handed(e)
     text_of = _in_text(e) if handed is None and ctx.link is not None and depth < _DEPTH else None
     if text_of is not None:  # `log(`IDE: ${ide}`)`: a text made of it, handed to a function of the boundary that
-        return _callee_harmless(ctx, module, text_of[0], text_of[1], None, depth)  # reads that text harmlessly
+        return _callee_harmless(replace(ctx, checks=False), module, text_of[0], text_of[1], None, depth)  # reads it
+        # harmlessly (no check there is of the value)
     if handed is None and ctx.link is not None and depth < _DEPTH:
         kept = _kept_entry(e)  # `const opts = { level: args.level }; run(opts)`: followed as run's `opts.level`
         if kept is not None:
@@ -207,7 +210,7 @@ def _value(ctx, module, node: ts.Node, depth: int) -> bool:
     if handed is None or ctx.link is None or depth >= _DEPTH:
         return False
     call, index, key = handed
-    if key is None and callee_checks.checks_rest(ctx.link, module, call, index):
+    if key is None and ctx.checks and callee_checks.checks_rest(ctx.link, module, call, index):
         return True
     return _callee_harmless(ctx, module, call, index, key, depth)
 
@@ -380,7 +383,7 @@ def _local(ctx, module, decl: ts.Node, depth: int) -> bool:
     fn = enclosing_function(decl)
     if name is None or name.type != "identifier" or fn is None:
         return False
-    if text(name) in callee_checks.checked(ctx.link, module, fn):
+    if ctx.checks and text(name) in callee_checks.checked(ctx.link, module, fn):
         return True  # (`const n = args.n; if (typeof n !== "number") throw ...`)
     uses = [u for u in references(decl, text(name)) if not _assigned(u)]  # (`id = fallback.id` reads nothing of it)
     return _harmless_uses(ctx, module, fn, uses, depth)
@@ -390,16 +393,16 @@ def _harmless_uses(ctx, module, fn: ts.Node, uses: list[ts.Node], depth: int) ->
     """Whether each of USES, the reads in FN of a name holding the value (a local, a parameter), is harmless: guarded
     by a type test, after a call that checks the value on every path, or harmless where it is (`_value`)."""
     checking = []  # the calls handed the name whose function checks that parameter (a string's method called on it)
-    for u in uses:  # (`const p = args.path; validateStrings("path", p)`: the value is checked where it is handed)
-        handed = _handed(u) if u.type == "identifier" else None
+    for u in uses if ctx.checks else ():  # (`const p = args.path; validateStrings("path", p)`: the value is checked
+        handed = _handed(u) if u.type == "identifier" else None  # where it is handed)
         if handed is not None and handed[2] is None and callee_checks.checks_rest(ctx.link, module, handed[0], handed[1]):
             return True
         if handed is not None and handed[2] is None and _checks_parameter(ctx, module, handed[0], handed[1]):
             checking.append(handed[0])
     # (a use after such a call, on every path: `const info = parse(name); ... fetch(url + name)`, a value of another
     # type threw there first)
-    return all(guards.type_guarded(u, fn) or any(dominates(c, u) for c in checking) or _value(ctx, module, u, depth)
-               for u in uses)
+    return all(ctx.checks and guards.type_guarded(u, fn) or any(dominates(c, u) for c in checking)
+               or _value(ctx, module, u, depth) for u in uses)
 
 
 def _checks_parameter(ctx, module, call: ts.Node, index: int) -> bool:
@@ -610,7 +613,7 @@ def _local_entry(ctx, module, decl: ts.Node, key: str, depth: int) -> bool:
 def _parameter(ctx, module, fn: ts.Node, index: int, key: str | None, depth: int) -> bool:
     """Whether FN uses what its parameter INDEX (its entry KEY) is handed only harmlessly, or rejects its bad values."""
     memo = ctx.link.memo.setdefault("uses.parameter", {})
-    mkey = (fn.id, index, key, ctx.truth)
+    mkey = (fn.id, index, key, ctx.truth, ctx.checks)
     if mkey in memo:
         return memo[mkey]
     memo[mkey] = False  # (while it is read: a recursion through itself proves nothing)
@@ -637,13 +640,14 @@ def _reads_harmlessly(ctx, module, fn: ts.Node, index: int, key: str | None, dep
         if name is None:
             return True  # not destructured: never read
     elif key is not None and name is not None:
-        if key in callee_checks.checked(ctx.link, module, fn):
+        if ctx.checks and key in callee_checks.checked(ctx.link, module, fn):
             return True
         uses = _entry_uses(ctx, module, fn, name, key, depth)
-        return uses is not None and all(guards.type_guarded(u, fn) or _value(ctx, module, u, depth) for u in uses)
+        return uses is not None and all(ctx.checks and guards.type_guarded(u, fn) or _value(ctx, module, u, depth)
+                                        for u in uses)
     if name is None:
         return False
-    if name in callee_checks.checked(ctx.link, module, fn):
+    if ctx.checks and name in callee_checks.checked(ctx.link, module, fn):
         return True
     uses = [n for n in find(body, {"identifier", "shorthand_property_identifier"}) if text(n) == name]
     return _harmless_uses(ctx, module, fn, uses, depth)

@@ -12,8 +12,8 @@ from auditor.extract.server import Dispatch, Fallback, Handler
 from auditor.extract.reach import _parameter_scope
 from auditor.extract.values import Values
 from auditor.extract.frames import Frame, _pattern, loop_names, parameters, returned
-from auditor.extract.syntax import (CLASS_TYPES, FUNCTION_TYPES, ancestors, call_args, condition_terms, dominates, enclosing_function,
-                                    enclosing, find, literal, member_chain, object_method,
+from auditor.extract.syntax import (CLASS_TYPES, FUNCTION_TYPES, ancestors, call_args, condition_terms, dominates,
+                                    enclosing, enclosing_function, find, literal, member_chain, object_method,
                                     object_pairs, pair_value, strip_casts, text, walk)
 
 

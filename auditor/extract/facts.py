@@ -265,7 +265,7 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
     if shipped:
         modules += [m for m in tested if m.path in shipped]
         entries = sources.promoted(entries, shipped)
-    modules += _json_modules(modules, jsons, entries, subtree)
+    modules += _json_modules(modules, jsons, entries, subtree, max_nodes, max_depth)
     # A bundled library's helper the server calls to register its tools is read as the server's own code.
     modules = [program.adopt(m, frozenset(vocab["high_level"]["registrations"])) for m in modules]
     # A copy of the SDK's server class that a minified bundle inlines without markers: that class, and not own code.
@@ -444,10 +444,11 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
         frameworks_read=fw.read_whole, loaded=frozenset(t.module.path for t in classed.tools)))
 
 
-def _json_modules(modules: list, jsons: dict, entries, subtree: str) -> list:
+def _json_modules(modules: list, jsons: dict, entries, subtree: str, max_nodes: int, max_depth: int) -> list:
     """The JSON files of the boundary the code loads by a relative path (`require("./tools.json")`, `import tools
     from "./tools.json" with { type: "json" }`), each read as a module whose default export is its value (the text
-    after `export default `, on the file's own lines): data the code reads, as its values are."""
+    after `export default `, on the file's own lines): data the code reads, as its values are. One over the limits of
+    code (kb/method.yaml max_syntax_nodes, max_nesting_depth) stays data only: what the code reads of it is not read."""
     data = {e.file.path: e.file.data for e in entries if e.file.path in jsons and jsons[e.file.path].value is not None}
     wanted = sorted({posixpath.normpath(posixpath.join(posixpath.dirname(m.path), src)) for m in modules
                      for src, _ in m.imports if src.startswith(".") and src.endswith(".json")} & set(data))
@@ -455,8 +456,9 @@ def _json_modules(modules: list, jsons: dict, entries, subtree: str) -> list:
     for path in wanted:
         code = b"export default " + data[path].removeprefix(b"\xef\xbb\xbf")
         name = program.module_name(path, subtree) + ".json"  # (not the name of a code module beside it: tools.js)
-        out.append(cache.module(f"json:{path}", path, name, "javascript",
-                                cache.tree(f"json:{path}", path, name, "javascript", code)))
+        tree = cache.tree(f"json:{path}", path, name, "javascript", code)
+        if tree.root_node.descendant_count <= max_nodes and syntax.depth(tree.root_node, max_depth) <= max_depth:
+            out.append(cache.module(f"json:{path}", path, name, "javascript", tree))
     return out
 
 

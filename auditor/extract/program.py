@@ -425,7 +425,8 @@ def _evaluated_imports(caps: dict[str, list[ts.Node]]) -> tuple[tuple[str, ts.No
 def made_requires(caps: dict[str, list[ts.Node]]) -> set[str]:
     """The names of the require functions an ES module makes: `const req = createRequire(import.meta.url)`, also
     through a renamed import (`import { createRequire as createRequire2 } from "module"`, a bundler's)."""
-    makers = {"createRequire"} | {text(alias) for imp in caps.get("import", []) for spec in find(imp, {"import_specifier"})
+    makers = {"createRequire"} | {text(alias) for imp in caps.get("import", [])
+                                  for spec in find(imp, {"import_specifier"})
                                   if text(spec.child_by_field_name("name")) == "createRequire"
                                   and (alias := spec.child_by_field_name("alias")) is not None}
     made = set()
