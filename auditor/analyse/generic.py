@@ -248,9 +248,12 @@ def _an_entry(p: Program, script: str) -> bool:
     package.json names (bin, main, exports, ...) or the source one maps to, at the end of the path given; a script of
     another name (`node .claude/skills/x/run.js`) is another program, whose arguments are not the server's. With no
     entry named, any script may be the server."""
-    development = (p.method.get("entry_points") or {}).get("development_scripts", [])
-    named = {posixpath.normpath(t) for d in p.manifests() for _, t in entrypoints.targets(d.value, development)[0]}
-    named |= set(entry_modules(p))
+    memo = p.linker.memo if p.linker is not None else {}
+    named = memo.get("generic.entries")
+    if named is None:  # (once per audit: each launch line of each README asks)
+        development = (p.method.get("entry_points") or {}).get("development_scripts", [])
+        named = {posixpath.normpath(t) for d in p.manifests() for _, t in entrypoints.targets(d.value, development)[0]}
+        named = memo["generic.entries"] = frozenset(named | set(entry_modules(p)))
     path = posixpath.normpath(script)
     return not named or any(path == t or path.endswith("/" + t) for t in named)
 

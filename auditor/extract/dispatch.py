@@ -608,6 +608,7 @@ def _table_dispatches(handler: Handler, table: ts.Node, subject: str, resolve, m
     for more, mmod in _assigned_into(table, module, link) if depth <= 4 else ():  # `Object.assign(table, {...})`
         there = resolve if mmod is module else link.resolver(mmod)
         out += _table_dispatches(handler, more, subject, there, mmod, link, depth + 1, method)
+    values = Values(link) if link is not None else None
     for key, pair in _pairs(table, module, link).items():  # shorthand entries (`{ purge }`) are their own value
         value = strip_casts(pair_value(pair))
         if value is None:
@@ -624,21 +625,16 @@ def _table_dispatches(handler: Handler, table: ts.Node, subject: str, resolve, m
                 and tslib.required_spec(value) is not None:  # `send: require("./tools/send")`, the lookup's
             target, tname = _loaded(value, module, link, method), f"{key}.{method}"  # `.handler(args)`: that module's
         elif value.type == "call_expression" and link is not None:  # `handleGet(api)`: the function it returns
-            fn, fmod = Values(link).function_of(value, module, None)
+            fn, fmod = values.function_of(value, module, None)
             if fn is None or fn.type not in FUNCTION_TYPES:
                 continue
             target, tname = fn, fmod.qualified(fn)
         elif value.type == "object" and method is not None:  # `list: { inputSchema, handler }`, the lookup's
-            target = _member_function(value, method)           # `.handler(args)`: that member's function (a name
-            if target is None and link is not None:            # of one included: `{ handler: listHandler }`)
-                values = Values(link)
-                member, where = values.member(value, module, method, None, 0)
-                fn, _ = values.function_of(member, where, None) if member is not None else (None, where)
-                target = fn if fn is not None and fn.type in FUNCTION_TYPES else None
+            target = _member_function(value, method) or (      # `.handler(args)`: that member's function (a name
+                _entry_function(values, value, module, method) if values is not None else None)  # of one included)
             tname = f"{key}.{method}"
         elif value.type == "new_expression" and method is not None and link is not None:  # `get: new GetTool()`, the
-            values = Values(link)                                                          # lookup's `.run(args)`:
-            made = values.constructed(value, module, None)                                 # that class's method
+            made = values.constructed(value, module, None)  # lookup's `.run(args)`: that class's method
             fn, _ = values.class_member(made[0], made[1], method) if made is not None else (None, module)
             if fn is None or fn.type not in FUNCTION_TYPES:
                 continue
@@ -899,9 +895,13 @@ def _loaded(call: ts.Node, module: Module, link, key: str) -> ts.Node | None:
         return None
     values = Values(link)
     obj, where = values.definition(call, module)
-    if obj is None or obj.type != "object":
-        return None
-    member, where = values.member(obj, where, key, None, 0)
+    return _entry_function(values, obj, where, key) if obj is not None and obj.type == "object" else None
+
+
+def _entry_function(values: Values, obj: ts.Node, module: Module, key: str) -> ts.Node | None:
+    """The function the member KEY of the object literal OBJ holds, written there or named (`{ handler: listHandler
+    }`, `{ handler: Handlers.list }`), or None."""
+    member, where = values.member(obj, module, key, None, 0)
     fn, _ = values.function_of(member, where, None) if member is not None else (None, where)
     return fn if fn is not None and fn.type in FUNCTION_TYPES else None
 
