@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import tree_sitter as ts
 
-from auditor.extract import copies, flow, predicates, tslib
+from auditor.extract import copies, flow, names, predicates, tslib
 from auditor.extract.bindings import class_fields, value_of, visible
-from auditor.extract.program import Module
+from auditor.extract.program import Module, class_name_of
 from auditor.extract.server import Dispatch, Fallback, Handler
 from auditor.extract.reach import _parameter_scope
 from auditor.extract.values import Values
@@ -107,6 +107,9 @@ def _comparisons(cond: ts.Node, module: Module, subjects: frozenset[str] = froze
             value = module.name_value(lit)
             if value is None and link is not None and _name_subject(subj, module, subjects):
                 value = _constant(lit, module, link)
+                if value is None:  # `name === config.searchName`, config one of two records: each name it may be
+                    found = names.choices(Values(link), lit, module, None)
+                    out += [(text(subj), c) for c, _, _ in found] if found and all(c for c, _, _ in found) else []
             if value is not None and _name_subject(subj, module, subjects):
                 out.append((text(subj), value))
     return out
@@ -496,10 +499,23 @@ def _allowed(switch: ts.Node, fn: ts.Node, module: Module, subject: str, top: bo
                 and len(call_args(held)) == 1:  # `new Set(["a", "b"])`
             held = strip_casts(call_args(held)[0])
         names = literal(held) if held is not None and held.type == "array" else None
-        leaves = find(stmt.child_by_field_name("consequence"), {"throw_statement", "return_statement"})
-        if isinstance(names, list) and names and all(isinstance(n, str) for n in names) and leaves:
+        if isinstance(names, list) and names and all(isinstance(n, str) for n in names) \
+                and _leaves(stmt.child_by_field_name("consequence")):
             return frozenset(names)
     return None
+
+
+def _leaves(node: ts.Node | None) -> bool:
+    """Whether every path through NODE, a statement, leaves the function: it ends in a `throw` or a `return` after
+    straight-line code, or is an `if` each of whose branches leaves (a `return` inside a `catch` of it does not)."""
+    stmts = [c for c in node.named_children if c.type != "comment"] if node is not None \
+        and node.type == "statement_block" else [node] if node is not None else []
+    last = stmts[-1] if stmts else None
+    if last is not None and last.type == "if_statement":
+        alternative = last.child_by_field_name("alternative")
+        other = alternative.named_children[-1] if alternative is not None and alternative.named_children else None
+        return _leaves(last.child_by_field_name("consequence")) and _leaves(other)
+    return last is not None and last.type in {"throw_statement", "return_statement"}
 
 
 def _table(node: ts.Node | None, module: Module, link=None, depth: int = 0) -> tuple[ts.Node | None, Module]:
@@ -761,6 +777,52 @@ def lookups(handler: Handler, tools: list, resolve, link=None) -> tuple[list[Dis
                 cond = strip_casts(node.child_by_field_name("condition")) if node.type == "if_statement" else None
                 if cond is not None and cond.type == "unary_expression" and text(cond) == f"!{var}":
                     consequence = node.child_by_field_name("consequence")
+                    fallbacks.append(Fallback(handler=handler, node=consequence, form=_fallback_form(consequence),
+                                              module=module))
+            if found:
+                return found, fallbacks
+    return found, fallbacks
+
+
+def methods(handler: Handler, tools: list, resolve, link=None) -> tuple[list[Dispatch], list[Fallback]]:
+    """A call of the method the tool's name names on the handler's own object: `this[name](args)` (or with the
+    name normalised: `this[name.replace(prefix, "")]`), in a class. Each listed tool whose name is a method of that
+    class (its own or one it inherits) is dispatched to that method; `if (!this[name]) throw ...` is the fallback."""
+    found: list[Dispatch] = []
+    fallbacks: list[Fallback] = []
+    if link is None:
+        return found, fallbacks
+    values = Values(link)
+    for fn, module, _, subjects in _dispatching(handler, resolve, link):
+        cls = enclosing(fn, CLASS_TYPES)
+        body = fn.child_by_field_name("body")
+        if cls is None or body is None:
+            continue
+        for node in walk(body):
+            if node.type != "subscript_expression" or text(node.child_by_field_name("object")) != "this" \
+                    or not _name_subject(strip_casts(node.child_by_field_name("index")), module, subjects):
+                continue
+            parent = node.parent
+            while parent is not None and parent.type in {"parenthesized_expression", "non_null_expression"}:
+                parent = parent.parent
+            if parent is None or parent.type == "unary_expression":  # (`if (!this[name])`: the test, below)
+                continue
+            callee = parent if parent.type == "member_expression" and text(parent.child_by_field_name("property")) \
+                in {"call", "apply"} else node  # (`this[name].call(this, args)`)
+            call = callee.parent
+            if call is None or call.type != "call_expression" or call.child_by_field_name("function") != callee:
+                continue
+            for t in tools:
+                target, tmod = values.class_member(module, class_name_of(cls), t.name)
+                if target is not None and (target.type in FUNCTION_TYPES or target.type == "method_definition"):
+                    found.append(Dispatch(module=tmod, handler=handler, tool=t.name, node=call, subject=text(node),
+                                          target=target, target_name=f"{class_name_of(cls)}.{t.name}", form="method"))
+            for test in walk(body):
+                cond = strip_casts(test.child_by_field_name("condition")) if test.type == "if_statement" else None
+                arg = strip_casts(cond.child_by_field_name("argument")) if cond is not None \
+                    and cond.type == "unary_expression" else None
+                if arg is not None and text(arg) == text(node) and _leaves(test.child_by_field_name("consequence")):
+                    consequence = test.child_by_field_name("consequence")
                     fallbacks.append(Fallback(handler=handler, node=consequence, form=_fallback_form(consequence),
                                               module=module))
             if found:

@@ -408,6 +408,12 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
         fallbacks += fs if ds and not any(f.handler is h for f in fallbacks) else []
         roots += [owned(d.target, h.home) for d in new]
         done = {d.tool for d in dispatches}
+        ds, fs = dispatch.methods(h, [t for t in tools if t.form == "descriptor" and t.name not in done],
+                                  link.resolver(h.home), link)  # `this[name](args)`: the class's method of that name
+        dispatches += ds
+        fallbacks += fs if ds and not any(f.handler is h for f in fallbacks) else []
+        roots += [owned(d.target, d.module) for d in ds]
+        done = {d.tool for d in dispatches}
         waiting = any(t.form == "descriptor" and t.name not in done for t in tools)
         found = dispatch.generic(h, link.resolver(h.home), link) if waiting else None  # one code for every tool
         if found is not None:                                                          # found by name

@@ -119,10 +119,20 @@ def _params_locals(fn: ts.Node, link=None) -> tuple[frozenset[str], frozenset[st
         param = next((n for n in find(fn, {"identifier"}) if text(n) == name), None)
         if param is not None and _handed(param, PARAMS_KEY, link, 0):
             held.add(name)
-    for decl in find(fn, {"variable_declarator"}):
-        chain = member_chain(strip_casts(decl.child_by_field_name("value")))
+    for decl in find(fn, {"variable_declarator"}):  # (in the order written: a local holding them, then read)
+        value = strip_casts(decl.child_by_field_name("value"))
+        if value is not None and value.type == "binary_expression" and text(value.child_by_field_name("operator")) \
+                in {"||", "??"}:  # `params || {}`: the params, or nothing to read
+            value = strip_casts(value.child_by_field_name("left"))
+        chain = member_chain(value)
         target = decl.child_by_field_name("name")
-        if not chain or chain[-1] != PARAMS_KEY or target is None:
+        if target is not None and target.type == "object_pattern":  # `const { method, params } = request`
+            held |= {text(n) for n in target.named_children if n.type == "shorthand_property_identifier_pattern"
+                     and text(n) == PARAMS_KEY}
+            held |= {text(n.child_by_field_name("value")) for n in target.named_children if n.type == "pair_pattern"
+                     and text(n.child_by_field_name("key")) == PARAMS_KEY
+                     and n.child_by_field_name("value").type == "identifier"}
+        if not chain or chain[-1] != PARAMS_KEY and not (len(chain) == 1 and chain[0] in held) or target is None:
             continue
         if target.type == "identifier":
             held.add(text(target))

@@ -1,0 +1,153 @@
+"""tools/call dispatch in four more shapes: a guard whose branch does not always leave (its `return` is inside a
+`catch`), a comparison with a name that may be one of several constants, a method of the handler's own class named by
+the tool's name (`this[name](args)`), and a server with no SDK whose request params are destructured first."""
+
+from __future__ import annotations
+
+from auditor.analyse import coverage
+from program_helpers import SDK, line_of, program
+
+
+def _rows(code: str) -> dict[str, dict]:
+    return {t["name"]: t for t in coverage.ledger(program({"index.ts": code}))["tools"]}
+
+
+def test_a_membership_test_whose_branch_may_go_on_lets_every_name_through():
+    # `if (!SKIP.includes(name)) { try { await check() } catch (e) { return ... } }`: a name outside SKIP goes on to
+    # the switch when the check passes, so `search` is dispatched (with `return` anywhere in the branch it was not).
+    def code(body: str) -> str:
+        return SDK + (
+            'const server = new Server({ name: "g", version: "1" }, { capabilities: { tools: {} } });\n'
+            'server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [\n'
+            '  { name: "search", description: "Search", inputSchema: { type: "object", properties: {} } },\n'
+            '  { name: "pick", description: "Pick", inputSchema: { type: "object", properties: {} } }] }));\n'
+            'async function check() { if (Math.random() > 2) throw new Error("no"); }\n'
+            'server.setRequestHandler(CallToolRequestSchema, async (request) => {\n'
+            '  const { name } = request.params;\n'
+            '  const skip = ["pick"];\n'
+            '  if (!skip.includes(name)) {\n' + body + '  }\n'
+            '  switch (name) {\n'
+            '    case "search": return { content: [] };\n'
+            '    case "pick": return { content: [] };\n'
+            '    default: throw new Error("unknown");\n'
+            '  }\n'
+            '});\n')
+    rows = _rows(code('    try { await check(); } catch (e) { return { content: [], isError: true }; }\n'))
+    assert {n: r["status"] for n, r in rows.items()} == {"search": "analysed", "pick": "analysed"}
+    # A branch that always leaves does refuse every other name: `search`'s case is then out of reach
+    rows = _rows(code('    return { content: [], isError: true };\n'))
+    assert rows["search"]["dispatch"] is None
+
+
+def test_a_name_compared_with_a_member_of_one_of_two_records_dispatches_each_name_it_may_be():
+    code = SDK + (
+        'const PLAIN = { searchName: "search_docs", readName: "read_url" };\n'
+        'const SHORT = { searchName: "search", readName: "fetch" };\n'
+        'export function make(client: string) {\n'
+        '  const names = client === "short" ? SHORT : PLAIN;\n'
+        '  const server = new Server({ name: "d", version: "1" }, { capabilities: { tools: {} } });\n'
+        '  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [\n'
+        '    { name: names.searchName, description: "Search", inputSchema: { type: "object", properties: {} } },\n'
+        '    { name: names.readName, description: "Read", inputSchema: { type: "object", properties: {} } }] }));\n'
+        '  server.setRequestHandler(CallToolRequestSchema, async (request) => {\n'
+        '    if (request.params.name === names.searchName) return doSearch(request.params.arguments);\n'
+        '    if (request.params.name === names.readName) return doRead(request.params.arguments);\n'
+        '    throw new Error("unknown");\n'
+        '  });\n'
+        '  return server;\n'
+        '}\n'
+        'async function doSearch(a: any) { return { content: [] }; }\n'
+        'async function doRead(a: any) { return { content: [] }; }\n'
+        'make(process.argv[2] ?? "");\n')
+    rows = _rows(code)
+    assert {n: r["implementation"] for n, r in rows.items()} == {
+        "search_docs": "doSearch", "search": "doSearch", "read_url": "doRead", "fetch": "doRead"}
+
+
+CLASS_SERVER = SDK + '''
+class Notes {
+  private notes: string[] = [];
+  private server = new Server({ name: "notes", version: "1" }, { capabilities: { tools: {} } });
+
+  constructor() {
+    this.server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [
+      { name: "add_note", description: "Add", inputSchema: { type: "object", properties: { text: { type: "string" } } } },
+      { name: "count_notes", description: "Count", inputSchema: { type: "object", properties: {} } },
+    ] }));
+    this.server.setRequestHandler(CallToolRequestSchema, async (request) => {
+      const { name, arguments: args } = request.params;
+      let method = name;
+      if (name.startsWith("notes_")) method = name.slice(6);
+      if (!this[method]) {
+        throw new Error(`Unknown tool: ${name}`);
+      }
+      return await this[method](args || {});
+    });
+  }
+
+  async add_note(args: any) {
+    this.notes.push(args.text);
+    return { content: [] };
+  }
+
+  async count_notes() {
+    return { content: [{ type: "text", text: String(this.notes.length) }] };
+  }
+
+  async start() {
+    await this.server.connect(new StdioServerTransport());
+  }
+}
+new Notes().start();
+'''
+
+
+def test_a_tool_name_naming_a_method_of_the_handlers_own_class_dispatches_to_it():
+    p = program({"index.ts": CLASS_SERVER})
+    got = {d.tool: (d.form, d.target_name, d.target.start_point[0] + 1) for d in p.dispatches}
+    assert got == {"add_note": ("method", "Notes.add_note", line_of(CLASS_SERVER, "async add_note(")),
+                   "count_notes": ("method", "Notes.count_notes", line_of(CLASS_SERVER, "async count_notes("))}
+    assert [f.node.start_point[0] + 1 for f in p.fallbacks] == [line_of(CLASS_SERVER, "if (!this[method])")]
+    assert coverage.ledger(p)["complete"]
+    # Its methods that are no listed tool (`start`) are not tools
+    assert sorted(t["name"] for t in coverage.ledger(p)["tools"]) == ["add_note", "count_notes"]
+
+
+PROTOCOL_SERVER = '''
+import * as readline from "node:readline";
+
+class Tally {
+  count = 0;
+
+  bump(args: any) {
+    this.count += Number(args.by);
+    return { count: this.count };
+  }
+
+  async handle(request: any) {
+    const { id, method, params } = request;
+    let result: any;
+    if (method === "tools/list") {
+      result = { tools: [{ name: "bump", description: "Bump", inputSchema: { type: "object", properties: {} } }] };
+    } else if (method === "tools/call") {
+      const { name, arguments: args } = params || {};
+      if (name === "bump") {
+        result = { content: [{ type: "text", text: JSON.stringify(this.bump(args || {})) }] };
+      } else {
+        throw new Error("Unknown tool");
+      }
+    }
+    process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id, result }) + "\\n");
+  }
+}
+
+const tally = new Tally();
+readline.createInterface({ input: process.stdin }).on("line", (line) => tally.handle(JSON.parse(line)));
+'''
+
+
+def test_a_protocol_servers_params_destructured_from_the_request_name_the_tool():
+    p = program({"index.ts": PROTOCOL_SERVER})
+    assert [(h.method, h.node.start_point[0] + 1) for h in p.handlers if h.method == "tools/call"] == [
+        ("tools/call", line_of(PROTOCOL_SERVER, '} else if (method === "tools/call")'))]
+    assert [(d.tool, d.form) for d in p.dispatches] == [("bump", "name-equality")]
