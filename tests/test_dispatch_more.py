@@ -151,3 +151,34 @@ def test_a_protocol_servers_params_destructured_from_the_request_name_the_tool()
     assert [(h.method, h.node.start_point[0] + 1) for h in p.handlers if h.method == "tools/call"] == [
         ("tools/call", line_of(PROTOCOL_SERVER, '} else if (method === "tools/call")'))]
     assert [(d.tool, d.form) for d in p.dispatches] == [("bump", "name-equality")]
+
+
+FIELD_HANDLER = SDK + '''
+class Shop {
+  server = new Server({ name: "shop", version: "1" }, { capabilities: { tools: {} } });
+
+  setup() {
+    this.server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [
+      { name: "list_items", description: "List", inputSchema: { type: "object", properties: {} } },
+    ] }));
+    this.handleCall = async (request) => {
+      switch (request.params.name) {
+        case "list_items": return { content: [] };
+        default: throw new Error("unknown tool");
+      }
+    };
+    this.server.setRequestHandler(CallToolRequestSchema, this.handleCall);
+  }
+}
+new Shop().setup();
+'''
+
+
+def test_a_handler_a_method_of_the_class_assigns_to_a_field_is_that_function():
+    for code in (FIELD_HANDLER,  # the field given an arrow function in a method, or a method bound to the instance
+                 FIELD_HANDLER.replace("this.handleCall = async (request) => {", "}\n  async handleCall(request) {")
+                 .replace("    };\n    this.server.setRequestHandler(CallToolRequestSchema, this.handleCall);\n  }\n",
+                          "  }\n  wire() { this.server.setRequestHandler(CallToolRequestSchema, this.handleCall.bind(this)); }\n")):
+        p = program({"index.ts": code})
+        assert [(d.tool, d.form) for d in p.dispatches] == [("list_items", "switch-case")], code
+        assert coverage.ledger(p)["complete"]

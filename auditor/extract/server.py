@@ -7,11 +7,11 @@ from dataclasses import dataclass, field, replace
 import tree_sitter as ts
 
 from auditor.extract import input_schemas, subclasses, webpack, zod
-from auditor.extract.bindings import class_name, imports, literal_env, package_name, value_of
+from auditor.extract.bindings import class_fields, class_name, imports, literal_env, package_name, value_of
 from auditor.extract.program import Module
 from auditor.extract.frames import destructured, element_names, loop_names, parameters
 from auditor.extract.values import Values
-from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, ancestors, call_args, callee_text, enclosing,
+from auditor.extract.syntax import (CLASS_TYPES, FUNCTION_TYPES, NOT_LITERAL, ancestors, call_args, callee_text, enclosing,
                                     enclosing_function, find, literal, literal_fields, member_chain, object_pairs, pair_value,
                                     property_name, statement_of, string_value, strip_casts, text, walk)
 from auditor.model import Anchor, Gap
@@ -227,8 +227,15 @@ def _handler_function(node: ts.Node, module: Module, link=None) -> tuple[ts.Node
                 return (module.functions.get(text(node)) if node is not None else None), module
             hit = link.resolve(module, node)
             return (hit[1], hit[0]) if hit is not None else (None, module)
+        if node.type == "member_expression":  # `this.handleCall`: the class's method, or the one function it is given
+            return _own_member(node), module
         if node.type != "call_expression":
             return node, module
+        callee = strip_casts(node.child_by_field_name("function"))
+        if callee is not None and callee.type == "member_expression" \
+                and text(callee.child_by_field_name("property")) == "bind":  # `this.handleCall.bind(this)`: the function
+            node = strip_casts(callee.child_by_field_name("object"))
+            continue
         args = [a for a in map(strip_casts, call_args(node)) if a is not None]
         inner = [a for a in args if a.type in FUNCTION_TYPES or a.type == "identifier" and text(a) in module.functions] \
             or [a for a in args if a.type == "call_expression"]  # `log("CallTool", monitor(async (request) => ...))`
@@ -236,6 +243,22 @@ def _handler_function(node: ts.Node, module: Module, link=None) -> tuple[ts.Node
             return node, module
         node = inner[0]
     return node, module
+
+
+def _own_member(node: ts.Node) -> ts.Node:
+    """The function `this.NAME` (NODE) stands for in the class it is written in: the method NAME, or the one value
+    the class gives the field (`this.handleCall = async (request) => ...` in a method of its own); else NODE."""
+    chain = member_chain(node)
+    cls = enclosing(node, CLASS_TYPES) if chain and len(chain) == 2 and chain[0] == "this" else None
+    body = cls.child_by_field_name("body") if cls is not None else None
+    if body is None:
+        return node
+    method = next((m for m in body.named_children if m.type == "method_definition"
+                   and text(m.child_by_field_name("name")) == chain[1]), None)
+    if method is not None:
+        return method
+    given = [strip_casts(v) for v in class_fields(cls).get(chain[1], [])]
+    return given[0] if len(given) == 1 and given[0] is not None and given[0].type in FUNCTION_TYPES else node
 
 
 def tools(module: Module, vocab: dict | None = None, link=None) -> list[ToolDecl]:
