@@ -320,3 +320,108 @@ def test_past_the_limits_a_dependency_is_named_not_dropped():
     few = dict(files, **{"dist/index.js": "".join(f'import "{n}";\n' for n in providers[:2] + scoped)})
     got = npm.follow(_target(few), SDK_NAMES, set(), ask=ask, fetch=lambda spec: _target(CORE))
     assert [pk.name for pk in got.packages] == providers[:2] + scoped and got.not_followed == ()
+
+
+# A packing library the server imports one function from; the library ships its own MCP server too, which its command
+# line starts (bin/cli.js: top-level code no module of the server loads), and an example no module loads at all.
+PACKER = {
+    "package.json": json.dumps({"name": "@v/packer", "version": "2.0.0", "type": "module", "main": "lib/index.js",
+                                "bin": {"packer": "bin/cli.js"},
+                                "dependencies": {"@modelcontextprotocol/sdk": "^1.0.0"}}),
+    "lib/index.js": 'export { pack } from "./pack.js";\nexport { runCli } from "./cli.js";\n',
+    "lib/pack.js": 'export async function pack(paths) { return { files: paths.length }; }\n',
+    "lib/cli.js": ('import { runMcpServer } from "./mcp/server.js";\n'
+                   'export async function runCli(argv) {\n'
+                   '  if (argv.includes("--mcp")) return await runMcpServer();\n'
+                   '}\n'),
+    "lib/mcp/server.js": ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
+                          'import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";\n'
+                          'import { registerPackTool } from "./tools/pack.js";\n'
+                          'export const createMcpServer = () => {\n'
+                          '  const server = new McpServer({ name: "packer", version: "2.0.0" });\n'
+                          '  registerPackTool(server);\n'
+                          '  return server;\n'
+                          '};\n'
+                          'export const runMcpServer = async () => {\n'
+                          '  await createMcpServer().connect(new StdioServerTransport());\n'
+                          '};\n'),
+    "lib/mcp/tools/pack.js": ('export const registerPackTool = (server) => {\n'
+                              '  server.tool("pack_codebase", "Pack", async () => ({ content: [] }));\n'
+                              '};\n'),
+    "bin/cli.js": '#!/usr/bin/env node\nimport { runCli } from "../lib/index.js";\n(async () => { await runCli(process.argv); })();\n',
+    "examples/demo.js": ('import { createMcpServer } from "../lib/mcp/server.js";\n'
+                         'const server = createMcpServer();\n'
+                         'server.tool("demo_echo", "Echo", async () => ({ content: [] }));\n'),
+}
+
+
+def _packer_server(body: str) -> Target:
+    server = {
+        "package.json": json.dumps({"name": "@v/db-mcp", "version": "1.0.0", "bin": {"db-mcp": "dist/index.js"},
+                                    "dependencies": {"@v/packer": "^2.0.0", "@modelcontextprotocol/sdk": "^1.0.0"}}),
+        "dist/index.js": ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
+                          'import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";\n'
+                          'import * as packer from "@v/packer";\n'
+                          'const server = new McpServer({ name: "db", version: "1.0.0" });\n'
+                          'server.tool("pack_project", "Pack", async () => ({ content: [{ type: "text", text: '
+                          'String((await packer.pack(["."])).files) }] }));\n'
+                          + body +
+                          'await server.connect(new StdioServerTransport());\n'),
+    }
+    ask = lambda name, wanted: ("2.0.0", {"@modelcontextprotocol/sdk"}) if name == "@v/packer" else None  # noqa: E731
+    return npm.follow(_target(server), SDK_NAMES, {"mcp-framework"}, ask=ask, fetch=lambda spec: _target(PACKER))
+
+
+def test_the_server_a_dependency_ships_for_its_own_command_line_is_not_the_servers():
+    """The server uses the library's `pack`; the library's own MCP server (started by its command line, a script no
+    module of the server loads, through functions only that script's code calls) and its example register nothing
+    of the server's, and leave nothing unresolved. Once the server's code starts that command line itself, the
+    library's server runs and its tool is read."""
+    p = _program(_packer_server(""))
+    assert sorted(t.name for t in p.tools) == ["pack_project"]
+    ledger = coverage.ledger(p)
+    assert ledger["unresolved"] == [] and ledger["complete"]
+    p = _program(_packer_server('if (process.env.PACKER_MCP) await packer.runCli(["--mcp"]);\n'))
+    assert sorted(t.name for t in p.tools) == ["pack_codebase", "pack_project"]
+
+
+# A framework of the vendor's (not one kb/sdk.yaml knows) whose class keeps tools in a list its handlers read, and an
+# example it ships that installs tools of its own.
+HUBKIT = {
+    "package.json": json.dumps({"name": "@v/hubkit", "version": "1.0.0", "type": "module", "main": "lib/index.js",
+                                "dependencies": {"@modelcontextprotocol/sdk": "^1.0.0"}}),
+    "lib/index.js": (
+        'import { Server } from "@modelcontextprotocol/sdk/server/index.js";\n'
+        'import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";\n'
+        'export class Hub {\n'
+        '  #tools = [];\n'
+        '  server = new Server({ name: "h", version: "1" }, { capabilities: { tools: {} } });\n'
+        '  constructor() {\n'
+        '    this.server.setRequestHandler(ListToolsRequestSchema, async () => ({\n'
+        '      tools: this.#tools.map((t) => ({ name: t.name, description: t.description, inputSchema: { type: "object" } })) }));\n'
+        '    this.server.setRequestHandler(CallToolRequestSchema, async (request) => {\n'
+        '      const tool = this.#tools.find((t) => t.name === request.params.name);\n'
+        '      if (!tool) throw new Error("unknown tool");\n'
+        '      return tool.execute(request.params.arguments);\n'
+        '    });\n'
+        '  }\n'
+        '  addTool(tool) { this.#tools.push(tool); }\n'
+        '}\n'),
+    "examples/demo.js": ('import { Hub } from "../lib/index.js";\n'
+                         'const hub = new Hub();\n'
+                         'hub.addTool({ name: "demo_echo", description: "Echo", execute: async () => ({ content: [] }) });\n'),
+}
+
+
+def test_tools_an_example_of_a_dependency_installs_are_not_the_servers():
+    server = {
+        "package.json": json.dumps({"name": "@v/db-mcp", "version": "1.0.0", "bin": {"db-mcp": "dist/index.js"},
+                                    "dependencies": {"@v/hubkit": "^1.0.0"}}),
+        "dist/index.js": ('import { Hub } from "@v/hubkit";\n'
+                          'const hub = new Hub();\n'
+                          'hub.addTool({ name: "alpha", description: "A", execute: async () => ({ content: [] }) });\n'),
+    }
+    ask = lambda name, wanted: ("1.0.0", {"@modelcontextprotocol/sdk"}) if name == "@v/hubkit" else None  # noqa: E731
+    p = _program(npm.follow(_target(server), SDK_NAMES, {"mcp-framework"}, ask=ask, fetch=lambda spec: _target(HUBKIT)))
+    assert sorted(t.name for t in p.tools) == ["alpha"]
+    assert sorted(d.tool for d in p.dispatches) == ["alpha"]

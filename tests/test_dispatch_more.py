@@ -182,3 +182,32 @@ def test_a_handler_a_method_of_the_class_assigns_to_a_field_is_that_function():
         p = program({"index.ts": code})
         assert [(d.tool, d.form) for d in p.dispatches] == [("list_items", "switch-case")], code
         assert coverage.ledger(p)["complete"]
+
+
+HUB = SDK + '''
+class Hub {
+  #tools = [];
+  server = new Server({ name: "h", version: "1" }, { capabilities: { tools: {} } });
+  constructor() {
+    this.server.setRequestHandler(ListToolsRequestSchema, async () => ({
+      tools: this.#tools.map((t) => ({ name: t.name, description: t.description, inputSchema: { type: "object" } })) }));
+    this.server.setRequestHandler(CallToolRequestSchema, async (request) => {
+      const tool = this.#tools.find((t) => t.name === request.params.name);
+      if (!tool) throw new Error("unknown tool");
+      return tool.execute(request.params.arguments);
+    });
+  }
+  addTool(tool) { this.#tools.push(tool); }
+}
+const hub = process.env.HUB_AUTH ? new Hub({ auth: true }) : new Hub();
+hub.addTool({ name: "alpha", description: "A", execute: async () => ({ content: [] }) });
+'''
+
+
+def test_an_instance_made_in_either_branch_of_a_conditional_calls_its_classs_method():
+    # `const hub = auth ? new Hub({...}) : new Hub()`: hub.addTool is Hub's addTool either way, so the tool it installs
+    # into the registry is listed and dispatched
+    p = program({"index.js": HUB, "package.json": '{"name": "s", "type": "module", "main": "index.js"}'})
+    assert sorted(t.name for t in p.tools) == ["alpha"]
+    assert [(d.tool, d.form) for d in p.dispatches] == [("alpha", "registry")]
+    assert coverage.ledger(p)["complete"]

@@ -281,7 +281,7 @@ def _unread_registrations(p: Program, entries: list[str]) -> list[dict]:
         return []
     reached = reached_modules(p, entries) if entries else {m.path for m in p.modules}
     methods = set(p.vocab["high_level"]["registrations"])
-    read = {r.node.id for r in p.registrations}
+    read = {r.node.id for r in p.registrations} | p.unrun  # (and those that never run: accounted for)
     calls = []
     for m in p.modules:
         if m.path not in reached:

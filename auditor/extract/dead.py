@@ -62,33 +62,126 @@ def unused_export(fn: ts.Node, link) -> bool:
 
 
 def unused_in_dependency(fn: ts.Node | None, link, calls_of: Callable[[ts.Node], list]) -> bool:
-    """Whether FN is a named function of a dependency read with the target (a module under node_modules/) that the
-    program never runs: no call of the boundary resolves to it, no module imports it (by its name, or a namespace of a
-    module exporting it), and its own module names it nowhere but where it is declared and exported. A dependency's
-    exports serve the programs that import them; the audited server is the one program here."""
+    """Whether FN is a function of a dependency read with the target (a module under node_modules/) that the program
+    never runs: no chain of places that name it leads back to code that runs. A place names it when it calls it (a
+    call of the boundary that resolves to it) or writes its name (but where it is declared, exported or imported); a
+    function with no name of its own (a callback) is named where it is written. Code runs when it is the target's, or
+    the top-level code of a module the target's modules load (directly or not), or in a function that runs; a module
+    outside the dependency's package that imports it by name (or reads it off a namespace it imports) runs it. A
+    dependency's exports serve the programs that import them; the audited server is the one program here."""
     module = link.module_of(fn) if fn is not None and link is not None else None
-    if module is None or "node_modules/" not in module.path or calls_of(fn):
+    if module is None or not _dependency(module.path):
         return False
     memo = link.memo.setdefault("dead.unused_in_dependency", {})
-    if fn.id not in memo:
-        memo[fn.id] = _unused_export_of(fn, module, link)
-    return memo[fn.id]
-
-
-def _unused_export_of(fn: ts.Node, module, link) -> bool:
-    name = _function_name(fn)
-    if not name:
-        return False
-    for path, names in link.imports.items():
-        for b in names.values():
-            if b.module is None:
-                continue
-            found = link.exported(b.module, name if b.name == "*" else b.name)
-            if found is not None and found[0] is module and found[1] == name:
+    if fn.id in memo:
+        return memo[fn.id]
+    seen, todo = {fn.id}, [(fn, module)]
+    while todo:  # backwards from FN through the functions naming it, until code that runs
+        for holder in _namers(*todo.pop(), link, calls_of):
+            if holder is None or memo.get(holder[0].id) is False:
+                memo[fn.id] = False
                 return False
-    declared = fn.child_by_field_name("name") if fn.type == "function_declaration" else fn.parent.child_by_field_name("name")
-    return not any(ref.id != declared.id and (ref.parent is None or ref.parent.type != "export_specifier")
-                   for ref in find(module.tree.root_node, {"identifier"}) if text(ref) == name)
+            if holder[0].id not in seen and holder[0].id not in memo:
+                seen.add(holder[0].id)
+                todo.append(holder)
+    memo.update((i, True) for i in seen)  # (none of them is named by code that runs)
+    return True
+
+
+def unrun_in_dependency(node: ts.Node, module, link, calls_of: Callable[[ts.Node], list]) -> bool:
+    """Whether NODE, written in MODULE, is code of a dependency the program never runs: in a function of it that never
+    runs (unused_in_dependency), or in the top-level code of a module of it that no module of the target loads,
+    directly or not (an example or a command-line script the package ships)."""
+    if link is None or not _dependency(module.path):
+        return False
+    fn = next((a for a in ancestors(node) if a.type in FUNCTION_TYPES), None)
+    return unused_in_dependency(fn, link, calls_of) if fn is not None else module.path not in _loaded(link)
+
+
+def _dependency(path: str) -> bool:
+    return "node_modules/" in path
+
+
+def _loaded(link) -> frozenset[str]:
+    """The modules the target's own modules load, directly or not (their top-level code runs)."""
+    loaded = link.memo.get("dead.loaded")
+    if loaded is None:
+        loaded = link.memo["dead.loaded"] = frozenset(link.closure(
+            [path for path in link.by_path if not _dependency(path)], dynamic=True))
+    return loaded
+
+
+def _namers(fn: ts.Node, module, link, calls_of: Callable[[ts.Node], list]):
+    """The functions of the dependency whose code names FN (function, module), each once per place; None for a place
+    that runs whatever the dependency's functions do (see unused_in_dependency)."""
+    name = _function_name(fn)
+    places = [(call, cmod) for cmod, call in calls_of(fn)]
+    if not name:  # (a callback: where it is written)
+        places.append((fn, module))
+    else:
+        package = _package_folder(module.path)
+        places += [(ref, module) for ref in _identifiers(link, module).get(name, ())]
+        for path, names in link.imports.items():
+            for local, b in names.items():
+                found = link.exported(b.module, name if b.name == "*" else b.name) if b.module is not None else None
+                if found is None or found[0] is not module or found[1] != name:
+                    continue
+                importer = link.by_path.get(path)
+                if importer is not None and b.name == "*" and _members_only(link, importer, local, name):
+                    continue  # (`import * as lib` then only `lib.other(...)`: not this one)
+                if importer is None or not path.startswith(package):
+                    yield None  # (the target, or another package, imports it)
+                    return
+                places += [(ref, importer) for ref in _identifiers(link, importer).get(local, ())]
+    for node, where in places:
+        if node.type == "identifier" and (_named_aside(node) or node.parent is not None and node.parent == fn):
+            continue  # (its declaration, an export or import of it)
+        holder = next((a for a in ancestors(node) if a.type in FUNCTION_TYPES), None)
+        if holder is None:
+            if not _dependency(where.path) or where.path in _loaded(link):
+                yield None
+        elif holder.id != fn.id:
+            yield (holder, where) if _dependency(where.path) else None
+
+
+def _identifiers(link, module) -> dict[str, list[ts.Node]]:
+    """Name -> the identifiers MODULE writes it in (read once per module)."""
+    index = link.memo.setdefault("dead.identifiers", {})
+    if module.path not in index:
+        found: dict[str, list[ts.Node]] = {}
+        for ref in find(module.tree.root_node, {"identifier"}):
+            found.setdefault(text(ref), []).append(ref)
+        index[module.path] = found
+    return index[module.path]
+
+
+def _package_folder(path: str) -> str:
+    """The folder of the dependency a path under node_modules/ is in (`node_modules/@s/p/`, `node_modules/p/`)."""
+    head, _, rest = path.rpartition("node_modules/")
+    parts = rest.split("/")
+    return head + "node_modules/" + "/".join(parts[:2 if parts[0].startswith("@") else 1]) + "/"
+
+
+def _members_only(link, module, space: str, name: str) -> bool:
+    """Whether MODULE writes SPACE, a namespace it imports, only to read members of it other than NAME."""
+    for ref in _identifiers(link, module).get(space, ()):
+        if _named_aside(ref):
+            continue
+        parent = ref.parent
+        if parent is None or parent.type != "member_expression" or parent.child_by_field_name("object") != ref \
+                or text(parent.child_by_field_name("property")) == name:
+            return False
+    return True
+
+
+def _named_aside(ref: ts.Node) -> bool:
+    """Whether the identifier REF is a name declared, exported or imported, not used: `export { f }`, `import { f }`,
+    `import f from`, `import * as f`, `function f`, `const f = ...`."""
+    parent = ref.parent
+    return parent is not None and (parent.type in {"export_specifier", "import_specifier", "import_clause",
+                                                   "namespace_import"}
+                                   or parent.type in {"function_declaration", "variable_declarator"}
+                                   and parent.child_by_field_name("name") == ref)
 
 
 def _function_name(fn: ts.Node) -> str:

@@ -12,7 +12,7 @@ import tree_sitter as ts
 
 from auditor.extract import summaries, cache, dispatch, flow, frameworks, highlevel, linker, outputs, parse, program, server, state
 from auditor.extract import limits, listing, reach, registry, served, spawned, syntax
-from auditor.extract import entrypoints, flags, inlined, protocol, subclasses, toolclasses, tsconfig
+from auditor.extract import dead, entrypoints, flags, inlined, protocol, subclasses, toolclasses, tsconfig
 from auditor.extract.manifest import JsonDoc, read_json
 from auditor.extract.readme import MarkdownDoc, read_markdown
 from auditor.model import Anchor, Gap
@@ -54,6 +54,7 @@ class Program:
     linker: "linker.Linker | None" = None
     unread: tuple = ()  # (module, node) of tool names in a dispatch that are not readable literals
     registrations: tuple[highlevel.Registration, ...] = ()  # high-level registrations: tools, resources, prompts
+    unrun: frozenset[int] = frozenset()  # ids of registration calls in code that never runs (a flag's, a dependency's)
     skipped: dict[str, str] = field(default_factory=dict)  # path -> why its text was not analysed (too deep, too slow)
     listings: tuple[listing.Listing, ...] = ()  # per tools/list handler: the object literals its result lists
     unadvertised: tuple[server.ToolDecl, ...] = ()  # descriptor-shaped objects that no tools/list result holds
@@ -376,10 +377,13 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
                 dispatches.append(d)
                 roots += [owned(d.target, d.module), *d.handed]
     # A registration under a branch a compile-time flag never takes registers nothing (extract/flags.py).
+    # Nor does one in a dependency's code the program never runs (extract/dead.py): another program's server.
     off = {x.node.id for x in (*tools, *dispatches, *registrations)
-           if x.node is not None and flags.switched_off(x.node, x.module, link)}
+           if x.node is not None and (flags.switched_off(x.node, x.module, link)
+                                      or dead.unrun_in_dependency(x.node, x.module, link, expander.calls_of))}
     tools = [t for t in tools if t.node.id not in off]
     dispatches = [d for d in dispatches if d.node is None or d.node.id not in off]
+    unrun = frozenset(r.node.id for r in registrations if r.node is not None and r.node.id in off)
     registrations = [r for r in registrations if r.node is None or r.node.id not in off]
     # A descriptor-shaped object is a tool only when it reaches a tools/list handler's result (when that is read).
     follow = reach.Reach(link, expander.calls_of, modules, frozenset(vocab.get("handler_tables", ())),
@@ -389,7 +393,8 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
                 for l in listings]
     declared = {t.node for t in tools}
     for l in listings:  # tool objects a copy in the list names (`{name: t.name, ...}` over `{name, run, ...}`)
-        made = listing.named(l, declared, link)
+        made = [t for t in listing.named(l, declared, link)  # (but one a dependency's code that never runs makes)
+                if not dead.unrun_in_dependency(t.node, t.module, link, expander.calls_of)]
         tools += made
         declared |= {t.node for t in made}
     registered = frozenset(r.name for r in registrations if r.kind == "tool") | {d.tool for d in dispatches} \
@@ -445,7 +450,7 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
         build=build_map, method=dict(method or {}), entries=entries, modules=tuple(modules), jsons=jsons, docs=docs,
         gaps=tuple(gaps), vocab=vocab, servers=tuple(servers), handlers=tuple(handlers), tools=tuple(tools),
         dispatches=tuple(dispatches), fallbacks=tuple(fallbacks), launches=tuple(launches), containers=tuple(containers),
-        flows=tuple(flows), linker=link, unread=tuple(unread), registrations=tuple(registrations), skipped=skipped,
+        flows=tuple(flows), linker=link, unread=tuple(unread), registrations=tuple(registrations), unrun=unrun, skipped=skipped,
         listings=tuple(listings), unadvertised=tuple(unadvertised), settings=tuple(settings),
         frameworks_read=fw.read_whole, loaded=frozenset(t.module.path for t in classed.tools)))
 

@@ -273,6 +273,9 @@ class Lists:
             return None
         prop = text(callee.child_by_field_name("property"))
         obj, omod = self.definition(callee.child_by_field_name("object"), module)
+        made = {text(b.child_by_field_name("constructor")) if b.type == "new_expression" else "" for b in _branches(obj)}
+        if obj is not None and obj.type == "ternary_expression" and len(made) == 1 and "" not in made:
+            obj = _branches(obj)[0]  # `o.auth ? new S({ auth }) : new S(base)`: an instance of S either way
         if obj is not None and obj.type == "new_expression" and self.link is not None:
             found, _ = self.class_member(omod, text(obj.child_by_field_name("constructor")), prop)
             if found is not None and (found.type in FUNCTION_TYPES or found.type == "method_definition"):
@@ -1036,3 +1039,11 @@ def _declared_in(loop: ts.Node) -> set[str]:
     """The names declared in the body of LOOP (`const p = provider.load(deps)`): values of each element too."""
     body = loop.child_by_field_name("body")
     return {text(d.child_by_field_name("name")) for d in find(body, {"variable_declarator"})} if body is not None else set()
+
+
+def _branches(node: ts.Node | None) -> list[ts.Node]:
+    """The expressions each branch of a conditional NODE gives (nested conditionals too): `new C(...)`, or anything."""
+    node = strip_casts(node)
+    if node is not None and node.type == "ternary_expression":
+        return [b for k in ("consequence", "alternative") for b in _branches(node.child_by_field_name(k))]
+    return [node] if node is not None else []

@@ -13,7 +13,7 @@ from typing import Iterator
 
 import tree_sitter as ts
 
-from auditor.extract import finders
+from auditor.extract import dead, finders
 from auditor.extract.program import Module, class_name_of
 from auditor.extract.server import Dispatch, Handler
 from auditor.extract.syntax import (CLASS_TYPES, FUNCTION_TYPES, ancestors, call_args, class_base, find,
@@ -41,7 +41,8 @@ def dispatches(handler: Handler, fns: list[tuple], calls_of, link, is_name, foll
         named = lambda n, m, subjects=subjects: is_name(n, m, subjects)  # noqa: E731
         for lookup, loop, fmod, use, key, method in finders.finds(fn, module, link, named) if follow is not None else ():
             # `const { config } = find(name); config.run(args)`, FIND looping over the tool objects (extract/finders.py)
-            _record(out, unread, values, handler, module, lookup, method, _looped(follow, loop, fmod, use, key, calls_of))
+            _record(out, unread, values, handler, module, lookup, method, _looped(follow, loop, fmod, use, key, calls_of),
+                    calls_of=calls_of)
         for lookup, holder, method, handed_on in _lookups(fn, module, named, _sites(calls_of, fns, values)):
             if holder == _FIND:  # `LIST.find((t) => t.name === name)`
                 rmod, installed = module, _found(module, lookup, follow, calls_of, values, frames)
@@ -68,7 +69,8 @@ def dispatches(handler: Handler, fns: list[tuple], calls_of, link, is_name, foll
                     installed = itertools.chain(_built(rmod.toplevel[local], rmod, follow),
                                                 _installed(rmod, (local,), calls_of, values, frames))
             _record(out, unread, values, handler, module, lookup, method,
-                    ((key, tool, tmod, frame, rmod) for key, tool, tmod, frame in installed), lenient=handed_on)
+                    ((key, tool, tmod, frame, rmod) for key, tool, tmod, frame in installed), lenient=handed_on,
+                    calls_of=calls_of)
     return [out[k] for k in sorted(out)], unread
 
 
@@ -84,11 +86,15 @@ def _sites(calls_of, fns: list[tuple], values: Values):
 
 
 def _record(out: dict[str, Dispatch], unread: list, values: Values, handler: Handler, module: Module, lookup: ts.Node,
-            method: str, installed, lenient: bool = False) -> None:
+            method: str, installed, lenient: bool = False, calls_of=None) -> None:
     """Add to OUT one dispatch per installed tool (key, tool object, its module, frame, the key's module) whose name
     and METHOD are read; to UNREAD the installing site of one whose name or method is not (LENIENT: METHOD is only a
-    member handed on, which need not be the implementation: one that is no function is passed over)."""
+    member handed on, which need not be the implementation: one that is no function is passed over). One installed
+    by code of a dependency the program never runs (an example the package ships: extract/dead.py) is none."""
     for key, tool, tmod, frame, rmod in installed:
+        if calls_of is not None and any(dead.unrun_in_dependency(n, m, values.link, calls_of) for n, m in
+                                        [(key, rmod), *((f.site, f.caller) for f in _frames_out(frame))]):
+            continue
         name = _key(values, key, rmod, frame)
         if name in out:  # met again (a descriptor whose fields the tool object copies)
             continue
@@ -104,6 +110,13 @@ def _record(out: dict[str, Dispatch], unread: list, values: Values, handler: Han
             shown, handed = f"{name}.{method}" if method else name, ()
         out[name] = Dispatch(module=module, handler=handler, tool=name, node=lookup, subject=text(lookup),
                              target=target, target_name=shown, form="registry", handed=handed)
+
+
+def _frames_out(frame: Frame | None) -> Iterator[Frame]:
+    """FRAME and the frames it is read under, outward."""
+    while frame is not None:
+        yield frame
+        frame = frame.outer
 
 
 def _looped(follow, loop: ts.Node, module: Module, use: ts.Node, key: ts.Node, calls_of
