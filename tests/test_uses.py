@@ -480,3 +480,14 @@ def test_a_check_of_a_text_made_of_the_field_is_no_check_of_the_field():
     head = 'function run(cmd: string) { const c = cmd.trim(); return require("child_process").execSync(c); }\n'
     body = '  run(`ls ${args.limit}`);\n' + _returning('"x"')
     assert flagged({"index.ts": _with(head, body)}) == BOTH
+
+
+def test_a_parameter_set_again_to_what_a_checking_function_returns_is_checked_after():
+    """`limit = count(limit)` in the callee, count rejecting what is no whole number: the name is written there, not
+    read, and the use after that call is of a checked value."""
+    head = ('function count(v: any) {\n  const n = Number(v);\n'
+            '  if (!Number.isInteger(n) || n < 1) throw new TypeError("bad count");\n  return n;\n}\n'
+            'function page(limit: any) {\n  limit = count(limit);\n  return "x".repeat(limit);\n}\n')
+    body = _returning('page(args.limit)')
+    assert flagged({"index.ts": _with(head, body)}) == PATH_ONLY
+    assert flagged({"index.ts": _with(head.replace("  limit = count(limit);\n", ""), body)}) == BOTH

@@ -649,7 +649,8 @@ def _reads_harmlessly(ctx, module, fn: ts.Node, index: int, key: str | None, dep
         return False
     if ctx.checks and name in callee_checks.checked(ctx.link, module, fn):
         return True
-    uses = [n for n in find(body, {"identifier", "shorthand_property_identifier"}) if text(n) == name]
+    uses = [n for n in find(body, {"identifier", "shorthand_property_identifier"}) if text(n) == name
+            and not _assigned(n)]  # (`limit = parseCount(limit)` writes the name there, reads nothing of it)
     return _harmless_uses(ctx, module, fn, uses, depth)
 
 
