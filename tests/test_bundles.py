@@ -158,8 +158,9 @@ def test_a_minified_bundle_whose_sdk_classes_and_schemas_are_renamed_is_read_by_
     p = program({"package.json": '{"name": "tiny", "bin": "dist/index.js"}', "dist/index.js": MINIFIED})
     assert [(s.var, s.cls, s.info.get("name")) for s in p.servers] == [("s", "Q", "tiny")]
     assert {h.method for h in p.handlers if h.server_var == "s"} == {"tools/list", "tools/call"}
-    # a class's own `this.server` (it may be the SDK's McpServer, inlined, registering its defaults) is not read so
-    assert {h.method for h in p.handlers if h.server_var == "this.server"} == {"LT"}
+    # a class's own `this.server` is read so too (an McpServer inlined under markers or recognised by its members is
+    # the SDK's, not the module's own code); what it lists, a run-time record, is no tool of its own
+    assert {h.method for h in p.handlers if h.server_var == "this.server"} == {"tools/list"}
     led = coverage.ledger(p)
     assert [(t["name"], t["status"]) for t in led["tools"]] == [("ping_back", "analysed")]
     assert led["unresolved"] == [] and led["complete"] is True
@@ -269,3 +270,27 @@ def test_zod_4_inlined_without_markers_is_read_by_the_classes_its_functions_cons
         "kind": {"type": "string", "enum": ["link", "text"]}}, "required": ["query"]}
     assert tools["search"].gaps == ()
     assert tools["count"].schema["properties"] == {"n": {}} and len(tools["count"].gaps) == 1
+
+
+CLASSED = '''#!/usr/bin/env node
+var P=class{constructor(o){this.h=new Map}setRequestHandler(s,f){this.h.set(s,f)}};
+var Q=class extends P{constructor(i,o){super(o);this._serverInfo=i;this._capabilities=o?.capabilities??{}}};
+var B=Z.object({jsonrpc:Z.literal("2.0")}),
+LT=B.extend({method:Z.literal("tools/list")}),CT=B.extend({method:Z.literal("tools/call"),params:Z.object({})});
+var Pages=class{constructor(){this.server=new Q({name:"pages",version:"1.0.0"},{capabilities:{tools:{}}});
+this.server.setRequestHandler(LT,async()=>({tools:[{name:"get_page",description:"A page.",inputSchema:{type:"object"}},
+{name:"add_page",description:"Adds.",inputSchema:{type:"object"}}]}));
+this.server.setRequestHandler(CT,async(e)=>{switch(e.params.name){case"get_page":return{content:[]};
+case"add_page":return{content:[]};default:throw new Error("no")}})}run(){return this.server.connect(new Stdio())}};
+new Pages().run();
+'''
+
+
+def test_a_renamed_schema_a_class_hands_its_own_server_is_read_by_its_method():
+    """`this.server.setRequestHandler(CT, ...)` in the server's own class, CT the SDK's CallToolRequestSchema renamed by
+    a minifier (and Q its Server class, known by its members): the tools/call handler, whose switch names each tool."""
+    p = program({"package.json": '{"name": "pages", "bin": "dist/index.js"}', "dist/index.js": CLASSED})
+    assert {h.method for h in p.handlers} == {"tools/list", "tools/call"}
+    led = coverage.ledger(p)
+    assert [(t["name"], t["status"]) for t in led["tools"]] == [("add_page", "analysed"), ("get_page", "analysed")]
+    assert led["complete"] is True

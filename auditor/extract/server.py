@@ -185,10 +185,9 @@ def handlers(module: Module, vocab: dict, link=None) -> list[Handler]:
             schema = text(args[0]).split(".")[-1]
             imported = imports(module).get(text(args[0])) if args[0].type == "identifier" else None
             schema = imported[1] if imported is not None and imported[1] in vocab["request_schemas"] else schema  # (as r)
-            # (a schema renamed by a minifier is read by its `method` only for a server held in a variable: a class's
-            # `this.server.setRequestHandler(...)` may be the SDK's own McpServer, inlined, registering its defaults)
-            method = vocab["request_schemas"].get(schema) or (
-                _schema_method(args[0], module, vocab) if chain[0] != "this" else None) or schema
+            # (a schema renamed by a minifier is read by its `method`, on a server held in a variable or in a class's
+            # field: the SDK's own McpServer, inlined, is set aside as the SDK's code by extract/inlined.py)
+            method = vocab["request_schemas"].get(schema) or _schema_method(args[0], module, vocab) or schema
         func, home = _handler_function(args[1], module, link) if len(args) > 1 else (None, module)
         out.append(Handler(module=module, method=method, server_var=".".join(chain[:-1]),
                            node=statement_of(call), fn=func, fn_module=home if home is not module else None))
