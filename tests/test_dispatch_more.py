@@ -211,3 +211,36 @@ def test_an_instance_made_in_either_branch_of_a_conditional_calls_its_classs_met
     assert sorted(t.name for t in p.tools) == ["alpha"]
     assert [(d.tool, d.form) for d in p.dispatches] == [("alpha", "registry")]
     assert coverage.ledger(p)["complete"]
+
+
+def test_a_tables_entries_spread_in_under_a_condition_are_dispatched():
+    code = SDK + (
+        'const server = new Server({ name: "t", version: "1" }, { capabilities: { tools: {} } });\n'
+        'server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [\n'
+        '  { name: "echo", description: "Echo", inputSchema: { type: "object", properties: {} } },\n'
+        '  { name: "plan", description: "Plan", inputSchema: { type: "object", properties: {} } }] }));\n'
+        'const base = { echo: async (a: any) => ({ content: [] }) };\n'
+        'async function runPlan(a: any) { return { content: [] }; }\n'
+        'server.setRequestHandler(CallToolRequestSchema, async (request) => {\n'
+        '  const handlers: any = { ...base, ...(process.env.PLANS ? { plan: runPlan } : {}) };\n'
+        '  const handler = handlers[request.params.name];\n'
+        '  if (!handler) throw new Error("unknown tool");\n'
+        '  return handler(request.params.arguments);\n'
+        '});\n')
+    rows = _rows(code)
+    assert {n: (r["dispatch"], r["implementation"]) for n, r in rows.items()} == {
+        "echo": ("table", "base.echo"), "plan": ("table", "runPlan")}
+
+
+def test_a_tool_object_merged_by_object_assign_has_the_members_of_its_last_source():
+    # `Object.assign(Object.assign({}, line), { name, run })`, as tsc writes `{ ...line, name, run }`: area's own run
+    code = ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
+            'const server = new McpServer({ name: "charts", version: "1.0.0" });\n'
+            'const line = { name: "line_chart", description: "Line", run: async function drawLine() { return { content: [] }; } };\n'
+            'const area = Object.assign(Object.assign({}, line), { name: "area_chart",\n'
+            '  run: async function drawArea() { return { content: [] }; } });\n'
+            'for (const t of [line, area]) server.tool(t.name, t.description, t.run);\n')
+    p = program({"index.js": code, "package.json": '{"name": "c", "type": "module", "main": "index.js"}'})
+    rows = {t["name"]: t for t in coverage.ledger(p)["tools"]}
+    assert {n: r["status"] for n, r in rows.items()} == {"line_chart": "analysed", "area_chart": "analysed"}
+    assert {d.tool: d.target.start_point[0] + 1 for d in p.dispatches} == {"line_chart": 3, "area_chart": 5}

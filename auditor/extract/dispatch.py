@@ -547,6 +547,21 @@ def _table(node: ts.Node | None, module: Module, link=None, depth: int = 0) -> t
     return (node, module) if node is not None and node.type == "object" else (None, module)
 
 
+def _object_branches(node: ts.Node | None) -> list[ts.Node]:
+    """The object literals a conditional NODE may give (`c ? {...} : {}`, `c && {...}`, `a || {...}`, nested)."""
+    node = strip_casts(node)
+    if node is None:
+        return []
+    if node.type == "object":
+        return [node]
+    if node.type == "ternary_expression":
+        return [o for k in ("consequence", "alternative") for o in _object_branches(node.child_by_field_name(k))]
+    if node.type == "binary_expression" and text(node.child_by_field_name("operator")) in {"&&", "||", "??"}:
+        return _object_branches(node.child_by_field_name("right")) + (
+            [] if text(node.child_by_field_name("operator")) == "&&" else _object_branches(node.child_by_field_name("left")))
+    return []
+
+
 def _pairs(table: ts.Node, module: Module, link=None) -> dict[str, ts.Node]:
     """Key -> pair of an object literal, a computed key (`[fetchTool.name]: fetch`) read as the constant string its
     expression stands for (keys are values like any other); one whose value is not known is left out."""
@@ -608,6 +623,10 @@ def _table_dispatches(handler: Handler, table: ts.Node, subject: str, resolve, m
     for spread in (c for c in table.named_children if c.type == "spread_element" and c.named_children):
         inner = strip_casts(spread.named_children[0])
         if depth > 4 or inner is None:
+            continue
+        if inner.type in {"ternary_expression", "binary_expression"}:  # `...(graph ? { plan: runPlan } : {})`, `...(a
+            for branch in _object_branches(inner):                   # && { b })`: the entries of each object
+                out += _table_dispatches(handler, branch, subject, resolve, module, link, depth + 1, method)
             continue
         if inner.type == "identifier":
             more, mmod = _table(inner, module, link)

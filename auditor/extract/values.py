@@ -234,6 +234,14 @@ class Values(Lists):
             if k < len(items) and not any(c.type == "spread_element" for c in items[:k + 1]):
                 return self.bound(items[k], module, frame, depth + 1)
             return None, module
+        if node.type == "call_expression" and callee_text(node) == "Object.assign" and depth <= 3 * MAX_DEPTH:
+            for source in reversed(call_args(node)):  # `Object.assign(Object.assign({}, base), { name, run })` (tsc's
+                if source.type == "spread_element":   # `{ ...base, name, run }`): KEY of the last source holding it
+                    break
+                found = self.framed_member(source, module, key, frame, depth + 1)
+                if found[0] is not None:
+                    return found
+            return None, module
         if node.type == "call_expression" and depth <= 3 * MAX_DEPTH:  # `make(args).name`: of what it returns,
             for value, vmod, vframe in self.call_values(node, module, frame, depth + 1):  # read under the call's frame
                 found = self.framed_member(value, vmod, key, vframe, depth + 1)
