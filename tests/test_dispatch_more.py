@@ -244,3 +244,35 @@ def test_a_tool_object_merged_by_object_assign_has_the_members_of_its_last_sourc
     rows = {t["name"]: t for t in coverage.ledger(p)["tools"]}
     assert {n: r["status"] for n, r in rows.items()} == {"line_chart": "analysed", "area_chart": "analysed"}
     assert {d.tool: d.target.start_point[0] + 1 for d in p.dispatches} == {"line_chart": 3, "area_chart": 5}
+
+
+def test_a_lookup_before_a_switch_that_refuses_what_it_does_not_name_is_no_generic_implementation():
+    # `validate(request)` finds the tool among the listed ones and refuses a name it does not find; the switch after it
+    # names two of the three tools and throws for any other: `stamp` is listed but refused, not implemented by validate
+    code = SDK + (
+        'const server = new Server({ name: "t", version: "1" }, { capabilities: { tools: {} } });\n'
+        'const TOOLS = [\n'
+        '  { name: "echo", description: "Echo", inputSchema: { type: "object", properties: {} } },\n'
+        '  { name: "ping", description: "Ping", inputSchema: { type: "object", properties: {} } },\n'
+        '  { name: "stamp", description: "Stamp", inputSchema: { type: "object", properties: {} } }];\n'
+        'server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS }));\n'
+        'function validate(request: any) {\n'
+        '  const tool = TOOLS.find((t) => t.name === request.params.name);\n'
+        '  if (!tool) throw new Error("unknown tool");\n'
+        '  return tool;\n'
+        '}\n'
+        'server.setRequestHandler(CallToolRequestSchema, async (request) => {\n'
+        '  validate(request);\n'
+        '  switch (request.params.name) {\n'
+        '    case "echo": return { content: [] };\n'
+        '    case "ping": return { content: [] };\n'
+        '    default: throw new Error("unknown tool");\n'
+        '  }\n'
+        '});\n')
+    rows = _rows(code)
+    assert {n: r["dispatch"] for n, r in rows.items()} == {"echo": "switch-case", "ping": "switch-case", "stamp": None}
+    # With no switch after it, what follows the lookup is one code for every tool found
+    generic = code.replace('  switch (request.params.name) {\n    case "echo": return { content: [] };\n'
+                           '    case "ping": return { content: [] };\n    default: throw new Error("unknown tool");\n  }\n',
+                           '  return { content: [] };\n')
+    assert {r["dispatch"] for r in _rows(generic).values()} == {"lookup"}

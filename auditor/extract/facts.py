@@ -420,7 +420,10 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
         roots += [owned(d.target, d.module) for d in ds]
         done = {d.tool for d in dispatches}
         waiting = any(t.form == "descriptor" and t.name not in done for t in tools)
-        found = dispatch.generic(h, link.resolver(h.home), link) if waiting else None  # one code for every tool
+        # (not when the handler's own dispatch refuses what it does not name: `switch (name) { ... default: throw }`
+        # after the lookup runs no one code for every tool, and a tool no case names is refused there)
+        refusing = any(f.handler is h and f.form in {"throw", "error-result"} for f in fallbacks)
+        found = dispatch.generic(h, link.resolver(h.home), link) if waiting and not refusing else None
         if found is not None:                                                          # found by name
             fn, fmod, refusal = found
             dispatches += [server.Dispatch(module=fmod, handler=h, tool=t.name, node=refusal,
