@@ -616,3 +616,37 @@ def test_a_continued_line_is_one_command_and_another_script_s_arguments_are_not_
     assert args_claims("npx -y demo@1.0.0 \\\n  --verbose") == [[["--verbose"]]]
     assert args_claims("node tools/skill.js \\\n  --prompt x") == []
     assert args_claims("node /path/to/demo/dist/index.js --port 1") == [[["--port", "1"]]]
+
+
+def test_lists_after_a_tools_returns_label_are_fields_of_its_result():
+    """"**Returns:**" then "Each diagnostic includes:": both lists describe what the tool gives back; a later list a
+    parameters paragraph introduces documents parameters again."""
+    readme = """# demo
+
+## Tools
+
+### `check_file`
+Check a file.
+
+**Parameters:**
+- `file`: Path to the file
+
+**Returns:**
+- `errors`: Array of errors
+
+Each diagnostic includes:
+- `text`: Description of the issue
+- `line`: Line number
+
+### `fix_file`
+Fix a file.
+
+**Returns:**
+- `changed`: Whether it changed
+
+**Parameters:**
+- `path`: Path to the file
+"""
+    doc = read_markdown("README.md", readme)
+    got = {t.name: [x.name for x in t.params] for t in documented.documented_tools(doc)}
+    assert got == {"check_file": ["file"], "fix_file": ["path"]}

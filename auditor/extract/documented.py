@@ -43,6 +43,9 @@ INTRODUCES = re.compile(r"(?s)[:\u2014\u2013-]\s*\S.*:$")
 HEADING_CODE = re.compile(r"`([A-Za-z][\w.-]*)`")
 # A heading naming tools by a pattern (`` `bash_sandbox_*` ``, `browser_*`): the family, not one tool.
 WILDCARD = re.compile(r"[A-Za-z][\w.-]*\*(?:`|\s|$)")
+# A paragraph that introduces what a tool gives back ("**Returns:**", "Output:"): the lists after it, until one an input
+# paragraph introduces, are fields of its result.
+OUTPUT_LEAD = re.compile(r"(?i)\b(?:returns?|outputs?|responses?|results?)\b")
 INPUT_CONTEXT = re.compile(r"(?i)\b(inputs?|param(?:eter)?s?|arguments?|args?|options?|optional|required)\b")
 ENV_OBJECT = re.compile(r'"env"\s*:\s*\{(?P<body>[^{}]*)\}', re.S)
 ENV_KEY = re.compile(r'"(?P<name>[A-Za-z_][A-Za-z0-9_]*)"\s*:')
@@ -124,10 +127,15 @@ def _params(path: str, items: list[Item]) -> tuple[DocParam, ...]:
     found = {id(it): _item_params(it) for it in items}
     fields = _introduced_fields(items, found)
     out: list[DocParam] = []
-    for it in items:
+    output = False  # after a list the section introduces as what the tool gives back ("**Returns:**")
+    for it in sorted(items, key=lambda x: x.line):
+        lead = _introduction(it)
+        if lead and (OUTPUT_LEAD.search(lead) or INPUT_CONTEXT.search(lead)):
+            output = bool(OUTPUT_LEAD.search(lead)) and not INPUT_CONTEXT.search(lead)
         if not found[id(it)] or id(it) in fields:
             continue
-        lead = _introduction(it)
+        if output and lead:
+            continue  # ("**Returns:**" then "Each diagnostic includes:": the fields of what it returns)
         if lead and (NOT_TOOLS_LEAD.search(lead) or TOOLS_LEAD.search(lead) or VALUES_LEAD.search(lead)
                      or {w.lower() for w in re.findall(r"\w+", lead)} & {d.name.lower() for d in out}) \
                 and not INPUT_CONTEXT.search(lead):
