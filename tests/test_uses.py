@@ -491,3 +491,9 @@ def test_a_parameter_set_again_to_what_a_checking_function_returns_is_checked_af
     body = _returning('page(args.limit)')
     assert flagged({"index.ts": _with(head, body)}) == PATH_ONLY
     assert flagged({"index.ts": _with(head.replace("  limit = count(limit);\n", ""), body)}) == BOTH
+    # Set again on every path from a checked value or a constant: the read after it is of the new value
+    checked = head.replace("limit = count(limit);", "limit = limit ? count(limit) : 1;")
+    assert flagged({"index.ts": _with(checked, body)}) == PATH_ONLY
+    # ... but not when what it is set to carries the field on, or when it is set again only on one path
+    for line in ("limit = limit || 10;", "limit = String(limit);", "if (limit) limit = count(limit);"):
+        assert flagged({"index.ts": _with(head.replace("limit = count(limit);", line), body)}) == BOTH, line

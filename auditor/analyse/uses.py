@@ -649,8 +649,11 @@ def _reads_harmlessly(ctx, module, fn: ts.Node, index: int, key: str | None, dep
         return False
     if ctx.checks and name in callee_checks.checked(ctx.link, module, fn):
         return True
-    uses = [n for n in find(body, {"identifier", "shorthand_property_identifier"}) if text(n) == name
-            and not _assigned(n)]  # (`limit = parseCount(limit)` writes the name there, reads nothing of it)
+    named = [n for n in find(body, {"identifier", "shorthand_property_identifier"}) if text(n) == name]
+    sets = [n.parent for n in named if _assigned(n)]  # (`limit = parseCount(limit)` writes the name, reads nothing)
+    # A read after the name is set again on every path is of the new value, not of the field; what the field is set
+    # to from is read where it is written (`limit = limit ? parseCount(limit) : null`).
+    uses = [n for n in named if not _assigned(n) and not any(dominates(s, n) for s in sets)]
     return _harmless_uses(ctx, module, fn, uses, depth)
 
 
