@@ -425,3 +425,22 @@ def test_tools_an_example_of_a_dependency_installs_are_not_the_servers():
     p = _program(npm.follow(_target(server), SDK_NAMES, {"mcp-framework"}, ask=ask, fetch=lambda spec: _target(HUBKIT)))
     assert sorted(t.name for t in p.tools) == ["alpha"]
     assert sorted(d.tool for d in p.dispatches) == ["alpha"]
+
+
+def test_a_dependency_function_named_only_in_an_object_a_running_function_returns_runs():
+    """`export function kit() { return { registerPack } }` and the server calls `kit().registerPack(server)`: named
+    in a shorthand entry of what a running function returns, registerPack runs, and its tool is the server's."""
+    packer = {**PACKER, "lib/index.js": ('export { pack } from "./pack.js";\n'
+                                        'import { registerPackTool as registerPack } from "./mcp/tools/pack.js";\n'
+                                        'export function kit() { return { registerPack }; }\n')}
+    server = {
+        "package.json": json.dumps({"name": "@v/db-mcp", "version": "1.0.0", "bin": {"db-mcp": "dist/index.js"},
+                                    "dependencies": {"@v/packer": "^2.0.0", "@modelcontextprotocol/sdk": "^1.0.0"}}),
+        "dist/index.js": ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
+                          'import { kit } from "@v/packer";\n'
+                          'const server = new McpServer({ name: "db", version: "1.0.0" });\n'
+                          'kit().registerPack(server);\n'),
+    }
+    ask = lambda name, wanted: ("2.0.0", {"@modelcontextprotocol/sdk"}) if name == "@v/packer" else None  # noqa: E731
+    p = _program(npm.follow(_target(server), SDK_NAMES, {"mcp-framework"}, ask=ask, fetch=lambda spec: _target(packer)))
+    assert sorted(t.name for t in p.tools) == ["pack_codebase"]

@@ -134,7 +134,7 @@ def _namers(fn: ts.Node, module, link, calls_of: Callable[[ts.Node], list]):
                     return
                 places += [(ref, importer) for ref in _identifiers(link, importer).get(local, ())]
     for node, where in places:
-        if node.type == "identifier" and (_named_aside(node) or node.parent is not None and node.parent == fn):
+        if node.type != "call_expression" and node != fn and (_named_aside(node) or node.parent == fn):
             continue  # (its declaration, an export or import of it)
         holder = next((a for a in ancestors(node) if a.type in FUNCTION_TYPES), None)
         if holder is None:
@@ -145,11 +145,11 @@ def _namers(fn: ts.Node, module, link, calls_of: Callable[[ts.Node], list]):
 
 
 def _identifiers(link, module) -> dict[str, list[ts.Node]]:
-    """Name -> the identifiers MODULE writes it in (read once per module)."""
+    """Name -> the identifiers MODULE writes it in, shorthand entries (`{ register }`) too (read once per module)."""
     index = link.memo.setdefault("dead.identifiers", {})
     if module.path not in index:
         found: dict[str, list[ts.Node]] = {}
-        for ref in find(module.tree.root_node, {"identifier"}):
+        for ref in find(module.tree.root_node, {"identifier", "shorthand_property_identifier"}):
             found.setdefault(text(ref), []).append(ref)
         index[module.path] = found
     return index[module.path]
