@@ -276,3 +276,29 @@ def test_a_lookup_before_a_switch_that_refuses_what_it_does_not_name_is_no_gener
                            '    case "ping": return { content: [] };\n    default: throw new Error("unknown tool");\n  }\n',
                            '  return { content: [] };\n')
     assert {r["dispatch"] for r in _rows(generic).values()} == {"lookup"}
+
+
+def test_a_delegates_switch_of_some_tools_leaves_the_rest_to_the_generic_code():
+    # the handler finds the tool and refuses a name it does not find; custom tools go to a switch of a function of their
+    # own (whose default throws), every other tool to one generic call: those are implemented by the lookup's code
+    code = SDK + (
+        'const server = new Server({ name: "t", version: "1" }, { capabilities: { tools: {} } });\n'
+        'const TOOLS = [\n'
+        '  { name: "deploy", custom: true, description: "Deploy", inputSchema: { type: "object", properties: {} } },\n'
+        '  { name: "list_domains", description: "List", inputSchema: { type: "object", properties: {} } }];\n'
+        'server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS }));\n'
+        'async function runCustom(tool: any, args: any) {\n'
+        '  switch (tool.name) {\n'
+        '    case "deploy": return { content: [] };\n'
+        '    default: throw new Error("unknown custom tool");\n'
+        '  }\n'
+        '}\n'
+        'async function callApi(tool: any, args: any) { return { content: [{ type: "text", text: tool.name }] }; }\n'
+        'server.setRequestHandler(CallToolRequestSchema, async (request) => {\n'
+        '  const tool = TOOLS.find((t) => t.name === request.params.name);\n'
+        '  if (!tool) throw new Error("unknown tool");\n'
+        '  if (tool.custom) return runCustom(tool, request.params.arguments);\n'
+        '  return callApi(tool, request.params.arguments);\n'
+        '});\n')
+    rows = _rows(code)
+    assert rows["list_domains"]["status"] == "analysed" and rows["list_domains"]["dispatch"] == "lookup"

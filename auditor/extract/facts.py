@@ -420,9 +420,12 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
         roots += [owned(d.target, d.module) for d in ds]
         done = {d.tool for d in dispatches}
         waiting = any(t.form == "descriptor" and t.name not in done for t in tools)
-        # (not when the handler's own dispatch refuses what it does not name: `switch (name) { ... default: throw }`
-        # after the lookup runs no one code for every tool, and a tool no case names is refused there)
-        refusing = any(f.handler is h and f.form in {"throw", "error-result"} for f in fallbacks)
+        # (not when the handler's own function dispatches by name and refuses what it does not name: `switch (name)
+        # { ... default: throw }` after the lookup runs no one code for every tool, and a tool no case names is
+        # refused there; a delegate's switch of some tools, `if (t.custom) runCustom(t)`, leaves the rest generic)
+        refusing = any(d.handler is h and d.form in {"switch-case", "name-equality"} for d in dispatches) \
+            and any(f.handler is h and f.form in {"throw", "error-result"}
+                    and syntax.enclosing_function(f.node) == h.fn for f in fallbacks)
         found = dispatch.generic(h, link.resolver(h.home), link) if waiting and not refusing else None
         if found is not None:                                                          # found by name
             fn, fmod, refusal = found
