@@ -444,3 +444,22 @@ def test_a_dependency_function_named_only_in_an_object_a_running_function_return
     ask = lambda name, wanted: ("2.0.0", {"@modelcontextprotocol/sdk"}) if name == "@v/packer" else None  # noqa: E731
     p = _program(npm.follow(_target(server), SDK_NAMES, {"mcp-framework"}, ask=ask, fetch=lambda spec: _target(packer)))
     assert sorted(t.name for t in p.tools) == ["pack_codebase"]
+
+
+def test_a_dependency_function_read_off_a_module_it_imports_dynamically_runs():
+    """`import("./mcp/server.js").then((m) => m.createMcpServer())` in a function the server runs: the member read off
+    the loaded module may be that function, so its registrations are the server's."""
+    packer = {**PACKER, "lib/index.js": ('export { pack } from "./pack.js";\n'
+                                        'export function plugin() {\n'
+                                        '  return { async configure() {\n'
+                                        '    return await import("./mcp/server.js").then((m) => m.createMcpServer());\n'
+                                        '  } };\n'
+                                        '}\n')}
+    server = {
+        "package.json": json.dumps({"name": "@v/db-mcp", "version": "1.0.0", "bin": {"db-mcp": "dist/index.js"},
+                                    "dependencies": {"@v/packer": "^2.0.0", "@modelcontextprotocol/sdk": "^1.0.0"}}),
+        "dist/index.js": 'import { plugin } from "@v/packer";\nawait plugin().configure();\n',
+    }
+    ask = lambda name, wanted: ("2.0.0", {"@modelcontextprotocol/sdk"}) if name == "@v/packer" else None  # noqa: E731
+    p = _program(npm.follow(_target(server), SDK_NAMES, {"mcp-framework"}, ask=ask, fetch=lambda spec: _target(packer)))
+    assert sorted(t.name for t in p.tools) == ["pack_codebase"]

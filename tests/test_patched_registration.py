@@ -55,25 +55,3 @@ def test_a_registration_in_a_function_assigned_elsewhere_is_still_read():
                  "package.json": '{"name": "s", "type": "module", "main": "index.js"}'})
     assert any("registerTool() with a name that is not a literal" in g.detail for g in p.gaps if g.kind == "registration")
 
-
-SPREAD_TRACKER = ('export function track(server) {\n'
-                  '  const calls = [];\n'
-                  '  const originalPrompt = server.prompt?.bind(server);\n'
-                  '  if (originalPrompt) {\n'
-                  '    server.prompt = function (...args) {\n'
-                  '      calls.push(args);\n'
-                  '      return originalPrompt(...args);\n'
-                  '    };\n'
-                  '  }\n'
-                  '}\n')
-
-
-def test_a_wrapper_handing_on_all_its_arguments_forwards_and_is_no_gap():
-    """`server.prompt = function (...args) { return original(...args); }`: the rest of what it is handed, handed on
-    whole, is each later registration's; handed on in part (`original(args[1])`) it is a registration of its own."""
-    files = {"index.js": INDEX, "package.json": '{"name": "s", "type": "module", "main": "index.js"}'}
-    p = program({**files, "tracker.js": SPREAD_TRACKER})
-    assert [g.detail for g in p.gaps if g.kind == "registration"] == []
-    assert coverage.ledger(p)["complete"] is True
-    p = program({**files, "tracker.js": SPREAD_TRACKER.replace("originalPrompt(...args)", "originalPrompt(...args.slice(1))")})
-    assert any("prompt() with a name that is not a literal" in g.detail for g in p.gaps if g.kind == "registration")

@@ -120,7 +120,13 @@ def _namers(fn: ts.Node, module, link, calls_of: Callable[[ts.Node], list]):
         places.append((fn, module))
     else:
         package = _package_folder(module.path)
-        places += [(ref, module) for ref in _identifiers(link, module).get(name, ())]
+        places += [(ref, module) for ref in _identifiers(link, module).get(name, ()) if ref.type != "property_identifier"]
+        # (and a member of that name read off something not followed, `import("./server.mjs").then((m) =>
+        # m.createServer())`, in the package or the target: it may be this function)
+        places += [(ref.parent, where) for where in _readers(link, package)
+                   for ref in _identifiers(link, where).get(name, ()) if ref.type == "property_identifier"
+                   and ref.parent is not None and ref.parent.type == "member_expression"
+                   and _off_a_dynamic_import(ref.parent)]
         for path, names in link.imports.items():
             for local, b in names.items():
                 found = link.exported(b.module, name if b.name == "*" else b.name) if b.module is not None else None
@@ -132,7 +138,8 @@ def _namers(fn: ts.Node, module, link, calls_of: Callable[[ts.Node], list]):
                 if importer is None or not path.startswith(package):
                     yield None  # (the target, or another package, imports it)
                     return
-                places += [(ref, importer) for ref in _identifiers(link, importer).get(local, ())]
+                places += [(ref, importer) for ref in _identifiers(link, importer).get(local, ())
+                           if ref.type != "property_identifier"]
     for node, where in places:
         if node.type != "call_expression" and node != fn and (_named_aside(node) or node.parent == fn):
             continue  # (its declaration, an export or import of it)
@@ -144,12 +151,59 @@ def _namers(fn: ts.Node, module, link, calls_of: Callable[[ts.Node], list]):
             yield (holder, where) if _dependency(where.path) else None
 
 
+def _off_a_dynamic_import(member: ts.Node) -> bool:
+    """Whether MEMBER reads a member of a module loaded by `import()`: `(await import(p)).f`, `m.f` of `const m =
+    await import(p)`, or of the parameter of `import(p).then((m) => ...)`."""
+    obj = strip_casts(member.child_by_field_name("object"))
+    while obj is not None and obj.type in {"parenthesized_expression", "await_expression"} and obj.named_children:
+        obj = strip_casts(obj.named_children[0])
+    if obj is None:
+        return False
+    if obj.type == "call_expression":
+        return _dynamic_import(obj)
+    if obj.type != "identifier":
+        return False
+    name = text(obj)
+    for scope in ancestors(obj):
+        if scope.type in FUNCTION_TYPES and name in parameters(scope):  # `.then((m) => m.f())` on `import(p)`
+            call = scope.parent.parent if scope.parent is not None and scope.parent.type == "arguments" else None
+            callee = call.child_by_field_name("function") if call is not None and call.type == "call_expression" else None
+            return callee is not None and callee.type == "member_expression" \
+                and text(callee.child_by_field_name("property")) == "then" \
+                and _dynamic_import(strip_casts(callee.child_by_field_name("object")))
+        for decl in (c for c in scope.named_children if c.type in {"lexical_declaration", "variable_declaration"}):
+            for d in decl.named_children:
+                value = d.child_by_field_name("value") if d.type == "variable_declarator" else None
+                if value is not None and text(d.child_by_field_name("name")) == name:
+                    while value is not None and value.type in {"await_expression", "parenthesized_expression"}:
+                        value = value.named_children[0] if value.named_children else None
+                    return value is not None and _dynamic_import(value)
+    return False
+
+
+def _dynamic_import(node: ts.Node | None) -> bool:
+    """Whether NODE is `import(...)` (or `require(...)`, a CommonJS module loaded where it is needed)."""
+    return node is not None and node.type == "call_expression" \
+        and node.child_by_field_name("function") is not None \
+        and node.child_by_field_name("function").type in {"import", "identifier"} \
+        and text(node.child_by_field_name("function")) in {"import", "require"}
+
+
+def _readers(link, package: str) -> list:
+    """The modules of the dependency PACKAGE and those of the target (once per package)."""
+    memo = link.memo.setdefault("dead.readers", {})
+    if package not in memo:
+        memo[package] = [m for path, m in sorted(link.by_path.items()) if path.startswith(package) or not _dependency(path)]
+    return memo[package]
+
+
 def _identifiers(link, module) -> dict[str, list[ts.Node]]:
-    """Name -> the identifiers MODULE writes it in, shorthand entries (`{ register }`) too (read once per module)."""
+    """Name -> the identifiers MODULE writes it in, shorthand entries (`{ register }`) and member names (`.register`)
+    too (read once per module)."""
     index = link.memo.setdefault("dead.identifiers", {})
     if module.path not in index:
         found: dict[str, list[ts.Node]] = {}
-        for ref in find(module.tree.root_node, {"identifier", "shorthand_property_identifier"}):
+        for ref in find(module.tree.root_node, {"identifier", "shorthand_property_identifier", "property_identifier"}):
             found.setdefault(text(ref), []).append(ref)
         index[module.path] = found
     return index[module.path]
@@ -165,7 +219,7 @@ def _package_folder(path: str) -> str:
 def _members_only(link, module, space: str, name: str) -> bool:
     """Whether MODULE writes SPACE, a namespace it imports, only to read members of it other than NAME."""
     for ref in _identifiers(link, module).get(space, ()):
-        if _named_aside(ref):
+        if _named_aside(ref) or ref.type == "property_identifier":
             continue
         parent = ref.parent
         if parent is None or parent.type != "member_expression" or parent.child_by_field_name("object") != ref \

@@ -9,7 +9,7 @@ import tree_sitter as ts
 
 from auditor.extract import constant, input_schemas, names, prefixes, webpack, zod
 from auditor.extract.bindings import bound_names, class_name, imports, value_of
-from auditor.extract.frames import REST, _parameter_of_scope, loop_element, parameters, plain_parameters, returned
+from auditor.extract.frames import _parameter_of_scope, loop_element, parameters, plain_parameters, returned
 from auditor.extract.program import Module, package_of
 from auditor.extract.server import Dispatch, ToolDecl, annotations, schema_gaps
 from auditor.extract.syntax import (CLASS_TYPES, FUNCTION_TYPES, NOT_LITERAL, call_args, call_function, callee_text, class_base, enclosing, enclosing_function, excerpt, find,
@@ -203,15 +203,10 @@ def _patched_over(call: ts.Node, method: str) -> bool:
         up = up.parent
     left = up.child_by_field_name("left") if up is not None and up.type == "assignment_expression" else None
     args = call_args(call)
-    first = strip_casts(args[0]) if args else None
-    if first is not None and first.type == "spread_element" and first.named_children:  # `original(...args)`, ARGS
-        rest = strip_casts(first.named_children[0])  # the wrapper's rest parameter: all it is handed, handed on
-        return left is not None and left.type == "member_expression" \
-            and text(left.child_by_field_name("property")) == method and rest is not None \
-            and rest.type == "identifier" and parameters(fn).get(text(rest), (0, ()))[1] == (REST,)
     return left is not None and left.type == "member_expression" \
-        and text(left.child_by_field_name("property")) == method \
-        and first is not None and first.type == "identifier" and text(first) in plain_parameters(fn)
+        and text(left.child_by_field_name("property")) == method and bool(args) \
+        and strip_casts(args[0]) is not None and strip_casts(args[0]).type == "identifier" \
+        and text(strip_casts(args[0])) in plain_parameters(fn)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
