@@ -55,3 +55,31 @@ def test_a_registration_in_a_function_assigned_elsewhere_is_still_read():
                  "package.json": '{"name": "s", "type": "module", "main": "index.js"}'})
     assert any("registerTool() with a name that is not a literal" in g.detail for g in p.gaps if g.kind == "registration")
 
+
+
+SPREAD_TRACKER = ('export function track(server) {\n'
+                  '  const calls = [];\n'
+                  '  const originalPrompt = server.prompt?.bind(server);\n'
+                  '  if (originalPrompt) {\n'
+                  '    server.prompt = function (...args) {\n'
+                  '      calls.push(args);\n'
+                  '      return originalPrompt(...args);\n'
+                  '    };\n'
+                  '  }\n'
+                  '}\n')
+
+
+def test_a_wrapper_handing_on_all_its_arguments_registers_what_goes_through_it():
+    """`server.prompt = function (...args) { return original(...args); }`: with no prompt registered after it, it
+    registers nothing and is no gap; handed on in part (`original(...args.slice(1))`) it is a registration of its own;
+    a registration method wrapped so still registers each tool written after it."""
+    files = {"index.js": INDEX, "package.json": '{"name": "s", "type": "module", "main": "index.js"}'}
+    p = program({**files, "tracker.js": SPREAD_TRACKER})
+    assert [g.detail for g in p.gaps if g.kind == "registration"] == []
+    assert coverage.ledger(p)["complete"] is True
+    p = program({**files, "tracker.js": SPREAD_TRACKER.replace("originalPrompt(...args)", "originalPrompt(...args.slice(1))")})
+    assert any("prompt() with a name that is not a literal" in g.detail for g in p.gaps if g.kind == "registration")
+    tools = SPREAD_TRACKER.replace("prompt", "registerTool").replace("Prompt", "RegisterTool")
+    p = program({**files, "tracker.js": tools})
+    assert sorted(t.name for t in p.tools) == ["alpha", "beta"]
+    assert [g.detail for g in p.gaps if g.kind == "registration"] == []

@@ -329,6 +329,8 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
         made = expander.expand(r, link.resolver) if r.name is None else []
         if made is None:
             continue  # written in a function nothing calls (extract/dead.py): it registers nothing
+        if not made and r.name is None and r.node is not None and highlevel.hands_on_all(r.node, r.method):
+            continue  # a wrapper over the method no later registration goes through registers nothing
         kept += [reg for _, _, reg, _ in made] or [r]
         for t in (t for t, _, _, _ in made if t is not None and (t.module.path, t.node.id, t.name) not in direct):
             direct.add((t.module.path, t.node.id, t.name))  # (two wrappers' expansions reaching one call: one tool)

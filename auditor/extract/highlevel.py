@@ -9,7 +9,7 @@ import tree_sitter as ts
 
 from auditor.extract import constant, input_schemas, names, prefixes, webpack, zod
 from auditor.extract.bindings import bound_names, class_name, imports, value_of
-from auditor.extract.frames import _parameter_of_scope, loop_element, parameters, plain_parameters, returned
+from auditor.extract.frames import REST, _parameter_of_scope, loop_element, parameters, plain_parameters, returned
 from auditor.extract.program import Module, package_of
 from auditor.extract.server import Dispatch, ToolDecl, annotations, schema_gaps
 from auditor.extract.syntax import (CLASS_TYPES, FUNCTION_TYPES, NOT_LITERAL, call_args, call_function, callee_text, class_base, enclosing, enclosing_function, excerpt, find,
@@ -207,6 +207,23 @@ def _patched_over(call: ts.Node, method: str) -> bool:
         and text(left.child_by_field_name("property")) == method and bool(args) \
         and strip_casts(args[0]) is not None and strip_casts(args[0]).type == "identifier" \
         and text(strip_casts(args[0])) in plain_parameters(fn)
+
+
+def hands_on_all(call: ts.Node, method: str) -> bool:
+    """Whether CALL is in a function assigned over the registration method it calls and hands it the whole rest
+    parameter of that function (`server.prompt = function (...args) { return original(...args); }`): it registers
+    what each later call of the method does, and nothing when there is none."""
+    fn = enclosing_function(call)
+    up = fn.parent if fn is not None else None
+    while up is not None and up.type == "parenthesized_expression":
+        up = up.parent
+    left = up.child_by_field_name("left") if up is not None and up.type == "assignment_expression" else None
+    args = call_args(call)
+    first = strip_casts(args[0]) if len(args) == 1 else None
+    rest = strip_casts(first.named_children[0]) if first is not None and first.type == "spread_element" \
+        and first.named_children else None
+    return left is not None and left.type == "member_expression" and text(left.child_by_field_name("property")) == method \
+        and rest is not None and rest.type == "identifier" and parameters(fn).get(text(rest), (0, ()))[1] == (REST,)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
