@@ -197,33 +197,34 @@ def _patched_over(call: ts.Node, method: str) -> bool:
     """Whether CALL is in a function assigned over the registration method it calls (`server.registerTool =
     function (name, def, handler) { return original(name, def, handler); }`, a tracker wrapping the SDK's method)
     and hands it a parameter of that function as the name: it registers what each later call of the method does."""
-    fn = enclosing_function(call)
-    up = fn.parent if fn is not None else None
-    while up is not None and up.type == "parenthesized_expression":
-        up = up.parent
-    left = up.child_by_field_name("left") if up is not None and up.type == "assignment_expression" else None
+    fn = _wrapper_over(call, method)
     args = call_args(call)
-    return left is not None and left.type == "member_expression" \
-        and text(left.child_by_field_name("property")) == method and bool(args) \
-        and strip_casts(args[0]) is not None and strip_casts(args[0]).type == "identifier" \
-        and text(strip_casts(args[0])) in plain_parameters(fn)
+    return fn is not None and bool(args) and strip_casts(args[0]) is not None \
+        and strip_casts(args[0]).type == "identifier" and text(strip_casts(args[0])) in plain_parameters(fn)
 
 
 def hands_on_all(call: ts.Node, method: str) -> bool:
     """Whether CALL is in a function assigned over the registration method it calls and hands it the whole rest
     parameter of that function (`server.prompt = function (...args) { return original(...args); }`): it registers
     what each later call of the method does, and nothing when there is none."""
+    fn = _wrapper_over(call, method)
+    args = call_args(call)
+    first = strip_casts(args[0]) if len(args) == 1 else None
+    rest = strip_casts(first.named_children[0]) if first is not None and first.type == "spread_element" \
+        and first.named_children else None
+    return fn is not None and rest is not None and rest.type == "identifier" \
+        and parameters(fn).get(text(rest), (0, ()))[1] == (REST,)
+
+
+def _wrapper_over(call: ts.Node, method: str) -> ts.Node | None:
+    """The function CALL is written in when it is assigned over a member named METHOD (`x.METHOD = function ...`)."""
     fn = enclosing_function(call)
     up = fn.parent if fn is not None else None
     while up is not None and up.type == "parenthesized_expression":
         up = up.parent
     left = up.child_by_field_name("left") if up is not None and up.type == "assignment_expression" else None
-    args = call_args(call)
-    first = strip_casts(args[0]) if len(args) == 1 else None
-    rest = strip_casts(first.named_children[0]) if first is not None and first.type == "spread_element" \
-        and first.named_children else None
-    return left is not None and left.type == "member_expression" and text(left.child_by_field_name("property")) == method \
-        and rest is not None and rest.type == "identifier" and parameters(fn).get(text(rest), (0, ()))[1] == (REST,)
+    return fn if left is not None and left.type == "member_expression" \
+        and text(left.child_by_field_name("property")) == method else None
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
