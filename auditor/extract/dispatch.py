@@ -792,12 +792,7 @@ def lookups(handler: Handler, tools: list, resolve, link=None) -> tuple[list[Dis
                 if t.form == "descriptor" and target is not None:
                     found.append(Dispatch(module=module, handler=handler, tool=t.name, node=call, subject=text(call),
                                           target=target, target_name=f"{t.name}.{member}", form="lookup"))
-            for node in walk(scope):
-                cond = strip_casts(node.child_by_field_name("condition")) if node.type == "if_statement" else None
-                if cond is not None and cond.type == "unary_expression" and text(cond) == f"!{var}":
-                    consequence = node.child_by_field_name("consequence")
-                    fallbacks.append(Fallback(handler=handler, node=consequence, form=_fallback_form(consequence),
-                                              module=module))
+            fallbacks += _misses(handler, scope, module, var)
             if found:
                 return found, fallbacks
     return found, fallbacks
@@ -836,17 +831,24 @@ def methods(handler: Handler, tools: list, resolve, link=None) -> tuple[list[Dis
                 if target is not None and (target.type in FUNCTION_TYPES or target.type == "method_definition"):
                     found.append(Dispatch(module=tmod, handler=handler, tool=t.name, node=call, subject=text(node),
                                           target=target, target_name=f"{class_name_of(cls)}.{t.name}", form="method"))
-            for test in walk(body):
-                cond = strip_casts(test.child_by_field_name("condition")) if test.type == "if_statement" else None
-                arg = strip_casts(cond.child_by_field_name("argument")) if cond is not None \
-                    and cond.type == "unary_expression" else None
-                if arg is not None and text(arg) == text(node) and _leaves(test.child_by_field_name("consequence")):
-                    consequence = test.child_by_field_name("consequence")
-                    fallbacks.append(Fallback(handler=handler, node=consequence, form=_fallback_form(consequence),
-                                              module=module))
+            fallbacks += _misses(handler, body, module, text(node), leaving=True)
             if found:
                 return found, fallbacks
     return found, fallbacks
+
+
+def _misses(handler: Handler, scope: ts.Node, module: Module, held: str, leaving: bool = False) -> list[Fallback]:
+    """The fallbacks of a lookup whose result HELD (its text: `tool`, `this[name]`) is tested in SCOPE: the branch of
+    each `if (!HELD)`, that always leaves when LEAVING (what a name not found meets)."""
+    out = []
+    for test in walk(scope):
+        cond = strip_casts(test.child_by_field_name("condition")) if test.type == "if_statement" else None
+        arg = strip_casts(cond.child_by_field_name("argument")) if cond is not None and cond.type == "unary_expression" \
+            and text(cond.child_by_field_name("operator")) == "!" else None
+        consequence = test.child_by_field_name("consequence")
+        if arg is not None and text(arg) == held and (not leaving or _leaves(consequence)):
+            out.append(Fallback(handler=handler, node=consequence, form=_fallback_form(consequence), module=module))
+    return out
 
 
 def generic(handler: Handler, resolve, link=None) -> tuple[ts.Node, Module, ts.Node] | None:
