@@ -1185,3 +1185,55 @@ def test_a_call_handed_a_field_whose_result_says_it_is_valid_checks_that_field()
     assert flagged({"index.ts": server(gate=False, head=head, check=tested)}) == {"limit": "unchecked-optional"}
     untested = '  const verdict = verifyPath(args.path);\n  console.error(verdict.valid);\n'
     assert flagged({"index.ts": server(gate=False, head=head, check=untested)}) == BOTH
+
+
+COLLECTING = ('function checkNote(input: any) {\n  const errors: string[] = [];\n  const warnings: string[] = [];\n'
+              '  if (typeof input.root !== "string" || input.root.length === 0) errors.push("root must be text");\n'
+              '  if (input.limit !== undefined && typeof input.limit !== "number") {\n'
+              '    errors.push("limit must be a number");\n  }\n'
+              '  if (input.extra) warnings.push("extra is ignored");\n'
+              '  return { errors, warnings };\n}\n')
+
+
+@pytest.mark.parametrize("gate", [
+    "  if (result.errors.length > 0) throw new Error(result.errors.join());\n",
+    "  if (result.errors.length) return { content: [{ type: \"text\", text: \"bad\" }], isError: true };\n",
+    "  if (result.errors.length !== 0) throw new Error(\"invalid\");\n",
+])
+def test_fields_handed_to_a_validator_that_collects_its_failures_are_checked_when_the_caller_rejects_them(gate):
+    # `const result = checkNote({ root: args.path, limit: args.limit }); if (result.errors.length > 0) throw`: the
+    # validator records each failure in a list it returns, and the caller leaves when that list is not empty
+    check = "  const result = checkNote({ root: args.path, limit: args.limit });\n" + gate
+    assert flagged({"index.ts": server(check=check, head=COLLECTING)}) == {}
+
+
+def test_a_collecting_validator_checks_nothing_when_its_failures_are_not_rejected():
+    # the result's failures only logged, or warnings (not errors) tested, or the list never returned: nothing checked
+    logged = "  const result = checkNote({ root: args.path, limit: args.limit });\n  console.error(result.errors);\n"
+    assert flagged({"index.ts": server(check=logged, head=COLLECTING)}) == BOTH
+    warned = ("  const result = checkNote({ root: args.path, limit: args.limit });\n"
+              "  if (result.warnings.length > 0) throw new Error(\"warned\");\n")
+    assert flagged({"index.ts": server(check=warned, head=COLLECTING)}) == BOTH
+    unreturned = COLLECTING.replace("return { errors, warnings }", "return { errors: [], warnings }")
+    gated = ("  const result = checkNote({ root: args.path, limit: args.limit });\n"
+             "  if (result.errors.length > 0) throw new Error(\"invalid\");\n")
+    assert flagged({"index.ts": server(check=gated, head=unreturned)}) == BOTH
+
+
+def test_a_collecting_validator_of_one_field_and_of_the_whole_input_checks_what_it_tests():
+    one = ('function checkRoot(value: any) {\n  const problems: string[] = [];\n'
+           '  if (typeof value !== "string") problems.push("root must be text");\n  return problems;\n}\n')
+    check = "  const problems = checkRoot(args.path);\n  if (problems.length > 0) throw new Error(problems.join());\n"
+    assert flagged({"index.ts": server(check=check, head=one)}) == {"limit": "unchecked-optional"}
+    whole = COLLECTING.replace("input.root", "input.path")
+    check = "  const result = checkNote(args);\n  if (result.errors.length >= 1) throw new Error(\"invalid\");\n"
+    assert flagged({"index.ts": server(check=check, head=whole)}) == {}
+
+
+def test_a_local_declared_as_a_field_and_handed_in_an_object_to_a_collecting_validator_is_checked():
+    # `const title = args.path; checkNote({ root: title ?? "notes" })`: the local is the field when it is set
+    check = ('  const title = args.path;\n  const result = checkNote({ root: title ?? "notes", limit: args.limit });\n'
+             '  if (result.errors.length > 0) throw new Error("invalid");\n')
+    assert flagged({"index.ts": server(check=check, head=COLLECTING)}) == {}
+    twice = check.replace("  const result", "  if (!title) { const title = 1; }\n  const result")
+    assert flagged({"index.ts": server(check=twice, head=COLLECTING)}) == {"path": "schema-unenforced"}

@@ -71,7 +71,7 @@ def string_required_parameters(fn: ts.Node, params: set[str]) -> set[str]:
 
 def hand_checked(fn: ts.Node, skip: Callable[[ts.Node], bool] = lambda node: False, dispatch: frozenset[int] = frozenset(),
                  leaving: bool = False, module: Module | None = None, link=None, own: bool = False,
-                 errors: bool = False, falsy: bool = False) -> set[str]:
+                 errors: bool = False, falsy: bool = False, collects: frozenset[str] = frozenset()) -> set[str]:
     """Fields a function rejects bad values of: the fields named in the condition of `if (cond) throw ...` or
     `if (cond) return <an error>`, and the subject of a `switch` whose `default` throws or returns an error (not the
     tool-name dispatch, ids in DISPATCH: its fallback rejects unknown tools, not input). LEAVING: a `default` that
@@ -81,7 +81,9 @@ def hand_checked(fn: ts.Node, skip: Callable[[ts.Node], bool] = lambda node: Fal
     tests of an `if` whose branch returns anything check too (a function it calls returns to it instead). ERRORS:
     its caller leaves when it returns a value (`const invalid = check(args); if (invalid) return ...`), so a
     returned value that is not null rejects (`return `${key} must be a string``, `return ok ? null : "bad"`). FALSY:
-    its caller rejects unless it returns a true value (`if (!isValidArgs(args)) throw`), so `return false` rejects."""
+    its caller rejects unless it returns a true value (`if (!isValidArgs(args)) throw`), so `return false` rejects.
+    COLLECTS: locals of FN that gather the failures it returns, and its caller rejects when one is not empty (`const
+    errors = []; if (typeof input.name !== "string") errors.push(...); return { errors }`): a push onto one rejects."""
     out: set[str] = set()
     if errors:
         for ret in find(fn, {"return_statement"}):
@@ -107,7 +109,9 @@ def hand_checked(fn: ts.Node, skip: Callable[[ts.Node], bool] = lambda node: Fal
             continue
         if stmt.type == "if_statement" and (_rejects(stmt.child_by_field_name("consequence"), module, link)
                                             or errors and _returns_value(stmt.child_by_field_name("consequence"))
-                                            or falsy and _returns_falsy(stmt.child_by_field_name("consequence"))):
+                                            or falsy and _returns_falsy(stmt.child_by_field_name("consequence"))
+                                            or collects and _pushes_onto(stmt.child_by_field_name("consequence"),
+                                                                         collects)):
             terms = condition_terms(stmt.child_by_field_name("condition"))
         elif stmt.type == "if_statement" and _member_then_rejects(stmt, module, link):
             # `if (Object.hasOwn(ACTIONS, action)) { ...; return h(args) } throwUnknownAction(action)`: what is
@@ -143,6 +147,37 @@ def hand_checked(fn: ts.Node, skip: Callable[[ts.Node], bool] = lambda node: Fal
                         if pr.form == "type-check" and pr.field.isidentifier()}
                 out |= {f for t in parts for f in _tested_by(t, fn, module, link)}
     return out
+
+
+def _pushes_onto(node: ts.Node | None, names: frozenset[str]) -> bool:
+    """Whether a consequence records a failure in one of the lists NAMES: a statement of it is `list.push(...)`."""
+    for stmt in _statements(node):
+        call = strip_casts(stmt.named_children[0]) if stmt.type == "expression_statement" and stmt.named_children else None
+        chain = member_chain(call.child_by_field_name("function")) if call is not None and call.type == "call_expression" \
+            else None
+        if chain and len(chain) == 2 and chain[1] == "push" and chain[0] in names:
+            return True
+    return False
+
+
+def collecting_lists(fn: ts.Node, keys: frozenset[str]) -> frozenset[str]:
+    """The locals FN declares as an empty array and returns as the result's member KEYS name (`return { errors,
+    warnings }`, `return { errors: problems }`; the key "" for the result itself: `return errors`)."""
+    empty = {text(d.child_by_field_name("name")) for d in find(fn, {"variable_declarator"})
+             if enclosing_function(d) == fn and d.child_by_field_name("name") is not None
+             and d.child_by_field_name("name").type == "identifier"
+             and (v := strip_casts(d.child_by_field_name("value"))) is not None and v.type == "array" and not v.named_children}
+    out: set[str] = set()
+    for value in map(strip_casts, returned(fn)):
+        if value is not None and value.type == "identifier" and "" in keys:
+            out.add(text(value))
+        for c in value.named_children if value is not None and value.type == "object" else ():
+            if c.type == "shorthand_property_identifier" and text(c) in keys:
+                out.add(text(c))
+            elif c.type == "pair" and text(c.child_by_field_name("key")) in keys \
+                    and (v := strip_casts(c.child_by_field_name("value"))) is not None and v.type == "identifier":
+                out.add(text(v))
+    return frozenset(out & empty)
 
 
 def type_chain(stmt: ts.Node, module: Module | None = None, link=None) -> str | None:
@@ -306,16 +341,18 @@ def _coerced_local(term: ts.Node, module: Module) -> bool:
 _HANDED_DEPTH = 3  # how many calls down a parameter is followed to the function that rejects its bad values
 
 
-def checked_parameters(module: Module, fn: ts.Node, link, depth: int = 0, errors: bool = False) -> set[str]:
+def checked_parameters(module: Module, fn: ts.Node, link, depth: int = 0, errors: bool = False,
+                       collects: frozenset[str] = frozenset()) -> set[str]:
     """The parameters of FN that it rejects the bad values of (`hand_checked`, a `default` that returns leaving
     too), or hands, as they are (not a value computed from them), to a function of the server's own code that does so
     for the parameter in that place, a few calls down (`getDatabase(id)` -> `getConnection(id)`, which throws unless
-    `connections.get(resolve(id))` finds it). ERRORS: the caller leaves when FN returns a value (hand_checked)."""
-    key = ("checked_parameters", fn.id, depth, errors)
+    `connections.get(resolve(id))` finds it). ERRORS, COLLECTS: the caller leaves when FN returns a value, or when a
+    list of failures FN returns is not empty (hand_checked)."""
+    key = ("checked_parameters", fn.id, depth, errors, collects)
     if key in link.memo:
         return set(link.memo[key])
     params = set(plain_parameters(fn))
-    out = hand_checked(fn, leaving=True, module=module, link=link, errors=errors) \
+    out = hand_checked(fn, leaving=True, module=module, link=link, errors=errors, collects=collects) \
         | string_required_parameters(fn, params)
     rest = rest_parameter(fn)
     if rest is not None:  # `function check(msg, ...values) { for (const v of values) if (typeof v !== "string")

@@ -192,17 +192,27 @@ def checks(p: Program, tool, path: list[Place], own: list[Place] = ()) -> list[C
                 out.append(hit)
                 continue
             gated = _result_gates(call)  # `const invalid = check(args); if (invalid) return ...`: a value it returns
-            if any(_is_input(a, names, v) for a in call_args(call)) and p.linker is not None:  # rejects
+            # (rejects; `const r = check(args); if (r.errors.length > 0) throw ...`: a failure it records in a list)
+            whole = any(_is_input(a, names, v) for a in call_args(call))
+            failing = _nonempty_rejected(call)
+            # (an object of the input's fields handed to a function whose result says whether they are valid)
+            paired = {k: f for a in call_args(call) for k, f in _paired(a, pl, names, v).items()} \
+                if not whole and (failing or gated or guards.rejected_unless(call)) else {}
+            if (paired or whole) and p.linker is not None:
                 found = p.linker.resolve(pl.module, call)
+                collects = guards.collecting_lists(found[1], failing) if found is not None and failing else frozenset()
                 fields = guards.hand_checked(found[1], module=found[0], link=p.linker, errors=gated,
-                                             falsy=guards.rejected_unless(call)) if found is not None else None
+                                             falsy=guards.rejected_unless(call), collects=collects) \
+                    if found is not None else None
                 keys = _named_keys(call, found[1], names, v) if fields and found is not None else None
                 fields = keys if keys is not None else fields  # `requireIds(args, ["id", "jobId"])`
                 if not fields and found is not None and guards.rejected_unless(call):
                     fields = guards.tested(found[1])  # `if (!isValidArgs(args)) throw ...`: what the predicate tests
+                if paired and not whole:  # `check({ name: args.title })`: the keys it tests are the fields they hold
+                    fields = {paired[k] for k in fields or () if k in paired}
                 if fields:
                     out.append(Check(path=pl.module.path, node=call, fields=frozenset(fields), form="hand-written"))
-                else:
+                elif whole:
                     continue
                 # (a validator written by hand: `validate(args.x || "all", VALUES, requestId)` hands it a field too,
                 # besides a whole input, checked when it rejects bad values of the parameter it binds)
@@ -221,7 +231,10 @@ def checks(p: Program, tool, path: list[Place], own: list[Place] = ()) -> list[C
                 params = {i: n for n, i in plain_parameters(found[1]).items()} if found is not None else {}
                 rest = guards.rest_parameter(found[1]) if found is not None else None
                 params |= {i: rest[0] for i in passed if rest is not None and i >= rest[1]}  # `check(msg, ...values)`
-                checked = guards.checked_parameters(found[0], found[1], p.linker, errors=gated) if params else set()
+                failing = _nonempty_rejected(call) if params else frozenset()
+                collects = guards.collecting_lists(found[1], failing) if failing else frozenset()
+                checked = guards.checked_parameters(found[0], found[1], p.linker, errors=gated, collects=collects) \
+                    if params else set()
                 fields = {f for i, f in passed.items() if params.get(i) in checked}
                 if fields:
                     out.append(Check(path=pl.module.path, node=call, fields=frozenset(fields), form="hand-written"))
@@ -532,6 +545,35 @@ def _result_gates(call: ts.Node) -> bool:
     return False
 
 
+def _nonempty_rejected(call: ts.Node) -> frozenset[str]:
+    """The members of CALL's result (held by a local) that the caller rejects when they are not empty, as in `if
+    (r.errors.length > 0) throw ...` or `if (r.errors.length) return ...` ("errors"), or `if (problems.length !== 0)`
+    of the result itself (the key "")."""
+    holder = call.parent.parent if call.parent is not None and call.parent.type == "await_expression" else call.parent
+    name = holder.child_by_field_name("name") if holder is not None and holder.type == "variable_declarator" else None
+    fn = enclosing_function(call)
+    if name is None or name.type != "identifier" or fn is None:
+        return frozenset()
+    out: set[str] = set()
+    for stmt in find(fn, {"if_statement"}):
+        then = stmt.child_by_field_name("consequence")
+        if stmt.start_byte < call.end_byte or not (guards._rejects(then) or guards._returns(then)):
+            continue
+        for term in condition_terms(stmt.child_by_field_name("condition"), "||"):
+            term = strip_casts(term)
+            if term is not None and term.type == "binary_expression":
+                op, right = text(term.child_by_field_name("operator")), text(strip_casts(term.child_by_field_name("right")))
+                if not (op in {">", "!==", "!="} and right == "0" or op == ">=" and right == "1"):
+                    continue
+                term = strip_casts(term.child_by_field_name("left"))
+            if term is None or term.type != "member_expression" or text(term.child_by_field_name("property")) != "length":
+                continue
+            chain = member_chain(strip_casts(term.child_by_field_name("object")))
+            if chain and chain[0] == text(name) and len(chain) <= 2:
+                out.add(chain[1] if len(chain) == 2 else "")
+    return frozenset(out)
+
+
 def _named_keys(call: ts.Node, fn: ts.Node, names: set[str], v: dict) -> set[str] | None:
     """The fields a validator handed the whole input and a list of their names checks: the names, when it walks
     that list and reads each from the input (`for (const key of keys) { const value = args[key]; ... }`); else
@@ -597,18 +639,32 @@ def _compiled(node: ts.Node | None, m: Module, v: dict) -> ts.Node | None:
 
 def _paired(node: ts.Node | None, pl: Place, names: frozenset[str], v: dict) -> dict[str, str]:
     """Key -> input field of an object literal NODE built of the input's fields (`{ geminiApiKey: args.apiKey }`,
-    `{ apiKey }` of a destructured name); empty for anything else."""
+    `{ apiKey }` of a destructured name, `{ name: newName ?? old.name }` of a local declared once as a field:
+    `_aliases`); empty for anything else."""
     node = strip_casts(node)
     out: dict[str, str] = {}
+    aliases = None
     for c in node.named_children if node is not None and node.type == "object" else ():
         if c.type == "pair":
-            field = _input_field(c.child_by_field_name("value"), names, v) or _bound(c.child_by_field_name("value"),
-                                                                                        pl, names, v)
+            value = c.child_by_field_name("value")
+            field = _input_field(value, names, v) or _bound(value, pl, names, v)
+            held = _defaulted_name(value)
+            if field is None and held is not None:
+                aliases = _aliases(pl, names, v) if aliases is None else aliases
+                field = aliases.get(held)
             if field is not None:
                 out[string_value(c.child_by_field_name("key")) or text(c.child_by_field_name("key"))] = field
         elif c.type == "shorthand_property_identifier" and text(c) in _bound_fields(pl, names, v):
             out[text(c)] = text(c)
     return out
+
+
+def _defaulted_name(node: ts.Node | None) -> str | None:
+    """The local NODE is, or is when it is set (`name ?? fallback`, `name || fallback`); None for anything else."""
+    node = strip_casts(node)
+    while node is not None and node.type == "binary_expression" and text(node.child_by_field_name("operator")) in {"||", "??"}:
+        node = strip_casts(node.child_by_field_name("left"))
+    return text(node) if node is not None and node.type == "identifier" else None
 
 
 def _bound(node: ts.Node | None, pl: Place, names: frozenset[str], v: dict) -> str | None:
