@@ -497,3 +497,14 @@ def test_a_parameter_set_again_to_what_a_checking_function_returns_is_checked_af
     # ... but not when what it is set to carries the field on, or when it is set again only on one path
     for line in ("limit = limit || 10;", "limit = String(limit);", "if (limit) limit = count(limit);"):
         assert flagged({"index.ts": _with(head.replace("limit = count(limit);", line), body)}) == BOTH, line
+
+
+def test_a_number_converted_defaulted_and_bounded_reaches_nothing_of_the_value():
+    """`Math.max(1, Math.min(100, parseInt(args.limit, 10) || 10))`: whatever is given, a number in the range the code
+    chose goes on; without the fallback NaN gets through, without the bound any number does."""
+    clamped = '  const top = Math.max(1, Math.min(100, Number.parseInt(args.limit, 10) || 10));\n'
+    assert flagged({"index.ts": _with("", clamped + _returning('"x".repeat(top)'))}) == PATH_ONLY
+    unfallen = clamped.replace(" || 10", "")
+    assert flagged({"index.ts": _with("", unfallen + _returning('"x".repeat(top)'))}) == BOTH
+    unbounded = '  const top = Number(args.limit) || 10;\n'
+    assert flagged({"index.ts": _with("", unbounded + _returning('"x".repeat(top)'))}) == BOTH

@@ -143,6 +143,33 @@ def _carried(node: ts.Node) -> ts.Node:
     return cur
 
 
+def _clamped_number(node: ts.Node) -> bool:
+    """Whether the value NODE reads goes on only as a number in bounds: converted, its NaN replaced by a fallback,
+    then bounded (`Math.max(1, Math.min(100, parseInt(limit, 10) || 10))`): any value given becomes one the code
+    chose the range of, and nothing of the value itself goes further."""
+    cur = node
+    while cur.parent is not None and cur.parent.type in _WRAPPERS:
+        cur = cur.parent
+    args = cur.parent
+    call = args.parent if args is not None and args.type == "arguments" else None
+    if call is None or call.type != "call_expression" or args.named_children[:1] != [cur] \
+            or text(call.child_by_field_name("function")) not in _CONVERSIONS:
+        return False
+    cur = call
+    while cur.parent is not None and cur.parent.type in _WRAPPERS:
+        cur = cur.parent
+    up = cur.parent
+    if up is None or up.type != "binary_expression" or text(up.child_by_field_name("operator")) != "||" \
+            or up.child_by_field_name("left") != cur:
+        return False
+    cur = up
+    while cur.parent is not None and cur.parent.type in _WRAPPERS:
+        cur = cur.parent
+    bound = cur.parent.parent if cur.parent is not None and cur.parent.type == "arguments" else None
+    return bound is not None and bound.type == "call_expression" \
+        and text(bound.child_by_field_name("function")) in {"Math.min", "Math.max"}
+
+
 def _tested(e: ts.Node, truth: bool = True) -> bool:
     """Whether the value E is only tested where it is: an operand of a comparison, the subject of a `switch`, asked its
     type; with TRUTH, also a condition (of a ternary, an `if`, a loop) or negated. A declared boolean tested for its
@@ -176,6 +203,8 @@ class _Ctx:
 
 def _value(ctx, module, node: ts.Node, depth: int) -> bool:
     if node.type != "shorthand_property_identifier":
+        if _clamped_number(node):
+            return True
         e = _carried(node)
         if _tested(e, ctx.truth):
             return True
