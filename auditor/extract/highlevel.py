@@ -259,15 +259,20 @@ def read(site: Site, vocab: dict, resolve, link=None) -> tuple[ToolDecl | None, 
 
     gaps: list[Gap] = []
     if rule["signature"] == "object":  # addTool({ name, description, parameters, execute })
-        spec = _resolved(*B(args[0]))
-        pairs = spread_pairs(spec, B(args[0])[1], link)
-        name_node, name_module = bind(pair_value(pairs[hl["object"]["name"]][0]), pairs[hl["object"]["name"]][1]) \
+        spec, spec_module = _object_of(*B(args[0]), link)
+        made = _made_config(spec, spec_module, link, site.frame) \
+            if spec is not None and spec.type == "call_expression" else None
+        obind = bind  # (its members read with the function's parameters bound to the call's arguments)
+        if made is not None:  # `addTool(makeTool({ name: "x", ... }))`: the one object the function builds
+            spec, spec_module, obind = made
+        pairs = spread_pairs(spec, spec_module, link)
+        name_node, name_module = obind(pair_value(pairs[hl["object"]["name"]][0]), pairs[hl["object"]["name"]][1]) \
             if hl["object"]["name"] in pairs else B(args[0])
         cb_key = next((k for k in hl["object"]["callbacks"] if k in pairs), None)
         written = next((m for k in hl["object"]["callbacks"] if (m := object_method(spec, k)) is not None), None) \
             if cb_key is None and spec is not None else None  # `{ name, async execute(args) {...} }`
-        cb_node, cb_module = bind(pair_value(pairs[cb_key][0]), pairs[cb_key][1]) if cb_key is not None else \
-            (written, B(args[0])[1]) if written is not None else \
+        cb_node, cb_module = obind(pair_value(pairs[cb_key][0]), pairs[cb_key][1]) if cb_key is not None else \
+            (written, spec_module) if written is not None else \
             B(args[-1]) if len(args) > 1 else (None, here)  # (tmcp: the callback after the object)
     else:
         name_node, name_module = B(args[0])
@@ -348,7 +353,11 @@ def _tool(module: Module, vocab: dict, signature: str, method: str, name: str, c
     desc = params = ann = output = None  # (node, module) each, once read
     config, cm = None, here
     if signature == "object":
-        config, cm = _resolved(*B(args[0])), B(args[0])[1]
+        config, cm = _object_of(*B(args[0]), link)
+        made = _made_config(config, cm, link, frame) if config is not None and config.type == "call_expression" \
+            else None
+        if made is not None:
+            config, cm, bind = made
         keys = hl["object"]
         spread = spread_pairs(config, cm, link)
         schema_key = next((k for k in keys["input_schema"] or () if k in spread), None)
@@ -550,7 +559,7 @@ def _sdk_shaped_on_parameter(call: ts.Node, receiver: tuple[str, ...] | None, ar
     if receiver is None or not (len(receiver) == 1 or len(receiver) == 2):
         return False
     if object_keys is not None:
-        spec = _resolved(args[0], module) if len(args) in {1, 2} else None
+        spec = _object_of(args[0], module, link)[0] if len(args) in {1, 2} else None
         pairs = object_pairs(spec) if spec is not None and spec.type == "object" else {}
         last = strip_casts(args[-1]) if len(args) == 2 else None
         if object_keys["name"] not in pairs or not _is_string(pair_value(pairs[object_keys["name"]]), module) \
@@ -819,6 +828,24 @@ def _resolved(node: ts.Node | None, module: Module) -> ts.Node | None:
         value = value_of(module, node)
         return strip_casts(value) if value is not None else node
     return node
+
+
+def _object_of(node: ts.Node | None, module: Module, link=None) -> tuple[ts.Node | None, Module]:
+    """(node, module) of what NODE stands for: the initializer of the variable it names, in this module or, through
+    imports (with LINK), the module that declares it (`server.addTool(createOrganizationTool)` of a tool object
+    exported by a module of its own); the node itself when it names nothing known."""
+    value, owner = _resolved(node, module), module
+    for _ in range(4):
+        if value is None or value.type != "identifier" or link is None:
+            break
+        where = link.binding(owner, text(value))
+        if where is None or where[0] is owner and where[1] == text(value):
+            break
+        found = link.value(where[0], where[1])
+        if found is None:
+            break
+        value, owner = _resolved(found, where[0]), where[0]
+    return value, owner
 
 
 def _member(node: ts.Node | None, module: Module, link=None, depth: int = 0) -> tuple[ts.Node | None, Module]:

@@ -13,7 +13,7 @@ from auditor.extract.bindings import class_fields, value_of
 from auditor.extract.frames import (MAX_DEPTH, Frame, _array_names, _parameter_of_scope, _sites, destructured,
                                     loop_names, parameters, plain_parameters, returned)
 from auditor.extract.program import Module, class_name_of
-from auditor.extract.syntax import (CLASS_TYPES, FUNCTION_TYPES, ancestors, call_args, call_function, callee_text,
+from auditor.extract.syntax import (ARRAY_SPREAD_HELPERS, CLASS_TYPES, array_spread_parts, FUNCTION_TYPES, ancestors, call_args, call_function, callee_text,
                                     enclosing, enclosing_function, find, local_values_of, member_chain, memo,
                                     object_pairs, pair_value, parameter_pattern, property_name, string_value, strip_casts,
                                     text)
@@ -741,6 +741,9 @@ class Lists:
                     yield {"values": (value,), "entries": (k, value), "keys": (k,)}[callee[1]], vmod, vframe
                 for k, value, vmod in self.entries(args[0], module, frame) if not reduced else ():
                     yield {"values": (value,), "entries": (k, value), "keys": (k,)}[callee[1]], vmod, None
+            elif callee and callee[-1] in ARRAY_SPREAD_HELPERS:  # `__spreadArray(__spreadArray([], a, true), b, true)`
+                for a in array_spread_parts(node) or ():
+                    yield from self.elements(a, module, frame, depth + 1)
             elif len(callee) >= 2 and callee[-1] == "concat":
                 yield from self.elements(node.child_by_field_name("function").child_by_field_name("object"), module,
                                          frame, depth + 1)

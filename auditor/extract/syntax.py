@@ -284,6 +284,29 @@ SPREAD_HELPERS = frozenset({"Object.assign", "__assign", "__spreadValues", "__sp
                             "_objectSpread2", "_extends"})
 
 
+# Calls that build an array of the elements of their arguments, in order, written for an array spread `[...a, ...b]`
+# when the target has none: tsc's helpers (`__spreadArray(to, from, pack)`, its third argument a flag;
+# `__spreadArrays(a, b)` and `__spread(a, b)` of older tslib) and Babel's `_toConsumableArray(a)`. The value: how
+# many leading arguments are lists (None: all).
+ARRAY_SPREAD_HELPERS = {"__spreadArray": 2, "__spreadArrays": None, "__spread": None, "_toConsumableArray": 1}
+
+
+def array_spread_parts(node: ts.Node | None) -> list[ts.Node] | None:
+    """The lists an array spread helper's call joins (`__spreadArray(__spreadArray([], a, true), b, true)`: `[]`, a,
+    b), in order, nested calls of a helper flattened (tsc nests one per spread: a chain of a dozen lists is one
+    step, not a dozen); None when NODE is no such call."""
+    node = strip_casts(node)
+    chain = member_chain(node.child_by_field_name("function")) if node is not None and node.type == "call_expression" \
+        else None
+    if not chain or chain[-1] not in ARRAY_SPREAD_HELPERS:
+        return None
+    out: list[ts.Node] = []
+    for arg in call_args(node)[:ARRAY_SPREAD_HELPERS[chain[-1]]]:
+        inner = array_spread_parts(arg)
+        out += inner if inner is not None else [strip_casts(arg)]
+    return out
+
+
 def spread_parts(node: ts.Node | None) -> list[ts.Node] | None:
     """The objects a spread helper's call merges (`__spreadProps(__spreadValues({}, A), { b })`: `{}`, A, `{ b }`), in
     order, nested calls of a helper flattened; None when NODE is no such call."""

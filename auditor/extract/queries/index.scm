@@ -37,6 +37,7 @@
 (program (lexical_declaration (variable_declarator) @toplevel.var))
 (program (variable_declaration (variable_declarator) @toplevel.var))
 (program (export_statement (lexical_declaration (variable_declarator) @toplevel.var)))
+(program (export_statement (variable_declaration (variable_declarator) @toplevel.var)))
 (program (expression_statement) @toplevel.stmt)
 (try_statement) @try
 (identifier) @ident

@@ -1,0 +1,65 @@
+"""Where the tool object an object registration (FastMCP's `addTool(tool)`) is handed comes from: a module of its own
+(`export const`, or `export var` of tsc's ES5 output), a factory that builds it (`makeTool({ name, ... })`), and a
+list joined by tsc's array spread helper (`__spreadArray(__spreadArray([], a, true), b, true)`, nested once per
+list however many lists there are)."""
+
+from __future__ import annotations
+
+from program_helpers import program
+
+HEAD = 'import { FastMCP } from "fastmcp";\n'
+START = 'server.start({ transportType: "stdio" });\n'
+
+
+def _names(files: dict[str, str]) -> list[str]:
+    return sorted(t.name for t in program(files).tools)
+
+
+def test_a_tool_object_imported_from_its_own_module_is_read_there():
+    org = 'export const orgTool = { description: "Make an org", execute: async (a: any) => "ok", name: "make_org" };\n'
+    register = ('import { orgTool } from "./org.js";\n'
+                'export function registerTools(server: any) {\n  server.addTool(orgTool);\n}\n')
+    index = HEAD + ('import { registerTools } from "./tools/index.js";\n'
+                    'const server = new FastMCP({ name: "g", version: "1" });\nregisterTools(server);\n') + START
+    assert _names({"index.ts": index, "tools/index.ts": register, "tools/org.ts": org}) == ["make_org"]
+    direct = HEAD + ('import { orgTool } from "./tools/org.js";\n'
+                     'const server = new FastMCP({ name: "g", version: "1" });\nserver.addTool(orgTool);\n') + START
+    assert _names({"index.ts": direct, "tools/org.ts": org}) == ["make_org"]
+
+
+def test_a_list_exported_with_var_is_a_top_level_value():
+    tools = ('export var aTools = [\n'
+             '  { name: "a_one", description: "A one", execute: function (args) { return "1"; } },\n'
+             '  { name: "a_two", description: "A two", execute: function (args) { return "2"; } },\n];\n')
+    index = HEAD + ('import { aTools } from "./tools.js";\n'
+                    'var server = new FastMCP({ name: "g", version: "1" });\n'
+                    'aTools.forEach(function (tool) { server.addTool(tool); });\n') + START
+    assert _names({"index.js": index, "tools.js": tools}) == ["a_one", "a_two"]
+
+
+def test_lists_joined_by_a_chain_of_array_spread_helpers_are_each_read():
+    helper = ('var __spreadArray = (this && this.__spreadArray) || function (to, from, pack) {\n'
+              '    return to.concat(Array.prototype.slice.call(from));\n};\n')
+    lists = "".join(f'var l{i} = [{{ name: "t{i}", description: "T{i}", execute: function () {{ return ""; }} }}];\n'
+                    for i in range(14))
+    joined = "[]"
+    for i in range(14):
+        joined = f"__spreadArray({joined}, l{i}, true)"
+    index = helper + HEAD + lists + ('var server = new FastMCP({ name: "g", version: "1" });\n'
+                                     f'var all = __spreadArray(__spreadArray([], {joined}, true), [], false);\n'
+                                     'all.forEach(function (tool) { server.addTool(tool); });\n') + START
+    assert _names({"index.js": index}) == sorted(f"t{i}" for i in range(14))
+
+
+def test_a_tool_object_a_factory_builds_is_read_with_the_factory_s_arguments():
+    factory = ('var makeTool = function (config) { return ({\n'
+               '    name: config.name,\n    description: config.description,\n'
+               '    execute: function (params) { return config.name; },\n}); };\n')
+    listed = ('var tools = [makeTool({ name: "pause", description: "Pause it" }), '
+              'makeTool({ name: "resume", description: "Resume it" })];\n')
+    index = HEAD + factory + listed + ('var server = new FastMCP({ name: "g", version: "1" });\n'
+                                       'tools.forEach(function (tool) { server.addTool(tool); });\n'
+                                       'server.addTool(makeTool({ name: "step", description: "Step" }));\n') + START
+    p = program({"index.js": index})
+    assert sorted(t.name for t in p.tools) == ["pause", "resume", "step"]
+    assert {t.name: t.description for t in p.tools}["pause"] == "Pause it"
