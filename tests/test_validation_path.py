@@ -1237,3 +1237,50 @@ def test_a_local_declared_as_a_field_and_handed_in_an_object_to_a_collecting_val
     assert flagged({"index.ts": server(check=check, head=COLLECTING)}) == {}
     twice = check.replace("  const result", "  if (!title) { const title = 1; }\n  const result")
     assert flagged({"index.ts": server(check=twice, head=COLLECTING)}) == {"path": "schema-unenforced"}
+
+
+SHARED = (SDK + 'import { readFileSync, writeFileSync } from "node:fs";\n'
+          'const server = new Server({ name: "demo", version: "1" }, { capabilities: { tools: {} } });\n'
+          'server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [\n'
+          '  { name: "read_note", description: "Read", inputSchema: { type: "object", properties: {\n'
+          '      path: { type: "string" } }, required: ["path"] } },\n'
+          '  { name: "save_note", description: "Save", inputSchema: { type: "object", properties: {\n'
+          '      path: { type: "string" }, text: { type: "string" } }, required: ["path", "text"] } },\n'
+          ']}));\n'
+          'function writeNote(n: any) { writeFileSync(n.path, n.text); }\n'
+          'function isSave(a: any): a is { path: string; text: string } { return typeof a === "object" && a !== null && typeof a.path === "string"'
+          ' && typeof a.text === "string"; }\n'
+          'server.setRequestHandler(CallToolRequestSchema, async (request) => {\n'
+          '  const { name, arguments: input } = request.params;\n'
+          '  const { path } = input as any;\n'
+          '  const target = { path };\n'
+          '  switch (name) {\n'
+          '    case "read_note": return { content: [{ type: "text", text: readFileSync(target.path, "utf8") }] };\n'
+          '    case "save_note":\n'
+          '      if (isSave(input)) { writeNote({ ...input }); return { content: [] }; }\n'
+          '      return { content: [{ type: "text", text: "bad input" }], isError: true };\n'
+          '  }\n'
+          '  throw new Error("unknown tool");\n'
+          '});\n')
+
+
+def test_a_local_the_dispatch_builds_before_its_cases_is_used_only_by_the_tools_whose_cases_read_it():
+    # `const target = { path }` before the `switch`: read by read_note's case, not by save_note's (which checks the
+    # input with a type guard before its own use): the field is unchecked for the first tool only
+    found = {(f.attrs["tool"], f.attrs["field"]) for f in mismatches.mismatches(program({"index.ts": SHARED}),
+                                                                                   {"probes": []}) if f.kind in KINDS}
+    assert found == {("read_note", "path")}
+
+
+def test_a_type_predicate_whose_branch_leaves_and_whose_failure_is_returned_checks_what_it_tests():
+    # `if (isSave(input)) { writeFileSync(input.path, input.text); return ... } return { ... isError }`: only input
+    # the predicate passes reaches the uses; a use after the `if` that does not leave is not so guarded
+    direct = SHARED.replace("writeNote({ ...input }); return", "writeFileSync(input.path, input.text); return")
+    found = {(f.attrs["tool"], f.attrs["field"]) for f in mismatches.mismatches(program({"index.ts": direct}),
+                                                                                   {"probes": []}) if f.kind in KINDS}
+    assert found == {("read_note", "path")}
+    stays = direct.replace("writeFileSync(input.path, input.text); return { content: [] }; }",
+                           "writeFileSync(input.path, input.text); }")
+    found = {(f.attrs["tool"], f.attrs["field"]) for f in mismatches.mismatches(program({"index.ts": stays}),
+                                                                                   {"probes": []}) if f.kind in KINDS}
+    assert ("save_note", "text") in found

@@ -684,8 +684,21 @@ def rejected_unless(call: ts.Node) -> bool:
             negated = not negated
         cur = cur.parent
     stmt = cur.parent
-    return negated and stmt is not None and stmt.type == "if_statement" \
-        and stmt.child_by_field_name("condition") == cur and _rejects(stmt.child_by_field_name("consequence"))
+    if stmt is None or stmt.type != "if_statement" or stmt.child_by_field_name("condition") != cur:
+        return False
+    if negated:
+        return _rejects(stmt.child_by_field_name("consequence"))
+    # `if (isSave(args)) { ...; return done } return { content: [...], isError: true }`: only a value it passes goes
+    # into the branch, which leaves; the others leave at once by what comes after it (or its `else`)
+    then = _statements(stmt.child_by_field_name("consequence"))
+    if not then or then[-1].type not in {"return_statement", "throw_statement"}:
+        return False
+    alt = stmt.child_by_field_name("alternative")
+    after = next((c for c in alt.named_children if c.type != "comment"), None) if alt is not None else \
+        stmt.next_named_sibling
+    while after is not None and after.type == "comment":
+        after = after.next_named_sibling
+    return after is not None and (_rejects(after) or _returns(after))
 
 
 _TYPE_TESTS = {"Array.isArray", "Number.isInteger", "Number.isFinite", "Number.isSafeInteger"}

@@ -8,6 +8,7 @@ analyse/validation.py for the fields a tool's path hands on."""
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Callable
 
 import tree_sitter as ts
 
@@ -35,10 +36,11 @@ _TEXT = frozenset({"JSON.stringify", "String", "encodeURIComponent", "encodeURI"
 _CONDITIONS = frozenset({"if_statement", "while_statement", "do_statement", "switch_statement", "for_statement"})
 
 
-def harmless(p, module, node: ts.Node, truth: bool = True) -> bool:
+def harmless(p, module, node: ts.Node, truth: bool = True, skip=None) -> bool:
     """Whether the value NODE reads reaches no use but tests, logs and error messages, here or in the functions of
-    the boundary it is handed to."""
-    return _value(_Ctx(link=p.linker, vocab=p.vocab, truth=truth), module, node, 0)
+    the boundary it is handed to. SKIP: code of the function NODE is in that is not the tool's (another tool's
+    branch of a dispatch): a local holding the value read there is another tool's use."""
+    return _value(_Ctx(link=p.linker, vocab=p.vocab, truth=truth, skip=skip), module, node, 0)
 
 
 def stored(node: ts.Node) -> bool:
@@ -199,6 +201,13 @@ class _Ctx:
     truth: bool  # a test of the value's truth is harmless (off for a declared boolean: "false" is true)
     checks: bool = True  # a check of what is followed checks the value (off for a text made of it: a string method
     # called on `ls ${dir}` checks nothing of dir)
+    skip: Callable[[ts.Node], bool] | None = None  # code of the tool's own function that is another tool's
+
+
+def _mine(ctx, uses: list[ts.Node], depth: int) -> list[ts.Node]:
+    """USES, the reads of a local, less those in the tool's own function (DEPTH 0) that are another tool's code
+    (`const params = { repo }` before the dispatch's `switch`, read in other tools' cases)."""
+    return [u for u in uses if not (depth == 0 and ctx.skip is not None and ctx.skip(u))]
 
 
 def _value(ctx, module, node: ts.Node, depth: int) -> bool:
@@ -414,8 +423,8 @@ def _local(ctx, module, decl: ts.Node, depth: int) -> bool:
         return False
     if ctx.checks and text(name) in callee_checks.checked(ctx.link, module, fn):
         return True  # (`const n = args.n; if (typeof n !== "number") throw ...`)
-    uses = [u for u in references(decl, text(name)) if not _assigned(u)]  # (`id = fallback.id` reads nothing of it)
-    return _harmless_uses(ctx, module, fn, uses, depth)
+    uses = [u for u in _mine(ctx, references(decl, text(name)), depth) if not _assigned(u)]  # (`id = fallback.id`
+    return _harmless_uses(ctx, module, fn, uses, depth)  # reads nothing of it)
 
 
 def _harmless_uses(ctx, module, fn: ts.Node, uses: list[ts.Node], depth: int) -> bool:
@@ -617,7 +626,7 @@ def _local_entry(ctx, module, decl: ts.Node, key: str, depth: int) -> bool:
     """Whether entry KEY of the object the local DECL declares is used only harmlessly: read as `local.KEY`, the
     local handed whole to a function of the boundary that uses its KEY harmlessly, logged. Anything else done with
     the local (spread, returned, stored, handed to a function not known) may use the entry."""
-    for u in references(decl, text(decl.child_by_field_name("name"))):
+    for u in _mine(ctx, references(decl, text(decl.child_by_field_name("name"))), depth):
         up = u.parent
         if up is not None and up.type == "member_expression" and up.child_by_field_name("object") == u:
             if text(up.child_by_field_name("property")) == key and not _value(ctx, module, up, depth):

@@ -267,7 +267,8 @@ def reads(p: Program, own: list[Place], booleans: frozenset[str] = frozenset()) 
             if _skipped(node, pl) or not (_in_arguments(node) or uses.stored(node)) or guards.type_guarded(node, pl.fn) \
                     or _only_tested(node, pl.module) or _in_catch(node, pl.fn) or logged(node, p.vocab) \
                     or error_message(node) or _typed_in_callee(node, pl.module, p.linker) \
-                    or uses.harmless(p, pl.module, node, truth=field not in booleans) \
+                    or uses.harmless(p, pl.module, node, truth=field not in booleans,
+                                     skip=lambda n, pl=pl: _skipped(n, pl)) \
                     or throws.after_throw(node, pl.fn, pl.module, p.linker, files):  # (never runs: reaches nothing)
                 continue
             out.append(Read(field=field, path=pl.module.path, node=node))
