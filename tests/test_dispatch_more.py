@@ -302,3 +302,34 @@ def test_a_delegates_switch_of_some_tools_leaves_the_rest_to_the_generic_code():
         '});\n')
     rows = _rows(code)
     assert rows["list_domains"]["status"] == "analysed" and rows["list_domains"]["dispatch"] == "lookup"
+
+
+def test_a_lookup_by_the_name_a_tool_class_s_method_returns_dispatches_to_its_class_s_method():
+    # `this.tools.find((t) => t.schema().name === name)` over `new AddTool()`, ...: each class whose `schema()` returns
+    # the descriptor is the tool's holder, and the method called on the found tool (`tool.run(args)`) is its code
+    code = SDK + (
+        'class AddTool {\n'
+        '  schema() { return { name: "add", description: "Add", inputSchema: { type: "object", properties: {} } }; }\n'
+        '  async run(args: any) { return { content: [{ type: "text", text: "added" }] }; }\n'
+        '}\n'
+        'class DropTool {\n'
+        '  schema() { return { name: "drop", description: "Drop", inputSchema: { type: "object", properties: {} } }; }\n'
+        '  async run(args: any) { return { content: [{ type: "text", text: "dropped" }] }; }\n'
+        '}\n'
+        'class Host {\n'
+        '  tools: any[];\n'
+        '  server = new Server({ name: "g", version: "1" }, { capabilities: { tools: {} } });\n'
+        '  constructor(tools: any[]) { this.tools = tools; }\n'
+        '  start() {\n'
+        '    this.server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: this.tools.map((t) => t.schema()) }));\n'
+        '    this.server.setRequestHandler(CallToolRequestSchema, async (request) => {\n'
+        '      const tool = this.tools.find((t) => t.schema().name === request.params.name);\n'
+        '      if (!tool) throw new Error("unknown tool");\n'
+        '      return tool.run(request.params.arguments);\n'
+        '    });\n'
+        '  }\n'
+        '}\n'
+        'new Host([new AddTool(), new DropTool()]).start();\n')
+    rows = _rows(code)
+    assert {n: r["status"] for n, r in rows.items()} == {"add": "analysed", "drop": "analysed"}
+    assert rows["add"]["dispatch"] is not None

@@ -952,23 +952,50 @@ def _name_compared(cb: ts.Node, subject) -> tuple[str, ...] | None:
                  and text(n.child_by_field_name("operator")) in {"===", "=="}):
         left, right = term.child_by_field_name("left"), term.child_by_field_name("right")
         for own, other in ((left, right), (right, left)):
-            chain = member_chain(strip_casts(own)) or ()
+            chain = _called_chain(strip_casts(own)) or ()
             if len(chain) >= 2 and chain[0] == param and chain[-1] == "name" and subject(strip_casts(other)):
                 return tuple(chain[1:-1])
     return None
 
 
+def _called_chain(node: ts.Node | None) -> tuple[str, ...] | None:
+    """The member chain of NODE, a method called with no argument on the way written `m()` (`t.schema().name`:
+    ("t", "schema()", "name")); None for anything else."""
+    chain = member_chain(node)
+    if chain is not None or node is None or node.type != "member_expression":
+        return chain
+    inner = strip_casts(node.child_by_field_name("object"))
+    if inner is None or inner.type != "call_expression" or call_args(inner):
+        return None
+    head = _called_chain(strip_casts(inner.child_by_field_name("function")))
+    return (*head[:-1], head[-1] + "()", text(node.child_by_field_name("property"))) if head and len(head) >= 2 else None
+
+
 def _holder(descriptor: ts.Node, path: tuple[str, ...]) -> ts.Node | None:
-    """The object literal that holds DESCRIPTOR at member PATH (`{schema: DESCRIPTOR}` for ("schema",))."""
+    """The object literal that holds DESCRIPTOR at member PATH (`{schema: DESCRIPTOR}` for ("schema",)); for a
+    method's step (("schema()",): `schema() { return DESCRIPTOR }`), the class whose method returns it."""
     node = descriptor
     for key in reversed(path):
+        if key.endswith("()"):
+            up = node.parent
+            while up is not None and up.type in {"parenthesized_expression", "as_expression", "satisfies_expression"}:
+                up = up.parent
+            method = up.parent.parent if up is not None and up.type == "return_statement" and up.parent is not None \
+                and up.parent.type == "statement_block" else None
+            if method is None or method.type != "method_definition" \
+                    or text(method.child_by_field_name("name")) != key[:-2] or method.parent is None:
+                return None
+            node = method.parent.parent  # (the class body's class)
+            if node is None or node.type not in CLASS_TYPES:
+                return None
+            continue
         pair = node.parent
         while pair is not None and pair.type in {"as_expression", "satisfies_expression", "parenthesized_expression"}:
             pair = pair.parent
         if pair is None or pair.type != "pair" or text(pair.child_by_field_name("key")).strip("'\"") != key:
             return None
         node = pair.parent
-    return node if node is not None and node.type == "object" else None
+    return node if node is not None and (node.type == "object" or node.type in CLASS_TYPES) else None
 
 
 def _loaded(call: ts.Node, module: Module, link, key: str) -> ts.Node | None:
@@ -993,6 +1020,10 @@ def _member_function(obj: ts.Node | None, key: str) -> ts.Node | None:
     """The function at member KEY of an object literal (a method or a function value), or None."""
     if obj is None:
         return None
+    if obj.type in CLASS_TYPES:  # (a class whose method returns the descriptor: its method KEY)
+        body = obj.child_by_field_name("body")
+        return next((m for m in (body.named_children if body is not None else []) if m.type == "method_definition"
+                     and text(m.child_by_field_name("name")) == key), None)
     pair = object_pairs(obj).get(key)
     if pair is None:
         return object_method(obj, key)
