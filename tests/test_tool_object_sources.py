@@ -63,3 +63,23 @@ def test_a_tool_object_a_factory_builds_is_read_with_the_factory_s_arguments():
     p = program({"index.js": index})
     assert sorted(t.name for t in p.tools) == ["pause", "resume", "step"]
     assert {t.name: t.description for t in p.tools}["pause"] == "Pause it"
+
+
+def test_a_tool_destructured_from_a_factory_in_a_top_level_loop_is_read_with_its_handler_and_schema():
+    # `for (const make of REGISTRY) { const { config, handler } = make(); server.registerTool(config.name, {...},
+    # handler) }` in a module that registers as it loads: name, description, schema and handler of each factory's
+    # result, as with `const r = make(); r.config.name`
+    find = ('import { z } from "zod";\nexport const findTool = () => ({\n'
+            '  config: { name: "find_code", description: "Find code", inputSchema: { q: z.string() } },\n'
+            '  handler: async (params: any) => ({ content: [{ type: "text", text: params.q }] }),\n});\n')
+    index = ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\nimport { findTool } from "./find.js";\n'
+             'const registry = [findTool];\nconst server = new McpServer({ name: "a", version: "1" });\n'
+             'for (const make of registry) {\n  const { config, handler } = make();\n'
+             '  server.registerTool(config.name, { description: config.description, inputSchema: config.inputSchema },'
+             ' handler);\n}\n')
+    p = program({"index.ts": index, "find.ts": find})
+    assert {(t.name, t.description) for t in p.tools} == {("find_code", "Find code")}
+    assert all(t.schema["properties"] == {"q": {"type": "string"}} for t in p.tools)
+    (d,) = [d for d in p.dispatches if d.tool == "find_code"]
+    assert d.target is not None and d.target.type == "arrow_function" and d.target.start_point[0] == 3
+    assert not p.gaps

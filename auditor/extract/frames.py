@@ -225,6 +225,17 @@ def _destructured(node: ts.Node) -> tuple[ts.Node, tuple[str, ...]] | None:
             path = dict(_pattern(left, (), True)).get(name)
             if path is not None and next((a for a in ancestors(decl) if a.type in FUNCTION_TYPES), None) == scope:
                 return init, path
+    # (at the top level: `for (const make of REGISTRY) { const { config, handler } = make(); ... }` of a module
+    # that registers as it loads; a declaration of the module itself, not one of a function in it)
+    root = next((a for a in ancestors(node) if a.type == "program"), None)
+    for decl in find(root, {"variable_declarator"}) if root is not None else ():
+        left, init = decl.child_by_field_name("name"), decl.child_by_field_name("value")
+        if left is None or init is None or left.type not in {"object_pattern", "array_pattern"} \
+                or decl.start_byte > node.start_byte:
+            continue
+        path = dict(_pattern(left, (), True)).get(name)
+        if path is not None and not any(a.type in FUNCTION_TYPES for a in ancestors(decl)):
+            return init, path
     return None
 
 

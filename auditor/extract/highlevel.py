@@ -401,6 +401,11 @@ def _tool(module: Module, vocab: dict, signature: str, method: str, name: str, c
     description = literal(written, env) if written is not None and written.type != "identifier" else None
     if desc is not None and not isinstance(description, str) and written is not None and written.type == "member_expression":
         description = _constant_string(*desc, link)  # `kit.description` of a constant object, here or imported
+    if desc is not None and not isinstance(description, str) and written is not None and frame is not None \
+            and link is not None and written.type == "member_expression":
+        from auditor.extract.values import Values  # `config.description` of `const { config } = make()` in a loop
+
+        description = Values(link).string(desc[0], desc[1], frame=frame)
     desc_node = local(written, desc[1]) if desc is not None else None
     if desc is not None and not isinstance(description, str):
         part = unknown_part(written, env)
@@ -411,6 +416,16 @@ def _tool(module: Module, vocab: dict, signature: str, method: str, name: str, c
     if params is not None:
         reader = input_schemas.bound_reader(params[1], vocab, link, lambda n: bind(n, params[1]))
         read = zod.input_shape(params[0], params[1], vocab, link, reader=reader)  # `z.object(shape)`, shape a parameter
+        held = strip_casts(params[0])
+        if read.value is NOT_LITERAL and frame is not None and link is not None and held is not None \
+                and held.type == "member_expression":  # `config.inputSchema` of `const { config } = make()` in a loop
+            from auditor.extract.values import Values
+
+            found = Values(link).framed_member(held.child_by_field_name("object"), params[1],
+                                               text(held.child_by_field_name("property")), frame, 0)
+            if found[0] is not None and found[0].id != held.id:
+                again = zod.input_shape(found[0], found[1], vocab, link)
+                read, params = (again, found[:2]) if again.value is not NOT_LITERAL else (read, params)
         schema, schema_node, form, coercions = read.value, local(read.node, params[1]) or site, read.form, read.coercions
         problems = schema_gaps(params[1], name, read)
     else:

@@ -190,7 +190,7 @@ class Values(Lists):
         if node is None:
             return None, module
         if node.type == "identifier" and depth <= 3 * MAX_DEPTH:  # `let { Tools: t } = await load()`: that
-            value, where = self.unpacked(node, module, depth)  # member of what it is destructured from (when read)
+            value, where = self.unpacked(node, module, depth, frame)  # member of what it is destructured from (when read)
             if value is not None:
                 node, module = value, where
         for _ in range(4):  # `this.library.x`: of the field's value, which may be a field of the class constructing it
@@ -282,9 +282,11 @@ class Values(Lists):
                 return self._static(module, name, key) if static else self.class_member(module, name, key)
         return self._exported(node, module, key)
 
-    def unpacked(self, node: ts.Node, module: Module, depth: int = 0) -> tuple[ts.Node | None, Module]:
+    def unpacked(self, node: ts.Node, module: Module, depth: int = 0, frame: Frame | None = None
+                 ) -> tuple[ts.Node | None, Module]:
         """What a name a declaration destructures stands for (`const { f } = await load()`: member `f` of what the
-        call returns; `const { f } = await import("pkg")`: that export), or (None, MODULE) when not known."""
+        call returns; `const { f } = await import("pkg")`: that export), or (None, MODULE) when not known. FRAME:
+        the instantiation the declaration is read under (`const { handler } = make()` in a loop over factories)."""
         found = destructured(node)
         if found is None or node.id in self._reading:
             return None, module
@@ -292,7 +294,7 @@ class Values(Lists):
         try:
             value, where = found[0], module
             for step in found[1]:
-                value, where = self.member(value, where, step, None, depth + 1)
+                value, where = self.member(value, where, step, frame, depth + 1)
                 if value is None:
                     return None, module
         finally:
@@ -714,6 +716,8 @@ class Values(Lists):
                                            text(node.child_by_field_name("property")), frame, depth + 1)
                 if len(found) > 2 and found[0] is not None:
                     return self.string(found[0], found[1], depth + 1, found[2])
+                if found[0] is not None and found[0].type in {"string", "template_string"}:  # `config.name` of
+                    return self.string(found[0], found[1], depth + 1, frame)  # `const { config } = make()` in a loop
             holder, hmod = self._chained(node.child_by_field_name("object"), module, 0)
             prop = node.child_by_field_name("property")
             if holder is not None and holder.type == "object" and prop is not None:
@@ -1163,8 +1167,8 @@ class Values(Lists):
         if node is None:
             return None, module
         if node.type in {"identifier", "shorthand_property_identifier"} and self.link is not None:
-            value, where = self.unpacked(node, module, depth)  # `const { register } = await load()`: what it takes
-            if value is not None and value.id != node.id:
+            value, where = self.unpacked(node, module, depth, frame)  # `const { register } = await load()`: what it
+            if value is not None and value.id != node.id:  # takes
                 return self.function_of(value, where, None, depth + 1)
         if node.type in FUNCTION_TYPES:
             return node, module
