@@ -1284,3 +1284,27 @@ def test_a_type_predicate_whose_branch_leaves_and_whose_failure_is_returned_chec
     found = {(f.attrs["tool"], f.attrs["field"]) for f in mismatches.mismatches(program({"index.ts": stays}),
                                                                                    {"probes": []}) if f.kind in KINDS}
     assert ("save_note", "text") in found
+
+
+GUARD = ('class Guard {\n'
+         '  static clean(obj: any): any {\n'
+         '    if (obj === null || obj === undefined) return obj;\n'
+         '    if (typeof obj === "string") return obj.trim();\n'
+         '    if (Array.isArray(obj)) return obj.map((x: any) => Guard.clean(x));\n'
+         '    const out: any = {};\n'
+         '    for (const [k, v] of Object.entries(obj)) { out[k] = Guard.clean(v); }\n'
+         '    return out;\n'
+         '  }\n'
+         '  static check(schema: any, input: any) { return schema.parse(input); }\n'
+         '}\n')
+
+
+def test_a_static_wrapper_handed_a_schema_and_a_sanitised_copy_of_the_input_checks_that_schema_s_fields():
+    # `Guard.check(NoteArgs, Guard.clean(args))`: the static method parses what it is handed with the schema it is
+    # handed, and the sanitiser returns a copy of an object (its string and list branches are for other values)
+    head = f"const NoteArgs = {NOTE};\n" + GUARD
+    check = "  const clean = Guard.clean(args);\n  Guard.check(NoteArgs, clean);\n"
+    assert flagged({"index.ts": server(check=check, head=head)}) == {}
+    # the schema handed decides: one of `path` alone leaves `limit` unchecked
+    narrow = head.replace(f"const NoteArgs = {NOTE};\n", "const NoteArgs = z.object({ path: z.string() });\n")
+    assert flagged({"index.ts": server(check=check, head=narrow)}) == {"limit": "unchecked-optional"}

@@ -187,7 +187,7 @@ def checks(p: Program, tool, path: list[Place], own: list[Place] = ()) -> list[C
             if given:
                 out.append(Check(path=pl.module.path, node=pl.fn, fields=frozenset(given), form="when-given"))
         for call in _calls(pl):
-            hit = _schema_call(call, pl.module, names, p, v, pl)
+            hit = _schema_call(call, pl.module, names, p, v, pl) or _wrapped_schema(call, pl.module, names, p, v)
             if hit is not None:
                 out.append(hit)
                 continue
@@ -376,7 +376,7 @@ def _inputs(pl: Place, v: dict, p: Program) -> frozenset[str]:
 
 def _copying(p: Program, m: Module, call: ts.Node) -> bool:
     """Whether CALL is of a function of the boundary that returns a copy of its argument (memo per function)."""
-    hit = p.linker.resolve(m, call) if p.linker is not None else None
+    hit = (p.linker.resolve(m, call) or instances.static_method(p.linker, m, call)) if p.linker is not None else None
     if hit is None:
         return False
     memo = hit[0].memo.setdefault("copies", {})
@@ -485,10 +485,47 @@ def _schema_call(call: ts.Node, m: Module, names: set[str], p: Program, v: dict,
         return Check(path=m.path, node=call, fields=frozenset(fields) or None, form="schema")
     if not matched:
         return None
+    if _parameter_here(schema, call):  # `validateInput(schema, input) { return schema.parse(input) }`: which schema,
+        return None                    # its callers say (_wrapped_schema)
     spec = schema_of(schema, m, p.vocab, p.linker) if schema is not None else None
     props = spec.get("properties") if isinstance(spec, dict) else None
     fields = frozenset(props) if isinstance(props, dict) else None
     return Check(path=m.path, node=call, fields=fields, form="schema")
+
+
+def _parameter_here(node: ts.Node | None, call: ts.Node) -> bool:
+    """Whether NODE is a plain parameter of the function CALL is written in."""
+    node = strip_casts(node)
+    fn = enclosing_function(call)
+    return node is not None and node.type == "identifier" and fn is not None and text(node) in plain_parameters(fn)
+
+
+def _wrapped_schema(call: ts.Node, m: Module, names: set[str], p: Program, v: dict) -> Check | None:
+    """A call of a function that checks one parameter with a schema it is handed as another
+    (`SecurityMiddleware.validateInput(GetClusterSchema, args)` of `validateInput(schema, input) { return
+    schema.parse(input) }`), handed the input: a check of the schema's fields."""
+    args = call_args(call)
+    whole = [i for i, a in enumerate(args) if _is_input(a, names, v)]
+    if not whole or p.linker is None or len(args) < 2:
+        return None
+    found = p.linker.resolve(m, call) or instances.static_method(p.linker, m, call)
+    if found is None or found[1].type not in (*FUNCTION_TYPES, "method_definition"):
+        return None
+    fn = found[1] if found[1].type != "method_definition" else found[1].child_by_field_name("value") or found[1]
+    params = {n: i for n, i in plain_parameters(found[1]).items()}
+    for inner in find(found[1], {"call_expression"}):
+        callee, inner_args = strip_casts(inner.child_by_field_name("function")), call_args(inner)
+        if callee is None or callee.type != "member_expression" or not inner_args \
+                or text(callee.child_by_field_name("property")) not in v["schema_methods"]:
+            continue
+        schema_at = params.get(text(strip_casts(callee.child_by_field_name("object"))))
+        input_at = params.get(text(strip_casts(inner_args[0])))
+        if schema_at is None or input_at not in whole or schema_at >= len(args):
+            continue
+        spec = schema_of(args[schema_at], m, p.vocab, p.linker)
+        props = spec.get("properties") if isinstance(spec, dict) else None
+        return Check(path=m.path, node=call, fields=frozenset(props) if isinstance(props, dict) else None, form="schema")
+    return None
 
 
 def _validated_members(module: Module, fn: ts.Node, index: int, link, v: dict) -> set[str]:

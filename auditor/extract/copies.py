@@ -24,9 +24,50 @@ def returns_copy(fn: ts.Node | None) -> bool:
         return False
     if body.type != "statement_block":  # `(args) => ({ ...args })`
         return _copy(body, params, fn)
+    returns = [r for r in find(body, {"return_statement"}) if enclosing_function(r) == fn]
     values = [strip_casts(r.named_children[0]) if r.named_children else None
-              for r in find(body, {"return_statement"}) if enclosing_function(r) == fn]
+              for r in returns if not _not_an_object(r, params, fn)]
     return bool(values) and all(v is not None and _copy(v, params, fn) for v in values)
+
+
+_NOT_OBJECT_TYPES = frozenset({"string", "number", "boolean", "undefined", "bigint", "symbol", "function"})
+
+
+def _not_an_object(ret: ts.Node, params: set[str], fn: ts.Node) -> bool:
+    """Whether RET is returned only for a parameter that is no object: under `if (typeof p === "string")`,
+    `if (Array.isArray(p))`, `if (p === null || p === undefined)` (a function that also sanitises strings and lists,
+    `sanitize(args)`, copies what a tool's arguments are: an object)."""
+    cur = ret
+    while cur is not None and cur != fn:
+        up = cur.parent
+        if up is not None and up.type == "if_statement" and up.child_by_field_name("consequence") == cur \
+                and all(_tests_not_object(t, params) for t in _disjuncts(up.child_by_field_name("condition"))):
+            return True
+        cur = up
+    return False
+
+
+def _disjuncts(node: ts.Node | None) -> list[ts.Node]:
+    node = strip_casts(node)
+    if node is not None and node.type == "binary_expression" and text(node.child_by_field_name("operator")) == "||":
+        return _disjuncts(node.child_by_field_name("left")) + _disjuncts(node.child_by_field_name("right"))
+    return [node] if node is not None else []
+
+
+def _tests_not_object(term: ts.Node, params: set[str]) -> bool:
+    """`typeof p === "string"`, `Array.isArray(p)`, `p === null`, `p === undefined`, `p == null`."""
+    if term.type == "call_expression":
+        args = call_args(term)
+        return ".".join(member_chain(term.child_by_field_name("function")) or ()) == "Array.isArray" \
+            and len(args) == 1 and text(strip_casts(args[0])) in params
+    if term.type != "binary_expression" or text(term.child_by_field_name("operator")) not in {"===", "=="}:
+        return False
+    left, right = strip_casts(term.child_by_field_name("left")), strip_casts(term.child_by_field_name("right"))
+    if left is not None and left.type == "unary_expression" and text(left.child_by_field_name("operator")) == "typeof":
+        subject = strip_casts(left.child_by_field_name("argument"))
+        return subject is not None and text(subject) in params and right is not None and right.type == "string" \
+            and text(right).strip("'\"") in _NOT_OBJECT_TYPES
+    return left is not None and text(left) in params and right is not None and text(right) in {"null", "undefined"}
 
 
 def _copy(node: ts.Node | None, params: set[str], fn: ts.Node) -> bool:

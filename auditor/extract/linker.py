@@ -495,6 +495,10 @@ class Linker:
         return seen
 
     def reachable(self, roots: list[tuple[Module, ts.Node]]) -> list[tuple[Module, ts.Node]]:
+        """The functions ROOTS call, transitively: functions and methods the linker resolves, and static methods of
+        the boundary's classes (`Guard.check(schema, input)`)."""
+        from auditor.extract import instances
+
         seen: dict[ts.Node, Module] = {}
         todo = list(roots)
         while todo:
@@ -503,7 +507,7 @@ class Linker:
                 continue
             seen[fn] = m
             for n in _calls(fn):
-                hit = self.resolve(m, n)
+                hit = self.resolve(m, n) or instances.static_method(self, m, n)
                 if hit is not None and hit[1] not in seen:
                     todo.append((hit[0], hit[1]))
         return list((m, fn) for fn, m in seen.items())
