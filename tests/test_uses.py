@@ -508,3 +508,14 @@ def test_a_number_converted_defaulted_and_bounded_reaches_nothing_of_the_value()
     assert flagged({"index.ts": _with("", unfallen + _returning('"x".repeat(top)'))}) == BOTH
     unbounded = '  const top = Number(args.limit) || 10;\n'
     assert flagged({"index.ts": _with("", unbounded + _returning('"x".repeat(top)'))}) == BOTH
+
+
+def test_a_field_handed_to_a_static_method_that_checks_it_is_followed_there():
+    """`Parser.clean(args.path)`, a static method that calls a string's method on its parameter before any use:
+    followed as a function of the boundary is; one that only hands it on leaves it unchecked."""
+    head = ('class Parser {\n  static clean(p: any) { const t = p.trim(); return t; }\n'
+            '  static pass(p: any) { return p; }\n}\n')
+    body = '  const p = Parser.clean(args.path);\n' + _returning('"x"').replace('readFileSync(args.path, "utf8")',
+                                                                             'readFileSync(p, "utf8")')
+    assert flagged({"index.ts": _with(head, body)}) == {}
+    assert flagged({"index.ts": _with(head, body.replace("Parser.clean", "Parser.pass"))}) == PATH_ONLY

@@ -280,7 +280,8 @@ def _callee_harmless(ctx, module, call: ts.Node, index: int, key: str | None, de
     """Whether the function of the boundary CALL calls uses what its argument INDEX (its entry KEY) is handed only
     harmlessly (`_parameter`); False for a call not resolved, or of a bundled library's function (what it does with
     the value is the library's to say)."""
-    hit = ctx.link.resolve(module, call) or instances.method_of(ctx.link, module, call)
+    hit = ctx.link.resolve(module, call) or instances.method_of(ctx.link, module, call) \
+        or instances.static_method(ctx.link, module, call)
     return hit is not None and not any(a <= hit[1].start_byte < b for a, b, _ in hit[0].vendored) \
         and _parameter(ctx, hit[0], hit[1], index, key, depth + 1)
 
@@ -448,7 +449,8 @@ def _checks_parameter(ctx, module, call: ts.Node, index: int) -> bool:
     (callee_checks.checked: a type or value test that rejects, a string's method called on it)."""
     if ctx.link is None:
         return False
-    hit = ctx.link.resolve(module, call) or instances.method_of(ctx.link, module, call)
+    hit = ctx.link.resolve(module, call) or instances.method_of(ctx.link, module, call) \
+        or instances.static_method(ctx.link, module, call)
     if hit is None or any(a <= hit[1].start_byte < b for a, b, _ in hit[0].vendored):
         return False
     names = [n for n, i in plain_parameters(hit[1]).items() if i == index]
