@@ -519,3 +519,13 @@ def test_a_field_handed_to_a_static_method_that_checks_it_is_followed_there():
                                                                              'readFileSync(p, "utf8")')
     assert flagged({"index.ts": _with(head, body)}) == {}
     assert flagged({"index.ts": _with(head, body.replace("Parser.clean", "Parser.pass"))}) == PATH_ONLY
+
+
+def test_a_field_only_tested_by_a_regular_expression_reaches_nothing():
+    """`const ok = /^[a-z.]+$/.test(args.path)`: a boolean comes of it, whatever is done with that; the field goes
+    no further. Handed to another method of the pattern (`exec`), it does."""
+    body = ('  const ok = /^[a-z.]+$/.test(args.path);\n'
+            '  return { content: [{ type: "text", text: String(ok) }] };\n')
+    assert flagged({"index.ts": _with("", body)}) == {}
+    executed = body.replace(".test(args.path)", ".exec(args.path)")
+    assert flagged({"index.ts": _with("", executed)}) == PATH_ONLY

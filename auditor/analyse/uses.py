@@ -223,6 +223,8 @@ def _value(ctx, module, node: ts.Node, depth: int) -> bool:
             return True  # `x.length > 0`, `if (legend?.position)`: a part of it, tested
         if _test_method(e, up):
             return True  # `sort?.includes("priority") ? ... : ...`: a test of the value, its result only tested
+        if _pattern_tested(e):
+            return True  # `/^[\w-]{11}$/.test(id)`: a boolean comes of it, the value goes no further
         if up is not None and up.type == "variable_declarator" and up.child_by_field_name("value") == e:
             return _local(ctx, module, up, depth)
         if _looked_up(e, module) or _table_key(e, module, ctx.link) or _key_read(e) or _test_method(e, None) \
@@ -305,6 +307,19 @@ def _test_method(e: ts.Node, up: ts.Node | None) -> bool:
             or text(member.child_by_field_name("property")) not in _TEST_METHODS:
         return False
     return _tested(_carried(call))
+
+
+def _pattern_tested(e: ts.Node) -> bool:
+    """Whether E is the one argument of a regular expression's `test` (`/^\\d+$/.test(e)`, `new RegExp(p).test(e)`)."""
+    args = e.parent
+    call = args.parent if args is not None and args.type == "arguments" and len(args.named_children) == 1 else None
+    member = strip_casts(call.child_by_field_name("function")) if call is not None and call.type == "call_expression" \
+        else None
+    if member is None or member.type != "member_expression" or text(member.child_by_field_name("property")) != "test":
+        return False
+    pattern = strip_casts(member.child_by_field_name("object"))
+    return pattern is not None and (pattern.type == "regex" or pattern.type == "new_expression"
+                                    and text(pattern.child_by_field_name("constructor")) == "RegExp")
 
 
 def _query_compared(e: ts.Node, vocab: dict) -> bool:
