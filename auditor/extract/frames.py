@@ -228,15 +228,35 @@ def _destructured(node: ts.Node) -> tuple[ts.Node, tuple[str, ...]] | None:
     # (at the top level: `for (const make of REGISTRY) { const { config, handler } = make(); ... }` of a module
     # that registers as it loads; a declaration of the module itself, not one of a function in it)
     root = next((a for a in ancestors(node) if a.type == "program"), None)
-    for decl in find(root, {"variable_declarator"}) if root is not None else ():
-        left, init = decl.child_by_field_name("name"), decl.child_by_field_name("value")
-        if left is None or init is None or left.type not in {"object_pattern", "array_pattern"} \
-                or decl.start_byte > node.start_byte:
+    return next(((init, path) for at, init, path in _toplevel_patterns(root).get(name, ()) if at <= node.start_byte),
+                None) if root is not None else None
+
+
+_TOPLEVEL: dict[int, tuple[ts.Node, dict[str, list[tuple[int, ts.Node, tuple[str, ...]]]]]] = memo()  # program id ->
+
+
+def _toplevel_patterns(root: ts.Node) -> dict[str, list[tuple[int, ts.Node, tuple[str, ...]]]]:
+    """Name -> (where, initialiser, member path) of each destructuring declaration of the module's own code (in no
+    function), in order: read once per module, not once per name looked up."""
+    hit = _TOPLEVEL.get(root.id)
+    if hit is not None and hit[0] == root:
+        return hit[1]
+    out: dict[str, list[tuple[int, ts.Node, tuple[str, ...]]]] = {}
+    stack = [root]
+    while stack:
+        n = stack.pop()
+        if n.type in FUNCTION_TYPES:
             continue
-        path = dict(_pattern(left, (), True)).get(name)
-        if path is not None and not any(a.type in FUNCTION_TYPES for a in ancestors(decl)):
-            return init, path
-    return None
+        if n.type == "variable_declarator":
+            left, init = n.child_by_field_name("name"), n.child_by_field_name("value")
+            if left is not None and init is not None and left.type in {"object_pattern", "array_pattern"}:
+                for bound, path in _pattern(left, (), True):
+                    out.setdefault(bound, []).append((n.start_byte, init, path))
+        stack.extend(n.named_children)
+    for entries in out.values():
+        entries.sort(key=lambda e: e[0])
+    _TOPLEVEL[root.id] = (root, out)
+    return out
 
 
 def _array_names(pattern: ts.Node | None) -> dict[str, tuple[int, tuple[str, ...]]]:
