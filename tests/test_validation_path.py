@@ -1308,3 +1308,10 @@ def test_a_static_wrapper_handed_a_schema_and_a_sanitised_copy_of_the_input_chec
     # the schema handed decides: one of `path` alone leaves `limit` unchecked
     narrow = head.replace(f"const NoteArgs = {NOTE};\n", "const NoteArgs = z.object({ path: z.string() });\n")
     assert flagged({"index.ts": server(check=check, head=narrow)}) == {"limit": "unchecked-optional"}
+
+
+def test_a_wrapper_handed_a_schema_and_one_field_checks_that_field():
+    # `Guard.check(PathSchema, args.path)`: the field handed in is parsed by the schema handed beside it
+    head = "const PathSchema = z.string().min(1);\n" + GUARD
+    check = "  Guard.check(PathSchema, args.path);\n"
+    assert flagged({"index.ts": server(check=check, head=head)}) == {"limit": "unchecked-optional"}

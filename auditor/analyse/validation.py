@@ -506,12 +506,12 @@ def _wrapped_schema(call: ts.Node, m: Module, names: set[str], p: Program, v: di
     schema.parse(input) }`), handed the input: a check of the schema's fields."""
     args = call_args(call)
     whole = [i for i, a in enumerate(args) if _is_input(a, names, v)]
-    if not whole or p.linker is None or len(args) < 2:
+    fields = {i: f for i, a in enumerate(args) if (f := _input_field(a, names, v))}  # (`validate(Id, args.id)`)
+    if not (whole or fields) or p.linker is None or len(args) < 2:
         return None
     found = p.linker.resolve(m, call) or instances.static_method(p.linker, m, call)
     if found is None or found[1].type not in (*FUNCTION_TYPES, "method_definition"):
         return None
-    fn = found[1] if found[1].type != "method_definition" else found[1].child_by_field_name("value") or found[1]
     params = {n: i for n, i in plain_parameters(found[1]).items()}
     for inner in find(found[1], {"call_expression"}):
         callee, inner_args = strip_casts(inner.child_by_field_name("function")), call_args(inner)
@@ -520,8 +520,10 @@ def _wrapped_schema(call: ts.Node, m: Module, names: set[str], p: Program, v: di
             continue
         schema_at = params.get(text(strip_casts(callee.child_by_field_name("object"))))
         input_at = params.get(text(strip_casts(inner_args[0])))
-        if schema_at is None or input_at not in whole or schema_at >= len(args):
+        if schema_at is None or schema_at >= len(args) or input_at not in whole and input_at not in fields:
             continue
+        if input_at in fields:  # a field handed in: checked by the schema, whatever its members
+            return Check(path=m.path, node=call, fields=frozenset({fields[input_at]}), form="schema")
         spec = schema_of(args[schema_at], m, p.vocab, p.linker)
         props = spec.get("properties") if isinstance(spec, dict) else None
         return Check(path=m.path, node=call, fields=frozenset(props) if isinstance(props, dict) else None, form="schema")
