@@ -83,3 +83,19 @@ def test_a_tool_destructured_from_a_factory_in_a_top_level_loop_is_read_with_its
     (d,) = [d for d in p.dispatches if d.tool == "find_code"]
     assert d.target is not None and d.target.type == "arrow_function" and d.target.start_point[0] == 3
     assert not p.gaps
+
+
+def test_a_local_of_a_function_is_not_the_module_s_destructuring_of_the_same_name():
+    # `const { config } = make()` at the top level, and `const config = {...}` in a function: inside the function the
+    # name is that local
+    from auditor.extract.frames import destructured
+    from auditor.extract.syntax import find, text
+    code = ('const make = () => ({ config: { name: "a" } });\nconst { config } = make();\n'
+            'function other() { const config = { name: "b" }; return config.name; }\nexport { config, other };\n')
+    p = program({"index.ts": code})
+    (module,) = [m for m in p.modules if m.path == "index.ts"]
+    reads = [n for n in find(module.tree.root_node, {"identifier"}) if text(n) == "config"]
+    inner = [n for n in reads if n.start_point[0] == 2 and n.parent.type == "member_expression"]
+    top = [n for n in reads if n.start_point[0] == 3]
+    assert inner and destructured(inner[0]) is None
+    assert top and destructured(top[0]) is not None

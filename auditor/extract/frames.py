@@ -218,13 +218,19 @@ def _destructured(node: ts.Node) -> tuple[ts.Node, tuple[str, ...]] | None:
             continue
         if name in parameters(scope):
             return None
+        shadowed = False
         for decl in find(scope, {"variable_declarator"}):
             left, init = decl.child_by_field_name("name"), decl.child_by_field_name("value")
+            if left is not None and left.type == "identifier" and text(left) == name \
+                    and next((a for a in ancestors(decl) if a.type in FUNCTION_TYPES), None) == scope:
+                shadowed = True  # (a plain local of the name: never an outer destructuring of it)
             if left is None or init is None or left.type not in {"object_pattern", "array_pattern"}:
                 continue
             path = dict(_pattern(left, (), True)).get(name)
             if path is not None and next((a for a in ancestors(decl) if a.type in FUNCTION_TYPES), None) == scope:
                 return init, path
+        if shadowed:
+            return None
     # (at the top level: `for (const make of REGISTRY) { const { config, handler } = make(); ... }` of a module
     # that registers as it loads; a declaration of the module itself, not one of a function in it)
     root = next((a for a in ancestors(node) if a.type == "program"), None)
@@ -233,6 +239,7 @@ def _destructured(node: ts.Node) -> tuple[ts.Node, tuple[str, ...]] | None:
 
 
 _TOPLEVEL: dict[int, tuple[ts.Node, dict[str, list[tuple[int, ts.Node, tuple[str, ...]]]]]] = memo()  # program id ->
+# (the program, its own destructurings by name)
 
 
 def _toplevel_patterns(root: ts.Node) -> dict[str, list[tuple[int, ts.Node, tuple[str, ...]]]]:
