@@ -313,13 +313,8 @@ def _pattern_tested(e: ts.Node) -> bool:
     """Whether E is the one argument of a regular expression's `test` (`/^\\d+$/.test(e)`, `new RegExp(p).test(e)`)."""
     args = e.parent
     call = args.parent if args is not None and args.type == "arguments" and len(args.named_children) == 1 else None
-    member = strip_casts(call.child_by_field_name("function")) if call is not None and call.type == "call_expression" \
-        else None
-    if member is None or member.type != "member_expression" or text(member.child_by_field_name("property")) != "test":
-        return False
-    pattern = strip_casts(member.child_by_field_name("object"))
-    return pattern is not None and (pattern.type == "regex" or pattern.type == "new_expression"
-                                    and text(pattern.child_by_field_name("constructor")) == "RegExp")
+    fn = enclosing_function(e)
+    return call is not None and fn is not None and guards._pattern_test(call, fn, None)
 
 
 def _query_compared(e: ts.Node, vocab: dict) -> bool:

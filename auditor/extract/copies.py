@@ -8,7 +8,7 @@ from __future__ import annotations
 import tree_sitter as ts
 
 from auditor.extract.frames import plain_parameters
-from auditor.extract.syntax import call_args, enclosing_function, find, member_chain, strip_casts, text
+from auditor.extract.syntax import call_args, condition_terms, enclosing_function, find, member_chain, strip_casts, text
 
 _WHOLE = {"structuredClone", "Object.assign", "Object.fromEntries", "JSON.parse"}  # calls whose result is a copy
 _OVER = _WHOLE | {"Object.entries", "Object.keys", "JSON.stringify"}  # calls over the value, inside such a copy
@@ -41,17 +41,10 @@ def _not_an_object(ret: ts.Node, params: set[str], fn: ts.Node) -> bool:
     while cur is not None and cur != fn:
         up = cur.parent
         if up is not None and up.type == "if_statement" and up.child_by_field_name("consequence") == cur \
-                and all(_tests_not_object(t, params) for t in _disjuncts(up.child_by_field_name("condition"))):
+                and all(_tests_not_object(t, params) for t in condition_terms(up.child_by_field_name("condition"))):
             return True
         cur = up
     return False
-
-
-def _disjuncts(node: ts.Node | None) -> list[ts.Node]:
-    node = strip_casts(node)
-    if node is not None and node.type == "binary_expression" and text(node.child_by_field_name("operator")) == "||":
-        return _disjuncts(node.child_by_field_name("left")) + _disjuncts(node.child_by_field_name("right"))
-    return [node] if node is not None else []
 
 
 def _tests_not_object(term: ts.Node, params: set[str]) -> bool:
