@@ -99,3 +99,22 @@ def test_a_local_of_a_function_is_not_the_module_s_destructuring_of_the_same_nam
     top = [n for n in reads if n.start_point[0] == 3]
     assert inner and destructured(inner[0]) is None
     assert top and destructured(top[0]) is not None
+
+
+def test_a_tool_object_on_a_parameter_is_read_from_a_factory_or_left_as_a_gap():
+    # `function register(server) { server.addTool(makeTool({...})) }`: the object the factory builds, read with its
+    # arguments; a tool object of a dependency (`server.addTool(vendor.searchTool)`) is not read, and the registration
+    # is a gap, not silence (the audit is not complete)
+    factory = ('export const makeTool = (config: any) => ({\n  name: config.name,\n  description: config.description,\n'
+               '  execute: async (params: any) => config.name,\n});\n')
+    register = ('import { makeTool } from "./factory.js";\nimport * as vendor from "vendor-tools";\n'
+                'export function registerTools(server: any) {\n'
+                '  server.addTool(makeTool({ name: "step", description: "Step" }));\n'
+                '  server.addTool(vendor.searchTool);\n}\n')
+    index = HEAD + ('import { registerTools } from "./register.js";\n'
+                    'const server = new FastMCP({ name: "g", version: "1" });\nregisterTools(server);\n') + START
+    p = program({"index.ts": index, "register.ts": register, "factory.ts": factory})
+    assert sorted(t.name for t in p.tools) == ["step"]
+    (gap,) = [g for g in p.gaps if "not read" in g.detail]
+    assert gap.kind == "registration" and gap.anchor.path == "register.ts" and gap.anchor.start_line == 5
+    assert "vendor.searchTool" in gap.detail

@@ -94,6 +94,12 @@ def registrations(module: Module, vocab: dict, resolve, link=None) -> tuple[list
         if borrowed is None and rule["receiver"] == "server" and (receiver is None or ".".join(receiver) not in servers) \
                 and not _sdk_shaped_on_parameter(call, receiver, args, module, shape, link) \
                 and not (receiver == ("this",) and _in_server_subclass(call, module, vocab, link)):
+            if shape is not None and rule["kind"] == "tool" and _unread_object_on_parameter(call, receiver, args,
+                                                                                           module, link):
+                regs.append(Registration(module=module, kind="tool", method=method, name=None, node=call, fn=None,
+                                         gaps=(_gap(module, call, f"{method}(`{excerpt(args[0])}`) on a parameter: "
+                                                    "the tool object it is handed is not read, so the tool it "
+                                                    "registers, if any, is not listed"),)))
             continue
         tool, dispatch, reg = read(Site(module=module, call=call, rule=rule, method=method, args=tuple(args)), vocab,
                                    resolve, link)
@@ -574,10 +580,15 @@ def _sdk_shaped_on_parameter(call: ts.Node, receiver: tuple[str, ...] | None, ar
     if receiver is None or not (len(receiver) == 1 or len(receiver) == 2):
         return False
     if object_keys is not None:
-        spec = _object_of(args[0], module, link)[0] if len(args) in {1, 2} else None
+        spec, smod = _object_of(args[0], module, link) if len(args) in {1, 2} else (None, module)
+        made = _made_config(spec, smod, link, None) if spec is not None and spec.type == "call_expression" else None
+        spec = made[0] if made is not None else spec  # (`server.addTool(makeTool({ name: "x", ... }))`)
         pairs = object_pairs(spec) if spec is not None and spec.type == "object" else {}
         last = strip_casts(args[-1]) if len(args) == 2 else None
-        if object_keys["name"] not in pairs or not _is_string(pair_value(pairs[object_keys["name"]]), module) \
+        named = (made[2] if made is not None else lambda n, m: (n, m))(
+            pair_value(pairs[object_keys["name"]]), made[1] if made is not None else module) \
+            if object_keys["name"] in pairs else None
+        if named is None or not _is_string(*named) \
                 or not (any(k in pairs or object_method(spec, k) is not None for k in object_keys["callbacks"])
                         or last is not None and (last.type in FUNCTION_TYPES or last.type == "identifier")):
             return False
@@ -597,6 +608,29 @@ def _sdk_shaped_on_parameter(call: ts.Node, receiver: tuple[str, ...] | None, ar
         if last is None or (last.type not in FUNCTION_TYPES and last.type not in {"identifier", "member_expression"}
                             and not _bound_method(last) and not _wrapped_function(last) and not _forwarded(last)):
             return False
+    return _on_parameter(call, receiver, module, link)
+
+
+def _unread_object_on_parameter(call: ts.Node, receiver: tuple[str, ...] | None, args: list[ts.Node], module: Module,
+                                link) -> bool:
+    """An `object` registration on a parameter (`function register(server) { server.addTool(tool) }`) handed one
+    value, not written there, whose object is not read (a dependency's, or made at run time): a registration whose
+    tool is a gap, rather than no registration at all."""
+    if receiver is None or not (len(receiver) == 1 or len(receiver) == 2) or len(args) != 1:
+        return False
+    arg = strip_casts(args[0])
+    if arg is None or arg.type not in {"identifier", "member_expression", "call_expression", "new_expression",
+                                       "subscript_expression"}:
+        return False
+    spec, smod = _object_of(arg, module, link)
+    made = _made_config(spec, smod, link, None) if spec is not None and spec.type == "call_expression" else None
+    spec = made[0] if made is not None else spec
+    return (spec is None or spec.type != "object") and _on_parameter(call, receiver, module, link)
+
+
+def _on_parameter(call: ts.Node, receiver: tuple[str, ...], module: Module, link) -> bool:
+    """Whether RECEIVER, the object of a call, is a parameter of a function around CALL, a member of one, or a field
+    set from a constructor parameter."""
     if receiver[0] == "this":  # `this.server.tool(...)`: a field its class (or a base) sets from a constructor parameter
         return len(receiver) == 2 and _field_from_parameter(call, receiver[1], module, link)
     if len(receiver) == 1 and built_outside(call, module, link) is not None:
