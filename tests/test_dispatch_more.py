@@ -333,3 +333,46 @@ def test_a_lookup_by_the_name_a_tool_class_s_method_returns_dispatches_to_its_cl
     rows = _rows(code)
     assert {n: r["status"] for n, r in rows.items()} == {"add": "analysed", "drop": "analysed"}
     assert rows["add"]["dispatch"] is not None
+
+
+def test_a_lookup_function_and_a_runner_handed_the_found_tool_dispatch_to_its_handler_and_check_on_its_path():
+    # `const tool = findTool(name)`, findTool returning `TOOLS.find((t) => t.name === n)`, then `run(tool, args)` which
+    # parses the input with the tool's own schema before `t.handler(parsed.data)`: each tool object's handler is its
+    # code, the runner is on its path, and its parse checks the input; without the parse, the fields are flagged
+    from auditor.analyse import mismatches
+    tools = ('import { z } from "zod";\nimport { readFileSync } from "node:fs";\n'
+             'export const readTool = {\n  name: "read_note",\n  description: "Read a note",\n'
+             '  inputSchema: z.object({ path: z.string(), limit: z.number().optional() }),\n'
+             '  handler: async (input: any) => readFileSync(input.path, "utf8").slice(0, input.limit),\n};\n'
+             'export const TOOLS = [readTool];\n'
+             'export function findTool(n: string) {\n  return TOOLS.find((t) => t.name === n);\n}\n')
+    run = ('export async function run(t: any, raw: any) {\n'
+           '  const parsed = t.inputSchema.safeParse(raw);\n'
+           '  if (!parsed.success) return { ok: false };\n'
+           '  return { ok: true, data: await t.handler(parsed.data) };\n}\n')
+    index = SDK + (
+        'import { zodToJsonSchema } from "zod-to-json-schema";\nimport { TOOLS, findTool } from "./tools.js";\n'
+        'import { run } from "./run.js";\n'
+        'const server = new Server({ name: "g", version: "1" }, { capabilities: { tools: {} } });\n'
+        'server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS.map((t) => ({ name: t.name, '
+        'description: t.description, inputSchema: zodToJsonSchema(t.inputSchema) })) }));\n'
+        'server.setRequestHandler(CallToolRequestSchema, async (req) => {\n'
+        '  const tool = findTool(req.params.name);\n'
+        '  if (!tool) return { isError: true, content: [] };\n'
+        '  const result = await run(tool, req.params.arguments ?? {});\n'
+        '  return { content: [{ type: "text", text: JSON.stringify(result) }] };\n});\n')
+
+    def audited(runner: str):
+        p = program({"index.ts": index, "tools.ts": tools, "run.ts": runner})
+        rows = {t["name"]: t for t in coverage.ledger(p)["tools"]}
+        return rows, {f.attrs["field"]: f.kind for f in mismatches.mismatches(p, {"probes": []})
+                      if f.kind in {"schema-unenforced", "unchecked-optional"}}
+
+    rows, flagged = audited(run)
+    assert rows["read_note"]["status"] == "analysed" and rows["read_note"]["implementation"] == "read_note.handler"
+    assert flagged == {}
+    unchecked = run.replace('  const parsed = t.inputSchema.safeParse(raw);\n  if (!parsed.success) return { ok: false };\n',
+                            '  const parsed = { data: raw };\n')
+    rows, flagged = audited(unchecked)
+    assert rows["read_note"]["status"] == "analysed"
+    assert flagged == {"path": "schema-unenforced", "limit": "unchecked-optional"}

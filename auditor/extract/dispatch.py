@@ -11,7 +11,7 @@ from auditor.extract.program import Module, class_name_of
 from auditor.extract.server import Dispatch, Fallback, Handler
 from auditor.extract.reach import _parameter_scope
 from auditor.extract.values import Values
-from auditor.extract.frames import Frame, _pattern, loop_names, parameters, returned
+from auditor.extract.frames import Frame, _pattern, loop_names, parameters, plain_parameters, returned
 from auditor.extract.syntax import (CLASS_TYPES, FUNCTION_TYPES, ancestors, call_args, condition_terms, dominates,
                                     enclosing, enclosing_function, find, literal, member_chain, object_method,
                                     object_pairs, pair_value, strip_casts, text, walk)
@@ -774,23 +774,23 @@ def lookups(handler: Handler, tools: list, resolve, link=None) -> tuple[list[Dis
     fallback. Which descriptors are tools at all is the listing's to say (extract/listing.py)."""
     found: list[Dispatch] = []
     fallbacks: list[Fallback] = []
-    for fn, module, _, _ in _dispatching(handler, resolve, link):
+    for fn, module, fresolve, subjects in _dispatching(handler, resolve, link):
         body = fn.child_by_field_name("body")
         for call in (n for n in walk(body) if n.type == "call_expression") if body is not None else ():
-            lookup = _lookup(call, module)
+            lookup = _lookup(call, module) or _summarised_lookup(call, module, fresolve, subjects)
             if lookup is None:
                 continue
             var, path = lookup
             scope = body
-            member = next((chain[1] for n in walk(scope) if n.type == "call_expression"
-                           and len(chain := member_chain(n.child_by_field_name("function")) or ()) == 2
-                           and chain[0] == var), None)
+            member, at, where = _called_member(scope, var), call, module
+            if member is None:  # `run(tool, args)`, which calls `t.handler(input)`: dispatched there (on its path)
+                member, at, where = _handed_member(scope, var, fresolve, link) or (None, call, module)
             if member is None:
                 continue
             for t in tools:
                 target = _member_function(_holder(t.node, path), member)
                 if t.form == "descriptor" and target is not None:
-                    found.append(Dispatch(module=module, handler=handler, tool=t.name, node=call, subject=text(call),
+                    found.append(Dispatch(module=where, handler=handler, tool=t.name, node=at, subject=text(call),
                                           target=target, target_name=f"{t.name}.{member}", form="lookup"))
             fallbacks += _misses(handler, scope, module, var)
             if found:
@@ -921,6 +921,68 @@ def forwarded(fallback: Fallback, link) -> tuple[ts.Node, Module, ts.Node] | Non
             hit = link.resolve(module, call)
             if hit is not None:
                 return hit[1], hit[0], call
+    return None
+
+
+def _called_member(scope: ts.Node, var: str) -> str | None:
+    """The member of VAR that SCOPE calls (`tool.handle(args)`: "handle"), or None."""
+    return next((chain[1] for n in walk(scope) if n.type == "call_expression"
+                 and len(chain := member_chain(n.child_by_field_name("function")) or ()) == 2 and chain[0] == var), None)
+
+
+def _member_call(scope: ts.Node, var: str) -> ts.Node | None:
+    """The call of a member of VAR in SCOPE (`tool.handle(args)`), or None."""
+    return next((n for n in walk(scope) if n.type == "call_expression"
+                 and len(member_chain(n.child_by_field_name("function")) or ()) == 2
+                 and member_chain(n.child_by_field_name("function"))[0] == var), None)
+
+
+def _called_member(scope: ts.Node, var: str) -> str | None:
+    """The member of VAR that SCOPE calls (`tool.handle(args)`: "handle"), or None."""
+    call = _member_call(scope, var)
+    return member_chain(call.child_by_field_name("function"))[1] if call is not None else None
+
+
+def _handed_member(scope: ts.Node, var: str, resolve, link) -> tuple[str, ts.Node, Module] | None:
+    """(member, its call, that call's module) of VAR called by a function of the boundary that SCOPE hands VAR to
+    (`run(tool, args)`, and in `function run(t, input) { ... t.handler(input) }`: "handler"), or None."""
+    for call in (n for n in walk(scope) if n.type == "call_expression"):
+        args = [strip_casts(a) for a in call_args(call)]
+        at = [i for i, a in enumerate(args) if a is not None and a.type == "identifier" and text(a) == var]
+        hit = resolve(call) if at and resolve is not None and link is not None else None
+        body = hit[0].child_by_field_name("body") if hit is not None else None
+        where = link.module_of(hit[0]) if body is not None else None
+        if where is None:
+            continue
+        for name, index in plain_parameters(hit[0]).items():
+            member_call = _member_call(body, name) if index in at else None
+            if member_call is not None:
+                return member_chain(member_call.child_by_field_name("function"))[1], member_call, where
+    return None
+
+
+def _summarised_lookup(call: ts.Node, module: Module, resolve, subjects: frozenset[str]
+                       ) -> tuple[str, tuple[str, ...]] | None:
+    """(variable, member path) of `const v = findTool(name)`, a function of the boundary handed the tool's name that
+    returns a lookup of it (`return TOOLS.find((t) => t.PATH.name === n)`), or None."""
+    decl = call.parent.parent if call.parent is not None and call.parent.type == "await_expression" else call.parent
+    if decl is None or decl.type != "variable_declarator" or decl.child_by_field_name("name").type != "identifier" \
+            or resolve is None:
+        return None
+    hit = resolve(call)
+    if hit is None:
+        return None
+    named = _handed_names(call, hit[0], module, subjects)
+    for ret in returned(hit[0]) if named else ():
+        ret = strip_casts(ret)
+        callee = strip_casts(ret.child_by_field_name("function")) if ret is not None and ret.type == "call_expression" \
+            else None
+        cb = strip_casts(call_args(ret)[0]) if callee is not None and callee.type == "member_expression" \
+            and text(callee.child_by_field_name("property")) == "find" and len(call_args(ret)) == 1 else None
+        path = _name_compared(cb, lambda other: other is not None and other.type == "identifier" and text(other) in named) \
+            if cb is not None and cb.type in FUNCTION_TYPES else None
+        if path is not None:
+            return text(decl.child_by_field_name("name")), path
     return None
 
 
