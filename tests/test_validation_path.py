@@ -1315,3 +1315,17 @@ def test_a_wrapper_handed_a_schema_and_one_field_checks_that_field():
     head = "const PathSchema = z.string().min(1);\n" + GUARD
     check = "  Guard.check(PathSchema, args.path);\n"
     assert flagged({"index.ts": server(check=check, head=head)}) == {"limit": "unchecked-optional"}
+
+
+def test_a_field_or_its_string_tested_against_literals_it_must_be_one_of_is_checked():
+    # `if (args.path !== "a.md" && args.path !== "b.md") throw`: only those values go on; `const p = args.path?.trim(); if (p !== "a.md" && p !== "b.md") return error`: the field's string, tested against
+    # what it may be before its use; a local made by a method that takes other values (`slice(1)`) is no such alias
+    check = ('  const p = args.path?.trim();\n'
+             '  if (p !== "a.md" && p !== "b.md") return { isError: true, content: [] };\n')
+    assert flagged({"index.ts": server(check=check, gate=False)}) == {"limit": "unchecked-optional"}
+    sliced = check.replace("args.path?.trim()", "args.path?.slice(1)")
+    assert flagged({"index.ts": server(check=sliced, gate=False)}) == BOTH
+    direct = '  if (args.path !== "a.md" && args.path !== "b.md") throw new Error("no such note");\n'
+    assert flagged({"index.ts": server(check=direct, gate=False)}) == {"limit": "unchecked-optional"}
+    either = '  if (args.path !== "a.md" && args.limit !== 2) throw new Error("no such note");\n'  # (two fields: neither)
+    assert flagged({"index.ts": server(check=either, gate=False)}) == BOTH

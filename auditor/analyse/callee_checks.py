@@ -13,7 +13,6 @@ from auditor.extract.frames import plain_parameters
 from auditor.extract.syntax import call_args, condition_terms, enclosing_function, find, member_chain, strip_casts, text
 
 _ORDER = frozenset({"<", ">", "<=", ">="})
-_LITERALS = frozenset({"string", "number", "true", "false"})
 
 
 def checked(link, module, fn: ts.Node) -> set[str]:
@@ -49,7 +48,7 @@ def _type_or_value_tested(module, fn: ts.Node, link) -> set[str]:
         if not rejects and not guards._returns(then):
             continue
         for term in condition_terms(stmt.child_by_field_name("condition")):
-            out |= (_bounded(term) | _outside_literals(term)) if rejects else set()
+            out |= (_bounded(term) | guards.outside_literals(term)) if rejects else set()
             for part in (d for c in condition_terms(term, "&&") for d in condition_terms(c, "||")):
                 found = flow._predicate(part, None)
                 if found.form == "type-check" and found.field.isidentifier():
@@ -86,31 +85,8 @@ def _predicate_of_local(part: ts.Node) -> set[str]:
 def _bounded(term: ts.Node) -> set[str]:
     """The field a term of a rejecting condition compares with a number (`input.weight < 0` of `if (input.weight < 0
     || input.weight > 1) throw ...`): outside that range it is refused, so it is checked where it is kept after."""
-    chain = _against(term, _ORDER, {"number"})
+    chain = guards.against(term, _ORDER, {"number"})
     return {chain[-1]} if chain else set()
-
-
-def _outside_literals(term: ts.Node) -> set[str]:
-    """The field a term of a rejecting condition tests against literals, each part `x !== "a"`: `if (matchType !==
-    "all" && matchType !== "any") throw ...` lets only those values on. `x !== undefined` is a test of presence."""
-    subjects = set()
-    for part in condition_terms(term, "&&"):
-        chain = _against(part, {"!==", "!="}, _LITERALS)
-        if not chain:
-            return set()
-        subjects.add(chain)
-    return {next(iter(subjects))[-1]} if len(subjects) == 1 else set()
-
-
-def _against(term: ts.Node, operators, literals) -> tuple[str, ...] | None:
-    """The member chain a comparison TERM (one of OPERATORS) sets against a literal of one of the LITERALS types, on
-    either side (`input.weight < 0`, `0 > input.weight`), or None."""
-    if term.type != "binary_expression" or text(term.child_by_field_name("operator")) not in operators:
-        return None
-    left, right = strip_casts(term.child_by_field_name("left")), strip_casts(term.child_by_field_name("right"))
-    subject = left if right is not None and right.type in literals else right if left is not None \
-        and left.type in literals else None
-    return member_chain(subject) or None if subject is not None else None
 
 
 def checks_rest(link, module, call: ts.Node, index: int) -> bool:

@@ -24,6 +24,9 @@ STRING_ONLY = frozenset({"substring", "substr", "toLowerCase", "toUpperCase", "t
                           "toLocaleUpperCase", "trim", "trimStart", "trimEnd", "startsWith", "endsWith", "padStart",
                           "padEnd", "charAt", "charCodeAt", "codePointAt", "localeCompare", "normalize", "replace",
                           "replaceAll", "split", "match", "matchAll", "search", "repeat"})
+STRING_OF_STRING = frozenset({"toLowerCase", "toUpperCase", "toLocaleLowerCase", "toLocaleUpperCase", "trim",
+                              "trimStart", "trimEnd", "normalize"})  # (of those, called with no argument: the string
+# changed in case or white space only)
 
 
 def string_receivers(fn: ts.Node, own: bool = False) -> Iterator[tuple[ts.Node, ts.Node]]:
@@ -127,6 +130,7 @@ def hand_checked(fn: ts.Node, skip: Callable[[ts.Node], bool] = lambda node: Fal
             terms = [d for t in condition_terms(stmt.child_by_field_name("condition"))
                      for c in (condition_terms(t, "&&") if split else [t]) for d in (condition_terms(c, "||") if split else [c])
                      if flow._predicate(d, None).form == "type-check" or _failed_pattern(d, fn, module)]
+            terms += [t for t in condition_terms(stmt.child_by_field_name("condition")) if outside_literals(t)]
         elif stmt.type == "switch_statement" and any(
                 c.type == "switch_default" and _leaves(next((x for x in c.named_children if x.type != "comment"), None),
                                                        leaving, module, link)
@@ -146,7 +150,34 @@ def hand_checked(fn: ts.Node, skip: Callable[[ts.Node], bool] = lambda node: Fal
                 out |= {pr.field for pr in map(lambda t: flow._predicate(t, None), parts)
                         if pr.form == "type-check" and pr.field.isidentifier()}
                 out |= {f for t in parts for f in _tested_by(t, fn, module, link)}
+                out |= outside_literals(term)  # `x !== "a" && x !== "b"`: only those values go on
     return out
+
+
+LITERALS = frozenset({"string", "number", "true", "false"})
+
+
+def outside_literals(term: ts.Node) -> set[str]:
+    """The field a term of a rejecting condition tests against literals, each part `x !== "a"`: `if (matchType !==
+    "all" && matchType !== "any") throw ...` lets only those values on. `x !== undefined` is a test of presence."""
+    subjects = set()
+    for part in condition_terms(term, "&&"):
+        chain = against(part, {"!==", "!="}, LITERALS)
+        if not chain:
+            return set()
+        subjects.add(chain)
+    return {next(iter(subjects))[-1]} if len(subjects) == 1 else set()
+
+
+def against(term: ts.Node, operators, literals) -> tuple[str, ...] | None:
+    """The member chain a comparison TERM (one of OPERATORS) sets against a literal of one of the LITERALS types, on
+    either side (`input.weight < 0`, `0 > input.weight`), or None."""
+    if term.type != "binary_expression" or text(term.child_by_field_name("operator")) not in operators:
+        return None
+    left, right = strip_casts(term.child_by_field_name("left")), strip_casts(term.child_by_field_name("right"))
+    subject = left if right is not None and right.type in literals else right if left is not None \
+        and left.type in literals else None
+    return member_chain(subject) or None if subject is not None else None
 
 
 def _pushes_onto(node: ts.Node | None, names: frozenset[str]) -> bool:

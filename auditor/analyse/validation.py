@@ -303,9 +303,22 @@ def _aliases(pl: Place, names: frozenset[str], v: dict) -> dict[str, str]:
             out.pop(name, None)  # (declared twice: which one a check tests is not known)
             continue
         seen.add(name)
+        value = _string_made(value)  # (`const status = args.status?.trim()`: the field's string, tested for it)
         if value is not None and value.type == "member_expression" and _is_input(value.child_by_field_name("object"), names, v):
             out[name] = text(value.child_by_field_name("property"))
     return out
+
+
+def _string_made(value: ts.Node | None) -> ts.Node | None:
+    """What VALUE is made of by methods only a string has that return a string of it (`x.trim().toLowerCase()`,
+    `x?.trim()`: X, which a value that is no string does not get past); VALUE itself when it is no such call."""
+    while value is not None and value.type == "call_expression" and not call_args(value):
+        callee = value.child_by_field_name("function")
+        if callee is None or callee.type != "member_expression" \
+                or text(callee.child_by_field_name("property")) not in guards.STRING_OF_STRING:
+            break
+        value = strip_casts(callee.child_by_field_name("object"))
+    return value
 
 
 def _string_required(pl: Place, names: frozenset[str], v: dict) -> tuple[set[str], set[str]]:
