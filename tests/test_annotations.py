@@ -536,3 +536,55 @@ def test_a_buffer_each_call_empties_first_modifies_nothing_a_later_call_sees():
     got = _read_only_claims(BUFFERS)
     assert {t: c.attrs["verdict"] for t, c in got.items()} == {
         "plan": "supported", "track": "contradicted", "recall": "supported"}
+
+
+UNDO = SDK + """\
+import { promises as fs } from "fs";
+const LOCKS = new Map<string, Promise<unknown>>();
+async function locked(key: string, work: () => Promise<unknown>) {
+  const next = work();
+  LOCKS.set(key, next);
+  try { return await next; } finally { LOCKS.delete(key); }
+}
+async function dropTemp(tmp: string) {
+  await fs.unlink(tmp);
+}
+async function saveNote(target: string, body: string) {
+  const tmp = `${target}.${Date.now()}.tmp`;
+  await fs.writeFile(tmp, body);
+  try { await fs.rename(tmp, target); } catch (err) { await dropTemp(tmp); throw err; }
+}
+const TOOLS = [
+  { name: "add_note", inputSchema: { type: "object" }, annotations: { destructiveHint: false } },
+  { name: "forget", inputSchema: { type: "object" }, annotations: { destructiveHint: false } },
+  { name: "purge", inputSchema: { type: "object" }, annotations: { destructiveHint: false } },
+];
+const server = new Server({ name: "s", version: "1" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS }));
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  const args: any = request.params.arguments;
+  switch (request.params.name) {
+    case "add_note": { await locked(args.name, () => saveNote(args.name, args.body)); return { content: [] }; }
+    case "forget": { LOCKS.delete(args.name); return { content: [] }; }
+    case "purge": { await dropTemp(args.name); return { content: [] }; }
+  }
+  throw new Error("unknown tool");
+});
+"""
+
+
+def test_a_delete_of_what_the_same_call_made_before_is_no_destruction():
+    # `LOCKS.set(key, next) ... finally { LOCKS.delete(key) }`, and `unlink(tmp)` of the temporary file the same call
+    # wrote (in a helper handed its name): additive-only holds; deleting an entry or a file the call did not make
+    # contradicts it
+    p = program({"index.ts": UNDO})
+    fx = effects.scan(p, effects_kb())
+    rtes = routes(p) + effect_routes.routes(p, fx, components(p))
+    got = {c.attrs["tool"]: c for c in annotations.claims(p, fx, rtes, RULES, effects_kb())
+           if c.attrs["hint"] == "destructiveHint"}
+    assert {t: c.attrs["verdict"] for t, c in got.items() if t != "add_note"} == {
+        "forget": "contradicted", "purge": "contradicted"}
+    assert got["add_note"].attrs["verdict"] != "contradicted"
+    undone = {r["what"] for r in got["add_note"].attrs["reached"] if r["class"] == "undo"}
+    assert any("file the same call wrote before" in w for w in undone)
+    assert any("entry the same call set before" in w for w in undone)

@@ -15,7 +15,7 @@ from auditor.extract.facts import Program
 from auditor.extract.program import Module
 from auditor.extract import flow
 from auditor.extract.records import at, key
-from auditor.extract.syntax import (NOT_LITERAL, enclosing_function, find, literal, member_chain, object_pairs, pair_value,
+from auditor.extract.syntax import (NOT_LITERAL, call_args, enclosing_function, find, literal, member_chain, object_pairs, pair_value,
                                     strip_casts, text, walk)
 from auditor.model import Anchor, Record
 
@@ -195,6 +195,26 @@ def _memo(p: Program, path: str, key_name: str, lines: tuple[int, int]) -> bool:
                                 or own_effects.is_scratch(c, a) for a in writes)
 
 
+def _undone(p: Program, path: str, key_name: str, lines: tuple[int, int]) -> bool:
+    """Whether every write to the container inside the lines deletes an entry the same function set before
+    (own_effects.is_undo)."""
+    c = next((c for c in p.containers if c.module.path == path and c.key == key_name), None)
+    writes = [a for a in c.writes if lines[0] <= a.line <= lines[1]] if c is not None else []
+    return bool(writes) and all(own_effects.is_undo(c, a) for a in writes)
+
+
+def _file_writes(fx: Effects):
+    """fn -> (path text, start byte) of each file write (not a delete) in it, for own_effects.removes_own_file."""
+    table: dict[int, list[tuple[str, int]]] = {}
+    for s in fx.sites:
+        if s.kind == "effect-fs-write" and s.cls not in {"delete", "read"} and s.node.type == "call_expression" \
+                and call_args(s.node):
+            fn = enclosing_function(s.node)
+            if fn is not None:
+                table.setdefault(fn.id, []).append((text(strip_casts(call_args(s.node)[0])), s.node.start_byte))
+    return lambda fn: table.get(fn.id, [])
+
+
 def reached(p: Program, fx: Effects, routes: list[Record], region: Region, effects_kb: dict,
             kb: dict | None = None) -> list[Reached]:
     """Effect sites and state writes inside the region, each with the route that records it (state
@@ -202,6 +222,7 @@ def reached(p: Program, fx: Effects, routes: list[Record], region: Region, effec
     annotations kb, a subprocess is classed by the command it runs and a write that fills a cache is `cache`."""
     spans = _by_path(region.spans)
     callers = _callers(p, region) if kb is not None else None
+    written = _file_writes(fx) if kb is not None else None
     mine = {fn for _, fn in region.functions} | {enclosing_function(b) for _, b in region.bodies}
     inside = mine.__contains__
     index: dict[tuple[str, str], list[tuple[Anchor, str]]] = {}
@@ -223,6 +244,9 @@ def reached(p: Program, fx: Effects, routes: list[Record], region: Region, effec
         body = next((b for m, b in region.bodies if m is s.module and b.start_byte <= s.node.start_byte < b.end_byte), None)
         cond = conditional(s.node, body) if body is not None else s.conditional
         cls = s.cls
+        if kb is not None and s.kind == "effect-fs-write" and cls == "delete" and s.node.type == "call_expression" \
+                and own_effects.removes_own_file(s.node, written, callers):
+            cls, what = "undo", what + " of a file the same call wrote before"
         if kb is not None and s.kind == "effect-subprocess" and cls == "execute":
             cls, shown = own_effects.command_class(own_effects.command_lines(s.node, s.module, callers), kb)
             what += f" `{shown}`" + {"read": " (a read-only command)", "execute": " (a command that writes)",
@@ -249,6 +273,9 @@ def reached(p: Program, fx: Effects, routes: list[Record], region: Region, effec
             a0 = r.anchors[0]
             if kb is not None and container and _memo(p, a0.path, container.group(1), (a0.start_line, a0.end_line)):
                 cls, what = "cache", what + " to fill a cache"
+            elif kb is not None and container and base == "delete" \
+                    and _undone(p, a0.path, container.group(1), (a0.start_line, a0.end_line)):
+                cls, what = "undo", what + " of an entry the same call set before"
             out[("state-write", r.anchors[0], cls, r.id)] = Reached(
                 kind="state-write", cls=cls, conditional=r.attrs.get("condition") not in {None, *region.guards}, anchor=r.anchors[0],
                 what=what, world=None, route=r.id)
@@ -262,9 +289,13 @@ def reached(p: Program, fx: Effects, routes: list[Record], region: Region, effec
                 base = op.split(".")[-1].lstrip("[]")
                 cls = "create" if w.lazy_init and base in {"index-assign", "set"} else ops.get(base, "write")
                 memo = kb is not None and _memo(p, m.path, w.container.key, (a.start_line, a.end_line))
+                undo = kb is not None and not memo and base == "delete" \
+                    and _undone(p, m.path, w.container.key, (a.start_line, a.end_line))
                 out[("state-write", a, cls, w.container.key)] = Reached(
-                    kind="state-write", cls="cache" if memo else cls, conditional=w.condition is not None, anchor=a,
-                    what=f"writes `{w.container.key}` ({op})" + (" to fill a cache" if memo else ""), world=None,
+                    kind="state-write", cls="cache" if memo else "undo" if undo else cls,
+                    conditional=w.condition is not None, anchor=a,
+                    what=f"writes `{w.container.key}` ({op})" + (" to fill a cache" if memo else "")
+                    + (" of an entry the same call set before" if undo else ""), world=None,
                     route=f"OBJ:state:{key(w.container.module.name, w.container.key)}")
     return sorted(out.values(), key=lambda x: (x.anchor, x.kind, x.what))
 
@@ -371,8 +402,8 @@ def claims(p: Program, fx: Effects, routes: list[Record], kb: dict, effects_kb: 
         seen.add(t.name)
         region, every_item, tools, count = every[t.name]
         items = [i for i in every_item if not (i.shared or i.setup)]
-        book = [i for i in every_item if i.shared and i.cls not in {"read", "cache", "call"}]
-        setup = [i for i in every_item if i.setup and not i.shared and i.cls not in {"read", "cache", "call"}]
+        book = [i for i in every_item if i.shared and i.cls not in {"read", "cache", "undo", "call"}]
+        setup = [i for i in every_item if i.setup and not i.shared and i.cls not in {"read", "cache", "undo", "call"}]
         pairs = object_pairs(node) if node is not None else {}
         where = (p.linker.module_of(node) if p.linker is not None and node is not None else None) or t.module
         for hint in HINTS:

@@ -7,7 +7,7 @@ from functools import lru_cache
 
 import tree_sitter as ts
 
-from auditor.extract.frames import parameters, returned
+from auditor.extract.frames import parameters, plain_parameters, returned
 from auditor.extract.program import Module
 from auditor.extract.state import Access, Container
 from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, parameter_pattern, call_args, enclosing_function, find,
@@ -165,6 +165,39 @@ def is_memo(container: Container, write: Access) -> bool:
         return False
     return any(a.node is not None and a.kind == "content-read" and a.how in {"get", "index"} and a.function == write.function
                and a.line <= write.line and _key(a.node) == key and _returned(a.node, fn) for a in container.accesses)
+
+
+def is_undo(container: Container, write: Access) -> bool:
+    """A delete of an entry the same function set before under the same key (`LOCKS.set(key, p); try { ... } finally
+    { LOCKS.delete(key) }`): it takes away only what the same call added."""
+    key = _key(write.node) if write.how == "delete" and write.node is not None else None
+    return key is not None and any(a.how in {"set", "index-assign", "add"} and a.node is not None
+                                   and a.function == write.function and a.line <= write.line and _key(a.node) == key
+                                   for a in container.writes)
+
+
+def removes_own_file(call: ts.Node, written, callers) -> bool:
+    """Whether a file delete CALL (`unlink(tmpPath)`) removes a file the same call of the tool wrote before: its path
+    is a name that an earlier write of the same function takes as its path (`open(tmpPath, "w")`), or a parameter
+    every caller in the tool's code hands such a name (`cleanupTmp(tmpPath)` after the write). WRITTEN(fn): (the
+    path's text, start byte) of each file write in FN."""
+    args = call_args(call)
+    path = strip_casts(args[0]) if args else None
+    fn = enclosing_function(call)
+    if path is None or path.type != "identifier" or fn is None:
+        return False
+    name = text(path)
+
+    def wrote(f: ts.Node, before: int, what: str) -> bool:
+        return any(t == what and at < before for t, at in written(f))
+
+    if wrote(fn, call.start_byte, name):
+        return True
+    index = plain_parameters(fn).get(name)
+    sites = callers(fn) if index is not None else []
+    handed = [(site, strip_casts(call_args(site)[index]) if index < len(call_args(site)) else None) for _, site in sites]
+    return bool(handed) and all(a is not None and a.type == "identifier" and enclosing_function(site) is not None
+                                and wrote(enclosing_function(site), site.start_byte, text(a)) for site, a in handed)
 
 
 def is_cache(container: Container) -> bool:
