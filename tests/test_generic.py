@@ -650,3 +650,41 @@ Fix a file.
     doc = read_markdown("README.md", readme)
     got = {t.name: [x.name for x in t.params] for t in documented.documented_tools(doc)}
     assert got == {"check_file": ["file"], "fix_file": ["path"]}
+
+
+def test_a_tool_the_readme_says_is_withdrawn_is_no_claim():
+    """"`search` - **DEPRECATED**: ... (no longer available)", a table row described "Removed in 2.0", a heading
+    "`lookup` (deprecated)": the README does not say the server provides them (their parameters go with them); a
+    tool whose description only mentions the word ("Find deprecated packages") is still documented."""
+    readme = ("# demo\n\n## Tools\n\n- `search_items` - **DEPRECATED**: Search items (no longer available)\n"
+              "  - `query` - The search query\n- `find_deprecated` - Find deprecated packages\n"
+              "- `add_item` - Add an item\n\n| Tool | Description |\n|---|---|\n| `drop_item` | Removed in 2.0 |\n"
+              "| `list_items` | List the items |\n\n### `lookup_item` (deprecated)\n\n- `id` (string): which item\n\n"
+              "### `get_item`\n\n- `id` (string): which item\n")
+    doc = read_markdown("README.md", readme)
+    got = {t.name: [x.name for x in t.params] for t in documented.documented_tools(doc)}
+    assert got == {"find_deprecated": [], "add_item": [], "list_items": [], "get_item": ["id"]}
+
+
+def test_a_documented_tool_dispatched_but_not_listed_is_callable_not_unknown():
+    """A tools/call branch serves `archive` though tools/list leaves it out: the README's `archive` is callable (the
+    claim is partial: not advertised), not a name the server rejects."""
+    server = SDK + (
+        'const server = new Server({ name: "g", version: "1" }, { capabilities: { tools: {} } });\n'
+        'server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [\n'
+        '  { name: "find_rows", description: "Find rows", inputSchema: { type: "object", properties: {} } }] }));\n'
+        'server.setRequestHandler(CallToolRequestSchema, async (request) => {\n'
+        '  switch (request.params.name) {\n'
+        '    case "find_rows": return { content: [] };\n'
+        '    case "archive": return { content: [] };\n'
+        '  }\n'
+        '  throw new Error("unknown tool");\n});\n')
+    readme = "# demo\n\n## Tools\n\n- `find_rows`: find rows\n- `archive`: archive\n  - `id` (string): which\n- `vacuum`: vacuum\n"
+    p = program({"index.ts": server, "README.md": readme, "package.json": '{"name": "demo", "version": "1.0.0"}'})
+    fx = effects.scan(p, effects_kb())
+    rtes = routes(p) + effect_routes.routes(p, fx, components(p))
+    got = {c.id.split(":", 1)[1].rsplit("@", 1)[0]: (c.attrs["verdict"], c.attrs["mismatch"])
+           for c in generic.claims(p, fx, rtes, effects_kb())}
+    assert got["readme-tool:archive"][0] == "partial" and "does not advertise" in got["readme-tool:archive"][1]
+    assert got["readme-param:archive/id"][0] == "unsupported"
+    assert got["readme-tool:vacuum"][0] == "contradicted"

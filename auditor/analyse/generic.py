@@ -77,6 +77,10 @@ def _tool_claims(p: Program, rel: str, doc: MarkdownDoc, docs: list[DocTool], ro
         elif t is None and unknown:
             verdict, cited = "unsupported", []
             mismatch = f"no tool found by the documented name {d.name!r}; the server registers {registered}"
+        elif t is None and d.name in dispatch:  # a branch of tools/call serves the name: callable, not advertised
+            verdict, cited = "partial", dispatch[d.name]
+            mismatch = f"a call by the documented name {d.name!r} reaches its branch of the tools/call dispatch, but the " \
+                f"tool list does not advertise it (the server lists {registered})"
         elif t is None:
             verdict, cited = "contradicted", fallbacks
             mismatch = f"the server registers {registered}; a call by the documented name {d.name!r} is rejected as an unknown tool" \
@@ -129,6 +133,8 @@ def _param_claim(rel: str, doc: MarkdownDoc, d: DocTool, x: DocParam, t, props: 
         verdict, mismatch = "unsupported", "no tool registration was extracted from the boundary, so the documented parameter cannot be checked"
     elif t is None and not names_known:
         verdict, mismatch = "unsupported", f"no tool named {d.name!r} was found (the server registers {registered})"
+    elif t is None and d.name in dispatch:
+        verdict, mismatch = "unsupported", f"{d.name!r} is dispatched but not advertised: no schema says what it takes"
     elif t is None:
         verdict, mismatch = "contradicted", f"no tool named {d.name!r} is registered (the server registers {registered}), so the parameter cannot be passed"
     elif t.schema is NOT_LITERAL or not isinstance(t.schema, dict):

@@ -38,6 +38,11 @@ TOOLS_LEAD = re.compile(r"(?i)\btools\b")
 NOT_HERE = re.compile(r"(?i)\b(?:does|do|will|can)\s*(?:not|n't)\s+(?:list|expose|register|ship|offer|serve)"
                       r"\b|\bnot\s+(?:available|listed|exposed|registered|served)\s+(?:in|by|on|here|through"
                       r"|via|from)\b|\bexists?\s+only\s+(?:there|in|on)\b")
+# What a README says of a tool it no longer serves, in the text beside its name ("`search` - **DEPRECATED**: ...",
+# "(no longer available)", "has been removed"): no claim that the server provides it.
+WITHDRAWN = re.compile(r"(?i)^\W*(?:deprecated|removed|obsolete|discontinued|retired)\b|\bno\s+longer\s+(?:available|"
+                       r"supported|exists?|works?|offered|provided)\b|\b(?:has|have)\s+been\s+(?:removed|deprecated|"
+                       r"discontinued|retired)\b")
 # A parameter item whose description ends by introducing a list ("`data`: Object containing:"; not a bare "`a`:").
 INTRODUCES = re.compile(r"(?s)[:\u2014\u2013-]\s*\S.*:$")
 HEADING_CODE = re.compile(r"`([A-Za-z][\w.-]*)`")
@@ -193,6 +198,8 @@ def documented_tools(doc: MarkdownDoc) -> list[DocTool]:
                 stop = subs[j + 1].line if j + 1 < len(subs) else end
                 regions.append((sub.line, stop))
                 items = [it for it in doc.items if sub.line < it.line < stop]
+                if WITHDRAWN.search(re.sub(r"^\W*\S+", "", _clean(sub.text), count=1)):
+                    continue  # (`### search (deprecated)`: a tool withdrawn, its parameters with it)
                 out.append(DocTool(name=name, anchor=Anchor(path=doc.path, start_line=sub.line, end_line=sub.line),
                                    section=h.text, params=_params(doc.path, items)))
         for d in doc.details:  # a <details> block whose <summary> names a tool is that tool's section, as a sub-heading is
@@ -218,8 +225,10 @@ def documented_tools(doc: MarkdownDoc) -> list[DocTool]:
                                 section=h.text, params=()) for name in group]
                 continue
             if NOT_TOOLS_LEAD.search(_introduction(it)) or NOT_TOOLS_LEAD.search(_label(doc, it)) \
-                    or NOT_HERE.search(_clean(it.lead)):
-                continue  # the list of a tool's parameters, or of the values it returns, or of tools served elsewhere
+                    or NOT_HERE.search(_clean(it.lead)) or WITHDRAWN.search(_clean(it.text)[m.end():].splitlines()[0]
+                                                                            if _clean(it.text)[m.end():] else ""):
+                continue  # the list of a tool's parameters, or of the values it returns, or of tools served elsewhere,
+                # or a tool withdrawn
             items = [x for x in inside if _contains(it, x)]
             out.append(DocTool(name=m["name"], anchor=Anchor(path=doc.path, start_line=it.line, end_line=it.line),
                                section=h.text, params=_params(doc.path, items)))
@@ -252,7 +261,7 @@ def _table_tools(path: str, t: Table, section: str, generic: bool) -> list[DocTo
     out = []
     for row in t.rows:
         cell = lambda i: _clean(row.cells[i]) if i is not None and i < len(row.cells) else ""
-        names = _cell_tools(cell(tool))
+        names = _cell_tools(cell(tool)) if not WITHDRAWN.search(cell(desc)) else []  # (a row of a withdrawn tool)
         anchor = Anchor(path=path, start_line=row.line, end_line=row.line)
         out += [DocTool(name=name, anchor=anchor, section=section, params=_cell_params(cell(pcol), anchor),
                         description=cell(desc)) for name in names]
