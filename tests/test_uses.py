@@ -529,3 +529,14 @@ def test_a_field_only_tested_by_a_regular_expression_reaches_nothing():
     assert flagged({"index.ts": _with("", body)}) == {}
     executed = body.replace(".test(args.path)", ".exec(args.path)")
     assert flagged({"index.ts": _with("", executed)}) == PATH_ONLY
+
+
+def test_a_field_assigned_into_a_local_object_is_followed_as_that_entry():
+    """`const filter = { tag: "all" }; if (args.limit) filter.limit = args.limit; pick(filter)`: pick only compares
+    `filter.limit`, so the field reaches nothing; a function that repeats by it uses it."""
+    head = ('function pick(filter: any) { return filter.limit > 10 ? "many" : "few"; }\n'
+            'function take(filter: any) { return "x".repeat(filter.limit); }\n')
+    body = ('  const filter: any = { tag: "all" };\n  if (args.limit) filter.limit = args.limit;\n'
+            + _returning('pick(filter)'))
+    assert flagged({"index.ts": _with(head, body)}) == PATH_ONLY
+    assert flagged({"index.ts": _with(head, body.replace("pick(filter)", "take(filter)"))}) == BOTH

@@ -15,7 +15,7 @@ import tree_sitter as ts
 from auditor.analyse import callee_checks, guards
 from auditor.analyse.logs import log_call
 from auditor.extract import instances
-from auditor.extract.bindings import class_fields, references, value_of
+from auditor.extract.bindings import class_fields, references, value_of, visible
 from auditor.extract.frames import plain_parameters
 from auditor.extract.values import Values
 from auditor.extract.syntax import (CLASS_TYPES, FUNCTION_TYPES, ancestors, call_args, dominates, enclosing_function,
@@ -242,7 +242,8 @@ def _value(ctx, module, node: ts.Node, depth: int) -> bool:
         return _callee_harmless(replace(ctx, checks=False), module, text_of[0], text_of[1], None, depth)  # reads it
         # harmlessly (no check there is of the value)
     if handed is None and ctx.link is not None and depth < _DEPTH:
-        kept = _kept_entry(e)  # `const opts = { level: args.level }; run(opts)`: followed as run's `opts.level`
+        kept = _kept_entry(e) or _assigned_entry(e)  # `const opts = { level: args.level }; run(opts)`, or `opts.level =
+        # args.level` into such a local: followed as run's `opts.level`
         if kept is not None:
             return _local_entry(ctx, module, kept[0], kept[1], depth)
         held = _returned_entry(e)  # `return { level: args.level }`: followed where each call keeps the result
@@ -563,6 +564,21 @@ def _kept_entry(e: ts.Node) -> tuple[ts.Node, str] | None:
     return decl, held[1]
 
 
+def _assigned_entry(e: ts.Node) -> tuple[ts.Node, str] | None:
+    """(declarator, key) when E is assigned as entry KEY of a local declared with an object literal (`const filter =
+    { limit }; if (sdk) filter.sdk = sdk`)."""
+    up = e.parent
+    left = up.child_by_field_name("left") if up is not None and up.type == "assignment_expression" \
+        and up.child_by_field_name("right") == e else None
+    obj = left.child_by_field_name("object") if left is not None and left.type == "member_expression" else None
+    if obj is None or obj.type != "identifier":
+        return None
+    decl = visible(obj, text(obj))
+    value = strip_casts(decl.child_by_field_name("value")) if decl is not None and decl.type == "variable_declarator" \
+        else None
+    return (decl, text(left.child_by_field_name("property"))) if value is not None and value.type == "object" else None
+
+
 def _returned(node: ts.Node) -> ts.Node | None:
     """The function whose result NODE is as it is (`return { ... }`, `return result`, an arrow's body); None else."""
     up = node.parent
@@ -641,8 +657,9 @@ def _local_entry(ctx, module, decl: ts.Node, key: str, depth: int) -> bool:
     for u in _mine(ctx, references(decl, text(decl.child_by_field_name("name"))), depth):
         up = u.parent
         if up is not None and up.type == "member_expression" and up.child_by_field_name("object") == u:
-            if text(up.child_by_field_name("property")) == key and not _value(ctx, module, up, depth):
-                return False
+            if text(up.child_by_field_name("property")) == key and not _assigned(up) \
+                    and not _value(ctx, module, up, depth):
+                return False  # (`local.KEY = value`: a write of the entry, no use of it)
             continue
         if logged(u, ctx.vocab) or error_message(u) or depth == 0 and echoed(u):
             continue  # (`return { indexConfig }` in the tool's own code: written into its result)
