@@ -754,3 +754,24 @@ def test_a_member_of_the_found_tool_handed_in_an_object_to_a_call_is_its_impleme
     assert {(t["name"], t["dispatch"], t["implementation"], t["status"]) for t in led["tools"]} == \
         {("shout", "registry", "shout.handler", "analysed"), ("whisper", "registry", "whisper.handler", "analysed")}
     assert led["unresolved"] == [] and led["complete"] is True
+
+
+def test_each_definition_of_a_list_installed_under_its_name_with_one_handler_is_dispatched_there():
+    # `for (const def of aDefs) handlers.set(def.name, handleA)`: the loop binds only the key; every tool of the list
+    # is dispatched to handleA (which switches on the name it is handed), and the registry is read whole
+    defs = ('export const aDefs = [\n'
+            '  { name: "a_one", description: "A one", inputSchema: { type: "object", properties: {} } },\n'
+            '  { name: "a_two", description: "A two", inputSchema: { type: "object", properties: {} } }];\n'
+            'export async function handleA(name: string, args: any) {\n  switch (name) {\n'
+            '    case "a_one": return { content: [] };\n    case "a_two": return { content: [] };\n  }\n'
+            '  throw new Error("no such tool");\n}\n')
+    index = SDK + ('import { aDefs, handleA } from "./a.js";\nconst all = [...aDefs];\nconst handlers = new Map();\n'
+                   'for (const def of aDefs) handlers.set(def.name, handleA);\n'
+                   'const server = new Server({ name: "g", version: "1" }, { capabilities: { tools: {} } });\n'
+                   'server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: all }));\n'
+                   'server.setRequestHandler(CallToolRequestSchema, async (request) => {\n'
+                   '  const { name, arguments: args } = request.params;\n  const handler = handlers.get(name);\n'
+                   '  if (!handler) return { content: [], isError: true };\n  return handler(name, args ?? {});\n});\n')
+    led = coverage.ledger(program({"index.ts": index, "a.ts": defs}))
+    assert {t["name"]: t["status"] for t in led["tools"]} == {"a_one": "analysed", "a_two": "analysed"}
+    assert led["unresolved"] == [] and led["complete"] is True

@@ -447,8 +447,10 @@ def _installed(rmod: Module, holder: tuple[str, ...], calls_of, values: Values, 
         if not any(text(n) in names or _taken_from_parameter(n, names)
                    for n in find(call, {"identifier", "shorthand_property_identifier"})):
             # in a loop (`for (const C of CLASSES) { const t = new C(); R.set(t.getName(), t) }`): once per element
-            looped = [f for f in (frames(value, rmod, None) if frames is not None else ())
-                      if f.scope.type == "for_in_statement"]
+            # (or by the key alone: `for (const d of DEFS) handlers.set(d.name, handleGroup)`, one function for all)
+            looped = next((found for node in (value, key) if (found := [
+                f for f in (frames(node, rmod, None) if frames is not None else ()) if f.scope.type == "for_in_statement"])),
+                [])
             for each in looped or [None]:
                 tool, tmod = values.definition(*values.bound(value, rmod, each)) if each is not None else \
                     values.definition(value, rmod)
