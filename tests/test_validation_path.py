@@ -758,7 +758,7 @@ class App {
       if (!conn) {
         throw new Error(`No connection: ${id}`);
       }
-      result.host = conn.host + id;
+      result.host = conn.run(id);
     }
     return { content: [{ type: "text", text: JSON.stringify(result) }] };
   }
@@ -1329,3 +1329,14 @@ def test_a_field_or_its_string_tested_against_literals_it_must_be_one_of_is_chec
     assert flagged({"index.ts": server(check=direct, gate=False)}) == {"limit": "unchecked-optional"}
     either = '  if (args.path !== "a.md" && args.limit !== 2) throw new Error("no such note");\n'  # (two fields: neither)
     assert flagged({"index.ts": server(check=either, gate=False)}) == BOTH
+
+
+def test_a_field_handed_to_a_function_of_node_s_path_module_is_a_string_from_there_on():
+    # `const full = path.resolve(args.path)`: Node's path functions throw for an argument that is no string, before
+    # the use; `path.resolve` of a local made elsewhere checks nothing of the field, nor does a function of another
+    # module that only shares a name (`paths.join`)
+    head = 'import * as path from "node:path";\nconst paths = { join: (a: any) => String(a) };\n'
+    check = '  const full = path.resolve(args.path);\n  if (!full) throw new Error("no path");\n'
+    assert flagged({"index.ts": server(check=check, head=head, gate=False)}) == {"limit": "unchecked-optional"}
+    other = check.replace("path.resolve(args.path)", "paths.join(args.path)")
+    assert flagged({"index.ts": server(check=other, head=head, gate=False)}) == BOTH
