@@ -1340,3 +1340,6 @@ def test_a_field_handed_to_a_function_of_node_s_path_module_is_a_string_from_the
     assert flagged({"index.ts": server(check=check, head=head, gate=False)}) == {"limit": "unchecked-optional"}
     other = check.replace("path.resolve(args.path)", "paths.join(args.path)")
     assert flagged({"index.ts": server(check=other, head=head, gate=False)}) == BOTH
+    named = 'import { extname as ext } from "path";\n'  # (a named import of one)
+    check = '  const kind = ext(args.path);\n  if (!kind) throw new Error("no extension");\n'
+    assert flagged({"index.ts": server(check=check, head=named, gate=False)}) == {"limit": "unchecked-optional"}
