@@ -1343,3 +1343,16 @@ def test_a_field_handed_to_a_function_of_node_s_path_module_is_a_string_from_the
     named = 'import { extname as ext } from "path";\n'  # (a named import of one)
     check = '  const kind = ext(args.path);\n  if (!kind) throw new Error("no extension");\n'
     assert flagged({"index.ts": server(check=check, head=named, gate=False)}) == {"limit": "unchecked-optional"}
+
+
+def test_a_function_not_read_named_as_a_validator_checks_the_fields_it_is_handed():
+    # `const p = validateFilePath(args.path)` of a dependency the audit has no code for: what its name says is a check
+    # of that field, made outside the boundary; a function of another name is a use, and one of the boundary with that
+    # name is judged by its code (this one checks nothing)
+    head = 'import { validateFilePath, resolveFile } from "@acme/shared";\n'
+    check = '  const p = validateFilePath(args.path);\n  if (!p) throw new Error("no path");\n'
+    assert flagged({"index.ts": server(check=check, head=head, gate=False)}) == {"limit": "unchecked-optional"}
+    other = check.replace("validateFilePath(", "resolveFile(")
+    assert flagged({"index.ts": server(check=other, head=head, gate=False)}) == BOTH
+    own = 'function validateFilePath(p: any) { return p; }\n'
+    assert flagged({"index.ts": server(check=check, head=own, gate=False)}) == BOTH

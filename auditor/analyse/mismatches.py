@@ -115,7 +115,7 @@ def mismatches(p: Program, absences_kb: dict) -> list[Record]:
         found = validation.checks(p, tool, path, own)
         whole = any(c.fields is None for c in found)
         by_schema = {f for c in found if c.form == "schema" for f in c.fields or ()}
-        by_hand = {f for c in found if c.form == "hand-written" for f in c.fields or ()}
+        by_hand = {f for c in found if c.form in {"hand-written", "outside"} for f in c.fields or ()}
         given = {f for c in found if c.form == "when-given" for f in c.fields or ()}  # (checks an optional field only)
         for gate_path, g in gates:
             checked: dict[str, list] = {}

@@ -3,6 +3,7 @@ the tool's code calls (validator vocabulary: kb/sdk.yaml `validators`), and the 
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from dataclasses import dataclass
 from itertools import accumulate, takewhile
@@ -27,7 +28,8 @@ class Check:
     path: str
     node: ts.Node  # the validating call
     fields: frozenset[str] | None  # the fields it checks; None: the whole input (a schema that cannot be read)
-    form: str  # schema | hand-written | when-given (a wrong type is rejected, an absent value is not: `x?.trim()`)
+    form: str  # schema | hand-written | when-given (a wrong type is rejected, an absent value is not: `x?.trim()`) |
+    # outside (a function the audit does not read, named as a validator: kb validators unread_validator_words)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -187,7 +189,8 @@ def checks(p: Program, tool, path: list[Place], own: list[Place] = ()) -> list[C
             if given:
                 out.append(Check(path=pl.module.path, node=pl.fn, fields=frozenset(given), form="when-given"))
         for call in _calls(pl):
-            hit = _schema_call(call, pl.module, names, p, v, pl) or _wrapped_schema(call, pl.module, names, p, v)
+            hit = _schema_call(call, pl.module, names, p, v, pl) or _wrapped_schema(call, pl.module, names, p, v) \
+                or _unread_validator(call, pl, names, p, v)
             if hit is not None:
                 out.append(hit)
                 continue
@@ -504,6 +507,29 @@ def _schema_call(call: ts.Node, m: Module, names: set[str], p: Program, v: dict,
     props = spec.get("properties") if isinstance(spec, dict) else None
     fields = frozenset(props) if isinstance(props, dict) else None
     return Check(path=m.path, node=call, fields=fields, form="schema")
+
+
+def _unread_validator(call: ts.Node, pl: Place, names: frozenset[str], p: Program, v: dict) -> Check | None:
+    """`const full = validateFilePath(args.path)` or `assertSafe(args.path);`, of a function the audit does not read
+    (no function of the boundary, no method of one) whose name's first word is one of kb validators
+    unread_validator_words: a check of the fields it is handed, outside the boundary. Its result must be kept in a
+    local, or the call be a statement of its own (a validator that throws); a result tested is _schema_call's."""
+    words = set(v.get("unread_validator_words") or ())
+    callee = strip_casts(call.child_by_field_name("function"))
+    chain = member_chain(callee) if callee is not None else None
+    first = re.match(r"[a-z]+", chain[-1]) if chain else None
+    if first is None or first.group(0) not in words or p.linker is None:
+        return None
+    up = call.parent
+    while up is not None and up.type in {"await_expression", "parenthesized_expression"}:
+        up = up.parent
+    if up is None or up.type not in {"variable_declarator", "expression_statement"}:
+        return None
+    if p.linker.resolve(pl.module, call) is not None or instances.method_of(p.linker, pl.module, call) is not None \
+            or instances.static_method(p.linker, pl.module, call) is not None:
+        return None
+    fields = {f for a in call_args(call) if (f := _input_field(a, names, v) or _bound(a, pl, names, v))}
+    return Check(path=pl.module.path, node=call, fields=frozenset(fields), form="outside") if fields else None
 
 
 def _parameter_here(node: ts.Node | None, call: ts.Node) -> bool:
