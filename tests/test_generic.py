@@ -688,3 +688,23 @@ def test_a_documented_tool_dispatched_but_not_listed_is_callable_not_unknown():
     assert got["readme-tool:archive"][0] == "partial" and "does not advertise" in got["readme-tool:archive"][1]
     assert got["readme-param:archive/id"][0] == "unsupported"
     assert got["readme-tool:vacuum"][0] == "contradicted"
+
+
+def test_names_a_readme_lists_that_a_parameter_of_a_tool_enumerates_are_no_tools():
+    """"#### Guide Topics" listing `overview`, `publishing` under the Tools section: values of the `topic` enum of
+    `guide`, not tools the server fails to register; a name no schema enumerates is still a tool claim."""
+    server = SDK + (
+        'const server = new Server({ name: "g", version: "1" }, { capabilities: { tools: {} } });\n'
+        'server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [\n'
+        '  { name: "guide", description: "Guide", inputSchema: { type: "object", properties: {\n'
+        '      topic: { type: "string", enum: ["overview", "publishing"] } } } }] }));\n'
+        'server.setRequestHandler(CallToolRequestSchema, async (request) => {\n'
+        '  if (request.params.name === "guide") return { content: [] };\n  throw new Error("unknown tool");\n});\n')
+    readme = ("# demo\n\n## Tools\n\n- `guide`: a guide\n\n#### Guide Topics\n\n- `overview` - the overview\n"
+              "- `publishing` - how to publish\n- `vacuum` - vacuum\n")
+    p = program({"index.ts": server, "README.md": readme, "package.json": '{"name": "demo", "version": "1.0.0"}'})
+    fx = effects.scan(p, effects_kb())
+    rtes = routes(p) + effect_routes.routes(p, fx, components(p))
+    got = {c.id.split(":", 1)[1].rsplit("@", 1)[0]: c.attrs["verdict"] for c in generic.claims(p, fx, rtes, effects_kb())}
+    assert got["readme-tool:guide"] == "supported" and got["readme-tool:vacuum"] == "contradicted"
+    assert "readme-tool:overview" not in got and "readme-tool:publishing" not in got

@@ -64,9 +64,15 @@ def _tool_claims(p: Program, rel: str, doc: MarkdownDoc, docs: list[DocTool], ro
     registered = ", ".join(repr(n) for n in sorted(tools)) or "no tool"
     if unknown:  # a tool not found may still be registered: what is missing is not a contradiction
         registered += f" (and maybe more: {unknown[0]}" + (f"; {len(unknown) - 1} more reason(s)" if len(unknown) > 1 else "") + ")"
+    # (a value a registered tool's parameter enumerates: `- `overview`` under "Packaging Guide Topics", the values of
+    # `topic`, names no tool)
+    enumerated = {str(v) for t in p.tools for x in schema_properties(t.schema)
+                  for v in (x["constraints"].get("enum") or []) if isinstance(x["constraints"].get("enum"), list)}
     out, matched = [], set()
     for d in _merged(docs):
         t = tools.get(d.name)
+        if t is None and d.name in enumerated and d.name not in dispatch:
+            continue
         near = [n for n in tools if _norm(n) == _norm(d.name)] if t is None else []
         pt = t if t is not None else tools[near[0]] if len(near) == 1 else None  # the tool the parameters are checked against
         props = {x["name"]: x for x in schema_properties(pt.schema)} if pt is not None else {}
