@@ -376,3 +376,50 @@ def test_a_lookup_function_and_a_runner_handed_the_found_tool_dispatch_to_its_ha
     rows, flagged = audited(unchecked)
     assert rows["read_note"]["status"] == "analysed"
     assert flagged == {"path": "schema-unenforced", "limit": "unchecked-optional"}
+
+
+def test_a_table_merged_by_object_assign_dispatches_the_entries_of_each_source():
+    # `const ALL = Object.assign({}, aHandlers, bHandlers)`, or made by `createRegistry(a, b)` returning
+    # `Object.assign({}, ...registries)`: `ALL[name]` runs the entry of whichever source holds the name
+    head = ('const aHandlers = { a_one: async (args: any) => ({ content: [] }) };\n'
+            'const bHandlers = { b_one: async (args: any) => ({ content: [] }) };\n')
+    tail = ('const server = new Server({ name: "g", version: "1" }, { capabilities: { tools: {} } });\n'
+            'server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [\n'
+            '  { name: "a_one", description: "A", inputSchema: { type: "object", properties: {} } },\n'
+            '  { name: "b_one", description: "B", inputSchema: { type: "object", properties: {} } }] }));\n'
+            'server.setRequestHandler(CallToolRequestSchema, async (request) => {\n'
+            '  const { name, arguments: args } = request.params;\n  const handler = ALL[name];\n'
+            '  if (!handler) return { content: [], isError: true };\n  return await handler(args);\n});\n')
+    for make in ('const ALL = Object.assign({}, aHandlers, bHandlers);\n',
+                 'function createRegistry(...registries: any[]) {\n  return Object.assign({}, ...registries);\n}\n'
+                 'const ALL = createRegistry(aHandlers, bHandlers);\n'):
+        rows = _rows(SDK + head + make + tail)
+        assert {n: (r["status"], r["implementation"]) for n, r in rows.items()} == {
+            "a_one": ("analysed", "aHandlers.a_one"), "b_one": ("analysed", "bHandlers.b_one")}
+
+
+def test_a_gate_s_membership_test_enforces_the_enum_and_an_empty_string_outside_it_is_no_conforming_input():
+    # the validator a handler calls first (`const input = validateInput(args)`, returning the fields it checked): `if
+    # (!KINDS.includes(obj.kind)) throw` lets only the list's values on, so the enum (and the type) are enforced; a
+    # falsy guard that rejects "" says so of an input the enum excludes anyway
+    from auditor.analyse import mismatches
+    code = SDK + (
+        'const KINDS = ["node", "php"];\n'
+        'class CheckError extends Error {}\n'
+        'function validateInput(input: any) {\n'
+        '  if (!input || typeof input !== "object") throw new CheckError("Input must be an object");\n  const obj = input;\n'
+        '  if (!obj.kind || typeof obj.kind !== "string") {\n    throw new CheckError("kind is required and must be a string");\n  }\n'
+        '  if (!KINDS.includes(obj.kind)) {\n    throw new CheckError("bad kind");\n  }\n'
+        '  return { kind: obj.kind, note: obj.note };\n}\n'
+        'async function handleScaffold(args: any) {\n  const input = validateInput(args);\n'
+        '  return { content: [{ type: "text", text: input.kind + input.note }] };\n}\n'
+        'const server = new Server({ name: "g", version: "1" }, { capabilities: { tools: {} } });\n'
+        'server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [\n'
+        '  { name: "scaffold", description: "Scaffold", inputSchema: { type: "object", properties: {\n'
+        '      kind: { type: "string", enum: ["node", "php"] }, note: { type: "string" } }, required: ["kind"] } }] }));\n'
+        'server.setRequestHandler(CallToolRequestSchema, async (request) => {\n'
+        '  switch (request.params.name) {\n    case "scaffold": return handleScaffold(request.params.arguments);\n  }\n'
+        '  throw new Error("unknown tool");\n});\n')
+    found = {(f.kind, f.attrs.get("field")): f for f in mismatches.mismatches(program({"index.ts": code}), {"probes": []})}
+    assert ("schema-unenforced", "kind") not in found and ("unchecked-optional", "note") in found
+    assert found[("false-diagnostic", "kind")].attrs["schema_conforming"] is False

@@ -141,9 +141,11 @@ def mismatches(p: Program, absences_kb: dict) -> list[Record]:
                 else:
                     if jtype == "integer" and "integer" not in types:
                         unenforced.append("type integer (the check accepts any number)")
-                    if jtype and jtype != "integer" and jtype not in types and "falsy-guard" not in forms:
+                    if jtype and jtype != "integer" and jtype not in types and not forms & {"falsy-guard", "membership"}:
                         unenforced.append(f"type {jtype}")
                     for k, v in spec["constraints"].items():
+                        if k == "enum" and "membership" in forms:
+                            continue  # (`!VALID.includes(x)`: only the list's values go on)
                         if k in {"minimum", "exclusiveMinimum"}:
                             unenforced.append(f"{k} {v}" + (" (the falsy guard rejects only 0; negative numbers pass)" if "falsy-guard" in forms else ""))
                         elif k in {"maximum", "exclusiveMaximum", "minLength", "maxLength", "pattern", "enum"}:
@@ -171,8 +173,10 @@ def mismatches(p: Program, absences_kb: dict) -> list[Record]:
                 example = TYPE_EXAMPLE[typed[0]]
                 spec = props.get(name, {})
                 conforming = not (example == "0" and any(k in spec.get("constraints", {}) and spec["constraints"][k] >= 1 for k in ("minimum",) if isinstance(spec.get("constraints", {}).get(k), (int, float))))
-                if example == '""' and "minLength" in spec.get("constraints", {}):
-                    conforming = False
+                enum = spec.get("constraints", {}).get("enum")
+                if example == '""' and ("minLength" in spec.get("constraints", {})
+                                        or isinstance(enum, list) and "" not in enum):
+                    conforming = False  # (an enum without "" excludes it too)
                 msg = falsy[0].message or "(no message)"
                 out.append(record("finding", "FND", "false-diagnostic", f"{tool.name}/{name}",
                                   f"`{falsy[0].source}` rejects {example}, which is a {typed[0]}, with {msg!r}: the message is false for that input"

@@ -420,7 +420,19 @@ def _dispatch_in(handler: Handler, fn: ts.Node, resolve, module: Module, link=No
         elif node.type == "subscript_expression" and _name_subject(strip_casts(node.child_by_field_name("index")), module,
                                                                      subjects):
             table, tmod = _table(node.child_by_field_name("object"), module, link)
-            if table is not None and table.id not in tables:  # `HANDLERS[name](request)`: a lookup table of the tools
+            merged = _merged_tables(node.child_by_field_name("object"), module, link) if table is None else []
+            if merged and merged[0][0].id not in tables:  # `ALL[name]`, ALL `Object.assign({}, A, B)` (or made so by
+                entries = []                              # a function of the boundary): the entries of each source
+                for part, pmod in merged:
+                    there = resolve if pmod is module else link.resolver(pmod)
+                    entries += _table_dispatches(handler, part, text(node), there, pmod, link, method=_method_on(node, fn))
+                table, tmod = merged[0]
+                tables.add(table.id)
+                found += entries
+                refusal = _refused_miss(node, body)
+                if refusal is not None:
+                    fallbacks.append(Fallback(handler=handler, node=refusal, form=_fallback_form(refusal), module=module))
+            elif table is not None and table.id not in tables:  # `HANDLERS[name](request)`: a lookup table of the tools
                 there = resolve if tmod is module else link.resolver(tmod)
                 entries = _table_dispatches(handler, table, text(node), there, tmod, link, method=_method_on(node, fn))
                 refusal = _refused_miss(node, body)
@@ -545,6 +557,51 @@ def _table(node: ts.Node | None, module: Module, link=None, depth: int = 0) -> t
         source = copies.rekeyed(hit[1]) or (made[0] if len(made) == 1 else None)
         return _table(source, hit[0], link, depth + 1) if source is not None else (None, module)
     return (node, module) if node is not None and node.type == "object" else (None, module)
+
+
+def _merged_tables(node: ts.Node | None, module: Module, link=None) -> list[tuple[ts.Node, Module]]:
+    """The tables merged into the one NODE stands for: `Object.assign({}, A, B)`, or a call of a function of the
+    boundary that returns `Object.assign({}, ...tables)` of its rest parameter (`createRegistry(A, B)`), each source
+    read as a table; [] for anything else."""
+    node = strip_casts(node)
+    if node is not None and node.type == "identifier":
+        node = strip_casts(value_of(module, node))
+    if node is None or node.type != "call_expression" or link is None:
+        return []
+    sources = call_args(node)
+    if ".".join(member_chain(node.child_by_field_name("function")) or ()) != "Object.assign":
+        hit = link.resolve(module, node)
+        made = returned(hit[1]) if hit is not None else []
+        inner = strip_casts(made[0]) if len(made) == 1 else None
+        if inner is None or inner.type != "call_expression" \
+                or ".".join(member_chain(inner.child_by_field_name("function")) or ()) != "Object.assign":
+            return []
+        rest_name = _rest_name(hit[1])
+        rest = [a for a in call_args(inner)[1:] if a.type == "spread_element" and a.named_children
+                and text(a.named_children[0]) == rest_name]
+        if rest_name is None or len(rest) != 1 or len(call_args(inner)) != 2:
+            return []
+        first = strip_casts(call_args(inner)[0])
+        if first is None or first.type != "object" or first.named_children:
+            return []
+        sources = [None, *sources]  # (the call's arguments are the rest parameter's values, after the empty target)
+    out = []
+    for a in sources[1:]:
+        found = _table(a, module, link) if a is not None and a.type != "spread_element" else (None, module)
+        if found[0] is not None:
+            out.append(found)
+    return out
+
+
+def _rest_name(fn: ts.Node) -> str | None:
+    """The name of FN's rest parameter when it is its only one (`function f(...tables)`), or None."""
+    params = fn.child_by_field_name("parameters")
+    items = [c for c in params.named_children if c.type != "comment"] if params is not None else []
+    if len(items) != 1:
+        return None
+    pattern = items[0] if items[0].type == "rest_pattern" else items[0].child_by_field_name("pattern")
+    pattern = items[0] if pattern is None else pattern
+    return text(pattern.named_children[0]) if pattern.type == "rest_pattern" and pattern.named_children else None
 
 
 def _object_branches(node: ts.Node | None) -> list[ts.Node]:

@@ -114,6 +114,12 @@ def _predicate(term: ts.Node, message: str | None) -> Predicate:
             args = call_args(arg)  # (`!Number.isSafeInteger(x)`: false for anything but a number)
             return Predicate(field=_field_of(args[0]) or src, form="type-check", expected=TYPE_PREDICATES[callee_text(arg)],
                              message=message, line=line, source=src)
+        callee = arg.child_by_field_name("function") if arg.type == "call_expression" else None
+        if callee is not None and callee.type == "member_expression" and len(call_args(arg)) == 1 \
+                and text(callee.child_by_field_name("property")) in {"includes", "has"} \
+                and _field_of(strip_casts(call_args(arg)[0])):  # `!VALID.includes(x.kind)`: one of the list's values
+            return Predicate(field=_field_of(strip_casts(call_args(arg)[0])), form="membership", expected="",
+                             message=message, line=line, source=src)
         return Predicate(field=_field_of(arg) or src, form="falsy-guard", expected="", message=message, line=line, source=src)
     if term.type == "binary_expression":
         op = text(term.child_by_field_name("operator"))
