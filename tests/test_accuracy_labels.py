@@ -51,7 +51,7 @@ def test_each_later_holdout_is_its_own_split(run, split, least):
 
 
 def test_unknown_split_is_refused(run, tmp_path, monkeypatch):
-    (tmp_path / "x.yaml").write_text("npm: x@1.0.0\nsplit: holdout99\ntools: [a]\n", encoding="utf-8")
+    (tmp_path / "x.yaml").write_text("npm: x@1.0.0\nsplit: holdout99999\ntools: [a]\n", encoding="utf-8")
     monkeypatch.setattr(run, "LABELS", tmp_path)
     with pytest.raises(SystemExit, match="split must be one of"):
         run.load_labels(None)
