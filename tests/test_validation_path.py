@@ -1331,20 +1331,6 @@ def test_a_field_or_its_string_tested_against_literals_it_must_be_one_of_is_chec
     assert flagged({"index.ts": server(check=either, gate=False)}) == BOTH
 
 
-def test_a_field_handed_to_a_function_of_node_s_path_module_is_a_string_from_there_on():
-    # `const full = path.resolve(args.path)`: Node's path functions throw for an argument that is no string, before
-    # the use; `path.resolve` of a local made elsewhere checks nothing of the field, nor does a function of another
-    # module that only shares a name (`paths.join`)
-    head = 'import * as path from "node:path";\nconst paths = { join: (a: any) => String(a) };\n'
-    check = '  const full = path.resolve(args.path);\n  if (!full) throw new Error("no path");\n'
-    assert flagged({"index.ts": server(check=check, head=head, gate=False)}) == {"limit": "unchecked-optional"}
-    other = check.replace("path.resolve(args.path)", "paths.join(args.path)")
-    assert flagged({"index.ts": server(check=other, head=head, gate=False)}) == BOTH
-    named = 'import { extname as ext } from "path";\n'  # (a named import of one)
-    check = '  const kind = ext(args.path);\n  if (!kind) throw new Error("no extension");\n'
-    assert flagged({"index.ts": server(check=check, head=named, gate=False)}) == {"limit": "unchecked-optional"}
-
-
 def test_a_function_not_read_named_as_a_validator_checks_the_fields_it_is_handed():
     # `const p = validateFilePath(args.path)` of a dependency the audit has no code for: what its name says is a check
     # of that field, made outside the boundary; a function of another name is a use, and one of the boundary with that

@@ -5,7 +5,6 @@ analyse/validation.py on a tool's path."""
 
 from __future__ import annotations
 
-import re
 from itertools import takewhile
 from typing import Callable, Iterator
 
@@ -44,54 +43,15 @@ def string_calls(fn: ts.Node, own: bool = False) -> Iterator[tuple[ts.Node, ts.N
     which a `return` leaves), so does one whose `catch` returns (`catch (e) { return { isError: true } }`)."""
     for call in find(fn, {"call_expression"}):
         callee = call.child_by_field_name("function")
-        on_path = _path_function(callee)
-        if callee is None or not on_path and (callee.type != "member_expression" or text(
-                callee.child_by_field_name("property")) not in STRING_ONLY):
+        if callee is None or callee.type != "member_expression" or text(callee.child_by_field_name("property")) \
+                not in STRING_ONLY:
             continue
         if any(a.type == "try_statement" and not _failure_leaves(a, call, own and enclosing_function(a) == fn)
                for a in takewhile(lambda a: a != fn, ancestors(call))):  # (a callback's `return` leaves the callback)
             continue
-        if on_path:  # `path.resolve(p)`: Node's path functions throw unless every argument is a string
-            for arg in map(strip_casts, call_args(call)):
-                if arg is not None and arg.type in {"identifier", "member_expression"} and not type_guarded(arg, fn):
-                    yield call, arg, False
-            continue
         obj = strip_casts(callee.child_by_field_name("object"))
         if obj is not None and not type_guarded(obj, fn):
             yield call, obj, any(c.type == "optional_chain" for c in callee.children)
-
-
-def _imported_from_path(name: ts.Node) -> bool:
-    """Whether NAME is bound by an import of one of PATH_FUNCTIONS from Node's path module in its file."""
-    root = name
-    while root.parent is not None:
-        root = root.parent
-    for stmt in root.named_children:
-        source = stmt.child_by_field_name("source") if stmt.type == "import_statement" else None
-        if source is None or text(source).strip("'\"") not in {"path", "node:path", "path/posix", "node:path/posix"}:
-            continue
-        for spec in find(stmt, {"import_specifier"}):
-            imported, local = spec.child_by_field_name("name"), spec.child_by_field_name("alias")
-            if text(local if local is not None else imported) == text(name) and text(imported) in PATH_FUNCTIONS:
-                return True
-    return False
-
-
-PATH_FUNCTIONS = frozenset({"resolve", "join", "normalize", "basename", "dirname", "extname", "relative", "parse",
-                            "isAbsolute"})  # (Node's `path` module: each throws ERR_INVALID_ARG_TYPE for a non-string)
-
-
-def _path_function(callee: ts.Node | None) -> bool:
-    """Whether CALLEE is a function of Node's `path` module: `path.resolve`, `path.posix.join`, and tsc's `path_1.
-    default.resolve` / `path_1.resolve` of a namespace or default import bound to a name ending in `path`."""
-    callee = strip_casts(callee)
-    if callee is not None and callee.type == "identifier":  # `import { join } from "node:path"`
-        return _imported_from_path(callee)
-    chain = member_chain(callee) if callee is not None and callee.type == "member_expression" else None
-    if not chain or len(chain) < 2 or chain[-1] not in PATH_FUNCTIONS:
-        return False
-    holder = [c for c in chain[:-1] if c not in {"default", "posix", "win32"}]
-    return len(holder) == 1 and re.fullmatch(r"(?:node_)?path(?:_\d+)?|_path|path\$\d*", holder[0], re.I) is not None
 
 
 def _failure_leaves(stmt: ts.Node, node: ts.Node, own: bool) -> bool:
