@@ -172,11 +172,10 @@ def _clamped_number(node: ts.Node) -> bool:
         and text(bound.child_by_field_name("function")) in {"Math.min", "Math.max"}
 
 
-def _tested(e: ts.Node, truth: bool = True, callbacks: bool = True) -> bool:
+def _tested(e: ts.Node, truth: bool = True) -> bool:
     """Whether the value E is only tested where it is: an operand of a comparison, the subject of a `switch`, asked its
-    type; with TRUTH, also a condition (of a ternary, an `if`, a loop) or negated, and with CALLBACKS what a callback
-    of `filter`, `some`, ... returns. A declared boolean tested for its truth is used there (the string "false" is
-    true): TRUTH is off for one."""
+    type; with TRUTH, also a condition (of a ternary, an `if`, a loop) or negated. A declared boolean tested for its
+    truth is used there (the string "false" is true): TRUTH is off for one."""
     up = e.parent
     if up is None:
         return False
@@ -188,29 +187,11 @@ def _tested(e: ts.Node, truth: bool = True, callbacks: bool = True) -> bool:
         return True
     if not truth:
         return False
-    if callbacks and (up.type == "arrow_function" and up.child_by_field_name("body") == e
-                      or up.type == "return_statement"):
-        fn = up if up.type == "arrow_function" else enclosing_function(up)  # (`list.filter((f) => types.includes(f))`:
-        if fn is not None and _predicate_callback(fn):                      # what the callback returns is a test)
-            return True
     if up.type == "ternary_expression" and up.child_by_field_name("condition") == e:
         return True
     if up.type == "unary_expression" and text(up.child_by_field_name("operator")) == "!":
         return True
     return up.type in _CONDITIONS and up.child_by_field_name("condition") == e
-
-
-_PREDICATE_METHODS = frozenset({"filter", "some", "every", "find", "findIndex", "findLast", "findLastIndex"})
-
-
-def _predicate_callback(fn: ts.Node) -> bool:
-    """Whether FN is the first argument of an array's method that only tests what FN returns (`filter`, `some`, ...)."""
-    args = fn.parent
-    call = args.parent if args is not None and args.type == "arguments" else None
-    member = call.child_by_field_name("function") if call is not None and call.type == "call_expression" else None
-    return member is not None and member.type == "member_expression" \
-        and text(member.child_by_field_name("property")) in _PREDICATE_METHODS \
-        and bool(call_args(call)) and call_args(call)[0] == fn
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -326,8 +307,7 @@ def _test_method(e: ts.Node, up: ts.Node | None) -> bool:
             or call.child_by_field_name("function") != member \
             or text(member.child_by_field_name("property")) not in _TEST_METHODS:
         return False
-    return _tested(_carried(call), callbacks=up is not None)  # (`log.includes(args.q)` in a filter searches the
-    # text with the value, a use; `types.includes(f.type)` tests what the value holds)
+    return _tested(_carried(call))
 
 
 def _pattern_tested(e: ts.Node) -> bool:
