@@ -1342,3 +1342,5 @@ def test_a_function_not_read_named_as_a_validator_checks_the_fields_it_is_handed
     assert flagged({"index.ts": server(check=other, head=head, gate=False)}) == BOTH
     own = 'function validateFilePath(p: any) { return p; }\n'
     assert flagged({"index.ts": server(check=check, head=own, gate=False)}) == BOTH
+    loaded = '  const p = require(args.path);\n  if (!p) throw new Error("no path");\n'  # (a module loaded: a use)
+    assert flagged({"index.ts": server(check=loaded, head=head, gate=False)}) == BOTH

@@ -17,7 +17,7 @@ from auditor.extract.bindings import value_of
 from auditor.extract.facts import Program, entry_modules
 from auditor.extract.frames import loop_names, plain_parameters, returned
 from auditor.extract.program import Module
-from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, condition_terms, enclosing_function,
+from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, call_function, condition_terms, enclosing_function,
                                     find, literal, member_chain, object_pairs, string_value, strip_casts, text,
                                     within)
 from auditor.extract.zod import schema_of
@@ -515,7 +515,7 @@ def _unread_validator(call: ts.Node, pl: Place, names: frozenset[str], p: Progra
     unread_validator_words: a check of the fields it is handed, outside the boundary. Its result must be kept in a
     local, or the call be a statement of its own (a validator that throws); a result tested is _schema_call's."""
     words = set(v.get("unread_validator_words") or ())
-    callee = strip_casts(call.child_by_field_name("function"))
+    callee = call_function(call)  # (tsc's `(0, shared_1.validatePath)(p)` too)
     chain = member_chain(callee) if callee is not None else None
     first = re.match(r"[a-z]+", chain[-1]) if chain else None
     if first is None or first.group(0) not in words or p.linker is None:

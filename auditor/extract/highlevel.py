@@ -580,9 +580,7 @@ def _sdk_shaped_on_parameter(call: ts.Node, receiver: tuple[str, ...] | None, ar
     if receiver is None or not (len(receiver) == 1 or len(receiver) == 2):
         return False
     if object_keys is not None:
-        spec, smod = _object_of(args[0], module, link) if len(args) in {1, 2} else (None, module)
-        made = _made_config(spec, smod, link, None) if spec is not None and spec.type == "call_expression" else None
-        spec = made[0] if made is not None else spec  # (`server.addTool(makeTool({ name: "x", ... }))`)
+        spec, made = _tool_object(args[0], module, link) if len(args) in {1, 2} else (None, None)
         pairs = object_pairs(spec) if spec is not None and spec.type == "object" else {}
         last = strip_casts(args[-1]) if len(args) == 2 else None
         named = (made[2] if made is not None else lambda n, m: (n, m))(
@@ -622,10 +620,16 @@ def _unread_object_on_parameter(call: ts.Node, receiver: tuple[str, ...] | None,
     if arg is None or arg.type not in {"identifier", "member_expression", "call_expression", "new_expression",
                                        "subscript_expression"}:
         return False
-    spec, smod = _object_of(arg, module, link)
-    made = _made_config(spec, smod, link, None) if spec is not None and spec.type == "call_expression" else None
-    spec = made[0] if made is not None else spec
+    spec, _ = _tool_object(arg, module, link)
     return (spec is None or spec.type != "object") and _on_parameter(call, receiver, module, link)
+
+
+def _tool_object(node: ts.Node, module: Module, link):
+    """(the object NODE stands for, or the one a function of the boundary builds for it: `makeTool({ name: "x" })`;
+    that function's reading of it, `_made_config`, or None)."""
+    spec, smod = _object_of(node, module, link)
+    made = _made_config(spec, smod, link, None) if spec is not None and spec.type == "call_expression" else None
+    return (made[0] if made is not None else spec), made
 
 
 def _on_parameter(call: ts.Node, receiver: tuple[str, ...], module: Module, link) -> bool:
