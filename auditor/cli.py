@@ -287,13 +287,14 @@ def audit(target: str, revisions: tuple[str, ...], subtree: str, out: Path, fmt:
         for f in failures:
             _say(f"auditor: error: {f}")
         sys.exit(EXIT_PARTIAL if failures else EXIT_DRIFT if drift else EXIT_OK)
+    if threading.current_thread() is threading.main_thread():  # the reports go in place now: a kill from here on
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)              # interrupts nothing, and the run ends as it finishes
+        # (ignored before the commit, not after it: a kill between the two ended a complete run with 130)
     try:
         removed = sink.commit()  # every file or none; on failure OUT is as it was, or the message says otherwise
     except AuditorError as exc:
         _say(f"auditor: error: {exc}")
         sys.exit(EXIT_INPUT)
-    if threading.current_thread() is threading.main_thread():  # the reports are in place: a kill now interrupts
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)              # nothing, and the run ends as it finished
     for name in removed:
         notice(f"removed {out / name}: an earlier run wrote it, this one does not")
     for gap in gaps:
