@@ -174,13 +174,21 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
 """
 
 
-def _read_only_claims(code: str) -> dict:
-    """Tool -> its readOnlyHint claim, for a server of one file."""
+def _claims(code: str) -> list:
+    """The annotation claims of a server of one file."""
     p = program({"index.ts": code})
     fx = effects.scan(p, effects_kb())
     rtes = routes(p) + effect_routes.routes(p, fx, components(p))
-    return {c.attrs["tool"]: c for c in annotations.claims(p, fx, rtes, RULES, effects_kb())
-            if c.attrs["hint"] == "readOnlyHint"}
+    return annotations.claims(p, fx, rtes, RULES, effects_kb())
+
+
+def _hint_claims(code: str, hint: str) -> dict:
+    """Tool -> its HINT claim, for a server of one file."""
+    return {c.attrs["tool"]: c for c in _claims(code) if c.attrs["hint"] == hint}
+
+
+def _read_only_claims(code: str) -> dict:
+    return _hint_claims(code, "readOnlyHint")
 
 
 def test_own_effects_decide_and_bookkeeping_setup_caches_and_read_only_commands_do_not():
@@ -269,10 +277,7 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
 
 
 def test_a_post_is_no_certain_write_and_a_fixed_host_no_certain_open_world():
-    p = program({"index.ts": WEB})
-    fx = effects.scan(p, effects_kb())
-    rtes = routes(p) + effect_routes.routes(p, fx, components(p))
-    got = {c.id.split(":", 1)[1]: c.attrs["verdict"] for c in annotations.claims(p, fx, rtes, RULES, effects_kb())}
+    got = {c.id.split(":", 1)[1]: c.attrs["verdict"] for c in _claims(WEB)}
     assert got == {
         "annotation-readOnlyHint@tool:search": "unsupported",  # a POST may or may not modify
         "annotation-openWorldHint@tool:search": "unsupported",  # the host is the server's constant
@@ -298,10 +303,8 @@ server.connect(new StdioServerTransport());
 
 def test_a_tool_behind_an_exclusion_guard_is_the_code_after_the_guard():
     """`if (name !== "x") throw`: what x does is what follows the guard, not the throw branch."""
+    got = {c.id.split(":", 1)[1]: c.attrs["verdict"] for c in _claims(GUARDED)}
     p = program({"index.ts": GUARDED})
-    fx = effects.scan(p, effects_kb())
-    rtes = routes(p) + effect_routes.routes(p, fx, components(p))
-    got = {c.id.split(":", 1)[1]: c.attrs["verdict"] for c in annotations.claims(p, fx, rtes, RULES, effects_kb())}
     assert got == {"annotation-readOnlyHint@tool:purge": "contradicted"}
     region = annotations.regions(p, "purge")
     lines = GUARDED.splitlines()
@@ -341,10 +344,7 @@ def test_an_in_process_write_every_tool_reaches_is_the_server_s_housekeeping():
     """`sweep()` deleting expired entries of the server's task table on every call is its housekeeping, not an effect
     of a tool that reads the table (kb/annotations.yaml bookkeeping, in-process writes included); a tool's own
     write (`tasks.set` in start_task alone) is not."""
-    p = program({"index.ts": TASKS})
-    fx = effects.scan(p, effects_kb())
-    rtes = routes(p) + effect_routes.routes(p, fx, components(p))
-    got = {c.attrs["tool"]: c for c in annotations.claims(p, fx, rtes, RULES, effects_kb()) if c.attrs["hint"] == "readOnlyHint"}
+    got = _read_only_claims(TASKS)
     assert {t: got[t].attrs["verdict"] for t in ("get_task", "list_tasks", "wait_task")} == dict.fromkeys(
         ("get_task", "list_tasks", "wait_task"), "supported")
     assert all(r.get("bookkeeping") for r in got["get_task"].attrs["reached"] if r["kind"] == "state-write")
@@ -403,10 +403,7 @@ def test_a_file_at_a_path_the_server_makes_neither_contradicts_nor_supports_a_hi
     parameter, what a function of the module returns for it) contradicts the hint. A path the server makes alone (a
     constant, its configuration), or a file the caller names inside a folder the server fixes, is its cache, log or credentials, or data of the user kept at a
     fixed place: the code does not say which (unsupported)."""
-    p = program({"index.ts": FILES})
-    fx = effects.scan(p, effects_kb())
-    rtes = routes(p) + effect_routes.routes(p, fx, components(p))
-    got = {c.id.split(":", 1)[1]: c for c in annotations.claims(p, fx, rtes, RULES, effects_kb())}
+    got = {c.id.split(":", 1)[1]: c for c in _claims(FILES)}
     assert {k: c.attrs["verdict"] for k, c in got.items()} == {
         "annotation-readOnlyHint@tool:lookup": "unsupported",  # the server's own cache file, through the wrapper
         "annotation-readOnlyHint@tool:export": "contradicted",  # args.out, through a local and the wrapper
@@ -450,10 +447,7 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
 def test_the_host_a_wrapper_fetches_is_the_one_its_callers_pass():
     """`get(url) { return fetch(url) }`: the host is fixed when every call of get in the tool's code passes a fixed
     one; a destructured parameter (`{ url }`) is the caller's as much as a plain one."""
-    p = program({"index.ts": HOSTS})
-    fx = effects.scan(p, effects_kb())
-    rtes = routes(p) + effect_routes.routes(p, fx, components(p))
-    got = {c.attrs["tool"]: c.attrs["verdict"] for c in annotations.claims(p, fx, rtes, RULES, effects_kb())}
+    got = {c.attrs["tool"]: c.attrs["verdict"] for c in _claims(HOSTS)}
     assert got == {"status": "unsupported", "browse": "contradicted", "peek": "contradicted"}
 
 
@@ -577,11 +571,7 @@ def test_a_delete_of_what_the_same_call_made_before_is_no_destruction():
     # `LOCKS.set(key, next) ... finally { LOCKS.delete(key) }`, and `unlink(tmp)` of the temporary file the same call
     # wrote (in a helper handed its name): additive-only holds; deleting an entry or a file the call did not make
     # contradicts it
-    p = program({"index.ts": UNDO})
-    fx = effects.scan(p, effects_kb())
-    rtes = routes(p) + effect_routes.routes(p, fx, components(p))
-    got = {c.attrs["tool"]: c for c in annotations.claims(p, fx, rtes, RULES, effects_kb())
-           if c.attrs["hint"] == "destructiveHint"}
+    got = _hint_claims(UNDO, "destructiveHint")
     assert {t: c.attrs["verdict"] for t, c in got.items() if t != "add_note"} == {
         "forget": "contradicted", "purge": "contradicted"}
     assert got["add_note"].attrs["verdict"] != "contradicted"

@@ -83,7 +83,7 @@ server.registerTool("t", { inputSchema: {
 
 def test_string_normalisations_are_not_coercions():
     """`.trim()`, `.toLowerCase()`, `.toUpperCase()`: the string stays a string (kb/sdk.yaml effect normalise)."""
-    tools, _, _ = _register('''
+    tools, _, _ = _register(r'''
 const server = new McpServer({ name: "s", version: "1" });
 server.registerTool("t", { inputSchema: {
   url: z.string().trim().min(1),

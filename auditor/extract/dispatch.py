@@ -420,30 +420,23 @@ def _dispatch_in(handler: Handler, fn: ts.Node, resolve, module: Module, link=No
         elif node.type == "subscript_expression" and _name_subject(strip_casts(node.child_by_field_name("index")), module,
                                                                      subjects):
             table, tmod = _table(node.child_by_field_name("object"), module, link)
-            merged = _merged_tables(node.child_by_field_name("object"), module, link) if table is None else []
-            if merged and merged[0][0].id not in tables:  # `ALL[name]`, ALL `Object.assign({}, A, B)` (or made so by
-                entries = []                              # a function of the boundary): the entries of each source
-                for part, pmod in merged:
+            # `HANDLERS[name](request)`: a lookup table of the tools; `ALL[name]`, ALL `Object.assign({}, A, B)` (or
+            # made so by a function of the boundary): the entries of each source
+            parts = [(table, tmod)] if table is not None else _merged_tables(node.child_by_field_name("object"), module, link)
+            if parts and parts[0][0].id not in tables:
+                entries = []
+                for part, pmod in parts:
                     there = resolve if pmod is module else link.resolver(pmod)
                     entries += _table_dispatches(handler, part, text(node), there, pmod, link, method=_method_on(node, fn))
-                table, tmod = merged[0]
-                tables.add(table.id)
-                found += entries
                 refusal = _refused_miss(node, body)
-                if refusal is not None:
-                    fallbacks.append(Fallback(handler=handler, node=refusal, form=_fallback_form(refusal), module=module))
-            elif table is not None and table.id not in tables:  # `HANDLERS[name](request)`: a lookup table of the tools
-                there = resolve if tmod is module else link.resolver(tmod)
-                entries = _table_dispatches(handler, table, text(node), there, tmod, link, method=_method_on(node, fn))
-                refusal = _refused_miss(node, body)
-                if refusal is not None and not entries:  # `const kind = KINDS[name]; if (!kind) throw ...`: the keys
-                    entries = [Dispatch(module=tmod, handler=handler, tool=key, node=pair, subject=text(node),  # are
-                                        target=fn, target_name=module.qualified(fn), form="table")      # the tools
-                               for key, pair in _pairs(table, tmod, link).items()]
+                if refusal is not None and not entries and table is not None:  # `const kind = KINDS[name]; if
+                    entries = [Dispatch(module=tmod, handler=handler, tool=key, node=pair, subject=text(node),  # (!kind)
+                                        target=fn, target_name=module.qualified(fn), form="table")  # throw ...`: the
+                               for key, pair in _pairs(table, tmod, link).items()]                   # keys are the tools
                 if refusal is not None:  # (what any other name meets)
                     fallbacks.append(Fallback(handler=handler, node=refusal, form=_fallback_form(refusal), module=module))
-                if entries or refusal is not None:  # (else a later lookup of the table may say what it runs:
-                    tables.add(table.id)            # `if (!T[name]) throw ...; return T[name].run(args)`)
+                if entries or refusal is not None or table is None:  # (else a later lookup of the table may say what
+                    tables.add(parts[0][0].id)  # it runs: `if (!T[name]) throw ...; return T[name].run(args)`)
                 found += entries
         elif node.type == "switch_statement" and _name_subject(strip_casts(node.child_by_field_name("value")), module,
                                                                subjects):
@@ -981,17 +974,10 @@ def forwarded(fallback: Fallback, link) -> tuple[ts.Node, Module, ts.Node] | Non
     return None
 
 
-def _called_member(scope: ts.Node, var: str) -> str | None:
-    """The member of VAR that SCOPE calls (`tool.handle(args)`: "handle"), or None."""
-    return next((chain[1] for n in walk(scope) if n.type == "call_expression"
-                 and len(chain := member_chain(n.child_by_field_name("function")) or ()) == 2 and chain[0] == var), None)
-
-
 def _member_call(scope: ts.Node, var: str) -> ts.Node | None:
     """The call of a member of VAR in SCOPE (`tool.handle(args)`), or None."""
     return next((n for n in walk(scope) if n.type == "call_expression"
-                 and len(member_chain(n.child_by_field_name("function")) or ()) == 2
-                 and member_chain(n.child_by_field_name("function"))[0] == var), None)
+                 and len(chain := member_chain(n.child_by_field_name("function")) or ()) == 2 and chain[0] == var), None)
 
 
 def _called_member(scope: ts.Node, var: str) -> str | None:
