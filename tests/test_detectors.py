@@ -267,6 +267,21 @@ def test_a_package_a_command_the_code_builds_runs_through_npx_is_used():
         == ["left-pad", "pad-right"]
 
 
+def test_a_package_a_runner_is_spawned_with_is_used():
+    """`spawn("npx", ["-y", "@acme/render", "-i", f])`, the list written there or a local bound to it: the package
+    after the runner's options is run, so used; a package in the list of another command (`spawn("git", [...])`) or
+    after the first argument is not."""
+    code = SERVER + ('import { spawn } from "node:child_process";\n'
+                     'export function render(f) {\n  const args = ["-y", "@acme/render", "-i", f];\n'
+                     '  spawn("npx", args);\n  spawn("bunx", ["@acme/lint", "left-pad"]);\n'
+                     '  return spawn("git", ["pad-right"]);\n}\n')
+    deps = {"@modelcontextprotocol/sdk": "1", "zod": "3", "@acme/render": "1", "@acme/lint": "1", "left-pad": "1",
+            "pad-right": "1"}
+    p = program({"index.ts": code, "package.json": json.dumps({"name": "demo", "dependencies": deps})})
+    assert [f.attrs["dependency"] for f in mismatches.mismatches(p, {"probes": []}) if f.kind == "unused-dependency"] \
+        == ["left-pad", "pad-right"]
+
+
 def test_a_package_a_resolver_is_handed_through_a_parameter_is_used():
     """`function resolveBin(pkg, bin) { ... require.resolve(pkg) ... }` called as `resolveBin("@acme/cli", "acme")`:
     the resolver loads what the module's calls pass for that parameter; a package passed for another one is unused."""

@@ -3,7 +3,7 @@ descriptor to the base class (Values.class_member, per instance), and lists of a
 
 from __future__ import annotations
 
-from auditor.analyse import coverage
+from auditor.analyse import coverage, mismatches
 from auditor.extract.syntax import find, object_pairs, string_value, text
 from auditor.extract.values import Values
 from program_helpers import SDK, program
@@ -775,3 +775,67 @@ def test_each_definition_of_a_list_installed_under_its_name_with_one_handler_is_
     led = coverage.ledger(program({"index.ts": index, "a.ts": defs}))
     assert {t["name"]: t["status"] for t in led["tools"]} == {"a_one": "analysed", "a_two": "analysed"}
     assert led["unresolved"] == [] and led["complete"] is True
+
+
+WRAPPED_SERVER = SDK + '''import { zodToJsonSchema } from "zod-to-json-schema";
+function guarded(schema, handler) {
+  return async (raw) => {
+    const parsed = schema.safeParse(raw);
+    if (!parsed.success) return { isError: true, content: [{ type: "text", text: "bad input" }] };
+    return handler(parsed.data);
+  };
+}
+export function buildServer(tools) {
+  const server = new Server({ name: "notes", version: "1" }, { capabilities: { tools: {} } });
+  const handlers = new Map(tools.map((t) => [t.name, guarded(t.schema, t.handler)]));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: tools.map((t) => ({ name: t.name, description: t.description, inputSchema: zodToJsonSchema(t.schema) })),
+  }));
+  server.setRequestHandler(CallToolRequestSchema, async (req) => {
+    const run = handlers.get(req.params.name);
+    if (!run) return { isError: true, content: [{ type: "text", text: "unknown tool" }] };
+    return run(req.params.arguments ?? {});
+  });
+  return server;
+}
+'''
+WRAPPED_TOOLS = '''import { z } from "zod";
+import { writeFile } from "node:fs/promises";
+const schema = z.object({ path: z.string(), body: z.string().optional() });
+export const saveTool = {
+  name: "save_note", description: "Save a note.", schema,
+  handler: async (args) => { await writeFile(args.path, args.body ?? ""); return { content: [] }; },
+};
+export const allTools = [saveTool];
+'''
+WRAPPED_MAIN = '''async function main() {
+  const { StdioServerTransport } = await import("@modelcontextprotocol/sdk/server/stdio.js");
+  const { buildServer } = await import("./server.js");
+  const { allTools } = await import("./tools.js");
+  await buildServer(allTools).connect(new StdioServerTransport());
+}
+main();
+'''
+
+
+def _wrapped(server: str):
+    p = program({"index.js": WRAPPED_MAIN, "server.js": server, "tools.js": WRAPPED_TOOLS, "package.json": MANIFEST})
+    return p, coverage.ledger(p)
+
+
+def test_a_registry_of_what_a_wrapper_makes_of_each_tool_object_dispatches_to_its_functions():
+    """`new Map(tools.map((t) => [t.name, guarded(t.schema, t.handler)]))`: each tool is dispatched to what the call
+    makes of it, and the tool object's functions it is handed are tool code; a check in that function (the tool's own
+    schema parsed) covers the input, and none leaves it unenforced. The tool is one, made where the list is handed
+    over, not a second copy of the object the tools/list handler copies."""
+    p, led = _wrapped(WRAPPED_SERVER)
+    assert [(t["name"], t["dispatch"], t["implementation"], t["status"]) for t in led["tools"]] == [
+        ("save_note", "registry", "guarded(save_note)", "analysed")]
+    assert led["complete"] is True and len([t for t in p.tools if t.name == "save_note"]) == 1
+    assert [f.id for f in mismatches.mismatches(p, {"probes": []}) if f.attrs.get("tool") == "save_note"] == []
+    unchecked = WRAPPED_SERVER.replace("const parsed = schema.safeParse(raw);", "").replace(
+        "if (!parsed.success) return", "if (raw === 0) return").replace("handler(parsed.data)", "handler(raw)")
+    assert "safeParse" not in unchecked
+    p, _ = _wrapped(unchecked)
+    assert sorted(f.id for f in mismatches.mismatches(p, {"probes": []}) if f.attrs.get("tool") == "save_note") == [
+        "FND:schema-unenforced:save_note/path", "FND:unchecked-optional:save_note/body"]

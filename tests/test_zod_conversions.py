@@ -107,6 +107,14 @@ function otherMember(schema, schemaName) {
   if (schemaName === "x") return jsonSchema.definitions.other;
   return jsonSchema;
 }
+function inline(schema, name) {
+  const jsonSchema = zodToJsonSchema(schema, { name });
+  return jsonSchema.definitions?.[name] || jsonSchema;
+}
+function orEmpty(schema, name) {
+  const jsonSchema = zodToJsonSchema(schema, { name });
+  return jsonSchema.definitions?.[name] ?? {};
+}
 function twoValues(schema, flag) {
   if (flag) return zodToJsonSchema(schema);
   return { type: "object", properties: {} };
@@ -116,6 +124,8 @@ server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [
   { name: "lookup", description: "Look up.", inputSchema: toInputSchema(LookupSchema, "lookup") },
   { name: "member", description: "Member.", inputSchema: otherMember(LookupSchema, "member") },
   { name: "two", description: "Two.", inputSchema: twoValues(LookupSchema, process.env.FLAG) },
+  { name: "inline", description: "Inline.", inputSchema: inline(LookupSchema, "Lookup") },
+  { name: "empty", description: "Empty.", inputSchema: orEmpty(LookupSchema, "Lookup") },
 ] }));
 '''
 
@@ -125,17 +135,18 @@ def test_a_wrapper_with_several_returns_of_one_conversion_is_followed():
     named conversion puts the schema in) is that conversion; a `catch` fallback is left out (a conversion read
     statically is taken to succeed)."""
     tools = _tools({"index.ts": WRAPPER})
-    lookup = tools["lookup"]
-    assert lookup.schema_form == "zod-to-json-schema" and lookup.gaps == ()
-    assert lookup.schema["properties"] == {"term": {"type": "string", "description": "what to look up"},
-                                           "limit": {"type": "number"}}
-    assert lookup.schema["required"] == ["term"]
+    for name in ("lookup", "inline"):  # (`definitions?.[name] || jsonSchema`: the named member, or the whole: one)
+        lookup = tools[name]
+        assert lookup.schema_form == "zod-to-json-schema" and lookup.gaps == ()
+        assert lookup.schema["properties"] == {"term": {"type": "string", "description": "what to look up"},
+                                               "limit": {"type": "number"}}
+        assert lookup.schema["required"] == ["term"]
 
 
 def test_a_wrapper_whose_returns_differ_stays_a_gap():
     """Another member than the named one, or a second value beside the conversion: not one schema, a gap."""
     tools = _tools({"index.ts": WRAPPER})
-    for name in ("member", "two"):
+    for name in ("member", "two", "empty"):
         assert tools[name].schema_form == "unknown"
         assert any("neither a literal nor a zod conversion" in g.detail for g in tools[name].gaps)
 

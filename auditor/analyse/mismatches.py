@@ -5,6 +5,8 @@ from __future__ import annotations
 import bisect
 import re
 
+import tree_sitter as ts
+
 from auditor.analyse import validation
 from auditor.analyse.absences import unread_code
 from auditor.analyse.fields import record_fields, uses
@@ -19,7 +21,8 @@ from auditor.extract.records import at, line, record
 from auditor.extract.routes import launch_snippets
 from auditor.extract.scope import server_readmes
 from auditor.extract.frames import plain_parameters
-from auditor.extract.syntax import enclosing_function, find, function_name, pair_value, string_value, text
+from auditor.extract.bindings import value_of
+from auditor.extract.syntax import enclosing_function, find, function_name, pair_value, strip_casts, string_value, text
 from auditor.model import Anchor, Record
 
 SNAKE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
@@ -415,6 +418,7 @@ def _named_strings(p: Program) -> set[str]:
     resolvers, keys = set(rule.get("resolvers", ())), set(rule.get("keys", ()))
     run = re.compile(r"(?:^|[\s;&|(\"'`])(?:" + "|".join(map(re.escape, rule.get("runners", ()))) +
                      r")(?:\s+-{1,2}[\w-]+)*\s+(@?[\w.-]+(?:/[\w.-]+)?)") if rule.get("runners") else None
+    runners = frozenset(rule.get("runners", ()))
     out: set[str] = set()
     for m in p.modules:
         aside = _Spans([(first, last) for first, last, _ in m.vendored] + [
@@ -432,6 +436,7 @@ def _named_strings(p: Program) -> set[str]:
                 continue
             if node.type == "call_expression":
                 fn, args = node.child_by_field_name("function"), node.child_by_field_name("arguments")
+                out |= _runner_argv(m, args, runners)  # `spawn("npx", ["@scope/cli", "-i", f])`
                 named = [args.named_children[0]] if fn is not None and text(fn) in named_by and args is not None \
                     and args.named_children else []
                 calls.setdefault(text(fn), []).append(args.named_children if args is not None else [])
@@ -452,6 +457,19 @@ def _named_strings(p: Program) -> set[str]:
         out |= {v for k in made for v in map(string_value, held.get(k, ())) if v}
         out |= {v for f, i in handed for args in calls.get(f, ()) if i < len(args) and (v := string_value(args[i]))}
     return out
+
+
+def _runner_argv(m, args: ts.Node | None, runners: frozenset[str]) -> set[str]:
+    """The package a process launch of a runner runs (`spawn("npx", ["-y", "@scope/cli", ...])`, the list written
+    there or a local bound to it): its first argument that is no option."""
+    given = args.named_children if args is not None else []
+    if len(given) < 2 or string_value(given[0]) not in runners:
+        return set()
+    argv = strip_casts(given[1])
+    argv = strip_casts(value_of(m, argv)) if argv is not None and argv.type == "identifier" else argv
+    words = [string_value(e) for e in argv.named_children] if argv is not None and argv.type == "array" else []
+    first = next((w for w in words if w is None or not w.startswith("-")), None)
+    return {first} if first else set()
 
 
 class _Spans:

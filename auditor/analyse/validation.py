@@ -98,6 +98,11 @@ def places(p: Program, tool) -> tuple[list[Place], list[Place]]:
             given = _given_input(p, d, own) if d.form in _CALLED_FROM_BRANCH else None
             own.append(_place(m, d.target, given=given))
             roots.append((m, d.target))
+            if d.target.type != "method_definition" and enclosing_function(d.target) is not None:
+                # a closure a wrapper made of the tool's own functions (`wrap(t.schema, t.handler)`: extract/registry.py):
+                # those run with what it is handed
+                own += [_place(hm, hf) for hm, hf in d.handed if hf.id not in {pl.fn.id for pl in own}]
+                roots += list(d.handed)
         elif d.form != "registration":
             for call in find(_branch(d.node), {"call_expression"}):
                 hit = link.resolve(d.module, call)

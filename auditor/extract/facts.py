@@ -393,7 +393,7 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
     listings = [listing.listing(follow, h.home, h.node, h.fn, h.branch) for h in handlers if h.method == "tools/list"]
     listings = [listing.unnamed(l, {t.node for t in tools} | instantiated, link, frozenset(t.name for t in tools))
                 for l in listings]
-    declared = {t.node for t in tools}
+    declared = {t.node for t in tools} | instantiated  # (an object a template made a tool of is that tool)
     for l in listings:  # tool objects a copy in the list names (`{name: t.name, ...}` over `{name, run, ...}`)
         made = [t for t in listing.named(l, declared, link)  # (but one a dependency's code that never runs makes)
                 if not dead.unrun_in_dependency(t.node, t.module, link, expander.calls_of)]

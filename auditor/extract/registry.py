@@ -1,6 +1,6 @@
 """Tools installed into a registry at run time: a Map filled by `R.set(key, tool)` in a function called once per tool
 object (`install(new XTool())`), or one built from a list of tool objects (`list.reduce((acc, t) => { acc[t.name] =
-t; return acc; }, {})`, `new Map(list.map((t) => [t.name, t]))`, `Object.fromEntries(...)`), and a tools/call handler that looks the tool up by its name (`R.get(name)`,
+t; return acc; }, {})`, `new Map(list.map((t) => [t.name, t]))`, `Object.fromEntries(...)`, or of what a call makes of each: `[t.name, wrap(t.schema, t.run)]`), and a tools/call handler that looks the tool up by its name (`R.get(name)`,
 `this.R[name]`, or in the list itself: `list.find((t) => t.name === name)`) and calls a method of what it finds. One dispatch per installed tool: its name is the key the installing call computes for that
 tool (read under the call's arguments), its implementation the method called, read on that tool's class (inherited
 methods and what the constructor hands the base class included); the class's other methods are tool code too."""
@@ -106,6 +106,9 @@ def _record(out: dict[str, Dispatch], unread: list, values: Values, handler: Han
         if tool.type == "new_expression":
             shown = f"{text(tool.child_by_field_name('constructor'))}.{method}"
             handed = tuple(_methods(values.link, tool, tmod, target))
+        elif tool.type == "call_expression" and not method:  # `wrap(t.schema, t.handler)`: the function the call
+            shown = f"{text(tool.child_by_field_name('function'))}({name})"  # makes, and the tool's own functions
+            handed = values.handed(tool, tmod, frame)  # it is handed
         else:  # a tool object: its function-valued members are tool code too (a function found: itself)
             shown, handed = f"{name}.{method}" if method else name, ()
         out[name] = Dispatch(module=module, handler=handler, tool=name, node=lookup, subject=text(lookup),
@@ -308,13 +311,16 @@ def _built(value: ts.Node | None, module: Module, follow) -> Iterator[tuple[ts.N
         return
     names = parameters(fn)
     element = next((k for k, (i, p) in names.items() if i == (0 if pairs else 1) and not p), None)
-    keys = []
+    keys, wrapped = [], {}
     if pairs:  # (t) => [KEY, t]
         for ret in follow.returns(fn, module):
             entry = strip_casts(ret[0])
             items = [c for c in entry.named_children if c.type != "comment"] if entry is not None and entry.type == "array" else []
             if len(items) == 2 and text(strip_casts(items[1])) == element:
                 keys.append(items[0])
+            elif len(items) == 2 and _wraps(strip_casts(items[1]), element):  # (t) => [KEY, wrap(t.schema, t.run)]:
+                keys.append(items[0])  # what the call makes of each tool object is what is found
+                wrapped[items[0].id] = strip_casts(items[1])
     else:  # (acc, t) => { acc[KEY] = t; return acc; }
         acc = next((k for k, (i, p) in names.items() if i == 0 and not p), None)
         for store in find(fn, {"assignment_expression"}):
@@ -325,7 +331,15 @@ def _built(value: ts.Node | None, module: Module, follow) -> Iterator[tuple[ts.N
     for key in keys:
         follow.reset()
         for obj, omod in list(follow.expr(callee.child_by_field_name("object"), module, 0)):
-            yield key, obj, omod, Frame(scope=fn, module=module, names={element: (0, ())}, args=(obj,), caller=omod, site=obj)
+            frame = Frame(scope=fn, module=module, names={element: (0, ())}, args=(obj,), caller=omod, site=obj)
+            yield (key, wrapped[key.id], module, frame) if key.id in wrapped else (key, obj, omod, frame)
+
+
+def _wraps(call: ts.Node | None, element: str | None) -> bool:
+    """Whether CALL is a call handed a member of ELEMENT (`wrap(t.schema, t.handler)`)."""
+    return call is not None and call.type == "call_expression" and element is not None and any(
+        (member_chain(strip_casts(a)) or ())[:1] == (element,) and len(member_chain(strip_casts(a))) == 2
+        for a in call_args(call))
 
 
 def _called_on(lookup: ts.Node, fn: ts.Node, calls_of=None) -> list[str]:

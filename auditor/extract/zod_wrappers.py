@@ -36,6 +36,10 @@ def _conversion(node: ts.Node, module: Module, named: dict | None, converts) -> 
     """The conversion call NODE returns: itself, a `const` of the function bound to it, or the member a named
     conversion puts the schema in; else None."""
     node = strip_casts(node)
+    if node is not None and node.type == "binary_expression" \
+            and text(node.child_by_field_name("operator")) in {"||", "??"}:  # `out.definitions?.[name] || out`: the
+        sides = [_conversion(node.child_by_field_name(f), module, named, converts) for f in ("left", "right")]  # named
+        return sides[0] if sides[0] is not None and sides[1] is not None and sides[0].id == sides[1].id else None  # or whole
     call = _const_call(node, module)
     if call is not None and converts(call):
         return call
