@@ -40,6 +40,10 @@ export DEMO_TOKEN=abc
 JUDGE_KEY=k npx -y @other/evals run evals.ts
 docker run -i --rm -e DEMO_REGION -v data:/data demo/server /srv/data
 docker build -t demo/server -f Dockerfile .
+node -e "
+  const { spawn } = require('child_process');
+"
+node --no-warnings -e "let x = 1"
 ```
 
 ```json
@@ -63,6 +67,7 @@ def test_documented_tools_and_their_parameters():
 def test_documented_environment_from_code_blocks():
     doc = read_markdown("README.md", README)
     env = documented.documented_env(doc)
+    # (`node -e "..."` evaluates a script: `const`, `let` are no variables)
     assert sorted(env) == ["DEMO_REGION", "DEMO_TOKEN", "DEMO_URL", "JUDGE_KEY", "NODE_OPTIONS", "PICTURES_KEY"]
     # the host entry that runs another package sets that server's environment, not this one's
     p = program({"package.json": '{"name": "demo-server"}'})

@@ -57,7 +57,9 @@ ENV_KEY = re.compile(r'"(?P<name>[A-Za-z_][A-Za-z0-9_]*)"\s*:')
 ASSIGNMENTS = re.compile(r"^(?:[A-Za-z_][A-Za-z0-9_]*=(?:\"[^\"]*\"|'[^']*'|\S*)\s*)+")
 LAUNCH_COMMAND = re.compile(r'"command"\s*:\s*"(?P<command>[^"]*)"')
 LAUNCH_ARGS = re.compile(r'"args"\s*:\s*\[(?P<items>[^\[\]]*)\]', re.S)
-DOCKER_ENV = re.compile(r'(?:^|[\s"\'\[,])(?:-e|--env)[\s"\',]+(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?=[=\s"\',\]]|$)')
+DOCKER_ENV = re.compile(r'(?:^|[\s"\'\[,])(?P<opt>-e|--env)[\s"\',]+(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?=[=\s"\',\]]|$)')
+# `node -e "..."`: the option evaluates the script that follows; it names no variable
+EVALUATES = re.compile(r"\b(?:node|nodejs|bun)(?:\s+-{1,2}[\w-]+)*\s+-e$")
 SHELL_ENV = re.compile(r"^\s*(?:export\s+|set\s+)?(?P<name>[A-Z][A-Z0-9_]*)=", re.M)
 # Prose and tables: a code span in capitals (`LOG_LEVEL`) where the text speaks of the environment.
 ENV_WORDS = re.compile(r"(?i)\b(?:env(?:ironment)?|env\s+vars?)\b")
@@ -391,7 +393,9 @@ def documented_env(doc: MarkdownDoc, another=lambda command, args: False) -> dic
             for k in ENV_KEY.finditer(obj["body"]):
                 add(k["name"], fence, obj.start("body") + k.start())
         for m in DOCKER_ENV.finditer(fence.content):
-            add(m["name"], fence, m.start("name"))
+            opt = fence.content.index("-", m.start())  # (the option's line, up to it)
+            if not EVALUATES.search(fence.content[fence.content.rfind("\n", 0, opt) + 1:opt] + m["opt"]):
+                add(m["name"], fence, m.start("name"))
         for m in SHELL_ENV.finditer(fence.content):
             line = fence.content[m.start():].split("\n", 1)[0]
             command = ASSIGNMENTS.sub("", line.strip().removeprefix("export ").removeprefix("set ")).split()

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field, replace
 
 import tree_sitter as ts
 
-from auditor.extract import input_schemas, subclasses, webpack, zod
+from auditor.extract import inlined, input_schemas, subclasses, webpack, zod
 from auditor.extract.bindings import class_fields, class_name, imports, literal_env, package_name, value_of
 from auditor.extract.program import Module
 from auditor.extract.frames import destructured, element_names, loop_names, parameters
@@ -117,7 +117,7 @@ def servers(module: Module, vocab: dict, link=None) -> list[ServerDecl]:
         var = text(decl.child_by_field_name("name")) if decl is not None else "<expression>"
         held = _assigned_to(new)
         var = held if held is not None else var  # `this.server = new McpServer(...)`: the field holds it
-        if cls not in vocab["server_classes"]:
+        if cls not in vocab["server_classes"] or _own_class(module, new.child_by_field_name("constructor")):
             sub = subclasses.sdk_class(module, new.child_by_field_name("constructor"), vocab, link) \
                 if link is not None and new.child_by_field_name("constructor") is not None else None
             packed = webpack.server_class(module, new.child_by_field_name("constructor"), vocab["server_classes"], link)
@@ -133,6 +133,13 @@ def servers(module: Module, vocab: dict, link=None) -> list[ServerDecl]:
                     continue
         out.append(_declared(module, var, cls, statement_of(new), args, amod, link))
     return out
+
+
+def _own_class(module: Module, ctor: ts.Node | None) -> bool:
+    """Whether CTOR names a class MODULE declares itself, no copy of the SDK's a bundler inlined (extract/inlined.py):
+    a program's own `class McpServer { ... }` that answers the protocol itself is no SDK server by its name."""
+    return ctor is not None and ctor.type == "identifier" and text(ctor) in module.classes \
+        and inlined.sdk_class(module, text(ctor)) is None
 
 
 def defined(module: Module, name: str, cls: str, args: list[ts.Node], amod: Module, link) -> ServerDecl:
