@@ -171,3 +171,33 @@ def test_a_shape_parameter_of_a_forwarding_function_is_the_call_sites_argument()
                                                             "limit": {"type": "number"}}
     assert find.schema["required"] == ["q"]
     assert none.gaps == () and none.schema["properties"] == {}
+
+
+TYPED = SDK + '''import { z } from "zod";
+import { zodToJsonSchema } from "zod-to-json-schema";
+import { typeSafeSchema, asSchema, fallback } from "./helper.js";
+const Find = typeSafeSchema()(z.object({ q: z.string(), limit: z.number().optional() }));
+const Plain = asSchema(z.object({ id: z.string() }));
+const Other = fallback(z.object({ id: z.string() }));
+const server = new Server({ name: "kit", version: "1.0.0" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [
+  { name: "find", description: "Find.", inputSchema: zodToJsonSchema(Find) },
+  { name: "plain", description: "Plain.", inputSchema: zodToJsonSchema(Plain) },
+  { name: "other", description: "Other.", inputSchema: zodToJsonSchema(Other) },
+] }));
+'''
+HELPER = '''export const typeSafeSchema = () => (arg) => arg;
+export function asSchema(schema) { return schema; }
+export function fallback(schema) { return DEFAULT; }
+const DEFAULT = 1;
+'''
+
+
+def test_a_typing_helper_that_returns_the_schema_it_is_handed_is_that_schema():
+    """`typeSafeSchema()(z.object(...))` of `() => (arg) => arg`, and `asSchema(s)` of a function returning its
+    parameter: the schema handed through; a function returning something else stays a gap."""
+    tools = _tools({"index.js": TYPED, "helper.js": HELPER})
+    assert tools["find"].gaps == () and tools["find"].schema["properties"] == {"q": {"type": "string"},
+                                                                              "limit": {"type": "number"}}
+    assert tools["plain"].gaps == () and tools["plain"].schema["properties"] == {"id": {"type": "string"}}
+    assert tools["other"].schema_form == "unknown" and tools["other"].gaps

@@ -470,6 +470,8 @@ class _Reader:
                 self.coercions.append((path, f"z.{ctor}() {self.z['preprocess'][ctor]}{then}", line, self.module.path))
             return spec, optional  # field reads some values as omitted, converts none)
         rule = self.z["types"].get(ctor)
+        if (not chain or chain[0] not in self.ns) and (given := zod_flow.passed_through(self, node)) is not None:
+            return self.read(given, path, depth + 1)  # `typeSafeSchema()(z.object(...))`: the schema handed through
         if (not chain or chain[0] not in self.ns) and (target := zod_flow.callee(self, node)) is not None \
                 and (found := zod_flow.returned(self, node, *target, path, depth)) is not None:
             return found

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import tree_sitter as ts
 
 from auditor.extract.bindings import value_of
-from auditor.extract.frames import parameters
+from auditor.extract.frames import parameters, plain_parameters
 from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, Known, call_args, excerpt, find, literal, member_chain,
                                     strip_casts, text)
 from auditor.extract.zod_methods import object_schema
@@ -74,6 +74,26 @@ def callee(r, call: ts.Node) -> tuple[ts.Node, object] | None:
         return None
     fn = where[0].functions.get(where[1])
     return (strip_casts(fn), where[0]) if fn is not None else None
+
+
+def passed_through(r, call: ts.Node) -> ts.Node | None:
+    """The argument CALL hands a function of the boundary that returns it as it is (`asSchema(s)` of `(x) => x`), also
+    one a call of a top-level function makes (`typeSafeSchema()(s)`, `const typeSafeSchema = () => (x) => x`): a
+    typing helper; None otherwise."""
+    fn_node = strip_casts(call.child_by_field_name("function"))
+    if fn_node is not None and fn_node.type == "call_expression":  # curried: what the inner call's function returns
+        made = callee(r, fn_node)
+        returns = [strip_casts(e) for e in live_returns(made[0], {})] if made is not None else []
+        fn = returns[0] if len(returns) == 1 and returns[0] is not None and returns[0].type in FUNCTION_TYPES else None
+    else:
+        made = callee(r, call)
+        fn = made[0] if made is not None else None
+    returns = [strip_casts(e) for e in live_returns(fn, {})] if fn is not None else []
+    if len(returns) != 1 or returns[0] is None or returns[0].type != "identifier":
+        return None
+    index = plain_parameters(fn).get(text(returns[0]))
+    args = call_args(call)
+    return args[index] if index is not None and index < len(args) else None
 
 
 def live_returns(fn: ts.Node, env) -> list[ts.Node]:
