@@ -434,3 +434,29 @@ def test_a_compiled_shape_with_its_own_exports_and_a_barrels_descriptions_is_rea
     assert tool.schema["properties"]["info"]["properties"]["license"]["description"] == "The SPDX license"
     assert tool.schema["required"] == ["name"]
     assert not [g for g in p.gaps if g.kind == "schema"]
+
+
+def test_a_server_constructed_through_the_indirection_of_compiled_commonjs_is_the_sdk_s():
+    """`new (0, mcp_1.McpServer)(...)`, as sucrase and some tsc settings write a `new` of an imported class (like
+    `(0, f)(x)` for a call): the SDK's server, so its `tool` calls are registrations and the audit is complete."""
+    factory = '''"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+var _mcp = require("@modelcontextprotocol/sdk/server/mcp.js");
+var _zod = require("zod");
+var make = (opts) => {
+  let o = new (0, _mcp.McpServer)({ name: "pay", version: "1.0.0" });
+  return o.tool("list_orders", "List orders", { count: _zod.z.number().optional() }, async (a) => ({ content: [] })),
+    o.tool("get_order", "Get an order", { id: _zod.z.string() }, async (a) => ({ content: [] })), o;
+};
+exports.make = make;
+'''
+    main = '''#!/usr/bin/env node
+"use strict";
+var _f = require("../factory.cjs");
+var _stdio = require("@modelcontextprotocol/sdk/server/stdio.js");
+(0, _f.make)({}).connect(new _stdio.StdioServerTransport());
+'''
+    led = coverage.ledger(program({"dist/factory.cjs": factory, "dist/bin/stdio.cjs": main, "package.json":
+                                   '{"name": "pay", "bin": "dist/bin/stdio.cjs", "dependencies": {"@modelcontextprotocol/sdk": "1"}}'}))
+    assert sorted(t["name"] for t in led["tools"]) == ["get_order", "list_orders"]
+    assert all(t["status"] == "analysed" for t in led["tools"]) and led["unresolved"] == [] and led["complete"] is True

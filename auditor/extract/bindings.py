@@ -8,8 +8,8 @@ import tree_sitter as ts
 
 from auditor.extract import inlined
 from auditor.extract.program import Module
-from auditor.extract.syntax import (CLASS_TYPES, FUNCTION_TYPES, ancestors, enclosing, find, member_chain, memo,
-                                    string_value, strip_casts, text)
+from auditor.extract.syntax import (CLASS_TYPES, FUNCTION_TYPES, ancestors, direct, enclosing, find, member_chain,
+                                    memo, string_value, strip_casts, text)
 
 
 def literal_env(link, fallback: Module):
@@ -204,7 +204,8 @@ def imports(module: Module) -> dict[str, tuple[str, str]]:
 def class_name(module: Module, ctor: ts.Node | None, packages: list[str]) -> str:
     """The name a constructor has in the package it is imported from, when that is one of `packages`
     (`import { McpServer as S }` then `new S()`; `const sdk = require(...)` then `new sdk.McpServer()`, as compiled
-    and bundled code writes them); else the constructor as written."""
+    and bundled code writes them, `new (0, sdk_1.McpServer)(...)` too); else the constructor as written."""
+    ctor = (direct(ctor) or ctor) if ctor is not None else None
     shown = text(ctor)
     chain = member_chain(ctor) if ctor is not None else None
     if not chain or len(chain) > 2:

@@ -418,10 +418,15 @@ def callee_text(call: ts.Node) -> str:
 def call_function(call: ts.Node) -> ts.Node | None:
     """The function a call calls, as written: `f` of `(0, f)(...)`, the indirect call compiled CommonJS writes for an
     imported function (`(0, mod_1.f)(x)` is `mod_1.f(x)` without a `this`)."""
-    fn = strip_casts(call.child_by_field_name("function"))
-    if fn is not None and fn.type == "sequence_expression" and fn.named_children:
-        fn = strip_casts(fn.named_children[-1])
-    return fn
+    return direct(call.child_by_field_name("function"))
+
+
+def direct(node: ts.Node | None) -> ts.Node | None:
+    """NODE without casts and the `(0, x)` of compiled CommonJS (`new (0, mod_1.C)(x)` constructs `mod_1.C`)."""
+    node = strip_casts(node)
+    if node is not None and node.type == "sequence_expression" and node.named_children:
+        node = strip_casts(node.named_children[-1])
+    return node
 
 
 def class_base(cls: ts.Node | None) -> ts.Node | None:
