@@ -135,6 +135,17 @@ def test_a_switch_on_a_destructured_method_returning_the_response_is_a_server():
     assert coverage.ledger(p)["complete"] is True
 
 
+def test_a_class_of_its_own_named_like_the_sdk_s_is_no_sdk_server():
+    """`class McpServer { handleRequest(...) { switch (method) ... } }`, `new McpServer()`: the program's own class,
+    not the SDK's (nothing imports it), so its protocol branches are read: the tool is dispatched, the audit whole."""
+    own = {**SWITCH, "index.js": SWITCH["index.js"].replace("HandServer", "McpServer")}
+    assert "class McpServer" in own["index.js"] and "new McpServer()" in own["index.js"]
+    p = program({**own, **PACKAGE})
+    assert [(s.info.get("name"), s.capabilities) for s in p.servers] == [("notes", ("tools",))]
+    assert _rows(p) == [("read_note", "analysed")]
+    assert coverage.ledger(p)["complete"] is True
+
+
 def test_a_prompt_looked_up_by_name_in_another_branch_is_no_tool():
     p = program({**PROMPTS, **PACKAGE})
     assert "prompts/get" in PROMPTS["index.js"] and "this.prompts.get(name)" in PROMPTS["index.js"]
