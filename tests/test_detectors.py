@@ -126,6 +126,12 @@ def test_a_syntax_error_region_hides_only_the_dependencies_it_names():
     assert got == {"left-pad": "dependency-use-unknown", "chalk": "unused-dependency"}
 
 
+
+def _unused(code: str, deps: dict) -> list[str]:
+    """The dependencies the unused-dependency finding names, for a server of one file with DEPS declared."""
+    p = program({"index.ts": code, "package.json": json.dumps({"name": "demo", "dependencies": deps})})
+    return [f.attrs["dependency"] for f in mismatches.mismatches(p, {"probes": []}) if f.kind == "unused-dependency"]
+
 def test_a_dependency_the_code_loads_by_name_is_used():
     """pino loads its transport by the name given as a string (kb/method.yaml loaded_by_name), require.resolve and a
     plugin list name a package: each is used; a package named nowhere is still unused, and so is one whose name is only
@@ -140,9 +146,7 @@ def test_a_dependency_the_code_loads_by_name_is_used():
                      'export const pick = (f) => f === "yaml" ? ["-o", "yaml"] : [];\n')
     deps = {"@modelcontextprotocol/sdk": "1", "zod": "3", "pino": "9", "pino-pretty": "11", "@acme/worker": "1",
             "lazy-lib": "1", "@acme/plugin-a": "1", "left-pad": "1", "yaml": "2"}
-    p = program({"index.ts": code, "package.json": json.dumps({"name": "demo", "dependencies": deps})})
-    assert [f.attrs["dependency"] for f in mismatches.mismatches(p, {"probes": []}) if f.kind == "unused-dependency"] \
-        == ["left-pad", "yaml"]
+    assert _unused(code, deps) == ["left-pad", "yaml"]
 
 
 # unchecked-reference: a reference can only dangle in a record the server keeps.
@@ -214,9 +218,7 @@ def test_a_package_loaded_by_a_require_function_the_module_makes_is_used():
                      '  return [telemetry, "left-pad"];\n'
                      '}\n')
     deps = {"@modelcontextprotocol/sdk": "1", "zod": "3", "@acme/telemetry": "1", "left-pad": "1"}
-    p = program({"index.ts": code, "package.json": json.dumps({"name": "demo", "dependencies": deps})})
-    assert [f.attrs["dependency"] for f in mismatches.mismatches(p, {"probes": []}) if f.kind == "unused-dependency"] \
-        == ["left-pad"]
+    assert _unused(code, deps) == ["left-pad"]
 
 
 def test_a_require_function_made_through_a_renamed_import_loads_and_resolves():
@@ -231,9 +233,7 @@ def test_a_require_function_made_through_a_renamed_import_loads_and_resolves():
                      '  return [root, tools, "left-pad"];\n'
                      '}\n')
     deps = {"@modelcontextprotocol/sdk": "1", "zod": "3", "@acme/schema": "1", "@acme/tools": "1", "left-pad": "1"}
-    p = program({"index.ts": code, "package.json": json.dumps({"name": "demo", "dependencies": deps})})
-    assert [f.attrs["dependency"] for f in mismatches.mismatches(p, {"probes": []}) if f.kind == "unused-dependency"] \
-        == ["left-pad"]
+    assert _unused(code, deps) == ["left-pad"]
 
 
 def test_a_package_a_resolver_may_load_by_a_name_made_at_run_time_is_used():
@@ -262,9 +262,7 @@ def test_a_package_a_command_the_code_builds_runs_through_npx_is_used():
                      '"install left-pad", "xnpx pad-right"];\n}\n')
     deps = {"@modelcontextprotocol/sdk": "1", "zod": "3", "cross-env": "7", "@acme/lint": "2", "left-pad": "1",
             "pad-right": "1"}
-    p = program({"index.ts": code, "package.json": json.dumps({"name": "demo", "dependencies": deps})})
-    assert [f.attrs["dependency"] for f in mismatches.mismatches(p, {"probes": []}) if f.kind == "unused-dependency"] \
-        == ["left-pad", "pad-right"]
+    assert _unused(code, deps) == ["left-pad", "pad-right"]
 
 
 def test_a_package_a_runner_is_spawned_with_is_used():
@@ -277,9 +275,7 @@ def test_a_package_a_runner_is_spawned_with_is_used():
                      '  return spawn("git", ["pad-right"]);\n}\n')
     deps = {"@modelcontextprotocol/sdk": "1", "zod": "3", "@acme/render": "1", "@acme/lint": "1", "left-pad": "1",
             "pad-right": "1"}
-    p = program({"index.ts": code, "package.json": json.dumps({"name": "demo", "dependencies": deps})})
-    assert [f.attrs["dependency"] for f in mismatches.mismatches(p, {"probes": []}) if f.kind == "unused-dependency"] \
-        == ["left-pad", "pad-right"]
+    assert _unused(code, deps) == ["left-pad", "pad-right"]
 
 
 def test_a_package_a_resolver_is_handed_through_a_parameter_is_used():
@@ -290,9 +286,7 @@ def test_a_package_a_resolver_is_handed_through_a_parameter_is_used():
                      'function resolveBin(pkg, bin) {\n  return require.resolve(pkg) + bin;\n}\n'
                      'export const cli = resolveBin("@acme/cli", "left-pad");\n')
     deps = {"@modelcontextprotocol/sdk": "1", "zod": "3", "@acme/cli": "1", "left-pad": "1"}
-    p = program({"index.ts": code, "package.json": json.dumps({"name": "demo", "dependencies": deps})})
-    assert [f.attrs["dependency"] for f in mismatches.mismatches(p, {"probes": []}) if f.kind == "unused-dependency"] \
-        == ["left-pad"]
+    assert _unused(code, deps) == ["left-pad"]
 
 
 def test_a_package_that_depends_on_itself_does_not_use_itself_by_a_command():
@@ -300,6 +294,4 @@ def test_a_package_that_depends_on_itself_does_not_use_itself_by_a_command():
     config: the command fetches demo from the registry; the dependency on itself is unused."""
     code = SERVER + 'export const config = { command: "npx", args: ["-y", "demo@latest"], line: "npx -y demo@latest" };\n'
     deps = {"@modelcontextprotocol/sdk": "1", "zod": "3", "demo": "1"}
-    p = program({"index.ts": code, "package.json": json.dumps({"name": "demo", "dependencies": deps})})
-    assert [f.attrs["dependency"] for f in mismatches.mismatches(p, {"probes": []}) if f.kind == "unused-dependency"] \
-        == ["demo"]
+    assert _unused(code, deps) == ["demo"]
