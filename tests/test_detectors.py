@@ -126,11 +126,11 @@ def test_a_syntax_error_region_hides_only_the_dependencies_it_names():
     assert got == {"left-pad": "dependency-use-unknown", "chalk": "unused-dependency"}
 
 
-
 def _unused(code: str, deps: dict) -> list[str]:
     """The dependencies the unused-dependency finding names, for a server of one file with DEPS declared."""
     p = program({"index.ts": code, "package.json": json.dumps({"name": "demo", "dependencies": deps})})
     return [f.attrs["dependency"] for f in mismatches.mismatches(p, {"probes": []}) if f.kind == "unused-dependency"]
+
 
 def test_a_dependency_the_code_loads_by_name_is_used():
     """pino loads its transport by the name given as a string (kb/method.yaml loaded_by_name), require.resolve and a
