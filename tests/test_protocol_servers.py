@@ -144,6 +144,14 @@ def test_a_class_of_its_own_named_like_the_sdk_s_is_no_sdk_server():
     assert [(s.info.get("name"), s.capabilities) for s in p.servers] == [("notes", ("tools",))]
     assert _rows(p) == [("read_note", "analysed")]
     assert coverage.ledger(p)["complete"] is True
+    # The SDK's own class a bundle without markers holds under its name registers tools: still the SDK's server.
+    bundled = ("class McpServer {\n  constructor(info) { this.info = info; }\n"
+               "  tool(name, description, shape, cb) { return { name, description, shape, cb }; }\n"
+               "  async connect(transport) {}\n}\n"
+               'const server = new McpServer({ name: "bundled", version: "1.0.0" });\n'
+               'server.tool("ping", "Ping the host", {}, async () => ({ content: [] }));\n')
+    p = program({"index.js": bundled, **PACKAGE})
+    assert [s.cls for s in p.servers] == ["McpServer"] and [t.name for t in p.tools] == ["ping"]
 
 
 def test_a_prompt_looked_up_by_name_in_another_branch_is_no_tool():

@@ -11,9 +11,9 @@ from auditor.extract.bindings import class_fields, class_name, imports, literal_
 from auditor.extract.program import Module
 from auditor.extract.frames import destructured, element_names, loop_names, parameters
 from auditor.extract.values import Values
-from auditor.extract.syntax import (CLASS_TYPES, FUNCTION_TYPES, NOT_LITERAL, ancestors, call_args, callee_text, enclosing,
-                                    enclosing_function, find, literal, literal_fields, member_chain, object_pairs, pair_value,
-                                    property_name, statement_of, string_value, strip_casts, text, walk)
+from auditor.extract.syntax import (CLASS_TYPES, FUNCTION_TYPES, NOT_LITERAL, ancestors, call_args, callee_text,
+                                    class_base, enclosing, enclosing_function, find, literal, literal_fields,
+                                    member_chain, object_pairs, pair_value, property_name, statement_of, string_value, strip_casts, text, walk)
 from auditor.model import Anchor, Gap
 
 
@@ -117,7 +117,7 @@ def servers(module: Module, vocab: dict, link=None) -> list[ServerDecl]:
         var = text(decl.child_by_field_name("name")) if decl is not None else "<expression>"
         held = _assigned_to(new)
         var = held if held is not None else var  # `this.server = new McpServer(...)`: the field holds it
-        if cls not in vocab["server_classes"] or _own_class(module, new.child_by_field_name("constructor")):
+        if cls not in vocab["server_classes"] or _own_class(module, new.child_by_field_name("constructor"), vocab):
             sub = subclasses.sdk_class(module, new.child_by_field_name("constructor"), vocab, link) \
                 if link is not None and new.child_by_field_name("constructor") is not None else None
             packed = webpack.server_class(module, new.child_by_field_name("constructor"), vocab["server_classes"], link)
@@ -135,11 +135,16 @@ def servers(module: Module, vocab: dict, link=None) -> list[ServerDecl]:
     return out
 
 
-def _own_class(module: Module, ctor: ts.Node | None) -> bool:
-    """Whether CTOR names a class MODULE declares itself, no copy of the SDK's a bundler inlined (extract/inlined.py):
-    a program's own `class McpServer { ... }` that answers the protocol itself is no SDK server by its name."""
-    return ctor is not None and ctor.type == "identifier" and text(ctor) in module.classes \
-        and inlined.sdk_class(module, text(ctor)) is None
+def _own_class(module: Module, ctor: ts.Node | None, vocab: dict) -> bool:
+    """Whether CTOR names a class MODULE declares itself that is no SDK server: not a copy a bundler inlined
+    (extract/inlined.py), extending nothing, with none of the SDK's registration methods (kb/sdk.yaml
+    handler_registration, high_level registrations): a program's own `class McpServer { handleRequest(...) }` that
+    answers the protocol itself. The SDK's own class a bundle holds under its name registers, or extends Protocol."""
+    info = module.classes.get(text(ctor)) if ctor is not None and ctor.type == "identifier" else None
+    if info is None or inlined.sdk_class(module, text(ctor)) is not None or class_base(info.node) is not None:
+        return False
+    registering = set(vocab["handler_registration"]) | set(vocab["high_level"]["registrations"])
+    return not registering & set(info.methods)
 
 
 def defined(module: Module, name: str, cls: str, args: list[ts.Node], amod: Module, link) -> ServerDecl:
