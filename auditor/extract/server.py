@@ -13,7 +13,8 @@ from auditor.extract.frames import destructured, element_names, loop_names, para
 from auditor.extract.values import Values
 from auditor.extract.syntax import (CLASS_TYPES, FUNCTION_TYPES, NOT_LITERAL, ancestors, call_args, callee_text,
                                     class_base, enclosing, enclosing_function, find, literal, literal_fields,
-                                    member_chain, object_pairs, pair_value, property_name, statement_of, string_value, strip_casts, text, walk)
+                                    member_chain, object_pairs, pair_value, property_name, statement_of, string_value,
+                                    strip_casts, text, walk)
 from auditor.model import Anchor, Gap
 
 
