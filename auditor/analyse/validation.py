@@ -17,9 +17,9 @@ from auditor.extract.bindings import value_of
 from auditor.extract.facts import Program, entry_modules
 from auditor.extract.frames import loop_names, plain_parameters, returned
 from auditor.extract.program import Module
-from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, call_function, condition_terms, enclosing_function,
-                                    find, literal, member_chain, object_pairs, string_value, strip_casts, text,
-                                    within)
+from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, call_function, condition_terms,
+                                    enclosing_function, find, literal, member_chain, object_pairs, string_value,
+                                    strip_casts, text, within)
 from auditor.extract.zod import schema_of
 
 
@@ -101,7 +101,8 @@ def places(p: Program, tool) -> tuple[list[Place], list[Place]]:
             if d.target.type != "method_definition" and enclosing_function(d.target) is not None:
                 # a closure a wrapper made of the tool's own functions (`wrap(t.schema, t.handler)`: extract/registry.py):
                 # those run with what it is handed
-                own += [_place(hm, hf) for hm, hf in d.handed if hf.id not in {pl.fn.id for pl in own}]
+                held = {pl.fn.id for pl in own}
+                own += [_place(hm, hf) for hm, hf in d.handed if hf.id not in held]
                 roots += list(d.handed)
         elif d.form != "registration":
             for call in find(_branch(d.node), {"call_expression"}):

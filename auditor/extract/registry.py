@@ -338,8 +338,7 @@ def _built(value: ts.Node | None, module: Module, follow) -> Iterator[tuple[ts.N
 def _wraps(call: ts.Node | None, element: str | None) -> bool:
     """Whether CALL is a call handed a member of ELEMENT (`wrap(t.schema, t.handler)`)."""
     return call is not None and call.type == "call_expression" and element is not None and any(
-        (member_chain(strip_casts(a)) or ())[:1] == (element,) and len(member_chain(strip_casts(a))) == 2
-        for a in call_args(call))
+        len(chain := member_chain(strip_casts(a)) or ()) == 2 and chain[0] == element for a in call_args(call))
 
 
 def _called_on(lookup: ts.Node, fn: ts.Node, calls_of=None) -> list[str]:
