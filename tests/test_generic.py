@@ -659,16 +659,19 @@ Fix a file.
 
 def test_a_tool_the_readme_says_is_withdrawn_is_no_claim():
     """"`search` - **DEPRECATED**: ... (no longer available)", a table row described "Removed in 2.0", a heading
-    "`lookup` (deprecated)": the README does not say the server provides them (their parameters go with them); a
-    tool whose description only mentions the word ("Find deprecated packages") is still documented."""
+    "`lookup` (retired)": the README does not say the server provides them (their parameters go with them); a
+    tool whose description only mentions the word ("Find deprecated packages") is still documented, and so is one
+    only deprecated ("Deprecated alias for `add_item`", a heading "`get_item` (deprecated)"): deprecated is still
+    served."""
     readme = ("# demo\n\n## Tools\n\n- `search_items` - **DEPRECATED**: Search items (no longer available)\n"
               "  - `query` - The search query\n- `find_deprecated` - Find deprecated packages\n"
-              "- `add_item` - Add an item\n\n| Tool | Description |\n|---|---|\n| `drop_item` | Removed in 2.0 |\n"
-              "| `list_items` | List the items |\n\n### `lookup_item` (deprecated)\n\n- `id` (string): which item\n\n"
-              "### `get_item`\n\n- `id` (string): which item\n")
+              "- `add_item` - Add an item\n- `put_item` - Deprecated alias for `add_item`\n\n| Tool | Description |\n"
+              "|---|---|\n| `drop_item` | Removed in 2.0 |\n"
+              "| `list_items` | List the items |\n\n### `lookup_item` (retired)\n\n- `id` (string): which item\n\n"
+              "### `get_item` (deprecated)\n\n- `id` (string): which item\n")
     doc = read_markdown("README.md", readme)
     got = {t.name: [x.name for x in t.params] for t in documented.documented_tools(doc)}
-    assert got == {"find_deprecated": [], "add_item": [], "list_items": [], "get_item": ["id"]}
+    assert got == {"find_deprecated": [], "add_item": [], "put_item": [], "list_items": [], "get_item": ["id"]}
 
 
 def test_a_documented_tool_dispatched_but_not_listed_is_callable_not_unknown():

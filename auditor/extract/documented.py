@@ -38,10 +38,11 @@ TOOLS_LEAD = re.compile(r"(?i)\btools\b")
 NOT_HERE = re.compile(r"(?i)\b(?:does|do|will|can)\s*(?:not|n't)\s+(?:list|expose|register|ship|offer|serve)"
                       r"\b|\bnot\s+(?:available|listed|exposed|registered|served)\s+(?:in|by|on|here|through"
                       r"|via|from)\b|\bexists?\s+only\s+(?:there|in|on)\b")
-# What a README says of a tool it no longer serves, in the text beside its name ("`search` - **DEPRECATED**: ...",
-# "(no longer available)", "has been removed"): no claim that the server provides it.
-WITHDRAWN = re.compile(r"(?i)^\W*(?:deprecated|removed|obsolete|discontinued|retired)\b|\bno\s+longer\s+(?:available|"
-                       r"supported|exists?|works?|offered|provided)\b|\b(?:has|have)\s+been\s+(?:removed|deprecated|"
+# What a README says of a tool it no longer serves, in the text beside its name ("`search` - Removed in 2.0",
+# "(no longer available)", "has been removed"): no claim that the server provides it. "Deprecated" alone is not
+# withdrawn: a deprecated tool ("Deprecated alias for `fetch`") is still one the README says the server serves.
+WITHDRAWN = re.compile(r"(?i)^\W*(?:removed|obsolete|discontinued|retired)\b|\bno\s+longer\s+(?:available|"
+                       r"supported|exists?|works?|offered|provided)\b|\b(?:has|have)\s+been\s+(?:removed|"
                        r"discontinued|retired)\b")
 # A parameter item whose description ends by introducing a list ("`data`: Object containing:"; not a bare "`a`:").
 INTRODUCES = re.compile(r"(?s)[:\u2014\u2013-]\s*\S.*:$")
