@@ -423,3 +423,31 @@ def test_a_gate_s_membership_test_enforces_the_enum_and_an_empty_string_outside_
     found = {(f.kind, f.attrs.get("field")): f for f in mismatches.mismatches(program({"index.ts": code}), {"probes": []})}
     assert ("schema-unenforced", "kind") not in found and ("unchecked-optional", "note") in found
     assert found[("false-diagnostic", "kind")].attrs["schema_conforming"] is False
+
+
+def test_a_test_of_the_requested_tool_s_name_checks_no_input_field_of_that_name():
+    # `const { name, arguments: args } = request.params; if (!allowed.has(name)) throw`: the handler rejects a tool
+    # not enabled, not a bad `args.name`, which `create` passes on unchecked; a test of `args.name` itself checks it
+    from auditor.analyse import mismatches
+
+    def code(test: str) -> str:
+        return SDK + (
+            'const allowed = new Set(["create"]);\n'
+            'function make(n: any) { return { content: [{ type: "text", text: String(n) }] }; }\n'
+            'const server = new Server({ name: "g", version: "1" }, { capabilities: { tools: {} } });\n'
+            'server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [\n'
+            '  { name: "create", description: "Create", inputSchema: { type: "object", properties: {\n'
+            '      name: { type: "string" } }, required: ["name"] } }] }));\n'
+            'server.setRequestHandler(CallToolRequestSchema, async (request) => {\n'
+            '  const { name, arguments: args } = request.params;\n'
+            f'  if ({test}) throw new Error("no");\n'
+            '  switch (name) {\n    case "create": return make(args?.name);\n  }\n'
+            '  throw new Error("unknown tool");\n});\n')
+
+    def flagged(test: str) -> set:
+        return {(f.kind, f.attrs.get("field")) for f in mismatches.mismatches(program({"index.ts": code(test)}), {"probes": []})
+                if f.attrs.get("tool") == "create"}
+
+    assert ("schema-unenforced", "name") in flagged("!allowed.has(name)")
+    assert ("schema-unenforced", "name") in flagged("typeof name !== \"string\"")
+    assert not flagged("typeof args?.name !== \"string\"")

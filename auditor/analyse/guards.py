@@ -74,7 +74,8 @@ def string_required_parameters(fn: ts.Node, params: set[str]) -> set[str]:
 
 def hand_checked(fn: ts.Node, skip: Callable[[ts.Node], bool] = lambda node: False, dispatch: frozenset[int] = frozenset(),
                  leaving: bool = False, module: Module | None = None, link=None, own: bool = False,
-                 errors: bool = False, falsy: bool = False, collects: frozenset[str] = frozenset()) -> set[str]:
+                 errors: bool = False, falsy: bool = False, collects: frozenset[str] = frozenset(),
+                 keys: frozenset[str] = frozenset()) -> set[str]:
     """Fields a function rejects bad values of: the fields named in the condition of `if (cond) throw ...` or
     `if (cond) return <an error>`, and the subject of a `switch` whose `default` throws or returns an error (not the
     tool-name dispatch, ids in DISPATCH: its fallback rejects unknown tools, not input). LEAVING: a `default` that
@@ -86,7 +87,9 @@ def hand_checked(fn: ts.Node, skip: Callable[[ts.Node], bool] = lambda node: Fal
     returned value that is not null rejects (`return `${key} must be a string``, `return ok ? null : "bad"`). FALSY:
     its caller rejects unless it returns a true value (`if (!isValidArgs(args)) throw`), so `return false` rejects.
     COLLECTS: locals of FN that gather the failures it returns, and its caller rejects when one is not empty (`const
-    errors = []; if (typeof input.name !== "string") errors.push(...); return { errors }`): a push onto one rejects."""
+    errors = []; if (typeof input.name !== "string") errors.push(...); return { errors }`): a push onto one rejects.
+    KEYS: locals of FN holding the requested tool's name (the dispatch's subject): a test of one (`if
+    (!allowed.has(name)) throw`) rejects an unknown tool, and checks no input field of that name."""
     out: set[str] = set()
     if errors:
         for ret in find(fn, {"return_statement"}):
@@ -98,7 +101,7 @@ def hand_checked(fn: ts.Node, skip: Callable[[ts.Node], bool] = lambda node: Fal
             if kept[0] and not kept[1]:  # `ok ? null : "message"`: what the test requires passes, the rest not
                 out |= _passing_fields(cond)
             elif kept[1] and not kept[0]:  # `bad ? "message" : null`
-                out |= {f for t in condition_terms(cond) for f in _term_fields(t, fn, module, link)}
+                out |= {f for t in condition_terms(cond) for f in _term_fields(t, fn, module, link, keys)}
     owners = {fn.id} | {f.id for f in _returned_callbacks(fn)}
     for stmt in find(fn, {"if_statement", "switch_statement"}):
         if enclosing_function(stmt).id not in owners or skip(stmt) or stmt.id in dispatch:
@@ -139,7 +142,7 @@ def hand_checked(fn: ts.Node, skip: Callable[[ts.Node], bool] = lambda node: Fal
         else:
             continue
         for term in terms:
-            tested = _term_fields(term, fn, module, link)
+            tested = _term_fields(term, fn, module, link, keys)
             if tested:  # `!ALLOWED.includes(value)`, `!isValidUUID(args.listId)`, `typeof x !== "string"`
                 out |= tested
             elif term.type == "binary_expression" and text(term.child_by_field_name("operator")) == "&&":
@@ -258,15 +261,19 @@ def _returned_callbacks(fn: ts.Node) -> list[ts.Node]:
     return out
 
 
-def _term_fields(term: ts.Node, fn: ts.Node, module: Module | None, link) -> set[str]:
+def _term_fields(term: ts.Node, fn: ts.Node, module: Module | None, link, keys: frozenset[str] = frozenset()) -> set[str]:
     """What one term of a rejecting condition tests: the subject of a predicate or membership test, or the field of
-    a comparison or type test (not a local holding a conversion of a value)."""
+    a comparison or type test (not a local holding a conversion of a value, nor a local of KEYS, the requested
+    tool's name, that the term names bare)."""
     tested = _tested_by(term, fn, module, link)
-    if tested:
-        return tested
-    field = flow._predicate(term, None).field
-    return {field} if field and field.isidentifier() and not (module is not None and _coerced_local(term, module)) \
-        else set()
+    if not tested:
+        field = flow._predicate(term, None).field
+        tested = {field} if field and field.isidentifier() and not (module is not None and _coerced_local(term, module)) \
+            else set()
+    if tested & keys:
+        bare = {text(n) for n in find(term, {"identifier"})}
+        tested -= {k for k in keys & bare if not any(text(n) == k for n in find(term, {"property_identifier"}))}
+    return tested
 
 
 def _statements(node: ts.Node | None) -> list[ts.Node]:

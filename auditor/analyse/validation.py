@@ -182,8 +182,10 @@ def checks(p: Program, tool, path: list[Place], own: list[Place] = ()) -> list[C
         if any(pl.fn == o.fn for o in own):  # the tool's own code: its guards check what they name, and a string's
             skip = lambda n, pl=pl: _skipped(n, pl)  # noqa: E731 - (another tool's branch)
             required, given = _string_required(pl, names, v)
+            keys = frozenset(d.subject for d in p.dispatches if d.subject.isidentifier() and d.form != "registration"
+                             and enclosing_function(d.node) == pl.fn)  # (`switch (name)`: the tool's name)
             fields = guards.hand_checked(pl.fn, skip, frozenset(d.node.id for d in p.dispatches), module=pl.module,
-                                         link=p.linker, own=True) \
+                                         link=p.linker, own=True, keys=keys) \
                 | required  # a string's method called on a field throws for any other value
             aliases = _aliases(pl, names, v)  # `const cfg = args.adapterConfig; if (typeof cfg !== "object") throw`:
             # the field, when the local's type or values are tested (a test of its presence alone is none)
