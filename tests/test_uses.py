@@ -540,3 +540,35 @@ def test_a_field_assigned_into_a_local_object_is_followed_as_that_entry():
             + _returning('pick(filter)'))
     assert flagged({"index.ts": _with(head, body)}) == PATH_ONLY
     assert flagged({"index.ts": _with(head, body.replace("pick(filter)", "take(filter)"))}) == BOTH
+
+
+def test_what_a_branch_s_target_returns_is_the_tool_s_result_only_when_the_branch_hands_it_back():
+    """`if (name === "edit") { const changed = diff(args); cache.set(key, changed); ... }`: diff's `return out` is
+    no result handed back to the caller, so `note` copied into it reaches the cache (a use); when the branch returns
+    what diff made (`return { ... JSON.stringify(diff(args)) }`), the note is only echoed."""
+    from auditor.analyse import mismatches
+    from program_helpers import SDK, program
+
+    def code(branch: str) -> str:
+        return SDK + (
+            'const cache = new Map();\n'
+            'function diff(args: any) {\n  const out: any = {};\n  if ("note" in args) out.note = args.note;\n'
+            '  return out;\n}\n'
+            'const server = new Server({ name: "g", version: "1" }, { capabilities: { tools: {} } });\n'
+            'server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [\n'
+            '  { name: "edit", description: "Edit", inputSchema: { type: "object", properties: {\n'
+            '      note: { type: "string" } } } }] }));\n'
+            'server.setRequestHandler(CallToolRequestSchema, async (request) => {\n'
+            '  const { name, arguments: args } = request.params;\n'
+            f'  if (name === "edit") {{\n{branch}  }}\n'
+            '  throw new Error("unknown tool");\n});\n')
+
+    def flagged_note(branch: str) -> set:
+        return {f.kind for f in mismatches.mismatches(program({"index.ts": code(branch)}), {"probes": []})
+                if f.attrs.get("tool") == "edit" and f.attrs.get("field") == "note"}
+
+    assert flagged_note('    const changed = diff(args);\n    cache.set("k", changed);\n'
+                        '    return { content: [{ type: "text", text: "saved" }] };\n') == {"unchecked-optional"}
+    assert flagged_note('    return { content: [{ type: "text", text: JSON.stringify(diff(args)) }] };\n') == set()
+    assert flagged_note('    let result: any;\n    result = diff(args);\n'
+                        '    return { content: [{ type: "text", text: JSON.stringify(result) }] };\n') == set()

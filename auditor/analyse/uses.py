@@ -36,11 +36,13 @@ _TEXT = frozenset({"JSON.stringify", "String", "encodeURIComponent", "encodeURI"
 _CONDITIONS = frozenset({"if_statement", "while_statement", "do_statement", "switch_statement", "for_statement"})
 
 
-def harmless(p, module, node: ts.Node, truth: bool = True, skip=None) -> bool:
+def harmless(p, module, node: ts.Node, truth: bool = True, skip=None, echo: bool = True) -> bool:
     """Whether the value NODE reads reaches no use but tests, logs and error messages, here or in the functions of
     the boundary it is handed to. SKIP: code of the function NODE is in that is not the tool's (another tool's
-    branch of a dispatch): a local holding the value read there is another tool's use."""
-    return _value(_Ctx(link=p.linker, vocab=p.vocab, truth=truth, skip=skip), module, node, 0)
+    branch of a dispatch): a local holding the value read there is another tool's use. ECHO: what the function
+    NODE is in returns is the tool's result (a value written into it goes back to the caller); else its result is
+    followed where its calls keep it."""
+    return _value(_Ctx(link=p.linker, vocab=p.vocab, truth=truth, skip=skip, echo=echo), module, node, 0)
 
 
 def stored(node: ts.Node) -> bool:
@@ -202,6 +204,7 @@ class _Ctx:
     checks: bool = True  # a check of what is followed checks the value (off for a text made of it: a string method
     # called on `ls ${dir}` checks nothing of dir)
     skip: Callable[[ts.Node], bool] | None = None  # code of the tool's own function that is another tool's
+    echo: bool = True  # what the tool's own function (depth 0) returns is the tool's result
 
 
 def _mine(ctx, uses: list[ts.Node], depth: int) -> list[ts.Node]:
@@ -234,7 +237,8 @@ def _value(ctx, module, node: ts.Node, depth: int) -> bool:
             return True
     else:
         e = node
-    if logged(e, ctx.vocab) or error_message(e) or depth == 0 and echoed(e) or _query_compared(e, ctx.vocab):
+    if logged(e, ctx.vocab) or error_message(e) or depth == 0 and ctx.echo and echoed(e) \
+            or _query_compared(e, ctx.vocab):
         return True
     handed = _handed(e)
     text_of = _in_text(e) if handed is None and ctx.link is not None and depth < _DEPTH else None
@@ -661,13 +665,14 @@ def _local_entry(ctx, module, decl: ts.Node, key: str, depth: int) -> bool:
                     and not _value(ctx, module, up, depth):
                 return False  # (`local.KEY = value`: a write of the entry, no use of it)
             continue
-        if logged(u, ctx.vocab) or error_message(u) or depth == 0 and echoed(u):
+        if logged(u, ctx.vocab) or error_message(u) or depth == 0 and ctx.echo and echoed(u):
             continue  # (`return { indexConfig }` in the tool's own code: written into its result)
         args = u.parent
         if args is not None and args.type == "arguments" and args.parent is not None \
                 and text(args.parent.child_by_field_name("function")) == "Object.keys":
             continue  # (its keys only: no entry's value)
-        fn = _returned(u) if depth > 0 else None  # (`const out = { a: x }; return out` from a function called)
+        fn = _returned(u) if depth > 0 or not ctx.echo else None  # (`const out = { a: x }; return out` from a
+        # function called)
         if fn is not None and _result_entry(ctx, fn, key, depth):
             continue
         handed = _handed(u) if u.type == "identifier" else None

@@ -53,12 +53,18 @@ class Place:
     # handed values the dispatch computes (`this.search({ q: args.q, ids: Array.isArray(args.ids) ? args.ids : []
     # })`) holds no input: those values are judged where they are computed (uses.py follows them into the call).
     given: frozenset[int] | None = None
+    # Whether what FN returns is the tool's result (a value written into it goes back to the caller who sent it):
+    # not so for a function the tool's branch calls and keeps the result of elsewhere (`const changed =
+    # diff(args); cache.patch(key, changed)`), whose result is followed where the call keeps it.
+    result: bool = True
 
 
-def _place(module: Module, fn: ts.Node, skip: tuple[ts.Node, ...] = (), given: frozenset[int] | None = None) -> Place:
+def _place(module: Module, fn: ts.Node, skip: tuple[ts.Node, ...] = (), given: frozenset[int] | None = None,
+           result: bool = True) -> Place:
     spans = sorted((n.start_byte, n.end_byte) for n in skip)
     ends = list(accumulate((e for _, e in spans), max))
-    return Place(module=module, fn=fn, skip=skip, starts=tuple(b for b, _ in spans), ends=tuple(ends), given=given)
+    return Place(module=module, fn=fn, skip=skip, starts=tuple(b for b, _ in spans), ends=tuple(ends), given=given,
+                 result=result)
 
 
 def dispatches_of(p: Program, tool) -> list:
@@ -96,7 +102,8 @@ def places(p: Program, tool) -> tuple[list[Place], list[Place]]:
         if d.target is not None:
             m = link.module_of(d.target) or d.module
             given = _given_input(p, d, own) if d.form in _CALLED_FROM_BRANCH else None
-            own.append(_place(m, d.target, given=given))
+            own.append(_place(m, d.target, given=given,
+                              result=d.form not in _CALLED_FROM_BRANCH or _returns_target(p, d)))
             roots.append((m, d.target))
             if d.target.type != "method_definition" and enclosing_function(d.target) is not None:
                 # a closure a wrapper made of the tool's own functions (`wrap(t.schema, t.handler)`: extract/registry.py):
@@ -135,6 +142,35 @@ def _given_input(p: Program, d, own: list[Place]) -> frozenset[int] | None:
         return None
     return frozenset(i for call in calls for i, a in enumerate(call_args(call))
                      if _may_be_input(a, names, v, host.fn, d.module))
+
+
+def _returns_target(p: Program, d) -> bool:
+    """Whether D's branch hands back what its target returns: a call of the target inside a `return` (`return
+    run(args)`, `return { content: [await run(args)] }`), or its result kept in a local that a `return` of the same
+    function names (`result = await run(args); break; ... return result`). True when no call of it is found."""
+    calls = [c for c in find(_branch(d.node), {"call_expression"})
+             if (hit := p.linker.resolve(d.module, c)) is not None and hit[1] == d.target]
+    if not calls:
+        return True
+    for call in calls:
+        fn = enclosing_function(call)
+        kept = None
+        for up in ancestors(call):
+            if up == fn:
+                break
+            if up.type == "return_statement":
+                return True
+            if up.type == "variable_declarator":
+                kept = up.child_by_field_name("name")
+                break
+            if up.type == "assignment_expression":
+                kept = up.child_by_field_name("left")
+                break
+        if kept is not None and kept.type == "identifier" and fn is not None and any(
+                any(text(n) == text(kept) for n in find(r, {"identifier"}))
+                for r in find(fn, {"return_statement"}) if enclosing_function(r) == fn):
+            return True
+    return False
 
 
 def _may_be_input(node: ts.Node | None, names: set[str], v: dict, host: ts.Node, module: Module, depth: int = 0) -> bool:
@@ -279,7 +315,7 @@ def reads(p: Program, own: list[Place], booleans: frozenset[str] = frozenset()) 
                     or _only_tested(node, pl.module) or _in_catch(node, pl.fn) or logged(node, p.vocab) \
                     or error_message(node) or _typed_in_callee(node, pl.module, p.linker) \
                     or uses.harmless(p, pl.module, node, truth=field not in booleans,
-                                     skip=lambda n, pl=pl: _skipped(n, pl)) \
+                                     skip=lambda n, pl=pl: _skipped(n, pl), echo=pl.result) \
                     or throws.after_throw(node, pl.fn, pl.module, p.linker, files):  # (never runs: reaches nothing)
                 continue
             out.append(Read(field=field, path=pl.module.path, node=node))
