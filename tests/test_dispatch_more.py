@@ -451,3 +451,28 @@ def test_a_test_of_the_requested_tool_s_name_checks_no_input_field_of_that_name(
     assert ("schema-unenforced", "name") in flagged("!allowed.has(name)")
     assert ("schema-unenforced", "name") in flagged("typeof name !== \"string\"")
     assert not flagged("typeof args?.name !== \"string\"")
+
+
+def test_a_table_built_from_another_table_s_entries_dispatches_its_entries():
+    # `const CALLS = Object.entries(DEFS).filter(...).reduce((acc, [key, value]) => { acc[key] = { run: value.run };
+    # return acc; }, {})`, or `Object.fromEntries(Object.entries(DEFS).map(([k, v]) => [k, { run: v.run }]))`: the
+    # same keys, each entry made of DEFS's; `CALLS[name].run(args)` runs the entry's function
+    head = ('const DEFS = {\n'
+            '  list_items: { description: "List", run: async (a: any) => ({ content: [] }), write: false },\n'
+            '  drop_item: { description: "Drop", run: async (a: any) => ({ content: [] }), write: true },\n};\n')
+    tail = ('const server = new Server({ name: "g", version: "1" }, { capabilities: { tools: {} } });\n'
+            'server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: Object.entries(DEFS).map(([k, v]) =>\n'
+            '  ({ name: k, description: v.description, inputSchema: { type: "object", properties: {} } })) }));\n'
+            'server.setRequestHandler(CallToolRequestSchema, async (request) => {\n'
+            '  const tool = CALLS[request.params.name];\n  if (!tool) throw new Error("unknown tool");\n'
+            '  return await tool.run(request.params.arguments);\n});\n')
+    for make in ('const CALLS = Object.entries(DEFS).filter(([, v]) => !v.write || true)\n'
+                 '  .reduce((acc: any, [key, value]) => {\n    acc[key] = { run: value.run };\n    return acc;\n  }, {});\n',
+                 'const CALLS = Object.fromEntries(Object.entries(DEFS).map(([k, v]) => [k, { run: v.run }]));\n'):
+        rows = _rows(SDK + head + make + tail)
+        assert {n: (r["status"], r["implementation"]) for n, r in rows.items()} == {
+            "list_items": ("analysed", "list_items.run"), "drop_item": ("analysed", "drop_item.run")}, make
+    # a reduce that stores under another key than the entry's own is no such table
+    rows = _rows(SDK + head + 'const CALLS = Object.entries(DEFS).reduce((acc: any, [key, value]) => {\n'
+                 '  acc["x_" + key] = value;\n  return acc;\n}, {});\n' + tail)
+    assert all(r["status"] != "analysed" for r in rows.values())

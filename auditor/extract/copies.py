@@ -148,3 +148,61 @@ def rekeyed(fn: ts.Node | None) -> ts.Node | None:
                     and text(strip_casts(target.child_by_field_name("index"))) == text(key):
                 return call_args(over)[0]
     return None
+
+
+_ENTRY_STEPS = frozenset({"filter", "sort", "slice", "concat", "reverse"})  # (array methods that keep entries whole)
+
+
+def entries_source(value: ts.Node | None) -> ts.Node | None:
+    """The object whose keys VALUE, an object built from its entries, has, each under the same key: `Object.entries(T)`
+    (kept whole by `.filter(...)`, `.sort(...)`) reduced into `{}` by `(acc, [k, v]) => { acc[k] = ...; return acc }`,
+    or mapped to `[k, ...]` pairs and made an object by `Object.fromEntries`: T, each entry's value in the hands of what
+    the callback makes of it (as `rekeyed`); else None."""
+    value = strip_casts(value)
+    if value is None or value.type != "call_expression":
+        return None
+    callee = value.child_by_field_name("function")
+    paired = ".".join(member_chain(callee) or ()) == "Object.fromEntries"
+    if paired:
+        value = strip_casts(call_args(value)[0]) if len(call_args(value)) == 1 else None
+        callee = value.child_by_field_name("function") if value is not None and value.type == "call_expression" else None
+    if callee is None or callee.type != "member_expression":
+        return None
+    args = call_args(value)
+    method = text(callee.child_by_field_name("property"))
+    if method != ("map" if paired else "reduce") or len(args) != (1 if paired else 2) or not paired and not (
+            (init := strip_casts(args[1])) is not None and init.type == "object" and not init.named_children):
+        return None
+    fn = strip_casts(args[0])
+    params = fn.child_by_field_name("parameters") if fn is not None else None
+    items = [c for c in params.named_children if c.type != "comment"] if params is not None else []
+    entry = items[0 if paired else 1] if len(items) == (1 if paired else 2) else None
+    entry = entry.child_by_field_name("pattern") or entry if entry is not None and entry.type == "required_parameter" \
+        else entry
+    key = entry.named_children[0] if entry is not None and entry.type == "array_pattern" and entry.named_children else None
+    if key is None or key.type != "identifier" or not _keeps_key(fn, text(key), None if paired else items[0]):
+        return None
+    source = strip_casts(callee.child_by_field_name("object"))
+    while source is not None and source.type == "call_expression":
+        inner = source.child_by_field_name("function")
+        if ".".join(member_chain(inner) or ()) == "Object.entries" and len(call_args(source)) == 1:
+            return call_args(source)[0]
+        if inner is None or inner.type != "member_expression" or text(inner.child_by_field_name("property")) not in _ENTRY_STEPS:
+            return None
+        source = strip_casts(inner.child_by_field_name("object"))
+    return None
+
+
+def _keeps_key(fn: ts.Node, key: str, acc: ts.Node | None) -> bool:
+    """Whether FN, a callback over entries, puts each under its own KEY: stores `acc[KEY] = ...` (ACC its accumulator
+    parameter), or, with ACC None, returns the pair `[KEY, ...]`."""
+    if acc is not None:
+        acc = acc.child_by_field_name("pattern") or acc if acc.type == "required_parameter" else acc
+        return any(t is not None and t.type == "subscript_expression" and text(t.child_by_field_name("object")) == text(acc)
+                   and text(strip_casts(t.child_by_field_name("index"))) == key
+                   for a in find(fn, {"assignment_expression"}) for t in [a.child_by_field_name("left")])
+    body = strip_casts(fn.child_by_field_name("body"))
+    outs = [body] if body is not None and body.type != "statement_block" else \
+        [strip_casts(r.named_children[0]) for r in find(body, {"return_statement"}) if r.named_children] if body else []
+    return bool(outs) and all(o is not None and o.type == "array" and o.named_children
+                              and text(strip_casts(o.named_children[0])) == key for o in outs)

@@ -526,8 +526,9 @@ def _leaves(node: ts.Node | None) -> bool:
 def _table(node: ts.Node | None, module: Module, link=None, depth: int = 0) -> tuple[ts.Node | None, Module]:
     """The object literal a name stands for (`const HANDLERS = { ... }`, in this module or, with LINK, imported from
     another), with its module; or None. A call of a function of the boundary stands for the one object literal it
-    returns, or for the table whose keys it fills an object under, each entry's value wrapped (extract/copies.rekeyed):
-    its values are what the entries run."""
+    returns, or for the table whose keys it fills an object under, each entry's value wrapped (extract/copies.rekeyed);
+    an object built from a table's entries under their keys (copies.entries_source) stands for that table: its values
+    are what the entries run."""
     node = strip_casts(node)
     chain = member_chain(node) if node is not None and node.type == "member_expression" else None
     cls = enclosing(node, CLASS_TYPES) if chain and len(chain) == 2 and chain[0] == "this" else None
@@ -542,6 +543,9 @@ def _table(node: ts.Node | None, module: Module, link=None, depth: int = 0) -> t
             found, module = Values(link).definition(node, module)
             found = strip_casts(found)
         node = found
+    source = copies.entries_source(node)  # (`Object.entries(T).reduce((acc, [k, v]) => { acc[k] = ... }, {})`)
+    if source is not None and depth < 4:
+        return _table(source, module, link, depth + 1)
     if node is not None and node.type == "call_expression" and link is not None and depth < 4:
         hit = link.resolve(module, node)  # `HANDLERS = wrapAll()`, filling an object under another table's keys, or
         if hit is None:                   # `makeHandlers(api)` returning one object literal
