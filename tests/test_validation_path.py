@@ -1344,3 +1344,37 @@ def test_a_function_not_read_named_as_a_validator_checks_the_fields_it_is_handed
     assert flagged({"index.ts": server(check=check, head=own, gate=False)}) == BOTH
     loaded = '  const p = require(args.path);\n  if (!p) throw new Error("no path");\n'  # (a module loaded: a use)
     assert flagged({"index.ts": server(check=loaded, head=head, gate=False)}) == BOTH
+
+
+def test_a_field_the_call_does_not_hand_to_a_gate_never_reaches_it():
+    """`const op = { title: args.title }; createNote(op)`: createNote destructures `force` too, but the object it is
+    handed has no such key, so the schema's `force` is not stored unchecked there; handed the input itself, it is."""
+    def code(handed: str) -> str:
+        return SDK + (
+            'const notes = new Map();\n'
+            'function createNote(input: any) {\n  const { title, force = false } = input;\n'
+            '  if (!title) throw new Error("title is required");\n'
+            '  if (!force && notes.has(title)) return { created: false };\n'
+            '  notes.set(title, { title, force });\n  return { created: true };\n}\n'
+            'async function handleCreate(args: any) {\n'
+            f'{handed}'
+            '  return { content: [{ type: "text", text: String(r.created) }] };\n}\n'
+            'const server = new Server({ name: "g", version: "1" }, { capabilities: { tools: {} } });\n'
+            'server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [\n'
+            '  { name: "create_note", description: "Create", inputSchema: { type: "object", properties: {\n'
+            '      title: { type: "string" }, force: { type: "boolean" } }, required: ["title"] } }] }));\n'
+            'server.setRequestHandler(CallToolRequestSchema, async (request) => {\n'
+            '  switch (request.params.name) {\n'
+            '    case "create_note": return handleCreate(request.params.arguments);\n  }\n'
+            '  throw new Error("unknown tool");\n});\n')
+
+    def flags(handed: str) -> dict:
+        return {f.attrs["field"]: f.kind for f in mismatches.mismatches(program({"index.ts": code(handed)}), {"probes": []})
+                if f.kind in KINDS}
+
+    assert "force" not in flags('  const op = { title: args.title };\n  const r = createNote(op);\n')
+    assert "force" not in flags('  const r = createNote({ title: args.title });\n')
+    assert flags('  const r = createNote(args);\n').get("force") == "unchecked-optional"
+    assert flags('  const op: any = { title: args.title };\n  op.force = args.force;\n  const r = createNote(op);\n'
+                 ).get("force") == "unchecked-optional"
+

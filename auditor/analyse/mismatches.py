@@ -21,8 +21,9 @@ from auditor.extract.records import at, line, record
 from auditor.extract.routes import launch_snippets
 from auditor.extract.scope import server_readmes
 from auditor.extract.frames import plain_parameters
-from auditor.extract.bindings import value_of
-from auditor.extract.syntax import enclosing_function, find, function_name, pair_value, strip_casts, string_value, text
+from auditor.extract.bindings import references, value_of, visible
+from auditor.extract.syntax import (call_args, enclosing_function, find, function_name, pair_value,
+                                    strip_casts, string_value, text)
 from auditor.model import Anchor, Record
 
 SNAKE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
@@ -73,6 +74,29 @@ def _named(fn) -> frozenset[str]:
     kinds = {"property_identifier", "shorthand_property_identifier", "shorthand_property_identifier_pattern"}
     return frozenset(text(n) for n in find(fn, kinds)) | frozenset(
         v for n in find(fn, {"subscript_expression"}) if (v := string_value(n.child_by_field_name("index"))) is not None)
+
+
+def _handed_keys(call: ts.Node) -> frozenset[str] | None:
+    """The names the object a gate's call hands it first mentions, when written there or in a local declared with it
+    (`const op = { title: args.title }; create(op)`, keys set on it after too: `op.mode = m`) and spreading nothing:
+    its keys and the fields its values read. A field of the input outside them never reaches the gate. None when the
+    first argument is anything else (the input itself)."""
+    args = call_args(call)
+    first = strip_casts(args[0]) if args else None
+    extra: set[str] = set()
+    if first is not None and first.type == "identifier":
+        decl = visible(first, text(first))
+        if decl is None or decl.type != "variable_declarator":
+            return None
+        for ref in references(decl, text(first)):
+            up = ref.parent
+            if up is not None and up.type == "member_expression" and up.child_by_field_name("object") == ref:
+                extra.add(text(up.child_by_field_name("property")))
+        first = strip_casts(decl.child_by_field_name("value"))
+    if first is None or first.type != "object" or any(c.type != "pair" and c.type != "shorthand_property_identifier"
+                                                      for c in first.named_children if c.type != "comment"):
+        return None
+    return _named(first) | extra  # (its keys, and the fields its values read: `{ root: args.path }` hands `path`)
 
 
 def _copied_unread(p: Program, g, names: set[str]) -> bool:
@@ -128,7 +152,10 @@ def mismatches(p: Program, absences_kb: dict) -> list[Record]:
             # a field the gate never names is not stored by it; a field is named in its snake_case or camelCase
             # spelling (`normalize(args)` copies `include_sprints` as `includeSprints`)
             named = _named(g.validator) | _named(g.call)  # (the call may pass it under another key: `{ root: a.path }`)
+            handed = _handed_keys(g.call)
             for name, spec in props.items():
+                if handed is not None and not {name, _camel(name)} & handed:
+                    continue  # (`create({ title: args.title })`: a field the call does not hand on never reaches it)
                 preds = checked.get(name, [])
                 forms = {pr.form for pr in preds}
                 types = {pr.expected for pr in preds if pr.form == "type-check"}
