@@ -716,3 +716,28 @@ def test_names_a_readme_lists_that_a_parameter_of_a_tool_enumerates_are_no_tools
     got = {c.id.split(":", 1)[1].rsplit("@", 1)[0]: c.attrs["verdict"] for c in generic.claims(p, fx, rtes, effects_kb())}
     assert got["readme-tool:guide"] == "supported" and got["readme-tool:vacuum"] == "contradicted"
     assert "readme-tool:overview" not in got and "readme-tool:publishing" not in got
+
+
+def test_a_documented_parameter_the_schema_lacks_but_the_code_reads_is_partial():
+    """A low-level server hands its handler every key of the call: `remote`, which the README documents and the schema
+    leaves out, is read by `search` (`args.remote`), so a call may pass it (partial); `depth`, read nowhere, cannot be
+    (contradicted); the requested tool's `request.params.name` is no parameter `name`."""
+    server = SDK + (
+        'async function search(args: any) {\n  const where = args.remote ?? "origin";\n'
+        '  return { content: [{ type: "text", text: String(args.text) + where }] };\n}\n'
+        'const server = new Server({ name: "g", version: "1" }, { capabilities: { tools: {} } });\n'
+        'server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [\n'
+        '  { name: "search", description: "Search", inputSchema: { type: "object", properties: {\n'
+        '      text: { type: "string" } } } }] }));\n'
+        'server.setRequestHandler(CallToolRequestSchema, async (request) => {\n'
+        '  switch (request.params.name) {\n    case "search": return search(request.params.arguments);\n  }\n'
+        '  throw new Error("unknown tool");\n});\n')
+    readme = ("# demo\n\n## Tools\n\n- `search`: search\n  - `text` (string): what\n  - `remote` (string): where\n"
+              "  - `depth` (number): how deep\n  - `name` (string): a name\n")
+    p = program({"index.ts": server, "README.md": readme, "package.json": '{"name": "demo", "version": "1.0.0"}'})
+    fx = effects.scan(p, effects_kb())
+    rtes = routes(p) + effect_routes.routes(p, fx, components(p))
+    got = {c.id.split(":", 1)[1].rsplit("@", 1)[0]: c.attrs["verdict"] for c in generic.claims(p, fx, rtes, effects_kb())}
+    assert got["readme-param:search/remote"] == "partial"
+    assert got["readme-param:search/depth"] == "contradicted" and got["readme-param:search/name"] == "contradicted"
+    assert got["readme-param:search/text"] == "supported"

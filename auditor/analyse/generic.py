@@ -3,10 +3,12 @@ against the code."""
 
 from __future__ import annotations
 
+import functools
 import posixpath
 import re
 from dataclasses import replace
 
+from auditor.analyse import validation
 from auditor.analyse.claims import CONSUMERS
 from auditor.analyse.coverage import tool_names_unknown
 from auditor.analyse.effects import Effects, covers
@@ -98,7 +100,10 @@ def _tool_claims(p: Program, rel: str, doc: MarkdownDoc, docs: list[DocTool], ro
             verdict, mismatch, cited = "supported", "", dispatch.get(d.name, [])
         out.append(_claim("readme-tool", d.name, rel, doc, f"tool {d.name}", [d.anchor], verdict, cited, mismatch,
                           ["provide a tool"], tool=d.name, **({"documented_description": d.description} if d.description else {})))
-        out += [_param_claim(rel, doc, d, x, pt, props, dispatch, registered, not unknown) for x in {x.name: x for x in d.params}.values()]
+        read = functools.cache(lambda pt=pt: validation.read_fields(p, pt) if pt is not None and pt.form == "descriptor"
+                               else frozenset())  # (asked only of a parameter the schema lacks)
+        out += [_param_claim(rel, doc, d, x, pt, props, dispatch, registered, not unknown, read)
+                for x in {x.name: x for x in d.params}.values()]
     if docs and tools:
         extra = sorted(set(tools) - matched)  # a tool documented under a near name is not undocumented
         out.append(_claim("readme-tool-list", "", rel, doc, "tools documented: " + ", ".join(dict.fromkeys(d.name for d in docs)),
@@ -129,7 +134,8 @@ def _doc_types(typ: str | None) -> set[str] | None:
 
 
 def _param_claim(rel: str, doc: MarkdownDoc, d: DocTool, x: DocParam, t, props: dict, dispatch: dict, registered: str,
-                 names_known: bool) -> Record:
+                 names_known: bool, read=lambda: frozenset()) -> Record:
+    """READ: the fields of the input the tool's own code reads (a low-level server's: it hands on undeclared keys)."""
     said = " (" + ", ".join(filter(None, [x.type, {True: "optional", False: "required", None: None}[x.optional]])) + ")" \
         if x.type or x.optional is not None else ""
     spec = props.get(x.name)
@@ -148,6 +154,10 @@ def _param_claim(rel: str, doc: MarkdownDoc, d: DocTool, x: DocParam, t, props: 
     elif spec is None and (where := _nested(t.schema, x.name)) is not None:  # `replacements[].useRegex`, or a value
         verdict = "supported"  # of an enum the README lists under the tool (`mode`: `text`, `jsonlogic`)
         mismatch = f"not a top-level property: {where}"
+    elif spec is None and x.name in read():  # (a low-level server hands the handler keys its schema leaves out)
+        verdict = "partial"
+        mismatch = f"the schema of {d.name!r} has no property `{x.name}`, but the tool's code reads it from its input: " \
+            "a call may pass it, though no schema advertises it"
     elif spec is None:
         verdict = "contradicted"
         mismatch = f"the schema of {d.name!r} has no property `{x.name}` (it declares {', '.join(sorted(props)) or 'none'})"

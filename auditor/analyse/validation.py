@@ -322,6 +322,26 @@ def reads(p: Program, own: list[Place], booleans: frozenset[str] = frozenset()) 
     return out
 
 
+def read_fields(p: Program, tool) -> frozenset[str]:
+    """The fields of the input the functions that implement TOOL (its dispatches' targets) read (`args.limit`, `const
+    { limit } = args`), whether declared or not; not the requested tool's name (`request.params.name`)."""
+    if p.linker is None:
+        return frozenset()
+    targets = {d.target.id for d in dispatches_of(p, tool) if d.target is not None}
+    v = p.vocab["validators"]
+    out: set[str] = set()
+    for pl in places(p, tool)[0]:
+        if pl.fn.id not in targets or pl.given is not None and not pl.given:
+            continue
+        names = _inputs(pl, v, p)
+        out |= _bound_fields(pl, names, v)
+        for node in find(pl.fn, {"member_expression"}):
+            obj = node.child_by_field_name("object")
+            if _is_input(obj, names, v) and (member_chain(obj) or ("",))[-1] != "params":
+                out.add(text(node.child_by_field_name("property")))
+    return frozenset(out)
+
+
 def _bound_fields(pl: Place, names: frozenset[str], v: dict) -> set[str]:
     """The names PL's function destructures from the input (`const { path } = args`), not declared again."""
     bound: set[str] = set()
