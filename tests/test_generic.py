@@ -621,6 +621,9 @@ def test_a_continued_line_is_one_command_and_another_script_s_arguments_are_not_
     assert args_claims("npx -y demo@1.0.0 \\\n  --verbose") == [[["--verbose"]]]
     assert args_claims("node tools/skill.js \\\n  --prompt x") == []
     assert args_claims("node /path/to/demo/dist/index.js --port 1") == [[["--port", "1"]]]
+    # `npx -y demo@1.0.0 demo`: the package's own command named after it (as `npx -p demo demo`), no argument
+    assert args_claims("npx -y demo@1.0.0 demo") == []
+    assert args_claims("npx -y demo@1.0.0 demo --verbose") == [[["--verbose"]]]
 
 
 def test_lists_after_a_tools_returns_label_are_fields_of_its_result():

@@ -250,7 +250,9 @@ def _server_args(p: Program, command: str, args: list[str]) -> list[str]:
             return _server_args(p, rest[0].rsplit("/", 1)[-1], rest[1:])  # place of the image's, not arguments to it
         return rest
     if command in _RUNNERS or (command in {"pnpm", "yarn"} and args[:1] in (["dlx"], ["exec"])):
-        return _runner_args(args if command in _RUNNERS else args[1:], names)
+        rest = _runner_args(args if command in _RUNNERS else args[1:], names)
+        return rest[1:] if rest and rest[0] in _bin_names(p) else rest  # (`npx -y PKG BIN`: the command named, as
+        # `npx -p PKG BIN` would; the server is handed it and it changes nothing)
     if command.rsplit("/", 1)[-1] in _PYTHON_RUNNERS:  # `uvx --from git+.../NAME NAME`: a Python package, not this one
         return []
     if command.rsplit("/", 1)[-1] in _MANAGERS and next((a for a in args if not a.startswith("-")), None) in _INSTALLS:
@@ -263,6 +265,20 @@ def _server_args(p: Program, command: str, args: list[str]) -> list[str]:
         if any(n and n in a for n in names) or re.search(r"\.(?:m?js|cjs|ts)$", a) and _an_entry(p, a):
             return args[i + 1:]
     return []
+
+
+def _bin_names(p: Program) -> set[str]:
+    """The commands the package.json files of the boundary install (`bin`'s keys; a `bin` path alone installs the
+    package's name without its scope)."""
+    out = set()
+    for d in p.manifests():
+        value = d.value if isinstance(d.value, dict) else {}
+        name, bin_ = value.get("name"), value.get("bin")
+        if isinstance(bin_, dict):
+            out |= {k for k in bin_ if isinstance(k, str)}
+        elif isinstance(bin_, str) and isinstance(name, str):
+            out.add(name.rsplit("/", 1)[-1])
+    return out
 
 
 def _an_entry(p: Program, script: str) -> bool:
