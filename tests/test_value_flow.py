@@ -571,3 +571,25 @@ def test_a_default_of_a_loop_element_s_member_is_not_its_value():
     m = p.modules[0]
     objects = {o.start_point[0]: o for o in find(m.tree.root_node, {"object"}) if "inputSchema" in o.text.decode()}
     assert {line: server.name_of(m, o, p.linker) for line, o in objects.items()} == {5: None, 9: "fixed"}
+
+
+def test_a_list_a_module_exports_empty_holds_what_its_importers_push_onto_it():
+    """`export const toolRegistry = []` filled by `toolRegistry.push(a, b)` in a module imported for its side effect
+    (and under another name through a barrel), then handed to `registerTools({ server, tools: toolRegistry })`, which
+    loops `server.registerTool(tool.name, ...)`: each tool pushed is registered."""
+    reg = ('export const toolRegistry = [];\n'
+           'export function registerTools({ server, tools }) {\n  for (const tool of tools) {\n'
+           '    server.registerTool(tool.name, { description: tool.description }, async (args) => tool.execute(args));\n'
+           '  }\n}\n')
+    tools = ('import { toolRegistry } from "./reg.js";\n'
+             'const pingTool = { name: "ping", description: "Ping", execute: async () => "pong" };\n'
+             'const echoTool = { name: "echo", description: "Echo", execute: async (a) => a.t };\n'
+             'toolRegistry.push(pingTool, echoTool);\n')
+    more = 'import { all as list } from "./barrel.js";\nlist.push({ name: "stats", description: "Stats", execute: async () => 0 });\n'
+    main = ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
+            'import { registerTools, toolRegistry } from "./reg.js";\nimport "./tools.js";\nimport "./more.js";\n'
+            'const server = new McpServer({ name: "s", version: "1" });\n'
+            'registerTools({ server, tools: toolRegistry });\n')
+    files = {"reg.js": reg, "tools.js": tools, "more.js": more, "barrel.js": 'export { toolRegistry as all } from "./reg.js";\n',
+             "index.js": main, "package.json": '{"name": "s", "version": "1.0.0", "main": "index.js"}'}
+    assert _names(files) == ["echo", "ping", "stats"]

@@ -434,6 +434,23 @@ class Lists:
             return
         scope = enclosing(holder, _SCOPES)
         yield from self._stored(scope, target, {"push": 0}, module, frame, depth)
+        if scope is not None and scope.type == "program" and len(target) == 1:
+            for imod, local in self._importers(module, target[0]):  # `import { registry } from "./r.js";
+                yield from self._stored(imod.tree.root_node, (local,), {"push": 0}, imod, None, depth)  # registry.push(t)`
+
+    def _importers(self, module: Module, name: str) -> list[tuple[Module, str]]:
+        """The modules that import the top-level NAME of MODULE (by any exported name, re-exports followed), each with
+        the local name it has there: their top-level pushes onto a list it exports are the list's elements too."""
+        if self.link is None:
+            return []
+        out = []
+        for path, names in self.link.imports.items():
+            imod = self.link.by_path.get(path)
+            for local, b in names.items():
+                if imod is not None and imod is not module and b.module is not None and b.name != "*" \
+                        and self.link.binding(imod, local) == (module, name):  # (through a barrel's re-export too)
+                    out.append((imod, local))
+        return out
 
     def _collected(self, holder: ts.Node, module: Module, frame: Frame | None, depth: int
                    ) -> Iterator[tuple[tuple[ts.Node | None, ...], Module, Frame | None]]:
