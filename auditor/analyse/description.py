@@ -5,9 +5,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+import tree_sitter as ts
+
 from auditor.extract.facts import Program
 from auditor.extract.records import line, record
 from auditor.extract.scope import server_readmes
+from auditor.extract.values import Values
 from auditor.model import Record
 
 ITEM = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+(.*)$")
@@ -28,7 +31,13 @@ def parts(p: Program, kb: dict) -> list[Part]:
     for t in p.tools:
         if not t.description or t.description_node is None:
             continue
-        first = t.description_node.start_point[0] + 1
+        node, path = _written(p, t)
+        first = node.start_point[0] + 1
+        # Line i of the text is line FIRST + i of the file only where one literal holds it as it is written (not a
+        # concatenation, nor a template whose substitutions may hold lines of their own): else each part is anchored
+        # at the literal's first line.
+        exact = node.type == "string" or node.type == "template_string" and not any(
+            c.type == "template_substitution" for c in node.named_children)
         section, part = "opening", "assertive"
         for i, raw in enumerate(t.description.splitlines()):
             text = raw.strip()
@@ -41,8 +50,21 @@ def parts(p: Program, kb: dict) -> list[Part]:
                 continue
             body = m.group(1) if m else text
             kind = next((it["kind"] for it in kb["items"] if re.search(it["pattern"], body)), part)
-            out.append(Part(tool=t.name, path=t.module.path, line=first + i, text=body, section=section, kind=kind))
+            out.append(Part(tool=t.name, path=path, line=first + i if exact else first, text=body, section=section,
+                            kind=kind))
     return out
+
+
+def _written(p: Program, t) -> tuple[ts.Node, str]:
+    """The node that writes TOOL's description and its file: the string a name bound to it stands for (`description:
+    TOOL_DESCRIPTION`, the constant declared above or imported), in whatever module declares it."""
+    node = t.description_node
+    module = (p.linker.module_of(node) if p.linker is not None else None) or t.module
+    if p.linker is not None and node.type in {"identifier", "shorthand_property_identifier", "member_expression"}:
+        found, where = Values(p.linker).definition(node, module)
+        if found is not None and found.type in {"string", "template_string"}:
+            node, module = found, where
+    return node, module.path
 
 
 def _stem(word: str) -> str:
