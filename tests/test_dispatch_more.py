@@ -476,3 +476,29 @@ def test_a_table_built_from_another_table_s_entries_dispatches_its_entries():
     rows = _rows(SDK + head + 'const CALLS = Object.entries(DEFS).reduce((acc: any, [key, value]) => {\n'
                  '  acc["x_" + key] = value;\n  return acc;\n}, {});\n' + tail)
     assert all(r["status"] != "analysed" for r in rows.values())
+
+
+def test_a_table_of_data_whose_found_entry_gates_a_returning_branch_dispatches_each_key_there():
+    # `const route = ROUTES[request.params.name]; if (route) { const r = await callRoute(args, route); return ... }`:
+    # ROUTES holds data, not functions; each key is served by that branch, whose call implements it
+    code = SDK + (
+        'const ROUTES = {\n  list_items: { method: "GET", path: "/items" },\n  drop_item: { method: "DELETE", path: "/item" },\n};\n'
+        'async function callRoute(args: any, route: any) { return fetch(route.path + "?q=" + args.q, { method: route.method }); }\n'
+        'const server = new Server({ name: "g", version: "1" }, { capabilities: { tools: {} } });\n'
+        'server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [\n'
+        '  { name: "list_items", description: "List", inputSchema: { type: "object", properties: { q: { type: "string" } } } },\n'
+        '  { name: "drop_item", description: "Drop", inputSchema: { type: "object", properties: { q: { type: "string" } } } },\n'
+        '  { name: "ping", description: "Ping", inputSchema: { type: "object", properties: {} } }] }));\n'
+        'server.setRequestHandler(CallToolRequestSchema, async (request) => {\n'
+        '  const args: any = request.params.arguments;\n'
+        '  if (request.params.name === "ping") return { content: [{ type: "text", text: "pong" }] };\n'
+        '  const route = ROUTES[request.params.name];\n'
+        '  if (route) {\n    const r = await callRoute(args, route);\n'
+        '    return { content: [{ type: "text", text: JSON.stringify(r) }] };\n  }\n'
+        '  throw new Error("unknown tool");\n});\n')
+    rows = _rows(code)
+    assert {n: (r["status"], r["implementation"]) for n, r in rows.items()} == {
+        "list_items": ("analysed", "callRoute"), "drop_item": ("analysed", "callRoute"), "ping": ("analysed", "inline in the handler")}
+    # a branch that does not return (`if (limit) note(limit)`, then on to the real dispatch) serves no key
+    rows = _rows(code.replace("    return { content: [{ type: \"text\", text: JSON.stringify(r) }] };\n", ""))
+    assert rows["list_items"]["status"] != "analysed"

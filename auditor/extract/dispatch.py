@@ -433,6 +433,12 @@ def _dispatch_in(handler: Handler, fn: ts.Node, resolve, module: Module, link=No
                     entries = [Dispatch(module=tmod, handler=handler, tool=key, node=pair, subject=text(node),  # (!kind)
                                         target=fn, target_name=module.qualified(fn), form="table")  # throw ...`: the
                                for key, pair in _pairs(table, tmod, link).items()]                   # keys are the tools
+                served = _served_branch(node, body) if not entries and table is not None else None
+                if served is not None:  # `const route = ROUTES[name]; if (route) { return call(args, route) }`: each
+                    target, tname = _called(served.child_by_field_name("consequence"), resolve)  # key is served there
+                    entries = [Dispatch(module=module, handler=handler, tool=key, node=served, subject=text(node),
+                                        target=target, target_name=tname, form="name-equality")
+                               for key in _pairs(table, tmod, link)] if target is not None else []
                 if refusal is not None:  # (what any other name meets)
                     fallbacks.append(Fallback(handler=handler, node=refusal, form=_fallback_form(refusal), module=module))
                 if entries or refusal is not None or table is None:  # (else a later lookup of the table may say what
@@ -770,6 +776,25 @@ def _refused_miss(lookup: ts.Node, body: ts.Node) -> ts.Node | None:
             if consequence.type == "statement_block" else [consequence]
         if stmts and stmts[-1].type in {"throw_statement", "return_statement"}:
             return consequence
+    return None
+
+
+def _served_branch(lookup: ts.Node, body: ts.Node) -> ts.Node | None:
+    """The `if (v) { ...; return ... }` of BODY, when LOOKUP (`TABLE[name]`) initialises `const v` and the branch its
+    truth guards ends by returning: a table of data (`{ list_items: { method: "GET", path: "/items" } }`) whose keys
+    are the names that branch serves, handing the entry found to the code that does it; else None."""
+    decl = lookup.parent
+    name = decl.child_by_field_name("name") if decl is not None and decl.type == "variable_declarator" else None
+    if name is None or name.type != "identifier" or strip_casts(decl.child_by_field_name("value")) != lookup:
+        return None
+    for node in find(body, {"if_statement"}):
+        cond, consequence = strip_casts(node.child_by_field_name("condition")), node.child_by_field_name("consequence")
+        if cond is None or text(cond) != text(name) or consequence is None or node.start_byte < decl.end_byte:
+            continue
+        stmts = [c for c in consequence.named_children if c.type != "comment"] \
+            if consequence.type == "statement_block" else [consequence]
+        if stmts and stmts[-1].type == "return_statement":
+            return node
     return None
 
 
