@@ -572,3 +572,5 @@ def test_what_a_branch_s_target_returns_is_the_tool_s_result_only_when_the_branc
     assert flagged_note('    return { content: [{ type: "text", text: JSON.stringify(diff(args)) }] };\n') == set()
     assert flagged_note('    let result: any;\n    result = diff(args);\n'
                         '    return { content: [{ type: "text", text: JSON.stringify(result) }] };\n') == set()
+    assert flagged_note('    let result: any;\n    result = diff(args);\n    const out = { ...result, at: 1 };\n'
+                        '    return { content: [{ type: "text", text: JSON.stringify(out) }] };\n') == set()

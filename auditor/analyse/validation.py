@@ -147,7 +147,8 @@ def _given_input(p: Program, d, own: list[Place]) -> frozenset[int] | None:
 def _returns_target(p: Program, d) -> bool:
     """Whether D's branch hands back what its target returns: a call of the target inside a `return` (`return
     run(args)`, `return { content: [await run(args)] }`), or its result kept in a local that a `return` of the same
-    function names (`result = await run(args); break; ... return result`). True when no call of it is found."""
+    function names, itself or through locals made of it (`result = await run(args); break; ... const out =
+    prepare(result); return { text: JSON.stringify(out) }`). True when no call of it is found."""
     calls = [c for c in find(_branch(d.node), {"call_expression"})
              if (hit := p.linker.resolve(d.module, c)) is not None and hit[1] == d.target]
     if not calls:
@@ -166,11 +167,27 @@ def _returns_target(p: Program, d) -> bool:
             if up.type == "assignment_expression":
                 kept = up.child_by_field_name("left")
                 break
-        if kept is not None and kept.type == "identifier" and fn is not None and any(
-                any(text(n) == text(kept) for n in find(r, {"identifier"}))
-                for r in find(fn, {"return_statement"}) if enclosing_function(r) == fn):
-            return True
+        if kept is not None and kept.type == "identifier" and fn is not None:
+            held = _derived(fn, text(kept))
+            if any(any(text(n) in held for n in find(r, {"identifier"}))
+                   for r in find(fn, {"return_statement"}) if enclosing_function(r) == fn):
+                return True
     return False
+
+
+def _derived(fn: ts.Node, name: str) -> set[str]:
+    """NAME and the locals of FN made of it, directly or not (`const prepared = prepare(result)`)."""
+    held, grew = {name}, True
+    writes = [(d.child_by_field_name("name"), d.child_by_field_name("value")) for d in find(fn, {"variable_declarator"})] \
+        + [(a.child_by_field_name("left"), a.child_by_field_name("right")) for a in find(fn, {"assignment_expression"})]
+    while grew:
+        grew = False
+        for target, value in writes:
+            if target is not None and target.type == "identifier" and text(target) not in held and value is not None \
+                    and any(text(n) in held for n in find(value, {"identifier"})):
+                held.add(text(target))
+                grew = True
+    return held
 
 
 def _may_be_input(node: ts.Node | None, names: set[str], v: dict, host: ts.Node, module: Module, depth: int = 0) -> bool:
