@@ -1378,31 +1378,3 @@ def test_a_field_the_call_does_not_hand_to_a_gate_never_reaches_it():
     assert flags('  const op: any = { title: args.title };\n  op.force = args.force;\n  const r = createNote(op);\n'
                  ).get("force") == "unchecked-optional"
 
-
-def test_a_gate_rejecting_a_value_whose_trimmed_text_is_empty_requires_a_string():
-    """`if (!name?.trim()) throw`: an absent value and an empty text are rejected, and any value that is no string
-    throws at `.trim()`: the schema's required string is enforced there; a test of something else checks nothing."""
-    def code(test: str) -> str:
-        return SDK + (
-            'const names = new Set();\n'
-            'function resolveName(input: any) {\n  const { name } = input;\n'
-            f'  if ({test}) throw new Error("name is required");\n'
-            '  names.add(name);\n  return { name };\n}\n'
-            'async function handleResolve(args: any) {\n  const r = resolveName(args);\n'
-            '  return { content: [{ type: "text", text: r.name }] };\n}\n'
-            'const server = new Server({ name: "g", version: "1" }, { capabilities: { tools: {} } });\n'
-            'server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [\n'
-            '  { name: "resolve", description: "Resolve", inputSchema: { type: "object", properties: {\n'
-            '      name: { type: "string" } }, required: ["name"] } }] }));\n'
-            'server.setRequestHandler(CallToolRequestSchema, async (request) => {\n'
-            '  switch (request.params.name) {\n'
-            '    case "resolve": return handleResolve(request.params.arguments);\n  }\n'
-            '  throw new Error("unknown tool");\n});\n')
-
-    def flags(test: str) -> dict:
-        return {f.attrs["field"]: f.kind for f in mismatches.mismatches(program({"index.ts": code(test)}), {"probes": []})
-                if f.kind in KINDS}
-
-    assert flags("!name?.trim()") == {}
-    assert flags("!name.trim()") == {}
-    assert flags("!input.other?.trim()") == {"name": "schema-unenforced"}

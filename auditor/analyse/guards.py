@@ -20,7 +20,13 @@ from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, callee
 from auditor.extract.values import Values
 
 
-STRING_ONLY, STRING_OF_STRING = flow.STRING_ONLY, flow.STRING_OF_STRING  # (methods only a string has)
+STRING_ONLY = frozenset({"substring", "substr", "toLowerCase", "toUpperCase", "toLocaleLowerCase",
+                          "toLocaleUpperCase", "trim", "trimStart", "trimEnd", "startsWith", "endsWith", "padStart",
+                          "padEnd", "charAt", "charCodeAt", "codePointAt", "localeCompare", "normalize", "replace",
+                          "replaceAll", "split", "match", "matchAll", "search", "repeat"})
+STRING_OF_STRING = frozenset({"toLowerCase", "toUpperCase", "toLocaleLowerCase", "toLocaleUpperCase", "trim",
+                              "trimStart", "trimEnd", "normalize"})  # (of those, called with no argument: the string
+# changed in case or white space only)
 
 
 def string_receivers(fn: ts.Node, own: bool = False) -> Iterator[tuple[ts.Node, ts.Node]]:

@@ -101,16 +101,6 @@ def _field_of(node: ts.Node | None) -> str | None:
     return chain[-1] if chain and len(chain) >= 2 else (chain[0] if chain else None)
 
 
-# Methods only a string has: called on any other value, they throw.
-STRING_ONLY = frozenset({"substring", "substr", "toLowerCase", "toUpperCase", "toLocaleLowerCase",
-                          "toLocaleUpperCase", "trim", "trimStart", "trimEnd", "startsWith", "endsWith", "padStart",
-                          "padEnd", "charAt", "charCodeAt", "codePointAt", "localeCompare", "normalize", "replace",
-                          "replaceAll", "split", "match", "matchAll", "search", "repeat"})
-STRING_OF_STRING = frozenset({"toLowerCase", "toUpperCase", "toLocaleLowerCase", "toLocaleUpperCase", "trim",
-                              "trimStart", "trimEnd", "normalize"})  # (of those, called with no argument: the string
-# changed in case or white space only)
-
-
 TYPE_PREDICATES = {"Array.isArray": "array", "Number.isInteger": "number", "Number.isSafeInteger": "number",
                     "Number.isFinite": "number"}  # (true of values of that type only)
 
@@ -125,12 +115,6 @@ def _predicate(term: ts.Node, message: str | None) -> Predicate:
             return Predicate(field=_field_of(args[0]) or src, form="type-check", expected=TYPE_PREDICATES[callee_text(arg)],
                              message=message, line=line, source=src)
         callee = arg.child_by_field_name("function") if arg.type == "call_expression" else None
-        if callee is not None and callee.type == "member_expression" and not call_args(arg) \
-                and text(callee.child_by_field_name("property")) in STRING_OF_STRING \
-                and _field_of(strip_casts(callee.child_by_field_name("object"))):  # `!x?.trim()`: false for an
-            # absent value and an empty text, and any value that is no string throws there: a string it requires
-            return Predicate(field=_field_of(strip_casts(callee.child_by_field_name("object"))), form="type-check",
-                             expected="string", message=message, line=line, source=src)
         if callee is not None and callee.type == "member_expression" and len(call_args(arg)) == 1 \
                 and text(callee.child_by_field_name("property")) in {"includes", "has"} \
                 and _field_of(strip_casts(call_args(arg)[0])):  # `!VALID.includes(x.kind)`: one of the list's values
