@@ -309,10 +309,7 @@ Input:
     got = {t.name: [x.name for x in t.params] for t in generic._merged(documented.documented_tools(doc))}
     assert got == {"scan_hosts": [], "call_host": ["port", "toolName", "timeout"],
                    "ghost_tool": ["what"]}
-    p = program({"index.ts": server, "README.md": readme, "package.json": '{"name": "demo", "version": "1.0.0"}'})
-    fx = effects.scan(p, effects_kb())
-    rtes = routes(p) + effect_routes.routes(p, fx, components(p))
-    got = {c.id.split(":", 1)[1].rsplit("@", 1)[0]: c.attrs["verdict"] for c in generic.claims(p, fx, rtes, effects_kb())}
+    got = _verdicts(server, readme)
     assert got == {"readme-tool:scan_hosts": "supported", "readme-tool:call_host": "supported",
                    "readme-param:call_host/port": "supported", "readme-param:call_host/toolName": "supported",
                    "readme-param:call_host/timeout": "contradicted",  # listed, not in the schema: a real contradiction
@@ -713,10 +710,7 @@ def test_names_a_readme_lists_that_a_parameter_of_a_tool_enumerates_are_no_tools
         '  if (request.params.name === "guide") return { content: [] };\n  throw new Error("unknown tool");\n});\n')
     readme = ("# demo\n\n## Tools\n\n- `guide`: a guide\n\n#### Guide Topics\n\n- `overview` - the overview\n"
               "- `publishing` - how to publish\n- `vacuum` - vacuum\n")
-    p = program({"index.ts": server, "README.md": readme, "package.json": '{"name": "demo", "version": "1.0.0"}'})
-    fx = effects.scan(p, effects_kb())
-    rtes = routes(p) + effect_routes.routes(p, fx, components(p))
-    got = {c.id.split(":", 1)[1].rsplit("@", 1)[0]: c.attrs["verdict"] for c in generic.claims(p, fx, rtes, effects_kb())}
+    got = _verdicts(server, readme)
     assert got["readme-tool:guide"] == "supported" and got["readme-tool:vacuum"] == "contradicted"
     assert "readme-tool:overview" not in got and "readme-tool:publishing" not in got
 
@@ -737,10 +731,15 @@ def test_a_documented_parameter_the_schema_lacks_but_the_code_reads_is_partial()
         '  throw new Error("unknown tool");\n});\n')
     readme = ("# demo\n\n## Tools\n\n- `search`: search\n  - `text` (string): what\n  - `remote` (string): where\n"
               "  - `depth` (number): how deep\n  - `name` (string): a name\n")
-    p = program({"index.ts": server, "README.md": readme, "package.json": '{"name": "demo", "version": "1.0.0"}'})
-    fx = effects.scan(p, effects_kb())
-    rtes = routes(p) + effect_routes.routes(p, fx, components(p))
-    got = {c.id.split(":", 1)[1].rsplit("@", 1)[0]: c.attrs["verdict"] for c in generic.claims(p, fx, rtes, effects_kb())}
+    got = _verdicts(server, readme)
     assert got["readme-param:search/remote"] == "partial"
     assert got["readme-param:search/depth"] == "contradicted" and got["readme-param:search/name"] == "contradicted"
     assert got["readme-param:search/text"] == "supported"
+
+
+def _verdicts(server: str, readme: str) -> dict[str, str]:
+    """Claim (kind:key, without the channel) -> verdict, for a server in index.ts and its README."""
+    p = program({"index.ts": server, "README.md": readme, "package.json": '{"name": "demo", "version": "1.0.0"}'})
+    fx = effects.scan(p, effects_kb())
+    rtes = routes(p) + effect_routes.routes(p, fx, components(p))
+    return {c.id.split(":", 1)[1].rsplit("@", 1)[0]: c.attrs["verdict"] for c in generic.claims(p, fx, rtes, effects_kb())}

@@ -764,36 +764,30 @@ def _guard(node: ts.Node, module: Module, subjects: frozenset[str] = frozenset()
 def _refused_miss(lookup: ts.Node, body: ts.Node) -> ts.Node | None:
     """The consequence of `if (!v) <throw or return>` in BODY, when LOOKUP (`TABLE[name]`) initialises `const v`: a
     table of data whose keys are the only names served, any other being refused; else None."""
-    decl = lookup.parent
-    name = decl.child_by_field_name("name") if decl is not None and decl.type == "variable_declarator" else None
-    if name is None or name.type != "identifier" or strip_casts(decl.child_by_field_name("value")) != lookup:
-        return None
-    for node in find(body, {"if_statement"}):
-        cond, consequence = strip_casts(node.child_by_field_name("condition")), node.child_by_field_name("consequence")
-        if cond is None or cond.type != "unary_expression" or text(cond) != f"!{text(name)}" or consequence is None:
-            continue
-        stmts = [c for c in consequence.named_children if c.type != "comment"] \
-            if consequence.type == "statement_block" else [consequence]
-        if stmts and stmts[-1].type in {"throw_statement", "return_statement"}:
-            return consequence
-    return None
+    found = _branch_on(lookup, body, "!", {"throw_statement", "return_statement"})
+    return found.child_by_field_name("consequence") if found is not None else None
 
 
 def _served_branch(lookup: ts.Node, body: ts.Node) -> ts.Node | None:
     """The `if (v) { ...; return ... }` of BODY, when LOOKUP (`TABLE[name]`) initialises `const v` and the branch its
     truth guards ends by returning: a table of data (`{ list_items: { method: "GET", path: "/items" } }`) whose keys
     are the names that branch serves, handing the entry found to the code that does it; else None."""
+    return _branch_on(lookup, body, "", {"return_statement"})
+
+
+def _branch_on(lookup: ts.Node, body: ts.Node, prefix: str, ends: set[str]) -> ts.Node | None:
+    """The first `if (PREFIX v)` after `const v = LOOKUP` in BODY whose consequence ends with a statement of ENDS."""
     decl = lookup.parent
     name = decl.child_by_field_name("name") if decl is not None and decl.type == "variable_declarator" else None
     if name is None or name.type != "identifier" or strip_casts(decl.child_by_field_name("value")) != lookup:
         return None
     for node in find(body, {"if_statement"}):
         cond, consequence = strip_casts(node.child_by_field_name("condition")), node.child_by_field_name("consequence")
-        if cond is None or text(cond) != text(name) or consequence is None or node.start_byte < decl.end_byte:
+        if cond is None or text(cond) != prefix + text(name) or consequence is None or node.start_byte < decl.end_byte:
             continue
         stmts = [c for c in consequence.named_children if c.type != "comment"] \
             if consequence.type == "statement_block" else [consequence]
-        if stmts and stmts[-1].type == "return_statement":
+        if stmts and stmts[-1].type in ends:
             return node
     return None
 
