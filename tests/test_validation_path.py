@@ -1377,4 +1377,31 @@ def test_a_field_the_call_does_not_hand_to_a_gate_never_reaches_it():
     assert flags('  const r = createNote(args);\n').get("force") == "unchecked-optional"
     assert flags('  const op: any = { title: args.title };\n  op.force = args.force;\n  const r = createNote(op);\n'
                  ).get("force") == "unchecked-optional"
+    # what the local holds is not known once something else fills it
+    assert flags('  const op: any = { title: args.title };\n  Object.assign(op, args);\n  const r = createNote(op);\n'
+                 ).get("force") == "unchecked-optional"
 
+
+
+def test_a_field_a_gate_reads_off_a_later_parameter_still_reaches_it():
+    """`createNote({ title: args.title }, args)` where createNote reads `opts.force` off its second parameter: the
+    object handed first does not say what reaches the gate, so `force` is still stored unchecked there."""
+    code = SDK + (
+        'const notes = new Map();\n'
+        'function createNote(input: any, opts: any) {\n  const { title } = input;\n  const force = opts.force;\n'
+        '  if (!title) throw new Error("title is required");\n'
+        '  if (!force && notes.has(title)) return { created: false };\n'
+        '  notes.set(title, { title, force });\n  return { created: true };\n}\n'
+        'async function handleCreate(args: any) {\n  const r = createNote({ title: args.title }, args);\n'
+        '  return { content: [{ type: "text", text: String(r.created) }] };\n}\n'
+        'const server = new Server({ name: "g", version: "1" }, { capabilities: { tools: {} } });\n'
+        'server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [\n'
+        '  { name: "create_note", description: "Create", inputSchema: { type: "object", properties: {\n'
+        '      title: { type: "string" }, force: { type: "boolean" } }, required: ["title"] } }] }));\n'
+        'server.setRequestHandler(CallToolRequestSchema, async (request) => {\n'
+        '  switch (request.params.name) {\n'
+        '    case "create_note": return handleCreate(request.params.arguments);\n  }\n'
+        '  throw new Error("unknown tool");\n});\n')
+    found = {f.attrs["field"]: f.kind for f in mismatches.mismatches(program({"index.ts": code}), {"probes": []})
+             if f.kind in KINDS}
+    assert found.get("force") == "unchecked-optional"

@@ -92,11 +92,26 @@ def _handed_keys(call: ts.Node) -> frozenset[str] | None:
             up = ref.parent
             if up is not None and up.type == "member_expression" and up.child_by_field_name("object") == ref:
                 extra.add(text(up.child_by_field_name("property")))
+            elif up is not None and (up.type == "spread_element" or up.type == "arguments" and up.parent != call):
+                return None  # (`Object.assign(op, args)`, `{ ...op }`, handed elsewhere: what it holds is not known)
         first = strip_casts(decl.child_by_field_name("value"))
     if first is None or first.type != "object" or any(c.type != "pair" and c.type != "shorthand_property_identifier"
                                                       for c in first.named_children if c.type != "comment"):
         return None
     return _named(first) | extra  # (its keys, and the fields its values read: `{ root: args.path }` hands `path`)
+
+
+def _read_beside(fn: ts.Node) -> frozenset[str]:
+    """The names FN reads off its parameters after the first (`client.get`, `const { mode } = opts`): a field of the
+    input it may take from one of those, not from the object handed first."""
+    later = {k for k, i in plain_parameters(fn).items() if i > 0}
+    out = {text(n.child_by_field_name("property")) for n in find(fn, {"member_expression"})
+           if text(n.child_by_field_name("object")) in later}
+    for d in find(fn, {"variable_declarator"}):
+        value, pattern = strip_casts(d.child_by_field_name("value")), d.child_by_field_name("name")
+        if value is not None and text(value) in later and pattern is not None and pattern.type == "object_pattern":
+            out |= _named(pattern)
+    return frozenset(out)
 
 
 def _copied_unread(p: Program, g, names: set[str]) -> bool:
@@ -153,8 +168,9 @@ def mismatches(p: Program, absences_kb: dict) -> list[Record]:
             # spelling (`normalize(args)` copies `include_sprints` as `includeSprints`)
             named = _named(g.validator) | _named(g.call)  # (the call may pass it under another key: `{ root: a.path }`)
             handed = _handed_keys(g.call)
+            beside = _read_beside(g.validator) if handed is not None else frozenset()
             for name, spec in props.items():
-                if handed is not None and not {name, _camel(name)} & handed:
+                if handed is not None and not {name, _camel(name)} & (handed | beside):
                     continue  # (`create({ title: args.title })`: a field the call does not hand on never reaches it)
                 preds = checked.get(name, [])
                 forms = {pr.form for pr in preds}
