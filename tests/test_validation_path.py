@@ -1346,31 +1346,35 @@ def test_a_function_not_read_named_as_a_validator_checks_the_fields_it_is_handed
     assert flagged({"index.ts": server(check=loaded, head=head, gate=False)}) == BOTH
 
 
+def _note_flags(gate: str, handed: str) -> dict[str, str]:
+    """Field -> schema finding kind for `create_note`, whose handler runs HANDED (ending with `const r = ...`) and whose
+    gate `createNote` starts with GATE (its signature and how it reads the fields) then stores what it reads."""
+    code = SDK + (
+        'const notes = new Map();\n'
+        f'{gate}'
+        '  if (!title) throw new Error("title is required");\n'
+        '  if (!force && notes.has(title)) return { created: false };\n'
+        '  notes.set(title, { title, force });\n  return { created: true };\n}\n'
+        'async function handleCreate(args: any) {\n'
+        f'{handed}'
+        '  return { content: [{ type: "text", text: String(r.created) }] };\n}\n'
+        'const server = new Server({ name: "g", version: "1" }, { capabilities: { tools: {} } });\n'
+        'server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [\n'
+        '  { name: "create_note", description: "Create", inputSchema: { type: "object", properties: {\n'
+        '      title: { type: "string" }, force: { type: "boolean" } }, required: ["title"] } }] }));\n'
+        'server.setRequestHandler(CallToolRequestSchema, async (request) => {\n'
+        '  switch (request.params.name) {\n'
+        '    case "create_note": return handleCreate(request.params.arguments);\n  }\n'
+        '  throw new Error("unknown tool");\n});\n')
+    return {f.attrs["field"]: f.kind for f in mismatches.mismatches(program({"index.ts": code}), {"probes": []})
+            if f.kind in KINDS}
+
+
 def test_a_field_the_call_does_not_hand_to_a_gate_never_reaches_it():
     """`const op = { title: args.title }; createNote(op)`: createNote destructures `force` too, but the object it is
     handed has no such key, so the schema's `force` is not stored unchecked there; handed the input itself, it is."""
-    def code(handed: str) -> str:
-        return SDK + (
-            'const notes = new Map();\n'
-            'function createNote(input: any) {\n  const { title, force = false } = input;\n'
-            '  if (!title) throw new Error("title is required");\n'
-            '  if (!force && notes.has(title)) return { created: false };\n'
-            '  notes.set(title, { title, force });\n  return { created: true };\n}\n'
-            'async function handleCreate(args: any) {\n'
-            f'{handed}'
-            '  return { content: [{ type: "text", text: String(r.created) }] };\n}\n'
-            'const server = new Server({ name: "g", version: "1" }, { capabilities: { tools: {} } });\n'
-            'server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [\n'
-            '  { name: "create_note", description: "Create", inputSchema: { type: "object", properties: {\n'
-            '      title: { type: "string" }, force: { type: "boolean" } }, required: ["title"] } }] }));\n'
-            'server.setRequestHandler(CallToolRequestSchema, async (request) => {\n'
-            '  switch (request.params.name) {\n'
-            '    case "create_note": return handleCreate(request.params.arguments);\n  }\n'
-            '  throw new Error("unknown tool");\n});\n')
-
     def flags(handed: str) -> dict:
-        return {f.attrs["field"]: f.kind for f in mismatches.mismatches(program({"index.ts": code(handed)}), {"probes": []})
-                if f.kind in KINDS}
+        return _note_flags('function createNote(input: any) {\n  const { title, force = false } = input;\n', handed)
 
     assert "force" not in flags('  const op = { title: args.title };\n  const r = createNote(op);\n')
     assert "force" not in flags('  const r = createNote({ title: args.title });\n')
@@ -1382,26 +1386,9 @@ def test_a_field_the_call_does_not_hand_to_a_gate_never_reaches_it():
                  ).get("force") == "unchecked-optional"
 
 
-
 def test_a_field_a_gate_reads_off_a_later_parameter_still_reaches_it():
     """`createNote({ title: args.title }, args)` where createNote reads `opts.force` off its second parameter: the
     object handed first does not say what reaches the gate, so `force` is still stored unchecked there."""
-    code = SDK + (
-        'const notes = new Map();\n'
-        'function createNote(input: any, opts: any) {\n  const { title } = input;\n  const force = opts.force;\n'
-        '  if (!title) throw new Error("title is required");\n'
-        '  if (!force && notes.has(title)) return { created: false };\n'
-        '  notes.set(title, { title, force });\n  return { created: true };\n}\n'
-        'async function handleCreate(args: any) {\n  const r = createNote({ title: args.title }, args);\n'
-        '  return { content: [{ type: "text", text: String(r.created) }] };\n}\n'
-        'const server = new Server({ name: "g", version: "1" }, { capabilities: { tools: {} } });\n'
-        'server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [\n'
-        '  { name: "create_note", description: "Create", inputSchema: { type: "object", properties: {\n'
-        '      title: { type: "string" }, force: { type: "boolean" } }, required: ["title"] } }] }));\n'
-        'server.setRequestHandler(CallToolRequestSchema, async (request) => {\n'
-        '  switch (request.params.name) {\n'
-        '    case "create_note": return handleCreate(request.params.arguments);\n  }\n'
-        '  throw new Error("unknown tool");\n});\n')
-    found = {f.attrs["field"]: f.kind for f in mismatches.mismatches(program({"index.ts": code}), {"probes": []})
-             if f.kind in KINDS}
+    found = _note_flags('function createNote(input: any, opts: any) {\n  const { title } = input;\n'
+                        '  const force = opts.force;\n', '  const r = createNote({ title: args.title }, args);\n')
     assert found.get("force") == "unchecked-optional"

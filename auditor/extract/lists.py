@@ -443,7 +443,11 @@ class Lists:
         the local name it has there: their top-level pushes onto a list it exports are the list's elements too."""
         if self.link is None:
             return []
-        out = []
+        memo = self.link.memo.setdefault("lists.importers", {})  # (asked again at each reading of the list)
+        key = (module.path, name)
+        if key in memo:
+            return memo[key]
+        out = memo[key] = []
         for path, names in self.link.imports.items():
             imod = self.link.by_path.get(path)
             for local, b in names.items():
