@@ -229,6 +229,22 @@ def test_a_gate_that_never_names_an_optional_field_does_not_store_it():
     assert flagged({"index.ts": camel}) == {"path": "schema-unenforced", "max_lines": "unchecked-optional"}
 
 
+def test_a_gate_s_nested_check_of_a_renamed_field_checks_it():
+    """`const { limit: wanted } = options; ... else if (wanted) { if (!KNOWN.includes(wanted)) throw ... }`: the gate
+    checks `limit` in the branch that uses it, under the local it renamed it to; without the nested check it stores
+    `limit` unchecked."""
+    checked = server().replace(
+        "  return { root: options.root, limit: options.limit };\n",
+        "  const { limit: wanted } = options;\n  let chosen = 1;\n"
+        "  if (KNOWN.length === 1) { chosen = KNOWN[0]; }\n"
+        "  else if (wanted) {\n    if (!KNOWN.includes(wanted)) throw new Error(\"unknown limit\");\n    chosen = wanted;\n  }\n"
+        "  return { root: options.root, limit: chosen };\n").replace("function openNote(", "const KNOWN = [1, 5];\nfunction openNote(") \
+        .replace('limit: { type: "number", minimum: 1 }', 'limit: { type: "number" }')  # (a membership test enforces no bound)
+    assert "KNOWN.includes(wanted)" in checked and flagged({"index.ts": checked}) == {"path": "schema-unenforced"}
+    unchecked = checked.replace("    if (!KNOWN.includes(wanted)) throw new Error(\"unknown limit\");\n", "")
+    assert flagged({"index.ts": unchecked}) == BOTH
+
+
 def test_a_predicate_the_handler_rejects_unless_true_checks_what_it_tests():
     # `if (!isValidNote(args)) throw`: the predicate's result tests the type of path and limit
     head = ('const isValidNote = (a: any) => typeof a === "object" && a !== null && typeof a.path === "string"\n'

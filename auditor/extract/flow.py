@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import tree_sitter as ts
 
@@ -136,11 +136,21 @@ def _predicate(term: ts.Node, message: str | None) -> Predicate:
     return Predicate(field=_field_of(term) or src, form="other", expected="", message=message, line=line, source=src)
 
 
+def _aliases(fn: ts.Node) -> dict[str, str]:
+    """Local -> input field of the renaming destructurings of FN's own code (`const { branchId: given } = args`)."""
+    return {text(v): text(n.child_by_field_name("key")) for n in find(fn, {"pair_pattern"})
+            if _stmt_in(fn, n) and (v := n.child_by_field_name("value")) is not None and v.type == "identifier"
+            and n.child_by_field_name("key").type == "property_identifier"}
+
+
 def gate(module: Module, validator: ts.Node, call: ts.Node, caller: str) -> Gate:
     body = validator.child_by_field_name("body")
     predicates: list[Predicate] = []
-    for stmt in body.named_children:
-        if stmt.type != "if_statement":
+    aliases = _aliases(validator)
+    # every `if (...) throw` of the validator's own code, nested ones too (`else if (given) { if (!known.includes(given))
+    # throw ... }`: a check of the value in the branch that uses it)
+    for stmt in find(body, {"if_statement"}):
+        if not _stmt_in(validator, stmt):
             continue
         throw = _throws(stmt.child_by_field_name("consequence"))
         if throw is None:
@@ -148,7 +158,8 @@ def gate(module: Module, validator: ts.Node, call: ts.Node, caller: str) -> Gate
         err = next((n for n in walk(throw) if n.type == "new_expression"), None)
         message = string_value(call_args(err)[0]) if err is not None and call_args(err) else None
         for term in condition_terms(stmt.child_by_field_name("condition")):
-            predicates.append(_predicate(term, message))
+            pr = _predicate(term, message)
+            predicates.append(replace(pr, field=aliases[pr.field]) if pr.field in aliases else pr)
     checked = {p.field for p in predicates}
     ret = next(s for s in body.named_children if s.type == "return_statement" and s.named_children
                and strip_casts(s.named_children[0]).type == "object")
