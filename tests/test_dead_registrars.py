@@ -90,3 +90,34 @@ def test_an_exported_registrar_stays_a_gap_when_named_or_on_the_package_face():
     alone = MAIN.replace('import { idSchema } from "./helpers.js";\n', "").replace("{ id: idSchema }", "{ id: z.string() }")
     p = program({"package.json": TASKS, "src/index.js": 'import { z } from "zod";\n' + alone, "src/helpers.js": HELPERS})
     assert any("tool.name" in g.detail for g in p.gaps)
+
+
+REGISTRY = '''import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+const SHOUT = { name: "shout", description: "Shout", inputSchema: { type: "object", properties: {} } };
+class Registry {
+  constructor() {
+    this.tools = new Map();
+    for (const tool of [SHOUT]) this.tools.set(tool.name, tool);
+  }
+  list() { return Array.from(this.tools.values()); }
+  // TODO: discovery; until then call addTool(tool) by hand
+  addTool(tool) { this.tools.set(tool.name, tool); }
+  describe() { console.error("no discovery yet: add tools with addTool()"); }
+}
+const registry = new Registry();
+registry.describe();
+const server = new Server({ name: "reg", version: "1.0.0" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: registry.list() }));
+await server.connect(new StdioServerTransport());
+'''
+
+
+def test_a_method_named_only_in_a_comment_or_a_message_is_never_called():
+    """`addTool` written in a comment and in a log line's text is called by nothing: the objects its parameter could
+    add do not leave the list unread; a string that is the name alone (`registry["addTool"](t)`) may call it."""
+    p = program({"package.json": PACKAGE, "dist/index.js": REGISTRY})
+    assert [t.name for t in p.tools] == ["shout"] and not [l for l in p.listings if l.unread]
+    named = REGISTRY.replace("registry.describe();\n", 'registry.describe();\nexport const add = (t) => registry["addTool"](t);\n')
+    assert [l for l in program({"package.json": PACKAGE, "dist/index.js": named}).listings if l.unread]

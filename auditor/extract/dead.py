@@ -13,6 +13,7 @@ from typing import Callable, Iterable
 
 import tree_sitter as ts
 
+from auditor.extract import parse
 from auditor.extract.frames import parameters
 from auditor.extract.syntax import FUNCTION_TYPES, ancestors, find, member_chain, strip_casts, text
 
@@ -251,18 +252,28 @@ def _function_name(fn: ts.Node) -> str:
 _WORD = re.compile(rb"[A-Za-z_$][A-Za-z0-9_$]*")
 
 
-def words(sources: Iterable[bytes]) -> Counter:
-    """How often each name-like word occurs in SOURCES (identifiers, members, and the words of strings alike)."""
+def words(trees: Iterable[ts.Tree]) -> Counter:
+    """How often each name-like word occurs in the code of TREES: identifiers, members, and the words of strings that
+    may name something (`obj["addTool"]`, a table of method names). Comments and prose (a string's text with a space
+    in it: `"add tools via addTool()"` is a message, which names nothing that runs) are not counted."""
     counts: Counter = Counter()
-    for source in sources:
-        counts.update(_WORD.findall(source))
-    return counts
+    for tree in trees:
+        counts.update(_WORD.findall(tree.root_node.text))
+        grammar = parse.grammar_of(tree)
+        if grammar == "json":
+            continue
+        lang = "javascript" if grammar == "javascript-grammar" else grammar
+        for name, nodes in parse.query_captures(tree, lang, "prose").items():
+            for node in nodes:
+                if name == "prose.comment" or any(c.isspace() for c in node.text.decode("utf-8", "replace")):
+                    counts.subtract(_WORD.findall(node.text))
+    return +counts
 
 
 def boundary_words(link) -> Counter:
     """words() of the code of LINK's modules (the boundary), counted once per program (link.memo)."""
     if "dead.words" not in link.memo:
-        link.memo["dead.words"] = words(m.tree.root_node.text for m in link.by_path.values())
+        link.memo["dead.words"] = words(m.tree for m in link.by_path.values())
     return link.memo["dead.words"]
 
 
@@ -270,7 +281,7 @@ def module_words(link, module) -> Counter:
     """words() of MODULE's code, counted once per program (link.memo)."""
     memo = link.memo.setdefault("dead.module_words", {})
     if module.path not in memo:
-        memo[module.path] = words([module.tree.root_node.text])
+        memo[module.path] = words([module.tree])
     return memo[module.path]
 
 

@@ -118,6 +118,11 @@ def query_captures(tree: ts.Tree, lang: str, name: str) -> dict[str, list[ts.Nod
     return {k: sorted(nodes, key=lambda n: (n.start_byte, -n.end_byte)) for k, nodes in found.items()}
 
 
+def grammar_of(tree: ts.Tree) -> str:
+    """The name of the grammar TREE was parsed with (language())."""
+    return next(g for g in ("typescript", "tsx", "javascript-grammar", "json") if tree.language == language(g))
+
+
 @lru_cache(maxsize=None)
 def _named_query(grammar: str, name: str) -> ts.Query:
     source = (resources.files("auditor.extract") / "queries" / f"{name}.scm").read_text(encoding="utf-8")

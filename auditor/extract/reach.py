@@ -61,7 +61,7 @@ class Reach:
         """The words of the boundary's code, counted (dead.words), read once (shared with held.py through the link)."""
         if self._counts is None:
             self._counts = dead.boundary_words(self.link) if self.link is not None \
-                else dead.words(m.tree.root_node.text for m in self.modules)
+                else dead.words(m.tree for m in self.modules)
         return self._counts
 
     def reset(self) -> list[tuple[Module, ts.Node, frozenset[str] | None]]:
