@@ -137,10 +137,23 @@ def _predicate(term: ts.Node, message: str | None) -> Predicate:
 
 
 def _aliases(fn: ts.Node) -> dict[str, str]:
-    """Local -> input field of the renaming destructurings of FN's own code (`const { branchId: given } = args`)."""
-    return {text(v): text(n.child_by_field_name("key")) for n in find(fn, {"pair_pattern"})
-            if _stmt_in(fn, n) and (v := n.child_by_field_name("value")) is not None and v.type == "identifier"
-            and n.child_by_field_name("key").type == "property_identifier"}
+    """Local -> input field of the destructurings of FN's own code (`const { branchId: given, force } = args`)."""
+    out = {text(n): text(n) for n in find(fn, {"shorthand_property_identifier_pattern"}) if _stmt_in(fn, n)}
+    return out | {text(v): text(n.child_by_field_name("key")) for n in find(fn, {"pair_pattern"})
+                  if _stmt_in(fn, n) and (v := n.child_by_field_name("value")) is not None and v.type == "identifier"
+                  and n.child_by_field_name("key").type == "property_identifier"}
+
+
+def _of_input(term: ts.Node, fn: ts.Node, aliases: dict[str, str]) -> bool:
+    """Whether TERM tests a value of FN's input: a member of a parameter (`options.limit`) or a local destructured
+    from it (not a member of a loop's element, `request.range`, which is no field of the input)."""
+    params = {text(p) for p in find(fn.child_by_field_name("parameters"), {"identifier"})} \
+        if fn.child_by_field_name("parameters") is not None else set()
+    for node in walk(term):
+        chain = member_chain(node) if node.type in {"member_expression", "identifier"} else None
+        if chain and (chain[0] in params and len(chain) >= 2 or len(chain) == 1 and chain[0] in aliases):
+            return True
+    return False
 
 
 def gate(module: Module, validator: ts.Node, call: ts.Node, caller: str) -> Gate:
@@ -157,7 +170,10 @@ def gate(module: Module, validator: ts.Node, call: ts.Node, caller: str) -> Gate
             continue
         err = next((n for n in walk(throw) if n.type == "new_expression"), None)
         message = string_value(call_args(err)[0]) if err is not None and call_args(err) else None
+        nested = stmt.parent != body
         for term in condition_terms(stmt.child_by_field_name("condition")):
+            if nested and not _of_input(term, validator, aliases):
+                continue  # (a nested check of what is no field of the input: each element of a list)
             pr = _predicate(term, message)
             predicates.append(replace(pr, field=aliases[pr.field]) if pr.field in aliases else pr)
     checked = {p.field for p in predicates}

@@ -10,8 +10,8 @@ import tree_sitter as ts
 from auditor.extract import bindings, folders, instance_of, tslib
 from auditor.extract.frames import plain_parameters, returned
 from auditor.extract.program import Module, class_info, class_name_of
-from auditor.extract.syntax import (ancestors, call_args, call_function, enclosing, find, member_chain, object_pairs,
-                                    pair_value, string_value, strip_casts, text)
+from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, call_function, enclosing, find, member_chain,
+                                    object_pairs, pair_value, string_value, strip_casts, text)
 from auditor.extract.tsconfig import BuildMap
 
 # A relative specifier names a file by its emitted name (`./lib.js`) or none (`./lib`); try the
@@ -400,6 +400,9 @@ class Linker:
             where = self.binding(m, chain[0])
             if where is not None and where[1] in where[0].functions:
                 return where[0], where[0].functions[where[1]], where[1]
+            made = strip_casts(self.default_values.get(where[0].path)) if where is not None and where[1] == "" else None
+            if made is not None and made.type in FUNCTION_TYPES:  # `export default (flag) => [...]`, imported by name
+                return where[0], made, "default"
             nested = self._declared_function(callee, chain[0]) if where is not None and where[0] is m else None
             if nested is not None:  # a function declared in a function around the call (a bundle's module function)
                 return m, nested, chain[0]
