@@ -1,7 +1,12 @@
 """The value of a condition under the default environment (every variable unset), when it reads nothing else: a
 `process.env` read, a module constant set from one, literals, comparisons and `!`/`&&`/`||`/`??` of them. A ternary
 on such a condition (`const LEGACY = process.env.X === "true"; LIST = LEGACY ? old : current`) picks one branch
-when the server is started as documented; the other is what a non-default environment enables."""
+when the server is started as documented; the other is what a non-default environment enables.
+
+A condition that reads no environment but what the program itself fixes (`settled`): literals, constants, and a
+parameter's member that every call of its function in the boundary passes as the same literal (the entry of a wrapper
+package: `startMcpServer({ tier: "reader" })`). A branch such a condition rules out (an `if` whose test is false, a
+`case` of another value: `unreached`) cannot run in this program."""
 
 from __future__ import annotations
 
@@ -10,7 +15,9 @@ from dataclasses import dataclass
 import tree_sitter as ts
 
 from auditor.extract.bindings import value_of
-from auditor.extract.syntax import member_chain, string_value, strip_casts, text
+from auditor.extract.frames import plain_parameters
+from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, enclosing_function, member_chain, object_pairs,
+                                    pair_value, string_value, strip_casts, text)
 
 _UNSET = object()  # `process.env.X` of a variable that is not set: undefined
 _UNKNOWN = object()  # the condition reads something other than the environment and literals
@@ -32,6 +39,82 @@ def decide(node: ts.Node | None, module, link) -> Decided | None:
     if value is _UNKNOWN or not env:
         return None
     return Decided(value=_truthy(value), env=tuple(sorted(env)))
+
+
+def settled(node: ts.Node | None, module, link) -> bool | None:
+    """NODE's truth when it reads no environment variable, only what the program fixes (literals, constants, a
+    parameter's member every call passes alike); None when it reads anything else."""
+    env: set[str] = set()
+    value = _eval(node, module, link, env, 0)
+    return None if value is _UNKNOWN or env else _truthy(value)
+
+
+def unreached(node: ts.Node, module, link) -> bool:
+    """Whether NODE lies, within its function, in a branch a settled condition rules out: the consequence of an `if`
+    whose test is false (its `else` when true), a ternary's branch likewise, or a `case` of a `switch` on a settled
+    value that is neither that value nor falls through from a case of it."""
+    if link is None:
+        return False
+    child = node
+    for up in ancestors(node):
+        if up.type in FUNCTION_TYPES or up.type == "method_definition":
+            return False
+        if up.type in {"if_statement", "ternary_expression"} and child != up.child_by_field_name("condition"):
+            truth = settled(up.child_by_field_name("condition"), module, link)
+            if truth is not None and (child == up.child_by_field_name("consequence")) != truth:
+                return True
+        elif up.type == "switch_case" and child != up.child_by_field_name("value") and _other_case(up, module, link):
+            return True
+        child = up
+    return False
+
+
+_LEAVES = frozenset({"break_statement", "return_statement", "throw_statement", "continue_statement"})
+
+
+def _other_case(case: ts.Node, module, link) -> bool:
+    """Whether CASE (with the empty cases before it, which fall through into it) is of another value than the settled
+    value its `switch` tests."""
+    switch = case.parent.parent if case.parent is not None and case.parent.type == "switch_body" else None
+    if switch is None:
+        return False
+    subject = _eval(switch.child_by_field_name("value"), module, link, env := set(), 0)
+    if subject is _UNKNOWN or env:
+        return False
+    labels, cur = [], case
+    while cur is not None and cur.type == "switch_case":
+        value = _eval(cur.child_by_field_name("value"), module, link, env, 0)
+        if value is _UNKNOWN or env:
+            return False
+        labels.append(value)
+        cur = cur.prev_named_sibling
+        body = cur.named_children[1:] if cur is not None and cur.type == "switch_case" else []
+        if cur is None or cur.type != "switch_case" or body and body[-1].type in _LEAVES:
+            break  # (a case that ends by leaving does not fall into this one)
+    return all(not (type(v) is type(subject) and v == subject) for v in labels)
+
+
+def _fixed_member(node: ts.Node, module, link, env: set[str], depth: int):
+    """`config.tier` of a parameter `config` of the function around NODE: the literal every call of that function in
+    the boundary passes there (`start({ tier: "reader" })`); unknown when a call passes anything else, or none is seen."""
+    chain = member_chain(node)
+    fn = enclosing_function(node)
+    if link is None or not chain or len(chain) != 2 or fn is None or chain[0] not in plain_parameters(fn):
+        return _UNKNOWN
+    calls = link.callers(fn)
+    seen = []
+    for cmod, call in calls:
+        args = call_args(call)
+        index = plain_parameters(fn)[chain[0]]
+        arg = strip_casts(args[index]) if index < len(args) else None
+        if arg is None or arg.type != "object" or any(c.type == "spread_element" for c in arg.named_children):
+            return _UNKNOWN
+        pair = object_pairs(arg).get(chain[1])
+        value = _eval(pair_value(pair), cmod, link, env, depth + 1) if pair is not None else _UNKNOWN
+        if value is _UNKNOWN or seen and not (type(value) is type(seen[0]) and value == seen[0]):
+            return _UNKNOWN
+        seen.append(value)
+    return seen[0] if seen else _UNKNOWN
 
 
 def _truthy(v) -> bool:
@@ -84,6 +167,13 @@ def _eval(node: ts.Node | None, module, link, env: set[str], depth: int):
         if op == "??":
             return right if left is _UNSET or left is None else left
         return _UNKNOWN
+    if t == "ternary_expression":
+        cond = _eval(node.child_by_field_name("condition"), module, link, env, depth)
+        if cond is _UNKNOWN:
+            return _UNKNOWN
+        return _eval(node.child_by_field_name("consequence" if _truthy(cond) else "alternative"), module, link, env, depth)
+    if t == "member_expression":
+        return _fixed_member(node, module, link, env, depth)
     if t == "identifier":
         imported = link is not None and text(node) in link.imports.get(module.path, {})
         where = link.binding(module, text(node)) if imported else (module, text(node))

@@ -8,7 +8,7 @@ from typing import Iterator
 
 import tree_sitter as ts
 
-from auditor.extract import folders
+from auditor.extract import envdefault, folders
 from auditor.extract.bindings import class_fields, value_of
 from auditor.extract.frames import (MAX_DEPTH, Frame, _array_names, _parameter_of_scope, _sites, destructured,
                                     loop_names, parameters, plain_parameters, returned)
@@ -474,7 +474,7 @@ class Lists:
                 frame: Frame | None, depth: int) -> Iterator[tuple[tuple[ts.Node | None, ...], Module, Frame | None]]:
         """The arguments stored into TARGET within SCOPE by its METHODS (method -> the index of the value stored)."""
         for call, chain in _calls_on(scope, module).get(target, ()) if scope is not None else ():
-            if chain[-1] not in methods:
+            if chain[-1] not in methods or envdefault.unreached(call, module, self.link):
                 continue
             # The loop the stored value is read per element of: the innermost `for...of` in SCOPE that binds a name
             # the stored expression uses (`for (const g of t.groups) byGroup[g].push(t)` stores `t`, of the loop
@@ -703,8 +703,9 @@ class Lists:
                 yield from self._stored(scope, (text(name),), {"push": 0}, nmod, frame, depth)
             return
         if assigned:  # `let tools; switch (tier) { case "reader": tools = readers(all); break; ... }`: each value
-            for value in assigned:  # assigned, and what is pushed onto it (`tools.push(...extra(all))`)
-                yield from self.elements(value, module, frame, depth + 1)
+            for value in assigned:  # assigned (but in a case the program rules out: the entry passes `tier: "reader"`),
+                if not envdefault.unreached(value, module, self.link):  # and what is pushed onto it
+                    yield from self.elements(value, module, frame, depth + 1)  # (`tools.push(...extra(all))`)
             scope = enclosing(assigned[0], _SCOPES)
             yield from self._stored(scope, (text(node),), {"push": 0}, module, frame, depth)
             return

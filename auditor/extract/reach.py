@@ -277,7 +277,8 @@ class Reach:
         top-level one, by the modules that import it (`registry.push(toolA, toolB)` in a module of its own)."""
         yield from self.expr(value, module, d)
         for later in _assigned(module, scope, (name,)):
-            yield from self.expr(later, module, d)
+            if not envdefault.unreached(later, module, self.link):  # (`case "admin": list = adminTools` of a reader)
+                yield from self.expr(later, module, d)
         for imod, local in self._importers(module, name) if scope == module.tree.root_node else ():
             for later in _assigned(imod, imod.tree.root_node, (local,)):
                 yield from self.expr(later, imod, d)
