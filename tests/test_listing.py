@@ -580,3 +580,29 @@ for (const d of DEFS.filter((d) => d.enabled)) {
 await server.connect(new StdioServerTransport());
 '''
     assert _names(program({"index.ts": index, "package.json": MANIFEST})) == ["alpha", "delta"]
+
+
+# expect: close and resize, each a tool object whose `schema` member is its descriptor, made by an anonymous default
+# export (`export default (flag) => [...]`) a module imports and calls; the list is read whole (no fallback).
+GROUP = '''function defineTool(t) { return t; }
+const close = defineTool({ capability: "core", schema: { name: "close", description: "Close it",
+  inputSchema: { type: "object" } }, handle: async () => ({}) });
+const resize = (flag) => defineTool({ capability: "core", schema: { name: "resize", description: "Resize it",
+  inputSchema: { type: "object" } }, handle: async () => ({ flag }) });
+const unused = defineTool({ capability: "core", schema: { name: "unused", description: "Listed by nothing",
+  inputSchema: { type: "object" } }, handle: async () => ({}) });
+export default (flag) => [close, resize(flag)];
+'''
+MAPPED = SDK + '''import group from "./group.js";
+const tools = [...group(true)];
+const server = new Server({ name: "shelf", version: "1" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: tools.map((t) => ({
+  name: t.schema.name, description: t.schema.description, inputSchema: t.schema.inputSchema })) }));
+'''
+
+
+def test_a_default_export_arrow_s_list_mapped_to_its_elements_schema_members_is_read_whole():
+    p = program({"package.json": MANIFEST, "index.ts": MAPPED, "group.ts": GROUP})
+    (listing,) = p.listings
+    assert sorted(t.name for t in p.tools) == ["close", "resize"] and not listing.unread
+    assert [t.name for t in p.unadvertised] == ["unused"]

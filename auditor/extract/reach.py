@@ -503,6 +503,10 @@ class Reach:
         hit = self.link.resolve(module, node) if self.link is not None else None
         if hit is not None:  # the call stands for what it returns (a descriptor made per call: extract/summaries.py)
             self.sites.add(node)
+            index = self._hands_back(hit[1], hit[0])
+            if index is not None:  # `defineTool(t) { return t; }`: this call's argument, not every call's
+                yield from self.expr(args[index] if index < len(args) else None, module, d)
+                return
             yield from self._returned(hit[1], hit[0], d)
             return
         handed = self._handed_functions(callee, module) if callee is not None and callee.type == "identifier" else None
@@ -543,13 +547,19 @@ class Reach:
                                       if r is not None and r.type == "object")
             refused = self._refused(receiver, args[0], module) if method == "filter" and args else frozenset()
             found = self._found(args[0], module) if method in _FINDS and args else None
+            prefix = self._copied_from(cb, cmod) if renames else ()
             for element, emod in self.expr(receiver, module, d):
                 if element.id in refused:
                     continue  # (`list.filter((t) => t.exposed)` of an element `{ ..., exposed: false }`: not listed)
                 if found is not None and found(element, emod) is False:
                     continue  # (`defs.find((d) => d.name === n)`, n never "close_all": not the element named so)
                 if not (read and element.type != "object"):  # an instance, a namespace: the member mapped is listed
-                    if renames and element.type == "object" and _holds(element, needs):
+                    if renames and element.type == "object" and prefix:  # `(t) => ({ name: t.schema.name, ... })`:
+                        for member, mmod in self._members_at(element, emod, prefix, d):  # the member it copies, a
+                            if _holds(member, needs | _SCHEMA_KEYS):  # descriptor itself, named by its name
+                                self.copied.add(member)
+                                yield member, mmod
+                    elif renames and element.type == "object" and _holds(element, needs):
                         self.copied.add(element)  # `(t) => ({ name: t.name, ... })`: named by its name
                     yield element, emod
             for a in args if method == "concat" else ():
@@ -830,18 +840,43 @@ class Reach:
         return paths
 
     def _copied_keys(self, fn: ts.Node, module: Module) -> frozenset[str]:
-        """The members a `map` callback copies from its element into every object it returns (`{ name: t.name }`)."""
+        """The members a `map` callback copies from its element (or from the member of it at _copied_from's path)
+        into every object it returns (`{ name: t.name }`, `{ name: t.schema.name }`)."""
         element = next((k for k, (i, p) in parameters(fn).items() if i == 0 and not p), None)
+        prefix = self._copied_from(fn, module)
         found = [strip_casts(r) for r, _ in self.returns(fn, module)]
         keys = [frozenset(k for k, pair in object_pairs(r).items() if pair.type == "pair"
-                          and member_chain(strip_casts(pair_value(pair))) == (element, k))
+                          and member_chain(strip_casts(pair_value(pair))) == (element, *prefix, k))
                 for r in found if r is not None and r.type == "object"]
         return frozenset.intersection(*keys) if keys and len(keys) == len(found) else frozenset()
 
+    def _copied_from(self, fn: ts.Node, module: Module) -> tuple[str, ...]:
+        """The member path of its element whose `name` a `map` callback copies into the objects it returns: () for
+        `{ name: t.name }`, ("schema",) for `{ name: t.schema.name, description: t.schema.description }`."""
+        element = next((k for k, (i, p) in parameters(fn).items() if i == 0 and not p), None)
+        paths = set()
+        for r, _ in self.returns(fn, module):
+            pair = object_pairs(strip_casts(r)).get("name") if strip_casts(r) is not None else None
+            chain = member_chain(strip_casts(pair_value(pair))) if pair is not None and pair.type == "pair" else None
+            paths.add(tuple(chain[1:-1]) if chain and chain[0] == element and chain[-1] == "name" else None)
+        return next(iter(paths)) if len(paths) == 1 and None not in paths else ()
+
     def _copies_name(self, fn: ts.Node | None, module: Module) -> bool:
         """Whether a `map` callback returns, each time, an object literal whose `name` is its element's
-        (`(tool) => ({ name: tool.name, inputSchema: convert(tool.schema) })`)."""
+        (`(tool) => ({ name: tool.name, inputSchema: convert(tool.schema) })`), or a member's (`tool.schema.name`)."""
         return fn is not None and fn.type in FUNCTION_TYPES and "name" in self._copied_keys(fn, module)
+
+    def _members_at(self, obj: ts.Node, module: Module, path: tuple[str, ...], d: int):
+        """The object literals the member at PATH of the object literal OBJ stands for (`schema` of `{ schema: {...} }`)."""
+        if not path:
+            yield obj, module
+            return
+        pair = object_pairs(obj).get(path[0])
+        if pair is None or pair.type != "pair":
+            return
+        for value, vmod in self.expr(pair_value(pair), module, d):
+            if value.type == "object":
+                yield from self._members_at(value, vmod, path[1:], d)
 
     def _mapped(self, receiver: ts.Node, paths: list[tuple[str, ...]], module: Module, d: int):
         """`list.map((t) => t.spec)`: the member the callback returns of each element (the elements themselves are
@@ -913,6 +948,13 @@ class Reach:
                     yield from self._values(inner, imod, d)
             elif child.type != "comment":
                 self.miss(module, child)
+
+    def _hands_back(self, fn: ts.Node, module: Module) -> int | None:
+        """The index of the parameter FN returns as it is from every return (an identity: `(t) => t`), else None."""
+        names = plain_parameters(fn) if fn.type in FUNCTION_TYPES else {}
+        found = {names.get(text(r)) if r is not None and r.type == "identifier" else None
+                 for r in (strip_casts(ret) for ret, _ in self.returns(fn, module))}
+        return next(iter(found)) if len(found) == 1 and None not in found else None
 
     def _returned(self, fn: ts.Node, module: Module, d: int):
         for ret, rmod in self.returns(fn, module):
