@@ -583,7 +583,8 @@ def test_a_shell_comment_after_a_command_is_no_argument():
 
 def test_an_install_line_passes_no_launch_arguments():
     """`pnpm install demo -D`, `yarn add demo --dev`: a package manager installing the package; its flags are the
-    manager's, so no launch argument is claimed. A runner's line (`pnpm dlx demo --verbose`) still passes them."""
+    manager's, so no launch argument is claimed; nor is the name of a script it runs. A runner's line (`pnpm dlx demo
+    --verbose`) still passes them."""
     server = ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
               'const server = new McpServer({ name: "demo", version: "1" });\n'
               'server.registerTool("find_rows", { description: "Find rows" }, async () => ({ content: [] }));\n')
@@ -597,6 +598,10 @@ def test_an_install_line_passes_no_launch_arguments():
 
     assert args_claims("pnpm install demo -D\nyarn add demo --dev\nnpm i -D demo") == []
     assert args_claims("pnpm install demo -D\npnpm dlx demo --verbose") == [[["--verbose"]]]
+    # `pnpm --filter demo build:local`: a script of the package run by its manager; its name is no argument, and
+    # only what follows `--` is handed on
+    assert args_claims("pnpm --filter demo build:local\nyarn workspace demo dev") == []
+    assert args_claims("pnpm --filter demo start -- --verbose") == [[["--verbose"]]]
 
 
 def test_a_continued_line_is_one_command_and_another_script_s_arguments_are_not_the_server_s():

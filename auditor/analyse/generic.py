@@ -261,6 +261,8 @@ def _server_args(p: Program, command: str, args: list[str]) -> list[str]:
         if args[:1] in (["exec"], ["x"]):  # `--`) what it is handed; `npm exec PKG ARGS` runs a package
             return _runner_args(args[1:], names)
         return args[args.index("--") + 1:] if "--" in args else []
+    if command.rsplit("/", 1)[-1] in {"pnpm", "yarn"}:  # `pnpm --filter PKG build:local`, `yarn workspace PKG dev`:
+        return args[args.index("--") + 1:] if "--" in args else []  # a script of the package, its name no argument
     for i, a in enumerate(args):
         if any(n and n in a for n in names) or re.search(r"\.(?:m?js|cjs|ts)$", a) and _an_entry(p, a):
             return args[i + 1:]
