@@ -750,6 +750,20 @@ def test_a_destructured_field_handed_to_a_validator_that_returns_a_failed_result
     assert flagged({"index.ts": server(check=check, head=passes)}) == BOTH
 
 
+def test_a_field_handed_to_a_parser_whose_false_result_the_tool_refuses_is_checked():
+    # `const at = parseWhen(path); if (!at) return error`: a function of the boundary that says it failed by returning
+    # null parses what it is handed, and the tool leaves when it fails; a function that never returns a false value
+    # checks nothing by that test
+    head = ('import { parseDate } from "chrono-node";\n'
+            'function parseWhen(input: any) {\n  const found = parseDate(input);\n'
+            '  return found ? found.toISOString() : null;\n}\n')
+    check = ('  const { path } = args;\n  const at = parseWhen(path);\n'
+             '  if (!at) return { content: [{ type: "text", text: "not a date" }], isError: true };\n')
+    assert flagged({"index.ts": server(check=check, head=head)}) == {"limit": "unchecked-optional"}
+    always = head.replace("found ? found.toISOString() : null", "String(found)")
+    assert flagged({"index.ts": server(check=check, head=always)}) == BOTH
+
+
 def test_a_type_test_whose_branch_returns_before_the_use_checks_the_field():
     # `if (!path || typeof path !== "string") return {...}`: whatever the branch returns, no other type gets further;
     # a test of presence alone checks no type

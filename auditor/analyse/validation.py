@@ -290,6 +290,13 @@ def checks(p: Program, tool, path: list[Place], own: list[Place] = ()) -> list[C
                 if fields:
                     out.append(Check(path=pl.module.path, node=call, fields=frozenset(fields), form="hand-written"))
                     continue
+            if passed and p.linker is not None and _refused_when_falsy(call):
+                # `const when = parseDate(args.at); if (!when) return error`: a function of the boundary that says it
+                # failed by a false result (`return null`) parses what it is handed, and the tool leaves on failure
+                found = p.linker.resolve(pl.module, call)
+                if found is not None and _fails_falsy(found[1]):
+                    out.append(Check(path=pl.module.path, node=call, fields=frozenset(passed.values()), form="hand-written"))
+                    continue
             if passed and p.linker is not None:  # `run(args.command)`, the callee rejecting what its parameter is not
                 found = p.linker.resolve(pl.module, call)
                 params = {i: n for n, i in plain_parameters(found[1]).items()} if found is not None else {}
@@ -757,6 +764,47 @@ def _named_keys(call: ts.Node, fn: ts.Node, names: set[str], v: dict) -> set[str
                and text(strip_casts(s.child_by_field_name("index"))) == k for s in reads):
             return set(values)
     return None
+
+
+def _refused_when_falsy(call: ts.Node) -> bool:
+    """Whether CALL's result, held by a local, makes the tool leave when it is false: `const when = parseDate(args.at);
+    if (!when) return { isError: true, ... }` (a term `!when` of an `if` that rejects or returns, after the call)."""
+    holder = call.parent.parent if call.parent is not None and call.parent.type == "await_expression" else call.parent
+    name = holder.child_by_field_name("name") if holder is not None and holder.type == "variable_declarator" else None
+    fn = enclosing_function(call)
+    if name is None or name.type != "identifier" or fn is None:
+        return False
+    for stmt in find(fn, {"if_statement"}):
+        if stmt.start_byte < call.end_byte or not (guards._rejects(stmt.child_by_field_name("consequence"))
+                                                   or guards._returns(stmt.child_by_field_name("consequence"))):
+            continue
+        for term in condition_terms(stmt.child_by_field_name("condition"), "||"):
+            term = strip_casts(term)
+            if term is not None and term.type == "unary_expression" and text(term.child_by_field_name("operator")) == "!" \
+                    and text(strip_casts(term.child_by_field_name("argument"))) == text(name):
+                return True
+    return False
+
+
+_FALSY = frozenset({"null", "undefined", "false"})
+
+
+def _fails_falsy(fn: ts.Node) -> bool:
+    """Whether FN says it failed by returning a false value written there: `return null`, a bare `return;`, or a
+    branch of a returned ternary (`return result ? result.toISOString() : null`): a parser of its argument."""
+    body = fn.child_by_field_name("body")
+    rets = [body] if body is not None and body.type != "statement_block" else \
+        [r for r in find(fn, {"return_statement"}) if enclosing_function(r) == fn]
+    for r in rets:
+        value = strip_casts(r.named_children[0]) if r.type == "return_statement" and r.named_children else \
+            (None if r.type == "return_statement" else strip_casts(r))
+        if value is None or value.type in _FALSY:
+            return True
+        if value.type == "ternary_expression" and any(
+                (b := strip_casts(value.child_by_field_name(f))) is not None and b.type in _FALSY
+                for f in ("consequence", "alternative")):
+            return True
+    return False
 
 
 def _result_tested(call: ts.Node, v: dict) -> bool:
