@@ -340,3 +340,17 @@ def test_the_capabilities_a_server_literal_spreads_are_read_or_not_known():
     # an imported config's capabilities spread in; a spread not known leaves them unknown (never the rest as all);
     # a conditional spread: what either branch may declare
     assert caps == {"a": ("prompts", "resources", "tools"), "b": None, "c": ("resources", "tools")}
+
+
+def test_a_raw_shape_named_by_a_shorthand_property_is_the_local_it_names():
+    """`server.registerTool("find", { description, inputSchema }, ...)` with `const inputSchema = { query: z.string() }`
+    in the function around it: the shorthand names that local, read as the raw shape it holds."""
+    code = ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\nimport { z } from "zod";\n'
+            'const server = new McpServer({ name: "kit", version: "1" });\n'
+            'function registerFind() {\n'
+            '  const inputSchema = { query: z.string().min(1), limit: z.number().int().max(20).optional() };\n'
+            '  server.registerTool("find", { description: "Find docs", inputSchema }, async ({ query }) => '
+            '({ content: [{ type: "text", text: String(query) }] }));\n}\nregisterFind();\n')
+    tool = _tools({"index.js": code})["find"]
+    assert tool.schema_form == "zod" and sorted(tool.schema["properties"]) == ["limit", "query"]
+    assert tool.schema["required"] == ["query"] and not _gaps(tool)

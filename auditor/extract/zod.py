@@ -213,7 +213,7 @@ class _Reader:
         node = strip_casts(node)
         if node is None or depth > 10:
             return node
-        if node.type == "identifier":
+        if node.type in {"identifier", "shorthand_property_identifier"}:  # (`{ inputSchema }` names a local too)
             value = value_of(self.module, node)
             if value is not None and strip_casts(value).type == "object" and self._filled(node, value):
                 return node  # `const shape = {}` then `shape[key] = ...`: its initializer is not the whole shape
