@@ -1422,3 +1422,45 @@ def test_a_field_a_gate_reads_off_a_later_parameter_still_reaches_it():
     found = _note_flags('function createNote(input: any, opts: any) {\n  const { title } = input;\n'
                         '  const force = opts.force;\n', '  const r = createNote({ title: args.title }, args);\n')
     assert found.get("force") == "unchecked-optional"
+
+
+WRAPPED = SDK + '''import { readFileSync } from "node:fs";
+class ReadNote {
+  name = "read_note";
+  description = "Read a note";
+  inputSchema = { type: "object", properties: { path: { type: "string" }, shelf: { type: "string" } }, required: ["path"] };
+  async run(params: any) {
+    return { content: [{ type: "text", text: readFileSync(params.shelf + "/" + params.path, "utf8") }] };
+  }
+}
+const SHELVES: Record<string, string> = { main: "/notes" };
+function wrapRun(tool: any) {
+  const original = tool.run.bind(tool);
+  tool.run = async function (...args: any[]) {
+    const raw = args[0] ?? {};
+    const shelf = SHELVES[typeof raw.shelf === "string" ? raw.shelf : "main"] ?? "/notes";
+    const handed = { ...raw, shelf };
+    return original(handed);
+  };
+}
+const tools = [new ReadNote()];
+for (const tool of tools) wrapRun(tool);
+const byName = new Map(tools.map((t) => [t.name, t]));
+const server = new Server({ name: "demo", version: "1" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({
+  tools: tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })) }));
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  const tool = byName.get(request.params.name);
+  if (!tool) throw new Error("unknown tool");
+  return tool.run(request.params.arguments);
+});
+'''
+
+
+def test_a_field_a_wrapper_of_the_tools_method_replaces_is_not_the_input_there():
+    """`tool.run = async function (...args) { ...; return original({ ...raw, shelf }) }` with `original` bound to the
+    tool's own `run`: what `run` reads of `shelf` is the wrapper's value, not the caller's; `path` it hands on as sent
+    is the input's. Without the wrapper both are flagged."""
+    assert fields_flagged({"index.ts": WRAPPED}) == {"path": "schema-unenforced"}
+    plain = WRAPPED.replace("for (const tool of tools) wrapRun(tool);\n", "")
+    assert fields_flagged({"index.ts": plain}) == {"path": "schema-unenforced", "shelf": "unchecked-optional"}

@@ -57,14 +57,18 @@ class Place:
     # not so for a function the tool's branch calls and keeps the result of elsewhere (`const changed =
     # diff(args); cache.patch(key, changed)`), whose result is followed where the call keeps it.
     result: bool = True
+    # Fields a wrapper that replaces the method FN at run time hands it in place of the caller's (`tool.run = async
+    # function (...args) { ...; return original({ ...args[0], environment: resolved.name }) }`): what FN reads of
+    # those is the wrapper's value, not the input's (_replaced_keys).
+    replaced: frozenset[str] = frozenset()
 
 
 def _place(module: Module, fn: ts.Node, skip: tuple[ts.Node, ...] = (), given: frozenset[int] | None = None,
-           result: bool = True) -> Place:
+           result: bool = True, replaced: frozenset[str] = frozenset()) -> Place:
     spans = sorted((n.start_byte, n.end_byte) for n in skip)
     ends = list(accumulate((e for _, e in spans), max))
     return Place(module=module, fn=fn, skip=skip, starts=tuple(b for b, _ in spans), ends=tuple(ends), given=given,
-                 result=result)
+                 result=result, replaced=replaced)
 
 
 def dispatches_of(p: Program, tool) -> list:
@@ -103,7 +107,8 @@ def places(p: Program, tool) -> tuple[list[Place], list[Place]]:
             m = link.module_of(d.target) or d.module
             given = _given_input(p, d, own) if d.form in _CALLED_FROM_BRANCH else None
             own.append(_place(m, d.target, given=given,
-                              result=d.form not in _CALLED_FROM_BRANCH or _returns_target(p, d)))
+                              result=d.form not in _CALLED_FROM_BRANCH or _returns_target(p, d),
+                              replaced=_replaced_keys(p, d.target)))
             roots.append((m, d.target))
             if d.target.type != "method_definition" and enclosing_function(d.target) is not None:
                 # a closure a wrapper made of the tool's own functions (`wrap(t.schema, t.handler)`: extract/registry.py):
@@ -123,6 +128,55 @@ def places(p: Program, tool) -> tuple[list[Place], list[Place]]:
 
 _CALLED_FROM_BRANCH = frozenset({"name-equality", "switch-case", "guard", "fall-through"})  # (dispatch forms whose
 # target is the function a call in the tool's branch resolves to)
+
+
+def _replaced_keys(p: Program, method: ts.Node) -> frozenset[str]:
+    """The keys a wrapper that replaces METHOD at run time writes into what it hands the original: `A.M = function
+    (...args) { ...; return original(handed) }` in a function whose parameter is A, `original` bound there to `A.M`
+    (or `A.M.bind(A)`), `handed` an object literal (or a local holding one) whose own keys (`{ ...args[0],
+    environment: resolved.name }`: environment) override the caller's. Empty when no such wrapper is found."""
+    name = method.child_by_field_name("name") if method.type == "method_definition" else None
+    if name is None or p.linker is None:
+        return frozenset()
+    memo = p.linker.memo.setdefault("validation.replaced", {})
+    key = text(name)
+    if key not in memo:
+        memo[key] = frozenset(k for m in p.linker.by_path.values() for k in _wrapper_keys(m, key, p.linker))
+    return memo[key]
+
+
+def _wrapper_keys(module: Module, method: str, link) -> set[str]:
+    """_replaced_keys of the wrappers of METHOD written in MODULE (in a function something calls)."""
+    out: set[str] = set()
+    for n in module.nodes("assign"):
+        left, right = n.child_by_field_name("left"), strip_casts(n.child_by_field_name("right"))
+        chain = member_chain(strip_casts(left)) if n.type == "assignment_expression" else None
+        outer = enclosing_function(n)
+        if not chain or len(chain) != 2 or chain[1] != method or right is None or right.type not in FUNCTION_TYPES \
+                or outer is None or chain[0] not in plain_parameters(outer) or not link.callers(outer):
+            continue
+        originals = {text(d.child_by_field_name("name")) for d in find(outer, {"variable_declarator"})
+                     if d.child_by_field_name("name") is not None and d.child_by_field_name("name").type == "identifier"
+                     and _bound_method(d.child_by_field_name("value"), chain)}
+        for call in find(right, {"call_expression"}):
+            if text(call.child_by_field_name("function")) in originals and call_args(call):
+                handed = strip_casts(call_args(call)[0])
+                handed = strip_casts(value_of(module, handed)) if handed is not None and handed.type == "identifier" \
+                    else handed
+                if handed is not None and handed.type == "object":
+                    out |= set(object_pairs(handed))  # (a key written there, `shelf: x` or `{ shelf }`: not a spread)
+    return out
+
+
+def _bound_method(value: ts.Node | None, chain: tuple[str, ...]) -> bool:
+    """Whether VALUE is the method CHAIN names (`tool.run`), as it is or bound to its object (`tool.run.bind(tool)`)."""
+    value = strip_casts(value)
+    if value is not None and value.type == "call_expression":
+        callee = value.child_by_field_name("function")
+        if callee is None or callee.type != "member_expression" or text(callee.child_by_field_name("property")) != "bind":
+            return False
+        value = strip_casts(callee.child_by_field_name("object"))
+    return value is not None and member_chain(value) == chain
 
 
 def _given_input(p: Program, d, own: list[Place]) -> frozenset[int] | None:
@@ -335,7 +389,8 @@ def reads(p: Program, own: list[Place], booleans: frozenset[str] = frozenset()) 
                 field = text(node)
             else:
                 continue
-            if _skipped(node, pl) or not (_in_arguments(node) or uses.stored(node)) or guards.type_guarded(node, pl.fn) \
+            if field in pl.replaced or _skipped(node, pl) or not (_in_arguments(node) or uses.stored(node)) \
+                    or guards.type_guarded(node, pl.fn) \
                     or _only_tested(node, pl.module) or _in_catch(node, pl.fn) or logged(node, p.vocab) \
                     or error_message(node) or _typed_in_callee(node, pl.module, p.linker) \
                     or uses.harmless(p, pl.module, node, truth=field not in booleans,
