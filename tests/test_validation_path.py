@@ -1464,3 +1464,13 @@ def test_a_field_a_wrapper_of_the_tools_method_replaces_is_not_the_input_there()
     assert fields_flagged({"index.ts": WRAPPED}) == {"path": "schema-unenforced"}
     plain = WRAPPED.replace("for (const tool of tools) wrapRun(tool);\n", "")
     assert fields_flagged({"index.ts": plain}) == {"path": "schema-unenforced", "shelf": "unchecked-optional"}
+
+
+def test_a_local_copy_of_a_parameter_s_field_refused_unless_a_key_of_a_table_checks_that_field():
+    """`const wanted = args.path; if (!OPENERS[wanted]) return failure(...)` in a function whose parameter is the
+    input: the test is of the field `path` (the same value `args.path` then reads), not of a field named `args`."""
+    head = ('const OPENERS: Record<string, string> = { "a.md": "/notes/a.md" };\n'
+            'function failure(message: string) { return { content: [{ type: "text", text: message }], isError: true }; }\n')
+    check = '  const wanted = args.path;\n  if (!OPENERS[wanted]) return failure(`unknown note ${wanted}`);\n'
+    assert flagged({"index.ts": server(gate=False, head=head, check=check)}) == {"limit": "unchecked-optional"}
+    assert flagged({"index.ts": server(gate=False, head=head, check=check.split("\n")[0] + "\n")}) == BOTH

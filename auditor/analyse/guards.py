@@ -568,10 +568,10 @@ def _subject_fields(subject: ts.Node | None, fn: ts.Node) -> set[str]:
                     and taken[1][0].isidentifier():
                 return {taken[1][0]}  # (of a parameter, or of a local holding the input: `const { id } = args`, a
                 # field by its name as `args.id` is; or of a parameter's member: `request.params.arguments`)
-        if named is None and subject.type == "identifier":  # `const action = typed.action` of `const typed = args`
-            value = _local_value(subject, fn)
-            if value is not None and value.type == "member_expression" and _input_root(value, fn):
-                return _subject_fields(value, fn)
+        if subject.type == "identifier":  # `const action = typed.action` of `const typed = args`, or `const wanted =
+            value = _local_value(subject, fn)  # args.path` of the parameter `args`: the member's field (and, for
+            if value is not None and value.type == "member_expression" and _input_root(value, fn):  # the latter, the
+                return _subject_fields(value, fn) | ({named} if named is not None else set())  # parameter too)
         return {named} if named is not None else set()
     if _request(subject.child_by_field_name("object")):  # `request.params.name`: the request's tool name, no field
         return set()  # of the input (which is `request.params.arguments`)
