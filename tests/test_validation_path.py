@@ -762,6 +762,11 @@ def test_a_field_handed_to_a_parser_whose_false_result_the_tool_refuses_is_check
     assert flagged({"index.ts": server(check=check, head=head)}) == {"limit": "unchecked-optional"}
     always = head.replace("found ? found.toISOString() : null", "String(found)")
     assert flagged({"index.ts": server(check=check, head=always)}) == BOTH
+    # an asynchronous lookup that sends its argument out and then says it found nothing checks nothing either
+    lookup = head.replace("function parseWhen(input: any) {\n  const found = parseDate(input);",
+                          "async function parseWhen(input: any) {\n  const found = await fetch(\"/find?q=\" + input);")
+    assert "await fetch" in lookup
+    assert flagged({"index.ts": server(check=check.replace("parseWhen(path)", "await parseWhen(path)"), head=lookup)}) == BOTH
 
 
 def test_a_type_test_whose_branch_returns_before_the_use_checks_the_field():

@@ -846,7 +846,10 @@ _FALSY = frozenset({"null", "undefined", "false"})
 
 def _fails_falsy(fn: ts.Node) -> bool:
     """Whether FN says it failed by returning a false value written there: `return null`, a bare `return;`, or a
-    branch of a returned ternary (`return result ? result.toISOString() : null`): a parser of its argument."""
+    branch of a returned ternary (`return result ? result.toISOString() : null`): a parser of its argument. Not an
+    asynchronous function (`async findApp(id)`: a lookup that sends its argument out, then says it found nothing)."""
+    if any(c.type == "async" for c in fn.children) or any(enclosing_function(a) == fn for a in find(fn, {"await_expression"})):
+        return False
     body = fn.child_by_field_name("body")
     rets = [body] if body is not None and body.type != "statement_block" else \
         [r for r in find(fn, {"return_statement"}) if enclosing_function(r) == fn]
