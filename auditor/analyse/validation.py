@@ -821,24 +821,34 @@ def _named_keys(call: ts.Node, fn: ts.Node, names: set[str], v: dict) -> set[str
     return None
 
 
+def _leaving_tests(call: ts.Node) -> tuple[str, list[ts.Node]]:
+    """(the local CALL's result is held by, the `||` terms of each `if` after the call whose branch rejects or
+    returns, before the handler goes on); ("", []) when the result is not held by a local. Held by a declaration, or
+    assigned: `let r; switch (t) { case "a": r = va(args) }`."""
+    holder = call.parent.parent if call.parent is not None and call.parent.type == "await_expression" else call.parent
+    name = holder.child_by_field_name("name") if holder is not None and holder.type == "variable_declarator" else \
+        holder.child_by_field_name("left") if holder is not None and holder.type == "assignment_expression" else None
+    fn = enclosing_function(call)
+    if name is None or name.type != "identifier" or fn is None:
+        return "", []
+    terms = [strip_casts(term) for stmt in find(fn, {"if_statement"})
+             if stmt.start_byte >= call.end_byte and (guards._rejects(stmt.child_by_field_name("consequence"))
+                                                      or guards._returns(stmt.child_by_field_name("consequence")))
+             for term in condition_terms(stmt.child_by_field_name("condition"), "||")]
+    return text(name), [t for t in terms if t is not None]
+
+
+def _negation_of(term: ts.Node) -> ts.Node | None:
+    """X of a term `!X`, else None."""
+    return strip_casts(term.child_by_field_name("argument")) \
+        if term.type == "unary_expression" and text(term.child_by_field_name("operator")) == "!" else None
+
+
 def _refused_when_falsy(call: ts.Node) -> bool:
     """Whether CALL's result, held by a local, makes the tool leave when it is false: `const when = parseDate(args.at);
     if (!when) return { isError: true, ... }` (a term `!when` of an `if` that rejects or returns, after the call)."""
-    holder = call.parent.parent if call.parent is not None and call.parent.type == "await_expression" else call.parent
-    name = holder.child_by_field_name("name") if holder is not None and holder.type == "variable_declarator" else None
-    fn = enclosing_function(call)
-    if name is None or name.type != "identifier" or fn is None:
-        return False
-    for stmt in find(fn, {"if_statement"}):
-        if stmt.start_byte < call.end_byte or not (guards._rejects(stmt.child_by_field_name("consequence"))
-                                                   or guards._returns(stmt.child_by_field_name("consequence"))):
-            continue
-        for term in condition_terms(stmt.child_by_field_name("condition"), "||"):
-            term = strip_casts(term)
-            if term is not None and term.type == "unary_expression" and text(term.child_by_field_name("operator")) == "!" \
-                    and text(strip_casts(term.child_by_field_name("argument"))) == text(name):
-                return True
-    return False
+    name, terms = _leaving_tests(call)
+    return bool(name) and any((x := _negation_of(t)) is not None and text(x) == name for t in terms)
 
 
 _FALSY = frozenset({"null", "undefined", "false"})
@@ -868,27 +878,17 @@ def _fails_falsy(fn: ts.Node) -> bool:
 def _result_tested(call: ts.Node, v: dict) -> bool:
     """Whether CALL's result, held by a local, is tested for failure by an `if` that rejects or returns before the
     handler goes on: `if (!r.valid)` (kb validators result_flags) or `if (r.errors?.length)` (result_failures)."""
-    holder = call.parent.parent if call.parent is not None and call.parent.type == "await_expression" else call.parent
-    name = holder.child_by_field_name("name") if holder is not None and holder.type == "variable_declarator" else \
-        holder.child_by_field_name("left") if holder is not None and holder.type == "assignment_expression" else None
-    fn = enclosing_function(call)  # (held by a declaration, or assigned: `let r; switch (t) { case "a": r = va(args) }`)
-    if name is None or name.type != "identifier" or fn is None:
-        return False
+    name, terms = _leaving_tests(call)
     flags, failures = set(v.get("result_flags") or ()), set(v.get("result_failures") or ())
-    for stmt in find(fn, {"if_statement"}):
-        if stmt.start_byte < call.end_byte or not (guards._rejects(stmt.child_by_field_name("consequence"))
-                                                   or guards._returns(stmt.child_by_field_name("consequence"))):
-            continue
-        for term in condition_terms(stmt.child_by_field_name("condition"), "||"):
-            term = strip_casts(term)
-            negated = term is not None and term.type == "unary_expression" and text(term.child_by_field_name("operator")) == "!"
-            inner = strip_casts(term.child_by_field_name("argument")) if negated else term
-            while inner is not None and inner.type == "member_expression" and text(inner.child_by_field_name("property")) == "length":
-                inner = strip_casts(inner.child_by_field_name("object"))  # `r.errors.length`
-            chain = member_chain(inner) if inner is not None else None
-            if chain and len(chain) == 2 and chain[0] == text(name) and (
-                    negated and chain[1] in flags or not negated and chain[1] in failures):
-                return True
+    for term in terms:
+        negated = _negation_of(term)
+        inner = negated if negated is not None else term
+        while inner is not None and inner.type == "member_expression" and text(inner.child_by_field_name("property")) == "length":
+            inner = strip_casts(inner.child_by_field_name("object"))  # `r.errors.length`
+        chain = member_chain(inner) if inner is not None else None
+        if name and chain and len(chain) == 2 and chain[0] == name and (
+                negated is not None and chain[1] in flags or negated is None and chain[1] in failures):
+            return True
     return False
 
 
