@@ -61,3 +61,13 @@ def test_every_branch_stays_when_a_call_passes_another_value_or_one_read_at_run_
     every = (["begin", "drop_table", "read_rows"], ["begin", "drop_table", "read_rows"])
     assert _served(INDEX + 'startServer({ name: "admin", tier: "admin" });\n') == every
     assert _served(INDEX.replace('tier: "reader"', "tier: process.argv[2]")) == every
+
+
+def test_a_parameter_the_function_assigns_is_not_what_its_callers_passed():
+    """`config = { ...DEFAULTS, ...config }` (or `config.tier = ...`) before the switch: the tier is not the literal
+    the entry passes, so every branch stays."""
+    every = (["begin", "drop_table", "read_rows"], ["begin", "drop_table", "read_rows"])
+    for reassigned in ("  config = { tier: \"admin\", ...config };\n", "  config.tier = process.argv[2];\n"):
+        core = CORE.replace("  let exposed: any[];\n", reassigned + "  let exposed: any[];\n")
+        p = program({"package.json": MANIFEST, "index.ts": INDEX, "core.ts": core})
+        assert (sorted(t.name for t in p.tools), sorted(d.tool for d in p.dispatches)) == every

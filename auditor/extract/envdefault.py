@@ -16,8 +16,8 @@ import tree_sitter as ts
 
 from auditor.extract.bindings import value_of
 from auditor.extract.frames import plain_parameters
-from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, enclosing_function, member_chain, object_pairs,
-                                    pair_value, string_value, strip_casts, text)
+from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, enclosing_function, find, member_chain,
+                                    object_pairs, pair_value, string_value, strip_casts, text)
 
 _UNSET = object()  # `process.env.X` of a variable that is not set: undefined
 _UNKNOWN = object()  # the condition reads something other than the environment and literals
@@ -99,13 +99,14 @@ def _fixed_member(node: ts.Node, module, link, env: set[str], depth: int):
     the boundary passes there (`start({ tier: "reader" })`); unknown when a call passes anything else, or none is seen."""
     chain = member_chain(node)
     fn = enclosing_function(node)
-    if link is None or not chain or len(chain) != 2 or fn is None or chain[0] not in plain_parameters(fn):
-        return _UNKNOWN
-    calls = link.callers(fn)
+    index = plain_parameters(fn).get(chain[0]) if fn is not None and chain and len(chain) == 2 else None
+    if link is None or index is None or any(
+            (member_chain(strip_casts(a.child_by_field_name("left"))) or ())[:2] in {chain[:1], chain}
+            for a in find(fn, {"assignment_expression", "augmented_assignment_expression"})):
+        return _UNKNOWN  # (`config = { ...DEFAULTS, ...config }`, `config.tier = x`: not what the callers passed)
     seen = []
-    for cmod, call in calls:
+    for cmod, call in link.callers(fn):
         args = call_args(call)
-        index = plain_parameters(fn)[chain[0]]
         arg = strip_casts(args[index]) if index < len(args) else None
         if arg is None or arg.type != "object" or any(c.type == "spread_element" for c in arg.named_children):
             return _UNKNOWN
