@@ -662,6 +662,25 @@ Fix a file.
     assert got == {"check_file": ["file"], "fix_file": ["path"]}
 
 
+def test_names_an_output_line_gives_are_fields_of_the_result_not_parameters():
+    """"- Output: `{ topic_id, title, members }`" under a tool, then "- `members` are direct records": the later item
+    speaks of the result's field; a name the "Input:" line gives too stays a parameter when an item documents it."""
+    readme = """# demo
+
+## Tools
+
+- `read_topic`
+  - Input: `{ topic_id: number; limit?: number }`
+  - Output: `{ topic_id, title, members, owners }`
+  - `members` and `owners` are direct records, not an expanded list.
+  - `topic_id` (number): the topic to read
+  - `limit` (number, optional): how many posts
+"""
+    doc = read_markdown("README.md", readme)
+    got = {t.name: [x.name for x in t.params] for t in documented.documented_tools(doc)}
+    assert got == {"read_topic": ["topic_id", "limit"]}
+
+
 def test_a_tool_the_readme_says_is_withdrawn_is_no_claim():
     """"`search` - **DEPRECATED**: ... (no longer available)", a table row described "Removed in 2.0", a heading
     "`lookup` (retired)": the README does not say the server provides them (their parameters go with them); a

@@ -397,9 +397,20 @@ server.registerTool("find", { description: "Find", inputSchema: {
   filter: optionalString(z.string().min(1)),
   count: z.preprocess((v) => Number(v), z.number()),
   label: z.preprocess((v) => v === "" ? undefined : v, z.string()),
+  owner: z.preprocess((value) => {
+    if (typeof value !== "string") return value;
+    const normalized = value.trim().toLowerCase();
+    return normalized === "" || normalized === "any" ? undefined : value;
+  }, z.string().optional()),
+  mode: z.preprocess((value) => {
+    if (typeof value !== "string") return value;
+    return value.trim().toLowerCase();
+  }, z.string().optional()),
 } }, async () => ({ content: [] }));
 ''')
-    assert sorted(c[0] for c in tools["find"].coercions) == ["count", "label"]
+    # (a block that hands every value back as it is or as omitted converts none, `owner`; one that returns another
+    # value, `mode`'s lower-cased text, does)
+    assert sorted(c[0] for c in tools["find"].coercions) == ["count", "label", "mode"]
 
 
 def test_downlevelled_spreads_an_and_intersection_and_a_default_import_of_zod_are_read():

@@ -134,14 +134,15 @@ def _params(path: str, items: list[Item]) -> tuple[DocParam, ...]:
     properties of an object or array parameter) are not parameters of the tool."""
     found = {id(it): _item_params(it) for it in items}
     fields = _introduced_fields(items, found)
+    results = _labelled_names(items, OUTPUT_LEAD) - _labelled_names(items, INPUT_CONTEXT)
     out: list[DocParam] = []
     output = False  # after a list the section introduces as what the tool gives back ("**Returns:**")
     for it in sorted(items, key=lambda x: x.line):
         lead = _introduction(it)
         if lead and (OUTPUT_LEAD.search(lead) or INPUT_CONTEXT.search(lead)):
             output = bool(OUTPUT_LEAD.search(lead)) and not INPUT_CONTEXT.search(lead)
-        if not found[id(it)] or id(it) in fields:
-            continue
+        if not found[id(it)] or id(it) in fields or {n for n, _ in found[id(it)]} <= results:
+            continue  # (`allowed_users` and `allowed_groups` after "Output: `{ ..., allowed_users, allowed_groups }`")
         if output and lead:
             continue  # ("**Returns:**" then "Each diagnostic includes:": the fields of what it returns)
         if lead and (NOT_TOOLS_LEAD.search(lead) or TOOLS_LEAD.search(lead) or VALUES_LEAD.search(lead)
@@ -164,6 +165,20 @@ def _params(path: str, items: list[Item]) -> tuple[DocParam, ...]:
             out.append(DocParam(name=name, type=typ, optional=optional if optional is not None else said,
                                 anchor=Anchor(path=path, start_line=it.line, end_line=it.line)))
     return tuple(out)
+
+
+LABELLED = re.compile(r"^\W*(?P<label>\w+(?:\s+\w+)?)\W*:\s*(?P<rest>.*`.*)$", re.S)
+
+
+def _labelled_names(items: list[Item], label: re.Pattern) -> set[str]:
+    """The names the code spans of the items labelled so name ("Output: `{ topic_id, slug, posts }`", "Input: `{
+    topic_id: number }`"): the fields of what the tool gives back, or of what it takes."""
+    out: set[str] = set()
+    for it in items:
+        m = LABELLED.match(_clean(it.text))
+        if m and label.fullmatch(m["label"].strip()):
+            out |= {w for span in re.findall(r"`([^`]*)`", m["rest"]) for w in re.findall(r"[A-Za-z_$][\w$]*", span)}
+    return out
 
 
 def _introduced_fields(items: list[Item], found: dict[int, list]) -> set[int]:

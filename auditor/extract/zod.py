@@ -10,10 +10,10 @@ import tree_sitter as ts
 
 from auditor.extract import zod_flow, zod_names
 from auditor.extract.bindings import imports, value_of
-from auditor.extract.frames import returned
+from auditor.extract.frames import parameters, returned
 from auditor.extract.program import Module
-from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, Known, ancestors, arrow_parts, call_args, excerpt,
-                                    literal, member_chain, object_pairs, pair_value, parameter_pattern, property_name,
+from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, Known, ancestors, call_args, enclosing_function,
+                                    excerpt, find, literal, member_chain, object_pairs, pair_value, property_name,
                                     spread_parts, strip_casts, text)
 from auditor.extract.zod_methods import apply, object_schema, type_of
 
@@ -562,12 +562,27 @@ def _object_shape(node: ts.Node | None) -> ts.Node | None:
 
 
 def _omits_only(fn: ts.Node | None) -> bool:
-    """Whether a preprocess function gives back its argument unchanged or `undefined` (`(v) => v === "" ? undefined :
-    v`): it reads some values as omitted and converts none."""
-    parts = arrow_parts(fn)
-    first = parameter_pattern(parts[0][0]) if parts is not None and parts[0] else None
-    body = strip_casts(parts[1]) if parts is not None else None
-    if first is None or first.type != "identifier" or body is None or body.type != "ternary_expression":
+    """Whether a preprocess function gives back its argument unchanged or `undefined` from every return (`(v) => v ===
+    "" ? undefined : v`, or a block: `if (typeof v !== "string") return v; ... return blank ? undefined : v`): it
+    reads some values as omitted and converts none."""
+    fn = strip_casts(fn)
+    if fn is None or fn.type not in FUNCTION_TYPES:
         return False
-    leaves = {text(strip_casts(body.child_by_field_name(b))) for b in ("consequence", "alternative")}
-    return leaves == {text(first), "undefined"} or leaves == {text(first), "void 0"}
+    params = parameters(fn)
+    first = next((n for n, (i, path) in params.items() if i == 0 and not path), None)
+    body = fn.child_by_field_name("body")
+    if first is None or body is None:
+        return False
+    returned = [strip_casts(body)] if body.type != "statement_block" else \
+        [strip_casts(r.named_children[0]) if r.named_children else None
+         for r in find(fn, {"return_statement"}) if enclosing_function(r) == fn]
+    kept = {first, "undefined", "void 0"}
+
+    def leaves(value: ts.Node | None) -> bool:
+        if value is not None and value.type == "ternary_expression":
+            return all(leaves(strip_casts(value.child_by_field_name(b))) for b in ("consequence", "alternative"))
+        return value is not None and text(value) in kept
+    return bool(returned) and all(leaves(v) for v in returned) and any(
+        v is not None and (v.type == "ternary_expression" or text(v) != first) for v in returned)
+
+
