@@ -664,7 +664,8 @@ Fix a file.
 
 def test_names_an_output_line_gives_are_fields_of_the_result_not_parameters():
     """"- Output: `{ topic_id, title, members }`" under a tool, then "- `members` are direct records": the later item
-    speaks of the result's field; a name the "Input:" line gives too stays a parameter when an item documents it."""
+    speaks of the result's field; a name the "Input:" line gives too, an item before the Output line, or one that
+    gives a type (`topic_id` (number)) stays a parameter."""
     readme = """# demo
 
 ## Tools
@@ -679,6 +680,11 @@ def test_names_an_output_line_gives_are_fields_of_the_result_not_parameters():
     doc = read_markdown("README.md", readme)
     got = {t.name: [x.name for x in t.params] for t in documented.documented_tools(doc)}
     assert got == {"read_topic": ["topic_id", "limit"]}
+    # a parameter documented before the Output line that names it too is still a parameter
+    before = readme.replace("  - Input: `{ topic_id: number; limit?: number }`\n", "").replace(
+        "  - Output:", "  - `title` (string): a title to match\n  - Output:")
+    got = {t.name: [x.name for x in t.params] for t in documented.documented_tools(read_markdown("README.md", before))}
+    assert got == {"read_topic": ["title", "topic_id", "limit"]}
 
 
 def test_a_tool_the_readme_says_is_withdrawn_is_no_claim():

@@ -134,15 +134,17 @@ def _params(path: str, items: list[Item]) -> tuple[DocParam, ...]:
     properties of an object or array parameter) are not parameters of the tool."""
     found = {id(it): _item_params(it) for it in items}
     fields = _introduced_fields(items, found)
-    results = _labelled_names(items, OUTPUT_LEAD) - _labelled_names(items, INPUT_CONTEXT)
+    results, taken = _labelled_names(items, OUTPUT_LEAD), _labelled_names(items, INPUT_CONTEXT)
     out: list[DocParam] = []
     output = False  # after a list the section introduces as what the tool gives back ("**Returns:**")
     for it in sorted(items, key=lambda x: x.line):
         lead = _introduction(it)
         if lead and (OUTPUT_LEAD.search(lead) or INPUT_CONTEXT.search(lead)):
             output = bool(OUTPUT_LEAD.search(lead)) and not INPUT_CONTEXT.search(lead)
-        if not found[id(it)] or id(it) in fields or {n for n, _ in found[id(it)]} <= results:
-            continue  # (`allowed_users` and `allowed_groups` after "Output: `{ ..., allowed_users, allowed_groups }`")
+        if not found[id(it)] or id(it) in fields or all(spec is None for _, spec in found[id(it)]) and {
+                n for n, _ in found[id(it)]} <= {n for n, line in results.items() if line < it.line and n not in taken}:
+            continue  # (`allowed_users` and `allowed_groups` after "Output: `{ ..., allowed_users, allowed_groups }`",
+            # with no type of a parameter given: the result's fields)
         if output and lead:
             continue  # ("**Returns:**" then "Each diagnostic includes:": the fields of what it returns)
         if lead and (NOT_TOOLS_LEAD.search(lead) or TOOLS_LEAD.search(lead) or VALUES_LEAD.search(lead)
@@ -170,14 +172,17 @@ def _params(path: str, items: list[Item]) -> tuple[DocParam, ...]:
 LABELLED = re.compile(r"^\W*(?P<label>\w+(?:\s+\w+)?)\W*:\s*(?P<rest>.*`.*)$", re.S)
 
 
-def _labelled_names(items: list[Item], label: re.Pattern) -> set[str]:
+def _labelled_names(items: list[Item], label: re.Pattern) -> dict[str, int]:
     """The names the code spans of the items labelled so name ("Output: `{ topic_id, slug, posts }`", "Input: `{
-    topic_id: number }`"): the fields of what the tool gives back, or of what it takes."""
-    out: set[str] = set()
-    for it in items:
+    topic_id: number }`"), each with the first line that names it: the fields of what the tool gives back, or of
+    what it takes."""
+    out: dict[str, int] = {}
+    for it in sorted(items, key=lambda x: x.line):
         m = LABELLED.match(_clean(it.text))
         if m and label.fullmatch(m["label"].strip()):
-            out |= {w for span in re.findall(r"`([^`]*)`", m["rest"]) for w in re.findall(r"[A-Za-z_$][\w$]*", span)}
+            for span in re.findall(r"`([^`]*)`", m["rest"]):
+                for w in re.findall(r"[A-Za-z_$][\w$]*", span):
+                    out.setdefault(w, it.line)
     return out
 
 
