@@ -745,9 +745,14 @@ def test_a_destructured_field_handed_to_a_validator_that_returns_a_failed_result
             '    return { isValid: false, errors };\n  }\n  return { isValid: true, errors };\n}\n')
     check = ('  const { path } = args;\n  const v = checkText(path, "path");\n'
              '  if (!v.isValid) return { content: [{ type: "text", text: v.errors.join() }], isError: true };\n')
-    assert flagged({"index.ts": server(check=check, head=head)}) == {"limit": "unchecked-optional"}
     passes = head.replace("    return { isValid: false, errors };\n", "    return { isValid: true, errors };\n")
-    assert flagged({"index.ts": server(check=check, head=passes)}) == BOTH
+    _checks_path_only_with(check, head, passes)
+
+
+def _checks_path_only_with(check: str, head: str, lenient: str) -> None:
+    """CHECK (in readNote, before the use) with the helper HEAD declares checks `path`; with LENIENT's, nothing."""
+    assert flagged({"index.ts": server(check=check, head=head)}) == {"limit": "unchecked-optional"}
+    assert flagged({"index.ts": server(check=check, head=lenient)}) == BOTH
 
 
 def test_a_field_handed_to_a_parser_whose_false_result_the_tool_refuses_is_checked():
@@ -759,9 +764,7 @@ def test_a_field_handed_to_a_parser_whose_false_result_the_tool_refuses_is_check
             '  return found ? found.toISOString() : null;\n}\n')
     check = ('  const { path } = args;\n  const at = parseWhen(path);\n'
              '  if (!at) return { content: [{ type: "text", text: "not a date" }], isError: true };\n')
-    assert flagged({"index.ts": server(check=check, head=head)}) == {"limit": "unchecked-optional"}
-    always = head.replace("found ? found.toISOString() : null", "String(found)")
-    assert flagged({"index.ts": server(check=check, head=always)}) == BOTH
+    _checks_path_only_with(check, head, head.replace("found ? found.toISOString() : null", "String(found)"))
     # an asynchronous lookup that sends its argument out and then says it found nothing checks nothing either
     lookup = head.replace("function parseWhen(input: any) {\n  const found = parseDate(input);",
                           "async function parseWhen(input: any) {\n  const found = await fetch(\"/find?q=\" + input);")

@@ -173,7 +173,8 @@ def _bound_method(value: ts.Node | None, chain: tuple[str, ...]) -> bool:
     value = strip_casts(value)
     if value is not None and value.type == "call_expression":
         callee = value.child_by_field_name("function")
-        if callee is None or callee.type != "member_expression" or text(callee.child_by_field_name("property")) != "bind":
+        if callee is None or callee.type != "member_expression" \
+                or text(callee.child_by_field_name("property")) != "bind":
             return False
         value = strip_casts(callee.child_by_field_name("object"))
     return value is not None and member_chain(value) == chain
@@ -349,7 +350,8 @@ def checks(p: Program, tool, path: list[Place], own: list[Place] = ()) -> list[C
                 # failed by a false result (`return null`) parses what it is handed, and the tool leaves on failure
                 found = p.linker.resolve(pl.module, call)
                 if found is not None and _fails_falsy(found[1]):
-                    out.append(Check(path=pl.module.path, node=call, fields=frozenset(passed.values()), form="hand-written"))
+                    out.append(Check(path=pl.module.path, node=call, fields=frozenset(passed.values()),
+                                     form="hand-written"))
                     continue
             if passed and p.linker is not None:  # `run(args.command)`, the callee rejecting what its parameter is not
                 found = p.linker.resolve(pl.module, call)
@@ -858,7 +860,8 @@ def _fails_falsy(fn: ts.Node) -> bool:
     """Whether FN says it failed by returning a false value written there: `return null`, a bare `return;`, or a
     branch of a returned ternary (`return result ? result.toISOString() : null`): a parser of its argument. Not an
     asynchronous function (`async findApp(id)`: a lookup that sends its argument out, then says it found nothing)."""
-    if any(c.type == "async" for c in fn.children) or any(enclosing_function(a) == fn for a in find(fn, {"await_expression"})):
+    if any(c.type == "async" for c in fn.children) \
+            or any(enclosing_function(a) == fn for a in find(fn, {"await_expression"})):
         return False
     body = fn.child_by_field_name("body")
     rets = [body] if body is not None and body.type != "statement_block" else \
@@ -883,7 +886,8 @@ def _result_tested(call: ts.Node, v: dict) -> bool:
     for term in terms:
         negated = _negation_of(term)
         inner = negated if negated is not None else term
-        while inner is not None and inner.type == "member_expression" and text(inner.child_by_field_name("property")) == "length":
+        while inner is not None and inner.type == "member_expression" \
+                and text(inner.child_by_field_name("property")) == "length":
             inner = strip_casts(inner.child_by_field_name("object"))  # `r.errors.length`
         chain = member_chain(inner) if inner is not None else None
         if name and chain and len(chain) == 2 and chain[0] == name and (

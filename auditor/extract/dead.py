@@ -250,6 +250,7 @@ def _function_name(fn: ts.Node) -> str:
 
 
 _WORD = re.compile(rb"[A-Za-z_$][A-Za-z0-9_$]*")
+_SPACE = re.compile(r"\s")  # (any white space, Unicode too: prose)
 
 
 def words(trees: Iterable[ts.Tree]) -> Counter:
@@ -259,13 +260,11 @@ def words(trees: Iterable[ts.Tree]) -> Counter:
     counts: Counter = Counter()
     for tree in trees:
         counts.update(_WORD.findall(tree.root_node.text))
-        grammar = parse.grammar_of(tree)
-        if grammar == "json":
+        if parse.grammar_of(tree) == "json":
             continue
-        lang = "javascript" if grammar == "javascript-grammar" else grammar
-        for name, nodes in parse.query_captures(tree, lang, "prose").items():
+        for name, nodes in parse.own_captures(tree, "prose").items():
             for node in nodes:
-                if name == "prose.comment" or any(c.isspace() for c in node.text.decode("utf-8", "replace")):
+                if name == "prose.comment" or _SPACE.search(node.text.decode("utf-8", "replace")):
                     counts.subtract(_WORD.findall(node.text))
     return +counts
 

@@ -141,10 +141,8 @@ def _params(path: str, items: list[Item]) -> tuple[DocParam, ...]:
         lead = _introduction(it)
         if lead and (OUTPUT_LEAD.search(lead) or INPUT_CONTEXT.search(lead)):
             output = bool(OUTPUT_LEAD.search(lead)) and not INPUT_CONTEXT.search(lead)
-        if not found[id(it)] or id(it) in fields or all(spec is None for _, spec in found[id(it)]) and {
-                n for n, _ in found[id(it)]} <= {n for n, line in results.items() if line < it.line and n not in taken}:
-            continue  # (`allowed_users` and `allowed_groups` after "Output: `{ ..., allowed_users, allowed_groups }`",
-            # with no type of a parameter given: the result's fields)
+        if not found[id(it)] or id(it) in fields or _of_result(found[id(it)], it.line, results, taken):
+            continue
         if output and lead:
             continue  # ("**Returns:**" then "Each diagnostic includes:": the fields of what it returns)
         if lead and (NOT_TOOLS_LEAD.search(lead) or TOOLS_LEAD.search(lead) or VALUES_LEAD.search(lead)
@@ -167,6 +165,15 @@ def _params(path: str, items: list[Item]) -> tuple[DocParam, ...]:
             out.append(DocParam(name=name, type=typ, optional=optional if optional is not None else said,
                                 anchor=Anchor(path=path, start_line=it.line, end_line=it.line)))
     return tuple(out)
+
+
+def _of_result(params: list[tuple[str, str | None]], line: int, results: dict[str, int],
+               taken: dict[str, int]) -> bool:
+    """Whether an item at LINE naming PARAMS (name, spec) speaks of the tool's result: no type given, every name one an
+    "Output:" line above it gives (RESULTS) and no "Input:" line does (TAKEN): `allowed_users` and `allowed_groups`
+    after "Output: `{ ..., allowed_users, allowed_groups }`"."""
+    return all(spec is None for _, spec in params) and all(
+        results.get(n, line) < line and n not in taken for n, _ in params)
 
 
 LABELLED = re.compile(r"^\W*(?P<label>\w+(?:\s+\w+)?)\W*:\s*(?P<rest>.*`.*)$", re.S)

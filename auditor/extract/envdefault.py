@@ -44,9 +44,21 @@ def decide(node: ts.Node | None, module, link) -> Decided | None:
 def settled(node: ts.Node | None, module, link) -> bool | None:
     """NODE's truth when it reads no environment variable, only what the program fixes (literals, constants, a
     parameter's member every call passes alike); None when it reads anything else."""
-    env: set[str] = set()
-    value = _eval(node, module, link, env, 0)
-    return None if value is _UNKNOWN or env else _truthy(value)
+    value = _settled_value(node, module, link)
+    return None if value is _UNKNOWN else _truthy(value)
+
+
+def _settled_value(node: ts.Node | None, module, link):
+    """NODE's value when it reads no environment variable (_eval), else _UNKNOWN; read once per node (link.memo: the
+    same condition guards every assignment and push beneath it)."""
+    if node is None:
+        return _UNKNOWN
+    memo = link.memo.setdefault("envdefault.settled", {}) if link is not None else {}
+    if node.id not in memo:
+        env: set[str] = set()
+        value = _eval(node, module, link, env, 0)
+        memo[node.id] = _UNKNOWN if env else value
+    return memo[node.id]
 
 
 def unreached(node: ts.Node, module, link) -> bool:
@@ -78,13 +90,13 @@ def _other_case(case: ts.Node, module, link) -> bool:
     switch = case.parent.parent if case.parent is not None and case.parent.type == "switch_body" else None
     if switch is None:
         return False
-    subject = _eval(switch.child_by_field_name("value"), module, link, env := set(), 0)
-    if subject is _UNKNOWN or env:
+    subject = _settled_value(switch.child_by_field_name("value"), module, link)
+    if subject is _UNKNOWN:
         return False
     labels, cur = [], case
     while cur is not None and cur.type == "switch_case":
-        value = _eval(cur.child_by_field_name("value"), module, link, env, 0)
-        if value is _UNKNOWN or env:
+        value = _settled_value(cur.child_by_field_name("value"), module, link)
+        if value is _UNKNOWN:
             return False
         labels.append(value)
         cur = cur.prev_named_sibling
@@ -96,7 +108,8 @@ def _other_case(case: ts.Node, module, link) -> bool:
 
 def _fixed_member(node: ts.Node, module, link, env: set[str], depth: int):
     """`config.tier` of a parameter `config` of the function around NODE: the literal every call of that function in
-    the boundary passes there (`start({ tier: "reader" })`); unknown when a call passes anything else, or none is seen."""
+    the boundary passes there (`start({ tier: "reader" })`); unknown when a call passes anything else, or none is
+    seen."""
     chain = member_chain(node)
     fn = enclosing_function(node)
     index = plain_parameters(fn).get(chain[0]) if fn is not None and chain and len(chain) == 2 else None
@@ -172,7 +185,8 @@ def _eval(node: ts.Node | None, module, link, env: set[str], depth: int):
         cond = _eval(node.child_by_field_name("condition"), module, link, env, depth)
         if cond is _UNKNOWN:
             return _UNKNOWN
-        return _eval(node.child_by_field_name("consequence" if _truthy(cond) else "alternative"), module, link, env, depth)
+        chosen = node.child_by_field_name("consequence" if _truthy(cond) else "alternative")
+        return _eval(chosen, module, link, env, depth)
     if t == "member_expression":
         return _fixed_member(node, module, link, env, depth)
     if t == "identifier":

@@ -6,6 +6,7 @@ from dataclasses import dataclass, replace
 
 import tree_sitter as ts
 
+from auditor.extract.frames import plain_parameters
 from auditor.extract.program import Module
 from auditor.extract.state import Access, Container
 from auditor.extract.syntax import (call_args, callee_text, condition_terms, enclosing_function, is_cast,
@@ -147,8 +148,7 @@ def _aliases(fn: ts.Node) -> dict[str, str]:
 def _of_input(term: ts.Node, fn: ts.Node, aliases: dict[str, str]) -> bool:
     """Whether TERM tests a value of FN's input: a member of a parameter (`options.limit`) or a local destructured
     from it (not a member of a loop's element, `request.range`, which is no field of the input)."""
-    params = {text(p) for p in find(fn.child_by_field_name("parameters"), {"identifier"})} \
-        if fn.child_by_field_name("parameters") is not None else set()
+    params = set(plain_parameters(fn))
     for node in walk(term):
         chain = member_chain(node) if node.type in {"member_expression", "identifier"} else None
         if chain and (chain[0] in params and len(chain) >= 2 or len(chain) == 1 and chain[0] in aliases):
@@ -160,8 +160,8 @@ def gate(module: Module, validator: ts.Node, call: ts.Node, caller: str) -> Gate
     body = validator.child_by_field_name("body")
     predicates: list[Predicate] = []
     aliases = _aliases(validator)
-    # every `if (...) throw` of the validator's own code, nested ones too (`else if (given) { if (!known.includes(given))
-    # throw ... }`: a check of the value in the branch that uses it)
+    # every `if (...) throw` of the validator's own code, nested ones too (`else if (given) { if
+    # (!known.includes(given)) throw ... }`: a check of the value in the branch that uses it)
     for stmt in find(body, {"if_statement"}):
         if not _stmt_in(validator, stmt):
             continue

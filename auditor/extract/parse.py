@@ -123,6 +123,11 @@ def grammar_of(tree: ts.Tree) -> str:
     return next(g for g in ("typescript", "tsx", "javascript-grammar", "json") if tree.language == language(g))
 
 
+def own_captures(tree: ts.Tree, name: str) -> dict[str, list[ts.Node]]:
+    """Run the query file NAME.scm alone against the grammar TREE was parsed with (unsorted)."""
+    return ts.QueryCursor(_named_query(grammar_of(tree), name)).captures(tree.root_node)
+
+
 @lru_cache(maxsize=None)
 def _named_query(grammar: str, name: str) -> ts.Query:
     source = (resources.files("auditor.extract") / "queries" / f"{name}.scm").read_text(encoding="utf-8")

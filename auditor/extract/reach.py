@@ -867,7 +867,8 @@ class Reach:
         return fn is not None and fn.type in FUNCTION_TYPES and "name" in self._copied_keys(fn, module)
 
     def _members_at(self, obj: ts.Node, module: Module, path: tuple[str, ...], d: int):
-        """The object literals the member at PATH of the object literal OBJ stands for (`schema` of `{ schema: {...} }`)."""
+        """The object literals the member at PATH of the object literal OBJ stands for (`schema` of `{ schema: {...}
+        }`)."""
         if not path:
             yield obj, module
             return
