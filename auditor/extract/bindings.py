@@ -42,7 +42,7 @@ def value_of(module: Module, ident: ts.Node) -> ts.Node | None:
         if scope.type not in FUNCTION_TYPES:
             continue
         named, patterns = _declared(module, scope)
-        for n in named.get(name, ()):  # the cheap test first: _owner walks up the tree
+        for n in named.get(name, ()):
             if _owner(n) == scope:
                 value = n.child_by_field_name("value")
                 return value if value is not None else assigned_later(scope, name)
@@ -180,12 +180,17 @@ def bound_names(pattern: ts.Node) -> set[str]:
 
 
 def _owner(node: ts.Node) -> ts.Node | None:
-    return next((a for a in ancestors(node) if a.type in FUNCTION_TYPES), None)
+    """The innermost function NODE is written in (syntax.enclosing: asked of every declarator of a bundle's one-letter
+    name, a walk up the tree each time would be quadratic)."""
+    return enclosing(node, FUNCTION_TYPES)
+
+
+_LOOP_OWNERS = FUNCTION_TYPES | {"for_in_statement"}
 
 
 def _loop_owner(node: ts.Node) -> ts.Node | None:
     """The innermost function or `for ... of` loop NODE is written in."""
-    return next((a for a in ancestors(node) if a.type in FUNCTION_TYPES or a.type == "for_in_statement"), None)
+    return enclosing(node, _LOOP_OWNERS)
 
 
 def imports(module: Module) -> dict[str, tuple[str, str]]:

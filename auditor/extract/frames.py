@@ -9,8 +9,8 @@ import tree_sitter as ts
 
 from auditor.extract import tslib
 from auditor.extract.program import Module
-from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, find, member_chain, memo, parameter_pattern, strip_casts,
-                                    text)
+from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, enclosing, find, member_chain, memo, parameter_pattern,
+                                    strip_casts, text)
 
 MAX_DEPTH = 4  # wrappers of wrappers followed
 # The path mark of a rest parameter (`...args`): (index, (REST, "k", ...)) is the argument at index + k of the call.
@@ -219,16 +219,12 @@ def _destructured(node: ts.Node) -> tuple[ts.Node, tuple[str, ...]] | None:
         if name in parameters(scope):
             return None
         shadowed = False
-        for decl in find(scope, {"variable_declarator"}):
+        for decl in own_declarators(scope).get(name, ()):
             left, init = decl.child_by_field_name("name"), decl.child_by_field_name("value")
-            if left is not None and left.type == "identifier" and text(left) == name \
-                    and next((a for a in ancestors(decl) if a.type in FUNCTION_TYPES), None) == scope:
+            if left.type == "identifier":
                 shadowed = True  # (a plain local of the name: never an outer destructuring of it)
-            if left is None or init is None or left.type not in {"object_pattern", "array_pattern"}:
-                continue
-            path = dict(_pattern(left, (), True)).get(name)
-            if path is not None and next((a for a in ancestors(decl) if a.type in FUNCTION_TYPES), None) == scope:
-                return init, path
+            elif init is not None and left.type in {"object_pattern", "array_pattern"}:
+                return init, dict(_pattern(left, (), True))[name]
         if shadowed:
             return None
     # (at the top level: `for (const make of REGISTRY) { const { config, handler } = make(); ... }` of a module
@@ -236,6 +232,30 @@ def _destructured(node: ts.Node) -> tuple[ts.Node, tuple[str, ...]] | None:
     root = next((a for a in ancestors(node) if a.type == "program"), None)
     return next(((init, path) for at, init, path in _toplevel_patterns(root).get(name, ()) if at <= node.start_byte),
                 None) if root is not None else None
+
+
+_OWN: dict[tuple[int, frozenset], tuple[ts.Node, dict[str, list[ts.Node]]]] = memo()  # (scope id, kinds) -> (scope,
+# its declarators by name)
+
+
+def own_declarators(scope: ts.Node, kinds: frozenset[str] = FUNCTION_TYPES) -> dict[str, list[ts.Node]]:
+    """Name -> the declarators SCOPE itself writes that declare it (`const name = ...`, or a pattern binding it), in
+    order: those whose innermost enclosing node of KINDS is SCOPE (not a function inside it). Read once per scope, not
+    once per name looked up: a bundle's outer function holds thousands of declarators, of the same one-letter names."""
+    hit = _OWN.get((scope.id, kinds))
+    if hit is not None and hit[0] == scope:
+        return hit[1]
+    out: dict[str, list[ts.Node]] = {}
+    for decl in find(scope, {"variable_declarator"}):
+        left = decl.child_by_field_name("name")
+        if left is None or enclosing(decl, kinds) != scope:
+            continue
+        names = [text(left)] if left.type not in {"object_pattern", "array_pattern"} else \
+            list(dict(_pattern(left, (), True)))
+        for n in names:
+            out.setdefault(n, []).append(decl)
+    _OWN[(scope.id, kinds)] = (scope, out)
+    return out
 
 
 _TOPLEVEL: dict[int, tuple[ts.Node, dict[str, list[tuple[int, ts.Node, tuple[str, ...]]]]]] = memo()  # program id ->

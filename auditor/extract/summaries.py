@@ -19,7 +19,8 @@ from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, ancestors, call
                                     enclosing_function, excerpt, find,
                                     literal, member_chain, object_pairs, pair_value, plus_chain, strip_casts, text, within)
 from auditor.extract.bindings import assigned_later, value_of
-from auditor.extract.frames import MAX_DEPTH, REST, Frame, _pattern, attach, element_names, loop_names, parameters
+from auditor.extract.frames import (MAX_DEPTH, REST, Frame, _pattern, attach, element_names, loop_names, own_declarators,
+                                    parameters)
 from auditor.extract.values import Values, tested_name
 from auditor.model import Anchor, Gap
 
@@ -777,15 +778,17 @@ def _free_parameter(node: ts.Node, module: Module, depth: int = 0) -> ts.Node | 
     return None
 
 
+_LOOP_KINDS = FUNCTION_TYPES | {"for_in_statement"}
+
+
 def _local_init(scope: ts.Node, name: str, whole: bool = False) -> ts.Node | None:
     """The expression a `const NAME = ...` of SCOPE (a function, or a `for ... of` loop: not of a function or loop
     inside it), or a destructuring that declares NAME (`const { name } = this.parse(args)`), is made from, followed
     down to the name it starts from: the callee of a call (`make(opts)`), the class of a `new C(opts)`, the object of
     a member; None when there is none. WHOLE: the name is read as it is, and a plain `const NAME = f(t.name, opts)`
     is the call (frames() reads a value computed from bound names by its arguments)."""
-    kinds = FUNCTION_TYPES | ({"for_in_statement"} if scope.type == "for_in_statement" else set())
-    decl = next((n for n in find(scope, {"variable_declarator"}) if _declares(n.child_by_field_name("name"), name)
-                 and next((a for a in ancestors(n) if a.type in kinds), None) == scope), None)
+    kinds = _LOOP_KINDS if scope.type == "for_in_statement" else FUNCTION_TYPES
+    decl = next(iter(own_declarators(scope, kinds).get(name, ())), None)
     value = strip_casts(decl.child_by_field_name("value")) if decl is not None else None
     value = strip_casts(assigned_later(scope, name)) if decl is not None and value is None else value  # `let t;`
     while value is not None and value.type in {"call_expression", "await_expression", "new_expression"}:
@@ -798,15 +801,6 @@ def _local_init(scope: ts.Node, name: str, whole: bool = False) -> ts.Node | Non
                               or member_chain(value)):
         return value  # frames() reads a template by its substitutions, `a || b` by its left side, `c ? a : b` by c
     return None
-
-
-def _declares(left: ts.Node | None, name: str) -> bool:
-    """Whether the left side of a declarator declares NAME: `NAME`, or a pattern destructuring it."""
-    if left is None:
-        return False
-    if left.type in {"object_pattern", "array_pattern"}:
-        return name in dict(_pattern(left, (), True))
-    return text(left) == name
 
 
 def _literal_method(fn: ts.Node) -> tuple[ts.Node | None, str]:

@@ -27,6 +27,21 @@ _BUILTINS = frozenset({"Object", "Array", "JSON", "Reflect", "Promise", "Math", 
                        "Symbol", "Map", "Set", "WeakMap", "structuredClone"})
 
 
+def _member_assignments(module: Module) -> dict[tuple[str, str], ts.Node]:
+    """`(NAME, KEY)` -> the value of the first `NAME.KEY = value` the module writes: read once per module, not once
+    per static member looked up (a bundle writes thousands of assignments)."""
+    hit = module.memo.get("member_assignments")
+    if hit is None:
+        hit = module.memo["member_assignments"] = {}
+        for node in module.nodes("assign"):
+            if node.type == "assignment_expression":
+                chain = member_chain(node.child_by_field_name("left"))
+                right = node.child_by_field_name("right")
+                if chain is not None and len(chain) == 2 and right is not None:
+                    hit.setdefault(chain, right)
+    return hit
+
+
 class Values(Lists):
     """What an expression stands for across modules, under a chain of frames."""
 
@@ -342,10 +357,8 @@ class Values(Lists):
         if found is None:  # `var Ke = class e {...}`: a class expression's own name, not bound in the module
             return None, module
         cmod, info = found
-        for node in cmod.nodes("assign"):
-            if node.type == "assignment_expression" and member_chain(node.child_by_field_name("left")) == (info.name, key):
-                return node.child_by_field_name("right"), cmod
-        return None, module
+        right = _member_assignments(cmod).get((info.name, key))
+        return (right, cmod) if right is not None else (None, module)
 
     def class_member(self, module: Module, name: str, key: str, depth: int = 0,
                      args: tuple[tuple, ...] | None = None) -> tuple[ts.Node | None, Module]:
