@@ -15,8 +15,8 @@ import tree_sitter as ts
 from auditor.extract import constant, dead, highlevel, names, prefixes, server
 from auditor.extract.server import ToolDecl
 from auditor.extract.program import Module
-from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, ancestors, call_args, callee_text, enclosing,
-                                    enclosing_function, excerpt, find,
+from auditor.extract.syntax import (CLASS_TYPES, FUNCTION_TYPES, NOT_LITERAL, ancestors, call_args, callee_text,
+                                    enclosing, enclosing_function, excerpt, find,
                                     literal, member_chain, object_pairs, pair_value, plus_chain, strip_casts, text, within)
 from auditor.extract.bindings import assigned_later, value_of
 from auditor.extract.frames import (MAX_DEPTH, REST, Frame, _pattern, attach, element_names, loop_names, own_declarators,
@@ -128,6 +128,7 @@ class Expander:
                                                          caller=cmod, site=call, outer=outer), depth)
                 if scope.type == "method_definition":
                     yield from self._method_calls(scope, module, depth)
+                    yield from self._constructions(scope, module, outer, depth)
                 yield from self._literal_method_calls(scope, module, depth)
                 yield from self._handed_calls(scope, module)
                 return
@@ -249,6 +250,24 @@ class Expander:
             yield from self._forwarded(Frame(scope=method, module=module, names=names,
                                              args=(receiver, *call_args(call)), caller=cmod, site=call, outer=None),
                                        depth)
+
+    def _constructions(self, ctor: ts.Node, module: Module, outer: Frame | None, depth: int) -> Iterator[Frame]:
+        """A class's constructor whose parameter a registration reads (`constructor(tools) { for (const t of tools)
+        this.tool(t.name, ...) }` of a class extending the server): one frame per `new C(...)` of the boundary,
+        its parameters bound to that expression's arguments, as a function's are to a call's."""
+        if self.link is None or text(ctor.child_by_field_name("name")) != "constructor":
+            return
+        cls = enclosing(ctor, CLASS_TYPES)
+        info = self.link.class_at(module, cls) if cls is not None else None
+        if info is None:
+            return
+        names = parameters(ctor)
+        for cmod, new in self.link.constructions(info.node):
+            if dead.unused_in_dependency(enclosing_function(new), self.link, self.calls_of):
+                continue
+            for args in _alternatives(tuple(call_args(new))):
+                yield from self._forwarded(Frame(scope=ctor, module=module, names=names, args=args, caller=cmod,
+                                                 site=new, outer=outer), depth)
 
     def _handed_calls(self, fn: ts.Node, module: Module) -> Iterator[Frame]:
         """A function handed to a method of a receiver (`client.registerTools((params) => ...)`) that no call
