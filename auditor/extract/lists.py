@@ -315,6 +315,13 @@ class Lists:
         index, path = parameters(scope)[chain[0]]
         if any(not isinstance(k, str) or not k for k in path):
             return None
+        hit = self._handed_memo.get((scope.id, chain))  # (asked again for each call on that parameter: a
+        if hit is None:  # bundle's `e.x(...)`, thousands of them)
+            hit = self._handed_memo[(scope.id, chain)] = (scope, self._handed_by_callers(scope, index, path, chain))
+        return hit[1]
+
+    def _handed_by_callers(self, scope: ts.Node, index: int, path: tuple[str, ...], chain: tuple[str, ...]
+                           ) -> ts.Node | None:
         found = set()
         for cmod, call in self.link.callers(scope):
             args = call_args(call)

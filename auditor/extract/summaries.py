@@ -189,7 +189,8 @@ class Expander:
             if not elements and around is not None and d < MAX_HOPS:
                 value, where = self.values.frontier(holder, module, around)
                 if value is not None and value.id != last:  # a new expression to bind: else no progress
-                    further = [(attach(around, g), d + 1, value.id) for g in self.frames(value, where, None, d + 1)]
+                    further = [(attach(around, g), d + 1, value.id) for g in self.frames(value, where, None, d + 1)
+                               if not _binds(around, g.scope)]
             if further:
                 todo = further + todo
             else:

@@ -23,6 +23,10 @@ from auditor.extract.syntax import (CLASS_TYPES, FUNCTION_TYPES, NOT_LITERAL, an
 
 # Globals of the language whose functions are not helpers handed a tool's object (`Object.values({...})`).
 _CLASSES = CLASS_TYPES
+# Nested member lookups one outermost lookup may make (framed_member): on six of the corpus's largest servers the
+# most any took was 261 (bench/README.md, session 42); a bundle whose functions return calls of functions with
+# several returns took millions.
+MAX_MEMBER_STEPS = 2000
 _BUILTINS = frozenset({"Object", "Array", "JSON", "Reflect", "Promise", "Math", "String", "Number", "Boolean",
                        "Symbol", "Map", "Set", "WeakMap", "structuredClone"})
 
@@ -51,6 +55,9 @@ class Values(Lists):
         self._methods: dict[str, list[tuple[str, ts.Node]]] | None = None
         self._chains: dict[str, dict[tuple[str, ...], ts.Node]] = {}
         self._reading: set[int] = set()  # the calls `_item` is reading the list of (a cycle reads none again)
+        self._member_steps = -1  # framed_member() lookups made by the outermost one running (-1: none runs)
+        self._handed_memo: dict[tuple[int, tuple[str, ...]], tuple[ts.Node, ts.Node | None]] = {}  # Lists._handed:
+        # (function, member chain of its parameter) -> (the function, the one function its callers hand there)
         self.refused: set[tuple[str, int, int]] = set()  # (path, bytes) of each object a filter read refuses
 
     def definition(self, node: ts.Node | None, module: Module) -> tuple[ts.Node | None, Module]:
@@ -200,7 +207,22 @@ class Values(Lists):
                       ) -> tuple[ts.Node | None, Module] | tuple[ts.Node | None, Module, Frame]:
         """member(), with a third item when the value is read under a frame of its own rather than FRAME: a field
         of an instance its constructor computes from its parameters (`this.items = items.map(f)`), the frame
-        binding them to the arguments of `new C(...)`."""
+        binding them to the arguments of `new C(...)`. One outermost lookup makes at most MAX_MEMBER_STEPS of them,
+        nested: past that the member is not known (None), as past the depth bound, so that a bundle whose calls
+        return calls of calls (each return followed) cannot grow a lookup exponentially."""
+        if self._member_steps < 0:  # the outermost lookup
+            self._member_steps = 0
+            try:
+                return self._framed_member(node, module, key, frame, depth)
+            finally:
+                self._member_steps = -1
+        self._member_steps += 1
+        if self._member_steps > MAX_MEMBER_STEPS:
+            return None, module
+        return self._framed_member(node, module, key, frame, depth)
+
+    def _framed_member(self, node: ts.Node | None, module: Module, key: str, frame: Frame | None, depth: int
+                       ) -> tuple[ts.Node | None, Module] | tuple[ts.Node | None, Module, Frame]:
         node, module = self.resolved(node, module, frame, depth)
         if node is None:
             return None, module
