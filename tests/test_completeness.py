@@ -528,3 +528,39 @@ def test_a_thin_bin_over_a_dependency_names_the_dependency_it_hands_off_to():
         "; index.js hands off to demo-core: a dependency outside the boundary (not read) that may build it"), whats
     _, whats = _ledger_with("demo-core", {"index.js": 'console.log("nothing here");\n'})
     assert len(whats) == 1 and "hands off" not in whats[0], whats
+
+
+# A package whose bin is an esbuild bundle of its own sources (marked `// src/...`, the dependencies external) and
+# that also ships tsc's build of the same sources, which no entry imports; the bundle loads a plugin by a path
+# computed at run time, so unreached server code is not known to be dead.
+REGISTER = ('function register(server) {\n'
+            '  server.registerTool("quote", { description: "A quote." }, async ({ symbol }) => ({\n'
+            '    content: [{ type: "text", text: String(symbol) }] }));\n}\n')
+BUNDLE = ('#!/usr/bin/env node\n'
+          '// src/tools/quotes.ts\n' + REGISTER + '\n'
+          '// src/index.ts\n'
+          'import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
+          'import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";\n'
+          'const server = new McpServer({ name: "quotes", version: "1" });\n'
+          'register(server);\n'
+          'const plugin = await import(process.env.QUOTES_PLUGIN ?? "./none.js");\n'
+          'plugin.install(server);\n'
+          'await server.connect(new StdioServerTransport());\n')
+
+
+def test_a_second_build_of_a_source_the_reached_bundle_marks_is_read_in_its_place():
+    files = {"dist/cli.mjs": BUNDLE, "dist/tools/quotes.js": "export " + REGISTER,
+             "package.json": '{"name": "quotes", "bin": "dist/cli.mjs", "dependencies": '
+                             '{"@modelcontextprotocol/sdk": "1"}}'}
+    led = coverage.ledger(program(files))
+    rows = {r["path"]: r for r in led["files"]}
+    assert rows["dist/tools/quotes.js"]["status"] == "read"
+    assert rows["dist/tools/quotes.js"]["reason"].startswith(
+        "a second build of src/tools/quotes.ts, which the bundle dist/cli.mjs holds")
+    assert led["complete"] is True and [t["name"] for t in led["tools"]] == ["quote"]
+    # a file of another name is no second build of anything the bundle holds: server code not reached, a gap
+    files["dist/tools/prices.js"] = "export " + REGISTER
+    led = coverage.ledger(program(files))
+    rows = {r["path"]: r for r in led["files"]}
+    assert rows["dist/tools/prices.js"]["status"] == "parsed, not reached"
+    assert led["complete"] is False

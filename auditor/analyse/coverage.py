@@ -504,6 +504,28 @@ _TRACED = {"analysed", "analysed, details not read", "dispatch only"}
 _STATUS_ORDER = ["analysed", "analysed, details not read", "partially analysed"]  # of a tool row, worst last
 
 
+def _below_top(path: str) -> str | None:
+    """PATH without its top folder and its extension (`dist/tools/x.js` and `src/tools/x.ts`: `tools/x`): what a
+    build output and its source share when the build maps one folder onto another (tsc's rootDir onto outDir);
+    None for a path in no folder."""
+    parts = path.split("/")
+    if len(parts) < 2 or ".." in parts:
+        return None
+    return posixpath.splitext("/".join(parts[1:]))[0]
+
+
+def _held_sources(bundles) -> dict[str, tuple[str, str]]:
+    """`_below_top` of each own source file a bundle among BUNDLES (reached modules) marks -> (the bundle's path, the
+    source's path as marked); the first bundle holding it."""
+    out: dict[str, tuple[str, str]] = {}
+    for m in bundles:
+        for source in m.sources:
+            key = _below_top(source)
+            if key is not None:
+                out.setdefault(key, (m.path, source))
+    return out
+
+
 def blocking(gaps, method, files=()) -> list:
     """The gaps that leave an audit incomplete: all but the kinds of kb/method.yaml detail_gaps, and but those of a file
     the ledger (`files`, its rows) sets aside as auxiliary (not the server, and reached from no entry: a web asset
@@ -536,6 +558,7 @@ def ledger(p: Program, effects: dict[str, list[str]] | None = None) -> dict:
     mapped: dict[str, list[str]] = {}  # a source -> its build outputs (a CommonJS and an ESM build of it: both)
     for built, source in (mapped_twins(list(by_rel.values())).items() if unreached else ()):
         mapped.setdefault(repo_path(source, by_rel[source]), []).append(repo_path(built, by_rel[built]))
+    held = _held_sources(by_path[m] for m in sorted(reached & modules)) if unreached else {}
     files = []
     for e in p.entries:
         if e.context:
@@ -567,6 +590,10 @@ def ledger(p: Program, effects: dict[str, list[str]] | None = None) -> dict:
             runs = [b for b in mapped.get(path, ()) if b in reached]
             if status == "parsed, not reached" and runs:  # its build output runs instead
                 status, why = "read", f"source of {runs[0]} (by its source map), which is analysed in its place"
+            twin = held.get(_below_top(e.rel)) if status == "parsed, not reached" else None
+            if twin is not None:  # tsc's `dist/x.js` of the `src/x.ts` a reached bundle holds
+                status, why = "read", (f"a second build of {twin[1]}, which the bundle {twin[0]} holds (its bundler "
+                                       "marks that file's code there), analysed in its place")
             if status == "parsed, not reached" and path in gap_of:
                 why = f"{why}; {gap_of[path]}"
                 if dead:  # the entries build their own server and load nothing by a computed path: never served

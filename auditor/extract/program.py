@@ -42,6 +42,9 @@ class Module:
     # Top-level functions of those regions that the module's own code calls by name, with their captures: a library's
     # helper inlined by the bundler (minified names) that the server may register its tools through (`adopt`).
     borrowed: tuple[tuple[str, ts.Node, dict[str, list[ts.Node]]], ...] = ()
+    # The package's own source files a bundle holds, as its bundler's markers name them (`// src/tools/x.ts`, not
+    # under node_modules): a second build of one of them (tsc's `dist/tools/x.js`) is code analysed here.
+    sources: tuple[str, ...] = ()
     # What the analyses derive from this module's code and would otherwise compute again for each question (its
     # imports, the declarations of a function by name): a cache that lives and dies with the module, not a fact.
     memo: dict = field(default_factory=dict, compare=False, repr=False)
@@ -189,6 +192,15 @@ def _vendored(tree: ts.Tree) -> list[tuple[int, int, int, int, str]]:
     return out
 
 
+def _own_sources(tree: ts.Tree) -> tuple[str, ...]:
+    """The paths not under node_modules that a bundle's markers name (esbuild's `// src/x.ts`, rolldown's `//#region
+    src/x.ts`), sorted; none for a file with fewer than two such markers (one is a comment, not a bundle)."""
+    marks = {m.group(1).decode("utf-8", "replace") for c in tree.root_node.named_children if c.type == "comment"
+             and (m := _BUNDLE_MARK.fullmatch(c.text) or _REGION_MARK.fullmatch(c.text)) is not None}
+    own = sorted(p for p in marks if "node_modules/" not in p)
+    return tuple(own) if len(marks) >= 2 and own else ()
+
+
 def class_name_of(cls: ts.Node) -> str:
     """A class's name: its own (`class A {}`), or the variable's a class expression is assigned to (`var A = class
     {}`, as bundlers write classes)."""
@@ -311,7 +323,8 @@ def build(path: str, name: str, tree: ts.Tree, lang: str) -> Module:
             enums.update(_compiled_enum(call.parent))
     return Module(path=path, name=name, tree=tree, caps=caps, classes=classes, functions=functions,
                   toplevel=toplevel, instances=instances, imports=imports, enums=enums,
-                  vendored=tuple((first, last, pkg) for _, _, first, last, pkg in vendored), borrowed=borrowed)
+                  vendored=tuple((first, last, pkg) for _, _, first, last, pkg in vendored), borrowed=borrowed,
+                  sources=_own_sources(tree))
 
 
 def _shadowed(node: ts.Node, name: str, memo: dict[int, set[str]]) -> bool:
