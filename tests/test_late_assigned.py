@@ -60,3 +60,57 @@ def test_a_local_assigned_different_things_is_not_known():
     p = program(_files("two"))
     assert list(p.tools) == []
     assert [g.detail for g in p.gaps] == ["tool() with a name that is not a literal (`tool.name`): what it registers is not analysed"]
+
+
+# A field declared without a value (`core;`) that a method other than the constructor sets (`async init()`), and a
+# list handler that spreads what a getter of that instance returns (values.Values._late_store).
+LATE_FIELD = {
+    "package.json": '{"name": "y", "version": "1.0.0", "type": "module", "bin": "server.js", '
+                    '"dependencies": {"@modelcontextprotocol/sdk": "1"}}',
+    "tools.js": '''export class CoreTools {
+  constructor(db) { this.db = db; }
+  get tools() {
+    return [{ name: "analyze", description: "Analyze.", inputSchema: { type: "object", properties: {} } },
+            { name: "search", description: "Search.", inputSchema: { type: "object", properties: {} } }];
+  }
+}
+export class OtherTools extends CoreTools {}
+''',
+    "server.js": '''import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { CoreTools, OtherTools } from "./tools.js";
+class App {
+  server;
+  core;
+  constructor() {
+    this.server = new Server({ name: "y", version: "1" }, { capabilities: { tools: {} } });
+    this.setup();
+  }
+  async init(db) {
+    try { STORE } catch (error) { throw error; }
+  }
+  setup() {
+    this.server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...this.core.tools] }));
+  }
+}
+const app = new App();
+await app.init(process.env.DB);
+await app.server.connect(new StdioServerTransport());
+''',
+}
+
+
+def _late(store: str) -> list[str]:
+    from auditor.analyse import coverage
+    files = {**LATE_FIELD, "server.js": LATE_FIELD["server.js"].replace("STORE", store)}
+    return [u["what"] for u in coverage.ledger(program(files))["unresolved"]]
+
+
+def test_a_field_one_method_sets_is_that_value():
+    assert _late("this.core = new CoreTools(db);") == []
+
+
+def test_a_field_methods_set_to_different_classes_is_not_known():
+    unresolved = _late("if (db) this.core = new CoreTools(db); else this.core = new OtherTools(db);")
+    assert len(unresolved) == 1 and "`this.core.tools`" in unresolved[0]

@@ -23,6 +23,7 @@ from auditor.extract.syntax import (CLASS_TYPES, FUNCTION_TYPES, NOT_LITERAL, an
 
 # Globals of the language whose functions are not helpers handed a tool's object (`Object.values({...})`).
 _CLASSES = CLASS_TYPES
+_OWN_THIS = FUNCTION_TYPES - {"arrow_function"}  # the functions that bind `this` (an arrow function's is its outer one's)
 # Nested member lookups one outermost lookup may make (framed_member): on six of the corpus's largest servers the
 # most any took was 261 (bench/README.md, session 42); a bundle whose functions return calls of functions with
 # several returns took millions.
@@ -433,6 +434,9 @@ class Values(Lists):
                 value, where, _ = self._argument(right, cmod, ctor, args)
                 own = _constructor_frame(ctor, cmod, args, site) if value is not None and value.id == right.id else None
                 return (value, where, own) if own is not None else (value, where)
+        late = self._late_store(info, key) if initial is None and not stores else None
+        if late is not None:  # `coreTools;` set by one method (`async init() { this.coreTools = new Core(db); }`)
+            return late, cmod
         base = class_base(info.node)
         if base is None:
             return None, module
@@ -445,6 +449,30 @@ class Values(Lists):
             up = args if call is not None and _hands_on(call, ctor) else \
                 tuple(self._argument(a, cmod, ctor, args) for a in call_args(call)) if call is not None else None
         return self._instance_member(cmod, text(base), key, depth + 1, up)
+
+    def _late_store(self, info, key: str) -> ts.Node | None:
+        """The value the methods of class INFO other than its constructor store in field KEY (`this.KEY = value`, in
+        the method or an arrow function of it), when they store one: one assignment, or several that each construct
+        the same class (the first); None when none or different values."""
+        memo = self.link.memo.setdefault("values.late_stores", {})
+        hit = memo.get(info.node.id)
+        if hit is None or hit[0] != info.node:
+            found: dict[str, list[ts.Node]] = {}
+            for name, method in info.methods.items():
+                if name == "constructor":
+                    continue
+                for n in find(method, {"assignment_expression"}):
+                    chain = member_chain(n.child_by_field_name("left"))
+                    right = strip_casts(n.child_by_field_name("right"))
+                    if chain and len(chain) == 2 and chain[0] == "this" and right is not None \
+                            and not _placeholder(right) and enclosing(n, _OWN_THIS) == method:
+                        found.setdefault(chain[1], []).append(right)
+            hit = memo[info.node.id] = (info.node, found)
+        values = hit[1].get(key, [])
+        if len(values) == 1:
+            return values[0]
+        made = {text(v.child_by_field_name("constructor")) if v.type == "new_expression" else None for v in values}
+        return values[0] if len(made) == 1 and None not in made else None
 
     def _stores(self, ctor: ts.Node) -> dict[str, list[ts.Node]]:
         """Field -> the assignments `this.field = value` of constructor CTOR whose value is no placeholder (`[]`,
