@@ -253,6 +253,23 @@ def test_a_package_a_resolver_may_load_by_a_name_made_at_run_time_is_used():
         == ["gr-c"]
 
 
+def test_a_package_a_table_names_for_a_resolver_by_a_key_is_used():
+    """`const dir = GRAMMARS[lang]; req.resolve(dir + "/package.json")`, GRAMMARS an object literal of names: the
+    resolver may load any package the table holds; a package only another table of the module names is unused."""
+    grammars = ('import { createRequire } from "node:module";\n'
+                'const req = createRequire(import.meta.url);\n'
+                'const GRAMMARS = { go: "gr-go", ts: "gr-ts/typescript" };\n'
+                'const LABELS = { c: "gr-c" };\n'
+                'export function grammarDir(lang) {\n  const dir = GRAMMARS[lang];\n  if (!dir) return LABELS.c;\n'
+                '  return req.resolve(dir + "/package.json");\n}\n')
+    deps = {"@modelcontextprotocol/sdk": "1", "zod": "3", "gr-go": "1", "gr-ts": "1", "gr-c": "1"}
+    index = SERVER + 'import { grammarDir } from "./grammars.js";\nexport const go = grammarDir("go");\n'
+    p = program({"index.ts": index, "grammars.js": grammars,
+                 "package.json": json.dumps({"name": "demo", "dependencies": deps})})
+    assert [f.attrs["dependency"] for f in mismatches.mismatches(p, {"probes": []}) if f.kind == "unused-dependency"] \
+        == ["gr-c"]
+
+
 def test_a_package_a_command_the_code_builds_runs_through_npx_is_used():
     """`npx cross-env ${vars} node x.js`, a command string the server builds and runs: cross-env is run, so used; a
     package only named in a message (`"install left-pad"`) or after a word that is no runner (`xnpx`) is unused."""

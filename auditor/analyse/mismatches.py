@@ -22,7 +22,7 @@ from auditor.extract.routes import launch_snippets
 from auditor.extract.scope import server_readmes
 from auditor.extract.frames import plain_parameters
 from auditor.extract.bindings import references, value_of, visible
-from auditor.extract.syntax import (call_args, enclosing_function, find, function_name, pair_value,
+from auditor.extract.syntax import (call_args, enclosing_function, find, function_name, object_pairs, pair_value,
                                     strip_casts, string_value, text)
 from auditor.model import Anchor, Record
 
@@ -485,6 +485,7 @@ def _named_strings(p: Program) -> set[str]:
                 calls.setdefault(text(fn), []).append(args.named_children if args is not None else [])
                 if named and string_value(named[0]) is None:  # a string a member of such a name holds, below
                     made |= {text(n) for n in find(named[0], {"identifier", "property_identifier"})}
+                    out |= _table_values(m, named[0])  # `const t = GRAMMARS[lang]; req.resolve(t + "/package.json")`
                     own = enclosing_function(node)  # `function resolveBin(pkg) { require.resolve(pkg) }`: a string
                     name = function_name(own) if own is not None else None  # its callers pass there, below
                     index = plain_parameters(own).get(text(named[0])) if name and named[0].type == "identifier" else None
@@ -499,6 +500,20 @@ def _named_strings(p: Program) -> set[str]:
             out |= {v for v in map(string_value, named) if v}
         out |= {v for k in made for v in map(string_value, held.get(k, ())) if v}
         out |= {v for f, i in handed for args in calls.get(f, ()) if i < len(args) and (v := string_value(args[i]))}
+    return out
+
+
+def _table_values(m, arg: ts.Node) -> set[str]:
+    """The strings a resolver's argument made at run time may hold through a local read from a table by a key
+    (`const t = GRAMMARS[lang]`, GRAMMARS an object literal of the module): each string value of that table."""
+    out: set[str] = set()
+    for ident in find(arg, {"identifier"}):
+        init = strip_casts(value_of(m, ident))
+        table = strip_casts(init.child_by_field_name("object")) if init is not None \
+            and init.type == "subscript_expression" else None
+        table = strip_casts(value_of(m, table)) if table is not None and table.type == "identifier" else None
+        if table is not None and table.type == "object":
+            out |= {v for pair in object_pairs(table).values() if (v := string_value(pair_value(pair)))}
     return out
 
 
