@@ -29,21 +29,21 @@ def _levels(n: int, last: str = '{ name: "add", description: "Adds." }') -> str:
     return fns + f"function f{n}(a) {{\n  return {last};\n}}\n"
 
 
-def _counting(monkeypatch) -> list[int]:
-    """Counts the calls of framed_member (the outermost ones and those nested in them)."""
+def _counting(monkeypatch, owner: type, name: str) -> list[int]:
+    """Counts the calls of OWNER.NAME (the outermost ones and those nested in them)."""
     calls = [0]
-    original = values.Values.framed_member
+    original = getattr(owner, name)
 
     def counted(self, *args, **kwargs):
         calls[0] += 1
         return original(self, *args, **kwargs)
-    monkeypatch.setattr(values.Values, "framed_member", counted)
+    monkeypatch.setattr(owner, name, counted)
     return calls
 
 
 def test_a_member_read_through_calls_of_many_returns_stops_at_the_step_bound(monkeypatch):
     monkeypatch.setattr(values, "MAX_MEMBER_STEPS", 300)
-    calls = _counting(monkeypatch)
+    calls = _counting(monkeypatch, values.Values, "framed_member")
     # the spec has no `name`: each of the 2^11 paths to it is read before the lookup fails, unless bounded
     body = _levels(11, '{ title: "add", description: "Adds." }') + \
         'const spec = f0(1);\nserver.registerTool(spec.name, { description: spec.description },\n' \
@@ -93,12 +93,6 @@ server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: router.ro
 
 
 def test_methods_calling_each_other_bind_a_scope_once_per_chain(monkeypatch):
-    frames = [0]
-    original = summaries.Expander.frames
-
-    def counted(self, *args, **kwargs):
-        frames[0] += 1
-        return original(self, *args, **kwargs)
-    monkeypatch.setattr(summaries.Expander, "frames", counted)
+    frames = _counting(monkeypatch, summaries.Expander, "frames")
     program({"package.json": MANIFEST, "index.js": ROUTER})
     assert frames[0] < 200

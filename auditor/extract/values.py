@@ -23,13 +23,13 @@ from auditor.extract.syntax import (CLASS_TYPES, FUNCTION_TYPES, NOT_LITERAL, an
 
 # Globals of the language whose functions are not helpers handed a tool's object (`Object.values({...})`).
 _CLASSES = CLASS_TYPES
+_BUILTINS = frozenset({"Object", "Array", "JSON", "Reflect", "Promise", "Math", "String", "Number", "Boolean",
+                       "Symbol", "Map", "Set", "WeakMap", "structuredClone"})
 _OWN_THIS = FUNCTION_TYPES - {"arrow_function"}  # the functions that bind `this` (an arrow function's is its outer one's)
 # Nested member lookups one outermost lookup may make (framed_member): on six of the corpus's largest servers the
 # most any took was 261 (bench/README.md, session 42); a bundle whose functions return calls of functions with
 # several returns took millions.
 MAX_MEMBER_STEPS = 2000
-_BUILTINS = frozenset({"Object", "Array", "JSON", "Reflect", "Promise", "Math", "String", "Number", "Boolean",
-                       "Symbol", "Map", "Set", "WeakMap", "structuredClone"})
 
 
 def _member_assignments(module: Module) -> dict[tuple[str, str], ts.Node]:
