@@ -452,31 +452,19 @@ class Values(Lists):
 
     def _late_store(self, info, key: str) -> ts.Node | None:
         """The value the methods of class INFO other than its constructor store in field KEY (`this.KEY = value`, in
-        the method or an arrow function of it), when they store one: one assignment, or several that each construct
-        the same class (the first); None when none or different values."""
-        memo = self.link.memo.setdefault("values.late_stores", {})
-        hit = memo.get(info.node.id)
-        if hit is None or hit[0] != info.node:
-            found: dict[str, list[ts.Node]] = {}
-            for name, method in info.methods.items():
-                if name == "constructor":
-                    continue
-                for n in find(method, {"assignment_expression"}):
-                    chain = member_chain(n.child_by_field_name("left"))
-                    right = strip_casts(n.child_by_field_name("right"))
-                    if chain and len(chain) == 2 and chain[0] == "this" and right is not None \
-                            and not _placeholder(right) and enclosing(n, _OWN_THIS) == method:
-                        found.setdefault(chain[1], []).append(right)
-            hit = memo[info.node.id] = (info.node, found)
-        values = hit[1].get(key, [])
+        the method or an arrow function of it: _stores of each), when they store one: one assignment, or several
+        that each construct the same class (the first); None when none or different values."""
+        values = [v for name, method in info.methods.items() if name != "constructor"
+                  for n in self._stores(method).get(key, ()) if enclosing(n, _OWN_THIS) == method
+                  and (v := strip_casts(n.child_by_field_name("right"))) is not None]
         if len(values) == 1:
             return values[0]
         made = {text(v.child_by_field_name("constructor")) if v.type == "new_expression" else None for v in values}
         return values[0] if len(made) == 1 and None not in made else None
 
     def _stores(self, ctor: ts.Node) -> dict[str, list[ts.Node]]:
-        """Field -> the assignments `this.field = value` of constructor CTOR whose value is no placeholder (`[]`,
-        `null`), in order; read once per constructor."""
+        """Field -> the assignments `this.field = value` of constructor CTOR (or of another method) whose value is no
+        placeholder (`[]`, `null`), in order; read once per function."""
         memo = self.link.memo.setdefault("values.stores", {})
         hit = memo.get(ctor.id)
         if hit is None or hit[0] != ctor:
