@@ -1029,6 +1029,35 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
     assert kinds(untested) == {"address": "unchecked-optional"}
 
 
+def test_a_clamp_that_returns_a_default_unless_its_parameter_is_a_number_checks_it():
+    """`clamp(args.limit, SPEC)` returning the default when `typeof t!="number"||!Number.isFinite(t)` (a bundle's
+    spacing, the test negated and joined by `||`) and the clamped number otherwise: a value of another type reaches
+    no use. The same function with the test on the other side (`typeof t=="number"?SPEC.default:...`) checks
+    nothing."""
+    code = SDK + '''
+const SPEC = { default: 10, max: 50 };
+function clamp(t: any, e: any) { return typeof t!="number"||!Number.isFinite(t)?e.default:Math.min(Math.max(1,Math.trunc(t)),e.max) }
+const server = new Server({ name: "v", version: "1" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [
+  { name: "recent", description: "Recent", inputSchema: { type: "object", properties: { limit: { type: "number" } } } },
+] }));
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  const args: any = request.params.arguments;
+  if (request.params.name === "recent") {
+    const res = await fetch("https://mem.example/recent", { method: "POST", body: JSON.stringify({ limit: clamp(args.limit, SPEC) }) });
+    return { content: [{ type: "text", text: await res.text() }] };
+  }
+  throw new Error("unknown tool");
+});
+'''
+    kinds = lambda src: {f.attrs["field"]: f.kind for f in mismatches.mismatches(program({"index.ts": src}), {"probes": []})
+                         if f.kind in KINDS}
+    assert kinds(code) == {}
+    wrong = code.replace('typeof t!="number"||!Number.isFinite(t)?', 'typeof t=="number"?')
+    assert wrong != code
+    assert kinds(wrong) == {"limit": "unchecked-optional"}
+
+
 def test_a_value_only_written_into_the_message_of_a_thrown_error_reaches_nothing():
     """`throw new Error(`Sheet ${args.sheet} not found`)` hands the value back as text: no finding; the same value
     handed to a request is one, unless the element it found is what lets it go on."""

@@ -5,6 +5,7 @@ analyse/validation.py on a tool's path."""
 
 from __future__ import annotations
 
+import re
 from itertools import takewhile
 from typing import Callable, Iterator
 
@@ -977,7 +978,8 @@ def _on_tested_side(node: ts.Node, branch: ts.Node, t: str, cond: str) -> bool:
     test = branch.child_by_field_name("condition")
     if test is not None and test.start_byte <= node.start_byte < test.end_byte:
         return True
-    negated = cond.lstrip("( ").startswith("!") or f"typeof {t} !=" in cond
+    negated = cond.lstrip("( ").startswith("!") or f"typeof{t}!=" in re.sub(r"\s+", "", cond)  # (a bundle's
+    # `typeof t!="number"||!Number.isFinite(t)` too)
     side = branch.child_by_field_name("alternative" if negated else "consequence")
     return side is not None and side.start_byte <= node.start_byte < side.end_byte
 
