@@ -77,3 +77,20 @@ def test_a_tool_named_with_escapes_is_found_under_its_decoded_name(tmp_path):
     assert verdicts["CLM:readme-tool:get_weather"] == "supported"
     assert verdicts["CLM:readme-param:get_weather/city"] == "supported"
     assert "u005f" not in (out / "evidence-packet.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("number, shown", [
+    ("1e3", "1000"),  # a minifier's integer: JavaScript writes it in digits
+    ("2.5", "2.5"),
+    ("0x10", "16"),
+    ("1e21", None),  # JavaScript writes "1e+21": not known here
+    ("1e-7", None),  # "1e-7", not Python's "1e-07"
+])
+def test_a_number_in_a_template_is_written_as_javascript_writes_it(number, shown):
+    from auditor.extract.syntax import NOT_LITERAL, literal
+
+    tree = parse.parse(f"var N = {number};\nconst d = `first ${{N}} lines`;\n".encode(), "typescript")
+    values = {n.child_by_field_name("name").text.decode(): n.child_by_field_name("value")
+              for n in find(tree.root_node, {"variable_declarator"})}
+    got = literal(values["d"], {"N": values["N"]})
+    assert got == (f"first {shown} lines" if shown is not None else NOT_LITERAL)

@@ -665,10 +665,14 @@ def _template_text(raw: bytes) -> str:
 
 
 def _piece(value: Any) -> str | None:
-    """The text a constant becomes in a string (`${N}`, `"a" + N`): strings and integers only (a float's or an
-    object's JavaScript text is not Python's)."""
+    """The text a constant becomes in a string (`${N}`, `"a" + N`): strings and numbers where JavaScript writes them
+    as Python does (a minifier's `1e3` is "1000"; "1e+21" and "1e-7" are not known; an object's text is not)."""
     if isinstance(value, str):
         return value
+    if isinstance(value, float) and abs(value) < 1e21 and value.is_integer():
+        return str(int(value))
+    if isinstance(value, float) and 1e-6 <= abs(value) < 1e16:
+        return repr(value)  # (both the shortest text that reads back as the same number, in digits)
     return str(value) if isinstance(value, int) and not isinstance(value, bool) else None
 
 
