@@ -47,6 +47,33 @@ def test_a_wrapper_patched_over_the_registration_method_forwards_and_is_no_gap()
         assert coverage.ledger(p)["complete"] is True
 
 
+def test_a_wrapper_cast_to_the_method_s_type_forwards_too():
+    """TypeScript's `base.registerTool = ((name: string, config: any, cb: any) => { ... }) as
+    McpServer["registerTool"]` in a class's constructor: the cast around the arrow changes nothing. With no
+    registration after it in the boundary (a package's sources shipped without the tools' module) it registers
+    nothing and is no gap; with one, that one is read where it is written."""
+    index = ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
+             'export class Tracked {\n'
+             '  server: McpServer;\n'
+             '  seen = new Map<string, unknown>();\n'
+             '  constructor() {\n'
+             '    const base = new McpServer({ name: "s", version: "1.0.0" });\n'
+             '    const original: any = base.registerTool.bind(base);\n'
+             '    base.registerTool = ((name: string, config: any, cb: any) => {\n'
+             '      this.seen.set(name, config);\n'
+             '      return original(name, config, cb);\n'
+             '    }) as McpServer["registerTool"];\n'
+             '    this.server = base;\n'
+             '  }\n'
+             '}\n')
+    for later, tools in [("", []),
+                         ("new Tracked().server.registerTool(\"alpha\", { description: \"A\" }, async () => ({ content: [] }));\n",
+                          ["alpha"])]:
+        p = program({"index.ts": index + later, "package.json": '{"name": "s", "type": "module", "main": "index.ts"}'})
+        assert sorted(t.name for t in p.tools) == tools
+        assert [g.detail for g in p.gaps if g.kind == "registration"] == []
+
+
 def test_a_registration_in_a_function_assigned_elsewhere_is_still_read():
     """Assigned to a member of another name (`api.add = (name) => original(name, ...)`), the call is a registration
     like any other: a name not known is a gap."""

@@ -226,8 +226,8 @@ def _wrapper_over(call: ts.Node, method: str) -> ts.Node | None:
     """The function CALL is written in when it is assigned over a member named METHOD (`x.METHOD = function ...`)."""
     fn = enclosing_function(call)
     up = fn.parent if fn is not None else None
-    while up is not None and up.type == "parenthesized_expression":
-        up = up.parent
+    while up is not None and up.type in {"parenthesized_expression", "as_expression", "satisfies_expression"}:
+        up = up.parent  # (`x.registerTool = ((name, config, cb) => {...}) as McpServer["registerTool"]`)
     left = up.child_by_field_name("left") if up is not None and up.type == "assignment_expression" else None
     return fn if left is not None and left.type == "member_expression" \
         and text(left.child_by_field_name("property")) == method else None
