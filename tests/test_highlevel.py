@@ -628,3 +628,22 @@ server.registerTool("validate", { description: "Validate" }, async () => {
     assert sorted(t.name for t in p.tools) == ["press_key", "validate"] and [t.name for t in p.unadvertised] == ["check_blocks"]
     p = program({"index.ts": code + 'server.registerTool(process.env.EXTRA_NAME, { description: "x" }, async () => ({ content: [] }));\n'})
     assert sorted(t.name for t in p.tools) == ["check_blocks", "validate"]
+
+
+def test_a_registration_method_handed_a_function_first_is_another_api():
+    """A plugin host's `api.registerTool((ctx) => ({ name, execute }), { name })` (a factory first, the options last)
+    is no SDK registration: the SDK's name is never a function. The SDK's own call on any receiver still is one."""
+    tools, _, regs = _register('''
+const DEFS = [{ name: "a_tool", description: "A" }];
+export default function register(api: any) {
+  for (const def of DEFS) {
+    api.registerTool((ctx: any) => ({ name: def.name, async execute(_id: string, params: any) { return params; } }),
+                     { name: def.name });
+  }
+}
+export function also(api: any) {
+  api.registerTool("b_tool", { description: "B" }, async () => ({ content: [] }));
+}
+''')
+    assert [t.name for t in tools] == ["b_tool"]
+    assert [g.detail for r in regs for g in r.gaps] == []

@@ -87,6 +87,10 @@ def registrations(module: Module, vocab: dict, resolve, link=None) -> tuple[list
             continue
         if not args or rule["signature"] != "object" and len(args) < 2 and args[0].type != "spread_element":
             continue  # every calling convention but `object` takes a name and more (one argument is another API)
+        if rule["signature"] != "object" and strip_casts(args[0]) is not None \
+                and strip_casts(args[0]).type in FUNCTION_TYPES:
+            continue  # a name is never a function: `api.registerTool((ctx) => ({ name, execute }), opts)` is another
+            # API (a plugin host's)
         shape = hl["object"] if rule["signature"] == "object" else None
         if borrowed is None and receiver == ("this",) and _own_method(call, method) \
                 and not _in_server_subclass(call, module, vocab, link):
