@@ -106,6 +106,20 @@ def test_a_package_the_type_declarations_import_is_used():
     assert [f.attrs["dependency"] for f in mismatches.mismatches(p, {"probes": []}) if f.kind == "unused-dependency"] == []
 
 
+def test_a_package_a_module_re_exports_is_used():
+    """`export { Server } from "@modelcontextprotocol/sdk/server/index.js"`, `export * from "left-pad"`: a re-export
+    loads the package as an import does."""
+    manifest = '{"name": "demo", "dependencies": {"@modelcontextprotocol/sdk": "1", "zod": "3", "left-pad": "1", "chalk": "5"}}'
+    types = ('export { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
+             'export { z } from "zod";\nexport * from "left-pad";\n')
+    server = SERVER.replace('from "@modelcontextprotocol/sdk/server/mcp.js"', 'from "./types.js"') \
+        .replace('from "zod"', 'from "./types.js"')
+    assert "@modelcontextprotocol/sdk" not in server and '"zod"' not in server
+    p = program({"index.ts": server, "types.ts": types, "package.json": manifest})
+    assert [f.attrs["dependency"] for f in mismatches.mismatches(p, {"probes": []}) if f.kind == "unused-dependency"] \
+        == ["chalk"]
+
+
 def test_a_dependency_only_an_unread_file_may_import_is_unknown_not_unused():
     """A file that did not parse may import it: no "never imported", but "unknown (gap in FILE)"."""
     manifest = '{"name": "demo", "dependencies": {"@modelcontextprotocol/sdk": "1", "zod": "3", "left-pad": "1"}}'

@@ -2,6 +2,8 @@
 ; TypeScript's own); every capture is an entry point
 ; that the extractors inspect further in Python (extract/program.py).
 (import_statement source: (string) @import.source) @import
+; A re-export loads its source as an import does: `export { Server } from "@modelcontextprotocol/sdk/server/index.js"`.
+(export_statement source: (string) @import.source) @import
 (call_expression
   function: (identifier) @_require (#eq? @_require "require")
   arguments: (arguments . (string) @import.source)) @import
