@@ -110,3 +110,54 @@ def test_a_constructor_a_parameter_names_is_not_the_module_class_of_that_name():
             'function make(JobClient) { const c = new JobClient("u"); return c; }\n'
             'export async function run(job, Other) { const api = make(Other); return api.fetchJob(job, 1); }\n')
     assert resolved({"client.js": CLIENT, "use.js": code}, "use.js", ("api", "fetchJob")) is None
+
+
+CLOSURE = SDK + '''
+class Manager {
+  sessions = new Map;
+  constructor(opts) { this.opts = opts; }
+  sendInput(sessionId, text) {
+    const entry = this.liveEntry(sessionId);
+    if (!entry) return false;
+    entry.proc.stdin.write(text);
+    return true;
+  }
+  liveEntry(sessionId) {
+    return this.sessions.get(sessionId);
+  }
+}
+function defineTools(manager) {
+  const tools = [];
+  tools.push({ name: "send_input", description: "Send", inputSchema: { type: "object", properties: {
+      session_id: { type: "string" } }, required: ["session_id"] },
+    handler: async (args) => {
+      const ok = manager.sendInput(args.session_id, "x");
+      return { content: [{ type: "text", text: String(ok) }] };
+    } });
+  return tools;
+}
+async function main() {
+  const server = new Server({ name: "v", version: "1" }, { capabilities: { tools: {} } });
+  const manager = new Manager({ verbose: false });
+  const tools = defineTools(manager);
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: tools.map(({ handler, ...t }) => t) }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const tool = tools.find((t) => t.name === request.params.name);
+    if (!tool) throw new Error("unknown tool");
+    return tool.handler(request.params.arguments);
+  });
+}
+main();
+'''
+
+
+def test_a_method_called_in_a_closure_on_a_parameter_of_the_function_around_it_resolves():
+    """`handler: async (args) => manager.sendInput(args.session_id)`, MANAGER a parameter of the function that builds
+    the tools, handed a `new Manager()` by its one caller: the method is the class's, whose only use of the id is a
+    Map's key (a value of another type finds nothing). A local of the closure's own of that name is not the
+    parameter."""
+    assert flagged({"index.js": CLOSURE}) == {}
+    shadowed = CLOSURE.replace('const ok = manager.sendInput(args.session_id, "x");',
+                               'const manager = globalThis.other; const ok = manager.sendInput(args.session_id, "x");')
+    assert shadowed != CLOSURE
+    assert flagged({"index.js": shadowed}) == {"session_id": "schema-unenforced"}

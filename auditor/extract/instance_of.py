@@ -18,7 +18,7 @@ from __future__ import annotations
 import tree_sitter as ts
 
 from auditor.extract import bindings
-from auditor.extract.frames import plain_parameters, returned
+from auditor.extract.frames import own_declarators, plain_parameters, returned
 from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, call_function, enclosing, member_chain,
                                     object_pairs, pair_value, strip_casts, text, unawaited)
 
@@ -131,11 +131,11 @@ def _name_class(link, m, ident: ts.Node, depth: int):
     if not bindings.shadowed(m, ident):
         return link._instance(m, text(ident))
     name = text(ident)
-    for scope in ancestors(ident):
-        if scope.type in FUNCTION_TYPES and _parameter_node(scope, name) is not None:
+    for scope in ancestors(ident):  # (a closure's name is a parameter of a function around it: `handler: (args) =>
+        if scope.type in FUNCTION_TYPES and _parameter_node(scope, name) is not None:  # manager.send(args.id)`)
             return parameter_class(link, m, scope, name, depth + 1)
-        if scope.type in FUNCTION_TYPES:
-            break
+        if scope.type in FUNCTION_TYPES and name in own_declarators(scope):
+            break  # (a local of its own: read below)
     value = bindings.value_of(m, ident)
     return class_of(link, m, value, depth + 1) if value is not None else None
 
