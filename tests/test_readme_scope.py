@@ -104,6 +104,22 @@ def test_a_table_with_a_tool_column_documents_tools_like_headings_and_lists():
 
 
 
+def test_a_tool_column_of_products_written_as_prose_names_no_tool():
+    """"Supported AI coding tools": a Tool column of products ("GitHub Copilot", "Codex CLI"), one of them spelt like a
+    name ("deepagents-cli"), documents no tool of the server; the same table with its products in code spans, or
+    with most cells names, still does."""
+    rows = ["GitHub Copilot", "Codex CLI", "Cursor", "deepagents-cli", "Factory Droid"]
+    table = "# demo\n\n## AI Coding Tools\n\n| Tool | Rules | MCP |\n|---|---|---|\n" + \
+        "".join(f"| {r} | yes | yes |\n" for r in rows)
+    tools = lambda readme: sorted(c.attrs["tool"] for c in _claims(program({"index.ts": SERVER, "package.json": MANIFEST,
+                                                                           "README.md": readme}))
+                                  if c.kind == "readme-tool")
+    assert tools(table) == []
+    assert tools(table.replace("| deepagents-cli |", "| `deepagents-cli` |")) == ["deepagents-cli"]
+    assert tools(table.replace("| Cursor |", "| cursor-rules |").replace("| Codex CLI |", "| codex_cli |")) == \
+        ["codex_cli", "cursor-rules", "deepagents-cli"]
+
+
 def test_tool_names_and_claim_candidates_come_from_the_package_readme_only():
     from auditor import kb
     from auditor.analyse import description

@@ -289,12 +289,19 @@ def _table_tools(path: str, t: Table, section: str, generic: bool) -> list[DocTo
     desc = next((i for i, c in enumerate(cols) if DESCRIPTION_COLUMN.match(c)), None)
     pcol = next((i for i, c in enumerate(cols) if i != tool and PARAMS_COLUMN.match(c)), None)
     out = []
+    filled = named = 0
+    spans = False
     for row in t.rows:
         cell = lambda i: _clean(row.cells[i]) if i is not None and i < len(row.cells) else ""
         names = _cell_tools(cell(tool)) if not WITHDRAWN.search(cell(desc)) else []  # (a row of a withdrawn tool)
+        filled, named = filled + bool(cell(tool).strip("*_ ")), named + bool(names)
+        spans = spans or bool(HEADING_CODE.search(cell(tool)))
         anchor = Anchor(path=path, start_line=row.line, end_line=row.line)
         out += [DocTool(name=name, anchor=anchor, section=section, params=_cell_params(cell(pcol), anchor),
                         description=cell(desc)) for name in names]
+    if not spans and 2 * named < filled:
+        return []  # a column of products written as prose ("GitHub Copilot", "Codex CLI"), one of which is spelt like
+        # a name ("deepagents-cli"): names no tool
     return out
 
 
