@@ -157,10 +157,11 @@ def test_a_dependency_the_code_loads_by_name_is_used():
                      'export const config = { plugins: ["@acme/plugin-a"] };\n'
                      'export const note = "install left-pad first";\n'
                      'export const formats = { enum: ["json", "yaml"], default: "yaml" };\n'
-                     'export const pick = (f) => f === "yaml" ? ["-o", "yaml"] : [];\n')
+                     'export const pick = (f) => f === "yaml" ? ["-o", "yaml"] : [];\n'
+                     'export const views = (app) => { app.set("view engine", "ejs"); app.set("title", "pug"); };\n')
     deps = {"@modelcontextprotocol/sdk": "1", "zod": "3", "pino": "9", "pino-pretty": "11", "@acme/worker": "1",
-            "lazy-lib": "1", "@acme/plugin-a": "1", "left-pad": "1", "yaml": "2"}
-    assert _unused(code, deps) == ["left-pad", "yaml"]
+            "lazy-lib": "1", "@acme/plugin-a": "1", "left-pad": "1", "yaml": "2", "ejs": "3", "pug": "3"}
+    assert _unused(code, deps) == ["left-pad", "pug", "yaml"]  # (express loads its view engine by the name set)
 
 
 # unchecked-reference: a reference can only dangle in a record the server keeps.
