@@ -1058,6 +1058,43 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
     assert kinds(wrong) == {"limit": "unchecked-optional"}
 
 
+def test_a_value_handed_to_a_function_of_node_s_path_is_checked_there():
+    """`summarize(root, args.file)` whose first statement is `resolve(root, file)` (`import { resolve } from "path"`,
+    or `path.resolve` of the module): Node's path functions throw for a value that is no string, so a value of
+    another type reaches no read. Inside a `try` that swallows the failure, or through a function of another module
+    named alike, nothing is checked."""
+    code = SDK + '''
+import { resolve } from "node:path";
+import { readFileSync } from "node:fs";
+function summarize(root: string, file: unknown) {
+  const full = resolve(root, file as string);
+  return readFileSync(full, "utf8").slice(0, 200);
+}
+const server = new Server({ name: "v", version: "1" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [
+  { name: "summary", description: "Summary", inputSchema: { type: "object", properties: { file: { type: "string" } } } },
+] }));
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  const args: any = request.params.arguments;
+  if (request.params.name === "summary") {
+    return { content: [{ type: "text", text: summarize(process.cwd(), args.file) }] };
+  }
+  throw new Error("unknown tool");
+});
+'''
+    kinds = lambda src: {f.attrs["field"]: f.kind for f in mismatches.mismatches(program({"index.ts": src}), {"probes": []})
+                         if f.kind in KINDS}
+    assert kinds(code) == {}
+    namespaced = code.replace('import { resolve } from "node:path";', 'import * as path from "path";') \
+        .replace("resolve(root, file as string)", "path.resolve(root, file as string)")
+    assert namespaced != code and kinds(namespaced) == {}
+    swallowed = code.replace("const full = resolve(root, file as string);",
+                             "let full = root; try { full = resolve(root, file as string); } catch { full = String(file); }")
+    assert swallowed != code and kinds(swallowed) == {"file": "unchecked-optional"}
+    other = code.replace('from "node:path"', 'from "./paths"')
+    assert kinds(other) == {"file": "unchecked-optional"}
+
+
 def test_a_value_only_written_into_the_message_of_a_thrown_error_reaches_nothing():
     """`throw new Error(`Sheet ${args.sheet} not found`)` hands the value back as text: no finding; the same value
     handed to a request is one, unless the element it found is what lets it go on."""
