@@ -6,7 +6,10 @@ steps, never timed: bench/ measures time).
   MAX_MEMBER_STEPS nested ones, after which the member is unknown.
 - The lists a registration loops over are bound through the callers of the method holding the loop, and of theirs
   (summaries.Expander._lists); methods that call each other would bind the same method again and again: a chain of
-  frames that already binds a scope does not bind it again."""
+  frames that already binds a scope does not bind it again.
+- Whether a call hands back the object it is given is asked of the function called, found through values that may be
+  made by that same call (`var reg = reg.define({...})`): a question asked again while it is answered is answered
+  no, and at most MAX_HANDING are nested."""
 
 from __future__ import annotations
 
@@ -96,3 +99,12 @@ def test_methods_calling_each_other_bind_a_scope_once_per_chain(monkeypatch):
     frames = _counting(monkeypatch, summaries.Expander, "frames")
     program({"package.json": MANIFEST, "index.js": ROUTER})
     assert frames[0] < 200
+
+
+def test_a_call_found_through_its_own_value_is_read_without_endless_recursion():
+    """`var reg = reg.define({ name: "x" })`: what `reg.define` is depends on `reg`, whose value is that call; read
+    once, the audit goes on (it ran until Python's recursion limit before) and the registration is read."""
+    code = HEAD + 'var reg = reg.define({ name: "x" });\n' \
+        'server.registerTool(reg.name, { description: "X" }, async () => ({ content: [] }));\n' + TAIL
+    p = program({"index.js": code, "package.json": MANIFEST})
+    assert [t.name for t in p.tools] == ["x"]

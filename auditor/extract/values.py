@@ -30,6 +30,7 @@ _OWN_THIS = FUNCTION_TYPES - {"arrow_function"}  # the functions that bind `this
 # most any took was 261 (bench/README.md, session 42); a bundle whose functions return calls of functions with
 # several returns took millions.
 MAX_MEMBER_STEPS = 2000
+MAX_HANDING = 12  # `_hands_back` questions nested in one another
 
 
 def _member_assignments(module: Module) -> dict[tuple[str, str], ts.Node]:
@@ -57,6 +58,7 @@ class Values(Lists):
         self._chains: dict[str, dict[tuple[str, ...], ts.Node]] = {}
         self._reading: set[int] = set()  # the calls `_item` is reading the list of (a cycle reads none again)
         self._member_steps = -1  # framed_member() lookups made by the outermost one running (-1: none runs)
+        self._handing: set[int] = set()  # the calls `_hands_back` is answering for, nested
         self._handed_memo: dict[tuple[int, tuple[str, ...]], tuple[ts.Node, ts.Node | None]] = {}  # Lists._handed:
         # (function, member chain of its parameter) -> (the function, the one function its callers hand there)
         self.refused: set[tuple[str, int, int]] = set()  # (path, bytes) of each object a filter read refuses
@@ -188,7 +190,18 @@ class Values(Lists):
 
     def _hands_back(self, call: ts.Node, module: Module) -> bool:
         """Whether a call gives back the object it is handed (`defineTool({...})`): a helper outside the boundary
-        is taken to, a function of the boundary when it returns its first parameter."""
+        is taken to, a function of the boundary when it returns its first parameter. Asked again while it is being
+        answered (the function called is found through a value made by that call), or below MAX_HANDING such
+        questions, the answer is no: each question starts a lookup of its own, which the depth bounds do not see."""
+        if call.id in self._handing or len(self._handing) >= MAX_HANDING:
+            return False
+        self._handing.add(call.id)
+        try:
+            return self._gives_back(call, module)
+        finally:
+            self._handing.discard(call.id)
+
+    def _gives_back(self, call: ts.Node, module: Module) -> bool:
         hit = self.link.resolve(module, call) if self.link is not None else None
         fn = hit[1] if hit is not None else self.function_of(call.child_by_field_name("function"), module, None)[0]
         if fn is None or (fn.type not in FUNCTION_TYPES and fn.type != "method_definition"):
