@@ -1095,6 +1095,50 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
     assert kinds(other) == {"file": "unchecked-optional"}
 
 
+def test_a_value_a_recursive_search_only_compares_reaches_nothing():
+    """`client.resolve(args.node_id)` whose method searches a tree with a local `findNode(nodes, id)`, comparing
+    `node.id === id` and calling itself on the children with the same id, and hands the node found on: the value is
+    only compared, whatever the depth of the recursion; a search that also sends it is a use."""
+    code = SDK + '''
+class Client {
+  tree = [{ id: "a", title: "A", children: [{ id: "b", title: "B" }] }];
+  async resolve(nodeId: unknown) {
+    const findNode = (nodes: any[], targetId: unknown): any => {
+      for (const node of nodes) {
+        if (node.id === targetId) return node;
+        if (node.children) {
+          const found = findNode(node.children, targetId);
+          if (found) return found;
+        }
+      }
+      return undefined;
+    };
+    const node = findNode(this.tree, nodeId);
+    return fetch("https://nodes.example/" + (node ? node.title : "none"));
+  }
+}
+const client = new Client();
+const server = new Server({ name: "v", version: "1" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [
+  { name: "resolve", description: "Resolve", inputSchema: { type: "object", properties: { node_id: { type: "string" } }, required: ["node_id"] } },
+] }));
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  const args: any = request.params.arguments;
+  if (request.params.name === "resolve") {
+    const res = await client.resolve(args.node_id);
+    return { content: [{ type: "text", text: await res.text() }] };
+  }
+  throw new Error("unknown tool");
+});
+'''
+    kinds = lambda src: {f.attrs["field"]: f.kind for f in mismatches.mismatches(program({"index.ts": src}), {"probes": []})
+                         if f.kind in KINDS}
+    assert kinds(code) == {}
+    sent = code.replace("      return undefined;\n    };", "      fetch(\"https://log.example/\" + targetId);\n      return undefined;\n    };")
+    assert sent != code
+    assert kinds(sent) == {"node_id": "schema-unenforced"}
+
+
 def test_a_value_only_written_into_the_message_of_a_thrown_error_reaches_nothing():
     """`throw new Error(`Sheet ${args.sheet} not found`)` hands the value back as text: no finding; the same value
     handed to a request is one, unless the element it found is what lets it go on."""

@@ -287,10 +287,20 @@ def _callee_harmless(ctx, module, call: ts.Node, index: int, key: str | None, de
     """Whether the function of the boundary CALL calls uses what its argument INDEX (its entry KEY) is handed only
     harmlessly (`_parameter`); False for a call not resolved, or of a bundled library's function (what it does with
     the value is the library's to say)."""
-    hit = ctx.link.resolve(module, call) or instances.method_of(ctx.link, module, call) \
-        or instances.static_method(ctx.link, module, call)
+    hit = _called(ctx, module, call)
     return hit is not None and not any(a <= hit[1].start_byte < b for a, b, _ in hit[0].vendored) \
         and _parameter(ctx, hit[0], hit[1], index, key, depth + 1)
+
+
+def _called(ctx, module, call: ts.Node) -> tuple | None:
+    """(module, function) CALL calls: as the linker resolves it, a method of a local instance or a class, else a
+    function value of a local (`const find = (nodes, id) => ...` in a method, then `find(this.tree, id)`)."""
+    hit = ctx.link.resolve(module, call) or instances.method_of(ctx.link, module, call) \
+        or instances.static_method(ctx.link, module, call)
+    if hit is None and call.type == "call_expression":
+        fn, fmod = Values(ctx.link).function_of(call.child_by_field_name("function"), module, None)
+        hit = (fmod, fn) if fn is not None and fn.type in FUNCTION_TYPES else None
+    return hit
 
 
 _TEST_METHODS = frozenset({"includes", "startsWith", "endsWith"})
@@ -464,8 +474,7 @@ def _checks_parameter(ctx, module, call: ts.Node, index: int) -> bool:
     (callee_checks.checked: a type or value test that rejects, a string's method called on it)."""
     if ctx.link is None:
         return False
-    hit = ctx.link.resolve(module, call) or instances.method_of(ctx.link, module, call) \
-        or instances.static_method(ctx.link, module, call)
+    hit = _called(ctx, module, call)
     if hit is None or any(a <= hit[1].start_byte < b for a, b, _ in hit[0].vendored):
         return False
     names = [n for n, i in plain_parameters(hit[1]).items() if i == index]
@@ -685,12 +694,24 @@ def _local_entry(ctx, module, decl: ts.Node, key: str, depth: int) -> bool:
 def _parameter(ctx, module, fn: ts.Node, index: int, key: str | None, depth: int) -> bool:
     """Whether FN uses what its parameter INDEX (its entry KEY) is handed only harmlessly, or rejects its bad values."""
     memo = ctx.link.memo.setdefault("uses.parameter", {})
+    assumed = ctx.link.memo.setdefault("uses.assumed", set())  # entries read while pending
     mkey = (fn.id, index, key, ctx.truth, ctx.checks)
     if mkey in memo:
+        if memo[mkey] is _PENDING:  # a recursion through itself (`find(node.children, id)`): what the value may
+            assumed.add(mkey)  # reach is decided by the function's other uses of it
+            return True
         return memo[mkey]
-    memo[mkey] = False  # (while it is read: a recursion through itself proves nothing)
-    memo[mkey] = _reads_harmlessly(ctx, module, fn, index, key, depth)
-    return memo[mkey]
+    memo[mkey] = _PENDING
+    found = _reads_harmlessly(ctx, module, fn, index, key, depth)
+    assumed.discard(mkey)
+    if found and any(memo.get(k) is _PENDING for k in assumed):
+        del memo[mkey]  # (true only as long as an entry still read is: asked again, read again)
+    else:
+        memo[mkey] = found  # (false whatever the pending entries turn out to be)
+    return found
+
+
+_PENDING = object()  # a (function, parameter) being read
 
 
 def _reads_harmlessly(ctx, module, fn: ts.Node, index: int, key: str | None, depth: int) -> bool:
