@@ -1139,6 +1139,35 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
     assert kinds(sent) == {"node_id": "schema-unenforced"}
 
 
+def test_a_value_only_tested_for_membership_by_has_reaches_nothing():
+    """`cancel(run, args.slot)` whose only use of the slot is `run.processes.has(slot)` (a Map the code does not
+    show): `has` only answers membership, whatever holds it; handed to `run.processes.kill(slot)` it is a use."""
+    code = SDK + '''
+function cancel(run: any, slot: unknown) {
+  if (!run.processes.has(slot)) return false;
+  run.stopped = true;
+  return true;
+}
+const runs: any = {};
+const server = new Server({ name: "v", version: "1" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [
+  { name: "team", description: "Team", inputSchema: { type: "object", properties: { slot: { type: "string" } } } },
+] }));
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  const args: any = request.params.arguments;
+  if (request.params.name === "team") {
+    return { content: [{ type: "text", text: String(cancel(runs.current, args.slot)) }] };
+  }
+  throw new Error("unknown tool");
+});
+'''
+    kinds = lambda src: {f.attrs["field"]: f.kind for f in mismatches.mismatches(program({"index.ts": src}), {"probes": []})
+                         if f.kind in KINDS}
+    assert kinds(code) == {}
+    killed = code.replace("run.processes.has(slot)", "run.processes.kill(slot)")
+    assert killed != code and kinds(killed) == {"slot": "unchecked-optional"}
+
+
 def test_a_value_only_written_into_the_message_of_a_thrown_error_reaches_nothing():
     """`throw new Error(`Sheet ${args.sheet} not found`)` hands the value back as text: no finding; the same value
     handed to a request is one, unless the element it found is what lets it go on."""

@@ -355,14 +355,16 @@ def _query_compared(e: ts.Node, vocab: dict) -> bool:
 
 def _looked_up(e: ts.Node, module) -> bool:
     """Whether the value E is only the key of a lookup in a collection (`known.has(id)`, `(b.tags ?? []).includes(tag)`,
-    `byId.get(id)`, `byId.delete(id)` of a Map or Set, an array's `includes`/`indexOf`): a value of another type
-    finds nothing there."""
+    `byId.get(id)`, `byId.delete(id)` of a Map or Set, an array's `includes`/`indexOf`; `has` of any holder, whose
+    only sense is membership): a value of another type finds nothing there."""
     args = e.parent
     call = args.parent if args is not None and args.type == "arguments" else None
     callee = call.child_by_field_name("function") if call is not None and call.type == "call_expression" else None
     if callee is None or callee.type != "member_expression" or len(args.named_children) != 1 \
             or text(callee.child_by_field_name("property")) not in _LOOKUPS:
         return False
+    if text(callee.child_by_field_name("property")) == "has":
+        return True  # (a membership test whatever holds it, `run.processes.has(slot)`: Map, Set, Headers, params)
     return _collection(callee.child_by_field_name("object"), module)
 
 
