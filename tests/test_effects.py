@@ -436,6 +436,31 @@ def test_a_computed_variable_name_and_a_value_overwritten_before_the_log_are_no_
     assert found == [("FND:secret-logged:index#start", line_of(code, "using token"))]
 
 
+def test_a_name_declared_again_in_a_block_or_bound_by_a_catch_is_another_value():
+    """A minifier's `let a = process.env.STORAGE_KEY; try { ... } catch (b) { let a = b.message; console.error(a) }`:
+    the log shows the error's message, not the key; so does `catch (a) { console.error(a) }`. The key logged in the
+    block that declares it, or a block declaring it again from the key, still is one."""
+    code = ('export function derive() {\n'
+            '  let a = process.env.STORAGE_KEY;\n'
+            '  if (!a) return null;\n'
+            '  try {\n    return a.length;\n  } catch (b) {\n'
+            '    let a = b instanceof Error ? b.message : String(b);\n'
+            '    console.error(`Failed to derive key from STORAGE_KEY: ${a}`);\n'
+            '    return null;\n  }\n}\n'
+            'export function other() {\n'
+            '  const a = process.env.STORAGE_KEY;\n'
+            '  try {\n    return a.length;\n  } catch (a) {\n    console.error(a);\n    return 0;\n  }\n}\n')
+    p, fx, _ = _scan({"index.ts": code})
+    assert secrets.findings(p, fx, effects_kb()) == []
+    again = code.replace("let a = b instanceof Error ? b.message : String(b);", "let a = process.env.STORAGE_KEY + b;")
+    p, fx, _ = _scan({"index.ts": again})
+    assert [f.id for f in secrets.findings(p, fx, effects_kb())] == ["FND:secret-logged:index#derive"]
+    shown = code.replace("  if (!a) return null;\n", "  if (!a) return null;\n  console.error(`key ${a}`);\n", 1)
+    p, fx, _ = _scan({"index.ts": shown})
+    assert [(f.id, f.anchors[-1].start_line) for f in secrets.findings(p, fx, effects_kb())] == \
+        [("FND:secret-logged:index#derive", line_of(shown, "console.error(`key"))]
+
+
 def test_a_copy_whose_secret_member_is_redacted_before_the_log_is_no_secret():
     """`const shown = { ...config }; if (shown.PASSWORD) shown.PASSWORD = "[REDACTED]"; log(shown)`: the log shows the
     redaction; a copy redacted under another test still shows the secret."""

@@ -208,14 +208,24 @@ def _overwritten(name: str, call: ts.Node, ctx: _Ctx, names: _Names) -> bool:
     statement `NAME = value` that precedes it in a block holding it (within its function), or by one guarded by a test
     of NAME itself (`if (copy.PASSWORD) copy.PASSWORD = "[REDACTED]"`: when it does not run, NAME holds nothing), with a
     value that carries no configuration: what CALL shows is that value (`if (!token) { token = randomUUID();
-    console.error(token) }`)."""
+    console.error(token) }`). A block inside the function that declares NAME again (`catch (b) { let a = b.message;
+    ... }`, as a minifier reuses names), or a catch clause binding it, holds another value there: the innermost one
+    decides."""
     fn, node = enclosing_function(call), call
     while node is not None and node != fn:
         block = node.parent
+        if block is not None and block.type == "catch_clause" and block.child_by_field_name("parameter") is not None \
+                and name in bound_names(block.child_by_field_name("parameter")):
+            return True  # (`catch (a) { console.error(a) }`: the error, whatever an outer `a` held)
         if block is not None and block.type in {"statement_block", "program"}:
             for stmt in block.named_children:
                 if stmt.start_byte >= node.start_byte:
                     break
+                declared = [d for d in stmt.named_children if d.type == "variable_declarator"
+                            and name in bound_names(d.child_by_field_name("name"))] \
+                    if stmt.type == "lexical_declaration" and block.parent != fn else []
+                if declared and declared[-1].child_by_field_name("value") is not None:  # `let a = e.message` in a
+                    return not _flows(declared[-1].child_by_field_name("value"), ctx, names)  # block: that value
                 stmt = _guarded_by(stmt, name)
                 e = stmt.named_children[0] if stmt.type == "expression_statement" and stmt.named_children else None
                 if e is not None and e.type == "assignment_expression" and text(e.child_by_field_name("left")) == name \
