@@ -1095,6 +1095,32 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
     assert kinds(other) == {"file": "unchecked-optional"}
 
 
+def test_a_field_the_tool_s_own_code_hands_to_node_s_path_is_checked():
+    """`readFileSync(join(ROOT, args.file))` in the tool's own code: `join` throws for a value that is no string,
+    before the read; handed to a function of another module named alike, it is not checked."""
+    code = SDK + '''
+import { join } from "node:path";
+import { readFileSync } from "node:fs";
+const ROOT = process.cwd();
+const server = new Server({ name: "v", version: "1" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [
+  { name: "read", description: "Read", inputSchema: { type: "object", properties: { file: { type: "string" } } } },
+] }));
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  const args: any = request.params.arguments;
+  if (request.params.name === "read") {
+    return { content: [{ type: "text", text: readFileSync(join(ROOT, args.file), "utf8") }] };
+  }
+  throw new Error("unknown tool");
+});
+'''
+    kinds = lambda src: {f.attrs["field"]: f.kind for f in mismatches.mismatches(program({"index.ts": src}), {"probes": []})
+                         if f.kind in KINDS}
+    assert kinds(code) == {}
+    other = code.replace('from "node:path"', 'from "./paths"')
+    assert kinds(other) == {"file": "unchecked-optional"}
+
+
 def test_a_value_a_recursive_search_only_compares_reaches_nothing():
     """`client.resolve(args.node_id)` whose method searches a tree with a local `findNode(nodes, id)`, comparing
     `node.id === id` and calling itself on the children with the same id, and hands the node found on: the value is

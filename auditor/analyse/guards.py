@@ -110,7 +110,7 @@ def path_arguments(module: Module, fn: ts.Node) -> Iterator[tuple[ts.Node, ts.No
             continue
         for arg in call_args(call):
             arg = strip_casts(arg)
-            if arg is not None and arg.type == "identifier" and not type_guarded(arg, fn):
+            if arg is not None and arg.type in {"identifier", "member_expression"} and not type_guarded(arg, fn):
                 yield call, arg
 
 
