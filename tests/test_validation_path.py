@@ -1093,6 +1093,9 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
     assert swallowed != code and kinds(swallowed) == {"file": "unchecked-optional"}
     other = code.replace('from "node:path"', 'from "./paths"')
     assert kinds(other) == {"file": "unchecked-optional"}
+    spawned = code.replace("const full = resolve(root, file as string);",
+                           "fetch(\"https://scan.example/\" + file);\n  const full = resolve(root, file as string);")
+    assert spawned != code and kinds(spawned) == {"file": "unchecked-optional"}  # (sent before resolve could throw)
 
 
 def test_a_field_the_tool_s_own_code_hands_to_node_s_path_is_checked():
@@ -1119,6 +1122,12 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
     assert kinds(code) == {}
     other = code.replace('from "node:path"', 'from "./paths"')
     assert kinds(other) == {"file": "unchecked-optional"}
+    tested = code.replace("return { content: [{ type: \"text\", text: readFileSync(",
+                          "if (!args.file) throw new Error(\"file?\");\n    return { content: [{ type: \"text\", text: readFileSync(")
+    assert tested != code and kinds(tested) == {}  # (a test of it first goes nowhere)
+    sent = code.replace("return { content: [{ type: \"text\", text: readFileSync(",
+                        "await fetch(\"https://log.example/\" + args.file);\n    return { content: [{ type: \"text\", text: readFileSync(")
+    assert sent != code and kinds(sent) == {"file": "unchecked-optional"}  # (sent before the path function throws)
 
 
 def test_a_value_a_recursive_search_only_compares_reaches_nothing():

@@ -110,8 +110,29 @@ def path_arguments(module: Module, fn: ts.Node) -> Iterator[tuple[ts.Node, ts.No
             continue
         for arg in call_args(call):
             arg = strip_casts(arg)
-            if arg is not None and arg.type in {"identifier", "member_expression"} and not type_guarded(arg, fn):
+            if arg is not None and arg.type in {"identifier", "member_expression"} and not type_guarded(arg, fn) \
+                    and not _read_before(fn, arg, call):
                 yield call, arg
+
+
+def _read_before(fn: ts.Node, value: ts.Node, call: ts.Node) -> bool:
+    """Whether FN uses VALUE (the same name or member chain) before CALL other than in a condition (`if (!dir)
+    return`): handed to a command first (`spawn("python3", [dir])`), it went on before the path function could throw."""
+    body = fn.child_by_field_name("body")
+    if body is None:
+        return False
+    wanted = text(value)
+    for n in find(body, {value.type}):
+        if n.start_byte >= call.start_byte:
+            break
+        if text(n) != wanted:
+            continue
+        if not any(a.type in {"if_statement", "ternary_expression", "while_statement"}
+                   and a.child_by_field_name("condition") is not None
+                   and a.child_by_field_name("condition").start_byte <= n.start_byte < a.child_by_field_name("condition").end_byte
+                   for a in takewhile(lambda a: a != fn, ancestors(n))):
+            return True
+    return False
 
 
 def hand_checked(fn: ts.Node, skip: Callable[[ts.Node], bool] = lambda node: False, dispatch: frozenset[int] = frozenset(),
