@@ -9,6 +9,14 @@ from auditor.analyse import mismatches
 from tests.program_helpers import SDK, line_of, program
 
 KINDS = {"schema-unenforced", "unchecked-optional"}
+
+
+def _flagged(src: str) -> dict[str, str]:
+    """Field -> kind of the schema findings (KINDS) of a server of one file, index.ts, written SRC."""
+    return {f.attrs["field"]: f.kind for f in mismatches.mismatches(program({"index.ts": src}), {"probes": []})
+            if f.kind in KINDS}
+
+
 NOTE = "z.object({ path: z.string(), limit: z.number().min(1).optional() })"
 
 
@@ -181,10 +189,8 @@ def test_a_use_after_a_type_chain_whose_else_throws_is_checked():
                 '  if (request.params.name === "when") return convert(request.params.arguments);\n'
                 '  throw new Error("unknown tool");\n'
                 '});\n')
-    kinds = lambda src: {f.attrs["field"]: f.kind for f in mismatches.mismatches(program({"index.ts": src}), {"probes": []})
-                         if f.kind in KINDS}
-    assert kinds(code('else { throw new Error("input must be a number or a string"); }')) == {}
-    assert kinds(code("")) == {"input": "unchecked-optional"}
+    assert _flagged(code('else { throw new Error("input must be a number or a string"); }')) == {}
+    assert _flagged(code("")) == {"input": "unchecked-optional"}
 
 
 @pytest.mark.parametrize("copy", [
@@ -730,10 +736,8 @@ class App {
 }
 new App();
 '''
-    kinds = lambda src: {f.attrs["field"]: f.kind for f in mismatches.mismatches(program({"index.ts": src}), {"probes": []})
-                         if f.kind in KINDS}
-    assert kinds(code) == {}
-    assert kinds(code.replace("this.items.find((n) => n.id === id) || null", "(this.items.filter((n) => n.ok)[0] || { missing: id })")) == \
+    assert _flagged(code) == {}
+    assert _flagged(code.replace("this.items.find((n) => n.id === id) || null", "(this.items.filter((n) => n.ok)[0] || { missing: id })")) == \
         {"id": "schema-unenforced"}
 
 
@@ -812,10 +816,8 @@ class App {
 }
 new App();
 '''
-    kinds = lambda src: {f.attrs["field"]: f.kind for f in mismatches.mismatches(program({"index.ts": src}), {"probes": []})
-                         if f.kind in KINDS}
-    assert "id" not in kinds(code)
-    assert kinds(code.replace("throw new Error(`No connection: ${id}`);", "console.error(`none: ${id}`);")).get("id") == \
+    assert "id" not in _flagged(code)
+    assert _flagged(code.replace("throw new Error(`No connection: ${id}`);", "console.error(`none: ${id}`);")).get("id") == \
         "unchecked-optional"
 
 
@@ -895,12 +897,10 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
   throw new Error("unknown tool");
 });
 '''
-    kinds = lambda src: {f.attrs["field"]: f.kind for f in mismatches.mismatches(program({"index.ts": src}), {"probes": []})
-                         if f.kind in KINDS}
-    assert kinds(code) == {}
-    assert set(kinds(code.replace('throw new Error(message || "expected strings");', 'console.error(message);'))) == {"path", "name"}
+    assert _flagged(code) == {}
+    assert set(_flagged(code.replace('throw new Error(message || "expected strings");', 'console.error(message);'))) == {"path", "name"}
     # a type test in a disjunction inside the conjunction (`v != null && (typeof v !== "string" || !v)`) checks too
-    assert kinds(code.replace('typeof val !== "string")', '(typeof val !== "string" || val.length > 99))')) == {}
+    assert _flagged(code.replace('typeof val !== "string")', '(typeof val !== "string" || val.length > 99))')) == {}
 
 
 def test_a_membership_test_of_a_field_destructured_from_a_local_holding_the_input_checks_it():
@@ -929,10 +929,8 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
   }
 });
 '''
-    kinds = lambda src: {f.attrs["field"]: f.kind for f in mismatches.mismatches(program({"index.ts": src}), {"probes": []})
-                         if f.kind in KINDS}
-    assert kinds(code) == {}
-    assert kinds(code.replace("if (!connections.has(id)) {", "if (!connections.size) {")) == {"id": "schema-unenforced"}
+    assert _flagged(code) == {}
+    assert _flagged(code.replace("if (!connections.has(id)) {", "if (!connections.size) {")) == {"id": "schema-unenforced"}
 
 
 def test_a_value_used_only_where_a_membership_test_of_it_holds_is_checked():
@@ -953,10 +951,8 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
   throw new Error("unknown tool");
 });
 '''
-    kinds = lambda src: {f.attrs["field"]: f.kind for f in mismatches.mismatches(program({"index.ts": src}), {"probes": []})
-                         if f.kind in KINDS}
-    assert kinds(code) == {}
-    assert "mode" in kinds(code.replace('MODES.includes(String(args.mode)) ? args.mode : "auto"', 'args.mode || "auto"'))
+    assert _flagged(code) == {}
+    assert "mode" in _flagged(code.replace('MODES.includes(String(args.mode)) ? args.mode : "auto"', 'args.mode || "auto"'))
 
 
 def test_a_string_search_uses_its_argument_and_a_catch_s_membership_test_guards_nothing():
@@ -991,9 +987,7 @@ server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [
 ] }));
 server.setRequestHandler(CallToolRequestSchema, async (request) => handle(request.params.name, request.params.arguments));
 '''
-    kinds = lambda src: {f.attrs["field"]: f.kind for f in mismatches.mismatches(program({"index.ts": src}), {"probes": []})
-                         if f.kind in KINDS}
-    assert set(kinds(code)) == {"search", "path"}
+    assert set(_flagged(code)) == {"search", "path"}
 
 
 def test_a_value_handed_to_a_function_that_uses_it_only_under_a_test_of_its_type_is_checked():
@@ -1021,12 +1015,10 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
   throw new Error("unknown tool");
 });
 '''
-    kinds = lambda src: {f.attrs["field"]: f.kind for f in mismatches.mismatches(program({"index.ts": src}), {"probes": []})
-                         if f.kind in KINDS}
-    assert kinds(code) == {}
+    assert _flagged(code) == {}
     untested = code.replace('typeof value === "string" && value.trim().length > 0 ? value.trim() : fallback',
                             'String(value).trim() || fallback')
-    assert kinds(untested) == {"address": "unchecked-optional"}
+    assert _flagged(untested) == {"address": "unchecked-optional"}
 
 
 def test_a_clamp_that_returns_a_default_unless_its_parameter_is_a_number_checks_it():
@@ -1050,12 +1042,10 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
   throw new Error("unknown tool");
 });
 '''
-    kinds = lambda src: {f.attrs["field"]: f.kind for f in mismatches.mismatches(program({"index.ts": src}), {"probes": []})
-                         if f.kind in KINDS}
-    assert kinds(code) == {}
+    assert _flagged(code) == {}
     wrong = code.replace('typeof t!="number"||!Number.isFinite(t)?', 'typeof t=="number"?')
     assert wrong != code
-    assert kinds(wrong) == {"limit": "unchecked-optional"}
+    assert _flagged(wrong) == {"limit": "unchecked-optional"}
 
 
 def test_a_value_handed_to_a_function_of_node_s_path_is_checked_there():
@@ -1082,20 +1072,18 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
   throw new Error("unknown tool");
 });
 '''
-    kinds = lambda src: {f.attrs["field"]: f.kind for f in mismatches.mismatches(program({"index.ts": src}), {"probes": []})
-                         if f.kind in KINDS}
-    assert kinds(code) == {}
+    assert _flagged(code) == {}
     namespaced = code.replace('import { resolve } from "node:path";', 'import * as path from "path";') \
         .replace("resolve(root, file as string)", "path.resolve(root, file as string)")
-    assert namespaced != code and kinds(namespaced) == {}
+    assert namespaced != code and _flagged(namespaced) == {}
     swallowed = code.replace("const full = resolve(root, file as string);",
                              "let full = root; try { full = resolve(root, file as string); } catch { full = String(file); }")
-    assert swallowed != code and kinds(swallowed) == {"file": "unchecked-optional"}
+    assert swallowed != code and _flagged(swallowed) == {"file": "unchecked-optional"}
     other = code.replace('from "node:path"', 'from "./paths"')
-    assert kinds(other) == {"file": "unchecked-optional"}
+    assert _flagged(other) == {"file": "unchecked-optional"}
     spawned = code.replace("const full = resolve(root, file as string);",
                            "fetch(\"https://scan.example/\" + file);\n  const full = resolve(root, file as string);")
-    assert spawned != code and kinds(spawned) == {"file": "unchecked-optional"}  # (sent before resolve could throw)
+    assert spawned != code and _flagged(spawned) == {"file": "unchecked-optional"}  # (sent before resolve could throw)
 
 
 def test_a_field_the_tool_s_own_code_hands_to_node_s_path_is_checked():
@@ -1117,17 +1105,15 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
   throw new Error("unknown tool");
 });
 '''
-    kinds = lambda src: {f.attrs["field"]: f.kind for f in mismatches.mismatches(program({"index.ts": src}), {"probes": []})
-                         if f.kind in KINDS}
-    assert kinds(code) == {}
+    assert _flagged(code) == {}
     other = code.replace('from "node:path"', 'from "./paths"')
-    assert kinds(other) == {"file": "unchecked-optional"}
+    assert _flagged(other) == {"file": "unchecked-optional"}
     tested = code.replace("return { content: [{ type: \"text\", text: readFileSync(",
                           "if (!args.file) throw new Error(\"file?\");\n    return { content: [{ type: \"text\", text: readFileSync(")
-    assert tested != code and kinds(tested) == {}  # (a test of it first goes nowhere)
+    assert tested != code and _flagged(tested) == {}  # (a test of it first goes nowhere)
     sent = code.replace("return { content: [{ type: \"text\", text: readFileSync(",
                         "await fetch(\"https://log.example/\" + args.file);\n    return { content: [{ type: \"text\", text: readFileSync(")
-    assert sent != code and kinds(sent) == {"file": "unchecked-optional"}  # (sent before the path function throws)
+    assert sent != code and _flagged(sent) == {"file": "unchecked-optional"}  # (sent before the path function throws)
 
 
 def test_a_value_a_recursive_search_only_compares_reaches_nothing():
@@ -1166,12 +1152,10 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
   throw new Error("unknown tool");
 });
 '''
-    kinds = lambda src: {f.attrs["field"]: f.kind for f in mismatches.mismatches(program({"index.ts": src}), {"probes": []})
-                         if f.kind in KINDS}
-    assert kinds(code) == {}
+    assert _flagged(code) == {}
     sent = code.replace("      return undefined;\n    };", "      fetch(\"https://log.example/\" + targetId);\n      return undefined;\n    };")
     assert sent != code
-    assert kinds(sent) == {"node_id": "schema-unenforced"}
+    assert _flagged(sent) == {"node_id": "schema-unenforced"}
 
 
 def test_a_value_only_tested_for_membership_by_has_reaches_nothing():
@@ -1196,11 +1180,9 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
   throw new Error("unknown tool");
 });
 '''
-    kinds = lambda src: {f.attrs["field"]: f.kind for f in mismatches.mismatches(program({"index.ts": src}), {"probes": []})
-                         if f.kind in KINDS}
-    assert kinds(code) == {}
+    assert _flagged(code) == {}
     killed = code.replace("run.processes.has(slot)", "run.processes.kill(slot)")
-    assert killed != code and kinds(killed) == {"slot": "unchecked-optional"}
+    assert killed != code and _flagged(killed) == {"slot": "unchecked-optional"}
 
 
 def test_a_value_only_written_into_the_message_of_a_thrown_error_reaches_nothing():
@@ -1222,16 +1204,14 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
   throw new Error("unknown tool");
 });
 '''
-    kinds = lambda src: {f.attrs["field"]: f.kind for f in mismatches.mismatches(program({"index.ts": src}), {"probes": []})
-                         if f.kind in KINDS}
-    assert kinds(code) == {}
+    assert _flagged(code) == {}
     # (the look-up itself checks it: only the id of a sheet found goes on; the first sheet found checks nothing)
     sent = code.replace('return { content: [{ type: "text", text: found.title }] };',
                         'await fetch("https://sheets.example/" + args.sheet);\n    return { content: [] };')
-    assert kinds(sent) == {}
+    assert _flagged(sent) == {}
     first = sent.replace("sheets.find((s: any) => s.id === args.sheet)", "sheets[0]")
     assert first != sent
-    assert kinds(first) == {"sheet": "unchecked-optional"}
+    assert _flagged(first) == {"sheet": "unchecked-optional"}
 
 
 def test_a_validator_handed_a_field_and_another_input_name_checks_the_field():
@@ -1260,13 +1240,11 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
   throw new Error("unknown tool");
 });
 '''
-    kinds = lambda src: {f.attrs["field"]: f.kind for f in mismatches.mismatches(program({"index.ts": src}), {"probes": []})
-                         if f.kind in KINDS}
-    assert kinds(code) == {}
+    assert _flagged(code) == {}
     unchecked = code.replace('  if (typeof value !== "string") throw new Error(`mode must be one of ${valid.join(", ")} (${requestId})`);\n', "") \
         .replace('valid.find((v) => v === value.toLowerCase());\n  if (!found) throw new Error("unknown mode");',
                  'String(value);')
-    assert kinds(unchecked) == {"mode": "unchecked-optional"}
+    assert _flagged(unchecked) == {"mode": "unchecked-optional"}
 
 
 def test_a_validator_whose_returned_message_the_caller_leaves_on_checks_its_fields():
