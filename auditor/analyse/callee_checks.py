@@ -1,7 +1,7 @@
 """What a function a tool's input is handed to checks of it before going on (analyse/uses.py): a test of a parameter's
 or field's type or values, or a numeric range, in the condition of an `if` that rejects (a type test: that returns
-anything), the subject of a switch whose default rejects, a string's method called on it (or a function of Node's
-`path` handed it), a rest parameter's values checked in a loop. A test of presence alone is none."""
+anything), the subject of a switch whose default rejects, a string's method called on it, a rest parameter's values
+checked in a loop. A test of presence alone is none."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ def checked(link, module, fn: ts.Node) -> set[str]:
     memo = link.memo.setdefault("uses.checked", {})
     if fn.id not in memo:
         params = set(plain_parameters(fn))
-        memo[fn.id] = _type_or_value_tested(module, fn, link) | guards.string_required_parameters(fn, params, module)
+        memo[fn.id] = _type_or_value_tested(module, fn, link) | guards.string_required_parameters(fn, params)
     return memo[fn.id]
 
 

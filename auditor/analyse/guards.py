@@ -12,7 +12,7 @@ from typing import Callable, Iterator
 import tree_sitter as ts
 
 from auditor.extract import flow
-from auditor.extract.bindings import imports, value_of
+from auditor.extract.bindings import value_of
 from auditor.extract.frames import REST, destructured, loop_names, parameters, plain_parameters, returned
 from auditor.extract.program import Module
 from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, callee_text, condition_terms,
@@ -67,72 +67,10 @@ def _failure_leaves(stmt: ts.Node, node: ts.Node, own: bool) -> bool:
     return last is not None and (last.type == "throw_statement" or own and last.type == "return_statement")
 
 
-def string_required_parameters(fn: ts.Node, params: set[str], module: Module | None = None) -> set[str]:
-    """The parameters FN itself (not a function nested in it) calls a string's method on (`string_receivers`), or,
-    MODULE given, hands to a function of Node's `path` (`path_arguments`)."""
-    made = [(call, obj) for call, obj in string_receivers(fn)] + \
-        (list(path_arguments(module, fn)) if module is not None else [])
-    return {text(obj) for call, obj in made
+def string_required_parameters(fn: ts.Node, params: set[str]) -> set[str]:
+    """The parameters FN itself (not a function nested in it) calls a string's method on (`string_receivers`)."""
+    return {text(obj) for call, obj in string_receivers(fn)
             if enclosing_function(call) == fn and obj.type == "identifier" and text(obj) in params}
-
-
-PATH_MODULES = frozenset({"path", "node:path", "path/posix", "node:path/posix", "path/win32", "node:path/win32"})
-PATH_OF_STRINGS = frozenset({"resolve", "join", "normalize", "relative", "dirname", "basename", "extname",
-                             "isAbsolute", "parse", "format"})  # (each throws ERR_INVALID_ARG_TYPE for a value that is
-# no string: `path.resolve(root, 123)`)
-
-
-def path_arguments(module: Module, fn: ts.Node) -> Iterator[tuple[ts.Node, ts.Node]]:
-    """(call, argument) of each call in FN of a function of Node's `path` that takes only strings (`path.resolve(root,
-    p)`, `resolve4(root, p)` of `import { resolve as resolve4 } from "path"`, as a bundler renames it), not made only
-    for strings and not inside a `try` of FN that would catch the failure and go on: a value that is no string throws
-    there, and goes no further."""
-    bound = imports(module)
-    if not any(source in PATH_MODULES for source, _ in bound.values()):
-        return
-    for call in find(fn, {"call_expression"}):
-        callee = strip_casts(call.child_by_field_name("function"))
-        if callee is None:
-            continue
-        if callee.type == "member_expression":
-            obj = strip_casts(callee.child_by_field_name("object"))
-            source, name = bound.get(text(obj), ("", "")) if obj is not None and obj.type == "identifier" else ("", "")
-            taken = name in {"*", "default"} and text(callee.child_by_field_name("property")) in PATH_OF_STRINGS
-        elif callee.type == "identifier":
-            source, name = bound.get(text(callee), ("", ""))
-            taken = name in PATH_OF_STRINGS
-        else:
-            continue
-        if not taken or source not in PATH_MODULES:
-            continue
-        if any(a.type == "try_statement" and not _failure_leaves(a, call, False)
-               for a in takewhile(lambda a: a != fn, ancestors(call))):
-            continue
-        for arg in call_args(call):
-            arg = strip_casts(arg)
-            if arg is not None and arg.type in {"identifier", "member_expression"} and not type_guarded(arg, fn) \
-                    and not _read_before(fn, arg, call):
-                yield call, arg
-
-
-def _read_before(fn: ts.Node, value: ts.Node, call: ts.Node) -> bool:
-    """Whether FN uses VALUE (the same name or member chain) before CALL other than in a condition (`if (!dir)
-    return`): handed to a command first (`spawn("python3", [dir])`), it went on before the path function could throw."""
-    body = fn.child_by_field_name("body")
-    if body is None:
-        return False
-    wanted = text(value)
-    for n in find(body, {value.type}):
-        if n.start_byte >= call.start_byte:
-            break
-        if text(n) != wanted:
-            continue
-        if not any(a.type in {"if_statement", "ternary_expression", "while_statement"}
-                   and a.child_by_field_name("condition") is not None
-                   and a.child_by_field_name("condition").start_byte <= n.start_byte < a.child_by_field_name("condition").end_byte
-                   for a in takewhile(lambda a: a != fn, ancestors(n))):
-            return True
-    return False
 
 
 def hand_checked(fn: ts.Node, skip: Callable[[ts.Node], bool] = lambda node: False, dispatch: frozenset[int] = frozenset(),

@@ -471,17 +471,15 @@ def _string_made(value: ts.Node | None) -> ts.Node | None:
 
 def _string_required(pl: Place, names: frozenset[str], v: dict) -> tuple[set[str], set[str]]:
     """Input fields the tool's own code calls a string's method on (`args.query.toLowerCase()`, `name.trim()` of a
-    destructured name or of a local set to the field, `guards.string_calls`), or hands to a function of Node's path
-    (`join(root, args.file)`, `guards.path_arguments`): a value that is not a string throws there, and goes no
-    further. Then apart, the fields of the calls that let an absent value by: through `?.`
+    destructured name or of a local set to the field, `guards.string_calls`): a value that is not a string throws
+    there, and goes no further. Then apart, the fields of the calls that let an absent value by: through `?.`
     (`args.query?.trim()`), or on the value or a string default (`(args.url || "https://x").replace(...)`: a value `||`
     or `??` passes over gets the default; any other that is no string throws)."""
     bound = _bound_fields(pl, names, v)
     aliases = _aliases(pl, names, v)  # (`const sql = args.sql; sql.trim()`)
     required: set[str] = set()
     given: set[str] = set()
-    made = [*guards.string_calls(pl.fn, own=True), *((c, a, False) for c, a in guards.path_arguments(pl.module, pl.fn))]
-    for call, obj, chained in made:  # (`relative(dir, d.file)` of Node's path: as a string's method, on its arguments)
+    for call, obj, chained in guards.string_calls(pl.fn, own=True):
         if _skipped(call, pl):
             continue
         default = _defaulted(obj)
