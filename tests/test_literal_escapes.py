@@ -85,6 +85,8 @@ def test_a_tool_named_with_escapes_is_found_under_its_decoded_name(tmp_path):
     ("0x10", "16"),
     ("1e21", None),  # JavaScript writes "1e+21": not known here
     ("1e-7", None),  # "1e-7", not Python's "1e-07"
+    ("1e-5", None),  # "0.00001", not Python's "1e-05"
+    ("0.0005", "0.0005"),
 ])
 def test_a_number_in_a_template_is_written_as_javascript_writes_it(number, shown):
     from auditor.extract.syntax import NOT_LITERAL, literal

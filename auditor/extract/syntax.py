@@ -666,13 +666,14 @@ def _template_text(raw: bytes) -> str:
 
 def _piece(value: Any) -> str | None:
     """The text a constant becomes in a string (`${N}`, `"a" + N`): strings and numbers where JavaScript writes them
-    as Python does (a minifier's `1e3` is "1000"; "1e+21" and "1e-7" are not known; an object's text is not)."""
+    as Python does (a minifier's `1e3` is "1000"; "1e+21" and "0.00001" are not known; an object's text is not)."""
     if isinstance(value, str):
         return value
     if isinstance(value, float) and abs(value) < 1e21 and value.is_integer():
         return str(int(value))
-    if isinstance(value, float) and 1e-6 <= abs(value) < 1e16:
-        return repr(value)  # (both the shortest text that reads back as the same number, in digits)
+    if isinstance(value, float) and 1e-4 <= abs(value) < 1e16:
+        return repr(value)  # (both the shortest text that reads back as the same number, in digits: below 1e-4
+    # Python writes 1e-05 where JavaScript writes 0.00001)
     return str(value) if isinstance(value, int) and not isinstance(value, bool) else None
 
 

@@ -191,8 +191,9 @@ class Values(Lists):
     def _hands_back(self, call: ts.Node, module: Module) -> bool:
         """Whether a call gives back the object it is handed (`defineTool({...})`): a helper outside the boundary
         is taken to, a function of the boundary when it returns its first parameter. Asked again while it is being
-        answered (the function called is found through a value made by that call), or below MAX_HANDING such
-        questions, the answer is no: each question starts a lookup of its own, which the depth bounds do not see."""
+        answered (the function called is found through a value made by that call), or with MAX_HANDING such
+        questions open, the answer is no: each question starts a lookup of its own, which the depth bounds do not
+        see."""
         if call.id in self._handing or len(self._handing) >= MAX_HANDING:
             return False
         self._handing.add(call.id)
