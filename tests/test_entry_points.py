@@ -84,6 +84,25 @@ def test_the_source_a_source_map_names_for_analysed_build_output_is_accounted_fo
     assert _status(ledger)["src/server.ts"] == "parsed, not reached" and ledger["complete"] is False
 
 
+def test_a_build_no_entry_reaches_whose_source_map_names_an_analysed_source_is_accounted_for():
+    """A dual build (tsdown): the entries reach src/server.ts (the ESM entry maps back to the shipped source) and the
+    CommonJS chunk; the ESM chunk `dist/server-Ab12.js`, which no entry imports, is a build of src/server.ts by its
+    source map, read in its place: the audit is complete. A chunk whose map names a source no entry reaches stays
+    unreached server code, judged as such."""
+    files = {"package.json": '{"name": "dual", "type": "module", "exports": {".": {"import": "./dist/index.js"}}}',
+             "src/index.ts": 'export { createServer } from "./server";\n', "src/server.ts": SERVER,
+             "dist/index.js": 'export { createServer } from "./server-Ab12.js";\n',
+             "dist/server-Ab12.js": SERVER,
+             "dist/server-Ab12.js.map": '{"version":3,"sources":["../src/server.ts"]}'}
+    ledger = coverage.ledger(program(files))
+    status = _status(ledger)
+    assert status["src/server.ts"] == "analysed" and status["dist/server-Ab12.js"] == "read" and ledger["complete"] is True
+    other = dict(files, **{"dist/server-Ab12.js.map": '{"version":3,"sources":["../src/other.ts"]}',
+                           "src/other.ts": "export const other = 1;\n"})
+    ledger = coverage.ledger(program(other))
+    assert _status(ledger)["dist/server-Ab12.js"] == "not reached, not served"  # (its own server, never started)
+
+
 def test_exports_conditions_and_subpaths_are_entries():
     manifest = {"name": "doors", "exports": {".": {"types": "./dist/index.d.ts", "import": "./dist/index.js"},
                                              "./http": {"default": "./dist/http.js"}}}

@@ -556,8 +556,10 @@ def ledger(p: Program, effects: dict[str, list[str]] | None = None) -> dict:
     by_rel = {e.rel: e for e in p.entries if not e.context}
     unreached = {m.path for m in p.modules} - reached if entries else set()
     mapped: dict[str, list[str]] = {}  # a source -> its build outputs (a CommonJS and an ESM build of it: both)
+    built_from: dict[str, str] = {}  # a build output -> its source
     for built, source in (mapped_twins(list(by_rel.values())).items() if unreached else ()):
         mapped.setdefault(repo_path(source, by_rel[source]), []).append(repo_path(built, by_rel[built]))
+        built_from[repo_path(built, by_rel[built])] = repo_path(source, by_rel[source])
     held = _held_sources(by_path[m] for m in sorted(reached & modules)) if unreached else {}
     files = []
     for e in p.entries:
@@ -590,6 +592,9 @@ def ledger(p: Program, effects: dict[str, list[str]] | None = None) -> dict:
             runs = [b for b in mapped.get(path, ()) if b in reached]
             if status == "parsed, not reached" and runs:  # its build output runs instead
                 status, why = "read", f"source of {runs[0]} (by its source map), which is analysed in its place"
+            if status == "parsed, not reached" and built_from.get(path) in reached:  # (an ESM chunk whose source
+                status, why = "read", (f"a build of {built_from[path]} (by its source map), which is analysed in its "
+                                       "place")  # the entries reach, through the package's other build or itself)
             twin = held.get(_below_top(e.rel)) if status == "parsed, not reached" else None
             if twin is not None:  # tsc's `dist/x.js` of the `src/x.ts` a reached bundle holds
                 status, why = "read", (f"a second build of {twin[1]}, which the bundle {twin[0]} holds (its bundler "
