@@ -491,7 +491,7 @@ def _named_strings(p: Program) -> set[str]:
                     index = plain_parameters(own).get(text(named[0])) if name and named[0].type == "identifier" else None
                     handed |= {(name, index)} if index is not None else set()
                     named = []
-                given = [c for c in args.named_children if c.type != "comment"] if args is not None else []
+                given = call_args(node)
                 if len(given) == 2 and string_value(given[0]) in keys:  # `app.set("view engine", "ejs")`: a setting
                     named.append(given[1])  # that names the package to load, as a key of an object does
             else:

@@ -22,6 +22,7 @@ from auditor.extract.syntax import (CLASS_TYPES, FUNCTION_TYPES, ancestors, call
                                     find, parameter_pattern, strip_casts, text)
 
 _DEPTH = 4  # calls followed down from the tool's own code
+_PENDING = object()  # the answer of a (function, parameter) still being read (_parameter)
 COMPARISONS = frozenset({"===", "!==", "==", "!=", "<", ">", "<=", ">=", "in", "instanceof"})
 _WRAPPERS = frozenset({"parenthesized_expression", "as_expression", "non_null_expression", "satisfies_expression",
                        "type_assertion"})
@@ -711,9 +712,6 @@ def _parameter(ctx, module, fn: ts.Node, index: int, key: str | None, depth: int
     else:
         memo[mkey] = found  # (false whatever the pending entries turn out to be)
     return found
-
-
-_PENDING = object()  # a (function, parameter) being read
 
 
 def _reads_harmlessly(ctx, module, fn: ts.Node, index: int, key: str | None, depth: int) -> bool:
