@@ -600,10 +600,12 @@ def _sdk_shaped_on_parameter(call: ts.Node, receiver: tuple[str, ...] | None, ar
         if len(args) < 2 or not (_is_string(args[0], module) or _instance_member(args[0]) or _imported_string(args[0], module, link)
                                  or (strip_casts(args[0]).type == "member_expression"
                                      and (_parameter_of_scope(args[0]) or loop_element(args[0])))
+                                 or strip_casts(args[0]).type == "identifier" and loop_element(args[0])
                                  or _handed_with_server(call, receiver, args[0])
                                  or strip_casts(args[0]).type in {"call_expression", "template_string"}
                                  and strip_casts(args[-1]).type in FUNCTION_TYPES):
-            return False  # (`tool.name` of a parameter, or a name handed over with the server: read at each call; a
+            return False  # (`tool.name` of a parameter, a loop's `name` (`for (const [name, tool] of
+            # Object.entries(T))`), or a name handed over with the server: read at each call; a
             # name computed at run time, `caseTransf(tool.name, opts)`, with a callback written there: a registration
             # whose name is a gap when it is not read)
         last = strip_casts(args[-1])
