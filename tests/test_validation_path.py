@@ -1566,3 +1566,61 @@ def test_a_local_copy_of_a_parameter_s_field_refused_unless_a_key_of_a_table_che
     check = '  const wanted = args.path;\n  if (!OPENERS[wanted]) return failure(`unknown note ${wanted}`);\n'
     assert flagged({"index.ts": server(gate=False, head=head, check=check)}) == {"limit": "unchecked-optional"}
     assert flagged({"index.ts": server(gate=False, head=head, check=check.split("\n")[0] + "\n")}) == BOTH
+
+
+def _audited(record: str = "logAudit") -> str:
+    """A low-level server whose `forget` tool only deletes a Map's key, and whose handler keeps what each call touched
+    in locals declared before its switch (`subject = args.id`, `touched = [{ id: args.id }]`, `touched.push(...)`)
+    for one call after it, RECORD(name, touched, subject), that appends them to a file; the tool's case declares
+    its own `const subject` in an inner block."""
+    return (SDK + 'import { appendFileSync } from "node:fs";\n'
+            'const notes = new Map<string, string>();\n'
+            f'function {record}(tool: string, touched: any[], subject: any) {{\n'
+            '  appendFileSync("audit.log", JSON.stringify({ tool, touched, subject }) + "\\n");\n'
+            '}\n'
+            'const server = new Server({ name: "demo", version: "1" }, { capabilities: { tools: {} } });\n'
+            'server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [\n'
+            '  { name: "forget", description: "Forget a note", inputSchema: { type: "object", properties: {\n'
+            '      id: { type: "string" } }, required: ["id"] } },\n'
+            ']}));\n'
+            'server.setRequestHandler(CallToolRequestSchema, async (request) => {\n'
+            '  const { name, arguments: args } = request.params as any;\n'
+            '  let touched: any[] = [];\n  let subject: any;\n  let result: any;\n'
+            '  switch (name) {\n'
+            '    case "forget": {\n'
+            '      subject = args.id;\n'
+            '      touched = [{ kind: "note", id: args.id }];\n'
+            '      result = { deleted: notes.delete(args.id) };\n'
+            '      for (const n of notes.keys()) {\n'
+            '        if (n.startsWith("draft-")) { const subject = `${n}-old`; touched.push({ kind: "draft", id: subject }); }\n'
+            '      }\n'
+            '      break;\n    }\n'
+            '  }\n'
+            f'  {record}(name, touched, subject);\n'
+            '  return { content: [{ type: "text", text: JSON.stringify(result) }] };\n'
+            '});\n')
+
+
+def test_a_value_kept_in_locals_declared_before_the_dispatch_is_followed_to_their_reads():
+    """`subject = args.id` into a `let` declared before the switch, `touched = [{ id: args.id }]` (a literal held by
+    such a local, added to by `push`): the value goes where those locals are read. Read by a function named for
+    the audit log it writes (`logAudit`: kb/sdk.yaml loggers.records), a log, they reach nothing; read by one that
+    is not (`saveAudit`, `logForgotten`, the same body), the value is stored as it came."""
+    text = _audited()
+    assert fields_flagged({"index.ts": text}) == {}
+    assert fields_flagged({"index.ts": _audited(record="saveAudit")}) == {"id": "schema-unenforced"}
+    assert fields_flagged({"index.ts": _audited(record="logForgotten")}) == {"id": "schema-unenforced"}  # (a record
+    # of the domain: no audit log by its name)
+    # (the inner block's `const subject` is its own local: its name is no read of the one the case writes)
+    assert "const subject = `${n}-old`" in text and "touched.push(" in text
+
+
+def test_locals_written_from_each_other_are_followed_once():
+    """`a = args.path; b = a; a = b;`: each local is followed through the other once (the one met again is being read
+    above), not without end; read only by a log, the value reaches nothing."""
+    ret = '  return { content: [{ type: "text", text: readFileSync(args.path, "utf8").slice(0, args.limit) }] };\n'
+    body = ('  let a: any; let b: any;\n  a = args.path;\n  b = a;\n  a = b;\n  console.error(a, b);\n'
+            '  return { content: [{ type: "text", text: "ok" }] };\n')
+    assert flagged({"index.ts": server(gate=False).replace(ret, body)}) == {}
+    kept = body.replace("  console.error(a, b);\n", "  readFileSync(b);\n")
+    assert flagged({"index.ts": server(gate=False).replace(ret, kept)}) == {"path": "schema-unenforced"}

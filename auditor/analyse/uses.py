@@ -29,6 +29,7 @@ _WRAPPERS = frozenset({"parenthesized_expression", "as_expression", "non_null_ex
 _CARRYING = frozenset({"??", "||", "&&", "+", "-", "*", "/", "%", "**"})
 _CONVERSIONS = frozenset({"Number", "parseInt", "parseFloat", "Number.parseInt", "Number.parseFloat", "Math.floor",
                           "Math.ceil", "Math.round", "Math.trunc", "Math.abs"})
+_ADDING = frozenset({"push", "unshift"})
 _LOOKUPS = frozenset({"has", "includes", "indexOf", "lastIndexOf", "get", "delete"})
 _ECHO = frozenset({"pair", "object", "array", "template_substitution", "template_string", "binary_expression",
                    "ternary_expression"})  # (what holds a value written into a result as it is)
@@ -206,6 +207,8 @@ class _Ctx:
     # called on `ls ${dir}` checks nothing of dir)
     skip: Callable[[ts.Node], bool] | None = None  # code of the tool's own function that is another tool's
     echo: bool = True  # what the tool's own function (depth 0) returns is the tool's result
+    seen: frozenset = frozenset()  # the locals a value written into one is followed through (`a = args.x; b = a;
+    # a = b`): one met again is being read above
 
 
 def _mine(ctx, uses: list[ts.Node], depth: int) -> list[ts.Node]:
@@ -231,6 +234,12 @@ def _value(ctx, module, node: ts.Node, depth: int) -> bool:
             return True  # `/^[\w-]{11}$/.test(id)`: a boolean comes of it, the value goes no further
         if up is not None and up.type == "variable_declarator" and up.child_by_field_name("value") == e:
             return _local(ctx, module, up, depth)
+        target = up.child_by_field_name("left") if up is not None and up.type == "assignment_expression" \
+            and up.child_by_field_name("right") == e else None
+        if target is not None and target.type == "identifier":  # (`agentId = args.id;` into a `let` declared
+            decl = visible(target, text(target))  # before: every read of that local, whatever case wrote it)
+            return decl is not None and (decl.id in ctx.seen
+                                         or _local(replace(ctx, seen=ctx.seen | {decl.id}), module, decl, depth))
         if _looked_up(e, module) or _table_key(e, module, ctx.link) or _key_read(e) or _test_method(e, None) \
                 or _keying_text(e, module, ctx.link):
             return True  # (`name.startsWith(args.prefix)` tested: the value compared with a text)
@@ -252,7 +261,14 @@ def _value(ctx, module, node: ts.Node, depth: int) -> bool:
         if kept is not None:
             return _local_entry(ctx, module, kept[0], kept[1], depth)
         held = _returned_entry(e)  # `return { level: args.level }`: followed where each call keeps the result
-        return held is not None and _result_entry(ctx, held[0], held[1], depth)
+        if held is not None:
+            return _result_entry(ctx, held[0], held[1], depth)
+        whole = _literal_local(e)  # `touched = [{ type: "agent", id: args.id }]`: the local holding it, each use of
+        fn = enclosing_function(whole) if whole is not None else None  # it harmless as a whole (logged, handed
+        if fn is None or whole.id in ctx.seen:  # where only logged)
+            return fn is not None
+        return _harmless_uses(replace(ctx, checks=False, seen=ctx.seen | {whole.id}), module, fn,
+                              _unwritten(ctx, whole, depth), depth)
     if handed is None or ctx.link is None or depth >= _DEPTH:
         return False
     call, index, key = handed
@@ -578,6 +594,46 @@ def _kept_entry(e: ts.Node) -> tuple[ts.Node, str] | None:
             or decl.child_by_field_name("name").type != "identifier":
         return None
     return decl, held[1]
+
+
+def _literal_local(e: ts.Node) -> ts.Node | None:
+    """The declarator of the local whose value, declared or assigned, is an object or array literal holding E at any
+    depth (`const touched = [{ id: args.id }]`, `touched = [...]` into a `let` declared before); None else."""
+    cur, moved = e, False
+    while cur.parent is not None:
+        up = cur.parent
+        if up.type in _WRAPPERS or up.type in {"object", "array"} \
+                or up.type == "pair" and up.child_by_field_name("value") == cur:
+            cur, moved = up, moved or up.type in {"object", "array"}
+            continue
+        if e.type == "shorthand_property_identifier" and cur == e and up.type == "object":
+            cur, moved = up, True
+            continue
+        break
+    up = cur.parent
+    if not moved or up is None:
+        return None
+    if up.type == "variable_declarator" and up.child_by_field_name("value") == cur:
+        return up if up.child_by_field_name("name").type == "identifier" else None
+    target = up.child_by_field_name("left") if up.type == "assignment_expression" \
+        and up.child_by_field_name("right") == cur else None
+    return visible(target, text(target)) if target is not None and target.type == "identifier" else None
+
+
+def _unwritten(ctx, decl: ts.Node, depth: int) -> list[ts.Node]:
+    """The reads of the local DECL declares that are the tool's (`_mine`), less the plain assignments to it and the
+    calls that only add to it (`touched.push({ id })`)."""
+    return [u for u in _mine(ctx, references(decl, text(decl.child_by_field_name("name"))), depth)
+            if not _assigned(u) and not _added_to(u)]
+
+
+def _added_to(u: ts.Node) -> bool:
+    """Whether U is the list of a call that only adds to it (`U.push(x)`, `U.unshift(x)`, its result not read)."""
+    up = u.parent
+    call = up.parent if up is not None and up.type == "member_expression" and up.child_by_field_name("object") == u \
+        and text(up.child_by_field_name("property")) in _ADDING else None
+    return call is not None and call.type == "call_expression" and call.parent is not None \
+        and call.parent.type == "expression_statement"
 
 
 def _assigned_entry(e: ts.Node) -> tuple[ts.Node, str] | None:

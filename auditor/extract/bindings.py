@@ -400,7 +400,7 @@ def visible(node: ts.Node, name: str) -> ts.Node | None:
                     for n in bound_names(target):
                         names.setdefault(n, []).append(d)
             memo = _SCOPES[scope.id] = (scope, names)
-        found = [d for d in memo[1].get(name, ()) if d.start_byte < node.start_byte]
+        found = [d for d in memo[1].get(name, ()) if d.start_byte <= node.start_byte]  # (a declarator's own name: its own)
         if found:
             return found[-1]
         params = scope.child_by_field_name("parameters") or scope.child_by_field_name("parameter") \

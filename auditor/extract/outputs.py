@@ -174,12 +174,17 @@ def captures(module: Module, fn: ts.Node, containers: list[Container], vocab: di
 
 
 def log_call(call: ts.Node, vocab: dict) -> bool:
-    """Whether CALL writes to a log: a stream call (`console.error`), or a logging method on a logger
-    (`logger.info`, `this.log.warn`: the receiver's last word one of `loggers.receivers`)."""
+    """Whether CALL writes to a log: a stream call (`console.error`), a logging method on a logger
+    (`logger.info`, `this.log.warn`: the receiver's last word one of `loggers.receivers`), or a function or method
+    named for the audit log it writes (`logAudit(...)`, `this.appendAuditLog(...)`: every word of `loggers.records`
+    among its name's words)."""
     if callee_text(call) in vocab["stderr_calls"] or callee_text(call) in vocab["stdout_calls"]:
         return True
     chain = member_chain(call.child_by_field_name("function"))
     loggers = vocab["loggers"]
+    records = loggers.get("records") or ()
+    if chain and records and set(records) <= set(words(chain[-1])):
+        return True
     if not chain or len(chain) < 2 or chain[-1] not in loggers["methods"]:
         return False
     receiver = words(chain[-2])
