@@ -606,3 +606,23 @@ def test_a_default_export_arrow_s_list_mapped_to_its_elements_schema_members_is_
     (listing,) = p.listings
     assert sorted(t.name for t in p.tools) == ["close", "resize"] and not listing.unread
     assert [t.name for t in p.unadvertised] == ["unused"]
+
+
+def test_a_map_that_names_each_tool_anew_lists_what_it_builds_not_the_element():
+    """`list.map((t) => ({ ...t, spec: { ...t.spec, name: `${prefix}_${t.spec.name}` } }))` in a function called with
+    the prefix: the listed descriptor is the one the callback builds, named there; the element it spreads is not
+    listed under its own name (no invented tool), whether or not the list can be evaluated to its names."""
+    defs = ('const DEFS = [{ spec: ' + _desc("add") + ' }, { spec: ' + _desc("list") + ' }];\n'
+            'function prefixed(prefix: string, list: any[]) {\n'
+            '  return list.map((t) => ({ ...t, spec: { ...t.spec, name: `${prefix}_${t.spec.name}` } }));\n'
+            '}\n')
+    for listing, names in (('[prefixed("notes", DEFS)].flat()', ["notes_add", "notes_list"]),
+                           ('[prefixed("notes", DEFS)].flat().filter((t) => process.env[t.spec.name])',
+                            ["notes_add", "notes_list"])):  # (a filter not read: each may be listed)
+        main = (SDK + defs + f'const TOOLS = {listing};\n'
+                'const server = new Server({ name: "s", version: "1" }, { capabilities: { tools: {} } });\n'
+                'server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS.map((t) => t.spec) }));\n'
+                'server.setRequestHandler(CallToolRequestSchema, async () => ({ content: [] }));\n')
+        led = coverage.ledger(program({"index.ts": main, "package.json": MANIFEST}))
+        assert sorted(t["name"] for t in led["tools"]) == names, listing
+        assert not {t["name"] for t in led["tools"]} & {"add", "list"}

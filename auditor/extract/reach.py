@@ -545,6 +545,11 @@ class Reach:
             needs = _SCHEMA_KEYS & self._copied_keys(cb, cmod) if renames else frozenset()
             renames = renames and all(_holds(r, _SCHEMA_KEYS) for r in (strip_casts(x) for x, _ in self.returns(cb, cmod))
                                       if r is not None and r.type == "object")
+            renamed = self._renamed(cb, cmod) if method in {"map", "flatMap"} and cb is not None and not read \
+                and not renames else None
+            if renamed:  # `(t) => ({ ...t, name: `${p}_${t.name}` })`: the object the callback builds, each
+                yield from renamed  # element's name written anew there; not the element, whose name it is not
+                return
             refused = self._refused(receiver, args[0], module) if method == "filter" and args else frozenset()
             found = self._found(args[0], module) if method in _FINDS and args else None
             prefix = self._copied_from(cb, cmod) if renames else ()
@@ -716,6 +721,18 @@ class Reach:
             self._rewind(mark)
             return None
         return made
+
+    def _renamed(self, fn: ts.Node, module: Module) -> list[tuple[ts.Node, Module]] | None:
+        """The object literals a `map` callback FN returns when each is written in it and names its tool anew, itself
+        or in an object literal it holds (`{ ...t, name: `x_${t.name}` }`, `{ ...t, mcp: { ...t.mcp, name: n } }`);
+        None otherwise (a copy of the element, or a member path of it: the elements stand for what it makes)."""
+        if fn.type not in FUNCTION_TYPES:
+            return None
+        rets = [(strip_casts(r), rmod) for r, rmod in self.returns(fn, module)]
+        if not rets or any(r is None or r.type != "object" or rmod is not module
+                           or not fn.start_byte <= r.start_byte < fn.end_byte for r, rmod in rets):
+            return None
+        return rets if all(_names_anew(r) for r, _ in rets) else None
 
     def _made_per_element(self, call: ts.Node, module: Module, fn: ts.Node, fmod: Module
                           ) -> list[tuple[ts.Node, Module]] | None:
@@ -973,6 +990,18 @@ class Reach:
 
 
 _SCHEMA_KEYS = frozenset({"inputSchema"})  # coupling: Tool.inputSchema, required by the MCP specification
+
+
+def _names_anew(obj: ts.Node, depth: int = 0) -> bool:
+    """Whether the object literal OBJ writes a tool's `name` of its own (not a copy of the same member of what it
+    spreads): as its own member, or in an object literal one of its members holds (a descriptor nested in a record)."""
+    for key, pair in object_pairs(obj).items():
+        value = strip_casts(pair_value(pair)) if pair.type == "pair" else None
+        if key == "name" and value is not None and value.type != "member_expression":
+            return True
+        if value is not None and value.type == "object" and depth < 2 and _names_anew(value, depth + 1):
+            return True
+    return False
 
 
 def _holds(obj: ts.Node, keys: frozenset[str]) -> bool:
