@@ -218,3 +218,14 @@ def test_sets_maps_and_sorting():
                          'const V = [S.has("a"), S.has("z"), M.get("k"), M.get("z"), [...S].sort(), S.size,\n'
                          '  Object.keys({ x: 1, ...{ y: 2 } }), Array.from(M.keys())];\n', "V")
     assert value == [True, False, 1, None, ["a", "b"], 2, ["x", "y"], ["k"]]
+
+
+def test_flat_takes_the_elements_of_each_list_one_level_down():
+    """`Object.values(GROUPS).flat()`: the lists a record holds, one list; `flat(2)` two levels; an item that is no
+    list stays as it is."""
+    _, value = _evaluate('const G = { a: ["x", "y"], b: ["z"] };\nconst V = Object.values(G).flat();\n', "V")
+    assert value == ["x", "y", "z"]
+    _, value = _evaluate('const V = [["a", ["b"]], "c"].flat(2);\n', "V")
+    assert value == ["a", "b", "c"]
+    _, value = _evaluate('const V = [["a", ["b"]], "c"].flat();\n', "V")
+    assert value == ["a", ["b"], "c"]

@@ -767,6 +767,11 @@ class Evaluator:
             if not all(_primitive(i) for i in items):
                 return UNKNOWN
             return any(_same(i, args[0]) is True for i in items)
+        if method == "flat" and len(args) <= 1 and all(isinstance(a, int) and not isinstance(a, bool) for a in args):
+            out, level = list(items), args[0] if args else 1  # (`Object.values(GROUPS).flat()`: one level down)
+            for _ in range(max(level, 0)):
+                out = [x for i in out for x in (i if isinstance(i, list) else [i])]
+            return out if len(out) <= _MAX_ITEMS else UNKNOWN
         if method == "concat":
             out = list(items)
             for a in args:
