@@ -327,3 +327,29 @@ def test_a_package_that_depends_on_itself_does_not_use_itself_by_a_command():
     code = SERVER + 'export const config = { command: "npx", args: ["-y", "demo@latest"], line: "npx -y demo@latest" };\n'
     deps = {"@modelcontextprotocol/sdk": "1", "zod": "3", "demo": "1"}
     assert _unused(code, deps) == ["demo"]
+
+
+def test_a_package_loaded_by_a_name_made_at_run_time_is_used():
+    """`import(name)` after `name = ALIASES[name]` (a table of the module: each value may be loaded), and a wrapper
+    handed the name (`export function dynamicImport(mod) { return import(mod) }`, or a method assigned to an object,
+    `Loader.require = function (name) { return require(name) }`) called with a string from another module: each such
+    package is used; one named nowhere still is not."""
+    drivers = ('const ALIASES = { s3: "@acme/driver-s3", gcs: "@acme/driver-gcs" };\n'
+               'export async function driver(name: string) {\n'
+               '  if (name in ALIASES) name = ALIASES[name]; else throw new Error("no driver");\n'
+               '  return (await import(name)).default;\n'
+               '}\n')
+    wrappers = ('export function dynamicImport(mod: string) { return import(mod); }\n'
+                'export const Loader: any = {};\n'
+                'Loader.require = function (name: string) { return require(name); };\n')
+    main = SERVER + ('import { driver } from "./drivers.js";\n'
+                     'import { dynamicImport, Loader } from "./load.js";\n'
+                     'export const later = () => dynamicImport("@acme/pg-lite");\n'
+                     'export const mail = () => Loader.require("@acme/mail");\n'
+                     'export const store = () => driver(process.env.DRIVER ?? "s3");\n')
+    deps = {d: "1.0.0" for d in ("@acme/driver-s3", "@acme/driver-gcs", "@acme/pg-lite", "@acme/mail", "@acme/unused")}
+    deps["@modelcontextprotocol/sdk"] = "1.0.0"
+    p = program({"index.ts": main, "drivers.ts": drivers, "load.ts": wrappers,
+                 "package.json": json.dumps({"name": "demo", "dependencies": deps})})
+    found = [f.attrs["dependency"] for f in mismatches.mismatches(p, {"probes": []}) if f.kind == "unused-dependency"]
+    assert found == ["@acme/unused"]

@@ -22,8 +22,8 @@ from auditor.extract.routes import launch_snippets
 from auditor.extract.scope import server_readmes
 from auditor.extract.frames import plain_parameters
 from auditor.extract.bindings import references, value_of, visible
-from auditor.extract.syntax import (call_args, enclosing_function, find, function_name, object_pairs, pair_value,
-                                    strip_casts, string_value, text)
+from auditor.extract.syntax import (call_args, enclosing_function, find, function_name, member_chain, object_pairs,
+                                    pair_value, strip_casts, string_value, text)
 from auditor.model import Anchor, Record
 
 SNAKE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
@@ -463,13 +463,14 @@ def _named_strings(p: Program) -> set[str]:
                      r")(?:\s+-{1,2}[\w-]+)*\s+(@?[\w.-]+(?:/[\w.-]+)?)") if rule.get("runners") else None
     runners = frozenset(rule.get("runners", ()))
     out: set[str] = set()
+    handed: set[tuple[str, int]] = set()  # (function's last name, index) of a parameter a resolver is handed as it
+    calls: dict[str, list] = {}  # last name of a callee -> the arguments of each call of it (any module: a wrapper
+    # `dynamicImport(mod)` exported and called by other modules)
     for m in p.modules:
         aside = _Spans([(first, last) for first, last, _ in m.vendored] + [
             (g.anchor.start_line, g.anchor.end_line) for g in p.gaps if g.kind == "parse" and g.anchor.path == m.path])
         made: set[str] = set()  # the names a resolver's argument made at run time is made from (`${pkg}/${file}`)
         held: dict[str, list] = {}  # key -> the values the module's members of that key hold
-        handed: set[tuple[str, int]] = set()  # (function, index) of a parameter a resolver is handed as it is
-        calls: dict[str, list] = {}  # callee -> the arguments of each call of it in the module
         named_by = resolvers | {f"{r}.resolve" for r in made_requires(m.caps)}  # (`req.resolve("x")`, createRequire's)
         for node in find(m.tree.root_node, {"pair", "call_expression", "string", "template_string"}):
             if node.start_point[0] + 1 in aside:
@@ -482,12 +483,13 @@ def _named_strings(p: Program) -> set[str]:
                 out |= _runner_argv(m, args, runners)  # `spawn("npx", ["@scope/cli", "-i", f])`
                 named = [args.named_children[0]] if fn is not None and text(fn) in named_by and args is not None \
                     and args.named_children else []
-                calls.setdefault(text(fn), []).append(args.named_children if args is not None else [])
+                last = member_chain(fn)[-1] if fn is not None and member_chain(fn) else None
+                calls.setdefault(last, []).append(args.named_children if args is not None else []) if last else None
                 if named and string_value(named[0]) is None:  # a string a member of such a name holds, below
                     made |= {text(n) for n in find(named[0], {"identifier", "property_identifier"})}
                     out |= _table_values(m, named[0])  # `const t = GRAMMARS[lang]; req.resolve(t + "/package.json")`
                     own = enclosing_function(node)  # `function resolveBin(pkg) { require.resolve(pkg) }`: a string
-                    name = function_name(own) if own is not None else None  # its callers pass there, below
+                    name = _called_as(own) if own is not None else None  # its callers pass there, below
                     index = plain_parameters(own).get(text(named[0])) if name and named[0].type == "identifier" else None
                     handed |= {(name, index)} if index is not None else set()
                     named = []
@@ -502,8 +504,19 @@ def _named_strings(p: Program) -> set[str]:
                     value.named_children if value.type == "array" else [value]
             out |= {v for v in map(string_value, named) if v}
         out |= {v for k in made for v in map(string_value, held.get(k, ())) if v}
-        out |= {v for f, i in handed for args in calls.get(f, ()) if i < len(args) and (v := string_value(args[i]))}
+    out |= {v for f, i in handed for args in calls.get(f, ()) if i < len(args) and (v := string_value(args[i]))}
     return out
+
+
+def _called_as(fn: ts.Node) -> str | None:
+    """The last name FN is called by: its own or its variable's (syntax.function_name), or the member it is assigned
+    to (`Manager.require = function (name) { ... }`: require)."""
+    name = function_name(fn)
+    up = fn.parent
+    if name is None and up is not None and up.type == "assignment_expression" and up.child_by_field_name("right") == fn:
+        chain = member_chain(up.child_by_field_name("left"))
+        name = chain[-1] if chain else None
+    return name
 
 
 def _table_values(m, arg: ts.Node) -> set[str]:
@@ -511,12 +524,15 @@ def _table_values(m, arg: ts.Node) -> set[str]:
     (`const t = GRAMMARS[lang]`, GRAMMARS an object literal of the module): each string value of that table."""
     out: set[str] = set()
     for ident in find(arg, {"identifier"}):
-        init = strip_casts(value_of(m, ident))
-        table = strip_casts(init.child_by_field_name("object")) if init is not None \
-            and init.type == "subscript_expression" else None
-        table = strip_casts(value_of(m, table)) if table is not None and table.type == "identifier" else None
-        if table is not None and table.type == "object":
-            out |= {v for pair in object_pairs(table).values() if (v := string_value(pair_value(pair)))}
+        own = enclosing_function(ident)
+        written = [a.child_by_field_name("right") for a in find(own, {"assignment_expression"})
+                   if text(a.child_by_field_name("left")) == text(ident)] if own is not None else []
+        for init in [strip_casts(value_of(m, ident))] + [strip_casts(w) for w in written]:  # (also `name =
+            table = strip_casts(init.child_by_field_name("object")) if init is not None \
+                and init.type == "subscript_expression" else None  # ALIASES[name]` in its function)
+            table = strip_casts(value_of(m, table)) if table is not None and table.type == "identifier" else None
+            if table is not None and table.type == "object":
+                out |= {v for pair in object_pairs(table).values() if (v := string_value(pair_value(pair)))}
     return out
 
 
