@@ -5,7 +5,7 @@ result cannot be read, every descriptor stays a tool and the ledger says why."""
 
 from __future__ import annotations
 
-from auditor.analyse import coverage
+from auditor.analyse import coverage, mismatches
 from auditor.extract import routes as routes_mod
 from program_helpers import SDK, line_of, program
 
@@ -626,3 +626,24 @@ def test_a_map_that_names_each_tool_anew_lists_what_it_builds_not_the_element():
         led = coverage.ledger(program({"index.ts": main, "package.json": MANIFEST}))
         assert sorted(t["name"] for t in led["tools"]) == names, listing
         assert not {t["name"] for t in led["tools"]} & {"add", "list"}
+
+
+def test_a_map_that_copies_the_entry_s_key_as_the_name_lists_the_elements():
+    """`Object.entries(SCHEMAS).map(([key, schema]) => ({ name: key, ... }))`: the name is the element's own key (a
+    parameter of the callback), no name written anew; the descriptors of SCHEMAS stay the tools, whose declared
+    schema the findings read (`path` used raw)."""
+    main = (SDK + 'import { readFileSync } from "node:fs";\n'
+            'const SCHEMAS = { read_note: { name: "read_note", description: "Read", inputSchema: { type: "object",\n'
+            '  properties: { path: { type: "string" } }, required: ["path"] } } };\n'
+            'const server = new Server({ name: "s", version: "1" }, { capabilities: { tools: {} } });\n'
+            'server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: Object.entries(SCHEMAS)\n'
+            '  .filter(([key]) => key !== "x").map(([key, schema]) => ({ name: key, description: schema.description,\n'
+            '    inputSchema: { type: "object", properties: schema.inputSchema.properties } })) }));\n'
+            'server.setRequestHandler(CallToolRequestSchema, async (r) => {\n'
+            '  const args: any = r.params.arguments;\n'
+            '  if (r.params.name === "read_note") return { content: [{ type: "text", text: readFileSync(args.path, "utf8") }] };\n'
+            '  throw new Error("unknown");\n});\n')
+    p = program({"index.ts": main, "package.json": MANIFEST})
+    assert [t["name"] for t in coverage.ledger(p)["tools"]] == ["read_note"]
+    assert [f.id for f in mismatches.mismatches(p, {"probes": []}) if f.kind == "schema-unenforced"] == \
+        ["FND:schema-unenforced:read_note/path"]

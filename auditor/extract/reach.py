@@ -13,7 +13,7 @@ from typing import Callable, Iterator
 import tree_sitter as ts
 
 from auditor.extract import dead, envdefault, folders, tslib
-from auditor.extract.bindings import value_of
+from auditor.extract.bindings import bound_names, value_of
 from auditor.extract.program import Module
 from auditor.extract.frames import (_pattern, loop_names, parameter_default, parameter_property, parameters,
                                     plain_parameters)
@@ -732,7 +732,10 @@ class Reach:
         if not rets or any(r is None or r.type != "object" or rmod is not module
                            or not fn.start_byte <= r.start_byte < fn.end_byte for r, rmod in rets):
             return None
-        return rets if all(_names_anew(r) for r, _ in rets) else None
+        params = fn.child_by_field_name("parameters") or fn.child_by_field_name("parameter")
+        bound = frozenset(bound_names(params)) if params is not None else frozenset()  # (`([key, schema]) =>
+        # ({ name: key, ... })`: the element's own key)
+        return rets if all(_names_anew(r, bound) for r, _ in rets) else None
 
     def _made_per_element(self, call: ts.Node, module: Module, fn: ts.Node, fmod: Module
                           ) -> list[tuple[ts.Node, Module]] | None:
@@ -992,14 +995,16 @@ class Reach:
 _SCHEMA_KEYS = frozenset({"inputSchema"})  # coupling: Tool.inputSchema, required by the MCP specification
 
 
-def _names_anew(obj: ts.Node, depth: int = 0) -> bool:
-    """Whether the object literal OBJ writes a tool's `name` of its own (not a copy of the same member of what it
-    spreads): as its own member, or in an object literal one of its members holds (a descriptor nested in a record)."""
+def _names_anew(obj: ts.Node, bound: frozenset[str], depth: int = 0) -> bool:
+    """Whether the object literal OBJ writes a tool's `name` of its own, as its own member or in an object literal one
+    of its members holds (a descriptor nested in a record): not a copy of a member of the element (`t.name`) nor a
+    name the callback's parameters bind (BOUND: `name: key` of `([key, schema]) => ...`)."""
     for key, pair in object_pairs(obj).items():
         value = strip_casts(pair_value(pair)) if pair.type == "pair" else None
-        if key == "name" and value is not None and value.type != "member_expression":
+        if key == "name" and value is not None and value.type != "member_expression" \
+                and not (value.type == "identifier" and text(value) in bound):
             return True
-        if value is not None and value.type == "object" and depth < 2 and _names_anew(value, depth + 1):
+        if value is not None and value.type == "object" and depth < 2 and _names_anew(value, bound, depth + 1):
             return True
     return False
 
