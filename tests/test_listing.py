@@ -641,7 +641,8 @@ def test_a_map_that_copies_the_entry_s_key_as_the_name_lists_the_elements():
             '    inputSchema: { type: "object", properties: schema.inputSchema.properties } })) }));\n'
             'server.setRequestHandler(CallToolRequestSchema, async (r) => {\n'
             '  const args: any = r.params.arguments;\n'
-            '  if (r.params.name === "read_note") return { content: [{ type: "text", text: readFileSync(args.path, "utf8") }] };\n'
+            '  if (r.params.name === "read_note")\n'
+            '    return { content: [{ type: "text", text: readFileSync(args.path, "utf8") }] };\n'
             '  throw new Error("unknown");\n});\n')
     p = program({"index.ts": main, "package.json": MANIFEST})
     assert [t["name"] for t in coverage.ledger(p)["tools"]] == ["read_note"]

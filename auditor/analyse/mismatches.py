@@ -483,8 +483,9 @@ def _named_strings(p: Program) -> set[str]:
                 out |= _runner_argv(m, args, runners)  # `spawn("npx", ["@scope/cli", "-i", f])`
                 named = [args.named_children[0]] if fn is not None and text(fn) in named_by and args is not None \
                     and args.named_children else []
-                last = member_chain(fn)[-1] if fn is not None and member_chain(fn) else None
-                calls.setdefault(last, []).append(args.named_children if args is not None else []) if last else None
+                chain = member_chain(fn) if fn is not None else None
+                if chain:  # (by the callee's last name: `Manager.require("x")`, `dynamicImport("x")` of an import)
+                    calls.setdefault(chain[-1], []).append(args.named_children if args is not None else [])
                 if named and string_value(named[0]) is None:  # a string a member of such a name holds, below
                     made |= {text(n) for n in find(named[0], {"identifier", "property_identifier"})}
                     out |= _table_values(m, named[0])  # `const t = GRAMMARS[lang]; req.resolve(t + "/package.json")`

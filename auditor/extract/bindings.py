@@ -400,7 +400,8 @@ def visible(node: ts.Node, name: str) -> ts.Node | None:
                     for n in bound_names(target):
                         names.setdefault(n, []).append(d)
             memo = _SCOPES[scope.id] = (scope, names)
-        found = [d for d in memo[1].get(name, ()) if d.start_byte <= node.start_byte]  # (a declarator's own name: its own)
+        # (`<=`: a declarator's own name is its own, no read of an outer local of that name)
+        found = [d for d in memo[1].get(name, ()) if d.start_byte <= node.start_byte]
         if found:
             return found[-1]
         params = scope.child_by_field_name("parameters") or scope.child_by_field_name("parameter") \
