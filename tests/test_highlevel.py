@@ -630,6 +630,31 @@ server.registerTool("validate", { description: "Validate" }, async () => {
     assert sorted(t.name for t in p.tools) == ["check_blocks", "validate"]
 
 
+def test_a_descriptor_without_a_member_an_unread_registration_requires_is_no_tool():
+    """A registrar `(tool) => { const { inputSchema, ...config } = tool.config; server.registerTool(tool.name, ...) }`
+    whose names are not read requires `config` of what it registers (destructuring a missing member throws): a `{ name,
+    description, inputSchema }` definition without it (an agent's tool of another API) is no tool it registers; one with
+    `config`, or with a spread that may bring it, may be. A registrar that requires nothing known keeps every one."""
+    from program_helpers import MCP, program
+
+    registrar = ('function registrar(server) {\n'
+                 '  return (tool) => {\n'
+                 '    const { inputSchema, ...config } = tool.config;\n'
+                 '    return server.registerTool(tool.name, { ...config, inputSchema }, tool.handler);\n'
+                 '  };\n'
+                 '}\n'
+                 'const register = registrar(server);\n'
+                 'for (const t of loadTools()) register(t);\n')
+    defs = ('export const agentTool = { name: "send_dm", description: "Send", inputSchema: { type: "object" } };\n'
+            'export const configured = { name: "with_config", description: "C", inputSchema: {}, config: {} };\n'
+            'export const spread = { ...base(), name: "spread_tool", description: "S", inputSchema: {} };\n')
+    p = program({"index.ts": MCP + registrar + defs})
+    assert sorted(t.name for t in p.tools) == ["spread_tool", "with_config"]
+    assert "send_dm" in [t.name for t in p.unadvertised]
+    keeps = registrar.replace("const { inputSchema, ...config } = tool.config;", "const config = tool.config ?? {};")
+    assert "send_dm" in [t.name for t in program({"index.ts": MCP + keeps + defs}).tools]
+
+
 def test_a_registration_method_handed_a_function_first_is_another_api():
     """A plugin host's `api.registerTool((ctx) => ({ name, execute }), { name })` (a factory first, the options last)
     is no SDK registration: the SDK's name is never a function. The SDK's own call on any receiver still is one."""

@@ -1044,3 +1044,29 @@ def spread_pairs(obj: ts.Node | None, module: Module, link=None, depth: int = 0)
             out.update(spread_pairs(inner, imod, link, depth + 1))
     out.update({k: (pair, module) for k, pair in object_pairs(obj).items()})
     return out
+
+
+def required_members(call: ts.Node) -> frozenset[str]:
+    """The members a registration CALL whose name is a member of a name (`server.registerTool(tool.name, ...)`)
+    requires of that object in the function around it: one destructured (`const { a } = tool.config`) or read a
+    member of (`tool.config.a`, not `tool.config?.a`), which throws when the member is missing. Empty when the name is
+    no such member."""
+    args = call_args(call)
+    first = strip_casts(args[0]) if args else None
+    holder = strip_casts(first.child_by_field_name("object")) if first is not None \
+        and first.type == "member_expression" else None
+    fn = enclosing_function(call)
+    if holder is None or holder.type != "identifier" or fn is None:
+        return frozenset()
+    out = set()
+    for m in find(fn, {"member_expression"}):
+        if text(strip_casts(m.child_by_field_name("object"))) != text(holder):
+            continue
+        up = m.parent
+        if up is not None and up.type == "variable_declarator" and up.child_by_field_name("value") == m \
+                and up.child_by_field_name("name").type == "object_pattern" \
+                or up is not None and up.type == "member_expression" and up.child_by_field_name("object") == m \
+                and up.child_by_field_name("optional_chain") is None and "?." not in text(up)[len(text(m)):][:2]:
+            out.add(text(m.child_by_field_name("property")))
+    return frozenset(out)
+
