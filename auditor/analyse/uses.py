@@ -234,10 +234,9 @@ def _value(ctx, module, node: ts.Node, depth: int) -> bool:
             return True  # `/^[\w-]{11}$/.test(id)`: a boolean comes of it, the value goes no further
         if up is not None and up.type == "variable_declarator" and up.child_by_field_name("value") == e:
             return _local(ctx, module, up, depth)
-        target = up.child_by_field_name("left") if up is not None and up.type == "assignment_expression" \
-            and up.child_by_field_name("right") == e else None
-        if target is not None and target.type == "identifier":  # (`agentId = args.id;` into a `let` declared
-            decl = visible(target, text(target))  # before: every read of that local, whatever case wrote it)
+        target = _assigned_to(e)  # (`agentId = args.id;` into a `let` declared before: every read of that local,
+        if target is not None:  # whatever case wrote it)
+            decl = visible(target, text(target))
             return decl is not None and (decl.id in ctx.seen
                                          or _local(replace(ctx, seen=ctx.seen | {decl.id}), module, decl, depth))
         if _looked_up(e, module) or _table_key(e, module, ctx.link) or _key_read(e) or _test_method(e, None) \
@@ -468,8 +467,7 @@ def _local(ctx, module, decl: ts.Node, depth: int) -> bool:
         return False
     if ctx.checks and text(name) in callee_checks.checked(ctx.link, module, fn):
         return True  # (`const n = args.n; if (typeof n !== "number") throw ...`)
-    uses = [u for u in _mine(ctx, references(decl, text(name)), depth) if not _assigned(u)]  # (`id = fallback.id`
-    return _harmless_uses(ctx, module, fn, uses, depth)  # reads nothing of it)
+    return _harmless_uses(ctx, module, fn, _reads(ctx, decl, depth), depth)
 
 
 def _harmless_uses(ctx, module, fn: ts.Node, uses: list[ts.Node], depth: int) -> bool:
@@ -615,16 +613,27 @@ def _literal_local(e: ts.Node) -> ts.Node | None:
         return None
     if up.type == "variable_declarator" and up.child_by_field_name("value") == cur:
         return up if up.child_by_field_name("name").type == "identifier" else None
-    target = up.child_by_field_name("left") if up.type == "assignment_expression" \
-        and up.child_by_field_name("right") == cur else None
-    return visible(target, text(target)) if target is not None and target.type == "identifier" else None
+    target = _assigned_to(cur)
+    return visible(target, text(target)) if target is not None else None
+
+
+def _assigned_to(value: ts.Node) -> ts.Node | None:
+    """The name a plain assignment of VALUE writes (`touched` of `touched = value`); None for anything else."""
+    up = value.parent
+    target = up.child_by_field_name("left") if up is not None and up.type == "assignment_expression" \
+        and up.child_by_field_name("right") == value else None
+    return target if target is not None and target.type == "identifier" else None
+
+
+def _reads(ctx, decl: ts.Node, depth: int) -> list[ts.Node]:
+    """The reads of the local DECL declares that are the tool's (`_mine`), less the plain assignments to it (`id =
+    fallback.id` reads nothing of it)."""
+    return [u for u in _mine(ctx, references(decl, text(decl.child_by_field_name("name"))), depth) if not _assigned(u)]
 
 
 def _unwritten(ctx, decl: ts.Node, depth: int) -> list[ts.Node]:
-    """The reads of the local DECL declares that are the tool's (`_mine`), less the plain assignments to it and the
-    calls that only add to it (`touched.push({ id })`)."""
-    return [u for u in _mine(ctx, references(decl, text(decl.child_by_field_name("name"))), depth)
-            if not _assigned(u) and not _added_to(u)]
+    """_reads, less the calls that only add to the local (`touched.push({ id })`)."""
+    return [u for u in _reads(ctx, decl, depth) if not _added_to(u)]
 
 
 def _added_to(u: ts.Node) -> bool:

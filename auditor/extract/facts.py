@@ -405,7 +405,7 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
     tools, unadvertised = listing.split(
         tools, listings, made_for, templates, registered,
         named=frozenset(r.name for r in registrations if r.kind == "tool" and r.name is not None),
-        refused=frozenset(expander.values.refused) | _unregistrable(tools, registrations, templates))
+        refused=frozenset(expander.values.refused) | listing.unregistrable(tools, registrations, templates))
     # A tools/call handler that finds its tool among the listed tool objects by name (`TOOLS.find(...)`).
     named = {d.tool for d in dispatches}
     for h in (h for h in handlers if h.method == "tools/call"):
@@ -616,27 +616,3 @@ def _trace(m: program.Module, fn: ts.Node, containers: list[state.Container], vo
                         writes=tuple(flow.write_groups(m, fn, containers, branches)),
                         emits=tuple(emits), results=tuple(outputs.results(m, fn, containers)),
                         captures=tuple(outputs.captures(m, fn, containers, vocab)))
-
-
-def _unregistrable(tools: list, registrations: list, templates: dict) -> frozenset[tuple[str, int, int]]:
-    """(path, bytes) of the descriptor-shaped object literals no registration whose name is not read can register:
-    each such registration takes the name of an object handed to its function (`server.registerTool(tool.name, ...)`)
-    and requires members of it (`const { inputSchema, ...config } = tool.config` throws when `config` is missing:
-    highlevel.required_members); an object literal without one of them, and without a spread that may bring it,
-    makes every such registration throw (a tool a template makes: the template's literal, TEMPLATES). Empty when some
-    unread registration requires nothing known."""
-    unread = [r for r in registrations if r.kind == "tool" and r.name is None]
-    required = [highlevel.required_members(r.node) for r in unread]
-    if not unread or not all(required):
-        return frozenset()
-    out = set()
-    for t in tools:
-        node = templates.get(id(t), t.node)
-        if t.form != "descriptor" or node is None or node.type != "object" \
-                or any(c.type == "spread_element" for c in node.named_children):
-            continue
-        keys = set(syntax.object_pairs(node))
-        if all(not req <= keys for req in required):
-            out.add((t.module.path, t.node.start_byte, t.node.end_byte))
-    return frozenset(out)
-

@@ -1058,15 +1058,11 @@ def required_members(call: ts.Node) -> frozenset[str]:
     fn = enclosing_function(call)
     if holder is None or holder.type != "identifier" or fn is None:
         return frozenset()
-    out = set()
-    for m in find(fn, {"member_expression"}):
-        if text(strip_casts(m.child_by_field_name("object"))) != text(holder):
-            continue
+    def required(m: ts.Node) -> bool:  # (destructured, or a member of it read without `?.`)
         up = m.parent
-        if up is not None and up.type == "variable_declarator" and up.child_by_field_name("value") == m \
-                and up.child_by_field_name("name").type == "object_pattern" \
-                or up is not None and up.type == "member_expression" and up.child_by_field_name("object") == m \
-                and up.child_by_field_name("optional_chain") is None and "?." not in text(up)[len(text(m)):][:2]:
-            out.add(text(m.child_by_field_name("property")))
-    return frozenset(out)
-
+        if up is not None and up.type == "variable_declarator" and up.child_by_field_name("value") == m:
+            return up.child_by_field_name("name").type == "object_pattern"
+        return up is not None and up.type == "member_expression" and up.child_by_field_name("object") == m \
+            and not text(up)[len(text(m)):].startswith("?.")
+    return frozenset(text(m.child_by_field_name("property")) for m in find(fn, {"member_expression"})
+                     if text(strip_casts(m.child_by_field_name("object"))) == text(holder) and required(m))

@@ -13,7 +13,8 @@ import tree_sitter as ts
 
 from auditor.extract.evaluate import Evaluator
 from auditor.extract.program import Module
-from auditor.extract.reach import Reach, entry_value
+from auditor.extract import highlevel
+from auditor.extract.reach import Reach, entry_value, holds
 from auditor.extract.server import ToolDecl, name_of
 from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, enclosing_function, find, object_pairs, pair_value,
                                     string_value)
@@ -250,3 +251,22 @@ def _split(tools: list, listings: list[Listing], made_for: dict | None, template
 def _inside(tool, objects: frozenset[tuple[str, int, int]]) -> bool:
     """Whether TOOL's node lies in one of OBJECTS ((path, start byte, end byte))."""
     return any(path == tool.module.path and start <= tool.node.start_byte < end for path, start, end in objects)
+
+
+def unregistrable(tools: list, registrations: list, templates: dict) -> frozenset[tuple[str, int, int]]:
+    """(path, bytes) of the descriptor-shaped object literals no registration whose name is not read can register
+    (split's REFUSED): each such registration takes the name of an object handed to its function
+    (`server.registerTool(tool.name, ...)`) and requires members of it (`const { inputSchema, ...config } =
+    tool.config` throws when `config` is missing: highlevel.required_members); an object literal without one of them,
+    and without a spread that may bring it, makes every such registration throw (a tool a template makes: the
+    template's literal, TEMPLATES). Empty when some unread registration requires nothing known."""
+    required = [highlevel.required_members(r.node) for r in registrations if r.kind == "tool" and r.name is None]
+    if not required or not all(required):
+        return frozenset()
+    out = set()
+    for t in tools:
+        node = templates.get(id(t), t.node)
+        if t.form == "descriptor" and node is not None and node.type == "object" \
+                and not any(holds(node, req) for req in required):
+            out.add((t.module.path, t.node.start_byte, t.node.end_byte))
+    return frozenset(out)

@@ -187,7 +187,7 @@ class Reach:
         needs = frozenset(k for k in _SCHEMA_KEYS if k in object_pairs(obj) and object_pairs(obj)[k].type == "pair"
                           and source and member_chain(strip_casts(pair_value(object_pairs(obj)[k]))) == (*source, k))
         for found in self.expr(value.child_by_field_name("object"), module, d):
-            if found[0].type == "object" and not _holds(found[0], needs):
+            if found[0].type == "object" and not holds(found[0], needs):
                 continue  # (`{ name: t.name, inputSchema: t.inputSchema }` of an object with no schema: no tool's)
             copied += [found[0]] if found[0].type == "object" else []
             yield found
@@ -543,7 +543,7 @@ class Reach:
             # copy, a prompt of a list that shares its source, is not one; nor is what a copy with no input schema
             # makes, `(p) => ({ name: p.name, title: p.title })`)
             needs = _SCHEMA_KEYS & self._copied_keys(cb, cmod) if renames else frozenset()
-            renames = renames and all(_holds(r, _SCHEMA_KEYS) for r in (strip_casts(x) for x, _ in self.returns(cb, cmod))
+            renames = renames and all(holds(r, _SCHEMA_KEYS) for r in (strip_casts(x) for x, _ in self.returns(cb, cmod))
                                       if r is not None and r.type == "object")
             renamed = self._renamed(cb, cmod) if method in {"map", "flatMap"} and cb is not None and not read \
                 and not renames else None
@@ -561,10 +561,10 @@ class Reach:
                 if not (read and element.type != "object"):  # an instance, a namespace: the member mapped is listed
                     if renames and element.type == "object" and prefix:  # `(t) => ({ name: t.schema.name, ... })`:
                         for member, mmod in self._members_at(element, emod, prefix, d):  # the member it copies, a
-                            if _holds(member, needs | _SCHEMA_KEYS):  # descriptor itself, named by its name
+                            if holds(member, needs | _SCHEMA_KEYS):  # descriptor itself, named by its name
                                 self.copied.add(member)
                                 yield member, mmod
-                    elif renames and element.type == "object" and _holds(element, needs):
+                    elif renames and element.type == "object" and holds(element, needs):
                         self.copied.add(element)  # `(t) => ({ name: t.name, ... })`: named by its name
                     yield element, emod
             for a in args if method == "concat" else ():
@@ -1009,7 +1009,7 @@ def _names_anew(obj: ts.Node, bound: frozenset[str], depth: int = 0) -> bool:
     return False
 
 
-def _holds(obj: ts.Node, keys: frozenset[str]) -> bool:
+def holds(obj: ts.Node, keys: frozenset[str]) -> bool:
     """Whether the object literal OBJ has every member of KEYS (or may have it: a spread)."""
     return keys <= set(object_pairs(obj)) or any(c.type == "spread_element" for c in obj.named_children)
 
