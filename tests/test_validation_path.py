@@ -1626,3 +1626,58 @@ def test_locals_written_from_each_other_are_followed_once():
     assert flagged({"index.ts": server(gate=False).replace(ret, body)}) == {}
     kept = body.replace("  console.error(a, b);\n", "  readFileSync(b);\n")
     assert flagged({"index.ts": server(gate=False).replace(ret, kept)}) == {"path": "schema-unenforced"}
+
+
+def _catalogue(use: str) -> str:
+    """A low-level server whose `formats` tool hands its optional `category` (a string) to a method of a class of the
+    module, which keeps the formats whose tags hold it, USE (a callback's body: the category as it reaches it)."""
+    return (SDK + 'import { readFileSync } from "node:fs";\n'
+            'class Catalogue {\n'
+            '  list(kind: string, category?: string) {\n'
+            '    const formats: any[] = JSON.parse(readFileSync(`${kind}.json`, "utf8"));\n'
+            '    if (category) {\n'
+            f'      return formats.filter((f) => {use});\n'
+            '    }\n'
+            '    return formats;\n'
+            '  }\n'
+            '}\n'
+            'const catalogue = new Catalogue();\n'
+            'const server = new Server({ name: "demo", version: "1" }, { capabilities: { tools: {} } });\n'
+            'server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [\n'
+            '  { name: "formats", description: "List formats", inputSchema: { type: "object", properties: {\n'
+            '      kind: { type: "string", enum: ["a", "b"] }, category: { type: "string" } }, required: ["kind"] } },\n'
+            ']}));\n'
+            'server.setRequestHandler(CallToolRequestSchema, async (request) => {\n'
+            '  const { name, arguments: args } = request.params as any;\n'
+            '  if (name !== "formats") throw new Error(`unknown tool ${name}`);\n'
+            '  if (args.kind !== "a" && args.kind !== "b") throw new Error("bad kind");\n'
+            '  const found = catalogue.list(args.kind, args.category);\n'
+            '  return { content: [{ type: "text", text: JSON.stringify(found) }] };\n'
+            '});\n')
+
+
+def test_a_string_s_method_called_on_the_value_where_it_is_used_checks_it_there():
+    """`f.tags.includes(category.toLowerCase())` in a filter's callback: a category that is no string throws at
+    `toLowerCase` and goes no further (a string's method is a check, also where the value is used, not only in the
+    function's own body); the category read as it came (`readFileSync(category)`), or only through `?.`
+    (`category?.toLowerCase()`, which lets any value without that method throw but passes `undefined` on), is
+    flagged."""
+    assert fields_flagged({"index.ts": _catalogue("f.tags.includes(category.toLowerCase())")}) == {}
+    assert fields_flagged({"index.ts": _catalogue("readFileSync(category.trim(), 'utf8').includes(f.id)")}) == {}
+    assert fields_flagged({"index.ts": _catalogue("readFileSync(category, 'utf8').includes(f.id)")}) \
+        == {"category": "unchecked-optional"}
+    assert fields_flagged({"index.ts": _catalogue("f.tags.includes(category?.toLowerCase())")}) \
+        == {"category": "unchecked-optional"}
+
+
+def test_a_read_of_a_local_written_again_on_every_path_is_of_the_new_value():
+    """`let out = text; out = out.replace(...); return out` in a function the category is handed to (by an alias a
+    bundle's lazy module assigns, `var clean; ... clean = cleanText`): the read after the write is of the string the
+    write made, whose one read of the category is a string's method; written from the category as it came (`out =
+    out + "!"`), the read goes on with it."""
+    body = '  let out = t;\n  out = out.replace(/-/g, " ");\n  return readFileSync(out, "utf8");\n'
+    clean = 'function cleanText(t: any) {\n  if (!t) return "";\n' + body + '}\nvar clean;\nvar init = () => { clean = cleanText; };\ninit();\n'
+    src = _catalogue("true").replace("return formats.filter((f) => true);", "return clean(category);")
+    assert fields_flagged({"index.ts": clean + src}) == {}
+    carried = clean.replace('out.replace(/-/g, " ")', 'out + "!"')
+    assert carried != clean and fields_flagged({"index.ts": carried + src}) == {"category": "unchecked-optional"}

@@ -232,8 +232,10 @@ def _value(ctx, module, node: ts.Node, depth: int) -> bool:
             return True  # `sort?.includes("priority") ? ... : ...`: a test of the value, its result only tested
         if _pattern_tested(e):
             return True  # `/^[\w-]{11}$/.test(id)`: a boolean comes of it, the value goes no further
+        if ctx.checks and _string_receiver(node):
+            return True  # `tags.includes(category.toLowerCase())`: a value that is no string throws there
         if up is not None and up.type == "variable_declarator" and up.child_by_field_name("value") == e:
-            return _local(ctx, module, up, depth)
+            return _local(ctx, module, up, depth, fresh=True)
         target = _assigned_to(e)  # (`agentId = args.id;` into a `let` declared before: every read of that local,
         if target is not None:  # whatever case wrote it)
             decl = visible(target, text(target))
@@ -338,6 +340,22 @@ def _test_method(e: ts.Node, up: ts.Node | None) -> bool:
             or text(member.child_by_field_name("property")) not in _TEST_METHODS:
         return False
     return _tested(_carried(call))
+
+
+def _string_receiver(node: ts.Node) -> bool:
+    """Whether NODE's value, as it is (through parentheses and casts, not a default: `(path ?? "/").trim()` lets a
+    missing value by), is what a method only a string has is called on (`category.toLowerCase()`,
+    guards.STRING_ONLY), not through `?.`: a value of another type throws there, and what goes on is a string (the
+    check the own code's and a callee's string methods are, made where the value is used: in a callback, a branch)."""
+    e = node
+    while e.parent is not None and e.parent.type in _WRAPPERS:
+        e = e.parent
+    up = e.parent
+    call = up.parent if up is not None and up.type == "member_expression" and up.child_by_field_name("object") == e \
+        else None
+    return call is not None and call.type == "call_expression" and call.child_by_field_name("function") == up \
+        and text(up.child_by_field_name("property")) in guards.STRING_ONLY \
+        and not any(c.type == "optional_chain" for c in up.children)
 
 
 def _pattern_tested(e: ts.Node) -> bool:
@@ -459,15 +477,21 @@ def field_values(node: ts.Node | None) -> list[ts.Node | None]:
     return class_fields(cls).get(text(node.child_by_field_name("property")), []) if cls is not None else []
 
 
-def _local(ctx, module, decl: ts.Node, depth: int) -> bool:
-    """Whether the local DECL declares (`const mode = args.mode ?? "a"`) is only used harmlessly after it."""
+def _local(ctx, module, decl: ts.Node, depth: int, fresh: bool = False) -> bool:
+    """Whether the local DECL declares (`const mode = args.mode ?? "a"`) is only used harmlessly after it. FRESH: the
+    value is the initializer's, and a read after the local is written again on every path (`let out = text; out =
+    out.replace(...); return out`) is of the new value, judged where it is written."""
     name = decl.child_by_field_name("name")
     fn = enclosing_function(decl)
     if name is None or name.type != "identifier" or fn is None:
         return False
     if ctx.checks and text(name) in callee_checks.checked(ctx.link, module, fn):
         return True  # (`const n = args.n; if (typeof n !== "number") throw ...`)
-    return _harmless_uses(ctx, module, fn, _reads(ctx, decl, depth), depth)
+    reads = _reads(ctx, decl, depth)
+    if fresh:
+        sets = [u.parent for u in references(decl, text(name)) if _assigned(u)]
+        reads = [u for u in reads if not any(dominates(s, u) for s in sets)]
+    return _harmless_uses(ctx, module, fn, reads, depth)
 
 
 def _harmless_uses(ctx, module, fn: ts.Node, uses: list[ts.Node], depth: int) -> bool:
