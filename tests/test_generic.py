@@ -773,3 +773,20 @@ def _verdicts(server: str, readme: str) -> dict[str, str]:
     fx = effects.scan(p, effects_kb())
     rtes = routes(p) + effect_routes.routes(p, fx, components(p))
     return {c.id.split(":", 1)[1].rsplit("@", 1)[0]: c.attrs["verdict"] for c in generic.claims(p, fx, rtes, effects_kb())}
+
+
+def test_a_method_called_on_an_object_in_a_tools_list_names_no_tool():
+    """`- `kit.users()`: tools for users` under Available tools is a method of a code object the package's library
+    gives (it returns tools for another framework), not a tool named `kit.users`; a name written as a call with no
+    object (`` `ping()` ``) and a dotted name that is no call (`` `files.read` ``) still name tools."""
+    readme = """# demo
+
+## Available tools
+
+- `kit.users()`: Provides tools for managing users.
+- `kit.allTools()`: Returns all available tools.
+- `ping()`: Checks the service.
+- `files.read`: Reads a file.
+"""
+    doc = read_markdown("README.md", readme)
+    assert [t.name for t in documented.documented_tools(doc)] == ["ping", "files.read"]

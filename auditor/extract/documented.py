@@ -249,6 +249,8 @@ def documented_tools(doc: MarkdownDoc) -> list[DocTool]:
                 continue
             if not m["tick"] and LABEL_WORD.fullmatch(m["name"]) and not _grouped(_clean(it.text), m):
                 continue  # `- **Organizations**: List, create...`: a capitalised word in bold labels a group of tools
+            if m["tick"] and "." in m["name"] and _clean(it.text)[m.end():].startswith("("):
+                continue  # `- `toolkit.users()`: ...`: a method called on an object of the code, not a tool's name
             group = _grouped(_clean(it.text), m)
             if group:  # `- **Session**: `lock`, `unlock``: a label over the tools it lists
                 out += [DocTool(name=name, anchor=Anchor(path=doc.path, start_line=it.line, end_line=it.line),
