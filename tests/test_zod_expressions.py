@@ -388,6 +388,25 @@ server.registerTool("scan", { description: "Scan", inputSchema: {
     assert scan.schema["required"] == ["pattern", "skew", "where"]
 
 
+def test_zod_4_string_formats_written_as_constructors_are_read():
+    """zod 4's `z.guid()`, `z.ipv4()`, `z.httpUrl()`: a string of a format (kb/sdk.yaml zod.types), as
+    z.toJSONSchema gives it; no gap."""
+    tools = _tools('''
+const server = new McpServer({ name: "s", version: "1" });
+server.registerTool("ban", { description: "Ban", inputSchema: {
+  id: z.guid(),
+  address: z.ipv4().optional(),
+  site: z.httpUrl(),
+} }, async () => ({ content: [] }));
+''')
+    ban = tools["ban"]
+    assert _gaps(ban) == []
+    assert ban.schema["properties"] == {"id": {"type": "string", "format": "uuid"},
+                                        "address": {"type": "string", "format": "ipv4"},
+                                        "site": {"type": "string", "format": "uri"}}
+    assert ban.schema["required"] == ["id", "site"]
+
+
 def test_a_preprocess_that_only_reads_blank_values_as_omitted_is_no_coercion():
     # `z.preprocess((v) => blank(v) ? undefined : v, S.optional())` converts no value; one that rewrites it does
     tools = _tools('''
