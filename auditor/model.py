@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 SCHEMA_VERSION = "auditor.audit/1"
+# Type declaration files, of every module kind: types alone, no code that runs (never parsed as code).
+DECLARATIONS = (".d.ts", ".d.mts", ".d.cts")
 
 
 @dataclass(frozen=True, kw_only=True, slots=True, order=True)

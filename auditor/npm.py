@@ -17,7 +17,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from auditor.errors import AuditorError
-from auditor.model import Package, SourceFile, Target, git_blob_hash
+from auditor.model import DECLARATIONS, Package, SourceFile, Target, git_blob_hash
 
 _PART = r"[A-Za-z0-9~][A-Za-z0-9._~-]*"  # npm package names: URL-safe, not starting with . _ or - (an option)
 _NAME = re.compile(rf"(?:@{_PART}/)?{_PART}")
@@ -152,7 +152,7 @@ MAX_SCOPED = 4  # of them, at most this many that only share the target's scope 
 
 
 def _code(path: str) -> bool:
-    return path.endswith(_CODE) and not path.endswith((".d.ts", ".d.mts", ".d.cts"))
+    return path.endswith(_CODE) and not path.endswith(DECLARATIONS)
 
 
 def imported(files: tuple[SourceFile, ...]) -> set[str]:

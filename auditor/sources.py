@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from auditor.model import Anchor, Record, SourceFile, Target
+from auditor.model import DECLARATIONS, Anchor, Record, SourceFile, Target
 
 
 @lru_cache(maxsize=None)
@@ -227,7 +227,7 @@ def compiled_twins(rels: list[str], rule: dict, dirs: list[tuple[str, str]] = ()
     out = {}
     for rel in rels:
         stem, dot, suffix = rel.rpartition(".")
-        if dot and f".{suffix}" in _COMPILED and not rel.endswith(".d.ts"):
+        if dot and f".{suffix}" in _COMPILED and not rel.endswith(DECLARATIONS):
             found = next((c for built, src in dirs if built and rel.startswith(built + "/")
                           for ext in _COMPILED[f".{suffix}"]
                           if (c := posixpath.join(src, stem[len(built) + 1:]) + ext) in present), None)
@@ -238,7 +238,7 @@ def compiled_twins(rels: list[str], rule: dict, dirs: list[tuple[str, str]] = ()
                 continue  # a tsconfig builds this folder and names no source of this file: not the convention's
         head, _, rest = rel.partition("/")
         stem, dot, suffix = rest.rpartition(".")
-        if head not in rule["output_dirs"] or not dot or rest.endswith(".d.ts") or f".{suffix}" not in _COMPILED:
+        if head not in rule["output_dirs"] or not dot or rest.endswith(DECLARATIONS) or f".{suffix}" not in _COMPILED:
             continue
         for src_dir in rule["source_dirs"]:
             found = next((c for ext in _COMPILED[f".{suffix}"] if (c := f"{src_dir}/{stem}{ext}".lstrip("/")) in present), None)

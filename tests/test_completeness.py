@@ -255,6 +255,18 @@ def test_a_parse_error_in_an_unreached_web_asset_leaves_the_audit_complete():
     assert led["complete"] is False
 
 
+def test_a_type_declaration_file_of_any_module_kind_is_no_code():
+    """`index.d.mts` and `index.d.cts` (what a bundler writes beside `.mjs` and `.cjs`) hold types alone, as `.d.ts`
+    does: never parsed as code, so syntax the parser does not read in one is no gap and leaves the audit complete."""
+    files = {"index.ts": HEAD + TAIL, "shapes.ts": SHAPES, "package.json": MANIFEST}
+    broken = "declare const = = ;\nexport {};\n"
+    p = program({**files, "dist/index.d.mts": broken, "dist/index.d.cts": broken})
+    led = coverage.ledger(p)
+    assert not [g for g in p.gaps if g.kind == "parse"] and led["complete"] is True
+    led = coverage.ledger(program({**files, "dist/index.mts": broken}))
+    assert led["complete"] is False
+
+
 def test_a_test_file_the_parser_cannot_read_leaves_the_audit_complete():
     """A test file (parsed for gaps, never analysed as server code) with syntax the parser does not read hides no
     tool: its gap is listed and counted, and does not make the audit incomplete."""

@@ -20,8 +20,9 @@ NOT_JS_GRAMMAR = b"const rn = 1;\nexport { rn as in };\nexport function f(a) { r
 
 
 def test_script_suffixes_choose_the_language():
-    assert [parse.language_for(p) for p in ("a.js", "a.mjs", "a.cjs", "a.ts", "a.mts", "a.jsx", "a.d.ts")] == \
-        ["javascript", "javascript", "javascript", "typescript", "typescript", "tsx", None]
+    assert [parse.language_for(p) for p in ("a.js", "a.mjs", "a.cjs", "a.ts", "a.mts", "a.jsx", "a.d.ts", "a.d.mts",
+                                            "a.d.cts")] == \
+        ["javascript", "javascript", "javascript", "typescript", "typescript", "tsx", None, None, None]
 
 
 def test_javascript_the_typescript_grammar_rejects_is_read_with_the_javascript_grammar():

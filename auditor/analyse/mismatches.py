@@ -24,7 +24,7 @@ from auditor.extract.frames import plain_parameters
 from auditor.extract.bindings import references, value_of, visible
 from auditor.extract.syntax import (call_args, enclosing_function, find, function_name, member_chain, object_pairs,
                                     pair_value, strip_casts, string_value, text)
-from auditor.model import Anchor, Record
+from auditor.model import DECLARATIONS, Anchor, Record
 
 SNAKE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
 TYPE_EXAMPLE = {"string": '""', "number": "0", "integer": "0"}
@@ -408,7 +408,7 @@ def _declared_imports(p: Program) -> set[str]:
 
     out: set[str] = set()
     for e in p.entries:  # parsed through the cache: once across the revisions of a run, like the code
-        if not e.context and e.text is not None and e.rel.endswith((".d.ts", ".d.mts", ".d.cts")):
+        if not e.context and e.text is not None and e.rel.endswith(DECLARATIONS):
             tree = cache.tree(e.file.blob, e.file.path, e.rel, "typescript", e.code())
             out |= {src for src, _ in cache.module(e.file.blob, e.file.path, e.rel, "typescript", tree).imports}
     return out

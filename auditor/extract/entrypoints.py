@@ -8,6 +8,8 @@ import re
 from fnmatch import fnmatchcase
 from typing import Iterable
 
+from auditor.model import DECLARATIONS
+
 # A script command that runs a file of the package: `node dist/sse.js`, `tsx src/index.ts` (options before it allowed).
 _RUNS = re.compile(r"(?:^|[;&|]\s*|\s)(?:node|tsx|ts-node)(?:\s+-{1,2}[\w-]+(?:=\S+)?)*\s+(\.?/?[\w./-]+\.(?:m?js|cjs|m?ts|tsx))\b")
 _DEEPEST = 16  # exports nest conditions a few levels
@@ -62,7 +64,7 @@ def _exports(value: object, how: str, depth: int) -> list[tuple[str, str]]:
 
 def _norm(target: str) -> str | None:
     path = posixpath.normpath(target)
-    if path.startswith("..") or path.startswith("/") or path == "." or path.endswith(".d.ts") or path.endswith(".json"):
+    if path.startswith("..") or path.startswith("/") or path == "." or path.endswith((*DECLARATIONS, ".json")):
         return None
     return path
 

@@ -17,10 +17,11 @@ import tree_sitter as ts
 from auditor.extract.bindings import value_of
 from auditor.extract.program import Module
 from auditor.extract.syntax import call_args, member_chain, string_value, strip_casts, text
+from auditor.model import DECLARATIONS
 
 _JOINS = {"join", "resolve"}  # path.join / path.resolve and their imported names
 _DEPTH = 6
-_NOT_CODE = (".d.ts", ".d.mts", ".d.cts", ".map")
+_NOT_CODE = (*DECLARATIONS, ".map")
 _TESTS = (".test.", ".spec.")
 
 

@@ -9,6 +9,8 @@ from importlib import resources
 
 import tree_sitter as ts
 
+from auditor.model import DECLARATIONS
+
 # Languages are chosen by file suffix. JavaScript ("javascript") is parsed with the TypeScript grammar first
 # and, when that tree has errors, with the JavaScript grammar, whose tree is kept when it has none: neither grammar
 # parses every real file (TypeScript rejects a parameter named `using` and the minified `a?.5:b`; tree-sitter-
@@ -62,7 +64,7 @@ def language_for(path: str) -> str | None:
     if lower.endswith(".json"):
         return "json"
     for suffix in SCRIPT_SUFFIXES:
-        if lower.endswith(suffix) and not lower.endswith(".d.ts"):
+        if lower.endswith(suffix) and not lower.endswith(DECLARATIONS):
             return "tsx" if suffix in _TSX else "javascript" if suffix in _JS else "typescript"
     return None
 
