@@ -476,3 +476,31 @@ server.tool("show_rules", "Show the rules.", {}, async () => ({ content: [] }));
     p = program({"index.js": code})
     assert sorted(t.name for t in p.tools) == ["show_hosts", "show_rules"]
     assert [g.detail for g in p.gaps if g.kind == "registration"] == []
+
+
+def test_a_wrapper_merging_its_config_into_annotations_with_object_assign_reads_both():
+    """`server.registerTool(name, Object.assign({ annotations: annotationsFor(kind) }, config), handler)` in a
+    wrapper: the config is the object Object.assign makes of the two, the call site's description and schema read
+    through the wrapper's parameter, the annotations the wrapper adds; no registration gap. An argument that is no
+    object literal (`Object.assign({}, defaults())`) leaves the config unread, a gap."""
+    code = MCP + '''import { z } from "zod";
+const server = new McpServer({ name: "mail", version: "1" });
+const annotationsFor = (kind) => ({ readOnlyHint: kind === "read" });
+const tool = (name, kind, config, handler) => {
+  server.registerTool(name, Object.assign({ annotations: annotationsFor(kind) }, config), handler);
+};
+tool("get_account", "read", { description: "Show the account.", inputSchema: { user: z.string() } },
+  async () => ({ content: [] }));
+tool("delete_message", "write", { description: "Delete a message.", inputSchema: { id: z.string() } },
+  async () => ({ content: [] }));
+'''
+    p = program({"index.ts": code})
+    tools = {t.name: t for t in p.tools}
+    assert sorted(tools) == ["delete_message", "get_account"]
+    assert tools["get_account"].description == "Show the account."
+    assert list(tools["delete_message"].schema["properties"]) == ["id"]
+    assert not [g for g in p.gaps if g.kind == "registration"]
+    unread = program({"index.ts": code.replace("Object.assign({ annotations: annotationsFor(kind) }, config)",
+                                               "Object.assign({}, defaults())")})
+    assert [g for g in unread.gaps if g.kind == "registration"]
+

@@ -379,16 +379,18 @@ def _tool(module: Module, vocab: dict, signature: str, method: str, name: str, c
             else None
         if made is not None:  # `registerTool(def.name, configOf(def), cb)`: the object the function builds
             config, cm, bind = made
-        if config is not None and config.type != "object":
+        pairs = _assigned_pairs(config, cm, bind, link) if config is not None and config.type == "call_expression" \
+            else None  # `Object.assign({ annotations }, config)`: the objects it merges, the later ones winning
+        if pairs is None and config is not None and config.type != "object":
             gaps.append(_gap(here, local(args[1], module) or site,
                              f"tool {name!r}: the config `{excerpt(args[1])}` is not an object literal; "
                              "description, schema and annotations are not read"))
             config = None
-        pairs = object_pairs(config)
-        desc, params, ann = (bind(pair_value(pairs[k]), cm) if k in pairs else None for k in
+        pairs = pairs if pairs is not None else {k: (pair, cm) for k, pair in object_pairs(config).items()}
+        desc, params, ann = (bind(pair_value(pairs[k][0]), pairs[k][1]) if k in pairs else None for k in
                              (hl["config"]["description"], hl["config"]["input_schema"], hl["config"]["annotations"]))
         out_key = hl["config"].get("output_schema")
-        output = bind(pair_value(pairs[out_key]), cm) if out_key in pairs else None
+        output = bind(pair_value(pairs[out_key][0]), pairs[out_key][1]) if out_key in pairs else None
     else:  # overloads: (name, description?, paramsShapeOrAnnotations?, annotations?, callback), as the SDK reads them
         rest = [B(a) for a in args[1:]]
         keys = set(hl["annotation_keys"])
@@ -905,6 +907,22 @@ def _object_of(node: ts.Node | None, module: Module, link=None) -> tuple[ts.Node
             break
         value, owner = _resolved(found, where[0]), where[0]
     return value, owner
+
+
+def _assigned_pairs(call: ts.Node, module: Module, bind: Callable, link) -> dict[str, tuple[ts.Node, Module]] | None:
+    """Key -> (pair, its module) of the object `Object.assign(target, ...sources)` makes of object literals (each
+    argument read through BIND: a forwarding function's parameter is the call site's object), a later one's entries
+    winning; None for any other call, or when an argument is no object literal."""
+    if text(call.child_by_field_name("function")) != "Object.assign":
+        return None
+    out: dict[str, tuple[ts.Node, Module]] = {}
+    for arg in call_args(call):
+        obj, om = _member(*bind(arg, module), link)
+        obj = strip_casts(obj)
+        if obj is None or obj.type != "object":
+            return None
+        out.update({k: (pair, om) for k, pair in object_pairs(obj).items()})
+    return out or None
 
 
 def _member(node: ts.Node | None, module: Module, link=None, depth: int = 0) -> tuple[ts.Node | None, Module]:
