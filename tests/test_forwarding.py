@@ -504,3 +504,23 @@ tool("delete_message", "write", { description: "Delete a message.", inputSchema:
                                                "Object.assign({}, defaults())")})
     assert [g for g in unread.gaps if g.kind == "registration"]
 
+
+def test_a_default_after_a_name_made_of_a_parameter_is_no_name_the_code_fixes():
+    """`api_${value.trim().replace(...) || "operation"}` in a function handed each operation of a spec read at run
+    time: the default is taken only when the value made of the parameter is empty, which the code does not fix;
+    the name is not read (a gap), never the one tool `api_operation`. A default after a value the code leaves
+    unknown that is no input (`process.env.TOOL || "ping"`) is still the name by default."""
+    code = MCP + '''import { readFileSync } from "node:fs";
+const server = new McpServer({ name: "api", version: "1" });
+function toolName(value) {
+  return `api_${value.trim().replace(/[^a-z0-9_]+/g, "_").slice(0, 56) || "operation"}`;
+}
+const spec = JSON.parse(readFileSync(process.argv[2], "utf8"));
+for (const op of spec.operations) {
+  server.registerTool(toolName(op.id), { description: "Call the API." }, async () => ({ content: [] }));
+}
+server.registerTool(process.env.TOOL || "ping", { description: "Ping." }, async () => ({ content: [] }));
+'''
+    p = program({"index.ts": code})
+    assert sorted(t.name for t in p.tools) == ["ping"]
+    assert [g for g in p.gaps if g.kind == "registration" and "toolName(op.id)" in g.detail]

@@ -744,8 +744,9 @@ class Values(Lists):
         if node.type == "binary_expression" and text(node.child_by_field_name("operator")) in {"||", "??"}:
             left = node.child_by_field_name("left")
             found = self.string(left, module, depth + 1)
-            if found is not None or _parameter_of_scope(left) or loop_element(left):
-                # `toolName || "x"`, `raw.name ?? ""` of a loop's element: the caller's (the list's) to say
+            if found is not None or _made_of_input(left):
+                # `toolName || "x"`, `raw.name ?? ""` of a loop's element, `value.trim() || "x"` of a parameter: the
+                # caller's (the list's) to say
                 return found
             return self.string(node.child_by_field_name("right"), module, depth + 1)
         if node.type == "property_identifier":  # a key of an object (Object.entries)
@@ -1418,3 +1419,14 @@ def _hands_on(call: ts.Node, ctor: ts.Node) -> bool:
         rest = rest.named_children[0] if rest.named_children else None
     return rest is not None and rest.type == "rest_pattern" and bool(rest.named_children) \
         and text(rest.named_children[0]) == text(spread)
+
+
+def _made_of_input(node: ts.Node | None) -> bool:
+    """Whether NODE is a parameter of a function around it or the element of a loop around it, a member of one, or a
+    value a chain of calls makes of one (`value.trim().replace(/\\W/g, "_")`): what it is, the caller's to say."""
+    node = strip_casts(node)
+    while node is not None and node.type in {"call_expression", "member_expression", "subscript_expression"} \
+            and member_chain(node) is None:
+        node = strip_casts(node.child_by_field_name("function") if node.type == "call_expression"
+                           else node.child_by_field_name("object"))
+    return node is not None and (_parameter_of_scope(node) or loop_element(node))
