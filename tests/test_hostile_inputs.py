@@ -414,3 +414,20 @@ def test_a_file_that_meets_an_internal_error_is_a_gap_and_the_others_are_analyse
     monkeypatch.setenv("AUDITOR_DEBUG", "1")
     with pytest.raises(ValueError):
         audit_mod.run(target.open_git(str(repo), "HEAD"), Path(__file__).resolve().parents[1] / "kb")
+
+
+def test_brackets_of_strings_and_regular_expressions_do_not_count_as_nesting(tmp_path):
+    """A bundled grammar of highlighted languages writes `/\\{/` and "(" hundreds of times: brackets of regular
+    expressions, strings, comments and template text are no nesting of the code, so the file is analysed (its tool
+    found); the same brackets written as code are (a gap). A doubt counts them: a slash after a word that may name
+    a variable divides, a quote not closed is no string."""
+    from auditor.extract.limits import code_depth
+
+    rules = "".join(f"  const r{i} = {{ begin: /\\{{/, end: \"(\", note: `[${{'x'}}` }}; // {{[(\n" for i in range(600))
+    repo = repo_with(tmp_path, {"index.ts": high(rules + "  console.error(r1);")})
+    _, doc = audit_json(repo, tmp_path / "out", "--format", "json")
+    assert not gaps_of(doc, "depth") and [t["name"] for t in doc["coverage"]["tools"]] == ["probe"]
+    assert code_depth(b"x = `a ${ (1) } ${ `b ${ [2] }` }`; y = ((3))") == 3
+    assert code_depth(b"return /(((/.test(x)") == 1 and code_depth(b"x.return / ((1))") == 2
+    assert code_depth(b"let of = 2; y = of / ((1))") == 2 and code_depth(b"a++ / ((1))") == 2
+    assert code_depth(b"f('((((\n);") == 5 and code_depth(b"`${ ((((") == 5  # (not closed: counted)

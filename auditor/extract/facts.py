@@ -512,6 +512,8 @@ def _refused(e: Entry, lang: str | None, max_depth: int, excluded: Mapping[str, 
     if lang is None or (lang != "json" and (e.context or e.compiled_from or e.layer not in {"implementation", "test"})):
         return None
     deep = limits.json_depth(e.file.data) if lang == "json" else limits.bracket_depth(e.code())
+    if deep > max_depth and lang != "json":  # (an upper bound: brackets of strings and regular expressions counted)
+        deep = limits.code_depth(e.code())
     if deep <= max_depth:
         return None
     return Gap(kind="depth", detail=f"not analysed: {limits.over(deep, max_depth, 'JSON' if lang == 'json' else 'brackets')}",
