@@ -576,3 +576,67 @@ def test_a_second_build_of_a_source_the_reached_bundle_marks_is_read_in_its_plac
     rows = {r["path"]: r for r in led["files"]}
     assert rows["dist/tools/prices.js"]["status"] == "parsed, not reached"
     assert led["complete"] is False
+
+
+_SERVICE = """"use strict";
+var __decorate = (this && this.__decorate) || function (d, t) { return t; };
+var __metadata = (this && this.__metadata) || function (k, v) { return function () {}; };
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.ToolService = void 0;
+const fs_1 = require("fs");
+let ToolService = class ToolService {
+    async handleToolCall(name, args) {
+        switch (name) {
+            case "read_note": return { content: [{ type: "text", text: fs_1.readFileSync(args.path, "utf8") }] };
+            case "ping": return { content: [{ type: "text", text: "pong" }] };
+        }
+        throw new Error("unknown tool");
+    }
+};
+exports.ToolService = ToolService;
+exports.ToolService = ToolService = __decorate([
+    (0, common_1.Injectable)()
+], ToolService);
+"""
+_CONTROLLER = """"use strict";
+var __decorate = (this && this.__decorate) || function (d, t) { return t; };
+var __metadata = (this && this.__metadata) || function (k, v) { return function () {}; };
+Object.defineProperty(exports, "__esModule", { value: true });
+const index_js_1 = require("@modelcontextprotocol/sdk/server/index.js");
+const types_js_1 = require("@modelcontextprotocol/sdk/types.js");
+const tool_service_1 = require("./tool.service");
+let McpController = class McpController {
+    constructor(toolService, clock) {
+        this.toolService = toolService;
+        this.server = new index_js_1.Server({ name: "notes", version: "1" }, { capabilities: { tools: {} } });
+        this.server.setRequestHandler(types_js_1.ListToolsRequestSchema, async () => ({ tools: [
+            { name: "read_note", description: "Read a note", inputSchema: { type: "object", properties: { path: { type: "string" } } } },
+            { name: "ping", description: "Ping", inputSchema: { type: "object", properties: {} } },
+        ] }));
+        this.server.setRequestHandler(types_js_1.CallToolRequestSchema, async (request) => {
+            const { name, arguments: args } = request.params;
+            return await this.toolService.handleToolCall(name, args);
+        });
+    }
+};
+exports.McpController = McpController;
+exports.McpController = McpController = __decorate([
+    (0, common_1.Controller)("mcp"),
+    __metadata("design:paramtypes", [tool_service_1.ToolService, Object])
+], McpController);
+"""
+
+
+def test_a_dispatch_through_a_service_a_framework_injects_follows_the_compiler_s_parameter_types():
+    """A NestJS controller compiled by tsc: `constructor(toolService, clock) { this.toolService = toolService }`,
+    nothing in the code constructs it (the framework's injector does), and `__metadata("design:paramtypes",
+    [tool_service_1.ToolService, Object])` on the class records what each parameter is: `this.toolService.
+    handleToolCall(name, args)` is that class's method, whose switch dispatches each tool. Without the record
+    (`[Object, Object]`) the field's class is not known and no tool is traced."""
+    manifest = '{"name": "notes", "main": "controller.js", "dependencies": {"@modelcontextprotocol/sdk": "1"}}'
+    led = coverage.ledger(program({"controller.js": _CONTROLLER, "tool.service.js": _SERVICE, "package.json": manifest}))
+    assert [(t["name"], t["status"]) for t in led["tools"]] == [("ping", "analysed"), ("read_note", "analysed")]
+    assert led["complete"] is True
+    untyped = _CONTROLLER.replace("[tool_service_1.ToolService, Object]", "[Object, Object]")
+    led = coverage.ledger(program({"controller.js": untyped, "tool.service.js": _SERVICE, "package.json": manifest}))
+    assert {t["status"] for t in led["tools"]} == {"partially analysed"} and led["complete"] is False

@@ -336,6 +336,10 @@ class Linker:
             return [(m, "")]
         index = plain_parameters(ctor).get(text(value))
         out: list = []
+        if not self.constructions(cls) and index is not None:  # constructed by a framework's injector (NestJS, with
+            typed = _parameter_types(m, cls)  # the compiler's `__metadata("design:paramtypes", [A, B])` on the class)
+            if index < len(typed):
+                return [(m, typed[index])]
         for mod, new in self.constructions(cls):
             args = call_args(new)
             arg = strip_casts(args[index]) if index is not None and index < len(args) else None
@@ -627,3 +631,21 @@ def _returns_this(fn: ts.Node) -> bool:
         if value is None or value.type != "this":
             return False
     return bool(values)
+
+
+def _parameter_types(m: Module, cls: ts.Node) -> list[str]:
+    """The classes the constructor of CLS takes, as the TypeScript compiler records them for a decorated class
+    (emitDecoratorMetadata: `C = __decorate([Injectable(), __metadata("design:paramtypes", [Store, Clock])], C)`,
+    also swc's `_ts_metadata`): the text of each element, "" for one that is no name (`Object` stays, and names no
+    class of the boundary). Empty when the module records none."""
+    name = class_name_of(cls)
+    for call in m.nodes("call"):
+        args = call_args(call)
+        if len(args) != 2 or string_value(args[0]) != "design:paramtypes" or strip_casts(args[1]).type != "array":
+            continue
+        holder = call.parent.parent if call.parent is not None and call.parent.type == "array" else None
+        decorate = holder.parent if holder is not None and holder.type == "arguments" else None
+        outer = call_args(decorate) if decorate is not None and decorate.type == "call_expression" else []
+        if len(outer) >= 2 and text(strip_casts(outer[-1])) == name:
+            return [text(e) if member_chain(e) else "" for e in strip_casts(args[1]).named_children]
+    return []
