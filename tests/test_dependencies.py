@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 
 from auditor import kb, npm, sources
-from auditor.analyse import coverage
+from auditor.analyse import coverage, mismatches
 from auditor.extract import facts
 from auditor.model import Package, SourceFile, Target
 from program_helpers import KB
@@ -463,3 +463,33 @@ def test_a_dependency_function_read_off_a_module_it_imports_dynamically_runs():
     ask = lambda name, wanted: ("2.0.0", {"@modelcontextprotocol/sdk"}) if name == "@v/packer" else None  # noqa: E731
     p = _program(npm.follow(_target(server), SDK_NAMES, {"mcp-framework"}, ask=ask, fetch=lambda spec: _target(packer)))
     assert sorted(t.name for t in p.tools) == ["pack_codebase"]
+
+
+def test_a_descriptor_a_function_of_a_dependency_read_with_the_target_decorates_has_no_coercion_of_its_own():
+    """The decorating package installed and read with the target (node_modules/@acme/mcp-kit, built on the SDK): its
+    function is still the dependency's, and what it makes of the descriptor is what it registers; the literal's
+    `z.coerce.number()` is no finding (tests/test_detectors.py: the same, the package not read)."""
+    from test_detectors import _THING
+
+    index = ('import { createServer } from "@acme/mcp-kit";\nimport getThing from "./get-thing.js";\n'
+             'createServer({ name: "things", tools: [getThing] }).start();\n')
+    manifest = ('{"name": "things", "bin": "index.js", "dependencies": {"@acme/mcp-kit": "1", '
+                '"@modelcontextprotocol/sdk": "1", "zod": "3"}}')
+    kit = {"node_modules/@acme/mcp-kit/package.json": '{"name": "@acme/mcp-kit", "version": "1.0.0", "main": '
+                                                     '"index.js", "dependencies": {"@modelcontextprotocol/sdk": "1"}}',
+           "node_modules/@acme/mcp-kit/index.js": (
+               'import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
+               'export const withStandardDecorators = (t) => ({ ...t, inputSchema: {} });\n'
+               'export function createServer(o) {\n  const s = new McpServer(o);\n'
+               '  for (const t of o.tools) s.registerTool(t.name, t, t.handler);\n  return s;\n}\n')}
+    kit_package = Package(name="@acme/mcp-kit", version="1.0.0", range="1", folder="node_modules/@acme/mcp-kit",
+                          integrity="sha512-x", why="builds on @modelcontextprotocol/sdk")
+
+    def coerced(tool: str) -> list[str]:
+        p = _program(_target({"index.js": index, "get-thing.js": tool, "package.json": manifest, **kit},
+                             packages=(kit_package,)))
+        assert p.linker.imports["get-thing.js"]["withStandardDecorators"].module == "node_modules/@acme/mcp-kit/index.js"
+        return [f.attrs["field"] for f in mismatches.mismatches(p, {"probes": []}) if f.kind == "schema-coercion"]
+
+    assert coerced(_THING) == []
+    assert coerced(_THING.replace("withStandardDecorators(GetThing)", "GetThing")) == ["take"]

@@ -353,3 +353,33 @@ def test_a_package_loaded_by_a_name_made_at_run_time_is_used():
                  "package.json": json.dumps({"name": "demo", "dependencies": deps})})
     found = [f.attrs["dependency"] for f in mismatches.mismatches(p, {"probes": []}) if f.kind == "unused-dependency"]
     assert found == ["@acme/unused"]
+
+
+_THING = '''import { z } from "zod";
+import { withStandardDecorators } from "@acme/mcp-kit";
+const GetThing = {
+  name: "get-thing",
+  description: "Get things, a page at a time.",
+  inputSchema: { take: z.coerce.number().optional() },
+  handler: async (args) => ({ content: [{ type: "text", text: String(args.take) }] }),
+};
+export default withStandardDecorators(GetThing);
+'''
+
+
+def test_a_coercion_of_a_descriptor_a_dependency_s_function_decorates_is_that_package_s_to_say():
+    """`export default withStandardDecorators(GetThing)`, the function imported from a dependency that serves the
+    tools: what it makes of the descriptor is what is advertised (a pagination decorator may drop `take` and add a
+    cursor), so the schema-coercion of the literal is no finding; the descriptor exported as it is keeps it."""
+    index = ('import { createServer } from "@acme/mcp-kit";\nimport getThing from "./get-thing.js";\n'
+             'createServer({ name: "things", tools: [getThing] }).start();\n')
+    manifest = ('{"name": "things", "bin": "index.js", "dependencies": {"@acme/mcp-kit": "1", '
+                '"@modelcontextprotocol/sdk": "1", "zod": "3"}}')
+
+    def coerced(tool: str) -> list[str]:
+        p = program({"index.ts": index, "get-thing.ts": tool, "package.json": manifest})
+        assert [t.name for t in p.tools] == ["get-thing"]
+        return [f.attrs["field"] for f in mismatches.mismatches(p, {"probes": []}) if f.kind == "schema-coercion"]
+
+    assert coerced(_THING) == []
+    assert coerced(_THING.replace("withStandardDecorators(GetThing)", "GetThing")) == ["take"]

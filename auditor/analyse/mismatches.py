@@ -13,7 +13,7 @@ from auditor.analyse.fields import record_fields, uses
 from auditor.analyse.kept import kept
 from auditor.analyse.uses import returned_unread
 from auditor.extract.documented import tool_headings
-from auditor.extract.facts import Program
+from auditor.extract.facts import Program, dependency
 from auditor.extract.limits import MAX_DEPTH, load_json
 from auditor.extract.objects import schema_properties
 from auditor.extract.program import made_requires
@@ -239,7 +239,7 @@ def mismatches(p: Program, absences_kb: dict) -> list[Record]:
                                 validation.reads(p, own, frozenset(k for k, v in props.items() if _json_type(v["type"]) == "boolean")),
                                 partial=bool(checked & set(props)))
         out += _prose_names(tool, props)
-        out += _coercions(tool)
+        out += _coercions(tool) if not _decorated_outside(p, tool) else []
     out += _tool_names(p)
     out += _write_before_throw(p)
     out += render_unchecked(p)
@@ -279,6 +279,30 @@ def _json_type(t) -> str | None:
         others = [x for x in t if x != "null"]
         return " or ".join(map(str, others)) if others else "null"
     return t if isinstance(t, str) else None
+
+
+def _decorated_outside(p: Program, tool) -> bool:
+    """Whether TOOL is a descriptor held by a name that is only handed to functions of another package
+    (`const Tool = { name, inputSchema }; export default withStandardDecorators(Tool)`, the function imported from a
+    dependency, installed or not): what that function makes of it is what the server advertises, and its schema is
+    that package's to say (a decorator may add, drop or rewrite fields)."""
+    if tool.form != "descriptor" or tool.binding is None or p.linker is None:
+        return False
+    decl = tool.node.parent
+    while decl is not None and decl.type != "variable_declarator":
+        decl = decl.parent if decl.type in {"parenthesized_expression", "as_expression", "satisfies_expression"} else None
+    if decl is None or text(decl.child_by_field_name("name")) != tool.binding:
+        return False
+    imports = p.linker.imports.get(tool.module.path, {})
+    uses = [u for u in references(decl, tool.binding) if u.id != decl.child_by_field_name("name").id]
+    for u in uses:
+        args = u.parent
+        call = args.parent if args is not None and args.type == "arguments" else None
+        callee = call.child_by_field_name("function") if call is not None and call.type == "call_expression" else None
+        bound = imports.get(text(callee)) if callee is not None and callee.type == "identifier" else None
+        if bound is None or bound.module is not None and not dependency(bound.module):
+            return False
+    return bool(uses)
 
 
 def _coercions(tool) -> list[Record]:

@@ -94,12 +94,12 @@ def entry_modules(p: "Program") -> list[str]:
                 paths += [found for rel in spawned.scripts(module, base)
                           if (found := module_for(p, base, rel)) is not None and found not in paths]
     out = list(dict.fromkeys(path for paths in named.values() for path in paths))
-    out += [l.module.path for l in p.launches if l.module.path not in out and not _dependency(l.module.path)
+    out += [l.module.path for l in p.launches if l.module.path not in out and not dependency(l.module.path)
             and _package_of(l.module.path, named) not in launching]
     return out
 
 
-def _dependency(path: str) -> bool:
+def dependency(path: str) -> bool:
     """Whether PATH is a dependency's file, read with the target (under a node_modules/ folder)."""
     return path.startswith(DEPENDENCIES) or f"/{DEPENDENCIES}" in path
 
@@ -290,11 +290,11 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
     if not servers:  # a library's server class, constructed by whoever imports it: its `super(...)` makes the server
         servers += [server.defined(m, name, cls, args, amod, link) for m, name, cls, args, amod
                     in subclasses.defined(modules, vocab, link)]
-    if not any(not _dependency(s.module.path) for s in servers) \
-            and not any(h.method in {"tools/list", "tools/call"} and not _dependency(h.module.path) for h in handlers):
+    if not any(not dependency(s.module.path) for s in servers) \
+            and not any(h.method in {"tools/list", "tools/call"} and not dependency(h.module.path) for h in handlers):
         # No SDK server of its own (a dependency's is not the target's): a program answering the protocol's requests
         # itself (extract/protocol.py); in the target's code when a dependency has its SDK server
-        for m in (m for m in modules if not (servers and _dependency(m.path))):
+        for m in (m for m in modules if not (servers and dependency(m.path))):
             hs = protocol.handlers(m, vocab, link)
             handlers += hs
             servers += [s for s in [protocol.server(m, hs, link)] if s is not None]
