@@ -383,3 +383,17 @@ def test_a_coercion_of_a_descriptor_a_dependency_s_function_decorates_is_that_pa
 
     assert coerced(_THING) == []
     assert coerced(_THING.replace("withStandardDecorators(GetThing)", "GetThing")) == ["take"]
+
+
+def test_a_require_function_made_in_either_branch_of_a_ternary_by_compiled_commonjs_resolves():
+    """A bundle picks where its require function is made from (`var req = typeof __FILE__ < "u" ? (0,
+    mod.createRequire)(__FILE__) : (0, mod.createRequire)(meta.url)`, the indirect call of compiled CommonJS): either
+    branch makes one, so `req.resolve(dir + "/package.json")` of a table's names loads them; a package only a
+    string names as data is still unused."""
+    code = SERVER + ('var mod = require("node:module");\nvar meta = {};\n'
+                     'var req = typeof __FILE__ < "u" ? (0, mod.createRequire)(__FILE__) : (0, mod.createRequire)(meta.url);\n'
+                     'const GRAMMARS = { go: "gr-go", ts: "gr-ts/typescript" };\n'
+                     'export function grammarDir(lang) {\n  const dir = GRAMMARS[lang];\n'
+                     '  return [req.resolve(dir + "/package.json"), "left-pad"];\n}\n')
+    deps = {"@modelcontextprotocol/sdk": "1", "zod": "3", "gr-go": "1", "gr-ts": "1", "left-pad": "1"}
+    assert _unused(code, deps) == ["left-pad"]

@@ -10,8 +10,8 @@ from dataclasses import dataclass, field, replace
 import tree_sitter as ts
 
 from auditor.extract import parse
-from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, callee_text, enclosing, find, literal,
-                                    pair_value, string_value, strip_casts, text)
+from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, call_function, callee_text, enclosing, find,
+                                    literal, pair_value, string_value, strip_casts, text)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -437,15 +437,20 @@ def _evaluated_imports(caps: dict[str, list[ts.Node]]) -> tuple[tuple[str, ts.No
 
 def made_requires(caps: dict[str, list[ts.Node]]) -> set[str]:
     """The names of the require functions an ES module makes: `const req = createRequire(import.meta.url)`, also
-    through a renamed import (`import { createRequire as createRequire2 } from "module"`, a bundler's)."""
+    through a renamed import (`import { createRequire as createRequire2 } from "module"`, a bundler's), compiled
+    CommonJS's `(0, mod.createRequire)(f)`, and a branch of a ternary that picks where it is made from (`typeof f <
+    "u" ? createRequire(f) : createRequire(meta.url)`)."""
     makers = {"createRequire"} | {text(alias) for imp in caps.get("import", [])
                                   for spec in find(imp, {"import_specifier"})
                                   if text(spec.child_by_field_name("name")) == "createRequire"
                                   and (alias := spec.child_by_field_name("alias")) is not None}
     made = set()
     for call in caps.get("call", []):
-        fn = call.child_by_field_name("function")
+        fn, value = call_function(call), call
         decl = call.parent
+        while decl is not None and (decl.type == "parenthesized_expression" or decl.type == "ternary_expression"
+                                    and decl.child_by_field_name("condition") != value):
+            value, decl = decl, decl.parent
         if fn is not None and text(fn).rsplit(".", 1)[-1] in makers and decl is not None \
                 and decl.type == "variable_declarator" and decl.child_by_field_name("name") is not None:
             made.add(text(decl.child_by_field_name("name")))
