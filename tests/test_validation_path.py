@@ -1681,3 +1681,39 @@ def test_a_read_of_a_local_written_again_on_every_path_is_of_the_new_value():
     assert fields_flagged({"index.ts": clean + src}) == {}
     carried = clean.replace('out.replace(/-/g, " ")', 'out + "!"')
     assert carried != clean and fields_flagged({"index.ts": carried + src}) == {"category": "unchecked-optional"}
+
+
+def _session_status(helper: str, miss: str) -> str:
+    """A low-level server whose `status` tool looks its required `sessionId` up in a Map and, on a miss, answers
+    MISS (a statement of the tool's branch); HELPER is the module's function `toolJson(payload)`."""
+    return (SDK + 'import { appendFileSync } from "node:fs";\nconst sessions = new Map<string, any>();\n' + helper +
+            'const server = new Server({ name: "demo", version: "1" }, { capabilities: { tools: {} } });\n'
+            'server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [\n'
+            '  { name: "status", description: "Status", inputSchema: { type: "object", properties: {\n'
+            '      sessionId: { type: "string" } }, required: ["sessionId"] } },\n'
+            ']}));\n'
+            'server.setRequestHandler(CallToolRequestSchema, async (request) => {\n'
+            '  const { name, arguments: args } = request.params as any;\n'
+            '  if (name === "status") {\n'
+            '    const s = sessions.get(args.sessionId);\n'
+            f'    if (!s) {miss}\n'
+            '    return toolJson({ ok: true, mode: s.mode });\n'
+            '  }\n'
+            '  throw new Error("unknown tool");\n'
+            '});\n')
+
+
+def test_a_value_a_helper_writes_into_the_result_the_tool_returns_is_echoed():
+    """`return toolJson({ ok: false, sessionId: args.sessionId })`, toolJson returning `{ content: [{ text:
+    JSON.stringify(payload) }] }`: what the helper returns is the tool's result, so the value is written back to the
+    caller that sent it, as the tool's own `return { ... }` would (the Map lookup before reaches nothing). A helper
+    that also appends the payload to a file, or a result the tool keeps and sends on, uses it."""
+    echo = ('function toolJson(payload: any) {\n'
+            '  return { content: [{ type: "text", text: JSON.stringify(payload, null, 2) }] };\n}\n')
+    returned = "return toolJson({ ok: false, sessionId: args.sessionId });"
+    assert fields_flagged({"index.ts": _session_status(echo, returned)}) == {}
+    kept = echo.replace("  return {", '  appendFileSync("status.log", JSON.stringify(payload));\n  return {')
+    assert fields_flagged({"index.ts": _session_status(kept, returned)}) == {"sessionId": "schema-unenforced"}
+    sent = ("{ const r = toolJson({ ok: false, sessionId: args.sessionId }); "
+            "appendFileSync(\"miss.log\", r.content[0].text); return r; }")
+    assert fields_flagged({"index.ts": _session_status(echo, sent)}) == {"sessionId": "schema-unenforced"}

@@ -209,6 +209,8 @@ class _Ctx:
     echo: bool = True  # what the tool's own function (depth 0) returns is the tool's result
     seen: frozenset = frozenset()  # the locals a value written into one is followed through (`a = args.x; b = a;
     # a = b`): one met again is being read above
+    returns: bool = False  # what the function being read (below the tool's own) returns is the tool's result too:
+    # the tool's code returns the call of it as it is (`return toolJson({ ok: false, id: args.id })`)
 
 
 def _mine(ctx, uses: list[ts.Node], depth: int) -> list[ts.Node]:
@@ -248,7 +250,7 @@ def _value(ctx, module, node: ts.Node, depth: int) -> bool:
             return True
     else:
         e = node
-    if logged(e, ctx.vocab) or error_message(e) or depth == 0 and ctx.echo and echoed(e) \
+    if logged(e, ctx.vocab) or error_message(e) or (depth == 0 or ctx.returns) and ctx.echo and echoed(e) \
             or _query_compared(e, ctx.vocab):
         return True
     handed = _handed(e)
@@ -275,7 +277,8 @@ def _value(ctx, module, node: ts.Node, depth: int) -> bool:
     call, index, key = handed
     if key is None and ctx.checks and callee_checks.checks_rest(ctx.link, module, call, index):
         return True
-    return _callee_harmless(ctx, module, call, index, key, depth)
+    returned = ctx.echo and (depth == 0 or ctx.returns) and echoed(call)  # (the call's result is the tool's)
+    return _callee_harmless(replace(ctx, returns=returned), module, call, index, key, depth)
 
 
 _ITEMWISE = {"map": 0, "forEach": 0, "flatMap": 0, "filter": 0, "some": 0, "every": 0, "find": 0, "reduce": 1,
@@ -787,7 +790,7 @@ def _parameter(ctx, module, fn: ts.Node, index: int, key: str | None, depth: int
     """Whether FN uses what its parameter INDEX (its entry KEY) is handed only harmlessly, or rejects its bad values."""
     memo = ctx.link.memo.setdefault("uses.parameter", {})
     assumed = ctx.link.memo.setdefault("uses.assumed", set())  # entries read while pending
-    mkey = (fn.id, index, key, ctx.truth, ctx.checks)
+    mkey = (fn.id, index, key, ctx.truth, ctx.checks, ctx.returns)
     if mkey in memo:
         if memo[mkey] is _PENDING:  # a recursion through itself (`find(node.children, id)`): what the value may
             assumed.add(mkey)  # reach is decided by the function's other uses of it
@@ -878,8 +881,10 @@ def _entry_uses(ctx, module, fn: ts.Node, param: str, key: str, depth: int) -> l
                 return None
             uses += references(up, bound) if bound else []
             continue
-        if logged(n, ctx.vocab) or error_message(n) or _tested(_carried(n), ctx.truth):
-            continue  # (`options != null && options.mode === "x"`: the object tested, not its entry)
+        if logged(n, ctx.vocab) or error_message(n) or _tested(_carried(n), ctx.truth) \
+                or ctx.returns and ctx.echo and echoed(n):
+            continue  # (`options != null && options.mode === "x"`: the object tested, not its entry; `return {
+            # text: JSON.stringify(payload) }` of a function whose result is the tool's: written back as it came)
         handed = _handed(n) if n.type == "identifier" else None
         if handed is None or handed[2] is not None or depth >= _DEPTH \
                 or not _callee_harmless(ctx, module, handed[0], handed[1], key, depth):
