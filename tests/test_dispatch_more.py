@@ -427,13 +427,14 @@ def test_a_gate_s_membership_test_enforces_the_enum_and_an_empty_string_outside_
 
 def test_a_test_of_the_requested_tool_s_name_checks_no_input_field_of_that_name():
     # `const { name, arguments: args } = request.params; if (!allowed.has(name)) throw`: the handler rejects a tool
-    # not enabled, not a bad `args.name`, which `create` passes on unchecked; a test of `args.name` itself checks it
+    # not enabled, not a bad `args.name`, which `create` passes on unchecked (and keeps); a test of `args.name` itself
+    # checks it
     from auditor.analyse import mismatches
 
     def code(test: str) -> str:
         return SDK + (
-            'const allowed = new Set(["create"]);\n'
-            'function make(n: any) { return { content: [{ type: "text", text: String(n) }] }; }\n'
+            'const allowed = new Set(["create"]);\nconst made: any[] = [];\n'
+            'function make(n: any) { made.push(n); return { content: [{ type: "text", text: String(n) }] }; }\n'
             'const server = new Server({ name: "g", version: "1" }, { capabilities: { tools: {} } });\n'
             'server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [\n'
             '  { name: "create", description: "Create", inputSchema: { type: "object", properties: {\n'

@@ -178,9 +178,9 @@ def test_a_check_in_a_callback_whose_result_the_handler_returns_is_the_handlers(
 def test_a_rejecting_test_against_literals_in_the_callee_checks_the_field():
     """`if (mode !== "all" && mode !== "any") throw ...`: only those values go on; a test against undefined, or one
     whose other part names another value, is no such check."""
-    head = ('function page(input: any, mode = "all") {\n'
+    head = ('declare function send(x: any): string;\nfunction page(input: any, mode = "all") {\n'
             '  if (mode !== "all" && mode !== "any") throw new Error("bad mode");\n'
-            '  return "x".repeat(input.length) + mode;\n}\n')
+            '  return "x".repeat(input.length) + send(mode);\n}\n')
     body = _returning('page("a", args.limit)')
     assert flagged({"index.ts": _with(head, body)}) == PATH_ONLY
     presence = head.replace('mode !== "all" && mode !== "any"', 'mode !== undefined && mode !== null')
@@ -190,8 +190,9 @@ def test_a_rejecting_test_against_literals_in_the_callee_checks_the_field():
 
 
 def test_an_entry_of_an_object_spread_into_the_argument_is_followed_under_its_key():
-    """`f({ ...(args.limit && { limit: args.limit }) })`: the entry reaches f's `limit` (here never read)."""
-    head = 'function page(input: any) { return String(input.other ?? ""); }\n'
+    """`f({ ...(args.limit && { limit: args.limit }) })`: the entry reaches f's `limit` (here never read; where read,
+    handed to a function not known)."""
+    head = 'declare function send(x: any): string;\nfunction page(input: any) { return send(input.other ?? ""); }\n'
     body = ('  return { content: [{ type: "text", text: readFileSync(args.path, "utf8") + '
             'page({ ...(args.limit !== undefined && { limit: args.limit }) }) }] };\n')
     assert flagged({"index.ts": _with(head, body)}) == PATH_ONLY
@@ -275,12 +276,13 @@ def test_a_declared_boolean_tested_for_its_truth_is_used_there():
 def test_a_type_test_guards_only_the_side_its_type_takes():
     """`Array.isArray(v) ? v.join(", ") : v` hands on a value of any other type in its other branch; with `: ""` there
     only an array is used. Negated (`typeof v !== "number" ? 0 : v`), the other side is the tested one."""
-    body = _returning('String(pick(args.limit))')
-    both = 'function pick(v: any) { return Array.isArray(v) ? v.join(", ") : v; }\n'
-    assert flagged({"index.ts": _with("declare function send(x: any): void;\n" + both, body)}) == BOTH
+    body = _returning('send(pick(args.limit))')
+    send = "declare function send(x: any): string;\n"
+    both = send + 'function pick(v: any) { return Array.isArray(v) ? v.join(", ") : v; }\n'
+    assert flagged({"index.ts": _with(both, body)}) == BOTH
     only = both.replace(': v; }', ': ""; }')
     assert flagged({"index.ts": _with(only, body)}) == PATH_ONLY
-    negated = 'function pick(v: any) { return typeof v !== "number" ? 0 : v > 3; }\n'
+    negated = send + 'function pick(v: any) { return typeof v !== "number" ? 0 : v > 3; }\n'
     assert flagged({"index.ts": _with(negated, body)}) == PATH_ONLY
 
 
