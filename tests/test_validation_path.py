@@ -1661,13 +1661,16 @@ def test_a_string_s_method_called_on_the_value_where_it_is_used_checks_it_there(
     `toLowerCase` and goes no further (a string's method is a check, also where the value is used, not only in the
     function's own body); the category read as it came (`readFileSync(category)`), or only through `?.`
     (`category?.toLowerCase()`, which lets any value without that method throw but passes `undefined` on), is
-    flagged."""
+    flagged; so is a category declared one of a list of values, which any string passes."""
     assert fields_flagged({"index.ts": _catalogue("f.tags.includes(category.toLowerCase())")}) == {}
     assert fields_flagged({"index.ts": _catalogue("readFileSync(category.trim(), 'utf8').includes(f.id)")}) == {}
     assert fields_flagged({"index.ts": _catalogue("readFileSync(category, 'utf8').includes(f.id)")}) \
         == {"category": "unchecked-optional"}
     assert fields_flagged({"index.ts": _catalogue("f.tags.includes(category?.toLowerCase())")}) \
         == {"category": "unchecked-optional"}
+    enum = _catalogue("f.tags.includes(category.toLowerCase())").replace(
+        'category: { type: "string" }', 'category: { type: "string", enum: ["tables", "charts"] }')
+    assert fields_flagged({"index.ts": enum}) == {"category": "unchecked-optional"}  # (any string passes there)
 
 
 def test_a_read_of_a_local_written_again_on_every_path_is_of_the_new_value():

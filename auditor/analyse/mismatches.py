@@ -27,6 +27,8 @@ from auditor.extract.syntax import (call_args, enclosing_function, find, functio
 from auditor.model import DECLARATIONS, Anchor, Record
 
 SNAKE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
+# What a field of type string may declare besides its type, which a string's method called on the value does not check.
+_STRING_CONSTRAINTS = frozenset({"enum", "const", "pattern", "format", "minLength", "maxLength"})
 TYPE_EXAMPLE = {"string": '""', "number": "0", "integer": "0"}
 
 
@@ -236,7 +238,9 @@ def mismatches(p: Program, absences_kb: dict) -> list[Record]:
             checked = {f for c in found if c.form != "when-given" for f in c.fields or ()}
             out += _unvalidated(tool, {k: v for k, v in props.items() if not {k, _camel(k)} & checked
                                        and not (not v["required"] and {k, _camel(k)} & given)},
-                                validation.reads(p, own, frozenset(k for k, v in props.items() if _json_type(v["type"]) == "boolean")),
+                                validation.reads(p, own, frozenset(k for k, v in props.items() if _json_type(v["type"]) == "boolean"),
+                                                 frozenset(k for k, v in props.items() if _json_type(v["type"]) == "string"
+                                                           and not set(v["constraints"]) & _STRING_CONSTRAINTS)),
                                 partial=bool(checked & set(props)))
         out += _prose_names(tool, props)
         out += _coercions(tool) if not _decorated_outside(p, tool) else []

@@ -38,13 +38,14 @@ _TEXT = frozenset({"JSON.stringify", "String", "encodeURIComponent", "encodeURI"
 _CONDITIONS = frozenset({"if_statement", "while_statement", "do_statement", "switch_statement", "for_statement"})
 
 
-def harmless(p, module, node: ts.Node, truth: bool = True, skip=None, echo: bool = True) -> bool:
+def harmless(p, module, node: ts.Node, truth: bool = True, skip=None, echo: bool = True, strings: bool = False) -> bool:
     """Whether the value NODE reads reaches no use but tests, logs and error messages, here or in the functions of
     the boundary it is handed to. SKIP: code of the function NODE is in that is not the tool's (another tool's
     branch of a dispatch): a local holding the value read there is another tool's use. ECHO: what the function
     NODE is in returns is the tool's result (a value written into it goes back to the caller); else its result is
-    followed where its calls keep it."""
-    return _value(_Ctx(link=p.linker, vocab=p.vocab, truth=truth, skip=skip, echo=echo), module, node, 0)
+    followed where its calls keep it. STRINGS: the field declares a string and nothing more (no values, pattern,
+    format or length), which a string's method called on the value checks where it is used."""
+    return _value(_Ctx(link=p.linker, vocab=p.vocab, truth=truth, skip=skip, echo=echo, strings=strings), module, node, 0)
 
 
 def stored(node: ts.Node) -> bool:
@@ -209,6 +210,7 @@ class _Ctx:
     echo: bool = True  # what the tool's own function (depth 0) returns is the tool's result
     seen: frozenset = frozenset()  # the locals a value written into one is followed through (`a = args.x; b = a;
     # a = b`): one met again is being read above
+    strings: bool = False  # a string's method called on the value checks all the field declares (a string, no more)
     returns: bool = False  # what the function being read (below the tool's own) returns is the tool's result too:
     # the tool's code returns the call of it as it is (`return toolJson({ ok: false, id: args.id })`)
 
@@ -234,8 +236,9 @@ def _value(ctx, module, node: ts.Node, depth: int) -> bool:
             return True  # `sort?.includes("priority") ? ... : ...`: a test of the value, its result only tested
         if _pattern_tested(e):
             return True  # `/^[\w-]{11}$/.test(id)`: a boolean comes of it, the value goes no further
-        if ctx.checks and _string_receiver(node):
-            return True  # `tags.includes(category.toLowerCase())`: a value that is no string throws there
+        if ctx.checks and ctx.strings and _string_receiver(node):
+            return True  # `tags.includes(category.toLowerCase())`: a value that is no string throws there (a value
+            # out of an enum or a pattern does not)
         if up is not None and up.type == "variable_declarator" and up.child_by_field_name("value") == e:
             return _local(ctx, module, up, depth, fresh=True)
         target = _assigned_to(e)  # (`agentId = args.id;` into a `let` declared before: every read of that local,

@@ -368,10 +368,12 @@ def checks(p: Program, tool, path: list[Place], own: list[Place] = ()) -> list[C
     return out
 
 
-def reads(p: Program, own: list[Place], booleans: frozenset[str] = frozenset()) -> list[Read]:
+def reads(p: Program, own: list[Place], booleans: frozenset[str] = frozenset(),
+          strings: frozenset[str] = frozenset()) -> list[Read]:
     """Fields of the input the dispatch and the tool's implementation pass to a call (`f(args.path)`, `{q: args.q}`)
     or keep (`const limit = args.limit ?? 10`, `for (const id of args.ids)`), where the value reaches a use that is
-    not harmless (analyse/uses.py; for a field of BOOLEANS, a test of its truth is a use)."""
+    not harmless (analyse/uses.py; for a field of BOOLEANS, a test of its truth is a use; for one of STRINGS, a plain
+    string, a string's method called on it where it is used checks it)."""
     v = p.vocab["validators"]
     files = p.linker.memo.get("boundary_files") if p.linker is not None else None
     if files is None:  # every file of the boundary, read or not (extract/throws.py: a module that is not there)
@@ -396,7 +398,7 @@ def reads(p: Program, own: list[Place], booleans: frozenset[str] = frozenset()) 
                     or _only_tested(node, pl.module) or _in_catch(node, pl.fn) or logged(node, p.vocab) \
                     or error_message(node) or _typed_in_callee(node, pl.module, p.linker) \
                     or uses.harmless(p, pl.module, node, truth=field not in booleans,
-                                     skip=lambda n, pl=pl: _skipped(n, pl), echo=pl.result) \
+                                     skip=lambda n, pl=pl: _skipped(n, pl), echo=pl.result, strings=field in strings) \
                     or throws.after_throw(node, pl.fn, pl.module, p.linker, files):  # (never runs: reaches nothing)
                 continue
             out.append(Read(field=field, path=pl.module.path, node=node))
