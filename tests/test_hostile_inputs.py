@@ -431,3 +431,4 @@ def test_brackets_of_strings_and_regular_expressions_do_not_count_as_nesting(tmp
     assert code_depth(b"return /(((/.test(x)") == 1 and code_depth(b"x.return / ((1))") == 2
     assert code_depth(b"let of = 2; y = of / ((1))") == 2 and code_depth(b"a++ / ((1))") == 2
     assert code_depth(b"f('((((\n);") == 5 and code_depth(b"`${ ((((") == 5  # (not closed: counted)
+    assert code_depth(b"/* ((( */ x((1))") == 2 and code_depth(b"a */ b /* (((") == 3

@@ -55,6 +55,7 @@ def code_depth(data: bytes) -> int:
     # template's text); None: in a template's text
     regex_next = True  # whether a slash here starts a regular expression
     end = len(data)
+    closes = data.rfind(b"*/")  # (a `/*` after the last `*/` closes nowhere: not looked for to the end again)
     while pos < end:
         if stack and stack[-1] is None:  # (in template text)
             stack.pop()
@@ -69,6 +70,9 @@ def code_depth(data: bytes) -> int:
                 pos, regex_next = pos + 2, True
             else:
                 pos, regex_next = pos + 1, False  # (the closing "`")
+            continue
+        if pos > closes and data.startswith(b"/*", pos):  # (a comment not closed: no comment)
+            pos, regex_next = pos + 1, True
             continue
         m = _TOKEN.match(data, pos)
         if m is None:  # (a quote not closed on its line)
