@@ -19,8 +19,14 @@ def run():
     return module
 
 
-def test_every_label_loads_pinned_and_well_formed(run):
-    labs = run.load_labels(None)
+@pytest.fixture(scope="module")
+def labels(run):
+    """Every label file, loaded once for the module (each split's test reads them all)."""
+    return run.load_labels(None)
+
+
+def test_every_label_loads_pinned_and_well_formed(labels):
+    labs = labels
     seen = set()
     for lab in labs:
         name, _, version = lab["npm"].rpartition("@")
@@ -41,9 +47,9 @@ def test_every_label_loads_pinned_and_well_formed(run):
                                           ("holdout15", 12), ("holdout16", 12), ("holdout17", 12), ("holdout18", 12),
                                           ("holdout19", 12), ("holdout20", 12), ("holdout21", 12),
                                           ("holdout22", 12), ("holdout23", 12), ("holdout24", 12), ("holdout25", 12), ("holdout26", 12), ("holdout27", 12), ("holdout28", 12), ("holdout29", 11), ("holdout30", 12), ("holdout31", 12), ("holdout32", 12), ("holdout33", 12), ("holdout34", 12), ("holdout35", 12), ("holdout36", 12), ("holdout37", 11), ("holdout38", 12), ("holdout39", 12), ("holdout40", 7), ("holdout41", 14), ("holdout42", 8), ("holdout43", 7), ("holdout44", 8), ("holdout45", 8), ("holdout46", 8), ("holdout47", 6), ("holdout48", 7), ("holdout49", 8), ("holdout50", 8), ("holdout51", 8), ("holdout52", 8), ("holdout53", 7), ("holdout54", 8), ("holdout55", 8), ("holdout56", 7), ("holdout57", 5), ("holdout58", 5), ("holdout59", 6), ("holdout60", 6), ("holdout61", 6), ("holdout62", 6), ("holdout63", 4), ("holdout64", 4), ("holdout65", 4), ("holdout66", 3), ("holdout67", 6), ("holdout68", 6), ("holdout69", 6), ("holdout70", 6), ("holdout71", 6), ("holdout72", 3), ("holdout73", 5), ("holdout74", 3), ("holdout75", 6), ("holdout76", 4), ("holdout77", 3), ("holdout78", 5), ("holdout79", 6), ("holdout80", 3), ("holdout81", 3), ("holdout82", 3), ("holdout83", 3), ("holdout84", 3), ("holdout85", 3), ("holdout86", 2), ("holdout87", 3), ("holdout88", 3), ("holdout89", 3), ("holdout90", 3), ("holdout91", 2), ("holdout92", 3), ("holdout93", 3), ("holdout94", 3), ("holdout95", 3), ("holdout96", 3), ("holdout97", 3), ("holdout98", 3), ("holdout99", 3), ("holdout100", 3), ("holdout101", 3), ("holdout102", 3), ("holdout103", 3), ("holdout104", 3), ("holdout105", 3), ("holdout106", 3), ("holdout107", 3), ("holdout108", 3), ("holdout109", 3), ("holdout110", 3), ("holdout111", 3), ("holdout112", 3), ("holdout113", 3), ("holdout114", 3), ("holdout115", 3), ("holdout116", 3), ("holdout117", 3), ("holdout118", 3), ("holdout119", 3), ("holdout120", 3), ("holdout121", 2), ("holdout122", 2), ("holdout123", 3), ("holdout124", 3), ("holdout125", 3), ("holdout126", 3), ("holdout127", 3), ("holdout128", 3), ("holdout129", 2), ("holdout130", 2), ("holdout131", 3), ("holdout132", 3), ("holdout133", 2), ("holdout134", 3), ("holdout135", 3), ("holdout136", 3), ("holdout137", 1), ("holdout138", 3), ("holdout139", 2), ("holdout140", 3), ("holdout141", 3), ("holdout142", 3), ("holdout143", 3), ("holdout144", 3), ("holdout145", 3), ("holdout146", 3), ("holdout147", 3), ("holdout148", 3), ("holdout149", 3), ("holdout150", 3), ("holdout151", 3), ("holdout152", 2), ("holdout153", 2), ("holdout154", 1), ("holdout156", 3), ("holdout157", 3), ("holdout158", 2), ("holdout159", 2), ("holdout160", 3), ("holdout161", 3), ("holdout162", 3), ("holdout163", 3), ("holdout164", 1), ("holdout165", 1), ("holdout166", 3), ("holdout167", 3), ("holdout168", 3), ("holdout169", 3)])
-def test_each_later_holdout_is_its_own_split(run, split, least):
+def test_each_later_holdout_is_its_own_split(labels, split, least):
     """Each later holdout holds servers no earlier split has (labelled before the auditor was run on them)."""
-    labs = run.load_labels(None)
+    labs = labels
     held = [lab for lab in labs if lab["split"] == split]
     assert len(held) >= least
     earlier = {lab["npm"].rpartition("@")[0] for lab in labs if lab["split"] != split}
