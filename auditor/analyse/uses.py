@@ -493,9 +493,10 @@ def _local(ctx, module, decl: ts.Node, depth: int, fresh: bool = False) -> bool:
         return False
     if ctx.checks and text(name) in callee_checks.checked(ctx.link, module, fn):
         return True  # (`const n = args.n; if (typeof n !== "number") throw ...`)
-    reads = _reads(ctx, decl, depth)
+    refs = references(decl, text(name))
+    reads = _reads(ctx, decl, depth, refs)
     if fresh:
-        sets = [u.parent for u in references(decl, text(name)) if _assigned(u)]
+        sets = [u.parent for u in refs if _assigned(u)]
         reads = [u for u in reads if not any(dominates(s, u) for s in sets)]
     return _harmless_uses(ctx, module, fn, reads, depth)
 
@@ -655,10 +656,11 @@ def _assigned_to(value: ts.Node) -> ts.Node | None:
     return target if target is not None and target.type == "identifier" else None
 
 
-def _reads(ctx, decl: ts.Node, depth: int) -> list[ts.Node]:
+def _reads(ctx, decl: ts.Node, depth: int, refs: list[ts.Node] | None = None) -> list[ts.Node]:
     """The reads of the local DECL declares that are the tool's (`_mine`), less the plain assignments to it (`id =
-    fallback.id` reads nothing of it)."""
-    return [u for u in _mine(ctx, references(decl, text(decl.child_by_field_name("name"))), depth) if not _assigned(u)]
+    fallback.id` reads nothing of it); REFS: its references, when already found."""
+    refs = refs if refs is not None else references(decl, text(decl.child_by_field_name("name")))
+    return [u for u in _mine(ctx, refs, depth) if not _assigned(u)]
 
 
 def _unwritten(ctx, decl: ts.Node, depth: int) -> list[ts.Node]:

@@ -244,21 +244,22 @@ def documented_tools(doc: MarkdownDoc) -> list[DocTool]:
         for it in inside:
             if any(_contains(o, it) for o in inside):
                 continue
-            m = TOOL_ITEM.match(_clean(it.text))
+            item = _clean(it.text)
+            m = TOOL_ITEM.match(item)
             if m is None or not (m["bold"] or m["tick"] or re.search(r"[_-]", m["name"])):
                 continue
-            if not m["tick"] and LABEL_WORD.fullmatch(m["name"]) and not _grouped(_clean(it.text), m):
+            rest = item[m.end():]
+            group = _grouped(item, m)
+            if not m["tick"] and LABEL_WORD.fullmatch(m["name"]) and not group:
                 continue  # `- **Organizations**: List, create...`: a capitalised word in bold labels a group of tools
-            if m["tick"] and "." in m["name"] and _clean(it.text)[m.end():].startswith("("):
+            if m["tick"] and "." in m["name"] and rest.startswith("("):
                 continue  # `- `toolkit.users()`: ...`: a method called on an object of the code, not a tool's name
-            group = _grouped(_clean(it.text), m)
             if group:  # `- **Session**: `lock`, `unlock``: a label over the tools it lists
                 out += [DocTool(name=name, anchor=Anchor(path=doc.path, start_line=it.line, end_line=it.line),
                                 section=h.text, params=()) for name in group]
                 continue
             if NOT_TOOLS_LEAD.search(_introduction(it)) or NOT_TOOLS_LEAD.search(_label(doc, it)) \
-                    or NOT_HERE.search(_clean(it.lead)) or WITHDRAWN.search(_clean(it.text)[m.end():].splitlines()[0]
-                                                                            if _clean(it.text)[m.end():] else ""):
+                    or NOT_HERE.search(_clean(it.lead)) or WITHDRAWN.search(rest.splitlines()[0] if rest else ""):
                 continue  # the list of a tool's parameters, or of the values it returns, or of tools served elsewhere,
                 # or a tool withdrawn
             items = [x for x in inside if _contains(it, x)]
