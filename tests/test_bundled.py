@@ -96,6 +96,14 @@ def test_a_bundle_over_the_node_limit_is_analysed_with_its_packages_blanked():
     assert "over the limit of 800 (kb/method.yaml max_syntax_nodes)" in gap.detail
 
 
+def test_a_workspace_bundle_over_the_limit_is_blanked_by_its_root_node_modules_markers():
+    hoisted = BUNDLE.replace("// node_modules/", "// ../../node_modules/")
+    p = program({"package.json": PACKAGE, "dist/index.js": hoisted}, max_file_bytes=4000)
+    assert [t.name for t in p.tools] == ["echo"]
+    (gap,) = [g for g in p.gaps if g.kind == "bundled"]
+    assert "fakelib" in gap.detail and "zod" in gap.detail
+
+
 def test_without_markers_or_when_its_own_code_is_over_the_limit_it_stays_a_size_gap():
     plain = BUNDLE.replace("// node_modules/", "// vendor/")
     p = program({"package.json": PACKAGE, "dist/index.js": plain}, max_file_bytes=4000)

@@ -49,6 +49,17 @@ def test_dependency_regions_of_a_bundle_are_not_read_as_the_server():
     assert row["reason"] == "2 bundled package(s) not read as its code: @modelcontextprotocol/sdk, some-http"
 
 
+def test_a_workspace_package_s_bundle_marks_the_root_node_modules_it_inlines():
+    # esbuild run in a workspace package names the hoisted packages from the package's folder: `../../node_modules/`.
+    text = BUNDLE.replace("// node_modules/", "// ../../node_modules/.bun/sdk@1.0.0/node_modules/", 2) \
+        .replace("// node_modules/", "// ../../node_modules/")
+    p = program({"dist/index.js": text, "package.json": '{"name": "bundled-notes", "bin": "dist/index.js"}'})
+    (m,) = p.modules
+    assert [pkg for _, _, pkg in m.vendored] == ["@modelcontextprotocol/sdk", "@modelcontextprotocol/sdk", "some-http"]
+    assert [t.name for t in p.tools] == ["add_note"] and p.handlers == ()
+    assert [c.key for c in p.containers] == ["notes"]
+
+
 def test_one_path_comment_is_no_bundle():
     src = "// node_modules/left-pad/index.js is vendored below, patched\nexport const pad = (s) => s;\n"
     p = program({"index.js": "// node_modules/left-pad/index.js\n" + src})

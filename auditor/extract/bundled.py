@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from auditor.extract.program import _BUNDLE_MARK, _package
+from auditor.extract.program import _BUNDLE_MARK, _package, vendored_path
 
 # coupling: the markers of program._vendored, here as whole lines at column 0 (where esbuild, tsup and rolldown write
 # them at the top level of a bundle); program._vendored finds them again in the syntax tree of the blanked text, which
@@ -49,11 +49,11 @@ def spans(data: bytes) -> list[tuple[int, int, str]]:
     if out:
         return out
     marks = [(m.start(), m.end() + 1, m.group(1).decode("utf-8", "replace")) for m in _MARK.finditer(data)]
-    if len(marks) < 2 or not any(w.startswith("node_modules/") for _, _, w in marks):
+    if len(marks) < 2 or not any(vendored_path(w) for _, _, w in marks):
         return []
     ends = [start for start, _, _ in marks[1:]] + [len(data)]
     return [(body, end, _package(where)) for (_, body, where), end in zip(marks, ends)
-            if where.startswith("node_modules/") and body < end]
+            if vendored_path(where) and body < end]
 
 
 def blank(data: bytes, keep: bool = True) -> Blanked | None:

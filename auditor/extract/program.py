@@ -154,6 +154,12 @@ def package_of(spec: str) -> str:
     return "/".join(parts[:2] if spec.startswith("@") else parts[:1])
 
 
+def vendored_path(where: str) -> bool:
+    """Whether a bundler's marker path names a file of an installed package: under `node_modules/`, also one of a
+    workspace's root reached from the package's folder (`../../node_modules/.bun/zod@3.25.76/node_modules/zod/...`)."""
+    return where.startswith("node_modules/") or "/node_modules/" in where
+
+
 def _package(where: str) -> str:
     return package_of(where.rsplit("node_modules/", 1)[1])
 
@@ -181,13 +187,13 @@ def _vendored(tree: ts.Tree) -> list[tuple[int, int, int, int, str]]:
         return regions
     marks = [(c, m.group(1).decode("utf-8", "replace")) for c in tree.root_node.named_children
              if c.type == "comment" and (m := _BUNDLE_MARK.fullmatch(c.text)) is not None]
-    if len(marks) < 2 or not any(p.startswith("node_modules/") for _, p in marks):
+    if len(marks) < 2 or not any(vendored_path(p) for _, p in marks):
         return []  # one marker is a comment, not a bundle
     root = tree.root_node
     ends = [(c.start_byte, c.start_point[0]) for c, _ in marks[1:]] + [(root.end_byte, root.end_point[0] + 1)]
     out = []
     for (mark, where), (end, end_line) in zip(marks, ends):
-        if where.startswith("node_modules/"):
+        if vendored_path(where):
             out.append((mark.start_byte, end, mark.start_point[0] + 1, max(end_line, mark.start_point[0] + 1), _package(where)))
     return out
 
