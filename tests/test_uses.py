@@ -356,6 +356,20 @@ def test_a_use_after_a_lookup_whose_miss_leaves_the_callee_is_of_a_held_key():
     assert flagged({"index.ts": _with(head.replace("    if (!fact) return undefined;\n", ""), body)}) == BOTH
 
 
+def test_a_field_read_after_a_lookup_of_it_whose_miss_leaves_is_a_held_key():
+    """`const session = sessions.get(args.limit); if (!session) return ...; "x".repeat(args.limit)`: past the `if`,
+    the field equals a key the Map holds. The `session` tested is the one declared in that block, not another
+    case's of the same name declared first in the function."""
+    head = 'const sessions = new Map();\n'
+    body = ('  if (args.path === "a") {\n    const session = { id: 1 };\n'
+            '    return { content: [{ type: "text", text: String(session.id) }] };\n  }\n'
+            '  const session = sessions.get(args.limit);\n'
+            '  if (!session) return { content: [] };\n'
+            + _returning('"x".repeat(args.limit)'))
+    assert flagged({"index.ts": _with(head, body)}) == PATH_ONLY
+    assert flagged({"index.ts": _with(head, body.replace("  if (!session) return { content: [] };\n", ""))}) == BOTH
+
+
 def test_a_validator_whose_result_is_tested_checks_the_fields_it_hands_validators():
     """`result = ToolValidation.search(args); if (!result.valid) throw`, where search hands `args.limit` to a static
     validator returning `{ valid, errors }`: limit is checked; path, which no validator is handed, is not (the

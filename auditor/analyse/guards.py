@@ -12,7 +12,7 @@ from typing import Callable, Iterator
 import tree_sitter as ts
 
 from auditor.extract import flow
-from auditor.extract.bindings import value_of
+from auditor.extract.bindings import value_of, visible
 from auditor.extract.frames import REST, destructured, loop_names, parameters, plain_parameters, returned
 from auditor.extract.program import Module
 from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, callee_text, condition_terms,
@@ -619,9 +619,14 @@ def _pattern_test(call: ts.Node | None, fn: ts.Node, module: Module | None) -> b
 
 
 def _local_value(name: ts.Node, fn: ts.Node) -> ts.Node | None:
-    """The value a local of FN named NAME is declared with (`const x = value`), casts removed; None when none is."""
-    decl = next((d for d in find(fn, {"variable_declarator"}) if enclosing_function(d) == fn
-                 and text(d.child_by_field_name("name")) == text(name)), None)
+    """The value a local of FN named NAME is declared with (`const x = value`), casts removed; None when none is. The
+    declaration NAME sees where it is read (one of several `const session` of the cases of a dispatch), else the first
+    of FN (NAME is no read: a name looked up by its text)."""
+    decl = visible(name, text(name)) if name.type == "identifier" and name.parent is not None else None
+    if decl is not None and (enclosing_function(decl) != fn or text(decl.child_by_field_name("name")) != text(name)):
+        decl = None
+    decl = decl or next((d for d in find(fn, {"variable_declarator"}) if enclosing_function(d) == fn
+                         and text(d.child_by_field_name("name")) == text(name)), None)
     return strip_casts(decl.child_by_field_name("value")) if decl is not None else None
 
 
@@ -903,9 +908,10 @@ def _lookup_leaves(stmt: ts.Node, t: str, fn: ts.Node) -> bool:
     T a field, or a local looked up by its own name (`const brand = args.brand || "a"; const light =
     TOKENS[brand]?.light; if (!light) return ...`)."""
     consequence = stmt.child_by_field_name("consequence")
-    if not (_returns(consequence) or _rejects(consequence)) or not t.isidentifier():
+    if not (_returns(consequence) or _rejects(consequence)) or not all(w.isidentifier() for w in t.split(".")):
         return False
-    return any(t in _tested_by(term, fn) or _keyed_by(_lookup_key(term, fn), t, fn)
+    field = t.rsplit(".", 1)[-1]  # (`input.sessionId`: the field `_tested_by` names, or the key itself)
+    return any(t.isidentifier() and field in _tested_by(term, fn) or _keyed_by(_lookup_key(term, fn), t, fn)
                for term in condition_terms(stmt.child_by_field_name("condition")))
 
 
