@@ -232,3 +232,33 @@ def test_a_descriptor_named_by_a_template_of_parameters_is_one_tool_per_call():
     p = program({"index.ts": PER_SERVICE})
     assert sorted(t.name for t in p.tools) == ["alpha_get_health", "alpha_get_tags", "beta_get_health", "beta_get_tags",
                                                "status"]
+
+
+PREFIXED = SDK + '''function tool(feature: string, options: any, run: Function) {
+  const { isAvailable, ...mcpOptions } = options;
+  return { mcp: { ...mcpOptions, inputSchema: { type: "object", properties: {} } }, run, isAvailable };
+}
+const coreTools = [tool("core", { name: "login", description: "Log in." }, async () => "ok"),
+  tool("core", { name: "logout", description: "Log out." }, async () => "ok")];
+const dbTools = [tool("db", { name: "get", description: "Get a row." }, async () => "ok")];
+function addFeaturePrefix(feature: string, tools: any[]) {
+  return tools.map((t) => ({ ...t, mcp: { ...t.mcp, name: `${feature}_${t.mcp.name}` } }));
+}
+const byFeature = { core: addFeaturePrefix("base", coreTools), db: addFeaturePrefix("database", dbTools) };
+const server = new Server({ name: "kit", version: "1.0.0" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({
+  tools: Object.values(byFeature).flat().map((t) => t.mcp),
+}));
+server.setRequestHandler(CallToolRequestSchema, async (req) => {
+  const t = Object.values(byFeature).flat().find((x) => x.mcp.name === req.params.name);
+  return { content: [{ type: "text", text: String(await t.run(req.params.arguments)) }] };
+});
+'''
+
+
+def test_a_name_read_through_members_of_a_made_object_is_read_under_the_call_that_made_it():
+    """`${feature}_${t.mcp.name}` with `t` an element made by `tool("core", { name: "login" })`, whose `mcp` is
+    `{ ...mcpOptions, inputSchema }`: `name` comes from the spread of tool()'s parameter, read under that call."""
+    p = program({"index.ts": PREFIXED})
+    assert sorted(t.name for t in p.tools) == ["base_login", "base_logout", "database_get"]
+    assert coverage.ledger(p)["complete"]

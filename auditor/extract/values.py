@@ -218,6 +218,18 @@ class Values(Lists):
         """The member KEY of what NODE stands for: an object literal's entry, a class instance's field or method."""
         return self.framed_member(node, module, key, frame, depth)[:2]
 
+    def member_path(self, node: ts.Node | None, module: Module, path, frame: Frame | None, depth: int
+                ) -> tuple[ts.Node | None, Module]:
+        """The member PATH of what NODE stands for, each read under the frame the one before was read in: `t.mcp.name`
+        of `t = tool("core", opts)` whose `mcp` is `{ ...opts, schema }`: `name` of opts, bound by tool()'s call."""
+        for key in path:
+            found = self.framed_member(node, module, key, frame, depth)
+            node, module = found[0], found[1]
+            if node is None:
+                break
+            frame = found[2] if len(found) > 2 else frame
+        return node, module
+
     def framed_member(self, node: ts.Node | None, module: Module, key: str, frame: Frame | None, depth: int
                       ) -> tuple[ts.Node | None, Module] | tuple[ts.Node | None, Module, Frame]:
         """member(), with a third item when the value is read under a frame of its own rather than FRAME: a field
@@ -632,11 +644,7 @@ class Values(Lists):
                 and outer.scope.start_byte <= arg.start_byte < outer.scope.end_byte else None
             if up is None:
                 value, where = self.bound(arg, caller, outer, depth + 1)
-                for key in path:
-                    value, where = self.member(value, where, key, outer, depth + 1)
-                    if value is None:
-                        break
-                return value, where
+                return self.member_path(value, where, path, outer, depth + 1)
             frame, index, path, depth = outer, up[0], up[1] + path, depth + 1
         return None, frame.caller
 
@@ -681,11 +689,10 @@ class Values(Lists):
                     return self._argument_at(f, hit[0], hit[1] + path, depth + 1)
             f = f.outer
         value, where = self.bound(init, module, frame, depth + 1)
-        for key in path:
-            value, where = self.member(value, where, key, frame, depth + 1)
-            if value is None:
-                return None  # not read: the name as it is written
-        return value, where
+        if not path:
+            return value, where
+        value, where = self.member_path(value, where, path, frame, depth + 1)
+        return (value, where) if value is not None else None  # (None: not read, the name as it is written)
 
     def _local_member(self, node: ts.Node, module: Module, frame: Frame, depth: int
                       ) -> tuple[ts.Node | None, Module] | None:
@@ -706,12 +713,7 @@ class Values(Lists):
         init = value_of(module, root) if root is not None else None
         if init is None or not frame.scope.start_byte <= init.start_byte < frame.scope.end_byte:
             return None
-        value, where = init, module
-        for key in chain[1:]:
-            value, where = self.member(value, where, key, frame, depth + 1)
-            if value is None:
-                break
-        return value, where
+        return self.member_path(init, module, chain[1:], frame, depth + 1)
 
     def string(self, node: ts.Node | None, module: Module, depth: int = 0, frame: Frame | None = None,
                callers: bool = False) -> str | None:
