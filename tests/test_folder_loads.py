@@ -210,3 +210,74 @@ def test_a_file_required_by_a_path_joined_from_the_module_s_folder_is_reached():
     assert sorted(t.name for t in p.tools) == ["ping", "prove"]
     rows = {f["path"]: f["status"] for f in coverage.ledger(p)["files"]}
     assert rows["mcp/server.js"] == "analysed" and rows["mcp/other.js"] != "analysed", rows
+
+
+# A plugin's server that imports its tool registry from a root it finds at run time (an option, an environment
+# variable, the script's folder), then registers every entry of the record the module exports.
+ROOTED_SERVER = '''#!/usr/bin/env node
+const { McpServer } = require("@modelcontextprotocol/sdk/server/mcp.js");
+const { StdioServerTransport } = require("@modelcontextprotocol/sdk/server/stdio.js");
+const path = require("path");
+const url = require("url");
+function getRoot() {
+  if (process.env.PLUGIN_ROOT) return process.env.PLUGIN_ROOT;
+  return path.resolve(path.dirname(require.main.filename), "..");
+}
+function resolveRegistryPath() {
+  const root = getRoot();
+  const built = path.resolve(root, "dist/index.js");
+  if (require("fs").existsSync(built)) return built;
+  return path.resolve(root, "../src/registry.ts");
+}
+async function loadRegistry() {
+  const mod = await import(url.pathToFileURL(resolveRegistryPath()).href);
+  const tools = mod.allTools ?? mod.default?.allTools;
+  if (!tools) throw new Error("no registry");
+  return tools;
+}
+async function main() {
+  const server = new McpServer({ name: "rooted", version: "1.0.0" });
+  for (const [toolName, def] of Object.entries(await loadRegistry())) {
+    server.registerTool(toolName, { description: def.description }, async (args) => ({
+      content: [{ type: "text", text: String(await def.execute(args)) }],
+    }));
+  }
+  await server.connect(new StdioServerTransport());
+}
+main();
+'''
+
+ROOTED_REGISTRY = '''function tool(spec) { return spec; }
+var note_add = tool({ description: "Add a note.", execute: async () => "added" });
+var note_list, init_notes = () => { note_list = tool({ description: "List notes.", execute: async () => "[]" }); };
+init_notes();
+var noteTools = { note_add, note_list };
+const taskTools = { task_start: tool({ description: "Start a task.", execute: async () => "started" }) };
+export const allTools = { ...noteTools, ...taskTools };
+export default { allTools };
+'''
+
+ROOTED = {"bin/server.cjs": ROOTED_SERVER, "dist/index.js": ROOTED_REGISTRY,
+          "package.json": '{"name": "rooted", "bin": {"rooted": "bin/server.cjs"}, '
+                          '"dependencies": {"@modelcontextprotocol/sdk": "1"}}'}
+
+
+def test_a_registry_imported_from_a_root_found_at_run_time_is_each_shipped_file_its_path_ends_with():
+    """`import(pathToFileURL(resolve(root, "dist/index.js")).href)`, the path returned by a function of the module
+    and `root` an environment variable or the script's folder: the shipped `dist/index.js` (its other return,
+    `../src/registry.ts`, names no shipped file). The record it exports is read through `mod.allTools ??
+    mod.default?.allTools`; its shorthand entries are named by their keys (`{ note_add }`, also one whose variable
+    a lazily run function assigns)."""
+    p = program(ROOTED)
+    assert sorted(t.name for t in p.tools) == ["note_add", "note_list", "task_start"]
+    assert coverage.ledger(p)["complete"]
+
+
+def test_a_registry_two_shipped_files_may_be_is_read_from_both():
+    """Two shipped files end with the path (`dist/index.js`, `plugin/dist/index.js`): the server may load either,
+    so the tools of both are its tools (a name both register, once per file). A path of one name only (`resolve(root, "index.js")`) is no such load."""
+    two = {**ROOTED, "plugin/dist/index.js": ROOTED_REGISTRY.replace("task_start", "task_stop")}
+    assert sorted({t.name for t in program(two).tools}) == ["note_add", "note_list", "task_start", "task_stop"]
+    bare = {**ROOTED, "bin/server.cjs": ROOTED_SERVER.replace('"dist/index.js"', '"index.js"'),
+            "index.js": ROOTED_REGISTRY}
+    assert program(bare).tools == ()

@@ -6,7 +6,12 @@
   autoloader of tools).
 - A file: `await import(pathToFileURL(join(here, "..", "dist", "cli.js")).href)`, the path joined from the module's
   own folder and literal names only, or the first of a list of such paths that exists (`paths.find(existsSync)`, a
-  launcher that finds its build): each file of the boundary so named."""
+  launcher that finds its build): each file of the boundary so named.
+- A file under a root the code finds at run time: `resolve(root, "dist/index.js")` with `root` an option, an
+  environment variable or the script's folder: each file of the boundary whose path ends with that literal path of
+  folders and a code file (`dist/index.js`, `claude-plugin/dist/index.js`; of `../src/index.ts`, `src/index.ts`); a
+  path no shipped file ends with loads nothing of the package. The path may be what a function of the module returns (`const p = resolveRegistry();`),
+  each of its returns read."""
 
 from __future__ import annotations
 
@@ -16,10 +21,12 @@ import tree_sitter as ts
 
 from auditor.extract.bindings import value_of
 from auditor.extract.program import Module
-from auditor.extract.syntax import call_args, member_chain, string_value, strip_casts, text
+from auditor.extract.syntax import FUNCTION_TYPES, call_args, member_chain, string_value, strip_casts, text
 from auditor.model import DECLARATIONS
 
 _JOINS = {"join", "resolve"}  # path.join / path.resolve and their imported names
+_ANY = "*/"  # (a path of _files under a root not known: every file of the boundary ending with the rest)
+_CODE = (".js", ".mjs", ".cjs", ".ts", ".mts", ".cts")
 _DEPTH = 6
 _NOT_CODE = (*DECLARATIONS, ".map")
 _TESTS = (".test.", ".spec.")
@@ -34,7 +41,9 @@ def loaded(call: ts.Node, module: Module, modules: dict[str, Module]) -> list[Mo
     folder = _joined_folder(args[0], module, 0)
     if folder is None:
         files = _files(args[0], module, 0)
-        return [modules[f] for f in sorted(set(files)) if f in modules and f != module.path] if files else None
+        paths = {p for f in files for p in ([q for q in modules if _ends_with(q, f[len(_ANY):])]
+                                            if f.startswith(_ANY) else [f])}
+        return [modules[f] for f in sorted(paths) if f in modules and f != module.path] if files else None
     return [m for path, m in sorted(modules.items()) if posixpath.dirname(path) == folder
             and not path.endswith(_NOT_CODE) and not any(t in posixpath.basename(path) for t in _TESTS)
             and m.path != module.path]
@@ -100,8 +109,58 @@ def _files(node: ts.Node | None, module: Module, depth: int) -> list[str]:
                 return []
             found = [_files(e, module, depth + 1) for e in items.named_children]
             return [] if any(not f for f in found) else [p for f in found for p in f]
+        if fn is not None and fn.type == "identifier" and not args:  # `resolveRegistryPath()`: what it returns
+            found = [_files(r, module, depth + 1) for r in _returns(module.functions.get(text(fn)))]
+            return [] if not found or any(not f for f in found) else [p for f in found for p in f]
     path = _folder(node, module, 0)  # (a depth of its own: this one counts the wrappers above)
-    return [path] if path else []
+    if path:
+        return [path]
+    tail = _under_root(node, module)
+    return [_ANY + tail] if tail else []
+
+
+def _returns(fn: ts.Node | None) -> list[ts.Node]:
+    """The values FN's own return statements return (not those of functions inside it); none for a body that is an
+    expression or a function not known."""
+    body = fn.child_by_field_name("body") if fn is not None else None
+    if body is None or body.type != "statement_block":
+        return []
+    out, todo = [], list(body.named_children)
+    while todo:
+        n = todo.pop()
+        if n.type in FUNCTION_TYPES or n.type in {"class_declaration", "class"}:
+            continue
+        if n.type == "return_statement":
+            if not n.named_children:
+                return []
+            out.append(n.named_children[0])
+            continue
+        todo += n.named_children
+    return out
+
+
+def _under_root(node: ts.Node, module: Module) -> str | None:
+    """The literal path of `resolve(root, "dist/index.js")` (`join(root, "dist", "index.js")`) whose ROOT is not a
+    folder the code fixes: a path of folders and a code file, within the root (no `..`)."""
+    if node.type != "call_expression":
+        return None
+    chain = member_chain(node.child_by_field_name("function")) or ()
+    args = call_args(node)
+    if not chain or chain[-1] not in _JOINS or len(args) < 2 or string_value(args[0]) is not None:
+        return None
+    rest = [string_value(a) for a in args[1:]]
+    if any(r is None for r in rest):
+        return None
+    parts = posixpath.normpath(posixpath.join(*rest)).split("/")
+    while parts[:1] == [".."]:  # (`resolve(root, "../src/index.ts")`: a file beside the root, `src/index.ts` still)
+        parts = parts[1:]
+    tail = "/".join(parts)
+    return tail if len(parts) >= 2 and ".." not in parts and parts[0] and tail.endswith(_CODE) \
+        and not tail.endswith(_NOT_CODE) else None
+
+
+def _ends_with(path: str, tail: str) -> bool:
+    return path == tail or path.endswith("/" + tail)
 
 
 def _folder(node: ts.Node | None, module: Module, depth: int) -> str | None:

@@ -35,6 +35,8 @@ class Lists:
         """(key node, value node, module) of each own entry of what NODE stands for: an object literal (its spreads
         included) or a namespace (`import * as tools`: each export of the module, following re-exports)."""
         obj, omod = self.definition(*self.bound(node, module, frame))
+        if obj is None and frame is not None:  # not read under FRAME (`mod.allTools ?? ...` of a namespace that may be
+            obj, omod = self.definition(*self.bound(node, module, None))  # one of several modules): as it is written
         if obj is None or depth > 6:
             return
         if obj.type == "member_expression" and self.link is not None:  # `Object.entries(this.tools)`: the record
@@ -55,9 +57,11 @@ class Lists:
                 if body is not None and body.type != "statement_block":
                     yield pair.child_by_field_name("key") if pair.type == "pair" else pair, body, omod
             return
-        if obj.type == "ternary_expression":  # `readonly ? subset : all`: the entries of either, each once
+        either = ("consequence", "alternative") if obj.type == "ternary_expression" else ("left", "right") \
+            if obj.type == "binary_expression" and text(obj.child_by_field_name("operator")) in {"??", "||"} else None
+        if either:  # `readonly ? subset : all`, `mod.allTools ?? mod.default?.allTools`: the entries of either, each once
             seen: set[tuple[int, int]] = set()
-            for branch in ("consequence", "alternative"):
+            for branch in either:
                 for key, value, vmod in self.entries(obj.child_by_field_name(branch), omod,
                                                      frame if omod is module else None, depth + 1):
                     if (key.id, value.id) not in seen:
@@ -118,7 +122,11 @@ class Lists:
         fn = node.child_by_field_name("function") if node.type == "call_expression" else None
         if fn is not None and (callee_text(node) == "require" or fn.type == "import") and call_args(node):
             spec = string_value(call_args(node)[0])  # `require("./x")`, `await import("pkg")` (awaited: a namespace)
-            return self.link.resolve_spec(module.path, spec) if spec is not None else None
+            if spec is not None:
+                return self.link.resolve_spec(module.path, spec)
+            loads = folders.loaded(node, module, self.link.by_path) if fn.type == "import" else None
+            # (`import(pathToFileURL(resolve(root, "dist/index.js")).href)`: the one file of the boundary it may load)
+            return loads[0].path if loads is not None and len(loads) == 1 else None
         return None
 
     def export_names(self, path: str, depth: int = 0) -> set[str]:
@@ -225,7 +233,12 @@ class Lists:
         if held is not None and held.type == "await_expression" and held.named_children:
             held = strip_casts(held.named_children[0])
         out: list[tuple[ts.Node, Module, Frame | None]] = []
-        if held is not None and held.type == "call_expression" and self.link is not None:
+        loads = self._loads(held, hmod)
+        if loads:  # `(await import(pathToFileURL(resolve(root, "dist/index.js")).href)).allTools`: of each file it may be
+            for m in loads:
+                value, vmod = self._exported(m.tree.root_node, m, key)
+                out += [(value, vmod, None)] if value is not None else []
+        elif held is not None and held.type == "call_expression" and self.link is not None:
             for value, vmod, vframe in self.call_values(held, hmod, frame, depth + 1):
                 out += self.members(value, vmod, key, vframe, depth + 1)
         elif held is not None and held.type == "member_expression":
@@ -240,6 +253,16 @@ class Lists:
             if (value.id, _sites(vframe)) not in seen:
                 seen.add((value.id, _sites(vframe)))
                 yield value, vmod, vframe
+
+    def _loads(self, node: ts.Node | None, module: Module) -> list[Module]:
+        """The modules of the boundary a dynamic import NODE of a path made at run time may load, when it may load
+        more than one (extract/folders.py; one is the namespace itself: namespace())."""
+        fn = node.child_by_field_name("function") if node is not None and node.type == "call_expression" else None
+        if fn is None or fn.type != "import" or self.link is None or len(call_args(node)) != 1 \
+                or string_value(call_args(node)[0]) is not None:
+            return []
+        loads = folders.loaded(node, module, self.link.by_path) or []
+        return loads if len(loads) > 1 else []
 
     def _member_callables(self, node: ts.Node, module: Module, frame: Frame | None, depth: int
                           ) -> Iterator[tuple[ts.Node, Module, Frame | None]]:
@@ -1018,6 +1041,17 @@ def _whole_parameter(value: ts.Node | None, names: dict[str, tuple[int, tuple[st
 
 def _items(array: ts.Node) -> list[ts.Node]:
     return [c for c in array.named_children if c.type != "comment"]
+
+
+def shorthand_key(node: ts.Node, module: Module) -> ts.Node:
+    """The key of a shorthand entry (`{ note_add }`) as a node that reads as the key's text: the name of the
+    declaration of the variable it copies (`var note_add = tool(...)`), or of the assignment that gives it its value,
+    whose text it is; else the entry itself."""
+    value = value_of(module, node) if node.type == "shorthand_property_identifier" else None
+    named = _declared_name(value) if value is not None else None
+    if value is not None and value.parent is not None and value.parent.type == "assignment_expression":
+        named = value.parent.child_by_field_name("left")  # (`skills_list = tool({...})` of a `var skills_list;`)
+    return named if named is not None and named.type == "identifier" and text(named) == text(node) else node
 
 
 def _declared_name(node: ts.Node) -> ts.Node:

@@ -14,7 +14,7 @@ from auditor.extract.bindings import value_of
 from auditor.extract.frames import (MAX_DEPTH, REST, Frame, _lookup, _parameter_of_scope, destructured, loop_element,
                                     parameter_default, parameter_property, parameters, returned)
 from auditor.extract.held import possible
-from auditor.extract.lists import Lists, _bundled_namespace, _placeholder_list
+from auditor.extract.lists import Lists, _bundled_namespace, _placeholder_list, shorthand_key
 from auditor.extract.program import Module, class_name_of, holding_name
 from auditor.extract.syntax import (CLASS_TYPES, FUNCTION_TYPES, NOT_LITERAL, ancestors, call_args, call_function,
                                     callee_text, class_base, enclosing, enclosing_function, find, literal, member_chain,
@@ -640,6 +640,9 @@ class Values(Lists):
                 return (default, frame.module) if default is not None else (None, frame.caller)
             arg, caller, outer = items[index]
             arg = strip_casts(arg)
+            if index == 0 and not path and len(items) == 2 and arg is not None and items[1][0] is not None \
+                    and arg.type == "shorthand_property_identifier" and items[1][0].id == arg.id:
+                return shorthand_key(arg, caller), caller  # the key of an Object.entries item `{ note_add }`: its name
             up = _lookup(arg, outer) if path and arg is not None and outer is not None and caller is outer.module \
                 and outer.scope.start_byte <= arg.start_byte < outer.scope.end_byte else None
             if up is None:
@@ -720,6 +723,11 @@ class Values(Lists):
         """The string NODE stands for, through imports and members of constant objects (`TOOL_NAMES.search` with
         TOOL_NAMES imported), a template's substitutions read under FRAME (`web_data_${d.id}` in a loop), or None.
         CALLERS: a parameter no frame binds is read at the calls of its function (from_callers)."""
+        if node is not None and node.type == "identifier" and node.parent is not None and (
+                node.parent.type in {"variable_declarator", "function_declaration", "class_declaration"}
+                and node.parent.child_by_field_name("name") == node
+                or node.parent.type == "assignment_expression" and node.parent.child_by_field_name("left") == node):
+            return text(node)  # a declaration's (an assignment's) name: a key of a record (Lists.entries)
         node, module = self.definition(node, module)
         if node is None or depth > _STRING_DEPTH:
             return None
