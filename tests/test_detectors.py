@@ -90,6 +90,26 @@ def test_a_line_that_only_asks_for_help_or_the_version_is_no_launch():
         [["demo-server"], ["demo-server", "--help", "--port", "3"]]
 
 
+def test_a_runner_line_that_runs_a_bin_of_the_package_reaching_no_server_is_no_launch():
+    """A library with two bins: `demo-server` (a command line that reaches no server) and `demo-server-mcp` (the
+    server). `npx demo-server quote X` runs the former: no launch of the server; `npx -p demo-server demo-server-mcp`
+    may be (the runner names the bin). When the bin named like the package is the server's, its run is a launch."""
+    cli = 'console.log(process.argv.slice(2).join(" "));\n'
+    readme = "# demo\n\n```sh\nnpx demo-server quote AAPL\nnpx -p demo-server demo-server-mcp\n```\n"
+
+    def launches(bins: str) -> list:
+        manifest = ('{"name": "demo-server", "bin": ' + bins + ', '
+                    '"dependencies": {"@modelcontextprotocol/sdk": "1", "zod": "3"}}')
+        p = program({"bin/mcp.js": SERVER, "bin/cli.js": cli, "README.md": readme, "package.json": manifest})
+        return [c["args"] for f in mismatches.mismatches(p, {"probes": []}) if f.kind == "unpinned-launch"
+                for c in f.attrs["launch_commands"]]
+
+    assert launches('{"demo-server": "bin/cli.js", "demo-server-mcp": "bin/mcp.js"}') == \
+        [["-p", "demo-server", "demo-server-mcp"]]
+    assert launches('{"demo-server": "bin/mcp.js", "demo-server-cli": "bin/cli.js"}') == \
+        [["demo-server", "quote", "AAPL"], ["-p", "demo-server", "demo-server-mcp"]]
+
+
 def test_type_packages_count_as_used_with_what_they_type():
     manifest = ('{"name": "demo", "scripts": {"start": "node -r dotenv/config dist/index.js", "dev": "tsx src/index.ts"},'
                 ' "dependencies": {"@modelcontextprotocol/sdk": "1", "zod": "3", "@types/node": "20", "@types/zod": "1",'

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+import posixpath
 import re
 
 import tree_sitter as ts
@@ -13,7 +14,7 @@ from auditor.analyse.fields import record_fields, uses
 from auditor.analyse.kept import kept
 from auditor.analyse.uses import returned_unread
 from auditor.extract.documented import tool_headings
-from auditor.extract.facts import Program, dependency
+from auditor.extract.facts import Program, dependency, module_for
 from auditor.extract.limits import MAX_DEPTH, load_json
 from auditor.extract.objects import schema_properties
 from auditor.extract.program import made_requires
@@ -634,7 +635,7 @@ def _unpinned_launch(p: Program) -> list[Record]:
             found.setdefault((path, name), []).append((fence, command, args))
     out = []
     for (path, name), uses in sorted(found.items()):
-        uses = _server_launches(uses)
+        uses = [u for u in _server_launches(uses) if _runs_server(p, name, *u[1:])]
         if not uses:
             continue
         shown = list(dict.fromkeys(f"{c} {' '.join(a)}" for _, c, a in uses))  # each distinct command once
@@ -676,6 +677,31 @@ def _server_launches(uses: list) -> list:
     if not configured or None in configured:
         return uses
     return [(f, c, a) for f, c, a in uses if sub(c, a) in configured]
+
+
+def _runs_server(p: Program, name: str, command: str, args: list[str]) -> bool:
+    """Whether the runner line may start the server: False only when the bin it runs is known and reaches no server
+    while another bin of the package does (`npx yahoo-finance2 search AAPL` runs the `yahoo-finance2` command line,
+    the server being the `yahoo-finance-mcp` bin). Without `-p`, a runner runs the package's only bin, or the one
+    named like the package (unscoped)."""
+    if p.linker is None or any(a in {"-p", "--package", "-c", "--call"} or a.startswith(("--package=", "--call="))
+                               for a in args):
+        return True
+    doc = next((d for d in p.manifests() if isinstance(d.value, dict) and d.value.get("name") == name), None)
+    bins = doc.value.get("bin") if doc is not None else None
+    bins = {name.rsplit("/", 1)[-1]: bins} if isinstance(bins, str) else bins
+    if not isinstance(bins, dict) or len(bins) < 2 or not all(isinstance(v, str) for v in bins.values()):
+        return True
+    base = posixpath.dirname(doc.path)
+    serving = {s.module.path for s in p.servers} | {t.module.path for t in p.tools}
+
+    def reaches(target: str) -> bool:
+        path = module_for(p, base, posixpath.normpath(target))
+        return path is not None and bool(p.linker.closure([path], dynamic=True) & serving)
+    run = bins.get(name.rsplit("/", 1)[-1])
+    if run is None:
+        return True
+    return reaches(run) or not any(reaches(b) for k, b in bins.items() if b != run)
 
 
 def launched_package(command: str, args: list[str]) -> str | None:
