@@ -370,6 +370,15 @@ def test_a_field_read_after_a_lookup_of_it_whose_miss_leaves_is_a_held_key():
     assert flagged({"index.ts": _with(head, body.replace("  if (!session) return { content: [] };\n", ""))}) == BOTH
 
 
+def test_a_conversion_compared_before_it_is_taken_else_a_literal_is_a_range_check():
+    """`Number(args.limit) > 0 ? Number(args.limit) : 25`: whatever is given becomes a number that passed the
+    comparison, or 25. A ternary on anything else (`args.path ? Number(args.limit) : 25`) takes any number."""
+    body = '  const limit = Number(args.limit) > 0 ? Number(args.limit) : 25;\n' + _returning('"x".repeat(limit)')
+    assert flagged({"index.ts": _with("", body)}) == PATH_ONLY
+    other = body.replace("Number(args.limit) > 0 ?", "args.path ?")
+    assert flagged({"index.ts": _with("", other)}) == BOTH
+
+
 def test_a_validator_whose_result_is_tested_checks_the_fields_it_hands_validators():
     """`result = ToolValidation.search(args); if (!result.valid) throw`, where search hands `args.limit` to a static
     validator returning `{ valid, errors }`: limit is checked; path, which no validator is handed, is not (the

@@ -177,6 +177,32 @@ def _clamped_number(node: ts.Node) -> bool:
         and text(bound.child_by_field_name("function")) in {"Math.min", "Math.max"}
 
 
+def _compared_conversion(node: ts.Node) -> bool:
+    """Whether the value NODE reads goes on only as a number the code compared first, else a literal: a branch of a
+    ternary whose condition compares that same conversion (`Number(args.limit) > 0 ? Number(args.limit) : 25`): any
+    value given becomes a number that passed the comparison, or the code's own fallback."""
+    cur = node
+    while cur.parent is not None and cur.parent.type in _WRAPPERS:
+        cur = cur.parent
+    args = cur.parent
+    call = args.parent if args is not None and args.type == "arguments" else None
+    if call is None or call.type != "call_expression" or args.named_children[:1] != [cur] \
+            or text(call.child_by_field_name("function")) not in _CONVERSIONS:
+        return False
+    cur = call
+    while cur.parent is not None and cur.parent.type in _WRAPPERS:
+        cur = cur.parent
+    branch = cur.parent
+    if branch is None or branch.type != "ternary_expression" or branch.child_by_field_name("condition") == cur:
+        return False
+    other = strip_casts(branch.child_by_field_name("alternative" if branch.child_by_field_name("consequence") == cur
+                                                   else "consequence"))
+    cond = strip_casts(branch.child_by_field_name("condition"))
+    return other is not None and other.type == "number" and cond is not None and cond.type == "binary_expression" \
+        and text(cond.child_by_field_name("operator")) in {"<", ">", "<=", ">="} \
+        and any(text(strip_casts(cond.child_by_field_name(k))) == text(call) for k in ("left", "right"))
+
+
 def _tested(e: ts.Node, truth: bool = True) -> bool:
     """Whether the value E is only tested where it is: an operand of a comparison, the subject of a `switch`, asked its
     type; with TRUTH, also a condition (of a ternary, an `if`, a loop) or negated. A declared boolean tested for its
@@ -223,7 +249,7 @@ def _mine(ctx, uses: list[ts.Node], depth: int) -> list[ts.Node]:
 
 def _value(ctx, module, node: ts.Node, depth: int) -> bool:
     if node.type != "shorthand_property_identifier":
-        if _clamped_number(node):
+        if _clamped_number(node) or _compared_conversion(node):
             return True
         e = _carried(node)
         if _tested(e, ctx.truth):
