@@ -4,7 +4,8 @@ a local and handed on from there, it does."""
 
 from __future__ import annotations
 
-from tests.test_validation_path import BOTH, flagged, server
+from tests.program_helpers import SDK
+from tests.test_validation_path import BOTH, fields_flagged, flagged, server
 
 RETURN = '  return { content: [{ type: "text", text: readFileSync(args.path, "utf8").slice(0, args.limit) }] };\n'
 PATH_ONLY = {"path": "schema-unenforced"}
@@ -599,3 +600,25 @@ def test_what_a_branch_s_target_returns_is_the_tool_s_result_only_when_the_branc
                         '    return { content: [{ type: "text", text: JSON.stringify(result) }] };\n') == set()
     assert flagged_note('    let result: any;\n    result = diff(args);\n    const out = { ...result, at: 1 };\n'
                         '    return { content: [{ type: "text", text: JSON.stringify(out) }] };\n') == set()
+
+
+SEARCH = SDK + """const server = new Server({ name: "s", version: "1.0.0" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: "search", description: "Search.",
+  inputSchema: { type: "object", properties: { q: { type: "string" }, archived: { type: "boolean" } } } }] }));
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  if (request.params.name !== "search") throw new Error("unknown tool");
+  const args = request.params.arguments as any;
+  const used: any = {};
+  if (typeof args.q !== "string") throw new Error("q");
+  if (args.archived === true) await fetch("https://example.invalid/archive", { method: "POST", body: args.archived });
+  const res = await fetch("https://example.invalid/search?q=" + args.q, { method: "POST", body: JSON.stringify(used) });
+  return { content: [{ type: "text", text: await res.text() }] };
+});
+"""
+
+
+def test_a_value_used_where_a_strict_comparison_with_true_or_false_holds_is_that_literal():
+    """`if (args.archived === true) await fetch(..., { body: args.archived })`: there the value is `true`. A
+    loose comparison (`== true`) holds for 1 and "1" too: the value kept may be either."""
+    assert fields_flagged({"index.ts": SEARCH}) == {}
+    assert fields_flagged({"index.ts": SEARCH.replace("=== true", "== true")}) == {"archived": "unchecked-optional"}

@@ -781,14 +781,15 @@ def _passing_fields(body: ts.Node) -> set[str]:
 
 
 def _compared_with_literal(node: ts.Node | None, undefined: bool = False) -> ts.Node | None:
-    """The value `v === "lit"` (a string or number literal, either side; with UNDEFINED, also `undefined` or
-    `void 0`) compares with a literal, or None."""
+    """The value `v === "lit"` (a string or number literal, either side; `true` or `false` compared strictly; with
+    UNDEFINED, also `undefined` or `void 0`) compares with a literal, or None."""
     if node is None or node.type != "binary_expression" or text(node.child_by_field_name("operator")) not in {"===", "=="}:
         return None
+    strict = text(node.child_by_field_name("operator")) == "==="
 
     def literal(n: ts.Node | None) -> bool:
-        return n is not None and (n.type in {"string", "number"} or undefined and (n.type == "undefined"
-                                                                                   or text(n) == "void 0"))
+        return n is not None and (n.type in {"string", "number"} or strict and n.type in {"true", "false"}
+                                  or undefined and (n.type == "undefined" or text(n) == "void 0"))
     left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
     for a, b in ((left, right), (right, left)):
         if a is not None and literal(b) and not literal(strip_casts(a)):
