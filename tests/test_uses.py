@@ -380,6 +380,17 @@ def test_a_conversion_compared_before_it_is_taken_else_a_literal_is_a_range_chec
     assert flagged({"index.ts": _with("", other)}) == BOTH
 
 
+def test_a_date_made_of_the_value_and_refused_when_invalid_checks_it():
+    """`const d = new Date(value); if (Number.isNaN(d.getTime())) return null; return d.toISOString()`: only a valid
+    date's text goes on, never the value. Without the test, an invalid date's `toISOString()` throws a RangeError."""
+    head = ('function normalize(value: any) {\n  if (!value) return null;\n'
+            '  const d = value instanceof Date ? value : new Date(value);\n'
+            '  if (Number.isNaN(d.getTime())) return null;\n  return d.toISOString();\n}\n')
+    body = _returning('"x".repeat(normalize(args.limit))')
+    assert flagged({"index.ts": _with(head, body)}) == PATH_ONLY
+    assert flagged({"index.ts": _with(head.replace("  if (Number.isNaN(d.getTime())) return null;\n", ""), body)}) == BOTH
+
+
 def test_a_validator_whose_result_is_tested_checks_the_fields_it_hands_validators():
     """`result = ToolValidation.search(args); if (!result.valid) throw`, where search hands `args.limit` to a static
     validator returning `{ valid, errors }`: limit is checked; path, which no validator is handed, is not (the

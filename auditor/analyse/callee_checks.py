@@ -51,7 +51,10 @@ def _type_or_value_tested(module, fn: ts.Node, link) -> set[str]:
             out |= (_bounded(term) | guards.outside_literals(term)) if rejects else set()
             for part in (d for c in condition_terms(term, "&&") for d in condition_terms(c, "||")):
                 found = flow._predicate(part, None)
-                if found.form == "type-check" and found.field.isidentifier():
+                if found.form != "type-check" and _date_test(part):  # `Number.isNaN(d.getTime())` of `const d = new
+                    value = _tested_value(part)  # Date(value)`: an invalid date refused, only a valid one goes on
+                    out |= guards._subject_fields(value, fn) if value is not None else set()
+                elif found.form == "type-check" and found.field.isidentifier():
                     # (and the parameter a local so tested is computed from: `const n = Math.floor(value); if
                     # (!Number.isFinite(n)) return 1`)
                     value = _tested_value(part)
@@ -62,11 +65,36 @@ def _type_or_value_tested(module, fn: ts.Node, link) -> set[str]:
 
 
 def _tested_value(part: ts.Node) -> ts.Node | None:
-    """The value a type test (`!Number.isFinite(n)`, `typeof n !== "number"`) is of, when it is a name."""
+    """The value a type test (`!Number.isFinite(n)`, `typeof n !== "number"`) is of, when it is a name; of a date's
+    time (`Number.isNaN(d.getTime())`, an invalid date's being NaN), the date."""
     for n in [part, *find(part, {"identifier"})]:
         if n.type == "identifier" and n.parent is not None and n.parent.type in {"arguments", "unary_expression"}:
             return n
+        up = n.parent if n.type == "identifier" else None
+        call = up.parent if up is not None and up.type == "member_expression" else None
+        if call is not None and call.type == "call_expression" and up.child_by_field_name("object") == n \
+                and text(up.child_by_field_name("property")) in _TIMES and not call_args(call) \
+                and call.parent is not None and call.parent.type == "arguments":
+            return n
     return None
+
+
+_TIMES = frozenset({"getTime", "valueOf"})  # a date's time: NaN for an invalid date
+_NUMBER_TESTS = frozenset({"Number.isNaN", "isNaN", "Number.isFinite", "isFinite"})
+
+
+def _date_test(part: ts.Node) -> bool:
+    """Whether PART tests a date's time for NaN (`Number.isNaN(d.getTime())`, `!isFinite(d.valueOf())`)."""
+    part = strip_casts(part)
+    if part is not None and part.type == "unary_expression" and text(part.child_by_field_name("operator")) == "!":
+        part = strip_casts(part.child_by_field_name("argument"))
+    if part is None or part.type != "call_expression" or len(call_args(part)) != 1 \
+            or ".".join(member_chain(part.child_by_field_name("function")) or ()) not in _NUMBER_TESTS:
+        return False
+    inner = strip_casts(call_args(part)[0])
+    fn = inner.child_by_field_name("function") if inner is not None and inner.type == "call_expression" else None
+    return fn is not None and fn.type == "member_expression" and text(fn.child_by_field_name("property")) in _TIMES \
+        and not call_args(inner)
 
 
 def _predicate_of_local(part: ts.Node) -> set[str]:
