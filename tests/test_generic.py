@@ -208,6 +208,25 @@ Parameters:
     assert got == {"download_attachment": [("messageId", None), ("savePath", None)], "list_addons": [], "job_status": []}
 
 
+def test_a_heading_that_opens_with_a_code_span_names_that_tool_and_its_list_its_parameters():
+    """`#### `index-operation` (only `operation: 'list'` in read-only mode)`: the heading names the tool its first
+    code span gives, whatever note follows; the list under it documents that tool's parameters, no tools."""
+    readme = """# demo
+
+## Tools
+
+#### `execute-sql`
+- `query` (string, required) - SQL.
+
+#### `index-operation` (only `operation: 'list'` in read-only mode)
+- `operation` (`'create' | 'drop' | 'list'`, required).
+- `name` (string) - index name.
+"""
+    doc = read_markdown("README.md", readme)
+    got = {t.name: [x.name for x in t.params] for t in documented.documented_tools(doc)}
+    assert got == {"execute-sql": ["query"], "index-operation": ["operation", "name"]}
+
+
 def test_a_capitalised_word_in_bold_labels_a_group_of_tools_and_names_none():
     """`- **Organizations**: List, create and manage orgs` under Available Tools is a category, not a tool named
     Organizations; a name in bold that is one (`**search_issues**`, `**lowercase**`) or in code still is, and a label

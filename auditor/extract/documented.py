@@ -385,8 +385,8 @@ def tool_headings(subs: list) -> list[tuple[int, str]]:
 
 def _heading_tool(heading: str) -> str | None:
     """The tool a sub-heading of a Tools section names: the heading itself when it is a name (written as code, or
-    not a capitalised word such as "Add-ons": lower case first, or joined by `_` as in "DNS_getRecordsV1"), or the one
-    code span of a title ("Download Attachment (`download_attachment`)")."""
+    not a capitalised word such as "Add-ons": lower case first, or joined by `_` as in "DNS_getRecordsV1"), the one
+    code span of a title ("Download Attachment (`download_attachment`)"), or the code span it opens with."""
     if WILDCARD.search(_clean(heading)):  # `bash_sandbox_*`: a family of tools, each named below it
         return None
     name = _clean(heading).strip("`*_ ")
@@ -395,7 +395,8 @@ def _heading_tool(heading: str) -> str | None:
     codes = HEADING_CODE.findall(heading)
     if len(codes) == 1 and ("(`" in heading or "_" in codes[0]):
         return codes[0]
-    return None
+    lead = HEADING_CODE.match(heading.strip())  # "`index-operation` (only `operation: 'list'` read-only)": the code
+    return lead.group(1) if lead is not None else None  # span the heading opens with, what follows a note on it
 
 
 def _launch(entry: str) -> tuple[str, list[str]] | None:
