@@ -863,6 +863,10 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
                          mismatches.mismatches(program({"index.ts": src}), {"probes": []}) if f.kind in KINDS}
     assert kinds(code) == {}
     loose = code.replace("  throw new Error(`Unknown action: ${action}. Valid: ${hint}`);", "  if (hint) throw new Error(hint);\n  return null;")
+    # (after the helper, a use that only a helper that may return lets any action reach; the case's `bus ${action}`
+    # only echoes the value into the tool's result)
+    loose = loose.replace('throwUnknown(action, ["list_buses", "add_bus"]);', 'throwUnknown(action, ["list_buses", "add_bus"]);\n'
+                          '      return fetch("https://example.invalid/" + action);')
     assert set(kinds(loose)) == {("animation", "action"), ("audio", "action")}
     # the helper imported from a module of its own (`import { throwUnknown } from "./errors.js"`): the same
     helper = code[code.index("function throwUnknown"):code.index("const ANIM")]
@@ -1704,6 +1708,18 @@ def _session_status(helper: str, miss: str) -> str:
             '  }\n'
             '  throw new Error("unknown tool");\n'
             '});\n')
+
+
+def test_a_value_an_async_helper_writes_into_the_result_the_tool_returns_awaited_is_echoed():
+    """`return await toolJson({ ok: false, sessionId: args.sessionId })`: what the awaited call resolves to is the
+    tool's result, as when it is returned as it is; awaited and kept to be sent on, it is used."""
+    echo = ('async function toolJson(payload: any) {\n'
+            '  return { content: [{ type: "text", text: JSON.stringify(payload, null, 2) }] };\n}\n')
+    returned = "return await toolJson({ ok: false, sessionId: args.sessionId });"
+    assert fields_flagged({"index.ts": _session_status(echo, returned)}) == {}
+    sent = ("{ const r = await toolJson({ ok: false, sessionId: args.sessionId }); "
+            "appendFileSync(\"miss.log\", r.content[0].text); return r; }")
+    assert fields_flagged({"index.ts": _session_status(echo, sent)}) == {"sessionId": "schema-unenforced"}
 
 
 def test_a_value_a_helper_writes_into_the_result_the_tool_returns_is_echoed():

@@ -111,8 +111,8 @@ def echoed(node: ts.Node) -> bool:
                 return False
             cur = call
             continue
-        if up.type not in _ECHO and up.type not in _WRAPPERS:
-            return False
+        if up.type not in _ECHO and up.type not in _WRAPPERS and up.type != "await_expression":
+            return False  # (`return await this.analyze(args.fen)`: what the call resolves to is returned)
         cur = up
     return False
 
