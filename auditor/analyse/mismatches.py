@@ -701,7 +701,7 @@ def _runs_server(p: Program, name: str, command: str, args: list[str]) -> bool:
     run = bins.get(name.rsplit("/", 1)[-1])
     if run is None:
         return True
-    return reaches(run) or not any(reaches(b) for k, b in bins.items() if b != run)
+    return reaches(run) or not any(reaches(b) for b in bins.values() if b != run)
 
 
 def launched_package(command: str, args: list[str]) -> str | None:

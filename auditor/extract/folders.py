@@ -8,10 +8,10 @@
   own folder and literal names only, or the first of a list of such paths that exists (`paths.find(existsSync)`, a
   launcher that finds its build): each file of the boundary so named.
 - A file under a root the code finds at run time: `resolve(root, "dist/index.js")` with `root` an option, an
-  environment variable or the script's folder: each file of the boundary whose path ends with that literal path of
-  folders and a code file (`dist/index.js`, `claude-plugin/dist/index.js`; of `../src/index.ts`, `src/index.ts`); a
-  path no shipped file ends with loads nothing of the package. The path may be what a function of the module returns (`const p = resolveRegistry();`),
-  each of its returns read."""
+  environment variable or the script's folder: each file of the package (not of an installed dependency) whose path
+  ends with that literal path of folders and a code file (`dist/index.js`, `claude-plugin/dist/index.js`; of
+  `../src/index.ts`, `src/index.ts`); a path no shipped file ends with loads nothing of the package. The path may be
+  what a function of the module returns (`const p = resolveRegistry();`), each of its returns read."""
 
 from __future__ import annotations
 
@@ -41,8 +41,8 @@ def loaded(call: ts.Node, module: Module, modules: dict[str, Module]) -> list[Mo
     folder = _joined_folder(args[0], module, 0)
     if folder is None:
         files = _files(args[0], module, 0)
-        paths = {p for f in files for p in ([q for q in modules if _ends_with(q, f[len(_ANY):])]
-                                            if f.startswith(_ANY) else [f])}
+        paths = {p for f in files for p in ([q for q in modules if _ends_with(q, f[len(_ANY):])
+                                             and "node_modules/" not in q] if f.startswith(_ANY) else [f])}
         return [modules[f] for f in sorted(paths) if f in modules and f != module.path] if files else None
     return [m for path, m in sorted(modules.items()) if posixpath.dirname(path) == folder
             and not path.endswith(_NOT_CODE) and not any(t in posixpath.basename(path) for t in _TESTS)
@@ -115,7 +115,7 @@ def _files(node: ts.Node | None, module: Module, depth: int) -> list[str]:
     path = _folder(node, module, 0)  # (a depth of its own: this one counts the wrappers above)
     if path:
         return [path]
-    tail = _under_root(node, module)
+    tail = _under_root(node)
     return [_ANY + tail] if tail else []
 
 
@@ -139,9 +139,10 @@ def _returns(fn: ts.Node | None) -> list[ts.Node]:
     return out
 
 
-def _under_root(node: ts.Node, module: Module) -> str | None:
+def _under_root(node: ts.Node) -> str | None:
     """The literal path of `resolve(root, "dist/index.js")` (`join(root, "dist", "index.js")`) whose ROOT is not a
-    folder the code fixes: a path of folders and a code file, within the root (no `..`)."""
+    folder the code fixes: a path of folders and a code file, the `..` that lead out of the root left off (a file
+    beside the root ends with the rest all the same)."""
     if node.type != "call_expression":
         return None
     chain = member_chain(node.child_by_field_name("function")) or ()

@@ -59,7 +59,7 @@ class Lists:
             return
         either = ("consequence", "alternative") if obj.type == "ternary_expression" else ("left", "right") \
             if obj.type == "binary_expression" and text(obj.child_by_field_name("operator")) in {"??", "||"} else None
-        if either:  # `readonly ? subset : all`, `mod.allTools ?? mod.default?.allTools`: the entries of either, each once
+        if either:  # `readonly ? subset : all`, `mod.allTools ?? mod.default?.allTools`: the entries of each, once
             seen: set[tuple[int, int]] = set()
             for branch in either:
                 for key, value, vmod in self.entries(obj.child_by_field_name(branch), omod,
@@ -234,7 +234,7 @@ class Lists:
             held = strip_casts(held.named_children[0])
         out: list[tuple[ts.Node, Module, Frame | None]] = []
         loads = self._loads(held, hmod)
-        if loads:  # `(await import(pathToFileURL(resolve(root, "dist/index.js")).href)).allTools`: of each file it may be
+        if loads:  # `(await import(pathToFileURL(resolve(root, "dist/index.js")).href)).allTools`: of each it may be
             for m in loads:
                 value, vmod = self._exported(m.tree.root_node, m, key)
                 out += [(value, vmod, None)] if value is not None else []

@@ -219,7 +219,7 @@ class Values(Lists):
         return self.framed_member(node, module, key, frame, depth)[:2]
 
     def member_path(self, node: ts.Node | None, module: Module, path, frame: Frame | None, depth: int
-                ) -> tuple[ts.Node | None, Module]:
+                    ) -> tuple[ts.Node | None, Module]:
         """The member PATH of what NODE stands for, each read under the frame the one before was read in: `t.mcp.name`
         of `t = tool("core", opts)` whose `mcp` is `{ ...opts, schema }`: `name` of opts, bound by tool()'s call."""
         for key in path:
