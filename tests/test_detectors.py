@@ -108,6 +108,14 @@ def test_a_runner_line_that_runs_a_bin_of_the_package_reaching_no_server_is_no_l
         [["-p", "demo-server", "demo-server-mcp"]]
     assert launches('{"demo-server": "bin/mcp.js", "demo-server-cli": "bin/cli.js"}') == \
         [["demo-server", "quote", "AAPL"], ["-p", "demo-server", "demo-server-mcp"]]
+    # a line that names the server's bin after the package (`npx -y demo-server demo-server-mcp`) means to launch it
+    named = readme.replace("npx demo-server quote AAPL", "npx -y demo-server demo-server-mcp")
+    p = program({"bin/mcp.js": SERVER, "bin/cli.js": cli, "README.md": named, "package.json":
+                 '{"name": "demo-server", "bin": {"demo-server": "bin/cli.js", "demo-server-mcp": "bin/mcp.js"}, '
+                 '"dependencies": {"@modelcontextprotocol/sdk": "1", "zod": "3"}}'})
+    assert [c["args"] for f in mismatches.mismatches(p, {"probes": []}) if f.kind == "unpinned-launch"
+            for c in f.attrs["launch_commands"]] == [["-y", "demo-server", "demo-server-mcp"],
+                                                     ["-p", "demo-server", "demo-server-mcp"]]
 
 
 def test_type_packages_count_as_used_with_what_they_type():

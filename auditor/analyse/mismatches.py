@@ -683,7 +683,8 @@ def _runs_server(p: Program, name: str, command: str, args: list[str]) -> bool:
     """Whether the runner line may start the server: False only when the bin it runs is known and reaches no server
     while another bin of the package does (`npx yahoo-finance2 search AAPL` runs the `yahoo-finance2` command line,
     the server being the `yahoo-finance-mcp` bin). Without `-p`, a runner runs the package's only bin, or the one
-    named like the package (unscoped)."""
+    named like the package (unscoped); a line that names a bin reaching a server (`npx -y @x/cli x-mcp`) is taken
+    for a launch of it."""
     if p.linker is None or any(a in {"-p", "--package", "-c", "--call"} or a.startswith(("--package=", "--call="))
                                for a in args):
         return True
@@ -699,7 +700,8 @@ def _runs_server(p: Program, name: str, command: str, args: list[str]) -> bool:
         path = module_for(p, base, posixpath.normpath(target))
         return path is not None and bool(p.linker.closure([path], dynamic=True) & serving)
     run = bins.get(name.rsplit("/", 1)[-1])
-    if run is None:
+    named = [bins[a] for a in args if a in bins and a != name.rsplit("/", 1)[-1]]  # (`npx -y @x/cli x-mcp`: the
+    if run is None or any(reaches(b) for b in named):  # line names the server's bin, whatever the runner makes of it)
         return True
     return reaches(run) or not any(reaches(b) for b in bins.values() if b != run)
 
