@@ -150,10 +150,9 @@ def _carried(node: ts.Node) -> ts.Node:
     return cur
 
 
-def _clamped_number(node: ts.Node) -> bool:
-    """Whether the value NODE reads goes on only as a number in bounds: converted, its NaN replaced by a fallback,
-    then bounded (`Math.max(1, Math.min(100, parseInt(limit, 10) || 10))`): any value given becomes one the code
-    chose the range of, and nothing of the value itself goes further."""
+def _conversion_of(node: ts.Node) -> tuple[ts.Node, ts.Node] | None:
+    """(the call, the call with its wrappers) of the conversion the value NODE is the first argument of (`Number(x)`,
+    `parseInt(x, 10)`), or None."""
     cur = node
     while cur.parent is not None and cur.parent.type in _WRAPPERS:
         cur = cur.parent
@@ -161,10 +160,21 @@ def _clamped_number(node: ts.Node) -> bool:
     call = args.parent if args is not None and args.type == "arguments" else None
     if call is None or call.type != "call_expression" or args.named_children[:1] != [cur] \
             or text(call.child_by_field_name("function")) not in _CONVERSIONS:
-        return False
+        return None
     cur = call
     while cur.parent is not None and cur.parent.type in _WRAPPERS:
         cur = cur.parent
+    return call, cur
+
+
+def _clamped_number(node: ts.Node) -> bool:
+    """Whether the value NODE reads goes on only as a number in bounds: converted, its NaN replaced by a fallback,
+    then bounded (`Math.max(1, Math.min(100, parseInt(limit, 10) || 10))`): any value given becomes one the code
+    chose the range of, and nothing of the value itself goes further."""
+    converted = _conversion_of(node)
+    if converted is None:
+        return False
+    cur = converted[1]
     up = cur.parent
     if up is None or up.type != "binary_expression" or text(up.child_by_field_name("operator")) != "||" \
             or up.child_by_field_name("left") != cur:
@@ -181,17 +191,10 @@ def _compared_conversion(node: ts.Node) -> bool:
     """Whether the value NODE reads goes on only as a number the code compared first, else a literal: a branch of a
     ternary whose condition compares that same conversion (`Number(args.limit) > 0 ? Number(args.limit) : 25`): any
     value given becomes a number that passed the comparison, or the code's own fallback."""
-    cur = node
-    while cur.parent is not None and cur.parent.type in _WRAPPERS:
-        cur = cur.parent
-    args = cur.parent
-    call = args.parent if args is not None and args.type == "arguments" else None
-    if call is None or call.type != "call_expression" or args.named_children[:1] != [cur] \
-            or text(call.child_by_field_name("function")) not in _CONVERSIONS:
+    converted = _conversion_of(node)
+    if converted is None:
         return False
-    cur = call
-    while cur.parent is not None and cur.parent.type in _WRAPPERS:
-        cur = cur.parent
+    call, cur = converted
     branch = cur.parent
     if branch is None or branch.type != "ternary_expression" or branch.child_by_field_name("condition") == cur:
         return False
