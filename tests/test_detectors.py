@@ -16,6 +16,12 @@ SERVER = ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\
           'server.registerTool("ping", { description: "Ping", inputSchema: { x: z.string() } }, async () => ({ content: [] }));\n')
 
 
+def _launch_args(files: dict[str, str]) -> list[list[str]]:
+    """The args of every launch command the unpinned-launch findings of the program of FILES cite, in order."""
+    return [c["args"] for f in mismatches.mismatches(program(files), {"probes": []}) if f.kind == "unpinned-launch"
+            for c in f.attrs["launch_commands"]]
+
+
 @pytest.mark.parametrize("command, args, spec", [
     ("npx", ["-y", "demo-server"], "demo-server"),
     ("npx", ["demo-server@1.2.3", "--flag"], "demo-server@1.2.3"),
@@ -64,9 +70,7 @@ def test_a_cli_s_other_commands_are_no_launch_of_its_server_subcommand():
     manifest = '{"name": "demo-server", "dependencies": {"@modelcontextprotocol/sdk": "1", "zod": "3"}}'
 
     def launches(readme: str) -> list:
-        p = program({"index.ts": SERVER, "README.md": readme, "package.json": manifest})
-        return [c["args"] for f in mismatches.mismatches(p, {"probes": []}) if f.kind == "unpinned-launch"
-                for c in f.attrs["launch_commands"]]
+        return _launch_args({"index.ts": SERVER, "README.md": readme, "package.json": manifest})
 
     assert launches("# demo\n\n```sh\nnpx demo-server scan .\nnpx demo-server@latest ask\n```\n\n" + config) == \
         [["-y", "demo-server", "serve"]]
@@ -81,9 +85,7 @@ def test_a_line_that_only_asks_for_help_or_the_version_is_no_launch():
     manifest = '{"name": "demo-server", "dependencies": {"@modelcontextprotocol/sdk": "1", "zod": "3"}}'
 
     def launches(readme: str) -> list:
-        p = program({"index.ts": SERVER, "README.md": readme, "package.json": manifest})
-        return [c["args"] for f in mismatches.mismatches(p, {"probes": []}) if f.kind == "unpinned-launch"
-                for c in f.attrs["launch_commands"]]
+        return _launch_args({"index.ts": SERVER, "README.md": readme, "package.json": manifest})
 
     assert launches("# demo\n\n```sh\nnpx demo-server help\nnpx -y demo-server --version\nnpx demo-server -h\n```\n") == []
     assert launches("# demo\n\n```sh\nnpx demo-server help\nnpx demo-server\nnpx demo-server --help --port 3\n```\n") == \
@@ -97,12 +99,10 @@ def test_a_runner_line_that_runs_a_bin_of_the_package_reaching_no_server_is_no_l
     cli = 'console.log(process.argv.slice(2).join(" "));\n'
     readme = "# demo\n\n```sh\nnpx demo-server quote AAPL\nnpx -p demo-server demo-server-mcp\n```\n"
 
-    def launches(bins: str) -> list:
+    def launches(bins: str, text: str = readme) -> list:
         manifest = ('{"name": "demo-server", "bin": ' + bins + ', '
                     '"dependencies": {"@modelcontextprotocol/sdk": "1", "zod": "3"}}')
-        p = program({"bin/mcp.js": SERVER, "bin/cli.js": cli, "README.md": readme, "package.json": manifest})
-        return [c["args"] for f in mismatches.mismatches(p, {"probes": []}) if f.kind == "unpinned-launch"
-                for c in f.attrs["launch_commands"]]
+        return _launch_args({"bin/mcp.js": SERVER, "bin/cli.js": cli, "README.md": text, "package.json": manifest})
 
     assert launches('{"demo-server": "bin/cli.js", "demo-server-mcp": "bin/mcp.js"}') == \
         [["-p", "demo-server", "demo-server-mcp"]]
@@ -110,12 +110,8 @@ def test_a_runner_line_that_runs_a_bin_of_the_package_reaching_no_server_is_no_l
         [["demo-server", "quote", "AAPL"], ["-p", "demo-server", "demo-server-mcp"]]
     # a line that names the server's bin after the package (`npx -y demo-server demo-server-mcp`) means to launch it
     named = readme.replace("npx demo-server quote AAPL", "npx -y demo-server demo-server-mcp")
-    p = program({"bin/mcp.js": SERVER, "bin/cli.js": cli, "README.md": named, "package.json":
-                 '{"name": "demo-server", "bin": {"demo-server": "bin/cli.js", "demo-server-mcp": "bin/mcp.js"}, '
-                 '"dependencies": {"@modelcontextprotocol/sdk": "1", "zod": "3"}}'})
-    assert [c["args"] for f in mismatches.mismatches(p, {"probes": []}) if f.kind == "unpinned-launch"
-            for c in f.attrs["launch_commands"]] == [["-y", "demo-server", "demo-server-mcp"],
-                                                     ["-p", "demo-server", "demo-server-mcp"]]
+    assert launches('{"demo-server": "bin/cli.js", "demo-server-mcp": "bin/mcp.js"}', named) == \
+        [["-y", "demo-server", "demo-server-mcp"], ["-p", "demo-server", "demo-server-mcp"]]
 
 
 def test_type_packages_count_as_used_with_what_they_type():

@@ -124,7 +124,7 @@ class Lists:
             spec = string_value(call_args(node)[0])  # `require("./x")`, `await import("pkg")` (awaited: a namespace)
             if spec is not None:
                 return self.link.resolve_spec(module.path, spec)
-            loads = folders.loaded(node, module, self.link.by_path) if fn.type == "import" else None
+            loads = self._dynamic_loads(node, module) if fn.type == "import" else None
             # (`import(pathToFileURL(resolve(root, "dist/index.js")).href)`: the one file of the boundary it may load)
             return loads[0].path if loads is not None and len(loads) == 1 else None
         return None
@@ -261,8 +261,15 @@ class Lists:
         if fn is None or fn.type != "import" or self.link is None or len(call_args(node)) != 1 \
                 or string_value(call_args(node)[0]) is not None:
             return []
-        loads = folders.loaded(node, module, self.link.by_path) or []
+        loads = self._dynamic_loads(node, module) or []
         return loads if len(loads) > 1 else []
+
+    def _dynamic_loads(self, call: ts.Node, module: Module) -> list[Module] | None:
+        """folders.loaded() of the dynamic import CALL, read once (asked at every member lookup of its namespace)."""
+        memo = self.link.memo.setdefault("dynamic_loads", {})
+        if call.id not in memo:
+            memo[call.id] = (call, folders.loaded(call, module, self.link.by_path))
+        return memo[call.id][1]
 
     def _member_callables(self, node: ts.Node, module: Module, frame: Frame | None, depth: int
                           ) -> Iterator[tuple[ts.Node, Module, Frame | None]]:
