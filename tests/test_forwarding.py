@@ -200,6 +200,43 @@ export function registerMore(add) {{
     assert led["complete"] is True
 
 
+def test_a_context_object_handed_on_through_a_parameter_still_hands_its_wrapper():
+    """`registerAll(ctx)` hands its own parameter on to each group's function, whose `ctx.tool(...)` calls name the
+    tools: what `ctx.tool` is comes from registerAll's callers, one level further out (expect: two tools traced to
+    the wrapper's callback, no registration gap, complete; before, the wrapper's `registerTool(name, ...)` was an
+    unread name)."""
+    from auditor.analyse import coverage
+
+    index = MCP + '''import { registerAll } from "./all.js";
+const registerTool = (name, description, schema, cb, target) => {
+  const wrapped = async (args) => cb(args);
+  target.registerTool(name, { description, inputSchema: schema }, wrapped);
+};
+const make = (user) => {
+  const s = new McpServer({ name: "s", version: "1" });
+  const tool = (name, description, schema, cb) => { registerTool(name, description, schema, cb, s); };
+  const context = { tool, user };
+  registerAll(context);
+  return s;
+};
+make("me").connect(new StdioServerTransport());
+'''
+    group = f'''export function registerAll(ctx) {{
+  registerNotes(ctx);
+}}
+function registerNotes(ctx) {{
+  ctx.tool("list_notes", "List notes.", {{}}, {CB});
+  ctx.tool("add_note", "Add a note.", {{}}, {CB});
+}}
+'''
+    manifest = '{"name": "notes", "version": "1.0.0", "bin": {"notes": "index.js"}}'
+    p = program({"index.js": index, "all.js": group, "package.json": manifest})
+    led = coverage.ledger(p)
+    assert [(t["name"], t["implementation"]) for t in led["tools"]] == [("add_note", "wrapped"), ("list_notes", "wrapped")]
+    assert [g for g in p.gaps if g.kind == "registration"] == []
+    assert led["complete"] is True
+
+
 def test_a_rest_forwarding_wrapper_destructured_from_a_context_object_registers_at_each_call():
     """`const registerTool = (name, ...args) => server.tool(name, ...args)` handed in a context object, taken out by
     `const { registerTool } = ctx` in each group's function: each call registers a tool, its description, schema and

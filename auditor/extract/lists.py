@@ -25,6 +25,7 @@ _SUBSETS = {"filter", "slice", "sort", "reverse", "toSorted", "toReversed", "toS
 # Array methods whose result holds what a callback returns for each element (flatMap: the elements of that).
 _MAPS = {"map", "flatMap"}
 _STORES = {"set": 1, "add": 0, "push": 0}  # a Map's `set(key, value)`, a Set's `add(value)`: the value stored
+MAX_HANDED = 4  # levels of callers a parameter is followed out through (`registerAll(ctx)` of a caller's parameter)
 
 
 class Lists:
@@ -338,7 +339,11 @@ class Lists:
         if taken is not None and strip_casts(taken[0]) is not None and strip_casts(taken[0]).type == "identifier":
             chain = (text(strip_casts(taken[0])), *taken[1])  # `const { tool } = ctx; tool(...)`: ctx.tool
             callee = strip_casts(taken[0])
-        scope = next((a for a in ancestors(callee) if a.type in FUNCTION_TYPES | {"method_definition"}
+        return self._handed_chain(callee, chain, 0)
+
+    def _handed_chain(self, at: ts.Node, chain: tuple[str, ...], depth: int) -> ts.Node | None:
+        """The one function every call of the function whose parameter CHAIN (read at AT) starts from hands over."""
+        scope = next((a for a in ancestors(at) if a.type in FUNCTION_TYPES | {"method_definition"}
                       and chain[0] in parameters(a)), None)
         if scope is None:
             return None
@@ -347,18 +352,24 @@ class Lists:
             return None
         hit = self._handed_memo.get((scope.id, chain))  # (asked again for each call on that parameter: a
         if hit is None:  # bundle's `e.x(...)`, thousands of them)
-            hit = self._handed_memo[(scope.id, chain)] = (scope, self._handed_by_callers(scope, index, path, chain))
+            self._handed_memo[(scope.id, chain)] = (scope, None)  # (a cycle of callers hands over nothing known)
+            hit = self._handed_memo[(scope.id, chain)] = (scope, self._handed_by_callers(scope, index, path, chain,
+                                                                                         depth))
         return hit[1]
 
-    def _handed_by_callers(self, scope: ts.Node, index: int, path: tuple[str, ...], chain: tuple[str, ...]
-                           ) -> ts.Node | None:
+    def _handed_by_callers(self, scope: ts.Node, index: int, path: tuple[str, ...], chain: tuple[str, ...],
+                           depth: int) -> ts.Node | None:
         found = set()
         for cmod, call in self.link.callers(scope):
             args = call_args(call)
-            node, nmod = (args[index], cmod) if index < len(args) else (None, cmod)
+            arg = strip_casts(args[index]) if index < len(args) else None
+            node, nmod = arg, cmod
             for key in (*path, *chain[1:]):
                 node, nmod = self.member(node, nmod, key, None, 0)[:2] if node is not None else (None, nmod)
             fn = self.function_of(node, nmod, None)[0] if node is not None else None
+            passed = member_chain(arg) if fn is None and arg is not None and depth < MAX_HANDED else None
+            if passed and passed[0] != "this":  # `registerAll(ctx)` in `function setup(ctx)`: what setup's callers
+                fn = self._handed_chain(arg, (*passed, *path, *chain[1:]), depth + 1)  # hand over, one level out
             if fn is None or fn.type not in FUNCTION_TYPES | {"method_definition"}:
                 return None
             found.add(fn)
