@@ -1736,3 +1736,50 @@ def test_a_value_a_helper_writes_into_the_result_the_tool_returns_is_echoed():
     sent = ("{ const r = toolJson({ ok: false, sessionId: args.sessionId }); "
             "appendFileSync(\"miss.log\", r.content[0].text); return r; }")
     assert fields_flagged({"index.ts": _session_status(echo, sent)}) == {"sessionId": "schema-unenforced"}
+
+
+def _generated(validator_test: str, caller_test: str) -> str:
+    """A server whose tool hands `{ structure }` (a local of the input's field) to a function that validates it with
+    a helper returning a list of failures, and leaves on a failure, before it reads the structure's sections."""
+    return (SDK +
+            'const server = new Server({ name: "demo", version: "1" }, { capabilities: { tools: {} } });\n'
+            'server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [\n'
+            '  { name: "generate", description: "Generate", inputSchema: { type: "object", properties: {\n'
+            '      structure: { type: "object" } }, required: ["structure"] } },\n'
+            ']}));\n'
+            'function validateStructure(structure) {\n'
+            '  const errors = [];\n'
+            f'  if ({validator_test}) {{\n'
+            '    errors.push({ path: "structure", message: "structure must be an object" });\n'
+            '    return errors;\n'
+            '  }\n'
+            '  return errors;\n'
+            '}\n'
+            'function generate(input) {\n'
+            '  const { structure } = input;\n'
+            '  const problems = validateStructure(structure);\n'
+            f'  if ({caller_test}) return {{ success: false, error: "invalid" }};\n'
+            '  return { success: true, children: structure.sections.map((s) => s.title) };\n'
+            '}\n'
+            'server.setRequestHandler(CallToolRequestSchema, async (request) => {\n'
+            '  const args = request.params.arguments;\n'
+            '  switch (request.params.name) {\n'
+            '    case "generate": {\n'
+            '      const structure = args?.structure;\n'
+            '      const result = generate({ structure });\n'
+            '      return { content: [{ type: "text", text: JSON.stringify(result) }] };\n'
+            '    }\n'
+            '    default: throw new Error("unknown tool");\n'
+            '  }\n'
+            '});\n')
+
+
+def test_a_list_of_failures_a_helper_returns_checks_a_field_handed_on_in_an_object():
+    """`generate({ structure })` of `const structure = args?.structure`; generate takes the field out of its parameter
+    and leaves when `validateStructure(structure)`, which records a failure when it is no object, returns a list that
+    is not empty: the field is checked before its sections are read (expect: no finding). A failure recorded on
+    another condition, or a list nobody tests, checks nothing (expect: schema-unenforced)."""
+    assert _flagged(_generated('!structure || typeof structure !== "object"', "problems.length > 0")) == {}
+    assert _flagged(_generated("errors.length > 10", "problems.length > 0")) == {"structure": "schema-unenforced"}
+    assert _flagged(_generated('!structure || typeof structure !== "object"', "false")) == \
+        {"structure": "schema-unenforced"}

@@ -380,6 +380,61 @@ def _coerced_local(term: ts.Node, module: Module) -> bool:
 _HANDED_DEPTH = 3  # how many calls down a parameter is followed to the function that rejects its bad values
 
 
+def result_gates(call: ts.Node) -> bool:
+    """Whether the caller leaves when CALL returns a value: `if (check(args)) return ...`, or its result held by a
+    local an `if` after it leaves on (`const invalid = requireIds(args, keys); if (invalid) return bad(invalid)`)."""
+    holder = call.parent.parent if call.parent is not None and call.parent.type == "await_expression" else call.parent
+    while holder is not None and holder.type == "parenthesized_expression" and holder.parent is not None \
+            and holder.parent.type != "if_statement":
+        holder = holder.parent
+    if holder is not None and holder.type == "parenthesized_expression" and holder.parent is not None \
+            and holder.parent.type == "if_statement":
+        stmt = holder.parent
+        return _rejects(stmt.child_by_field_name("consequence")) \
+            or _returns(stmt.child_by_field_name("consequence"))
+    name = holder.child_by_field_name("name") if holder is not None and holder.type == "variable_declarator" else None
+    fn = enclosing_function(call)
+    if name is None or name.type != "identifier" or fn is None:
+        return False
+    for stmt in find(fn, {"if_statement"}):
+        cond = stmt.child_by_field_name("condition")
+        cond = strip_casts(cond.named_children[-1] if cond is not None and cond.named_children else cond)
+        if stmt.start_byte > call.end_byte and cond is not None and cond.type == "identifier" \
+                and text(cond) == text(name):
+            return _rejects(stmt.child_by_field_name("consequence")) \
+                or _returns(stmt.child_by_field_name("consequence"))
+    return False
+
+
+def nonempty_rejected(call: ts.Node) -> frozenset[str]:
+    """The members of CALL's result (held by a local) that the caller rejects when they are not empty, as in `if
+    (r.errors.length > 0) throw ...` or `if (r.errors.length) return ...` ("errors"), or `if (problems.length !== 0)`
+    of the result itself (the key "")."""
+    holder = call.parent.parent if call.parent is not None and call.parent.type == "await_expression" else call.parent
+    name = holder.child_by_field_name("name") if holder is not None and holder.type == "variable_declarator" else None
+    fn = enclosing_function(call)
+    if name is None or name.type != "identifier" or fn is None:
+        return frozenset()
+    out: set[str] = set()
+    for stmt in find(fn, {"if_statement"}):
+        then = stmt.child_by_field_name("consequence")
+        if stmt.start_byte < call.end_byte or not (_rejects(then) or _returns(then)):
+            continue
+        for term in condition_terms(stmt.child_by_field_name("condition"), "||"):
+            term = strip_casts(term)
+            if term is not None and term.type == "binary_expression":
+                op, right = text(term.child_by_field_name("operator")), text(strip_casts(term.child_by_field_name("right")))
+                if not (op in {">", "!==", "!="} and right == "0" or op == ">=" and right == "1"):
+                    continue
+                term = strip_casts(term.child_by_field_name("left"))
+            if term is None or term.type != "member_expression" or text(term.child_by_field_name("property")) != "length":
+                continue
+            chain = member_chain(strip_casts(term.child_by_field_name("object")))
+            if chain and chain[0] == text(name) and len(chain) <= 2:
+                out.add(chain[1] if len(chain) == 2 else "")
+    return frozenset(out)
+
+
 def checked_parameters(module: Module, fn: ts.Node, link, depth: int = 0, errors: bool = False,
                        collects: frozenset[str] = frozenset()) -> set[str]:
     """The parameters of FN that it rejects the bad values of (`hand_checked`, a `default` that returns leaving
@@ -400,19 +455,52 @@ def checked_parameters(module: Module, fn: ts.Node, link, depth: int = 0, errors
     if depth >= _HANDED_DEPTH or not params - out:
         link.memo[key] = frozenset(out & params if depth else out)
         return set(link.memo[key])
+    out |= handed_checked(module, fn, link, depth, params, out)
+    link.memo[key] = frozenset(out)
+    return out
+
+
+def handed_checked(module: Module, fn: ts.Node, link, depth: int = 0, params: set[str] | None = None,
+                   out: set[str] = frozenset()) -> set[str]:
+    """The parameters of FN (PARAMS; OUT: those known checked already), and at depth 0 the fields of one (`const {
+    structure } = input`), it hands to a function of the server's own code that rejects the bad values of the
+    parameter in that place (checked_parameters), or reports them (`const errors = check(structure); if
+    (errors.length > 0) return ...`) where FN leaves on the report."""
+    params = set(plain_parameters(fn)) if params is None else params
+    key = ("handed_checked", fn.id, depth, frozenset(params), frozenset(out))
+    if key in link.memo:
+        return set(link.memo[key])
+    found_out: set[str] = set()
     for call in find(fn, {"call_expression"}):
         if enclosing_function(call) != fn:
             continue
         handed = {i: text(a) for i, a in enumerate(map(strip_casts, call_args(call)))
                   if a is not None and a.type == "identifier" and text(a) in params - out}  # the parameter itself
+        if not depth:  # (of the function the input is handed to, a field of its parameter: `const { structure } =
+            handed |= {i: f for i, a in enumerate(map(strip_casts, call_args(call)))  # input; check(structure)`)
+                       if i not in handed and a is not None and (f := _handed_field(a, fn)) is not None and f not in out}
         found = link.resolve(module, call) if handed else None
         if found is None or any(a <= found[1].start_byte < b for a, b, _ in found[0].vendored):
             continue  # (a bundled library's function: what it rejects is the library's to say)
         theirs = {i: n for n, i in plain_parameters(found[1]).items()}
-        checked = checked_parameters(found[0], found[1], link, depth + 1)
-        out |= {n for i, n in handed.items() if theirs.get(i) in checked}
-    link.memo[key] = frozenset(out)
-    return out
+        failing = nonempty_rejected(call)  # FN leaves on the failure the call reports (`const errors = check(x); if
+        # (errors.length > 0) return ...`, `if (invalid) return ...`): what the callee so reports is checked here
+        checked = checked_parameters(found[0], found[1], link, depth + 1, errors=result_gates(call),
+                                     collects=collecting_lists(found[1], failing) if failing else frozenset())
+        found_out |= {n for i, n in handed.items() if theirs.get(i) in checked}
+    link.memo[key] = frozenset(found_out)
+    return found_out
+
+
+def _handed_field(arg: ts.Node, fn: ts.Node) -> str | None:
+    """The field of a parameter of FN that ARG is, when it is one: `input.structure`, or a local destructured from or
+    declared as it (`const { structure } = input`); None for a parameter itself or anything else."""
+    if arg.type == "member_expression" and not _input_root(arg, fn):
+        return None
+    if arg.type not in {"member_expression", "identifier"} or text(arg) in plain_parameters(fn):
+        return None
+    fields = _subject_fields(arg, fn) - set(plain_parameters(fn))
+    return next(iter(fields)) if len(fields) == 1 else None
 
 
 _ITERATED = frozenset({("Object", "entries"), ("Object", "values")})

@@ -310,10 +310,10 @@ def checks(p: Program, tool, path: list[Place], own: list[Place] = ()) -> list[C
             if hit is not None:
                 out.append(hit)
                 continue
-            gated = _result_gates(call)  # `const invalid = check(args); if (invalid) return ...`: a value it returns
+            gated = guards.result_gates(call)  # `const invalid = check(args); if (invalid) return ...`: a value it returns
             # (rejects; `const r = check(args); if (r.errors.length > 0) throw ...`: a failure it records in a list)
             whole = any(_is_input(a, names, v) for a in call_args(call))
-            failing = _nonempty_rejected(call)
+            failing = guards.nonempty_rejected(call)
             # (an object of the input's fields handed to a function whose result says whether they are valid)
             paired = {k: f for a in call_args(call) for k, f in _paired(a, pl, names, v).items()} \
                 if not whole and (failing or gated or guards.rejected_unless(call)) else {}
@@ -353,16 +353,24 @@ def checks(p: Program, tool, path: list[Place], own: list[Place] = ()) -> list[C
                     out.append(Check(path=pl.module.path, node=call, fields=frozenset(passed.values()),
                                      form="hand-written"))
                     continue
-            if passed and p.linker is not None:  # `run(args.command)`, the callee rejecting what its parameter is not
-                found = p.linker.resolve(pl.module, call)
+            objects = {i: o for i, a in enumerate(call_args(call)) if i not in passed and not whole
+                       and (o := _paired(a, pl, names, v))}  # `generate({ structure })`: fields by their keys
+            if (passed or objects) and p.linker is not None:  # `run(args.command)`, the callee rejecting what its
+                found = p.linker.resolve(pl.module, call)  # parameter is not (or what a field of it is not)
                 params = {i: n for n, i in plain_parameters(found[1]).items()} if found is not None else {}
                 rest = guards.rest_parameter(found[1]) if found is not None else None
                 params |= {i: rest[0] for i in passed if rest is not None and i >= rest[1]}  # `check(msg, ...values)`
-                failing = _nonempty_rejected(call) if params else frozenset()
+                failing = guards.nonempty_rejected(call) if params else frozenset()
                 collects = guards.collecting_lists(found[1], failing) if failing else frozenset()
                 checked = guards.checked_parameters(found[0], found[1], p.linker, errors=gated, collects=collects) \
                     if params else set()
-                fields = {f for i, f in passed.items() if params.get(i) in checked}
+                typed = callee_checks.checked(p.linker, found[0], found[1]) | \
+                    guards.handed_checked(found[0], found[1], p.linker) if objects and found is not None else set()
+                # (a field in an object: a test of its type or values there, or a check it is handed to; a test of
+                # its presence alone is none)
+                fields = {f for i, f in passed.items() if params.get(i) in checked} | \
+                    {f for i, o in objects.items() if i in params for k, f in o.items()
+                     if k in typed - set(params.values())}
                 if fields:
                     out.append(Check(path=pl.module.path, node=call, fields=frozenset(fields), form="hand-written"))
     return out
@@ -745,61 +753,6 @@ def _schema_parses(fn: ts.Node, index: int, v: dict) -> bool:
     return False
 
 
-def _result_gates(call: ts.Node) -> bool:
-    """Whether the caller leaves when CALL returns a value: `if (check(args)) return ...`, or its result held by a
-    local an `if` after it leaves on (`const invalid = requireIds(args, keys); if (invalid) return bad(invalid)`)."""
-    holder = call.parent.parent if call.parent is not None and call.parent.type == "await_expression" else call.parent
-    while holder is not None and holder.type == "parenthesized_expression" and holder.parent is not None \
-            and holder.parent.type != "if_statement":
-        holder = holder.parent
-    if holder is not None and holder.type == "parenthesized_expression" and holder.parent is not None \
-            and holder.parent.type == "if_statement":
-        stmt = holder.parent
-        return guards._rejects(stmt.child_by_field_name("consequence")) \
-            or guards._returns(stmt.child_by_field_name("consequence"))
-    name = holder.child_by_field_name("name") if holder is not None and holder.type == "variable_declarator" else None
-    fn = enclosing_function(call)
-    if name is None or name.type != "identifier" or fn is None:
-        return False
-    for stmt in find(fn, {"if_statement"}):
-        cond = stmt.child_by_field_name("condition")
-        cond = strip_casts(cond.named_children[-1] if cond is not None and cond.named_children else cond)
-        if stmt.start_byte > call.end_byte and cond is not None and cond.type == "identifier" \
-                and text(cond) == text(name):
-            return guards._rejects(stmt.child_by_field_name("consequence")) \
-                or guards._returns(stmt.child_by_field_name("consequence"))
-    return False
-
-
-def _nonempty_rejected(call: ts.Node) -> frozenset[str]:
-    """The members of CALL's result (held by a local) that the caller rejects when they are not empty, as in `if
-    (r.errors.length > 0) throw ...` or `if (r.errors.length) return ...` ("errors"), or `if (problems.length !== 0)`
-    of the result itself (the key "")."""
-    holder = call.parent.parent if call.parent is not None and call.parent.type == "await_expression" else call.parent
-    name = holder.child_by_field_name("name") if holder is not None and holder.type == "variable_declarator" else None
-    fn = enclosing_function(call)
-    if name is None or name.type != "identifier" or fn is None:
-        return frozenset()
-    out: set[str] = set()
-    for stmt in find(fn, {"if_statement"}):
-        then = stmt.child_by_field_name("consequence")
-        if stmt.start_byte < call.end_byte or not (guards._rejects(then) or guards._returns(then)):
-            continue
-        for term in condition_terms(stmt.child_by_field_name("condition"), "||"):
-            term = strip_casts(term)
-            if term is not None and term.type == "binary_expression":
-                op, right = text(term.child_by_field_name("operator")), text(strip_casts(term.child_by_field_name("right")))
-                if not (op in {">", "!==", "!="} and right == "0" or op == ">=" and right == "1"):
-                    continue
-                term = strip_casts(term.child_by_field_name("left"))
-            if term is None or term.type != "member_expression" or text(term.child_by_field_name("property")) != "length":
-                continue
-            chain = member_chain(strip_casts(term.child_by_field_name("object")))
-            if chain and chain[0] == text(name) and len(chain) <= 2:
-                out.add(chain[1] if len(chain) == 2 else "")
-    return frozenset(out)
-
-
 def _named_keys(call: ts.Node, fn: ts.Node, names: set[str], v: dict) -> set[str] | None:
     """The fields a validator handed the whole input and a list of their names checks: the names, when it walks
     that list and reads each from the input (`for (const key of keys) { const value = args[key]; ... }`); else
@@ -928,6 +881,9 @@ def _paired(node: ts.Node | None, pl: Place, names: frozenset[str], v: dict) -> 
                 out[string_value(c.child_by_field_name("key")) or text(c.child_by_field_name("key"))] = field
         elif c.type == "shorthand_property_identifier" and text(c) in _bound_fields(pl, names, v):
             out[text(c)] = text(c)
+        elif c.type == "shorthand_property_identifier":  # `{ structure }` of `const structure = args?.structure`
+            aliases = _aliases(pl, names, v) if aliases is None else aliases
+            out |= {text(c): aliases[text(c)]} if text(c) in aliases else {}
     return out
 
 
