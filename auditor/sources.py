@@ -64,6 +64,7 @@ class Entry:
     lines: int
     omitted: str | None = None  # why the content was not read (over the size limit of kb/method.yaml)
     compiled_from: str | None = None  # the TypeScript source this file is the build output of (analysed instead)
+    built_to: str | None = None  # its build output, analysed instead: this TypeScript source does not parse whole
     replaced: tuple[int, ...] = ()  # lines (1-based) holding bytes that are not UTF-8, read as U+FFFD in `text`
     shipped_test: bool = False  # its path is of the test layer, but an entry of the server imports it (promoted)
     package: str | None = None  # the dependency it is a file of (Target.packages), read as the server's code
@@ -267,6 +268,7 @@ def source_records(entries: tuple[Entry, ...], regions: list[Record]) -> tuple[R
                  "scope": "build context (outside the subtree)" if e.context else "boundary",
                  "utf8": e.text is not None and not e.replaced, **({"omitted": e.omitted} if e.omitted else {}),
                  **({"compiled_from": repo_path(e.compiled_from, e)} if e.compiled_from else {}),
+                 **({"built_to": repo_path(e.built_to, e)} if e.built_to else {}),
                  **({"layer_reason": "its path is of the test layer, but an entry of the server imports it"}
                     if e.shipped_test else {})}
         summary = f"{e.file.path}: {e.layer}, " + (f"not read ({e.omitted})" if e.omitted else f"{e.lines} lines") \

@@ -127,6 +127,38 @@ def test_two_builds_of_the_same_code_are_analysed_once_the_one_the_entry_names()
     assert [(t["name"], t["file"]) for t in coverage.ledger(p)["tools"]] == [("ping", "dist/cjs/index.js")]
 
 
+def test_a_typescript_source_the_grammar_does_not_parse_is_read_through_its_build_output():
+    """`src/db.ts` holds a syntax the TypeScript grammar does not parse (`this.sql<Row[]>`...``, a tagged template with
+    type arguments); its build output `lib/src/db.js`, shipped beside it, parses whole: the output is analysed in its
+    place, so the tool it registers is read and the audit is complete (expect: the tool from lib/src/db.js, no parse
+    gap; a source that parses keeps its place)."""
+    manifest = {"name": "pg", "bin": {"pg": "lib/index.js"}, "module": "index.ts"}
+    index = 'import { register } from "./src/db.js";\nregister();\n'
+    source = ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
+              'import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";\n'
+              'class Db { sql: any; async rows() { return await this.sql<Row[]>`SELECT 1`; } }\n'
+              'export function register() {\n'
+              '  const server = new McpServer({ name: "pg", version: "1" });\n'
+              '  server.tool("query", "Run a query.", {}, async () => ({ content: [] }));\n'
+              '  server.connect(new StdioServerTransport());\n'
+              '}\n')
+    built = source.replace("this.sql<Row[]>`SELECT 1`", "this.sql`SELECT 1`").replace("sql: any; ", "")
+    files = {"package.json": json.dumps(manifest), "index.ts": index, "lib/index.js": index,
+             "src/db.ts": source, "lib/src/db.js": built,
+             "tsconfig.json": json.dumps({"compilerOptions": {"outDir": "lib", "rootDir": "."}})}
+    ledger = coverage.ledger(program(files))
+    status = {f["path"]: (f["status"], f["reason"]) for f in ledger["files"]}
+    assert [(t["name"], t["file"]) for t in ledger["tools"]] == [("query", "lib/src/db.js")]
+    assert status["lib/src/db.js"][0] == "analysed"
+    assert status["src/db.ts"] == ("read", "source of lib/src/db.js, which is analysed in its place: the TypeScript "
+                                           "grammar does not parse this file whole, its build output it does")
+    assert status["lib/index.js"][0] == "read" and status["index.ts"][0] == "analysed"
+    assert ledger["complete"] is True
+    files["src/db.ts"] = built
+    ledger = coverage.ledger(program(files))
+    assert [(t["name"], t["file"]) for t in ledger["tools"]] == [("query", "src/db.ts")]
+
+
 def test_files_that_are_not_the_server_do_not_make_it_incomplete():
     manifest = {"name": "doors", "bin": "dist/index.js",
                 "scripts": {"build": "tsc && node scripts/stamp.js", "start": "node dist/index.js"}}

@@ -304,7 +304,7 @@ _UNSEEN = frozenset({"encoding", "size", "missing", "parse", "depth", "time", "i
 def _boundary_gaps(p: Program, kinds: frozenset[str] = _UNSEEN) -> list:
     """The gaps in the code the probes search: what they did not see could hold what they look for."""
     code = {e.file.path for e in p.entries if not e.context and e.layer == "implementation" and not e.compiled_from
-            and e.lang not in {None, "json"}}
+            and not e.built_to and e.lang not in {None, "json"}}
     return sorted((g for g in p.gaps if g.kind in kinds and g.anchor.path in code), key=lambda g: (g.anchor, g.kind))
 
 

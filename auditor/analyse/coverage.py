@@ -571,6 +571,9 @@ def ledger(p: Program, effects: dict[str, list[str]] | None = None) -> dict:
         elif e.text is None:
             status, why = "not analysed", e.omitted or "not valid UTF-8"
             status, why = _aside(path, e.lang, why, entries, named) or (status, why)
+        elif e.built_to:
+            status, why = "read", (f"source of {repo_path(e.built_to, e)}, which is analysed in its place: the "
+                                   "TypeScript grammar does not parse this file whole, its build output it does")
         elif e.compiled_from:
             what = "a second build of the code" if e.compiled_from.endswith((".js", ".mjs", ".cjs")) else "build output"
             status, why = "read", f"{what} of {repo_path(e.compiled_from, e)}, which is analysed in its place"

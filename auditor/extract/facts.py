@@ -201,6 +201,7 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
     modules, jsons, docs, gaps = [], {}, {}, []
     max_depth = (method or {}).get("max_nesting_depth", limits.MAX_DEPTH)
     max_nodes = (method or {}).get("max_syntax_nodes", limits.MAX_NODES)
+    entries = _outputs_for_unparsed(entries, subtree, excluded or {})
     skipped: dict[str, str] = {}
     blanked: dict[str, Entry] = {}  # path -> its entry read again with its bundled packages blanked (over max_syntax_nodes)
     tested: list[program.Module] = []  # modules of the test layer (kb/method.yaml layers), by their path
@@ -227,7 +228,8 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
                 gaps += bad
             if jsons[path].problem is not None:  # lone surrogates, replaced
                 gaps.append(Gap(kind="encoding", detail=jsons[path].problem, anchor=Anchor(path=path, start_line=1, end_line=1)))
-        elif lang is not None and e.layer in {"implementation", "test"} and not e.context and not e.compiled_from:
+        elif lang is not None and e.layer in {"implementation", "test"} and not e.context and not e.compiled_from \
+                and not e.built_to:
             name = program.module_name(path, subtree)
             tree = cache.tree(e.file.blob, path, name, lang, e.code())
             e, tree, refusal = _bundle(e, tree, name, lang, max_nodes)
@@ -501,6 +503,36 @@ def _imported_tests(modules: list, tested: list, jsons: dict, entries: tuple[Ent
     return {m.path for m in tested if m.path in reached}
 
 
+def _outputs_for_unparsed(entries: tuple[Entry, ...], subtree: str, excluded: Mapping[str, tuple[str, str]]
+                          ) -> tuple[Entry, ...]:
+    """ENTRIES, each TypeScript source that the grammar does not parse whole (a syntax newer than it: `sql<T[]>`...``)
+    exchanged for its build output shipped beside it when that parses whole: the output is analysed in its place
+    (the code that runs), and the source is read only (`built_to`)."""
+    by_rel = {e.rel: e for e in entries if not e.context}
+    swap: dict[str, str] = {}  # source rel -> output rel
+    for e in entries:
+        src = by_rel.get(e.compiled_from) if e.compiled_from and not e.context else None
+        if src is None or src.text is None or src.lang not in {"typescript", "tsx"} or e.text is None \
+                or e.lang is None or src.file.path in excluded or e.file.path in excluded \
+                or src.layer not in {"implementation", "test"} or src.rel in swap:
+            continue
+        if not _parse_errors(src, subtree) or _parse_errors(e, subtree):
+            continue
+        swap[src.rel] = e.rel
+    if not swap:
+        return entries
+    outputs = set(swap.values())
+    return tuple(replace(e, built_to=swap[e.rel]) if not e.context and e.rel in swap else
+                 replace(e, compiled_from=None) if not e.context and e.rel in outputs else e for e in entries)
+
+
+def _parse_errors(e: Entry, subtree: str) -> bool:
+    """Whether E's code, parsed as the audit parses it (the same cache key), has a region the grammar does not parse."""
+    path = e.file.path
+    tree = cache.tree(e.file.blob, path, program.module_name(path, subtree), e.lang, e.code())
+    return tree.root_node.has_error
+
+
 def _refused(e: Entry, lang: str | None, max_depth: int, excluded: Mapping[str, tuple[str, str]]) -> Gap | None:
     """The gap of a file read but not to be analysed: over the time budget or stopped by an internal error in an
     earlier attempt, or nested deeper
@@ -509,7 +541,8 @@ def _refused(e: Entry, lang: str | None, max_depth: int, excluded: Mapping[str, 
     if path in excluded:
         kind, why = excluded[path]
         return Gap(kind=kind, detail=f"not analysed: {why}", anchor=Anchor(path=path, start_line=1, end_line=1))
-    if lang is None or (lang != "json" and (e.context or e.compiled_from or e.layer not in {"implementation", "test"})):
+    if lang is None or (lang != "json" and (e.context or e.compiled_from or e.built_to
+                                            or e.layer not in {"implementation", "test"})):
         return None
     deep = limits.json_depth(e.file.data) if lang == "json" else limits.bracket_depth(e.code())
     if deep > max_depth and lang != "json":  # (an upper bound: brackets of strings and regular expressions counted)

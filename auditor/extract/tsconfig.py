@@ -192,6 +192,7 @@ def build_map(entries, method: Mapping | None) -> BuildMap:
     from auditor.sources import manifest, repo_path
 
     aliases = {e.file.path: repo_path(e.compiled_from, e) for e in entries if e.compiled_from and not e.context}
+    aliases |= {e.file.path: repo_path(e.built_to, e) for e in entries if e.built_to and not e.context}
     configs = {e.file.path: e.file.data for e in entries if e.file.path.endswith(".json") and e.text is not None}
     dirs = build_dirs(configs)
     rule = (method or {}).get("compiled_output") or {}
