@@ -102,3 +102,43 @@ def test_a_name_assigned_twice_has_no_single_value():
     twice = BUNDLE.replace("  tool$paint = {\n", "  tool$paint = null;\n  tool$paint = {\n")
     p = program({"package.json": PACKAGE, "bin/mcp-server.js": twice})
     assert "paint_wall" not in [t.name for t in p.tools]
+
+
+# esbuild's shape of a module that takes its tool records out of another's record by a destructuring assignment in
+# its lazily run body, after the function that registers them is written (tidewave's CLI has this shape).
+DESTRUCTURED = (
+    'import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
+    'import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";\n'
+    "var __esm = (fn, res) => () => (fn && (res = fn(fn = 0)), res);\n"
+    "var tools;\n"
+    "var init_tools = __esm(() => {\n"
+    '  tools = { docs: { mcp: { name: "get_docs", description: "Get docs." } },\n'
+    '            source: { mcp: { name: "get_source", description: "Get source." } } };\n'
+    "});\n"
+    "async function handleDocs() { return { content: [] }; }\n"
+    "async function handleSource() { return { content: [] }; }\n"
+    "async function serve() {\n"
+    '  const server = new McpServer({ name: "docs", version: "1" });\n'
+    "  server.registerTool(docsMcp.name, { description: docsMcp.description }, handleDocs);\n"
+    "  server.registerTool(sourceMcp.name, { description: sourceMcp.description }, handleSource);\n"
+    "  await server.connect(new StdioServerTransport());\n"
+    "}\n"
+    "var docsMcp, sourceMcp;\n"
+    "var init_mcp = __esm(() => {\n"
+    "  init_tools();\n"
+    "  ({ docs: { mcp: docsMcp }, source: { mcp: sourceMcp } } = tools);\n"
+    "});\n"
+    "init_mcp();\n"
+    "serve();\n")
+
+
+def test_names_a_destructuring_assignment_sets_in_a_lazy_module_body_are_read():
+    """`var docsMcp;` set by `({ docs: { mcp: docsMcp } } = tools)` in a lazily run body written after the function
+    that registers `docsMcp.name`: the member of the record it is taken from (expect: both tools, described, no
+    registration gap). A name a second assignment also sets has no single value (expect: its tool not read)."""
+    p = program({"package.json": '{"name": "docs", "bin": {"docs": "index.js"}}', "index.js": DESTRUCTURED})
+    assert sorted((t.name, t.description) for t in p.tools) == [("get_docs", "Get docs."), ("get_source", "Get source.")]
+    assert [g for g in p.gaps if g.kind == "registration"] == []
+    twice = DESTRUCTURED.replace("init_mcp();\n", "init_mcp();\n({ source: { mcp: sourceMcp } } = tools);\n")
+    assert [t.name for t in program({"package.json": '{"name": "docs", "bin": {"docs": "index.js"}}',
+                                     "index.js": twice}).tools] == ["get_docs"]

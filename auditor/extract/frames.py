@@ -282,8 +282,35 @@ def _toplevel_patterns(root: ts.Node) -> dict[str, list[tuple[int, ts.Node, tupl
         stack.extend(n.named_children)
     for entries in out.values():
         entries.sort(key=lambda e: e[0])
+    out.update((name, [(0, init, path)]) for name, (init, path) in _lazily_destructured(root, out).items())
     _TOPLEVEL[root.id] = (root, out)
     return out
+
+
+def _lazily_destructured(root: ts.Node, declared: dict) -> dict[str, tuple[ts.Node, tuple[str, ...]]]:
+    """Name -> (value, member path) of the module's variables declared with no value (`var docsMcp;`) that one
+    destructuring assignment, a statement of its own, sets (`({ docs: { mcp: docsMcp } } = tools);`, in the body of
+    a bundler's lazily run module): read as if it were their declaration, wherever it is written (it runs before any
+    use). A name assigned twice, or declared again in the function that assigns it, has none."""
+    bare = {text(d.child_by_field_name("name")) for d in root.named_children
+            if d.type in {"variable_declaration", "lexical_declaration"}
+            for d in d.named_children if d.type == "variable_declarator" and d.child_by_field_name("value") is None
+            and d.child_by_field_name("name") is not None and d.child_by_field_name("name").type == "identifier"}
+    found: dict[str, list[tuple[ts.Node, tuple[str, ...]]]] = {}
+    for node in find(root, {"assignment_expression"}) if bare else ():
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        holder = node.parent
+        while holder is not None and holder.type == "parenthesized_expression":
+            holder = holder.parent
+        if left is None or right is None or left.type not in {"object_pattern", "array_pattern"} \
+                or holder is None or holder.type != "expression_statement":
+            continue
+        fn = next((a for a in ancestors(node) if a.type in FUNCTION_TYPES), None)
+        mine = own_declarators(fn) if fn is not None else {}
+        for name, path in _pattern(left, (), True):
+            if name in bare and name not in declared and name not in mine:
+                found.setdefault(name, []).append((right, path))
+    return {name: hits[0] for name, hits in found.items() if len(hits) == 1}
 
 
 def _array_names(pattern: ts.Node | None) -> dict[str, tuple[int, tuple[str, ...]]]:

@@ -813,6 +813,10 @@ class Values(Lists):
                 mod = found[0] if found is not None else self.link.by_path.get(target)
                 value = self.link.value(mod, found[1] if found is not None else text(prop)) if mod is not None else None
                 return self.string(value, mod, depth + 1) if value is not None else None
+            if holder is not None and holder.type == "identifier" and prop is not None and destructured(holder):
+                # `docsMcp.name` of a name a destructuring sets (`({ docs: { mcp: docsMcp } } = tools)`): its member
+                found = self.member(holder, hmod, text(prop), frame, depth + 1)
+                return self.string(found[0], found[1], depth + 1) if found[0] is not None else None
             if prop is not None and text(prop) == "value":  # Schema.shape.name.value: a z.literal's value
                 field, fmod = self._shape_field(node.child_by_field_name("object"), module)
                 literal_call = _through_chain(field, "literal")
