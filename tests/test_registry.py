@@ -839,3 +839,49 @@ def test_a_registry_of_what_a_wrapper_makes_of_each_tool_object_dispatches_to_it
     p, _ = _wrapped(unchecked)
     assert sorted(f.id for f in mismatches.mismatches(p, {"probes": []}) if f.attrs.get("tool") == "save_note") == [
         "FND:schema-unenforced:save_note/path", "FND:unchecked-optional:save_note/body"]
+
+
+def test_a_registry_method_that_returns_the_tool_it_holds_in_a_local_hands_it_to_its_caller():
+    """`getTool(name) { const tool = this.tools.get(name); if (!tool) throw ...; return tool; }` of a registry
+    class whose constructor installs `new FindTool()`, ...; the tools/call handler calls `execute` on what it returns:
+    each tool class's `execute` is its implementation (expect: both tools dispatched, complete; before, no dispatch)."""
+    tools = '''export class FindTool {
+  name = "find";
+  description = "Find documents.";
+  inputSchema = { type: "object", properties: { collection: { type: "string" } } };
+  async execute(params) { return { content: [{ type: "text", text: String(params.collection) }] }; }
+}
+export class CountTool {
+  name = "count";
+  description = "Count documents.";
+  inputSchema = { type: "object", properties: { collection: { type: "string" } } };
+  async execute(params) { return { content: [{ type: "text", text: String(params.collection) }] }; }
+}
+export class ToolRegistry {
+  tools = new Map();
+  constructor() { this.registerTool(new FindTool()); this.registerTool(new CountTool()); }
+  registerTool(tool) { this.tools.set(tool.name, tool); }
+  getTool(name) {
+    const tool = this.tools.get(name);
+    if (!tool) throw new Error(`Unknown tool: ${name}`);
+    return tool;
+  }
+  getToolSchemas() {
+    return Array.from(this.tools.values()).map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }));
+  }
+}
+'''
+    index = SDK + '''import { ToolRegistry } from "./tools.js";
+const registry = new ToolRegistry();
+const server = new Server({ name: "docs", version: "1" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: registry.getToolSchemas() }));
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  const tool = registry.getTool(request.params.name);
+  return await tool.execute(request.params.arguments ?? {});
+});
+await server.connect(new StdioServerTransport());
+'''
+    led = coverage.ledger(program({"index.js": index, "tools.js": tools, "package.json": MANIFEST}))
+    assert [(t["name"], t["dispatch"], t["implementation"]) for t in led["tools"]] == \
+        [("count", "registry", "CountTool.execute"), ("find", "registry", "FindTool.execute")]
+    assert led["complete"] is True

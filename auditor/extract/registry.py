@@ -382,9 +382,13 @@ def _called_on(lookup: ts.Node, fn: ts.Node, calls_of=None) -> list[str]:
             out.append(called)
     made = [n for n in find(fn, {"new_expression"}) if text(n.child_by_field_name("constructor")) == text(name)
             and n.parent is not None and n.parent.type == "return_statement"]
-    for _, site in calls_of(fn) if made and calls_of is not None else ():
+    returned = [r for r in find(fn, {"return_statement"}) if r.named_children and strip_casts(r.named_children[0])
+                is not None and text(strip_casts(r.named_children[0])) == text(name)]  # `const tool = R.get(name); if
+    # (!tool) throw ...; return tool;`: what its callers call on what it returns, as of `return R.get(name)`
+    for _, site in calls_of(fn) if (made or returned) and calls_of is not None else ():
         around = next((a for a in ancestors(site) if a.type in FUNCTION_TYPES | {"method_definition"}), None)
-        out += [m for m in (_called_on(site, around) if around is not None else []) if m and m not in out]
+        out += [m for m in (_called_on(site, around) if around is not None else [])
+                if (m or returned) and m not in out]  # (a class found is constructed, not called: `new C(ctx)`)
     return out
 
 
