@@ -292,6 +292,21 @@ def test_a_package_a_resolver_may_load_by_a_name_made_at_run_time_is_used():
         == ["gr-c"]
 
 
+def test_a_package_a_name_made_at_run_time_starts_with_is_used():
+    """`req.resolve(`@acme/icons/${group}/${name}`)` (also `"lodash/" + part`): the written head of the name is
+    the package it loads, whatever the rest; a relative head (`./${x}`) names none."""
+    icons = ('import { createRequire } from "node:module";\n'
+             'const req = createRequire(import.meta.url);\n'
+             'export function icon(group, name) { return req.resolve(`@acme/icons/${group}/${name}`); }\n'
+             'export function part(p) { return req.resolve("lodash/" + p); }\n'
+             'export function local(x) { return req.resolve(`./${x}`); }\n')
+    deps = {"@modelcontextprotocol/sdk": "1", "zod": "3", "@acme/icons": "1", "lodash": "1", "left-pad": "1"}
+    p = program({"index.ts": SERVER + 'import { icon, part, local } from "./icons.js";\nexport const all = [icon, part, local];\n',
+                 "icons.js": icons, "package.json": json.dumps({"name": "demo", "dependencies": deps})})
+    assert [f.attrs["dependency"] for f in mismatches.mismatches(p, {"probes": []}) if f.kind == "unused-dependency"] \
+        == ["left-pad"]
+
+
 def test_a_package_a_table_names_for_a_resolver_by_a_key_is_used():
     """`const dir = GRAMMARS[lang]; req.resolve(dir + "/package.json")`, GRAMMARS an object literal of names: the
     resolver may load any package the table holds; a package only another table of the module names is unused."""

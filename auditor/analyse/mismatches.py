@@ -516,6 +516,7 @@ def _named_strings(p: Program) -> set[str]:
                 if chain:  # (by the callee's last name: `Manager.require("x")`, `dynamicImport("x")` of an import)
                     calls.setdefault(chain[-1], []).append(args.named_children if args is not None else [])
                 if named and string_value(named[0]) is None:  # a string a member of such a name holds, below
+                    out |= _package_head(named[0])  # (`req.resolve(`@acme/icons/${group}/${name}`)`: that package)
                     made |= {text(n) for n in find(named[0], {"identifier", "property_identifier"})}
                     out |= _table_values(m, named[0])  # `const t = GRAMMARS[lang]; req.resolve(t + "/package.json")`
                     own = enclosing_function(node)  # `function resolveBin(pkg) { require.resolve(pkg) }`: a string
@@ -536,6 +537,22 @@ def _named_strings(p: Program) -> set[str]:
         out |= {v for k in made for v in map(string_value, held.get(k, ())) if v}
     out |= {v for f, i in handed for args in calls.get(f, ()) if i < len(args) and (v := string_value(args[i]))}
     return out
+
+
+_PACKAGE_HEAD = re.compile(r"(@[\w.-]+/[\w.-]+|[\w.-]+)/")
+
+
+def _package_head(node: ts.Node) -> set[str]:
+    """The package a name made at run time starts with, when its written head names one before a `/`
+    (`@acme/icons/${group}/${name}`, `"lodash/" + part`): {name}, else none."""
+    node = strip_casts(node)
+    while node is not None and node.type == "binary_expression" and text(node.child_by_field_name("operator")) == "+":
+        node = strip_casts(node.child_by_field_name("left"))
+    head = string_value(node) if node is not None and node.type == "string" else \
+        text(node.named_children[0]) if node is not None and node.type == "template_string" and node.named_children \
+        and node.named_children[0].type == "string_fragment" else None
+    found = _PACKAGE_HEAD.match(head) if head else None
+    return {found.group(1)} if found is not None and not found.group(1).startswith(".") else set()
 
 
 def _called_as(fn: ts.Node) -> str | None:
