@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import posixpath
 
-from auditor.analyse import outside
+from auditor.analyse import outside, unserved
 from auditor.analyse.absences import unread_code
 from auditor.extract import entrypoints, highlevel
 from auditor.extract.program import package_of
@@ -629,6 +629,7 @@ def ledger(p: Program, effects: dict[str, list[str]] | None = None) -> dict:
             row["blanked"] = len(e.blanked)
         files.append(row)
     dispatched = {d.tool: d for d in p.dispatches}
+    refusals = unserved.refused(p)  # advertised, no branch, and the fallback refuses: a call's outcome is known
     gated = {o: env for l in p.listings for objects, env in l.gated for o in objects}
     tools = []
     for t in sorted(p.tools, key=lambda t: (t.name, t.module.path)):
@@ -638,11 +639,14 @@ def ledger(p: Program, effects: dict[str, list[str]] | None = None) -> dict:
         if t.description is None and t.described:
             details.append("description is not a literal")
         d = dispatched.get(t.name)
-        if d is None:
+        refusal = refusals.get(t.name) if d is None else None
+        if d is None and refusal is None:
             reasons.append("no dispatch branch or registration names this tool")
-        elif d.target is None and not _inline_traced(p, d):
+        elif d is not None and d.target is None and not _inline_traced(p, d):
             reasons.append("the implementation does not resolve to a function of the boundary")
-        impl = (d.target_name or ("inline in the handler" if _inline_traced(p, d) else None)) if d is not None else None
+        impl = (d.target_name or ("inline in the handler" if _inline_traced(p, d) else None)) if d is not None else \
+            f"none: refused as unknown by the fallback at {(refusal.module or refusal.handler.home).path}:" \
+            f"{refusal.node.start_point[0] + 1}" if refusal is not None else None
         status = "partially analysed" if reasons else "analysed, details not read" if details else "analysed"
         # One row per tool name and implementation: the same registration found in several builds or bundles of the
         # code, or read at several call sites of a helper, is one tool; the other files are listed on its row.
@@ -654,7 +658,8 @@ def ledger(p: Program, effects: dict[str, list[str]] | None = None) -> dict:
             same["status"] = max(same["status"], status, key=_STATUS_ORDER.index)
             continue
         tools.append({"name": t.name, "file": t.module.path, "form": t.form, "schema_form": t.schema_form,
-                      "dispatch": d.form if d is not None else None, "implementation": impl,
+                      "dispatch": d.form if d is not None else "fallback" if refusal is not None else None,
+                      "implementation": impl,
                       "status": status, "reasons": reasons + details,
                       **({"condition": f"listed only when {' or '.join(gated[t.node])} is set: not by default"}
                          if t.node in gated else {})})
