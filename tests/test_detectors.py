@@ -307,6 +307,22 @@ def test_a_package_a_name_made_at_run_time_starts_with_is_used():
         == ["left-pad"]
 
 
+def test_a_package_a_loader_made_by_new_function_loads_by_a_constant_is_used():
+    """`const load = (() => new Function("id", "return import(id)"))()` (a loader a compiler leaves alone), called with
+    `PI_ID`, a constant of the module holding the package's name: the package is loaded (expect: only left-pad unused);
+    a `new Function` whose body is something else is no loader."""
+    loader = ('const PI_ID = "@acme/pi";\n'
+              'const load = (() => { if (process.env.TEST) return (s) => import(s); '
+              'return new Function("id", "return import(id)"); })();\n'
+              'export async function pi() { return load(PI_ID); }\n'
+              'const other = new Function("x", "return x + 1");\nexport const two = other(1) + other("left-pad");\n')
+    deps = {"@modelcontextprotocol/sdk": "1", "zod": "3", "@acme/pi": "1", "left-pad": "1"}
+    p = program({"index.ts": SERVER + 'import { pi, two } from "./loader.js";\nexport const all = [pi, two];\n',
+                 "loader.js": loader, "package.json": json.dumps({"name": "demo", "dependencies": deps})})
+    assert [f.attrs["dependency"] for f in mismatches.mismatches(p, {"probes": []}) if f.kind == "unused-dependency"] \
+        == ["left-pad"]
+
+
 def test_a_package_a_table_names_for_a_resolver_by_a_key_is_used():
     """`const dir = GRAMMARS[lang]; req.resolve(dir + "/package.json")`, GRAMMARS an object literal of names: the
     resolver may load any package the table holds; a package only another table of the module names is unused."""

@@ -23,7 +23,7 @@ from auditor.extract.routes import launch_snippets
 from auditor.extract.scope import server_readmes
 from auditor.extract.frames import plain_parameters
 from auditor.extract.bindings import references, value_of, visible
-from auditor.extract.syntax import (call_args, enclosing_function, find, function_name, member_chain, object_pairs,
+from auditor.extract.syntax import (ancestors, call_args, enclosing_function, find, function_name, member_chain, object_pairs,
                                     pair_value, strip_casts, string_value, text)
 from auditor.model import DECLARATIONS, Anchor, Record
 
@@ -501,7 +501,8 @@ def _named_strings(p: Program) -> set[str]:
             (g.anchor.start_line, g.anchor.end_line) for g in p.gaps if g.kind == "parse" and g.anchor.path == m.path])
         made: set[str] = set()  # the names a resolver's argument made at run time is made from (`${pkg}/${file}`)
         held: dict[str, list] = {}  # key -> the values the module's members of that key hold
-        named_by = resolvers | {f"{r}.resolve" for r in made_requires(m.caps)}  # (`req.resolve("x")`, createRequire's)
+        named_by = resolvers | {f"{r}.resolve" for r in made_requires(m.caps)} | _made_loaders(m)
+        # (`req.resolve("x")` of createRequire's; `load("x")` of `const load = new Function("id", "return import(id)")`)
         for node in find(m.tree.root_node, {"pair", "call_expression", "string", "template_string"}):
             if node.start_point[0] + 1 in aside:
                 continue
@@ -516,6 +517,8 @@ def _named_strings(p: Program) -> set[str]:
                 chain = member_chain(fn) if fn is not None else None
                 if chain:  # (by the callee's last name: `Manager.require("x")`, `dynamicImport("x")` of an import)
                     calls.setdefault(chain[-1], []).append(args.named_children if args is not None else [])
+                if named and named[0].type == "identifier" and _constant_string(m, named[0]) is not None:
+                    named = [strip_casts(value_of(m, named[0]))]  # (`load(PI_MODULE_ID)` of `const PI_MODULE_ID = "@acme/pi"`)
                 if named and string_value(named[0]) is None:  # a string a member of such a name holds, below
                     out |= _package_head(named[0])  # (`req.resolve(`@acme/icons/${group}/${name}`)`: that package)
                     made |= {text(n) for n in find(named[0], {"identifier", "property_identifier"})}
@@ -538,6 +541,33 @@ def _named_strings(p: Program) -> set[str]:
         out |= {v for k in made for v in map(string_value, held.get(k, ())) if v}
     out |= {v for f, i in handed for args in calls.get(f, ()) if i < len(args) and (v := string_value(args[i]))}
     return out
+
+
+_LOADER_BODY = re.compile(r"^\s*return\s+(?:import|require)\(\s*(\w+)\s*\)\s*;?\s*$")
+
+
+def _made_loaders(m) -> set[str]:
+    """The names of the loaders a module makes at run time so that a bundler or compiler leaves its `import()` alone:
+    `const load = new Function("id", "return import(id)")`, also returned by a function called where it is declared
+    (`const load = (() => { ...; return new Function(...) })()`)."""
+    out = set()
+    for made in find(m.tree.root_node, {"new_expression"}):
+        args = call_args(made) if text(made.child_by_field_name("constructor")) == "Function" else []
+        strings = [string_value(a) for a in args]
+        body = _LOADER_BODY.match(strings[-1]) if len(args) == 2 and None not in strings else None
+        if body is None or body.group(1) != strings[0]:
+            continue
+        decl = next((a for a in ancestors(made) if a.type == "variable_declarator"), None)
+        name = decl.child_by_field_name("name") if decl is not None else None
+        if name is not None and name.type == "identifier":
+            out.add(text(name))
+    return out
+
+
+def _constant_string(m, ident: ts.Node) -> str | None:
+    """The string a name of the module holds, when its declaration gives it one (`const ID = "@acme/pi"`)."""
+    value = strip_casts(value_of(m, ident))
+    return string_value(value) if value is not None and value.type == "string" else None
 
 
 _PACKAGE_HEAD = re.compile(r"(@[\w.-]+/[\w.-]+|[\w.-]+)/")
