@@ -292,10 +292,9 @@ def _lazily_destructured(root: ts.Node, declared: dict) -> dict[str, tuple[ts.No
     destructuring assignment, a statement of its own, sets (`({ docs: { mcp: docsMcp } } = tools);`, in the body of
     a bundler's lazily run module): read as if it were their declaration, wherever it is written (it runs before any
     use). A name assigned twice, or declared again in the function that assigns it, has none."""
-    bare = {text(d.child_by_field_name("name")) for d in root.named_children
-            if d.type in {"variable_declaration", "lexical_declaration"}
-            for d in d.named_children if d.type == "variable_declarator" and d.child_by_field_name("value") is None
-            and d.child_by_field_name("name") is not None and d.child_by_field_name("name").type == "identifier"}
+    bare = {text(name) for stmt in root.named_children if stmt.type in {"variable_declaration", "lexical_declaration"}
+            for d in stmt.named_children if d.type == "variable_declarator" and d.child_by_field_name("value") is None
+            and (name := d.child_by_field_name("name")) is not None and name.type == "identifier"}
     found: dict[str, list[tuple[ts.Node, tuple[str, ...]]]] = {}
     for node in find(root, {"assignment_expression"}) if bare else ():
         left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
