@@ -1783,3 +1783,34 @@ def test_a_list_of_failures_a_helper_returns_checks_a_field_handed_on_in_an_obje
     assert _flagged(_generated("errors.length > 10", "problems.length > 0")) == {"structure": "schema-unenforced"}
     assert _flagged(_generated('!structure || typeof structure !== "object"', "false")) == \
         {"structure": "schema-unenforced"}
+
+
+def _feedback(after: str) -> str:
+    """A tool whose implementation makes a text of `message` and of `context` in a local (a conditional's branches,
+    the object's JSON text), then does AFTER with that local."""
+    return (SDK + 'import { execSync } from "node:child_process";\n'
+            'const server = new Server({ name: "demo", version: "1" }, { capabilities: { tools: {} } });\n'
+            'server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [\n'
+            '  { name: "feedback", description: "Feedback", inputSchema: { type: "object", properties: {\n'
+            '      message: { type: "string" }, context: { type: "object" } }, required: ["message"] } },\n'
+            ']}));\n'
+            'async function feedback(args: { message: string; context?: object }) {\n'
+            '  const { message, context } = args;\n'
+            '  const line = context ? `[fb] ${message}\\nContext: ${JSON.stringify(context, null, 2)}` : `[fb] ${message}`;\n'
+            f'  {after}\n'
+            '  return { content: [{ type: "text", text: "noted" }] };\n'
+            '}\n'
+            'server.setRequestHandler(CallToolRequestSchema, async (request) => {\n'
+            '  switch (request.params.name) {\n'
+            '    case "feedback": return await feedback(request.params.arguments as any);\n'
+            '    default: throw new Error("unknown tool");\n'
+            '  }\n'
+            '});\n')
+
+
+def test_a_text_made_of_the_value_goes_where_the_local_holding_it_goes():
+    """`const line = `[fb] ${message}...${JSON.stringify(context)}``: the local only logged, or never read, keeps
+    nothing (expect: no finding); run as a command, both values reach a use (expect: both flagged)."""
+    assert _flagged(_feedback("console.error(line);")) == {}
+    assert _flagged(_feedback("")) == {}
+    assert _flagged(_feedback("execSync(line);")) == {"message": "schema-unenforced", "context": "unchecked-optional"}

@@ -29,6 +29,7 @@ _WRAPPERS = frozenset({"parenthesized_expression", "as_expression", "non_null_ex
 _CARRYING = frozenset({"??", "||", "&&", "+", "-", "*", "/", "%", "**"})
 _CONVERSIONS = frozenset({"Number", "parseInt", "parseFloat", "Number.parseInt", "Number.parseFloat", "Math.floor",
                           "Math.ceil", "Math.round", "Math.trunc", "Math.abs"})
+_TEXTS = frozenset({"JSON.stringify"})  # a text of the value: it goes where the text goes
 _ADDING = frozenset({"push", "unshift"})
 _LOOKUPS = frozenset({"has", "includes", "indexOf", "lastIndexOf", "get", "delete"})
 _ECHO = frozenset({"pair", "object", "array", "template_substitution", "template_string", "binary_expression",
@@ -131,7 +132,7 @@ def _carried(node: ts.Node) -> ts.Node:
     """The outermost expression that holds NODE's value as it is: through parentheses, casts, a default (`x ?? d`,
     `x || d`), a conjunction (`x && y`) and a branch of a ternary; or a value computed from it by arithmetic
     (`Date.now() - x`, `x * 1000`, `x + 1`) or a conversion (`Number(x)`, `parseInt(x, 10)`), which goes where it goes
-    (a number, NaN for a value of another type)."""
+    (a number, NaN for a value of another type), or its text (`JSON.stringify(x)`)."""
     cur = node
     while cur.parent is not None:
         up = cur.parent
@@ -143,8 +144,8 @@ def _carried(node: ts.Node) -> ts.Node:
             continue
         call = up.parent if up.type == "arguments" else None
         if call is not None and call.type == "call_expression" and up.named_children and up.named_children[0] == cur \
-                and text(call.child_by_field_name("function")) in _CONVERSIONS:
-            cur = call  # (`Number(options.limit)`: the number goes where the result goes)
+                and text(call.child_by_field_name("function")) in _CONVERSIONS | _TEXTS:
+            cur = call  # (`Number(options.limit)`: the number goes where the result goes; `JSON.stringify(ctx)`: its text)
             continue
         return cur
     return cur
@@ -290,6 +291,10 @@ def _value(ctx, module, node: ts.Node, depth: int) -> bool:
     if text_of is not None:  # `log(`IDE: ${ide}`)`: a text made of it, handed to a function of the boundary that
         return _callee_harmless(replace(ctx, checks=False), module, text_of[0], text_of[1], None, depth)  # reads it
         # harmlessly (no check there is of the value)
+    held_text = _text_local(e) if handed is None and text_of is None else None
+    if held_text is not None:  # `const line = `${prefix} ${message}`; console.error(line)`: where the local goes
+        return held_text.id not in ctx.seen and _local(replace(ctx, checks=False, seen=ctx.seen | {held_text.id}),
+                                                       module, held_text, depth + 1)  # (a text: no check of the value)
     if handed is None and ctx.link is not None and depth < _DEPTH:
         kept = _kept_entry(e) or _assigned_entry(e)  # `const opts = { level: args.level }; run(opts)`, or `opts.level =
         # args.level` into such a local: followed as run's `opts.level`
@@ -606,6 +611,27 @@ def _in_text(e: ts.Node) -> tuple[ts.Node, int] | None:
         return None
     index = next((i for i, c in enumerate(c for c in args.named_children if c.type != "comment") if c.id == cur.id), None)
     return (call, index) if index is not None else None
+
+
+def _text_local(e: ts.Node) -> ts.Node | None:
+    """The declarator of the local that holds a text made of E (a template's substitution, a `+` concatenation, also a
+    branch of a conditional): `const line = `${prefix} ${message}``, `const msg = ok ? `a ${x}` : `b ${x}``; else None."""
+    cur, texts = e, 0
+    while cur.parent is not None:
+        up = cur.parent
+        if up.type in {"template_substitution", "template_string"} \
+                or up.type == "binary_expression" and text(up.child_by_field_name("operator")) == "+":
+            texts += up.type != "template_substitution"
+            cur = up
+        elif up.type in _WRAPPERS or up.type == "ternary_expression" and up.child_by_field_name("condition") != cur:
+            cur = up
+        else:
+            break
+    decl = cur.parent
+    if not texts or decl is None or decl.type != "variable_declarator" or decl.child_by_field_name("value") != cur \
+            or decl.child_by_field_name("name").type != "identifier":
+        return None
+    return decl
 
 
 def returned_unread(p, node: ts.Node) -> bool:
