@@ -110,3 +110,32 @@ def test_a_wrapper_handing_on_all_its_arguments_registers_what_goes_through_it()
     p = program({**files, "tracker.js": tools})
     assert sorted(t.name for t in p.tools) == ["alpha", "beta"]
     assert [g.detail for g in p.gaps if g.kind == "registration"] == []
+
+
+GUARDED = ('import { FastMCP } from "fastmcp";\n'
+           'import { z } from "zod";\n'
+           'const server = new FastMCP({ name: "s", version: "1.0.0" });\n'
+           'function guard(tool, { log }) {\n'
+           '  const execute = tool.execute;\n'
+           '  return { ...tool, execute: async (args, ctx) => { if (log) console.error(tool.name); return execute(args, ctx); } };\n'
+           '}\n'
+           'const addTool = server.addTool.bind(server);\n'
+           'server.addTool = ((tool) => {\n'
+           '  if (process.env.ONLY && process.env.ONLY !== tool.name) return;\n'
+           '  addTool(guard(tool, { log: true }));\n'
+           '});\n'
+           'server.addTool({ name: "scrape", description: "Scrape.", parameters: z.object({}), execute: async () => "x" });\n'
+           'server.addTool({ name: "map", description: "Map.", parameters: z.object({}), execute: async () => "y" });\n'
+           'server.start({ transportType: "stdio" });\n')
+
+
+def test_a_wrapper_handing_on_a_copy_of_each_tool_it_is_handed_is_no_gap():
+    """`server.addTool = (tool) => { addTool(guard(tool, opts)) }`, guard returning `{ ...tool, execute }`: each tool
+    goes on under its own name, read where `server.addTool({...})` is written (expect: both tools, no registration
+    gap). A copy named anew (`{ ...tool, name: "x_" + tool.name }`) is not what the calls name: the gap stays."""
+    p = program({"index.js": GUARDED, "package.json": '{"name": "s", "type": "module", "main": "index.js"}'})
+    assert sorted(t.name for t in p.tools) == ["map", "scrape"]
+    assert [g.detail for g in p.gaps if g.kind == "registration"] == []
+    renamed = GUARDED.replace("return { ...tool, execute:", 'return { ...tool, name: "x_" + tool.name, execute:')
+    p = program({"index.js": renamed, "package.json": '{"name": "s", "type": "module", "main": "index.js"}'})
+    assert [g for g in p.gaps if g.kind == "registration"] != []

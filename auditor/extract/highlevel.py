@@ -71,7 +71,8 @@ def registrations(module: Module, vocab: dict, resolve, link=None) -> tuple[list
         rule = hl["registrations"].get(method)
         if rule is None or constant.dead(call, module, link):  # (`if (DEBUG) server.tool(...)`: never registered)
             continue
-        if _patched_over(call, method):  # `server.registerTool = function (name, ...) { original(name, ...) }`: the
+        if _patched_over(call, method, module, link, hl["object"]["name"]):  # `server.registerTool = function
+            # (name, ...) { original(name, ...) }`, `server.addTool = (tool) => { add(guard(tool)) }`: the
             continue                     # wrapper forwards each later registration, read where that is written
         if rule["signature"] != "object" and rule["kind"] == "tool" and rule["receiver"] == "server" \
                 and object_first(args, module, hl["object"]):  # (on a server only: `registry.registerTool(def)`
@@ -203,14 +204,32 @@ def _prototype_call(receiver: tuple[str, ...] | None, method: str, classes: set[
     return receiver[-1] if receiver[-3] in classes else None
 
 
-def _patched_over(call: ts.Node, method: str) -> bool:
+def _patched_over(call: ts.Node, method: str, module: Module | None = None, link=None, key: str = "name") -> bool:
     """Whether CALL is in a function assigned over the registration method it calls (`server.registerTool =
     function (name, def, handler) { return original(name, def, handler); }`, a tracker wrapping the SDK's method)
-    and hands it a parameter of that function as the name: it registers what each later call of the method does."""
+    and hands it a parameter of that function as the name, or a copy of that parameter a function of the boundary
+    makes without naming it anew (`add(guard(tool, opts))`, guard returning `{ ...tool, execute }` with no KEY of its
+    own): it registers what each later call of the method does."""
     fn = _wrapper_over(call, method)
     args = call_args(call)
-    return fn is not None and bool(args) and strip_casts(args[0]) is not None \
-        and strip_casts(args[0]).type == "identifier" and text(strip_casts(args[0])) in plain_parameters(fn)
+    first = strip_casts(args[0]) if args else None
+    if fn is None or first is None:
+        return False
+    if first.type == "identifier":
+        return text(first) in plain_parameters(fn)
+    if first.type != "call_expression" or link is None or module is None:
+        return False
+    given = [i for i, a in enumerate(map(strip_casts, call_args(first)))
+             if a is not None and a.type == "identifier" and text(a) in plain_parameters(fn)]
+    hit = link.resolve(module, first) if len(given) == 1 else None
+    if hit is None or hit[1].type not in FUNCTION_TYPES:
+        return False
+    param = next((n for n, i in plain_parameters(hit[1]).items() if i == given[0]), None)
+    made = [strip_casts(r) for r in returned(hit[1])]
+    return param is not None and bool(made) and all(
+        r is not None and r.type == "object" and key not in object_pairs(r)
+        and any(c.type == "spread_element" and c.named_children and text(strip_casts(c.named_children[0])) == param
+                for c in r.named_children) for r in made)
 
 
 def hands_on_all(call: ts.Node, method: str) -> bool:
