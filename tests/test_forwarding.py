@@ -561,3 +561,43 @@ server.registerTool(process.env.TOOL || "ping", { description: "Ping." }, async 
     p = program({"index.ts": code})
     assert sorted(t.name for t in p.tools) == ["ping"]
     assert [g for g in p.gaps if g.kind == "registration" and "toolName(op.id)" in g.detail]
+
+
+TYPED_LIST = MCP + '''import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+function defineTool(definition) {
+  if (typeof definition === "function") {
+    return (args) => ({ ...definition(args), scoped: true });
+  }
+  return definition;
+}
+const ping = defineTool({ name: "ping", description: "Ping.", handler: async () => ({ content: [] }) });
+const grep = defineTool((args) => ({ name: "grep", description: `Grep${args.slim ? "" : " everything"}.`,
+  handler: async () => ({ content: [] }) }));
+function createTools(args) {
+  const tools = [];
+  for (const tool of [ping, grep]) {
+    if (typeof tool === "function") {
+      tools.push(tool(args));
+    } else {
+      tools.push(tool);
+    }
+  }
+  return tools;
+}
+for (const t of createTools({ slim: false })) {
+  server.registerTool(t.name, { description: t.description }, t.handler);
+}
+await server.connect(new StdioServerTransport());
+'''
+
+
+def test_a_typeof_test_of_each_element_picks_the_branch_that_element_takes():
+    """`typeof tool === "function"` in a loop over tool definitions, a definition made by `defineTool(...)` (which
+    returns a factory when handed a function, the object otherwise): a factory's result is pushed, an object as it
+    is (expect: both tools, no registration gap; before, each element was read in both branches and half the names
+    were unread). A test the reading cannot decide leaves the gap."""
+    p = program({"index.js": TYPED_LIST})
+    assert sorted(t.name for t in p.tools) == ["grep", "ping"]
+    assert [g.detail for g in p.gaps if g.kind == "registration"] == []
+    undecided = TYPED_LIST.replace('if (typeof tool === "function") {\n      tools.push', 'if (Math.random() > 0.5) {\n      tools.push')
+    assert [g for g in program({"index.js": undecided}).gaps if g.kind == "registration"] != []

@@ -48,6 +48,24 @@ def _member_assignments(module: Module) -> dict[tuple[str, str], ts.Node]:
     return hit
 
 
+def _typeof_of(node: ts.Node | None) -> ts.Node | None:
+    """The operand of `typeof X`, or None."""
+    if node is None or node.type != "unary_expression" or text(node.child_by_field_name("operator")) != "typeof":
+        return None
+    return node.child_by_field_name("argument")
+
+
+_KINDS = {**{t: "function" for t in FUNCTION_TYPES}, "class": "function", "object": "object", "array": "object",
+          "new_expression": "object", "null": "object", "string": "string", "template_string": "string",
+          "number": "number", "true": "boolean", "false": "boolean"}
+
+
+def _kind_of(value: ts.Node | None) -> str | None:
+    """What `typeof` says of a value written as VALUE (a function, an object or list literal, a construction, a
+    string, a number, a boolean); None when the written value does not say."""
+    return _KINDS.get(value.type) if value is not None else None
+
+
 class Values(Lists):
     """What an expression stands for across modules, under a chain of frames."""
 
@@ -986,6 +1004,40 @@ class Values(Lists):
                                   frame, depth, callers) if op in {"===", "==", "!==", "!="} else None
         return self._value_truth(cond, module, frame, depth, callers)
 
+    def _kind(self, node: ts.Node | None, module: Module, frame: Frame | None, depth: int) -> str | None:
+        """What `typeof` says of the value NODE stands for under FRAME: by how it is written, or, for a call, the one
+        kind of every value the called function may return there (a return in a branch the call does not take, or
+        after a branch it takes that returns, left out: `if (typeof d === "function") return (a) => ...; return d`)."""
+        value, vmod = self.definition(*self.bound(node, module, frame, depth + 1))
+        value = strip_casts(value)
+        if value is None or value.type != "call_expression" or depth > 8:
+            return _kind_of(value)
+        kinds = set()
+        for made, mmod, inner in self.call_values(value, vmod, frame, depth + 1):
+            if self.branch_not_taken(made, inner.scope, mmod, inner) or self._returned_before(made, mmod, inner, depth):
+                continue
+            kinds.add(_kind_of(strip_casts(made)) if strip_casts(made) is not None
+                      and strip_casts(made).type in _KINDS else self._kind(made, mmod, inner, depth + 1))
+        return next(iter(kinds)) if len(kinds) == 1 else None
+
+    def _returned_before(self, node: ts.Node, module: Module, frame: Frame, depth: int) -> bool:
+        """Whether the function FRAME binds has left before NODE's statement: an `if` before it in its block whose
+        branch returns and whose condition holds under FRAME."""
+        stmt = next((a for a in ancestors(node) if a.type == "return_statement"), None)
+        block = stmt.parent if stmt is not None else None
+        if block is None or block.type != "statement_block":
+            return False
+        for prior in block.named_children:
+            if prior.start_byte >= stmt.start_byte:
+                return False
+            then = prior.child_by_field_name("consequence") if prior.type == "if_statement" else None
+            last = then.named_children[-1] if then is not None and then.type == "statement_block" \
+                and then.named_children else then
+            if last is not None and last.type == "return_statement" and prior.child_by_field_name("alternative") is None \
+                    and self._truth(prior.child_by_field_name("condition"), module, frame, depth + 1) is True:
+                return True
+        return False
+
     def _keys(self, record: ts.Node, module: Module, frame: Frame | None, depth: int) -> set[str] | None:
         """The keys of an object literal, computed ones (`[NAMES.run]: ...`) read as strings; None when one is not
         known or the object copies another (a spread)."""
@@ -1071,6 +1123,12 @@ class Values(Lists):
         """Whether LEFT OP RIGHT holds (an equality operator): two known strings compared, or a nullish literal
         (`options === void 0`) compared with a value known to be an object, a list, a string or a function."""
         equal = op in {"===", "=="}
+        operands = [_typeof_of(strip_casts(n)) for n in (left, right)]  # `typeof t === "function"` of a known value
+        if operands[0] is not None or operands[1] is not None:
+            operand, other = (operands[0], right) if operands[0] is not None else (operands[1], left)
+            wanted = string_value(strip_casts(other))
+            kind = self._kind(operand, module, frame, depth + 1)
+            return None if wanted is None or kind is None else (kind == wanted) == equal
         flags = [literal(strip_casts(n)) if strip_casts(n) is not None and strip_casts(n).type in {"true", "false", "unary_expression"}
                  else NOT_LITERAL for n in (left, right)]
         if any(isinstance(f, bool) for f in flags) and op in {"===", "!=="}:  # `t.hidden === false`, `!== !0`
