@@ -23,8 +23,8 @@ from auditor.extract.routes import launch_snippets
 from auditor.extract.scope import server_readmes
 from auditor.extract.frames import plain_parameters
 from auditor.extract.bindings import references, value_of, visible
-from auditor.extract.syntax import (ancestors, call_args, enclosing_function, find, function_name, member_chain, object_pairs,
-                                    pair_value, strip_casts, string_value, text)
+from auditor.extract.syntax import (ancestors, call_args, enclosing_function, find, function_name, member_chain,
+                                    object_pairs, pair_value, strip_casts, string_value, text)
 from auditor.model import DECLARATIONS, Anchor, Record
 
 SNAKE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
@@ -518,7 +518,8 @@ def _named_strings(p: Program) -> set[str]:
                 if chain:  # (by the callee's last name: `Manager.require("x")`, `dynamicImport("x")` of an import)
                     calls.setdefault(chain[-1], []).append(args.named_children if args is not None else [])
                 if named and named[0].type == "identifier" and _constant_string(m, named[0]) is not None:
-                    named = [strip_casts(value_of(m, named[0]))]  # (`load(PI_MODULE_ID)` of `const PI_MODULE_ID = "@acme/pi"`)
+                    # (`load(PI_MODULE_ID)` of `const PI_MODULE_ID = "@acme/pi"`: that string)
+                    named = [strip_casts(value_of(m, named[0]))]
                 if named and string_value(named[0]) is None:  # a string a member of such a name holds, below
                     out |= _package_head(named[0])  # (`req.resolve(`@acme/icons/${group}/${name}`)`: that package)
                     made |= {text(n) for n in find(named[0], {"identifier", "property_identifier"})}
