@@ -1814,3 +1814,32 @@ def test_a_text_made_of_the_value_goes_where_the_local_holding_it_goes():
     assert _flagged(_feedback("console.error(line);")) == {}
     assert _flagged(_feedback("")) == {}
     assert _flagged(_feedback("execSync(line);")) == {"message": "schema-unenforced", "context": "unchecked-optional"}
+
+
+def test_a_field_handed_in_an_object_to_a_helper_that_goes_on_whatever_it_does_is_not_checked():
+    """`compose({ html: args.html })`, compose handing `opts.html` to `applyBody`, whose string method runs on one
+    branch only and whose result compose does not look at: the field still reaches the request (expect: flagged; a
+    check counts through a helper only when compose leaves on the failure it reports)."""
+    code = (SDK +
+            'const server = new Server({ name: "demo", version: "1" }, { capabilities: { tools: {} } });\n'
+            'server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [\n'
+            '  { name: "compose", description: "Compose", inputSchema: { type: "object", properties: {\n'
+            '      html: { type: "string" } } } },\n'
+            ']}));\n'
+            'function toText(h) { return h.replace(/<[^>]+>/g, ""); }\n'
+            'function applyBody(mail, body, html) {\n'
+            '  if (html && body) { mail.html = html; } else if (html) { mail.text = toText(html); }\n'
+            '}\n'
+            'async function compose(opts) {\n'
+            '  const mail = {};\n'
+            '  applyBody(mail, "hello", opts.html);\n'
+            '  return fetch("https://mail.example/send", { method: "POST", body: JSON.stringify(mail) });\n'
+            '}\n'
+            'server.setRequestHandler(CallToolRequestSchema, async (request) => {\n'
+            '  const args = request.params.arguments;\n'
+            '  switch (request.params.name) {\n'
+            '    case "compose": { await compose({ html: args.html }); return { content: [] }; }\n'
+            '    default: throw new Error("unknown tool");\n'
+            '  }\n'
+            '});\n')
+    assert _flagged(code) == {"html": "unchecked-optional"}

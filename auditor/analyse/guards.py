@@ -461,13 +461,14 @@ def checked_parameters(module: Module, fn: ts.Node, link, depth: int = 0, errors
 
 
 def handed_checked(module: Module, fn: ts.Node, link, depth: int = 0, params: set[str] | None = None,
-                   out: set[str] = frozenset()) -> set[str]:
+                   out: set[str] = frozenset(), reported: bool = False) -> set[str]:
     """The parameters of FN (PARAMS; OUT: those known checked already), and at depth 0 the fields of one (`const {
     structure } = input`), it hands to a function of the server's own code that rejects the bad values of the
     parameter in that place (checked_parameters), or reports them (`const errors = check(structure); if
-    (errors.length > 0) return ...`) where FN leaves on the report."""
+    (errors.length > 0) return ...`) where FN leaves on the report. REPORTED: only the latter (a call FN goes on from
+    whatever it does is no check of what FN does with the value elsewhere: `applyBody(m, body, opts.html)`)."""
     params = set(plain_parameters(fn)) if params is None else params
-    key = ("handed_checked", fn.id, depth, frozenset(params), frozenset(out))
+    key = ("handed_checked", fn.id, depth, frozenset(params), frozenset(out), reported)
     if key in link.memo:
         return set(link.memo[key])
     found_out: set[str] = set()
@@ -479,13 +480,15 @@ def handed_checked(module: Module, fn: ts.Node, link, depth: int = 0, params: se
         if not depth:  # (of the function the input is handed to, a field of its parameter: `const { structure } =
             handed |= {i: f for i, a in enumerate(map(strip_casts, call_args(call)))  # input; check(structure)`)
                        if i not in handed and a is not None and (f := _handed_field(a, fn)) is not None and f not in out}
-        found = link.resolve(module, call) if handed else None
+        failing = nonempty_rejected(call) if handed else frozenset()  # FN leaves on the failure the call reports
+        # (`const errors = check(x); if (errors.length > 0) return ...`, `if (invalid) return ...`): what the callee
+        # so reports is checked here
+        gated = result_gates(call) if handed else False
+        found = link.resolve(module, call) if handed and (failing or gated or not reported) else None
         if found is None or any(a <= found[1].start_byte < b for a, b, _ in found[0].vendored):
             continue  # (a bundled library's function: what it rejects is the library's to say)
         theirs = {i: n for n, i in plain_parameters(found[1]).items()}
-        failing = nonempty_rejected(call)  # FN leaves on the failure the call reports (`const errors = check(x); if
-        # (errors.length > 0) return ...`, `if (invalid) return ...`): what the callee so reports is checked here
-        checked = checked_parameters(found[0], found[1], link, depth + 1, errors=result_gates(call),
+        checked = checked_parameters(found[0], found[1], link, depth + 1, errors=gated,
                                      collects=collecting_lists(found[1], failing) if failing else frozenset())
         found_out |= {n for i, n in handed.items() if theirs.get(i) in checked}
     link.memo[key] = frozenset(found_out)
