@@ -591,9 +591,9 @@ def _handed(e: ts.Node) -> tuple[ts.Node, int, str | None] | None:
     return (call, index, key) if index is not None else None
 
 
-def _in_text(e: ts.Node) -> tuple[ts.Node, int] | None:
-    """(call, argument index) when E is written into a text (a template's substitution, a `+` concatenation) that is
-    a whole argument of a call: `log(`IDE: ${ide}`)`, `say("no " + name)`; else None."""
+def _text_of(e: ts.Node, branches: bool) -> tuple[ts.Node, int]:
+    """(the outermost text made of E, how many texts it is written into): through template substitutions, `+`
+    concatenations and wrappers; with BRANCHES, a conditional's branch too. E itself, 0, when it is in none."""
     cur, texts = e, 0
     while cur.parent is not None:
         up = cur.parent
@@ -601,10 +601,18 @@ def _in_text(e: ts.Node) -> tuple[ts.Node, int] | None:
                 or up.type == "binary_expression" and text(up.child_by_field_name("operator")) == "+":
             texts += up.type != "template_substitution"
             cur = up
-        elif up.type in _WRAPPERS:
+        elif up.type in _WRAPPERS or branches and up.type == "ternary_expression" \
+                and up.child_by_field_name("condition") != cur:
             cur = up
         else:
             break
+    return cur, texts
+
+
+def _in_text(e: ts.Node) -> tuple[ts.Node, int] | None:
+    """(call, argument index) when E is written into a text (a template's substitution, a `+` concatenation) that is
+    a whole argument of a call: `log(`IDE: ${ide}`)`, `say("no " + name)`; else None."""
+    cur, texts = _text_of(e, branches=False)
     args = cur.parent
     call = args.parent if texts and args is not None and args.type == "arguments" else None
     if call is None or call.type != "call_expression":
@@ -616,17 +624,7 @@ def _in_text(e: ts.Node) -> tuple[ts.Node, int] | None:
 def _text_local(e: ts.Node) -> ts.Node | None:
     """The declarator of the local that holds a text made of E (a template's substitution, a `+` concatenation, also a
     branch of a conditional): `const line = `${prefix} ${message}``, `const msg = ok ? `a ${x}` : `b ${x}``; else None."""
-    cur, texts = e, 0
-    while cur.parent is not None:
-        up = cur.parent
-        if up.type in {"template_substitution", "template_string"} \
-                or up.type == "binary_expression" and text(up.child_by_field_name("operator")) == "+":
-            texts += up.type != "template_substitution"
-            cur = up
-        elif up.type in _WRAPPERS or up.type == "ternary_expression" and up.child_by_field_name("condition") != cur:
-            cur = up
-        else:
-            break
+    cur, texts = _text_of(e, branches=True)
     decl = cur.parent
     if not texts or decl is None or decl.type != "variable_declarator" or decl.child_by_field_name("value") != cur \
             or decl.child_by_field_name("name").type != "identifier":
