@@ -164,9 +164,10 @@ def test_a_syntax_error_region_hides_only_the_dependencies_it_names():
     assert got == {"left-pad": "dependency-use-unknown", "chalk": "unused-dependency"}
 
 
-def _unused(code: str, deps: dict) -> list[str]:
-    """The dependencies the unused-dependency finding names, for a server of one file with DEPS declared."""
-    p = program({"index.ts": code, "package.json": json.dumps({"name": "demo", "dependencies": deps})})
+def _unused(code: str, deps: dict, others: dict[str, str] | None = None) -> list[str]:
+    """The dependencies the unused-dependency finding names, for a server of one file (and OTHERS) with DEPS declared."""
+    p = program({"index.ts": code, **(others or {}),
+                 "package.json": json.dumps({"name": "demo", "dependencies": deps})})
     return [f.attrs["dependency"] for f in mismatches.mismatches(p, {"probes": []}) if f.kind == "unused-dependency"]
 
 
@@ -285,11 +286,8 @@ def test_a_package_a_resolver_may_load_by_a_name_made_at_run_time_is_used():
                 'export function grammarPath(language) {\n  const { pkg, file } = GRAMMARS[language];\n'
                 '  const require = createRequire(import.meta.url);\n  return require.resolve(`${pkg}/${file}`);\n}\n')
     deps = {"@modelcontextprotocol/sdk": "1", "zod": "3", "gr-go": "1", "gr-rust": "1", "gr-c": "1"}
-    p = program({"index.ts": SERVER + 'import { grammarPath } from "./grammars.js";\nexport const go = grammarPath("go");\n',
-                 "grammars.js": grammars, "notes.js": 'export const hint = "gr-c";\n',
-                 "package.json": json.dumps({"name": "demo", "dependencies": deps})})
-    assert [f.attrs["dependency"] for f in mismatches.mismatches(p, {"probes": []}) if f.kind == "unused-dependency"] \
-        == ["gr-c"]
+    index = SERVER + 'import { grammarPath } from "./grammars.js";\nexport const go = grammarPath("go");\n'
+    assert _unused(index, deps, {"grammars.js": grammars, "notes.js": 'export const hint = "gr-c";\n'}) == ["gr-c"]
 
 
 def test_a_package_a_name_made_at_run_time_starts_with_is_used():
@@ -301,10 +299,8 @@ def test_a_package_a_name_made_at_run_time_starts_with_is_used():
              'export function part(p) { return req.resolve("lodash/" + p); }\n'
              'export function local(x) { return req.resolve(`./${x}`); }\n')
     deps = {"@modelcontextprotocol/sdk": "1", "zod": "3", "@acme/icons": "1", "lodash": "1", "left-pad": "1"}
-    p = program({"index.ts": SERVER + 'import { icon, part, local } from "./icons.js";\nexport const all = [icon, part, local];\n',
-                 "icons.js": icons, "package.json": json.dumps({"name": "demo", "dependencies": deps})})
-    assert [f.attrs["dependency"] for f in mismatches.mismatches(p, {"probes": []}) if f.kind == "unused-dependency"] \
-        == ["left-pad"]
+    index = SERVER + 'import { icon, part, local } from "./icons.js";\nexport const all = [icon, part, local];\n'
+    assert _unused(index, deps, {"icons.js": icons}) == ["left-pad"]
 
 
 def test_a_package_a_loader_made_by_new_function_loads_by_a_constant_is_used():
@@ -317,10 +313,8 @@ def test_a_package_a_loader_made_by_new_function_loads_by_a_constant_is_used():
               'export async function pi() { return load(PI_ID); }\n'
               'const other = new Function("x", "return x + 1");\nexport const two = other(1) + other("left-pad");\n')
     deps = {"@modelcontextprotocol/sdk": "1", "zod": "3", "@acme/pi": "1", "left-pad": "1"}
-    p = program({"index.ts": SERVER + 'import { pi, two } from "./loader.js";\nexport const all = [pi, two];\n',
-                 "loader.js": loader, "package.json": json.dumps({"name": "demo", "dependencies": deps})})
-    assert [f.attrs["dependency"] for f in mismatches.mismatches(p, {"probes": []}) if f.kind == "unused-dependency"] \
-        == ["left-pad"]
+    index = SERVER + 'import { pi, two } from "./loader.js";\nexport const all = [pi, two];\n'
+    assert _unused(index, deps, {"loader.js": loader}) == ["left-pad"]
 
 
 def test_a_package_a_table_names_for_a_resolver_by_a_key_is_used():

@@ -346,15 +346,20 @@ def test_a_key_looked_up_in_a_map_the_class_holds_is_only_looked_up():
     assert flagged({"index.ts": _with(text, body)}) == BOTH
 
 
+def _only_with(head: str, body: str, line: str) -> None:
+    """The server of HEAD and BODY flags only the path; without LINE (in HEAD or BODY: the check), both fields."""
+    assert line in head + body
+    assert flagged({"index.ts": _with(head, body)}) == PATH_ONLY
+    assert flagged({"index.ts": _with(head.replace(line, ""), body.replace(line, ""))}) == BOTH
+
+
 def test_a_use_after_a_lookup_whose_miss_leaves_the_callee_is_of_a_held_key():
     """`const fact = this.facts.get(id); if (!fact) return undefined; this.facts.set(id, ...)`: past the `if`, `id`
     equals a key the Map holds, whatever it returned on a miss. Without the `if`, the `set` stores any value."""
     head = ('class Store {\n  facts = new Map();\n'
             '  update(id: any) {\n    const fact = this.facts.get(id);\n    if (!fact) return undefined;\n'
             '    this.facts.set(id, { ...fact, at: 1 });\n    return fact;\n  }\n}\nconst store = new Store();\n')
-    body = _returning('JSON.stringify(store.update(args.limit))')
-    assert flagged({"index.ts": _with(head, body)}) == PATH_ONLY
-    assert flagged({"index.ts": _with(head.replace("    if (!fact) return undefined;\n", ""), body)}) == BOTH
+    _only_with(head, _returning('JSON.stringify(store.update(args.limit))'), "    if (!fact) return undefined;\n")
 
 
 def test_a_field_read_after_a_lookup_of_it_whose_miss_leaves_is_a_held_key():
@@ -367,8 +372,7 @@ def test_a_field_read_after_a_lookup_of_it_whose_miss_leaves_is_a_held_key():
             '  const session = sessions.get(args.limit);\n'
             '  if (!session) return { content: [] };\n'
             + _returning('"x".repeat(args.limit)'))
-    assert flagged({"index.ts": _with(head, body)}) == PATH_ONLY
-    assert flagged({"index.ts": _with(head, body.replace("  if (!session) return { content: [] };\n", ""))}) == BOTH
+    _only_with(head, body, "  if (!session) return { content: [] };\n")
 
 
 def test_a_conversion_compared_before_it_is_taken_else_a_literal_is_a_range_check():
@@ -386,9 +390,7 @@ def test_a_date_made_of_the_value_and_refused_when_invalid_checks_it():
     head = ('function normalize(value: any) {\n  if (!value) return null;\n'
             '  const d = value instanceof Date ? value : new Date(value);\n'
             '  if (Number.isNaN(d.getTime())) return null;\n  return d.toISOString();\n}\n')
-    body = _returning('"x".repeat(normalize(args.limit))')
-    assert flagged({"index.ts": _with(head, body)}) == PATH_ONLY
-    assert flagged({"index.ts": _with(head.replace("  if (Number.isNaN(d.getTime())) return null;\n", ""), body)}) == BOTH
+    _only_with(head, _returning('"x".repeat(normalize(args.limit))'), "  if (Number.isNaN(d.getTime())) return null;\n")
 
 
 def test_a_validator_whose_result_is_tested_checks_the_fields_it_hands_validators():

@@ -19,7 +19,15 @@ def refused(p: Program) -> dict[str, Fallback]:
     handler dispatches every tool by a case of one switch on its name, every name it reads is a literal, the
     tools/list handlers' lists are read whole, and the switch's `default` is the handler's one fallback and refuses
     (its first statement throws, or returns an `isError: true` result). Empty when any of that does not hold (an
-    `if` chain may run code for a name before it meets its fallback: `if (route) { await call(route) }`)."""
+    `if` chain may run code for a name before it meets its fallback: `if (route) { await call(route) }`). Read once
+    per program (the ledger and the findings both ask)."""
+    memo = p.linker.memo if p.linker is not None else {}
+    if "unserved.refused" not in memo:
+        memo["unserved.refused"] = _refused(p)
+    return memo["unserved.refused"]
+
+
+def _refused(p: Program) -> dict[str, Fallback]:
     calls = [h for h in p.handlers if h.method == "tools/call"]
     if len(calls) != 1 or not p.dispatches or p.unread or any(l.unread or l.unnamed for l in p.listings):
         return {}
