@@ -1843,3 +1843,37 @@ def test_a_field_handed_in_an_object_to_a_helper_that_goes_on_whatever_it_does_i
             '  }\n'
             '});\n')
     assert _flagged(code) == {"html": "unchecked-optional"}
+
+
+def _composer(call: str) -> str:
+    """A low-level server whose `compose` tool hands its optional `html` in an object to `compose`, which runs CALL
+    (a call of `assertText`, which throws unless its argument is a string) and then sends the html on."""
+    return (SDK +
+            'const server = new Server({ name: "demo", version: "1" }, { capabilities: { tools: {} } });\n'
+            'server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [\n'
+            '  { name: "compose", description: "Compose", inputSchema: { type: "object", properties: {\n'
+            '      html: { type: "string" }, draft: { type: "boolean" } } } },\n'
+            ']}));\n'
+            'function assertText(h) { if (typeof h !== "string") throw new Error("html must be a string"); }\n'
+            'async function compose(opts) {\n'
+            f'  {call}\n'
+            '  return fetch("https://mail.example/send", { method: "POST", body: JSON.stringify({ html: opts.html }) });\n'
+            '}\n'
+            'server.setRequestHandler(CallToolRequestSchema, async (request) => {\n'
+            '  const args = request.params.arguments;\n'
+            '  switch (request.params.name) {\n'
+            '    case "compose": { await compose({ html: args.html, draft: args.draft === true }); return { content: [] }; }\n'
+            '    default: throw new Error("unknown tool");\n'
+            '  }\n'
+            '});\n')
+
+
+def test_a_helper_s_check_of_a_field_handed_in_an_object_counts_on_the_straight_path():
+    """`compose({ html: args.html })`, compose handing `opts.html` to a helper that throws unless it is a string: on
+    compose's straight path, or in a branch taken whenever the html is there (`if (opts.html)`), the html that goes
+    on is checked; in a branch on something else (`if (opts.draft)`), the html sent when that does not hold is not."""
+    assert _flagged(_composer("assertText(opts.html);")) == {}
+    assert _flagged(_composer("if (opts.html) assertText(opts.html);")) == {}
+    assert _flagged(_composer("if (opts.html !== undefined) { assertText(opts.html); }")) == {}
+    assert _flagged(_composer("if (opts.draft) assertText(opts.html);")) == {"html": "unchecked-optional"}
+    assert _flagged(_composer("if (opts.html && opts.draft) assertText(opts.html);")) == {"html": "unchecked-optional"}

@@ -87,10 +87,17 @@ def owner(node: ts.Node) -> ts.Node | None:
     return fn
 
 
-def conditional(node: ts.Node, fn: ts.Node | None) -> bool:
-    """Inside a branch of `fn`: an if/switch/ternary branch, a catch clause, or the right of && || ??."""
+def conditional(node: ts.Node, fn: ts.Node | None, taken=None) -> bool:
+    """Inside a branch of `fn`: an if/switch/ternary branch, a catch clause, or the right of && || ??. TAKEN (a
+    condition -> bool): a branch taken whenever such a condition holds (an if's consequence, the right of `&&`) is
+    none."""
     cur, child = node.parent, node
     while cur is not None and cur != fn:
+        if taken is not None and (cur.type == "if_statement" and cur.child_by_field_name("consequence") == child
+                                  or _and_right(cur, child)) \
+                and taken(cur.child_by_field_name("condition" if cur.type == "if_statement" else "left")):
+            cur, child = cur.parent, cur
+            continue
         if cur.type in _BRANCHES and not (cur.type == "if_statement" and cur.child_by_field_name("condition") == child):
             return True
         if cur.type == "binary_expression" and text(cur.child_by_field_name("operator")) in {"&&", "||", "??"} \
@@ -98,6 +105,11 @@ def conditional(node: ts.Node, fn: ts.Node | None) -> bool:
             return True
         cur, child = cur.parent, cur
     return False
+
+
+def _and_right(node: ts.Node, child: ts.Node) -> bool:
+    return node.type == "binary_expression" and text(node.child_by_field_name("operator")) == "&&" \
+        and node.child_by_field_name("right") == child
 
 
 class _Scanner:

@@ -11,6 +11,7 @@ from typing import Callable, Iterator
 
 import tree_sitter as ts
 
+from auditor.analyse.effects import conditional
 from auditor.extract import flow
 from auditor.extract.bindings import value_of, visible
 from auditor.extract.frames import REST, destructured, loop_names, parameters, plain_parameters, returned
@@ -461,14 +462,15 @@ def checked_parameters(module: Module, fn: ts.Node, link, depth: int = 0, errors
 
 
 def handed_checked(module: Module, fn: ts.Node, link, depth: int = 0, params: set[str] | None = None,
-                   out: set[str] = frozenset(), reported: bool = False) -> set[str]:
+                   out: set[str] = frozenset()) -> set[str]:
     """The parameters of FN (PARAMS; OUT: those known checked already), and at depth 0 the fields of one (`const {
     structure } = input`), it hands to a function of the server's own code that rejects the bad values of the
     parameter in that place (checked_parameters), or reports them (`const errors = check(structure); if
-    (errors.length > 0) return ...`) where FN leaves on the report. REPORTED: only the latter (a call FN goes on from
-    whatever it does is no check of what FN does with the value elsewhere: `applyBody(m, body, opts.html)`)."""
+    (errors.length > 0) return ...`) where FN leaves on the report. A call FN goes on from whatever it does checks
+    only on FN's straight path (in no branch: `if (html) applyBody(m, html)` checks nothing where `html` is stored
+    on the other path)."""
     params = set(plain_parameters(fn)) if params is None else params
-    key = ("handed_checked", fn.id, depth, frozenset(params), frozenset(out), reported)
+    key = ("handed_checked", fn.id, depth, frozenset(params), frozenset(out))
     if key in link.memo:
         return set(link.memo[key])
     found_out: set[str] = set()
@@ -484,7 +486,10 @@ def handed_checked(module: Module, fn: ts.Node, link, depth: int = 0, params: se
         # (`const errors = check(x); if (errors.length > 0) return ...`, `if (invalid) return ...`): what the callee
         # so reports is checked here
         gated = result_gates(call) if handed else False
-        found = link.resolve(module, call) if handed and (failing or gated or not reported) else None
+        args = call_args(call)
+        straight = not conditional(call, fn, lambda c: _present(c, {text(strip_casts(args[i])) for i in handed}))
+        # (a call in no branch but one taken when what it is handed is there: `if (opts.name) find(opts.name)`)
+        found = link.resolve(module, call) if handed and (failing or gated or straight) else None
         if found is None or any(a <= found[1].start_byte < b for a, b, _ in found[0].vendored):
             continue  # (a bundled library's function: what it rejects is the library's to say)
         theirs = {i: n for n, i in plain_parameters(found[1]).items()}
@@ -493,6 +498,22 @@ def handed_checked(module: Module, fn: ts.Node, link, depth: int = 0, params: se
         found_out |= {n for i, n in handed.items() if theirs.get(i) in checked}
     link.memo[key] = frozenset(found_out)
     return found_out
+
+
+def _present(cond: ts.Node | None, values: set[str]) -> bool:
+    """Whether COND holds exactly when one of VALUES (expression texts) is there: `x`, `x !== undefined`, `x != null`
+    (a conjunction is not: `if (html && body)` leaves out a present `html`)."""
+    cond = strip_casts(cond) if cond is not None else None
+    while cond is not None and cond.type == "parenthesized_expression" and cond.named_children:
+        cond = strip_casts(cond.named_children[0])
+    if cond is None:
+        return False
+    if cond.type == "binary_expression" and text(cond.child_by_field_name("operator")) in {"!==", "!="}:
+        left, right = cond.child_by_field_name("left"), cond.child_by_field_name("right")
+        if text(right) in {"undefined", "null"}:
+            return text(left) in values
+        return text(left) in {"undefined", "null"} and text(right) in values
+    return text(cond) in values
 
 
 def _handed_field(arg: ts.Node, fn: ts.Node) -> str | None:

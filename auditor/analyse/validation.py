@@ -365,10 +365,10 @@ def checks(p: Program, tool, path: list[Place], own: list[Place] = ()) -> list[C
                 checked = guards.checked_parameters(found[0], found[1], p.linker, errors=gated, collects=collects) \
                     if params else set()
                 typed = callee_checks.checked(p.linker, found[0], found[1]) | \
-                    guards.handed_checked(found[0], found[1], p.linker, reported=True) \
+                    guards.handed_checked(found[0], found[1], p.linker) \
                     if objects and found is not None else set()
                 # (a field in an object: a test of its type or values there, or a validator it is handed to whose
-                # failures the function leaves on; a test of its presence alone is none)
+                # failures the function leaves on, or one on its straight path; a test of its presence alone is none)
                 fields = {f for i, f in passed.items() if params.get(i) in checked} | \
                     {f for i, o in objects.items() if i in params for k, f in o.items()
                      if k in typed - set(params.values())}
