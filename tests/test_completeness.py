@@ -239,6 +239,31 @@ def test_a_server_built_by_a_dependency_handed_the_tools_is_named_in_the_ledger(
         assert led["unresolved"][0]["anchor"]["start_line"] == code.splitlines().index(code.splitlines()[-1]) + 1
 
 
+def test_a_factory_object_naming_its_tools_in_a_compound_key_handed_to_a_dependency_is_a_handoff():
+    """`const factory = { name, toolSchemas: tools.map(...) }; start(factory)` of an imported package: the object is
+    read through the local that holds it, and a key whose words hold `tools`/`tool` (kb/sdk.yaml
+    server_handoff_keys) names what it hands; a key of other words (`options`) is none."""
+    code = ('const kit_1 = require("@acme/mcp-core");\n'
+            'const tools = [{ schema: { name: "ping" } }];\n'
+            'async function run() {\n'
+            '  const factory = { name: "demo", toolSchemas: tools.map((t) => t.schema) };\n'
+            '  await kit_1.start(factory, { port: 1 });\n'
+            '}\nrun();\n')
+    manifest = '{"name": "demo", "bin": "index.js", "dependencies": {"@acme/mcp-core": "1"}}'
+    led = coverage.ledger(program({"index.js": code, "package.json": manifest}))
+    whats = [u["what"] for u in led["unresolved"]]
+    assert len(whats) == 1 and whats[0].startswith("the server is built by @acme/mcp-core, outside the boundary: "
+                                                  "`kit_1.start` (index.js:5)"), whats
+    two = 'const yaml_1 = require("yaml");\nconst agent = yaml_1.stringify({ tools: ["search"] });\n' + code
+    whats = [u["what"] for u in coverage.ledger(program({"index.js": two, "package.json": manifest}))["unresolved"]]
+    assert whats == ["the server may be built outside the boundary by one of 2 packages handed tools: yaml, "
+                     "`yaml_1.stringify` (index.js:2); @acme/mcp-core, `kit_1.start` (index.js:7); no MCP server object "
+                     "is constructed in the code read, so what it serves is not known"], whats
+    other = code.replace("toolSchemas", "optionsList")
+    whats = [u["what"] for u in coverage.ledger(program({"index.js": other, "package.json": manifest}))["unresolved"]]
+    assert len(whats) == 1 and not whats[0].startswith("the server is built by"), whats
+
+
 def test_a_parse_error_in_an_unreached_web_asset_leaves_the_audit_complete():
     """A built web UI the package serves (kb/method.yaml auxiliary: static folders, browser globals) that does not
     parse is set aside with its gap; the same error in server code nothing reaches still leaves it incomplete."""
@@ -314,7 +339,7 @@ def test_a_server_class_of_a_dependency_extended_and_handed_the_capabilities_is_
         "kit_1.OpenApiServer` (index.js:5)"), whats
     sdk_only = code.replace("kit_1.OpenApiServer", "client_1.Client")
     _, whats = _ledger_with("@acme/openapi-mcp", {"index.js": sdk_only})
-    assert len(whats) == 1 and whats[0].startswith("no MCP server object is constructed"), whats
+    assert len(whats) == 1 and not whats[0].startswith("the server is built by"), whats
 
 
 def test_unreached_server_code_is_a_gap_when_the_entry_reaches_no_tool():
@@ -380,7 +405,7 @@ def test_a_package_whose_tools_are_found_is_never_called_not_a_server():
     led = coverage.ledger(program({"index.js": code, "package.json": '{"name": "b", "bin": "index.js"}'}))
     whats = [u["what"] for u in led["unresolved"]]
     assert [t["name"] for t in led["tools"]] == ["lookup"]
-    assert len(whats) == 1 and whats[0].startswith("no MCP server object is constructed"), whats
+    assert len(whats) == 1 and not whats[0].startswith("the server is built by"), whats
 
 
 def test_code_not_analysed_is_never_said_to_be_no_mcp_server():
@@ -640,3 +665,14 @@ def test_a_dispatch_through_a_service_a_framework_injects_follows_the_compiler_s
     untyped = _CONTROLLER.replace("[tool_service_1.ToolService, Object]", "[Object, Object]")
     led = coverage.ledger(program({"controller.js": untyped, "tool.service.js": _SERVICE, "package.json": manifest}))
     assert {t["status"] for t in led["tools"]} == {"partially analysed"} and led["complete"] is False
+
+
+def test_a_package_whose_only_code_file_is_too_big_to_read_says_so_not_that_it_has_no_code():
+    """A package shipping one bundle over max_file_bytes and a README: no module is read, but there is code; the
+    ledger names the file and why it was not read (not "a package of a manifest and documents only")."""
+    files = {"package.json": '{"name": "big", "version": "1.0.0", "bin": "cli.mjs"}',
+             "README.md": "# big\n", "cli.mjs": "// a bundle\n" + "var x = 1;\n" * 400}
+    led = coverage.ledger(program(files, max_file_bytes=3000))
+    (row,) = led["unresolved"]
+    assert row["what"].startswith("no code file read: cli.mjs is not (not read: ") and "over the read limit" in row["what"]
+    assert row["anchor"]["path"] == "cli.mjs" and led["complete"] is False

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import posixpath
+import re
 
 from auditor.analyse import outside, unserved
 from auditor.analyse.absences import unread_code
 from auditor.extract import entrypoints, highlevel
+from auditor.extract.parse import language_for
 from auditor.extract.program import package_of
 from auditor.extract.facts import Program, entry_modules, module_for, reached_modules, reads
 from auditor.extract.linker import candidates
 from auditor.extract.records import at
-from auditor.extract.bindings import imports, shadowed
+from auditor.extract.bindings import imports, shadowed, value_of
 from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, call_args, call_function, class_base, excerpt, find, literal, member_chain, object_pairs, pair_value,
                                     statement_of, string_value, strip_casts, text)
 from auditor.model import Anchor
@@ -342,7 +344,13 @@ def _unread_servers(p: Program, entries: list[str]) -> list[dict]:
                 out.append({"what": f"imports {src}, an MCP framework whose registrations the auditor does not read "
                                     "(kb/sdk.yaml other_frameworks): what it serves is not analysed",
                             "anchor": at(m.path, node).as_json()})
-    if not p.modules and p.manifests():  # a package of a manifest and documents only (a deprecated stub)
+    unread = [g for g in p.gaps if g.kind == "size" and language_for(g.anchor.path) not in {None, "json"}]
+    if not p.modules and unread:  # code there, none of it read (a file over the read limit)
+        out.append({"what": f"no code file read: {unread[0].anchor.path} is not ({unread[0].detail})"
+                            + (f", nor {len(unread) - 1} more file(s)" if len(unread) > 1 else "")
+                            + "; what the package serves, if anything, is not known",
+                    "anchor": unread[0].anchor.as_json()})
+    elif not p.modules and p.manifests():  # a package of a manifest and documents only (a deprecated stub)
         doc = p.manifests()[0]
         out.append({"what": "no code file in the boundary (a package of a manifest and documents only): no server "
                             "is constructed here, and what it serves, if anything, is not known",
@@ -357,11 +365,16 @@ def _unread_servers(p: Program, entries: list[str]) -> list[dict]:
                 "resources and prompts it serves, if any, are not known")
         handoff = _handoffs(p)
         if handoff:
-            (package, m, call), more = handoff[0], len({h[0] for h in handoff}) - 1
-            out.append({"what": f"the server is built by {package}, outside the boundary: `{_handed(call)}` "
-                                f"({m.path}:{call.start_point[0] + 1}) is handed the tools; no MCP server object is constructed "
-                                "in the code read, so what it serves is not known" + (f" ({more} more package(s) handed tools)" if more else ""),
-                        "anchor": at(m.path, call).as_json()})
+            firsts = list({h[0]: h for h in reversed(handoff)}.values())[::-1]  # each package's first call
+            calls = [f"`{_handed(call)}` ({m.path}:{call.start_point[0] + 1})" for _, m, call in firsts]
+            (package, m, call) = firsts[0]
+            what = f"the server is built by {package}, outside the boundary: {calls[0]} is handed the tools" \
+                if len(firsts) == 1 else \
+                f"the server may be built outside the boundary by one of {len(firsts)} packages handed tools: " + \
+                "; ".join(f"{h[0]}, {c}" for h, c in list(zip(firsts, calls))[:_NAMED]) + \
+                (f"; and {len(firsts) - _NAMED} more" if len(firsts) > _NAMED else "")
+            out.append({"what": what + "; no MCP server object is constructed in the code read, so what it serves "
+                                "is not known", "anchor": at(m.path, call).as_json()})
             return out
         built = next(((pkg, r) for r in p.registrations if (pkg := highlevel.built_outside(r.node, r.module, p.linker))), None)
         if built is not None:  # tools read on a server object another package makes
@@ -439,6 +452,9 @@ def _address(m, node) -> str | None:
     return repr(value) if isinstance(value, str) else None
 
 
+_NAMED = 4  # packages a ledger row names of those handed tools
+
+
 def _handoffs(p: Program) -> list[tuple[str, object, object]]:
     """Calls and constructions of a function or class imported from another package, and `super(...)` in a class
     that extends one, handed an object with a key of kb/sdk.yaml server_handoff_keys at most three objects deep
@@ -459,9 +475,16 @@ def _handoffs(p: Program) -> list[tuple[str, object, object]]:
             chain = member_chain(callee) if callee is not None else None
             if not chain or chain[0] not in bound:
                 continue
-            if any(_holds_key(a, keys, 3) for a in call_args(call)):
+            if any(_holds_key(_object_of(m, a), keys, 3) for a in call_args(call)):
                 out.append((bound[chain[0]], m, call))
     return sorted(out, key=lambda h: (h[1].path, h[2].start_byte))
+
+
+def _object_of(module, node):
+    """NODE, or the value a local it names is declared with (`const factory = { toolSchemas }; start(factory)`)."""
+    node = strip_casts(node)
+    value = value_of(module, node) if node is not None and node.type == "identifier" else None
+    return value if value is not None else node
 
 
 def _handed(call) -> str:
@@ -483,7 +506,13 @@ def _heritage(node) -> object | None:
 
 def _holds_key(node, keys: set[str], depth: int) -> bool:
     pairs = object_pairs(node)
-    return bool(keys & set(pairs)) or (depth > 1 and any(_holds_key(pair_value(v), keys, depth - 1) for v in pairs.values()))
+    return any(_key_words(k) & keys for k in pairs) \
+        or (depth > 1 and any(_holds_key(pair_value(v), keys, depth - 1) for v in pairs.values()))
+
+
+def _key_words(key: str) -> set[str]:
+    """KEY and its words, lower case: `toolSchemas` -> {toolschemas, tool, schemas}; `mcp_tools` -> {.., tools}."""
+    return {key.lower(), *(w.lower() for w in re.findall(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])", key))}
 
 
 # A bundled server names the SDK among its devDependencies only: it is still a server's manifest.
