@@ -446,3 +446,12 @@ def test_a_require_function_made_in_either_branch_of_a_ternary_by_compiled_commo
                      '  return [req.resolve(dir + "/package.json"), "left-pad"];\n}\n')
     deps = {"@modelcontextprotocol/sdk": "1", "zod": "3", "gr-go": "1", "gr-ts": "1", "left-pad": "1"}
     assert _unused(code, deps) == ["left-pad"]
+
+
+def test_a_dependency_loaded_by_a_name_joined_from_written_parts_is_used():
+    """`import(["@acme", "federation"].join("/"))` (written so that a bundler leaves the import alone) loads
+    @acme/federation; a join of parts not all written (`[scope, name].join("/")`) names no package."""
+    code = SERVER + 'export const fed = () => import(["@acme", "federation"].join("/"));\n'
+    assert _unused(code, {"@acme/federation": "1", "left-pad": "1"}) == ["left-pad"]
+    unknown = SERVER + 'const scope = process.env.SCOPE;\nexport const fed = () => import([scope, "federation"].join("/"));\n'
+    assert _unused(unknown, {"@acme/federation": "1"}) == ["@acme/federation"]

@@ -520,6 +520,9 @@ def _named_strings(p: Program) -> set[str]:
                 if named and named[0].type == "identifier" and _constant_string(m, named[0]) is not None:
                     # (`load(PI_MODULE_ID)` of `const PI_MODULE_ID = "@acme/pi"`: that string)
                     named = [strip_casts(value_of(m, named[0]))]
+                if named and (joined := _joined(named[0])) is not None:  # `import(["@acme", "fed"].join("/"))`
+                    out.add(joined)
+                    named = []
                 if named and string_value(named[0]) is None:  # a string a member of such a name holds, below
                     out |= _package_head(named[0])  # (`req.resolve(`@acme/icons/${group}/${name}`)`: that package)
                     made |= {text(n) for n in find(named[0], {"identifier", "property_identifier"})}
@@ -569,6 +572,18 @@ def _constant_string(m, ident: ts.Node) -> str | None:
     """The string a name of the module holds, when its declaration gives it one (`const ID = "@acme/pi"`)."""
     value = strip_casts(value_of(m, ident))
     return string_value(value) if value is not None and value.type == "string" else None
+
+
+def _joined(node: ts.Node) -> str | None:
+    """The string `[...].join(sep)` of a list of written strings makes (`["@acme", "fed"].join("/")`), else None."""
+    node = strip_casts(node)
+    fn = node.child_by_field_name("function") if node is not None and node.type == "call_expression" else None
+    if fn is None or fn.type != "member_expression" or text(fn.child_by_field_name("property")) != "join":
+        return None
+    items, args = strip_casts(fn.child_by_field_name("object")), call_args(node)
+    parts = [string_value(i) for i in items.named_children] if items is not None and items.type == "array" else [None]
+    sep = string_value(args[0]) if len(args) == 1 and args[0] is not None else "," if not args else None
+    return sep.join(parts) if sep is not None and None not in parts else None
 
 
 _PACKAGE_HEAD = re.compile(r"(@[\w.-]+/[\w.-]+|[\w.-]+)/")
