@@ -648,3 +648,44 @@ def test_a_map_that_copies_the_entry_s_key_as_the_name_lists_the_elements():
     assert [t["name"] for t in coverage.ledger(p)["tools"]] == ["read_note"]
     assert [f.id for f in mismatches.mismatches(p, {"probes": []}) if f.kind == "schema-unenforced"] == \
         ["FND:schema-unenforced:read_note/path"]
+
+
+_REGISTRY_INDEX = SDK + '''
+const server = new Server({ name: "d", version: "1" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => {
+  const { listTools } = await import("./registry.js");
+  return { tools: listTools() };
+});
+export async function count() {
+  const { listTools } = await import("./registry.js");
+  return listTools().length;
+}
+'''
+_REGISTRY = '''
+import { aTools } from "./a.js";
+import { bTools } from "./b.js";
+const REG = new Map();
+function registerAll(tools) {
+  tools.forEach((tool) => { REG.set(tool.name, tool); });
+}
+registerAll([...aTools, ...bTools.filter((t) => ["b_one"].includes(t.name))]);
+export function listTools() {
+  return Array.from(REG.values()).map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }));
+}
+'''
+_TOOLS = '''export const {name}Tools = [
+  {{ name: "{name}_one", description: "One", inputSchema: {{ type: "object", properties: {{}} }} }},
+  {{ name: "{name}_two", description: "Two", inputSchema: {{ type: "object", properties: {{}} }} }},
+];
+'''
+
+
+def test_a_list_filtered_by_a_written_list_of_names_leaves_out_the_other_names():
+    """`bTools.filter((t) => ["b_one"].includes(t.name))` registered into a Map the tools/list handler lists (through
+    `const { listTools } = await import("./registry.js")`, declared so in two functions of the module): b_two is
+    left out; `listTools` is the registry's function wherever the module declares it so."""
+    files = {"index.ts": _REGISTRY_INDEX, "registry.ts": _REGISTRY, "a.ts": _TOOLS.format(name="a"),
+             "b.ts": _TOOLS.format(name="b")}
+    assert [t["name"] for t in coverage.ledger(program(files))["tools"]] == ["a_one", "a_two", "b_one"]
+    negated = {**files, "registry.ts": _REGISTRY.replace('["b_one"].includes', '!["b_one"].includes')}
+    assert [t["name"] for t in coverage.ledger(program(negated))["tools"]] == ["a_one", "a_two", "b_two"]

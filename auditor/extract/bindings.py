@@ -258,13 +258,25 @@ def static_imports(module: Module) -> dict[str, tuple[str, str]]:
 
 def _required(module: Module) -> dict[str, tuple[str, str]]:
     out: dict[str, tuple[str, str]] = {}
+    for names in loading_declarators(module).values():
+        out.update(names)
+    return out
+
+
+def loading_declarators(module: Module) -> dict[int, dict[str, tuple[str, str]]]:
+    """Declarator id -> the names it binds of a module it loads (`const { a } = await import("./x.js")`, `const x =
+    require("x")`): local name -> (source, imported name), in code order."""
+    hit = module.memo.get("loading_declarators")
+    if hit is not None:
+        return hit
+    out: dict[int, dict[str, tuple[str, str]]] = {}
     for source, node in module.imports:
         if node.type != "import_statement":  # require("x") or import("x"): the declarator that receives it
             decl = _receiver(node)
             target = decl.child_by_field_name("name") if decl is not None else None
-            if target is None:
-                continue
-            out.update(declared(target, source))
+            if target is not None:
+                out.setdefault(decl.id, {}).update(declared(target, source))
+    module.memo["loading_declarators"] = out
     return out
 
 

@@ -565,17 +565,20 @@ def _nothing(node: ts.Node | None) -> bool:
 
 def _declared_once(m: Module, names: set[str]) -> set[str]:
     """Those of NAMES that one declaration of the module binds, no other (variables, destructured names, parameters,
-    functions, classes)."""
-    seen: dict[str, int] = {}
+    functions, classes), or that every declaration binds to the same name of the same module loaded (`const { list }
+    = await import("./registry.js")` in each of three methods)."""
+    seen: dict[str, set] = {}
+    loads = bindings.loading_declarators(m)
     field = {"variable_declarator": "name", "function_declaration": "name", "class_declaration": "name",
              "arrow_function": "parameter", "catch_clause": "parameter", "formal_parameters": None}  # what binds
     for node in find(m.tree.root_node, set(field)):
         target = node if field[node.type] is None else node.child_by_field_name(field[node.type])
+        loaded = loads.get(node.id, {}) if node.type == "variable_declarator" else {}
         for ident in ([target] if target is not None and target.type == "identifier" else
                       find(target, {"identifier", "shorthand_property_identifier_pattern"}) if target is not None else []):
             if text(ident) in names:
-                seen[text(ident)] = seen.get(text(ident), 0) + 1
-    return {n for n, c in seen.items() if c == 1}
+                seen.setdefault(text(ident), set()).add(loaded.get(text(ident)) or ident.id)
+    return {n for n, kinds in seen.items() if len(kinds) == 1}
 
 
 def _top_level_requires(m: Module) -> dict[str, tuple[str, str]]:

@@ -56,12 +56,16 @@ def _index(value, default: int) -> int | None:
 
 
 def evaluate(method: str, receiver, args: list):
-    """RECEIVER.METHOD(*ARGS) for a string receiver (and `join` of a list a `split` gave); UNKNOWN when not evaluated.
+    """RECEIVER.METHOD(*ARGS) for a string receiver (and `join`, `includes` of a list of strings: one a `split` gave,
+    a written one); UNKNOWN when not evaluated.
     Arguments are Python values: str, int/float, a (pattern, global) pair from regex(), or a list."""
     if isinstance(receiver, list):
         if method == "join" and all(isinstance(x, str) for x in receiver) and len(args) <= 1 \
                 and (not args or isinstance(args[0], str)):
             return (args[0] if args else ",").join(receiver)
+        if method == "includes" and len(args) == 1 and isinstance(args[0], str) \
+                and all(isinstance(x, str) for x in receiver):  # (a list of known strings: membership)
+            return args[0] in receiver
         return UNKNOWN
     if not isinstance(receiver, str) or len(receiver) > MAX_LENGTH:
         return UNKNOWN

@@ -957,6 +957,12 @@ class Values(Lists):
             made = self._string_method(node, module, frame, depth + 1)
             if made is not strings.UNKNOWN:
                 return made
+        written, wmod = self.definition(*self.bound(node, module, frame)) if node.type == "identifier" else (node, module)
+        written = strip_casts(written)
+        if written is not None and written.type == "array" and len(written.named_children) <= _LISTED:
+            # (a written list of strings: `["a", "b"].includes(t.name)`, or a constant holding one)
+            items = [string_value(i) for i in written.named_children]
+            return items if None not in items else strings.UNKNOWN
         found = self.string(*self.bound(node, module, frame), depth + 1, frame)
         return found if found is not None else strings.UNKNOWN
 
@@ -1415,6 +1421,7 @@ def _through_chain(node: ts.Node | None, method: str) -> ts.Node | None:
 
 
 _MAX_CALLERS = 32  # calls of one function read for the value of its parameter (more: not read)
+_LISTED = 256  # strings of a written list read as one value (`["a", "b"].includes(x)`)
 _STRING_DEPTH = 12  # steps of one string's reading (`${c.prefix}_${title.replace(...).toLowerCase()}` of a title an
 # element's member holds, `TOOL_NAMES.GET_PROJECTS.TITLE` of an imported constant)
 
