@@ -453,5 +453,19 @@ def test_a_dependency_loaded_by_a_name_joined_from_written_parts_is_used():
     @acme/federation; a join of parts not all written (`[scope, name].join("/")`) names no package."""
     code = SERVER + 'export const fed = () => import(["@acme", "federation"].join("/"));\n'
     assert _unused(code, {"@acme/federation": "1", "left-pad": "1"}) == ["left-pad"]
+    held = SERVER + 'export async function fed() {\n  const spec = ["@acme", "federation"].join("/");\n  return import(spec);\n}\n'
+    assert _unused(held, {"@acme/federation": "1", "left-pad": "1"}) == ["left-pad"]
     unknown = SERVER + 'const scope = process.env.SCOPE;\nexport const fed = () => import([scope, "federation"].join("/"));\n'
     assert _unused(unknown, {"@acme/federation": "1"}) == ["@acme/federation"]
+
+
+def test_a_dependency_a_package_shipped_inside_this_one_loads_is_used():
+    """A package shipped in the tarball's own node_modules (bundleDependencies) that requires chalk and imports
+    fs-extra: both are needed where it runs, so neither is unused; a dependency nothing loads still is. Its code is
+    read for the names it loads, not analysed."""
+    inner = ('// require("left-pad") is only a comment here, not a load\n/* nor import("left-pad") */\n'
+             'const chalk = require("chalk");\nimport fse from "fs-extra";\nmodule.exports = () => chalk.red("x");\n')
+    deps = {"@acme/inner": "1", "chalk": "5", "fs-extra": "11", "left-pad": "1"}
+    code = SERVER + 'import inner from "@acme/inner";\nexport const r = inner();\n'
+    assert _unused(code, deps, {"node_modules/@acme/inner/index.js": inner}) == ["left-pad"]
+    assert _unused(code, deps) == ["chalk", "fs-extra", "left-pad"]

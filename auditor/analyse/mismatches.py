@@ -23,6 +23,7 @@ from auditor.extract.routes import launch_snippets
 from auditor.extract.scope import server_readmes
 from auditor.extract.frames import plain_parameters
 from auditor.extract.bindings import references, value_of, visible
+from auditor.sources import DEPENDENCY
 from auditor.extract.syntax import (ancestors, call_args, enclosing_function, find, function_name, member_chain,
                                     object_pairs, pair_value, strip_casts, string_value, text)
 from auditor.model import DECLARATIONS, Anchor, Record
@@ -446,7 +447,7 @@ def _declared_imports(p: Program) -> set[str]:
 
 def _unused_dependencies(p: Program) -> list[Record]:
     imported = {src[5:] if src.startswith("node:") else src for m in p.modules for src, _ in m.imports}
-    imported |= _declared_imports(p)
+    imported |= _declared_imports(p) | _shipped_dependency_imports(p)
     unread = unread_code(p)
     out = []
     for doc in p.manifests():
@@ -476,6 +477,24 @@ def _unused_dependencies(p: Program) -> list[Record]:
             out.append(record("finding", "FND", "unused-dependency", f"{p.entry(doc.path).rel}/{dep}",
                               f"dependency {dep!r} ({deps[dep]}) is declared but never imported by the implementation",
                               where, "analyse.mismatches.dependencies", dependency=dep, version=deps[dep]))
+    return out
+
+
+_SPECIFIER = re.compile(r"""(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|^\s*import\s+)["']([^"'\s]+)["']""", re.M)
+
+
+_COMMENTS = re.compile(r"/\*.*?\*/|^[ \t]*//[^\n]*", re.S | re.M)
+
+
+def _shipped_dependency_imports(p: Program) -> set[str]:
+    """What the code of the packages shipped inside this one (its own `node_modules`, bundleDependencies) imports or
+    requires by a written name: a dependency they load is needed where they run (not parsed: read for the names)."""
+    out: set[str] = set()
+    for e in p.entries:
+        if e.layer == DEPENDENCY and e.text is not None and e.lang not in {None, "json"} \
+                and "node_modules/" in f"/{e.rel}":
+            code = _COMMENTS.sub("", e.text)  # (a name in a comment loads nothing)
+            out |= {src[5:] if src.startswith("node:") else src for src in _SPECIFIER.findall(code)}
     return out
 
 
@@ -569,9 +588,11 @@ def _made_loaders(m) -> set[str]:
 
 
 def _constant_string(m, ident: ts.Node) -> str | None:
-    """The string a name of the module holds, when its declaration gives it one (`const ID = "@acme/pi"`)."""
+    """The string a name of the module holds, when its declaration gives it one (`const ID = "@acme/pi"`, `const
+    spec = ["@acme", "pi"].join("/")`)."""
     value = strip_casts(value_of(m, ident))
-    return string_value(value) if value is not None and value.type == "string" else None
+    return string_value(value) if value is not None and value.type == "string" else _joined(value) \
+        if value is not None else None
 
 
 def _joined(node: ts.Node) -> str | None:
