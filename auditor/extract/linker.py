@@ -465,16 +465,23 @@ class Linker:
         return found
 
     def callers(self, fn: ts.Node) -> list[tuple[Module, ts.Node]]:
-        """The calls of the boundary that resolve to FN, with their modules (an index built on first use)."""
+        """The calls of the boundary that resolve to FN, with their modules (an index built on first use); for a
+        function written as an argument of a call of a function of the boundary, the calls that function makes of
+        the parameter it binds (`registerAll((entry) => this.add(entry))`, `function registerAll(register) { ...
+        register(entry) }`: the callback is called there)."""
         if self._callers is None:
             self._callers = {}
             self._indexing = True  # (the index is of calls resolved without it: a parameter's class is read from it)
+            resolved: list[tuple[Module, ts.Node, Module, ts.Node]] = []
             try:
                 for m in self.by_path.values():
                     for call in m.nodes("call"):
                         hit = self.resolve(m, call)
                         if hit is not None:
                             self._callers.setdefault(hit[1].id, []).append((m, call))
+                            resolved.append((m, call, hit[0], hit[1]))
+                for key, calls in callback_calls(resolved).items():
+                    self._callers.setdefault(key, []).extend(calls)
             finally:
                 self._indexing = False
         return self._callers.get(fn.id, [])
@@ -561,6 +568,24 @@ def _commonjs_exports(expr: ts.Node, path: str, exports: dict, assigned: dict, r
 def _nothing(node: ts.Node | None) -> bool:
     """`null` or `undefined`: a field cleared (before, or after, what it holds): no value of another class."""
     return node is not None and (node.type in {"null", "undefined"} or node.type == "identifier" and text(node) == "undefined")
+
+
+def callback_calls(resolved: list[tuple[Module, ts.Node, Module, ts.Node]]) -> dict[int, list[tuple[Module, ts.Node]]]:
+    """Callback id -> its calls: of each call RESOLVED (module, call, the called function's module, that function)
+    handed a function written as an argument, the calls the called function makes of the parameter binding it
+    (`registerAll((entry) => this.add(entry))` and `function registerAll(register) { ...; register(entry) }`)."""
+    out: dict[int, list[tuple[Module, ts.Node]]] = {}
+    for _, call, fmod, called in resolved:
+        for index, arg in enumerate(map(strip_casts, call_args(call))):
+            if arg is None or arg.type not in FUNCTION_TYPES:
+                continue
+            name = next((n for n, i in plain_parameters(called).items() if i == index), None)
+            for inner in find(called, {"call_expression"}) if name is not None else ():
+                callee = strip_casts(inner.child_by_field_name("function"))
+                if callee is not None and callee.type == "identifier" and text(callee) == name \
+                        and bindings.visible(inner, name) is None:
+                    out.setdefault(arg.id, []).append((fmod, inner))
+    return out
 
 
 def _declared_once(m: Module, names: set[str]) -> set[str]:

@@ -343,7 +343,7 @@ class Reach:
             return
         if fn.type == "method_definition" and text(fn.child_by_field_name("name")) == "constructor":
             sites = self._constructions(enclosing(fn, {"class_declaration", "class"}))
-        elif not _is_callback(fn):
+        else:  # (a callback: the calls the function it is handed to makes of it, summaries.Expander.calls_of)
             sites = self.calls_of(fn)
         if not sites and default is None:
             if not dead.unreferenced_method(fn, self._words()):  # (a method nothing can call holds nothing)

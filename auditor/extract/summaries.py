@@ -13,6 +13,7 @@ from typing import Callable, Iterator, TypeVar
 import tree_sitter as ts
 
 from auditor.extract import constant, dead, highlevel, names, prefixes, server
+from auditor.extract.linker import callback_calls
 from auditor.extract.server import ToolDecl
 from auditor.extract.program import Module
 from auditor.extract.syntax import (CLASS_TYPES, FUNCTION_TYPES, NOT_LITERAL, ancestors, call_args, callee_text,
@@ -52,12 +53,17 @@ class Expander:
         """Every call of the boundary that resolves to FN (index built on first use)."""
         if self._calls is None:
             self._calls = {}
+            resolved = []
             for m in self.modules:
                 for call in m.nodes("call"):
                     hit = self.link.resolve(m, call) if self.link is not None else None
                     called = hit[1] if hit is not None else self.values.callee(call, m)
                     if called is not None:
                         self._calls.setdefault(called.id, []).append((m, call))
+                    if hit is not None:
+                        resolved.append((m, call, hit[0], hit[1]))
+            for key, calls in callback_calls(resolved).items():  # a callback: where the function it is handed to
+                self._calls.setdefault(key, []).extend(calls)  # calls the parameter binding it
         return self._calls.get(fn.id, [])
 
     def frames(self, node: ts.Node, module: Module, outer: Frame | None, depth: int = 0) -> Iterator[Frame]:
