@@ -689,3 +689,59 @@ def test_a_list_filtered_by_a_written_list_of_names_leaves_out_the_other_names()
     assert [t["name"] for t in coverage.ledger(program(files))["tools"]] == ["a_one", "a_two", "b_one"]
     negated = {**files, "registry.ts": _REGISTRY.replace('["b_one"].includes', '!["b_one"].includes')}
     assert [t["name"] for t in coverage.ledger(program(negated))["tools"]] == ["a_one", "a_two", "b_two"]
+
+
+_CONTEXT_INDEX = SDK + '''
+import { getTools, registerTools } from "./registry.js";
+import { descriptors } from "./defs.js";
+const byOwner = new Map();
+for (const { visible, def } of descriptors) {
+  if (!visible) continue;
+  const owned = byOwner.get("core") ?? [];
+  owned.push(def);
+  byOwner.set("core", owned);
+}
+for (const [owner, defs] of byOwner) registerTools(defs.map((d) => d.made));
+const server = new Server({ name: "d", version: "1" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: getTools() }));
+'''
+_CONTEXT_REGISTRY = '''
+class ToolRegistry {
+  toolMap = new Map();
+  registerTools(defs) { for (const def of defs) this.toolMap.set(def.tool.name, def); }
+  getTools() { return [...this.toolMap.values()].map((d) => d.tool); }
+}
+let current = null;
+export function getContext() {
+  if (!current) current = { registry: new ToolRegistry() };
+  return current;
+}
+export function setContext(c) { current = c; }
+function reg() { return getContext().registry; }
+export function registerTools(defs) { reg().registerTools(defs); }
+export function getTools() { return reg().getTools(); }
+'''
+_CONTEXT_DEFS = '''
+function defineTool(o) { return { tool: { name: o.name, description: o.description, inputSchema: { type: "object" } }, handler: o.handler }; }
+function group(tools) { return { made: defineTool({ name: "device", description: "Device", handler: async () => ({}) }), tools }; }
+const { made } = group([]);
+export const descriptors = [{ visible: true, def: { made } }];
+export const inner = [defineTool({ name: "inner_action", description: "Inner", handler: async () => ({}) })];
+const actions = new Map();
+for (const t of inner) actions.set(t.tool.name.replace(/^inner_/, ""), t.handler);
+export function runAction(a) { return actions.get(a)(); }
+'''
+
+
+def test_a_registry_a_lazily_made_context_holds_lists_only_what_is_registered_into_it():
+    """tools/list answers `reg().getTools()`, `reg()` the `registry` of a module's `let` a function fills on first use
+    (`current = { registry: new ToolRegistry() }`; the exported setter nothing calls assigns nothing), filled by
+    `registerTools(defs)` of what a top-level loop groups in a Map (`byOwner.set(k, owned)`, `owned.push(def)` in
+    the loop's body), each element's member taken by a callback that returns only it (`(d) => d.made`), from a
+    top-level destructuring of a call (`const { made } = group([])`) and a destructuring loop variable: the list is
+    read whole, `device` is listed; `inner_action`, made by the same `defineTool` for an action table, is not a tool
+    (before, the list was unread and every descriptor-shaped object was taken as one)."""
+    files = {"index.ts": _CONTEXT_INDEX, "registry.ts": _CONTEXT_REGISTRY, "defs.ts": _CONTEXT_DEFS}
+    led = coverage.ledger(program(files))
+    assert [t["name"] for t in led["tools"]] == ["device"]
+    assert led["unresolved"] == []

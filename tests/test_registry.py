@@ -915,5 +915,5 @@ new Proto();
               '  registerFn({ definition: { name: "lit", description: "Lit" }, handler: async (p) => ({ content: [] }) });\n'
               '}\n')
     led = coverage.ledger(program({"index.ts": index, "bridge.ts": bridge}))
-    assert [t["name"] for t in led["tools"]] == ["lit", "ping"]
+    assert sorted(t["name"] for t in led["tools"]) == ["lit", "ping"]
     assert led["unresolved"] == [] and led["complete"] is True

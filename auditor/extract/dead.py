@@ -285,9 +285,13 @@ def module_words(link, module) -> Counter:
 
 
 def unreferenced_method(fn: ts.Node, counts: Counter) -> bool:
-    """Whether FN is a method (not a constructor, getter or setter) whose name the boundary's code (COUNTS: words())
-    writes only once, where FN is defined: no call, no member read, no string naming it (`obj[name]()` of a name
-    written in a table), no destructuring takes it; nothing can call it."""
+    """Whether FN is a method (not a constructor, getter or setter), or a function declaration, whose name the
+    boundary's code (COUNTS: words()) writes only once, where FN is defined: no call, no member read, no string naming
+    it (`obj[name]()` of a name written in a table), no destructuring or import takes it; nothing of the server can
+    call it (an exported setter only tests call: `export function setDefaultContext(ctx) { current = ctx; }`)."""
+    if fn.type == "function_declaration":
+        name = fn.child_by_field_name("name")
+        return name is not None and counts.get(text(name).encode(), 0) <= 1
     if fn.type != "method_definition" or any(c.type in {"get", "set"} for c in fn.children):
         return False
     name = fn.child_by_field_name("name")

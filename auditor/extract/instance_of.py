@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import tree_sitter as ts
 
-from auditor.extract import bindings
+from auditor.extract import bindings, dead
 from auditor.extract.frames import own_declarators, plain_parameters, returned
 from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, call_function, enclosing, member_chain,
                                     object_pairs, pair_value, strip_casts, text, unawaited)
@@ -108,6 +108,17 @@ def _class_of(link, m, node: ts.Node, depth: int):
     if chain and len(chain) == 2 and chain[0] == "this":
         cls = enclosing(node, _CLASSES)
         return link._field_instance(m, cls, chain[1]) if cls is not None else None
+    if node.type == "member_expression":  # `context().registry` of `{ registry: new Registry() }`: that member's
+        key = text(node.child_by_field_name("property"))  # class, in every object the receiver may be
+        held = _objects(link, m, node.child_by_field_name("object"), depth + 1)
+        found = {}
+        for omod, obj in held or ():
+            pair = object_pairs(obj).get(key)
+            got = class_of(link, omod, pair_value(pair), depth + 1) if pair is not None else None
+            if got is None:
+                return None
+            found[(got[0].path, got[1].node.id)] = got
+        return next(iter(found.values())) if len(found) == 1 else None
     if node.type != "call_expression":
         return None
     callee = unawaited(call_function(node))
@@ -125,6 +136,49 @@ def _class_of(link, m, node: ts.Node, depth: int):
             return None
         found[(got[0].path, got[1].node.id)] = got
     return next(iter(found.values())) if len(found) == 1 else None
+
+
+def _objects(link, m, node: ts.Node | None, depth: int) -> list | None:
+    """(module, object literal) of every value NODE may hold, when each is one: an object literal; a call of a
+    function of the boundary (its returns); a module's variable (its initializer and what the module assigns to it,
+    `let context = null; ... context = { registry: new Registry() }`, `null` aside); None when not known."""
+    node = unawaited(node)
+    if node is None or depth > _DEPTH:
+        return None
+    if node.type == "object":
+        return [(m, node)]
+    values: list = []
+    if node.type == "call_expression":
+        hit = link.resolve(m, node)
+        if hit is None:
+            return None
+        values = [(hit[0], v) for v in returned(hit[1])]
+    elif node.type == "identifier" and not bindings.shadowed(m, node):
+        where = link.binding(m, text(node))
+        if where is None or where[1] not in where[0].toplevel:
+            return None
+        mod, local = where
+        words = dead.boundary_words(link)  # (an assignment in a function nothing calls never runs)
+        values = [(mod, mod.toplevel[local])] + [(mod, a.child_by_field_name("right")) for a in mod.nodes("assign")
+                                                 if a.type == "assignment_expression"
+                                                 and text(a.child_by_field_name("left")) == local
+                                                 and not _in_dead_function(a, words)]
+    out = []
+    for vmod, value in values:
+        value = unawaited(value)
+        if value is None or value.type in {"null", "undefined"}:
+            continue
+        held = _objects(link, vmod, value, depth + 1)
+        if held is None:
+            return None
+        out += held
+    return out or None
+
+
+def _in_dead_function(node: ts.Node, words) -> bool:
+    """Whether NODE is written in a function nothing of the boundary calls (dead.unreferenced_method)."""
+    fn = next((a for a in ancestors(node) if a.type in FUNCTION_TYPES), None)
+    return fn is not None and dead.unreferenced_method(fn, words)
 
 
 def _name_class(link, m, ident: ts.Node, depth: int):

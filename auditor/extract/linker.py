@@ -427,6 +427,10 @@ class Linker:
         if receiver is None or receiver.type != "call_expression":
             return None
         inner = self.resolve(m, receiver)
+        if inner is not None and inner[1].type != "method_definition" and not self._indexing:
+            made = instance_of.class_of(self, m, receiver)  # `registry().add(t)`: a method of the class of the
+            return (made[0], made[1].methods[name], f"{made[1].name}.{name}") \
+                if made and name in made[1].methods else None  # instance the function returns
         if inner is None or inner[1].type != "method_definition" or not _returns_this(inner[1]):
             return None
         cls = enclosing(inner[1], {"class_declaration", "abstract_class_declaration", "class"})

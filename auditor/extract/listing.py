@@ -16,8 +16,8 @@ from auditor.extract.program import Module
 from auditor.extract import highlevel
 from auditor.extract.reach import Reach, entry_value, holds
 from auditor.extract.server import ToolDecl, name_of
-from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, enclosing_function, find, object_pairs, pair_value,
-                                    string_value)
+from auditor.extract.syntax import (FUNCTION_TYPES, NOT_LITERAL, call_args, enclosing_function, find, object_pairs,
+                                    pair_value, string_value, strip_casts)
 from auditor.extract.values import Values
 from auditor.model import Anchor, Gap
 
@@ -242,7 +242,12 @@ def _split(tools: list, listings: list[Listing], made_for: dict | None, template
     kept, hidden = [], []
     for t in tools:
         template = templates.get(id(t))
-        shown = t.node in listed or bool(made_for.get(id(t), frozenset()) & listed) \
+        made = made_for.get(id(t), frozenset())
+        handed = {strip_casts(a) for c in made if c.type in {"call_expression", "new_expression"} and c not in listed
+                  for a in call_args(c)}
+        # (an object handed to a call that makes the tool and is not listed: the copy a template makes of its
+        # parameter, `{ name: o.name, ... }` of `defineTool(o)`, meets every call's object, not only the listed ones)
+        shown = t.node in listed or bool((made - handed) & listed) \
             or template is not None and template in listed and template not in through
         (hidden if t.form == "descriptor" and not shown and t.module.path not in unknown else kept).append(t)
     return kept, hidden

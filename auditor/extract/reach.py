@@ -12,7 +12,7 @@ from typing import Callable, Iterator
 
 import tree_sitter as ts
 
-from auditor.extract import dead, envdefault, folders, tslib
+from auditor.extract import bindings, dead, envdefault, folders, tslib
 from auditor.extract.bindings import bound_names, value_of
 from auditor.extract.program import Module
 from auditor.extract.frames import (_pattern, loop_names, parameter_default, parameter_property, parameters,
@@ -215,6 +215,12 @@ class Reach:
                     and text(scope.child_by_field_name("operator")) == "of":
                 yield from self.expr(scope.child_by_field_name("right"), module, d)  # each element of the list
                 return
+            if left is not None and left.type == "object_pattern" and text(scope.child_by_field_name("operator")) == "of":
+                key = _pattern_key(left, name)  # `for (const { name, meta } of DESCRIPTORS)`: member meta of each
+                if key is not None:
+                    for element, emod in self.expr(scope.child_by_field_name("right"), module, d):
+                        yield from self._at_path(element, emod, (key,), d)
+                    return
             if left is not None and left.type == "array_pattern" and text(scope.child_by_field_name("operator")) == "of" \
                     and [text(c) for c in left.named_children if c.type != "comment"][1:2] == [name] \
                     and self._keyed_pairs(scope.child_by_field_name("right"), module):
@@ -236,6 +242,17 @@ class Reach:
             if name in parameters(scope):
                 yield from self._parameter(scope, name, module, d)
                 return
+        local = bindings.visible(node, name) if name not in module.toplevel else None
+        if local is not None and _owner(local) is None and local.child_by_field_name("name") is not None \
+                and local.child_by_field_name("name").type == "identifier":
+            # a block's variable at the top level (a loop's body): its initializer, what is assigned and pushed in it
+            block = next((a for a in ancestors(local) if a.type == "statement_block"), module.tree.root_node)
+            yield from self._variable(name, local.child_by_field_name("value"), block, module, d)
+            return
+        picked = _destructured_top(module, name) if name not in module.toplevel else None
+        if picked is not None:  # `const { meta, aliases } = createMetaTool({...})` at the top: that member of it
+            yield from self._member_of(picked[0], picked[1], module.tree.root_node, module, d)
+            return
         if name not in module.toplevel and _declared_bare(module, name):  # `let tools;` at the top, assigned later
             yield from self._variable(name, None, module.tree.root_node, module, d)
             return
@@ -323,8 +340,12 @@ class Reach:
         member, where = value, module
         for key in path:
             member, where = self.values.member(member, where, key, None, 0)
-        if member is None:
+        made = self._made_objects(value, module, d) if member is None else None
+        if member is None and made is None:
             self.miss(module, value if value is not None else scope)
+        elif member is None:
+            for o, omod in made:  # (what a call returns, read by reach: `return { meta, aliases }`)
+                yield from self._at_path(o, omod, path, d)
         else:
             yield from self.expr(member, where, d)
 
@@ -418,9 +439,26 @@ class Reach:
         if value is None and self._sdk_result(obj, module):  # `result.tools` of the SDK's own handler's result
             self.delegated = True
         elif value is None:
-            self.miss(module, node)
+            made = self._made_objects(obj, module, d)
+            if made is None:
+                self.miss(module, node)
+            for o, omod in made or ():  # `getContext().registry` of a function returning a module's `let` that
+                yield from self._at_path(o, omod, (text(prop),), d)  # holds `{ registry: new Registry() }`
         else:
             yield from self.expr(value, where, d)
+
+    def _made_objects(self, obj: ts.Node | None, module: Module, d: int) -> list[tuple[ts.Node, Module]] | None:
+        """The object literals OBJ (a call, a name) stands for, read whole by reach (every value it may have is one:
+        a function's returns, a variable's initializer and what is assigned to it, `null` aside); else None."""
+        obj = strip_casts(obj)
+        if obj is None or obj.type not in {"call_expression", "identifier", "await_expression"}:
+            return None
+        mark = self._mark()
+        found = [(o, om) for o, om in self.expr(obj, module, d) if o.type != "null"]
+        if found and len(self._unread) == mark[0] and all(o.type == "object" for o, _ in found):
+            return found
+        self._rewind(mark)
+        return None
 
     def _keyed_pairs(self, node: ts.Node | None, module: Module) -> bool:
         """Whether iterating NODE yields [key, value] pairs whose values `expr` reads as its elements: `m.entries()`,
@@ -530,9 +568,11 @@ class Reach:
             if cb is not None and cb.type not in FUNCTION_TYPES:  # `tools.map(convert)`: the function it names
                 fn, fmod = self.values.function_of(cb, module, None)
                 cb, cmod = (fn, fmod) if fn is not None and fn.type in FUNCTION_TYPES else (cb, module)
+            exact = False  # the callback returns only members of its element (`(d) => d.def`): not the element
             if method in {"map", "flatMap"} and cb is not None:
                 paths = self._paths(cb, cmod)
                 read = bool(paths)
+                exact = read and self._members_only(cb, cmod)
                 yield from self._mapped(receiver, paths, module, d)
                 made = None if paths else self._made(cb, cmod, d) or self._made_per_element(node, module, cb, cmod)
                 if made:  # `sets.flatMap((s) => s.tools())`: what the callback makes of each element
@@ -558,6 +598,8 @@ class Reach:
                     continue  # (`list.filter((t) => t.exposed)` of an element `{ ..., exposed: false }`: not listed)
                 if found is not None and found(element, emod) is False:
                     continue  # (`defs.find((d) => d.name === n)`, n never "close_all": not the element named so)
+                if exact:
+                    continue
                 if not (read and element.type != "object"):  # an instance, a namespace: the member mapped is listed
                     if renames and element.type == "object" and prefix:  # `(t) => ({ name: t.schema.name, ... })`:
                         for member, mmod in self._members_at(element, emod, prefix, d):  # the member it copies, a
@@ -681,12 +723,20 @@ class Reach:
 
     def _map_entries(self, receiver: ts.Node | None, module: Module) -> list[tuple[ts.Node, Module]] | None:
         """The values a Map is made with: `new Map([["k", v], ...])` (each v), `new Map(LIST.map((t) => [key, t]))`
-        (LIST, whose elements the values are); None for any other receiver."""
+        (LIST, whose elements the values are), or, made empty, what the scope declaring it stores into it (`m.set(k,
+        v)`: each v); None for any other receiver."""
         made, where = self.values.definition(receiver, module) if receiver is not None else (None, module)
         made = strip_casts(made)
         if made is None or made.type != "new_expression" or text(made.child_by_field_name("constructor")) != "Map":
             return None
         args = call_args(made)
+        receiver = strip_casts(receiver)
+        if not args and receiver is not None and receiver.type == "identifier":  # `const byOwner = new Map()`
+            scope = next((a for a in ancestors(made) if a.type in FUNCTION_TYPES), where.tree.root_node)
+            stored = [call_args(c)[1] for c in where.nodes("call") if scope.start_byte <= c.start_byte < scope.end_byte
+                      and member_chain(c.child_by_field_name("function")) == (text(receiver), "set")
+                      and len(call_args(c)) == 2]  # (what each `byOwner.set(key, value)` stores)
+            return [(v, where) for v in stored] or None
         arg = strip_casts(args[0]) if len(args) == 1 else None
         if arg is not None and arg.type == "array":
             pairs = [[c for c in strip_casts(e).named_children if c.type != "comment"] for e in arg.named_children
@@ -858,6 +908,14 @@ class Reach:
             if chain and chain[0] in names and names[chain[0]][0] == 0 and names[chain[0]][1] + chain[1:]:
                 paths.append(names[chain[0]][1] + chain[1:])
         return paths
+
+    def _members_only(self, fn: ts.Node, module: Module) -> bool:
+        """Whether every value the `map` callback FN returns is a member of its element as it is (`(d) => d.def`),
+        not an object built from it."""
+        names = parameters(fn)
+        rets = [strip_casts(r) for r, _ in self.returns(fn, module)]
+        return bool(rets) and all(r is not None and r.type == "member_expression" and (member_chain(r) or ("",))[0]
+                                  in names for r in rets)
 
     def _copied_keys(self, fn: ts.Node, module: Module) -> frozenset[str]:
         """The members a `map` callback copies from its element (or from the member of it at _copied_from's path)
@@ -1052,6 +1110,18 @@ def _destructured(scope: ts.Node, name: str) -> tuple[ts.Node, tuple[str, ...]] 
     return None
 
 
+def _destructured_top(module: Module, name: str) -> tuple[ts.Node, tuple[str, ...]] | None:
+    """(value, member path) of a top-level declaration of MODULE that destructures NAME."""
+    for stmt in module.tree.root_node.named_children:
+        decl = stmt.named_children[0] if stmt.type == "export_statement" and stmt.named_children else stmt
+        for n in decl.named_children if decl.type in {"lexical_declaration", "variable_declaration"} else ():
+            pattern = n.child_by_field_name("name") if n.type == "variable_declarator" else None
+            path = dict(_pattern(pattern)).get(name) if pattern is not None and pattern.type == "object_pattern" else None
+            if path is not None:
+                return n.child_by_field_name("value"), path
+    return None
+
+
 def _parameter_scope(node: ts.Node | None) -> ts.Node | None:
     """The function whose parameter the identifier NODE is (the nearest that binds the name: a local of the same
     name in a nearer function hides it), or None."""
@@ -1137,6 +1207,17 @@ def _iterated(fn: ts.Node) -> ts.Node | None:
             or text(callee.child_by_field_name("property")) not in _ELEMENT_CALLBACKS:
         return None
     return callee.child_by_field_name("object")
+
+
+def _pattern_key(pattern: ts.Node, name: str) -> str | None:
+    """The key of the member an object pattern binds NAME to (`{ meta }`: meta; `{ meta: m }`: meta for m)."""
+    for c in pattern.named_children:
+        if c.type == "shorthand_property_identifier_pattern" and text(c) == name:
+            return name
+        if c.type == "pair_pattern" and text(c.child_by_field_name("value")) == name:
+            key = c.child_by_field_name("key")
+            return string_value(key) or text(key) if key is not None else None
+    return None
 
 
 def _is_callback(fn: ts.Node) -> bool:
