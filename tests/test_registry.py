@@ -917,3 +917,62 @@ new Proto();
     led = coverage.ledger(program({"index.ts": index, "bridge.ts": bridge}))
     assert sorted(t["name"] for t in led["tools"]) == ["lit", "ping"]
     assert led["unresolved"] == [] and led["complete"] is True
+
+
+_BRIDGE_INDEX = SDK + '''
+import { registerMissing } from "./bridge.js";
+class Proto {
+  tools = new Map();
+  server = new Server({ name: "d", version: "1" }, { capabilities: { tools: {} } });
+  constructor() {
+    this.registerTool({ definition: { name: "ping", description: "Ping" }, handler: async () => ({ content: [] }) });
+    registerMissing((entry) => this.registerTool(entry));
+    this.server.setRequestHandler(ListToolsRequestSchema, async () => ({
+      tools: [...this.tools.values()].map((e) => ({ name: e.definition.name, description: e.definition.description, inputSchema: { type: "object" } })) }));
+    this.server.setRequestHandler(CallToolRequestSchema, async (request) => {
+      const entry = this.tools.get(request.params.name);
+      if (!entry) throw new Error("unknown");
+      return entry.handler(request.params.arguments);
+    });
+  }
+  registerTool(entry) { this.tools.set(entry.definition.name, entry); }
+}
+new Proto();
+'''
+_BRIDGE = '''
+import { ALL } from "./tools.js";
+const DONE = new Set([
+  "ping", // registered by hand
+  "qe/gaps",
+]);
+export function registerMissing(registerFn) {
+  for (const tool of ALL) {
+    if (DONE.has(tool.name)) {
+      continue;
+    }
+    const entry = { definition: { name: tool.name, description: tool.description }, handler: async (p) => tool.invoke(p) };
+    registerFn(entry);
+  }
+}
+'''
+_BRIDGE_TOOLS = '''
+class Base {
+  get name() { return this.config.name; }
+  get description() { return this.config.description; }
+  invoke(p) { return { content: [] }; }
+}
+class Gaps extends Base { config = { name: "qe/gaps", description: "Gaps" }; }
+class Gate extends Base { config = { name: "qe/gate", description: "Gate" }; }
+class Scan extends Base { config = { name: "qe/scan", description: "Scan" }; }
+export const ALL = [new Gaps(), new Gate(), new Scan()];
+'''
+
+
+def test_a_bridge_registering_each_tool_instance_through_a_callback_names_them_by_their_class():
+    """`registerMissing((entry) => this.registerTool(entry))` calls the callback in a loop over tool instances with
+    an entry object made of each (`{ definition: { name: tool.name } }`), skipping those a Set names (`if
+    (DONE.has(tool.name)) continue;`); each instance's `name` is a base class getter reading its own class's field
+    (`this.config.name`): qe/gate and qe/scan are tools, qe/gaps is not (registered by hand under another name)."""
+    led = coverage.ledger(program({"index.ts": _BRIDGE_INDEX, "bridge.ts": _BRIDGE, "tools.ts": _BRIDGE_TOOLS}))
+    assert sorted(t["name"] for t in led["tools"]) == ["ping", "qe/gate", "qe/scan"]
+    assert led["unresolved"] == [] and led["complete"] is True

@@ -487,15 +487,21 @@ def _taken_from_parameter(node: ts.Node, names: dict) -> bool:
     return init is not None and init.type == "identifier" and text(init) in names
 
 
-def _around(frame: Frame, frames) -> list[Frame]:
+def _around(frame: Frame, frames, depth: int = 0) -> list[Frame]:
     """FRAME under each frame (FRAMES) of the scope its call is written in that binds what it hands: one per element
-    of a loop the call is in, one per call of a function whose parameter it hands on; FRAME itself when none binds."""
+    of a loop the call is in, one per call of a function whose parameter it hands on (itself under the frames that
+    bind what that call hands, a few calls out: a callback called where a loop hands it each entry); FRAME itself
+    when none binds."""
     for arg in frame.args if frames is not None else ():
         for handed in _handed_names(arg):
             found = list(frames(handed, frame.caller, None))
             if found:
-                return [replace(frame, outer=f) for f in found]
+                return [replace(frame, outer=o) for f in found
+                        for o in (_around(f, frames, depth + 1) if depth < _AROUND and f.outer is None else [f])]
     return [frame]
+
+
+_AROUND = 2  # calls out _around follows what a call hands
 
 
 def _handed_names(arg: ts.Node | None) -> list[ts.Node]:

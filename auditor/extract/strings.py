@@ -19,7 +19,7 @@ _ESCAPED_OR_CLASS = re.compile(r"\\.|\[(?:\\.|[^\]\\])*\]")
 _UNSUPPORTED = re.compile(r"\(\?<?[=!]|\\[pPkucx0-9]|\(\?<[A-Za-z]")  # look-arounds, property/unicode escapes, backrefs
 METHODS = frozenset({"toLowerCase", "toLocaleLowerCase", "toUpperCase", "toLocaleUpperCase", "trim", "trimStart",
                      "trimEnd", "trimLeft", "trimRight", "slice", "substring", "startsWith", "endsWith", "includes",
-                     "concat", "split", "join", "replace", "replaceAll"})
+                     "concat", "split", "join", "replace", "replaceAll", "has"})
 _REPLACEMENT = re.compile(r"\$([$&]|\d{1,2})")
 
 
@@ -57,13 +57,13 @@ def _index(value, default: int) -> int | None:
 
 def evaluate(method: str, receiver, args: list):
     """RECEIVER.METHOD(*ARGS) for a string receiver (and `join`, `includes` of a list of strings: one a `split` gave,
-    a written one); UNKNOWN when not evaluated.
+    a written one; `has` of a Set written of strings); UNKNOWN when not evaluated.
     Arguments are Python values: str, int/float, a (pattern, global) pair from regex(), or a list."""
     if isinstance(receiver, list):
         if method == "join" and all(isinstance(x, str) for x in receiver) and len(args) <= 1 \
                 and (not args or isinstance(args[0], str)):
             return (args[0] if args else ",").join(receiver)
-        if method == "includes" and len(args) == 1 and isinstance(args[0], str) \
+        if method in {"includes", "has"} and len(args) == 1 and isinstance(args[0], str) \
                 and all(isinstance(x, str) for x in receiver):  # (a list of known strings: membership)
             return args[0] in receiver
         return UNKNOWN

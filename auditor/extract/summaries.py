@@ -19,7 +19,7 @@ from auditor.extract.program import Module
 from auditor.extract.syntax import (CLASS_TYPES, FUNCTION_TYPES, NOT_LITERAL, ancestors, call_args, callee_text,
                                     enclosing, enclosing_function, excerpt, find,
                                     literal, member_chain, object_pairs, pair_value, plus_chain, strip_casts, text, within)
-from auditor.extract.bindings import assigned_later, value_of
+from auditor.extract.bindings import assigned_later, value_of, visible
 from auditor.extract.frames import (MAX_DEPTH, REST, Frame, _pattern, attach, element_names, loop_names, own_declarators,
                                     parameters)
 from auditor.extract.values import Values, tested_name
@@ -78,6 +78,14 @@ class Expander:
             node = strip_casts(node.child_by_field_name("left"))
         if node is not None and node.type == "ternary_expression":  # `lib === "s2" ? "s2" : "aria"`: what its test
             node = tested_name(node.child_by_field_name("condition"))  # compares picks the branch
+        held = _object_local(node)
+        if held is not None:  # `const entry = { definition: { name: tool.name } }; register(entry)` in a loop: the
+            leaves = [v for v in _leaves(held) if _binding_scope(v) >= 0]  # frames of the name its members are
+            for leaf in sorted(leaves, key=lambda n: -_binding_scope(n)):  # made from, innermost first
+                found = list(self.frames(leaf, module, outer, depth + 1))
+                if found:
+                    yield from found
+                    return
         computed = None
         while node is not None and node.type in {"call_expression", "await_expression"}:  # `group.toolsets.map(f)`:
             if _computed_call(node):
@@ -157,12 +165,16 @@ class Expander:
                     continue
                 tuples = left is not None and left.type == "array_pattern"  # [key, value] of Object.entries
                 right = scope.child_by_field_name("right")
+                skips = _continue_guards(scope)  # `if (DONE.has(tool.name)) continue;` first in the body
                 for around, elements in self._lists(right, module, outer, depth):  # `of group.tools`
                     for element, emod, eframe in elements:
                         args, emod, eframe = self._items(element, emod, eframe, depth) if tuples else \
                             (element[-1:], emod, eframe)
-                        yield Frame(scope=scope, module=module, names=names, args=args, caller=emod,
-                                    site=element[-1], outer=eframe if eframe is not None else around)
+                        frame = Frame(scope=scope, module=module, names=names, args=args, caller=emod,
+                                      site=element[-1], outer=eframe if eframe is not None else around)
+                        if any(self.values._truth(c, module, frame, 0) is True for c in skips):
+                            continue  # (an element the loop skips: its code never runs for it)
+                        yield frame
                 return
 
     def _items(self, element: tuple, module: Module, frame: Frame | None, depth: int
@@ -740,6 +752,45 @@ def _computed_call(node: ts.Node) -> bool:
     tool.name, opts)`, `this.nameOf(client, params.title)`): a value computed from them, read by its arguments."""
     return node.type == "call_expression" and _binding_scope(node.child_by_field_name("function")) < 0 \
         and any(_binding_scope(a) >= 0 for a in call_args(node))
+
+
+def _continue_guards(loop: ts.Node) -> list[ts.Node]:
+    """The conditions of the `if (cond) continue;` statements a loop's body starts with."""
+    body = loop.child_by_field_name("body")
+    out = []
+    for stmt in body.named_children if body is not None and body.type == "statement_block" else ():
+        then = stmt.child_by_field_name("consequence") if stmt.type == "if_statement" else None
+        if stmt.type == "comment":
+            continue
+        if then is not None and stmt.child_by_field_name("alternative") is None and (
+                then.type == "continue_statement" or then.type == "statement_block"
+                and [c.type for c in then.named_children if c.type != "comment"] == ["continue_statement"]):
+            out.append(stmt.child_by_field_name("condition"))
+            continue
+        break
+    return out
+
+
+def _object_local(node: ts.Node | None) -> ts.Node | None:
+    """The object literal a local NODE names is declared with (`const entry = { ... }`), when it is one."""
+    if node is None or node.type != "identifier":
+        return None
+    decl = visible(node, text(node))
+    value = strip_casts(decl.child_by_field_name("value")) if decl is not None else None
+    return value if value is not None and value.type == "object" else None
+
+
+def _leaves(obj: ts.Node, depth: int = 0) -> list[ts.Node]:
+    """The values an object literal's members are written as, through nested literals (names and members only)."""
+    out = []
+    for pair in obj.named_children if depth < 3 else ():
+        value = strip_casts(pair.child_by_field_name("value")) if pair.type == "pair" else \
+            pair if pair.type == "shorthand_property_identifier" else None
+        if value is not None and value.type == "object":
+            out += _leaves(value, depth + 1)
+        elif value is not None and value.type in {"identifier", "member_expression", "shorthand_property_identifier"}:
+            out.append(value)
+    return out
 
 
 def _binding_scope(node: ts.Node) -> int:

@@ -441,7 +441,8 @@ class Values(Lists):
         return self._instance_member(vmod, "", key, args=args, site=node, found=(vmod, self.link.class_at(vmod, value)))
 
     def _instance_member(self, module: Module, name: str, key: str, depth: int = 0,
-                         args: tuple[tuple, ...] | None = None, site: ts.Node | None = None, found=None
+                         args: tuple[tuple, ...] | None = None, site: ts.Node | None = None, found=None,
+                         origin: tuple | None = None
                          ) -> tuple[ts.Node | None, Module] | tuple[ts.Node | None, Module, Frame]:
         """Member KEY of an instance of class NAME: a field's initialiser, a method, a `this.KEY = value` of its
         constructor (class fields as tsc compiles them), else the same of the class it extends. ARGS, the arguments
@@ -453,6 +454,7 @@ class Values(Lists):
         found = found or (self.link._class(module, name) if self.link is not None and depth <= 8 else None)
         if found is None:
             return None, module
+        origin = origin or (found, args)  # (the class constructed: what a base class's getter reads of `this`)
         cmod, info = found
         ctor = info.methods.get("constructor")
         stores = self._stores(ctor).get(key, []) if ctor is not None else []
@@ -462,6 +464,14 @@ class Values(Lists):
         if key in info.methods:
             method = info.methods[key]
             got = returned(method) if any(c.type == "get" for c in method.children) else []
+            chain = member_chain(strip_casts(got[0])) if len(got) == 1 and depth else None
+            if chain and chain[0] == "this" and len(chain) > 1 and depth <= 8:  # a base class's getter reading the
+                value, where = self._instance_member(origin[0][0], "", chain[1], depth + 1, origin[1],  # instance's
+                                                     found=origin[0], origin=origin)[:2]  # own field: `this.config.name`
+                for k in chain[2:]:
+                    value, where = self.member(value, where, k, None, depth + 1) if value is not None else (None, where)
+                if value is not None:
+                    return value, where
             return (got[0], cmod) if len(got) == 1 else (method, cmod)  # (a getter: the value it returns)
         if args is None and ctor is not None and depth == 0:  # the arguments of the one `new C(...)` of the boundary
             only = self._only_construction(info)
@@ -492,7 +502,7 @@ class Values(Lists):
                          if c.child_by_field_name("function") is not None and c.child_by_field_name("function").type == "super"), None)
             up = args if call is not None and _hands_on(call, ctor) else \
                 tuple(self._argument(a, cmod, ctor, args) for a in call_args(call)) if call is not None else None
-        return self._instance_member(cmod, text(base), key, depth + 1, up)
+        return self._instance_member(cmod, text(base), key, depth + 1, up, origin=origin)
 
     def _late_store(self, info, key: str) -> ts.Node | None:
         """The value the methods of class INFO other than its constructor store in field KEY (`this.KEY = value`, in
@@ -959,9 +969,12 @@ class Values(Lists):
                 return made
         written, wmod = self.definition(*self.bound(node, module, frame)) if node.type == "identifier" else (node, module)
         written = strip_casts(written)
+        if written is not None and written.type == "new_expression" and text(written.child_by_field_name("constructor")) \
+                == "Set" and len(call_args(written)) == 1:  # `new Set(["a", "b"])`: its strings, for `has`
+            written = strip_casts(call_args(written)[0])
         if written is not None and written.type == "array" and len(written.named_children) <= _LISTED:
             # (a written list of strings: `["a", "b"].includes(t.name)`, or a constant holding one)
-            items = [string_value(i) for i in written.named_children]
+            items = [string_value(i) for i in written.named_children if i.type != "comment"]
             return items if None not in items else strings.UNKNOWN
         found = self.string(*self.bound(node, module, frame), depth + 1, frame)
         return found if found is not None else strings.UNKNOWN
