@@ -887,38 +887,6 @@ await server.connect(new StdioServerTransport());
     assert led["complete"] is True
 
 
-def test_a_callback_handed_to_a_function_is_called_where_that_function_calls_its_parameter():
-    """`registerMissing((entry) => this.registerTool(entry))`, registerMissing calling `registerFn({ definition: {
-    name: "lit", ... } })`: the callback's parameter is what that call hands it, so the registry's `lit` is read
-    (name and handler) and the tools/list handler's list is read whole."""
-    index = SDK + '''
-import { registerMissing } from "./bridge.js";
-class Proto {
-  tools = new Map();
-  server = new Server({ name: "d", version: "1" }, { capabilities: { tools: {} } });
-  constructor() {
-    this.registerTool({ definition: { name: "ping", description: "Ping" }, handler: async () => ({ content: [] }) });
-    registerMissing((entry) => this.registerTool(entry));
-    this.server.setRequestHandler(ListToolsRequestSchema, async () => ({
-      tools: [...this.tools.values()].map((e) => ({ name: e.definition.name, description: e.definition.description, inputSchema: { type: "object" } })) }));
-    this.server.setRequestHandler(CallToolRequestSchema, async (request) => {
-      const entry = this.tools.get(request.params.name);
-      if (!entry) throw new Error("unknown");
-      return entry.handler(request.params.arguments);
-    });
-  }
-  registerTool(entry) { this.tools.set(entry.definition.name, entry); }
-}
-new Proto();
-'''
-    bridge = ('export function registerMissing(registerFn) {\n'
-              '  registerFn({ definition: { name: "lit", description: "Lit" }, handler: async (p) => ({ content: [] }) });\n'
-              '}\n')
-    led = coverage.ledger(program({"index.ts": index, "bridge.ts": bridge}))
-    assert sorted(t["name"] for t in led["tools"]) == ["lit", "ping"]
-    assert led["unresolved"] == [] and led["complete"] is True
-
-
 _BRIDGE_INDEX = SDK + '''
 import { registerMissing } from "./bridge.js";
 class Proto {
@@ -939,6 +907,20 @@ class Proto {
 }
 new Proto();
 '''
+
+
+def test_a_callback_handed_to_a_function_is_called_where_that_function_calls_its_parameter():
+    """`registerMissing((entry) => this.registerTool(entry))`, registerMissing calling `registerFn({ definition: {
+    name: "lit", ... } })`: the callback's parameter is what that call hands it, so the registry's `lit` is read
+    (name and handler) and the tools/list handler's list is read whole."""
+    bridge = ('export function registerMissing(registerFn) {\n'
+              '  registerFn({ definition: { name: "lit", description: "Lit" }, handler: async (p) => ({ content: [] }) });\n'
+              '}\n')
+    led = coverage.ledger(program({"index.ts": _BRIDGE_INDEX, "bridge.ts": bridge}))
+    assert sorted(t["name"] for t in led["tools"]) == ["lit", "ping"]
+    assert led["unresolved"] == [] and led["complete"] is True
+
+
 _BRIDGE = '''
 import { ALL } from "./tools.js";
 const DONE = new Set([
