@@ -461,11 +461,15 @@ def test_a_dependency_loaded_by_a_name_joined_from_written_parts_is_used():
 
 def test_a_dependency_a_package_shipped_inside_this_one_loads_is_used():
     """A package shipped in the tarball's own node_modules (bundleDependencies) that requires chalk and imports
-    fs-extra: both are needed where it runs, so neither is unused; a dependency nothing loads still is. Its code is
-    read for the names it loads, not analysed."""
+    fs-extra: both are needed where it runs, so neither is unused; a dependency nothing loads still is, and so is one
+    the shipped package's own nested copy answers (node's resolution stops there). Its code is read for the names it
+    loads, not analysed."""
     inner = ('// require("left-pad") is only a comment here, not a load\n/* nor import("left-pad") */\n'
              'const chalk = require("chalk");\nimport fse from "fs-extra";\nmodule.exports = () => chalk.red("x");\n')
     deps = {"@acme/inner": "1", "chalk": "5", "fs-extra": "11", "left-pad": "1"}
     code = SERVER + 'import inner from "@acme/inner";\nexport const r = inner();\n'
     assert _unused(code, deps, {"node_modules/@acme/inner/index.js": inner}) == ["left-pad"]
     assert _unused(code, deps) == ["chalk", "fs-extra", "left-pad"]
+    nested = {"node_modules/@acme/inner/index.js": inner,
+              "node_modules/@acme/inner/node_modules/fs-extra/index.js": "module.exports = {};\n"}
+    assert _unused(code, deps, nested) == ["fs-extra", "left-pad"]  # (inner's own copy answers its import)

@@ -490,12 +490,32 @@ def _shipped_dependency_imports(p: Program) -> set[str]:
     """What the code of the packages shipped inside this one (its own `node_modules`, bundleDependencies) imports or
     requires by a written name: a dependency they load is needed where they run (not parsed: read for the names)."""
     out: set[str] = set()
+    shipped = {d for e in p.entries for d in _package_dirs(e.rel)}  # every `.../node_modules/<pkg>` shipped
     for e in p.entries:
-        if e.layer == DEPENDENCY and e.text is not None and e.lang not in {None, "json"} \
-                and "node_modules/" in f"/{e.rel}":
+        dirs = _package_dirs(e.rel)
+        if e.layer == DEPENDENCY and e.text is not None and e.lang not in {None, "json"} and dirs:
             code = _COMMENTS.sub("", e.text)  # (a name in a comment loads nothing)
-            out |= {src[5:] if src.startswith("node:") else src for src in _SPECIFIER.findall(code)}
+            names = {src[5:] if src.startswith("node:") else src for src in _SPECIFIER.findall(code)}
+            out |= {n for n in names if not any(f"{d}/node_modules/{_package_of(n)}" in shipped for d in dirs)}
+            # (a name a nested copy answers, the shipped package's own or one above it, is not this package's)
     return out
+
+
+def _package_dirs(rel: str) -> list[str]:
+    """The package folders below `node_modules/` a path lies in, outermost first (`node_modules/a/node_modules/b/x.js`:
+    `node_modules/a`, `node_modules/a/node_modules/b`)."""
+    out, parts = [], rel.split("/")
+    for i, part in enumerate(parts[:-1]):
+        if part == "node_modules" and i + 1 < len(parts) - 1:
+            width = 2 if parts[i + 1].startswith("@") else 1
+            out.append("/".join(parts[:i + 1 + width]))
+    return out
+
+
+def _package_of(spec: str) -> str:
+    """The package a module specifier starts with (`@scope/name`, `name`)."""
+    parts = spec.split("/")
+    return "/".join(parts[:2]) if spec.startswith("@") else parts[0]
 
 
 def _named_strings(p: Program) -> set[str]:
