@@ -1877,3 +1877,16 @@ def test_a_helper_s_check_of_a_field_handed_in_an_object_counts_on_the_straight_
     assert _flagged(_composer("if (opts.html !== undefined) { assertText(opts.html); }")) == {}
     assert _flagged(_composer("if (opts.draft) assertText(opts.html);")) == {"html": "unchecked-optional"}
     assert _flagged(_composer("if (opts.html && opts.draft) assertText(opts.html);")) == {"html": "unchecked-optional"}
+
+
+def test_a_helper_s_check_after_a_return_that_hands_the_value_on_checks_nothing_there():
+    """compose calls `resolveText(opts.html, opts.draft)`, which checks the html with assertText; when it first
+    returns the html as it is on a branch (`if (raw) return h;`), that path goes on unchecked (flagged); a return
+    before the check that only writes the value into a text (an error message) does not."""
+    helper = 'function resolveText(h, raw) {\n  {early}\n  assertText(h);\n  return h;\n}\n'
+    call = "resolveText(opts.html, opts.draft);"
+    for early, flagged in (("if (raw) return h;", {"html": "unchecked-optional"}),
+                           ("if (raw) return `raw ${h}`;", {}), ("", {})):
+        code = _composer(call).replace("async function compose(opts) {", helper.replace("{early}", early)
+                                       + "async function compose(opts) {")
+        assert "resolveText(h, raw)" in code and _flagged(code) == flagged, early

@@ -487,8 +487,10 @@ def handed_checked(module: Module, fn: ts.Node, link, depth: int = 0, params: se
         # so reports is checked here
         gated = result_gates(call) if handed else False
         args = call_args(call)
-        straight = not conditional(call, fn, lambda c: _present(c, {text(strip_casts(args[i])) for i in handed}))
-        # (a call in no branch but one taken when what it is handed is there: `if (opts.name) find(opts.name)`)
+        values = {text(strip_casts(args[i])) for i in handed}
+        straight = not conditional(call, fn, lambda c: _present(c, values)) and not _returned_before(call, fn, values)
+        # (a call in no branch but one taken when what it is handed is there: `if (opts.name) find(opts.name)`, and
+        # after no return that hands the value on unchecked: `if (attached) return { path: file }; check(file)`)
         found = link.resolve(module, call) if handed and (failing or gated or straight) else None
         if found is None or any(a <= found[1].start_byte < b for a, b, _ in found[0].vendored):
             continue  # (a bundled library's function: what it rejects is the library's to say)
@@ -498,6 +500,18 @@ def handed_checked(module: Module, fn: ts.Node, link, depth: int = 0, params: se
         found_out |= {n for i, n in handed.items() if theirs.get(i) in checked}
     link.memo[key] = frozenset(found_out)
     return found_out
+
+
+def _returned_before(call: ts.Node, fn: ts.Node, values: set[str]) -> bool:
+    """Whether FN returns, before CALL, a value holding one of VALUES (expression texts) as it is, not only in a text
+    (`return { path: file }`, not `` return error(`bad ${file}`) ``): on that path the value goes on without what CALL
+    does."""
+    for ret in find(fn, {"return_statement"}):
+        if ret.end_byte <= call.start_byte and enclosing_function(ret) == fn and ret.named_children \
+                and any(text(n) in values and not any(a.type == "template_substitution" for a in ancestors(n))
+                        for n in find(ret, {"identifier", "member_expression", "shorthand_property_identifier"})):
+            return True
+    return False
 
 
 def _present(cond: ts.Node | None, values: set[str]) -> bool:
