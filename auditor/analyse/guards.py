@@ -467,8 +467,9 @@ def handed_checked(module: Module, fn: ts.Node, link, depth: int = 0, params: se
     structure } = input`), it hands to a function of the server's own code that rejects the bad values of the
     parameter in that place (checked_parameters), or reports them (`const errors = check(structure); if
     (errors.length > 0) return ...`) where FN leaves on the report. A call FN goes on from whatever it does checks
-    only on FN's straight path (in no branch: `if (html) applyBody(m, html)` checks nothing where `html` is stored
-    on the other path)."""
+    only on FN's straight path: in no branch but one taken whenever the value is there (`if (draft) check(html)`
+    checks nothing where `html` is used when draft is not set; `if (html) check(html)` does), and after no return
+    that hands the value on as it is."""
     params = set(plain_parameters(fn)) if params is None else params
     key = ("handed_checked", fn.id, depth, frozenset(params), frozenset(out))
     if key in link.memo:
