@@ -18,6 +18,7 @@ from pathlib import Path
 
 from auditor.errors import AuditorError
 from auditor.model import DECLARATIONS, Package, SourceFile, Target, git_blob_hash
+from auditor.specifiers import bare_packages
 
 _PART = r"[A-Za-z0-9~][A-Za-z0-9._~-]*"  # npm package names: URL-safe, not starting with . _ or - (an option)
 _NAME = re.compile(rf"(?:@{_PART}/)?{_PART}")
@@ -143,8 +144,6 @@ def _read_tarball(data: bytes, spec: str, max_bytes: int | None = None
 
 # -- dependencies read with the target ---------------------------------------------------------------------------
 
-# A bare specifier in code: `from "x"`, `import "x"`, `require("x")`, `import("x")` (not `./x`, `node:x`, `#x`).
-_SPECIFIER = re.compile(r"""(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)["']([^"'./#][^"':]*)["']""")
 _CODE = (".js", ".mjs", ".cjs", ".ts", ".mts", ".cts")
 _RANGE = re.compile(r"[\w.*^~<>=| -]+")  # a version range of the registry (no file:, git+, npm:, workspace:, URL)
 MAX_PACKAGES = 10  # dependencies read with one target, at most: those that build on an MCP SDK package
@@ -161,9 +160,7 @@ def imported(files: tuple[SourceFile, ...]) -> set[str]:
     for f in files:
         if not _code(f.path) or f.missing or "node_modules/" in f.path:
             continue
-        for spec in _SPECIFIER.findall(f.data.decode("utf-8", "replace")):
-            parts = spec.split("/")
-            out.add("/".join(parts[:2]) if spec.startswith("@") else parts[0])
+        out |= bare_packages(f.data.decode("utf-8", "replace"))
     return out
 
 

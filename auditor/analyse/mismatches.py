@@ -24,6 +24,7 @@ from auditor.extract.scope import server_readmes
 from auditor.extract.frames import plain_parameters
 from auditor.extract.bindings import references, value_of, visible
 from auditor.sources import DEPENDENCY
+from auditor.specifiers import bare_packages
 from auditor.extract.syntax import (ancestors, call_args, enclosing_function, find, function_name, member_chain,
                                     object_pairs, pair_value, strip_casts, string_value, text)
 from auditor.model import DECLARATIONS, Anchor, Record
@@ -480,9 +481,6 @@ def _unused_dependencies(p: Program) -> list[Record]:
     return out
 
 
-_SPECIFIER = re.compile(r"""(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|^\s*import\s+)["']([^"'\s]+)["']""", re.M)
-
-
 _COMMENTS = re.compile(r"/\*.*?\*/|^[ \t]*//[^\n]*", re.S | re.M)
 
 
@@ -494,9 +492,8 @@ def _shipped_dependency_imports(p: Program) -> set[str]:
     for e in p.entries:
         dirs = _package_dirs(e.rel)
         if e.layer == DEPENDENCY and e.text is not None and e.lang not in {None, "json"} and dirs:
-            code = _COMMENTS.sub("", e.text)  # (a name in a comment loads nothing)
-            names = {src[5:] if src.startswith("node:") else src for src in _SPECIFIER.findall(code)}
-            out |= {n for n in names if not any(f"{d}/node_modules/{_package_of(n)}" in shipped for d in dirs)}
+            names = bare_packages(_COMMENTS.sub("", e.text))  # (a name in a comment loads nothing)
+            out |= {n for n in names if not any(f"{d}/node_modules/{n}" in shipped for d in dirs)}
             # (a name a nested copy answers, the shipped package's own or one above it, is not this package's)
     return out
 
@@ -510,12 +507,6 @@ def _package_dirs(rel: str) -> list[str]:
             width = 2 if parts[i + 1].startswith("@") else 1
             out.append("/".join(parts[:i + 1 + width]))
     return out
-
-
-def _package_of(spec: str) -> str:
-    """The package a module specifier starts with (`@scope/name`, `name`)."""
-    parts = spec.split("/")
-    return "/".join(parts[:2]) if spec.startswith("@") else parts[0]
 
 
 def _named_strings(p: Program) -> set[str]:

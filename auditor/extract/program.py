@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, replace
 import tree_sitter as ts
 
 from auditor.extract import parse
+from auditor.specifiers import package_of
 from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, call_function, callee_text, enclosing, find,
                                     literal, pair_value, string_value, strip_casts, text)
 
@@ -146,12 +147,6 @@ _BUNDLE_MARK = re.compile(rb"// ((?:node_modules/)?[\w@.+-][\w@.+/-]*\.(?:[cm]?j
 # rolldown and rollup (with output.sourcemap regions) wrap each bundled module in `//#region PATH` ... `//#endregion`.
 _REGION_MARK = re.compile(rb"//#region (\S+)\s*")
 _REGION_END = re.compile(rb"//#endregion\s*")
-
-
-def package_of(spec: str) -> str:
-    """The package an import specifier names, without its subpath (`@scope/pkg/sub.js` -> `@scope/pkg`)."""
-    parts = spec.split("/")
-    return "/".join(parts[:2] if spec.startswith("@") else parts[:1])
 
 
 def vendored_path(where: str) -> bool:
