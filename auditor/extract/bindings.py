@@ -8,8 +8,8 @@ import tree_sitter as ts
 
 from auditor.extract import inlined
 from auditor.extract.program import Module
-from auditor.extract.syntax import (CLASS_TYPES, FUNCTION_TYPES, ancestors, direct, enclosing, find, member_chain,
-                                    memo, string_value, strip_casts, text)
+from auditor.extract.syntax import (CLASS_TYPES, FUNCTION_TYPES, ancestors, call_args, direct, enclosing, find,
+                                    member_chain, memo, string_value, strip_casts, text)
 
 
 def literal_env(link, fallback: Module):
@@ -442,3 +442,21 @@ def class_fields(cls: ts.Node) -> dict[str, list[ts.Node | None]]:
                 fields.setdefault(text(key).lstrip("#"), []).append(f.child_by_field_name("value"))
         hit = _FIELDS[cls.id] = (cls, fields)
     return hit[1]
+
+
+def collection_field(node: ts.Node) -> tuple[ts.Node, str] | None:
+    """(class, field) when NODE is the empty `new Map()` / `new Set()` a class's field starts as (`this.F = new Map()`
+    in its constructor, or `F = new Map()`), else None."""
+    if node.type != "new_expression" or call_args(node) \
+            or text(node.child_by_field_name("constructor")) not in {"Map", "Set"}:
+        return None
+    parent = node.parent
+    name = None
+    if parent is not None and parent.type == "assignment_expression":
+        chain = member_chain(parent.child_by_field_name("left")) or ()
+        name = chain[1] if len(chain) == 2 and chain[0] == "this" else None
+    elif parent is not None and parent.type in {"public_field_definition", "field_definition"}:
+        key = parent.child_by_field_name("name") or parent.child_by_field_name("property")
+        name = text(key).lstrip("#") if key is not None else None
+    cls = enclosing(node, CLASS_TYPES) if name else None
+    return (cls, name) if cls is not None else None

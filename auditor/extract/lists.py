@@ -9,7 +9,7 @@ from typing import Iterator
 import tree_sitter as ts
 
 from auditor.extract import envdefault, folders
-from auditor.extract.bindings import class_fields, value_of
+from auditor.extract.bindings import class_fields, collection_field, value_of
 from auditor.extract.frames import (MAX_DEPTH, Frame, _array_names, _parameter_of_scope, _sites, destructured,
                                     loop_names, parameters, plain_parameters, returned)
 from auditor.extract.program import Module, class_name_of
@@ -765,7 +765,7 @@ class Lists:
             return
         if node is None or depth > 6:
             return
-        field = _collection_field(node)
+        field = collection_field(node)
         if field is not None:  # `this.providers.forEach(...)`, the field made `new Map()`: what its class stores into it
             yield from self._stored(field[0], ("this", field[1]), _STORES, module, None, depth)
             return
@@ -1141,24 +1141,6 @@ def _placeholder_list(node: ts.Node | None) -> bool:
     """Whether NODE is a list's placeholder before its value: `[]` or `null`."""
     node = strip_casts(node)
     return node is not None and (node.type == "null" or node.type == "array" and not node.named_children)
-
-
-def _collection_field(node: ts.Node) -> tuple[ts.Node, str] | None:
-    """(class, field) when NODE is the empty `new Map()` / `new Set()` a class's field starts as (`this.F = new Map()`
-    in its constructor, or `F = new Map()`), else None."""
-    if node.type != "new_expression" or call_args(node) \
-            or text(node.child_by_field_name("constructor")) not in {"Map", "Set"}:
-        return None
-    parent = node.parent
-    name = None
-    if parent is not None and parent.type == "assignment_expression":
-        chain = member_chain(parent.child_by_field_name("left")) or ()
-        name = chain[1] if len(chain) == 2 and chain[0] == "this" else None
-    elif parent is not None and parent.type in {"public_field_definition", "field_definition"}:
-        key = parent.child_by_field_name("name") or parent.child_by_field_name("property")
-        name = text(key).lstrip("#") if key is not None else None
-    cls = enclosing(node, CLASS_TYPES) if name else None
-    return (cls, name) if cls is not None else None
 
 
 def _calls_on(scope: ts.Node, module: Module) -> dict[tuple[str, ...], list[tuple[ts.Node, tuple[str, ...]]]]:

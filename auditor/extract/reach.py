@@ -397,24 +397,7 @@ class Reach:
     def _member(self, node: ts.Node, module: Module, d: int):
         chain = member_chain(node)
         if chain and len(chain) == 2 and chain[0] == "this":
-            cls = enclosing(node, {"class_declaration", "class"})
-            info = next((i for i in module.classes.values() if i.node == cls), None) if cls is not None else None
-            if info is not None and chain[1] in info.methods:
-                yield from self._returned(info.methods[chain[1]], module, d)
-                return
-            field = info.fields.get(chain[1]) if info is not None else None
-            later = _assigned(module, cls, chain) if cls is not None else []
-            ctor = info.methods.get("constructor") if info is not None else None
-            if field is None and not later and parameter_property(ctor, chain[1]) is not None:
-                yield from self._parameter(ctor, chain[1], module, d)  # `constructor(private tools)`: the argument
-                return
-            if field is None and not later:
-                self.miss(module, node)
-                return
-            if field is not None:
-                yield from self.expr(field.child_by_field_name("value"), module, d)
-            for value in later:
-                yield from self.expr(value, module, d)
+            yield from self._class_member(enclosing(node, {"class_declaration", "class"}), chain[1], node, module, d)
             return
         obj, prop = node.child_by_field_name("object"), node.child_by_field_name("property")
         if chain and len(chain) == 2 and chain[0] == "exports" and self.link is not None:  # CommonJS: this module's own
@@ -445,7 +428,33 @@ class Reach:
             for o, omod in made or ():  # `getContext().registry` of a function returning a module's `let` that
                 yield from self._at_path(o, omod, (text(prop),), d)  # holds `{ registry: new Registry() }`
         else:
-            yield from self.expr(value, where, d)
+            held = bindings.collection_field(value)
+            if held is not None:  # `this.host.tools` of a host whose class makes `this.tools = new Map()`: what that
+                yield from self._class_member(held[0], held[1], node, where, d)  # class stores into its field
+            else:
+                yield from self.expr(value, where, d)
+
+    def _class_member(self, cls: ts.Node | None, name: str, node: ts.Node, module: Module, d: int):
+        """`this.NAME` within CLS: what its method of that name returns, or the field's value and what the class
+        assigns or stores into it later (`this.tools.set(t.name, t)`), or the argument of a constructor parameter
+        property."""
+        info = next((i for i in module.classes.values() if i.node == cls), None) if cls is not None else None
+        if info is not None and name in info.methods:
+            yield from self._returned(info.methods[name], module, d)
+            return
+        field = info.fields.get(name) if info is not None else None
+        later = _assigned(module, cls, ("this", name)) if cls is not None else []
+        ctor = info.methods.get("constructor") if info is not None else None
+        if field is None and not later and parameter_property(ctor, name) is not None:
+            yield from self._parameter(ctor, name, module, d)  # `constructor(private tools)`: the argument
+            return
+        if field is None and not later:
+            self.miss(module, node)
+            return
+        if field is not None:
+            yield from self.expr(field.child_by_field_name("value"), module, d)
+        for value in later:
+            yield from self.expr(value, module, d)
 
     def _made_objects(self, obj: ts.Node | None, module: Module, d: int) -> list[tuple[ts.Node, Module]] | None:
         """The object literals OBJ (a call, a name) stands for, read whole by reach (every value it may have is one:
@@ -533,6 +542,9 @@ class Reach:
                 else:
                     yield from self.expr(value, module, d)
             return
+        if chain == ("Object", "fromEntries") and len(args) == 1:  # a record made of [key, value] pairs: its values
+            yield from self._paired(args[0], module, d)
+            return
         if chain in {("Array", "from"), ("Array", "of"), ("Promise", "all"), ("Promise", "resolve"), ("Object", "freeze")}:
             # (all: what each element resolves to; resolve, freeze: their argument)
             for a in args if chain[1] == "of" else args[:1]:
@@ -568,6 +580,7 @@ class Reach:
             if cb is not None and cb.type not in FUNCTION_TYPES:  # `tools.map(convert)`: the function it names
                 fn, fmod = self.values.function_of(cb, module, None)
                 cb, cmod = (fn, fmod) if fn is not None and fn.type in FUNCTION_TYPES else (cb, module)
+            cb, cmod = self._forwarded(cb, cmod) if cb is not None and cb.type in FUNCTION_TYPES else (cb, cmod)
             exact = False  # the callback returns only members of its element (`(d) => d.def`): not the element
             if method in {"map", "flatMap"} and cb is not None:
                 paths = self._paths(cb, cmod)
@@ -622,6 +635,44 @@ class Reach:
             return
         for fn, fmod in fns:  # `config.tools()`: what the function member of each object it stands for returns
             yield from self._returned(fn, fmod, d)
+
+    def _paired(self, pairs: ts.Node, module: Module, d: int):
+        """The values of the `[key, value]` pairs PAIRS holds: written out, or made by a `map` callback
+        (`NAMES.map((n) => [n, [...GROUPS[n]]])`: what it pairs each key with)."""
+        pairs = strip_casts(pairs)
+        callee = pairs.child_by_field_name("function") if pairs is not None and pairs.type == "call_expression" else None
+        fn = strip_casts(call_args(pairs)[0]) if callee is not None and call_args(pairs) else None
+        if pairs is not None and pairs.type == "array":
+            made = [(e, module) for e in pairs.named_children if e.type != "comment"]
+        elif callee is not None and callee.type == "member_expression" and fn is not None and fn.type in FUNCTION_TYPES \
+                and text(callee.child_by_field_name("property")) in {"map", "flatMap"}:
+            made = self.returns(fn, module)
+        else:
+            self.miss(module, pairs)
+            return
+        for pair, pmod in made:
+            items = [c for c in strip_casts(pair).named_children if c.type != "comment"] \
+                if strip_casts(pair) is not None and strip_casts(pair).type == "array" else []
+            if len(items) == 2:
+                yield from self.expr(items[1], pmod, d)
+            else:
+                self.miss(pmod, pair)
+
+    def _forwarded(self, fn: ts.Node, module: Module) -> tuple[ts.Node, Module]:
+        """The function of the boundary a callback hands its element to, first, and whose result it returns as it is,
+        when that function returns a copy of its parameter that keeps its name (`(tool) => toPublic(tool, { mode })`,
+        toPublic returning `{ name: tool.name, ... }`): read in the callback's place; else the callback itself."""
+        element = next((k for k, i in plain_parameters(fn).items() if i == 0), None)
+        rets = [strip_casts(r) for r, _ in self.returns(fn, module)]
+        call = rets[0] if len(rets) == 1 and rets[0] is not None and rets[0].type == "call_expression" else None
+        args = call_args(call) if call is not None else []
+        if element is None or not args or text(strip_casts(args[0])) != element or self.link is None \
+                or any(text(n) == element for a in args[1:] for n in find(a, {"identifier"})):
+            return fn, module
+        hit = self.link.resolve(module, call)
+        ok = hit is not None and hit[1].type in FUNCTION_TYPES and 0 in plain_parameters(hit[1]).values() \
+            and self._copies_name(hit[1], hit[0])
+        return (hit[1], hit[0]) if ok else (fn, module)
 
     def _refused(self, receiver: ts.Node, callback: ts.Node, module: Module) -> frozenset[int]:
         """The ids of the elements of RECEIVER that `RECEIVER.filter(CALLBACK)` is known to leave out: the callback's
