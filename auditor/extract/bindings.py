@@ -43,7 +43,7 @@ def value_of(module: Module, ident: ts.Node) -> ts.Node | None:
             continue
         named, patterns = _declared(module, scope)
         for n in named.get(name, ()):
-            if _owner(n) == scope:
+            if _owner(n) == scope and _in_scope(n, ident):
                 value = n.child_by_field_name("value")
                 return value if value is not None else assigned_later(scope, name)
         # A parameter of the function, or a name a declaration of it destructures, shadows any outer one: its
@@ -55,6 +55,14 @@ def value_of(module: Module, ident: ts.Node) -> ts.Node | None:
             return None
     found = module.toplevel.get(name)
     return found if found is not None else _in_block(module, ident, name)
+
+
+def _in_scope(declarator: ts.Node, ident: ts.Node) -> bool:
+    """Whether a declaration DECLARATOR is in scope at IDENT: a `const` or `let` only within the block that declares
+    it (two `if` blocks of one function may each declare `const original = ...`), a `var` in all its function."""
+    declaration = declarator.parent
+    block = declaration.parent if declaration is not None and declaration.type == "lexical_declaration" else None
+    return block is None or block.start_byte <= ident.start_byte < block.end_byte
 
 
 def shadowed(module: Module, ident: ts.Node) -> bool:
