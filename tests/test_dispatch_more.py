@@ -504,3 +504,31 @@ def test_a_table_of_data_whose_found_entry_gates_a_returning_branch_dispatches_e
     # a branch that does not return (`if (limit) note(limit)`, then on to the real dispatch) serves no key
     rows = _rows(code.replace("    return { content: [{ type: \"text\", text: JSON.stringify(r) }] };\n", ""))
     assert rows["list_items"]["status"] != "analysed"
+
+
+def test_a_lookup_in_a_map_the_program_keys_by_tool_names_dispatches_each_tool():
+    # `tools.set(t.name, t)` for each tool a function gives, then `const tool = tools.get(request.params.name)`: each
+    # tool's `call` member is its implementation; a Map keyed by something else than the name is no dispatch of them
+    code = SDK + (
+        'const server = new Server({ name: "t", version: "1" }, { capabilities: { tools: {} } });\n'
+        'const TOOLS = [\n'
+        '  { name: "echo", description: "Echo", inputSchema: { type: "object", properties: {} },\n'
+        '    call: async (args: any) => ({ content: [{ type: "text", text: String(args.text) }] }) },\n'
+        '  { name: "ping", description: "Ping", inputSchema: { type: "object", properties: {} },\n'
+        '    call: async () => ({ content: [] }) }];\n'
+        'function load(extra: any[]) { const out: any[] = []; for (const t of [...TOOLS, ...extra]) out.push(wrap(t));'
+        ' return out; }\n'
+        'function wrap(t: any) { return process.env.TRACE ? trace(t) : t; }\n'
+        'const tools = new Map();\n'
+        'for (const t of load(JSON.parse(process.env.EXTRA ?? "[]"))) tools.set(t.name, t);\n'
+        'server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: Array.from(tools.values()) }));\n'
+        'server.setRequestHandler(CallToolRequestSchema, async (request) => {\n'
+        '  const tool = tools.get(request.params.name);\n'
+        '  if (!tool) throw new Error("unknown tool");\n'
+        '  return tool.call(request.params.arguments);\n'
+        '});\n')
+    rows = _rows(code)
+    assert {n: (r["dispatch"], r["implementation"]) for n, r in rows.items()} == {
+        "echo": ("lookup", "echo.call"), "ping": ("lookup", "ping.call")}
+    other = _rows(code.replace("tools.set(t.name, t)", "tools.set(t.id, t)"))
+    assert {r["dispatch"] for r in other.values()} == {None}

@@ -850,7 +850,7 @@ def lookups(handler: Handler, tools: list, resolve, link=None) -> tuple[list[Dis
     for fn, module, fresolve, subjects in _dispatching(handler, resolve, link):
         body = fn.child_by_field_name("body")
         for call in (n for n in walk(body) if n.type == "call_expression") if body is not None else ():
-            lookup = _lookup(call, module) or _summarised_lookup(call, module, fresolve, subjects)
+            lookup = _lookup(call, module, link) or _summarised_lookup(call, module, fresolve, subjects)
             if lookup is None:
                 continue
             var, path = lookup
@@ -934,7 +934,7 @@ def generic(handler: Handler, resolve, link=None) -> tuple[ts.Node, Module, ts.N
         matched: set[str] = set()
         for n in walk(body) if body is not None else ():
             if n.type == "call_expression":
-                found = _lookup(n, module)
+                found = _lookup(n, module, link)
                 matched |= {found[0]} if found is not None else set()
             elif n.type == "for_in_statement":
                 names = loop_names(n.child_by_field_name("left"))
@@ -1052,19 +1052,40 @@ def _summarised_lookup(call: ts.Node, module: Module, resolve, subjects: frozens
     return None
 
 
-def _lookup(call: ts.Node, module: Module) -> tuple[str, tuple[str, ...]] | None:
-    """(variable, member path) of `const v = LIST.find((t) => t.PATH.name === name)`, or None."""
+def _lookup(call: ts.Node, module: Module, link=None) -> tuple[str, tuple[str, ...]] | None:
+    """(variable, member path) of `const v = LIST.find((t) => t.PATH.name === name)`, or of `const v = M.get(name)`
+    of a Map the program (LINK's modules, else MODULE) keys by its tools' names (`M.set(t.name, t)`: path ()); or
+    None."""
     callee = strip_casts(call.child_by_field_name("function"))
     args = [a for a in (call.child_by_field_name("arguments").named_children
                         if call.child_by_field_name("arguments") is not None else []) if a.type != "comment"]
-    if callee is None or callee.type != "member_expression" or text(callee.child_by_field_name("property")) != "find" \
-            or len(args) != 1 or strip_casts(args[0]).type not in FUNCTION_TYPES:
+    method = text(callee.child_by_field_name("property")) if callee is not None and callee.type == "member_expression" \
+        else None
+    if method not in {"find", "get"} or len(args) != 1 \
+            or method == "find" and strip_casts(args[0]).type not in FUNCTION_TYPES:
         return None
     decl = call.parent.parent if call.parent is not None and call.parent.type == "await_expression" else call.parent
     if decl is None or decl.type != "variable_declarator" or decl.child_by_field_name("name").type != "identifier":
         return None
+    if method == "get":
+        receiver = member_chain(strip_casts(callee.child_by_field_name("object"))) or ()
+        modules = list(link.by_path.values()) if link is not None else [module]
+        keyed = bool(receiver) and _name_subject(strip_casts(args[0]), module) and _keyed_by_name(modules, receiver[-1])
+        return (text(decl.child_by_field_name("name")), ()) if keyed else None
     path = _name_compared(strip_casts(args[0]), lambda other: _name_subject(other, module))
     return (text(decl.child_by_field_name("name")), path) if path is not None else None
+
+
+def _keyed_by_name(modules: list[Module], field: str) -> bool:
+    """Whether MODULES store tool objects into a Map named FIELD (a local, or `this.FIELD`) by their names:
+    `FIELD.set(t.name, t)`, each store so (another key would make the lookup find no tool by its name)."""
+    stores = [c for m in modules for c in m.nodes("call")
+              if (member_chain(c.child_by_field_name("function")) or ())[-2:] == (field, "set")]
+    def by_name(call: ts.Node) -> bool:
+        args = call_args(call)
+        key = member_chain(strip_casts(args[0])) if len(args) == 2 else None
+        return bool(key) and len(key) == 2 and key[1] == "name" and text(strip_casts(args[1])) == key[0]
+    return bool(stores) and all(by_name(c) for c in stores)
 
 
 def _name_compared(cb: ts.Node, subject) -> tuple[str, ...] | None:
