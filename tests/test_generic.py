@@ -458,7 +458,8 @@ def test_a_returns_label_a_prompts_heading_and_a_resource_uri_name_no_tools():
     """Under a Tools heading: items below a bold "**Returns:**" label are what a tool returns, whatever paragraph
     introduces their list ("Each issue includes:"); a `### MCP Prompts` sub-heading lists prompts, and one naming a
     parameter (`(se parameter)`) its values; a `resource://x` URI is a resource's address, not a tool named
-    `resource`. A tool listed after a new label is one."""
+    `resource`; a list introduced as events ("**Webhook Events:**") names what a tool subscribes to. A tool listed
+    after a new label is one."""
     readme = """# demo
 
 ## Tools
@@ -493,9 +494,21 @@ Each issue includes:
 ### Search Engines (se parameter)
 
 - `g_us` - Google USA
+
+### Real-time Events
+
+- `register_webhook` - Subscribe to events
+
+**Webhook Events:**
+- `turn_start` - Your turn begins
+- `game_end` - The match concludes
+
+**Calendar event tools:**
+- `create_event` - Create an event
 """
     doc = read_markdown("README.md", readme)
-    assert sorted(t.name for t in documented.documented_tools(doc)) == ["list_styles", "validate_expression"]
+    assert sorted(t.name for t in documented.documented_tools(doc)) == ["create_event", "list_styles",
+                                                                         "register_webhook", "validate_expression"]
 
 
 def test_a_list_a_tool_section_introduces_as_commands_lists_argument_values_not_parameters():

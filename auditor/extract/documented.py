@@ -21,6 +21,10 @@ PARAM = re.compile(r"`(?P<name>[A-Za-z_$][\w$]*)`\s*(?:\((?P<spec>[^)]*)\))?")
 # A list introduced by a paragraph like these ("Parameters:", "**Possible statuses:**") lists no tools.
 NOT_TOOLS_LEAD = re.compile(r"(?i)\b(inputs?|param(?:eter)?s?|arguments?|args?|options?|fields?|returns?|outputs?|"
                             r"responses?|results?|status(?:es)?|values?|examples?|recommended|notes?)\b")
+# A label over a list of names that are events a tool subscribes to or sends ("**Webhook Events:**"): no tools, unless
+# it says tools ("**Calendar event tools:**"). (Not said of a sub-heading: "### Real-time Events" heads the tools
+# that subscribe.)
+EVENTS_LEAD = re.compile(r"(?i)\b(?:events?|notifications?)\b")
 # A sub-heading of a Tools section that names what a server serves besides tools ("### MCP Prompts", "### Resources"):
 # what it lists is not tools.
 OTHER_KINDS = re.compile(r"(?i)\b(?:prompts?|resources?|resource\s+templates?)\b")
@@ -258,7 +262,8 @@ def documented_tools(doc: MarkdownDoc) -> list[DocTool]:
                 out += [DocTool(name=name, anchor=Anchor(path=doc.path, start_line=it.line, end_line=it.line),
                                 section=h.text, params=()) for name in group]
                 continue
-            if NOT_TOOLS_LEAD.search(_introduction(it)) or NOT_TOOLS_LEAD.search(_label(doc, it)) \
+            if any(NOT_TOOLS_LEAD.search(lead) or EVENTS_LEAD.search(lead) and not TOOLS_LEAD.search(lead)
+                   for lead in (_introduction(it), _label(doc, it))) \
                     or NOT_HERE.search(_clean(it.lead)) or WITHDRAWN.search(rest.splitlines()[0] if rest else ""):
                 continue  # the list of a tool's parameters, or of the values it returns, or of tools served elsewhere,
                 # or a tool withdrawn
