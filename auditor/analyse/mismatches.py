@@ -8,7 +8,7 @@ import re
 
 import tree_sitter as ts
 
-from auditor.analyse import unserved, validation
+from auditor.analyse import capabilities, unserved, validation
 from auditor.analyse.absences import unread_code
 from auditor.analyse.fields import record_fields, uses
 from auditor.analyse.kept import kept
@@ -254,7 +254,7 @@ def mismatches(p: Program, absences_kb: dict) -> list[Record]:
     out += _unchecked_references(p, absences_kb)
     out += _unused_dependencies(p)
     out += _unpinned_launch(p)
-    out += unserved.findings(p)
+    out += unserved.findings(p) + capabilities.findings(p)
     return out
 
 
