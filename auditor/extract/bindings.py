@@ -300,6 +300,14 @@ def _receiver(load: ts.Node) -> ts.Node | None:
     while (up := cur.parent) is not None:
         if up.type == "variable_declarator":
             return up if up.child_by_field_name("value") == cur else None
+        if up.type == "assignment_expression" and up.child_by_field_name("right") == cur:
+            # `mod = await import("./x.js")` of a `let mod;` (or `= null`) declared with no value: a module loaded on
+            # first use, the one thing the name ever holds
+            left = up.child_by_field_name("left")
+            decl = visible(up, text(left)) if left is not None and left.type == "identifier" else None
+            value = decl.child_by_field_name("value") if decl is not None else None
+            empty = value is None or value.type in {"null", "undefined"} or text(value) == "undefined"
+            return decl if decl is not None and empty else None
         if up.type in _PASSED or up.type == "member_expression" and up.child_by_field_name("object") == cur:
             cur = up
         elif up.type == "arguments" and up.parent is not None and up.parent.type == "call_expression" \
