@@ -8,9 +8,10 @@ from program_helpers import SDK, program
 
 from auditor.extract.syntax import object_pairs, pair_value, string_value
 
-PUBLIC = '''export function toPublic(tool, options = {}) {
+PUBLIC = '''function fix(schema) { return { ...schema, required: schema.required ?? [] }; }
+export function toPublic(tool, options = {}) {
   const description = options.brief ? tool.description.split(".")[0] : tool.description;
-  return { name: tool.name, description, inputSchema: tool.inputSchema };
+  return { name: tool.name, description, inputSchema: fix(tool.inputSchema) };
 }
 '''
 
@@ -19,8 +20,11 @@ const TOOLS = [
   { name: "find-items", description: "Find items.", inputSchema: { type: "object" } },
   { name: "read-docs", description: "Read docs.", inputSchema: { type: "object" } },
 ];
+const PLACEHOLDER = [{ kind: "remote", name: "__placeholder__" }];  // (handed in by another caller of the listing)
 const server = new Server({ name: "f", version: "1.0.0" }, { capabilities: { tools: {} } });
-server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS.map(CALLBACK) }));
+function listed(extra) { return [...TOOLS, ...extra].map(CALLBACK); }
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed([]) }));
+export const names = () => listed(PLACEHOLDER).map((t) => t.name);
 '''
 
 
@@ -38,8 +42,14 @@ def _listed(p) -> tuple[list[str], list[str]]:
 
 
 def test_a_callback_handing_its_element_to_a_function_lists_the_elements():
-    assert _listed(_program("(t) => toPublic(t, { brief: true })")) == (["find-items", "read-docs"], [])
-    assert _listed(_program("toPublic")) == (["find-items", "read-docs"], [])
+    p = _program("(t) => toPublic(t, { brief: true })")
+    assert _listed(p)[1] == [] and {"find-items", "read-docs"} <= set(_listed(p)[0])
+    # (an element without the input schema the copy reads, a placeholder another caller hands in, is no tool the copy
+    # names: not among the copied)
+    [listing] = p.listings
+    assert sorted(string_value(pair_value(object_pairs(o)["name"])) for o in listing.copied) == ["find-items", "read-docs"]
+    assert sorted(t.name for t in p.tools) == ["find-items", "read-docs"]
+    assert sorted(t.name for t in _program("toPublic").tools) == ["find-items", "read-docs"]
 
 
 def test_a_callback_handing_on_something_else_than_its_element_is_read_as_written():

@@ -595,7 +595,7 @@ class Reach:
             # (`(t) => ({ name: t.name, inputSchema: t.inputSchema })` lists tools: an element with no input schema to
             # copy, a prompt of a list that shares its source, is not one; nor is what a copy with no input schema
             # makes, `(p) => ({ name: p.name, title: p.title })`)
-            needs = _SCHEMA_KEYS & self._copied_keys(cb, cmod) if renames else frozenset()
+            needs = _SCHEMA_KEYS & self._copied_keys(cb, cmod, read=True) if renames else frozenset()
             renames = renames and all(holds(r, _SCHEMA_KEYS) for r in (strip_casts(x) for x, _ in self.returns(cb, cmod))
                                       if r is not None and r.type == "object")
             renamed = self._renamed(cb, cmod) if method in {"map", "flatMap"} and cb is not None and not read \
@@ -968,14 +968,18 @@ class Reach:
         return bool(rets) and all(r is not None and r.type == "member_expression" and (member_chain(r) or ("",))[0]
                                   in names for r in rets)
 
-    def _copied_keys(self, fn: ts.Node, module: Module) -> frozenset[str]:
+    def _copied_keys(self, fn: ts.Node, module: Module, read: bool = False) -> frozenset[str]:
         """The members a `map` callback copies from its element (or from the member of it at _copied_from's path)
-        into every object it returns (`{ name: t.name }`, `{ name: t.schema.name }`)."""
+        into every object it returns (`{ name: t.name }`, `{ name: t.schema.name }`); with READ, also those it
+        makes of that member (`{ inputSchema: convert(t.inputSchema) }`): members every element must have."""
         element = next((k for k, (i, p) in parameters(fn).items() if i == 0 and not p), None)
         prefix = self._copied_from(fn, module)
         found = [strip_casts(r) for r, _ in self.returns(fn, module)]
-        keys = [frozenset(k for k, pair in object_pairs(r).items() if pair.type == "pair"
-                          and member_chain(strip_casts(pair_value(pair))) == (element, *prefix, k))
+
+        def takes(value: ts.Node | None, k: str) -> bool:
+            return member_chain(strip_casts(value)) == (element, *prefix, k) or read and value is not None and any(
+                member_chain(n) == (element, *prefix, k) for n in find(value, {"member_expression"}))
+        keys = [frozenset(k for k, pair in object_pairs(r).items() if pair.type == "pair" and takes(pair_value(pair), k))
                 for r in found if r is not None and r.type == "object"]
         return frozenset.intersection(*keys) if keys and len(keys) == len(found) else frozenset()
 
