@@ -33,3 +33,35 @@ def test_subpath_imports_of_the_package_manifest_resolve_to_its_files():
                                    "dist/util.js": util}))
     assert [(t["name"], t["status"]) for t in led["tools"]] == [("list_notes", "analysed")]
     assert led["complete"] is True
+
+
+def test_aliases_of_the_tsconfig_paths_resolve_to_the_sources():
+    """tsconfig `compilerOptions.paths` (`"#tools/*": ["./src/tools/*"]`, `"@kit/util": ["lib/util/index.ts"]` under
+    `baseUrl`, or relative to the config without one): the sources' own names of their modules. `#tools/notes.js`
+    reaches src/tools/notes.ts even where package.json `imports` maps it to a file that does not exist; an alias the
+    config does not list stays unresolved."""
+    from auditor.analyse import coverage
+    from program_helpers import program
+
+    manifest = ('{"name": "kit", "version": "1.0.0", "type": "module", "bin": {"kit": "src/index.ts"}, '
+                '"imports": {"#tools/*": "./src/tools/*.js"}}')
+    index = ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
+             'import { registerNotes } from "#tools/notes.js";\n'
+             'const server = new McpServer({ name: "kit", version: "1" });\nregisterNotes(server);\n')
+    notes = ('import { listNotes } from "@kit/util";\n'
+             'export function registerNotes(server: any) {\n'
+             '  server.registerTool("list_notes", { description: "List." }, listNotes);\n}\n')
+    util = 'export async function listNotes() { return { content: [] }; }\n'
+
+    def ledger(config: str) -> dict:
+        return coverage.ledger(program({"package.json": manifest, "tsconfig.json": config, "src/index.ts": index,
+                                        "src/tools/notes.ts": notes, "lib/util/index.ts": util}))
+
+    with_base = '{"compilerOptions": {"baseUrl": ".", "paths": {"#tools/*": ["./src/tools/*"], "@kit/util": ["lib/util/index.ts"]}}}'
+    without = '{"compilerOptions": {"paths": {"#tools/*": ["src/tools/*"], "@kit/util": ["./lib/util"]}}}'
+    for config in (with_base, without):
+        led = ledger(config)
+        assert [(t["name"], t["status"]) for t in led["tools"]] == [("list_notes", "analysed")], config
+    led = ledger('{"compilerOptions": {"paths": {"#tools/*": ["src/tools/*"]}}}')
+    assert [(t["name"], t["status"]) for t in led["tools"]] == [("list_notes", "partially analysed")]
+    assert [t["status"] for t in ledger("{}")["tools"]] != ["analysed"]  # (no alias: the registration is not reached)

@@ -62,6 +62,11 @@ class Linker:
 
     # -- imports and exports -------------------------------------------------------------
     def resolve_spec(self, importer: str, spec: str) -> str | None:
+        if not spec.startswith("."):  # an alias of the tsconfig's `paths` (the sources' own names of their modules)
+            mapped = next((c for t in self.build.mapped(importer, spec) for c in candidates(t, "./" + posixpath.basename(t))
+                           if c in self.by_path), None)
+            if mapped is not None:
+                return mapped
         if spec.startswith("#"):  # a subpath import of the package's own (package.json `imports`)
             target = self.build.subpath(importer, spec)
             if target is None:

@@ -60,6 +60,9 @@ class BuildMap:
     subpaths: tuple[tuple[str, str, str], ...] = ()
     # dependencies read with the target: (name, folder, its package.json `exports`, (module, main))
     packages: tuple[tuple[str, str, object, tuple[str, ...]], ...] = ()
+    # tsconfig `compilerOptions.paths` (`"#tools/*": ["./src/tools/*"]`, `"@app/core": ["packages/core/src"]`):
+    # (the config's folder, key, target repo paths), a config's own after those it extends
+    paths: tuple[tuple[str, str, tuple[str, ...]], ...] = ()
 
     def subpath(self, importer: str, spec: str) -> str | None:
         """The repo path `import "#x/y"` names from IMPORTER: by the `imports` of the nearest package.json above it
@@ -76,6 +79,25 @@ class BuildMap:
             elif star and spec.startswith(head) and spec.endswith(tail) and len(spec) >= len(head) + len(tail):
                 best = (base, target.replace("*", spec[len(head):len(spec) - len(tail)] if tail else spec[len(head):]))
         return posixpath.normpath(posixpath.join(best[0], best[1])) if best is not None else None
+
+    def mapped(self, importer: str, spec: str) -> list[str]:
+        """The repo paths the tsconfig `paths` of the nearest config folder above IMPORTER map SPEC to (an exact key,
+        or the longest key with one `*` whose match replaces the targets'), in order."""
+        best: tuple[str, int, list[str]] | None = None
+        for base, key, targets in self.paths:
+            if base and not importer.startswith(base + "/"):
+                continue
+            head, star, tail = key.partition("*")
+            if not star and spec == key:
+                found, weight = list(targets), len(key) + 1
+            elif star and spec.startswith(head) and spec.endswith(tail) and len(spec) >= len(head) + len(tail):
+                match = spec[len(head):len(spec) - len(tail)] if tail else spec[len(head):]
+                found, weight = [t.replace("*", match) for t in targets], len(head)
+            else:
+                continue
+            if best is None or (len(base), weight) > (len(best[0]), best[1]):
+                best = (base, weight, found)
+        return best[2] if best is not None else []
 
     def package(self, spec: str) -> list[str]:
         """The repo paths a bare specifier (`@v/toolkit/mcp`) may name in a dependency read with the target
@@ -149,11 +171,33 @@ def _options(path: str, doc, configs: Mapping[str, bytes], depth: int = 0) -> di
             out.update(_options(target, doc, configs, depth + 1))
     base = posixpath.dirname(path)
     opts = value.get("compilerOptions") if isinstance(value.get("compilerOptions"), dict) else {}
-    for key in ("outDir", "rootDir"):
+    for key in ("outDir", "rootDir", "baseUrl"):
         if isinstance(opts.get(key), str):
             out[key] = _norm(posixpath.join(base, opts[key]))
+    if isinstance(opts.get("paths"), dict):  # (relative to baseUrl, else to the config that sets them)
+        root = out["baseUrl"] if "baseUrl" in out else base
+        out["paths"] = {k: tuple(_norm(posixpath.join(root, t)) for t in v if isinstance(t, str))
+                        for k, v in opts["paths"].items() if isinstance(k, str) and isinstance(v, list)}
     if isinstance(value.get("include"), list):
         out["include"] = [_norm(posixpath.join(base, p)) for p in value["include"] if isinstance(p, str)]
+    return out
+
+
+def build_paths(configs: Mapping[str, bytes]) -> list[tuple[str, str, tuple[str, ...]]]:
+    """(config folder, key, target repo paths) of the `compilerOptions.paths` of every tsconfig of CONFIGS (after
+    its `extends` chain): how its sources name modules by alias (`import { x } from "#tools/index.js"`)."""
+    read: dict[str, dict] = {}
+
+    def doc(path: str) -> dict:
+        if path not in read:
+            value = read_jsonc(configs[path]) if path in configs else None
+            read[path] = value if isinstance(value, dict) else {}
+        return read[path]
+
+    out = []
+    for path in sorted(p for p in configs if posixpath.basename(p).startswith("tsconfig")):
+        for key, targets in (_options(path, doc, configs).get("paths") or {}).items():
+            out.append((posixpath.dirname(path), key, targets))
     return out
 
 
@@ -219,7 +263,7 @@ def build_map(entries, method: Mapping | None) -> BuildMap:
             fields = tuple(f for f in (data.get("module"), data.get("main")) if isinstance(f, str))
             packages.append((e.package, posixpath.dirname(e.file.path), data.get("exports"), fields))
     return BuildMap(aliases=aliases, dirs=tuple(dict.fromkeys(dirs)), subpaths=tuple(subpaths),
-                    packages=tuple(packages))
+                    packages=tuple(packages), paths=tuple(build_paths(configs)))
 
 
 def _package_folder(rel: str, name: str) -> str:
