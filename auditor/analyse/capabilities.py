@@ -1,9 +1,9 @@
 """Request handlers the SDK refuses: a low-level `Server` that sets a handler for a request method (tools/list,
 prompts/get, completion/complete...) without declaring the capability the SDK requires for it, in the constructor's
 options or by `registerCapabilities`: `Server.setRequestHandler` throws ("Server does not support tools (required for
-tools/list)"), so the server stops where the handler is set. Said only when every part is read: the capabilities are
-a literal, nothing registers capabilities later, and the SDK range of the package's manifest admits a version that
-checks (kb/sdk.yaml handler_capabilities)."""
+tools/list)"): the handler is refused, and the server stops unless the error is caught. Said only when every part is
+read: the capabilities are a literal, nothing registers capabilities later, and the SDK range of the package's
+manifest admits a version that checks (kb/sdk.yaml handler_capabilities)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import re
 from auditor.extract.facts import Program, dependency
 from auditor.extract.records import at, record
 from auditor.extract.server import ServerDecl
-from auditor.extract.syntax import member_chain, strip_casts
+from auditor.extract.syntax import find, member_chain, strip_casts
 from auditor.model import Record
 
 _VERSION = re.compile(r"v?(\d+)(?:\.(\d+|[xX*]))?(?:\.(\d+|[xX*]))?(?:[-+][\w.+-]*)?")
@@ -37,16 +37,16 @@ def findings(p: Program) -> list[Record]:
             if rule is None or h.module is not s.module or h.server_var != s.var or rule["capability"] in s.capabilities:
                 continue
             spec = _sdk_range(p, s.module.path, vocab["sdk_packages"])
-            if spec is None or not admits_from(spec[1], rule["since"]) or (s.var, rule["capability"]) in seen:
+            if spec is None or not admits_from(spec[1], rule["since"]) or (s.module.path, s.var, rule["capability"]) in seen:
                 continue
-            seen.add((s.var, rule["capability"]))
+            seen.add((s.module.path, s.var, rule["capability"]))
             declared = ", ".join(f"`{c}`" for c in s.capabilities) or "none"
             out.append(record(
                 "finding", "FND", "capability-undeclared", f"{s.var}/{rule['capability']}",
                 f"`{s.var}` sets a {h.method} handler but its `{s.cls}` declares no `{rule['capability']}` capability "
-                f"(declared: {declared}): the SDK's setRequestHandler throws for it (\"Server does not support "
-                f"{rule['capability']}\", {spec[0]} from {rule['since']} on; the package asks for {spec[1]!r}), so "
-                f"the server stops where the handler is set",
+                f"(declared: {declared}): the SDK's setRequestHandler throws there (\"Server does not support "
+                f"{rule['capability']}\", {spec[0]} from {rule['since']} on; the package asks for {spec[1]!r}): the "
+                f"handler is refused, and the server stops unless that error is caught",
                 [at(s.module.path, s.node), at(h.module.path, h.node)], "analyse.capabilities.findings"))
     return out
 
@@ -57,21 +57,12 @@ def _declared_whole(s: ServerDecl) -> bool:
         return False
     if s.caps_node is not None:
         return True
-    news = list(_news(s.node))
+    news = list(find(s.node, {"new_expression"}))
     args = news[0].child_by_field_name("arguments") if len(news) == 1 else None
     named = [a for a in args.named_children if a.type != "comment"] if args is not None else None
     if named is None:
         return False
     return len(named) < 2 or strip_casts(named[1]) is not None and strip_casts(named[1]).type == "object"
-
-
-def _news(node):
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if n.type == "new_expression":
-            yield n
-        stack.extend(reversed(n.named_children))
 
 
 def _sdk_range(p: Program, path: str, packages: list[str]) -> tuple[str, str] | None:

@@ -1069,9 +1069,13 @@ def _lookup(call: ts.Node, module: Module, link=None) -> tuple[str, tuple[str, .
         return None
     if method == "get":
         receiver = member_chain(strip_casts(callee.child_by_field_name("object"))) or ()
-        modules = list(link.by_path.values()) if link is not None else [module]
-        keyed = bool(receiver) and _name_subject(strip_casts(args[0]), module) and _keyed_by_name(modules, receiver[-1])
-        return (text(decl.child_by_field_name("name")), ()) if keyed else None
+        if not receiver or not _name_subject(strip_casts(args[0]), module):
+            return None
+        memo = link.memo.setdefault("dispatch.keyed_by_name", {}) if link is not None else {}
+        if receiver[-1] not in memo:  # (asked at every `x.get(name)` of the handlers: read once per field)
+            memo[receiver[-1]] = _keyed_by_name(list(link.by_path.values()) if link is not None else [module],
+                                                receiver[-1])
+        return (text(decl.child_by_field_name("name")), ()) if memo[receiver[-1]] else None
     path = _name_compared(strip_casts(args[0]), lambda other: _name_subject(other, module))
     return (text(decl.child_by_field_name("name")), path) if path is not None else None
 
@@ -1081,6 +1085,7 @@ def _keyed_by_name(modules: list[Module], field: str) -> bool:
     `FIELD.set(t.name, t)`, each store so (another key would make the lookup find no tool by its name)."""
     stores = [c for m in modules for c in m.nodes("call")
               if (member_chain(c.child_by_field_name("function")) or ())[-2:] == (field, "set")]
+
     def by_name(call: ts.Node) -> bool:
         args = call_args(call)
         key = member_chain(strip_casts(args[0])) if len(args) == 2 else None

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import posixpath
 from dataclasses import dataclass, field
-from typing import Iterable, Mapping
+from typing import Callable, Iterable, Mapping
 
 import tree_sitter as ts
 
@@ -130,14 +130,7 @@ def build_dirs(configs: Mapping[str, bytes]) -> list[tuple[str, str]]:
     files of the tree (and of build context); `extends` (a string or a list) and `references` are followed among them.
     Without rootDir the source folder is the common folder of `include` (tsc's default: the inputs' common root), else
     the config's own folder."""
-    read: dict[str, dict] = {}
-
-    def doc(path: str) -> dict:
-        if path not in read:
-            value = read_jsonc(configs[path]) if path in configs else None
-            read[path] = value if isinstance(value, dict) else {}
-        return read[path]
-
+    doc = _reader(configs)
     todo, seen = sorted(p for p in configs if posixpath.basename(p).startswith("tsconfig")), set()
     out = []
     while todo:
@@ -159,9 +152,22 @@ def build_dirs(configs: Mapping[str, bytes]) -> list[tuple[str, str]]:
     return out
 
 
+def _reader(configs: Mapping[str, bytes]) -> Callable[[str], dict]:
+    """The object of each config of CONFIGS by path, read once ({} when it is no object or not there)."""
+    read: dict[str, dict] = {}
+
+    def doc(path: str) -> dict:
+        if path not in read:
+            value = read_jsonc(configs[path]) if path in configs else None
+            read[path] = value if isinstance(value, dict) else {}
+        return read[path]
+    return doc
+
+
 def _options(path: str, doc, configs: Mapping[str, bytes], depth: int = 0) -> dict[str, str | list[str]]:
-    """outDir, rootDir (repo paths) and include (patterns from the repo root) of a config after its `extends` chain;
-    a path is relative to the config that sets it."""
+    """outDir, rootDir, baseUrl (repo paths), paths (key -> target repo paths: relative to baseUrl, else to the config
+    that sets them) and include (patterns from the repo root) of a config after its `extends` chain; a path is
+    relative to the config that sets it."""
     value = doc(path)
     out: dict = {}
     parents = value.get("extends")
@@ -186,14 +192,7 @@ def _options(path: str, doc, configs: Mapping[str, bytes], depth: int = 0) -> di
 def build_paths(configs: Mapping[str, bytes]) -> list[tuple[str, str, tuple[str, ...]]]:
     """(config folder, key, target repo paths) of the `compilerOptions.paths` of every tsconfig of CONFIGS (after
     its `extends` chain): how its sources name modules by alias (`import { x } from "#tools/index.js"`)."""
-    read: dict[str, dict] = {}
-
-    def doc(path: str) -> dict:
-        if path not in read:
-            value = read_jsonc(configs[path]) if path in configs else None
-            read[path] = value if isinstance(value, dict) else {}
-        return read[path]
-
+    doc = _reader(configs)
     out = []
     for path in sorted(p for p in configs if posixpath.basename(p).startswith("tsconfig")):
         for key, targets in (_options(path, doc, configs).get("paths") or {}).items():
