@@ -40,6 +40,7 @@ def test_a_handler_of_a_capability_the_server_does_not_declare_is_refused():
 
 def test_capabilities_not_read_whole_or_registered_later_leave_nothing_said():
     assert _found(", options") == []
+    assert _found(", { ...base }") == []  # (a spread may hold the capabilities)
     assert _found(", { capabilities: makeCapabilities() }") == []
     assert _found("", later='server.registerCapabilities({ tools: {}, completions: {} });') == []
 

@@ -12,8 +12,7 @@ import re
 
 from auditor.extract.facts import Program, dependency
 from auditor.extract.records import at, record
-from auditor.extract.server import ServerDecl
-from auditor.extract.syntax import find, member_chain, strip_casts
+from auditor.extract.syntax import member_chain
 from auditor.model import Record
 
 _VERSION = re.compile(r"v?(\d+)(?:\.(\d+|[xX*]))?(?:\.(\d+|[xX*]))?(?:[-+][\w.+-]*)?")
@@ -30,13 +29,13 @@ def findings(p: Program) -> list[Record]:
     out, seen = [], set()
     for s in p.servers:
         if s.cls not in vocab["server_classes"] or s.cls in vocab["high_level"]["server_classes"] \
-                or dependency(s.module.path) or not _declared_whole(s):
+                or dependency(s.module.path) or s.capabilities is None or s.options_whole is not True:
             continue
+        spec = _sdk_range(p, s.module.path, vocab["sdk_packages"])
         for h in p.handlers:
             rule = needs.get(h.method)
             if rule is None or h.module is not s.module or h.server_var != s.var or rule["capability"] in s.capabilities:
                 continue
-            spec = _sdk_range(p, s.module.path, vocab["sdk_packages"])
             if spec is None or not admits_from(spec[1], rule["since"]) or (s.module.path, s.var, rule["capability"]) in seen:
                 continue
             seen.add((s.module.path, s.var, rule["capability"]))
@@ -49,20 +48,6 @@ def findings(p: Program) -> list[Record]:
                 f"handler is refused, and the server stops unless that error is caught",
                 [at(s.module.path, s.node), at(h.module.path, h.node)], "analyse.capabilities.findings"))
     return out
-
-
-def _declared_whole(s: ServerDecl) -> bool:
-    """Whether the capabilities S declares are all known: an options literal read whole (or no options at all)."""
-    if s.capabilities is None:
-        return False
-    if s.caps_node is not None:
-        return True
-    news = list(find(s.node, {"new_expression"}))
-    args = news[0].child_by_field_name("arguments") if len(news) == 1 else None
-    named = [a for a in args.named_children if a.type != "comment"] if args is not None else None
-    if named is None:
-        return False
-    return len(named) < 2 or strip_casts(named[1]) is not None and strip_casts(named[1]).type == "object"
 
 
 def _sdk_range(p: Program, path: str, packages: list[str]) -> tuple[str, str] | None:

@@ -27,6 +27,9 @@ class ServerDecl:
     info: dict  # literal first argument (name, version) or {}
     capabilities: tuple[str, ...] | None  # None: not a literal
     caps_node: ts.Node | None
+    # Whether the constructor's options argument is read whole (absent, or an object literal with no spread, or one
+    # whose `capabilities` is read): the capabilities it lacks are not declared. None: not asked (not an SDK class).
+    options_whole: bool | None = None
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -163,8 +166,11 @@ def _declared(module: Module, var: str, cls: str, node: ts.Node, args: list[ts.N
     caps_node = pair_value(caps_pair) if caps_pair is not None else None
     capabilities = _capability_names(caps_node, literal_env(link, amod) if link is not None else amod.toplevel) \
         if caps_node is not None else ()
+    bare = strip_casts(opts)
+    whole = bare is None or caps_node is not None or bare.type == "object" \
+        and not any(c.type == "spread_element" for c in bare.named_children)
     return ServerDecl(module=module, var=var, cls=cls, node=node, info=info if isinstance(info, dict) else {},
-                      capabilities=capabilities, caps_node=caps_node)
+                      capabilities=capabilities, caps_node=caps_node, options_whole=whole)
 
 
 def _assigned_to(new: ts.Node) -> str | None:
