@@ -578,3 +578,57 @@ def test_a_delete_of_what_the_same_call_made_before_is_no_destruction():
     undone = {r["what"] for r in got["add_note"].attrs["reached"] if r["class"] == "undo"}
     assert any("file the same call wrote before" in w for w in undone)
     assert any("entry the same call set before" in w for w in undone)
+
+
+WRAPPED = SDK + """\
+class Lru<K, V> {
+  private entries = new Map<K, { value: V; at: number }>();
+  get(key: K): V | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    return entry.value;
+  }
+  set(key: K, value: V) { this.entries.set(key, { value, at: Date.now() }); }
+  delete(key: K) { return this.entries.delete(key); }
+}
+const answers = new Lru<string, string>();
+const notes = new Lru<string, string>();
+function allowed(host: string) { if (host.endsWith(".invalid")) throw new Error("blocked"); }
+async function lookup(host: string): Promise<string> {
+  const hit = answers.get(host);
+  if (hit) {
+    try { allowed(host); return hit; } catch { answers.delete(host); return "blocked"; }
+  }
+  return (async () => {
+    const found = await fetch("https://" + host).then((r) => r.text());
+    answers.set(host, found);
+    return found;
+  })();
+}
+function forget(key: string) { notes.set(key, "gone"); notes.delete(key); return "ok"; }
+const TOOLS = [
+  { name: "resolve", inputSchema: { type: "object" }, annotations: { readOnlyHint: true } },
+  { name: "drop", inputSchema: { type: "object" }, annotations: { readOnlyHint: true } },
+];
+const server = new Server({ name: "s", version: "1" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS }));
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  const args: any = request.params.arguments;
+  switch (request.params.name) {
+    case "resolve": return { content: [{ type: "text", text: await lookup(String(args.host)) }] };
+    case "drop": return { content: [{ type: "text", text: forget(String(args.key)) }] };
+  }
+  throw new Error("unknown tool");
+});
+"""
+
+
+def test_a_class_wrapping_a_map_is_a_cache_where_its_instances_are_used_as_caches():
+    """issue 9 (activitypub-mcp): `Lru.delete`'s `this.entries.delete(key)` is reached through `answers.delete(host)`,
+    and `answers` is a memo by the rules of a plain Map (looked up, the value found returned, filled in a callback of
+    the same function): its eviction changes nothing a caller sees. `notes` is written without a lookup, so the same
+    method reached through it is a change."""
+    got = _read_only_claims(WRAPPED)
+    assert {t: c.attrs["verdict"] for t, c in got.items()} == {"resolve": "supported", "drop": "contradicted"}

@@ -13,7 +13,7 @@ from auditor.analyse.effects import ROUTE_KINDS, Effects, conditional
 from auditor.errors import AuditorError
 from auditor.extract.facts import Program
 from auditor.extract.program import Module
-from auditor.extract import flow
+from auditor.extract import flow, state
 from auditor.extract.records import at, key
 from auditor.extract.syntax import (NOT_LITERAL, call_args, enclosing_function, find, literal, member_chain, object_pairs, pair_value,
                                     strip_casts, text, walk)
@@ -185,14 +185,31 @@ def _callers(p: Program, region: Region):
     return lambda fn: table.get(fn, [])
 
 
-def _memo(p: Program, path: str, key_name: str, lines: tuple[int, int]) -> bool:
+CACHE_FILL = " to fill a cache"
+
+
+def _memo(p: Program, path: str, key_name: str, lines: tuple[int, int], reached=None) -> bool:
     """Whether every write to the container inside the lines only fills a cache (own_effects.is_memo), empties a
     container that is only ever filled so (own_effects.is_cache: `cache.clear()` of a memo table), or fills a buffer
-    each call empties first (own_effects.is_scratch)."""
+    each call empties first (own_effects.is_scratch), or writes a wrapper class's storage for callers (at the sites
+    REACHED accepts) that use its instances as caches (own_effects.wrapped_cache)."""
     c = next((c for c in p.containers if c.module.path == path and c.key == key_name), None)
     writes = [a for a in c.writes if lines[0] <= a.line <= lines[1]] if c is not None else []
     return bool(writes) and all(own_effects.is_memo(c, a) or a.how in {"clear", "delete"} and own_effects.is_cache(c)
-                                or own_effects.is_scratch(c, a) for a in writes)
+                                or own_effects.is_scratch(c, a) or own_effects.wrapped_cache(c, a, _holders(p), reached)
+                                for a in writes)
+
+
+def _holders(p: Program):
+    """class name -> the containers holding an instance of it, across the program (state.instances), memoised."""
+    memo = p.linker.memo.setdefault("holders", {}) if p.linker is not None else {}
+
+    def holders(cls: str) -> list:
+        if cls not in memo:
+            made = f"new {cls}".encode()
+            memo[cls] = [h for m in p.modules if made in m.tree.root_node.text for h in state.instances(m, cls, p.vocab)]
+        return memo[cls]
+    return holders
 
 
 def _undone(p: Program, path: str, key_name: str, lines: tuple[int, int]) -> bool:
@@ -225,6 +242,12 @@ def reached(p: Program, fx: Effects, routes: list[Record], region: Region, effec
     written = _file_writes(fx) if kb is not None else None
     mine = {fn for _, fn in region.functions} | {enclosing_function(b) for _, b in region.bodies}
     inside = mine.__contains__
+
+    def in_region(node: ts.Node) -> bool:  # a site in the code of the tool's region
+        fn = enclosing_function(node)
+        while fn is not None and fn not in mine:
+            fn = enclosing_function(fn.parent) if fn.parent is not None else None
+        return fn is not None
     index: dict[tuple[str, str], list[tuple[Anchor, str]]] = {}
     for r in routes:
         if r.kind in ROUTE_KINDS:
@@ -271,8 +294,9 @@ def reached(p: Program, fx: Effects, routes: list[Record], region: Region, effec
                 cls = "create"  # a bucket made only when the key is absent
             what = f"writes `{container.group(1) if container else r.id}` ({op})"
             a0 = r.anchors[0]
-            if kb is not None and container and _memo(p, a0.path, container.group(1), (a0.start_line, a0.end_line)):
-                cls, what = "cache", what + " to fill a cache"
+            if kb is not None and container and _memo(p, a0.path, container.group(1), (a0.start_line, a0.end_line),
+                                                      in_region):
+                cls, what = "cache", what + CACHE_FILL
             elif kb is not None and container and base == "delete" \
                     and _undone(p, a0.path, container.group(1), (a0.start_line, a0.end_line)):
                 cls, what = "undo", what + " of an entry the same call set before"
@@ -288,13 +312,13 @@ def reached(p: Program, fx: Effects, routes: list[Record], region: Region, effec
             for op in w.hows:
                 base = op.split(".")[-1].lstrip("[]")
                 cls = "create" if w.lazy_init and base in {"index-assign", "set"} else ops.get(base, "write")
-                memo = kb is not None and _memo(p, m.path, w.container.key, (a.start_line, a.end_line))
+                memo = kb is not None and _memo(p, m.path, w.container.key, (a.start_line, a.end_line), in_region)
                 undo = kb is not None and not memo and base == "delete" \
                     and _undone(p, m.path, w.container.key, (a.start_line, a.end_line))
                 out[("state-write", a, cls, w.container.key)] = Reached(
                     kind="state-write", cls="cache" if memo else "undo" if undo else cls,
                     conditional=w.condition is not None, anchor=a,
-                    what=f"writes `{w.container.key}` ({op})" + (" to fill a cache" if memo else "")
+                    what=f"writes `{w.container.key}` ({op})" + (CACHE_FILL if memo else "")
                     + (" of an entry the same call set before" if undo else ""), world=None,
                     route=f"OBJ:state:{key(w.container.module.name, w.container.key)}")
     return sorted(out.values(), key=lambda x: (x.anchor, x.kind, x.what))
@@ -360,14 +384,20 @@ def _shared(p: Program, fx: Effects, routes: list[Record], kb: dict, effects_kb:
     resolved = [items for region, items in found.values() if region is not None]
     count: dict[tuple, int] = {}
     for items in resolved:
-        for k in {(i.kind, i.anchor, i.what) for i in items}:
+        for k in {_site(i) for i in items}:
             count[k] = count.get(k, 0) + 1
     book = kb["bookkeeping"]
     least = max(book["min_tools"], math.ceil(book["min_share"] * len(resolved)))
     shared = {k for k, n in count.items() if n >= least}
-    return {name: (region, [replace(i, shared=True) if i.fixed and (i.kind, i.anchor, i.what) in shared
+    return {name: (region, [replace(i, shared=True) if i.fixed and _site(i) in shared
                             else replace(i, setup=i.setup and i.fixed and i.kind != "state-write") for i in items], len(resolved), count)
             for name, (region, items) in found.items()}
+
+
+def _site(i: Reached) -> tuple:
+    """A reached site as the tools share it: whether a write fills a cache depends on the callers a tool reaches
+    (wrapped_cache), not on the site, so one tool's cache fill and another's plain write are the same site."""
+    return i.kind, i.anchor, i.what.removesuffix(CACHE_FILL)
 
 
 def reach(p: Program, fx: Effects, routes: list[Record], kb: dict, effects_kb: dict) -> dict[str, tuple]:
@@ -418,7 +448,7 @@ def claims(p: Program, fx: Effects, routes: list[Record], kb: dict, effects_kb: 
             notes = [rule.get("note", "").format(tool=repr(t.name), hint=hint, found=_found(hit))]
             notes += [] if meaningful else ["meaningful only when readOnlyHint is false (MCP specification); checked all the same"]
             if book:
-                most = max(count[(i.kind, i.anchor, i.what)] for i in book)
+                most = max(count[_site(i)] for i in book)
                 notes.append(kb["bookkeeping"]["note"].format(tool=repr(t.name), found=_found(book), count=most, tools=tools))
             if setup:
                 notes.append(kb["bookkeeping"]["setup_note"].format(tool=repr(t.name), found=_found(setup)))

@@ -155,16 +155,22 @@ def _returned(read: ts.Node, fn: ts.Node) -> bool:
 
 
 def is_memo(container: Container, write: Access) -> bool:
-    """A write that fills a cache: in the same function, the same key is looked up first and the value found is
-    returned, so a later call observes nothing it would not have computed itself (clientCache.get(k) ... set(k, v))."""
+    """A write that fills a cache: in the same function, or in a callback of it (`const hit = c.get(k); if (hit)
+    return hit; ... (async () => { c.set(k, await load(k)) })()`), the same key is looked up first and the value
+    found is returned, so a later call observes nothing it would not have computed itself."""
     if write.how not in {"set", "index-assign", "delete"} or write.node is None:  # delete: evicting a stale entry
         return False
-    fn = enclosing_function(write.node)
     key = _key(write.node)
-    if fn is None or key is None:
+    if enclosing_function(write.node) is None or key is None:
         return False
-    return any(a.node is not None and a.kind == "content-read" and a.how in {"get", "index"} and a.function == write.function
-               and a.line <= write.line and _key(a.node) == key and _returned(a.node, fn) for a in container.accesses)
+
+    def holds(a: Access) -> ts.Node | None:  # the read's function, when the write is inside it
+        fn = enclosing_function(a.node)
+        inside = a.function == write.function or fn is not None and fn.start_byte <= write.node.start_byte < fn.end_byte
+        return fn if inside else None
+    return any(a.node is not None and a.kind == "content-read" and a.how in {"get", "index"} and a.line <= write.line
+               and _key(a.node) == key and (fn := holds(a)) is not None and _returned(a.node, fn)
+               for a in container.accesses)
 
 
 def is_undo(container: Container, write: Access) -> bool:
@@ -205,6 +211,24 @@ def is_cache(container: Container) -> bool:
     cache (is_memo). Emptying it changes nothing a caller observes but the time the next lookup takes."""
     fills = [a for a in container.writes if a.how in {"set", "index-assign"}]
     return bool(fills) and all(is_memo(container, a) for a in fills)
+
+
+def wrapped_cache(container: Container, write: Access, holders, reached=None) -> bool:
+    """A write of a class's own storage inside one of its methods (`this.map.delete(k)` in `LRU.delete`), where
+    the class is a cache to whoever calls that method: every holder of an instance (HOLDERS(class): containers made
+    by state.instances) calling it, at a site REACHED(node) accepts (the tool's code; every site without it), uses
+    the instance as a cache by the same rules (its fills fill a cache, its deletes evict from one); for a method
+    that writes nothing through the holder (a lookup's bookkeeping: an LRU `get` moving the entry it returns), every
+    holder calling it is a cache."""
+    cls, _, field = container.key.partition(".")
+    method = write.function.split("/", 1)[0]
+    if not field or not method.startswith(cls + ".") or write.node is None:
+        return False
+    name = method.split(".", 1)[1]
+    through = [(h, a) for h in holders(cls) for a in h.accesses
+               if a.how == name and a.node is not None and (reached is None or reached(a.node))]
+    return bool(through) and all(is_cache(h) if a.kind != "write" else is_memo(h, a) or a.how in {"clear", "delete"}
+                                 and is_cache(h) for h, a in through)
 
 
 def is_scratch(container: Container, write: Access) -> bool:

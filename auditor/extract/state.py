@@ -99,6 +99,43 @@ def _fields(module: Module, vocab: dict) -> list[Container]:
         if not constant or vname in written:
             tnode = decl.child_by_field_name("type")
             found.append((vname, decl, text(tnode).lstrip(":").strip() if tnode is not None else "", text(value), {(vname,)}))
+    return _inventory(module, found, vocab)
+
+
+def instances(module: Module, cls: str, vocab: dict) -> list[Container]:
+    """The module's holders of an instance of class CLS, as containers of their own: a top-level `x = new CLS(...)`
+    and a class field set to `new CLS(...)` (where it is declared or by `this.x = new CLS(...)`). Each access is
+    classified as a collection's would be (`x.set(k, v)` a write, `x.get(k)` a read), so that how the instance is
+    used can be judged as a collection's use is (annotations: a class wrapping a Map used as a cache)."""
+    def made(value: ts.Node | None) -> bool:
+        value = strip_casts(value)
+        return value is not None and value.type == "new_expression" \
+            and text(value.child_by_field_name("constructor")) == cls
+    found: list[tuple[str, ts.Node, str, str, set[tuple[str, ...]]]] = []
+    for vname, value in module.toplevel.items():
+        if value.parent is not None and made(value):
+            found.append((vname, value.parent, "", text(value), {(vname,)}))
+    for c in module.classes.values():
+        for fname, fnode in c.fields.items():
+            if made(fnode.child_by_field_name("value")):
+                found.append((f"{c.name}.{fname}", fnode, "", text(fnode.child_by_field_name("value")),
+                              {("this", fname)}))
+        held = {f for f, _, _, _, _ in found}
+        for node in module.nodes("member"):
+            up = node.parent
+            if up is not None and up.type == "assignment_expression" and up.child_by_field_name("left") == node \
+                    and made(up.child_by_field_name("right")) and c.node.start_byte <= node.start_byte < c.node.end_byte:
+                chain = member_chain(node)
+                if chain is not None and len(chain) == 2 and chain[0] == "this" and f"{c.name}.{chain[1]}" not in held:
+                    held.add(f"{c.name}.{chain[1]}")
+                    found.append((f"{c.name}.{chain[1]}", up, "", text(up.child_by_field_name("right")),
+                                  {("this", chain[1])}))
+    return _inventory(module, found, vocab)
+
+
+def _inventory(module: Module, found: list, vocab: dict) -> list[Container]:
+    """FOUND's containers (key, declaring node, type text, initializer text, the member chains that name it), each
+    with every site of the module that touches it, classified."""
     if not found:
         return []
     by_root: dict[tuple[str, ...], int] = {}
