@@ -660,6 +660,16 @@ def test_a_continued_line_is_one_command_and_another_script_s_arguments_are_not_
     assert args_claims("npx -y demo@1.0.0 demo --verbose") == [[["--verbose"]]]
 
 
+def test_a_script_run_after_changing_to_another_project_is_that_project_s():
+    """`cd ../demo-client` then `node build/index.js ../demo/build/index.js`: the script of the folder changed to, a
+    client handed the server's path, not the server; a runner fetching the package by its name still launches it
+    there, and a `cd` into the package's own folder changes nothing."""
+    from auditor.extract.routes import _commands
+    assert list(_commands("cd ../demo-client\nnpm install\nnode build/index.js ../demo/build/index.js\n")) == []
+    assert list(_commands("cd ../demo-client\nnpx -y demo --verbose\n")) == [("npx", ["-y", "demo", "--verbose"])]
+    assert list(_commands("cd demo\nnode build/index.js --port 1\n")) == [("node", ["build/index.js", "--port", "1"])]
+
+
 def test_lists_after_a_tools_returns_label_are_fields_of_its_result():
     """"**Returns:**" then "Each diagnostic includes:": both lists describe what the tool gives back; a later list a
     parameters paragraph introduces documents parameters again."""

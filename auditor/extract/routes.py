@@ -276,13 +276,19 @@ def _commands(content: str):
             elif isinstance(cur, list):
                 stack.extend(cur)
         return
+    away = False  # after `cd ../other-project`: a script or a package's script run there is another program's
     for raw in re.sub(r"\\\r?\n", " ", content).splitlines():  # (a line continued by a `\` is one command)
-        found = _launch(_words(raw.strip().lstrip("$ ")))
-        if found is not None:
+        words = _words(raw.strip().lstrip("$ "))
+        if words[:1] == ["cd"]:
+            away = len(words) > 1 and words[1].startswith(("..", "/", "~"))
+            continue
+        found = _launch(words)
+        if found is not None and not (away and found[0] in _LOCAL):
             yield found
 
 
 _LAUNCHERS = re.compile(r"npx|node|docker|uvx|bunx|pnpm|yarn")
+_LOCAL = frozenset({"node", "pnpm", "yarn"})  # launchers whose program is a file or script of the current folder
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=.*")
 
 
