@@ -399,6 +399,18 @@ def test_a_variable_parsed_as_a_number_is_no_secret_whatever_its_words():
     assert values == ["process.env.API_TOKEN"]
 
 
+def test_a_variable_compared_with_a_switch_s_word_is_no_secret_whatever_its_words():
+    """kb/effects.yaml secret_names.switch_values: `LAZY_AUTH`, compared with "false" where it is read, is an on/off
+    setting; logged, it is no secret. `AUTH_TOKEN`, compared with nothing, still is."""
+    code = ('const lazy = process.env.LAZY_AUTH !== "false";\n'
+            'const strict = process.env.STRICT_AUTH?.toLowerCase() === "true";\n'
+            'console.error(`LAZY_AUTH: ${process.env.LAZY_AUTH || "not set"} ${process.env.STRICT_AUTH}`);\n'
+            'console.error(`token ${process.env.AUTH_TOKEN}`);\n')
+    p, fx, _ = _scan({"index.ts": code})
+    values = [v["source"] for f in secrets.findings(p, fx, effects_kb()) for v in f.attrs["values"]]
+    assert values == ["process.env.AUTH_TOKEN"]
+
+
 def test_a_variable_a_file_is_read_at_is_a_path_whatever_its_words():
     """A file read of kb/effects.yaml (the filesystem provider): `SSH_PRIVATE_KEY` read as a file's path (through
     copies of it, when it holds no key itself) is the path of the key file; logged when the read fails, it is no

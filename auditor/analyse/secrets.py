@@ -146,7 +146,8 @@ def leaks(p: Program, sites: tuple[Site, ...], kb: dict) -> list[Leak]:
                              ".".join((t.via[-1], *t.field)), call, ctx, names)))]
                 if found:
                     logged.append((scope, call, found))
-        numeric = _numeric_settings(m, frozenset(kb["secret_names"].get("numeric_parsers", ())))
+        numeric = _numeric_settings(m, frozenset(kb["secret_names"].get("numeric_parsers", ()))) \
+            | _switch_settings(m, frozenset(kb["secret_names"].get("switch_values", ()))) if logged else frozenset()
         for _, call, found in logged:
             shown = []
             for t in found:
@@ -183,6 +184,27 @@ def _numeric_settings(m, parsers: frozenset[str]) -> frozenset[str]:
         chain = member_chain(arg) if arg is not None else None
         if chain and len(chain) >= 2 and chain[-2] == "env":
             out.add(chain[-1])
+    return frozenset(out)
+
+
+def _switch_settings(m, values: frozenset[str]) -> frozenset[str]:
+    """Names of the environment the module compares with a switch's word (`process.env.X !== "false"`,
+    `env.X?.toLowerCase() === "true"`): an on/off setting, whatever its name (LAZY_AUTH)."""
+    out = set()
+    for cmp in find(m.tree.root_node, {"binary_expression"}) if values else ():
+        if text(cmp.child_by_field_name("operator")) not in {"===", "!==", "==", "!="}:
+            continue
+        sides = [strip_casts(cmp.child_by_field_name(k)) for k in ("left", "right")]
+        words = [string_value(x) for x in sides if x is not None]
+        if not any(w is not None and w.lower() in values for w in words):
+            continue
+        for side in sides:
+            while side is not None and side.type == "call_expression" and side.child_by_field_name("function") is not None \
+                    and side.child_by_field_name("function").type == "member_expression":  # `.toLowerCase()`
+                side = strip_casts(side.child_by_field_name("function").child_by_field_name("object"))
+            chain = member_chain(side) if side is not None else None
+            if chain and len(chain) >= 2 and chain[-2] == "env":
+                out.add(chain[-1])
     return frozenset(out)
 
 
