@@ -832,3 +832,19 @@ def test_a_method_called_on_an_object_in_a_tools_list_names_no_tool():
 """
     doc = read_markdown("README.md", readme)
     assert [t.name for t in documented.documented_tools(doc)] == ["ping", "files.read"]
+
+
+def test_a_list_indented_too_little_to_nest_under_its_parameters_label_lists_parameters():
+    """"10. **Send comment**" then "   **Parameters:**" and "   - `text` (required)": three spaces do not nest a list
+    in an item whose marker is four characters wide, so the list starts on its own after the numbered one; the label
+    it follows still introduces it, and its names are parameters, not tools."""
+    readme = ("# demo\n\n## Tools\n\n"
+              "9. **List posts**  \n   **Name:** `list_posts`  \n   **Parameters:**  \n"
+              "   - `count` (optional, default: 20).\n\n"
+              "10. **Send comment**  \n   **Name:** `send_comment`  \n   **Parameters:**  \n"
+              "   - `text` (required): Comment text.  \n   - `urn` (required): Post URN.  \n"
+              "   - `timeout` (optional, default: 300).\n\n"
+              "11. **Get users**  \n    **Name:** `get_users`  \n")
+    doc = read_markdown("README.md", readme)
+    names = {t.name for t in documented.documented_tools(doc)}
+    assert not names & {"text", "urn", "timeout", "count"}

@@ -164,11 +164,18 @@ def _table(tokens: list, i: int, section: str) -> Table:
 
 def _lead(tokens: list, i: int) -> str:
     """The text of the paragraph right before the list opened at tokens[i], at the same depth ("" when the list
-    follows a heading, another list, or nothing)."""
+    follows a heading, or nothing). After another list, the last line of that list's last paragraph when it ends with
+    a colon: a label ("**Parameters:**") whose list is indented too little to nest in its item (three spaces under
+    `10. `) and so starts a list of its own."""
     level = tokens[i].level
     j = i - 1
     while j >= 0 and tokens[j].level > level:
         j -= 1
     if j >= 2 and tokens[j].type == "paragraph_close" and tokens[j].level == level and tokens[j - 1].type == "inline":
         return tokens[j - 1].content
+    if j >= 2 and tokens[j].type in {"bullet_list_close", "ordered_list_close"} and tokens[j].level == level \
+            and tokens[j - 1].type == "list_item_close" and tokens[j - 2].type == "paragraph_close" \
+            and tokens[j - 3].type == "inline":
+        last = tokens[j - 3].content.rstrip().rsplit("\n", 1)[-1].strip()
+        return last if last.rstrip("*_ ").endswith(":") else ""
     return ""
