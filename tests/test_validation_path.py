@@ -415,6 +415,15 @@ def test_a_field_an_element_is_found_by_in_a_chain_that_throws_on_a_miss_is_chec
     awaited = lenient.replace("  return p;\n", "  if (!(await known(p))) throw new Error(`unknown note ${p}`);\n  return p;\n")
     assert awaited != lenient
     assert flagged({"index.ts": awaited}) == {"limit": "unchecked-optional"}
+    present = text.replace("  const found = await list()", "  if (!p) throw new Error(\"no note\");\n  const found = await list()")
+    assert present != text
+    assert flagged({"index.ts": present}) == {"limit": "unchecked-optional"}  # (a test that it is there uses nothing)
+    guarded = text.replace("  const found = await list().then((all) => all.find((n) => n.name === p));\n"
+                           "  if (!found) throw new Error(`unknown note ${p}`);\n",
+                           "  if (p) {\n    const found = await list().then((all) => all.find((n) => n.name === p));\n"
+                           "    if (!found) throw new Error(`unknown note ${p}`);\n  }\n")
+    assert guarded != text
+    assert flagged({"index.ts": guarded}) == {"limit": "unchecked-optional"}
 
 
 def test_a_field_refused_unless_it_is_a_key_of_a_table_is_checked_through_a_local_of_the_input():

@@ -802,8 +802,23 @@ def _used_before(value: ts.Node, at: ts.Node, fn: ts.Node) -> bool:
     nothing for it (`readFile(`${dir}/${v}.txt`)`, then `const found = list.find((x) => x.v === v); if (!found)
     throw`)."""
     body = fn.child_by_field_name("body")
-    return body is not None and any(text(n) == text(value) and n.start_byte < at.start_byte
+    return body is not None and any(text(n) == text(value) and n.start_byte < at.start_byte and not _presence_test(n)
                                     for n in find(body, {value.type}))
+
+
+def _presence_test(node: ts.Node) -> bool:
+    """Whether NODE is read only to test that it is there: the whole condition of an `if` or a ternary, or of a
+    negation or conjunction that is one (`if (id) { const found = list.find(...); if (!found) throw }`), which
+    hands the value on to nothing."""
+    up = node
+    while up.parent is not None and (up.parent.type == "parenthesized_expression"
+                                     or up.parent.type == "unary_expression" and text(up.parent.child_by_field_name("operator")) == "!"
+                                     or up.parent.type == "binary_expression"
+                                     and text(up.parent.child_by_field_name("operator")) in {"&&", "||"}):
+        up = up.parent
+    holder = up.parent
+    return holder is not None and holder.type in {"if_statement", "ternary_expression"} \
+        and holder.child_by_field_name("condition") == up
 
 
 def _found_by(call: ts.Node | None) -> ts.Node | None:
