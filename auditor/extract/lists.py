@@ -775,9 +775,12 @@ class Lists:
                 if index < len(call_args(site)):
                     yield from self.elements(call_args(site)[index], smod, None, depth + 1)
             return
-        if node.type == "ternary_expression":  # `cond ? some : all`: the elements of either, each once
-            seen: set[tuple[int, ...]] = set()
-            for branch in ("consequence", "alternative"):
+        if node.type == "ternary_expression":  # `cond ? some : all`: the elements of either, each once; of the
+            seen: set[tuple[int, ...]] = set()  # one its test picks where a call's arguments decide it
+            cond = node.child_by_field_name("condition")
+            truth = self._truth(cond, module, frame, depth) if frame is not None and frame.module is module \
+                and frame.scope.start_byte <= node.start_byte < frame.scope.end_byte else None
+            for branch in ("consequence", "alternative") if truth is None else ("consequence" if truth else "alternative",):
                 for element, emod, eframe in self.elements(node.child_by_field_name(branch), module, frame, depth + 1):
                     key = tuple(e.id if e is not None else 0 for e in element) + _sites(eframe)
                     if key not in seen:
@@ -1026,7 +1029,9 @@ class Lists:
             inner = Frame(scope=fn, module=fmod, names=names, args=element if tuples else element[-1:], caller=emod,
                           site=element[-1] if element[-1] is not None else call,
                           outer=eframe if eframe is not None else frame, evaluated=True)
-            for value in (v for r in results for v in self._taken(r, fmod, inner)):
+            for value in (v for r in results if not self._returned_before(r, fmod, inner, depth)
+                          for v in self._taken(r, fmod, inner)):  # (not a return the callback leaves before for
+                # this element: `if (c.name === extra.name && !options.chat) return [];`)
                 if not flat and not tuples and _whole_parameter(value, names):
                     yield element[-1:], emod, eframe  # `(e) => { ...; return e; }`: the element itself
                     continue
