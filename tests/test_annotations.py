@@ -632,3 +632,12 @@ def test_a_class_wrapping_a_map_is_a_cache_where_its_instances_are_used_as_cache
     method reached through it is a change."""
     got = _read_only_claims(WRAPPED)
     assert {t: c.attrs["verdict"] for t, c in got.items()} == {"resolve": "supported", "drop": "contradicted"}
+    # (held by a field a constructor sets, `this.answers = new Lru()`, the same)
+    held = WRAPPED.replace("const answers = new Lru<string, string>();\n", "").replace(
+        "async function lookup(host: string): Promise<string> {", "class Resolver {\n  answers: any;\n"
+        "  constructor() { this.answers = new Lru<string, string>(); }\n  async lookup(host: string): Promise<string> {"
+    ).replace("answers.", "this.answers.").replace("  })();\n}\n", "  })();\n}\n}\nconst resolver = new Resolver();\n"
+    ).replace("await lookup(", "await resolver.lookup(")
+    assert "this.answers = new Lru" in held and "resolver.lookup(" in held
+    got = _read_only_claims(held)
+    assert {t: c.attrs["verdict"] for t, c in got.items()} == {"resolve": "supported", "drop": "contradicted"}

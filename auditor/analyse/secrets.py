@@ -146,12 +146,12 @@ def leaks(p: Program, sites: tuple[Site, ...], kb: dict) -> list[Leak]:
                              ".".join((t.via[-1], *t.field)), call, ctx, names)))]
                 if found:
                     logged.append((scope, call, found))
-        numeric = _numeric_settings(m, frozenset(kb["secret_names"].get("numeric_parsers", ()))) \
+        settings = _numeric_settings(m, frozenset(kb["secret_names"].get("numeric_parsers", ()))) \
             | _switch_settings(m, frozenset(kb["secret_names"].get("switch_values", ()))) if logged else frozenset()
         for _, call, found in logged:
             shown = []
             for t in found:
-                why = _why(t, secret, used, numeric) if t.env_name not in paths else None  # (a file's path: not the
+                why = _why(t, secret, used, settings) if t.env_name not in paths else None  # (a file's path: not the
                 # secret, whatever the names it is kept under)
                 if why is not None:
                     shown.append((t.label, t.via, t.node, why[0], why[1]))
@@ -208,13 +208,13 @@ def _switch_settings(m, values: frozenset[str]) -> frozenset[str]:
     return frozenset(out)
 
 
-def _why(t: _Taint, secret: SecretNames, used: dict, numeric: frozenset[str] = frozenset()) -> tuple[str, ts.Node | None] | None:
+def _why(t: _Taint, secret: SecretNames, used: dict, settings: frozenset[str] = frozenset()) -> tuple[str, ts.Node | None] | None:
     """Why the value is a secret: the whole environment, a secret name, or its use under a secret key; None if not (a
-    variable the code parses as a number is a numeric setting, whatever its name)."""
+    variable of SETTINGS, parsed as a number or compared with a switch's word, is a setting, whatever its name)."""
     if t.env_name == "*":
         return "the whole environment", None
     # (`process.env[key]`: a name computed at run time is no name to judge; its use may still tell)
-    named = ([t.env_name] if t.env_name is not None and t.env_name not in numeric and not t.env_name.startswith("[")
+    named = ([t.env_name] if t.env_name is not None and t.env_name not in settings and not t.env_name.startswith("[")
              else []) + [n for n in t.via if n not in t.holders]  # (a holder's name says nothing of this value)
     hit = next((n for n in named if secret.secret(n)), None)
     if hit is not None:

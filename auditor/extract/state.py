@@ -120,16 +120,16 @@ def instances(module: Module, cls: str, vocab: dict) -> list[Container]:
             if made(fnode.child_by_field_name("value")):
                 found.append((f"{c.name}.{fname}", fnode, "", text(fnode.child_by_field_name("value")),
                               {("this", fname)}))
-        held = {f for f, _, _, _, _ in found}
-        for node in module.nodes("member"):
-            up = node.parent
-            if up is not None and up.type == "assignment_expression" and up.child_by_field_name("left") == node \
-                    and made(up.child_by_field_name("right")) and c.node.start_byte <= node.start_byte < c.node.end_byte:
-                chain = member_chain(node)
-                if chain is not None and len(chain) == 2 and chain[0] == "this" and f"{c.name}.{chain[1]}" not in held:
-                    held.add(f"{c.name}.{chain[1]}")
-                    found.append((f"{c.name}.{chain[1]}", up, "", text(up.child_by_field_name("right")),
-                                  {("this", chain[1])}))
+    held = {f for f, _, _, _, _ in found}
+    for node in module.nodes("member"):  # `this.x = new CLS(...)` in a method of the class holding x
+        up = node.parent
+        chain = member_chain(node) if up is not None and up.type == "assignment_expression" \
+            and up.child_by_field_name("left") == node and made(up.child_by_field_name("right")) else None
+        c = next((c for c in module.classes.values() if c.node.start_byte <= node.start_byte < c.node.end_byte),
+                 None) if chain is not None and len(chain) == 2 and chain[0] == "this" else None
+        if c is not None and f"{c.name}.{chain[1]}" not in held:
+            held.add(f"{c.name}.{chain[1]}")
+            found.append((f"{c.name}.{chain[1]}", up, "", text(up.child_by_field_name("right")), {("this", chain[1])}))
     return _inventory(module, found, vocab)
 
 
