@@ -641,3 +641,41 @@ def test_a_class_wrapping_a_map_is_a_cache_where_its_instances_are_used_as_cache
     assert "this.answers = new Lru" in held and "resolver.lookup(" in held
     got = _read_only_claims(held)
     assert {t: c.attrs["verdict"] for t, c in got.items()} == {"resolve": "supported", "drop": "contradicted"}
+
+
+BUCKETS = SDK + """\
+const clients = new Map<string, Map<string, string>>();
+const pending = new Map<string, string[]>();
+function clientsOf(user: string) {
+  if (!clients.has(user)) {
+    clients.set(user, new Map());
+  }
+  return clients.get(user);
+}
+function reset(user: string) {
+  pending.set(user, []);
+  return "reset";
+}
+const TOOLS = [
+  { name: "peek", inputSchema: { type: "object" }, annotations: { readOnlyHint: true } },
+  { name: "clear", inputSchema: { type: "object" }, annotations: { readOnlyHint: true } },
+];
+const server = new Server({ name: "s", version: "1" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS }));
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  const args: any = request.params.arguments;
+  switch (request.params.name) {
+    case "peek": return { content: [{ type: "text", text: String(clientsOf(String(args.user)).size) }] };
+    case "clear": return { content: [{ type: "text", text: reset(String(args.user)) }] };
+  }
+  throw new Error("unknown tool");
+});
+"""
+
+
+def test_an_empty_entry_made_where_a_key_has_none_and_returned_changes_nothing_a_caller_sees():
+    """issue 9 (@llmindset/mcp-webcam): `if (!clients.has(user)) clients.set(user, new Map()); return
+    clients.get(user)`: a later lookup finds the empty bucket it would have made itself. `pending.set(user, [])` with
+    no such test replaces what the key held: a change."""
+    got = _read_only_claims(BUCKETS)
+    assert {t: c.attrs["verdict"] for t, c in got.items()} == {"peek": "supported", "clear": "contradicted"}

@@ -191,13 +191,14 @@ CACHE_FILL = " to fill a cache"
 def _memo(p: Program, path: str, key_name: str, lines: tuple[int, int], reached=None) -> bool:
     """Whether every write to the container inside the lines only fills a cache (own_effects.is_memo), empties a
     container that is only ever filled so (own_effects.is_cache: `cache.clear()` of a memo table), or fills a buffer
-    each call empties first (own_effects.is_scratch), or writes a wrapper class's storage for callers (at the sites
+    each call empties first (own_effects.is_scratch), makes an empty entry where a key has none for a function that
+    returns it (own_effects.is_get_or_create), or writes a wrapper class's storage for callers (at the sites
     REACHED accepts) that use its instances as caches (own_effects.wrapped_cache)."""
     c = next((c for c in p.containers if c.module.path == path and c.key == key_name), None)
     writes = [a for a in c.writes if lines[0] <= a.line <= lines[1]] if c is not None else []
     return bool(writes) and all(own_effects.is_memo(c, a) or a.how in {"clear", "delete"} and own_effects.is_cache(c)
-                                or own_effects.is_scratch(c, a) or own_effects.wrapped_cache(c, a, _holders(p), reached)
-                                for a in writes)
+                                or own_effects.is_scratch(c, a) or own_effects.is_get_or_create(c, a)
+                                or own_effects.wrapped_cache(c, a, _holders(p), reached) for a in writes)
 
 
 def _holders(p: Program):

@@ -173,6 +173,33 @@ def is_memo(container: Container, write: Access) -> bool:
                for a in container.accesses)
 
 
+_EMPTY_MADE = frozenset({"Map", "Set", "WeakMap", "WeakSet", "Array", "Object"})
+
+
+def is_get_or_create(container: Container, write: Access) -> bool:
+    """A write that makes an empty entry only where the key has none, in a function that returns the entry
+    (`if (!users.has(u)) users.set(u, new Map()); return users.get(u)`): a later lookup finds an empty bucket where it
+    would have made one itself; nothing a caller sees changes."""
+    if write.how not in {"set", "index-assign"} or write.node is None:
+        return False
+    key = _key(write.node)
+    value = call_args(write.node)[1] if write.how == "set" and len(call_args(write.node)) == 2 else \
+        write.node.child_by_field_name("right") if write.node.type == "assignment_expression" else None
+    value = strip_casts(value)
+    empty = value is not None and (value.type in {"array", "object"} and not value.named_children
+                                   or value.type == "new_expression" and not call_args(value)
+                                   and text(value.child_by_field_name("constructor")) in _EMPTY_MADE)
+    fn = enclosing_function(write.node)
+    guard = next((a for a in ancestors(write.node) if a.type == "if_statement" or a is fn), None)
+    cond = strip_casts(guard.child_by_field_name("condition")) if guard is not None and guard.type == "if_statement" \
+        else None
+    absent = cond is not None and cond.type == "unary_expression" and text(cond.child_by_field_name("operator")) == "!" \
+        and _key(strip_casts(cond.child_by_field_name("argument"))) == key
+    return empty and absent and key is not None and any(
+        a.node is not None and a.kind == "content-read" and a.how in {"get", "index"} and a.function == write.function
+        and a.line >= write.line and _key(a.node) == key and _returned(a.node, fn) for a in container.accesses)
+
+
 def is_undo(container: Container, write: Access) -> bool:
     """A delete of an entry the same function set before under the same key (`LOCKS.set(key, p); try { ... } finally
     { LOCKS.delete(key) }`): it takes away only what the same call added."""
