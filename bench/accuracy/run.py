@@ -9,7 +9,7 @@ findings (keyed by finding id). For each server this script runs, in a temporary
 and reads DIR/audit.json: the tools found are the names of the coverage ledger (`coverage.tools`, every row,
 whatever its status: a tool the audit names is a tool it found), and the findings are `findings` (plus the
 claims whose verdict is `contradicted`, labelled under `claims:`). It prints one row per server and totals for
-each split (dev, holdout, holdout2 ... holdout42: SPLITS) and all: tool recall, invented tools,
+each split (dev, holdout, holdout2 ... holdout{LAST_HOLDOUT}: SPLITS) and all: tool recall, invented tools,
 finding precision per kind (over the labelled findings), unlabelled findings per kind, and how many audits are
 complete.
 
@@ -244,7 +244,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--servers-dir", help="folder of unpacked tarballs, DIR/<slug>/[package/], audited instead "
                                           "of fetching")
     ap.add_argument("--keep", help="write each audit.json to KEEP/<slug>/ instead of a temporary folder")
-    ap.add_argument("--split", choices=SPLITS, help="only this split")
+    ap.add_argument("--split", choices=SPLITS, metavar="SPLIT",
+                    help=f"only this split: dev, holdout, holdout2 ... holdout{LAST_HOLDOUT}")
     ap.add_argument("--auditor-source", metavar="DIR",
                     help="run the auditor from this folder (a checkout, or `git archive COMMIT` unpacked) with "
                          "python -m auditor, instead of the installed `auditor`; e.g. to measure a commit without "
