@@ -9,7 +9,7 @@ findings (keyed by finding id). For each server this script runs, in a temporary
 and reads DIR/audit.json: the tools found are the names of the coverage ledger (`coverage.tools`, every row,
 whatever its status: a tool the audit names is a tool it found), and the findings are `findings` (plus the
 claims whose verdict is `contradicted`, labelled under `claims:`). It prints one row per server and totals for
-each split (dev, holdout, holdout2 ... holdout{LAST_HOLDOUT}: SPLITS) and all: tool recall, invented tools,
+each split (dev, holdout, holdout2 ... up to LAST_HOLDOUT: SPLITS) and all: tool recall, invented tools,
 finding precision per kind (over the labelled findings), unlabelled findings per kind, and how many audits are
 complete.
 
