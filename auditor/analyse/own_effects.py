@@ -190,7 +190,7 @@ def is_get_or_create(container: Container, write: Access) -> bool:
                                    or value.type == "new_expression" and not call_args(value)
                                    and text(value.child_by_field_name("constructor")) in _EMPTY_MADE)
     fn = enclosing_function(write.node)
-    guard = next((a for a in ancestors(write.node) if a.type == "if_statement" or a is fn), None)
+    guard = next((a for a in ancestors(write.node) if a.type == "if_statement" or a == fn), None)
     cond = strip_casts(guard.child_by_field_name("condition")) if guard is not None and guard.type == "if_statement" \
         else None
     absent = cond is not None and cond.type == "unary_expression" and text(cond.child_by_field_name("operator")) == "!" \
