@@ -203,13 +203,19 @@ def _memo(p: Program, path: str, key_name: str, lines: tuple[int, int], reached=
 
 def _holders(p: Program):
     """class name -> the containers holding an instance of it, across the program (state.instances), memoised."""
-    memo = p.linker.memo.setdefault("holders", {}) if p.linker is not None else {}
+    memo = p.linker.memo if p.linker is not None else {}
+    held = memo.setdefault("annotations.holders", {})
+    made = memo.get("annotations.made_in")
+    if made is None:  # class name -> the modules constructing it: one pass over their `new` captures
+        made = memo["annotations.made_in"] = {}
+        for m in p.modules:
+            for name in dict.fromkeys(text(n.child_by_field_name("constructor")) for n in m.nodes("new")):
+                made.setdefault(name, []).append(m)
 
     def holders(cls: str) -> list:
-        if cls not in memo:
-            made = f"new {cls}".encode()
-            memo[cls] = [h for m in p.modules if made in m.tree.root_node.text for h in state.instances(m, cls, p.vocab)]
-        return memo[cls]
+        if cls not in held:
+            held[cls] = [h for m in made.get(cls, ()) for h in state.instances(m, cls, p.vocab)]
+        return held[cls]
     return holders
 
 

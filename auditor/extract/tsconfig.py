@@ -73,11 +73,9 @@ class BuildMap:
                 continue
             if best is not None and len(best[0]) > len(base):
                 continue
-            head, star, tail = key.partition("*")
-            if not star and spec == key:
-                best = (base, target)
-            elif star and spec.startswith(head) and spec.endswith(tail) and len(spec) >= len(head) + len(tail):
-                best = (base, target.replace("*", spec[len(head):len(spec) - len(tail)] if tail else spec[len(head):]))
+            match = star_match(key, spec)
+            if match is not None:
+                best = (base, target if "*" not in key else target.replace("*", match))
         return posixpath.normpath(posixpath.join(best[0], best[1])) if best is not None else None
 
     def mapped(self, importer: str, spec: str) -> list[str]:
@@ -87,14 +85,11 @@ class BuildMap:
         for base, key, targets in self.paths:
             if base and not importer.startswith(base + "/"):
                 continue
-            head, star, tail = key.partition("*")
-            if not star and spec == key:
-                found, weight = list(targets), len(key) + 1
-            elif star and spec.startswith(head) and spec.endswith(tail) and len(spec) >= len(head) + len(tail):
-                match = spec[len(head):len(spec) - len(tail)] if tail else spec[len(head):]
-                found, weight = [t.replace("*", match) for t in targets], len(head)
-            else:
+            match = star_match(key, spec)
+            if match is None:
                 continue
+            found, weight = (list(targets), len(key) + 1) if "*" not in key else \
+                ([t.replace("*", match) for t in targets], key.index("*"))
             if best is None or (len(base), weight) > (len(best[0]), best[1]):
                 best = (base, weight, found)
         return best[2] if best is not None else []
@@ -270,6 +265,16 @@ def _package_folder(rel: str, name: str) -> str:
     return rel[:rel.index(name) + len(name)] if name in rel else ""
 
 
+def star_match(key: str, spec: str) -> str | None:
+    """What the one `*` of a pattern KEY (package.json `imports`/`exports`, tsconfig `paths`) stands for in SPEC, ""
+    for a KEY without `*` equal to SPEC; None when SPEC is not of KEY's form."""
+    head, star, tail = key.partition("*")
+    if not star:
+        return "" if spec == key else None
+    ok = spec.startswith(head) and spec.endswith(tail) and len(spec) >= len(head) + len(tail)
+    return spec[len(head):len(spec) - len(tail)] if ok else None
+
+
 def _exported(exports, key: str, depth: int = 0) -> list[str]:
     """The targets package.json `exports` gives the subpath KEY (`.`, `./mcp`; a `*` pattern too), each condition's
     (node, import, require, module, default) in that order: the file any of them names may be the one loaded."""
@@ -281,9 +286,8 @@ def _exported(exports, key: str, depth: int = 0) -> list[str]:
     value = exports.get(key)
     if value is None:
         for k, v in exports.items():
-            head, star, tail = k.partition("*") if isinstance(k, str) else ("", "", "")
-            if star and key.startswith(head) and key.endswith(tail) and len(key) >= len(head) + len(tail):
-                matched = key[len(head):len(key) - len(tail)]
+            matched = star_match(k, key) if isinstance(k, str) and "*" in k else None
+            if matched is not None:
                 return [t.replace("*", matched) for t in _conditions(v)]
     return _conditions(value)
 
