@@ -573,6 +573,9 @@ class Reach:
             for value, vmod in entries:
                 yield from self.expr(value, vmod, d)
             return
+        if method in _SETTLES and callee.type == "member_expression":
+            yield from self._settled(callee.child_by_field_name("object"), method, args, module, d)
+            return
         if method in _KEEPS:
             receiver = callee.child_by_field_name("object")
             read = False
@@ -657,6 +660,31 @@ class Reach:
                 yield from self.expr(items[1], pmod, d)
             else:
                 self.miss(pmod, pair)
+
+    def _settled(self, promise: ts.Node, method: str, args: list[ts.Node], module: Module, d: int):
+        """What `PROMISE.then(f, g)`, `.catch(g)` or `.finally(h)` resolves to: what PROMISE resolves to, where a
+        handler hands it on (`.then((tools) => tools.flat())`, a chain of list methods of its parameter keeping its
+        elements; `.catch` and `.finally` pass it through), and what else a handler returns (`.catch(() => [])`)."""
+        handlers = [] if method == "finally" else args[:2] if method == "then" else args[:1]
+        passes = method != "then" or not args
+        for i, handler in enumerate(handlers):
+            fn, fmod = strip_casts(handler), module
+            if fn is not None and fn.type not in FUNCTION_TYPES:
+                got, gmod = self.values.function_of(fn, module, None)
+                fn, fmod = (got, gmod) if got is not None and got.type in FUNCTION_TYPES else (None, module)
+            if fn is None:
+                if method == "then" and i == 0:
+                    self.miss(module, handler)
+                continue
+            value = next((k for k, at in plain_parameters(fn).items() if at == 0), None) \
+                if method == "then" and i == 0 else None
+            for ret, rmod in self.returns(fn, fmod):
+                if value is not None and _kept_from(ret, value):
+                    passes = True
+                else:
+                    yield from self.expr(ret, rmod, d)
+        if passes:
+            yield from self.expr(promise, module, d)
 
     def _forwarded(self, fn: ts.Node, module: Module) -> tuple[ts.Node, Module]:
         """The function of the boundary a callback hands its element to, first, and whose result it returns as it is,
@@ -1106,6 +1134,22 @@ class Reach:
 
 
 _SCHEMA_KEYS = frozenset({"inputSchema"})  # coupling: Tool.inputSchema, required by the MCP specification
+_SETTLES = frozenset({"then", "catch", "finally"})  # a promise's handlers (Reach._settled)
+_KEEPS_ALL = frozenset({"flat", "slice", "filter", "sort", "toSorted", "reverse", "toReversed"})  # (no callback
+# that makes new elements)
+
+
+def _kept_from(node: ts.Node | None, name: str) -> bool:
+    """Whether NODE is the value NAME holds, or a chain of list methods over it that keeps its elements
+    (`tools.flat()`, `list.filter(f).slice(0, 5)`): some of the elements of what NAME holds, and no others."""
+    node = strip_casts(node)
+    while node is not None and node.type == "call_expression":
+        callee = node.child_by_field_name("function")
+        if callee is None or callee.type != "member_expression" \
+                or text(callee.child_by_field_name("property")) not in _KEEPS_ALL:
+            return False
+        node = strip_casts(callee.child_by_field_name("object"))
+    return node is not None and node.type == "identifier" and text(node) == name
 
 
 def _names_anew(obj: ts.Node, bound: frozenset[str], depth: int = 0) -> bool:
