@@ -642,6 +642,57 @@ def test_a_string_method_called_on_a_field_before_its_use_rejects_what_is_no_str
     assert flagged({"index.ts": optional}) == BOTH
 
 
+@pytest.mark.parametrize("head, call", [
+    ('import * as path from "node:path";\n', 'path.join("/notes", args.path)'),
+    ('import path from "path";\n', 'path.posix.resolve("/notes", args.path)'),
+    ('import { normalize } from "path";\n', "normalize(args.path)"),
+    ('const path_1 = __importDefault(require("path"));\n', '(0, path_1.default.join)("/notes", args.path)'),
+    ('import * as path from "node:path";\nfunction under(p: string) { return path.isAbsolute(p) ? p : path.join("/notes", p); }\n',
+     "under(args.path)"),
+])
+def test_a_path_function_of_node_rejects_what_is_no_string(head, call):
+    """Node's `path.join`, `resolve`, `normalize`, `isAbsolute` ... throw a TypeError for an argument that is no
+    string, as a string's own method does: a field declared a string and handed to one (in the tool's code or in a
+    function it calls) is checked for its type there. A function of another module of that name is not one."""
+    text = server(gate=False, head=head).replace('readFileSync(args.path, "utf8")', f'readFileSync({call}, "utf8")')
+    assert call in text and flagged({"index.ts": text}) == {"limit": "unchecked-optional"}
+    other = text.replace('"node:path"', '"./paths.js"').replace('from "path"', 'from "./paths.js"').replace(
+        'require("path")', 'require("./paths.js")')
+    assert flagged({"index.ts": other, "paths.ts": "export function join(a: any, b: any) { return a + b; }\n"
+                    "export function normalize(p: any) { return p; }\nexport const posix = { resolve: join };\n"
+                    "export function isAbsolute(p: any) { return false; }\nexport default { join, posix };\n"}) == BOTH
+
+
+def test_an_object_s_json_text_goes_where_the_text_goes():
+    """`note(`read ${JSON.stringify({ path: args.path, limit: args.limit })}`)`, NOTE writing its message to stderr:
+    the entries' text is only logged. The same text handed to a function not known (`send(...)`) is a use."""
+    head = "declare function send(x: string): void;\nfunction note(m: string) { process.stderr.write(`${m}\\n`); }\n"
+    read = 'readFileSync(args.path, "utf8").slice(0, args.limit)'
+    text = server(gate=False, head=head)
+    logged = text.replace(read, '(note(`read ${JSON.stringify({ path: args.path, limit: args.limit })}`), readFileSync(args.path, "utf8"))')
+    assert logged != text and flagged({"index.ts": logged}) == {"path": "schema-unenforced"}
+    shorthand = logged.replace("{ path: args.path, limit: args.limit }", "{ limit }").replace(
+        "async function readNote(args: any) {\n", "async function readNote(args: any) {\n  const { limit } = args;\n")
+    assert "{ limit }" in shorthand and flagged({"index.ts": shorthand}) == {"path": "schema-unenforced"}
+    sent = logged.replace("note(`read ${", "send(`read ${")
+    assert flagged({"index.ts": sent}) == BOTH
+
+
+@pytest.mark.parametrize("declared", ["let instance = null;", "let instance: Store | null = null;"])
+def test_a_value_handed_to_a_singleton_s_method_is_followed_into_it(declared):
+    """`const store = getStore(); store.drop(args.limit)`, getStore returning the module's one instance (`if
+    (!instance) instance = new Store(); return instance`): the method is read, and a key of its Map reaches nothing;
+    one it writes to a file does."""
+    head = ("class Store {\n  notes = new Map();\n  drop(id: any) { return this.notes.delete(id); }\n"
+            "  save(id: any) { writeFileSync(\"/notes/\" + id, \"\"); }\n}\n"
+            f"{declared}\nfunction getStore() {{ if (!instance) {{ instance = new Store(); }} return instance; }}\n")
+    text = server(gate=False, head='import { writeFileSync } from "node:fs";\n' + head,
+                  check="  const store = getStore();\n  store.drop(args.limit);\n").replace(".slice(0, args.limit)", "")
+    assert "store.drop(args.limit)" in text and flagged({"index.ts": text}) == {"path": "schema-unenforced"}
+    saved = text.replace("store.drop(args.limit)", "store.save(args.limit)")
+    assert flagged({"index.ts": saved}) == BOTH
+
+
 def test_a_string_method_through_optional_chaining_checks_an_optional_field():
     """`args.tag?.trim()` or `(args.tag || "none").trim()`: an absent value goes by (as an optional field may), any
     other value that is no string throws: the optional field is checked. A required field so used is not (a missing

@@ -13,10 +13,10 @@ import tree_sitter as ts
 
 from auditor.analyse.effects import conditional
 from auditor.extract import flow
-from auditor.extract.bindings import value_of, visible
+from auditor.extract.bindings import imports, value_of, visible
 from auditor.extract.frames import REST, destructured, loop_names, parameters, plain_parameters, returned
 from auditor.extract.program import Module
-from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, callee_text, condition_terms,
+from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, callee_text, condition_terms, direct,
                                     enclosing_function, find, member_chain, nullish, object_pairs, pair_value,
                                     string_value, strip_casts, text)
 from auditor.extract.values import Values
@@ -26,34 +26,66 @@ STRING_ONLY = frozenset({"substring", "substr", "toLowerCase", "toUpperCase", "t
                           "toLocaleUpperCase", "trim", "trimStart", "trimEnd", "startsWith", "endsWith", "padStart",
                           "padEnd", "charAt", "charCodeAt", "codePointAt", "localeCompare", "normalize", "replace",
                           "replaceAll", "split", "match", "matchAll", "search", "repeat"})
+# Node's `path` functions that throw a TypeError for an argument that is no string (`path.join(base, 5)`: "The
+# "path" argument must be of type string"), as a string's own method does; their modules.
+PATH_STRING_FUNCTIONS = frozenset({"join", "resolve", "normalize", "isAbsolute", "basename", "dirname", "extname",
+                                   "relative", "parse"})
+_PATH_MODULES = frozenset({"path", "path/posix", "path/win32"})
 STRING_OF_STRING = frozenset({"toLowerCase", "toUpperCase", "toLocaleLowerCase", "toLocaleUpperCase", "trim",
                               "trimStart", "trimEnd", "normalize"})  # (of those, called with no argument: the string
 # changed in case or white space only)
 
 
-def string_receivers(fn: ts.Node, own: bool = False) -> Iterator[tuple[ts.Node, ts.Node]]:
+def string_receivers(fn: ts.Node, own: bool = False, module: Module | None = None
+                     ) -> Iterator[tuple[ts.Node, ts.Node]]:
     """(call, the value it is made on) of each call in FN of a method only a string has (`x.trim()`), not through
     `?.` (string_calls): a value that is no string throws there, and goes no further."""
-    return ((call, obj) for call, obj, chained in string_calls(fn, own) if not chained)
+    return ((call, obj) for call, obj, chained in string_calls(fn, own, module) if not chained)
 
 
-def string_calls(fn: ts.Node, own: bool = False) -> Iterator[tuple[ts.Node, ts.Node, bool]]:
+def string_calls(fn: ts.Node, own: bool = False, module: Module | None = None
+                 ) -> Iterator[tuple[ts.Node, ts.Node, bool]]:
     """(call, the value it is made on, whether through `?.`) of each call in FN of a method only a string has
-    (`x.trim()`; `x?.trim()` lets null and undefined by, and throws for any other value that is no string), not only
-    made for strings (`typeof x === "string" ? x.trim() : ...`) and not inside a `try` of FN that would catch the
-    failure and go on. A `try` whose `catch` throws again lets the failure out; with OWN (FN is the tool's own code,
-    which a `return` leaves), so does one whose `catch` returns (`catch (e) { return { isError: true } }`)."""
+    (`x.trim()`; `x?.trim()` lets null and undefined by, and throws for any other value that is no string), and, with
+    MODULE (FN's), (call, argument, False) of each argument of a call of Node's `path` functions (`path.join(root,
+    x)`, path_call), which throw for one that is no string; not only made for strings (`typeof x === "string" ?
+    x.trim() : ...`) and not inside a `try` of FN that would catch the failure and go on. A `try` whose `catch` throws
+    again lets the failure out; with OWN (FN is the tool's own code, which a `return` leaves), so does one whose
+    `catch` returns (`catch (e) { return { isError: true } }`)."""
     for call in find(fn, {"call_expression"}):
         callee = call.child_by_field_name("function")
-        if callee is None or callee.type != "member_expression" or text(callee.child_by_field_name("property")) \
-                not in STRING_ONLY:
+        method = callee is not None and callee.type == "member_expression" \
+            and text(callee.child_by_field_name("property")) in STRING_ONLY
+        if not method and (module is None or not path_call(module, call)):
             continue
         if any(a.type == "try_statement" and not _failure_leaves(a, call, own and enclosing_function(a) == fn)
                for a in takewhile(lambda a: a != fn, ancestors(call))):  # (a callback's `return` leaves the callback)
             continue
+        if not method:
+            for arg in call_args(call):
+                arg = strip_casts(arg)
+                if arg is not None and arg.type != "spread_element" and not type_guarded(arg, fn):
+                    yield call, arg, False
+            continue
         obj = strip_casts(callee.child_by_field_name("object"))
         if obj is not None and not type_guarded(obj, fn):
             yield call, obj, any(c.type == "optional_chain" for c in callee.children)
+
+
+def path_call(module: Module, call: ts.Node) -> bool:
+    """Whether CALL calls one of Node's `path` functions that refuse an argument that is no string
+    (PATH_STRING_FUNCTIONS), imported as a module (`import * as path from "node:path"`, `path_1.default.join`,
+    `path.posix.join`) or by name (`import { join } from "path"`)."""
+    if call.type != "call_expression":
+        return False
+    chain = member_chain(direct(call.child_by_field_name("function")))
+    src, name = imports(module).get(chain[0], ("", "")) if chain else ("", "")
+    if src.removeprefix("node:") not in _PATH_MODULES:
+        return False
+    rest = chain[1:] if name in {"*", "default"} else (name, *chain[1:])
+    rest = rest[1:] if rest[:1] == ("default",) else rest
+    rest = rest[1:] if rest[:1] in {("posix",), ("win32",)} else rest
+    return len(rest) == 1 and rest[0] in PATH_STRING_FUNCTIONS
 
 
 def _failure_leaves(stmt: ts.Node, node: ts.Node, own: bool) -> bool:
@@ -79,9 +111,10 @@ def string_defaulted(obj: ts.Node | None) -> ts.Node | None:
         else None
 
 
-def string_required_parameters(fn: ts.Node, params: set[str]) -> set[str]:
-    """The parameters FN itself (not a function nested in it) calls a string's method on (`string_receivers`)."""
-    return {text(obj) for call, obj in string_receivers(fn)
+def string_required_parameters(fn: ts.Node, params: set[str], module: Module | None = None) -> set[str]:
+    """The parameters FN itself (not a function nested in it) calls a string's method on, or hands to a `path`
+    function (`string_receivers`, MODULE: FN's)."""
+    return {text(obj) for call, obj in string_receivers(fn, module=module)
             if enclosing_function(call) == fn and obj.type == "identifier" and text(obj) in params}
 
 
@@ -459,7 +492,7 @@ def checked_parameters(module: Module, fn: ts.Node, link, depth: int = 0, errors
         return set(link.memo[key])
     params = set(plain_parameters(fn))
     out = hand_checked(fn, leaving=True, module=module, link=link, errors=errors, collects=collects) \
-        | string_required_parameters(fn, params)
+        | string_required_parameters(fn, params, module)
     rest = rest_parameter(fn)
     if rest is not None:  # `function check(msg, ...values) { for (const v of values) if (typeof v !== "string")
         params.add(rest[0])  # throw ... }`: each value handed in its place is checked

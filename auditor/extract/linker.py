@@ -309,7 +309,8 @@ class Linker:
     def _factory_class(self, m: Module, value: ts.Node | None) -> tuple[Module, str] | None:
         """(module, class name) of what a factory function of the boundary returns, when every return of it is a
         `new C(...)` of one class C, written there or held by a local (`const registry = new ToolRegistry(config);
-        ...; return registry`); of what a method that returns `this` is called on, that method's class."""
+        ...; return registry`) or an instance of the module (a singleton's getter: `if (!instance) instance = new C();
+        return instance`); of what a method that returns `this` is called on, that method's class."""
         hit = self.resolve(m, value) if value is not None and value.type == "call_expression" else None
         if hit is not None and hit[1].type == "method_definition" and _returns_this(hit[1]):
             cls = enclosing(hit[1], {"class_declaration", "abstract_class_declaration", "class"})
@@ -326,6 +327,9 @@ class Linker:
             got = strip_casts(ret.named_children[0]) if ret.named_children else None
             if got is not None and got.type == "identifier":
                 decl = next((d for d in find(fn, {"variable_declarator"}) if text(d.child_by_field_name("name")) == text(got)), None)
+                if decl is None and text(got) in fmod.instances:  # `if (!instance) instance = new C(); return instance`:
+                    names.add(fmod.instances[text(got)])  # the module's instance, a singleton's getter
+                    continue
                 got = strip_casts(decl.child_by_field_name("value")) if decl is not None else None
             if got is None or got.type != "new_expression":
                 return None

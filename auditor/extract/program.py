@@ -12,7 +12,7 @@ import tree_sitter as ts
 from auditor.extract import parse
 from auditor.specifiers import package_of
 from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, call_function, callee_text, enclosing, find,
-                                    literal, pair_value, string_value, strip_casts, text)
+                                    literal, nullish, pair_value, string_value, strip_casts, text)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -260,8 +260,12 @@ def build(path: str, name: str, tree: ts.Tree, lang: str) -> Module:
     toplevel: dict[str, ts.Node] = {}
     instances: dict[str, str] = {}
     later: set[str] = set()  # top-level names declared without a value
+    unset: set[str] = set()  # `let instance = null;`: set later (`if (!instance) instance = new C()`)
     for decl in caps.get("toplevel.var", []):
         vname, value = decl.child_by_field_name("name"), decl.child_by_field_name("value")
+        if vname is not None and vname.type == "identifier" and nullish(value) and decl.parent is not None \
+                and decl.parent.type == "lexical_declaration" and text(decl.parent.children[0]) == "let":
+            unset.add(text(vname))
         if vname is not None and value is None and vname.type == "identifier":
             # `let manager: Manager;` assigned later (e.g. in main()): an instance of that class.
             tnode = decl.child_by_field_name("type")
@@ -278,12 +282,15 @@ def build(path: str, name: str, tree: ts.Tree, lang: str) -> Module:
             functions.setdefault(text(vname), inner)
         if inner.type == "new_expression":
             instances[text(vname)] = text(inner.child_by_field_name("constructor"))
-    # Without a type (JavaScript), `let tool;` assigned `tool = new Tool(...)` in a function: an instance of Tool, when
-    # every such assignment names the same class.
+    # Without a type (JavaScript), `let tool;` (or `let tool = null;`) assigned `tool = new Tool(...)` in a function: an
+    # instance of Tool, when every such assignment names the same class.
     made: dict[str, set[str]] = {}
     assigned: dict[str, list[ts.Node]] = {}  # a name declared without a value -> every value assigned to it
     for node in caps.get("assign", []):
         left, right = node.child_by_field_name("left"), strip_casts(node.child_by_field_name("right"))
+        if left is not None and left.type == "identifier" and text(left) in unset and right is not None \
+                and right.type == "new_expression" and node.type == "assignment_expression":
+            made.setdefault(text(left), set()).add(text(right.child_by_field_name("constructor")))
         if left is None or left.type != "identifier" or text(left) not in later:
             continue
         holder = node.parent
