@@ -285,6 +285,24 @@ def test_a_post_is_no_certain_write_and_a_fixed_host_no_certain_open_world():
     }
 
 
+@pytest.mark.parametrize("call, verdict", [
+    ('fetch(`http://127.0.0.1:${PORT}/sql`, { method: "POST" })', "supported"),
+    ('fetch("http://localhost:8080/sql")', "supported"),
+    ('http.request({ hostname: "127.0.0.1", port: PORT, path: "/sql", method: "POST" })', "supported"),
+    ('http.request({ hostname: "db.vendor.example", port: PORT, path: "/sql" })', "unsupported"),  # fixed, not local
+    ('fetch(`http://localhost.vendor.example/sql`)', "unsupported"),
+])
+def test_a_call_to_a_loopback_host_is_a_closed_world(call, verdict):
+    """A request the code writes to localhost, 127.x or ::1 (a service of the same machine: an editor's bridge, a local
+    daemon) reaches no open world: `openWorldHint: false` is supported; a fixed remote host is not shown either way."""
+    src = WEB.replace("async function open(url: string) {\n  return fetch(url);\n}\n",
+                      f"import http from \"node:http\";\nconst PORT = Number(process.env.PORT);\n"
+                      f"async function open(url: string) {{\n  return {call};\n}}\n")
+    assert src != WEB
+    got = {c.id.split(":", 1)[1]: c.attrs["verdict"] for c in _claims(src)}
+    assert got["annotation-openWorldHint@tool:visit"] == verdict
+
+
 GUARDED = SDK + """\
 import { promises as fs } from "fs";
 const TOOLS = [{ name: "purge", inputSchema: { type: "object" }, annotations: { readOnlyHint: true } }];

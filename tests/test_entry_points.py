@@ -335,6 +335,10 @@ def test_a_package_shipped_inside_the_server_that_its_code_never_reaches_is_anot
     legacy = program({**files, "lib/legacy.js": 'export function boot() { console.error(process.env.API_TOKEN); }\n'})
     found = secrets.findings(legacy, effects.scan(legacy, effects_kb()), effects_kb())
     assert [f.id for f in found] == ["FND:secret-logged:lib/legacy#boot"]
+    # A test script run by hand (`validation/test-proxy.ts`, kb/method.yaml auxiliary) is set aside as a script.
+    manual = program({**files, "validation/test-proxy.ts": 'console.log("proxy", process.env.PROXY_TOKEN);\n'})
+    assert secrets.findings(manual, effects.scan(manual, effects_kb()), effects_kb()) == []
+    assert _status(coverage.ledger(manual))["validation/test-proxy.ts"] == "auxiliary, not reached"
     # The same sample with nothing of the server reaching a tool (an unread bin): nothing is set aside.
     bare = program({**files, "package.json": '{"name": "doors", "bin": "dist/missing.js"}'})
     assert bare.others == frozenset() and "add_expense" in {t.name for t in bare.tools}

@@ -672,3 +672,21 @@ export function also(api: any) {
 ''')
     assert [t.name for t in tools] == ["b_tool"]
     assert [g.detail for r in regs for g in r.gaps] == []
+
+
+def test_a_class_s_own_name_names_a_tool():
+    """`server.registerTool(Codegen.name, ...)`, `registerTool(\`net.${Build.name}\`, ...)` (oclif commands registered
+    as tools by their class): a class's `name` is its declared name at run time, unless it declares a static `name`."""
+    from program_helpers import MCP, tool_names
+
+    files = {"package.json": '{"name":"c","version":"1.0.0","type":"module","bin":"index.js"}',
+             "index.js": MCP + '''import { z } from "zod";
+class Codegen { static description = "Generate."; run() {} }
+class Build {}
+class Named { static name = "custom"; }
+export function registerCodegen(server) { return server.registerTool(Codegen.name, { description: Codegen.description, inputSchema: { a: z.string() } }, async () => ({ content: [] })); }
+export function registerBuild(server) { return server.registerTool(`net.${Build.name}`, { description: "b", inputSchema: {} }, async () => ({ content: [] })); }
+export function registerNamed(server) { return server.registerTool(Named.name, { description: "n", inputSchema: {} }, async () => ({ content: [] })); }
+registerCodegen(server); registerBuild(server); registerNamed(server);
+'''}
+    assert tool_names(files) == ["Codegen", "custom", "net.Build"]

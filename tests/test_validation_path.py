@@ -693,6 +693,88 @@ def test_a_value_handed_to_a_singleton_s_method_is_followed_into_it(declared):
     assert flagged({"index.ts": saved}) == BOTH
 
 
+@pytest.mark.parametrize("where", ["own", "callee"])
+def test_a_test_against_literals_that_lets_an_absent_value_by_checks_an_optional_field(where):
+    """`if (mode !== undefined && mode !== "asc" && mode !== "desc") throw`: any value given other than those is
+    refused, an absent one goes by as the optional field may; in the tool's code or a function it calls. Without the
+    literals (`mode !== undefined` alone), it checks nothing."""
+    text = server(gate=False).replace("      path: { type: \"string\" },\n",
+                                      "      path: { type: \"string\" },\n      mode: { type: \"string\", enum: [\"asc\", \"desc\"] },\n")
+    test = 'm !== undefined && m !== "asc" && m !== "desc"'
+    head = f'function checkMode(m: any) {{ if ({test}) throw new Error("bad mode"); }}\n' if where == "callee" else ""
+    check = "  checkMode(args.mode);\n" if where == "callee" else f"  const m = args.mode;\n  if ({test}) throw new Error(\"bad\");\n"
+    used = server(gate=False, head=head, check=check).replace("      path: { type: \"string\" },\n",
+        "      path: { type: \"string\" },\n      mode: { type: \"string\", enum: [\"asc\", \"desc\"] },\n").replace(
+        'readFileSync(args.path, "utf8")', 'readFileSync(args.path + args.mode, "utf8")')
+    assert text != used and flagged({"index.ts": used}) == BOTH
+    presence = used.replace(test, "m !== undefined && m === null")
+    assert flagged({"index.ts": presence}) == {**BOTH, "mode": "unchecked-optional"}
+
+
+def _limit_used(check: str, head: str = "") -> str:
+    """The server with `limit` used only as CHECK uses it (the read no longer slices by it)."""
+    text = server(gate=False, head=head, check=check)
+    assert ".slice(0, args.limit)" in text
+    return text.replace(".slice(0, args.limit)", "")
+
+
+@pytest.mark.parametrize("call, reaches", [
+    ('page.evaluate((n: any) => { const el = (globalThis as any).refs[n]; if (!el) throw new Error("no ref"); return el; }, args.limit)', False),
+    ('page.$eval("#list", (el: any, n: any) => { const row = (globalThis as any).refs[n]; if (!row) throw new Error("no row"); return row; }, args.limit)', False),
+    ('page.evaluate((n: any) => fetch("/rows/" + n), args.limit)', True),  # handed on there
+    ('page.run((n: any) => { const el = (globalThis as any).refs[n]; if (!el) throw new Error("no ref"); return el; }, args.limit)', True),
+])
+def test_a_value_a_page_hands_to_its_function_is_followed_into_it(call, reaches):
+    """`page.evaluate(fn, value)` calls FN with the value (kb/sdk.yaml handing_methods, `$eval(selector, fn, value)`
+    its second parameter): a lookup there whose miss is refused checks it; a method not known to hand it on is a
+    use."""
+    text = _limit_used(f"  await {call};\n", head="declare const page: any;\n")
+    assert flagged({"index.ts": text}) == (BOTH if reaches else {"path": "schema-unenforced"})
+
+
+@pytest.mark.parametrize("handed, reaches", [("describe(err, where)", False), ("describe(where)", True)])
+def test_a_text_handed_with_the_caught_error_is_the_failure_s_report(handed, reaches):
+    """`catch (err) { const where = `limit ${args.limit}`; ... describe(err, where) }`: a call handed the caught error
+    makes the failure's report, also of a text made of the field and held by a local; without the error it is a use."""
+    check = ('  try { readFileSync(args.path, "utf8"); } catch (err) {\n    const where = `limit ${args.limit}`;\n'
+             f'    return {{ content: [{{ type: "text", text: {handed} }}], isError: true }};\n  }}\n')
+    text = _limit_used(check, head="declare function describe(...a: any[]): string;\n")
+    assert flagged({"index.ts": text}) == (BOTH if reaches else {"path": "schema-unenforced"})
+
+
+def test_a_text_local_written_into_the_tool_s_result_is_echoed():
+    """`const label = `[limit=${args.limit}]`; return { content: [{ text: `read ${label}` }] }` in the tool's own code:
+    the text goes back to the caller that sent the value; handed to a function not known, it is a use."""
+    check = '  const label = `[limit=${args.limit}]`;\n  if (args.path === "") return { content: [{ type: "text", text: `empty ${label}` }] };\n'
+    assert flagged({"index.ts": _limit_used(check)}) == {"path": "schema-unenforced"}
+    sent = _limit_used(check.replace("return { content: [{ type: \"text\", text: `empty ${label}` }] };", "send(label);"),
+                       head="declare function send(x: string): void;\n")
+    assert flagged({"index.ts": sent}) == BOTH
+
+
+@pytest.mark.parametrize("consts, reaches", [
+    ("export const KNOWN = [10, 20, 50];\n", False),
+    ("export const KNOWN = Object.values({ a: 10, b: 20 });\n", False),
+    ('export const KNOWN = "10 20 50";\n', True),  # a text's `includes` searches it: a use of what it is handed
+])
+def test_a_lookup_in_a_list_of_another_module_reaches_nothing(consts, reaches):
+    """`KNOWN.includes(limit)` in a function the tool hands `args.limit` to, KNOWN an array constant imported from
+    another module: a membership test, the value goes no further."""
+    head = ('import { KNOWN } from "./consts.js";\n'
+            "function allowed(limit: any) { const ok = KNOWN.includes(limit); return ok ? \"yes\" : \"no\"; }\n")
+    text = _limit_used("  const verdict = allowed(args.limit);\n  if (verdict === \"no\") throw new Error(\"bad\");\n", head=head)
+    assert flagged({"index.ts": text, "consts.ts": consts}) == (BOTH if reaches else {"path": "schema-unenforced"})
+
+
+@pytest.mark.parametrize("catch, checked", [("throw new Error(`not a URL: ${u}`);", True), ("console.error(u);", False)])
+def test_a_url_parsed_before_its_use_is_checked(catch, checked):
+    """`try { new URL(u) } catch { throw ... }` in a function the tool hands the field to first: a value that does not
+    parse as a URL (a number, an object, a bare word) is refused there; a `catch` that goes on checks nothing."""
+    head = f"function assertUrl(u: any) {{ let parsed; try {{ parsed = new URL(u); }} catch {{ {catch} }} return parsed; }}\n"
+    text = server(gate=False, head=head, check="  assertUrl(args.path);\n")
+    assert flagged({"index.ts": text}) == ({"limit": "unchecked-optional"} if checked else BOTH)
+
+
 def test_a_string_method_through_optional_chaining_checks_an_optional_field():
     """`args.tag?.trim()` or `(args.tag || "none").trim()`: an absent value goes by (as an optional field may), any
     other value that is no string throws: the optional field is checked. A required field so used is not (a missing

@@ -332,8 +332,12 @@ def reached(p: Program, fx: Effects, routes: list[Record], region: Region, effec
 
 
 def _world(s, callers=None) -> str | None:
-    """The world of a site: an open-world HTTP call whose host the server chooses is `fixed-host` (a service the
-    server is built for, or one the operator configures), which the code does not show to be an open world."""
+    """The world of a site: an open-world HTTP call written to a loopback host is `closed` (a service on the same
+    machine); one whose host the server chooses is `fixed-host` (a service the server is built for, or one the
+    operator configures), which the code does not show to be an open world."""
+    if s.world == "open" and s.kind == "effect-network" and s.node.type == "call_expression" \
+            and own_effects.loopback_host(s.node):
+        return "closed"  # (a service on the same machine, at a host the code writes)
     if s.world == "open" and s.kind == "effect-network" and s.node.type == "call_expression" \
             and own_effects.fixed_host(s.node, callers):
         return "fixed-host"

@@ -31,6 +31,9 @@ STRING_ONLY = frozenset({"substring", "substr", "toLowerCase", "toUpperCase", "t
 PATH_STRING_FUNCTIONS = frozenset({"join", "resolve", "normalize", "isAbsolute", "basename", "dirname", "extname",
                                    "relative", "parse"})
 _PATH_MODULES = frozenset({"path", "path/posix", "path/win32"})
+# Constructors that parse their first argument as text and throw for what does not parse (`new URL(42)`: "Invalid
+# URL"): inside a `try` whose `catch` leaves, or with no `try`, a value they are handed is checked there.
+PARSING_CONSTRUCTORS = frozenset({"URL"})
 STRING_OF_STRING = frozenset({"toLowerCase", "toUpperCase", "toLocaleLowerCase", "toLocaleUpperCase", "trim",
                               "trimStart", "trimEnd", "normalize"})  # (of those, called with no argument: the string
 # changed in case or white space only)
@@ -46,23 +49,24 @@ def string_receivers(fn: ts.Node, own: bool = False, module: Module | None = Non
 def string_calls(fn: ts.Node, own: bool = False, module: Module | None = None
                  ) -> Iterator[tuple[ts.Node, ts.Node, bool]]:
     """(call, the value it is made on, whether through `?.`) of each call in FN of a method only a string has
-    (`x.trim()`; `x?.trim()` lets null and undefined by, and throws for any other value that is no string), and, with
-    MODULE (FN's), (call, argument, False) of each argument of a call of Node's `path` functions (`path.join(root,
-    x)`, path_call), which throw for one that is no string; not only made for strings (`typeof x === "string" ?
-    x.trim() : ...`) and not inside a `try` of FN that would catch the failure and go on. A `try` whose `catch` throws
-    again lets the failure out; with OWN (FN is the tool's own code, which a `return` leaves), so does one whose
-    `catch` returns (`catch (e) { return { isError: true } }`)."""
-    for call in find(fn, {"call_expression"}):
-        callee = call.child_by_field_name("function")
-        method = callee is not None and callee.type == "member_expression" \
+    (`x.trim()`; `x?.trim()` lets null and undefined by, and throws for any other value that is no string), of `new
+    URL(x)` (PARSING_CONSTRUCTORS), and, with MODULE (FN's), (call, argument, False) of each argument of a call of
+    Node's `path` functions (`path.join(root, x)`, path_call), which throw for one that is no string; not only made
+    for strings (`typeof x === "string" ? x.trim() : ...`) and not inside a `try` of FN that would catch the failure
+    and go on. A `try` whose `catch` throws again lets the failure out; with OWN (FN is the tool's own code, which a
+    `return` leaves), so does one whose `catch` returns (`catch (e) { return { isError: true } }`)."""
+    for call in find(fn, {"call_expression", "new_expression"}):
+        callee = call.child_by_field_name("function" if call.type == "call_expression" else "constructor")
+        method = call.type == "call_expression" and callee is not None and callee.type == "member_expression" \
             and text(callee.child_by_field_name("property")) in STRING_ONLY
-        if not method and (module is None or not path_call(module, call)):
+        parsed = call.type == "new_expression" and text(callee) in PARSING_CONSTRUCTORS
+        if not method and not parsed and (module is None or not path_call(module, call)):
             continue
         if any(a.type == "try_statement" and not _failure_leaves(a, call, own and enclosing_function(a) == fn)
                for a in takewhile(lambda a: a != fn, ancestors(call))):  # (a callback's `return` leaves the callback)
             continue
         if not method:
-            for arg in call_args(call):
+            for arg in call_args(call)[:1] if parsed else call_args(call):
                 arg = strip_casts(arg)
                 if arg is not None and arg.type != "spread_element" and not type_guarded(arg, fn):
                     yield call, arg, False
@@ -208,14 +212,28 @@ LITERALS = frozenset({"string", "number", "true", "false"})
 
 def outside_literals(term: ts.Node) -> set[str]:
     """The field a term of a rejecting condition tests against literals, each part `x !== "a"`: `if (matchType !==
-    "all" && matchType !== "any") throw ...` lets only those values on. `x !== undefined` is a test of presence."""
-    subjects = set()
+    "all" && matchType !== "any") throw ...` lets only those values on. `x !== undefined` is a test of presence: as a
+    part beside those (`if (x !== undefined && x !== "asc" && x !== "desc") throw`), it lets an absent value by too."""
+    subjects, present = set(), set()
     for part in condition_terms(term, "&&"):
         chain = against(part, {"!==", "!="}, LITERALS)
-        if not chain:
+        if chain:
+            subjects.add(chain)
+            continue
+        other = _compared_with_nullish(part)
+        if other is None:
             return set()
-        subjects.add(chain)
-    return {next(iter(subjects))[-1]} if len(subjects) == 1 else set()
+        present.add(other)
+    return {next(iter(subjects))[-1]} if len(subjects) == 1 and present <= subjects else set()
+
+
+def _compared_with_nullish(part: ts.Node) -> tuple[str, ...] | None:
+    """The member chain PART tests for presence (`x !== undefined`, `x != null`), or None."""
+    if part.type != "binary_expression" or text(part.child_by_field_name("operator")) not in {"!==", "!="}:
+        return None
+    left, right = part.child_by_field_name("left"), part.child_by_field_name("right")
+    subject = left if nullish(right) else right if nullish(left) else None
+    return member_chain(strip_casts(subject)) or None if subject is not None else None
 
 
 def against(term: ts.Node, operators, literals) -> tuple[str, ...] | None:

@@ -3,6 +3,7 @@ a target fixed by the server rather than given by the caller (kb/annotations.yam
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 import tree_sitter as ts
@@ -11,7 +12,7 @@ from auditor.extract.frames import parameters, plain_parameters, returned
 from auditor.extract.program import Module
 from auditor.extract.state import Access, Container
 from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, parameter_pattern, call_args, enclosing_function, find,
-                                    member_chain, string_value, strip_casts, text, walk)
+                                    member_chain, object_pairs, pair_value, string_value, strip_casts, text, walk)
 
 _UNKNOWN = None  # a word of a command line that the code does not fix
 _DEPTH = 3  # callers followed to resolve a parameter
@@ -450,6 +451,29 @@ def fixed_host(call: ts.Node, callers=None) -> bool:
     return not args or _fixed_host(args[0], enclosing_function(call), callers, 0)
 
 
+_LOOPBACK = re.compile(r"^(?:[a-z][a-z0-9+.-]*://)?(?:localhost|127(?:\.\d{1,3}){3}|\[::1\]|::1)(?:[:/]|$)", re.I)
+
+
+def loopback_host(call: ts.Node) -> bool:
+    """Whether an HTTP call is written to a host on the same machine: its URL a literal (or a template whose leading
+    part is written) on `localhost`, 127.x.x.x or ::1, or its options object's `hostname`/`host` such a literal
+    (`http.request({ hostname: "127.0.0.1", port })`): a local service, no open world."""
+    args = call_args(call)
+    arg = strip_casts(args[0]) if args else None
+    if arg is not None and arg.type == "object":
+        pairs = object_pairs(arg)
+        pair = pairs.get("hostname") or pairs.get("host")
+        arg = strip_casts(pair_value(pair)) if pair is not None and pair.type == "pair" else None
+    if arg is None:
+        return False
+    if arg.type == "template_string":
+        lead = next((c for c in arg.named_children if c.type in {"string_fragment", "template_substitution"}), None)
+        written = text(lead) if lead is not None and lead.type == "string_fragment" else None
+    else:
+        written = string_value(arg)
+    return written is not None and _LOOPBACK.match(written) is not None
+
+
 def _fixed_host(expr: ts.Node | None, fn: ts.Node | None, callers, depth: int) -> bool:
     params = _param_names(fn) if fn is not None else {}
     seen = 0
@@ -476,6 +500,12 @@ def _fixed_host(expr: ts.Node | None, fn: ts.Node | None, callers, depth: int) -
             expr = callee.child_by_field_name("object")  # base.replace(...), url.toString()
         elif t in {"member_expression", "subscript_expression"}:
             expr = expr.child_by_field_name("object")
+        elif t == "object":  # the options of `http.request({ hostname, ... })`, `axios({ url })`: where it names a host
+            pairs = object_pairs(expr)
+            key = next((k for k in ("baseURL", "url", "hostname", "host") if k in pairs and pairs[k].type == "pair"), None)
+            if key is None:
+                return False
+            expr = pair_value(pairs[key])
         elif t == "identifier":
             if text(expr) in params:
                 calls = callers(fn) if callers is not None and depth < _DEPTH else []

@@ -19,7 +19,7 @@ from auditor.extract.bindings import class_fields, references, value_of, visible
 from auditor.extract.frames import plain_parameters
 from auditor.extract.values import Values
 from auditor.extract.syntax import (CLASS_TYPES, FUNCTION_TYPES, ancestors, call_args, dominates, enclosing_function,
-                                    find, parameter_pattern, strip_casts, text)
+                                    find, member_chain, parameter_pattern, strip_casts, text)
 
 _DEPTH = 4  # calls followed down from the tool's own code
 _PENDING = object()  # the answer of a (function, parameter) still being read (_parameter)
@@ -304,7 +304,7 @@ def _value(ctx, module, node: ts.Node, depth: int) -> bool:
             decl = visible(target, text(target))
             return decl is not None and (decl.id in ctx.seen
                                          or _local(replace(ctx, seen=ctx.seen | {decl.id}), module, decl, depth))
-        if _looked_up(e, module) or _table_key(e, module, ctx.link) or _key_read(e) or _test_method(e, None) \
+        if _looked_up(e, module, ctx.link) or _table_key(e, module, ctx.link) or _key_read(e) or _test_method(e, None) \
                 or _keying_text(e, module, ctx.link):
             return True  # (`name.startsWith(args.prefix)` tested: the value compared with a text)
         if ctx.checks and _items_checked(ctx, module, e, up, depth):
@@ -324,8 +324,10 @@ def _value(ctx, module, node: ts.Node, depth: int) -> bool:
         # harmlessly (no check there is of the value)
     held_text = _text_local(e) if handed is None and text_of is None else None
     if held_text is not None:  # `const line = `${prefix} ${message}`; console.error(line)`: where the local goes
-        return held_text.id not in ctx.seen and _local(replace(ctx, checks=False, seen=ctx.seen | {held_text.id}),
-                                                       module, held_text, depth + 1)  # (a text: no check of the value)
+        return held_text.id not in ctx.seen and _local(replace(ctx, checks=False, seen=ctx.seen | {held_text.id},
+                                                               returns=ctx.returns or depth == 0),
+                                                       module, held_text, depth + 1)  # (a text: no check of the value;
+        # the local is the function's own: what it returns is still the tool's result)
     if handed is None and ctx.link is not None and depth < _DEPTH:
         kept = _kept_entry(e) or _assigned_entry(e)  # `const opts = { level: args.level }; run(opts)`, or `opts.level =
         # args.level` into such a local: followed as run's `opts.level`
@@ -345,6 +347,11 @@ def _value(ctx, module, node: ts.Node, depth: int) -> bool:
     call, index, key = handed
     if key is None and ctx.checks and callee_checks.checks_rest(ctx.link, module, call, index):
         return True
+    if _reports_failure(call):  # `catch (err) { ... toFriendlyError(err, `[ref=${ref}]`) }`: the failure's report
+        return True
+    handing = _handing(ctx, module, call, index)
+    if handing is not None:  # `page.evaluate((id) => refs[id] ..., args.ref)`: the function it is handed to
+        return _parameter(replace(ctx, returns=False), *handing, key, depth + 1)
     returned = ctx.echo and (depth == 0 or ctx.returns) and echoed(call)  # (the call's result is the tool's)
     return _callee_harmless(replace(ctx, returns=returned), module, call, index, key, depth)
 
@@ -382,6 +389,32 @@ def _callee_harmless(ctx, module, call: ts.Node, index: int, key: str | None, de
     hit = _called(ctx, module, call)
     return hit is not None and not any(a <= hit[1].start_byte < b for a, b, _ in hit[0].vendored) \
         and _parameter(ctx, hit[0], hit[1], index, key, depth + 1)
+
+
+def _reports_failure(call: ts.Node) -> bool:
+    """Whether CALL, in a `catch` block, is handed the caught error (`describe(err, target)`): it makes the failure's
+    report, as validation.py's `_in_catch` reads a field handed there directly."""
+    clause = next((a for a in ancestors(call) if a.type == "catch_clause" or a.type in FUNCTION_TYPES), None)
+    param = clause.child_by_field_name("parameter") if clause is not None and clause.type == "catch_clause" else None
+    caught = text(param) if param is not None and param.type == "identifier" else None
+    return caught is not None and any((member_chain(strip_casts(a)) or ("",))[0] == caught for a in call_args(call))
+
+
+def _handing(ctx, module, call: ts.Node, index: int) -> tuple | None:
+    """(module, function, parameter index) that argument INDEX of CALL goes to when CALL is a method that calls the function
+    handed to it with its later arguments (kb/sdk.yaml handing_methods: `page.evaluate(fn, arg)`), the function
+    written there or a function of the boundary it names; None otherwise."""
+    callee = call.child_by_field_name("function")
+    spec = ctx.vocab.get("handing_methods", {}).get(text(callee.child_by_field_name("property"))) \
+        if callee is not None and callee.type == "member_expression" else None
+    args = call_args(call)
+    if spec is None or index <= spec["function"] or spec["function"] >= len(args):
+        return None
+    fn, fmod = strip_casts(args[spec["function"]]), module
+    if fn is not None and fn.type not in FUNCTION_TYPES and ctx.link is not None:
+        fn, fmod = Values(ctx.link).function_of(fn, module, None)
+    return (fmod, fn, spec["parameter"] + index - spec["function"] - 1) \
+        if fn is not None and fn.type in FUNCTION_TYPES else None
 
 
 def _called(ctx, module, call: ts.Node) -> tuple | None:
@@ -473,7 +506,7 @@ def _query_compared(e: ts.Node, vocab: dict) -> bool:
         and text(callee.child_by_field_name("property")) in vocab.get("query_comparisons", ())
 
 
-def _looked_up(e: ts.Node, module) -> bool:
+def _looked_up(e: ts.Node, module, link=None) -> bool:
     """Whether the value E is only the key of a lookup in a collection (`known.has(id)`, `(b.tags ?? []).includes(tag)`,
     `byId.get(id)`, `byId.delete(id)` of a Map or Set, an array's `includes`/`indexOf`; `has` of any holder, whose
     only sense is membership): a value of another type finds nothing there."""
@@ -485,7 +518,7 @@ def _looked_up(e: ts.Node, module) -> bool:
         return False
     if text(callee.child_by_field_name("property")) == "has":
         return True  # (a membership test whatever holds it, `run.processes.has(slot)`: Map, Set, Headers, params)
-    return _collection(callee.child_by_field_name("object"), module)
+    return _collection(callee.child_by_field_name("object"), module, link=link)
 
 
 def _table_key(e: ts.Node, module, link=None) -> bool:
@@ -516,7 +549,7 @@ def _keying_text(e: ts.Node, module, link=None) -> bool:
     if name is None or name.type != "identifier":
         return False
     uses = [u for u in references(decl, text(name)) if not _assigned(u)]
-    return bool(uses) and all(_key_read(u) or _looked_up(u, module) or _table_key(u, module, link) for u in uses)
+    return bool(uses) and all(_key_read(u) or _looked_up(u, module, link) or _table_key(u, module, link) for u in uses)
 
 
 def _key_read(e: ts.Node) -> bool:
@@ -535,9 +568,10 @@ def _key_read(e: ts.Node) -> bool:
         and guards.miss_leaves(decl, text(name), fn)
 
 
-def _collection(node: ts.Node | None, module, depth: int = 0) -> bool:
-    """Whether NODE is a collection, not a string: an array literal, `new Set/Map(...)`, either side of a default
-    (`x ?? []`), a name whose value is one, or a field of the class (`this.facts`) every value of which is one."""
+def _collection(node: ts.Node | None, module, depth: int = 0, link=None) -> bool:
+    """Whether NODE is a collection, not a string: an array literal, `new Set/Map(...)`, `Object.keys/values(...)`,
+    either side of a default (`x ?? []`), a name whose value is one (a constant imported from another module too,
+    with LINK), or a field of the class (`this.facts`) every value of which is one."""
     node = strip_casts(node)
     if node is None or depth > 3:
         return False
@@ -545,12 +579,18 @@ def _collection(node: ts.Node | None, module, depth: int = 0) -> bool:
         return True
     if node.type == "new_expression":
         return text(node.child_by_field_name("constructor")) in {"Set", "Map", "WeakSet", "WeakMap"}
+    if node.type == "call_expression":
+        return text(node.child_by_field_name("function")) in {"Object.keys", "Object.values"}
     if node.type == "binary_expression" and text(node.child_by_field_name("operator")) in {"??", "||"}:
-        return any(_collection(node.child_by_field_name(k), module, depth + 1) for k in ("left", "right"))
+        return any(_collection(node.child_by_field_name(k), module, depth + 1, link) for k in ("left", "right"))
     if node.type == "identifier":
-        return _collection(value_of(module, node), module, depth + 1)
+        value = value_of(module, node)
+        where = link.binding(module, text(node)) if value is None and link is not None else None
+        if where is not None:  # `SUPPORTED.includes(x)`, SUPPORTED a constant of another module
+            return _collection(where[0].toplevel.get(where[1]) or link.value(*where), where[0], depth + 1, link)
+        return _collection(value, module, depth + 1, link)
     made = field_values(node)
-    return bool(made) and all(_collection(m, module, depth + 1) for m in made)
+    return bool(made) and all(_collection(m, module, depth + 1, link) for m in made)
 
 
 def field_values(node: ts.Node | None) -> list[ts.Node | None]:

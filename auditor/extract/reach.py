@@ -18,8 +18,8 @@ from auditor.extract.program import Module
 from auditor.extract.frames import (_pattern, loop_names, parameter_default, parameter_property, parameters,
                                     plain_parameters)
 from auditor.extract.values import Values
-from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, enclosing, find, member_chain, object_pairs,
-                                    pair_value, string_value, strip_casts, text)
+from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, enclosing, find, member_chain, nullish,
+                                    object_pairs, pair_value, string_value, strip_casts, text)
 
 MAX_DEPTH = 24  # hops from the handler's result to a descriptor
 # Array methods whose result holds (some of) the receiver's elements, in the same or another order.
@@ -262,10 +262,7 @@ class Reach:
             yield from self._variable(local, mod.toplevel[local], mod.tree.root_node, mod, d)
             return
         if where is not None and where[0] is not module and self.link.value(*where) is not None:
-            yield from self.expr(self.link.value(*where), where[0], d)  # `export default [...]`, `exports.x = [...]`
-            for later in _assigned(where[0], where[0].tree.root_node, ("exports", where[1])):  # and what is pushed
-                if later.id != self.link.value(*where).id:                                      # onto `exports.x`
-                    yield from self.expr(later, where[0], d)
+            yield from self._commonjs(where[0], where[1], d)  # `export default [...]`, `exports.x = [...]`
             return
         imported = self.link.imports.get(module.path, {}).get(name) if self.link is not None else None
         data = self.link.by_path.get(imported.module) if imported is not None and imported.name == "*" \
@@ -403,7 +400,7 @@ class Reach:
         if chain and len(chain) == 2 and chain[0] == "exports" and self.link is not None:  # CommonJS: this module's own
             value = self.link.assigned.get(module.path, {}).get(chain[1])               # `exports.x = {...}`
             if value is not None:
-                yield from self.expr(value, module, d)
+                yield from self._commonjs(module, chain[1], d)
                 return
         space = self._namespace(obj, module)
         if space is not None:  # `defs.gamma` of `import * as defs`
@@ -1095,9 +1092,20 @@ class Reach:
         if found is not None and found[1] in found[0].toplevel:
             yield from self._variable(found[1], found[0].toplevel[found[1]], found[0].tree.root_node, found[0], d)
         elif found is not None and self.link.value(*found) is not None:  # CommonJS `exports.x = [...]`
-            yield from self.expr(self.link.value(*found), found[0], d)
+            yield from self._commonjs(found[0], found[1], d)
         elif found is None or found[1] not in found[0].functions and found[1] not in found[0].classes:
             self.miss(module, node, self._closure(path))
+
+    def _commonjs(self, module: Module, name: str, d: int):
+        """What MODULE exports as NAME by CommonJS (`exports.x = [...]`, `export default`): the value, and what the
+        module pushes onto `exports.x` anywhere (`function add(e) { exports.endpoints.push(e); }`)."""
+        value = self.link.value(module, name)
+        yield from self.expr(value, module, d)
+        for later in _assigned(module, module.tree.root_node, ("exports", name)):
+            while later is not None and later.type == "assignment_expression":  # `exports.a = exports.b = v`
+                later = later.child_by_field_name("right")
+            if later is not None and (value is None or later.id != value.id) and not nullish(later):
+                yield from self.expr(later, module, d)  # (not tsc's `exports.x = void 0;` before the value)
 
     def _values(self, obj: ts.Node, module: Module, d: int):
         for child in obj.named_children:
@@ -1159,11 +1167,20 @@ def _names_anew(obj: ts.Node, bound: frozenset[str], depth: int = 0) -> bool:
     for key, pair in object_pairs(obj).items():
         value = strip_casts(pair_value(pair)) if pair.type == "pair" else None
         if key == "name" and value is not None and value.type != "member_expression" \
-                and not (value.type == "identifier" and text(value) in bound):
+                and not (value.type == "identifier" and text(value) in bound) and not _kept_unless(value):
             return True
         if value is not None and value.type == "object" and depth < 2 and _names_anew(value, bound, depth + 1):
             return True
     return False
+
+
+def _kept_unless(value: ts.Node) -> bool:
+    """Whether VALUE, a name written in a copy, falls back to a member of what is copied (`renames.get(t.name) ??
+    t.name`, `aliases[t.name] || t.name`): the element's own name wherever the other side gives none, so the copy is
+    read as the element (each keeps its name unless renamed at run time)."""
+    return value.type == "binary_expression" and text(value.child_by_field_name("operator")) in {"??", "||"} \
+        and strip_casts(value.child_by_field_name("right")) is not None \
+        and strip_casts(value.child_by_field_name("right")).type == "member_expression"
 
 
 def holds(obj: ts.Node, keys: frozenset[str]) -> bool:

@@ -767,7 +767,7 @@ class Values(Lists):
         node, module = self.definition(node, module)
         if node is None or depth > _STRING_DEPTH:
             return None
-        if node.type == "template_string" and frame is not None:
+        if node.type == "template_string":
             parts = []
             for child in node.named_children:
                 if child.type == "template_substitution":
@@ -838,8 +838,18 @@ class Values(Lists):
             if holder is not None and holder.type == "identifier" and prop is not None \
                     and f"{text(holder)}.{text(prop)}" in hmod.enums:  # an imported enum
                 return hmod.enums[f"{text(holder)}.{text(prop)}"]
+            if holder is not None and holder.type == "identifier" and prop is not None and text(prop) == "name" \
+                    and self.link is not None:  # `Codegen.name` of a class of the boundary with no static `name`
+                found = self.link._class(hmod, text(holder))
+                if found is not None and "name" not in found[1].fields and "name" not in found[1].methods:
+                    return _class_name(found[1].node)
+                if found is not None:  # `static name = "custom"`
+                    value, vmod = self.member(node.child_by_field_name("object"), module, "name", frame, depth + 1)
+                    return self.string(value, vmod, depth + 1) if value is not None else None
             if holder is not None and holder.type in {"class", "class_declaration"} and prop is not None:
                 found = self.member(node.child_by_field_name("object"), module, text(prop), frame, depth + 1)
+                if found[0] is None and text(prop) == "name":  # `Codegen.name` of `class Codegen`: its own name
+                    return _class_name(holder)
                 return self.string(found[0], found[1], depth + 1) if found[0] is not None else None  # a static
                 # (`GetTool.TOOL_NAME` of `static TOOL_NAME = "get"`)
             target = self.namespace(holder, hmod) if holder is not None and prop is not None and self.link is not None \
@@ -1413,6 +1423,15 @@ class Values(Lists):
 
 
 _COMPARISONS = frozenset({"===", "!==", "==", "!="})
+
+
+def _class_name(cls: ts.Node) -> str | None:
+    """The name a class has at run time (`Function.prototype.name`): its declared name, or, for a class expression
+    without one, the name of the variable its declaration sets (`const Tool = class { ... }`)."""
+    name = cls.child_by_field_name("name")
+    if name is None and cls.parent is not None and cls.parent.type == "variable_declarator":
+        name = cls.parent.child_by_field_name("name")
+    return text(name) if name is not None and name.type in {"identifier", "type_identifier"} else None
 
 
 def tested_name(cond: ts.Node | None) -> ts.Node | None:
