@@ -2,7 +2,9 @@
 with `exports.endpoints.push(e)` in a function every module's entry is handed to (`addEndpoint(x_1.default)`, each
 module's `exports.default = { tool: exports.tool, ... }`), re-exported through `__exportStar`, is read whole, and
 tsc's `exports.tool = exports.handler = void 0;` before the values adds nothing. A copy that renames only where a
-lookup finds a new name (`name: renames.get(t.name) ?? t.name`) keeps each element's own name."""
+lookup finds a new name (`name: renames.get(t.name) ?? t.name`) keeps each element's own name, and one that names
+its copies from a member of the element through a destructuring (`const { name, parameters } = tool.function`) is
+read as it would be written out (`tool.function.name`)."""
 
 from __future__ import annotations
 
@@ -84,3 +86,32 @@ def test_a_name_only_a_lookup_gives_is_not_the_element_s():
     assert not p.tools and [len(l.unnamed) for l in p.listings] == [1]  # (named at run time: said so)
     prefixed = _program(renamed="`x_${e.tool.name}`")
     assert sorted(t.name for t in prefixed.tools) == ["x_create_asset", "x_remove_asset"]
+
+
+OPENAI = '''import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+const FUNCTIONS = [
+  { type: "function", function: { name: "draw_slide", description: "Draw a slide.", parameters: { type: "object", properties: {} } } },
+  { type: "function", function: { name: "save_pdf", description: "Save a PDF.", parameters: { type: "object", properties: {} } } },
+];
+function toMcp(list) {
+  return { tools: list.map((tool) => { COPY }) };
+}
+const server = new Server({ name: "o", version: "1" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => toMcp(FUNCTIONS));
+'''
+
+
+def test_a_copy_that_destructures_its_element_s_member_names_the_member():
+    """`list.map((tool) => { const { name, description, parameters } = tool.function; return { name, description,
+    inputSchema: parameters }; })` over OpenAI-style function specs: each copy is named by its element's
+    `function.name`, the schema it copies being that member's `parameters`."""
+    copy = "const { name, description, parameters } = tool.function; return { name, description, inputSchema: parameters };"
+    p = program({"package.json": '{"name":"o","version":"1.0.0","type":"module","bin":"index.js"}',
+                 "index.js": OPENAI.replace("COPY", copy)})
+    assert sorted(t.name for t in p.tools) == ["draw_slide", "save_pdf"]
+    spelled = copy.replace("const { name, description, parameters } = tool.function; ", "const f = tool.function; ").replace(
+        "return { name, description, inputSchema: parameters }", "return { name: f.name, description: f.description, inputSchema: f.parameters }")
+    p = program({"package.json": '{"name":"o","version":"1.0.0","type":"module","bin":"index.js"}',
+                 "index.js": OPENAI.replace("COPY", spelled)})
+    assert sorted(t.name for t in p.tools) == ["draw_slide", "save_pdf"]

@@ -663,6 +663,19 @@ def test_a_path_function_of_node_rejects_what_is_no_string(head, call):
                     "export function isAbsolute(p: any) { return false; }\nexport default { join, posix };\n"}) == BOTH
 
 
+@pytest.mark.parametrize("check, checked", [
+    ('  if (!args.path) throw new Error("path required");\n  const full = path.join("/notes", args.path);\n', True),
+    ('  mkdirSync(args.path, { recursive: true });\n  const full = path.join("/notes", args.path);\n', False),  # used first
+    ('  const full = process.env.ROOT && !path.isAbsolute(args.path) ? path.join(process.env.ROOT, args.path) : args.path;\n', False),
+])
+def test_a_path_function_checks_only_before_any_use_and_on_every_path(check, checked):
+    """A `path` function refuses a non-string where it runs: a check of the field when it is the field's first use
+    (a presence test before it uses nothing) and runs whenever the field goes on; after `mkdirSync(args.path)`, or
+    only when another setting is there (`ROOT && !path.isAbsolute(p) ? ... : p`), it is not."""
+    text = server(gate=False, head='import * as path from "node:path";\nimport { mkdirSync } from "node:fs";\n', check=check)
+    assert flagged({"index.ts": text}) == ({"limit": "unchecked-optional"} if checked else BOTH)
+
+
 def test_an_object_s_json_text_goes_where_the_text_goes():
     """`note(`read ${JSON.stringify({ path: args.path, limit: args.limit })}`)`, NOTE writing its message to stderr:
     the entries' text is only logged. The same text handed to a function not known (`send(...)`) is a use."""
@@ -773,6 +786,17 @@ def test_a_url_parsed_before_its_use_is_checked(catch, checked):
     head = f"function assertUrl(u: any) {{ let parsed; try {{ parsed = new URL(u); }} catch {{ {catch} }} return parsed; }}\n"
     text = server(gate=False, head=head, check="  assertUrl(args.path);\n")
     assert flagged({"index.ts": text}) == ({"limit": "unchecked-optional"} if checked else BOTH)
+
+
+def test_a_method_of_the_server_s_own_class_named_like_a_validator_is_read_by_its_code():
+    """`Factory.create({}, args)` of the server's own class: superstruct's `create(x, S)` has that name, but a function
+    the audit reads is judged by what it does (here it copies the input and checks nothing), not by its name."""
+    head = "class Factory { static create(config: any, opts: any) { return { ...config, ...opts }; } }\n"
+    text = server(gate=False, head=head, check="  const made = Factory.create({}, args);\n")
+    assert flagged({"index.ts": text}) == BOTH
+    library = server(gate=False, head='import { create } from "superstruct";\nconst Note: any = {};\n',
+                     check="  create(args, Note);\n")
+    assert flagged({"index.ts": library}) == {}  # (the library's: a check of the whole input)
 
 
 def test_a_string_method_through_optional_chaining_checks_an_optional_field():

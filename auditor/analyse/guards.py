@@ -68,12 +68,55 @@ def string_calls(fn: ts.Node, own: bool = False, module: Module | None = None
         if not method:
             for arg in call_args(call)[:1] if parsed else call_args(call):
                 arg = strip_casts(arg)
-                if arg is not None and arg.type != "spread_element" and not type_guarded(arg, fn):
+                if arg is not None and arg.type != "spread_element" and not type_guarded(arg, fn) \
+                        and (parsed or _first_use(arg, fn) and not _branch_of_other(call, arg, fn)):
                     yield call, arg, False
             continue
         obj = strip_casts(callee.child_by_field_name("object"))
         if obj is not None and not type_guarded(obj, fn):
             yield call, obj, any(c.type == "optional_chain" for c in callee.children)
+
+
+def _first_use(value: ts.Node, fn: ts.Node) -> bool:
+    """Whether VALUE (a name, a member chain) is read in FN nowhere before, but to be tested (`if (!dir)`, `dir ===
+    x`, `typeof dir`): a `path` function that refuses it then checks it before any use (`mkdir(dir); join(dir, f)`
+    has used it first)."""
+    shown = text(value)
+    for n in find(fn, {"identifier", "member_expression", "shorthand_property_identifier"}):
+        if n.start_byte >= value.start_byte:
+            continue
+        if text(n) != shown or n.parent is not None and (
+                n.parent.type == "variable_declarator" and n.parent.child_by_field_name("name") == n
+                or n.parent.type in {"required_parameter", "optional_parameter", "formal_parameters"}):
+            continue  # (another value, or the name a declaration or a parameter sets)
+        up = n.parent
+        while up is not None and up.type in {"parenthesized_expression", "non_null_expression", "as_expression"}:
+            up = up.parent
+        tested = up is not None and (
+            up.type == "unary_expression" and text(up.child_by_field_name("operator")) in {"!", "typeof"}
+            or up.type == "binary_expression" and text(up.child_by_field_name("operator")) in {"===", "!==", "==", "!="}
+            or up.type in {"if_statement", "ternary_expression", "while_statement"}
+            and up.child_by_field_name("condition") is not None
+            and up.child_by_field_name("condition").start_byte <= n.start_byte < up.child_by_field_name("condition").end_byte)
+        if not tested:
+            return False
+    return True
+
+
+def _branch_of_other(call: ts.Node, value: ts.Node, fn: ts.Node) -> bool:
+    """Whether CALL runs in FN only under a condition other than VALUE's own presence (`workDir &&
+    !path.isAbsolute(p)`: when there is no workDir, p goes on unrefused); `if (sub) path.join(root, sub)` is taken
+    whenever SUB is there to be used."""
+    shown = text(value)
+    taken = lambda cond: cond is not None and text(strip_casts(cond)) == shown  # noqa: E731
+    node, cur = call, call
+    while cur.parent is not None and cur.parent != fn:  # (the condition of a ternary runs whenever the ternary does,
+        if cur.parent.type == "ternary_expression" and cur.parent.child_by_field_name("condition") == cur:
+            if conditional(call, cur.parent, taken):  # what runs in it on every path of it)
+                return True
+            node = cur.parent
+        cur = cur.parent
+    return conditional(node, fn, taken)
 
 
 def path_call(module: Module, call: ts.Node) -> bool:

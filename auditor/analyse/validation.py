@@ -626,7 +626,11 @@ def _schema_call(call: ts.Node, m: Module, names: set[str], p: Program, v: dict,
                 return None
             checked = {f for k, f in paired.items() if k in props}
             return Check(path=m.path, node=call, fields=frozenset(checked), form="schema") if checked else None
-    if len(args) == 2 and method in v["schema_and_input"] and any(_is_input(a, names, v) for a in args):
+    own = (p.linker.resolve(m, call) or instances.static_method(p.linker, m, call)) \
+        if p.linker is not None and method in v["schema_and_input"] else None
+    if own is not None and not any(a <= own[1].start_byte < b for a, b, _ in own[0].vendored):
+        pass  # `MochaFactory.create(config, opts)` of a class of the boundary: judged by its code, not by its name
+    elif len(args) == 2 and method in v["schema_and_input"] and any(_is_input(a, names, v) for a in args):
         matched, schema = True, args[1] if _is_input(args[0], names, v) else args[0]  # `v.parse(S, x)`, `assert(x, S)`
     elif args and _is_input(args[0], names, v):
         compiled = _compiled(fn, m, v)

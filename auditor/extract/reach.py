@@ -616,7 +616,8 @@ class Reach:
                 if not (read and element.type != "object"):  # an instance, a namespace: the member mapped is listed
                     if renames and element.type == "object" and prefix:  # `(t) => ({ name: t.schema.name, ... })`:
                         for member, mmod in self._members_at(element, emod, prefix, d):  # the member it copies, a
-                            if holds(member, needs | _SCHEMA_KEYS):  # descriptor itself, named by its name
+                            if holds(member, needs | self._schema_source(cb, cmod, prefix)):  # descriptor itself,
+                                # named by its name
                                 self.copied.add(member)
                                 yield member, mmod
                     elif renames and element.type == "object" and holds(element, needs):
@@ -1000,11 +1001,12 @@ class Reach:
         element = next((k for k, (i, p) in parameters(fn).items() if i == 0 and not p), None)
         prefix = self._copied_from(fn, module)
         found = [strip_casts(r) for r, _ in self.returns(fn, module)]
+        aliases = _element_aliases(fn, element)
 
         def takes(value: ts.Node | None, k: str) -> bool:
-            return member_chain(strip_casts(value)) == (element, *prefix, k) or read and value is not None and any(
-                member_chain(n) == (element, *prefix, k) for n in find(value, {"member_expression"}))
-        keys = [frozenset(k for k, pair in object_pairs(r).items() if pair.type == "pair" and takes(pair_value(pair), k))
+            return _chain_of(value, aliases) == (element, *prefix, k) or read and value is not None and any(
+                _chain_of(n, aliases) == (element, *prefix, k) for n in find(value, {"member_expression", "identifier"}))
+        keys = [frozenset(k for k, pair in object_pairs(r).items() if takes(pair_value(pair), k))
                 for r in found if r is not None and r.type == "object"]
         return frozenset.intersection(*keys) if keys and len(keys) == len(found) else frozenset()
 
@@ -1012,12 +1014,26 @@ class Reach:
         """The member path of its element whose `name` a `map` callback copies into the objects it returns: () for
         `{ name: t.name }`, ("schema",) for `{ name: t.schema.name, description: t.schema.description }`."""
         element = next((k for k, (i, p) in parameters(fn).items() if i == 0 and not p), None)
+        aliases = _element_aliases(fn, element)
         paths = set()
         for r, _ in self.returns(fn, module):
             pair = object_pairs(strip_casts(r)).get("name") if strip_casts(r) is not None else None
-            chain = member_chain(strip_casts(pair_value(pair))) if pair is not None and pair.type == "pair" else None
+            chain = _chain_of(pair_value(pair), aliases) if pair is not None else None
             paths.add(tuple(chain[1:-1]) if chain and chain[0] == element and chain[-1] == "name" else None)
         return next(iter(paths)) if len(paths) == 1 and None not in paths else ()
+
+    def _schema_source(self, fn: ts.Node, module: Module, prefix: tuple[str, ...]) -> frozenset[str]:
+        """The key of the member at PREFIX of its element that a `map` callback copies as the input schema of every
+        object it returns (`{ name, inputSchema: parameters }` of `const { name, parameters } = tool.function`:
+        `parameters`); `inputSchema` when it copies none the same way."""
+        element = next((k for k, (i, p) in parameters(fn).items() if i == 0 and not p), None)
+        aliases = _element_aliases(fn, element)
+        keys = set()
+        for r, _ in self.returns(fn, module):
+            pair = object_pairs(strip_casts(r)).get(SCHEMA_KEY) if strip_casts(r) is not None else None
+            chain = _chain_of(pair_value(pair), aliases) if pair is not None else None
+            keys.add(chain[-1] if chain and chain[:-1] == (element, *prefix) else None)
+        return frozenset(keys) if len(keys) == 1 and None not in keys else _SCHEMA_KEYS
 
     def _copies_name(self, fn: ts.Node | None, module: Module) -> bool:
         """Whether a `map` callback returns, each time, an object literal whose `name` is its element's
@@ -1141,7 +1157,8 @@ class Reach:
                 if r.named_children and _owner(r) == fn]
 
 
-_SCHEMA_KEYS = frozenset({"inputSchema"})  # coupling: Tool.inputSchema, required by the MCP specification
+SCHEMA_KEY = "inputSchema"  # coupling: Tool.inputSchema, required by the MCP specification
+_SCHEMA_KEYS = frozenset({SCHEMA_KEY})
 _SETTLES = frozenset({"then", "catch", "finally"})  # a promise's handlers (Reach._settled)
 _KEEPS_ALL = frozenset({"flat", "slice", "filter", "sort", "toSorted", "reverse", "toReversed"})  # (no callback
 # that makes new elements)
@@ -1172,6 +1189,32 @@ def _names_anew(obj: ts.Node, bound: frozenset[str], depth: int = 0) -> bool:
         if value is not None and value.type == "object" and depth < 2 and _names_anew(value, bound, depth + 1):
             return True
     return False
+
+
+def _element_aliases(fn: ts.Node, element: str | None) -> dict[str, tuple[str, ...]]:
+    """The locals a callback FN binds to members of its ELEMENT parameter, each with its member chain: `const { name,
+    description } = tool.function` -> {name: (tool, function, name), ...}; `const f = tool.function` too."""
+    body = fn.child_by_field_name("body")
+    out: dict[str, tuple[str, ...]] = {}
+    for d in find(body, {"variable_declarator"}) if element is not None and body is not None else ():
+        if _owner(d) != fn:
+            continue
+        chain = member_chain(strip_casts(d.child_by_field_name("value")))
+        if chain and chain[0] == element:
+            out.update({local: (*chain, *path) for local, path in _pattern(d.child_by_field_name("name"))})
+    return out
+
+
+def _chain_of(value: ts.Node | None, aliases: dict[str, tuple[str, ...]]) -> tuple[str, ...] | None:
+    """The member chain VALUE reads, a local of ALIASES read as the chain it stands for (`name` of `const { name } =
+    tool.function`: tool.function.name)."""
+    value = strip_casts(value)
+    if value is None:
+        return None
+    if value.type in {"identifier", "shorthand_property_identifier"}:
+        return aliases.get(text(value), (text(value),))
+    chain = member_chain(value)
+    return (*aliases[chain[0]], *chain[1:]) if chain and chain[0] in aliases else chain
 
 
 def _kept_unless(value: ts.Node) -> bool:
