@@ -51,7 +51,8 @@ def string_calls(fn: ts.Node, own: bool = False, module: Module | None = None
     """(call, the value it is made on, whether through `?.`) of each call in FN of a method only a string has
     (`x.trim()`; `x?.trim()` lets null and undefined by, and throws for any other value that is no string), of `new
     URL(x)` (PARSING_CONSTRUCTORS), and, with MODULE (FN's), (call, argument, False) of each argument of a call of
-    Node's `path` functions (`path.join(root, x)`, path_call), which throw for one that is no string; not only made
+    Node's `path` functions (`path.join(root, x)`, path_call), which throw for one that is no string (those two as
+    the value's first use, on every path the value goes on: _first_use, _branch_of_other); not only made
     for strings (`typeof x === "string" ? x.trim() : ...`) and not inside a `try` of FN that would catch the failure
     and go on. A `try` whose `catch` throws again lets the failure out; with OWN (FN is the tool's own code, which a
     `return` leaves), so does one whose `catch` returns (`catch (e) { return { isError: true } }`)."""
@@ -69,12 +70,15 @@ def string_calls(fn: ts.Node, own: bool = False, module: Module | None = None
             for arg in call_args(call)[:1] if parsed else call_args(call):
                 arg = strip_casts(arg)
                 if arg is not None and arg.type != "spread_element" and not type_guarded(arg, fn) \
-                        and (parsed or _first_use(arg, fn) and not _branch_of_other(call, arg, fn)):
+                        and _first_use(arg, fn) and not _branch_of_other(call, arg, fn):
                     yield call, arg, False
             continue
         obj = strip_casts(callee.child_by_field_name("object"))
         if obj is not None and not type_guarded(obj, fn):
             yield call, obj, any(c.type == "optional_chain" for c in callee.children)
+
+
+_CONDITIONED = frozenset({"if_statement", "ternary_expression", "while_statement"})
 
 
 def _first_use(value: ts.Node, fn: ts.Node) -> bool:
@@ -92,12 +96,11 @@ def _first_use(value: ts.Node, fn: ts.Node) -> bool:
         up = n.parent
         while up is not None and up.type in {"parenthesized_expression", "non_null_expression", "as_expression"}:
             up = up.parent
+        cond = up.child_by_field_name("condition") if up is not None and up.type in _CONDITIONED else None
         tested = up is not None and (
             up.type == "unary_expression" and text(up.child_by_field_name("operator")) in {"!", "typeof"}
             or up.type == "binary_expression" and text(up.child_by_field_name("operator")) in {"===", "!==", "==", "!="}
-            or up.type in {"if_statement", "ternary_expression", "while_statement"}
-            and up.child_by_field_name("condition") is not None
-            and up.child_by_field_name("condition").start_byte <= n.start_byte < up.child_by_field_name("condition").end_byte)
+            or cond is not None and cond.start_byte <= n.start_byte < cond.end_byte)
         if not tested:
             return False
     return True

@@ -460,10 +460,7 @@ def loopback_host(call: ts.Node) -> bool:
     (`http.request({ hostname: "127.0.0.1", port })`): a local service, no open world."""
     args = call_args(call)
     arg = strip_casts(args[0]) if args else None
-    if arg is not None and arg.type == "object":
-        pairs = object_pairs(arg)
-        pair = pairs.get("hostname") or pairs.get("host")
-        arg = strip_casts(pair_value(pair)) if pair is not None and pair.type == "pair" else None
+    arg = strip_casts(_host_option(arg)) if arg is not None and arg.type == "object" else arg
     if arg is None:
         return False
     if arg.type == "template_string":
@@ -472,6 +469,14 @@ def loopback_host(call: ts.Node) -> bool:
     else:
         written = string_value(arg)
     return written is not None and _LOOPBACK.match(written) is not None
+
+
+def _host_option(options: ts.Node) -> ts.Node | None:
+    """The value an HTTP call's options object gives the host it sends to (`baseURL`, `url`, `hostname`, `host`, the
+    first written), or None."""
+    pairs = object_pairs(options)
+    key = next((k for k in ("baseURL", "url", "hostname", "host") if k in pairs and pairs[k].type == "pair"), None)
+    return pair_value(pairs[key]) if key is not None else None
 
 
 def _fixed_host(expr: ts.Node | None, fn: ts.Node | None, callers, depth: int) -> bool:
@@ -501,11 +506,9 @@ def _fixed_host(expr: ts.Node | None, fn: ts.Node | None, callers, depth: int) -
         elif t in {"member_expression", "subscript_expression"}:
             expr = expr.child_by_field_name("object")
         elif t == "object":  # the options of `http.request({ hostname, ... })`, `axios({ url })`: where it names a host
-            pairs = object_pairs(expr)
-            key = next((k for k in ("baseURL", "url", "hostname", "host") if k in pairs and pairs[k].type == "pair"), None)
-            if key is None:
+            expr = _host_option(expr)
+            if expr is None:
                 return False
-            expr = pair_value(pairs[key])
         elif t == "identifier":
             if text(expr) in params:
                 calls = callers(fn) if callers is not None and depth < _DEPTH else []

@@ -401,9 +401,9 @@ def _reports_failure(call: ts.Node) -> bool:
 
 
 def _handing(ctx, module, call: ts.Node, index: int) -> tuple | None:
-    """(module, function, parameter index) that argument INDEX of CALL goes to when CALL is a method that calls the function
-    handed to it with its later arguments (kb/sdk.yaml handing_methods: `page.evaluate(fn, arg)`), the function
-    written there or a function of the boundary it names; None otherwise."""
+    """(module, function, parameter index) that argument INDEX of CALL goes to when CALL is a method that calls the
+    function handed to it with its later arguments (kb/sdk.yaml handing_methods: `page.evaluate(fn, arg)`), the
+    function written there or a function of the boundary it names; None otherwise."""
     callee = call.child_by_field_name("function")
     spec = ctx.vocab.get("handing_methods", {}).get(text(callee.child_by_field_name("property"))) \
         if callee is not None and callee.type == "member_expression" else None

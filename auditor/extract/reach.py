@@ -998,14 +998,14 @@ class Reach:
         """The members a `map` callback copies from its element (or from the member of it at _copied_from's path)
         into every object it returns (`{ name: t.name }`, `{ name: t.schema.name }`); with READ, also those it
         makes of that member (`{ inputSchema: convert(t.inputSchema) }`): members every element must have."""
-        element = next((k for k, (i, p) in parameters(fn).items() if i == 0 and not p), None)
+        element, aliases = _element_of(fn)
         prefix = self._copied_from(fn, module)
         found = [strip_casts(r) for r, _ in self.returns(fn, module)]
-        aliases = _element_aliases(fn, element)
 
         def takes(value: ts.Node | None, k: str) -> bool:
-            return _chain_of(value, aliases) == (element, *prefix, k) or read and value is not None and any(
-                _chain_of(n, aliases) == (element, *prefix, k) for n in find(value, {"member_expression", "identifier"}))
+            wanted = (element, *prefix, k)
+            return _chain_of(value, aliases) == wanted or read and value is not None and any(
+                _chain_of(n, aliases) == wanted for n in find(value, {"member_expression", "identifier"}))
         keys = [frozenset(k for k, pair in object_pairs(r).items() if takes(pair_value(pair), k))
                 for r in found if r is not None and r.type == "object"]
         return frozenset.intersection(*keys) if keys and len(keys) == len(found) else frozenset()
@@ -1013,8 +1013,7 @@ class Reach:
     def _copied_from(self, fn: ts.Node, module: Module) -> tuple[str, ...]:
         """The member path of its element whose `name` a `map` callback copies into the objects it returns: () for
         `{ name: t.name }`, ("schema",) for `{ name: t.schema.name, description: t.schema.description }`."""
-        element = next((k for k, (i, p) in parameters(fn).items() if i == 0 and not p), None)
-        aliases = _element_aliases(fn, element)
+        element, aliases = _element_of(fn)
         paths = set()
         for r, _ in self.returns(fn, module):
             pair = object_pairs(strip_casts(r)).get("name") if strip_casts(r) is not None else None
@@ -1026,8 +1025,7 @@ class Reach:
         """The key of the member at PREFIX of its element that a `map` callback copies as the input schema of every
         object it returns (`{ name, inputSchema: parameters }` of `const { name, parameters } = tool.function`:
         `parameters`); `inputSchema` when it copies none the same way."""
-        element = next((k for k, (i, p) in parameters(fn).items() if i == 0 and not p), None)
-        aliases = _element_aliases(fn, element)
+        element, aliases = _element_of(fn)
         keys = set()
         for r, _ in self.returns(fn, module):
             pair = object_pairs(strip_casts(r)).get(SCHEMA_KEY) if strip_casts(r) is not None else None
@@ -1191,9 +1189,11 @@ def _names_anew(obj: ts.Node, bound: frozenset[str], depth: int = 0) -> bool:
     return False
 
 
-def _element_aliases(fn: ts.Node, element: str | None) -> dict[str, tuple[str, ...]]:
-    """The locals a callback FN binds to members of its ELEMENT parameter, each with its member chain: `const { name,
-    description } = tool.function` -> {name: (tool, function, name), ...}; `const f = tool.function` too."""
+def _element_of(fn: ts.Node) -> tuple[str | None, dict[str, tuple[str, ...]]]:
+    """The name of a callback FN's element parameter (its first, a plain name), and the locals FN binds to members
+    of it, each with its member chain: `const { name, description } = tool.function` -> {name: (tool, function,
+    name), ...}; `const f = tool.function` too."""
+    element = next((k for k, (i, p) in parameters(fn).items() if i == 0 and not p), None)
     body = fn.child_by_field_name("body")
     out: dict[str, tuple[str, ...]] = {}
     for d in find(body, {"variable_declarator"}) if element is not None and body is not None else ():
@@ -1202,7 +1202,7 @@ def _element_aliases(fn: ts.Node, element: str | None) -> dict[str, tuple[str, .
         chain = member_chain(strip_casts(d.child_by_field_name("value")))
         if chain and chain[0] == element:
             out.update({local: (*chain, *path) for local, path in _pattern(d.child_by_field_name("name"))})
-    return out
+    return element, out
 
 
 def _chain_of(value: ts.Node | None, aliases: dict[str, tuple[str, ...]]) -> tuple[str, ...] | None:
