@@ -745,3 +745,31 @@ def test_a_registry_a_lazily_made_context_holds_lists_only_what_is_registered_in
     led = coverage.ledger(program(files))
     assert [t["name"] for t in led["tools"]] == ["device"]
     assert led["unresolved"] == []
+
+
+def test_objects_only_an_unreached_handler_lists_are_no_tools():
+    """The package's entry builds its own server (tool `generate`) and imports a library module of descriptors that
+    another program's tools/list handler lists (a dependency's own bin, `lib/mcp.js`, which no entry reaches): those
+    descriptors are not the server's tools, though the module holding them is reached."""
+    from program_helpers import SDK, program
+
+    files = {
+        "package.json": '{"name": "deck", "version": "1.0.0", "type": "module", "bin": "index.js"}',
+        "lib/tools.js": 'export const TOOLS = [{ type: "function", function: { name: "make_pdf", description: "PDF", '
+                        'parameters: { type: "object" } } }];\nexport const templates = () => TOOLS.length;\n',
+        "lib/mcp.js": SDK + 'import { TOOLS } from "./tools.js";\n'
+                      'const server = new Server({ name: "vision", version: "1" }, { capabilities: { tools: {} } });\n'
+                      'server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS.map((t) => { '
+                      'const { name, description, parameters } = t.function; return { name, description, '
+                      'inputSchema: parameters }; }) }));\nserver.connect(new StdioServerTransport());\n',
+        "index.js": 'import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
+                    'import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";\n'
+                    'import { templates } from "./lib/tools.js";\n'
+                    'const server = new McpServer({ name: "deck", version: "1" });\n'
+                    'server.tool("generate", "Generate a deck.", async () => ({ content: [{ type: "text", text: String(templates()) }] }));\n'
+                    'await server.connect(new StdioServerTransport());\n',
+    }
+    assert sorted(t.name for t in program(files).tools) == ["generate"]
+    served = program({**files, "package.json": '{"name": "deck", "version": "1.0.0", "type": "module", '
+                                               '"bin": {"deck": "index.js", "vision": "lib/mcp.js"}}'})
+    assert sorted(t.name for t in served.tools) == ["generate", "make_pdf"]  # (its own bin: the package's too)

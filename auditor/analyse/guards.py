@@ -13,10 +13,10 @@ import tree_sitter as ts
 
 from auditor.analyse.effects import conditional
 from auditor.extract import flow
-from auditor.extract.bindings import imports, value_of, visible
+from auditor.extract.bindings import value_of, visible
 from auditor.extract.frames import REST, destructured, loop_names, parameters, plain_parameters, returned
 from auditor.extract.program import Module
-from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, callee_text, condition_terms, direct,
+from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, callee_text, condition_terms,
                                     enclosing_function, find, member_chain, nullish, object_pairs, pair_value,
                                     string_value, strip_casts, text)
 from auditor.extract.values import Values
@@ -26,52 +26,45 @@ STRING_ONLY = frozenset({"substring", "substr", "toLowerCase", "toUpperCase", "t
                           "toLocaleUpperCase", "trim", "trimStart", "trimEnd", "startsWith", "endsWith", "padStart",
                           "padEnd", "charAt", "charCodeAt", "codePointAt", "localeCompare", "normalize", "replace",
                           "replaceAll", "split", "match", "matchAll", "search", "repeat"})
-# Node's `path` functions that throw a TypeError for an argument that is no string (`path.join(base, 5)`: "The
-# "path" argument must be of type string"), as a string's own method does; their modules.
-PATH_STRING_FUNCTIONS = frozenset({"join", "resolve", "normalize", "isAbsolute", "basename", "dirname", "extname",
-                                   "relative", "parse"})
-_PATH_MODULES = frozenset({"path", "path/posix", "path/win32"})
 # Constructors that parse their first argument as text and throw for what does not parse (`new URL(42)`: "Invalid
-# URL"): inside a `try` whose `catch` leaves, or with no `try`, a value they are handed is checked there.
+# URL"): inside a `try` whose `catch` leaves (a deliberate check: `try { new URL(u) } catch { throw ... }`), a value
+# they are handed is checked there. (A built-in that only fails on a value of another type, Node's `path.resolve(5)`,
+# checks nothing by the corpus's labels: the call fails, no check was made.)
 PARSING_CONSTRUCTORS = frozenset({"URL"})
 STRING_OF_STRING = frozenset({"toLowerCase", "toUpperCase", "toLocaleLowerCase", "toLocaleUpperCase", "trim",
                               "trimStart", "trimEnd", "normalize"})  # (of those, called with no argument: the string
 # changed in case or white space only)
 
 
-def string_receivers(fn: ts.Node, own: bool = False, module: Module | None = None
-                     ) -> Iterator[tuple[ts.Node, ts.Node]]:
+def string_receivers(fn: ts.Node, own: bool = False) -> Iterator[tuple[ts.Node, ts.Node]]:
     """(call, the value it is made on) of each call in FN of a method only a string has (`x.trim()`), not through
     `?.` (string_calls): a value that is no string throws there, and goes no further."""
-    return ((call, obj) for call, obj, chained in string_calls(fn, own, module) if not chained)
+    return ((call, obj) for call, obj, chained in string_calls(fn, own) if not chained)
 
 
-def string_calls(fn: ts.Node, own: bool = False, module: Module | None = None
-                 ) -> Iterator[tuple[ts.Node, ts.Node, bool]]:
+def string_calls(fn: ts.Node, own: bool = False) -> Iterator[tuple[ts.Node, ts.Node, bool]]:
     """(call, the value it is made on, whether through `?.`) of each call in FN of a method only a string has
-    (`x.trim()`; `x?.trim()` lets null and undefined by, and throws for any other value that is no string), of `new
-    URL(x)` (PARSING_CONSTRUCTORS), and, with MODULE (FN's), (call, argument, False) of each argument of a call of
-    Node's `path` functions (`path.join(root, x)`, path_call), which throw for one that is no string (those two as
-    the value's first use, on every path the value goes on: _first_use, _branch_of_other); not only made
-    for strings (`typeof x === "string" ? x.trim() : ...`) and not inside a `try` of FN that would catch the failure
-    and go on. A `try` whose `catch` throws again lets the failure out; with OWN (FN is the tool's own code, which a
-    `return` leaves), so does one whose `catch` returns (`catch (e) { return { isError: true } }`)."""
+    (`x.trim()`; `x?.trim()` lets null and undefined by, and throws for any other value that is no string), and
+    (call, argument, False) of `new URL(x)` in a `try` whose `catch` leaves (PARSING_CONSTRUCTORS; as the value's
+    first use, on every path it goes on: _first_use, _branch_of_other); not only made for strings (`typeof x ===
+    "string" ? x.trim() : ...`) and not inside a `try` of FN that would catch the failure and go on. A `try` whose
+    `catch` throws again lets the failure out; with OWN (FN is the tool's own code, which a `return` leaves), so does
+    one whose `catch` returns (`catch (e) { return { isError: true } }`)."""
     for call in find(fn, {"call_expression", "new_expression"}):
         callee = call.child_by_field_name("function" if call.type == "call_expression" else "constructor")
         method = call.type == "call_expression" and callee is not None and callee.type == "member_expression" \
             and text(callee.child_by_field_name("property")) in STRING_ONLY
         parsed = call.type == "new_expression" and text(callee) in PARSING_CONSTRUCTORS
-        if not method and not parsed and (module is None or not path_call(module, call)):
+        if not method and not parsed:
             continue
-        if any(a.type == "try_statement" and not _failure_leaves(a, call, own and enclosing_function(a) == fn)
-               for a in takewhile(lambda a: a != fn, ancestors(call))):  # (a callback's `return` leaves the callback)
-            continue
-        if not method:
-            for arg in call_args(call)[:1] if parsed else call_args(call):
-                arg = strip_casts(arg)
-                if arg is not None and arg.type != "spread_element" and not type_guarded(arg, fn) \
-                        and _first_use(arg, fn) and not _branch_of_other(call, arg, fn):
-                    yield call, arg, False
+        tries = [a for a in takewhile(lambda a: a != fn, ancestors(call)) if a.type == "try_statement"]
+        if any(not _failure_leaves(a, call, own and enclosing_function(a) == fn) for a in tries):
+            continue  # (a callback's `return` leaves the callback)
+        if parsed:
+            arg = strip_casts(call_args(call)[0]) if call_args(call) else None
+            if tries and arg is not None and arg.type != "spread_element" and not type_guarded(arg, fn) \
+                    and _first_use(arg, fn) and not _branch_of_other(call, arg, fn):
+                yield call, arg, False
             continue
         obj = strip_casts(callee.child_by_field_name("object"))
         if obj is not None and not type_guarded(obj, fn):
@@ -122,22 +115,6 @@ def _branch_of_other(call: ts.Node, value: ts.Node, fn: ts.Node) -> bool:
     return conditional(node, fn, taken)
 
 
-def path_call(module: Module, call: ts.Node) -> bool:
-    """Whether CALL calls one of Node's `path` functions that refuse an argument that is no string
-    (PATH_STRING_FUNCTIONS), imported as a module (`import * as path from "node:path"`, `path_1.default.join`,
-    `path.posix.join`) or by name (`import { join } from "path"`)."""
-    if call.type != "call_expression":
-        return False
-    chain = member_chain(direct(call.child_by_field_name("function")))
-    src, name = imports(module).get(chain[0], ("", "")) if chain else ("", "")
-    if src.removeprefix("node:") not in _PATH_MODULES:
-        return False
-    rest = chain[1:] if name in {"*", "default"} else (name, *chain[1:])
-    rest = rest[1:] if rest[:1] == ("default",) else rest
-    rest = rest[1:] if rest[:1] in {("posix",), ("win32",)} else rest
-    return len(rest) == 1 and rest[0] in PATH_STRING_FUNCTIONS
-
-
 def _failure_leaves(stmt: ts.Node, node: ts.Node, own: bool) -> bool:
     """Whether a failure of NODE, in the body of the `try` STMT, leaves the function: the `catch` ends in a `throw`
     (with OWN, or a `return`), and there is no `finally` (whose own `return` would decide)."""
@@ -161,10 +138,10 @@ def string_defaulted(obj: ts.Node | None) -> ts.Node | None:
         else None
 
 
-def string_required_parameters(fn: ts.Node, params: set[str], module: Module | None = None) -> set[str]:
-    """The parameters FN itself (not a function nested in it) calls a string's method on, or hands to a `path`
-    function (`string_receivers`, MODULE: FN's)."""
-    return {text(obj) for call, obj in string_receivers(fn, module=module)
+def string_required_parameters(fn: ts.Node, params: set[str]) -> set[str]:
+    """The parameters FN itself (not a function nested in it) calls a string's method on, or parses as a URL in a
+    `try` that refuses what does not parse (`string_receivers`)."""
+    return {text(obj) for call, obj in string_receivers(fn)
             if enclosing_function(call) == fn and obj.type == "identifier" and text(obj) in params}
 
 
@@ -556,7 +533,7 @@ def checked_parameters(module: Module, fn: ts.Node, link, depth: int = 0, errors
         return set(link.memo[key])
     params = set(plain_parameters(fn))
     out = hand_checked(fn, leaving=True, module=module, link=link, errors=errors, collects=collects) \
-        | string_required_parameters(fn, params, module)
+        | string_required_parameters(fn, params)
     rest = rest_parameter(fn)
     if rest is not None:  # `function check(msg, ...values) { for (const v of values) if (typeof v !== "string")
         params.add(rest[0])  # throw ... }`: each value handed in its place is checked

@@ -46,9 +46,8 @@ def harmless(p, module, node: ts.Node, truth: bool = True, skip=None, echo: bool
     branch of a dispatch): a local holding the value read there is another tool's use. ECHO: what the function
     NODE is in returns is the tool's result (a value written into it goes back to the caller); else its result is
     followed where its calls keep it. STRINGS: the field declares a string and nothing more (no values, pattern,
-    format or length), which a string's method called on the value, or a `path` function handed it, checks where it
-    is used; OPTIONAL: the field may be left out, so such a call made on a string default of it (`(value ??
-    "").trim()`) checks it as well."""
+    format or length), which a string's method called on the value checks where it is used; OPTIONAL: the field may
+    be left out, so such a call made on a string default of it (`(value ?? "").trim()`) checks it as well."""
     return _value(_Ctx(link=p.linker, vocab=p.vocab, truth=truth, skip=skip, echo=echo, strings=strings,
                        optional=optional), module, node, 0)
 
@@ -294,9 +293,9 @@ def _value(ctx, module, node: ts.Node, depth: int) -> bool:
             return True  # `sort?.includes("priority") ? ... : ...`: a test of the value, its result only tested
         if _pattern_tested(e):
             return True  # `/^[\w-]{11}$/.test(id)`: a boolean comes of it, the value goes no further
-        if ctx.checks and ctx.strings and _string_receiver(node, ctx.optional, module):
-            return True  # `tags.includes(category.toLowerCase())`, `path.join(root, name)`: a value that is no string
-            # throws there (a value out of an enum or a pattern does not)
+        if ctx.checks and ctx.strings and _string_receiver(node, ctx.optional):
+            return True  # `tags.includes(category.toLowerCase())`: a value that is no string throws there (a value
+            # out of an enum or a pattern does not)
         if up is not None and up.type == "variable_declarator" and up.child_by_field_name("value") == e:
             return _local(ctx, module, up, depth, fresh=True)
         target = _assigned_to(e)  # (`agentId = args.id;` into a `let` declared before: every read of that local,
@@ -450,10 +449,9 @@ def _test_method(e: ts.Node, up: ts.Node | None) -> bool:
     # picking what goes on uses the text searched for)
 
 
-def _string_receiver(node: ts.Node, optional: bool = False, module=None) -> bool:
+def _string_receiver(node: ts.Node, optional: bool = False) -> bool:
     """Whether NODE's value, as it is (through parentheses and casts), is what a method only a string has is called on
-    (`category.toLowerCase()`, guards.STRING_ONLY), or, with MODULE (NODE's), an argument of one of Node's `path`
-    functions (`path.join(root, name)`, guards.path_call); not through `?.` (which lets null by too) nor on a default
+    (`category.toLowerCase()`, guards.STRING_ONLY), not through `?.` (which lets null by too) nor on a default
     (`(path ?? "/").trim()`, which lets a missing value by) unless OPTIONAL (the field may be missing): a value of
     another type throws there, and what goes on is a string (the check the own code's and a callee's string methods
     are, made where the value is used: in a callback, a branch)."""
@@ -461,9 +459,6 @@ def _string_receiver(node: ts.Node, optional: bool = False, module=None) -> bool
     while e.parent is not None and (e.parent.type in _WRAPPERS or optional and _string_defaulted(e)):
         e = e.parent
     up = e.parent
-    if module is not None and up is not None and up.type == "arguments" and up.parent is not None \
-            and guards.path_call(module, up.parent):
-        return True
     call = up.parent if up is not None and up.type == "member_expression" and up.child_by_field_name("object") == e \
         else None
     return call is not None and call.type == "call_expression" and call.child_by_field_name("function") == up \

@@ -492,7 +492,7 @@ def _string_required(pl: Place, names: frozenset[str], v: dict) -> tuple[set[str
     aliases = _aliases(pl, names, v)  # (`const sql = args.sql; sql.trim()`)
     required: set[str] = set()
     given: set[str] = set()
-    for call, obj, chained in guards.string_calls(pl.fn, own=True, module=pl.module):
+    for call, obj, chained in guards.string_calls(pl.fn, own=True):
         if _skipped(call, pl):
             continue
         default = guards.string_defaulted(obj)

@@ -159,7 +159,11 @@ def _reached_tools(p: "Program") -> "Program":
     reached = reached_modules(p, entries) if entries else set()
     if not any(t.module.path in reached for t in p.tools):
         return p
-    kept = tuple(t for t in p.tools if t.module.path in reached)
+    listed_by = lambda ls: {o for l in ls for o in l.objects | l.copied}  # noqa: E731
+    unreached_only = listed_by(l for l in p.listings if l.module.path not in reached) \
+        - listed_by(l for l in p.listings if l.module.path in reached)  # (objects only an unreached handler lists:
+    # `getServer()` of a dependency's own bin, the target importing only its library)
+    kept = tuple(t for t in p.tools if t.module.path in reached and t.node not in unreached_only)
     names = {t.name for t in kept}
     dropped = {t.name for t in p.tools} - names
     served_by = {d.tool for d in p.dispatches if d.module.path in reached}  # a dispatch of unreached code serves a
