@@ -75,9 +75,9 @@ _CONDITIONED = frozenset({"if_statement", "ternary_expression", "while_statement
 
 
 def _first_use(value: ts.Node, fn: ts.Node) -> bool:
-    """Whether VALUE (a name, a member chain) is read in FN nowhere before, but to be tested (`if (!dir)`, `dir ===
-    x`, `typeof dir`): a `path` function that refuses it then checks it before any use (`mkdir(dir); join(dir, f)`
-    has used it first)."""
+    """Whether VALUE (a name, a member chain) is read in FN nowhere before, but to be tested (`if (!url)`, `url ===
+    x`, `typeof url`): a parse that refuses it then checks it before any use (`fetch(url); new URL(url)` has used
+    it first)."""
     shown = text(value)
     for n in find(fn, {"identifier", "member_expression", "shorthand_property_identifier"}):
         if n.start_byte >= value.start_byte:
@@ -100,9 +100,9 @@ def _first_use(value: ts.Node, fn: ts.Node) -> bool:
 
 
 def _branch_of_other(call: ts.Node, value: ts.Node, fn: ts.Node) -> bool:
-    """Whether CALL runs in FN only under a condition other than VALUE's own presence (`workDir &&
-    !path.isAbsolute(p)`: when there is no workDir, p goes on unrefused); `if (sub) path.join(root, sub)` is taken
-    whenever SUB is there to be used."""
+    """Whether CALL runs in FN only under a condition other than VALUE's own presence (`if (strict) { try { new
+    URL(u) } catch ... }`: when not strict, u goes on unrefused); `if (u) { try { new URL(u) } ... }` is taken
+    whenever U is there to be used."""
     shown = text(value)
     taken = lambda cond: cond is not None and text(strip_casts(cond)) == shown  # noqa: E731
     node, cur = call, call

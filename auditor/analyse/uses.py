@@ -346,7 +346,7 @@ def _value(ctx, module, node: ts.Node, depth: int) -> bool:
     call, index, key = handed
     if key is None and ctx.checks and callee_checks.checks_rest(ctx.link, module, call, index):
         return True
-    if _reports_failure(call):  # `catch (err) { ... toFriendlyError(err, `[ref=${ref}]`) }`: the failure's report
+    if reports_failure(call):  # `catch (err) { ... toFriendlyError(err, `[ref=${ref}]`) }`: the failure's report
         return True
     handing = _handing(ctx, module, call, index)
     if handing is not None:  # `page.evaluate((id) => refs[id] ..., args.ref)`: the function it is handed to
@@ -390,9 +390,9 @@ def _callee_harmless(ctx, module, call: ts.Node, index: int, key: str | None, de
         and _parameter(ctx, hit[0], hit[1], index, key, depth + 1)
 
 
-def _reports_failure(call: ts.Node) -> bool:
+def reports_failure(call: ts.Node) -> bool:
     """Whether CALL, in a `catch` block, is handed the caught error (`describe(err, target)`): it makes the failure's
-    report, as validation.py's `_in_catch` reads a field handed there directly."""
+    report (validation.py's `_in_catch` reads a field handed there directly so too)."""
     clause = next((a for a in ancestors(call) if a.type == "catch_clause" or a.type in FUNCTION_TYPES), None)
     param = clause.child_by_field_name("parameter") if clause is not None and clause.type == "catch_clause" else None
     caught = text(param) if param is not None and param.type == "identifier" else None

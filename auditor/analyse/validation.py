@@ -944,17 +944,13 @@ def _in_catch(node: ts.Node, fn: ts.Node) -> bool:
     clause = next((a for a in takewhile(lambda a: a != fn, ancestors(node)) if a.type == "catch_clause"), None)
     if clause is None:
         return False
-    param = clause.child_by_field_name("parameter")
-    caught = text(param) if param is not None and param.type == "identifier" else None
     for a in takewhile(lambda a: a != clause, ancestors(node)):
         if a.type == "throw_statement" or a.type == "new_expression":
             return True
         if a.type == "call_expression":
             callee = member_chain(a.child_by_field_name("function")) or ()
-            if callee[:1] == ("console",) or caught is not None and any(
-                    (member_chain(strip_casts(x)) or ("",))[0] == caught for x in call_args(a)):
-                return True
-            return False  # the innermost call that receives it: a use
+            return callee[:1] == ("console",) or uses.reports_failure(a)  # (else the innermost call that receives
+            # it: a use)
     return False
 
 
