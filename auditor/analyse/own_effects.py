@@ -346,7 +346,7 @@ def _folder(expr: ts.Node | None) -> ts.Node | None:
         elif expr.type == "binary_expression" and text(expr.child_by_field_name("operator")) == "+":
             expr = expr.child_by_field_name("left")
         elif expr.type == "template_string":
-            first = next((c for c in expr.named_children if c.type in {"string_fragment", "template_substitution"}), None)
+            first = _template_lead(expr)
             if first is None or first.type == "string_fragment":
                 return None
             expr = first.named_children[0] if first.named_children else None
@@ -451,6 +451,11 @@ def fixed_host(call: ts.Node, callers=None) -> bool:
     return not args or _fixed_host(args[0], enclosing_function(call), callers, 0)
 
 
+def _template_lead(template: ts.Node) -> ts.Node | None:
+    """The first part of a template string: its leading written text, or its first substitution."""
+    return next((c for c in template.named_children if c.type in {"string_fragment", "template_substitution"}), None)
+
+
 _LOOPBACK = re.compile(r"^(?:[a-z][a-z0-9+.-]*://)?(?:localhost|127(?:\.\d{1,3}){3}|\[::1\]|::1)(?:[:/]|$)", re.I)
 
 
@@ -464,7 +469,7 @@ def loopback_host(call: ts.Node) -> bool:
     if arg is None:
         return False
     if arg.type == "template_string":
-        lead = next((c for c in arg.named_children if c.type in {"string_fragment", "template_substitution"}), None)
+        lead = _template_lead(arg)
         written = text(lead) if lead is not None and lead.type == "string_fragment" else None
     else:
         written = string_value(arg)
@@ -489,7 +494,7 @@ def _fixed_host(expr: ts.Node | None, fn: ts.Node | None, callers, depth: int) -
         if t in {"string", "number"}:
             return True
         if t == "template_string":
-            first = next((c for c in expr.named_children if c.type in {"string_fragment", "template_substitution"}), None)
+            first = _template_lead(expr)
             if first is None or first.type == "string_fragment":
                 return True
             expr = first.named_children[0] if first.named_children else None

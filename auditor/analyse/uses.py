@@ -570,12 +570,8 @@ def _collection(node: ts.Node | None, module, depth: int = 0, link=None) -> bool
     node = strip_casts(node)
     if node is None or depth > 3:
         return False
-    if node.type == "array":
-        return True
-    if node.type == "new_expression":
-        return text(node.child_by_field_name("constructor")) in {"Set", "Map", "WeakSet", "WeakMap"}
-    if node.type == "call_expression":
-        return text(node.child_by_field_name("function")) in {"Object.keys", "Object.values"}
+    if node.type in {"array", "new_expression", "call_expression"}:
+        return made_collection(node)
     if node.type == "binary_expression" and text(node.child_by_field_name("operator")) in {"??", "||"}:
         return any(_collection(node.child_by_field_name(k), module, depth + 1, link) for k in ("left", "right"))
     if node.type == "identifier":
@@ -586,6 +582,16 @@ def _collection(node: ts.Node | None, module, depth: int = 0, link=None) -> bool
         return _collection(value, module, depth + 1, link)
     made = field_values(node)
     return bool(made) and all(_collection(m, module, depth + 1, link) for m in made)
+
+
+def made_collection(node: ts.Node | None) -> bool:
+    """Whether NODE is written as a collection: `[...]`, `new Set(...)`/`new Map(...)`, `Object.keys(...)`."""
+    if node is None:
+        return False
+    if node.type == "new_expression":
+        return text(node.child_by_field_name("constructor")) in {"Set", "Map", "WeakSet", "WeakMap"}
+    return node.type == "array" or node.type == "call_expression" \
+        and text(node.child_by_field_name("function")) in {"Object.keys", "Object.values"}
 
 
 def field_values(node: ts.Node | None) -> list[ts.Node | None]:

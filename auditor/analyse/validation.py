@@ -991,21 +991,11 @@ def _collection(node: ts.Node | None, module: Module) -> bool:
     `Object.keys(...)`, or a name or a field of the class (`this.names`) every value of which is one of these."""
     node = strip_casts(node)
     if node is not None and node.type == "identifier":
-        return _made_collection(strip_casts(value_of(module, node)))
+        return uses.made_collection(strip_casts(value_of(module, node)))
     made = uses.field_values(node)
     if made:
-        return all(_made_collection(strip_casts(m)) for m in made)
-    return _made_collection(node)
-
-
-def _made_collection(node: ts.Node | None) -> bool:
-    """Whether NODE is written as a collection: `[...]`, `new Set(...)`/`new Map(...)`, `Object.keys(...)`."""
-    if node is None:
-        return False
-    if node.type == "new_expression":
-        return text(node.child_by_field_name("constructor")) in {"Set", "Map", "WeakSet", "WeakMap"}
-    return node.type == "array" or node.type == "call_expression" \
-        and text(node.child_by_field_name("function")) in {"Object.keys", "Object.values"}
+        return all(uses.made_collection(strip_casts(m)) for m in made)
+    return uses.made_collection(node)
 
 
 def _constant_table(node: ts.Node | None, module: Module) -> bool:
