@@ -37,6 +37,45 @@ def test_a_field_handed_to_a_method_of_an_instance_a_factory_returns_is_followed
     assert flagged({"index.ts": _with(head, body.replace("pages.list(", "pages.take("))}) == BOTH
 
 
+def test_an_entry_a_method_returns_and_the_tools_own_function_echoes_reaches_nothing():
+    """`const result = pages.list({ limit: args.limit })` in the tool's own function, list returning `{ shown:
+    input.limit }`, and the tool returning `JSON.stringify({ shown: result.shown })`: the value goes back to the
+    caller that sent it (the method found as `pages.list` is called on a local instance, not by the linker alone).
+    Repeated into a text there instead, it is used."""
+    head = ('class Pages {\n'
+            '  list(input: any) { return { shown: input.limit, at: Date.now() }; }\n}\n'
+            'function makeServices() {\n  const services = { pages: new Pages() };\n  return services;\n}\n')
+    body = ('  const { pages } = makeServices();\n'
+            '  const result = pages.list({ limit: args.limit });\n'
+            + _returning('JSON.stringify({ shown: result.shown })'))
+    assert flagged({"index.ts": _with(head, body)}) == PATH_ONLY
+    assert flagged({"index.ts": _with(head, body.replace("JSON.stringify({ shown: result.shown })",
+                                                         '"x".repeat(result.shown)'))}) == BOTH
+
+
+def test_a_string_method_through_optional_chaining_that_the_callee_leaves_on_checks_the_field():
+    """`if (!input.path?.trim()) throw ...` in the function the field is handed to (as an entry of its object
+    parameter): `?.` lets null and undefined by, and the `if` refuses those as it refuses an empty text, so only a
+    string goes on. Only tested for presence (`if (!input.path)`), a value of another type goes on."""
+    head = ('function load(input: any) {\n  if (!input.path?.trim()) throw new Error("path required");\n'
+            '  return readFileSync(input.path, "utf8");\n}\n')
+    body = '  return { content: [{ type: "text", text: load({ path: args.path }).slice(0, args.limit) }] };\n'
+    assert flagged({"index.ts": _with(head, body)}) == {"limit": "unchecked-optional"}
+    assert flagged({"index.ts": _with(head.replace("input.path?.trim()", "input.path"), body)}) == BOTH
+
+
+def test_a_string_method_in_a_try_whose_catch_calls_a_function_that_always_throws_checks_the_field():
+    """`try { const p = input.path.trim(); ... } catch (e) { fail(e); }`, fail's body ending in a `throw`: the
+    failure of a value that is no string leaves the function. A catch that reports and goes on lets it by."""
+    head = ('function fail(e: unknown): never {\n  const message = String(e);\n  throw new Error(message);\n}\n'
+            'function load(input: any) {\n  try {\n    const p = input.path.trim();\n'
+            '    return readFileSync(p, "utf8");\n  } catch (e) {\n    fail(e);\n  }\n'
+            '  return readFileSync(input.path, "utf8");\n}\n')
+    body = '  return { content: [{ type: "text", text: load({ path: args.path }).slice(0, args.limit) }] };\n'
+    assert flagged({"index.ts": _with(head, body)}) == {"limit": "unchecked-optional"}
+    assert flagged({"index.ts": _with(head.replace("    fail(e);\n", "    console.error(e);\n"), body)}) == BOTH
+
+
 def test_a_range_check_that_throws_in_the_callee_checks_the_field():
     """`if (input.limit < 1 || input.limit > 100) throw ...` before the field is used: its bad values are refused."""
     head = ('function page(input: any) {\n'
@@ -245,7 +284,7 @@ def test_a_helper_that_returns_early_on_a_failed_type_test_checks_what_it_is_han
     head = ('function toFormat(v: any) {\n  if (!v || typeof v !== "number") return undefined;\n'
             '  return { type: "json", size: v };\n}\n')
     body = ('  const format = toFormat(args.limit);\n'
-            + _returning('JSON.stringify(format)'))
+            + _returning('"x".repeat(format ? format.size : 0)'))
     assert flagged({"index.ts": _with(head, body)}) == PATH_ONLY
     loose = head.replace('  if (!v || typeof v !== "number") return undefined;\n', "")
     assert flagged({"index.ts": _with(loose, body)}) == BOTH

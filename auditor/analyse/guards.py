@@ -31,25 +31,29 @@ STRING_ONLY = frozenset({"substring", "substr", "toLowerCase", "toUpperCase", "t
 # they are handed is checked there. (A built-in that only fails on a value of another type, Node's `path.resolve(5)`,
 # checks nothing by the corpus's labels: the call fails, no check was made.)
 PARSING_CONSTRUCTORS = frozenset({"URL"})
+_PARENS = frozenset({"parenthesized_expression", "as_expression", "non_null_expression", "satisfies_expression"})
 STRING_OF_STRING = frozenset({"toLowerCase", "toUpperCase", "toLocaleLowerCase", "toLocaleUpperCase", "trim",
                               "trimStart", "trimEnd", "normalize"})  # (of those, called with no argument: the string
 # changed in case or white space only)
 
 
-def string_receivers(fn: ts.Node, own: bool = False) -> Iterator[tuple[ts.Node, ts.Node]]:
+def string_receivers(fn: ts.Node, own: bool = False, module: Module | None = None, link=None
+                     ) -> Iterator[tuple[ts.Node, ts.Node]]:
     """(call, the value it is made on) of each call in FN of a method only a string has (`x.trim()`), not through
     `?.` (string_calls): a value that is no string throws there, and goes no further."""
-    return ((call, obj) for call, obj, chained in string_calls(fn, own) if not chained)
+    return ((call, obj) for call, obj, chained in string_calls(fn, own, module, link) if not chained)
 
 
-def string_calls(fn: ts.Node, own: bool = False) -> Iterator[tuple[ts.Node, ts.Node, bool]]:
+def string_calls(fn: ts.Node, own: bool = False, module: Module | None = None, link=None
+                 ) -> Iterator[tuple[ts.Node, ts.Node, bool]]:
     """(call, the value it is made on, whether through `?.`) of each call in FN of a method only a string has
     (`x.trim()`; `x?.trim()` lets null and undefined by, and throws for any other value that is no string), and
     (call, argument, False) of `new URL(x)` in a `try` whose `catch` leaves (PARSING_CONSTRUCTORS; as the value's
     first use, on every path it goes on: _first_use, _branch_of_other); not only made for strings (`typeof x ===
     "string" ? x.trim() : ...`) and not inside a `try` of FN that would catch the failure and go on. A `try` whose
     `catch` throws again lets the failure out; with OWN (FN is the tool's own code, which a `return` leaves), so does
-    one whose `catch` returns (`catch (e) { return { isError: true } }`)."""
+    one whose `catch` returns (`catch (e) { return { isError: true } }`), and with MODULE one whose `catch` ends
+    calling a function that always throws (`catch (e) { handleToolError(e, ctx) }`: _always_throws)."""
     for call in find(fn, {"call_expression", "new_expression"}):
         callee = call.child_by_field_name("function" if call.type == "call_expression" else "constructor")
         method = call.type == "call_expression" and callee is not None and callee.type == "member_expression" \
@@ -58,7 +62,7 @@ def string_calls(fn: ts.Node, own: bool = False) -> Iterator[tuple[ts.Node, ts.N
         if not method and not parsed:
             continue
         tries = [a for a in takewhile(lambda a: a != fn, ancestors(call)) if a.type == "try_statement"]
-        if any(not _failure_leaves(a, call, own and enclosing_function(a) == fn) for a in tries):
+        if any(not _failure_leaves(a, call, own and enclosing_function(a) == fn, module, link) for a in tries):
             continue  # (a callback's `return` leaves the callback)
         if parsed:
             arg = strip_casts(call_args(call)[0]) if call_args(call) else None
@@ -115,16 +119,18 @@ def _branch_of_other(call: ts.Node, value: ts.Node, fn: ts.Node) -> bool:
     return conditional(node, fn, taken)
 
 
-def _failure_leaves(stmt: ts.Node, node: ts.Node, own: bool) -> bool:
+def _failure_leaves(stmt: ts.Node, node: ts.Node, own: bool, module: Module | None = None, link=None) -> bool:
     """Whether a failure of NODE, in the body of the `try` STMT, leaves the function: the `catch` ends in a `throw`
-    (with OWN, or a `return`), and there is no `finally` (whose own `return` would decide)."""
+    (with OWN, or a `return`; with MODULE, or a call of a function that always throws), and there is no `finally`
+    (whose own `return` would decide)."""
     body, handler = stmt.child_by_field_name("body"), stmt.child_by_field_name("handler")
     if body is None or handler is None or stmt.child_by_field_name("finalizer") is not None \
             or not body.start_byte <= node.start_byte < body.end_byte:
         return False
     block = handler.child_by_field_name("body")
     last = next((c for c in reversed(block.named_children) if c.type != "comment"), None) if block is not None else None
-    return last is not None and (last.type == "throw_statement" or own and last.type == "return_statement")
+    return last is not None and (last.type == "throw_statement" or own and last.type == "return_statement"
+                                 or module is not None and _always_throws(last, module, link))
 
 
 def string_defaulted(obj: ts.Node | None) -> ts.Node | None:
@@ -138,11 +144,42 @@ def string_defaulted(obj: ts.Node | None) -> ts.Node | None:
         else None
 
 
-def string_required_parameters(fn: ts.Node, params: set[str]) -> set[str]:
+def string_required_parameters(fn: ts.Node, params: set[str], fields: bool = False, module: Module | None = None,
+                               link=None) -> set[str]:
     """The parameters FN itself (not a function nested in it) calls a string's method on, or parses as a URL in a
-    `try` that refuses what does not parse (`string_receivers`)."""
-    return {text(obj) for call, obj in string_receivers(fn)
-            if enclosing_function(call) == fn and obj.type == "identifier" and text(obj) in params}
+    `try` that refuses what does not parse (`string_receivers`); through `?.` where FN leaves when the call gives
+    nothing (`left_unless`). With FIELDS, also the fields of a parameter so called on (`input.query.trim()`: "query")."""
+    out: set[str] = set()
+    for call, obj, chained in string_calls(fn, module=module, link=link):
+        if enclosing_function(call) != fn or chained and not left_unless(call):
+            continue
+        if obj.type == "identifier" and text(obj) in params:
+            out.add(text(obj))
+        elif fields and obj.type == "member_expression":
+            holder = strip_casts(obj.child_by_field_name("object"))
+            if holder is not None and holder.type == "identifier" and text(holder) in params:
+                out.add(text(obj.child_by_field_name("property")))
+    return out
+
+
+def left_unless(call: ts.Node) -> bool:
+    """Whether the function leaves when CALL's result is falsy: `if (!input.query?.trim()) throw ...` (a term of
+    the `||` the `if` tests): a value `?.` let by (null, undefined) is refused there as an empty text is."""
+    e = call
+    while e.parent is not None and e.parent.type in _PARENS:
+        e = e.parent
+    up = e.parent
+    if up is None or up.type != "unary_expression" or text(up.child_by_field_name("operator")) != "!":
+        return False
+    e = up
+    while e.parent is not None and (e.parent.type in _PARENS or e.parent.type == "binary_expression"
+                                    and text(e.parent.child_by_field_name("operator")) == "||"):
+        e = e.parent
+    stmt = e.parent
+    if stmt is None or stmt.type != "if_statement" or stmt.child_by_field_name("condition") != e:
+        return False
+    then = stmt.child_by_field_name("consequence")
+    return _rejects(then) or _returns(then)
 
 
 def hand_checked(fn: ts.Node, skip: Callable[[ts.Node], bool] = lambda node: False, dispatch: frozenset[int] = frozenset(),
@@ -533,7 +570,7 @@ def checked_parameters(module: Module, fn: ts.Node, link, depth: int = 0, errors
         return set(link.memo[key])
     params = set(plain_parameters(fn))
     out = hand_checked(fn, leaving=True, module=module, link=link, errors=errors, collects=collects) \
-        | string_required_parameters(fn, params)
+        | string_required_parameters(fn, params, module=module, link=link)
     rest = rest_parameter(fn)
     if rest is not None:  # `function check(msg, ...values) { for (const v of values) if (typeof v !== "string")
         params.add(rest[0])  # throw ... }`: each value handed in its place is checked

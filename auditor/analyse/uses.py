@@ -48,8 +48,9 @@ def harmless(p, module, node: ts.Node, truth: bool = True, skip=None, echo: bool
     followed where its calls keep it. STRINGS: the field declares a string and nothing more (no values, pattern,
     format or length), which a string's method called on the value checks where it is used; OPTIONAL: the field may
     be left out, so such a call made on a string default of it (`(value ?? "").trim()`) checks it as well."""
+    own = enclosing_function(node) if echo else None
     return _value(_Ctx(link=p.linker, vocab=p.vocab, truth=truth, skip=skip, echo=echo, strings=strings,
-                       optional=optional), module, node, 0)
+                       optional=optional, own=own.id if own is not None else None), module, node, 0)
 
 
 def stored(node: ts.Node) -> bool:
@@ -270,6 +271,8 @@ class _Ctx:
     # checks it too
     returns: bool = False  # what the function being read (below the tool's own) returns is the tool's result too:
     # the tool's code returns the call of it as it is (`return toolJson({ ok: false, id: args.id })`)
+    own: int | None = None  # the tool's own function (the id of the one the value is read in, with ECHO): a result
+    # followed back to a call of it there is read as in the tool's own code
 
 
 def _mine(ctx, uses: list[ts.Node], depth: int) -> list[ts.Node]:
@@ -463,7 +466,8 @@ def _string_receiver(node: ts.Node, optional: bool = False) -> bool:
         else None
     return call is not None and call.type == "call_expression" and call.child_by_field_name("function") == up \
         and text(up.child_by_field_name("property")) in guards.STRING_ONLY \
-        and not any(c.type == "optional_chain" for c in up.children)
+        and (not any(c.type == "optional_chain" for c in up.children) or guards.left_unless(call))
+
 
 
 def _string_defaulted(e: ts.Node) -> bool:
@@ -854,7 +858,7 @@ def _result_entry(ctx, fn: ts.Node, key: str, depth: int) -> bool:
     """Whether entry KEY of the object FN returns is used only harmlessly where each call of the boundary that
     resolves to FN keeps the result: `const v = validate(args)` read as `v.KEY` (as a local's entry is,
     `_local_entry`), or destructured. FN called nowhere, or a result that goes anywhere else, may use it."""
-    calls = ctx.link.callers(fn) if depth < _DEPTH else []
+    calls = _callers(ctx, fn) if depth < _DEPTH else []
     if not calls or fn.type not in FUNCTION_TYPES:
         return False
     passed = ctx.link.memo.setdefault("uses.passed", {})
@@ -870,14 +874,40 @@ def _result_entry(ctx, fn: ts.Node, key: str, depth: int) -> bool:
         if decl is None or decl.type != "variable_declarator" or decl.child_by_field_name("value") != r:
             return False
         name = decl.child_by_field_name("name")
+        at = enclosing_function(call)
+        here = replace(ctx, returns=True) if ctx.own is not None and at is not None and at.id == ctx.own else ctx
+        # (`const result = await service.search(input)` in the tool's own function: what that returns is the tool's
+        # result, `return JSON.stringify({ searched: result.searched })`)
         if name.type == "identifier":
-            if not _local_entry(ctx, cmod, decl, key, depth + 1):
+            if not _local_entry(here, cmod, decl, key, depth + 1):
                 return False
             continue
         bound = _bound_key(name, key) if name.type == "object_pattern" else ""
-        if bound == "" or bound and not all(_value(ctx, cmod, u, depth + 1) for u in references(decl, bound)):
+        if bound == "" or bound and not all(_value(here, cmod, u, depth + 1) for u in references(decl, bound)):
             return False
     return True
+
+
+def _callers(ctx, fn: ts.Node) -> list[tuple]:
+    """The calls of the boundary that resolve to FN as `_called` resolves them: the linker's, and for a method the
+    calls of a member of that name on a local instance of its class (`const { space } = services(); space.search(x)`,
+    extract/instances.py), found among the calls of a member named like it."""
+    calls = list(ctx.link.callers(fn))
+    name = fn.child_by_field_name("name") if fn.type == "method_definition" else None
+    if name is None:
+        return calls
+    by_name = ctx.link.memo.setdefault("uses.member_calls", {})
+    key = text(name)
+    if key not in by_name:
+        by_name[key] = [(m, c) for m in ctx.link.by_path.values() for c in m.nodes("call")
+                        if c.type == "call_expression" and (f := strip_casts(c.child_by_field_name("function")))
+                        is not None and f.type == "member_expression" and text(f.child_by_field_name("property")) == key]
+    known = {c.id for _, c in calls}
+    for m, c in by_name[key]:
+        hit = instances.method_of(ctx.link, m, c) if c.id not in known else None
+        if hit is not None and hit[1] == fn:
+            calls.append((m, c))
+    return calls
 
 
 def _passed_as_value(fn: ts.Node) -> bool:
@@ -914,7 +944,7 @@ def _local_entry(ctx, module, decl: ts.Node, key: str, depth: int) -> bool:
                     and not _value(ctx, module, up, depth):
                 return False  # (`local.KEY = value`: a write of the entry, no use of it)
             continue
-        if logged(u, ctx.vocab) or error_message(u) or depth == 0 and ctx.echo and echoed(u):
+        if logged(u, ctx.vocab) or error_message(u) or (depth == 0 or ctx.returns) and ctx.echo and echoed(u):
             continue  # (`return { indexConfig }` in the tool's own code: written into its result)
         args = u.parent
         if args is not None and args.type == "arguments" and args.parent is not None \

@@ -289,7 +289,7 @@ def checks(p: Program, tool, path: list[Place], own: list[Place] = ()) -> list[C
         names = _inputs(pl, v, p)
         if any(pl.fn == o.fn for o in own):  # the tool's own code: its guards check what they name, and a string's
             skip = lambda n, pl=pl: _skipped(n, pl)  # noqa: E731 - (another tool's branch)
-            required, given = _string_required(pl, names, v)
+            required, given = _string_required(pl, names, v, p.linker)
             keys = frozenset(d.subject for d in p.dispatches if d.subject.isidentifier() and d.form != "registration"
                              and enclosing_function(d.node) == pl.fn)  # (`switch (name)`: the tool's name)
             fields = guards.hand_checked(pl.fn, skip, frozenset(d.node.id for d in p.dispatches), module=pl.module,
@@ -482,7 +482,7 @@ def _string_made(value: ts.Node | None) -> ts.Node | None:
     return value
 
 
-def _string_required(pl: Place, names: frozenset[str], v: dict) -> tuple[set[str], set[str]]:
+def _string_required(pl: Place, names: frozenset[str], v: dict, link=None) -> tuple[set[str], set[str]]:
     """Input fields the tool's own code calls a string's method on (`args.query.toLowerCase()`, `name.trim()` of a
     destructured name or of a local set to the field, `guards.string_calls`): a value that is not a string throws
     there, and goes no further. Then apart, the fields of the calls that let an absent value by: through `?.`
@@ -492,7 +492,7 @@ def _string_required(pl: Place, names: frozenset[str], v: dict) -> tuple[set[str
     aliases = _aliases(pl, names, v)  # (`const sql = args.sql; sql.trim()`)
     required: set[str] = set()
     given: set[str] = set()
-    for call, obj, chained in guards.string_calls(pl.fn, own=True):
+    for call, obj, chained in guards.string_calls(pl.fn, own=True, module=pl.module, link=link):
         if _skipped(call, pl):
             continue
         default = guards.string_defaulted(obj)
