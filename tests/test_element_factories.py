@@ -44,3 +44,46 @@ def test_a_factory_taken_from_each_element_makes_its_tool(make):
     led = coverage.ledger(p)
     assert [(t["name"], t["status"]) for t in led["tools"]] == [("a_tool", "analysed"), ("b_tool", "analysed")]
     assert led["unresolved"] == [] and led["complete"] is True, led["unresolved"]
+
+
+MODULES = '''import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { z } from "zod";
+function createPlain() {
+  const hello = { name: "plain_hello", description: "d", inputSchema: z.object({}), handler: async () => ({ content: [] }) };
+  return { name: "plain", tools: [hello] };
+}
+function createKeyed(key) {
+  const quote = { name: "keyed_quote", description: "d", inputSchema: z.object({}),
+                  handler: async () => ({ content: [{ type: "text", text: key }] }) };
+  return { name: "keyed", tools: [quote] };
+}
+const CATALOG = [
+  { name: "plain", factory: () => createPlain() },
+  { name: "keyed", factory: (config) => FACTORY },
+];
+async function main() {
+  const config = { env: process.env, workspace: process.argv.includes("--workspace") };
+  const all = CATALOG.map((entry) => entry.factory(config)).filter((m) => m !== null);
+  const server = new McpServer({ name: "s", version: "1" });
+  for (const mod of all) {
+    for (const tool of mod.tools) {
+      server.registerTool(tool.name, { description: tool.description, inputSchema: tool.inputSchema },
+                          async (p) => tool.handler(p));
+    }
+  }
+}
+main();
+'''
+
+
+@pytest.mark.parametrize("factory", [
+    "config.env.KEY ? createKeyed(config.env.KEY) : null",
+    "config.workspace ? createKeyed(\"k\") : undefined",
+    "!config.workspace ? null : createKeyed(\"k\")",
+])
+def test_a_factory_that_makes_a_module_only_under_a_condition_still_registers_its_tools(factory):
+    """`(config) => config.env.KEY ? createKeyed(key) : null` in a catalog of module factories, each module's tools
+    registered in a loop: a module's `tools` is the one value the factory makes (a member of null throws), so its
+    tools are the server's, under the condition that makes it."""
+    p = program({"index.js": MODULES.replace("FACTORY", factory), "package.json": '{"name": "s", "main": "index.js"}'})
+    assert sorted({t.name for t in p.tools}) == ["keyed_quote", "plain_hello"]

@@ -337,9 +337,10 @@ class Values(Lists):
             if found[0] is not None:
                 return found
         if node.type == "ternary_expression" and depth <= 3 * MAX_DEPTH:  # `c ? new C(a) : new C()`: the member
-            found = [self.framed_member(node.child_by_field_name(k), module, key, frame, depth + 1)  # both give
-                     for k in ("consequence", "alternative")]
-            if found[0][0] is not None and all(f[0] is not None and f[0].id == found[0][0].id for f in found):
+            sides = [k for k in ("consequence", "alternative")  # both give; of `c ? make(key) : null`, the one
+                     if not nullish(strip_casts(node.child_by_field_name(k)))]  # value (a member of null throws)
+            found = [self.framed_member(node.child_by_field_name(k), module, key, frame, depth + 1) for k in sides]
+            if found and found[0][0] is not None and all(f[0] is not None and f[0].id == found[0][0].id for f in found):
                 return found[0]
         if node.type == "identifier" and self.link is not None and self.link._class(module, text(node)) is not None:
             return self._static(module, text(node), key)  # `Registry.tools`: a static member of the class
