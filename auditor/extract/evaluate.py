@@ -130,6 +130,41 @@ class Evaluator:
         """The member KEY of a value this evaluator gave (a record's field)."""
         return self._guarded(lambda: self._get(value, key))  # (_guarded reads _ABSENT as undefined)
 
+    def plain(self, value: Any) -> Any:
+        """VALUE (one this evaluator gave) as plain data, records and lists all through (dicts, lists, strings,
+        numbers, booleans, None for null): what a literal written out would be; UNKNOWN when a part is not known or
+        is no data (a function)."""
+        def run():
+            return self._plain(value, 0)
+        return self._guarded(run)
+
+    def _plain(self, value: Any, depth: int) -> Any:
+        self._steps += 1
+        if self._steps > _STEPS or depth > 32:
+            raise _Budget()
+        if value is NULL:
+            return None
+        if isinstance(value, (str, bool)) or _number(value):
+            return value
+        if isinstance(value, list):
+            out = [self._plain(v, depth + 1) for v in value]
+            return UNKNOWN if any(v is UNKNOWN for v in out) else out
+        if isinstance(value, (Record, dict)):
+            keys = self._keys(value)
+            if keys is None:
+                return UNKNOWN
+            out = {}
+            for k in keys:
+                got = self._get(value, k)
+                if got is _ABSENT or got is None:  # (`{ a: undefined }`: no key in JSON)
+                    continue
+                got = self._plain(got, depth + 1)
+                if got is UNKNOWN:
+                    return UNKNOWN
+                out[k] = got
+            return out
+        return UNKNOWN
+
     def _guarded(self, run) -> Any:
         self._steps, self._calls = 0, 0
         try:
@@ -277,13 +312,15 @@ class Evaluator:
     def _global(self, module: Module, name: str) -> Any:
         """A top-level name of MODULE (through its imports): a function, or a constant no code changes."""
         where = self.link.binding(module, name)
-        if where is None:
-            return UNKNOWN
-        home, local = where
+        return UNKNOWN if where is None else self._defined(*where)
+
+    def _defined(self, home: Module, local: str) -> Any:
+        """The top-level name LOCAL of module HOME: a function, or a constant no code changes (a declaration's, or
+        what CommonJS `exports.LOCAL = value` assigns)."""
         fn = home.functions.get(local)
         if fn is not None and fn.type == "function_declaration":
             return Function(fn, home, None)
-        value = home.toplevel.get(local)  # (a declaration: `exports.X = [...]` is changed as `exports.X.push(...)`)
+        value = self.link.value(home, local)  # (`exports.X = [...]` is changed as `exports.X.push(...)`)
         if value is None:
             return UNKNOWN
         key = (home.path, value.id)
@@ -291,12 +328,22 @@ class Evaluator:
             self._constants[key] = UNKNOWN  # (a constant read while it is read: a cycle)
             scalar = strip_casts(value) is not None and strip_casts(value).type in _SCALARS
             try:
-                if held.unchanged(self.values, local, value, home, shared=True, scalar=scalar):
+                kept = held.unchanged(self.values, local, value, home, shared=True, scalar=scalar) \
+                    if home.toplevel.get(local) is not None else held.assigned_unchanged(self.values, home, local, value)
+                if kept:
                     self._constants[key] = self._eval(value, home, None)
             except (_Budget, RecursionError):
                 del self._constants[key]  # (out of steps for this question: another may read it whole)
                 raise
         return self._constants[key]
+
+    @staticmethod
+    def _bound(scope: Scope | None, name: str) -> bool:
+        while scope is not None:
+            if scope.name == name:
+                return True
+            scope = scope.outer
+        return False
 
     def _forced(self, value: Any) -> Any:
         if isinstance(value, _Thunk):
@@ -330,6 +377,12 @@ class Evaluator:
                     return self._lookup(returned[0], returned[1], returned[2], key, optional)
             finally:
                 self._calls -= 1
+        if node is not None and node.type == "identifier" and not self._bound(scope, text(node)) \
+                and not shadowed(module, node):  # `tools_1.tools` of `const tools_1 = require("./tools")`
+            b = self.link.imports.get(module.path, {}).get(text(node))
+            if b is not None and b.name == "*" and b.module is not None:
+                where = self.link.exported(b.module, key)
+                return self._defined(*where) if where is not None and where[1] != "*" else UNKNOWN
         holder = self._eval(node, module, scope)
         if optional and (holder is None or holder is NULL):
             return None

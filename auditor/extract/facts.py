@@ -405,6 +405,10 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
                 if not dead.unrun_in_dependency(t.node, t.module, link, expander.calls_of)]
         tools += made
         declared |= {t.node for t in made}
+    for l in listings:  # tools the evaluation of the list names that no descriptor read names (assembled from data)
+        made = listing.evaluated(l, frozenset(t.name for t in tools), link)
+        tools += made
+        declared |= {t.node for t in made}
     registered = frozenset(r.name for r in registrations if r.kind == "tool") | {d.tool for d in dispatches} \
         if any(r.kind == "tool" for r in registrations) and all(r.name is not None for r in registrations
                                                                if r.kind == "tool") else None  # (the SDK lists them)

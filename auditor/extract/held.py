@@ -196,6 +196,75 @@ def _unchanged(values, name: str, value: ts.Node, module: Module, depth: int = 0
     return _kept(values, name, spans, 1, depth, shared=shared, scalar=scalar)
 
 
+def assigned_unchanged(values, module: Module, name: str, value: ts.Node) -> bool:
+    """Whether the CommonJS export NAME of MODULE, set to VALUE (`exports.NAME = VALUE`, tsc's `exports.NAME = void 0`
+    before it aside), is never changed: no other write of `exports.NAME` (or `module.exports.NAME`), no method that
+    changes it called on it, no member of it written, nor through a module's namespace of MODULE (`ns_1.NAME.push(x)`
+    of `const ns_1 = require("./m")`); handed to a call only of the language's own functions that read it."""
+    memo = values.link.memo.setdefault("held.assigned_unchanged", {})
+    key = (module.path, name, value.id)
+    if key not in memo:
+        spans = [(module, ("exports", "module.exports"))]
+        for path, bound in values.link.imports.items():
+            m = values.link.by_path.get(path)
+            spans += [(m, (alias,)) for alias, b in bound.items() if m is not None and b.name == "*"
+                      and b.module == module.path]
+        memo[key] = all(_export_kept(m, holders, name, value) for m, holders in spans)
+    return memo[key]
+
+
+def _export_kept(module: Module, holders: tuple[str, ...], name: str, value: ts.Node) -> bool:
+    """Whether `HOLDER.NAME` (HOLDER one of HOLDERS) is written in MODULE only as VALUE or `void 0`, and changed
+    nowhere there (assigned, a member of it assigned, a changing method called on it, handed to a call)."""
+    wanted = {f"{h}.{name}" for h in holders}
+    for node in _members_named(module, name):
+        if text(node) not in wanted:
+            continue
+        up = node.parent
+        if up is not None and up.type in {"assignment_expression", "augmented_assignment_expression"} \
+                and up.child_by_field_name("left") == node:
+            right = strip_casts(up.child_by_field_name("right"))
+            while right is not None and right.type == "assignment_expression":  # `exports.a = exports.b = void 0`
+                right = strip_casts(right.child_by_field_name("right"))
+            if up.type != "assignment_expression" or right is None or (
+                    right.id != value.id and text(right) not in {"void 0", "undefined"}):
+                return False
+            continue
+        if up is not None and up.type in {"member_expression", "subscript_expression"} \
+                and up.child_by_field_name("object") == node:
+            above = up.parent
+            if above is not None and above.type in {"assignment_expression", "augmented_assignment_expression",
+                                                    "update_expression"} and above.child_by_field_name("left") == up:
+                return False  # `exports.NAME.x = y`
+            if above is not None and above.type == "call_expression" and above.child_by_field_name("function") == up \
+                    and up.type == "member_expression" and text(up.child_by_field_name("property")) in _CHANGES:
+                return False  # `exports.NAME.push(x)`
+            continue
+        if up is not None and up.type == "arguments":
+            call = up.parent
+            chain = member_chain(call.child_by_field_name("function")) if call is not None \
+                and call.type == "call_expression" else None
+            if not chain or chain[0] not in _GLOBALS or chain[-1] in _CHANGES:
+                return False  # (handed to a function that may change it)
+    return True
+
+
+def _members_named(module: Module, name: str) -> list[ts.Node]:
+    """The member expressions of MODULE whose property is NAME (read once per module: `module.memo`)."""
+    index = module.memo.get("held.members")
+    if index is None:
+        index = module.memo["held.members"] = {}
+        stack = [module.tree.root_node]
+        while stack:
+            n = stack.pop()
+            if n.type == "member_expression":
+                prop = n.child_by_field_name("property")
+                if prop is not None:
+                    index.setdefault(text(prop), []).append(n)
+            stack.extend(n.children)
+    return index.get(name, [])
+
+
 def _exported(link, module: Module, name: str) -> bool:
     """Whether MODULE exports its top-level NAME (under any name)."""
     return link.exported(module.path, name) is not None \

@@ -60,6 +60,8 @@ class Listing:
     # The names of the tools the result lists, when the code fixes them all (extract/evaluate.py reads the list to
     # each element's `name`): no descriptor of another name is listed, whatever reach found. None: not known.
     names: frozenset[str] | None = None
+    # Each element the evaluation read a name of: (name, the element's value, an evaluate.Record or a dict).
+    evaluated: tuple[tuple[str, object], ...] = ()
 
 
 def listing(reach: Reach, module: Module, handler: ts.Node, fn: ts.Node | None, branch: ts.Node | None = None
@@ -98,17 +100,19 @@ def listing(reach: Reach, module: Module, handler: ts.Node, fn: ts.Node | None, 
                     reach.miss(omod, obj)
         if not found and not reach.delegated:  # a result filled in later (`result.tools = ...`), or built elsewhere
             reach.miss(fmod, branch if branch is not None else fn)
-    names = _names(Evaluator(reach.link, reach.values), results) \
+    items = _names(Evaluator(reach.link, reach.values), results) \
         if fn is not None and fn.type in FUNCTION_TYPES and reach.link is not None and not reach.delegated else None
     return Listing(module=module, handler=handler, objects=frozenset(objects | reach.sites), unread=_once(unread),
                    as_is=tuple(as_is), copies=frozenset(reach.copies), copied=frozenset(reach.copied), delegated=reach.delegated,
-                   gated=tuple(reach.gated), names=names)
+                   gated=tuple(reach.gated), names=frozenset(n for n, _ in items) if items is not None else None,
+                   evaluated=tuple(items or ()))
 
 
-def _names(ev: Evaluator, results: list[tuple[ts.Node, Module]]) -> frozenset[str] | None:
-    """The names of the tools RESULTS (a handler's returned or written values) list, when the code fixes each: the
-    result's `tools` (or its `result.tools`, a JSON-RPC response's) a list whose every element has a string `name`."""
-    out: set[str] = set()
+def _names(ev: Evaluator, results: list[tuple[ts.Node, Module]]) -> list[tuple[str, object]] | None:
+    """The tools RESULTS (a handler's returned or written values) list, as (name, element), when the code fixes
+    each name: the result's `tools` (or its `result.tools`, a JSON-RPC response's) a list whose every element has a
+    string `name`."""
+    out: list[tuple[str, object]] = []
     for ret, rmod in results:
         tools = ev.member(ret, rmod, LIST_KEY)
         if tools is None:
@@ -119,8 +123,8 @@ def _names(ev: Evaluator, results: list[tuple[ts.Node, Module]]) -> frozenset[st
             name = ev.field(item, NAME_KEY)
             if not isinstance(name, str):
                 return None
-            out.add(name)
-    return frozenset(out) if results else None
+            out.append((name, item))
+    return out if results else None
 
 
 def _written(branch: ts.Node, fn: ts.Node, module: Module, link=None, depth: int = 0) -> list[tuple[ts.Node, Module]]:
@@ -159,7 +163,7 @@ def unnamed(l: Listing, declared: set[ts.Node], link, names: frozenset[str] = fr
     out = []
     values = Values(link) if link is not None and names else None
     missed = tuple(x for x in l.as_is if x[1] not in declared and not _named_instance(values, x[0], x[1], names))
-    for o in l.objects:
+    for o in l.objects if l.names is None else ():  # (every name the list holds read by evaluation: none unread)
         if o.type != "object" or o in declared or o in l.copies:
             continue
         module = (link.module_of(o) if link is not None else None) or l.module
@@ -184,6 +188,8 @@ def named(l: Listing, declared: set[ts.Node], link) -> list[ToolDecl]:
     own: the copy makes it): each named by its own `name`, its description its own when a literal; the schema the
     copy makes is not read (a detail gap)."""
     out = []
+    ev = Evaluator(link, Values(link)) if link is not None and l.evaluated else None
+    items = dict(l.evaluated)
     for o in sorted(l.copied - declared, key=lambda o: o.start_byte):
         module = (link.module_of(o) if link is not None else None) or l.module
         name = name_of(module, o, link)
@@ -191,13 +197,57 @@ def named(l: Listing, declared: set[ts.Node], link) -> list[ToolDecl]:
             continue
         desc = pair_value(object_pairs(o)["description"]) if "description" in object_pairs(o) else None
         text = string_value(desc) if desc is not None else None
+        schema, node = _schema(ev, items[name]) if ev is not None and name in items else (NOT_LITERAL, None)
         out.append(ToolDecl(module=module, name=name, node=o, binding=None, description=text,
-                            description_node=desc if text is not None else None, schema=NOT_LITERAL, schema_node=None,
-                            schema_form="unknown", described=desc is not None, gaps=(Gap(
+                            description_node=desc if text is not None else None, schema=schema, schema_node=node,
+                            schema_form="json-schema" if schema is not NOT_LITERAL else "unknown",
+                            described=desc is not None, gaps=() if schema is not NOT_LITERAL else (Gap(
                                 kind="schema", detail=f"tool {name!r}: the input schema is made by the tools/list "
                                 "handler's copy of the tool object, not read",
                                 anchor=Anchor(path=module.path, start_line=o.start_point[0] + 1,
                                               end_line=o.start_point[0] + 1)),)))
+    return out
+
+
+def _schema(ev: Evaluator, item) -> tuple[object, ts.Node | None]:
+    """The input schema the listed element ITEM (an evaluated value) gives, as plain data, and the literal it is
+    written as (None when it is not one literal); (NOT_LITERAL, None) when it is not known."""
+    schema = ev.field(item, SCHEMA_KEY)
+    value = ev.plain(schema) if schema is not None else None
+    return (value, getattr(schema, "node", None)) if isinstance(value, dict) else (NOT_LITERAL, None)
+
+
+def evaluated(l: Listing, known: frozenset[str], link) -> list[ToolDecl]:
+    """The tools L's evaluation names (Listing.evaluated) that no descriptor read names (KNOWN): a descriptor the code
+    assembles from data (`toolsBase.map((t) => ({ name: `create${t.function.name}Slide`, ... }))`, then copied to
+    `{ name, description, inputSchema: parameters }`), its description and input schema as the evaluation gives
+    them. Anchored at the literal its input schema is written as, when that is its own (else at the element made)."""
+    if link is None or not l.evaluated:
+        return []
+    ev = Evaluator(link, Values(link))
+    schemas = [(name, item, ev.field(item, SCHEMA_KEY)) for name, item in l.evaluated if name not in known]
+    written = [getattr(s, "node", None) for _, _, s in schemas]
+    out, seen = [], set()
+    for name, item, schema in schemas:
+        if name in seen:
+            continue
+        seen.add(name)
+        own = getattr(schema, "node", None)
+        own = own if own is not None and written.count(own) == 1 else None
+        node = own if own is not None else getattr(item, "node", None)
+        module = getattr(schema if own is not None else item, "module", None)
+        if node is None or module is None:
+            continue
+        desc = ev.field(item, "description")
+        value = _schema(ev, item)[0]
+        gaps = () if isinstance(value, dict) else (Gap(
+            kind="schema", detail=f"tool {name!r}: the input schema the tools/list handler lists is not known",
+            anchor=Anchor(path=module.path, start_line=node.start_point[0] + 1, end_line=node.start_point[0] + 1)),)
+        out.append(ToolDecl(module=module, name=name, node=node, binding=None,
+                            description=desc if isinstance(desc, str) else None, description_node=None,
+                            schema=value if isinstance(value, dict) else NOT_LITERAL,
+                            schema_node=own, schema_form="json-schema" if isinstance(value, dict) else "unknown",
+                            described=desc is not None, gaps=gaps))
     return out
 
 
@@ -219,6 +269,8 @@ def split(tools: list, listings: list[Listing], made_for: dict | None = None, te
         listed_names = frozenset().union(*(l.names for l in listings))
         hidden += [t for t in kept if t.form == "descriptor" and t.name not in listed_names]
         kept = [t for t in kept if not (t.form == "descriptor" and t.name not in listed_names)]
+        kept += [t for t in hidden if t.form == "descriptor" and t.name in listed_names]  # (and one of those names
+        hidden = [t for t in hidden if not (t.form == "descriptor" and t.name in listed_names)]  # is listed)
     return kept, hidden
 
 
