@@ -106,3 +106,32 @@ def test_a_list_a_namespace_changes_is_not_read_as_written():
                                                  'const server = new')})
     assert "createTitleSlide" not in {t.name for t in p.tools}
     assert any(l.names is None for l in p.listings)
+
+
+REGISTRY = '''import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { ListToolsRequestSchema, CallToolRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+class Registry {
+  tools = new Map();
+  register(tool) { this.tools.set(tool.name, { tool, registeredAt: Date.now() }); }
+  get(name) { return this.tools.get(name)?.tool; }
+  list() { return Array.from(this.tools.values()).map(({ tool }) => ({ name: tool.name, description: tool.description })); }
+}
+const registry = new Registry();
+registry.register({ name: "ping", description: "Ping", inputSchema: { type: "object" }, handler: async () => "pong" });
+const server = new Server({ name: "r", version: "1.0.0" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({
+  tools: registry.list().map((t) => ({ name: t.name, description: t.description, inputSchema: registry.get(t.name)?.inputSchema })),
+}));
+server.setRequestHandler(CallToolRequestSchema, async (request) => ({ content: [{ type: "text", text: String(await registry.get(request.params.name).handler()) }] }));
+await server.connect(new StdioServerTransport());
+'''
+
+
+def test_a_copy_of_what_holds_no_name_leaves_the_list_s_names_unread():
+    """A copy `{ name: t.name, ... }` whose `t` is read as the wrapper the registry stores (`{ tool, registeredAt }`,
+    which has no `name` of its own): what the list names is not read, and the audit says so (no complete audit with
+    no tool)."""
+    p = program({"index.js": REGISTRY, "package.json": '{"name": "r", "version": "1.0.0", "type": "module", "main": "index.js"}'})
+    led = coverage.ledger(p)
+    assert "ping" in {t.name for t in p.tools} or led["complete"] is False

@@ -168,8 +168,9 @@ def unnamed(l: Listing, declared: set[ts.Node], link, names: frozenset[str] = fr
             continue
         module = (link.module_of(o) if link is not None else None) or l.module
         pairs = object_pairs(o)
-        if NAME_KEY in pairs and name_of(module, o, link) is None or NAME_KEY not in pairs and SCHEMA_KEY in pairs:
-            out.append((module, o))
+        if NAME_KEY in pairs and name_of(module, o, link) is None or NAME_KEY not in pairs and SCHEMA_KEY in pairs \
+                or o in l.copied and name_of(module, o, link) is None:  # (what a copy's `t.name` reads has no name
+            out.append((module, o))  # of its own: `{ tool, registeredAt }` of `({ tool }) => ({ name: tool.name })`)
     return replace(l, unnamed=tuple(sorted(out, key=lambda x: (x[0].path, x[1].start_byte))), unread=l.unread + missed)
 
 
