@@ -965,7 +965,7 @@ def _parameter(ctx, module, fn: ts.Node, index: int, key: str | None, depth: int
     """Whether FN uses what its parameter INDEX (its entry KEY) is handed only harmlessly, or rejects its bad values."""
     memo = ctx.link.memo.setdefault("uses.parameter", {})
     assumed = ctx.link.memo.setdefault("uses.assumed", set())  # entries read while pending
-    mkey = (fn.id, index, key, ctx.truth, ctx.checks, ctx.returns)
+    mkey = (fn.id, index, key, ctx.truth, ctx.checks, ctx.returns, ctx.strings, ctx.optional, ctx.echo)
     if mkey in memo:
         if memo[mkey] is _PENDING:  # a recursion through itself (`find(node.children, id)`): what the value may
             assumed.add(mkey)  # reach is decided by the function's other uses of it
