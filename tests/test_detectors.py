@@ -114,6 +114,28 @@ def test_a_runner_line_that_runs_a_bin_of_the_package_reaching_no_server_is_no_l
         [["-y", "demo-server", "demo-server-mcp"], ["-p", "demo-server", "demo-server-mcp"]]
 
 
+def test_a_runner_line_of_a_package_no_entry_of_which_reaches_its_server_is_no_launch():
+    """A command-line tool (one bin) whose server is a script run by hand, reached by no entry of the package
+    (the hand-rolled JSON-RPC server in `src/tools/server.js`): `npx demo-cli init` sets up a folder, it starts no
+    server. When the bin imports the server, the same line is a launch."""
+    cli = 'console.log("init");\n'
+    hand = ('import readline from "node:readline";\n'
+            'const TOOLS = [{ name: "scan", description: "Scan", inputSchema: { type: "object", properties: {} } }];\n'
+            'const rl = readline.createInterface({ input: process.stdin });\n'
+            'rl.on("line", (line) => {\n  const req = JSON.parse(line);\n'
+            '  if (req.method === "initialize") process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id: req.id, '
+            'result: { protocolVersion: "2025-06-18", capabilities: { tools: {} }, serverInfo: { name: "d", version: "1" } } }) + "\\n");\n'
+            '  if (req.method === "tools/list") process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id: req.id, '
+            'result: { tools: TOOLS } }) + "\\n");\n});\n')
+    manifest = '{"name": "demo-cli", "type": "module", "bin": {"demo-cli": "bin/cli.js"}}'
+    readme = "# demo\n\n```sh\nnpx demo-cli init\n```\n"
+    files = {"bin/cli.js": cli, "src/tools/server.js": hand, "README.md": readme, "package.json": manifest}
+    p = program(files)
+    assert "scan" in {t.name for t in p.tools}
+    assert _launch_args(files) == []
+    assert _launch_args({**files, "bin/cli.js": 'import "../src/tools/server.js";\n' + cli}) == [["demo-cli", "init"]]
+
+
 def test_type_packages_count_as_used_with_what_they_type():
     manifest = ('{"name": "demo", "scripts": {"start": "node -r dotenv/config dist/index.js", "dev": "tsx src/index.ts"},'
                 ' "dependencies": {"@modelcontextprotocol/sdk": "1", "zod": "3", "@types/node": "20", "@types/zod": "1",'

@@ -14,7 +14,7 @@ from auditor.analyse.fields import record_fields, uses
 from auditor.analyse.kept import kept
 from auditor.analyse.uses import returned_unread
 from auditor.extract.documented import tool_headings
-from auditor.extract.facts import Program, dependency, module_for
+from auditor.extract.facts import Program, dependency, entry_modules, module_for
 from auditor.extract.limits import MAX_DEPTH, load_json
 from auditor.extract.objects import schema_properties
 from auditor.extract.program import made_requires
@@ -792,7 +792,13 @@ def _runs_server(p: Program, name: str, command: str, args: list[str]) -> bool:
     while another bin of the package does (`npx yahoo-finance2 search AAPL` runs the `yahoo-finance2` command line,
     the server being the `yahoo-finance-mcp` bin). Without `-p`, a runner runs the package's only bin, or the one
     named like the package (unscoped); a line that names a bin reaching a server (`npx -y @x/cli x-mcp`) is taken
-    for a launch of it."""
+    for a launch of it. False as well when no entry of the package (its bins, main and exports, what they launch)
+    reaches the server's code: a script run by hand (`src/site-intel/mcp-server.js` of a CLI whose `npx pkg init`
+    sets up a folder) is started by no runner line."""
+    serving = {s.module.path for s in p.servers} | {t.module.path for t in p.tools}
+    entries = entry_modules(p) if p.linker is not None and serving else []
+    if entries and not p.linker.closure(entries, dynamic=True) & serving:
+        return False
     if p.linker is None or any(a in {"-p", "--package", "-c", "--call"} or a.startswith(("--package=", "--call="))
                                for a in args):
         return True
@@ -802,7 +808,6 @@ def _runs_server(p: Program, name: str, command: str, args: list[str]) -> bool:
     if not isinstance(bins, dict) or len(bins) < 2 or not all(isinstance(v, str) for v in bins.values()):
         return True
     base = posixpath.dirname(doc.path)
-    serving = {s.module.path for s in p.servers} | {t.module.path for t in p.tools}
 
     def reaches(target: str) -> bool:
         path = module_for(p, base, posixpath.normpath(target))
