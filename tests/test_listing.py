@@ -773,3 +773,32 @@ def test_objects_only_an_unreached_handler_lists_are_no_tools():
     served = program({**files, "package.json": '{"name": "deck", "version": "1.0.0", "type": "module", '
                                                '"bin": {"deck": "index.js", "vision": "lib/mcp.js"}}'})
     assert sorted(t.name for t in served.tools) == ["generate", "make_pdf"]  # (its own bin: the package's too)
+
+
+def test_descriptors_an_unreached_handler_assembles_from_data_are_no_tools():
+    """The same with descriptors assembled from data (`TOOLS.map((t) => ({ function: { name: `make_${t.name}`,
+    ... } }))`, read by evaluation, listing.evaluated): what only the unreached handler lists is no tool of the
+    server; when a bin of the package runs that handler, they are."""
+    from program_helpers import SDK, program
+
+    files = {
+        "package.json": '{"name": "deck", "version": "1.0.0", "type": "module", "bin": "index.js"}',
+        "lib/tools.js": 'const BASE = [{ name: "pdf", parameters: { type: "object", properties: { file: { type: "string" } } } }];\n'
+                        'export const TOOLS = BASE.map((b) => ({ function: { name: `make_${b.name}`, description: '
+                        '`Make ${b.name}`, parameters: b.parameters } }));\nexport const templates = () => TOOLS.length;\n',
+        "lib/mcp.js": SDK + 'import { TOOLS } from "./tools.js";\n'
+                      'const server = new Server({ name: "vision", version: "1" }, { capabilities: { tools: {} } });\n'
+                      'server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS.map((t) => { '
+                      'const { name, description, parameters } = t.function; return { name, description, '
+                      'inputSchema: parameters }; }) }));\nserver.connect(new StdioServerTransport());\n',
+        "index.js": 'import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
+                    'import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";\n'
+                    'import { templates } from "./lib/tools.js";\n'
+                    'const server = new McpServer({ name: "deck", version: "1" });\n'
+                    'server.tool("generate", "Generate a deck.", async () => ({ content: [{ type: "text", text: String(templates()) }] }));\n'
+                    'await server.connect(new StdioServerTransport());\n',
+    }
+    assert sorted(t.name for t in program(files).tools) == ["generate"]
+    served = program({**files, "package.json": '{"name": "deck", "version": "1.0.0", "type": "module", '
+                                               '"bin": {"deck": "index.js", "vision": "lib/mcp.js"}}'})
+    assert sorted(t.name for t in served.tools) == ["generate", "make_pdf"]

@@ -159,7 +159,7 @@ def _reached_tools(p: "Program") -> "Program":
     reached = reached_modules(p, entries) if entries else set()
     if not any(t.module.path in reached for t in p.tools):
         return p
-    listed_by = lambda ls: {o for l in ls for o in l.objects | l.copied}  # noqa: E731
+    listed_by = lambda ls: {o for l in ls for o in l.objects | l.copied | l.made}  # noqa: E731
     unreached_only = listed_by(l for l in p.listings if l.module.path not in reached) \
         - listed_by(l for l in p.listings if l.module.path in reached)  # (objects only an unreached handler lists:
     # `getServer()` of a dependency's own bin, the target importing only its library)
@@ -405,10 +405,11 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
                 if not dead.unrun_in_dependency(t.node, t.module, link, expander.calls_of)]
         tools += made
         declared |= {t.node for t in made}
-    for l in listings:  # tools the evaluation of the list names that no descriptor read names (assembled from data)
-        made = listing.evaluated(l, frozenset(t.name for t in tools), link)
+    for i, l in enumerate(listings):  # tools the evaluation of the list names that no descriptor read names
+        made = listing.evaluated(l, frozenset(t.name for t in tools), link)  # (assembled from data)
         tools += made
         declared |= {t.node for t in made}
+        listings[i] = replace(l, made=frozenset(t.node for t in made))
     registered = frozenset(r.name for r in registrations if r.kind == "tool") | {d.tool for d in dispatches} \
         if any(r.kind == "tool" for r in registrations) and all(r.name is not None for r in registrations
                                                                if r.kind == "tool") else None  # (the SDK lists them)

@@ -62,6 +62,8 @@ class Listing:
     names: frozenset[str] | None = None
     # Each element the evaluation read a name of: (name, the element's value, an evaluate.Record or a dict).
     evaluated: tuple[tuple[str, object], ...] = ()
+    # The nodes of the tools made of those (`evaluated()`): listed by this list, as its objects are.
+    made: frozenset[ts.Node] = frozenset()
 
 
 def listing(reach: Reach, module: Module, handler: ts.Node, fn: ts.Node | None, branch: ts.Node | None = None
