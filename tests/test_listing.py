@@ -5,6 +5,8 @@ result cannot be read, every descriptor stays a tool and the ledger says why."""
 
 from __future__ import annotations
 
+import pytest
+
 from auditor.analyse import coverage, mismatches
 from auditor.extract import routes as routes_mod
 from program_helpers import SDK, line_of, program
@@ -747,58 +749,39 @@ def test_a_registry_a_lazily_made_context_holds_lists_only_what_is_registered_in
     assert led["unresolved"] == []
 
 
-def test_objects_only_an_unreached_handler_lists_are_no_tools():
+# A library's own bin listing its descriptors (lib/mcp.js), and the package's entry, which imports only the library.
+_VISION_BIN = ('import { Server } from "@modelcontextprotocol/sdk/server/index.js";\n'
+               'import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";\n'
+               'import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";\n'
+               'import { TOOLS } from "./tools.js";\n'
+               'const server = new Server({ name: "vision", version: "1" }, { capabilities: { tools: {} } });\n'
+               'server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS.map((t) => { '
+               'const { name, description, parameters } = t.function; return { name, description, '
+               'inputSchema: parameters }; }) }));\nserver.connect(new StdioServerTransport());\n')
+_DECK_ENTRY = ('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
+               'import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";\n'
+               'import { templates } from "./lib/tools.js";\n'
+               'const server = new McpServer({ name: "deck", version: "1" });\n'
+               'server.tool("generate", "Generate a deck.", async () => ({ content: [{ type: "text", text: String(templates()) }] }));\n'
+               'await server.connect(new StdioServerTransport());\n')
+
+
+@pytest.mark.parametrize("tools", [
+    'export const TOOLS = [{ type: "function", function: { name: "make_pdf", description: "PDF", '
+    'parameters: { type: "object" } } }];\nexport const templates = () => TOOLS.length;\n',
+    # assembled from data (`BASE.map((b) => ({ function: { name: `make_${b.name}`, ... } }))`, read by evaluation:
+    # listing.evaluated)
+    'const BASE = [{ name: "pdf", parameters: { type: "object", properties: { file: { type: "string" } } } }];\n'
+    'export const TOOLS = BASE.map((b) => ({ function: { name: `make_${b.name}`, description: '
+    '`Make ${b.name}`, parameters: b.parameters } }));\nexport const templates = () => TOOLS.length;\n',
+])
+def test_objects_only_an_unreached_handler_lists_are_no_tools(tools):
     """The package's entry builds its own server (tool `generate`) and imports a library module of descriptors that
     another program's tools/list handler lists (a dependency's own bin, `lib/mcp.js`, which no entry reaches): those
     descriptors are not the server's tools, though the module holding them is reached."""
-    from program_helpers import SDK, program
-
-    files = {
-        "package.json": '{"name": "deck", "version": "1.0.0", "type": "module", "bin": "index.js"}',
-        "lib/tools.js": 'export const TOOLS = [{ type: "function", function: { name: "make_pdf", description: "PDF", '
-                        'parameters: { type: "object" } } }];\nexport const templates = () => TOOLS.length;\n',
-        "lib/mcp.js": SDK + 'import { TOOLS } from "./tools.js";\n'
-                      'const server = new Server({ name: "vision", version: "1" }, { capabilities: { tools: {} } });\n'
-                      'server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS.map((t) => { '
-                      'const { name, description, parameters } = t.function; return { name, description, '
-                      'inputSchema: parameters }; }) }));\nserver.connect(new StdioServerTransport());\n',
-        "index.js": 'import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
-                    'import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";\n'
-                    'import { templates } from "./lib/tools.js";\n'
-                    'const server = new McpServer({ name: "deck", version: "1" });\n'
-                    'server.tool("generate", "Generate a deck.", async () => ({ content: [{ type: "text", text: String(templates()) }] }));\n'
-                    'await server.connect(new StdioServerTransport());\n',
-    }
+    files = {"package.json": '{"name": "deck", "version": "1.0.0", "type": "module", "bin": "index.js"}',
+             "lib/tools.js": tools, "lib/mcp.js": _VISION_BIN, "index.js": _DECK_ENTRY}
     assert sorted(t.name for t in program(files).tools) == ["generate"]
     served = program({**files, "package.json": '{"name": "deck", "version": "1.0.0", "type": "module", '
                                                '"bin": {"deck": "index.js", "vision": "lib/mcp.js"}}'})
     assert sorted(t.name for t in served.tools) == ["generate", "make_pdf"]  # (its own bin: the package's too)
-
-
-def test_descriptors_an_unreached_handler_assembles_from_data_are_no_tools():
-    """The same with descriptors assembled from data (`TOOLS.map((t) => ({ function: { name: `make_${t.name}`,
-    ... } }))`, read by evaluation, listing.evaluated): what only the unreached handler lists is no tool of the
-    server; when a bin of the package runs that handler, they are."""
-    from program_helpers import SDK, program
-
-    files = {
-        "package.json": '{"name": "deck", "version": "1.0.0", "type": "module", "bin": "index.js"}',
-        "lib/tools.js": 'const BASE = [{ name: "pdf", parameters: { type: "object", properties: { file: { type: "string" } } } }];\n'
-                        'export const TOOLS = BASE.map((b) => ({ function: { name: `make_${b.name}`, description: '
-                        '`Make ${b.name}`, parameters: b.parameters } }));\nexport const templates = () => TOOLS.length;\n',
-        "lib/mcp.js": SDK + 'import { TOOLS } from "./tools.js";\n'
-                      'const server = new Server({ name: "vision", version: "1" }, { capabilities: { tools: {} } });\n'
-                      'server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS.map((t) => { '
-                      'const { name, description, parameters } = t.function; return { name, description, '
-                      'inputSchema: parameters }; }) }));\nserver.connect(new StdioServerTransport());\n',
-        "index.js": 'import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n'
-                    'import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";\n'
-                    'import { templates } from "./lib/tools.js";\n'
-                    'const server = new McpServer({ name: "deck", version: "1" });\n'
-                    'server.tool("generate", "Generate a deck.", async () => ({ content: [{ type: "text", text: String(templates()) }] }));\n'
-                    'await server.connect(new StdioServerTransport());\n',
-    }
-    assert sorted(t.name for t in program(files).tools) == ["generate"]
-    served = program({**files, "package.json": '{"name": "deck", "version": "1.0.0", "type": "module", '
-                                               '"bin": {"deck": "index.js", "vision": "lib/mcp.js"}}'})
-    assert sorted(t.name for t in served.tools) == ["generate", "make_pdf"]
