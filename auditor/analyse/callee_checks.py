@@ -23,7 +23,8 @@ def checked(link, module, fn: ts.Node) -> set[str]:
     memo = link.memo.setdefault("uses.checked", {})
     if fn.id not in memo:
         params = set(plain_parameters(fn))
-        memo[fn.id] = _type_or_value_tested(module, fn, link) | guards.string_required_parameters(fn, params, fields=True, module=module, link=link)
+        memo[fn.id] = _type_or_value_tested(module, fn, link) \
+            | guards.string_required_parameters(fn, params, fields=True, module=module, link=link)
     return memo[fn.id]
 
 

@@ -148,7 +148,8 @@ def string_required_parameters(fn: ts.Node, params: set[str], fields: bool = Fal
                                link=None) -> set[str]:
     """The parameters FN itself (not a function nested in it) calls a string's method on, or parses as a URL in a
     `try` that refuses what does not parse (`string_receivers`); through `?.` where FN leaves when the call gives
-    nothing (`left_unless`). With FIELDS, also the fields of a parameter so called on (`input.query.trim()`: "query")."""
+    nothing (`left_unless`). With FIELDS, also the fields of a parameter so called on (`input.query.trim()`:
+    "query")."""
     out: set[str] = set()
     for call, obj, chained in string_calls(fn, module=module, link=link):
         if enclosing_function(call) != fn or chained and not left_unless(call):

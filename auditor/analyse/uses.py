@@ -454,7 +454,8 @@ def _test_method(e: ts.Node, up: ts.Node | None) -> bool:
 
 def _string_receiver(node: ts.Node, optional: bool = False) -> bool:
     """Whether NODE's value, as it is (through parentheses and casts), is what a method only a string has is called on
-    (`category.toLowerCase()`, guards.STRING_ONLY), not through `?.` (which lets null by too) nor on a default
+    (`category.toLowerCase()`, guards.STRING_ONLY), not through `?.` (which lets null by too, but where the function
+    leaves when the call gives nothing: `if (!q?.trim()) throw`, guards.left_unless) nor on a default
     (`(path ?? "/").trim()`, which lets a missing value by) unless OPTIONAL (the field may be missing): a value of
     another type throws there, and what goes on is a string (the check the own code's and a callee's string methods
     are, made where the value is used: in a callback, a branch)."""
@@ -467,7 +468,6 @@ def _string_receiver(node: ts.Node, optional: bool = False) -> bool:
     return call is not None and call.type == "call_expression" and call.child_by_field_name("function") == up \
         and text(up.child_by_field_name("property")) in guards.STRING_ONLY \
         and (not any(c.type == "optional_chain" for c in up.children) or guards.left_unless(call))
-
 
 
 def _string_defaulted(e: ts.Node) -> bool:
@@ -901,7 +901,8 @@ def _callers(ctx, fn: ts.Node) -> list[tuple]:
     if key not in by_name:
         by_name[key] = [(m, c) for m in ctx.link.by_path.values() for c in m.nodes("call")
                         if c.type == "call_expression" and (f := strip_casts(c.child_by_field_name("function")))
-                        is not None and f.type == "member_expression" and text(f.child_by_field_name("property")) == key]
+                        is not None and f.type == "member_expression"
+                        and text(f.child_by_field_name("property")) == key]
     known = {c.id for _, c in calls}
     for m, c in by_name[key]:
         hit = instances.method_of(ctx.link, m, c) if c.id not in known else None

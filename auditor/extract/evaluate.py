@@ -134,9 +134,7 @@ class Evaluator:
         """VALUE (one this evaluator gave) as plain data, records and lists all through (dicts, lists, strings,
         numbers, booleans, None for null): what a literal written out would be; UNKNOWN when a part is not known or
         is no data (a function)."""
-        def run():
-            return self._plain(value, 0)
-        return self._guarded(run)
+        return self._guarded(lambda: self._plain(value, 0))
 
     def _plain(self, value: Any, depth: int) -> Any:
         self._steps += 1
@@ -320,7 +318,7 @@ class Evaluator:
         fn = home.functions.get(local)
         if fn is not None and fn.type == "function_declaration":
             return Function(fn, home, None)
-        value = self.link.value(home, local)  # (`exports.X = [...]` is changed as `exports.X.push(...)`)
+        value = self.link.value(home, local)  # (a declaration's, or what `exports.X = [...]` assigns)
         if value is None:
             return UNKNOWN
         key = (home.path, value.id)
@@ -329,7 +327,8 @@ class Evaluator:
             scalar = strip_casts(value) is not None and strip_casts(value).type in _SCALARS
             try:
                 kept = held.unchanged(self.values, local, value, home, shared=True, scalar=scalar) \
-                    if home.toplevel.get(local) is not None else held.assigned_unchanged(self.values, home, local, value)
+                    if home.toplevel.get(local) is not None \
+                    else held.assigned_unchanged(self.values, home, local, value)  # (`exports.X = value`)
                 if kept:
                     self._constants[key] = self._eval(value, home, None)
             except (_Budget, RecursionError):

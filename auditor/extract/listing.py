@@ -200,7 +200,8 @@ def named(l: Listing, declared: set[ts.Node], link) -> list[ToolDecl]:
             continue
         desc = pair_value(object_pairs(o)["description"]) if "description" in object_pairs(o) else None
         text = string_value(desc) if desc is not None else None
-        schema, node = _schema(ev, items[name]) if ev is not None and name in items else (NOT_LITERAL, None)
+        schema, node = _schema(ev, ev.field(items[name], SCHEMA_KEY)) if ev is not None and name in items \
+            else (NOT_LITERAL, None)
         out.append(ToolDecl(module=module, name=name, node=o, binding=None, description=text,
                             description_node=desc if text is not None else None, schema=schema, schema_node=node,
                             schema_form="json-schema" if schema is not NOT_LITERAL else "unknown",
@@ -212,10 +213,9 @@ def named(l: Listing, declared: set[ts.Node], link) -> list[ToolDecl]:
     return out
 
 
-def _schema(ev: Evaluator, item) -> tuple[object, ts.Node | None]:
-    """The input schema the listed element ITEM (an evaluated value) gives, as plain data, and the literal it is
+def _schema(ev: Evaluator, schema) -> tuple[object, ts.Node | None]:
+    """The input schema SCHEMA (a listed element's, as the evaluation gives it) as plain data, and the literal it is
     written as (None when it is not one literal); (NOT_LITERAL, None) when it is not known."""
-    schema = ev.field(item, SCHEMA_KEY)
     value = ev.plain(schema) if schema is not None else None
     return (value, getattr(schema, "node", None)) if isinstance(value, dict) else (NOT_LITERAL, None)
 
@@ -242,7 +242,7 @@ def evaluated(l: Listing, known: frozenset[str], link) -> list[ToolDecl]:
         if node is None or module is None:
             continue
         desc = ev.field(item, "description")
-        value = _schema(ev, item)[0]
+        value = _schema(ev, schema)[0]
         gaps = () if isinstance(value, dict) else (Gap(
             kind="schema", detail=f"tool {name!r}: the input schema the tools/list handler lists is not known",
             anchor=Anchor(path=module.path, start_line=node.start_point[0] + 1, end_line=node.start_point[0] + 1)),)
