@@ -16,7 +16,7 @@ from auditor.extract import flow
 from auditor.extract.bindings import value_of, visible
 from auditor.extract.frames import REST, destructured, loop_names, parameters, plain_parameters, returned
 from auditor.extract.program import Module
-from auditor.extract.syntax import (FUNCTION_TYPES, ancestors, call_args, callee_text, condition_terms,
+from auditor.extract.syntax import (CAST_TYPES, FUNCTION_TYPES, ancestors, call_args, callee_text, condition_terms,
                                     enclosing_function, find, member_chain, nullish, object_pairs, pair_value,
                                     string_value, strip_casts, text)
 from auditor.extract.values import Values
@@ -31,7 +31,6 @@ STRING_ONLY = frozenset({"substring", "substr", "toLowerCase", "toUpperCase", "t
 # they are handed is checked there. (A built-in that only fails on a value of another type, Node's `path.resolve(5)`,
 # checks nothing by the corpus's labels: the call fails, no check was made.)
 PARSING_CONSTRUCTORS = frozenset({"URL"})
-_PARENS = frozenset({"parenthesized_expression", "as_expression", "non_null_expression", "satisfies_expression"})
 STRING_OF_STRING = frozenset({"toLowerCase", "toUpperCase", "toLocaleLowerCase", "toLocaleUpperCase", "trim",
                               "trimStart", "trimEnd", "normalize"})  # (of those, called with no argument: the string
 # changed in case or white space only)
@@ -167,13 +166,13 @@ def left_unless(call: ts.Node) -> bool:
     """Whether the function leaves when CALL's result is falsy: `if (!input.query?.trim()) throw ...` (a term of
     the `||` the `if` tests): a value `?.` let by (null, undefined) is refused there as an empty text is."""
     e = call
-    while e.parent is not None and e.parent.type in _PARENS:
+    while e.parent is not None and e.parent.type in CAST_TYPES:
         e = e.parent
     up = e.parent
     if up is None or up.type != "unary_expression" or text(up.child_by_field_name("operator")) != "!":
         return False
     e = up
-    while e.parent is not None and (e.parent.type in _PARENS or e.parent.type == "binary_expression"
+    while e.parent is not None and (e.parent.type in CAST_TYPES or e.parent.type == "binary_expression"
                                     and text(e.parent.child_by_field_name("operator")) == "||"):
         e = e.parent
     stmt = e.parent

@@ -896,15 +896,16 @@ def _callers(ctx, fn: ts.Node) -> list[tuple]:
     name = fn.child_by_field_name("name") if fn.type == "method_definition" else None
     if name is None:
         return calls
-    by_name = ctx.link.memo.setdefault("uses.member_calls", {})
-    key = text(name)
-    if key not in by_name:
-        by_name[key] = [(m, c) for m in ctx.link.by_path.values() for c in m.nodes("call")
-                        if c.type == "call_expression" and (f := strip_casts(c.child_by_field_name("function")))
-                        is not None and f.type == "member_expression"
-                        and text(f.child_by_field_name("property")) == key]
+    by_name = ctx.link.memo.get("uses.member_calls")
+    if by_name is None:  # the calls of a member, by the member's name (one pass over the program's calls)
+        by_name = ctx.link.memo["uses.member_calls"] = {}
+        for m in ctx.link.by_path.values():
+            for c in m.nodes("call"):
+                f = strip_casts(c.child_by_field_name("function")) if c.type == "call_expression" else None
+                if f is not None and f.type == "member_expression":
+                    by_name.setdefault(text(f.child_by_field_name("property")), []).append((m, c))
     known = {c.id for _, c in calls}
-    for m, c in by_name[key]:
+    for m, c in by_name.get(text(name), ()):
         hit = instances.method_of(ctx.link, m, c) if c.id not in known else None
         if hit is not None and hit[1] == fn:
             calls.append((m, c))

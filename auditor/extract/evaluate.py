@@ -296,11 +296,9 @@ class Evaluator:
     # -- names -------------------------------------------------------------------------------------------------------
     def _name(self, node: ts.Node, module: Module, scope: Scope | None) -> Any:
         name = text(node)
-        cur = scope
-        while cur is not None:
-            if cur.name == name:
-                return self._forced(cur.value)
-            cur = cur.outer
+        bound = _scoped(scope, name)
+        if bound is not _ABSENT:
+            return self._forced(bound)
         if name == "undefined":
             return None
         if shadowed(module, node):  # a parameter or a local of a function not being evaluated
@@ -336,14 +334,6 @@ class Evaluator:
                 raise
         return self._constants[key]
 
-    @staticmethod
-    def _bound(scope: Scope | None, name: str) -> bool:
-        while scope is not None:
-            if scope.name == name:
-                return True
-            scope = scope.outer
-        return False
-
     def _forced(self, value: Any) -> Any:
         if isinstance(value, _Thunk):
             if value.value is _ABSENT:
@@ -376,7 +366,7 @@ class Evaluator:
                     return self._lookup(returned[0], returned[1], returned[2], key, optional)
             finally:
                 self._calls -= 1
-        if node is not None and node.type == "identifier" and not self._bound(scope, text(node)) \
+        if node is not None and node.type == "identifier" and _scoped(scope, text(node)) is _ABSENT \
                 and not shadowed(module, node):  # `tools_1.tools` of `const tools_1 = require("./tools")`
             b = self.link.imports.get(module.path, {}).get(text(node))
             if b is not None and b.name == "*" and b.module is not None:
@@ -858,6 +848,15 @@ class Evaluator:
         if isinstance(value, float) and value != value:
             return False
         return bool(value)
+
+
+def _scoped(scope: Scope | None, name: str) -> Any:
+    """What SCOPE binds NAME to (a value, or a _Thunk), _ABSENT when it does not bind it."""
+    while scope is not None:
+        if scope.name == name:
+            return scope.value
+        scope = scope.outer
+    return _ABSENT
 
 
 def _optional(node: ts.Node) -> bool:

@@ -250,18 +250,14 @@ def _export_kept(module: Module, holders: tuple[str, ...], name: str, value: ts.
 
 
 def _members_named(module: Module, name: str) -> list[ts.Node]:
-    """The member expressions of MODULE whose property is NAME (read once per module: `module.memo`)."""
+    """The member expressions of MODULE whose property is NAME (its indexed members, grouped once: `module.memo`)."""
     index = module.memo.get("held.members")
     if index is None:
         index = module.memo["held.members"] = {}
-        stack = [module.tree.root_node]
-        while stack:
-            n = stack.pop()
-            if n.type == "member_expression":
-                prop = n.child_by_field_name("property")
-                if prop is not None:
-                    index.setdefault(text(prop), []).append(n)
-            stack.extend(n.children)
+        for n in module.nodes("member"):
+            prop = n.child_by_field_name("property") if n.type == "member_expression" else None
+            if prop is not None:
+                index.setdefault(text(prop), []).append(n)
     return index.get(name, [])
 
 

@@ -7,6 +7,7 @@ stand for stay tools, and all of them when that is not known."""
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, replace
 
 import tree_sitter as ts
@@ -229,14 +230,14 @@ def evaluated(l: Listing, known: frozenset[str], link) -> list[ToolDecl]:
         return []
     ev = Evaluator(link, Values(link))
     schemas = [(name, item, ev.field(item, SCHEMA_KEY)) for name, item in l.evaluated if name not in known]
-    written = [getattr(s, "node", None) for _, _, s in schemas]
+    written = Counter(n.id for _, _, s in schemas if (n := getattr(s, "node", None)) is not None)
     out, seen = [], set()
     for name, item, schema in schemas:
         if name in seen:
             continue
         seen.add(name)
         own = getattr(schema, "node", None)
-        own = own if own is not None and written.count(own) == 1 else None
+        own = own if own is not None and written[own.id] == 1 else None
         node = own if own is not None else getattr(item, "node", None)
         module = getattr(schema if own is not None else item, "module", None)
         if node is None or module is None:
