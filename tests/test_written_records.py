@@ -57,7 +57,11 @@ def test_a_key_a_function_makes_of_the_element_is_read_under_the_loops():
                      ("list_team", "List teams")] and not gaps
 
 
-def test_a_record_filled_in_a_helper_called_elsewhere_stays_a_gap():
+def test_a_record_filled_in_a_helper_called_elsewhere_is_read_by_running_the_module():
+    # where it is written the record is empty; a run of the module's code (extract/interpret.py) fills it first
     body = 'const TOOLS = {};\nfunction add(t) { TOOLS[t.name] = t; }\nadd({ name: "alpha", description: "A" });\n'
     tools, gaps = _tools(body)
-    assert tools == [] and [g.kind for g in gaps] == ["registration"]
+    assert tools == [("alpha", "A")] and not gaps
+    later = body.replace('add({ name: "alpha", description: "A" });\n', 'setTimeout(() => add({ name: "alpha" }), 10);\n')
+    tools, gaps = _tools(later)
+    assert tools == [] and [g.kind for g in gaps] == ["registration"]  # (filled later, by a callback: not run)

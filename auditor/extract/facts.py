@@ -13,6 +13,7 @@ import tree_sitter as ts
 from auditor.extract import summaries, cache, dispatch, flow, frameworks, highlevel, linker, outputs, parse, program, server, state
 from auditor.extract import limits, listing, reach, registry, served, spawned, syntax
 from auditor.extract import dead, entrypoints, flags, inlined, protocol, subclasses, toolclasses, tsconfig
+from auditor.extract import generated, interpret
 from auditor.extract.manifest import JsonDoc, read_json
 from auditor.extract.readme import MarkdownDoc, read_markdown
 from auditor.model import Anchor, Gap
@@ -330,6 +331,7 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
         roots += [owned(fn, fm) for d in hl_dispatches for fm, fn in d.handed]
     # Registrations whose name comes from a parameter or a loop: one per call site or element that names the tool.
     expander, kept = summaries.Expander(modules, link, vocab), []
+    interpreter = None  # (extract/interpret.py, made for the first registration it reads)
     direct = {(t.module.path, t.node.id, t.name) for t in tools}  # (an interceptor of the server's method reads each
     for r in registrations:                                         # direct registration again: one tool still)
         made = expander.expand(r, link.resolver) if r.name is None else []
@@ -337,6 +339,12 @@ def build(entries: tuple[Entry, ...], subtree: str, vocab: dict, method: Mapping
             continue  # written in a function nothing calls (extract/dead.py): it registers nothing
         if not made and r.name is None and r.node is not None and highlevel.hands_on_all(r.node, r.method):
             continue  # a wrapper over the method no later registration goes through registers nothing
+        if r.name is None and not any(t is not None for t, _, _, _ in made):  # a name computed from shipped data
+            if interpreter is None:
+                interpreter = interpret.Interpreter(link, expander.calls_of,
+                                                    {e.file.path: e.text for e in entries if e.text is not None},
+                                                    frozenset(e.file.path for e in entries))
+            made = generated.registered(r, interpreter, vocab, link, frozenset(t.name for t in tools)) or made
         kept += [reg for _, _, reg, _ in made] or [r]
         for t in (t for t, _, _, _ in made if t is not None and (t.module.path, t.node.id, t.name) not in direct):
             direct.add((t.module.path, t.node.id, t.name))  # (two wrappers' expansions reaching one call: one tool)

@@ -245,6 +245,12 @@ def hands_on_all(call: ts.Node, method: str) -> bool:
         and parameters(fn).get(text(rest), (0, ()))[1] == (REST,)
 
 
+def patched(call: ts.Node, method: str) -> bool:
+    """Whether CALL is written in a function assigned over the registration method it calls (a tracker wrapping the
+    SDK's method): the calls of that method are the registrations, read where they are written."""
+    return _wrapper_over(call, method) is not None
+
+
 def _wrapper_over(call: ts.Node, method: str) -> ts.Node | None:
     """The function CALL is written in when it is assigned over a member named METHOD (`x.METHOD = function ...`)."""
     fn = enclosing_function(call)
@@ -272,6 +278,7 @@ class Site:
     via: str = ""  # how the call site reaches the registration: "wrapper()" names, for the registration's method
     frame: object = None  # the values.Frame behind `bind`, when there is one
     name: str | None = None  # the name, when it is read elsewhere (one branch of a conditional: extract/names.py)
+    description: str | None = None  # the description, when it is read elsewhere (extract/generated.py)
     open_prefix: bool = False  # a template name whose leading part is set at run time is read with it empty
 
 
@@ -347,7 +354,7 @@ def read(site: Site, vocab: dict, resolve, link=None) -> tuple[ToolDecl | None, 
     tool = dispatch = None
     if rule["kind"] == "tool" and name is not None:
         tool, more = _tool(module, vocab, rule["signature"], method, name, site.call, args, link, bind, here, call,
-                           site.frame)
+                           site.frame, site.description)
         gaps += more
         dispatch = Dispatch(module=here, tool=name, node=call, subject=callee_text(call), target=target,
                             target_name=tname, handler=None, form="registration", handed=handed)
@@ -358,10 +365,11 @@ def read(site: Site, vocab: dict, resolve, link=None) -> tuple[ToolDecl | None, 
 
 def _tool(module: Module, vocab: dict, signature: str, method: str, name: str, call: ts.Node,
           args: list[ts.Node], link=None, bind=None, here: Module | None = None, site: ts.Node | None = None,
-          frame=None) -> tuple[ToolDecl, list[Gap]]:
+          frame=None, given: str | None = None) -> tuple[ToolDecl, list[Gap]]:
     """The tool a registration declares; read through BIND (parameters of a forwarding function -> the call site's
     arguments) and anchored at HERE/SITE (the call site; the registration call itself when read directly). FRAME:
-    the instantiation the registration is read under, if any."""
+    the instantiation the registration is read under, if any; GIVEN: its description as read elsewhere (a run of
+    the code to it: extract/generated.py)."""
     bind = bind or (lambda n, m: (n, m))
     here, site = here or module, site or call
 
@@ -413,7 +421,7 @@ def _tool(module: Module, vocab: dict, signature: str, method: str, name: str, c
     else:  # overloads: (name, description?, paramsShapeOrAnnotations?, annotations?, callback), as the SDK reads them
         rest = [B(a) for a in args[1:]]
         keys = set(hl["annotation_keys"])
-        if rest and (_is_string(*rest[0]) or _constant_string(*rest[0], link) is not None):
+        if rest and (given is not None or _is_string(*rest[0]) or _constant_string(*rest[0], link) is not None):
             desc = rest.pop(0)
         elif len(rest) > 2 and _is_params(*rest[1], vocab, keys, link) and not _is_params(*rest[0], vocab, keys, link):
             desc = rest.pop(0)  # (name, X, shape, cb): only a description comes before a shape (`describe({...})`)
@@ -438,6 +446,8 @@ def _tool(module: Module, vocab: dict, signature: str, method: str, name: str, c
 
         description = Values(link).string(desc[0], desc[1], frame=frame)
     desc_node = local(written, desc[1]) if desc is not None else None
+    if desc is not None and not isinstance(description, str) and given is not None:
+        description, desc_node = given, None  # (computed at run time: anchored at the registration)
     if desc is not None and not isinstance(description, str):
         part = unknown_part(written, env)
         unknown = f" (`{excerpt(part)}` is not a constant)" if part is not None and part != written else ""
