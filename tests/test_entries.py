@@ -101,3 +101,26 @@ await server.connect(new StdioServerTransport());
     assert coverage.ledger(p)["entries"] == ["dist/local.js"]
     assert [t.name for t in p.tools] == ["pick_colour"]
     assert [(s.var, s.module.path) for s in p.servers if s.module.path == "dist/local.js"] == [("this.server", "dist/local.js")]
+
+
+POC = SDK + '''const server = new Server({ name: "poc", version: "0.1.0" }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [
+  { name: "poc_echo", description: "Echo", inputSchema: { type: "object", properties: {} } }] }));
+await server.connect(new StdioServerTransport());
+'''
+
+
+def test_a_server_of_its_own_only_a_script_starts_is_another_program_when_the_bin_starts_the_server():
+    """`"mcp:poc": "node dist/poc.js"` starts a proof of concept with a server of its own, none of whose code the
+    bin's server reaches: not an entry (its tool is not the package's). Without a bin that starts a server, the
+    scripts are how the package is run: the same file is an entry."""
+    files = {"src/tools.ts": TOOLS, "src/index.ts": LAUNCH, "src/poc.ts": POC}
+    manifest = '''{"name": "stamps", "version": "1.0.0", "bin": {"stamps": "dist/index.js"},
+     "scripts": {"start": "node dist/index.js", "mcp:poc": "node dist/poc.js"}}'''
+    p = program({**files, "package.json": manifest})
+    assert coverage.ledger(p)["entries"] == ["src/index.ts"]
+    assert sorted(t.name for t in p.tools) == ["stamp"]
+    scripts_only = manifest.replace('"bin": {"stamps": "dist/index.js"},', "")
+    p = program({**files, "package.json": scripts_only})
+    assert coverage.ledger(p)["entries"] == ["src/index.ts", "src/poc.ts"]
+    assert sorted(t.name for t in p.tools) == ["poc_echo", "stamp"]

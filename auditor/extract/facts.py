@@ -84,16 +84,19 @@ def entry_modules(p: "Program") -> list[str]:
     server starts Node on (extract/spawned.py); and the files that launch a server, but a dependency's (code
     under node_modules/, read with the target: its own server is not the target's, and it is reached where the
     target's code imports it)."""
-    named = _named_entries(p)
+    rows = _named_rows(p)
+    named = {base: [path for _, path in r] for base, r in rows.items()}
     launching = _launching(p, named)
     for base, paths in list(named.items()) if p.linker is not None else ():
-        if base in launching:
-            continue  # (a launcher of a package whose entries run no server: the script it starts Node on)
-        for path in list(paths):
-            module = p.linker.by_path.get(path)
+        started: list[str] = []
+        for path in list(paths) if base not in launching else ():  # (a launcher of a package whose entries run no
+            module = p.linker.by_path.get(path)                     # server: the script it starts Node on)
             if module is not None and spawned.runs_node(module):
-                paths += [found for rel in spawned.scripts(module, base)
-                          if (found := module_for(p, base, rel)) is not None and found not in paths]
+                started += [found for rel in spawned.scripts(module, base)
+                            if (found := module_for(p, base, rel)) is not None and found not in paths + started]
+        paths += started
+        aside = _scripts_only(p, base, rows[base])
+        named[base] = [path for path in paths if path not in aside]
     out = list(dict.fromkeys(path for paths in named.values() for path in paths))
     out += [l.module.path for l in p.launches if l.module.path not in out and not dependency(l.module.path)
             and _package_of(l.module.path, named) not in launching]
@@ -107,15 +110,41 @@ def dependency(path: str) -> bool:
 
 def _named_entries(p: "Program") -> dict[str, list[str]]:
     """Package folder -> the modules its package.json names as entries (kb/method.yaml entry_points), in order."""
-    named: dict[str, list[str]] = {}
+    return {base: [path for _, path in rows] for base, rows in _named_rows(p).items()}
+
+
+def _named_rows(p: "Program") -> dict[str, list[tuple[str, str]]]:
+    """Package folder -> (how, module) of each entry its package.json names, in order (`bin x`, `main`, `script y`)."""
+    named: dict[str, list[tuple[str, str]]] = {}
     development = (p.method.get("entry_points") or {}).get("development_scripts", [])
     for doc in p.manifests():
         base = posixpath.dirname(doc.path)
-        for _, t in entrypoints.targets(doc.value, development)[0]:
+        for how, t in entrypoints.targets(doc.value, development)[0]:
             path = module_for(p, base, t)
             if path is not None:
-                named.setdefault(base, []).append(path)
+                named.setdefault(base, []).append((how, path))
     return named
+
+
+def _scripts_only(p: "Program", base: str, rows: list[tuple[str, str]]) -> set[str]:
+    """The entries of package BASE only its scripts run that start a server of their own, none of whose server code
+    what the package publishes (bin, main, exports, module, and the scripts those start Node on) reaches: another
+    program (a proof of concept run by `npm run mcp:poc` in a checkout). A script that starts the published server
+    another way (`start:http`, the same server over HTTP) stays an entry."""
+    published = [path for how, path in rows if not how.startswith("script ")]
+    for path in list(published):
+        module = p.linker.by_path.get(path)
+        if module is not None and spawned.runs_node(module):
+            published += [found for rel in spawned.scripts(module, base)
+                          if (found := module_for(p, base, rel)) is not None and found not in published]
+    scripts = {path for how, path in rows if how.startswith("script ")} - set(published)
+    if not published or not scripts:
+        return set()
+    sites = {l.module.path for l in p.launches} | {s.module.path for s in p.servers if not dependency(s.module.path)}
+    served = sites & reached_modules(p, published)
+    if not served:
+        return set()
+    return {path for path in scripts if (own := sites & reached_modules(p, [path])) and not own & served}
 
 
 def _launching(p: "Program", named: dict[str, list[str]]) -> set[str]:
