@@ -315,3 +315,9 @@ def test_values_convert_as_in_javascript():
     assert J.path_join(["/__package__/src", "..", "data.json"]) == "/__package__/data.json"
     assert J.path_resolve(["relative/only"]) is UNKNOWN  # (the working folder is the launch's)
     assert interpret.ROOT.startswith("/")
+
+
+def test_a_pattern_whose_matching_may_take_exponential_time_is_not_run():
+    assert J.JsRegex("(a+)+$", "").compiled is None and J.JsRegex("(\\w+\\.)*x", "").compiled is not None
+    assert J.replace("a" * 40 + "b", J.JsRegex("(a+)+$", ""), "", lambda f, a: UNKNOWN, False) is UNKNOWN
+    assert J.JsRegex("\\w+", "u").compiled.fullmatch("caf\u00e9") is None  # (JavaScript's \w is ASCII's)

@@ -43,7 +43,7 @@ from auditor.extract.syntax import (CLASS_TYPES, FUNCTION_TYPES, _template_text,
 ROOT = "/__package__"  # where the boundary's files are, as the code's paths see them (`__dirname` under it)
 MAX_STEPS = 1_500_000  # expressions and statements one question may evaluate (about 10 s of CPU at most)
 MAX_TOTAL_STEPS = 4_000_000  # and all the questions of one program
-MAX_CALLS = 60  # calls nested
+MAX_CALLS = 30  # calls nested
 MAX_FRAMES = 64  # calls of one function run to (each a frame of it)
 MAX_RUNS = 8  # runs nested (a caller's run to read the arguments of a call, within another run)
 MAX_LOOP = 200_000  # iterations of one loop
@@ -1320,7 +1320,7 @@ class Interpreter:
         self._calls += 1
         if self._calls > MAX_CALLS:
             self._calls -= 1
-            raise _Budget()
+            raise _Unknown()  # (this run does not go on)
         try:
             arrow = node.type == "arrow_function"
             env = Env(fn.env, fn.module, _ABSENT if arrow else this, fn.home)

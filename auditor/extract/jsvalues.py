@@ -292,12 +292,15 @@ def _signed(x: int) -> int:
 
 # -- regular expressions ----------------------------------------------------------------------------------------------
 def _compile(source: str, flags: str):
-    """Python's pattern for a JavaScript regular expression, or None when it uses what Python reads otherwise."""
-    if set(flags) - set("gimsuyd") or "y" in flags or re.search(r"\\[pPk]", source):
+    """Python's pattern for a JavaScript regular expression, or None when it uses what Python reads otherwise, or
+    when a quantified group ends in a quantifier (`(a+)+`: a match may take time exponential in the text)."""
+    if set(flags) - set("gimsuyd") or "y" in flags or re.search(r"\\[pPk]", source) \
+            or re.search(r"[+*}]\)[+*{]", source):
         return None
     pattern = re.sub(r"\(\?<(?![=!])", "(?P<", source).replace("[^]", "[\\s\\S]")
     pattern = pattern.replace("\\/", "/")
-    f = (re.I if "i" in flags else 0) | (re.M if "m" in flags else 0) | (re.S if "s" in flags else 0)
+    f = re.ASCII | (re.I if "i" in flags else 0) | (re.M if "m" in flags else 0) | (re.S if "s" in flags else 0)
+    # (ASCII: JavaScript's \w, \d and \b are ASCII's, with or without the u flag)
     try:
         return re.compile(pattern, f)
     except (re.error, OverflowError, RecursionError):
