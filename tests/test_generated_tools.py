@@ -314,7 +314,7 @@ def test_values_convert_as_in_javascript():
     assert J.JsRegex("\\p{L}+", "u").compiled is None  # (a pattern Python reads otherwise: not used)
     assert J.path_join(["/__package__/src", "..", "data.json"]) == "/__package__/data.json"
     assert J.path_resolve(["relative/only"]) is UNKNOWN  # (the working folder is the launch's)
-    assert interpret.ROOT.startswith("/")
+    assert J.ROOT.startswith("/")
 
 
 def test_a_pattern_whose_matching_may_take_exponential_time_is_not_run():

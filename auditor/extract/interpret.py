@@ -24,7 +24,6 @@ Bounded by steps and nested calls; past them, what the runs reached so far is ke
 
 from __future__ import annotations
 
-import math
 import os
 import posixpath
 import re
@@ -33,14 +32,13 @@ from typing import Any, Callable, Iterable
 
 import tree_sitter as ts
 
-from auditor.extract import jsvalues as J
+from auditor.extract import jsbuiltins as B, jsvalues as J
 from auditor.extract.evaluate import NULL, UNKNOWN
 from auditor.extract.linker import candidates
 from auditor.extract.program import Module
 from auditor.extract.syntax import (CLASS_TYPES, FUNCTION_TYPES, _template_text, ancestors, property_name,
                                     string_value, text, unescape)
 
-ROOT = "/__package__"  # where the boundary's files are, as the code's paths see them (`__dirname` under it)
 MAX_STEPS = 1_500_000  # expressions and statements one question may evaluate (about 10 s of CPU at most)
 MAX_TOTAL_STEPS = 4_000_000  # and all the questions of one program
 MAX_CALLS = 30  # calls nested
@@ -72,15 +70,6 @@ class _Unknown(Exception):
 
 class _TooDeep(_Unknown):
     """Runs nested past MAX_RUNS: the value a further run would read is not known."""
-
-
-class _Throw(Exception):
-    def __init__(self, value: Any):
-        self.value = value
-
-
-class _Exit(Exception):
-    """`process.exit()`: the run ends."""
 
 
 class _Return(Exception):
@@ -191,7 +180,7 @@ class Interpreter:
         self._classes: dict[int, JsClass] = {}
         self._reached: dict[int, tuple] = {}  # call id -> the arguments runs reached it with
         self._instances: dict[int, Any] = {}  # class node id -> an instance its constructions make
-        self._builtins = _builtin_modules(self)
+        self._builtins = B.modules(self)
 
     # -- the entry point ---------------------------------------------------------------------------------------------
     def probe(self, call: ts.Node, module: Module) -> Probed:
@@ -233,7 +222,7 @@ class Interpreter:
                 env = self._module_env(module)
                 try:
                     self._block(module.tree.root_node.named_children, env)
-                except (_Throw, _Exit, _Return):
+                except (J.Throw, J.Exit, _Return):
                     pass
                 except _Unknown:
                     complete = False
@@ -241,7 +230,7 @@ class Interpreter:
                 for this, args in self._frames(fn, module):
                     try:
                         self._invoke(self._closure(fn, module), this, args)
-                    except (_Throw, _Exit):
+                    except (J.Throw, J.Exit):
                         pass
                     except _Unknown:
                         complete = False
@@ -252,18 +241,20 @@ class Interpreter:
     def _frames(self, fn: ts.Node, module: Module) -> Iterable[tuple[Any, list]]:
         """(this, arguments) of each run of FN: one per time a run of a caller's function reaches a call of it (a call
         in a loop, once per element), `this` an instance its class's constructions make; one with the arguments not
-        known when no call of it is reached, or when it takes none."""
+        known when the boundary has no call of it (another package's to make), none when it has calls no run
+        reaches (a command not given: `switch (command) { case "list": list(options) }`), one when it takes none."""
         params = _parameters(fn)
         cls = _class_of(fn)
         this = Lazy(lambda: self._instance(cls, module)) if cls is not None else None
+        calls = self.calls_of(fn) if params else []
         made = 0
-        for cmod, call in self.calls_of(fn) if params else ():
+        for cmod, call in calls:
             for args in self._arguments_at(call, cmod):
                 made += 1
                 if made > MAX_FRAMES:
                     raise _Budget()
                 yield this, list(args)
-        if not made:
+        if not calls:
             yield this, [UNKNOWN] * len(params)
 
     def _arguments_at(self, call: ts.Node, module: Module) -> tuple[tuple, ...]:
@@ -272,31 +263,33 @@ class Interpreter:
             return self._reached[call.id]
         self._reached[call.id] = ()  # (asked while it is read: a cycle)
         run = _Run(call, frozenset([call.id, *(a.id for a in ancestors(call))]), [])
-        saved, self._maybe = self._maybe, 0
+        saved, self._maybe, calls, self._calls = self._maybe, 0, self._calls, 0  # (a run of its own)
         try:
             self._start(run, call, module)
         except _TooDeep:
             pass
         finally:
-            self._maybe = saved
+            self._maybe, self._calls = saved, calls
         self._reached[call.id] = tuple(tuple(r) for r in run.records)
         return self._reached[call.id]
 
     def _instance(self, cls: ts.Node, module: Module) -> Any:
         """An instance of class CLS as a construction of the boundary makes it (its constructor run on the
-        arguments the construction passes); one made from unknown arguments when none is reached."""
+        arguments the first construction a run reaches passes); one made from unknown arguments when the boundary
+        constructs it nowhere, UNKNOWN when no run reaches a construction of it."""
         if cls.id in self._instances:
             return self._instances[cls.id]
         self._instances[cls.id] = UNKNOWN
         jc = self._class(cls, module)
         made = None
-        for m, new in self._constructions(cls):
+        constructions = self._constructions(cls)
+        for m, new in constructions:
             reached = self._arguments_at(new, m)
             if reached:
                 made = self._construct(self._class_value(new, m) or jc, list(reached[0]))
                 break
         if made is None:
-            made = self._construct(jc, [])
+            made = self._construct(jc, [UNKNOWN] * 4) if not constructions else UNKNOWN
         self._instances[cls.id] = made
         return made
 
@@ -326,7 +319,7 @@ class Interpreter:
     def _try(self, fn: Callable[[], Any]) -> Any:
         try:
             return fn()
-        except (_Unknown, _Throw, _Exit, _Return, _Break, _Continue):
+        except (_Unknown, J.Throw, J.Exit, _Return, _Break, _Continue):
             return UNKNOWN
 
     # -- statements ---------------------------------------------------------------------------------------------------
@@ -362,7 +355,7 @@ class Interpreter:
             raise _Return(self._eval(parts[0], env) if parts else None)
         elif t == "throw_statement":
             parts = [c for c in s.named_children if c.type != "comment"]
-            raise _Throw(self._eval(parts[0], env) if parts else None)
+            raise J.Throw(self._eval(parts[0], env) if parts else None)
         elif t == "for_in_statement":
             self._for_in(s, env)
         elif t == "for_statement":
@@ -435,7 +428,7 @@ class Interpreter:
         except _Return as r:
             if self._returns:
                 self._returns[-1].append(r.value)
-        except (_Throw, _Exit, _Break, _Continue, _Unknown):
+        except (J.Throw, J.Exit, _Break, _Continue, _Unknown):
             pass
         finally:
             self._maybe -= 1
@@ -521,7 +514,7 @@ class Interpreter:
         try:
             try:
                 self._exec(s.child_by_field_name("body"), env)
-            except _Throw as t:
+            except J.Throw as t:
                 if handler is None:
                     raise
                 inner = Env(env, env.module)
@@ -826,7 +819,7 @@ class Interpreter:
         self._globals[k] = UNKNOWN  # (read while it is read: a cycle)
         try:
             got = self._eval(value, env)
-        except (_Unknown, _Throw, _Exit, _Return, _Break, _Continue):
+        except (_Unknown, J.Throw, J.Exit, _Return, _Break, _Continue):
             got = UNKNOWN
         decl = value.parent
         pattern = decl.child_by_field_name("name") if decl is not None and decl.type == "variable_declarator" else None
@@ -840,9 +833,9 @@ class Interpreter:
     def _ambient(self, name: str, module: Module) -> Any:
         """A name no code of the module declares: the language's own, or Node's."""
         if name == "__dirname":
-            return posixpath.join(ROOT, posixpath.dirname(module.path)).rstrip("/")
+            return posixpath.join(J.ROOT, posixpath.dirname(module.path)).rstrip("/")
         if name == "__filename":
-            return posixpath.join(ROOT, module.path)
+            return posixpath.join(J.ROOT, module.path)
         if name == "require":
             return J.Builtin("require", lambda this, args, m=module: self._require(args, m))
         return self._builtins.get(name, UNKNOWN)
@@ -933,7 +926,7 @@ class Interpreter:
         obj = node.child_by_field_name("object")
         key = text(node.child_by_field_name("property"))
         if obj is not None and obj.type == "meta_property":
-            return "file://" + posixpath.join(ROOT, env.module.path) if key == "url" else UNKNOWN
+            return "file://" + posixpath.join(J.ROOT, env.module.path) if key == "url" else UNKNOWN
         if obj is not None and obj.type == "super":
             home = _home(env)
             parent = home.parent if isinstance(home, JsClass) else None
@@ -950,7 +943,7 @@ class Interpreter:
         if holder is UNKNOWN or key is UNKNOWN:
             return UNKNOWN
         if holder is None or holder is NULL:
-            raise _Throw(_error(f"Cannot read properties of {J.to_str(holder)}"))
+            raise J.Throw(B.error(f"Cannot read properties of {J.to_str(holder)}"))
         if not isinstance(key, str):
             n = J.integral(key)
             if isinstance(holder, (list, str)) and n is not None:
@@ -960,7 +953,7 @@ class Interpreter:
                 return UNKNOWN
         if isinstance(holder, _Namespace):
             return self._exported(holder.path, key)
-        if isinstance(holder, _EnvVars):
+        if isinstance(holder, B.EnvVars):
             return UNSET
         if isinstance(holder, dict):
             if key in holder:
@@ -970,23 +963,23 @@ class Interpreter:
                 got = self._class_member(holder.cls, key, holder)
                 if got is not None:
                     return got
-            if isinstance(holder, _BuiltinModule):
+            if isinstance(holder, B.BuiltinModule):
                 return UNKNOWN
-            return Method(holder, key) if key in _OBJECT_METHODS else None
+            return Method(holder, key) if key in B.OBJECT_METHODS else None
         if isinstance(holder, list):
             if key == "length":
                 return len(holder) if id(holder) not in self._uncertain else UNKNOWN
             n = J.integral(J.to_number(key)) if key.isdigit() else None
             if n is not None:
                 return holder[n] if n < len(holder) else None
-            return Method(holder, key) if key in _LIST_METHODS else None
+            return Method(holder, key) if key in B.LIST_METHODS else None
         if isinstance(holder, str):
             if key == "length":
                 return len(holder.encode("utf-16-le")) // 2
             if key.isdigit():
                 n = int(key)
                 return holder[n] if n < len(holder) else None
-            return Method(holder, key) if key in _STRING_METHODS else None
+            return Method(holder, key) if key in B.STRING_METHODS else None
         if isinstance(holder, JsClass):
             return self._static(holder, key)
         if isinstance(holder, (J.JsMap, J.JsSet)):
@@ -999,7 +992,7 @@ class Interpreter:
             if key == "global":
                 return "g" in holder.flags
             return Method(holder, key) if key in ("test", "exec") else None
-        if isinstance(holder, _Callable) and key in holder.members:
+        if isinstance(holder, B.WithMembers) and key in holder.members:
             return holder.members[key]
         if isinstance(holder, (Closure, J.Builtin, Method)):
             if key in ("call", "apply", "bind"):
@@ -1195,7 +1188,7 @@ class Interpreter:
             self._static(holder, "")
             holder.statics[J.to_str(k)] = value
             return
-        if isinstance(holder, dict) and not isinstance(holder, (_EnvVars, _BuiltinModule)):
+        if isinstance(holder, dict) and not isinstance(holder, (B.EnvVars, B.BuiltinModule)):
             key = k if isinstance(k, str) else J.to_str(k)
             if key is UNKNOWN:
                 return
@@ -1305,7 +1298,7 @@ class Interpreter:
         if isinstance(fn, Method):
             return self._method(fn.receiver, fn.name, args)
         if fn is None or fn is NULL:
-            raise _Throw(_error("not a function"))
+            raise J.Throw(B.error("not a function"))
         # a function outside the boundary: it may call a function handed to it (the registration's own callback)
         for a in args:
             if self._holds_target(self._value(a)):
@@ -1379,7 +1372,7 @@ class Interpreter:
         if isinstance(cls, JsClass):
             return self._construct(cls, args)
         if isinstance(cls, J.Builtin):
-            return cls.fn(_NEW, args)
+            return cls.fn(B.NEW, args)
         for a in args:
             if self._holds_target(self._value(a)):
                 self._invoke(self._value(a), None, [UNKNOWN] * 4)
@@ -1400,7 +1393,7 @@ class Interpreter:
 
     def _keys(self, v: Any) -> list | None:
         v = self._value(v)
-        if isinstance(v, _EnvVars):
+        if isinstance(v, B.EnvVars):
             return []
         if isinstance(v, dict):
             ints = sorted((k for k in v if k.isdigit() and (k == "0" or not k.startswith("0"))), key=int)
@@ -1423,9 +1416,9 @@ class Interpreter:
                 bound_this, bound = (args[0] if args else None), args[1:]
                 return J.Builtin("bound", lambda this, a: self._call_value(recv, bound_this, bound + a))
         if isinstance(recv, str):
-            return _string_method(self, recv, name, args)
+            return B.string_method(self, recv, name, args)
         if isinstance(recv, list):
-            return _list_method(self, recv, name, args)
+            return B.list_method(self, recv, name, args)
         if isinstance(recv, dict):
             if name == "hasOwnProperty":
                 return J.to_str(args[0]) in recv if args else False
@@ -1433,9 +1426,9 @@ class Interpreter:
                 return J.to_str(recv)
             return UNKNOWN
         if isinstance(recv, J.JsMap):
-            return _map_method(self, recv, name, args)
+            return B.map_method(self, recv, name, args)
         if isinstance(recv, J.JsSet):
-            return _set_method(self, recv, name, args)
+            return B.set_method(self, recv, name, args)
         if isinstance(recv, J.JsRegex):
             if recv.compiled is None or not args or not isinstance(args[0], str):
                 return UNKNOWN
@@ -1465,25 +1458,6 @@ class _Namespace:
 
     def __init__(self, path: str):
         self.path = path
-
-
-class _EnvVars(dict):
-    """`process.env` in a launch with no configuration: every variable unset."""
-
-    __hash__ = object.__hash__
-
-
-class _BuiltinModule(dict):
-    """A module of Node's the interpreter models (its other members are UNKNOWN)."""
-
-    __hash__ = object.__hash__
-
-
-_NEW = object()  # (`this` of a builtin called with `new`)
-
-
-def _error(message: str) -> J.JsObject:
-    return J.JsObject({"message": message, "name": "TypeError"})
 
 
 def _or_default(value: Any, default: Callable[[], Any]) -> Any:
@@ -1588,560 +1562,3 @@ def _runnable(node: ts.Node) -> ts.Node | None:
                     and holder.parent.parent.type in ("program", "export_statement"):
                 return a
     return None
-
-
-# -- the language's own, by receiver ----------------------------------------------------------------------------------
-_STRING_METHODS = frozenset({
-    "toLowerCase", "toUpperCase", "toLocaleLowerCase", "toLocaleUpperCase", "trim", "trimStart", "trimEnd",
-    "replace", "replaceAll", "split", "startsWith", "endsWith", "includes", "indexOf", "lastIndexOf", "slice",
-    "substring", "substr", "charAt", "charCodeAt", "padStart", "padEnd", "repeat", "concat", "match", "toString",
-    "at", "normalize", "localeCompare", "search", "valueOf"})
-_LIST_METHODS = frozenset({
-    "push", "pop", "shift", "unshift", "map", "filter", "forEach", "reduce", "some", "every", "find", "findIndex",
-    "findLast", "includes", "indexOf", "join", "slice", "concat", "flat", "flatMap", "sort", "reverse", "keys",
-    "values", "entries", "at", "splice", "fill", "toString", "lastIndexOf"})
-_OBJECT_METHODS = frozenset({"hasOwnProperty", "toString"})
-
-
-def _string_method(it: Interpreter, s: str, name: str, args: list) -> Any:
-    a0 = args[0] if args else None
-    if any(a is UNKNOWN for a in args):
-        return UNKNOWN
-    if name in ("toLowerCase", "toLocaleLowerCase"):
-        return s.lower()
-    if name in ("toUpperCase", "toLocaleUpperCase"):
-        return s.upper()
-    if name == "trim":
-        return s.strip(" \t\n\r\v\f\u00a0\ufeff")
-    if name == "trimStart":
-        return s.lstrip(" \t\n\r\v\f\u00a0\ufeff")
-    if name == "trimEnd":
-        return s.rstrip(" \t\n\r\v\f\u00a0\ufeff")
-    if name in ("replace", "replaceAll"):
-        return J.replace(s, a0, args[1] if len(args) > 1 else "undefined", it.call, name == "replaceAll")
-    if name == "split":
-        return J.split(s, a0, args[1] if len(args) > 1 else None)
-    if name in ("toString", "valueOf"):
-        return s
-    if name == "match":
-        return J.match(s, a0)
-    if name == "search":
-        if not isinstance(a0, J.JsRegex) or a0.compiled is None:
-            return UNKNOWN
-        m = a0.compiled.search(s)
-        return m.start() if m else -1
-    if name == "concat":
-        parts = [J.to_str(a) for a in args]
-        return UNKNOWN if UNKNOWN in parts else s + "".join(parts)
-    if name == "localeCompare":
-        return UNKNOWN if not isinstance(a0, str) else (s > a0) - (s < a0)
-    if name == "normalize":
-        return s
-    n = [J.integral(J.to_number(a)) if a is not None else None for a in args[1:]]
-    if name in ("startsWith", "endsWith", "includes", "indexOf", "lastIndexOf"):
-        sub = J.to_str(a0)
-        if sub is UNKNOWN:
-            return UNKNOWN
-        pos = n[0] if n else None
-        if name == "startsWith":
-            return s.startswith(sub, pos or 0)
-        if name == "endsWith":
-            return s[:pos].endswith(sub) if pos is not None else s.endswith(sub)
-        if name == "includes":
-            return sub in s[pos or 0:]
-        if name == "indexOf":
-            return s.find(sub, pos or 0)
-        return s.rfind(sub)
-    i0 = J.integral(J.to_number(a0)) if a0 is not None else None
-    if a0 is not None and i0 is None and name not in ("padStart", "padEnd", "repeat"):
-        i0 = 0 if J.to_number(a0) != J.to_number(a0) else None
-        if i0 is None:
-            return UNKNOWN
-    if name == "slice":
-        return s[slice(i0, n[0] if n else None)]
-    if name == "substring":
-        a, b = max(i0 or 0, 0), (max(n[0], 0) if n and n[0] is not None else len(s))
-        a, b = min(a, len(s)), min(b, len(s))
-        return s[min(a, b):max(a, b)]
-    if name == "substr":
-        start = i0 or 0
-        start = start if start >= 0 else max(len(s) + start, 0)
-        length = n[0] if n and n[0] is not None else len(s)
-        return s[start:start + max(length, 0)]
-    if name == "charAt":
-        i = i0 or 0
-        return s[i] if 0 <= i < len(s) else ""
-    if name == "charCodeAt":
-        i = i0 or 0
-        return ord(s[i]) if 0 <= i < len(s) and ord(s[i]) < 0x10000 else (math.nan if not 0 <= i < len(s) else UNKNOWN)
-    if name == "at":
-        i = i0 or 0
-        return s[i] if -len(s) <= i < len(s) else None
-    if name in ("padStart", "padEnd"):
-        width = J.integral(J.to_number(a0))
-        fill = J.to_str(args[1]) if len(args) > 1 else " "
-        if width is None or fill is UNKNOWN or width > J.MAX_ITEMS:
-            return UNKNOWN
-        if len(s) >= width or not fill:
-            return s
-        pad = (fill * width)[:width - len(s)]
-        return pad + s if name == "padStart" else s + pad
-    if name == "repeat":
-        count = J.integral(J.to_number(a0))
-        return s * count if count is not None and 0 <= count and len(s) * count <= J.MAX_ITEMS else UNKNOWN
-    return UNKNOWN
-
-
-def _list_method(it: Interpreter, items: list, name: str, args: list) -> Any:
-    a0 = args[0] if args else None
-    if name == "push":  # (also where a run may or may not add them: the list the runs that do make)
-        items.extend(args)
-        if it._maybe:
-            it._uncertain[id(items)] = items  # (held: an id is not reused while it is here)
-            return UNKNOWN
-        return len(items) if id(items) not in it._uncertain else UNKNOWN
-    if name == "unshift":
-        items[0:0] = args
-        return len(items)
-    if name == "pop":
-        return UNKNOWN if it._maybe else (items.pop() if items else None)
-    if name == "shift":
-        return UNKNOWN if it._maybe else (items.pop(0) if items else None)
-    if name in ("map", "filter", "forEach", "some", "every", "find", "findIndex", "findLast", "flatMap"):
-        fn = a0
-        out: list = []
-        seq = list(enumerate(items))
-        if name == "findLast":
-            seq.reverse()
-        for i, item in seq:
-            got = it.call(fn, [item, i, items])
-            if name in ("map", "forEach", "flatMap"):
-                if name == "flatMap" and isinstance(it._value(got), list):
-                    out += it._value(got)
-                elif name != "forEach":
-                    out.append(got)
-                continue
-            t = J.truth(it._value(got))
-            if t is UNKNOWN:
-                return UNKNOWN
-            if name == "filter":
-                if t:
-                    out.append(item)
-            elif name == "some" and t:
-                return True
-            elif name == "every" and not t:
-                return False
-            elif name in ("find", "findLast") and t:
-                return item
-            elif name == "findIndex" and t:
-                return i
-        return {"forEach": None, "some": False, "every": True, "find": None, "findLast": None,
-                "findIndex": -1}.get(name, out)
-    if name == "reduce":
-        seq = list(items)
-        if len(args) > 1:
-            acc = args[1]
-        elif seq:
-            acc = seq.pop(0)
-        else:
-            return UNKNOWN
-        start = len(items) - len(seq)
-        for i, item in enumerate(seq, start):
-            acc = it.call(a0, [acc, item, i, items])
-        return acc
-    if name in ("includes", "indexOf", "lastIndexOf"):
-        if a0 is UNKNOWN:
-            return UNKNOWN
-        hits = [i for i, x in enumerate(items) if (J.strict_equal(it._value(x), a0) is True
-                                                    or name == "includes" and a0 != a0 and x != x)]
-        if any(it._value(x) is UNKNOWN for x in items) and not hits:
-            return UNKNOWN
-        if name == "includes":
-            return bool(hits)
-        return (hits[0] if name == "indexOf" else hits[-1]) if hits else -1
-    if name in ("join", "toString"):
-        sep = J.to_str(a0) if a0 is not None and name == "join" else ","
-        parts = ["" if x is None or x is NULL else J.to_str(it._value(x)) for x in items]
-        return UNKNOWN if sep is UNKNOWN or UNKNOWN in parts else sep.join(parts)
-    if name == "slice":
-        a = J.integral(J.to_number(a0)) if a0 is not None else 0
-        b = J.integral(J.to_number(args[1])) if len(args) > 1 and args[1] is not None else None
-        return UNKNOWN if a is None else items[a:b]
-    if name == "concat":
-        out = list(items)
-        for a in args:
-            out += a if isinstance(a, list) else [a]
-        return out
-    if name == "flat":
-        depth = J.integral(a0) if a0 is not None else 1
-        out = list(items)
-        for _ in range(max(depth or 0, 0)):
-            out = [y for x in out for y in (x if isinstance(x, list) else [x])]
-        return out
-    if name == "sort":
-        if it._maybe:
-            return items
-        vals = [it._value(x) for x in items]
-        if a0 is None:
-            texts = [J.to_str(v) for v in vals]
-            if UNKNOWN in texts:
-                return UNKNOWN
-            order = sorted(range(len(vals)), key=lambda i: texts[i].encode("utf-16-be"))
-        else:
-            import functools
-
-            failed = []
-
-            def cmp(i: int, j: int) -> int:
-                r = J.to_number(it._value(it.call(a0, [vals[i], vals[j]])))
-                if r is UNKNOWN or r != r:
-                    failed.append(True)
-                    return 0
-                return (r > 0) - (r < 0)
-            order = sorted(range(len(vals)), key=functools.cmp_to_key(cmp))
-            if failed:
-                return UNKNOWN
-        items[:] = [items[i] for i in order]
-        return items
-    if name == "reverse":
-        if not it._maybe:
-            items.reverse()
-        return items
-    if name == "keys":
-        return list(range(len(items)))
-    if name == "values":
-        return list(items)
-    if name == "entries":
-        return [[i, x] for i, x in enumerate(items)]
-    if name == "at":
-        i = J.integral(J.to_number(a0)) if a0 is not None else 0
-        return items[i] if i is not None and -len(items) <= i < len(items) else None
-    return UNKNOWN
-
-
-def _map_method(it: Interpreter, m: J.JsMap, name: str, args: list) -> Any:
-    a0 = args[0] if args else None
-    if a0 is UNKNOWN and name in ("get", "has", "set", "delete"):
-        return UNKNOWN
-    if name == "get":
-        hit = m.entries.get(J.key(a0))
-        return hit[1] if hit is not None else None
-    if name == "has":
-        return J.key(a0) in m.entries
-    if name == "set":
-        m.entries[J.key(a0)] = (a0, args[1] if len(args) > 1 else None)
-        return m
-    if name == "delete":
-        return False if it._maybe else m.entries.pop(J.key(a0), None) is not None
-    if name == "keys":
-        return [k for k, _ in m.entries.values()]
-    if name == "values":
-        return [v for _, v in m.entries.values()]
-    if name == "entries":
-        return [[k, v] for k, v in m.entries.values()]
-    if name == "forEach":
-        for k, v in list(m.entries.values()):
-            it.call(a0, [v, k, m])
-        return None
-    if name == "clear" and not it._maybe:
-        m.entries.clear()
-    return UNKNOWN
-
-
-def _set_method(it: Interpreter, s: J.JsSet, name: str, args: list) -> Any:
-    a0 = args[0] if args else None
-    if a0 is UNKNOWN and name in ("add", "has", "delete"):
-        return UNKNOWN
-    if name == "add":
-        s.entries[J.key(a0)] = a0
-        return s
-    if name == "has":
-        return J.key(a0) in s.entries
-    if name == "delete":
-        return False if it._maybe else s.entries.pop(J.key(a0), _ABSENT) is not _ABSENT
-    if name in ("values", "keys"):
-        return list(s.entries.values())
-    if name == "entries":
-        return [[v, v] for v in s.entries.values()]
-    if name == "forEach":
-        for v in list(s.entries.values()):
-            it.call(a0, [v, v, s])
-        return None
-    return UNKNOWN
-
-
-def _builtin_modules(it: Interpreter) -> dict[str, Any]:
-    """The globals and Node's modules the interpreter models, by name (modules under `module:NAME`)."""
-    B = J.Builtin
-
-    def v(args: list, i: int = 0) -> Any:
-        return it._value(args[i]) if i < len(args) else None
-
-    def read_file(this, args):
-        p = v(args)
-        if not isinstance(p, str) or not p.startswith(ROOT + "/"):
-            return UNKNOWN
-        got = it.texts.get(p[len(ROOT) + 1:])
-        if got is None:
-            raise _Throw(_error(f"ENOENT: {p}"))
-        return got
-
-    def exists(this, args):
-        p = v(args)
-        if not isinstance(p, str) or not p.startswith(ROOT + "/"):
-            return UNKNOWN
-        rel = p[len(ROOT) + 1:]
-        return rel in it.paths or any(q.startswith(rel + "/") for q in it.paths)
-
-    def readdir(this, args):
-        p = v(args)
-        if not isinstance(p, str) or not p.startswith(ROOT):
-            return UNKNOWN
-        rel = p[len(ROOT) + 1:].rstrip("/")
-        names = sorted({q[len(rel) + 1:].split("/")[0] for q in it.paths if q.startswith(rel + "/")}) if rel \
-            else sorted({q.split("/")[0] for q in it.paths})
-        return names if names else UNKNOWN
-
-    fs = _BuiltinModule(readFileSync=B("readFileSync", read_file), existsSync=B("existsSync", exists),
-                        readdirSync=B("readdirSync", readdir))
-    fs_promises = _BuiltinModule(readFile=B("readFile", read_file), readdir=B("readdir", readdir))
-    fs["promises"] = fs_promises
-    path = _BuiltinModule({name: B(name, lambda this, args, name=name: J.path_function(
-        name, [v(args, i) for i in range(len(args))])) for name in
-        ("join", "resolve", "dirname", "basename", "extname", "normalize", "isAbsolute", "relative")})
-    path["sep"], path["delimiter"] = "/", ":"
-    path["posix"] = path
-
-    def file_path(this, args):
-        u = v(args)
-        return u[len("file://"):] if isinstance(u, str) and u.startswith("file://" + ROOT) else UNKNOWN
-    url = _BuiltinModule(fileURLToPath=B("fileURLToPath", file_path))
-
-    def exit_(this, args):
-        raise _Exit()
-
-    def argv() -> Any:
-        main = next((r.main for r in it._runs if r.main is not None), None)
-        return ["node", posixpath.join(ROOT, main)] if main is not None else UNKNOWN
-    process = _ProcessObject(argv, env=_EnvVars(), exit=B("exit", exit_), on=B("on", lambda this, a: None),
-                             once=B("once", lambda this, a: None))
-    noop = B("log", lambda this, args: None)
-    console = _BuiltinModule({k: noop for k in ("log", "error", "warn", "info", "debug", "trace")})
-
-    def json_parse(this, args):
-        got = J.json_parse(v(args))
-        if got is UNKNOWN and isinstance(v(args), str):
-            raise _Throw(_error("Unexpected token in JSON"))
-        return got
-    json_ = _BuiltinModule(parse=B("parse", json_parse),
-                           stringify=B("stringify", lambda this, args: J.json_stringify(v(args), v(args, 2))))
-
-    def obj_keys(this, args):
-        keys = it._keys(v(args))
-        return UNKNOWN if keys is None else keys
-
-    def obj_values(this, args):
-        o = v(args)
-        keys = it._keys(o)
-        return UNKNOWN if keys is None else [it._member(o, k) for k in keys]
-
-    def obj_entries(this, args):
-        o = v(args)
-        keys = it._keys(o)
-        return UNKNOWN if keys is None else [[k, it._member(o, k)] for k in keys]
-
-    def obj_assign(this, args):
-        target = v(args)
-        if not isinstance(target, dict):
-            return UNKNOWN
-        for src in args[1:]:
-            src = it._value(src)
-            if isinstance(src, dict):
-                target.update(src)
-            elif src is not None and src is not NULL:
-                return UNKNOWN
-        return target
-
-    def from_entries(this, args):
-        items = it._items(v(args))
-        if items is None:
-            return UNKNOWN
-        out = J.JsObject()
-        for pair in items:
-            pair = it._value(pair)
-            if not isinstance(pair, list) or not pair:
-                return UNKNOWN
-            k = J.to_str(it._value(pair[0]))
-            if k is UNKNOWN:
-                return UNKNOWN
-            out[k] = pair[1] if len(pair) > 1 else None
-        return out
-    object_ = _BuiltinModule(keys=B("keys", obj_keys), values=B("values", obj_values),
-                             entries=B("entries", obj_entries), assign=B("assign", obj_assign),
-                             fromEntries=B("fromEntries", from_entries), freeze=B("freeze", lambda this, a: v(a)),
-                             seal=B("seal", lambda this, a: v(a)))
-
-    def array_from(this, args):
-        items = it._items(v(args))
-        if items is None:
-            o = v(args)
-            n = J.integral(it._member(o, "length")) if isinstance(o, dict) else None
-            if n is None:
-                return UNKNOWN
-            items = [None] * n
-        if len(args) > 1:
-            return [it.call(args[1], [x, i]) for i, x in enumerate(items)]
-        return list(items)
-    array = _BuiltinModule(isArray=B("isArray", lambda this, a: UNKNOWN if v(a) is UNKNOWN else
-                                       isinstance(v(a), list)),
-                           **{"from": B("from", array_from)},
-                           of=B("of", lambda this, a: [it._value(x) for x in a]))
-
-    def new_map(this, args):
-        m = J.JsMap()
-        items = it._items(v(args)) if args and v(args) is not None else []
-        if items is None:
-            return UNKNOWN
-        for pair in items:
-            pair = it._value(pair)
-            if not isinstance(pair, list) or not pair:
-                return UNKNOWN
-            m.entries[J.key(it._value(pair[0]))] = (it._value(pair[0]), pair[1] if len(pair) > 1 else None)
-        return m
-
-    def new_set(this, args):
-        s = J.JsSet()
-        items = it._items(v(args)) if args and v(args) is not None else []
-        if items is None:
-            return UNKNOWN
-        for x in items:
-            x = it._value(x)
-            s.entries[J.key(x)] = x
-        return s
-
-    def new_error(this, args):
-        return J.JsObject({"message": J.to_str(v(args)) if args else "", "name": "Error"})
-
-    def new_regexp(this, args):
-        src, flags = v(args), v(args, 1) if len(args) > 1 else ""
-        if isinstance(src, J.JsRegex):
-            src = src.source
-        return J.JsRegex(src, flags) if isinstance(src, str) and isinstance(flags, str) else UNKNOWN
-
-    def to_string(this, args):
-        return J.to_str(v(args)) if args else ""
-
-    def to_number(this, args):
-        return J.to_number(v(args)) if args else 0
-
-    def parse_int(this, args):
-        s = J.to_str(v(args))
-        radix = J.integral(v(args, 1)) if len(args) > 1 and v(args, 1) is not None else 10
-        if s is UNKNOWN or radix is None:
-            return UNKNOWN
-        m = re.match(r"\s*([+-]?)(0[xX])?([0-9a-zA-Z]+)", s)
-        if not m or not 2 <= radix <= 36:
-            return math.nan
-        digits = ""
-        base = 16 if m.group(2) and (len(args) < 2 or radix == 16) else radix
-        for ch in m.group(3):
-            if int(ch, 36) >= base:
-                break
-            digits += ch
-        return int(m.group(1) + digits, base) if digits else math.nan
-
-    def parse_float(this, args):
-        s = J.to_str(v(args))
-        if s is UNKNOWN:
-            return UNKNOWN
-        m = re.match(r"\s*[+-]?(\d+\.?\d*(e[+-]?\d+)?|\.\d+(e[+-]?\d+)?|Infinity)", s, re.I)
-        return float(m.group(0)) if m else math.nan
-
-    def is_nan(this, args):
-        n = J.to_number(v(args))
-        return UNKNOWN if n is UNKNOWN else n != n
-
-    def math_fn(name):
-        f = {"floor": math.floor, "ceil": math.ceil, "abs": abs, "trunc": math.trunc,
-             "round": lambda x: math.floor(x + 0.5), "sqrt": math.sqrt}.get(name)
-
-        def run(this, args):
-            nums = [J.to_number(it._value(a)) for a in args]
-            if UNKNOWN in nums:
-                return UNKNOWN
-            if name == "max":
-                return max(nums) if nums else -math.inf
-            if name == "min":
-                return min(nums) if nums else math.inf
-            if not nums or nums[0] != nums[0] or nums[0] in (math.inf, -math.inf):
-                return nums[0] if nums else math.nan
-            try:
-                return f(nums[0])
-            except (ValueError, OverflowError):
-                return math.nan
-        return B(name, run)
-    math_ = _BuiltinModule({k: math_fn(k) for k in ("floor", "ceil", "abs", "trunc", "round", "sqrt", "max", "min")})
-    math_["PI"] = math.pi
-
-    def boolean(this, args):
-        return J.truth(v(args)) if args else False
-
-    def encode(this, args):
-        from urllib.parse import quote
-        s = J.to_str(v(args))
-        return UNKNOWN if s is UNKNOWN else quote(s, safe="-_.!~*'()")
-
-    def promise_all(this, args):
-        items = it._items(v(args))
-        return UNKNOWN if items is None else list(items)
-    promise = _BuiltinModule(all=B("all", promise_all), allSettled=B("allSettled", lambda this, a: UNKNOWN),
-                             resolve=B("resolve", lambda this, a: v(a) if a else None))
-
-    number = _BuiltinModule(isNaN=B("isNaN", lambda this, a: isinstance(v(a), float) and v(a) != v(a)),
-                            isInteger=B("isInteger", lambda this, a: J.integral(v(a)) is not None),
-                            parseInt=B("parseInt", parse_int), parseFloat=B("parseFloat", parse_float))
-    out = {
-        "JSON": json_, "Object": object_, "Array": array, "Math": math_, "console": console, "process": process,
-        "Map": B("Map", new_map), "Set": B("Set", new_set), "Error": B("Error", new_error),
-        "TypeError": B("TypeError", new_error), "RangeError": B("RangeError", new_error),
-        "RegExp": B("RegExp", new_regexp), "String": B("String", to_string), "Number": B("Number", to_number),
-        "Boolean": B("Boolean", boolean), "parseInt": B("parseInt", parse_int),
-        "parseFloat": B("parseFloat", parse_float), "isNaN": B("isNaN", is_nan),
-        "encodeURIComponent": B("encodeURIComponent", encode), "Promise": promise,
-        "NaN": math.nan, "Infinity": math.inf,
-        "module:fs": fs, "module:fs/promises": fs_promises, "module:path": path, "module:url": url,
-        "module:process": process,
-    }
-    out["Number"] = _Callable(out["Number"], number)  # (`Number(x)`, and `Number.isNaN(x)`)
-    return out
-
-
-class _ProcessObject(_BuiltinModule):
-    """`process`: its `argv` the script a run runs (no argument), its `env` unset."""
-
-    def __init__(self, argv: Callable[[], Any], **members):
-        super().__init__(**members)
-        self._argv = argv
-
-    def get(self, key, default=None):
-        if key == "argv":
-            return self._argv()
-        return super().get(key, default)
-
-    def __contains__(self, key) -> bool:
-        return key == "argv" or super().__contains__(key)
-
-    def __getitem__(self, key):
-        if key == "argv":
-            return self._argv()
-        return super().__getitem__(key)
-
-
-class _Callable(J.Builtin):
-    """A builtin function that also has members (`Number(x)` and `Number.isNaN(x)`)."""
-
-    __slots__ = ("members",)
-
-    def __init__(self, fn: J.Builtin, members: dict):
-        super().__init__(fn.name, fn.fn)
-        self.members = members

@@ -17,6 +17,18 @@ from typing import Any, Callable
 from auditor.extract.evaluate import NULL, UNKNOWN
 
 MAX_ITEMS = 100_000  # a list or a text longer than this is not made (UNKNOWN)
+ROOT = "/__package__"  # where the boundary's files are, as the code's paths see them (`__dirname` under it)
+
+
+class Throw(Exception):
+    """A JavaScript exception (`throw value`), caught by the code's `catch` or ending the run."""
+
+    def __init__(self, value: Any):
+        self.value = value
+
+
+class Exit(Exception):
+    """`process.exit()`: the run ends."""
 
 
 class JsObject(dict):
