@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import Any
 
 from auditor.extract import highlevel, jsvalues
-from auditor.extract.interpret import UNSET, Interpreter, Lazy
+from auditor.extract.interpret import Interpreter
 from auditor.extract.syntax import call_args
 from auditor.model import Anchor, Gap
 
@@ -43,7 +43,7 @@ def registered(reg: highlevel.Registration, interpreter: Interpreter, vocab: dic
     out: list[tuple] = []
     unread = 0
     for values in probed.arguments:
-        got = [_plain(interpreter, values[i]) if i is not None and i < len(values) else None for i in at]
+        got = [interpreter.plain(values[i]) if i is not None and i < len(values) else None for i in at]
         name, description, spec = _read(got, signature, hl)
         if not isinstance(name, str) or not name:
             unread += 1
@@ -70,12 +70,6 @@ def registered(reg: highlevel.Registration, interpreter: Interpreter, vocab: dic
     if out and (unread or not probed.complete):
         out.append((None, None, replace(reg, gaps=(_gap(reg, len(out), unread, probed.complete),)), ()))
     return out
-
-
-def _plain(it: Interpreter, v: Any) -> Any:
-    if isinstance(v, Lazy):
-        v = it._force(v)
-    return None if v is UNSET else v
 
 
 def _read(values: list, signature: str, hl: dict) -> tuple[Any, Any, Any]:

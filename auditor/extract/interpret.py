@@ -2,14 +2,16 @@
 op of operations) server.tool(op.name, ...)` registers when `operations` is read from a JSON document of the package
 by loops, regular expressions and string functions (a catalog generated from an OpenAPI or Postman document).
 
-An interpreter over the syntax tree, with JavaScript's values (extract/jsvalues.py), that never runs anything else:
-it reads no file but the boundary's own (by the text the audit read), no environment, no network; a package outside
-the boundary, an API it does not model, or a value the code does not fix is UNKNOWN. The run is that of a launch with
-no configuration: every environment variable unset, no command-line argument. How it gets to the registration:
+An interpreter over the syntax tree, with JavaScript's values (extract/jsvalues.py; the language's functions and
+Node's modules: jsbuiltins.py), that never runs anything else: it reads no file but the boundary's own (by the text
+the audit read), no variable of the environment it runs in, no network; a package outside the boundary, an API it
+does not model, or a value the code does not fix is UNKNOWN. The run is that of a launch with no configuration: every
+environment variable unset, no command-line argument. How it gets to the registration:
 
-- the function that holds it is run in each frame its callers give (their arguments read where the call is reached,
-  a run of the caller's own function stopped there), a method with `this` an instance of its class as a construction
-  of the boundary makes it;
+- the function that holds it is run once for each time a run of a caller's function reaches a call of it, with the
+  arguments that call passes (a call in a loop: once per element); a function the boundary never calls, with its
+  arguments not known; one whose calls no run reaches (a command not given), not at all; a method with `this` the
+  instance the first construction of its class a run reaches makes;
 - a test it cannot decide (it reads what is UNKNOWN) takes the branch that holds the registration, else runs each
   branch as a possibility: what it writes joins what was there (a value and UNKNOWN: the value; a list and a list
   filtered from it: the longer), and a `return`, `throw` or `continue` there ends only that branch (the run that goes
@@ -479,15 +481,9 @@ class Interpreter:
         for i in range(MAX_LOOP + 1):
             if i == MAX_LOOP:
                 raise _Budget()
-            if cond is not None:
-                c = cond.named_children[0] if cond.type == "expression_statement" and cond.named_children else cond
-                go = J.truth(self._value(self._eval(c, inner)))
-                if go is UNKNOWN:
-                    if body.id in self._runs[-1].inside:
-                        raise _Unknown()
-                    return
-                if not go:
-                    return
+            if cond is not None and not self._goes_on(cond.named_children[0] if cond.type == "expression_statement"
+                                                      and cond.named_children else cond, body, inner):
+                return
             if not self._loop_body(body, Env(inner, env.module), label):
                 return
             if incr is not None:
@@ -498,16 +494,18 @@ class Interpreter:
         for i in range(MAX_LOOP + 1):
             if i == MAX_LOOP:
                 raise _Budget()
-            if not (do and i == 0):
-                go = J.truth(self._value(self._eval(cond, env)))
-                if go is UNKNOWN:
-                    if body.id in self._runs[-1].inside:
-                        raise _Unknown()
-                    return
-                if not go:
-                    return
+            if not (do and i == 0) and not self._goes_on(cond, body, env):
+                return
             if not self._loop_body(body, Env(env, env.module), label):
                 return
+
+    def _goes_on(self, cond: ts.Node, body: ts.Node, env: Env) -> bool:
+        """Whether a loop's test lets it go on; one not known ends it (the run where it does not), unless the body
+        holds what the run is to reach (then the run cannot go on)."""
+        go = J.truth(self._value(self._eval(cond, env)))
+        if go is UNKNOWN and body.id in self._runs[-1].inside:
+            raise _Unknown()
+        return go is True
 
     def _try_statement(self, s: ts.Node, env: Env) -> None:
         handler, finalizer = s.child_by_field_name("handler"), s.child_by_field_name("finalizer")
@@ -1448,6 +1446,11 @@ class Interpreter:
     def call(self, fn: Any, args: list) -> Any:
         """Call FN (a value of this interpreter) with ARGS (the builtins' callbacks)."""
         return self._call_value(fn, None, args)
+
+    def plain(self, v: Any) -> Any:
+        """V as a probe's reader takes it: a parameter read from its callers, an unset variable undefined."""
+        v = self._force(v) if isinstance(v, Lazy) else v
+        return None if v is UNSET else v
 
 
 # -- values the interpreter makes -------------------------------------------------------------------------------------
