@@ -1090,10 +1090,7 @@ class Interpreter:
         left_raw = self._eval(node.child_by_field_name("left"), env)
         left = self._value(left_raw)
         if op in ("&&", "||", "??"):
-            if left is UNKNOWN:
-                return UNKNOWN
-            t = J.truth(left)
-            if op == "&&" and not t or op == "||" and t or op == "??" and left is not None and left is not NULL:
+            if left is UNKNOWN or _decides(op, left):
                 return left
             return self._value(self._eval(node.child_by_field_name("right"), env))
         right_raw = self._eval(node.child_by_field_name("right"), env)
@@ -1197,10 +1194,7 @@ class Interpreter:
         left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
         old = self._value(self._eval(left, env))
         if op in ("&&", "||", "??"):
-            if old is UNKNOWN:
-                return UNKNOWN
-            t = J.truth(old)
-            if op == "&&" and not t or op == "||" and t or op == "??" and old is not None and old is not NULL:
+            if old is UNKNOWN or _decides(op, old):
                 return old
             new = self._eval(right, env)
         else:
@@ -1209,12 +1203,18 @@ class Interpreter:
         return new
 
     # -- calls --------------------------------------------------------------------------------------------------------
-    def _call(self, node: ts.Node, env: Env) -> Any:
+    def _at_target(self, node: ts.Node, env: Env) -> bool:
+        """Whether NODE is the call the run is to reach: its arguments are then read (the call itself is not run)."""
         run = self._runs[-1]
-        args_node = node.child_by_field_name("arguments")
-        if node.id == run.target.id:
-            run.records.append(self._arguments(args_node, env))
+        if node.id != run.target.id:
+            return False
+        run.records.append(self._arguments(node.child_by_field_name("arguments"), env))
+        return True
+
+    def _call(self, node: ts.Node, env: Env) -> Any:
+        if self._at_target(node, env):
             return UNKNOWN
+        args_node = node.child_by_field_name("arguments")
         callee = node.child_by_field_name("function")
         if callee is None or args_node is None or args_node.type != "arguments":
             return UNKNOWN  # (a tagged template)
@@ -1287,6 +1287,13 @@ class Interpreter:
     def _holds_target(self, fn: Any) -> bool:
         return isinstance(fn, Closure) and fn.node.id in self._runs[-1].inside
 
+    def _handed_on(self, args: list) -> None:
+        """A function outside the boundary may call a function handed to it: the one that holds what the run is to
+        reach (a registration in `program.action(async (opts) => ...)`) is called, with its arguments not known."""
+        for a in args:
+            if self._holds_target(self._value(a)):
+                self._invoke(self._value(a), None, [UNKNOWN] * 4)
+
     def _call_value(self, fn: Any, this: Any, args: list) -> Any:
         fn = self._value(fn)
         if isinstance(fn, Closure):
@@ -1297,10 +1304,7 @@ class Interpreter:
             return self._method(fn.receiver, fn.name, args)
         if fn is None or fn is NULL:
             raise J.Throw(B.error("not a function"))
-        # a function outside the boundary: it may call a function handed to it (the registration's own callback)
-        for a in args:
-            if self._holds_target(self._value(a)):
-                self._invoke(self._value(a), None, [UNKNOWN] * 4)
+        self._handed_on(args)  # (a function outside the boundary)
         return UNKNOWN
 
     def _invoke(self, fn: Closure, this: Any, args: list, constructing: bool = False) -> Any:
@@ -1359,11 +1363,9 @@ class Interpreter:
                 self._bind(p, value, env, declare=True)
 
     def _new(self, node: ts.Node, env: Env) -> Any:
-        run = self._runs[-1]
-        args_node = node.child_by_field_name("arguments")
-        if node.id == run.target.id:
-            run.records.append(self._arguments(args_node, env))
+        if self._at_target(node, env):
             return UNKNOWN
+        args_node = node.child_by_field_name("arguments")
         ctor = node.child_by_field_name("constructor")
         cls = self._value(self._eval(ctor, env))
         args = self._arguments(args_node, env) if args_node is not None else []
@@ -1371,9 +1373,7 @@ class Interpreter:
             return self._construct(cls, args)
         if isinstance(cls, J.Builtin):
             return cls.fn(B.NEW, args)
-        for a in args:
-            if self._holds_target(self._value(a)):
-                self._invoke(self._value(a), None, [UNKNOWN] * 4)
+        self._handed_on(args)
         return UNKNOWN
 
     # -- the language's own functions ---------------------------------------------------------------------------------
@@ -1465,6 +1465,12 @@ class _Namespace:
 
 def _or_default(value: Any, default: Callable[[], Any]) -> Any:
     return default() if value is None or value is UNSET else value
+
+
+def _decides(op: str, left: Any) -> bool:
+    """Whether LEFT is the value of `left OP right` (`&&`, `||`, `??`), the right side not read."""
+    t = J.truth(left)
+    return op == "&&" and not t or op == "||" and t or op == "??" and left is not None and left is not NULL
 
 
 def _either(a: Any, b: Any) -> Any:
