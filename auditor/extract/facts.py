@@ -88,13 +88,8 @@ def entry_modules(p: "Program") -> list[str]:
     named = {base: [path for _, path in r] for base, r in rows.items()}
     launching = _launching(p, named)
     for base, paths in list(named.items()) if p.linker is not None else ():
-        started: list[str] = []
-        for path in list(paths) if base not in launching else ():  # (a launcher of a package whose entries run no
-            module = p.linker.by_path.get(path)                     # server: the script it starts Node on)
-            if module is not None and spawned.runs_node(module):
-                started += [found for rel in spawned.scripts(module, base)
-                            if (found := module_for(p, base, rel)) is not None and found not in paths + started]
-        paths += started
+        if base not in launching:  # (a launcher of a package whose entries run no server: the script it starts Node on)
+            paths += _started(p, base, paths)
         aside = _scripts_only(p, base, rows[base])
         named[base] = [path for path in paths if path not in aside]
     out = list(dict.fromkeys(path for paths in named.values() for path in paths))
@@ -132,11 +127,7 @@ def _scripts_only(p: "Program", base: str, rows: list[tuple[str, str]]) -> set[s
     program (a proof of concept run by `npm run mcp:poc` in a checkout). A script that starts the published server
     another way (`start:http`, the same server over HTTP) stays an entry."""
     published = [path for how, path in rows if not how.startswith("script ")]
-    for path in list(published):
-        module = p.linker.by_path.get(path)
-        if module is not None and spawned.runs_node(module):
-            published += [found for rel in spawned.scripts(module, base)
-                          if (found := module_for(p, base, rel)) is not None and found not in published]
+    published += _started(p, base, published)
     scripts = {path for how, path in rows if how.startswith("script ")} - set(published)
     if not published or not scripts:
         return set()
@@ -145,6 +136,17 @@ def _scripts_only(p: "Program", base: str, rows: list[tuple[str, str]]) -> set[s
     if not served:
         return set()
     return {path for path in scripts if (own := sites & reached_modules(p, [path])) and not own & served}
+
+
+def _started(p: "Program", base: str, paths: list[str]) -> list[str]:
+    """The modules of package BASE that the entries PATHS start Node on (extract/spawned.py), not among PATHS."""
+    out: list[str] = []
+    for path in paths:
+        module = p.linker.by_path.get(path)
+        if module is not None and spawned.runs_node(module):
+            out += [found for rel in spawned.scripts(module, base)
+                    if (found := module_for(p, base, rel)) is not None and found not in paths and found not in out]
+    return out
 
 
 def _launching(p: "Program", named: dict[str, list[str]]) -> set[str]:
