@@ -21,7 +21,8 @@ import tree_sitter as ts
 from auditor.extract import held
 from auditor.extract.bindings import shadowed
 from auditor.extract.program import Module
-from auditor.extract.syntax import FUNCTION_TYPES, _template_text, property_name, string_value, strip_casts, text
+from auditor.extract.syntax import (FUNCTION_TYPES, _template_text, number_value, property_name, string_value,
+                                    strip_casts, text)
 
 
 class _Sentinel:
@@ -183,11 +184,8 @@ class Evaluator:
         if t in {"string", "template_string"}:
             return self._string(node, module, scope)
         if t == "number":
-            raw = text(node).replace("_", "")
-            try:
-                return int(raw, 0) if raw.isdigit() or raw.lower().startswith(("0x", "0o", "0b")) else float(raw)
-            except ValueError:
-                return UNKNOWN
+            number = number_value(node)
+            return UNKNOWN if number is None else number
         if t in {"true", "false"}:
             return t == "true"
         if t == "null":

@@ -42,6 +42,7 @@ def registered(reg: highlevel.Registration, interpreter: Interpreter, vocab: dic
     seen: set[str] = set()
     out: list[tuple] = []
     unread = 0
+    complete = probed.complete
     for values in probed.arguments:
         got = [interpreter.plain(values[i]) if i is not None and i < len(values) else None for i in at]
         name, description, spec = _read(got, signature, hl)
@@ -50,9 +51,10 @@ def registered(reg: highlevel.Registration, interpreter: Interpreter, vocab: dic
             continue
         if name in seen:
             continue
-        seen.add(name)
-        if len(seen) > MAX_TOOLS:
+        if len(seen) == MAX_TOOLS:
+            complete = False  # (the names past it are not listed)
             break
+        seen.add(name)
         handed, bind = args, None
         if spec is not None and spec.node is not None and spec.module is not None:  # `addTool(tool)`, `tool` an
             lit, lit_module = spec.node, spec.module                                 # object a literal made
@@ -67,8 +69,8 @@ def registered(reg: highlevel.Registration, interpreter: Interpreter, vocab: dic
             registration = replace(registration, gaps=tuple(g for g in registration.gaps
                                                             if g.kind not in {"schema", "description"}))
         out.append((tool, dispatch, registration, ()))
-    if out and (unread or not probed.complete):
-        out.append((None, None, replace(reg, gaps=(_gap(reg, len(out), unread, probed.complete),)), ()))
+    if out and (unread or not complete):
+        out.append((None, None, replace(reg, gaps=(_gap(reg, len(out), unread, complete),)), ()))
     return out
 
 
@@ -92,7 +94,8 @@ def _gap(reg: highlevel.Registration, found: int, unread: int, complete: bool) -
     if unread:
         why.append(f"{unread} time(s) a run reached it with a name that is not read")
     if not complete:
-        why.append("a run did not go to its end (out of steps, or a way to it that depends on what is not known)")
+        why.append("a run did not go to its end (out of steps, or a way to it that depends on what is not known), "
+                   f"or it was reached with more than {MAX_TOOLS} names")
     return Gap(kind="registration", detail=(
         f"{reg.method}(): {found} tool(s) read by running the code to it on the package's own data; "
         f"{'; '.join(why)}: the tools listed may not be all it registers"),

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import os
 import posixpath
-import re
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
@@ -38,8 +37,9 @@ from auditor.extract import jsbuiltins as B, jsvalues as J
 from auditor.extract.evaluate import NULL, UNKNOWN
 from auditor.extract.linker import candidates
 from auditor.extract.program import Module
-from auditor.extract.syntax import (CLASS_TYPES, FUNCTION_TYPES, _template_text, ancestors, property_name,
-                                    string_value, text, unescape)
+from auditor.extract.syntax import (CLASS_TYPES, FUNCTION_TYPES, _template_text, ancestors, call_function,
+                                    class_base, direct, number_value, property_name, string_value, strip_casts,
+                                    text, unescape)
 
 MAX_STEPS = 1_500_000  # expressions and statements one question may evaluate (about 10 s of CPU at most)
 MAX_TOTAL_STEPS = 4_000_000  # and all the questions of one program
@@ -663,23 +663,15 @@ class Interpreter:
         if node is None:
             return UNKNOWN
         self._tick()
+        node = strip_casts(node)
         t = node.type
-        if t in ("parenthesized_expression", "as_expression", "satisfies_expression", "non_null_expression",
-                 "type_assertion"):
-            inner = [c for c in node.named_children if c.type != "comment"]
-            return self._eval(inner[0] if t != "type_assertion" else inner[-1], env) if inner else UNKNOWN
         if t == "identifier":
             return self._name(text(node), env, node)
         if t in ("string", "template_string"):
             return self._string(node, env)
         if t == "number":
-            raw = text(node).replace("_", "")
-            try:
-                if re.fullmatch(r"0[xXoObB][0-9a-fA-F]+", raw):
-                    return int(raw, 0)
-                return int(raw) if raw.isdigit() else float(raw)
-            except ValueError:
-                return UNKNOWN  # (a BigInt)
+            number = number_value(node)
+            return UNKNOWN if number is None else number
         if t in ("true", "false"):
             return t == "true"
         if t == "null":
@@ -687,10 +679,7 @@ class Interpreter:
         if t == "undefined":
             return None
         if t == "this":
-            cur = env
-            while cur is not None and cur.this is _ABSENT:
-                cur = cur.parent
-            return self._value(cur.this) if cur is not None else UNKNOWN
+            return self._this(env)
         if t == "member_expression":
             return self._member_expression(node, env)
         if t == "subscript_expression":
@@ -1019,7 +1008,7 @@ class Interpreter:
         got = self._classes.get(node.id)
         if got is None:
             env = env or self._module_env(module)
-            base = _heritage(node)
+            base = class_base(node)
             parent = None
             if base is not None:
                 parent = self._try(lambda: self._value(self._eval(base, env)))
@@ -1215,13 +1204,9 @@ class Interpreter:
         if self._at_target(node, env):
             return UNKNOWN
         args_node = node.child_by_field_name("arguments")
-        callee = node.child_by_field_name("function")
+        callee = call_function(node)  # (`(0, m.f)(x)` calls m.f)
         if callee is None or args_node is None or args_node.type != "arguments":
             return UNKNOWN  # (a tagged template)
-        while callee.type in ("parenthesized_expression", "non_null_expression") and callee.named_children:
-            callee = callee.named_children[-1]  # (`(0, m.f)(x)`)
-            if callee.type == "sequence_expression" and callee.named_children:
-                callee = callee.named_children[-1]
         optional = any(c.type == "?." for c in node.children)
         if callee.type == "super":
             home = _home(env)
@@ -1366,8 +1351,7 @@ class Interpreter:
         if self._at_target(node, env):
             return UNKNOWN
         args_node = node.child_by_field_name("arguments")
-        ctor = node.child_by_field_name("constructor")
-        cls = self._value(self._eval(ctor, env))
+        cls = self._value(self._eval(direct(node.child_by_field_name("constructor")), env))
         args = self._arguments(args_node, env) if args_node is not None else []
         if isinstance(cls, JsClass):
             return self._construct(cls, args)
@@ -1521,19 +1505,8 @@ def _home(env: Env) -> Any:
     return None
 
 
-def _heritage(cls: ts.Node) -> ts.Node | None:
-    for c in cls.named_children:
-        if c.type == "class_heritage":
-            ext = next((x for x in c.named_children if x.type == "extends_clause"), None)
-            if ext is not None:
-                return ext.child_by_field_name("value")
-            return c.named_children[0] if c.named_children and c.named_children[0].type != "implements_clause" \
-                else None
-    return None
-
-
 def _base_class(cls: ts.Node, module: Module, link) -> tuple[ts.Node, Module] | None:
-    base = _heritage(cls)
+    base = class_base(cls)
     if base is None or base.type != "identifier":
         return None
     where = link.binding(module, text(base))

@@ -444,9 +444,12 @@ def modules(it) -> dict[str, Any]:
                            **{"from": B("from", array_from)},
                            of=B("of", lambda this, a: [it._value(x) for x in a]))
 
+    def given_items(args):  # (`new Map(entries)`, `new Set(values)`, `new Set()`)
+        return it._items(v(args)) if args and v(args) is not None else []
+
     def new_map(this, args):
         m = J.JsMap()
-        items = it._items(v(args)) if args and v(args) is not None else []
+        items = given_items(args)
         if items is None:
             return UNKNOWN
         for pair in items:
@@ -458,7 +461,7 @@ def modules(it) -> dict[str, Any]:
 
     def new_set(this, args):
         s = J.JsSet()
-        items = it._items(v(args)) if args and v(args) is not None else []
+        items = given_items(args)
         if items is None:
             return UNKNOWN
         for x in items:

@@ -91,10 +91,6 @@ def key(v: Any) -> tuple:
     return ("o", id(v))
 
 
-def known(*values: Any) -> bool:
-    return not any(v is UNKNOWN for v in values)
-
-
 # -- conversions ------------------------------------------------------------------------------------------------------
 def truth(v: Any) -> Any:
     if v is UNKNOWN:
@@ -330,16 +326,13 @@ def _expand(template: str, m: re.Match) -> str:
         if s.startswith("$<"):
             try:
                 return m.group(s[2:-1]) or ""
-            except (IndexError, error_types):
+            except (IndexError, re.error):
                 return s
         n = int(s[1:])
         if 0 < n <= (m.re.groups or 0):
             return m.group(n) or ""
         return s
     return re.sub(r"\$\$|\$&|\$<[^>]*>|\$\d{1,2}", sub, template)
-
-
-error_types = (re.error,)
 
 
 def replace(s: str, pattern: Any, replacement: Any, call: Callable, every: bool) -> Any:

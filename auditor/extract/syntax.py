@@ -555,11 +555,8 @@ def literal(node: ts.Node | None, env: dict[str, ts.Node] | Callable[[ts.Node], 
             at = sub.end_byte
         return "".join(out) + _template_text(raw[at - node.start_byte:-1])
     if kind == "number":
-        raw = text(node).replace("_", "")
-        try:
-            return int(raw, 0) if raw.isdigit() or raw.lower().startswith(("0x", "0o", "0b")) else float(raw)
-        except ValueError:
-            return NOT_LITERAL
+        number = number_value(node)
+        return NOT_LITERAL if number is None else number
     if kind in {"true", "false"}:
         return kind == "true"
     if kind in {"null", "undefined"}:
@@ -643,6 +640,16 @@ def literal(node: ts.Node | None, env: dict[str, ts.Node] | Callable[[ts.Node], 
         if pair is not None:
             return literal(pair_value(pair), env, depth + 1)
     return NOT_LITERAL
+
+
+def number_value(node: ts.Node) -> int | float | None:
+    """A number literal's value (`1_000`, `0x1f`, `1e3`); None for one Python does not read so (a BigInt `5n`, a
+    legacy octal `010`)."""
+    raw = text(node).replace("_", "")
+    try:
+        return int(raw, 0) if raw.isdigit() or raw.lower().startswith(("0x", "0o", "0b")) else float(raw)
+    except ValueError:
+        return None
 
 
 def plus_chain(node: ts.Node) -> list[ts.Node]:
